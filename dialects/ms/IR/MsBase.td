@@ -1,0 +1,99 @@
+//===- MsBase.td - ms dialect definition, base classes, constraints -------===//
+//
+// The `ms` dialect is the graph level of the compiler: framework ops on value-semantic tensors, close to
+// ONNX/TOSA. Every op infers its result type (InferTypeOpInterface), so the verifier checks the written
+// result type against the inferred one, and builders can omit it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_BASE_TD
+#define MS_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Ms_Dialect : Dialect {
+  let name = "ms";
+  let cppNamespace = "::mlir::ms";
+  let summary = "Graph-level model ops on tensors (the importer's target).";
+  let description = [{
+    The `ms` dialect holds a model as a graph of framework-level ops on ranked tensors with value
+    semantics: convolutions, GEMMs, the elementwise families, reductions, normalizations, pooling and the
+    tensor-shuffling ops. Shapes are static after import; result types are always inferable from the
+    operands and attributes. Weights are `ms.constant` ops holding `dense_resource` attributes so that
+    large blobs never appear inline in the IR.
+  }];
+  let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Ms_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+def Ms_Int : AnyTypeOf<[I1, I8, I16, I32, I64, UI8], "integer">;
+def Ms_Element : AnyTypeOf<[Ms_Float, Ms_Int], "float or integer">;
+
+def Ms_Tensor : RankedTensorOf<[Ms_Element]>;
+def Ms_FloatTensor : RankedTensorOf<[Ms_Float]>;
+def Ms_NumericTensor : RankedTensorOf<[Ms_Float, I8, I16, I32, I64, UI8]>;
+def Ms_IndexTensor : RankedTensorOf<[I32, I64]>;
+def Ms_BoolTensor : RankedTensorOf<[I1]>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Ms_ComparePredicate : I32EnumAttr<"ComparePredicate", "elementwise comparison predicate", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>, I32EnumAttrCase<"lt", 2>,
+    I32EnumAttrCase<"le", 3>, I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::mlir::ms";
+}
+
+def Ms_PadMode : I32EnumAttr<"PadMode", "padding mode", [
+    I32EnumAttrCase<"constant", 0>, I32EnumAttrCase<"reflect", 1>, I32EnumAttrCase<"edge", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_PadModeAttr : EnumAttr<Ms_Dialect, Ms_PadMode, "pad_mode">;
+
+def Ms_ResizeMode : I32EnumAttr<"ResizeMode", "resize interpolation", [
+    I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_ResizeModeAttr : EnumAttr<Ms_Dialect, Ms_ResizeMode, "resize_mode">;
+
+def Ms_CoordinateMode : I32EnumAttr<"CoordinateMode", "resize coordinate transformation", [
+    I32EnumAttrCase<"half_pixel", 0>, I32EnumAttrCase<"align_corners", 1>,
+    I32EnumAttrCase<"asymmetric", 2>, I32EnumAttrCase<"pytorch_half_pixel", 3>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_CoordinateModeAttr : EnumAttr<Ms_Dialect, Ms_CoordinateMode, "coordinate_mode">;
+
+def Ms_NearestMode : I32EnumAttr<"NearestMode", "rounding for nearest resize", [
+    I32EnumAttrCase<"round_prefer_floor", 0>, I32EnumAttrCase<"round_prefer_ceil", 1>,
+    I32EnumAttrCase<"floor", 2>, I32EnumAttrCase<"ceil", 3>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_NearestModeAttr : EnumAttr<Ms_Dialect, Ms_NearestMode, "nearest_mode">;
+
+//===----------------------------------------------------------------------===//
+// Base op classes
+//===----------------------------------------------------------------------===//
+
+class Ms_Op<string mnemonic, list<Trait> traits = []> : Op<Ms_Dialect, mnemonic, traits>;
+
+// Ops whose result type is computed from operands + attributes by a static inferReturnTypes; the
+// interface's verifier then rejects a written result type that differs from the inferred one.
+class Ms_InferredOp<string mnemonic, list<Trait> traits = []>
+    : Ms_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)>;
+
+#endif // MS_BASE_TD

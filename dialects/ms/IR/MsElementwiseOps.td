@@ -1,0 +1,183 @@
+//===- MsElementwiseOps.td - unary, binary, compare, where, cast ----------===//
+
+#ifndef MS_ELEMENTWISE_OPS_TD
+#define MS_ELEMENTWISE_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+
+//===----------------------------------------------------------------------===//
+// Broadcasting binary ops
+//===----------------------------------------------------------------------===//
+
+// Numpy/ONNX multidirectional broadcasting: shapes are right-aligned; each pair of dims must be equal or
+// one of them 1. Both operands have the same element type.
+class Ms_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
+    : Ms_InferredOp<mnemonic, traits> {
+  let summary = "Elementwise " # what # " with numpy broadcasting.";
+  let description = [{
+    Computes `lhs }] # what # [{ rhs` elementwise after broadcasting both operands to a common shape
+    (ONNX multidirectional broadcasting). Operands must share the element type.
+
+    Example:
+    ```mlir
+    %r = ms.}] # mnemonic # [{ %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$lhs, Ms_NumericTensor:$rhs);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_AddOp : Ms_BinaryOp<"add", "+", [Commutative]>;
+def Ms_SubOp : Ms_BinaryOp<"sub", "-">;
+def Ms_MulOp : Ms_BinaryOp<"mul", "*", [Commutative]>;
+def Ms_DivOp : Ms_BinaryOp<"div", "/">;
+def Ms_PowOp : Ms_BinaryOp<"pow", "to the power of">;
+def Ms_MaxOp : Ms_BinaryOp<"max", "maximum with", [Commutative]>;
+def Ms_MinOp : Ms_BinaryOp<"min", "minimum with", [Commutative]>;
+
+def Ms_CompareOp : Ms_InferredOp<"compare"> {
+  let summary = "Elementwise comparison with numpy broadcasting, producing i1.";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `predicate` (eq, ne, lt, le, gt, ge) after broadcasting.
+    The result has element type `i1`. Operands must share the element type.
+
+    Example:
+    ```mlir
+    %m = ms.compare lt, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Ms_ComparePredicate:$predicate, Ms_Tensor:$lhs, Ms_Tensor:$rhs);
+  let results = (outs Ms_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_WhereOp : Ms_InferredOp<"where"> {
+  let summary = "Elementwise select between two tensors by an i1 condition, with broadcasting.";
+  let description = [{
+    `result[i] = condition[i] ? on_true[i] : on_false[i]` after broadcasting all three operands to a
+    common shape. `on_true` and `on_false` share the element type, which is the result's.
+
+    Example:
+    ```mlir
+    %r = ms.where %c, %x, %y : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_BoolTensor:$condition, Ms_Tensor:$on_true, Ms_Tensor:$on_false);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+class Ms_UnaryOp<string mnemonic, string what, TypeConstraint tensorType = Ms_FloatTensor,
+                 list<Trait> traits = []>
+    : Ms_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType, InferTypeOpInterface], traits)> {
+  let summary = "Elementwise " # what # ".";
+  let description = [{
+    Applies }] # what # [{ to every element; the result has the operand's type.
+
+    Example:
+    ```mlir
+    %r = ms.}] # mnemonic # [{ %x : tensor<1x64xf32>
+    ```
+  }];
+  let arguments = (ins tensorType:$input);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+// Unary ops with a constant folder (see MsElementwiseOps.cpp).
+class Ms_FoldableUnaryOp<string mnemonic, string what, TypeConstraint tensorType = Ms_FloatTensor>
+    : Ms_UnaryOp<mnemonic, what, tensorType> {
+  let hasFolder = 1;
+}
+
+def Ms_ReluOp : Ms_FoldableUnaryOp<"relu", "max(x, 0)", Ms_NumericTensor>;
+def Ms_SigmoidOp : Ms_FoldableUnaryOp<"sigmoid", "the logistic function 1 / (1 + exp(-x))">;
+def Ms_HardSwishOp : Ms_FoldableUnaryOp<"hard_swish", "x * relu6(x + 3) / 6">;
+def Ms_TanhOp : Ms_FoldableUnaryOp<"tanh", "the hyperbolic tangent">;
+def Ms_ErfOp : Ms_FoldableUnaryOp<"erf", "the Gauss error function">;
+def Ms_ExpOp : Ms_FoldableUnaryOp<"exp", "the natural exponential">;
+def Ms_LogOp : Ms_FoldableUnaryOp<"log", "the natural logarithm">;
+def Ms_SqrtOp : Ms_FoldableUnaryOp<"sqrt", "the square root">;
+def Ms_RsqrtOp : Ms_FoldableUnaryOp<"rsqrt", "the reciprocal square root 1 / sqrt(x)">;
+def Ms_NegOp : Ms_FoldableUnaryOp<"neg", "negation", Ms_NumericTensor>;
+def Ms_AbsOp : Ms_FoldableUnaryOp<"abs", "the absolute value", Ms_NumericTensor>;
+def Ms_ReciprocalOp : Ms_FoldableUnaryOp<"reciprocal", "1 / x">;
+
+def Ms_ClipOp : Ms_UnaryOp<"clip", "clamping to [min, max]", Ms_NumericTensor> {
+  let description = [{
+    Clamps every element to `[min, max]` (ONNX Clip; relu6 is `min = 0, max = 6`). Either bound may be
+    omitted, meaning unbounded on that side; `min <= max` is required when both are present.
+
+    Example:
+    ```mlir
+    %r = ms.clip %x {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x32x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ms_HardSigmoidOp : Ms_UnaryOp<"hard_sigmoid", "max(0, min(1, alpha * x + beta))"> {
+  let description = [{
+    Computes `max(0, min(1, alpha * x + beta))` elementwise (ONNX HardSigmoid defaults: alpha 0.2,
+    beta 0.5; PyTorch's hardsigmoid uses alpha 1/6).
+
+    Example:
+    ```mlir
+    %r = ms.hard_sigmoid %x {alpha = 0.2 : f64, beta = 0.5 : f64} : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DefaultValuedAttr<F64Attr, "0.2">:$alpha,
+                   DefaultValuedAttr<F64Attr, "0.5">:$beta);
+  let hasVerifier = 1;
+}
+
+def Ms_GeluOp : Ms_UnaryOp<"gelu", "the Gaussian error linear unit"> {
+  let description = [{
+    Computes GELU: exact `0.5 * x * (1 + erf(x / sqrt(2)))`, or with `approximate` set, the tanh form
+    `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
+
+    Example:
+    ```mlir
+    %e = ms.gelu %x : tensor<1x128x3072xf32>
+    %t = ms.gelu %x {approximate} : tensor<1x128x3072xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, UnitAttr:$approximate);
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+def Ms_CastOp : Ms_Op<"cast", [Pure, SameOperandsAndResultShape]> {
+  let summary = "Elementwise conversion to another element type.";
+  let description = [{
+    Converts every element to the result's element type (ONNX Cast semantics: float to int truncates
+    toward zero, to `i1` means `x != 0`). Shapes are unchanged. The result type cannot be inferred, so
+    it is written after `to`.
+
+    Example:
+    ```mlir
+    %h = ms.cast %x : tensor<1x64xf32> to tensor<1x64xf16>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasFolder = 1;
+}
+
+#endif // MS_ELEMENTWISE_OPS_TD

@@ -1,0 +1,314 @@
+//===- MsNNOps.cpp - convolution, GEMM, normalization, pooling, reductions -===//
+
+#include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+
+static RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+static LogicalResult checkRank(std::optional<Location> loc, StringRef name, Value v,
+                               int64_t rank) {
+  if (tensorType(v).getRank() == rank)
+    return success();
+  return emitOptionalError(loc, "expects ", name, " of rank ", rank, ", got ", tensorType(v));
+}
+
+static LogicalResult checkSameElementType(std::optional<Location> loc, StringRef name, Value v,
+                                          Type expected) {
+  Type et = tensorType(v).getElementType();
+  if (et == expected)
+    return success();
+  return emitOptionalError(loc, "expects ", name, " element type ", expected, ", got ", et);
+}
+
+static LogicalResult checkAccType(std::optional<Location> loc, std::optional<Type> accType) {
+  if (!accType || isa<FloatType>(*accType))
+    return success();
+  return emitOptionalError(loc, "expects 'acc_type' to be a float type, got ", *accType);
+}
+
+/// Checks a 1-D parameter of `size` elements (dynamic sizes are accepted).
+static LogicalResult checkVector(std::optional<Location> loc, StringRef name, Value v, int64_t size,
+                                 Type elementType) {
+  RankedTensorType type = tensorType(v);
+  if (type.getRank() != 1 ||
+      (!type.isDynamicDim(0) && !ShapedType::isDynamic(size) && type.getDimSize(0) != size))
+    return emitOptionalError(loc, "expects ", name, " of shape [", size, "], got ", type);
+  return checkSameElementType(loc, name, v, elementType);
+}
+
+/// Checks strides/pads/dilations of a 2-D window op.
+static LogicalResult checkWindow(std::optional<Location> loc, ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
+  if (failed(checkArraySize(loc, "strides", strides, 2)) ||
+      failed(checkArraySize(loc, "pads", pads, 4)) ||
+      failed(checkArraySize(loc, "dilations", dilations, 2)) ||
+      failed(checkArrayMin(loc, "strides", strides, 1)) ||
+      failed(checkArrayMin(loc, "pads", pads, 0)) ||
+      failed(checkArrayMin(loc, "dilations", dilations, 1)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2dOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  Value input = adaptor.getInput(), filter = adaptor.getFilter();
+  if (failed(checkRank(loc, "input", input, 4)) || failed(checkRank(loc, "filter", filter, 4)))
+    return failure();
+  Type et = tensorType(input).getElementType();
+  if (failed(checkSameElementType(loc, "filter", filter, et)) ||
+      failed(checkAccType(loc, adaptor.getAccType())))
+    return failure();
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations();
+  if (failed(checkWindow(loc, strides, pads, dilations)))
+    return failure();
+
+  ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitOptionalError(loc, "expects groups >= 1, got ", groups);
+  if (!ShapedType::isDynamic(w[0]) && w[0] % groups != 0)
+    return emitOptionalError(loc, "expects filter output channels (", w[0],
+                             ") to be divisible by groups (", groups, ")");
+  if (!ShapedType::isDynamic(in[1]) && !ShapedType::isDynamic(w[1]) && in[1] != w[1] * groups)
+    return emitOptionalError(loc, "expects input channels (", in[1],
+                             ") to equal filter channels per group (", w[1], ") * groups (", groups,
+                             ")");
+  if (Value bias = adaptor.getBias())
+    if (failed(checkVector(loc, "bias", bias, w[0], et)))
+      return failure();
+
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = ShapedType::isDynamic(w[2 + i])
+                       ? ShapedType::kDynamic
+                       : windowOutputSize(in[2 + i], pads[i], pads[i + 2], w[2 + i], strides[i],
+                                          dilations[i], /*ceilMode=*/false);
+    if (size == 0 || size == -1)
+      return emitOptionalError(loc, "window of size ", w[2 + i], " (dilation ", dilations[i],
+                               ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
+    shape.push_back(size);
+  }
+  results.push_back(RankedTensorType::get(shape, et));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatMulOp and GemmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType lhs = tensorType(adaptor.getLhs()), rhs = tensorType(adaptor.getRhs());
+  if (lhs.getRank() == 0 || rhs.getRank() == 0)
+    return emitOptionalError(loc, "expects operands of rank >= 1, got ", lhs, " and ", rhs);
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "expects operands to have the same element type, got ",
+                             lhs.getElementType(), " and ", rhs.getElementType());
+  if (failed(checkAccType(loc, adaptor.getAccType())))
+    return failure();
+  SmallVector<int64_t> a(lhs.getShape()), b(rhs.getShape());
+  bool lhsVector = a.size() == 1, rhsVector = b.size() == 1;
+  if (lhsVector)
+    a.insert(a.begin(), 1);
+  if (rhsVector)
+    b.push_back(1);
+  int64_t k1 = a.back(), k2 = b[b.size() - 2];
+  if (!ShapedType::isDynamic(k1) && !ShapedType::isDynamic(k2) && k1 != k2)
+    return emitOptionalError(loc, "expects contracting dims to match, got ", k1, " (lhs) and ", k2,
+                             " (rhs)");
+  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
+      loc, ArrayRef<int64_t>(a).drop_back(2), ArrayRef<int64_t>(b).drop_back(2));
+  if (failed(batch))
+    return failure();
+  SmallVector<int64_t> shape = *batch;
+  if (!lhsVector)
+    shape.push_back(a[a.size() - 2]);
+  if (!rhsVector)
+    shape.push_back(b.back());
+  results.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  Value a = adaptor.getA(), b = adaptor.getB();
+  if (failed(checkRank(loc, "a", a, 2)) || failed(checkRank(loc, "b", b, 2)))
+    return failure();
+  Type et = tensorType(a).getElementType();
+  if (failed(checkSameElementType(loc, "b", b, et)) ||
+      failed(checkAccType(loc, adaptor.getAccType())))
+    return failure();
+  ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
+  bool ta = adaptor.getTransA(), tb = adaptor.getTransB();
+  int64_t m = ta ? as[1] : as[0], ka = ta ? as[0] : as[1];
+  int64_t kb = tb ? bs[1] : bs[0], n = tb ? bs[0] : bs[1];
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return emitOptionalError(loc, "expects contracting dims to match, got ", ka, " (a) and ", kb,
+                             " (b)");
+  SmallVector<int64_t> shape = {m, n};
+  if (Value c = adaptor.getC()) {
+    if (failed(checkSameElementType(loc, "c", c, et)))
+      return failure();
+    FailureOr<SmallVector<int64_t>> bc = broadcastShapes(loc, shape, tensorType(c).getShape());
+    if (failed(bc))
+      return failure();
+    if (ArrayRef<int64_t>(*bc) != ArrayRef<int64_t>(shape) || tensorType(c).getRank() > 2)
+      return emitOptionalError(loc, "expects c ", tensorType(c),
+                               " to broadcast unidirectionally to [", m, ", ", n, "]");
+  }
+  results.push_back(RankedTensorType::get(shape, et));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  if (input.getRank() < 2)
+    return emitOptionalError(loc, "expects input of rank >= 2, got ", input);
+  if (adaptor.getEpsilon().convertToDouble() < 0.0)
+    return emitOptionalError(loc, "expects a non-negative epsilon");
+  int64_t channels = input.getDimSize(1);
+  Type et = input.getElementType();
+  std::pair<StringRef, Value> params[] = {{"scale", adaptor.getScale()},
+                                          {"bias", adaptor.getBias()},
+                                          {"mean", adaptor.getMean()},
+                                          {"variance", adaptor.getVariance()}};
+  for (auto [name, value] : params)
+    if (failed(checkVector(loc, name, value, channels, et)))
+      return failure();
+  results.push_back(input);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), input.getRank());
+  if (failed(axis))
+    return failure();
+  if (adaptor.getEpsilon().convertToDouble() < 0.0)
+    return emitOptionalError(loc, "expects a non-negative epsilon");
+  ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
+  for (auto [name, value] : {std::pair<StringRef, Value>{"scale", adaptor.getScale()},
+                             std::pair<StringRef, Value>{"bias", adaptor.getBias()}}) {
+    if (!value)
+      continue;
+    RankedTensorType type = tensorType(value);
+    if (type.getShape() != normalized)
+      return emitOptionalError(loc, "expects ", name, " of shape ", shapeToString(normalized),
+                               " (the normalized dims), got ", type);
+    if (failed(checkSameElementType(loc, name, value, input.getElementType())))
+      return failure();
+  }
+  results.push_back(input);
+  return success();
+}
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  if (failed(normalizeAxis(loc, adaptor.getAxis(), input.getRank())))
+    return failure();
+  results.push_back(input);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult inferReduce(std::optional<Location> loc, Value input, ArrayRef<int64_t> axes,
+                                 bool keepDims, SmallVectorImpl<Type> &results) {
+  RankedTensorType type = tensorType(input);
+  FailureOr<SmallVector<int64_t>> reduced = normalizeAxes(loc, axes, type.getRank());
+  if (failed(reduced))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(type.getShape())) {
+    bool isReduced = reduced->empty() || llvm::is_contained(*reduced, (int64_t)i);
+    if (!isReduced)
+      shape.push_back(dim);
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+#define MS_REDUCE_INFER(OP)                                                                        \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,   \
+                                     SmallVectorImpl<Type> &results) {                             \
+    return inferReduce(loc, adaptor.getInput(), adaptor.getAxes(), adaptor.getKeepDims(), results); \
+  }
+MS_REDUCE_INFER(ReduceSumOp)
+MS_REDUCE_INFER(ReduceMeanOp)
+MS_REDUCE_INFER(ReduceMaxOp)
+MS_REDUCE_INFER(ReduceMinOp)
+#undef MS_REDUCE_INFER
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename AdaptorT>
+static LogicalResult inferPool(std::optional<Location> loc, AdaptorT adaptor,
+                               SmallVectorImpl<Type> &results) {
+  Value input = adaptor.getInput();
+  if (failed(checkRank(loc, "input", input, 4)))
+    return failure();
+  ArrayRef<int64_t> kernel = adaptor.getKernel(), strides = adaptor.getStrides(),
+                    pads = adaptor.getPads(), dilations = adaptor.getDilations();
+  if (failed(checkArraySize(loc, "kernel", kernel, 2)) ||
+      failed(checkArrayMin(loc, "kernel", kernel, 1)) ||
+      failed(checkWindow(loc, strides, pads, dilations)))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (pads[i] >= kernel[i] || pads[i + 2] >= kernel[i])
+      return emitOptionalError(loc, "expects pads smaller than the kernel, got pad ",
+                               std::max(pads[i], pads[i + 2]), " for kernel ", kernel[i]);
+  ArrayRef<int64_t> in = tensorType(input).getShape();
+  SmallVector<int64_t> shape = {in[0], in[1]};
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 2], kernel[i], strides[i],
+                                    dilations[i], adaptor.getCeilMode());
+    if (size == 0 || size == -1)
+      return emitOptionalError(loc, "window of size ", kernel[i], " does not fit padded input dim ",
+                               2 + i, " of size ", in[2 + i]);
+    shape.push_back(size);
+  }
+  results.push_back(RankedTensorType::get(shape, tensorType(input).getElementType()));
+  return success();
+}
+
+LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferPool(loc, adaptor, results);
+}
+
+LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferPool(loc, adaptor, results);
+}
+
+LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  if (input.getRank() < 3)
+    return emitOptionalError(loc, "expects input of rank >= 3 ([N, C, spatial...]), got ", input);
+  SmallVector<int64_t> shape(input.getShape());
+  std::fill(shape.begin() + 2, shape.end(), 1);
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

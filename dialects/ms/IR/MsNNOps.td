@@ -1,0 +1,208 @@
+//===- MsNNOps.td - convolution, GEMM, normalization, pooling, reductions --===//
+
+#ifndef MS_NN_OPS_TD
+#define MS_NN_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+
+//===----------------------------------------------------------------------===//
+// Convolution and matrix products
+//===----------------------------------------------------------------------===//
+
+def Ms_Conv2dOp : Ms_InferredOp<"conv2d"> {
+  let summary = "2-D convolution in NCHW layout with groups, strides, pads and dilations.";
+  let description = [{
+    Convolves `input` [N, C, H, W] with `filter` [F, C / groups, KH, KW] and adds the optional `bias`
+    [F]. `pads` is [top, left, bottom, right]; `groups = C = F` is a depthwise convolution. The output is
+    [N, F, (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1, ...]. `acc_type`, when present,
+    is the accumulation element type chosen by precision assignment.
+
+    Example:
+    ```mlir
+    %y = ms.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+        : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$filter, Optional<Ms_FloatTensor>:$bias,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   OptionalAttr<TypeAttr>:$acc_type);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_MatMulOp : Ms_InferredOp<"matmul"> {
+  let summary = "Batched matrix product with numpy broadcasting of batch dimensions.";
+  let description = [{
+    numpy.matmul semantics (ONNX MatMul): the last two dims are multiplied, leading (batch) dims
+    broadcast; a 1-D `lhs` is treated as [1, K] and a 1-D `rhs` as [K, 1], and the added dim is removed
+    from the result.
+
+    Example:
+    ```mlir
+    %y = ms.matmul %a, %b : (tensor<2x12x128x64xf32>, tensor<2x12x64x128xf32>) -> tensor<2x12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$lhs, Ms_FloatTensor:$rhs, OptionalAttr<TypeAttr>:$acc_type);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_GemmOp : Ms_InferredOp<"gemm"> {
+  let summary = "General matrix multiply: alpha * op(a) * op(b) + beta * c.";
+  let description = [{
+    ONNX Gemm: `a` and `b` are 2-D, optionally transposed by `trans_a` / `trans_b`; the optional `c` is
+    broadcast (unidirectionally) to [M, N].
+
+    Example:
+    ```mlir
+    %y = ms.gemm %x, %w, %b {trans_b} : (tensor<1x512xf32>, tensor<1000x512xf32>, tensor<1000xf32>)
+        -> tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$a, Ms_FloatTensor:$b, Optional<Ms_FloatTensor>:$c,
+                   DefaultValuedAttr<F64Attr, "1.0">:$alpha, DefaultValuedAttr<F64Attr, "1.0">:$beta,
+                   UnitAttr:$trans_a, UnitAttr:$trans_b, OptionalAttr<TypeAttr>:$acc_type);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+def Ms_BatchNormOp : Ms_InferredOp<"batch_norm"> {
+  let summary = "Inference-mode batch normalization over the channel dimension (dim 1).";
+  let description = [{
+    `y = scale * (x - mean) / sqrt(var + epsilon) + bias`, with the four 1-D parameters of size C
+    broadcast along dim 1 of `input` [N, C, ...].
+
+    Example:
+    ```mlir
+    %y = ms.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f64}
+        : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+        -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$scale, Ms_FloatTensor:$bias,
+                   Ms_FloatTensor:$mean, Ms_FloatTensor:$variance,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_LayerNormOp : Ms_InferredOp<"layer_norm"> {
+  let summary = "Layer normalization over the trailing dimensions from `axis` on.";
+  let description = [{
+    Normalizes `input` over dims [axis, rank) to zero mean and unit variance (with `epsilon`), then
+    multiplies by `scale` and adds the optional `bias`; both have the shape of the normalized dims.
+    Computed in at least f32 whatever the storage type.
+
+    Example:
+    ```mlir
+    %y = ms.layer_norm %x, %g, %b {axis = -1 : i64, epsilon = 1.0e-12 : f64}
+        : (tensor<1x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$scale, Optional<Ms_FloatTensor>:$bias,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis, DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_SoftmaxOp : Ms_InferredOp<"softmax"> {
+  let summary = "Softmax along one axis.";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `axis` (any axis, negative counts from the end), i.e. ONNX
+    Softmax from opset 13.
+
+    Example:
+    ```mlir
+    %p = ms.softmax %x {axis = -1 : i64} : (tensor<1x12x128x128xf32>) -> tensor<1x12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Ms_ReduceOp<string mnemonic, string what> : Ms_InferredOp<mnemonic> {
+  let summary = "Reduces by " # what # " over the given axes.";
+  let description = [{
+    Reduces `input` by }] # what # [{ over `axes` (negative counts from the end; empty means all
+    axes). With `keep_dims` the reduced dims stay as size 1.
+
+    Example:
+    ```mlir
+    %r = ms.}] # mnemonic # [{ %x {axes = array<i64: -1>, keep_dims} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes,
+                   UnitAttr:$keep_dims);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_ReduceSumOp : Ms_ReduceOp<"reduce_sum", "sum">;
+def Ms_ReduceMeanOp : Ms_ReduceOp<"reduce_mean", "arithmetic mean">;
+def Ms_ReduceMaxOp : Ms_ReduceOp<"reduce_max", "maximum">;
+def Ms_ReduceMinOp : Ms_ReduceOp<"reduce_min", "minimum">;
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+class Ms_PoolOp<string mnemonic, string what, dag extraArgs> : Ms_InferredOp<mnemonic> {
+  let summary = "2-D " # what # " pooling in NCHW layout.";
+  let description = [{
+    Slides a `kernel` window with `strides`, `pads` [top, left, bottom, right] and `dilations` over
+    [N, C, H, W] and takes the }] # what # [{ of each window. With `ceil_mode` the output size rounds
+    up (windows that would start in the padding are dropped, as in ONNX).
+
+    Example:
+    ```mlir
+    %y = ms.}] # mnemonic # [{ %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                             pads = array<i64: 1, 1, 1, 1>}
+        : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = !con((ins Ms_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                        UnitAttr:$ceil_mode), extraArgs);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_MaxPoolOp : Ms_PoolOp<"max_pool", "maximum", (ins)>;
+def Ms_AvgPoolOp : Ms_PoolOp<"avg_pool", "average", (ins UnitAttr:$count_include_pad)>;
+
+def Ms_GlobalAvgPoolOp : Ms_InferredOp<"global_avg_pool"> {
+  let summary = "Averages each channel over all spatial dimensions.";
+  let description = [{
+    [N, C, D1, ..., Dk] -> [N, C, 1, ..., 1]: the mean over every dim after the channel dim.
+
+    Example:
+    ```mlir
+    %y = ms.global_avg_pool %x : (tensor<1x512x7x7xf32>) -> tensor<1x512x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // MS_NN_OPS_TD

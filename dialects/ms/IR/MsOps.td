@@ -1,0 +1,15 @@
+//===- MsOps.td - all ms ops ----------------------------------------------===//
+//
+// One tablegen unit for the dialect; the op families live in their own files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_OPS_TD
+#define MS_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+include "dialects/ms/IR/MsElementwiseOps.td"
+include "dialects/ms/IR/MsNNOps.td"
+include "dialects/ms/IR/MsTensorOps.td"
+
+#endif // MS_OPS_TD

@@ -1,0 +1,111 @@
+//===- MsShapeUtils.cpp - shape arithmetic shared by ms ops ---------------===//
+
+#include "dialects/ms/IR/MsShapeUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+FailureOr<SmallVector<int64_t>> ms::broadcastShapes(std::optional<Location> loc,
+                                                    ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t b = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (a == b || b == 1) {
+      result[i] = a;
+    } else if (a == 1) {
+      result[i] = b;
+    } else if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b)) {
+      result[i] = ShapedType::isDynamic(a) ? b : a;
+    } else {
+      (void)emitOptionalError(loc, "shapes ", shapeToString(lhs), " and ", shapeToString(rhs),
+                              " are not broadcast-compatible (dim ", i, ": ", a, " vs ", b, ")");
+      return failure();
+    }
+  }
+  return result;
+}
+
+FailureOr<int64_t> ms::normalizeAxis(std::optional<Location> loc, int64_t axis, int64_t rank,
+                                     StringRef what) {
+  if (axis < -rank || axis >= rank) {
+    (void)emitOptionalError(loc, what, " ", axis, " is out of range for rank ", rank,
+                            " (expected [", -rank, ", ", rank, "))");
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<SmallVector<int64_t>> ms::normalizeAxes(std::optional<Location> loc,
+                                                  ArrayRef<int64_t> axes, int64_t rank,
+                                                  StringRef what) {
+  SmallVector<int64_t> result;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> normalized = normalizeAxis(loc, axis, rank, what);
+    if (failed(normalized))
+      return failure();
+    if (llvm::is_contained(result, *normalized)) {
+      (void)emitOptionalError(loc, what, " contains dimension ", *normalized, " more than once");
+      return failure();
+    }
+    result.push_back(*normalized);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+int64_t ms::shapeProduct(ArrayRef<int64_t> shape) {
+  int64_t product = 1;
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      return ShapedType::kDynamic;
+    product *= dim;
+  }
+  return product;
+}
+
+std::string ms::shapeToString(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "[]";
+  std::string out;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    if (i)
+      out += "x";
+    out += ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+  }
+  return out;
+}
+
+LogicalResult ms::checkArraySize(std::optional<Location> loc, StringRef name,
+                                 ArrayRef<int64_t> array, size_t expected) {
+  if (array.size() == expected)
+    return success();
+  return emitOptionalError(loc, "expects '", name, "' to have ", expected, " entries, got ",
+                           array.size());
+}
+
+LogicalResult ms::checkArrayMin(std::optional<Location> loc, StringRef name,
+                                ArrayRef<int64_t> array, int64_t min) {
+  for (auto [i, value] : llvm::enumerate(array))
+    if (value < min)
+      return emitOptionalError(loc, "expects '", name, "' entries to be >= ", min, ", got ", value,
+                               " at index ", i);
+  return success();
+}
+
+int64_t ms::windowOutputSize(int64_t input, int64_t padBefore, int64_t padAfter, int64_t kernel,
+                             int64_t stride, int64_t dilation, bool ceilMode) {
+  if (ShapedType::isDynamic(input))
+    return ShapedType::kDynamic;
+  int64_t span = input + padBefore + padAfter - dilation * (kernel - 1) - 1;
+  if (span < 0)
+    return -1;
+  int64_t out = (ceilMode ? llvm::divideCeil(span, stride) : span / stride) + 1;
+  // ONNX/PyTorch ceil mode: the last window must start inside the input or the begin padding.
+  if (ceilMode && (out - 1) * stride >= input + padBefore)
+    --out;
+  return out;
+}

@@ -1,0 +1,52 @@
+//===- MsShapeUtils.h - shape arithmetic shared by ms ops -------*- C++ -*-===//
+//
+// Helpers for result-type inference. They take an optional location: with one they report why a shape
+// is invalid, without one (speculative inference) they fail silently.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_IR_MSSHAPEUTILS_H
+#define MS_IR_MSSHAPEUTILS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::ms {
+
+/// Numpy broadcasting of two shapes; dynamic dims broadcast with 1 or with themselves.
+FailureOr<SmallVector<int64_t>> broadcastShapes(std::optional<Location> loc, ArrayRef<int64_t> lhs,
+                                                ArrayRef<int64_t> rhs);
+
+/// Maps `axis` in [-rank, rank) to [0, rank); reports `what` on failure.
+FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis, int64_t rank,
+                                 StringRef what = "axis");
+
+/// Normalizes a list of axes (each in [-rank, rank), no duplicates) to sorted non-negative values.
+FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
+                                              int64_t rank, StringRef what = "axes");
+
+/// Product of static dims, or ShapedType::kDynamic if any is dynamic.
+int64_t shapeProduct(ArrayRef<int64_t> shape);
+
+/// Renders a shape as "2x?x3" for diagnostics.
+std::string shapeToString(ArrayRef<int64_t> shape);
+
+/// Checks that `array` has `expected` entries; reports "expects <name> to have N entries, got M".
+LogicalResult checkArraySize(std::optional<Location> loc, StringRef name, ArrayRef<int64_t> array,
+                             size_t expected);
+
+/// Checks that every entry of `array` is >= `min`.
+LogicalResult checkArrayMin(std::optional<Location> loc, StringRef name, ArrayRef<int64_t> array,
+                            int64_t min);
+
+/// Size of a sliding-window output dim (convolution/pooling), or kDynamic for a dynamic input.
+int64_t windowOutputSize(int64_t input, int64_t padBefore, int64_t padAfter, int64_t kernel,
+                         int64_t stride, int64_t dilation, bool ceilMode);
+
+} // namespace mlir::ms
+
+#endif // MS_IR_MSSHAPEUTILS_H

@@ -1,0 +1,401 @@
+//===- MsTensorOps.cpp - constants and shape/data movement ops ------------===//
+
+#include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::ms;
+
+static RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Same elements, new shape: works for dense and for resource-backed constants (the blob is
+/// row-major bytes, so only the type changes).
+static Attribute reshapeConstant(Attribute attr, Type resultType) {
+  auto shaped = cast<ShapedType>(resultType);
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(attr))
+    return dense.reshape(shaped);
+  if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(attr))
+    return DenseResourceElementsAttr::get(shaped, resource.getRawHandle());
+  return {};
+}
+
+/// Folds a pure shape change: identity when the type does not change, a reshaped constant when the
+/// input is one.
+static OpFoldResult foldShapeChange(Value input, Attribute inputAttr, Type resultType) {
+  if (input.getType() == resultType)
+    return input;
+  return reshapeConstant(inputAttr, resultType);
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto type = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
+  if (!type)
+    return emitOptionalError(loc, "expects a ranked tensor value, got ",
+                             adaptor.getValue().getType());
+  results.push_back(type);
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  // A resource constant must carry exactly the bytes its type needs, or lowering would read past it.
+  auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
+  if (!resource)
+    return success();
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return success(); // Not loaded yet (e.g. lazily parsed); checked when the data is used.
+  RankedTensorType type = getType();
+  int64_t bits = type.getElementTypeBitWidth();
+  int64_t expected = type.getNumElements() * (bits == 1 ? 8 : bits) / 8;
+  if (static_cast<int64_t>(blob->getData().size()) != expected)
+    return emitOpError("expects resource '")
+           << resource.getRawHandle().getKey() << "' to hold " << expected << " bytes for " << type
+           << ", got " << blob->getData().size();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Reshape, flatten, squeeze, unsqueeze
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> shape = adaptor.getShape();
+  if (failed(checkArrayMin(loc, "shape", shape, 0)))
+    return failure();
+  int64_t in = shapeProduct(input.getShape()), out = shapeProduct(shape);
+  if (!ShapedType::isDynamic(in) && in != out)
+    return emitOptionalError(loc, "cannot reshape ", input, " (", in, " elements) to ",
+                             shapeToString(shape), " (", out, " elements)");
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  // reshape(reshape(x)) == reshape(x): update the operand in place.
+  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(producer.getInput());
+    return getResult();
+  }
+  return foldShapeChange(getInput(), adaptor.getInput(), getType());
+}
+
+LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  int64_t rank = input.getRank(), axis = adaptor.getAxis();
+  if (axis < -rank || axis > rank)
+    return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank,
+                             " (expected [", -rank, ", ", rank, "])");
+  if (axis < 0)
+    axis += rank;
+  ArrayRef<int64_t> shape = input.getShape();
+  results.push_back(RankedTensorType::get(
+      {shapeProduct(shape.take_front(axis)), shapeProduct(shape.drop_front(axis))},
+      input.getElementType()));
+  return success();
+}
+
+OpFoldResult FlattenOp::fold(FoldAdaptor adaptor) {
+  return foldShapeChange(getInput(), adaptor.getInput(), getType());
+}
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(loc, adaptor.getAxes(), input.getRank());
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(input.getShape())) {
+    bool listed = llvm::is_contained(*axes, (int64_t)i);
+    if (listed && dim != 1)
+      return emitOptionalError(loc, "cannot squeeze dim ", i, " of size ",
+                               shapeToString({dim}), " in ", input);
+    if (listed || (axes->empty() && dim == 1))
+      continue;
+    shape.push_back(dim);
+  }
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
+  return foldShapeChange(getInput(), adaptor.getInput(), getType());
+}
+
+LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  int64_t rank = input.getRank() + adaptor.getAxes().size();
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(loc, adaptor.getAxes(), rank);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  auto next = input.getShape().begin();
+  for (int64_t i = 0; i < rank; ++i)
+    shape.push_back(llvm::is_contained(*axes, i) ? 1 : *next++);
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
+  return foldShapeChange(getInput(), adaptor.getInput(), getType());
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> perms = adaptor.getPerms();
+  if (failed(checkArraySize(loc, "perms", perms, input.getRank())))
+    return failure();
+  SmallVector<bool> seen(perms.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perms) {
+    if (p < 0 || p >= (int64_t)perms.size() || seen[p])
+      return emitOptionalError(loc, "expects 'perms' to be a permutation of [0, ", perms.size(),
+                               "), got [", llvm::make_range(perms.begin(), perms.end()), "]");
+    seen[p] = true;
+    shape.push_back(input.getDimSize(p));
+  }
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perms = getPerms();
+  if (llvm::equal(perms, llvm::seq<int64_t>(0, perms.size())))
+    return getInput();
+  // transpose(transpose(x, p), q) == transpose(x, p o q): compose in place.
+  if (auto producer = getInput().getDefiningOp<TransposeOp>()) {
+    ArrayRef<int64_t> inner = producer.getPerms();
+    SmallVector<int64_t> composed;
+    for (int64_t p : perms)
+      composed.push_back(inner[p]);
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        producer.getInput().getType() == getType())
+      return producer.getInput();
+    getInputMutable().assign(producer.getInput());
+    setPerms(composed);
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Concat and split
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "expects at least one input");
+  RankedTensorType first = tensorType(inputs.front());
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), first.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [index, value] : llvm::enumerate(inputs.drop_front())) {
+    RankedTensorType type = tensorType(value);
+    if (type.getRank() != first.getRank() || type.getElementType() != first.getElementType())
+      return emitOptionalError(loc, "expects input ", index + 1, " to have rank ", first.getRank(),
+                               " and element type ", first.getElementType(), ", got ", type);
+    for (int64_t d = 0; d < first.getRank(); ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == *axis) {
+        shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(size)
+                       ? ShapedType::kDynamic
+                       : shape[d] + size;
+      } else if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(shape[d]) &&
+                 size != shape[d]) {
+        return emitOptionalError(loc, "expects input ", index + 1, " to match dim ", d, " (",
+                                 shape[d], "), got ", type);
+      }
+    }
+  }
+  results.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return {};
+}
+
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), input.getRank());
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (sizes.empty())
+    return emitOptionalError(loc, "expects at least one entry in 'sizes'");
+  if (failed(checkArrayMin(loc, "sizes", sizes, 0)))
+    return failure();
+  int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
+  int64_t dim = input.getDimSize(*axis);
+  if (!ShapedType::isDynamic(dim) && total != dim)
+    return emitOptionalError(loc, "expects 'sizes' to add up to dim ", *axis, " (", dim,
+                             "), got ", total);
+  for (int64_t size : sizes) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[*axis] = size;
+    results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Slice and gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> starts = adaptor.getStarts(), sizes = adaptor.getSizes(),
+                    steps = adaptor.getSteps();
+  size_t rank = input.getRank();
+  if (failed(checkArraySize(loc, "starts", starts, rank)) ||
+      failed(checkArraySize(loc, "sizes", sizes, rank)) ||
+      failed(checkArraySize(loc, "steps", steps, rank)) ||
+      failed(checkArrayMin(loc, "sizes", sizes, 0)))
+    return failure();
+  for (size_t d = 0; d < rank; ++d) {
+    if (steps[d] == 0)
+      return emitOptionalError(loc, "expects non-zero steps, got 0 for dim ", d);
+    int64_t dim = input.getDimSize(d);
+    if (sizes[d] == 0 || ShapedType::isDynamic(dim))
+      continue;
+    int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
+    if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
+      return emitOptionalError(loc, "slice of dim ", d, " (size ", dim, ") from ", starts[d],
+                               " with ", sizes[d], " elements of step ", steps[d],
+                               " is out of bounds");
+  }
+  results.push_back(RankedTensorType::get(sizes, input.getElementType()));
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() && llvm::all_of(getStarts(), [](int64_t s) { return s == 0; }) &&
+      llvm::all_of(getSteps(), [](int64_t s) { return s == 1; }))
+    return getInput();
+  return {};
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType data = tensorType(adaptor.getData());
+  RankedTensorType indices = tensorType(adaptor.getIndices());
+  if (data.getRank() == 0)
+    return emitOptionalError(loc, "expects data of rank >= 1, got ", data);
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), data.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(data.getShape().take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(*axis + 1));
+  results.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pad, expand, resize
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  int64_t rank = input.getRank();
+  if (failed(checkArraySize(loc, "pads", pads, 2 * rank)))
+    return failure();
+  PadMode mode = adaptor.getMode();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = input.getDimSize(d), before = pads[d], after = pads[d + rank];
+    if (mode != PadMode::constant && (before < 0 || after < 0))
+      return emitOptionalError(loc, "expects non-negative pads in ", stringifyPadMode(mode),
+                               " mode, got ", std::min(before, after), " for dim ", d);
+    if (mode == PadMode::reflect && !ShapedType::isDynamic(dim) && (before >= dim || after >= dim))
+      return emitOptionalError(loc, "reflect padding of dim ", d, " needs pads smaller than its size (",
+                               dim, "), got ", std::max(before, after));
+    if (ShapedType::isDynamic(dim)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t size = dim + before + after;
+    if (size < 0)
+      return emitOptionalError(loc, "pads ", before, " and ", after, " crop dim ", d, " of size ",
+                               dim, " below zero");
+    shape.push_back(size);
+  }
+  results.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (llvm::all_of(getPads(), [](int64_t p) { return p == 0; }))
+    return getInput();
+  return {};
+}
+
+LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  if (failed(checkArrayMin(loc, "shape", adaptor.getShape(), 0)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(loc, input.getShape(), adaptor.getShape());
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // Broadcasting a splat is a bigger splat.
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  RankedTensorType input = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (failed(checkArraySize(loc, "sizes", sizes, input.getRank())) ||
+      failed(checkArrayMin(loc, "sizes", sizes, 1)))
+    return failure();
+  results.push_back(RankedTensorType::get(sizes, input.getElementType()));
+  return success();
+}
+
+OpFoldResult ResizeOp::fold(FoldAdaptor) {
+  // Every coordinate mode maps an output index to the same input index when the size is unchanged.
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}

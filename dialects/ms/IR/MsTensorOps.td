@@ -1,0 +1,243 @@
+//===- MsTensorOps.td - constants and shape/data movement ops ------------===//
+
+#ifndef MS_TENSOR_OPS_TD
+#define MS_TENSOR_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+
+def Ms_ConstantOp : Ms_Op<"constant", [ConstantLike, Pure, InferTypeOpAdaptor]> {
+  let summary = "A constant tensor: weights, or small folded values.";
+  let description = [{
+    Materializes `value`. Weights imported from a model are `dense_resource` attributes, whose bytes
+    live in the file's resource section and are never printed inline; small values produced by folding
+    are ordinary `dense` attributes.
+
+    Example:
+    ```mlir
+    %w = ms.constant dense_resource<conv1_weight> : tensor<64x3x7x7xf32>
+    %z = ms.constant dense<0.0> : tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Ms_ReshapeOp : Ms_InferredOp<"reshape"> {
+  let summary = "Reinterprets a tensor with a new shape of the same number of elements.";
+  let description = [{
+    Row-major reshape to the static `shape` (the importer resolves ONNX's 0 and -1 entries).
+
+    Example:
+    ```mlir
+    %y = ms.reshape %x {shape = array<i64: 1, 512>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_FlattenOp : Ms_InferredOp<"flatten"> {
+  let summary = "Flattens to 2-D: dims before `axis` form rows, the rest columns.";
+  let description = [{
+    ONNX Flatten: [d0, ..., dn) -> [d0 * ... * d(axis-1), d(axis) * ... * d(n-1)]; `axis` may be
+    negative and lies in [-rank, rank].
+
+    Example:
+    ```mlir
+    %y = ms.flatten %x {axis = 1 : i64} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_SqueezeOp : Ms_InferredOp<"squeeze"> {
+  let summary = "Removes size-1 dimensions.";
+  let description = [{
+    Removes the listed `axes` (each must have size 1; negative counts from the end), or every size-1
+    dim when `axes` is empty.
+
+    Example:
+    ```mlir
+    %y = ms.squeeze %x {axes = array<i64: 2, 3>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_UnsqueezeOp : Ms_InferredOp<"unsqueeze"> {
+  let summary = "Inserts size-1 dimensions.";
+  let description = [{
+    Inserts a size-1 dim at each of `axes`, which index the result (negative counts from the end of
+    the result) and must be distinct.
+
+    Example:
+    ```mlir
+    %y = ms.unsqueeze %x {axes = array<i64: 0>} : (tensor<128xi64>) -> tensor<1x128xi64>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_TransposeOp : Ms_InferredOp<"transpose"> {
+  let summary = "Permutes dimensions.";
+  let description = [{
+    `result.shape[i] = input.shape[perms[i]]`; `perms` is a permutation of [0, rank).
+
+    Example:
+    ```mlir
+    %y = ms.transpose %x {perms = array<i64: 0, 2, 1, 3>}
+        : (tensor<1x128x12x64xf32>) -> tensor<1x12x128x64xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$perms);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_ConcatOp : Ms_InferredOp<"concat"> {
+  let summary = "Concatenates tensors along one axis.";
+  let description = [{
+    All inputs have the same rank, element type and sizes except along `axis` (negative counts from the
+    end).
+
+    Example:
+    ```mlir
+    %y = ms.concat %a, %b {axis = 1 : i64}
+        : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Ms_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_SplitOp : Ms_InferredOp<"split"> {
+  let summary = "Splits a tensor into consecutive pieces along one axis.";
+  let description = [{
+    Produces one result per entry of `sizes`, which must be non-negative and add up to the size
+    of `axis`.
+
+    Example:
+    ```mlir
+    %q, %k, %v = ms.split %x {axis = 2 : i64, sizes = array<i64: 768, 768, 768>}
+        : (tensor<1x128x2304xf32>) -> (tensor<1x128x768xf32>, tensor<1x128x768xf32>, tensor<1x128x768xf32>)
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, I64Attr:$axis, DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<Ms_Tensor>:$results);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_SliceOp : Ms_InferredOp<"slice"> {
+  let summary = "Extracts a strided box of a tensor.";
+  let description = [{
+    For every dim d: `sizes[d]` elements starting at `starts[d]` with step `steps[d]` (non-zero, may be
+    negative). All three arrays have one entry per dim and all selected indices must be in bounds; the
+    importer normalizes ONNX Slice's clamping, negative indices and partial axes into this form.
+
+    Example:
+    ```mlir
+    %y = ms.slice %x {starts = array<i64: 0, 1>, sizes = array<i64: 4, 2>, steps = array<i64: 1, 2>}
+        : (tensor<4x6xf32>) -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$sizes,
+                   DenseI64ArrayAttr:$steps);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_GatherOp : Ms_InferredOp<"gather"> {
+  let summary = "Gathers slices along one axis by integer indices (embedding lookup).";
+  let description = [{
+    ONNX Gather: result shape is `data.shape[:axis] + indices.shape + data.shape[axis+1:]`; negative
+    indices count from the end of the axis.
+
+    Example:
+    ```mlir
+    %e = ms.gather %table, %ids {axis = 0 : i64}
+        : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices, DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_PadOp : Ms_InferredOp<"pad"> {
+  let summary = "Pads (or, with negative amounts, crops) every dimension.";
+  let description = [{
+    `pads` has 2 * rank entries in ONNX order [begin_0, ..., begin_n, end_0, ..., end_n]. `mode` is
+    constant (filled with `value`), reflect or edge.
+
+    Example:
+    ```mlir
+    %y = ms.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = #ms<pad_mode constant>,
+                    value = 0.0 : f64} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<Ms_PadModeAttr, "::mlir::ms::PadMode::constant">:$mode,
+                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_ExpandOp : Ms_InferredOp<"expand"> {
+  let summary = "Broadcasts a tensor to a shape (ONNX Expand).";
+  let description = [{
+    The result shape is the numpy broadcast of the input shape with `shape`, so a 1 in `shape` keeps the
+    input's size.
+
+    Example:
+    ```mlir
+    %y = ms.expand %x {shape = array<i64: 2, 1, 6>} : (tensor<3x1xf32>) -> tensor<2x3x6xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_ResizeOp : Ms_InferredOp<"resize"> {
+  let summary = "Resizes a tensor to `sizes` by nearest or linear interpolation.";
+  let description = [{
+    ONNX Resize with the output size resolved: `sizes` has one entry per dim; `mode` is nearest or
+    linear (bilinear over the spatial dims), `coordinate_mode` maps output to input coordinates and
+    `nearest_mode` rounds for nearest.
+
+    Example:
+    ```mlir
+    %y = ms.resize %x {sizes = array<i64: 1, 3, 8, 8>, mode = #ms<resize_mode nearest>}
+        : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseI64ArrayAttr:$sizes,
+      DefaultValuedAttr<Ms_ResizeModeAttr, "::mlir::ms::ResizeMode::nearest">:$mode,
+      DefaultValuedAttr<Ms_CoordinateModeAttr, "::mlir::ms::CoordinateMode::half_pixel">:$coordinate_mode,
+      DefaultValuedAttr<Ms_NearestModeAttr, "::mlir::ms::NearestMode::round_prefer_floor">:$nearest_mode);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+#endif // MS_TENSOR_OPS_TD

@@ -1,0 +1,13 @@
+//===- InitAll.cpp - register every dialect and pass of the project -------===//
+
+#include "mie/InitAll.h"
+
+#include "dialects/ms/IR/MsDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::mie::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<mlir::ms::MsDialect>();
+}
+
+void mlir::mie::registerAllPasses() {}

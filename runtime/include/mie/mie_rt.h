@@ -1,0 +1,137 @@
+/*
+ * mie_rt.h - C API of the mie runtime: open and validate a .mie package, create a session, run it.
+ *
+ * Conventions:
+ *  - Every function returns a mie_status; MIE_OK is 0. On failure, mie_last_error() returns a precise,
+ *    human-readable message for the failing call on this thread (each API call clears it on entry).
+ *  - Handles are opaque. Strings and arrays returned through info structs stay valid until the package is
+ *    closed (a package stays alive while sessions created from it exist, even after mie_package_close).
+ *  - One session must not be run from two threads at once (concurrent calls are serialized); different
+ *    sessions are fully independent.
+ */
+#ifndef MIE_RT_H
+#define MIE_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define MIE_RT_API
+#elif defined(MIE_RT_BUILDING)
+#define MIE_RT_API __attribute__((visibility("default")))
+#else
+#define MIE_RT_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MIE_RT_VERSION_STRING "0.1.0"
+#define MIE_PACKAGE_FORMAT_VERSION 1
+
+typedef enum mie_status {
+  MIE_OK = 0,
+  MIE_ERR_INVALID_ARGUMENT = 1, /* NULL handle, index out of range, bad option */
+  MIE_ERR_IO = 2,               /* file cannot be opened, read, mapped or written */
+  MIE_ERR_INVALID_PACKAGE = 3,  /* the package failed validation */
+  MIE_ERR_UNSUPPORTED = 4,      /* valid package, but nothing here can run it (arch, CUDA, ABI version) */
+  MIE_ERR_LOAD = 5,             /* the code object could not be loaded or lacks its entry symbol */
+  MIE_ERR_OUT_OF_MEMORY = 6,
+  MIE_ERR_KERNEL = 7,           /* the generated entry returned non-zero */
+  MIE_ERR_NOT_FOUND = 8         /* named target does not exist */
+} mie_status;
+
+/* Element types. Values are stable (they are part of the ABI). */
+typedef enum mie_dtype {
+  MIE_DTYPE_INVALID = 0,
+  MIE_DTYPE_F32 = 1,
+  MIE_DTYPE_F16 = 2,
+  MIE_DTYPE_BF16 = 3,
+  MIE_DTYPE_F64 = 4,
+  MIE_DTYPE_I8 = 5,
+  MIE_DTYPE_I16 = 6,
+  MIE_DTYPE_I32 = 7,
+  MIE_DTYPE_I64 = 8,
+  MIE_DTYPE_U8 = 9,
+  MIE_DTYPE_BOOL = 10
+} mie_dtype;
+
+typedef struct mie_package mie_package;
+typedef struct mie_session mie_session;
+
+typedef struct mie_tensor_info {
+  const char *name;
+  mie_dtype dtype;
+  uint32_t rank;
+  const int64_t *dims;  /* rank entries, all >= 0 (NULL when rank == 0) */
+  uint64_t num_elements;
+  uint64_t byte_size;   /* num_elements * element size: the size of the caller's buffer */
+} mie_tensor_info;
+
+typedef struct mie_target_info {
+  const char *name;     /* "x86-64", "aarch64", "cuda-sm_90", ... */
+  const char *kind;     /* "cpu" or "cuda" */
+  const char *arch;     /* "x86_64", "aarch64", "sm_90", ... */
+  const char *features; /* LLVM-style feature list, e.g. "+avx2,+fma" (may be empty) */
+  const char *format;   /* "elf-shared-object" for cpu targets */
+  const char *entry;    /* exported entry symbol, "mie_entry" */
+  uint32_t abi_version;
+  uint64_t arena_bytes;
+  uint64_t code_size;
+  int32_t runnable_here; /* 1 when mie_session_create could pick or accept this target on this host */
+} mie_target_info;
+
+typedef struct mie_session_options {
+  uint32_t num_threads; /* 0 = the CPUs this process may run on */
+  const char *target;   /* target name; NULL = best runnable target for this host */
+} mie_session_options;
+
+/* Runtime version and messages. */
+MIE_RT_API const char *mie_runtime_version(void);
+MIE_RT_API const char *mie_status_string(mie_status status);
+MIE_RT_API const char *mie_last_error(void);
+MIE_RT_API const char *mie_dtype_name(mie_dtype dtype); /* "f32", ...; "invalid" for unknown values */
+MIE_RT_API size_t mie_dtype_size(mie_dtype dtype);      /* bytes per element; 0 for unknown values */
+
+/* Packages. mie_package_open maps the file read-only and validates all of it before returning. */
+MIE_RT_API mie_status mie_package_open(const char *path, mie_package **out_package);
+MIE_RT_API mie_status mie_package_close(mie_package *package); /* NULL is a no-op */
+MIE_RT_API mie_status mie_package_model_name(const mie_package *package, const char **out_name);
+MIE_RT_API mie_status mie_package_precision(const mie_package *package, const char **out_precision);
+MIE_RT_API mie_status mie_package_compiler(const mie_package *package, const char **out_compiler);
+MIE_RT_API mie_status mie_package_manifest_json(const mie_package *package, const char **out_json,
+                                                size_t *out_size);
+MIE_RT_API mie_status mie_package_weights(const mie_package *package, const void **out_data,
+                                          uint64_t *out_size);
+MIE_RT_API mie_status mie_package_num_inputs(const mie_package *package, uint32_t *out_count);
+MIE_RT_API mie_status mie_package_num_outputs(const mie_package *package, uint32_t *out_count);
+MIE_RT_API mie_status mie_package_input_info(const mie_package *package, uint32_t index,
+                                             mie_tensor_info *out_info);
+MIE_RT_API mie_status mie_package_output_info(const mie_package *package, uint32_t index,
+                                              mie_tensor_info *out_info);
+MIE_RT_API mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count);
+MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32_t index,
+                                              mie_target_info *out_info);
+/* Arena bytes of a target (NULL = the target mie_session_create would pick). */
+MIE_RT_API mie_status mie_package_arena_bytes(const mie_package *package, const char *target,
+                                              uint64_t *out_bytes);
+
+/* Sessions: one loaded code object, one arena, one thread pool. */
+MIE_RT_API mie_status mie_session_options_init(mie_session_options *options);
+MIE_RT_API mie_status mie_session_create(mie_package *package, const mie_session_options *options,
+                                         mie_session **out_session);
+MIE_RT_API mie_status mie_session_destroy(mie_session *session); /* NULL is a no-op */
+/* inputs/outputs: one buffer per manifest entry, byte_size bytes each, aligned to the element size. */
+MIE_RT_API mie_status mie_session_run(mie_session *session, const void *const *inputs,
+                                      void *const *outputs);
+MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads);
+MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
+MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);
+MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MIE_RT_H */

@@ -1,0 +1,174 @@
+#include "manifest.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "format.h"
+#include "mie/mie_kernel_abi.h"
+#include "sha256.h"
+
+namespace mie::rt {
+namespace {
+
+using json::Type;
+using json::Value;
+
+// Describes a JSON value briefly for "expected X, got Y" messages.
+std::string describe(const Value &v) {
+  if (v.type == Type::Number) {
+    if (v.is_integer) return std::to_string(v.integer);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v.number);
+    return buf;
+  }
+  if (v.type == Type::String) return "string \"" + v.string + "\"";
+  return json::type_name(v.type);
+}
+
+class SchemaReader {
+ public:
+  explicit SchemaReader(std::string *error) : error_(error) {}
+
+  bool fail(const std::string &path, const std::string &what) {
+    *error_ = path.empty() ? what : path + ": " + what;
+    return false;
+  }
+
+  static std::string join(const std::string &path, const std::string &key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  bool field(const Value &obj, const std::string &path, const char *key, Type type, const Value **out) {
+    const Value *v = obj.find(key);
+    if (!v) return fail(path, std::string("missing field '") + key + "'");
+    if (v->type != type)
+      return fail(join(path, key), std::string("expected ") + (type == Type::Object ? "an " : "a ") +
+                                       json::type_name(type) + ", got " + describe(*v));
+    *out = v;
+    return true;
+  }
+
+  // Strings end up as C strings in the public API, so embedded NULs would silently truncate them.
+  bool string(const Value &obj, const std::string &path, const char *key, bool non_empty, std::string *out) {
+    const Value *v;
+    if (!field(obj, path, key, Type::String, &v)) return false;
+    if (std::memchr(v->string.data(), 0, v->string.size()))
+      return fail(join(path, key), "string contains a NUL character");
+    if (non_empty && v->string.empty()) return fail(join(path, key), "must not be empty");
+    *out = v->string;
+    return true;
+  }
+
+  bool uint(const Value &obj, const std::string &path, const char *key, uint64_t max, uint64_t *out) {
+    const Value *v;
+    if (!field(obj, path, key, Type::Number, &v)) return false;
+    if (!v->is_integer || v->integer < 0)
+      return fail(join(path, key), "expected a non-negative integer, got " + describe(*v));
+    if (uint64_t(v->integer) > max)
+      return fail(join(path, key), "value " + std::to_string(v->integer) + " is too large (at most " +
+                                       std::to_string(max) + ")");
+    *out = uint64_t(v->integer);
+    return true;
+  }
+
+  bool section(const Value &obj, const std::string &path, const char *key, SectionRef *out) {
+    const Value *s;
+    if (!field(obj, path, key, Type::Object, &s)) return false;
+    const std::string p = join(path, key);
+    std::string hex;
+    if (!uint(*s, p, "offset", INT64_MAX, &out->offset) || !uint(*s, p, "size", INT64_MAX, &out->size) ||
+        !string(*s, p, "sha256", false, &hex))
+      return false;
+    if (!from_hex(hex, out->sha256, 32)) return fail(p + ".sha256", "expected 64 hex digits");
+    return true;
+  }
+
+  bool tensors(const Value &root, const char *key, std::vector<TensorDesc> *out) {
+    const Value *arr;
+    if (!field(root, "", key, Type::Array, &arr)) return false;
+    for (size_t i = 0; i < arr->array.size(); ++i) {
+      const std::string p = std::string(key) + "[" + std::to_string(i) + "]";
+      const Value &t = arr->array[i];
+      if (t.type != Type::Object) return fail(p, "expected an object, got " + describe(t));
+      TensorDesc d;
+      std::string dtype;
+      if (!string(t, p, "name", true, &d.name) || !string(t, p, "dtype", false, &dtype)) return false;
+      for (const auto &other : *out)
+        if (other.name == d.name) return fail(p + ".name", "duplicate name '" + d.name + "'");
+      if (!dtype_from_name(dtype, &d.dtype))
+        return fail(p + ".dtype", "unknown dtype '" + dtype + "' (expected one of " + dtype_name_list() + ")");
+      const Value *shape;
+      if (!field(t, p, "shape", Type::Array, &shape)) return false;
+      uint64_t elems = 1;
+      for (size_t j = 0; j < shape->array.size(); ++j) {
+        const Value &dim = shape->array[j];
+        const std::string dp = p + ".shape[" + std::to_string(j) + "]";
+        if (dim.type != Type::Number || !dim.is_integer) return fail(dp, "expected an integer, got " + describe(dim));
+        if (dim.integer < 0) return fail(dp, "negative dimension " + std::to_string(dim.integer));
+        const uint64_t u = uint64_t(dim.integer);
+        if (u != 0 && elems > UINT64_MAX / u) return fail(p + ".shape", "element count overflows 64 bits");
+        elems *= u;
+        d.dims.push_back(dim.integer);
+      }
+      const uint64_t esize = dtype_byte_size(d.dtype);
+      if (elems > UINT64_MAX / esize) return fail(p + ".shape", "byte size overflows 64 bits");
+      d.num_elements = elems;
+      d.byte_size = elems * esize;
+      out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  bool targets(const Value &root, std::vector<TargetDesc> *out) {
+    const Value *arr;
+    if (!field(root, "", "targets", Type::Array, &arr)) return false;
+    if (arr->array.empty()) return fail("targets", "package has no targets");
+    for (size_t i = 0; i < arr->array.size(); ++i) {
+      const std::string p = "targets[" + std::to_string(i) + "]";
+      const Value &t = arr->array[i];
+      if (t.type != Type::Object) return fail(p, "expected an object, got " + describe(t));
+      TargetDesc d;
+      uint64_t abi = 0;
+      if (!string(t, p, "name", true, &d.name) || !string(t, p, "kind", true, &d.kind) ||
+          !string(t, p, "arch", true, &d.arch) || !string(t, p, "features", false, &d.features) ||
+          !string(t, p, "format", true, &d.format) || !string(t, p, "entry", true, &d.entry) ||
+          !uint(t, p, "abi_version", UINT32_MAX, &abi) ||
+          !uint(t, p, "arena_bytes", INT64_MAX, &d.arena_bytes) || !section(t, p, "code", &d.code))
+        return false;
+      if (d.kind != "cpu" && d.kind != "cuda")
+        return fail(p + ".kind", "unknown kind '" + d.kind + "' (expected cpu or cuda)");
+      if (abi == 0) return fail(p + ".abi_version", "must be at least 1");
+      if (d.code.size == 0) return fail(p + ".code.size", "code section is empty");
+      for (const auto &other : *out)
+        if (other.name == d.name) return fail(p + ".name", "duplicate target name '" + d.name + "'");
+      d.abi_version = uint32_t(abi);
+      out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+ private:
+  std::string *error_;
+};
+
+}  // namespace
+
+bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) {
+  SchemaReader r(error);
+  if (root.type != Type::Object) return r.fail("", "expected a JSON object at top level, got " + describe(root));
+  uint64_t version;
+  if (!r.uint(root, "", "format_version", INT64_MAX, &version)) return false;
+  if (version != kFormatVersion)
+    return r.fail("format_version", "unsupported version " + std::to_string(version) + " (this runtime reads " +
+                                        std::to_string(kFormatVersion) + ")");
+  out->format_version = int64_t(version);
+  if (!r.string(root, "", "compiler", false, &out->compiler) || !r.string(root, "", "model", false, &out->model) ||
+      !r.string(root, "", "precision", true, &out->precision) || !r.tensors(root, "inputs", &out->inputs) ||
+      !r.tensors(root, "outputs", &out->outputs) || !r.section(root, "", "weights", &out->weights) ||
+      !r.targets(root, &out->targets))
+    return false;
+  if (out->outputs.empty()) return r.fail("outputs", "model has no outputs");
+  return true;
+}
+
+}  // namespace mie::rt

@@ -1,0 +1,48 @@
+// Typed view of a package manifest and its schema check. Every field is checked for presence and type here,
+// so the rest of the runtime can use the structs without re-checking.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json.h"
+#include "mie/mie_rt.h"
+
+namespace mie::rt {
+
+struct TensorDesc {
+  std::string name;
+  mie_dtype dtype = MIE_DTYPE_INVALID;
+  std::vector<int64_t> dims;
+  uint64_t num_elements = 0;
+  uint64_t byte_size = 0;
+};
+
+struct SectionRef {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint8_t sha256[32] = {};
+};
+
+struct TargetDesc {
+  std::string name, kind, arch, features, format, entry;
+  uint32_t abi_version = 0;
+  uint64_t arena_bytes = 0;
+  SectionRef code;
+};
+
+struct Manifest {
+  int64_t format_version = 0;
+  std::string compiler, model, precision;
+  std::vector<TensorDesc> inputs, outputs;
+  SectionRef weights;
+  std::vector<TargetDesc> targets;
+};
+
+// Checks the manifest schema (see docs/package-format.md). Unknown extra fields are ignored so that later
+// compilers can add informational fields without a format bump. On failure *error is
+// "<json path>: <what>" (e.g. "inputs[0].shape[1]: negative dimension -3").
+bool parse_manifest(const json::Value &root, Manifest *out, std::string *error);
+
+}  // namespace mie::rt

@@ -1,0 +1,209 @@
+#include "package.h"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "json.h"
+#include "sha256.h"
+
+namespace mie::rt {
+namespace {
+
+std::string range(uint64_t offset, uint64_t size) {
+  return "[" + std::to_string(offset) + ", " + std::to_string(offset + size) + ")";
+}
+
+struct NamedSection {
+  std::string label;  // "weights section", "code section of target 'x86-64'"
+  const SectionRef *ref;
+};
+
+// Placement rules shared by every section: aligned, inside the file, no overflow. Overlaps are checked later
+// across all sections at once.
+bool check_placement(const std::string &label, uint64_t offset, uint64_t size, uint64_t file_size,
+                     std::string *error) {
+  if (offset % kSectionAlignment != 0) {
+    *error = label + " offset " + std::to_string(offset) + " is not a multiple of " +
+             std::to_string(kSectionAlignment);
+    return false;
+  }
+  if (size > UINT64_MAX - offset) {
+    *error = label + " offset " + std::to_string(offset) + " + size " + std::to_string(size) + " overflows";
+    return false;
+  }
+  if (offset + size > file_size) {
+    *error = label + " " + range(offset, size) + " extends past end of file (" + std::to_string(file_size) +
+             " bytes)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error) {
+  if (size < kHeaderSize) {
+    *error = "file is too small to be a package (" + std::to_string(size) + " bytes, the header alone is " +
+             std::to_string(kHeaderSize) + ")";
+    return false;
+  }
+  Header h;
+  decode_header(data, &h);
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
+    *error = "bad magic (not a .mie package)";
+    return false;
+  }
+  if (h.format_version != kFormatVersion) {
+    *error = "unsupported format version " + std::to_string(h.format_version) + " (this runtime reads version " +
+             std::to_string(kFormatVersion) + ")";
+    return false;
+  }
+  if (h.header_size != kHeaderSize) {
+    *error = "header_size is " + std::to_string(h.header_size) + ", expected " + std::to_string(kHeaderSize);
+    return false;
+  }
+  if (!h.reserved_zero) {
+    *error = "reserved header bytes [72, 128) are not zero";
+    return false;
+  }
+  if (h.file_size > size) {
+    *error = "file is truncated: header says " + std::to_string(h.file_size) + " bytes, file has " +
+             std::to_string(size);
+    return false;
+  }
+  if (h.file_size < size) {
+    *error = "file has " + std::to_string(size) + " bytes but the header says " + std::to_string(h.file_size) +
+             " (trailing data)";
+    return false;
+  }
+  if (h.manifest_size == 0) {
+    *error = "manifest is empty";
+    return false;
+  }
+  if (!check_placement("manifest", h.manifest_offset, h.manifest_size, size, error)) return false;
+  if (h.manifest_offset < kHeaderSize) {
+    *error = "manifest " + range(h.manifest_offset, h.manifest_size) + " overlaps the header [0, 128)";
+    return false;
+  }
+  const uint8_t *mtext = data + h.manifest_offset;
+  uint8_t digest[32];
+  sha256(mtext, h.manifest_size, digest);
+  if (std::memcmp(digest, h.manifest_sha256, 32) != 0) {
+    *error = "sha256 mismatch in manifest";
+    return false;
+  }
+  json::Value root;
+  std::string jerr;
+  if (!json::parse(reinterpret_cast<const char *>(mtext), h.manifest_size, &root, &jerr)) {
+    *error = "manifest is not valid JSON: " + jerr;
+    return false;
+  }
+  if (!parse_manifest(root, manifest, &jerr)) {
+    *error = "manifest: " + jerr;
+    return false;
+  }
+
+  std::vector<NamedSection> sections;
+  sections.push_back({"weights section", &manifest->weights});
+  for (const auto &t : manifest->targets) sections.push_back({"code section of target '" + t.name + "'", &t.code});
+  for (const auto &s : sections)
+    if (!check_placement(s.label, s.ref->offset, s.ref->size, size, error)) return false;
+
+  // Overlaps: every non-empty section against the header, the manifest and each other. Quadratic, but a
+  // package has a handful of sections.
+  auto overlaps = [](uint64_t a, uint64_t as, uint64_t b, uint64_t bs) { return a < b + bs && b < a + as; };
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const SectionRef &s = *sections[i].ref;
+    if (s.size == 0) continue;  // an empty section occupies no bytes
+    if (overlaps(s.offset, s.size, 0, kHeaderSize)) {
+      *error = sections[i].label + " " + range(s.offset, s.size) + " overlaps the header [0, 128)";
+      return false;
+    }
+    if (overlaps(s.offset, s.size, h.manifest_offset, h.manifest_size)) {
+      *error = sections[i].label + " " + range(s.offset, s.size) + " overlaps the manifest " +
+               range(h.manifest_offset, h.manifest_size);
+      return false;
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const SectionRef &o = *sections[j].ref;
+      if (o.size != 0 && overlaps(s.offset, s.size, o.offset, o.size)) {
+        *error = sections[i].label + " " + range(s.offset, s.size) + " overlaps " + sections[j].label + " " +
+                 range(o.offset, o.size);
+        return false;
+      }
+    }
+  }
+  // Hashes last: they are the expensive part and everything they read is now known to be in bounds.
+  for (const auto &s : sections) {
+    sha256(data + s.ref->offset, s.ref->size, digest);
+    if (std::memcmp(digest, s.ref->sha256, 32) != 0) {
+      *error = "sha256 mismatch in " + s.label;
+      return false;
+    }
+  }
+  return true;
+}
+
+mie_status Package::open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error) {
+  const std::string prefix = "package '" + path + "': ";
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = prefix + "cannot open: " + std::strerror(errno);
+    return MIE_ERR_IO;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    *error = prefix + "cannot stat: " + std::strerror(errno);
+    ::close(fd);
+    return MIE_ERR_IO;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *error = prefix + "not a regular file";
+    ::close(fd);
+    return MIE_ERR_IO;
+  }
+  const uint64_t size = uint64_t(st.st_size);
+  std::shared_ptr<Package> pkg(new Package());
+  pkg->path_ = path;
+  pkg->size_ = size;
+  if (size >= kHeaderSize) {  // smaller files fail validation below; mmap of 0 bytes is an error anyway
+    void *m = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      *error = prefix + "cannot map: " + std::strerror(errno);
+      ::close(fd);
+      return MIE_ERR_IO;
+    }
+    pkg->data_ = static_cast<const uint8_t *>(m);
+  }
+  ::close(fd);  // the mapping keeps the file contents reachable
+  std::string verr;
+  static const uint8_t kEmpty[kHeaderSize] = {};
+  if (!validate_package(pkg->data_ ? pkg->data_ : kEmpty, size, &pkg->manifest_, &verr)) {
+    *error = prefix + verr;
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+  Header h;
+  decode_header(pkg->data_, &h);
+  pkg->manifest_text_.assign(reinterpret_cast<const char *>(pkg->data_ + h.manifest_offset), h.manifest_size);
+  *out = std::move(pkg);
+  return MIE_OK;
+}
+
+Package::~Package() {
+  if (data_) munmap(const_cast<uint8_t *>(data_), size_);
+}
+
+const TargetDesc *Package::find_target(const std::string &name) const {
+  for (const auto &t : manifest_.targets)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+}  // namespace mie::rt

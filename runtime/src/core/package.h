@@ -1,0 +1,44 @@
+// A validated, read-only .mie package. Immutable after open; sessions share it through shared_ptr so the
+// mapping (and with it the weights every session reads) outlives mie_package_close while sessions exist.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "manifest.h"
+#include "mie/mie_rt.h"
+
+namespace mie::rt {
+
+// Validates a whole package image: header, section bounds/alignment/overlaps, manifest hash, manifest schema
+// and every section hash. Pure (no I/O) so tests can feed it mutated bytes. *error has no "package" prefix.
+bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error);
+
+class Package {
+ public:
+  // Maps `path` read-only and validates it. Errors are "package '<path>': ..." with a matching status.
+  static mie_status open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error);
+  ~Package();
+  Package(const Package &) = delete;
+  Package &operator=(const Package &) = delete;
+
+  const std::string &path() const { return path_; }
+  const Manifest &manifest() const { return manifest_; }
+  const uint8_t *data() const { return data_; }
+  uint64_t size() const { return size_; }
+  const std::string &manifest_text() const { return manifest_text_; }
+  // NULL when the weights section is empty; otherwise 64-byte aligned (mmap is page aligned).
+  const void *weights() const { return manifest_.weights.size ? data_ + manifest_.weights.offset : nullptr; }
+  const TargetDesc *find_target(const std::string &name) const;
+
+ private:
+  Package() = default;
+  std::string path_;
+  const uint8_t *data_ = nullptr;
+  uint64_t size_ = 0;
+  Manifest manifest_;
+  std::string manifest_text_;  // NUL-terminated copy for the C API
+};
+
+}  // namespace mie::rt
