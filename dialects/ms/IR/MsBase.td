@@ -91,9 +91,19 @@ def Ms_NearestModeAttr : EnumAttr<Ms_Dialect, Ms_NearestMode, "nearest_mode">;
 
 class Ms_Op<string mnemonic, list<Trait> traits = []> : Op<Ms_Dialect, mnemonic, traits>;
 
-// Ops whose result type is computed from operands + attributes by a static inferReturnTypes; the
-// interface's verifier then rejects a written result type that differs from the inferred one.
+// Ops whose result type is computed from operands + attributes by a static inferReturnTypes. The op
+// verifier runs inference with the op's location, so invalid operands/attributes get inference's
+// precise message; InferTypeOpInterface's verifier (which runs after, with the region verifiers) then
+// rejects a written result type that differs from the inferred one.
 class Ms_InferredOp<string mnemonic, list<Trait> traits = []>
-    : Ms_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)>;
+    : Ms_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      ::llvm::SmallVector<::mlir::Type> inferred;
+      return inferReturnTypes(getContext(), getLoc(), Adaptor(*this), inferred);
+    }
+  }];
+}
 
 #endif // MS_BASE_TD

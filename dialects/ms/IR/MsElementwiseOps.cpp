@@ -18,21 +18,21 @@ using namespace mlir::ms;
 
 /// Result of broadcasting `operands` (all ranked tensors) with `elementType`; the operands listed in
 /// `sameElementType` must share their element type.
-static LogicalResult inferBroadcast(std::optional<Location> loc, ValueRange operands,
+static LogicalResult inferBroadcast(const InferDiag &diag, ValueRange operands,
                                     ValueRange sameElementType, Type elementType,
                                     SmallVectorImpl<Type> &results) {
   Type common;
   for (Value v : sameElementType) {
     Type et = cast<ShapedType>(v.getType()).getElementType();
     if (common && common != et)
-      return emitOptionalError(loc, "expects operands to have the same element type, got ", common,
+      return diag.error("expects operands to have the same element type, got ", common,
                                " and ", et);
     common = et;
   }
   SmallVector<int64_t> shape;
   for (Value v : operands) {
     FailureOr<SmallVector<int64_t>> next =
-        broadcastShapes(loc, shape, cast<ShapedType>(v.getType()).getShape());
+        broadcastShapes(diag, shape, cast<ShapedType>(v.getType()).getShape());
     if (failed(next))
       return failure();
     shape = std::move(*next);
@@ -106,7 +106,7 @@ static Attribute foldUnaryFloat(Attribute operand, Type resultType, double (*fn)
 #define MS_BINARY_INFER(OP)                                                                        \
   LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,   \
                                      SmallVectorImpl<Type> &results) {                             \
-    return inferBroadcast(loc, adaptor.getOperands(), adaptor.getOperands(), Type(), results);      \
+    return inferBroadcast(InferDiag(loc, getOperationName()), adaptor.getOperands(), adaptor.getOperands(), Type(), results);      \
   }
 MS_BINARY_INFER(AddOp)
 MS_BINARY_INFER(SubOp)
@@ -187,14 +187,16 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   SmallVector<Value, 2> operands = {adaptor.getLhs(), adaptor.getRhs()};
-  return inferBroadcast(loc, operands, operands, IntegerType::get(context, 1), results);
+  return inferBroadcast(diag, operands, operands, IntegerType::get(context, 1), results);
 }
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   SmallVector<Value, 2> values = {adaptor.getOnTrue(), adaptor.getOnFalse()};
-  return inferBroadcast(loc, adaptor.getOperands(), values, Type(), results);
+  return inferBroadcast(diag, adaptor.getOperands(), values, Type(), results);
 }
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {

@@ -8,46 +8,46 @@ using namespace mlir::ms;
 
 static RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-static LogicalResult checkRank(std::optional<Location> loc, StringRef name, Value v,
+static LogicalResult checkRank(const InferDiag &diag, StringRef name, Value v,
                                int64_t rank) {
   if (tensorType(v).getRank() == rank)
     return success();
-  return emitOptionalError(loc, "expects ", name, " of rank ", rank, ", got ", tensorType(v));
+  return diag.error("expects ", name, " of rank ", rank, ", got ", tensorType(v));
 }
 
-static LogicalResult checkSameElementType(std::optional<Location> loc, StringRef name, Value v,
+static LogicalResult checkSameElementType(const InferDiag &diag, StringRef name, Value v,
                                           Type expected) {
   Type et = tensorType(v).getElementType();
   if (et == expected)
     return success();
-  return emitOptionalError(loc, "expects ", name, " element type ", expected, ", got ", et);
+  return diag.error("expects ", name, " element type ", expected, ", got ", et);
 }
 
-static LogicalResult checkAccType(std::optional<Location> loc, std::optional<Type> accType) {
+static LogicalResult checkAccType(const InferDiag &diag, std::optional<Type> accType) {
   if (!accType || isa<FloatType>(*accType))
     return success();
-  return emitOptionalError(loc, "expects 'acc_type' to be a float type, got ", *accType);
+  return diag.error("expects 'acc_type' to be a float type, got ", *accType);
 }
 
 /// Checks a 1-D parameter of `size` elements (dynamic sizes are accepted).
-static LogicalResult checkVector(std::optional<Location> loc, StringRef name, Value v, int64_t size,
+static LogicalResult checkVector(const InferDiag &diag, StringRef name, Value v, int64_t size,
                                  Type elementType) {
   RankedTensorType type = tensorType(v);
   if (type.getRank() != 1 ||
       (!type.isDynamicDim(0) && !ShapedType::isDynamic(size) && type.getDimSize(0) != size))
-    return emitOptionalError(loc, "expects ", name, " of shape [", size, "], got ", type);
-  return checkSameElementType(loc, name, v, elementType);
+    return diag.error("expects ", name, " of shape [", size, "], got ", type);
+  return checkSameElementType(diag, name, v, elementType);
 }
 
 /// Checks strides/pads/dilations of a 2-D window op.
-static LogicalResult checkWindow(std::optional<Location> loc, ArrayRef<int64_t> strides,
+static LogicalResult checkWindow(const InferDiag &diag, ArrayRef<int64_t> strides,
                                  ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
-  if (failed(checkArraySize(loc, "strides", strides, 2)) ||
-      failed(checkArraySize(loc, "pads", pads, 4)) ||
-      failed(checkArraySize(loc, "dilations", dilations, 2)) ||
-      failed(checkArrayMin(loc, "strides", strides, 1)) ||
-      failed(checkArrayMin(loc, "pads", pads, 0)) ||
-      failed(checkArrayMin(loc, "dilations", dilations, 1)))
+  if (failed(checkArraySize(diag, "strides", strides, 2)) ||
+      failed(checkArraySize(diag, "pads", pads, 4)) ||
+      failed(checkArraySize(diag, "dilations", dilations, 2)) ||
+      failed(checkArrayMin(diag, "strides", strides, 1)) ||
+      failed(checkArrayMin(diag, "pads", pads, 0)) ||
+      failed(checkArrayMin(diag, "dilations", dilations, 1)))
     return failure();
   return success();
 }
@@ -58,31 +58,32 @@ static LogicalResult checkWindow(std::optional<Location> loc, ArrayRef<int64_t> 
 
 LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   Value input = adaptor.getInput(), filter = adaptor.getFilter();
-  if (failed(checkRank(loc, "input", input, 4)) || failed(checkRank(loc, "filter", filter, 4)))
+  if (failed(checkRank(diag, "input", input, 4)) || failed(checkRank(diag, "filter", filter, 4)))
     return failure();
   Type et = tensorType(input).getElementType();
-  if (failed(checkSameElementType(loc, "filter", filter, et)) ||
-      failed(checkAccType(loc, adaptor.getAccType())))
+  if (failed(checkSameElementType(diag, "filter", filter, et)) ||
+      failed(checkAccType(diag, adaptor.getAccType())))
     return failure();
   ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
                     dilations = adaptor.getDilations();
-  if (failed(checkWindow(loc, strides, pads, dilations)))
+  if (failed(checkWindow(diag, strides, pads, dilations)))
     return failure();
 
   ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
   int64_t groups = adaptor.getGroups();
   if (groups < 1)
-    return emitOptionalError(loc, "expects groups >= 1, got ", groups);
+    return diag.error("expects groups >= 1, got ", groups);
   if (!ShapedType::isDynamic(w[0]) && w[0] % groups != 0)
-    return emitOptionalError(loc, "expects filter output channels (", w[0],
+    return diag.error("expects filter output channels (", w[0],
                              ") to be divisible by groups (", groups, ")");
   if (!ShapedType::isDynamic(in[1]) && !ShapedType::isDynamic(w[1]) && in[1] != w[1] * groups)
-    return emitOptionalError(loc, "expects input channels (", in[1],
+    return diag.error("expects input channels (", in[1],
                              ") to equal filter channels per group (", w[1], ") * groups (", groups,
                              ")");
   if (Value bias = adaptor.getBias())
-    if (failed(checkVector(loc, "bias", bias, w[0], et)))
+    if (failed(checkVector(diag, "bias", bias, w[0], et)))
       return failure();
 
   SmallVector<int64_t> shape = {in[0], w[0]};
@@ -92,7 +93,7 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                        : windowOutputSize(in[2 + i], pads[i], pads[i + 2], w[2 + i], strides[i],
                                           dilations[i], /*ceilMode=*/false);
     if (size == 0 || size == -1)
-      return emitOptionalError(loc, "window of size ", w[2 + i], " (dilation ", dilations[i],
+      return diag.error("window of size ", w[2 + i], " (dilation ", dilations[i],
                                ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
     shape.push_back(size);
   }
@@ -106,13 +107,14 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType lhs = tensorType(adaptor.getLhs()), rhs = tensorType(adaptor.getRhs());
   if (lhs.getRank() == 0 || rhs.getRank() == 0)
-    return emitOptionalError(loc, "expects operands of rank >= 1, got ", lhs, " and ", rhs);
+    return diag.error("expects operands of rank >= 1, got ", lhs, " and ", rhs);
   if (lhs.getElementType() != rhs.getElementType())
-    return emitOptionalError(loc, "expects operands to have the same element type, got ",
+    return diag.error("expects operands to have the same element type, got ",
                              lhs.getElementType(), " and ", rhs.getElementType());
-  if (failed(checkAccType(loc, adaptor.getAccType())))
+  if (failed(checkAccType(diag, adaptor.getAccType())))
     return failure();
   SmallVector<int64_t> a(lhs.getShape()), b(rhs.getShape());
   bool lhsVector = a.size() == 1, rhsVector = b.size() == 1;
@@ -122,10 +124,10 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     b.push_back(1);
   int64_t k1 = a.back(), k2 = b[b.size() - 2];
   if (!ShapedType::isDynamic(k1) && !ShapedType::isDynamic(k2) && k1 != k2)
-    return emitOptionalError(loc, "expects contracting dims to match, got ", k1, " (lhs) and ", k2,
+    return diag.error("expects contracting dims to match, got ", k1, " (lhs) and ", k2,
                              " (rhs)");
   FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
-      loc, ArrayRef<int64_t>(a).drop_back(2), ArrayRef<int64_t>(b).drop_back(2));
+      diag, ArrayRef<int64_t>(a).drop_back(2), ArrayRef<int64_t>(b).drop_back(2));
   if (failed(batch))
     return failure();
   SmallVector<int64_t> shape = *batch;
@@ -139,29 +141,30 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 
 LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   Value a = adaptor.getA(), b = adaptor.getB();
-  if (failed(checkRank(loc, "a", a, 2)) || failed(checkRank(loc, "b", b, 2)))
+  if (failed(checkRank(diag, "a", a, 2)) || failed(checkRank(diag, "b", b, 2)))
     return failure();
   Type et = tensorType(a).getElementType();
-  if (failed(checkSameElementType(loc, "b", b, et)) ||
-      failed(checkAccType(loc, adaptor.getAccType())))
+  if (failed(checkSameElementType(diag, "b", b, et)) ||
+      failed(checkAccType(diag, adaptor.getAccType())))
     return failure();
   ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
   bool ta = adaptor.getTransA(), tb = adaptor.getTransB();
   int64_t m = ta ? as[1] : as[0], ka = ta ? as[0] : as[1];
   int64_t kb = tb ? bs[1] : bs[0], n = tb ? bs[0] : bs[1];
   if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
-    return emitOptionalError(loc, "expects contracting dims to match, got ", ka, " (a) and ", kb,
+    return diag.error("expects contracting dims to match, got ", ka, " (a) and ", kb,
                              " (b)");
   SmallVector<int64_t> shape = {m, n};
   if (Value c = adaptor.getC()) {
-    if (failed(checkSameElementType(loc, "c", c, et)))
+    if (failed(checkSameElementType(diag, "c", c, et)))
       return failure();
-    FailureOr<SmallVector<int64_t>> bc = broadcastShapes(loc, shape, tensorType(c).getShape());
+    FailureOr<SmallVector<int64_t>> bc = broadcastShapes(diag, shape, tensorType(c).getShape());
     if (failed(bc))
       return failure();
     if (ArrayRef<int64_t>(*bc) != ArrayRef<int64_t>(shape) || tensorType(c).getRank() > 2)
-      return emitOptionalError(loc, "expects c ", tensorType(c),
+      return diag.error("expects c ", tensorType(c),
                                " to broadcast unidirectionally to [", m, ", ", n, "]");
   }
   results.push_back(RankedTensorType::get(shape, et));
@@ -174,11 +177,12 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
 
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   if (input.getRank() < 2)
-    return emitOptionalError(loc, "expects input of rank >= 2, got ", input);
+    return diag.error("expects input of rank >= 2, got ", input);
   if (adaptor.getEpsilon().convertToDouble() < 0.0)
-    return emitOptionalError(loc, "expects a non-negative epsilon");
+    return diag.error("expects a non-negative epsilon");
   int64_t channels = input.getDimSize(1);
   Type et = input.getElementType();
   std::pair<StringRef, Value> params[] = {{"scale", adaptor.getScale()},
@@ -186,7 +190,7 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
                                           {"mean", adaptor.getMean()},
                                           {"variance", adaptor.getVariance()}};
   for (auto [name, value] : params)
-    if (failed(checkVector(loc, name, value, channels, et)))
+    if (failed(checkVector(diag, name, value, channels, et)))
       return failure();
   results.push_back(input);
   return success();
@@ -194,12 +198,13 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), input.getRank());
+  FailureOr<int64_t> axis = normalizeAxis(diag, adaptor.getAxis(), input.getRank());
   if (failed(axis))
     return failure();
   if (adaptor.getEpsilon().convertToDouble() < 0.0)
-    return emitOptionalError(loc, "expects a non-negative epsilon");
+    return diag.error("expects a non-negative epsilon");
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
   for (auto [name, value] : {std::pair<StringRef, Value>{"scale", adaptor.getScale()},
                              std::pair<StringRef, Value>{"bias", adaptor.getBias()}}) {
@@ -207,9 +212,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
       continue;
     RankedTensorType type = tensorType(value);
     if (type.getShape() != normalized)
-      return emitOptionalError(loc, "expects ", name, " of shape ", shapeToString(normalized),
+      return diag.error("expects ", name, " of shape ", shapeToString(normalized),
                                " (the normalized dims), got ", type);
-    if (failed(checkSameElementType(loc, name, value, input.getElementType())))
+    if (failed(checkSameElementType(diag, name, value, input.getElementType())))
       return failure();
   }
   results.push_back(input);
@@ -218,8 +223,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  if (failed(normalizeAxis(loc, adaptor.getAxis(), input.getRank())))
+  if (failed(normalizeAxis(diag, adaptor.getAxis(), input.getRank())))
     return failure();
   results.push_back(input);
   return success();
@@ -229,10 +235,10 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>
 // Reductions
 //===----------------------------------------------------------------------===//
 
-static LogicalResult inferReduce(std::optional<Location> loc, Value input, ArrayRef<int64_t> axes,
+static LogicalResult inferReduce(const InferDiag &diag, Value input, ArrayRef<int64_t> axes,
                                  bool keepDims, SmallVectorImpl<Type> &results) {
   RankedTensorType type = tensorType(input);
-  FailureOr<SmallVector<int64_t>> reduced = normalizeAxes(loc, axes, type.getRank());
+  FailureOr<SmallVector<int64_t>> reduced = normalizeAxes(diag, axes, type.getRank());
   if (failed(reduced))
     return failure();
   SmallVector<int64_t> shape;
@@ -250,7 +256,7 @@ static LogicalResult inferReduce(std::optional<Location> loc, Value input, Array
 #define MS_REDUCE_INFER(OP)                                                                        \
   LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,   \
                                      SmallVectorImpl<Type> &results) {                             \
-    return inferReduce(loc, adaptor.getInput(), adaptor.getAxes(), adaptor.getKeepDims(), results); \
+    return inferReduce(InferDiag(loc, getOperationName()), adaptor.getInput(), adaptor.getAxes(), adaptor.getKeepDims(), results); \
   }
 MS_REDUCE_INFER(ReduceSumOp)
 MS_REDUCE_INFER(ReduceMeanOp)
@@ -263,20 +269,20 @@ MS_REDUCE_INFER(ReduceMinOp)
 //===----------------------------------------------------------------------===//
 
 template <typename AdaptorT>
-static LogicalResult inferPool(std::optional<Location> loc, AdaptorT adaptor,
+static LogicalResult inferPool(const InferDiag &diag, AdaptorT adaptor,
                                SmallVectorImpl<Type> &results) {
   Value input = adaptor.getInput();
-  if (failed(checkRank(loc, "input", input, 4)))
+  if (failed(checkRank(diag, "input", input, 4)))
     return failure();
   ArrayRef<int64_t> kernel = adaptor.getKernel(), strides = adaptor.getStrides(),
                     pads = adaptor.getPads(), dilations = adaptor.getDilations();
-  if (failed(checkArraySize(loc, "kernel", kernel, 2)) ||
-      failed(checkArrayMin(loc, "kernel", kernel, 1)) ||
-      failed(checkWindow(loc, strides, pads, dilations)))
+  if (failed(checkArraySize(diag, "kernel", kernel, 2)) ||
+      failed(checkArrayMin(diag, "kernel", kernel, 1)) ||
+      failed(checkWindow(diag, strides, pads, dilations)))
     return failure();
   for (int i = 0; i < 2; ++i)
     if (pads[i] >= kernel[i] || pads[i + 2] >= kernel[i])
-      return emitOptionalError(loc, "expects pads smaller than the kernel, got pad ",
+      return diag.error("expects pads smaller than the kernel, got pad ",
                                std::max(pads[i], pads[i + 2]), " for kernel ", kernel[i]);
   ArrayRef<int64_t> in = tensorType(input).getShape();
   SmallVector<int64_t> shape = {in[0], in[1]};
@@ -284,7 +290,7 @@ static LogicalResult inferPool(std::optional<Location> loc, AdaptorT adaptor,
     int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 2], kernel[i], strides[i],
                                     dilations[i], adaptor.getCeilMode());
     if (size == 0 || size == -1)
-      return emitOptionalError(loc, "window of size ", kernel[i], " does not fit padded input dim ",
+      return diag.error("window of size ", kernel[i], " does not fit padded input dim ",
                                2 + i, " of size ", in[2 + i]);
     shape.push_back(size);
   }
@@ -294,19 +300,22 @@ static LogicalResult inferPool(std::optional<Location> loc, AdaptorT adaptor,
 
 LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  return inferPool(loc, adaptor, results);
+  InferDiag diag(loc, getOperationName());
+  return inferPool(diag, adaptor, results);
 }
 
 LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  return inferPool(loc, adaptor, results);
+  InferDiag diag(loc, getOperationName());
+  return inferPool(diag, adaptor, results);
 }
 
 LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                                 Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   if (input.getRank() < 3)
-    return emitOptionalError(loc, "expects input of rank >= 3 ([N, C, spatial...]), got ", input);
+    return diag.error("expects input of rank >= 3 ([N, C, spatial...]), got ", input);
   SmallVector<int64_t> shape(input.getShape());
   std::fill(shape.begin() + 2, shape.end(), 1);
   results.push_back(RankedTensorType::get(shape, input.getElementType()));

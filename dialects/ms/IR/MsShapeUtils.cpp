@@ -7,7 +7,7 @@
 
 using namespace mlir;
 
-FailureOr<SmallVector<int64_t>> ms::broadcastShapes(std::optional<Location> loc,
+FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag,
                                                     ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<int64_t> result(rank);
@@ -21,7 +21,7 @@ FailureOr<SmallVector<int64_t>> ms::broadcastShapes(std::optional<Location> loc,
     } else if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b)) {
       result[i] = ShapedType::isDynamic(a) ? b : a;
     } else {
-      (void)emitOptionalError(loc, "shapes ", shapeToString(lhs), " and ", shapeToString(rhs),
+      (void)diag.error("shapes ", shapeToString(lhs), " and ", shapeToString(rhs),
                               " are not broadcast-compatible (dim ", i, ": ", a, " vs ", b, ")");
       return failure();
     }
@@ -29,26 +29,26 @@ FailureOr<SmallVector<int64_t>> ms::broadcastShapes(std::optional<Location> loc,
   return result;
 }
 
-FailureOr<int64_t> ms::normalizeAxis(std::optional<Location> loc, int64_t axis, int64_t rank,
+FailureOr<int64_t> ms::normalizeAxis(const InferDiag &diag, int64_t axis, int64_t rank,
                                      StringRef what) {
   if (axis < -rank || axis >= rank) {
-    (void)emitOptionalError(loc, what, " ", axis, " is out of range for rank ", rank,
+    (void)diag.error(what, " ", axis, " is out of range for rank ", rank,
                             " (expected [", -rank, ", ", rank, "))");
     return failure();
   }
   return axis < 0 ? axis + rank : axis;
 }
 
-FailureOr<SmallVector<int64_t>> ms::normalizeAxes(std::optional<Location> loc,
+FailureOr<SmallVector<int64_t>> ms::normalizeAxes(const InferDiag &diag,
                                                   ArrayRef<int64_t> axes, int64_t rank,
                                                   StringRef what) {
   SmallVector<int64_t> result;
   for (int64_t axis : axes) {
-    FailureOr<int64_t> normalized = normalizeAxis(loc, axis, rank, what);
+    FailureOr<int64_t> normalized = normalizeAxis(diag, axis, rank, what);
     if (failed(normalized))
       return failure();
     if (llvm::is_contained(result, *normalized)) {
-      (void)emitOptionalError(loc, what, " contains dimension ", *normalized, " more than once");
+      (void)diag.error(what, " contains dimension ", *normalized, " more than once");
       return failure();
     }
     result.push_back(*normalized);
@@ -79,19 +79,19 @@ std::string ms::shapeToString(ArrayRef<int64_t> shape) {
   return out;
 }
 
-LogicalResult ms::checkArraySize(std::optional<Location> loc, StringRef name,
+LogicalResult ms::checkArraySize(const InferDiag &diag, StringRef name,
                                  ArrayRef<int64_t> array, size_t expected) {
   if (array.size() == expected)
     return success();
-  return emitOptionalError(loc, "expects '", name, "' to have ", expected, " entries, got ",
+  return diag.error("expects '", name, "' to have ", expected, " entries, got ",
                            array.size());
 }
 
-LogicalResult ms::checkArrayMin(std::optional<Location> loc, StringRef name,
+LogicalResult ms::checkArrayMin(const InferDiag &diag, StringRef name,
                                 ArrayRef<int64_t> array, int64_t min) {
   for (auto [i, value] : llvm::enumerate(array))
     if (value < min)
-      return emitOptionalError(loc, "expects '", name, "' entries to be >= ", min, ", got ", value,
+      return diag.error("expects '", name, "' entries to be >= ", min, ", got ", value,
                                " at index ", i);
   return success();
 }

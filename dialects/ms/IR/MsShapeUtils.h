@@ -17,16 +17,34 @@
 
 namespace mlir::ms {
 
+/// Where and for which op result-type inference reports problems. Inference runs as part of
+/// verification (the verifier compares written and inferred types), so its diagnostics are phrased
+/// like verifier errors: "'ms.conv2d' op expects ...". Without a location (speculative inference from
+/// builders) nothing is reported.
+class InferDiag {
+public:
+  InferDiag(std::optional<Location> loc, StringRef opName) : loc(loc), opName(opName) {}
+
+  template <typename... Args>
+  LogicalResult error(Args &&...args) const {
+    return emitOptionalError(loc, "'", opName, "' op ", std::forward<Args>(args)...);
+  }
+
+private:
+  std::optional<Location> loc;
+  StringRef opName;
+};
+
 /// Numpy broadcasting of two shapes; dynamic dims broadcast with 1 or with themselves.
-FailureOr<SmallVector<int64_t>> broadcastShapes(std::optional<Location> loc, ArrayRef<int64_t> lhs,
+FailureOr<SmallVector<int64_t>> broadcastShapes(const InferDiag &diag, ArrayRef<int64_t> lhs,
                                                 ArrayRef<int64_t> rhs);
 
 /// Maps `axis` in [-rank, rank) to [0, rank); reports `what` on failure.
-FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, int64_t axis, int64_t rank,
+FailureOr<int64_t> normalizeAxis(const InferDiag &diag, int64_t axis, int64_t rank,
                                  StringRef what = "axis");
 
 /// Normalizes a list of axes (each in [-rank, rank), no duplicates) to sorted non-negative values.
-FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
+FailureOr<SmallVector<int64_t>> normalizeAxes(const InferDiag &diag, ArrayRef<int64_t> axes,
                                               int64_t rank, StringRef what = "axes");
 
 /// Product of static dims, or ShapedType::kDynamic if any is dynamic.
@@ -36,11 +54,11 @@ int64_t shapeProduct(ArrayRef<int64_t> shape);
 std::string shapeToString(ArrayRef<int64_t> shape);
 
 /// Checks that `array` has `expected` entries; reports "expects <name> to have N entries, got M".
-LogicalResult checkArraySize(std::optional<Location> loc, StringRef name, ArrayRef<int64_t> array,
+LogicalResult checkArraySize(const InferDiag &diag, StringRef name, ArrayRef<int64_t> array,
                              size_t expected);
 
 /// Checks that every entry of `array` is >= `min`.
-LogicalResult checkArrayMin(std::optional<Location> loc, StringRef name, ArrayRef<int64_t> array,
+LogicalResult checkArrayMin(const InferDiag &diag, StringRef name, ArrayRef<int64_t> array,
                             int64_t min);
 
 /// Size of a sliding-window output dim (convolution/pooling), or kDynamic for a dynamic input.

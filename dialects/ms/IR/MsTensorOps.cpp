@@ -38,15 +38,19 @@ static OpFoldResult foldShapeChange(Value input, Attribute inputAttr, Type resul
 
 LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   auto type = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
   if (!type)
-    return emitOptionalError(loc, "expects a ranked tensor value, got ",
+    return diag.error("expects a ranked tensor value, got ",
                              adaptor.getValue().getType());
   results.push_back(type);
   return success();
 }
 
 LogicalResult ConstantOp::verify() {
+  SmallVector<Type> inferred;
+  if (failed(inferReturnTypes(getContext(), getLoc(), Adaptor(*this), inferred)))
+    return failure();
   // A resource constant must carry exactly the bytes its type needs, or lowering would read past it.
   auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
   if (!resource)
@@ -72,13 +76,14 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> shape = adaptor.getShape();
-  if (failed(checkArrayMin(loc, "shape", shape, 0)))
+  if (failed(checkArrayMin(diag, "shape", shape, 0)))
     return failure();
   int64_t in = shapeProduct(input.getShape()), out = shapeProduct(shape);
   if (!ShapedType::isDynamic(in) && in != out)
-    return emitOptionalError(loc, "cannot reshape ", input, " (", in, " elements) to ",
+    return diag.error("cannot reshape ", input, " (", in, " elements) to ",
                              shapeToString(shape), " (", out, " elements)");
   results.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
@@ -95,10 +100,11 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   int64_t rank = input.getRank(), axis = adaptor.getAxis();
   if (axis < -rank || axis > rank)
-    return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank,
+    return diag.error("axis ", axis, " is out of range for rank ", rank,
                              " (expected [", -rank, ", ", rank, "])");
   if (axis < 0)
     axis += rank;
@@ -115,15 +121,16 @@ OpFoldResult FlattenOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(loc, adaptor.getAxes(), input.getRank());
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(diag, adaptor.getAxes(), input.getRank());
   if (failed(axes))
     return failure();
   SmallVector<int64_t> shape;
   for (auto [i, dim] : llvm::enumerate(input.getShape())) {
     bool listed = llvm::is_contained(*axes, (int64_t)i);
     if (listed && dim != 1)
-      return emitOptionalError(loc, "cannot squeeze dim ", i, " of size ",
+      return diag.error("cannot squeeze dim ", i, " of size ",
                                shapeToString({dim}), " in ", input);
     if (listed || (axes->empty() && dim == 1))
       continue;
@@ -139,9 +146,10 @@ OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   int64_t rank = input.getRank() + adaptor.getAxes().size();
-  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(loc, adaptor.getAxes(), rank);
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(diag, adaptor.getAxes(), rank);
   if (failed(axes))
     return failure();
   SmallVector<int64_t> shape;
@@ -162,15 +170,16 @@ OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> perms = adaptor.getPerms();
-  if (failed(checkArraySize(loc, "perms", perms, input.getRank())))
+  if (failed(checkArraySize(diag, "perms", perms, input.getRank())))
     return failure();
   SmallVector<bool> seen(perms.size(), false);
   SmallVector<int64_t> shape;
   for (int64_t p : perms) {
     if (p < 0 || p >= (int64_t)perms.size() || seen[p])
-      return emitOptionalError(loc, "expects 'perms' to be a permutation of [0, ", perms.size(),
+      return diag.error("expects 'perms' to be a permutation of [0, ", perms.size(),
                                "), got [", llvm::make_range(perms.begin(), perms.end()), "]");
     seen[p] = true;
     shape.push_back(input.getDimSize(p));
@@ -205,18 +214,19 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 
 LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
-    return emitOptionalError(loc, "expects at least one input");
+    return diag.error("expects at least one input");
   RankedTensorType first = tensorType(inputs.front());
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), first.getRank());
+  FailureOr<int64_t> axis = normalizeAxis(diag, adaptor.getAxis(), first.getRank());
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(first.getShape());
   for (auto [index, value] : llvm::enumerate(inputs.drop_front())) {
     RankedTensorType type = tensorType(value);
     if (type.getRank() != first.getRank() || type.getElementType() != first.getElementType())
-      return emitOptionalError(loc, "expects input ", index + 1, " to have rank ", first.getRank(),
+      return diag.error("expects input ", index + 1, " to have rank ", first.getRank(),
                                " and element type ", first.getElementType(), ", got ", type);
     for (int64_t d = 0; d < first.getRank(); ++d) {
       int64_t size = type.getDimSize(d);
@@ -226,7 +236,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                        : shape[d] + size;
       } else if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(shape[d]) &&
                  size != shape[d]) {
-        return emitOptionalError(loc, "expects input ", index + 1, " to match dim ", d, " (",
+        return diag.error("expects input ", index + 1, " to match dim ", d, " (",
                                  shape[d], "), got ", type);
       }
     }
@@ -243,19 +253,20 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
 
 LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), input.getRank());
+  FailureOr<int64_t> axis = normalizeAxis(diag, adaptor.getAxis(), input.getRank());
   if (failed(axis))
     return failure();
   ArrayRef<int64_t> sizes = adaptor.getSizes();
   if (sizes.empty())
-    return emitOptionalError(loc, "expects at least one entry in 'sizes'");
-  if (failed(checkArrayMin(loc, "sizes", sizes, 0)))
+    return diag.error("expects at least one entry in 'sizes'");
+  if (failed(checkArrayMin(diag, "sizes", sizes, 0)))
     return failure();
   int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
   int64_t dim = input.getDimSize(*axis);
   if (!ShapedType::isDynamic(dim) && total != dim)
-    return emitOptionalError(loc, "expects 'sizes' to add up to dim ", *axis, " (", dim,
+    return diag.error("expects 'sizes' to add up to dim ", *axis, " (", dim,
                              "), got ", total);
   for (int64_t size : sizes) {
     SmallVector<int64_t> shape(input.getShape());
@@ -271,24 +282,25 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> starts = adaptor.getStarts(), sizes = adaptor.getSizes(),
                     steps = adaptor.getSteps();
   size_t rank = input.getRank();
-  if (failed(checkArraySize(loc, "starts", starts, rank)) ||
-      failed(checkArraySize(loc, "sizes", sizes, rank)) ||
-      failed(checkArraySize(loc, "steps", steps, rank)) ||
-      failed(checkArrayMin(loc, "sizes", sizes, 0)))
+  if (failed(checkArraySize(diag, "starts", starts, rank)) ||
+      failed(checkArraySize(diag, "sizes", sizes, rank)) ||
+      failed(checkArraySize(diag, "steps", steps, rank)) ||
+      failed(checkArrayMin(diag, "sizes", sizes, 0)))
     return failure();
   for (size_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
-      return emitOptionalError(loc, "expects non-zero steps, got 0 for dim ", d);
+      return diag.error("expects non-zero steps, got 0 for dim ", d);
     int64_t dim = input.getDimSize(d);
     if (sizes[d] == 0 || ShapedType::isDynamic(dim))
       continue;
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
     if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
-      return emitOptionalError(loc, "slice of dim ", d, " (size ", dim, ") from ", starts[d],
+      return diag.error("slice of dim ", d, " (size ", dim, ") from ", starts[d],
                                " with ", sizes[d], " elements of step ", steps[d],
                                " is out of bounds");
   }
@@ -305,11 +317,12 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType data = tensorType(adaptor.getData());
   RankedTensorType indices = tensorType(adaptor.getIndices());
   if (data.getRank() == 0)
-    return emitOptionalError(loc, "expects data of rank >= 1, got ", data);
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), data.getRank());
+    return diag.error("expects data of rank >= 1, got ", data);
+  FailureOr<int64_t> axis = normalizeAxis(diag, adaptor.getAxis(), data.getRank());
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(data.getShape().take_front(*axis));
@@ -325,20 +338,21 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 
 LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> pads = adaptor.getPads();
   int64_t rank = input.getRank();
-  if (failed(checkArraySize(loc, "pads", pads, 2 * rank)))
+  if (failed(checkArraySize(diag, "pads", pads, 2 * rank)))
     return failure();
   PadMode mode = adaptor.getMode();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t dim = input.getDimSize(d), before = pads[d], after = pads[d + rank];
     if (mode != PadMode::constant && (before < 0 || after < 0))
-      return emitOptionalError(loc, "expects non-negative pads in ", stringifyPadMode(mode),
+      return diag.error("expects non-negative pads in ", stringifyPadMode(mode),
                                " mode, got ", std::min(before, after), " for dim ", d);
     if (mode == PadMode::reflect && !ShapedType::isDynamic(dim) && (before >= dim || after >= dim))
-      return emitOptionalError(loc, "reflect padding of dim ", d, " needs pads smaller than its size (",
+      return diag.error("reflect padding of dim ", d, " needs pads smaller than its size (",
                                dim, "), got ", std::max(before, after));
     if (ShapedType::isDynamic(dim)) {
       shape.push_back(ShapedType::kDynamic);
@@ -346,7 +360,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
     }
     int64_t size = dim + before + after;
     if (size < 0)
-      return emitOptionalError(loc, "pads ", before, " and ", after, " crop dim ", d, " of size ",
+      return diag.error("pads ", before, " and ", after, " crop dim ", d, " of size ",
                                dim, " below zero");
     shape.push_back(size);
   }
@@ -362,11 +376,12 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
 
 LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  if (failed(checkArrayMin(loc, "shape", adaptor.getShape(), 0)))
+  if (failed(checkArrayMin(diag, "shape", adaptor.getShape(), 0)))
     return failure();
   FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(loc, input.getShape(), adaptor.getShape());
+      broadcastShapes(diag, input.getShape(), adaptor.getShape());
   if (failed(shape))
     return failure();
   results.push_back(RankedTensorType::get(*shape, input.getElementType()));
@@ -384,10 +399,11 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> sizes = adaptor.getSizes();
-  if (failed(checkArraySize(loc, "sizes", sizes, input.getRank())) ||
-      failed(checkArrayMin(loc, "sizes", sizes, 1)))
+  if (failed(checkArraySize(diag, "sizes", sizes, input.getRank())) ||
+      failed(checkArrayMin(diag, "sizes", sizes, 1)))
     return failure();
   results.push_back(RankedTensorType::get(sizes, input.getElementType()));
   return success();

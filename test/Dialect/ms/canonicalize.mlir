@@ -1,0 +1,269 @@
+// RUN: ms-opt %s -split-input-file -canonicalize | FileCheck %s
+
+// Folders and canonicalizations of the ms dialect.
+
+// CHECK-LABEL: func @add_zero
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @add_zero(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %z = ms.constant dense<0.0> : tensor<2x3xf32>
+  %0 = ms.add %x, %z : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = ms.add %z, %0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = ms.sub %1, %z : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+
+// -----
+
+// Broadcasting changes the type, so x + 0 does not fold to x.
+// CHECK-LABEL: func @add_zero_broadcast
+// CHECK: ms.add
+func.func @add_zero_broadcast(%x: tensor<3xf32>) -> tensor<2x3xf32> {
+  %z = ms.constant dense<0.0> : tensor<2x3xf32>
+  %0 = ms.add %x, %z : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @mul_div_pow_one
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @mul_div_pow_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = ms.constant dense<1.0> : tensor<4xf32>
+  %0 = ms.mul %one, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ms.div %0, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = ms.pow %1, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant_fold_binary
+// CHECK: %[[C:.*]] = ms.constant dense<[5.000000e+00, 8.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @constant_fold_binary() -> tensor<2xf32> {
+  %a = ms.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = ms.constant dense<[4.0, 6.0]> : tensor<2xf32>
+  %0 = ms.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = ms.mul %0, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %2 = ms.max %1, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %3 = ms.sub %2, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %4 = ms.div %3, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %5 = ms.min %4, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %6 = ms.add %5, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %6 : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant_fold_int
+// CHECK: ms.constant dense<[3, 16]> : tensor<2xi64>
+func.func @constant_fold_int() -> tensor<2xi64> {
+  %a = ms.constant dense<[1, 2]> : tensor<2xi64>
+  %b = ms.constant dense<[2, 6]> : tensor<2xi64>
+  %0 = ms.add %a, %b : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %1 = ms.mul %0, %a : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %2 = ms.sub %1, %a : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %3 = ms.add %2, %a : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %3 : tensor<2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @max_min_self
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @max_min_self(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.max %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ms.min %0, %0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_constant_fold
+// CHECK-DAG: ms.constant dense<[0.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: ms.constant dense<[5.000000e-01, 0.731058597]> : tensor<2xf32>
+// CHECK-DAG: ms.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: ms.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK-NOT: ms.relu
+// CHECK-NOT: ms.sigmoid
+// CHECK-NOT: ms.sqrt
+func.func @unary_constant_fold() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %a = ms.constant dense<[-1.0, 2.0]> : tensor<2xf32>
+  %0 = ms.relu %a : tensor<2xf32>
+  %b = ms.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %1 = ms.sigmoid %b : tensor<2xf32>
+  %c = ms.constant dense<[4.0, 9.0]> : tensor<2xf32>
+  %2 = ms.sqrt %c : tensor<2xf32>
+  %d = ms.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %3 = ms.reciprocal %d : tensor<2xf32>
+  return %0, %1, %2, %3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_idempotent
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[R:.*]] = ms.relu %[[X]]
+// CHECK-NEXT: %[[A:.*]] = ms.abs %[[R]]
+// CHECK-NEXT: return %[[A]]
+func.func @unary_idempotent(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.relu %x : tensor<4xf32>
+  %1 = ms.relu %0 : tensor<4xf32>
+  %2 = ms.neg %1 : tensor<4xf32>
+  %3 = ms.neg %2 : tensor<4xf32>
+  %4 = ms.abs %3 : tensor<4xf32>
+  %5 = ms.abs %4 : tensor<4xf32>
+  return %5 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @log_exp
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @log_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.exp %x : tensor<4xf32>
+  %1 = ms.log %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @clip_unbounded
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[C:.*]] = ms.clip %[[X]] {max = 6.000000e+00 : f64}
+// CHECK-NEXT: return %[[C]]
+func.func @clip_unbounded(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.clip %x : tensor<4xf32>
+  %1 = ms.clip %0 {max = 6.0 : f64} : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @where_folds
+// CHECK-SAME: (%[[C:.*]]: tensor<4xi1>, %[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[A]], %[[B]], %[[A]]
+func.func @where_folds(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %t = ms.constant dense<true> : tensor<4xi1>
+  %f = ms.constant dense<false> : tensor<4xi1>
+  %0 = ms.where %t, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ms.where %f, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = ms.where %c, %a, %a : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @cast_folds
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf16>, %[[Y:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[H:.*]] = ms.cast %[[Y]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[B:.*]] = ms.cast %[[H]] : tensor<4xf16> to tensor<4xf32>
+// CHECK-NEXT: return %[[X]], %[[B]]
+func.func @cast_folds(%x: tensor<4xf16>, %y: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf32>) {
+  // f16 -> f32 -> f16 is exact: folds to x.
+  %0 = ms.cast %x : tensor<4xf16> to tensor<4xf32>
+  %1 = ms.cast %0 : tensor<4xf32> to tensor<4xf16>
+  %2 = ms.cast %1 : tensor<4xf16> to tensor<4xf16>
+  // f32 -> f16 -> f32 loses precision: kept.
+  %3 = ms.cast %y : tensor<4xf32> to tensor<4xf16>
+  %4 = ms.cast %3 : tensor<4xf16> to tensor<4xf32>
+  return %2, %4 : tensor<4xf16>, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose_of_transpose
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[T:.*]] = ms.transpose %[[X]] {perms = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+// CHECK-NEXT: return %[[X]], %[[T]]
+func.func @transpose_of_transpose(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<3x2x4xf32>) {
+  // Inverse permutations cancel.
+  %0 = ms.transpose %x {perms = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %1 = ms.transpose %0 {perms = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
+  // Others compose into one: [1, 2, 0] then [0, 2, 1] is [1, 0, 2].
+  %2 = ms.transpose %0 {perms = array<i64: 0, 2, 1>} : (tensor<3x4x2xf32>) -> tensor<3x2x4xf32>
+  // Identity.
+  %3 = ms.transpose %1 {perms = array<i64: 0, 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %3, %2 : tensor<2x3x4xf32>, tensor<3x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reshape_chain
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[R:.*]] = ms.reshape %[[X]] {shape = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: return %[[R]], %[[X]]
+func.func @reshape_chain(%x: tensor<2x3x4xf32>) -> (tensor<6x4xf32>, tensor<2x3x4xf32>) {
+  %0 = ms.reshape %x {shape = array<i64: 24>} : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  %1 = ms.reshape %0 {shape = array<i64: 6, 4>} : (tensor<24xf32>) -> tensor<6x4xf32>
+  %2 = ms.reshape %x {shape = array<i64: 2, 3, 4>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %1, %2 : tensor<6x4xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// Reshaping a constant reshapes its attribute; a resource keeps its blob and changes only its type.
+// CHECK-LABEL: func @reshape_constant
+// CHECK-DAG: ms.constant dense<{{\[\[}}1, 2], [3, 4]]> : tensor<2x2xi64>
+// CHECK-DAG: ms.constant dense_resource<blob> : tensor<4xf32>
+// CHECK-DAG: ms.constant dense_resource<blob> : tensor<1x2x2xf32>
+// CHECK-NOT: ms.reshape
+// CHECK-NOT: ms.flatten
+// CHECK-NOT: ms.unsqueeze
+func.func @reshape_constant() -> (tensor<2x2xi64>, tensor<4xf32>, tensor<1x2x2xf32>) {
+  %c = ms.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %0 = ms.reshape %c {shape = array<i64: 2, 2>} : (tensor<4xi64>) -> tensor<2x2xi64>
+  %w = ms.constant dense_resource<blob> : tensor<2x2xf32>
+  %1 = ms.flatten %w {axis = 0 : i64} : (tensor<2x2xf32>) -> tensor<1x4xf32>
+  %2 = ms.squeeze %1 : (tensor<1x4xf32>) -> tensor<4xf32>
+  %3 = ms.unsqueeze %w {axes = array<i64: 0>} : (tensor<2x2xf32>) -> tensor<1x2x2xf32>
+  return %0, %2, %3 : tensor<2x2xi64>, tensor<4xf32>, tensor<1x2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// CHECK-LABEL: func @identity_shape_ops
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]]
+func.func @identity_shape_ops(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = ms.concat %x {axis = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = ms.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: 2, 3>, steps = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = ms.pad %x {pads = array<i64: 0, 0, 0, 0>, mode = #ms<pad_mode reflect>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = ms.expand %x {shape = array<i64: 1, 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = ms.resize %x {sizes = array<i64: 2, 3>, mode = #ms<resize_mode linear>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = ms.flatten %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// A slice that picks everything with a negative step reverses: not an identity.
+// CHECK-LABEL: func @slice_reverse_kept
+// CHECK: ms.slice
+func.func @slice_reverse_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.slice %x {starts = array<i64: 3>, sizes = array<i64: 4>, steps = array<i64: -1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @expand_splat
+// CHECK: %[[C:.*]] = ms.constant dense<2.000000e+00> : tensor<3x4xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @expand_splat() -> tensor<3x4xf32> {
+  %c = ms.constant dense<2.0> : tensor<4xf32>
+  %0 = ms.expand %c {shape = array<i64: 3, 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

@@ -1,0 +1,877 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier rule of the ms dialect.
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'ms.add' op expects operands to have the same element type, got 'f32' and 'f16'}}
+  %0 = ms.add %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @binary_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.sub' op shapes 2x3 and 4 are not broadcast-compatible (dim 1: 3 vs 4)}}
+  %0 = ms.sub %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_result_type(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'ms.mul' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+  // expected-error @+1 {{'ms.mul' op failed to infer returned types}}
+  %0 = ms.mul %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_unranked(%a: tensor<*xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.div' op operand #0 must be ranked tensor}}
+  %0 = ms.div %a, %b : (tensor<*xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @compare_result_i1(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.compare' op result #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = ms.compare lt, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_element_types(%a: tensor<4xf32>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.compare' op expects operands to have the same element type, got 'f32' and 'i32'}}
+  %0 = ms.compare eq, %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @compare_predicate(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, lt, le, gt, ge]}}
+  %0 = ms.compare olt, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @where_condition(%c: tensor<4xf32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.where' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = ms.where %c, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_branches(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'ms.where' op expects operands to have the same element type, got 'f32' and 'f16'}}
+  %0 = ms.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_broadcast(%c: tensor<3xi1>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.where' op shapes 3 and 4 are not broadcast-compatible (dim 0: 3 vs 4)}}
+  %0 = ms.where %c, %a, %a : (tensor<3xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unary_float_only(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.sigmoid' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.sigmoid %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tanh_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.tanh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.tanh %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @erf_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.erf' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.erf %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @exp_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.exp' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.exp %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @log_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.log' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.log %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @sqrt_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.sqrt' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.sqrt %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @rsqrt_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.rsqrt' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.rsqrt %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @reciprocal_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.reciprocal' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.reciprocal %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @hard_swish_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.hard_swish' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.hard_swish %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @gelu_float_only(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.gelu' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.gelu %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @neg_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.neg' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  %0 = ms.neg %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @abs_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.abs' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  %0 = ms.abs %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @pow_element_types(%a: tensor<4xf32>, %b: tensor<f64>) {
+  // expected-error @+1 {{'ms.pow' op expects operands to have the same element type, got 'f32' and 'f64'}}
+  %0 = ms.pow %a, %b : (tensor<4xf32>, tensor<f64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @max_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.max' op operand #0 must be ranked tensor of floating-point}}
+  %0 = ms.max %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @min_broadcast(%a: tensor<2x4xi32>, %b: tensor<3x1xi32>) {
+  // expected-error @+1 {{'ms.min' op shapes 2x4 and 3x1 are not broadcast-compatible (dim 0: 2 vs 3)}}
+  %0 = ms.min %a, %b : (tensor<2x4xi32>, tensor<3x1xi32>) -> tensor<2x4xi32>
+  return
+}
+
+// -----
+
+func.func @unary_same_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.relu' op requires the same type for all operands and results}}
+  %0 = "ms.relu"(%x) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @clip_bounds(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.clip' op expects min <= max, got min = 6.000000e+00 and max = 0.000000e+00}}
+  %0 = ms.clip %x {min = 6.0 : f64, max = 0.0 : f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @hard_sigmoid_alpha(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.hard_sigmoid' op expects a non-zero alpha}}
+  %0 = ms.hard_sigmoid %x {alpha = 0.0 : f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cast_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.cast' op requires the same shape for all operands and results}}
+  %0 = ms.cast %x : tensor<4xf32> to tensor<5xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_input_rank(%x: tensor<3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects input of rank 4, got 'tensor<3x8x8xf32>'}}
+  %0 = ms.conv2d %x, %w : (tensor<3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x27xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects filter of rank 4, got 'tensor<4x27xf32>'}}
+  %0 = ms.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x27xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_type(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) {
+  // expected-error @+1 {{'ms.conv2d' op expects filter element type 'f32', got 'f16'}}
+  %0 = ms.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_acc_type(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'acc_type' to be a float type, got 'i32'}}
+  %0 = ms.conv2d %x, %w {acc_type = i32} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides_size(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'strides' to have 2 entries, got 1}}
+  %0 = ms.conv2d %x, %w {strides = array<i64: 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pads_size(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'pads' to have 4 entries, got 2}}
+  %0 = ms.conv2d %x, %w {pads = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilations_size(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'dilations' to have 2 entries, got 3}}
+  %0 = ms.conv2d %x, %w {dilations = array<i64: 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_stride_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'strides' entries to be >= 1, got 0 at index 1}}
+  %0 = ms.conv2d %x, %w {strides = array<i64: 1, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_pad(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'pads' entries to be >= 0, got -1 at index 2}}
+  %0 = ms.conv2d %x, %w {pads = array<i64: 0, 0, -1, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilation_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects 'dilations' entries to be >= 1, got 0 at index 0}}
+  %0 = ms.conv2d %x, %w {dilations = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects groups >= 1, got 0}}
+  %0 = ms.conv2d %x, %w {groups = 0 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_divide_filters(%x: tensor<1x4x8x8xf32>, %w: tensor<6x1x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects filter output channels (6) to be divisible by groups (4)}}
+  %0 = ms.conv2d %x, %w {groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects input channels (3) to equal filter channels per group (2) * groups (1)}}
+  %0 = ms.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects bias of shape [4], got 'tensor<3xf32>'}}
+  %0 = ms.conv2d %x, %w, %b : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_window(%x: tensor<1x3x2x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op window of size 3 (dilation 1) does not fit padded input dim 2 of size 2}}
+  %0 = ms.conv2d %x, %w : (tensor<1x3x2x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x1x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{'ms.conv2d' op inferred type(s) 'tensor<1x4x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x4x8x8xf32>'}}
+  // expected-error @+1 {{'ms.conv2d' op failed to infer returned types}}
+  %0 = ms.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul and Gemm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_scalar(%a: tensor<f32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.matmul' op expects operands of rank >= 1, got 'tensor<f32>' and 'tensor<4xf32>'}}
+  %0 = ms.matmul %a, %b : (tensor<f32>, tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @matmul_element_types(%a: tensor<2x4xf32>, %b: tensor<4x2xf16>) {
+  // expected-error @+1 {{'ms.matmul' op expects operands to have the same element type, got 'f32' and 'f16'}}
+  %0 = ms.matmul %a, %b : (tensor<2x4xf32>, tensor<4x2xf16>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_contracting(%a: tensor<2x4xf32>, %b: tensor<5x2xf32>) {
+  // expected-error @+1 {{'ms.matmul' op expects contracting dims to match, got 4 (lhs) and 5 (rhs)}}
+  %0 = ms.matmul %a, %b : (tensor<2x4xf32>, tensor<5x2xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<3x2x4xf32>, %b: tensor<2x4x2xf32>) {
+  // expected-error @+1 {{'ms.matmul' op shapes 3 and 2 are not broadcast-compatible (dim 0: 3 vs 2)}}
+  %0 = ms.matmul %a, %b : (tensor<3x2x4xf32>, tensor<2x4x2xf32>) -> tensor<3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_rank(%a: tensor<2x2x4xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.gemm' op expects a of rank 2, got 'tensor<2x2x4xf32>'}}
+  %0 = ms.gemm %a, %b : (tensor<2x2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_b_type(%a: tensor<2x4xf32>, %b: tensor<4x2xbf16>) {
+  // expected-error @+1 {{'ms.gemm' op expects b element type 'f32', got 'bf16'}}
+  %0 = ms.gemm %a, %b : (tensor<2x4xf32>, tensor<4x2xbf16>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_contracting(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+1 {{'ms.gemm' op expects contracting dims to match, got 4 (a) and 3 (b)}}
+  %0 = ms.gemm %a, %b {trans_b} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_broadcast(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>, %c: tensor<5x3xf32>) {
+  // expected-error @+1 {{'ms.gemm' op shapes 2x3 and 5x3 are not broadcast-compatible (dim 0: 2 vs 5)}}
+  %0 = ms.gemm %a, %b, %c : (tensor<2x4xf32>, tensor<4x3xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_unidirectional(%a: tensor<1x4xf32>, %b: tensor<4x3xf32>, %c: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.gemm' op expects c 'tensor<2x3xf32>' to broadcast unidirectionally to [1, 3]}}
+  %0 = ms.gemm %a, %b, %c : (tensor<1x4xf32>, tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<1x3xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @batch_norm_rank(%x: tensor<8xf32>, %p: tensor<8xf32>) {
+  // expected-error @+1 {{'ms.batch_norm' op expects input of rank >= 2, got 'tensor<8xf32>'}}
+  %0 = ms.batch_norm %x, %p, %p, %p, %p : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_params(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>, %q: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.batch_norm' op expects mean of shape [8], got 'tensor<4xf32>'}}
+  %0 = ms.batch_norm %x, %p, %p, %q, %p : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_param_type(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>, %q: tensor<8xf16>) {
+  // expected-error @+1 {{'ms.batch_norm' op expects variance element type 'f32', got 'f16'}}
+  %0 = ms.batch_norm %x, %p, %p, %p, %q : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf16>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_epsilon(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>) {
+  // expected-error @+1 {{'ms.batch_norm' op expects a non-negative epsilon}}
+  %0 = ms.batch_norm %x, %p, %p, %p, %p {epsilon = -1.0 : f64} : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{'ms.layer_norm' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.layer_norm %x, %g {axis = 2 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_scale(%x: tensor<2x8xf32>, %g: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.layer_norm' op expects scale of shape 8 (the normalized dims), got 'tensor<2x8xf32>'}}
+  %0 = ms.layer_norm %x, %g : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_bias_type(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf16>) {
+  // expected-error @+1 {{'ms.layer_norm' op expects bias element type 'f32', got 'f16'}}
+  %0 = ms.layer_norm %x, %g, %b : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf16>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_epsilon(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{'ms.layer_norm' op expects a non-negative epsilon}}
+  %0 = ms.layer_norm %x, %g {epsilon = -1.0e-5 : f64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.softmax' op axis -3 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.softmax %x {axis = -3 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and pooling
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.reduce_sum' op axes 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.reduce_sum %x {axes = array<i64: 2>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_duplicate_axes(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.reduce_mean' op axes contains dimension 1 more than once}}
+  %0 = ms.reduce_mean %x {axes = array<i64: 1, -1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_min_bool(%x: tensor<2x8xi1>) {
+  // expected-error @+1 {{'ms.reduce_min' op operand #0 must be ranked tensor of floating-point}}
+  %0 = ms.reduce_min %x : (tensor<2x8xi1>) -> tensor<i1>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<2x8xf32>) {
+  // expected-error @+2 {{'ms.reduce_max' op inferred type(s) 'tensor<2x1xf32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
+  // expected-error @+1 {{'ms.reduce_max' op failed to infer returned types}}
+  %0 = ms.reduce_max %x {axes = array<i64: 1>, keep_dims} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{'ms.max_pool' op expects input of rank 4, got 'tensor<1x8x8xf32>'}}
+  %0 = ms.max_pool %x {kernel = array<i64: 2, 2>} : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_size(%x: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{'ms.avg_pool' op expects 'kernel' to have 2 entries, got 3}}
+  %0 = ms.avg_pool %x {kernel = array<i64: 2, 2, 2>} : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_zero(%x: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{'ms.avg_pool' op expects 'kernel' entries to be >= 1, got 0 at index 0}}
+  %0 = ms.avg_pool %x {kernel = array<i64: 0, 2>} : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_strides(%x: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{'ms.max_pool' op expects 'strides' entries to be >= 1, got -2 at index 0}}
+  %0 = ms.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: -2, 2>} : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_pad_vs_kernel(%x: tensor<1x1x8x8xf32>) {
+  // expected-error @+1 {{'ms.max_pool' op expects pads smaller than the kernel, got pad 2 for kernel 2}}
+  %0 = ms.max_pool %x {kernel = array<i64: 2, 2>, pads = array<i64: 2, 0, 0, 0>} : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_window(%x: tensor<1x1x2x8xf32>) {
+  // expected-error @+1 {{'ms.max_pool' op window of size 3 does not fit padded input dim 2 of size 2}}
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 3>} : (tensor<1x1x2x8xf32>) -> tensor<1x1x1x6xf32>
+  return
+}
+
+// -----
+
+func.func @global_pool_rank(%x: tensor<1x8xf32>) {
+  // expected-error @+1 {{'ms.global_avg_pool' op expects input of rank >= 3 ([N, C, spatial...]), got 'tensor<1x8xf32>'}}
+  %0 = ms.global_avg_pool %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @constant_vector() {
+  // expected-error @+1 {{'ms.constant' op expects a ranked tensor value, got 'vector<4xf32>'}}
+  %0 = "ms.constant"() {value = dense<1.0> : vector<4xf32>} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @constant_resource_size() {
+  // expected-error @+1 {{'ms.constant' op expects resource 'short' to hold 16 bytes for 'tensor<4xf32>', got 8}}
+  %0 = ms.constant dense_resource<short> : tensor<4xf32>
+  return
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      short: "0x040000000000803F00000040"
+    }
+  }
+#-}
+
+// -----
+
+func.func @reshape_count(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.reshape' op cannot reshape 'tensor<2x3xf32>' (6 elements) to 4x2 (8 elements)}}
+  %0 = ms.reshape %x {shape = array<i64: 4, 2>} : (tensor<2x3xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_negative(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.reshape' op expects 'shape' entries to be >= 0, got -1 at index 0}}
+  %0 = ms.reshape %x {shape = array<i64: -1, 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @flatten_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.flatten' op axis 3 is out of range for rank 2 (expected [-2, 2])}}
+  %0 = ms.flatten %x {axis = 3 : i64} : (tensor<2x3xf32>) -> tensor<6x1xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_size(%x: tensor<2x1xf32>) {
+  // expected-error @+1 {{'ms.squeeze' op cannot squeeze dim 0 of size 2 in 'tensor<2x1xf32>'}}
+  %0 = ms.squeeze %x {axes = array<i64: 0>} : (tensor<2x1xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_duplicate(%x: tensor<1x1xf32>) {
+  // expected-error @+1 {{'ms.squeeze' op axes contains dimension 0 more than once}}
+  %0 = ms.squeeze %x {axes = array<i64: 0, -2>} : (tensor<1x1xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @unsqueeze_axis(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.unsqueeze' op axes 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.unsqueeze %x {axes = array<i64: 2>} : (tensor<4xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_size(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.transpose' op expects 'perms' to have 2 entries, got 3}}
+  %0 = ms.transpose %x {perms = array<i64: 0, 1, 2>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_permutation(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.transpose' op expects 'perms' to be a permutation of [0, 2), got [1, 1]}}
+  %0 = ms.transpose %x {perms = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_empty() {
+  // expected-error @+1 {{'ms.concat' op expects at least one input}}
+  %0 = ms.concat {axis = 0 : i64} : () -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.concat' op expects input 1 to have rank 2 and element type 'f32', got 'tensor<3xf32>'}}
+  %0 = ms.concat %a, %b {axis = 0 : i64} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dims(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{'ms.concat' op expects input 1 to match dim 1 (3), got 'tensor<2x4xf32>'}}
+  %0 = ms.concat %a, %b {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @split_sum(%x: tensor<6xf32>) {
+  // expected-error @+1 {{'ms.split' op expects 'sizes' to add up to dim 0 (6), got 5}}
+  %0:2 = ms.split %x {axis = 0 : i64, sizes = array<i64: 2, 3>} : (tensor<6xf32>) -> (tensor<2xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+func.func @split_negative(%x: tensor<6xf32>) {
+  // expected-error @+1 {{'ms.split' op expects 'sizes' entries to be >= 0, got -1 at index 1}}
+  %0:2 = ms.split %x {axis = 0 : i64, sizes = array<i64: 7, -1>} : (tensor<6xf32>) -> (tensor<7xf32>, tensor<1xf32>)
+  return
+}
+
+// -----
+
+func.func @split_empty(%x: tensor<6xf32>) {
+  // expected-error @+1 {{'ms.split' op expects at least one entry in 'sizes'}}
+  ms.split %x {axis = 0 : i64, sizes = array<i64>} : (tensor<6xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @slice_sizes(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.slice' op expects 'steps' to have 2 entries, got 1}}
+  %0 = ms.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: 4, 6>, steps = array<i64: 1>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @slice_step_zero(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.slice' op expects non-zero steps, got 0 for dim 1}}
+  %0 = ms.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: 4, 6>, steps = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @slice_bounds(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.slice' op slice of dim 1 (size 6) from 2 with 3 elements of step 2 is out of bounds}}
+  %0 = ms.slice %x {starts = array<i64: 0, 2>, sizes = array<i64: 4, 3>, steps = array<i64: 1, 2>} : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_scalar_data(%d: tensor<f32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'ms.gather' op expects data of rank >= 1, got 'tensor<f32>'}}
+  %0 = ms.gather %d, %i : (tensor<f32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%d: tensor<4x6xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'ms.gather' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.gather %d, %i {axis = 2 : i64} : (tensor<4x6xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%d: tensor<4x6xf32>, %i: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = ms.gather %d, %i : (tensor<4x6xf32>, tensor<2xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_size(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.pad' op expects 'pads' to have 4 entries, got 2}}
+  %0 = ms.pad %x {pads = array<i64: 1, 1>} : (tensor<4x6xf32>) -> tensor<5x7xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative_edge(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.pad' op expects non-negative pads in edge mode, got -1 for dim 0}}
+  %0 = ms.pad %x {pads = array<i64: -1, 0, 0, 0>, mode = #ms<pad_mode edge>} : (tensor<4x6xf32>) -> tensor<3x6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_reflect_size(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.pad' op reflect padding of dim 0 needs pads smaller than its size (4), got 4}}
+  %0 = ms.pad %x {pads = array<i64: 4, 0, 0, 0>, mode = #ms<pad_mode reflect>} : (tensor<4x6xf32>) -> tensor<8x6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_crop(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.pad' op pads -3 and -2 crop dim 0 of size 4 below zero}}
+  %0 = ms.pad %x {pads = array<i64: -3, 0, -2, 0>} : (tensor<4x6xf32>) -> tensor<0x6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_mode(%x: tensor<4x6xf32>) {
+  // expected-error @+2 {{expected ::mlir::ms::PadMode to be one of: constant, reflect, edge}}
+  // expected-error @+1 {{failed to parse Ms_PadModeAttr parameter 'value' which is to be a `::mlir::ms::PadMode`}}
+  %0 = ms.pad %x {pads = array<i64: 0, 0, 0, 0>, mode = #ms<pad_mode wrap>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @expand_broadcast(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.expand' op shapes 3x2 and 4x4 are not broadcast-compatible (dim 0: 3 vs 4)}}
+  %0 = ms.expand %x {shape = array<i64: 4, 4>} : (tensor<3x2xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_negative(%x: tensor<3x1xf32>) {
+  // expected-error @+1 {{'ms.expand' op expects 'shape' entries to be >= 0, got -1 at index 1}}
+  %0 = ms.expand %x {shape = array<i64: 3, -1>} : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @resize_sizes(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{'ms.resize' op expects 'sizes' to have 4 entries, got 2}}
+  %0 = ms.resize %x {sizes = array<i64: 8, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_zero(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{'ms.resize' op expects 'sizes' entries to be >= 1, got 0 at index 2}}
+  %0 = ms.resize %x {sizes = array<i64: 1, 3, 0, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x0x8xf32>
+  return
+}

@@ -1,0 +1,317 @@
+// RUN: ms-opt %s -split-input-file | ms-opt -split-input-file | FileCheck %s
+// RUN: %python %mie_src_root/test/Utils/check_op_coverage.py ms %mie_src_root/dialects/ms/IR %s %S/invalid.mlir
+// RUN: ms-opt %s -split-input-file -mlir-print-op-generic | ms-opt -split-input-file | FileCheck %s
+
+// Round trip of every ms op in its custom form and through the generic form.
+
+// CHECK-LABEL: func @binary
+func.func @binary(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: ms.add %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %0 = ms.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.sub
+  %1 = ms.sub %0, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.mul
+  %2 = ms.mul %1, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.div
+  %3 = ms.div %2, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.pow
+  %4 = ms.pow %3, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.max
+  %5 = ms.max %4, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.min
+  %6 = ms.min %5, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %6 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @broadcast_both_ways
+func.func @broadcast_both_ways(%a: tensor<4x1xi64>, %b: tensor<1x5xi64>) -> tensor<4x5xi64> {
+  // CHECK: ms.add %{{.*}}, %{{.*}} : (tensor<4x1xi64>, tensor<1x5xi64>) -> tensor<4x5xi64>
+  %0 = ms.add %a, %b : (tensor<4x1xi64>, tensor<1x5xi64>) -> tensor<4x5xi64>
+  return %0 : tensor<4x5xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @dynamic_broadcast
+func.func @dynamic_broadcast(%a: tensor<?x8xf16>, %b: tensor<8xf16>) -> tensor<?x8xf16> {
+  // CHECK: ms.mul %{{.*}}, %{{.*}} : (tensor<?x8xf16>, tensor<8xf16>) -> tensor<?x8xf16>
+  %0 = ms.mul %a, %b : (tensor<?x8xf16>, tensor<8xf16>) -> tensor<?x8xf16>
+  return %0 : tensor<?x8xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func @compare_where
+func.func @compare_where(%a: tensor<4xf32>, %b: tensor<1xf32>) -> tensor<4xf32> {
+  // CHECK: ms.compare lt, %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  %m = ms.compare lt, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.compare eq
+  %e = ms.compare eq, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.compare ne
+  %n = ms.compare ne, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.compare le
+  %l = ms.compare le, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.compare gt
+  %g = ms.compare gt, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.compare ge
+  %h = ms.compare ge, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  // CHECK: ms.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  %r = ms.where %m, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary
+func.func @unary(%x: tensor<1x64xf32>, %i: tensor<8xi32>) -> tensor<1x64xf32> {
+  // CHECK: ms.relu %{{.*}} : tensor<1x64xf32>
+  %0 = ms.relu %x : tensor<1x64xf32>
+  // CHECK: ms.sigmoid
+  %1 = ms.sigmoid %0 : tensor<1x64xf32>
+  // CHECK: ms.hard_swish
+  %2 = ms.hard_swish %1 : tensor<1x64xf32>
+  // CHECK: ms.tanh
+  %3 = ms.tanh %2 : tensor<1x64xf32>
+  // CHECK: ms.erf
+  %4 = ms.erf %3 : tensor<1x64xf32>
+  // CHECK: ms.exp
+  %5 = ms.exp %4 : tensor<1x64xf32>
+  // CHECK: ms.log
+  %6 = ms.log %5 : tensor<1x64xf32>
+  // CHECK: ms.sqrt
+  %7 = ms.sqrt %6 : tensor<1x64xf32>
+  // CHECK: ms.rsqrt
+  %8 = ms.rsqrt %7 : tensor<1x64xf32>
+  // CHECK: ms.neg
+  %9 = ms.neg %8 : tensor<1x64xf32>
+  // CHECK: ms.abs
+  %10 = ms.abs %9 : tensor<1x64xf32>
+  // CHECK: ms.reciprocal
+  %11 = ms.reciprocal %10 : tensor<1x64xf32>
+  // CHECK: ms.clip %{{.*}} {max = 6.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<1x64xf32>
+  %12 = ms.clip %11 {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x64xf32>
+  // CHECK: ms.clip %{{.*}} {min = -1.000000e+00 : f64} : tensor<1x64xf32>
+  %13 = ms.clip %12 {min = -1.0 : f64} : tensor<1x64xf32>
+  // Default-valued attributes (beta = 0.5) are elided.
+  // CHECK: ms.hard_sigmoid %{{.*}} {alpha = 0.16666666666666666 : f64} : tensor<1x64xf32>
+  %14 = ms.hard_sigmoid %13 {alpha = 0.16666666666666666 : f64, beta = 0.5 : f64} : tensor<1x64xf32>
+  // CHECK: ms.gelu %{{.*}} : tensor<1x64xf32>
+  %15 = ms.gelu %14 : tensor<1x64xf32>
+  // CHECK: ms.gelu %{{.*}} {approximate} : tensor<1x64xf32>
+  %16 = ms.gelu %15 {approximate} : tensor<1x64xf32>
+  // CHECK: ms.relu %{{.*}} : tensor<8xi32>
+  %17 = ms.relu %i : tensor<8xi32>
+  // CHECK: ms.neg %{{.*}} : tensor<8xi32>
+  %18 = ms.neg %17 : tensor<8xi32>
+  // CHECK: ms.abs %{{.*}} : tensor<8xi32>
+  %19 = ms.abs %18 : tensor<8xi32>
+  return %16 : tensor<1x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @cast
+func.func @cast(%x: tensor<1x64xf32>, %i: tensor<3xi64>) -> (tensor<1x64xf16>, tensor<1x64xbf16>, tensor<3xf32>, tensor<3xi1>) {
+  // CHECK: ms.cast %{{.*}} : tensor<1x64xf32> to tensor<1x64xf16>
+  %0 = ms.cast %x : tensor<1x64xf32> to tensor<1x64xf16>
+  // CHECK: ms.cast %{{.*}} : tensor<1x64xf32> to tensor<1x64xbf16>
+  %1 = ms.cast %x : tensor<1x64xf32> to tensor<1x64xbf16>
+  // CHECK: ms.cast %{{.*}} : tensor<3xi64> to tensor<3xf32>
+  %2 = ms.cast %i : tensor<3xi64> to tensor<3xf32>
+  // CHECK: ms.cast %{{.*}} : tensor<3xi64> to tensor<3xi1>
+  %3 = ms.cast %i : tensor<3xi64> to tensor<3xi1>
+  return %0, %1, %2, %3 : tensor<1x64xf16>, tensor<1x64xbf16>, tensor<3xf32>, tensor<3xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @conv2d
+func.func @conv2d(%x: tensor<1x3x224x224xf32>, %w: tensor<32x3x3x3xf32>, %b: tensor<32xf32>,
+                  %dw: tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32> {
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x112x112xf32>
+  %0 = ms.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x112x112xf32>
+  // Depthwise: groups = channels.
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}} {groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  %1 = ms.conv2d %0, %dw {groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  // Dilated, asymmetric padding, accumulation type.
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}} {acc_type = f32, dilations = array<i64: 2, 2>, groups = 32 : i64, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  %2 = ms.conv2d %1, %dw {groups = 32 : i64, dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>, acc_type = f32}
+      : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  return %2 : tensor<1x32x112x112xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul
+func.func @matmul(%a: tensor<2x12x128x64xf32>, %b: tensor<2x12x64x128xf32>, %w: tensor<64x32xf32>,
+                  %v: tensor<64xf32>) -> (tensor<2x12x128x128xf32>, tensor<2x12x128x32xf32>, tensor<2x12x128xf32>) {
+  // CHECK: ms.matmul %{{.*}}, %{{.*}} : (tensor<2x12x128x64xf32>, tensor<2x12x64x128xf32>) -> tensor<2x12x128x128xf32>
+  %0 = ms.matmul %a, %b : (tensor<2x12x128x64xf32>, tensor<2x12x64x128xf32>) -> tensor<2x12x128x128xf32>
+  // Broadcast of a 2-D weight over the batch dims.
+  // CHECK: ms.matmul %{{.*}}, %{{.*}} : (tensor<2x12x128x64xf32>, tensor<64x32xf32>) -> tensor<2x12x128x32xf32>
+  %1 = ms.matmul %a, %w : (tensor<2x12x128x64xf32>, tensor<64x32xf32>) -> tensor<2x12x128x32xf32>
+  // 1-D rhs: the trailing dim disappears.
+  // CHECK: ms.matmul %{{.*}}, %{{.*}} : (tensor<2x12x128x64xf32>, tensor<64xf32>) -> tensor<2x12x128xf32>
+  %2 = ms.matmul %a, %v : (tensor<2x12x128x64xf32>, tensor<64xf32>) -> tensor<2x12x128xf32>
+  return %0, %1, %2 : tensor<2x12x128x128xf32>, tensor<2x12x128x32xf32>, tensor<2x12x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @gemm
+func.func @gemm(%x: tensor<1x512xf32>, %w: tensor<1000x512xf32>, %b: tensor<1000xf32>) -> tensor<1x1000xf32> {
+  // CHECK: ms.gemm %{{.*}}, %{{.*}}, %{{.*}} {trans_b} : (tensor<1x512xf32>, tensor<1000x512xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+  %0 = ms.gemm %x, %w, %b {trans_b} : (tensor<1x512xf32>, tensor<1000x512xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+  // CHECK: ms.gemm %{{.*}}, %{{.*}} {alpha = 5.000000e-01 : f64, trans_a, trans_b} : (tensor<512x1xf32>, tensor<1000x512xf32>) -> tensor<1x1000xf32>
+  %t = ms.transpose %x {perms = array<i64: 1, 0>} : (tensor<1x512xf32>) -> tensor<512x1xf32>
+  %1 = ms.gemm %t, %w {trans_a, trans_b, alpha = 0.5 : f64} : (tensor<512x1xf32>, tensor<1000x512xf32>) -> tensor<1x1000xf32>
+  return %1 : tensor<1x1000xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @norms
+func.func @norms(%x: tensor<1x64x56x56xf32>, %p: tensor<64xf32>, %h: tensor<1x128x768xf32>,
+                 %g: tensor<768xf32>) -> (tensor<1x64x56x56xf32>, tensor<1x128x768xf32>) {
+  // CHECK: ms.batch_norm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f64} : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+  %0 = ms.batch_norm %x, %p, %p, %p, %p {epsilon = 1.0e-3 : f64}
+      : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+  // CHECK: ms.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.9999999999999998E-13 : f64} : (tensor<1x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<1x128x768xf32>
+  %1 = ms.layer_norm %h, %g, %g {axis = -1 : i64, epsilon = 1.0e-12 : f64}
+      : (tensor<1x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<1x128x768xf32>
+  // CHECK: ms.layer_norm %{{.*}}, %{{.*}} : (tensor<1x128x768xf32>, tensor<768xf32>) -> tensor<1x128x768xf32>
+  %2 = ms.layer_norm %1, %g : (tensor<1x128x768xf32>, tensor<768xf32>) -> tensor<1x128x768xf32>
+  // CHECK: ms.softmax %{{.*}} : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+  %3 = ms.softmax %2 {axis = -1 : i64} : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+  // CHECK: ms.softmax %{{.*}} {axis = 1 : i64}
+  %4 = ms.softmax %3 {axis = 1 : i64} : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+  return %0, %4 : tensor<1x64x56x56xf32>, tensor<1x128x768xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reductions
+func.func @reductions(%x: tensor<2x8x4xf32>) -> (tensor<2x1x4xf32>, tensor<2xf32>, tensor<f32>, tensor<1x1x1xf32>) {
+  // CHECK: ms.reduce_sum %{{.*}} {axes = array<i64: 1>, keep_dims} : (tensor<2x8x4xf32>) -> tensor<2x1x4xf32>
+  %0 = ms.reduce_sum %x {axes = array<i64: 1>, keep_dims} : (tensor<2x8x4xf32>) -> tensor<2x1x4xf32>
+  // CHECK: ms.reduce_mean %{{.*}} {axes = array<i64: -1, 1>} : (tensor<2x8x4xf32>) -> tensor<2xf32>
+  %1 = ms.reduce_mean %x {axes = array<i64: -1, 1>} : (tensor<2x8x4xf32>) -> tensor<2xf32>
+  // CHECK: ms.reduce_max %{{.*}} : (tensor<2x8x4xf32>) -> tensor<f32>
+  %2 = ms.reduce_max %x : (tensor<2x8x4xf32>) -> tensor<f32>
+  // CHECK: ms.reduce_min %{{.*}} {keep_dims} : (tensor<2x8x4xf32>) -> tensor<1x1x1xf32>
+  %3 = ms.reduce_min %x {keep_dims} : (tensor<2x8x4xf32>) -> tensor<1x1x1xf32>
+  return %0, %1, %2, %3 : tensor<2x1x4xf32>, tensor<2xf32>, tensor<f32>, tensor<1x1x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @pooling
+func.func @pooling(%x: tensor<1x64x112x112xf32>) -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>) {
+  // CHECK: ms.max_pool %{{.*}} {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  // CHECK: ms.avg_pool %{{.*}} {count_include_pad, kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  %1 = ms.avg_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, count_include_pad}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  // CHECK: ms.global_avg_pool %{{.*}} : (tensor<1x64x112x112xf32>) -> tensor<1x64x1x1xf32>
+  %2 = ms.global_avg_pool %x : (tensor<1x64x112x112xf32>) -> tensor<1x64x1x1xf32>
+  // ceil_mode: (112 - 3) / 3 + 1 = 37 rounds up to 38.
+  // CHECK: ms.max_pool %{{.*}} {ceil_mode, kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x38x38xf32>
+  %3 = ms.max_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>, ceil_mode}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x38x38xf32>
+  return %0, %1, %2, %3 : tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constants
+func.func @constants() -> (tensor<2x2xf32>, tensor<3xi64>) {
+  // CHECK: ms.constant dense_resource<weight> : tensor<2x2xf32>
+  %0 = ms.constant dense_resource<weight> : tensor<2x2xf32>
+  // CHECK: ms.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %1 = ms.constant dense<[1, 2, 3]> : tensor<3xi64>
+  return %0, %1 : tensor<2x2xf32>, tensor<3xi64>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// CHECK-LABEL: func @shape_ops
+func.func @shape_ops(%x: tensor<1x512x1x1xf32>, %i: tensor<128xi64>) -> tensor<1x512xf32> {
+  // CHECK: ms.reshape %{{.*}} {shape = array<i64: 1, 512>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %0 = ms.reshape %x {shape = array<i64: 1, 512>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  // CHECK: ms.flatten %{{.*}} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %1 = ms.flatten %x {axis = 1 : i64} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  // CHECK: ms.flatten %{{.*}} {axis = 0 : i64} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %2 = ms.flatten %x {axis = 0 : i64} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  // CHECK: ms.squeeze %{{.*}} {axes = array<i64: 2, 3>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %3 = ms.squeeze %x {axes = array<i64: 2, 3>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  // CHECK: ms.squeeze %{{.*}} : (tensor<1x512x1x1xf32>) -> tensor<512xf32>
+  %4 = ms.squeeze %x : (tensor<1x512x1x1xf32>) -> tensor<512xf32>
+  // CHECK: ms.unsqueeze %{{.*}} {axes = array<i64: 0, -1>} : (tensor<128xi64>) -> tensor<1x128x1xi64>
+  %5 = ms.unsqueeze %i {axes = array<i64: 0, -1>} : (tensor<128xi64>) -> tensor<1x128x1xi64>
+  return %0 : tensor<1x512xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @data_movement
+func.func @data_movement(%x: tensor<1x128x12x64xf32>, %a: tensor<1x16x8x8xf32>, %b: tensor<1x32x8x8xf32>)
+    -> (tensor<1x12x128x64xf32>, tensor<1x48x8x8xf32>, tensor<1x16x8x8xf32>) {
+  // CHECK: ms.transpose %{{.*}} {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x128x12x64xf32>) -> tensor<1x12x128x64xf32>
+  %0 = ms.transpose %x {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x128x12x64xf32>) -> tensor<1x12x128x64xf32>
+  // CHECK: ms.concat %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+  %1 = ms.concat %a, %b {axis = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+  // CHECK: ms.split %{{.*}} {axis = -3 : i64, sizes = array<i64: 16, 16>} : (tensor<1x32x8x8xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>)
+  %2:2 = ms.split %b {axis = -3 : i64, sizes = array<i64: 16, 16>} : (tensor<1x32x8x8xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>)
+  return %0, %1, %2#1 : tensor<1x12x128x64xf32>, tensor<1x48x8x8xf32>, tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @slice_gather
+func.func @slice_gather(%x: tensor<4x6xf32>, %t: tensor<30522x768xf32>, %ids: tensor<1x128xi64>)
+    -> (tensor<4x2xf32>, tensor<2x6xf32>, tensor<1x128x768xf32>, tensor<4x1x128xf32>) {
+  // CHECK: ms.slice %{{.*}} {sizes = array<i64: 4, 2>, starts = array<i64: 0, 1>, steps = array<i64: 1, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %0 = ms.slice %x {starts = array<i64: 0, 1>, sizes = array<i64: 4, 2>, steps = array<i64: 1, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  // Negative step: rows 3 and 2, reversed.
+  // CHECK: ms.slice %{{.*}} {sizes = array<i64: 2, 6>, starts = array<i64: 3, 0>, steps = array<i64: -1, 1>} : (tensor<4x6xf32>) -> tensor<2x6xf32>
+  %1 = ms.slice %x {starts = array<i64: 3, 0>, sizes = array<i64: 2, 6>, steps = array<i64: -1, 1>} : (tensor<4x6xf32>) -> tensor<2x6xf32>
+  // CHECK: ms.gather %{{.*}}, %{{.*}} : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+  %2 = ms.gather %t, %ids {axis = 0 : i64} : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+  // CHECK: ms.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x6xf32>, tensor<1x128xi64>) -> tensor<4x1x128xf32>
+  %3 = ms.gather %x, %ids {axis = 1 : i64} : (tensor<4x6xf32>, tensor<1x128xi64>) -> tensor<4x1x128xf32>
+  return %0, %1, %2, %3 : tensor<4x2xf32>, tensor<2x6xf32>, tensor<1x128x768xf32>, tensor<4x1x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @pad_expand_resize
+func.func @pad_expand_resize(%x: tensor<1x3x4x4xf32>, %y: tensor<3x1xf32>)
+    -> (tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x2x4xf32>, tensor<2x3x6xf32>, tensor<1x3x8x8xf32>, tensor<1x3x7x9xf32>) {
+  // CHECK: ms.pad %{{.*}} {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 1.500000e+00 : f64} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+  %0 = ms.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = #ms<pad_mode constant>, value = 1.5 : f64} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+  // CHECK: ms.pad %{{.*}} {mode = #ms<pad_mode reflect>, pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+  %1 = ms.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = #ms<pad_mode reflect>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+  // Negative pads crop (constant mode only).
+  // CHECK: ms.pad %{{.*}} {pads = array<i64: 0, 0, -1, 0, 0, 0, -1, 0>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x2x4xf32>
+  %2 = ms.pad %x {pads = array<i64: 0, 0, -1, 0, 0, 0, -1, 0>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x2x4xf32>
+  // CHECK: ms.expand %{{.*}} {shape = array<i64: 2, 1, 6>} : (tensor<3x1xf32>) -> tensor<2x3x6xf32>
+  %3 = ms.expand %y {shape = array<i64: 2, 1, 6>} : (tensor<3x1xf32>) -> tensor<2x3x6xf32>
+  // CHECK: ms.resize %{{.*}} {sizes = array<i64: 1, 3, 8, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  %4 = ms.resize %x {sizes = array<i64: 1, 3, 8, 8>, mode = #ms<resize_mode nearest>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  // CHECK: ms.resize %{{.*}} {coordinate_mode = #ms<coordinate_mode align_corners>, mode = #ms<resize_mode linear>, nearest_mode = #ms<nearest_mode floor>, sizes = array<i64: 1, 3, 7, 9>}
+  %5 = ms.resize %x {sizes = array<i64: 1, 3, 7, 9>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode align_corners>, nearest_mode = #ms<nearest_mode floor>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x7x9xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x2x4xf32>, tensor<2x3x6xf32>, tensor<1x3x8x8xf32>, tensor<1x3x7x9xf32>
+}
