@@ -2,12 +2,14 @@
 
 #include "mie/InitAll.h"
 
+#include "dialects/mie/IR/MieDialect.h"
 #include "dialects/ms/IR/MsDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::mie::registerAllDialects(DialectRegistry &registry) {
   registry.insert<mlir::ms::MsDialect>();
+  registry.insert<mlir::mie::MieDialect>();
 }
 
 void mlir::mie::registerAllPasses() {}

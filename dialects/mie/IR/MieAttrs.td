@@ -1,0 +1,87 @@
+//===- MieAttrs.td - mie attributes: target and epilogue ------------------===//
+
+#ifndef MIE_ATTRS_TD
+#define MIE_ATTRS_TD
+
+include "dialects/mie/IR/MieBase.td"
+
+class Mie_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Mie_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Mie_TargetAttr : Mie_Attr<"Target", "target"> {
+  let summary = "A hardware target: kind, architecture and optional feature string.";
+  let description = [{
+    Names the hardware code is generated for. For `cpu` the arch is an LLVM target CPU family
+    (`"x86-64"` or `"aarch64"`) and `features` an LLVM feature string; for `cuda` the arch is an SM
+    version `"sm_<N>"` with N >= 75 (the oldest ptxas 13 accepts) and `features` PTX features.
+
+    Example:
+    ```mlir
+    #mie.target<cpu, "x86-64", features = "+avx2,+fma">
+    #mie.target<cpu, "aarch64", features = "+neon">
+    #mie.target<cuda, "sm_90">
+    ```
+  }];
+  let parameters = (ins EnumParameter<Mie_TargetKind>:$kind, StringRefParameter<"architecture">:$arch,
+                        StringRefParameter<"target feature string", [{""}]>:$features);
+  let assemblyFormat = "`<` $kind `,` $arch (`,` `features` `=` $features^)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// For a cuda target, the N of "sm_<N>"; std::nullopt for cpu targets or a malformed arch.
+    std::optional<unsigned> getSmVersion() const;
+  }];
+}
+
+def Mie_EpilogueAttr : Mie_Attr<"Epilogue", "epilogue"> {
+  let summary = "What a library kernel applies after its main computation.";
+  let description = [{
+    The fused tail of a library kernel, applied in this order: `bias` (add a per-output-channel /
+    per-column vector operand), `residual` (add an extra operand of the output's shape), `activation`,
+    `clamp = [min, max]`. Every part is optional; `#mie.epilogue<>` is the identity. Parts are printed
+    in that order and `activation = none` is elided.
+
+    Example:
+    ```mlir
+    #mie.epilogue<bias, residual, activation = relu>
+    #mie.epilogue<activation = relu6>
+    #mie.epilogue<bias, clamp = [0.0, 6.0]>
+    #mie.epilogue<>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"bool", "false", "adds a bias operand">:$bias,
+                        DefaultValuedParameter<"bool", "false", "adds a residual operand">:$residual,
+                        DefaultValuedParameter<"::mlir::mie::Activation",
+                                               "::mlir::mie::Activation::none">:$activation,
+                        OptionalParameter<"::mlir::FloatAttr", "lower clamp bound">:$clamp_min,
+                        OptionalParameter<"::mlir::FloatAttr", "upper clamp bound">:$clamp_max);
+  let builders = [
+    AttrBuilder<(ins), [{
+      return $_get($_ctxt, false, false, ::mlir::mie::Activation::none, nullptr, nullptr);
+    }]>,
+    AttrBuilder<(ins "bool":$bias, "bool":$residual, "::mlir::mie::Activation":$activation,
+                     CArg<"std::optional<std::pair<double, double>>", "std::nullopt">:$clamp), [{
+      ::mlir::FloatAttr lo, hi;
+      if (clamp) {
+        ::mlir::Type f64 = ::mlir::Float64Type::get($_ctxt);
+        lo = ::mlir::FloatAttr::get(f64, clamp->first);
+        hi = ::mlir::FloatAttr::get(f64, clamp->second);
+      }
+      return $_get($_ctxt, bias, residual, activation, lo, hi);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  // The identity is the default of every op's `epilogue`.
+  let constBuilderCall = "$_builder.getAttr<::mlir::mie::EpilogueAttr>()";
+  let extraClassDeclaration = [{
+    /// True when the epilogue changes nothing (no bias, residual, activation or clamp).
+    bool isIdentity() const;
+    /// The [min, max] clamp bounds, if any.
+    std::optional<std::pair<double, double>> getClamp() const;
+  }];
+}
+
+#endif // MIE_ATTRS_TD

@@ -1,0 +1,75 @@
+//===- MieBase.td - mie dialect definition, enums, constraints ------------===//
+//
+// The `mie` dialect is the execution level of the compiler: kernels on buffers (memrefs), one op per
+// kernel launch, explicit targets, and the memory plan written as attributes and `mie.view` offsets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_BASE_TD
+#define MIE_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
+
+def Mie_Dialect : Dialect {
+  let name = "mie";
+  let cppNamespace = "::mlir::mie";
+  let summary = "Execution-level kernels on buffers, one op per kernel launch.";
+  let description = [{
+    The `mie` dialect holds a model after `convert-ms-to-mie`: every value is a buffer (a statically
+    shaped memref), every op that computes is one kernel launch. Library kernels (`mie.conv2d`,
+    `mie.gemm`) carry an `#mie.epilogue` describing the work fused after the main computation;
+    generated kernels (`mie.kernel`) carry a body of upstream ops on their buffer arguments. Buffers
+    start as `mie.alloc` and memory planning replaces them by `mie.view`s at byte offsets of one arena.
+    The discardable attribute `mie.target` (a `#mie.target`) names the hardware a function is built for.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes; lives in MieAttrs.cpp, where their storage classes are complete.
+    void registerAttributes();
+
+    /// Name of the discardable attribute holding a #mie.target.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() { return "mie.target"; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Mie_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+
+// Library kernels compute on float buffers; shape and layout rules are checked by the verifiers so
+// that their messages can name the operand and the expected shape.
+def Mie_FloatBuffer : MemRefOf<[Mie_Float]>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Mie_TargetKind : I32EnumAttr<"TargetKind", "kind of hardware target", [
+    I32EnumAttrCase<"cpu", 0>, I32EnumAttrCase<"cuda", 1>]> {
+  let cppNamespace = "::mlir::mie";
+  let genSpecializedAttr = 0;
+}
+
+def Mie_Activation : I32EnumAttr<"Activation", "activation applied by a kernel epilogue", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"relu", 1>, I32EnumAttrCase<"relu6", 2>,
+    I32EnumAttrCase<"sigmoid", 3>, I32EnumAttrCase<"hard_sigmoid", 4>,
+    I32EnumAttrCase<"hard_swish", 5>, I32EnumAttrCase<"silu", 6>, I32EnumAttrCase<"gelu", 7>,
+    I32EnumAttrCase<"gelu_tanh", 8>, I32EnumAttrCase<"tanh", 9>]> {
+  let cppNamespace = "::mlir::mie";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Base op classes
+//===----------------------------------------------------------------------===//
+
+class Mie_Op<string mnemonic, list<Trait> traits = []> : Op<Mie_Dialect, mnemonic, traits>;
+
+#endif // MIE_BASE_TD

@@ -1,0 +1,31 @@
+//===- MieDialect.cpp - mie dialect registration and attribute checks -----===//
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+#include "dialects/mie/IR/MieDialect.cpp.inc"
+
+void MieDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/mie/IR/MieOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  if (attribute.getName() == getTargetAttrName()) {
+    if (isa<TargetAttr>(attribute.getValue()))
+      return success();
+    return op->emitError() << "expects '" << getTargetAttrName()
+                           << "' to be a #mie.target attribute, got " << attribute.getValue();
+  }
+  // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
+  return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
+                         << "' (known: '" << getTargetAttrName() << "')";
+}

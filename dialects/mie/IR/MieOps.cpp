@@ -1,0 +1,356 @@
+//===- MieOps.cpp - verifiers, folders and builders of the mie ops --------===//
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::mie;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Alignment every planned buffer honours (cache line / AVX-512 vector).
+static constexpr int64_t kBufferAlignment = 64;
+
+static MemRefType bufferType(Value v) { return cast<MemRefType>(v.getType()); }
+
+/// Renders a shape as "[1, 64, 56, 56]" for diagnostics.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(shape, os);
+  os << ']';
+  return text;
+}
+
+/// Size in bytes of one element, or std::nullopt for types that are not whole bytes.
+static std::optional<int64_t> elementBytes(Type type) {
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+/// Size in bytes of a static buffer, or std::nullopt if it does not fit in int64_t.
+static std::optional<int64_t> bufferBytes(MemRefType type) {
+  std::optional<int64_t> bytes = elementBytes(type.getElementType());
+  for (int64_t dim : type.getShape()) {
+    if (!bytes)
+      return std::nullopt;
+    bytes = llvm::checkedMul(*bytes, dim);
+  }
+  return bytes;
+}
+
+/// Library kernels read and write contiguous row-major buffers.
+static LogicalResult checkPlainBuffer(Operation *op, StringRef name, Value v) {
+  MemRefType type = bufferType(v);
+  if (type.hasStaticShape() && type.getLayout().isIdentity())
+    return success();
+  return op->emitOpError() << "expects " << name
+                           << " to have a static shape and the identity layout, got " << type;
+}
+
+static LogicalResult checkRank(Operation *op, StringRef name, Value v, int64_t rank,
+                               StringRef dims) {
+  if (bufferType(v).getRank() == rank)
+    return success();
+  return op->emitOpError() << "expects " << name << " of rank " << rank << " " << dims << ", got "
+                           << v.getType();
+}
+
+static LogicalResult checkElementType(Operation *op, StringRef name, Value v, Type expected) {
+  Type found = bufferType(v).getElementType();
+  if (found == expected)
+    return success();
+  return op->emitOpError() << "expects " << name << " element type " << expected
+                           << " (the first operand's), got " << found;
+}
+
+static LogicalResult checkShape(Operation *op, StringRef name, Value v, ArrayRef<int64_t> expected,
+                                StringRef why) {
+  ArrayRef<int64_t> found = bufferType(v).getShape();
+  if (found == expected)
+    return success();
+  return op->emitOpError() << "expects " << name << " of shape " << formatShape(expected) << " ("
+                           << why << "), got " << formatShape(found);
+}
+
+/// Checks that the optional bias/residual operands are present exactly when the epilogue uses them
+/// and have the shapes the epilogue adds: bias [biasSize], residual like the output.
+static LogicalResult checkEpilogueOperands(Operation *op, EpilogueAttr epilogue, Value bias,
+                                           Value residual, Value output, int64_t biasSize,
+                                           StringRef biasWhat) {
+  if (epilogue.getBias() && !bias)
+    return op->emitOpError("expects a bias operand because the epilogue has 'bias', found none");
+  if (!epilogue.getBias() && bias)
+    return op->emitOpError() << "expects no bias operand because the epilogue has no 'bias', found "
+                             << bias.getType();
+  if (epilogue.getResidual() && !residual)
+    return op->emitOpError(
+        "expects a residual operand because the epilogue has 'residual', found none");
+  if (!epilogue.getResidual() && residual)
+    return op->emitOpError()
+           << "expects no residual operand because the epilogue has no 'residual', found "
+           << residual.getType();
+  if (bias && failed(checkShape(op, "bias", bias, {biasSize}, biasWhat)))
+    return failure();
+  if (residual &&
+      failed(checkShape(op, "residual", residual, bufferType(output).getShape(), "the output's")))
+    return failure();
+  return success();
+}
+
+/// Checks that every operand is a plain buffer of the element type of the first one.
+static LogicalResult checkOperandBuffers(Operation *op,
+                                         ArrayRef<std::pair<StringRef, Value>> operands) {
+  Type elementType = bufferType(operands.front().second).getElementType();
+  for (auto [name, value] : operands) {
+    if (!value)
+      continue;
+    if (failed(checkPlainBuffer(op, name, value)) ||
+        failed(checkElementType(op, name, value, elementType)))
+      return failure();
+  }
+  return success();
+}
+
+static LogicalResult checkArray(Operation *op, StringRef name, ArrayRef<int64_t> array, size_t size,
+                                int64_t min) {
+  if (array.size() != size)
+    return op->emitOpError() << "expects '" << name << "' to have " << size << " entries, got "
+                             << array.size();
+  if (llvm::any_of(array, [&](int64_t v) { return v < min; }))
+    return op->emitOpError() << "expects every '" << name << "' entry to be >= " << min << ", got "
+                             << formatShape(array);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  MemRefType type = getType();
+  if (!type.hasStaticShape())
+    return emitOpError() << "expects a static shape, got " << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "expects the identity layout, got " << type;
+  int64_t alignment = getAlignmentAttr().getInt();
+  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
+    return emitOpError() << "expects 'alignment' to be a positive power of two, got " << alignment;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+Value ViewOp::getViewSource() { return getBase(); }
+
+LogicalResult ViewOp::verify() {
+  MemRefType base = bufferType(getBase()), result = getType();
+  if (base.getRank() != 1 || !base.hasStaticShape() || !base.getElementType().isInteger(8) ||
+      !base.getLayout().isIdentity())
+    return emitOpError()
+           << "expects a base of type memref<Nxi8> (1-D, static, identity layout), got " << base;
+  if (!result.hasStaticShape())
+    return emitOpError() << "expects a static result shape, got " << result;
+  if (!result.getLayout().isIdentity())
+    return emitOpError() << "expects the result to have the identity layout, got " << result;
+  if (result.getMemorySpace() != base.getMemorySpace()) {
+    auto describe = [](Attribute space) {
+      std::string text = "the default memory space";
+      if (space) {
+        text = "memory space ";
+        llvm::raw_string_ostream(text) << space;
+      }
+      return text;
+    };
+    return emitOpError() << "expects the result in the base's memory space ("
+                         << describe(base.getMemorySpace()) << "), got "
+                         << describe(result.getMemorySpace());
+  }
+  std::optional<int64_t> elemBytes = elementBytes(result.getElementType());
+  if (!elemBytes)
+    return emitOpError() << "expects a result element type of whole bytes, got "
+                         << result.getElementType();
+
+  int64_t offset = getOffsetAttr().getInt();
+  if (offset < 0)
+    return emitOpError() << "expects a non-negative offset, got " << offset;
+  if (offset % *elemBytes != 0)
+    return emitOpError() << "expects the offset to be a multiple of the element size ("
+                         << *elemBytes << " bytes), got " << offset;
+  if (getAligned() && offset % kBufferAlignment != 0)
+    return emitOpError() << "expects an 'aligned' offset to be a multiple of " << kBufferAlignment
+                         << " bytes, got " << offset;
+  std::optional<int64_t> bytes = bufferBytes(result);
+  int64_t baseBytes = base.getDimSize(0);
+  if (!bytes || *bytes > baseBytes - offset)
+    return emitOpError() << "expects offset + byte size <= base size, got " << offset << " + "
+                         << (bytes ? std::to_string(*bytes) : std::string("(overflow)")) << " > "
+                         << baseBytes;
+  return success();
+}
+
+// A view of a view is one view of the root base at the summed offset. The verifier already bounds
+// both offsets by their bases, so the sum cannot overflow.
+OpFoldResult ViewOp::fold(FoldAdaptor) {
+  auto parent = getBase().getDefiningOp<ViewOp>();
+  if (!parent)
+    return {};
+  int64_t offset = parent.getOffsetAttr().getInt() + getOffsetAttr().getInt();
+  if (getAligned() && offset % kBufferAlignment != 0)
+    return {};
+  getBaseMutable().assign(parent.getBase());
+  setOffsetAttr(IntegerAttr::get(getOffsetAttr().getType(), offset));
+  return getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2dOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2dOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkOperandBuffers(op, {{"input", getInput()},
+                                      {"filter", getFilter()},
+                                      {"bias", getBias()},
+                                      {"residual", getResidual()},
+                                      {"output", getOutput()}})) ||
+      failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
+      failed(checkRank(op, "filter", getFilter(), 4, "[F, C / groups, KH, KW]")) ||
+      failed(checkRank(op, "output", getOutput(), 4, "[N, F, OH, OW]")))
+    return failure();
+  ArrayRef<int64_t> strides = getStrides(), pads = getPads(), dilations = getDilations();
+  if (failed(checkArray(op, "strides", strides, 2, 1)) ||
+      failed(checkArray(op, "pads", pads, 4, 0)) ||
+      failed(checkArray(op, "dilations", dilations, 2, 1)))
+    return failure();
+
+  ArrayRef<int64_t> in = bufferType(getInput()).getShape(), w = bufferType(getFilter()).getShape();
+  int64_t groups = getGroupsAttr().getInt();
+  if (groups < 1)
+    return emitOpError() << "expects groups >= 1, got " << groups;
+  if (w[0] % groups != 0)
+    return emitOpError() << "expects filter output channels (" << w[0]
+                         << ") to be divisible by groups (" << groups << ")";
+  if (in[1] != w[1] * groups)
+    return emitOpError() << "expects input channels (" << in[1]
+                         << ") to equal filter channels per group (" << w[1] << ") * groups ("
+                         << groups << ")";
+
+  SmallVector<int64_t> expected = {in[0], w[0]};
+  for (int i = 0; i < 2; ++i) {
+    int64_t padded = in[2 + i] + pads[i] + pads[i + 2];
+    int64_t window = dilations[i] * (w[2 + i] - 1) + 1;
+    if (window > padded)
+      return emitOpError() << "expects the dilated " << (i == 0 ? "KH" : "KW") << " (" << window
+                           << ") to fit the padded input " << (i == 0 ? "height" : "width") << " ("
+                           << padded << ")";
+    expected.push_back((padded - window) / strides[i] + 1);
+  }
+  if (failed(checkShape(op, "output", getOutput(), expected,
+                        "from input, filter, strides, pads and dilations")))
+    return failure();
+  return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), w[0],
+                               "[F], the output channels");
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkOperandBuffers(op, {{"a", getA()},
+                                      {"b", getB()},
+                                      {"bias", getBias()},
+                                      {"residual", getResidual()},
+                                      {"output", getOutput()}})))
+    return failure();
+  ArrayRef<int64_t> a = bufferType(getA()).getShape(), b = bufferType(getB()).getShape(),
+                    c = bufferType(getOutput()).getShape();
+  int64_t rank = a.size();
+  if ((rank != 2 && rank != 3) || b.size() != a.size() || c.size() != a.size())
+    return emitOpError() << "expects a, b and output all of rank 2 or all of rank 3, got ranks "
+                         << a.size() << ", " << b.size() << " and " << c.size();
+  if (rank == 3 && (b[0] != a[0] || c[0] != a[0]))
+    return emitOpError() << "expects one batch size for a, b and output, got " << a[0] << ", "
+                         << b[0] << " and " << c[0];
+  ArrayRef<int64_t> a2 = a.take_back(2), b2 = b.take_back(2);
+  int64_t m = getTransA() ? a2[1] : a2[0], ka = getTransA() ? a2[0] : a2[1];
+  int64_t kb = getTransB() ? b2[1] : b2[0], n = getTransB() ? b2[0] : b2[1];
+  if (ka != kb)
+    return emitOpError() << "expects the contraction sizes to match, got K = " << ka
+                         << " from a and K = " << kb << " from b";
+  SmallVector<int64_t> expected(a.drop_back(2));
+  expected.append({m, n});
+  if (failed(checkShape(op, "output", getOutput(), expected, "[.., M, N] from a and b")))
+    return failure();
+  return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), n,
+                               "[N], the output columns");
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name, ValueRange inputs,
+                     ValueRange outputs,
+                     function_ref<void(OpBuilder &, Location, ValueRange)> bodyBuilder) {
+  state.addOperands(inputs);
+  state.addOperands(outputs);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.setName(builder.getStringAttr(name));
+  props.operandSegmentSizes = {static_cast<int32_t>(inputs.size()),
+                               static_cast<int32_t>(outputs.size())};
+
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  SmallVector<Type> types(inputs.getTypes());
+  llvm::append_range(types, outputs.getTypes());
+  block->addArguments(types, SmallVector<Location>(types.size(), state.location));
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(block);
+  if (bodyBuilder)
+    bodyBuilder(builder, state.location, block->getArguments());
+  YieldOp::create(builder, state.location);
+}
+
+LogicalResult KernelOp::verify() {
+  if (getName().empty())
+    return emitOpError("expects a non-empty kernel name");
+  if (getOutputs().empty())
+    return emitOpError("expects at least one output buffer, found none");
+  Block &block = getBodyBlock();
+  size_t numInputs = getInputs().size(), numOutputs = getOutputs().size();
+  if (block.getNumArguments() != numInputs + numOutputs)
+    return emitOpError() << "expects " << numInputs + numOutputs << " body arguments (" << numInputs
+                         << " ins + " << numOutputs << " outs), found " << block.getNumArguments();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getOperandTypes(), block.getArgumentTypes()))) {
+    auto [expected, found] = pair;
+    if (expected == found)
+      continue;
+    bool isInput = index < numInputs;
+    return emitOpError() << "expects body argument #" << index << " to have type " << expected
+                         << " (the type of " << (isInput ? "ins" : "outs") << " #"
+                         << (isInput ? index : index - numInputs) << "), found " << found;
+  }
+  // SingleBlock has already rejected an empty block.
+  if (!isa<YieldOp>(block.back()))
+    return emitOpError() << "expects the body to end with 'mie.yield', found '"
+                         << block.back().getName() << "'";
+  return success();
+}

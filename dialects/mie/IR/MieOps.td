@@ -1,0 +1,193 @@
+//===- MieOps.td - all mie ops --------------------------------------------===//
+
+#ifndef MIE_OPS_TD
+#define MIE_OPS_TD
+
+include "dialects/mie/IR/MieBase.td"
+include "dialects/mie/IR/MieAttrs.td"
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def Mie_AllocOp : Mie_Op<"alloc"> {
+  let summary = "A kernel buffer that memory planning has not placed yet.";
+  let description = [{
+    Declares a buffer of a static shape with the identity layout, aligned to `alignment` bytes (a power
+    of two, 64 by default). Memory planning replaces every `mie.alloc` by a `mie.view` of the arena;
+    until then the op only allocates its result, so an unused one is dead code.
+
+    Example:
+    ```mlir
+    %b = mie.alloc : memref<1x64x56x56xf32>
+    %c = mie.alloc {alignment = 128 : i64} : memref<1024xf16>
+    ```
+  }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "64">:$alignment);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
+  let assemblyFormat = "attr-dict `:` type($memref)";
+  let hasVerifier = 1;
+}
+
+def Mie_ViewOp : Mie_Op<"view", [Pure, DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "A buffer placed at a static byte offset inside a 1-D i8 base buffer.";
+  let description = [{
+    Places a statically shaped buffer with the identity layout at byte `offset` of `base`, a 1-D static
+    `i8` buffer (the arena, or the weights blob). The offset is a multiple of the result element size
+    and, when `aligned` is present, of 64; the buffer lies entirely inside the base. A view of a view
+    folds into one view of the root base.
+
+    Example:
+    ```mlir
+    %b = mie.view %arena[1024] : memref<65536xi8> to memref<1x64xf32>
+    %w = mie.view %weights[4096] {aligned} : memref<1048576xi8> to memref<64x64x3x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$base, I64Attr:$offset, UnitAttr:$aligned);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$base `[` $offset `]` attr-dict `:` type($base) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Library kernels
+//===----------------------------------------------------------------------===//
+
+def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
+  let summary = "Library-backed 2-D convolution (NCHW) with a fused epilogue.";
+  let description = [{
+    Writes into `output` [N, F, OH, OW] the convolution of `input` [N, C, H, W] with `filter`
+    [F, C / groups, KH, KW], then applies `epilogue`: adds `bias` [F] per output channel, adds
+    `residual` (shaped like `output`), applies the activation and the clamp. `bias` is present exactly
+    when the epilogue has `bias`, `residual` exactly when it has `residual`. `pads` is [top, left,
+    bottom, right]; OH = (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1, likewise OW.
+    All buffers are static and share one element type.
+
+    Example:
+    ```mlir
+    mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+        bias(%b : memref<64xf32>) residual(%r : memref<1x64x56x56xf32>)
+        outs(%y : memref<1x64x56x56xf32>)
+        {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, residual, activation = relu>}
+    ```
+  }];
+  let arguments = (ins Arg<Mie_FloatBuffer, "", [MemRead]>:$input,
+                   Arg<Mie_FloatBuffer, "", [MemRead]>:$filter,
+                   Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$bias,
+                   Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$residual,
+                   Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "Library-backed (batched) matrix multiply with a fused epilogue.";
+  let description = [{
+    Writes into `output` [M, N] the product `alpha * op(a) * op(b)`, where `op` transposes the operand
+    when `trans_a` / `trans_b` is set (`a` is [M, K] or [K, M], `b` is [K, N] or [N, K]), then applies
+    `epilogue`: adds `bias` [N] per column, adds `residual` (shaped like `output`), applies the
+    activation and the clamp. With 3-D buffers every operand has the same leading batch dimension.
+    `bias` is present exactly when the epilogue has `bias`, `residual` exactly when it has `residual`.
+    All buffers are static and share one element type.
+
+    Example:
+    ```mlir
+    mie.gemm ins(%x, %w : memref<8x512xf32>, memref<1000x512xf32>) bias(%b : memref<1000xf32>)
+        outs(%y : memref<8x1000xf32>) {trans_b, epilogue = #mie.epilogue<bias>}
+    ```
+  }];
+  let arguments = (ins Arg<Mie_FloatBuffer, "", [MemRead]>:$a,
+                   Arg<Mie_FloatBuffer, "", [MemRead]>:$b,
+                   Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$bias,
+                   Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$residual,
+                   Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
+                   UnitAttr:$trans_a, UnitAttr:$trans_b,
+                   DefaultValuedAttr<F64Attr, "1.0">:$alpha,
+                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Generated kernels
+//===----------------------------------------------------------------------===//
+
+def Mie_KernelOp : Mie_Op<"kernel", [IsolatedFromAbove, AttrSizedOperandSegments, SingleBlock]> {
+  let summary = "A generated kernel: one launch whose body computes on its buffer arguments.";
+  let description = [{
+    One kernel launch of generated code (fused elementwise or reduction work). The body is one block
+    whose arguments stand for `ins` then `outs`, with exactly their types; it holds upstream ops
+    (linalg, arith, math, scf, memref, vector) on those arguments and ends with `mie.yield`. The body
+    is isolated from above: everything it reads or writes comes in through the arguments. `ins` are
+    only read; `outs` may be read and written.
+
+    Example:
+    ```mlir
+    mie.kernel "add_relu" ins(%a, %b : memref<64xf32>, memref<64xf32>) outs(%c : memref<64xf32>) {
+    ^bb0(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>):
+      linalg.add ins(%x, %y : memref<64xf32>, memref<64xf32>) outs(%z : memref<64xf32>)
+      mie.yield
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name,
+                   Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs,
+                   Arg<Variadic<AnyMemRef>, "", [MemRead, MemWrite]>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name (`ins` `(` $inputs^ `:` type($inputs) `)`)? (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Creates the body block with one argument per input and output, calls `bodyBuilder` (if any) at
+    // its start with those arguments, and terminates it with mie.yield.
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$outputs,
+                   CArg<"::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, "
+                        "::mlir::ValueRange)>", "nullptr">:$bodyBuilder)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The block arguments standing for `ins` / `outs`.
+    ::mlir::Block::BlockArgListType getInputArgs() {
+      return getBodyBlock().getArguments().take_front(getInputs().size());
+    }
+    ::mlir::Block::BlockArgListType getOutputArgs() {
+      return getBodyBlock().getArguments().drop_front(getInputs().size());
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def Mie_YieldOp : Mie_Op<"yield", [Pure, Terminator, HasParent<"KernelOp">]> {
+  let summary = "Ends the body of a mie.kernel.";
+  let description = [{
+    The terminator of a `mie.kernel` body. It has no operands: a kernel's results are the writes to its
+    `outs` buffers.
+
+    Example:
+    ```mlir
+    mie.yield
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // MIE_OPS_TD

@@ -1,0 +1,471 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// #mie.target
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{expects a cpu arch of "x86-64" or "aarch64", got "armv7"}}
+func.func private @target_cpu_arch() attributes {mie.target = #mie.target<cpu, "armv7">}
+
+// -----
+
+// expected-error @+1 {{expects a cuda arch of the form "sm_<N>", got "compute_90"}}
+func.func private @target_cuda_form() attributes {mie.target = #mie.target<cuda, "compute_90">}
+
+// -----
+
+// expected-error @+1 {{expects a cuda arch of sm_75 or newer (the oldest ptxas 13 supports), got "sm_70"}}
+func.func private @target_cuda_old() attributes {mie.target = #mie.target<cuda, "sm_70">}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::mie::TargetKind to be one of: cpu, cuda}}
+// expected-error @+1 {{failed to parse Mie_TargetAttr parameter 'kind' which is to be a `::mlir::mie::TargetKind`}}
+func.func private @target_kind() attributes {mie.target = #mie.target<tpu, "v4">}
+
+// -----
+
+// expected-error @+1 {{expects 'mie.target' to be a #mie.target attribute, got "x86-64"}}
+func.func private @target_not_target() attributes {mie.target = "x86-64"}
+
+// -----
+
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target')}}
+func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
+
+//===----------------------------------------------------------------------===//
+// #mie.epilogue
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{expects clamp min <= max, got [6.000000e+00, 0.000000e+00]}}
+func.func private @epilogue_clamp() attributes {e = #mie.epilogue<clamp = [6.0, 0.0]>}
+
+// -----
+
+// expected-error @+1 {{duplicate 'bias' in #mie.epilogue}}
+func.func private @epilogue_duplicate() attributes {e = #mie.epilogue<bias, bias>}
+
+// -----
+
+// expected-error @+1 {{expects 'bias', 'residual', 'activation' or 'clamp' in #mie.epilogue, got 'scale'}}
+func.func private @epilogue_unknown_part() attributes {e = #mie.epilogue<scale>}
+
+// -----
+
+// expected-error @+1 {{unknown activation 'swish'}}
+func.func private @epilogue_unknown_activation() attributes {e = #mie.epilogue<activation = swish>}
+
+//===----------------------------------------------------------------------===//
+// mie.alloc
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @alloc_dynamic() {
+  // expected-error @+1 {{'mie.alloc' op expects a static shape, got 'memref<?x4xf32>'}}
+  %0 = mie.alloc : memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_layout() {
+  // expected-error @+1 {{'mie.alloc' op expects the identity layout, got 'memref<4x4xf32, strided<[8, 1]>>'}}
+  %0 = mie.alloc : memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment() {
+  // expected-error @+1 {{'mie.alloc' op expects 'alignment' to be a positive power of two, got 48}}
+  %0 = mie.alloc {alignment = 48} : memref<16xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// mie.view
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @view_base(%base: memref<16x64xi8>) {
+  // expected-error @+1 {{'mie.view' op expects a base of type memref<Nxi8> (1-D, static, identity layout), got 'memref<16x64xi8>'}}
+  %0 = mie.view %base[0] : memref<16x64xi8> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_dynamic(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects a static result shape, got 'memref<?xf32>'}}
+  %0 = mie.view %arena[0] : memref<1024xi8> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @view_layout(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects the result to have the identity layout, got 'memref<4x4xf32, strided<[8, 1]>>'}}
+  %0 = mie.view %arena[0] : memref<1024xi8> to memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @view_memory_space(%arena: memref<1024xi8, 1>) {
+  // expected-error @+1 {{'mie.view' op expects the result in the base's memory space (memory space 1 : i64), got the default memory space}}
+  %0 = mie.view %arena[0] : memref<1024xi8, 1> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_element_bytes(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects a result element type of whole bytes, got 'i1'}}
+  %0 = mie.view %arena[0] : memref<1024xi8> to memref<8xi1>
+  return
+}
+
+// -----
+
+func.func @view_negative(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects a non-negative offset, got -4}}
+  %0 = mie.view %arena[-4] : memref<1024xi8> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_element_multiple(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects the offset to be a multiple of the element size (4 bytes), got 6}}
+  %0 = mie.view %arena[6] : memref<1024xi8> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_aligned(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects an 'aligned' offset to be a multiple of 64 bytes, got 96}}
+  %0 = mie.view %arena[96] {aligned} : memref<1024xi8> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_bounds(%arena: memref<1024xi8>) {
+  // expected-error @+1 {{'mie.view' op expects offset + byte size <= base size, got 768 + 512 > 1024}}
+  %0 = mie.view %arena[768] : memref<1024xi8> to memref<2x64xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// mie.conv2d
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv2d_float(%x: memref<1x8x8x8xi8>, %w: memref<8x8x3x3xi8>, %y: memref<1x8x6x6xi8>) {
+  // expected-error @+1 {{'mie.conv2d' op operand #0 must be memref of floating-point values}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xi8>, memref<8x8x3x3xi8>) outs(%y : memref<1x8x6x6xi8>)
+  return
+}
+
+// -----
+
+func.func @conv2d_static(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<?x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects output to have a static shape and the identity layout, got 'memref<?x8x6x6xf32>'}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<?x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_element_type(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf16>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects filter element type 'f32' (the first operand's), got 'f16'}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf16>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_rank(%x: memref<8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects input of rank 4 [N, C, H, W], got 'memref<8x8x8xf32>'}}
+  mie.conv2d ins(%x, %w : memref<8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_strides(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects 'strides' to have 2 entries, got 1}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {strides = array<i64: 1>}
+  return
+}
+
+// -----
+
+func.func @conv2d_pads(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects every 'pads' entry to be >= 0, got [0, -1, 0, 0]}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {pads = array<i64: 0, -1, 0, 0>}
+  return
+}
+
+// -----
+
+func.func @conv2d_groups(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects groups >= 1, got 0}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {groups = 0}
+  return
+}
+
+// -----
+
+func.func @conv2d_groups_filter(%x: memref<1x9x8x8xf32>, %w: memref<8x3x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects filter output channels (8) to be divisible by groups (3)}}
+  mie.conv2d ins(%x, %w : memref<1x9x8x8xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {groups = 3}
+  return
+}
+
+// -----
+
+func.func @conv2d_channels(%x: memref<1x8x8x8xf32>, %w: memref<8x4x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects input channels (8) to equal filter channels per group (4) * groups (1)}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x4x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_window(%x: memref<1x8x4x4xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x1x1xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects the dilated KH (5) to fit the padded input height (4)}}
+  mie.conv2d ins(%x, %w : memref<1x8x4x4xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x1x1xf32>)
+      {dilations = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @conv2d_output(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x8x8xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects output of shape [1, 8, 6, 6] (from input, filter, strides, pads and dilations), got [1, 8, 8, 8]}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_missing_bias(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects a bias operand because the epilogue has 'bias', found none}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// -----
+
+func.func @conv2d_extra_bias(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %b: memref<8xf32>,
+                             %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects no bias operand because the epilogue has no 'bias', found 'memref<8xf32>'}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) bias(%b : memref<8xf32>)
+      outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_missing_residual(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects a residual operand because the epilogue has 'residual', found none}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+      {epilogue = #mie.epilogue<residual, activation = relu>}
+  return
+}
+
+// -----
+
+func.func @conv2d_extra_residual(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %r: memref<1x8x6x6xf32>,
+                                 %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects no residual operand because the epilogue has no 'residual', found 'memref<1x8x6x6xf32>'}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) residual(%r : memref<1x8x6x6xf32>)
+      outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_bias_shape(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %b: memref<6xf32>,
+                             %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects bias of shape [8] ([F], the output channels), got [6]}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) bias(%b : memref<6xf32>)
+      outs(%y : memref<1x8x6x6xf32>) {epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// -----
+
+func.func @conv2d_residual_shape(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %r: memref<1x8x8x8xf32>,
+                                 %y: memref<1x8x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects residual of shape [1, 8, 6, 6] (the output's), got [1, 8, 8, 8]}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) residual(%r : memref<1x8x8x8xf32>)
+      outs(%y : memref<1x8x6x6xf32>) {epilogue = #mie.epilogue<residual>}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// mie.gemm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gemm_rank(%a: memref<2x4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects a, b and output all of rank 2 or all of rank 3, got ranks 3, 2 and 2}}
+  mie.gemm ins(%a, %b : memref<2x4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @gemm_batch(%a: memref<2x4x8xf32>, %b: memref<3x8x16xf32>, %c: memref<2x4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects one batch size for a, b and output, got 2, 3 and 2}}
+  mie.gemm ins(%a, %b : memref<2x4x8xf32>, memref<3x8x16xf32>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @gemm_k(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects the contraction sizes to match, got K = 8 from a and K = 16 from b}}
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<16x8xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @gemm_output(%a: memref<8x4xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects output of shape [4, 16] ([.., M, N] from a and b), got [8, 16]}}
+  mie.gemm ins(%a, %b : memref<8x4xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {trans_a}
+  return
+}
+
+// -----
+
+func.func @gemm_element_type(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects output element type 'f16' (the first operand's), got 'f32'}}
+  mie.gemm ins(%a, %b : memref<4x8xf16>, memref<8x16xf16>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @gemm_bias_shape(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %bias: memref<4xf32>,
+                           %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects bias of shape [16] ([N], the output columns), got [4]}}
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) bias(%bias : memref<4xf32>)
+      outs(%c : memref<4x16xf32>) {epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// -----
+
+func.func @gemm_missing_residual(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects a residual operand because the epilogue has 'residual', found none}}
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+      {epilogue = #mie.epilogue<residual>}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// mie.kernel and mie.yield
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @kernel_name(%a: memref<4xf32>) {
+  // expected-error @+1 {{'mie.kernel' op expects a non-empty kernel name}}
+  mie.kernel "" outs(%a : memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_no_outputs(%a: memref<4xf32>) {
+  // expected-error @+1 {{'mie.kernel' op expects at least one output buffer, found none}}
+  mie.kernel "k" ins(%a : memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_num_args(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{'mie.kernel' op expects 2 body arguments (1 ins + 1 outs), found 1}}
+  mie.kernel "k" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_input_type(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{'mie.kernel' op expects body argument #0 to have type 'memref<4xf32>' (the type of ins #0), found 'memref<8xf32>'}}
+  mie.kernel "k" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%x: memref<8xf32>, %y: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_output_type(%a: memref<4xf32>, %b: memref<4xf16>) {
+  // expected-error @+1 {{'mie.kernel' op expects body argument #1 to have type 'memref<4xf16>' (the type of outs #0), found 'memref<4xf32>'}}
+  mie.kernel "k" ins(%a : memref<4xf32>) outs(%b : memref<4xf16>) {
+  ^bb0(%x: memref<4xf32>, %y: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_terminator(%a: memref<4xf32>) {
+  // expected-error @+1 {{'mie.kernel' op expects the body to end with 'mie.yield', found 'memref.dealloc'}}
+  mie.kernel "k" outs(%a : memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>):
+    memref.dealloc %x : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_isolated(%a: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-note @+1 {{required by region isolation constraints}}
+  mie.kernel "k" outs(%a : memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>):
+    // expected-error @+1 {{using value defined outside the region}}
+    linalg.fill ins(%zero : f32) outs(%x : memref<4xf32>)
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+func.func @yield_parent() {
+  // expected-error @+1 {{'mie.yield' op expects parent op 'mie.kernel'}}
+  mie.yield
+}

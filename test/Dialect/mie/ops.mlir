@@ -1,0 +1,224 @@
+// RUN: ms-opt %s -split-input-file | ms-opt -split-input-file | FileCheck %s
+// RUN: ms-opt %s -split-input-file --mlir-print-op-generic | ms-opt -split-input-file | FileCheck %s
+
+// Tests that every #mie.target form round-trips as a function's discardable attribute.
+
+// CHECK-LABEL: func.func private @target_x86
+// CHECK-SAME: mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">
+func.func private @target_x86() attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">}
+
+// CHECK-LABEL: func.func private @target_aarch64
+// CHECK-SAME: mie.target = #mie.target<cpu, "aarch64", features = "+neon">
+func.func private @target_aarch64() attributes {mie.target = #mie.target<cpu, "aarch64", features = "+neon">}
+
+// CHECK-LABEL: func.func private @target_cpu_no_features
+// CHECK-SAME: mie.target = #mie.target<cpu, "x86-64">}
+func.func private @target_cpu_no_features() attributes {mie.target = #mie.target<cpu, "x86-64">}
+
+// CHECK-LABEL: func.func private @target_cuda
+// CHECK-SAME: mie.target = #mie.target<cuda, "sm_90">}
+func.func private @target_cuda() attributes {mie.target = #mie.target<cuda, "sm_90">}
+
+// CHECK-LABEL: func.func private @target_cuda_oldest
+// CHECK-SAME: mie.target = #mie.target<cuda, "sm_75">}
+func.func private @target_cuda_oldest() attributes {mie.target = #mie.target<cuda, "sm_75">}
+
+// CHECK-LABEL: func.func private @target_cuda_arch_specific
+// CHECK-SAME: mie.target = #mie.target<cuda, "sm_90a", features = "+ptx86">
+func.func private @target_cuda_arch_specific() attributes {mie.target = #mie.target<cuda, "sm_90a", features = "+ptx86">}
+
+// -----
+
+// Tests that #mie.epilogue parts print in application order, `activation = none` is elided and
+// every activation round-trips.
+
+// CHECK-LABEL: func.func private @epilogues
+// CHECK-SAME: e0 = #mie.epilogue<>
+// CHECK-SAME: e1 = #mie.epilogue<bias>
+// CHECK-SAME: e2 = #mie.epilogue<bias, residual, activation = relu>
+// CHECK-SAME: e3 = #mie.epilogue<activation = relu6>
+// CHECK-SAME: e4 = #mie.epilogue<bias, clamp = [0.0, 6.0]>
+// CHECK-SAME: e5 = #mie.epilogue<residual, activation = silu, clamp = [-1.5, 1.0e+30]>
+// CHECK-SAME: e6 = #mie.epilogue<>
+func.func private @epilogues() attributes {
+  e0 = #mie.epilogue<>,
+  e1 = #mie.epilogue<bias>,
+  e2 = #mie.epilogue<bias, residual, activation = relu>,
+  e3 = #mie.epilogue<activation = relu6>,
+  e4 = #mie.epilogue<clamp = [0.0, 6.0], bias>,
+  e5 = #mie.epilogue<clamp = [-1.5, 1.0e30], activation = silu, residual>,
+  e6 = #mie.epilogue<activation = none>
+}
+
+// CHECK-LABEL: func.func private @activations
+// CHECK-SAME: #mie.epilogue<activation = relu>
+// CHECK-SAME: #mie.epilogue<activation = relu6>
+// CHECK-SAME: #mie.epilogue<activation = sigmoid>
+// CHECK-SAME: #mie.epilogue<activation = hard_sigmoid>
+// CHECK-SAME: #mie.epilogue<activation = hard_swish>
+// CHECK-SAME: #mie.epilogue<activation = silu>
+// CHECK-SAME: #mie.epilogue<activation = gelu>
+// CHECK-SAME: #mie.epilogue<activation = gelu_tanh>
+// CHECK-SAME: #mie.epilogue<activation = tanh>
+func.func private @activations() attributes {all = [
+  #mie.epilogue<activation = relu>, #mie.epilogue<activation = relu6>,
+  #mie.epilogue<activation = sigmoid>, #mie.epilogue<activation = hard_sigmoid>,
+  #mie.epilogue<activation = hard_swish>, #mie.epilogue<activation = silu>,
+  #mie.epilogue<activation = gelu>, #mie.epilogue<activation = gelu_tanh>,
+  #mie.epilogue<activation = tanh>]}
+
+// -----
+
+// Tests mie.alloc with the default and an explicit alignment.
+
+// CHECK-LABEL: func.func @alloc
+func.func @alloc() -> (memref<1x64x56x56xf32>, memref<1024xf16>, memref<4x4xi8, 1>) {
+  // CHECK: %{{.+}} = mie.alloc : memref<1x64x56x56xf32>
+  %0 = mie.alloc : memref<1x64x56x56xf32>
+  // CHECK: %{{.+}} = mie.alloc {alignment = 128 : i64} : memref<1024xf16>
+  %1 = mie.alloc {alignment = 128} : memref<1024xf16>
+  // CHECK: %{{.+}} = mie.alloc : memref<4x4xi8, 1>
+  %2 = mie.alloc {alignment = 64} : memref<4x4xi8, 1>
+  return %0, %1, %2 : memref<1x64x56x56xf32>, memref<1024xf16>, memref<4x4xi8, 1>
+}
+
+// -----
+
+// Tests mie.view into an arena and a weights blob, with and without `aligned`, filling the base
+// exactly.
+
+// CHECK-LABEL: func.func @view
+// CHECK-SAME: (%[[ARENA:.+]]: memref<65536xi8>, %[[WEIGHTS:.+]]: memref<1048576xi8>)
+func.func @view(%arena: memref<65536xi8>, %weights: memref<1048576xi8>)
+    -> (memref<1x64xf32>, memref<64x64x3x3xf32>, memref<32768xf16>, memref<65536xi8>) {
+  // CHECK: mie.view %[[ARENA]][1024] : memref<65536xi8> to memref<1x64xf32>
+  %0 = mie.view %arena[1024] : memref<65536xi8> to memref<1x64xf32>
+  // CHECK: mie.view %[[WEIGHTS]][4096] {aligned} : memref<1048576xi8> to memref<64x64x3x3xf32>
+  %1 = mie.view %weights[4096] {aligned} : memref<1048576xi8> to memref<64x64x3x3xf32>
+  // CHECK: mie.view %[[ARENA]][0] : memref<65536xi8> to memref<32768xf16>
+  %2 = mie.view %arena[0] : memref<65536xi8> to memref<32768xf16>
+  // CHECK: mie.view %[[ARENA]][0] : memref<65536xi8> to memref<65536xi8>
+  %3 = mie.view %arena[0] : memref<65536xi8> to memref<65536xi8>
+  return %0, %1, %2, %3 : memref<1x64xf32>, memref<64x64x3x3xf32>, memref<32768xf16>, memref<65536xi8>
+}
+
+// -----
+
+// Tests mie.conv2d with every combination of the optional operands and the window attributes.
+
+// CHECK-LABEL: func.func @conv2d
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x64x56x56xf32>, %[[W:[^:]+]]: memref<64x64x3x3xf32>, %[[B:[^:]+]]: memref<64xf32>, %[[R:[^:]+]]: memref<1x64x56x56xf32>, %[[Y:[^:]+]]: memref<1x64x56x56xf32>)
+func.func @conv2d(%x: memref<1x64x56x56xf32>, %w: memref<64x64x3x3xf32>, %b: memref<64xf32>,
+                  %r: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
+  // CHECK: mie.conv2d ins(%[[X]], %[[W]] : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) outs(%[[Y]] : memref<1x64x56x56xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+      outs(%y : memref<1x64x56x56xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  // CHECK: mie.conv2d ins(%[[X]], %[[W]] : {{.+}}) bias(%[[B]] : memref<64xf32>) outs(%[[Y]] : {{.+}}) {epilogue = #mie.epilogue<bias, activation = relu>, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) bias(%b : memref<64xf32>)
+      outs(%y : memref<1x64x56x56xf32>)
+      {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>}
+  // CHECK: mie.conv2d ins(%[[X]], %[[W]] : {{.+}}) residual(%[[R]] : memref<1x64x56x56xf32>) outs(%[[Y]] : {{.+}}) {epilogue = #mie.epilogue<residual>, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+      residual(%r : memref<1x64x56x56xf32>) outs(%y : memref<1x64x56x56xf32>)
+      {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>}
+  // CHECK: mie.conv2d ins(%[[X]], %[[W]] : {{.+}}) bias(%[[B]] : {{.+}}) residual(%[[R]] : {{.+}}) outs(%[[Y]] : {{.+}}) {epilogue = #mie.epilogue<bias, residual, activation = relu6, clamp = [0.0, 6.0]>, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) bias(%b : memref<64xf32>)
+      residual(%r : memref<1x64x56x56xf32>) outs(%y : memref<1x64x56x56xf32>)
+      {pads = array<i64: 1, 1, 1, 1>,
+       epilogue = #mie.epilogue<bias, residual, activation = relu6, clamp = [0.0, 6.0]>}
+  return
+}
+
+// CHECK-LABEL: func.func @conv2d_window
+func.func @conv2d_window(%x: memref<2x32x112x112xf16>, %dw: memref<32x1x3x3xf16>,
+                         %gw: memref<64x8x5x5xf16>, %y: memref<2x32x56x56xf16>,
+                         %z: memref<2x64x104x105xf16>) {
+  // Depthwise, stride 2: (112 + 1 + 1 - 3) / 2 + 1 = 56.
+  // CHECK: mie.conv2d {{.+}} {groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+  mie.conv2d ins(%x, %dw : memref<2x32x112x112xf16>, memref<32x1x3x3xf16>)
+      outs(%y : memref<2x32x56x56xf16>)
+      {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, groups = 32}
+  // Grouped, dilated (window 2 * (5 - 1) + 1 = 9), left pad only: 112 - 9 + 1 = 104 rows,
+  // 112 + 1 - 9 + 1 = 105 columns.
+  // CHECK: mie.conv2d {{.+}} {dilations = array<i64: 2, 2>, groups = 4 : i64, pads = array<i64: 0, 1, 0, 0>}
+  mie.conv2d ins(%x, %gw : memref<2x32x112x112xf16>, memref<64x8x5x5xf16>)
+      outs(%z : memref<2x64x104x105xf16>)
+      {dilations = array<i64: 2, 2>, pads = array<i64: 0, 1, 0, 0>, groups = 4}
+  return
+}
+
+// -----
+
+// Tests mie.gemm in 2-D and batched 3-D form with transposes, alpha and epilogue operands.
+
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:[^:]+]]: memref<8x512xf32>, %[[W:[^:]+]]: memref<1000x512xf32>, %[[B:[^:]+]]: memref<1000xf32>, %[[Y:[^:]+]]: memref<8x1000xf32>)
+func.func @gemm(%a: memref<8x512xf32>, %w: memref<1000x512xf32>, %b: memref<1000xf32>,
+                %y: memref<8x1000xf32>) {
+  // CHECK: mie.gemm ins(%[[A]], %[[W]] : memref<8x512xf32>, memref<1000x512xf32>) bias(%[[B]] : memref<1000xf32>) outs(%[[Y]] : memref<8x1000xf32>) {epilogue = #mie.epilogue<bias>, trans_b}
+  mie.gemm ins(%a, %w : memref<8x512xf32>, memref<1000x512xf32>) bias(%b : memref<1000xf32>)
+      outs(%y : memref<8x1000xf32>) {trans_b, epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// CHECK-LABEL: func.func @gemm_trans_a_alpha
+func.func @gemm_trans_a_alpha(%a: memref<64x16xbf16>, %b: memref<64x32xbf16>,
+                              %y: memref<16x32xbf16>) {
+  // CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<64x16xbf16>, memref<64x32xbf16>) outs(%{{.+}} : memref<16x32xbf16>) {alpha = 1.250000e-01 : f64, trans_a}
+  mie.gemm ins(%a, %b : memref<64x16xbf16>, memref<64x32xbf16>) outs(%y : memref<16x32xbf16>)
+      {trans_a, alpha = 0.125 : f64}
+  return
+}
+
+// CHECK-LABEL: func.func @gemm_batched
+// CHECK-SAME: (%[[Q:[^:]+]]: memref<12x128x64xf16>, %[[K:[^:]+]]: memref<12x128x64xf16>, %[[R:[^:]+]]: memref<12x128x128xf16>, %[[S:[^:]+]]: memref<12x128x128xf16>)
+func.func @gemm_batched(%q: memref<12x128x64xf16>, %k: memref<12x128x64xf16>,
+                        %r: memref<12x128x128xf16>, %s: memref<12x128x128xf16>) {
+  // CHECK: mie.gemm ins(%[[Q]], %[[K]] : memref<12x128x64xf16>, memref<12x128x64xf16>) residual(%[[R]] : memref<12x128x128xf16>) outs(%[[S]] : memref<12x128x128xf16>) {epilogue = #mie.epilogue<residual, activation = gelu_tanh>, trans_b}
+  mie.gemm ins(%q, %k : memref<12x128x64xf16>, memref<12x128x64xf16>)
+      residual(%r : memref<12x128x128xf16>) outs(%s : memref<12x128x128xf16>)
+      {trans_b, epilogue = #mie.epilogue<residual, activation = gelu_tanh>}
+  return
+}
+
+// -----
+
+// Tests mie.kernel with a linalg body, with no inputs, and with extra attributes.
+
+// CHECK-LABEL: func.func @kernel
+// CHECK-SAME: (%[[A:[^:]+]]: memref<64xf32>, %[[B:[^:]+]]: memref<64xf32>, %[[C:[^:]+]]: memref<64xf32>)
+func.func @kernel(%a: memref<64xf32>, %b: memref<64xf32>, %c: memref<64xf32>) {
+  // CHECK: mie.kernel "add_relu" ins(%[[A]], %[[B]] : memref<64xf32>, memref<64xf32>) outs(%[[C]] : memref<64xf32>) {
+  // CHECK-NEXT: ^bb0(%[[X:.+]]: memref<64xf32>, %[[Y:.+]]: memref<64xf32>, %[[Z:.+]]: memref<64xf32>):
+  // CHECK-NEXT: linalg.add ins(%[[X]], %[[Y]] : memref<64xf32>, memref<64xf32>) outs(%[[Z]] : memref<64xf32>)
+  // CHECK: mie.yield
+  // CHECK-NEXT: }
+  mie.kernel "add_relu" ins(%a, %b : memref<64xf32>, memref<64xf32>) outs(%c : memref<64xf32>) {
+  ^bb0(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>):
+    linalg.add ins(%x, %y : memref<64xf32>, memref<64xf32>) outs(%z : memref<64xf32>)
+    %zero = arith.constant 0.0 : f32
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        outs(%z : memref<64xf32>) {
+    ^bb0(%v: f32):
+      %m = arith.maximumf %v, %zero : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @kernel_no_inputs
+func.func @kernel_no_inputs(%c: memref<4x4xf16>) {
+  // CHECK: mie.kernel "fill" outs(%{{.+}} : memref<4x4xf16>) attributes {cost = 16 : i64} {
+  // CHECK-NEXT: ^bb0(%[[O:.+]]: memref<4x4xf16>):
+  // CHECK: linalg.fill ins(%{{.+}} : f16) outs(%[[O]] : memref<4x4xf16>)
+  // CHECK: mie.yield
+  mie.kernel "fill" outs(%c : memref<4x4xf16>) attributes {cost = 16 : i64} {
+  ^bb0(%o: memref<4x4xf16>):
+    %one = arith.constant 1.0 : f16
+    linalg.fill ins(%one : f16) outs(%o : memref<4x4xf16>)
+    mie.yield
+  }
+  return
+}
