@@ -37,7 +37,7 @@ typedef enum mie_status {
   MIE_ERR_INVALID_PACKAGE = 3,  /* the package failed validation */
   MIE_ERR_UNSUPPORTED = 4,      /* valid package, but nothing here can run it (arch, CUDA, ABI version) */
   MIE_ERR_LOAD = 5,             /* the code object could not be loaded or lacks its entry symbol */
-  MIE_ERR_OUT_OF_MEMORY = 6,
+  MIE_ERR_OUT_OF_MEMORY = 6,   /* also: threads could not be started */
   MIE_ERR_KERNEL = 7,           /* the generated entry returned non-zero */
   MIE_ERR_NOT_FOUND = 8         /* named target does not exist */
 } mie_status;

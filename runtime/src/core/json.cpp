@@ -249,11 +249,11 @@ class Parser {
         case 'r': s->push_back('\r'); break;
         case 't': s->push_back('\t'); break;
         case 'u': {
-          uint32_t cp;
+          uint32_t cp = 0;
           if (!parse_hex4(&cp)) return false;
           if (cp >= 0xDC00 && cp <= 0xDFFF) return fail("unpaired low surrogate in \\u escape");
           if (cp >= 0xD800 && cp <= 0xDBFF) {
-            uint32_t lo;
+            uint32_t lo = 0;
             if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return fail("unpaired high surrogate in \\u escape");
             p_ += 2;
             if (!parse_hex4(&lo)) return false;

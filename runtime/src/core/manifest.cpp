@@ -42,7 +42,7 @@ class SchemaReader {
     const Value *v = obj.find(key);
     if (!v) return fail(path, std::string("missing field '") + key + "'");
     if (v->type != type)
-      return fail(join(path, key), std::string("expected ") + (type == Type::Object ? "an " : "a ") +
+      return fail(join(path, key), std::string("expected ") + (type == Type::Object || type == Type::Array ? "an " : "a ") +
                                        json::type_name(type) + ", got " + describe(*v));
     *out = v;
     return true;

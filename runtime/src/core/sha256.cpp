@@ -6,6 +6,16 @@
 #define MIE_SHA256_X86 1
 #include <cpuid.h>
 #include <immintrin.h>
+#elif defined(__aarch64__) && defined(__linux__) && defined(__GNUC__)
+#define MIE_SHA256_ARM 1
+#include <arm_neon.h>
+#include <sys/auxv.h>
+// GCC's arm_neon.h guards the SHA-2 intrinsics with "+crypto"; clang names the extension "sha2".
+#if defined(__clang__)
+#define MIE_SHA256_ARM_TARGET __attribute__((target("sha2")))
+#else
+#define MIE_SHA256_ARM_TARGET __attribute__((target("+crypto")))
+#endif
 #endif
 
 namespace mie::rt {
@@ -72,11 +82,40 @@ bool cpu_has_shani() {
 }
 #endif
 
+#if MIE_SHA256_ARM
+// ARMv8 SHA-2 instructions: state stays ABCD/EFGH; each SHA256H/SHA256H2 pair does four rounds.
+MIE_SHA256_ARM_TARGET void blocks_armv8(uint32_t state[8], const uint8_t *data, size_t blocks) {
+  uint32x4_t state0 = vld1q_u32(&state[0]);
+  uint32x4_t state1 = vld1q_u32(&state[4]);
+  for (; blocks > 0; --blocks, data += 64) {
+    const uint32x4_t abcd_save = state0, efgh_save = state1;
+    uint32x4_t w[4];
+    for (int i = 0; i < 4; ++i) w[i] = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(data + 16 * i)));
+    for (int g = 0; g < 16; ++g) {  // fully unrolled by the compiler
+      const uint32x4_t k = vaddq_u32(w[g & 3], vld1q_u32(&kK[4 * g]));
+      if (g < 12)  // schedule W[g+4] from W[g..g+3] into the slot W[g] vacates
+        w[g & 3] = vsha256su1q_u32(vsha256su0q_u32(w[g & 3], w[(g + 1) & 3]), w[(g + 2) & 3], w[(g + 3) & 3]);
+      const uint32x4_t prev = state0;
+      state0 = vsha256hq_u32(state0, state1, k);
+      state1 = vsha256h2q_u32(state1, prev, k);
+    }
+    state0 = vaddq_u32(state0, abcd_save);
+    state1 = vaddq_u32(state1, efgh_save);
+  }
+  vst1q_u32(&state[0], state0);
+  vst1q_u32(&state[4], state1);
+}
+
+bool cpu_has_arm_sha2() { return (getauxval(AT_HWCAP) & (1ul << 6)) != 0; }  // HWCAP_SHA2
+#endif
+
 using BlocksFn = void (*)(uint32_t *, const uint8_t *, size_t);
 
 BlocksFn pick_blocks() {
 #if MIE_SHA256_X86
   if (cpu_has_shani()) return blocks_shani;
+#elif MIE_SHA256_ARM
+  if (cpu_has_arm_sha2()) return blocks_armv8;
 #endif
   return detail::sha256_blocks_portable;
 }
@@ -121,6 +160,11 @@ bool sha256_blocks_accelerated(uint32_t state[8], const uint8_t *data, size_t bl
     blocks_shani(state, data, blocks);
     return true;
   }
+#elif MIE_SHA256_ARM
+  if (cpu_has_arm_sha2()) {
+    blocks_armv8(state, data, blocks);
+    return true;
+  }
 #endif
   (void)state; (void)data; (void)blocks;
   return false;
@@ -132,6 +176,7 @@ Sha256::Sha256()
     : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::update(const void *data, size_t size) {
+  if (size == 0) return;  // data may be NULL for an empty section
   const uint8_t *p = static_cast<const uint8_t *>(data);
   total_bytes_ += size;
   if (buffered_ > 0) {

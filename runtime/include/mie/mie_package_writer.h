@@ -1,0 +1,69 @@
+// mie_package_writer.h - writes .mie packages (docs/package-format.md). Linked by the compiler (CMake target
+// mie_package_writer); independent of the runtime library and of LLVM/MLIR.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mie {
+
+struct PackageTensorSpec {
+  std::string name;
+  std::string dtype;           // f32 f16 bf16 f64 i8 i16 i32 i64 u8 bool
+  std::vector<int64_t> shape;  // every dim >= 0; empty = scalar
+};
+
+struct PackageTargetSpec {
+  std::string name;      // "x86-64", "aarch64", "cuda-sm_90"
+  std::string kind = "cpu";
+  std::string arch;      // "x86_64", "aarch64", "sm_90"
+  std::string features;  // "+avx2,+fma"; may be empty
+  std::string format = "elf-shared-object";
+  std::string entry = "mie_entry";
+  uint32_t abi_version = 1;  // MIE_KERNEL_ABI_VERSION the code was generated for
+  uint64_t arena_bytes = 0;
+  std::vector<uint8_t> code;  // the whole code object; must not be empty
+};
+
+class PackageWriter {
+ public:
+  // Sections are placed at multiples of this (the format only requires 64): page-aligned code and weights
+  // keep the door open to mapping them directly.
+  static constexpr uint64_t kSectionPlacement = 4096;
+
+  void set_model(std::string name) { model_ = std::move(name); }
+  void set_precision(std::string precision) { precision_ = std::move(precision); }  // "fp32", "fp16", ...
+  void set_compiler(std::string compiler) { compiler_ = std::move(compiler); }
+  void add_input(PackageTensorSpec spec) { inputs_.push_back(std::move(spec)); }
+  void add_output(PackageTensorSpec spec) { outputs_.push_back(std::move(spec)); }
+  // Not copied (weights can be large): `data` must stay valid until write()/serialize() return.
+  void set_weights(const void *data, uint64_t size) {
+    weights_ = static_cast<const uint8_t *>(data);
+    weights_size_ = size;
+  }
+  void add_target(PackageTargetSpec spec) { targets_.push_back(std::move(spec)); }
+
+  // Writes the package atomically: the bytes go to "<path>.tmp-XXXXXX" in the same directory, which is
+  // fsync'ed and renamed over `path`; on any failure the temporary is removed and `path` is untouched.
+  // Returns "" on success, otherwise a message saying what was wrong.
+  std::string write(const std::string &path) const;
+
+  // The same bytes in memory (tests, tools that embed packages).
+  std::string serialize(std::vector<uint8_t> *out) const;
+
+ private:
+  struct Layout;
+  std::string check() const;
+  std::string plan(Layout *layout) const;
+  template <typename Sink>
+  bool emit(const Layout &layout, Sink &&sink) const;
+
+  std::string model_, precision_ = "fp32", compiler_ = "mie-compile 0.1.0";
+  std::vector<PackageTensorSpec> inputs_, outputs_;
+  const uint8_t *weights_ = nullptr;
+  uint64_t weights_size_ = 0;
+  std::vector<PackageTargetSpec> targets_;
+};
+
+}  // namespace mie

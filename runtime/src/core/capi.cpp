@@ -1,0 +1,280 @@
+// The C API (mie_rt.h): thin handle wrappers around Package and Session plus the thread-local last error.
+#include <memory>
+#include <string>
+
+#include "format.h"
+#include "mie/mie_rt.h"
+#include "package.h"
+#include "session.h"
+
+struct mie_package {
+  std::shared_ptr<const mie::rt::Package> pkg;
+};
+
+struct mie_session {
+  std::unique_ptr<mie::rt::Session> session;
+};
+
+namespace {
+
+thread_local std::string tls_last_error;
+
+// Every entry point starts with Call: it clears the previous message so mie_last_error always describes the
+// most recent call on this thread.
+struct Call {
+  Call() { tls_last_error.clear(); }
+  mie_status fail(mie_status s, std::string message) {
+    tls_last_error = std::move(message);
+    return s;
+  }
+  mie_status null_arg(const char *fn, const char *arg) {
+    return fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": " + arg + " is NULL");
+  }
+};
+
+void fill_tensor_info(const mie::rt::TensorDesc &t, mie_tensor_info *info) {
+  info->name = t.name.c_str();
+  info->dtype = t.dtype;
+  info->rank = uint32_t(t.dims.size());
+  info->dims = t.dims.empty() ? nullptr : t.dims.data();
+  info->num_elements = t.num_elements;
+  info->byte_size = t.byte_size;
+}
+
+mie_status tensor_info(const mie_package *package, uint32_t index, mie_tensor_info *out, bool input) {
+  Call c;
+  const char *fn = input ? "mie_package_input_info" : "mie_package_output_info";
+  if (!package) return c.null_arg(fn, "package");
+  if (!out) return c.null_arg(fn, "out_info");
+  const auto &list = input ? package->pkg->manifest().inputs : package->pkg->manifest().outputs;
+  if (index >= list.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (model has " + std::to_string(list.size()) + ")");
+  fill_tensor_info(list[index], out);
+  return MIE_OK;
+}
+
+template <typename F>
+mie_status string_field(const mie_package *package, const char **out, const char *fn, F get) {
+  Call c;
+  if (!package) return c.null_arg(fn, "package");
+  if (!out) return c.null_arg(fn, "out");
+  *out = get(package->pkg->manifest()).c_str();
+  return MIE_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *mie_runtime_version(void) { return MIE_RT_VERSION_STRING; }
+
+const char *mie_status_string(mie_status status) {
+  switch (status) {
+    case MIE_OK: return "ok";
+    case MIE_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case MIE_ERR_IO: return "i/o error";
+    case MIE_ERR_INVALID_PACKAGE: return "invalid package";
+    case MIE_ERR_UNSUPPORTED: return "unsupported";
+    case MIE_ERR_LOAD: return "code load error";
+    case MIE_ERR_OUT_OF_MEMORY: return "out of memory";
+    case MIE_ERR_KERNEL: return "kernel error";
+    case MIE_ERR_NOT_FOUND: return "not found";
+  }
+  return "unknown status";
+}
+
+const char *mie_last_error(void) { return tls_last_error.c_str(); }
+const char *mie_dtype_name(mie_dtype dtype) { return mie::rt::dtype_to_name(dtype); }
+size_t mie_dtype_size(mie_dtype dtype) { return mie::rt::dtype_byte_size(dtype); }
+
+mie_status mie_package_open(const char *path, mie_package **out_package) {
+  Call c;
+  if (!path) return c.null_arg("mie_package_open", "path");
+  if (!out_package) return c.null_arg("mie_package_open", "out_package");
+  *out_package = nullptr;
+  std::shared_ptr<const mie::rt::Package> pkg;
+  std::string error;
+  mie_status s = mie::rt::Package::open(path, &pkg, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  *out_package = new mie_package{std::move(pkg)};
+  return MIE_OK;
+}
+
+mie_status mie_package_close(mie_package *package) {
+  Call c;
+  delete package;  // sessions keep their own reference to the mapping
+  return MIE_OK;
+}
+
+mie_status mie_package_model_name(const mie_package *p, const char **out) {
+  return string_field(p, out, "mie_package_model_name", [](const mie::rt::Manifest &m) -> const std::string & { return m.model; });
+}
+mie_status mie_package_precision(const mie_package *p, const char **out) {
+  return string_field(p, out, "mie_package_precision", [](const mie::rt::Manifest &m) -> const std::string & { return m.precision; });
+}
+mie_status mie_package_compiler(const mie_package *p, const char **out) {
+  return string_field(p, out, "mie_package_compiler", [](const mie::rt::Manifest &m) -> const std::string & { return m.compiler; });
+}
+
+mie_status mie_package_manifest_json(const mie_package *package, const char **out_json, size_t *out_size) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_manifest_json", "package");
+  if (!out_json) return c.null_arg("mie_package_manifest_json", "out_json");
+  *out_json = package->pkg->manifest_text().c_str();
+  if (out_size) *out_size = package->pkg->manifest_text().size();
+  return MIE_OK;
+}
+
+mie_status mie_package_weights(const mie_package *package, const void **out_data, uint64_t *out_size) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_weights", "package");
+  if (!out_data) return c.null_arg("mie_package_weights", "out_data");
+  *out_data = package->pkg->weights();
+  if (out_size) *out_size = package->pkg->manifest().weights.size;
+  return MIE_OK;
+}
+
+mie_status mie_package_num_inputs(const mie_package *package, uint32_t *out_count) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_num_inputs", "package");
+  if (!out_count) return c.null_arg("mie_package_num_inputs", "out_count");
+  *out_count = uint32_t(package->pkg->manifest().inputs.size());
+  return MIE_OK;
+}
+
+mie_status mie_package_num_outputs(const mie_package *package, uint32_t *out_count) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_num_outputs", "package");
+  if (!out_count) return c.null_arg("mie_package_num_outputs", "out_count");
+  *out_count = uint32_t(package->pkg->manifest().outputs.size());
+  return MIE_OK;
+}
+
+mie_status mie_package_input_info(const mie_package *package, uint32_t index, mie_tensor_info *out_info) {
+  return tensor_info(package, index, out_info, true);
+}
+
+mie_status mie_package_output_info(const mie_package *package, uint32_t index, mie_tensor_info *out_info) {
+  return tensor_info(package, index, out_info, false);
+}
+
+mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_num_targets", "package");
+  if (!out_count) return c.null_arg("mie_package_num_targets", "out_count");
+  *out_count = uint32_t(package->pkg->manifest().targets.size());
+  return MIE_OK;
+}
+
+mie_status mie_package_target_info(const mie_package *package, uint32_t index, mie_target_info *out_info) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_target_info", "package");
+  if (!out_info) return c.null_arg("mie_package_target_info", "out_info");
+  const auto &targets = package->pkg->manifest().targets;
+  if (index >= targets.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, "mie_package_target_info: index " + std::to_string(index) +
+                                                " out of range (package has " + std::to_string(targets.size()) + ")");
+  const auto &t = targets[index];
+  out_info->name = t.name.c_str();
+  out_info->kind = t.kind.c_str();
+  out_info->arch = t.arch.c_str();
+  out_info->features = t.features.c_str();
+  out_info->format = t.format.c_str();
+  out_info->entry = t.entry.c_str();
+  out_info->abi_version = t.abi_version;
+  out_info->arena_bytes = t.arena_bytes;
+  out_info->code_size = t.code.size;
+  std::string why;
+  out_info->runnable_here = mie::rt::target_runnable_here(t, false, &why) ? 1 : 0;
+  return MIE_OK;
+}
+
+mie_status mie_package_arena_bytes(const mie_package *package, const char *target, uint64_t *out_bytes) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_arena_bytes", "package");
+  if (!out_bytes) return c.null_arg("mie_package_arena_bytes", "out_bytes");
+  const mie::rt::TargetDesc *t = nullptr;
+  if (target) {
+    t = package->pkg->find_target(target);
+    if (!t) return c.fail(MIE_ERR_NOT_FOUND, "package '" + package->pkg->path() + "': no target named '" + target + "'");
+  } else {
+    mie_status s = MIE_OK;
+    std::string error;
+    t = mie::rt::select_target(*package->pkg, nullptr, &s, &error);
+    if (!t) return c.fail(s, error);
+  }
+  *out_bytes = t->arena_bytes;
+  return MIE_OK;
+}
+
+mie_status mie_session_options_init(mie_session_options *options) {
+  Call c;
+  if (!options) return c.null_arg("mie_session_options_init", "options");
+  options->num_threads = 0;
+  options->target = nullptr;
+  return MIE_OK;
+}
+
+mie_status mie_session_create(mie_package *package, const mie_session_options *options, mie_session **out_session) {
+  Call c;
+  if (!package) return c.null_arg("mie_session_create", "package");
+  if (!out_session) return c.null_arg("mie_session_create", "out_session");
+  *out_session = nullptr;
+  std::unique_ptr<mie::rt::Session> session;
+  std::string error;
+  mie_status s = mie::rt::Session::create(package->pkg, options, &session, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  *out_session = new mie_session{std::move(session)};
+  return MIE_OK;
+}
+
+mie_status mie_session_destroy(mie_session *session) {
+  Call c;
+  delete session;
+  return MIE_OK;
+}
+
+mie_status mie_session_run(mie_session *session, const void *const *inputs, void *const *outputs) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_run", "session");
+  std::string error;
+  mie_status s = session->session->run(inputs, outputs, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
+mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_set_threads", "session");
+  std::string error;
+  mie_status s = session->session->set_threads(num_threads, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
+mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_num_threads", "session");
+  if (!out_threads) return c.null_arg("mie_session_num_threads", "out_threads");
+  *out_threads = session->session->num_threads();
+  return MIE_OK;
+}
+
+mie_status mie_session_target(const mie_session *session, const char **out_target_name) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_target", "session");
+  if (!out_target_name) return c.null_arg("mie_session_target", "out_target_name");
+  *out_target_name = session->session->target().name.c_str();
+  return MIE_OK;
+}
+
+mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_last_run_ns", "session");
+  if (!out_ns) return c.null_arg("mie_session_last_run_ns", "out_ns");
+  *out_ns = session->session->last_run_ns();
+  return MIE_OK;
+}
+
+}  // extern "C"

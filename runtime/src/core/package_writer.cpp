@@ -1,0 +1,294 @@
+#include "mie/mie_package_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "format.h"
+#include "json.h"
+#include "sha256.h"
+
+namespace mie {
+
+using rt::kHeaderSize;
+
+struct PackageWriter::Layout {
+  std::string manifest;
+  uint8_t header[kHeaderSize];
+  uint64_t weights_offset = 0;
+  std::vector<uint64_t> code_offsets;
+  uint64_t file_size = 0;
+};
+
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// The reader rejects invalid UTF-8 and embedded NULs, so the writer must never produce them.
+bool valid_text(const std::string &s) {
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(s.data());
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = p[i];
+    if (c == 0) return false;
+    if (c < 0x80) { ++i; continue; }
+    size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || i + len > n) return false;
+    uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+    for (size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (p[i + k] & 0x3F);
+    }
+    const uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+void add_key(std::string &o, const char *key) {
+  rt::json::append_quoted(o, key);
+  o += ": ";
+}
+
+void add_section(std::string &o, uint64_t offset, uint64_t size, const std::string &sha) {
+  o += "{\"offset\": " + std::to_string(offset) + ", \"size\": " + std::to_string(size) + ", \"sha256\": \"" + sha +
+       "\"}";
+}
+
+void add_tensors(std::string &o, const char *key, const std::vector<PackageTensorSpec> &list) {
+  o += "  ";
+  add_key(o, key);
+  o += "[";
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto &t = list[i];
+    o += i ? ",\n    {" : "\n    {";
+    add_key(o, "name");
+    rt::json::append_quoted(o, t.name);
+    o += ", ";
+    add_key(o, "dtype");
+    rt::json::append_quoted(o, t.dtype);
+    o += ", ";
+    add_key(o, "shape");
+    o += "[";
+    for (size_t d = 0; d < t.shape.size(); ++d) o += (d ? ", " : "") + std::to_string(t.shape[d]);
+    o += "]}";
+  }
+  o += list.empty() ? "],\n" : "\n  ],\n";
+}
+
+}  // namespace
+
+std::string PackageWriter::check() const {
+  if (!valid_text(model_)) return "model name is not valid UTF-8 or contains NUL";
+  if (precision_.empty() || !valid_text(precision_)) return "precision must be a non-empty UTF-8 string";
+  if (!valid_text(compiler_)) return "compiler string is not valid UTF-8 or contains NUL";
+  if (outputs_.empty()) return "the model has no outputs";
+  if (targets_.empty()) return "the package has no targets";
+  if (weights_size_ > 0 && !weights_) return "weights data is NULL but size is " + std::to_string(weights_size_);
+  if (weights_size_ > uint64_t(INT64_MAX)) return "weights are too large";
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto &list = pass == 0 ? inputs_ : outputs_;
+    const char *kind = pass == 0 ? "input" : "output";
+    for (size_t i = 0; i < list.size(); ++i) {
+      const auto &t = list[i];
+      const std::string what = std::string(kind) + " " + std::to_string(i) + " ('" + t.name + "')";
+      if (t.name.empty() || !valid_text(t.name)) return what + ": name must be a non-empty UTF-8 string";
+      for (size_t j = 0; j < i; ++j)
+        if (list[j].name == t.name) return what + ": duplicate name";
+      mie_dtype dt;
+      if (!rt::dtype_from_name(t.dtype, &dt))
+        return what + ": unknown dtype '" + t.dtype + "' (expected one of " + rt::dtype_name_list() + ")";
+      uint64_t elems = 1;
+      for (int64_t d : t.shape) {
+        if (d < 0) return what + ": negative dimension " + std::to_string(d);
+        if (d != 0 && elems > UINT64_MAX / uint64_t(d) / 8) return what + ": shape is too large";
+        elems *= uint64_t(d);
+      }
+    }
+  }
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    const auto &t = targets_[i];
+    const std::string what = "target " + std::to_string(i) + " ('" + t.name + "')";
+    if (t.name.empty() || !valid_text(t.name)) return what + ": name must be a non-empty UTF-8 string";
+    for (size_t j = 0; j < i; ++j)
+      if (targets_[j].name == t.name) return what + ": duplicate target name";
+    if (t.kind != "cpu" && t.kind != "cuda") return what + ": kind must be cpu or cuda, not '" + t.kind + "'";
+    if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
+    if (!valid_text(t.features)) return what + ": features is not valid UTF-8";
+    if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
+    if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
+    if (t.abi_version == 0) return what + ": abi_version must be at least 1";
+    if (t.arena_bytes > uint64_t(INT64_MAX)) return what + ": arena_bytes is too large";
+    if (t.code.empty()) return what + ": code is empty";
+  }
+  return "";
+}
+
+std::string PackageWriter::plan(Layout *L) const {
+  if (std::string e = check(); !e.empty()) return e;
+  const std::string weights_sha = rt::sha256_hex(weights_, weights_size_);
+  std::vector<std::string> code_sha;
+  for (const auto &t : targets_) code_sha.push_back(rt::sha256_hex(t.code.data(), t.code.size()));
+
+  // Section offsets depend on the manifest length, which depends on the offsets' digits: iterate until the
+  // data start stops moving (two or three rounds; the page rounding absorbs small changes).
+  uint64_t data_start = kSectionPlacement;
+  for (int round = 0; round < 16; ++round) {
+    uint64_t pos = data_start;
+    L->weights_offset = pos;
+    pos = align_up(pos + weights_size_, kSectionPlacement);
+    L->code_offsets.clear();
+    for (const auto &t : targets_) {
+      L->code_offsets.push_back(pos);
+      L->file_size = pos + t.code.size();
+      pos = align_up(pos + t.code.size(), kSectionPlacement);
+    }
+
+    std::string &o = L->manifest;
+    o = "{\n  \"format_version\": " + std::to_string(rt::kFormatVersion) + ",\n  ";
+    add_key(o, "compiler"); rt::json::append_quoted(o, compiler_); o += ",\n  ";
+    add_key(o, "model"); rt::json::append_quoted(o, model_); o += ",\n  ";
+    add_key(o, "precision"); rt::json::append_quoted(o, precision_); o += ",\n";
+    add_tensors(o, "inputs", inputs_);
+    add_tensors(o, "outputs", outputs_);
+    o += "  ";
+    add_key(o, "weights");
+    add_section(o, L->weights_offset, weights_size_, weights_sha);
+    o += ",\n  ";
+    add_key(o, "targets");
+    o += "[";
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      const auto &t = targets_[i];
+      o += i ? ",\n    {" : "\n    {";
+      add_key(o, "name"); rt::json::append_quoted(o, t.name); o += ", ";
+      add_key(o, "kind"); rt::json::append_quoted(o, t.kind); o += ", ";
+      add_key(o, "arch"); rt::json::append_quoted(o, t.arch); o += ", ";
+      add_key(o, "features"); rt::json::append_quoted(o, t.features); o += ",\n     ";
+      add_key(o, "format"); rt::json::append_quoted(o, t.format); o += ", ";
+      add_key(o, "entry"); rt::json::append_quoted(o, t.entry); o += ", ";
+      add_key(o, "abi_version"); o += std::to_string(t.abi_version) + ", ";
+      add_key(o, "arena_bytes"); o += std::to_string(t.arena_bytes) + ",\n     ";
+      add_key(o, "code");
+      add_section(o, L->code_offsets[i], t.code.size(), code_sha[i]);
+      o += "}";
+    }
+    o += "\n  ]\n}\n";
+
+    const uint64_t needed = align_up(kHeaderSize + o.size(), kSectionPlacement);
+    if (needed == data_start) {
+      rt::Header h;
+      std::memcpy(h.magic, rt::kMagic, 8);
+      h.format_version = rt::kFormatVersion;
+      h.header_size = kHeaderSize;
+      h.manifest_offset = kHeaderSize;
+      h.manifest_size = o.size();
+      h.file_size = L->file_size;
+      rt::sha256(o.data(), o.size(), h.manifest_sha256);
+      rt::encode_header(h, L->header);
+      return "";
+    }
+    data_start = needed;
+  }
+  return "internal error: package layout did not converge";
+}
+
+template <typename Sink>
+bool PackageWriter::emit(const Layout &L, Sink &&sink) const {
+  static const uint8_t kZeros[4096] = {};
+  uint64_t pos = 0;
+  auto pad_to = [&](uint64_t target) {
+    while (pos < target) {
+      const uint64_t n = target - pos < sizeof kZeros ? target - pos : sizeof kZeros;
+      if (!sink(kZeros, n)) return false;
+      pos += n;
+    }
+    return true;
+  };
+  auto put = [&](const void *p, uint64_t n) {
+    if (n && !sink(p, n)) return false;
+    pos += n;
+    return true;
+  };
+  if (!put(L.header, kHeaderSize) || !put(L.manifest.data(), L.manifest.size())) return false;
+  if (!pad_to(L.weights_offset) || !put(weights_, weights_size_)) return false;
+  for (size_t i = 0; i < targets_.size(); ++i)
+    if (!pad_to(L.code_offsets[i]) || !put(targets_[i].code.data(), targets_[i].code.size())) return false;
+  return pos == L.file_size;
+}
+
+std::string PackageWriter::serialize(std::vector<uint8_t> *out) const {
+  Layout L;
+  if (std::string e = plan(&L); !e.empty()) return e;
+  out->clear();
+  out->reserve(L.file_size);
+  emit(L, [&](const void *p, uint64_t n) {
+    const uint8_t *b = static_cast<const uint8_t *>(p);
+    out->insert(out->end(), b, b + n);
+    return true;
+  });
+  return "";
+}
+
+std::string PackageWriter::write(const std::string &path) const {
+  Layout L;
+  if (std::string e = plan(&L); !e.empty()) return "cannot write package '" + path + "': " + e;
+  // Our own O_EXCL name instead of mkstemp so the final file gets the usual 0666 & ~umask permissions.
+  std::string tmp;
+  int fd = -1;
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t seed = uint64_t(ts.tv_nsec) ^ (uint64_t(getpid()) << 32) ^ uint64_t(ts.tv_sec);
+  static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    tmp = path + ".tmp-";
+    for (int i = 0; i < 6; ++i) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      tmp += kChars[(seed >> 33) % 62];
+    }
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) return "cannot write package '" + path + "': cannot create '" + tmp + "': " + std::strerror(errno);
+
+  int saved_errno = 0;
+  bool ok = emit(L, [&](const void *p, uint64_t n) {
+    const char *b = static_cast<const char *>(p);
+    while (n > 0) {
+      ssize_t w = ::write(fd, b, n > (1u << 30) ? (1u << 30) : size_t(n));
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        saved_errno = errno;
+        return false;
+      }
+      b += w;
+      n -= uint64_t(w);
+    }
+    return true;
+  });
+  // fsync before rename: otherwise a crash can leave the new name pointing at incomplete data.
+  if (ok && fsync(fd) != 0) {
+    ok = false;
+    saved_errno = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    saved_errno = errno;
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    saved_errno = errno;
+  }
+  if (!ok) {
+    unlink(tmp.c_str());
+    return "cannot write package '" + path + "': " + std::strerror(saved_errno ? saved_errno : EIO);
+  }
+  return "";
+}
+
+}  // namespace mie

@@ -1,0 +1,223 @@
+#include "session.h"
+
+#include <time.h>
+
+#include <cstddef>
+#include <cstdlib>
+
+#include "../cpu/host_cpu.h"
+#include "format.h"
+
+namespace mie::rt {
+
+// The code generator hard-codes this layout; fail the build rather than corrupt memory if it ever drifts.
+static_assert(offsetof(mie_kernel_env, abi_version) == 0, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, num_threads) == 4, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, pool) == 8, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, parallel_for) == 16, "mie_kernel_env layout");
+static_assert(sizeof(mie_kernel_env) == 24, "mie_kernel_env layout");
+static_assert(MIE_KERNEL_ABI_VERSION == 1, "update the static_asserts with the ABI");
+
+namespace {
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+int count_required_features(const std::string &features) {
+  int n = 0;
+  for (size_t i = 0; i < features.size(); ++i)
+    if (features[i] == '+') ++n;
+  return n;
+}
+
+}  // namespace
+
+bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why) {
+  if (t.kind == "cuda") {
+    *why = "no CUDA support in this runtime build";
+    return false;
+  }
+  if (t.kind != "cpu") {
+    *why = "unknown target kind '" + t.kind + "'";
+    return false;
+  }
+  if (t.arch != host_arch()) {
+    *why = "built for " + t.arch + " but this host is " + host_arch();
+    return false;
+  }
+  if (t.format != "elf-shared-object") {
+    *why = "unsupported code format '" + t.format + "' (expected elf-shared-object)";
+    return false;
+  }
+  if (t.abi_version != MIE_KERNEL_ABI_VERSION) {
+    *why = "kernel ABI version " + std::to_string(t.abi_version) + " is not supported (this runtime provides " +
+           std::to_string(MIE_KERNEL_ABI_VERSION) + ")";
+    return false;
+  }
+  std::string feature;
+  switch (check_host_features(t.features, &feature)) {
+    case FeatureCheck::kAllPresent:
+      return true;
+    case FeatureCheck::kMissing:
+      *why = "needs CPU feature '" + feature + "' which this host lacks";
+      return false;
+    case FeatureCheck::kUnknown:
+      // Automatic selection must be sure the code cannot fault; an explicit request is the user's call.
+      if (explicitly_requested) return true;
+      *why = "needs CPU feature '" + feature + "' which this runtime cannot check";
+      return false;
+  }
+  return false;
+}
+
+const TargetDesc *select_target(const Package &pkg, const char *name, mie_status *status, std::string *error) {
+  const auto &targets = pkg.manifest().targets;
+  const std::string prefix = "package '" + pkg.path() + "': ";
+  if (name) {
+    const TargetDesc *t = pkg.find_target(name);
+    if (!t) {
+      std::string names;
+      for (const auto &x : targets) names += (names.empty() ? "" : ", ") + x.name;
+      *error = prefix + "no target named '" + name + "' (package has: " + names + ")";
+      *status = MIE_ERR_NOT_FOUND;
+      return nullptr;
+    }
+    std::string why;
+    if (!target_runnable_here(*t, true, &why)) {
+      *error = prefix + "target '" + t->name + "': " + why;
+      *status = MIE_ERR_UNSUPPORTED;
+      return nullptr;
+    }
+    return t;
+  }
+  const TargetDesc *best = nullptr;
+  std::string reasons;
+  for (const auto &t : targets) {
+    std::string why;
+    if (!target_runnable_here(t, false, &why)) {
+      reasons += (reasons.empty() ? "" : "; ") + ("'" + t.name + "': " + why);
+      continue;
+    }
+    if (!best || count_required_features(t.features) > count_required_features(best->features)) best = &t;
+  }
+  if (!best) {
+    *error = prefix + "no target in this package can run on this host (" + host_arch() + "): " + reasons;
+    *status = MIE_ERR_UNSUPPORTED;
+  }
+  return best;
+}
+
+mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session_options *options,
+                           std::unique_ptr<Session> *out, std::string *error) {
+  mie_status status = MIE_OK;
+  const TargetDesc *target = select_target(*pkg, options ? options->target : nullptr, &status, error);
+  if (!target) return status;
+  const std::string prefix = "package '" + pkg->path() + "': ";
+
+  std::unique_ptr<Session> s(new Session());
+  s->pkg_ = pkg;
+  s->target_ = target;
+  status = s->code_.load(pkg->data() + target->code.offset, target->code.size, "target '" + target->name + "'",
+                         target->entry, error);
+  if (status != MIE_OK) {
+    *error = prefix + *error;
+    return status;
+  }
+  // The entry is data-pointer-typed from dlsym; POSIX guarantees the round trip to a function pointer.
+  s->entry_ = reinterpret_cast<mie_entry_fn>(s->code_.entry());
+
+  if (target->arena_bytes > 0) {
+    const uint64_t rounded = (target->arena_bytes + 63) / 64 * 64;
+    if (rounded > SIZE_MAX || posix_memalign(&s->arena_, 64, size_t(rounded)) != 0) {
+      s->arena_ = nullptr;
+      *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
+               target->name + "'";
+      return MIE_ERR_OUT_OF_MEMORY;
+    }
+  }
+  std::string pool_error;
+  if (!ThreadPool::create(options ? options->num_threads : 0, &s->pool_, &pool_error)) {
+    *error = prefix + pool_error;
+    return options && options->num_threads > ThreadPool::kMaxThreads ? MIE_ERR_INVALID_ARGUMENT : MIE_ERR_OUT_OF_MEMORY;
+  }
+  s->env_.abi_version = MIE_KERNEL_ABI_VERSION;
+  s->env_.num_threads = s->pool_->num_threads();
+  s->env_.pool = s->pool_.get();
+  s->env_.parallel_for = &ThreadPool::parallel_for_thunk;
+  const auto &m = pkg->manifest();
+  s->args_.assign(m.inputs.size() + m.outputs.size() + 2, nullptr);
+  *out = std::move(s);
+  return MIE_OK;
+}
+
+Session::~Session() { std::free(arena_); }
+
+mie_status Session::set_threads(uint32_t num_threads, std::string *error) {
+  std::lock_guard<std::mutex> lk(run_mu_);
+  std::unique_ptr<ThreadPool> pool;
+  std::string pool_error;
+  // Tear the old pool down first so the thread count never doubles transiently.
+  pool_.reset();
+  if (!ThreadPool::create(num_threads, &pool, &pool_error)) {
+    // Keep the session usable: fall back to running inline.
+    ThreadPool::create(1, &pool_, &pool_error);
+    env_.num_threads = 1;
+    env_.pool = pool_.get();
+    *error = "package '" + pkg_->path() + "': " + pool_error;
+    return num_threads > ThreadPool::kMaxThreads ? MIE_ERR_INVALID_ARGUMENT : MIE_ERR_OUT_OF_MEMORY;
+  }
+  pool_ = std::move(pool);
+  env_.num_threads = pool_->num_threads();
+  env_.pool = pool_.get();
+  return MIE_OK;
+}
+
+mie_status Session::run(const void *const *inputs, void *const *outputs, std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  const std::string prefix = "package '" + pkg_->path() + "': ";
+  // Argument checks first: the generated code trusts every pointer it gets.
+  auto check = [&](const TensorDesc &t, const void *p, const char *kind) {
+    if (!p && t.byte_size > 0) {
+      *error = prefix + kind + " '" + t.name + "': buffer is NULL";
+      return false;
+    }
+    const size_t align = dtype_byte_size(t.dtype);
+    if (p && reinterpret_cast<uintptr_t>(p) % align != 0) {
+      *error = prefix + kind + " '" + t.name + "': buffer is not aligned to " + std::to_string(align) + " bytes";
+      return false;
+    }
+    return true;
+  };
+  if (!m.inputs.empty() && !inputs) {
+    *error = prefix + "inputs array is NULL but the model has " + std::to_string(m.inputs.size()) + " input(s)";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  if (!outputs) {
+    *error = prefix + "outputs array is NULL but the model has " + std::to_string(m.outputs.size()) + " output(s)";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (!check(m.inputs[i], inputs[i], "input")) return MIE_ERR_INVALID_ARGUMENT;
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (!check(m.outputs[i], outputs[i], "output")) return MIE_ERR_INVALID_ARGUMENT;
+
+  std::lock_guard<std::mutex> lk(run_mu_);
+  size_t k = 0;
+  for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
+  for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
+  args_[k++] = arena_;
+  args_[k++] = const_cast<void *>(pkg_->weights());  // read-only mapping: writes would fault, by design
+  const uint64_t t0 = now_ns();
+  const int32_t rc = entry_(&env_, args_.data());
+  last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);
+  if (rc != 0) {
+    *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
+    return MIE_ERR_KERNEL;
+  }
+  return MIE_OK;
+}
+
+}  // namespace mie::rt

@@ -1,0 +1,196 @@
+#include "thread_pool.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace mie::rt {
+namespace {
+
+// True while this thread runs a parallel_for body: nested calls then run inline instead of waiting on a
+// pool whose threads may all be busy with the outer loop (which would deadlock).
+thread_local bool tls_in_parallel_body = false;
+
+// About tens of microseconds: long enough to catch back-to-back kernel launches without a futex round
+// trip, short enough not to burn a core when the model is idle or the machine is oversubscribed.
+constexpr int kSpinIterations = 2000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+struct BodyScope {
+  BodyScope() { tls_in_parallel_body = true; }
+  ~BodyScope() { tls_in_parallel_body = false; }
+};
+
+}  // namespace
+
+uint32_t ThreadPool::available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return uint32_t(n);
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? uint32_t(n) : 1;
+}
+
+bool ThreadPool::create(uint32_t num_threads, std::unique_ptr<ThreadPool> *out, std::string *error) {
+  if (num_threads == 0) num_threads = available_cpus();
+  if (num_threads > kMaxThreads) {
+    *error = "num_threads " + std::to_string(num_threads) + " exceeds the limit of " + std::to_string(kMaxThreads);
+    return false;
+  }
+  std::unique_ptr<ThreadPool> pool(new ThreadPool(num_threads));
+  pool->worker_args_.resize(num_threads - 1);
+  pool->workers_.reserve(num_threads - 1);
+  for (uint32_t i = 0; i + 1 < num_threads; ++i) {
+    pool->worker_args_[i] = {pool.get(), i};
+    pthread_t t;
+    int rc = pthread_create(&t, nullptr, &ThreadPool::worker_main, &pool->worker_args_[i]);
+    if (rc != 0) {
+      *error = "cannot start thread pool worker " + std::to_string(i) + " of " + std::to_string(num_threads - 1) +
+               ": " + std::strerror(rc);
+      return false;  // ~ThreadPool stops and joins the workers started so far
+    }
+    pool->workers_.push_back(t);
+  }
+  *out = std::move(pool);
+  return true;
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_.store(true, std::memory_order_release);
+  }
+  wake_cv_.notify_all();
+  for (pthread_t t : workers_) pthread_join(t, nullptr);
+}
+
+void *ThreadPool::worker_main(void *arg) {
+  auto *a = static_cast<WorkerArg *>(arg);
+  a->pool->worker_loop(a->index);
+  return nullptr;
+}
+
+void ThreadPool::worker_loop(uint32_t index) {
+  uint32_t seen_generation = 0;
+  for (;;) {
+    uint64_t word = job_word_.load(std::memory_order_acquire);
+    for (int i = 0; i < kSpinIterations && uint32_t(word >> 32) == seen_generation &&
+                    !stop_.load(std::memory_order_relaxed);
+         ++i) {
+      cpu_relax();
+      word = job_word_.load(std::memory_order_acquire);
+    }
+    if (uint32_t(word >> 32) == seen_generation && !stop_.load(std::memory_order_acquire)) {
+      std::unique_lock<std::mutex> lk(mu_);
+      wake_cv_.wait(lk, [&] {
+        word = job_word_.load(std::memory_order_acquire);
+        return uint32_t(word >> 32) != seen_generation || stop_.load(std::memory_order_acquire);
+      });
+    }
+    if (stop_.load(std::memory_order_acquire)) return;
+    seen_generation = uint32_t(word >> 32);
+    if (index < uint32_t(word)) run_chunks(seen_generation);  // else not needed for this job
+  }
+}
+
+void ThreadPool::run_chunks(uint32_t generation) {
+  constexpr uint64_t kIndexMask = (uint64_t(1) << kIndexBits) - 1;
+  const uint64_t tag = uint64_t(generation & 0xFFFFFF) << kIndexBits;
+  BodyScope scope;
+  uint64_t c = claim_.load(std::memory_order_acquire);
+  for (;;) {
+    if ((c & ~kIndexMask) != tag) return;  // the job this thread woke for is over
+    const int64_t i = int64_t(c & kIndexMask);
+    // Acquire pairs with the release store in parallel_for: if this sees the next job's value, the claim word
+    // was already closed, so the CAS below fails.
+    if (i >= num_chunks_.load(std::memory_order_acquire)) return;
+    if (!claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    // Chunk i is ours: the job cannot finish (and its fields cannot change) until we report it done.
+    const int64_t begin = i * chunk_;
+    const int64_t end = count_ - begin > chunk_ ? begin + chunk_ : count_;
+    body_(ctx_, begin, end);
+    const int64_t total = num_chunks_.load(std::memory_order_relaxed);
+    if (done_chunks_.fetch_add(1, std::memory_order_acq_rel) + 1 == total) {
+      std::lock_guard<std::mutex> lk(mu_);  // pairs with the caller's predicate check: no lost wakeup
+      done_cv_.notify_one();
+    }
+    c = claim_.load(std::memory_order_acquire);
+  }
+}
+
+void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn body, void *ctx) {
+  if (count <= 0 || body == nullptr) return;
+  if (num_threads_ == 1 || tls_in_parallel_body) {
+    // One chunk starting at 0 satisfies the grain contract.
+    if (tls_in_parallel_body) {
+      body(ctx, 0, count);
+    } else {
+      BodyScope scope;
+      body(ctx, 0, count);
+    }
+    return;
+  }
+  // Chunks are whole multiples of the grain (the ABI promises grain-aligned starts); several per thread so
+  // uneven work balances, but not so many that the shared counter becomes the bottleneck.
+  const int64_t threads = int64_t(num_threads_);
+  const int64_t g = grain > 0 ? grain : (count / (threads * 4) > 0 ? count / (threads * 4) : 1);
+  const int64_t units = count / g + (count % g != 0);
+  const int64_t units_per_chunk = units / (threads * 8) > 0 ? units / (threads * 8) : 1;
+  const int64_t chunk = g * units_per_chunk;
+  // At most about 16 chunks per thread, far below the 2^40 indices claim_ can count.
+  const int64_t num_chunks = count / chunk + (count % chunk != 0);
+  if (num_chunks <= 1) {
+    BodyScope scope;
+    body(ctx, 0, count);
+    return;
+  }
+
+  std::lock_guard<std::mutex> submit(submit_mu_);
+  const uint32_t generation = uint32_t(job_word_.load(std::memory_order_relaxed) >> 32) + 1;
+  const uint64_t tag = uint64_t(generation & 0xFFFFFF) << kIndexBits;
+  // 1. Close the previous job for late workers (its generation no longer matches), with no chunk claimable.
+  claim_.store(tag | ((uint64_t(1) << kIndexBits) - 1), std::memory_order_seq_cst);
+  // 2. Describe the new job. The release on num_chunks_ orders it after step 1 for anyone who reads it.
+  body_ = body;
+  ctx_ = ctx;
+  count_ = count;
+  chunk_ = chunk;
+  done_chunks_.store(0, std::memory_order_relaxed);
+  num_chunks_.store(num_chunks, std::memory_order_release);
+  // 3. Open it, then wake as many workers as there are chunks beyond the caller's first.
+  claim_.store(tag, std::memory_order_release);
+  const uint32_t workers = num_threads_ - 1;
+  const uint32_t wake = num_chunks - 1 < int64_t(workers) ? uint32_t(num_chunks - 1) : workers;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    job_word_.store(uint64_t(generation) << 32 | wake, std::memory_order_release);
+  }
+  wake_cv_.notify_all();
+
+  run_chunks(generation);
+
+  // Wait for chunks other threads claimed and are still running.
+  for (int i = 0; i < kSpinIterations && done_chunks_.load(std::memory_order_acquire) != num_chunks; ++i) cpu_relax();
+  if (done_chunks_.load(std::memory_order_acquire) != num_chunks) {
+    std::unique_lock<std::mutex> lk(mu_);
+    done_cv_.wait(lk, [&] { return done_chunks_.load(std::memory_order_acquire) == num_chunks; });
+  }
+}
+
+void ThreadPool::parallel_for_thunk(void *pool, int64_t count, int64_t grain, mie_parallel_body_fn body,
+                                    void *ctx) {
+  static_cast<ThreadPool *>(pool)->parallel_for(count, grain, body, ctx);
+}
+
+}  // namespace mie::rt

@@ -1,0 +1,78 @@
+// Fixed-size thread pool behind mie_kernel_env::parallel_for.
+//
+// Generated kernels call parallel_for many times per inference, often on small loops, so the steady state
+// must not allocate or create threads: one job slot is reused, workers spin briefly before sleeping, and the
+// calling thread takes chunks too. Threads are created with pthreads so failure is a status, not an abort.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mie/mie_kernel_abi.h"
+
+namespace mie::rt {
+
+class ThreadPool {
+ public:
+  static constexpr uint32_t kMaxThreads = 1024;
+
+  // num_threads counts the calling thread, so num_threads - 1 workers are started (1 = everything inline).
+  static bool create(uint32_t num_threads, std::unique_ptr<ThreadPool> *out, std::string *error);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  uint32_t num_threads() const { return num_threads_; }
+  void parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn body, void *ctx);
+
+  // Matches mie_kernel_env::parallel_for; `pool` is a ThreadPool*.
+  static void parallel_for_thunk(void *pool, int64_t count, int64_t grain, mie_parallel_body_fn body, void *ctx);
+
+  // CPUs this process may run on (sched_getaffinity), at least 1.
+  static uint32_t available_cpus();
+
+ private:
+  explicit ThreadPool(uint32_t num_threads) : num_threads_(num_threads) {}
+  static void *worker_main(void *arg);
+  void worker_loop(uint32_t index);
+
+  const uint32_t num_threads_;
+  std::vector<pthread_t> workers_;
+  struct WorkerArg {
+    ThreadPool *pool;
+    uint32_t index;
+  };
+  std::vector<WorkerArg> worker_args_;
+
+  std::mutex submit_mu_;  // one job at a time, even if two external threads share the pool
+  std::mutex mu_;         // guards sleeping/waking
+  std::condition_variable wake_cv_, done_cv_;
+  // High 32 bits: job generation; low 32 bits: how many workers to wake for it. One word, so a worker never
+  // pairs the generation of one job with the participant count of the next.
+  std::atomic<uint64_t> job_word_{0};
+  std::atomic<bool> stop_{false};
+
+  // Chunk claiming. claim_ holds (generation << 40 | next chunk index); a thread claims a chunk by CAS, which
+  // fails once the job it woke for is closed, so a worker that wakes late can never run a chunk of the next
+  // job with the previous job's idea of it. Hence the caller waits only for chunks to finish, never for
+  // workers to wake up: under oversubscription a descheduled worker costs nothing.
+  static constexpr int kIndexBits = 40;
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<int64_t> num_chunks_{0};  // atomic: late workers may read it while the next job is set up
+  std::atomic<int64_t> done_chunks_{0};
+  // The current job; written before claim_ opens it, read only by threads holding a claimed chunk.
+  mie_parallel_body_fn body_ = nullptr;
+  void *ctx_ = nullptr;
+  int64_t count_ = 0, chunk_ = 0;
+
+  void run_chunks(uint32_t generation);
+};
+
+}  // namespace mie::rt

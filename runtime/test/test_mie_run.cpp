@@ -1,0 +1,183 @@
+// mie-run driven in-process: exit codes, messages and output files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "mie/mie_tensor_io.h"
+#include "mie_run.h"
+#include "test_util.h"
+
+using namespace mie::test;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+  args.insert(args.begin(), "mie-run");
+  std::vector<char *> argv;
+  for (auto &a : args) argv.push_back(&a[0]);
+  argv.push_back(nullptr);
+  char *out_buf = nullptr, *err_buf = nullptr;
+  size_t out_size = 0, err_size = 0;
+  FILE *out = open_memstream(&out_buf, &out_size);
+  FILE *err = open_memstream(&err_buf, &err_size);
+  Result r;
+  r.code = mie::run::main(int(args.size()), argv.data(), out, err);
+  std::fclose(out);
+  std::fclose(err);
+  r.out.assign(out_buf, out_size);
+  r.err.assign(err_buf, err_size);
+  std::free(out_buf);
+  std::free(err_buf);
+  return r;
+}
+
+class MieRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    weights_ = test_weights();
+    model_ = tmp_path("model.mie");
+    ASSERT_EQ(test_model_writer(weights_, kernel_bytes()).write(model_), "");
+    for (size_t i = 0; i < x_.size(); ++i) x_[i] = float(i % 17) - 8.0f;
+    x_npy_ = tmp_path("x.npy");
+    ASSERT_EQ(mie::io::write_npy(x_npy_, MIE_DTYPE_F32, {kRows, kCols}, x_.data(), x_.size() * 4), "");
+    k_pb_ = tmp_path("k.pb");
+    mie::io::Tensor k;
+    k.name = "k";
+    k.dtype = MIE_DTYPE_I32;
+    k.shape = {1};
+    k.data = {2, 0, 0, 0};
+    ASSERT_EQ(mie::io::write_onnx_tensor(k_pb_, k), "");
+  }
+  void check_outputs(const std::string &y_path, const std::string &rowsum_path) {
+    std::vector<float> ry, rr;
+    reference(x_, 2, &ry, &rr);
+    mie::io::Tensor y, rs;
+    ASSERT_EQ(mie::io::read_npy(y_path, &y), "");
+    ASSERT_EQ(mie::io::read_npy(rowsum_path, &rs), "");
+    ASSERT_EQ(y.shape, (std::vector<int64_t>{kRows, kCols}));
+    ASSERT_EQ(rs.shape, (std::vector<int64_t>{kRows}));
+    for (size_t i = 0; i < ry.size(); ++i)
+      ASSERT_NEAR(mie::io::element_as_double(y.dtype, y.data.data(), i), ry[i], 1e-4);
+    for (size_t i = 0; i < rr.size(); ++i)
+      ASSERT_NEAR(mie::io::element_as_double(rs.dtype, rs.data.data(), i), rr[i], 1e-3);
+  }
+  std::vector<float> weights_, x_ = std::vector<float>(kRows * kCols);
+  std::string model_, x_npy_, k_pb_;
+};
+
+TEST_F(MieRun, NamedInputsAndOutputs) {
+  const std::string y = tmp_path("y.npy"), rs = tmp_path("rowsum.npy");
+  Result r = run({model_, "--input", "k=" + k_pb_, "--input=x=" + x_npy_, "--output", "rowsum=" + rs, "--output", "y=" + y,
+                  "--print", "--threads", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find(std::string("model 'test-model', target '") + host_target_name() + "', 2 threads, first run "),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("y: f32 [2, 64] first: -2 -1.60938 -1.1875"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rowsum: f32 [2] first:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" min: "), std::string::npos);
+  check_outputs(y, rs);
+}
+
+TEST_F(MieRun, PositionalInputsAndOutputs) {
+  const std::string y = tmp_path("y.npy"), rs = tmp_path("rowsum.npy");
+  Result r = run({model_, "--input", x_npy_, "--input", k_pb_, "--output", y, "--output", rs});
+  ASSERT_EQ(r.code, 0) << r.err;
+  check_outputs(y, rs);
+  // Named and positional mixed: the positional one fills the first input not named.
+  r = run({model_, "--input", "k=" + k_pb_, "--input", x_npy_});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(MieRun, Benchmark) {
+  Result r = run({model_, "--input", x_npy_, "--input", k_pb_, "--benchmark", "5", "--threads", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("benchmark: 5 runs, min "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" ms, median "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" ms, mean "), std::string::npos) << r.out;
+}
+
+TEST_F(MieRun, InputErrors) {
+  Result r = run({model_, "--input", x_npy_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: missing input 'k'; the model expects: x (f32 [2, 64]), k (i32 [1])\n");
+  r = run({model_});
+  EXPECT_EQ(r.err, "mie-run: error: missing input 'x', 'k'; the model expects: x (f32 [2, 64]), k (i32 [1])\n");
+  r = run({model_, "--input", x_npy_, "--input", k_pb_, "--input", x_npy_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: too many inputs: '" + x_npy_ +
+                       "' has no input left to fill (the model has 2: x (f32 [2, 64]), k (i32 [1]))\n");
+  r = run({model_, "--input", "x=" + x_npy_, "--input", "x=" + x_npy_});
+  EXPECT_EQ(r.err, "mie-run: error: input 'x' is given twice\n");
+
+  const std::string x64 = tmp_path("x64.npy");
+  std::vector<double> d(kRows * kCols);
+  ASSERT_EQ(mie::io::write_npy(x64, MIE_DTYPE_F64, {kRows, kCols}, d.data(), d.size() * 8), "");
+  r = run({model_, "--input", x64, "--input", k_pb_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: input 'x' from '" + x64 + "': dtype f64 does not match the model's f32\n");
+  const std::string xs = tmp_path("xs.npy");
+  ASSERT_EQ(mie::io::write_npy(xs, MIE_DTYPE_F32, {kCols, kRows}, x_.data(), x_.size() * 4), "");
+  r = run({model_, "--input", xs, "--input", k_pb_});
+  EXPECT_EQ(r.err, "mie-run: error: input 'x' from '" + xs + "': shape [64, 2] does not match the model's [2, 64]\n");
+  const std::string missing = tmp_path("missing.npy");
+  r = run({model_, "--input", missing, "--input", k_pb_});
+  EXPECT_EQ(r.err, "mie-run: error: input 'x': '" + missing + "': cannot open: No such file or directory\n");
+  r = run({model_, "--input", x_npy_, "--input", model_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("mie-run: error: input 'k': '" + model_ + "': ", 0), 0u) << r.err;
+}
+
+TEST_F(MieRun, OutputErrors) {
+  Result r = run({model_, "--input", x_npy_, "--input", k_pb_, "--output", "a.npy", "--output", "b.npy", "--output", "c.npy"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: too many outputs: 'c.npy' has no output left to fill (the model has 2: y (f32 [2, 64]), "
+                   "rowsum (f32 [2]))\n");
+  const std::string bad = std::string(MIE_TEST_TMP) + "/no/such/dir/y.npy";
+  r = run({model_, "--input", x_npy_, "--input", k_pb_, "--output", bad});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: output 'y': '" + bad + "': cannot create: No such file or directory\n");
+}
+
+TEST_F(MieRun, ArgumentAndRuntimeErrors) {
+  Result r = run({});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("mie-run: error: no model given"), std::string::npos);
+  r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("usage: mie-run model.mie", 0), 0u);
+  r = run({model_, "--frobnicate"});
+  EXPECT_EQ(r.err, "mie-run: error: unknown option '--frobnicate' (see --help)\n");
+  r = run({model_, "--benchmark", "0"});
+  EXPECT_EQ(r.err, "mie-run: error: --benchmark needs a positive integer, got '0'\n");
+  r = run({model_, "--threads", "two"});
+  EXPECT_EQ(r.err, "mie-run: error: --threads needs an integer from 0 (all CPUs) to 1024, got 'two'\n");
+  r = run({model_, "--input"});
+  EXPECT_EQ(r.err, "mie-run: error: --input needs a value\n");
+  r = run({model_, "other.mie"});
+  EXPECT_EQ(r.err, "mie-run: error: unexpected argument 'other.mie' (only one model; inputs go after --input)\n");
+  r = run({x_npy_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: package '" + x_npy_ + "': bad magic (not a .mie package)\n");
+  r = run({model_, "--input", x_npy_, "--input", k_pb_, "--target", "cuda-sm_90"});
+  EXPECT_EQ(r.err, "mie-run: error: package '" + model_ + "': no target named 'cuda-sm_90' (package has: " +
+                       host_target_name() + ")\n");
+  // A kernel failure (the test kernel rejects k < 0) is an error exit, not a crash.
+  const std::string kneg = tmp_path("kneg.npy");
+  const int32_t minus = -1;
+  ASSERT_EQ(mie::io::write_npy(kneg, MIE_DTYPE_I32, {1}, &minus, 4), "");
+  r = run({model_, "--input", x_npy_, "--input", kneg});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: package '" + model_ + "': target '" + host_target_name() +
+                       "': entry 'mie_entry' returned 3\n");
+}
+
+}  // namespace

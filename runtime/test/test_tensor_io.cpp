@@ -1,0 +1,283 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "mie/mie_tensor_io.h"
+#include "test_util.h"
+
+using mie::io::Tensor;
+using namespace mie::test;
+
+namespace {
+
+std::vector<uint8_t> bytes_of(const std::string &s) { return std::vector<uint8_t>(s.begin(), s.end()); }
+
+// An .npy file exactly as numpy 1.x writes it (v1 header padded to 64 bytes).
+std::vector<uint8_t> numpy_file(const std::string &dict, const std::vector<uint8_t> &payload, int version = 1) {
+  std::string header = dict;
+  const size_t prefix = version == 1 ? 10 : 12;
+  while ((prefix + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  std::string out = std::string("\x93NUMPY", 6) + char(version) + char(0);
+  out += char(header.size() & 0xFF);
+  out += char(header.size() >> 8);
+  if (version != 1) out += std::string(2, '\0');
+  out += header;
+  auto v = bytes_of(out);
+  v.insert(v.end(), payload.begin(), payload.end());
+  return v;
+}
+
+template <typename T>
+std::vector<uint8_t> raw(const std::vector<T> &v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+std::string npy_error(const std::vector<uint8_t> &file) {
+  Tensor t;
+  return mie::io::parse_npy(file.data(), file.size(), "t.npy", &t);
+}
+
+TEST(Npy, ReadsNumpyLayout) {
+  Tensor t;
+  auto file = numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", raw<float>({1, 2, 3, 4, 5, 6}));
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_F32);
+  EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(t.data, raw<float>({1, 2, 3, 4, 5, 6}));
+  file = numpy_file("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", raw<int64_t>({-1, 0, 7}), 2);
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_I64);
+  EXPECT_EQ(t.shape, (std::vector<int64_t>{3}));
+  file = numpy_file("{'descr': '|b1', 'fortran_order': False, 'shape': (), }", {1});
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_BOOL);
+  EXPECT_TRUE(t.shape.empty());
+  // Fortran order is harmless when at most one dimension is larger than 1.
+  file = numpy_file("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 2), }", raw<double>({1, 2}));
+  EXPECT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+}
+
+TEST(Npy, RoundTripsEveryDtype) {
+  const mie_dtype all[] = {MIE_DTYPE_F32, MIE_DTYPE_F16, MIE_DTYPE_BF16, MIE_DTYPE_F64, MIE_DTYPE_I8,
+                           MIE_DTYPE_I16, MIE_DTYPE_I32, MIE_DTYPE_I64, MIE_DTYPE_U8,  MIE_DTYPE_BOOL};
+  for (mie_dtype dt : all) {
+    for (const std::vector<int64_t> &shape : {std::vector<int64_t>{}, {5}, {2, 3, 4}, {0, 7}}) {
+      Tensor in;
+      in.dtype = dt;
+      in.shape = shape;
+      in.data.resize(in.num_elements() * mie::io::dtype_size(dt));
+      for (size_t i = 0; i < in.data.size(); ++i) in.data[i] = uint8_t(i * 13 + 1) & (dt == MIE_DTYPE_BOOL ? 1 : 0xFF);
+      const std::string path = tmp_path(std::string(mie::io::dtype_name(dt)) + ".npy");
+      ASSERT_EQ(mie::io::write_npy(path, dt, shape, in.data.data(), in.data.size()), "");
+      auto file = read_file(path);
+      ASSERT_EQ(file.size() % 64 == in.data.size() % 64, true);  // data starts 64-byte aligned
+      Tensor out;
+      ASSERT_EQ(mie::io::read_npy(path, &out), "") << mie::io::dtype_name(dt);
+      EXPECT_EQ(out.dtype, dt);
+      EXPECT_EQ(out.shape, shape);
+      EXPECT_EQ(out.data, in.data);
+      ASSERT_EQ(mie::io::read_tensor_file(path, &out), "");
+      EXPECT_EQ(out.data, in.data);
+    }
+  }
+  // One-dimensional shapes are written as Python 1-tuples.
+  const std::string path = tmp_path("one.npy");
+  const float v[2] = {1, 2};
+  ASSERT_EQ(mie::io::write_npy(path, MIE_DTYPE_F32, {2}, v, sizeof v), "");
+  auto file = read_file(path);
+  EXPECT_NE(std::string(file.begin(), file.end()).find("'shape': (2,), }"), std::string::npos);
+  EXPECT_EQ(mie::io::write_npy(path, MIE_DTYPE_F32, {3}, v, sizeof v), "'" + path + "': 8 bytes do not match shape [3]");
+}
+
+TEST(Npy, Rejections) {
+  EXPECT_EQ(npy_error(bytes_of("hello world")), "'t.npy': not an .npy file (bad magic)");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", {0, 0, 0, 0})),
+            "'t.npy': big-endian data ('>f4') is not supported");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", std::vector<uint8_t>(8))),
+            "'t.npy': unsupported .npy dtype '<c8'");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", std::vector<uint8_t>(16))),
+            "'t.npy': Fortran-order arrays are not supported (save with C order)");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", std::vector<uint8_t>(12))),
+            "'t.npy': data is 12 bytes but shape [2, 2] of f32 needs 16");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", {})),
+            "'t.npy': bad .npy header: 'descr' is not a simple type string (structured dtypes are not supported)");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'shape': (1,), }", {})),
+            "'t.npy': bad .npy header: header lacks 'descr', 'fortran_order' or 'shape'");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", {})),
+            "'t.npy': bad .npy header: expected a non-negative integer in 'shape'");
+  auto file = numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", {0, 0, 0, 0});
+  file[6] = 9;
+  EXPECT_EQ(npy_error(file), "'t.npy': unsupported .npy format version 9");
+  file = numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", {});
+  file.resize(30);
+  EXPECT_EQ(npy_error(file), "'t.npy': truncated .npy header");
+  Tensor t;
+  EXPECT_EQ(mie::io::read_npy(tmp_path("nope.npy"), &t), "'" + tmp_path("nope.npy") + "': cannot open: No such file or directory");
+}
+
+// --- ONNX TensorProto ---------------------------------------------------------------------------------
+
+struct Pb {
+  std::vector<uint8_t> b;
+  Pb &varint(uint64_t v) {
+    do {
+      uint8_t x = v & 0x7F;
+      v >>= 7;
+      b.push_back(v ? x | 0x80 : x);
+    } while (v);
+    return *this;
+  }
+  Pb &key(int field, int wt) { return varint(uint64_t(field) << 3 | uint64_t(wt)); }
+  Pb &field_varint(int field, uint64_t v) { return key(field, 0).varint(v); }
+  Pb &field_bytes(int field, const std::vector<uint8_t> &d) {
+    key(field, 2).varint(d.size());
+    b.insert(b.end(), d.begin(), d.end());
+    return *this;
+  }
+  Pb &fixed32(int field, float f) {
+    key(field, 5);
+    uint8_t x[4];
+    std::memcpy(x, &f, 4);
+    b.insert(b.end(), x, x + 4);
+    return *this;
+  }
+};
+
+std::string pb_parse(const Pb &pb, Tensor *t) { return mie::io::parse_onnx_tensor(pb.b.data(), pb.b.size(), "t.pb", t); }
+
+TEST(OnnxTensor, TypedFields) {
+  Tensor t;
+  // Packed dims, packed float_data, a name and an unknown field (doc_string) that must be skipped.
+  Pb packed_dims;
+  packed_dims.varint(2).varint(3);
+  Pb pb;
+  pb.field_bytes(1, packed_dims.b).field_varint(2, 1).field_bytes(8, bytes_of("x")).field_bytes(12, bytes_of("doc"));
+  pb.field_bytes(4, raw<float>({1, 2, 3, 4, 5, 6}));
+  ASSERT_EQ(pb_parse(pb, &t), "");
+  EXPECT_EQ(t.name, "x");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_F32);
+  EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(t.data, raw<float>({1, 2, 3, 4, 5, 6}));
+
+  // Unpacked dims and unpacked float_data.
+  Pb u;
+  u.field_varint(1, 2).field_varint(2, 1).fixed32(4, 1.5f).fixed32(4, -2.0f);
+  ASSERT_EQ(pb_parse(u, &t), "");
+  EXPECT_EQ(t.data, raw<float>({1.5f, -2.0f}));
+
+  // INT8 through int32_data, negative values as 10-byte varints.
+  Pb i8;
+  i8.field_varint(1, 3).field_varint(2, 3);
+  Pb vals;
+  vals.varint(uint64_t(int64_t(-5))).varint(0).varint(127);
+  i8.field_bytes(5, vals.b);
+  ASSERT_EQ(pb_parse(i8, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_I8);
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{0xFB, 0, 127}));
+
+  // INT64 through int64_data; DOUBLE through double_data; FLOAT16 and BOOL through int32_data.
+  Pb i64;
+  Pb v64;
+  v64.varint(uint64_t(int64_t(-1))).varint(1ull << 40);
+  i64.field_varint(1, 2).field_varint(2, 7).field_bytes(7, v64.b);
+  ASSERT_EQ(pb_parse(i64, &t), "");
+  EXPECT_EQ(t.data, raw<int64_t>({-1, int64_t(1) << 40}));
+  Pb f64;
+  f64.field_varint(2, 11).field_bytes(10, raw<double>({0.25}));
+  ASSERT_EQ(pb_parse(f64, &t), "");  // no dims: a scalar
+  EXPECT_TRUE(t.shape.empty());
+  EXPECT_EQ(t.data, raw<double>({0.25}));
+  Pb f16;
+  Pb hv;
+  hv.varint(0x3C00).varint(0xC000);
+  f16.field_varint(1, 2).field_varint(2, 10).field_bytes(5, hv.b);
+  ASSERT_EQ(pb_parse(f16, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_F16);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 0), 1.0);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 1), -2.0);
+  Pb bf16;
+  Pb bv;
+  bv.varint(0x3F80);
+  bf16.field_varint(1, 1).field_varint(2, 16).field_bytes(5, bv.b);
+  ASSERT_EQ(pb_parse(bf16, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_BF16);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 0), 1.0);
+}
+
+TEST(OnnxTensor, RawDataRoundTrip) {
+  const mie_dtype all[] = {MIE_DTYPE_F32, MIE_DTYPE_F16, MIE_DTYPE_BF16, MIE_DTYPE_F64, MIE_DTYPE_I8,
+                           MIE_DTYPE_I16, MIE_DTYPE_I32, MIE_DTYPE_I64, MIE_DTYPE_U8,  MIE_DTYPE_BOOL};
+  for (mie_dtype dt : all) {
+    Tensor in;
+    in.name = "t_" + std::string(mie::io::dtype_name(dt));
+    in.dtype = dt;
+    in.shape = {3, 1, 2};
+    in.data.resize(6 * mie::io::dtype_size(dt));
+    for (size_t i = 0; i < in.data.size(); ++i) in.data[i] = uint8_t(i + 1) & (dt == MIE_DTYPE_BOOL ? 1 : 0xFF);
+    const std::string path = tmp_path(in.name + ".pb");
+    ASSERT_EQ(mie::io::write_onnx_tensor(path, in), "");
+    Tensor out;
+    ASSERT_EQ(mie::io::read_onnx_tensor(path, &out), "");
+    EXPECT_EQ(out.name, in.name);
+    EXPECT_EQ(out.dtype, dt);
+    EXPECT_EQ(out.shape, in.shape);
+    EXPECT_EQ(out.data, in.data);
+    ASSERT_EQ(mie::io::read_tensor_file(path, &out), "");  // no .npy magic: parsed as TensorProto
+    EXPECT_EQ(out.data, in.data);
+  }
+}
+
+TEST(OnnxTensor, Rejections) {
+  Tensor t;
+  Pb u16;
+  u16.field_varint(1, 1).field_varint(2, 4).field_bytes(9, {0, 0});
+  EXPECT_EQ(pb_parse(u16, &t), "'t.pb': unsupported ONNX data type UINT16 (4)");
+  Pb count;
+  count.field_varint(1, 3).field_varint(2, 1).field_bytes(4, raw<float>({1, 2}));
+  EXPECT_EQ(pb_parse(count, &t), "'t.pb': float_data has 2 values but dims [3] need 3");
+  Pb rawsize;
+  rawsize.field_varint(1, 2).field_varint(2, 6).field_bytes(9, {1, 2, 3});
+  EXPECT_EQ(pb_parse(rawsize, &t), "'t.pb': raw_data is 3 bytes but dims [2] of i32 need 8");
+  Pb truncated;
+  truncated.field_varint(1, 2).key(9, 2).varint(100);
+  EXPECT_EQ(pb_parse(truncated, &t), "'t.pb': malformed protobuf (field 9)");
+  Pb badkey;
+  badkey.b = {0xFF, 0xFF};
+  EXPECT_EQ(pb_parse(badkey, &t), "'t.pb': malformed protobuf (bad field key)");
+  Pb group;
+  group.key(20, 3);
+  EXPECT_EQ(pb_parse(group, &t), "'t.pb': malformed protobuf (field 20)");
+  Pb external;
+  external.field_varint(2, 1).field_varint(14, 1);
+  EXPECT_EQ(pb_parse(external, &t), "'t.pb': tensors with external data are not supported");
+  Pb nodata;
+  nodata.field_varint(1, 2).field_varint(2, 1);
+  EXPECT_EQ(pb_parse(nodata, &t), "'t.pb': float_data has 0 values but dims [2] need 2");
+  Pb negative;
+  negative.field_varint(1, uint64_t(int64_t(-2))).field_varint(2, 1);
+  EXPECT_EQ(pb_parse(negative, &t), "'t.pb': negative dimension in dims [-2]");
+  Pb wrongwire;
+  wrongwire.key(2, 2).varint(0);
+  EXPECT_EQ(pb_parse(wrongwire, &t), "'t.pb': malformed protobuf (field 2)");
+}
+
+TEST(TensorIo, HalfAndBfloatConversions) {
+  EXPECT_EQ(mie::io::half_to_float(0x3C00), 1.0f);
+  EXPECT_EQ(mie::io::half_to_float(0xC000), -2.0f);
+  EXPECT_EQ(mie::io::half_to_float(0x7BFF), 65504.0f);
+  EXPECT_EQ(mie::io::half_to_float(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+  EXPECT_EQ(mie::io::half_to_float(0x03FF), std::ldexp(1023.0f, -24));  // largest subnormal
+  EXPECT_EQ(mie::io::half_to_float(0x8000), -0.0f);
+  EXPECT_TRUE(std::isinf(mie::io::half_to_float(0x7C00)));
+  EXPECT_TRUE(std::isnan(mie::io::half_to_float(0x7E00)));
+  EXPECT_EQ(mie::io::bfloat16_to_float(0xC040), -3.0f);
+  EXPECT_EQ(mie::io::shape_string({}), "[]");
+  EXPECT_EQ(mie::io::shape_string({1, 64}), "[1, 64]");
+  EXPECT_EQ(mie::io::onnx_data_type(MIE_DTYPE_BF16), 16);
+}
+
+}  // namespace

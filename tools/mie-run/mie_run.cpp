@@ -1,0 +1,352 @@
+#include "mie_run.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mie/mie_rt.h"
+#include "mie/mie_tensor_io.h"
+
+namespace mie::run {
+namespace {
+
+const char kUsage[] =
+    "usage: mie-run model.mie [options]\n"
+    "  --input [NAME=]FILE    input tensor (.npy or ONNX TensorProto .pb); without NAME= inputs are taken in\n"
+    "                         the model's order\n"
+    "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the model's order\n"
+    "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
+    "  --threads N            worker threads including the caller (default: all CPUs)\n"
+    "  --target NAME          run this package target (default: the best one for this host)\n"
+    "  --print                print shape, first values and min/max/mean of every output\n"
+    "  --help                 show this help\n";
+
+struct Options {
+  std::string model;
+  std::vector<std::string> inputs, outputs;
+  long benchmark = 0;
+  long threads = 0;
+  std::string target;
+  bool print = false;
+  bool help = false;
+};
+
+// Caller buffers: 64-byte aligned (vector<uint8_t> only guarantees 16), so generated SIMD code is never slowed
+// by the tool's allocations.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  Buffer(Buffer &&o) noexcept : p_(o.p_), size_(o.size_) { o.p_ = nullptr; }
+  ~Buffer() { std::free(p_); }
+  bool allocate(uint64_t size) {
+    size_ = size;
+    if (size == 0) return true;
+    if (size > SIZE_MAX - 63 || posix_memalign(&p_, 64, size_t((size + 63) / 64 * 64)) != 0) {
+      p_ = nullptr;
+      return false;
+    }
+    std::memset(p_, 0, size_t(size));
+    return true;
+  }
+  void *data() const { return p_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  void *p_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+class Runner {
+ public:
+  Runner(FILE *out, FILE *err) : out_(out), err_(err) {}
+  ~Runner() {
+    mie_session_destroy(session_);
+    mie_package_close(package_);
+  }
+  int main(int argc, char **argv);
+
+ private:
+  int fail(const std::string &message) {
+    std::fprintf(err_, "mie-run: error: %s\n", message.c_str());
+    return 1;
+  }
+  bool parse_args(int argc, char **argv, Options *o, std::string *error);
+  std::string describe(const std::vector<mie_tensor_info> &list);
+  // Splits "NAME=path" when NAME is one of `names`; otherwise the whole spec is a path.
+  static bool split_named(const std::string &spec, const std::vector<mie_tensor_info> &names, std::string *name,
+                          std::string *path);
+  bool assign(const std::vector<std::string> &specs, const std::vector<mie_tensor_info> &list, const char *what,
+              std::vector<std::string> *paths, std::string *error);
+  void print_summary(const mie_tensor_info &info, const void *data);
+
+  FILE *out_, *err_;
+  mie_package *package_ = nullptr;
+  mie_session *session_ = nullptr;
+};
+
+bool parse_count(const char *text, long min, long *out) {
+  const char *end = text + std::strlen(text);
+  auto r = std::from_chars(text, end, *out);
+  return r.ec == std::errc() && r.ptr == end && *out >= min;
+}
+
+bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_inline_value = false;
+    if (arg.rfind("--", 0) == 0) {
+      const size_t eq = arg.find('=');
+      // "--input=x=a.npy" is "--input" with value "x=a.npy".
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_inline_value = true;
+      }
+    }
+    auto need_value = [&](const char *flag) {
+      if (has_inline_value) return true;
+      if (i + 1 >= argc) {
+        *error = std::string(flag) + " needs a value";
+        return false;
+      }
+      value = argv[++i];
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") {
+      o->help = true;
+    } else if (arg == "--print") {
+      o->print = true;
+    } else if (arg == "--input") {
+      if (!need_value("--input")) return false;
+      o->inputs.push_back(value);
+    } else if (arg == "--output") {
+      if (!need_value("--output")) return false;
+      o->outputs.push_back(value);
+    } else if (arg == "--benchmark") {
+      if (!need_value("--benchmark")) return false;
+      if (!parse_count(value.c_str(), 1, &o->benchmark)) {
+        *error = "--benchmark needs a positive integer, got '" + value + "'";
+        return false;
+      }
+    } else if (arg == "--threads") {
+      if (!need_value("--threads")) return false;
+      if (!parse_count(value.c_str(), 0, &o->threads) || o->threads > 1024) {
+        *error = "--threads needs an integer from 0 (all CPUs) to 1024, got '" + value + "'";
+        return false;
+      }
+    } else if (arg == "--target") {
+      if (!need_value("--target")) return false;
+      o->target = value;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      *error = "unknown option '" + arg + "' (see --help)";
+      return false;
+    } else if (o->model.empty()) {
+      o->model = arg;
+    } else {
+      *error = "unexpected argument '" + arg + "' (only one model; inputs go after --input)";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Runner::describe(const std::vector<mie_tensor_info> &list) {
+  std::string s;
+  for (const auto &t : list) {
+    if (!s.empty()) s += ", ";
+    s += std::string(t.name) + " (" + mie_dtype_name(t.dtype) + " " +
+         io::shape_string(std::vector<int64_t>(t.dims, t.dims + t.rank)) + ")";
+  }
+  return s.empty() ? "none" : s;
+}
+
+bool Runner::split_named(const std::string &spec, const std::vector<mie_tensor_info> &list, std::string *name,
+                         std::string *path) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos) return false;
+  for (const auto &t : list)
+    if (spec.compare(0, eq, t.name) == 0 && std::strlen(t.name) == eq) {
+      *name = t.name;
+      *path = spec.substr(eq + 1);
+      return true;
+    }
+  return false;
+}
+
+bool Runner::assign(const std::vector<std::string> &specs, const std::vector<mie_tensor_info> &list,
+                    const char *what, std::vector<std::string> *paths, std::string *error) {
+  paths->assign(list.size(), "");
+  std::vector<std::string> positional;
+  for (const auto &spec : specs) {
+    std::string name, path;
+    if (!split_named(spec, list, &name, &path)) {
+      positional.push_back(spec);
+      continue;
+    }
+    for (size_t i = 0; i < list.size(); ++i)
+      if (name == list[i].name) {
+        if (!(*paths)[i].empty()) {
+          *error = std::string(what) + " '" + name + "' is given twice";
+          return false;
+        }
+        (*paths)[i] = path;
+      }
+  }
+  size_t next = 0;
+  for (const auto &p : positional) {
+    while (next < list.size() && !(*paths)[next].empty()) ++next;
+    if (next == list.size()) {
+      *error = "too many " + std::string(what) + "s: '" + p + "' has no " + what + " left to fill (the model has " +
+               std::to_string(list.size()) + ": " + describe(list) + ")";
+      return false;
+    }
+    (*paths)[next++] = p;
+  }
+  return true;
+}
+
+void Runner::print_summary(const mie_tensor_info &info, const void *data) {
+  const std::vector<int64_t> shape(info.dims, info.dims + info.rank);
+  std::fprintf(out_, "%s: %s %s", info.name, mie_dtype_name(info.dtype), io::shape_string(shape).c_str());
+  if (info.num_elements == 0) {
+    std::fprintf(out_, " (empty)\n");
+    return;
+  }
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  uint64_t nans = 0;
+  for (uint64_t i = 0; i < info.num_elements; ++i) {
+    const double v = io::element_as_double(info.dtype, data, i);
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  std::fprintf(out_, " first:");
+  for (uint64_t i = 0; i < info.num_elements && i < 8; ++i)
+    std::fprintf(out_, " %.6g", io::element_as_double(info.dtype, data, i));
+  if (info.num_elements > 8) std::fprintf(out_, " ...");
+  const uint64_t finite = info.num_elements - nans;
+  if (finite > 0)
+    std::fprintf(out_, " min: %.6g max: %.6g mean: %.6g", lo, hi, sum / double(finite));
+  if (nans) std::fprintf(out_, " nan: %llu", static_cast<unsigned long long>(nans));
+  std::fprintf(out_, "\n");
+}
+
+int Runner::main(int argc, char **argv) {
+  Options o;
+  std::string error;
+  if (!parse_args(argc, argv, &o, &error)) return fail(error);
+  if (o.help) {
+    std::fputs(kUsage, out_);
+    return 0;
+  }
+  if (o.model.empty()) {
+    std::fputs(kUsage, err_);
+    return fail("no model given");
+  }
+  if (mie_package_open(o.model.c_str(), &package_) != MIE_OK) return fail(mie_last_error());
+
+  uint32_t n_in = 0, n_out = 0;
+  mie_package_num_inputs(package_, &n_in);
+  mie_package_num_outputs(package_, &n_out);
+  std::vector<mie_tensor_info> ins(n_in), outs(n_out);
+  for (uint32_t i = 0; i < n_in; ++i) mie_package_input_info(package_, i, &ins[i]);
+  for (uint32_t i = 0; i < n_out; ++i) mie_package_output_info(package_, i, &outs[i]);
+
+  std::vector<std::string> in_paths, out_paths;
+  if (!assign(o.inputs, ins, "input", &in_paths, &error) || !assign(o.outputs, outs, "output", &out_paths, &error))
+    return fail(error);
+  std::string missing;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (in_paths[i].empty()) missing += (missing.empty() ? "'" : ", '") + std::string(ins[i].name) + "'";
+  if (!missing.empty()) return fail("missing input " + missing + "; the model expects: " + describe(ins));
+
+  std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
+  std::vector<const void *> in_ptrs(n_in);
+  std::vector<void *> out_ptrs(n_out);
+  for (size_t i = 0; i < ins.size(); ++i) {
+    io::Tensor t;
+    error = io::read_tensor_file(in_paths[i], &t);
+    if (!error.empty()) return fail("input '" + std::string(ins[i].name) + "': " + error);
+    const std::vector<int64_t> want(ins[i].dims, ins[i].dims + ins[i].rank);
+    const std::string what = "input '" + std::string(ins[i].name) + "' from '" + in_paths[i] + "': ";
+    if (t.dtype != ins[i].dtype)
+      return fail(what + "dtype " + io::dtype_name(t.dtype) + " does not match the model's " + mie_dtype_name(ins[i].dtype));
+    if (t.shape != want)
+      return fail(what + "shape " + io::shape_string(t.shape) + " does not match the model's " + io::shape_string(want));
+    if (!in_bufs[i].allocate(t.data.size())) return fail(what + "out of memory");
+    if (!t.data.empty()) std::memcpy(in_bufs[i].data(), t.data.data(), t.data.size());
+    in_ptrs[i] = in_bufs[i].data();
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (!out_bufs[i].allocate(outs[i].byte_size))
+      return fail("output '" + std::string(outs[i].name) + "': cannot allocate " + std::to_string(outs[i].byte_size) + " bytes");
+    out_ptrs[i] = out_bufs[i].data();
+  }
+
+  mie_session_options so;
+  mie_session_options_init(&so);
+  so.num_threads = uint32_t(o.threads);
+  so.target = o.target.empty() ? nullptr : o.target.c_str();
+  if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
+
+  // First run: produces the outputs and, when benchmarking, doubles as the warmup.
+  if (mie_session_run(session_, in_ptrs.data(), out_ptrs.data()) != MIE_OK) return fail(mie_last_error());
+  uint64_t first_ns = 0;
+  mie_session_last_run_ns(session_, &first_ns);
+
+  const char *model_name = "", *target_name = "";
+  uint32_t threads = 0;
+  mie_package_model_name(package_, &model_name);
+  mie_session_target(session_, &target_name);
+  mie_session_num_threads(session_, &threads);
+  std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
+               threads == 1 ? "" : "s", double(first_ns) / 1e6);
+
+  if (o.benchmark > 0) {
+    std::vector<double> ms;
+    ms.reserve(size_t(o.benchmark));
+    for (long i = 0; i < o.benchmark; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      if (mie_session_run(session_, in_ptrs.data(), out_ptrs.data()) != MIE_OK) return fail(mie_last_error());
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t n = sorted.size();
+    const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    double sum = 0;
+    for (double v : ms) sum += v;
+    std::fprintf(out_, "benchmark: %ld runs, min %.3f ms, median %.3f ms, mean %.3f ms\n", o.benchmark, sorted[0],
+                 median, sum / double(n));
+  }
+  if (o.print)
+    for (size_t i = 0; i < outs.size(); ++i) print_summary(outs[i], out_bufs[i].data());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (out_paths[i].empty()) continue;
+    const std::vector<int64_t> shape(outs[i].dims, outs[i].dims + outs[i].rank);
+    error = io::write_npy(out_paths[i], outs[i].dtype, shape, out_bufs[i].data(), size_t(outs[i].byte_size));
+    if (!error.empty()) return fail("output '" + std::string(outs[i].name) + "': " + error);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv, FILE *out, FILE *err) {
+  Runner runner(out, err);
+  return runner.main(argc, argv);
+}
+
+}  // namespace mie::run
