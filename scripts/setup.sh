@@ -19,9 +19,14 @@ APT_PACKAGES=(
   libgtest-dev
   # AArch64 cross build + emulation.
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-  # Python used by tests and reference generation (Debian's interpreter, not pyenv's).
-  python3 python3-numpy python3-onnx python3-protobuf
+  # Python for the tests: Debian's interpreter + a venv (pyenv's python3 on PATH is not used).
+  python3 python3-venv
 )
+
+# PyPI packages of the test venv: ONNX for building test models, onnxruntime as the independent
+# reference for end-to-end tests and as the peer in benchmarks.
+PIP_PACKAGES=(numpy==2.3.5 onnx==1.20.0 onnxruntime==1.23.2)
+VENV="${MIE_VENV:-$ROOT/.venv}"
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -40,7 +45,15 @@ else
   echo "setup: all Debian packages present"
 fi
 
+if [[ ! -x "$VENV/bin/python" ]]; then
+  /usr/bin/python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import numpy, onnx, onnxruntime" 2>/dev/null; then
+  echo "setup: installing ${PIP_PACKAGES[*]} into $VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
+fi
+
 [[ "${1:-}" == "--no-build" ]] && exit 0
 
-cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMIE_PYTHON="$VENV/bin/python"
 cmake --build "$BUILD_DIR"

@@ -4,6 +4,9 @@
 
 #include "dialects/mie/IR/MieDialect.h"
 #include "dialects/ms/IR/MsDialect.h"
+#include "dialects/mie/Transforms/Passes.h"
+#include "mie/Conversion/Passes.h"
+#include "mie/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -12,4 +15,8 @@ void mlir::mie::registerAllDialects(DialectRegistry &registry) {
   registry.insert<mlir::mie::MieDialect>();
 }
 
-void mlir::mie::registerAllPasses() {}
+void mlir::mie::registerAllPasses() {
+  registerMieConversionPasses();
+  registerMieTransformsPasses();
+  registerPipelines();
+}

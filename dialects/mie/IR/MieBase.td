@@ -34,6 +34,10 @@ def Mie_Dialect : Dialect {
 
     /// Name of the discardable attribute holding a #mie.target.
     static constexpr ::llvm::StringLiteral getTargetAttrName() { return "mie.target"; }
+    /// Name of the function attribute holding the planned arena size in bytes.
+    static constexpr ::llvm::StringLiteral getArenaBytesAttrName() { return "mie.arena_bytes"; }
+    /// Name of the module attribute holding the packed weights blob (i8 elements).
+    static constexpr ::llvm::StringLiteral getWeightsAttrName() { return "mie.weights"; }
   }];
 }
 

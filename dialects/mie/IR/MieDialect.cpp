@@ -25,7 +25,22 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << getTargetAttrName()
                            << "' to be a #mie.target attribute, got " << attribute.getValue();
   }
+  if (attribute.getName() == getArenaBytesAttrName()) {
+    auto bytes = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (bytes && bytes.getType().isInteger(64) && bytes.getInt() >= 0)
+      return success();
+    return op->emitError() << "expects '" << getArenaBytesAttrName()
+                           << "' to be a non-negative i64, got " << attribute.getValue();
+  }
+  if (attribute.getName() == getWeightsAttrName()) {
+    auto blob = dyn_cast<ElementsAttr>(attribute.getValue());
+    if (blob && blob.getElementType().isInteger(8) && blob.getShapedType().getRank() == 1)
+      return success();
+    return op->emitError() << "expects '" << getWeightsAttrName()
+                           << "' to be 1-D i8 elements, got " << attribute.getValue();
+  }
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
-                         << "' (known: '" << getTargetAttrName() << "')";
+                         << "' (known: '" << getTargetAttrName() << "', '"
+                         << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "')";
 }

@@ -30,7 +30,7 @@ func.func private @target_not_target() attributes {mie.target = "x86-64"}
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 //===----------------------------------------------------------------------===//
@@ -468,4 +468,15 @@ func.func @kernel_isolated(%a: memref<4xf32>) {
 func.func @yield_parent() {
   // expected-error @+1 {{'mie.yield' op expects parent op 'mie.kernel'}}
   mie.yield
+}
+
+// -----
+
+// expected-error @+1 {{expects 'mie.arena_bytes' to be a non-negative i64, got -1 : i64}}
+func.func private @negative_arena() attributes {mie.arena_bytes = -1 : i64}
+
+// -----
+
+// expected-error @+1 {{expects 'mie.weights' to be 1-D i8 elements, got dense<1.000000e+00> : tensor<4xf32>}}
+module attributes {mie.weights = dense<1.0> : tensor<4xf32>} {
 }

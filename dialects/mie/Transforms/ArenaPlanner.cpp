@@ -1,0 +1,58 @@
+//===- ArenaPlanner.cpp - lifetime-based arena packing --------------------===//
+
+#include "dialects/mie/Transforms/ArenaPlanner.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir::mie;
+
+static int64_t alignTo(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
+  ArenaPlan plan;
+  plan.offsets.assign(requests.size(), 0);
+  std::vector<size_t> order(requests.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (requests[a].size != requests[b].size)
+      return requests[a].size > requests[b].size;
+    return requests[a].firstUse < requests[b].firstUse;
+  });
+
+  struct Placed {
+    int64_t begin, end; // [begin, end) bytes
+  };
+  std::vector<size_t> placed;
+  for (size_t index : order) {
+    const BufferRequest &req = requests[index];
+    // Intervals already taken by buffers alive at the same time, sorted by offset.
+    std::vector<Placed> busy;
+    for (size_t other : placed) {
+      const BufferRequest &o = requests[other];
+      if (o.lastUse < req.firstUse || req.lastUse < o.firstUse)
+        continue;
+      busy.push_back({plan.offsets[other], plan.offsets[other] + o.size});
+    }
+    std::sort(busy.begin(), busy.end(),
+              [](const Placed &a, const Placed &b) { return a.begin < b.begin; });
+
+    int64_t bestOffset = -1, bestGap = INT64_MAX, cursor = 0;
+    for (const Placed &p : busy) {
+      int64_t start = alignTo(cursor, req.alignment);
+      if (start + req.size <= p.begin && p.begin - start < bestGap) {
+        bestGap = p.begin - start;
+        bestOffset = start;
+      }
+      cursor = std::max(cursor, p.end);
+    }
+    if (bestOffset < 0)
+      bestOffset = alignTo(cursor, req.alignment);
+    plan.offsets[index] = bestOffset;
+    plan.totalBytes = std::max(plan.totalBytes, bestOffset + req.size);
+    placed.push_back(index);
+  }
+  return plan;
+}

@@ -1,0 +1,201 @@
+//===- LowerLibraryKernels.cpp - the mie-lower-library-kernels pass -------===//
+//
+// The portable implementation of the library kernels: linalg on the kernel's buffers, which the CPU
+// code generator turns into loops. A target with microkernels replaces these ops before this pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/KernelBuilders.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIELOWERLIBRARYKERNELSPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Applies the epilogue in place on `out` ([N, C, ...] with the bias along `biasDim`).
+void buildEpilogueGeneric(OpBuilder &b, Location loc, EpilogueAttr epilogue, Value out, Value bias,
+                          Value residual, int64_t biasDim) {
+  if (epilogue.isIdentity())
+    return;
+  MLIRContext *ctx = b.getContext();
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t rank = outType.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  if (bias) {
+    ins.push_back(bias);
+    maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(biasDim, ctx)));
+  }
+  if (residual) {
+    ins.push_back(residual);
+    maps.push_back(id);
+  }
+  maps.push_back(id);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  linalg::GenericOp::create(b, loc, ins, out, maps, iters,
+                            [&](OpBuilder &gb, Location gl, ValueRange e) {
+                              Value biasV = bias ? e[0] : Value();
+                              Value resV = residual ? e[bias ? 1 : 0] : Value();
+                              Value y = emitEpilogue(gb, gl, epilogue, e.back(), biasV, resV);
+                              linalg::YieldOp::create(gb, gl, y);
+                            });
+}
+
+/// The convolution proper on (already padded) buffers, choosing the linalg form by grouping.
+void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Value out,
+                      int64_t groups, DenseIntElementsAttr strides, DenseIntElementsAttr dilations) {
+  auto inType = cast<MemRefType>(input.getType());
+  auto wType = cast<MemRefType>(filter.getType());
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t channels = inType.getDimSize(1), filters = wType.getDimSize(0);
+  if (groups == 1) {
+    linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{}, ValueRange{input, filter}, out, strides,
+                                     dilations);
+    return;
+  }
+  if (groups == channels && groups == filters) {
+    // Depthwise, multiplier 1: [C, 1, KH, KW] -> [C, KH, KW].
+    Value w = memref::CollapseShapeOp::create(b, loc, filter,
+                                              ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+    linalg::DepthwiseConv2DNchwChwOp::create(b, loc, TypeRange{}, ValueRange{input, w}, out,
+                                             strides, dilations);
+    return;
+  }
+  // General grouped: split the channel dims into [G, C/G].
+  auto split = [&](Value v, MemRefType type, int64_t outer) -> Value {
+    SmallVector<int64_t> shape = {type.getDimSize(0), groups, type.getDimSize(1) / groups};
+    llvm::append_range(shape, type.getShape().drop_front(2));
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get(shape, type.getElementType()), v,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  };
+  SmallVector<int64_t> wShape = {groups, filters / groups};
+  llvm::append_range(wShape, wType.getShape().drop_front(1));
+  Value w = memref::ExpandShapeOp::create(b, loc, MemRefType::get(wShape, wType.getElementType()),
+                                          filter,
+                                          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{},
+                                     ValueRange{split(input, inType, groups), w},
+                                     split(out, outType, groups), strides, dilations);
+}
+
+void lowerConv2d(Conv2dOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value input = op.getInput();
+  ArrayRef<int64_t> pads = op.getPads();
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+    auto inType = cast<MemRefType>(input.getType());
+    SmallVector<int64_t> shape(inType.getShape());
+    shape[2] += pads[0] + pads[2];
+    shape[3] += pads[1] + pads[3];
+    Value padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
+    buildPadKernel(b, loc, "conv_pad", input, padded, {0, 0, pads[0], pads[1]}, 0.0);
+    input = padded;
+  }
+  SmallVector<Value> ins = {input, op.getFilter()};
+  if (op.getBias())
+    ins.push_back(op.getBias());
+  if (op.getResidual())
+    ins.push_back(op.getResidual());
+  bool hasBias = op.getBias() != nullptr, hasResidual = op.getResidual() != nullptr;
+  EpilogueAttr epilogue = op.getEpilogue();
+  auto strides = b.getI64TensorAttr(op.getStrides());
+  auto dilations = b.getI64TensorAttr(op.getDilations());
+  int64_t groups = op.getGroups();
+  KernelOp::create(b, loc, "conv2d", ins, op.getOutput(),
+                   [&](OpBuilder &kb, Location kl, ValueRange args) {
+                     Value out = args.back();
+                     Type et = cast<MemRefType>(out.getType()).getElementType();
+                     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, et, 0.0), out);
+                     buildConvolution(kb, kl, args[0], args[1], out, groups, strides, dilations);
+                     Value bias = hasBias ? args[2] : Value();
+                     Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
+                     buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/1);
+                   });
+  op.erase();
+}
+
+void lowerGemm(GemmOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto outType = cast<MemRefType>(op.getOutput().getType());
+  int64_t rank = outType.getRank(); // 2, or 3 when batched
+  bool batched = rank == 3;
+  bool ta = op.getTransA(), tb = op.getTransB();
+  double alpha = op.getAlpha().convertToDouble();
+  SmallVector<Value> ins = {op.getA(), op.getB()};
+  bool hasBias = op.getBias() != nullptr, hasResidual = op.getResidual() != nullptr;
+  if (hasBias)
+    ins.push_back(op.getBias());
+  if (hasResidual)
+    ins.push_back(op.getResidual());
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOp::create(
+      b, loc, "gemm", ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
+        MLIRContext *ctx = kb.getContext();
+        Value out = args.back();
+        Type et = outType.getElementType();
+        linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, et, 0.0), out);
+        // Iteration space [batch?, m, n, k].
+        int64_t nd = rank + 1, m = rank - 2, n = rank - 1, k = rank;
+        auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+        SmallVector<AffineExpr> aExprs, bExprs, oExprs;
+        if (batched) {
+          aExprs.push_back(d(0));
+          bExprs.push_back(d(0));
+          oExprs.push_back(d(0));
+        }
+        aExprs.append(ta ? SmallVector<AffineExpr>{d(k), d(m)} : SmallVector<AffineExpr>{d(m), d(k)});
+        bExprs.append(tb ? SmallVector<AffineExpr>{d(n), d(k)} : SmallVector<AffineExpr>{d(k), d(n)});
+        oExprs.append({d(m), d(n)});
+        SmallVector<AffineMap> maps = {AffineMap::get(nd, 0, aExprs, ctx),
+                                       AffineMap::get(nd, 0, bExprs, ctx),
+                                       AffineMap::get(nd, 0, oExprs, ctx)};
+        SmallVector<utils::IteratorType> iters(nd - 1, utils::IteratorType::parallel);
+        iters.push_back(utils::IteratorType::reduction);
+        linalg::GenericOp::create(kb, kl, args.take_front(2), out, maps, iters,
+                                  [&](OpBuilder &gb, Location gl, ValueRange e) {
+                                    Value p = arith::MulFOp::create(gb, gl, e[0], e[1]);
+                                    linalg::YieldOp::create(
+                                        gb, gl, (Value)arith::AddFOp::create(gb, gl, e[2], p));
+                                  });
+        if (alpha != 1.0) {
+          SmallVector<AffineMap> idMaps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+          linalg::GenericOp::create(
+              kb, kl, ValueRange{}, out, idMaps, par, [&](OpBuilder &gb, Location gl, ValueRange e) {
+                linalg::YieldOp::create(gb, gl,
+                                        (Value)arith::MulFOp::create(
+                                            gb, gl, e[0], scalarConstant(gb, gl, et, alpha)));
+              });
+        }
+        Value bias = hasBias ? args[2] : Value();
+        Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
+        buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/rank - 1);
+      });
+  op.erase();
+}
+
+struct MieLowerLibraryKernelsPass
+    : impl::MieLowerLibraryKernelsPassBase<MieLowerLibraryKernelsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<Conv2dOp, GemmOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (auto conv = dyn_cast<Conv2dOp>(op))
+        lowerConv2d(conv);
+      else
+        lowerGemm(cast<GemmOp>(op));
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

@@ -1,0 +1,55 @@
+//===- OutlineKernels.cpp - the mie-outline-kernels pass ------------------===//
+
+#include "dialects/mie/Transforms/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIEOUTLINEKERNELSPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+/// A symbol-safe rendering of a kernel name ("max_pool" stays, "a.b" becomes "a_b").
+std::string sanitize(StringRef name) {
+  std::string out;
+  for (char c : name)
+    out += llvm::isAlnum(c) ? c : '_';
+  return out;
+}
+
+struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp parent : funcs) {
+      int64_t counter = 0;
+      SmallVector<KernelOp> kernels;
+      parent.walk([&](KernelOp k) { kernels.push_back(k); });
+      for (KernelOp kernel : kernels) {
+        OpBuilder b(module.getContext());
+        std::string name = (parent.getSymName() + "_k" + Twine(counter++) + "_" +
+                            sanitize(kernel.getName()))
+                               .str();
+        Block &body = kernel.getBodyBlock();
+        auto type = b.getFunctionType(body.getArgumentTypes(), {});
+        auto func = func::FuncOp::create(b, kernel.getLoc(), name, type);
+        func.setPrivate();
+        symbols.insert(func, std::next(Block::iterator(parent)));
+        func.getBody().takeBody(kernel.getBody());
+        Operation *terminator = func.getBody().front().getTerminator();
+        b.setInsertionPoint(terminator);
+        func::ReturnOp::create(b, terminator->getLoc());
+        terminator->erase();
+
+        b.setInsertionPoint(kernel);
+        func::CallOp::create(b, kernel.getLoc(), func, kernel->getOperands());
+        kernel.erase();
+      }
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

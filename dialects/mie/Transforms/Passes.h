@@ -1,0 +1,26 @@
+//===- Passes.h - mie dialect passes ----------------------------*- C++ -*-===//
+
+#ifndef MIE_TRANSFORMS_PASSES_H
+#define MIE_TRANSFORMS_PASSES_H
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mie {
+
+#define GEN_PASS_DECL
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+} // namespace mlir::mie
+
+#endif // MIE_TRANSFORMS_PASSES_H

@@ -1,0 +1,87 @@
+//===- Passes.td - mie dialect passes -------------------------------------===//
+
+#ifndef MIE_TRANSFORMS_PASSES_TD
+#define MIE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "func::FuncOp"> {
+  let summary = "Implement library kernels (mie.conv2d, mie.gemm) as generated kernels.";
+  let description = [{
+    Replaces each `mie.conv2d` / `mie.gemm` by `mie.kernel`s whose bodies are linalg on the same
+    buffers: a zero-padded copy of the input when the convolution pads (a new `mie.alloc`, so memory
+    planning places it), the convolution or matrix product, then the epilogue (bias, residual,
+    activation, clamp) applied in place on the output. Grouped and depthwise convolutions use the
+    grouped linalg form through reshaped views.
+
+    This is the portable implementation used when no microkernel is selected for the target; it runs
+    before memory planning so that its scratch buffers are planned like any other.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
+def MieResultsToOutputsPass : Pass<"mie-results-to-outputs", "ModuleOp"> {
+  let summary = "Turn buffer results of public functions into caller-provided output arguments.";
+  let description = [{
+    For every public function returning memrefs, appends one argument per result (after the inputs,
+    keeping the result's attributes, e.g. `mie.name`) and returns nothing. A result that is a
+    `mie.alloc` of the function, returned once, is replaced by the output argument itself, so the
+    kernel producing it writes straight into the caller's buffer; any other result (an input, a
+    constant, a buffer returned twice) is copied into its output by a `mie.kernel "copy_output"`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
+  let summary = "Place every mie.alloc at an offset of one arena, reusing memory by lifetime.";
+  let description = [{
+    Computes each `mie.alloc`'s lifetime over the function's (single-block) op sequence, from its
+    first to its last use, and packs the buffers into one arena: two buffers share bytes only if
+    their lifetimes are disjoint (greedy best fit, largest first, `alignment`-aligned offsets). Each
+    alloc becomes a `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the
+    function gets `mie.arena_bytes = N`.
+
+    Expects: buffers only used by ops of the same block (no escaping through returns or calls).
+  }];
+}
+
+def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
+  let summary = "Move constant memref.globals into one aligned weights blob.";
+  let description = [{
+    Concatenates the bytes of every constant `memref.global` (64-byte aligned) into one blob stored
+    as the module attribute `mie.weights` (a `dense_resource` of i8, written to the package's weights
+    section), and replaces each `memref.get_global` by a `mie.view` of a new function argument
+    `%weights : memref<Nxi8>` placed after the arena. The globals are erased.
+  }];
+}
+
+def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {
+  let summary = "Turn every mie.kernel into a private function and a call.";
+  let description = [{
+    Each `mie.kernel "name"` becomes `func.func private @<function>_k<N>_<name>` taking its buffers
+    and a `func.call` in its place, so that every kernel is one symbol in the generated code (for
+    profiling and for per-kernel code generation choices).
+  }];
+}
+
+def MieLowerViewsPass : Pass<"mie-lower-views", "ModuleOp"> {
+  let summary = "Lower mie.view to memref.view.";
+  let description = [{
+    `mie.view %base[offset]` becomes `memref.view %base[%c_offset][]`: the placed buffer as a typed
+    view of the arena or weights bytes. Runs after planning, before lowering to LLVM.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
+def MieExpandMathPass : Pass<"mie-expand-math", "ModuleOp"> {
+  let summary = "Replace transcendental math ops by polynomial approximations.";
+  let description = [{
+    exp, log, tanh, erf, sigmoid-style chains and friends become arithmetic (upstream polynomial
+    approximations), so generated code vectorizes and needs no libm symbols.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+#endif // MIE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,80 @@
+//===- PlanMemory.cpp - the mie-plan-memory pass --------------------------===//
+
+#include "dialects/mie/Transforms/ArenaPlanner.h"
+#include "dialects/mie/Transforms/Passes.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIEPLANMEMORYPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+int64_t bufferBytes(MemRefType type) {
+  int64_t bits = type.getElementTypeBitWidth();
+  return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
+}
+
+struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("mie-plan-memory expects a single-block function");
+      return signalPassFailure();
+    }
+    Block &block = func.getBody().front();
+    DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(block))
+      position[&op] = index;
+
+    SmallVector<AllocOp> allocs;
+    std::vector<BufferRequest> requests;
+    for (AllocOp alloc : llvm::make_early_inc_range(block.getOps<AllocOp>())) {
+      if (alloc->use_empty()) {
+        alloc.erase();
+        continue;
+      }
+      BufferRequest req;
+      req.size = bufferBytes(alloc.getType());
+      req.alignment = alloc.getAlignment();
+      req.firstUse = INT64_MAX;
+      req.lastUse = -1;
+      for (Operation *user : alloc->getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (!top || isa<func::ReturnOp, func::CallOp>(top)) {
+          user->emitError("mie-plan-memory: buffer escapes its function through this op");
+          return signalPassFailure();
+        }
+        req.firstUse = std::min(req.firstUse, position[top]);
+        req.lastUse = std::max(req.lastUse, position[top]);
+      }
+      allocs.push_back(alloc);
+      requests.push_back(req);
+    }
+
+    ArenaPlan plan = planArena(requests);
+    MLIRContext *ctx = &getContext();
+    auto arenaType = MemRefType::get({plan.totalBytes}, IntegerType::get(ctx, 8));
+    unsigned argIndex = func.getNumArguments();
+    if (failed(func.insertArgument(argIndex, arenaType,
+                                   DictionaryAttr::get(ctx, {NamedAttribute(
+                                                                StringAttr::get(ctx, "mie.name"),
+                                                                StringAttr::get(ctx, "arena"))}),
+                                   func.getLoc())))
+      return signalPassFailure();
+    Value arena = func.getArgument(argIndex);
+    for (auto [alloc, offset] : llvm::zip(allocs, plan.offsets)) {
+      OpBuilder b(alloc);
+      Value view = ViewOp::create(b, alloc.getLoc(), alloc.getType(), arena,
+                                  b.getI64IntegerAttr(offset), UnitAttr());
+      alloc.replaceAllUsesWith(view);
+      alloc.erase();
+    }
+    func->setAttr(MieDialect::getArenaBytesAttrName(),
+                  IntegerAttr::get(IntegerType::get(ctx, 64), plan.totalBytes));
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

@@ -1,0 +1,35 @@
+//===- KernelBuilders.h - building blocks of generated kernels --*- C++ -*-===//
+//
+// Small IR builders shared by everything that emits mie.kernel bodies (the ms -> mie lowering and the
+// library-kernel lowering): constants, padding copies, epilogue activations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_UTILS_KERNELBUILDERS_H
+#define MIE_UTILS_KERNELBUILDERS_H
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mie {
+
+/// A scalar constant of `type` (float or signless integer).
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// Emits `mie.kernel name` that fills `output` with `padValue` and copies `input` into its interior
+/// at offsets `lowPad` (one per dim, non-negative).
+void buildPadKernel(OpBuilder &b, Location loc, StringRef name, Value input, Value output,
+                    ArrayRef<int64_t> lowPad, double padValue);
+
+/// Emits `activation(x)` on a float scalar.
+Value emitActivation(OpBuilder &b, Location loc, Activation activation, Value x);
+
+/// Emits the whole epilogue on a float scalar: + bias, + residual (either may be null), activation,
+/// clamp.
+Value emitEpilogue(OpBuilder &b, Location loc, EpilogueAttr epilogue, Value x, Value bias,
+                   Value residual);
+
+} // namespace mlir::mie
+
+#endif // MIE_UTILS_KERNELBUILDERS_H

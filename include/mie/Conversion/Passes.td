@@ -1,0 +1,26 @@
+//===- Passes.td - cross-dialect conversion passes ------------------------===//
+
+#ifndef MIE_CONVERSION_PASSES_TD
+#define MIE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMsToMiePass : Pass<"convert-ms-to-mie", "ModuleOp"> {
+  let summary = "Lower ms tensor ops to mie kernels on buffers.";
+  let description = [{
+    Rewrites every function of ms ops on tensors into one of mie kernels on memrefs: convolutions and
+    2-D GEMMs become library kernels (`mie.conv2d`, `mie.gemm`) with their bias in the epilogue;
+    everything else becomes a `mie.kernel` whose body is linalg on the kernel's buffers. Each result
+    gets a fresh `mie.alloc` (memory planning places them later); constants become read-only
+    `memref.global`s. Function signatures switch from tensors to memrefs with identical layouts.
+
+    Expects: static shapes, only ms/func/arith ops. Guarantees: no tensors and no ms ops remain; an op
+    without a lowering is reported at its location (which names the ONNX node) and the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::mie::MieDialect", "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
+#endif // MIE_CONVERSION_PASSES_TD

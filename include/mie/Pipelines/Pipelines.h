@@ -1,0 +1,54 @@
+//===- Pipelines.h - the one definition of the compilation pipeline -*- C++ -*-===//
+//
+// mie-compile, the Python bindings and ms-opt's registered pipelines all build their pass managers
+// here, so the same model compiles the same way whatever the entry point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_PIPELINES_PIPELINES_H
+#define MIE_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::mie {
+
+/// What a compilation stops at and returns.
+enum class EmitKind { Ms, Mie, LLVMIR, Assembly, Object, Package };
+
+/// Parses "ms", "mie", "llvm", "asm", "obj", "package".
+FailureOr<EmitKind> parseEmitKind(StringRef name);
+
+struct CompileOptions {
+  std::string target = "x86-64";
+  EmitKind emit = EmitKind::Package;
+  std::string modelName = "model";
+  /// Dump the IR after every pass (to stderr); for debugging the compiler.
+  bool printIRAfterAll = false;
+};
+
+/// Graph-level clean-up on ms: canonicalization (folders) and CSE.
+void buildMsPipeline(OpPassManager &pm);
+
+/// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory planned,
+/// weights packed, kernels outlined.
+void buildMsToMiePipeline(OpPassManager &pm);
+
+/// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.
+void buildMieToLLVMPipeline(OpPassManager &pm);
+
+/// Registers the three pipelines with ms-opt ("mie-ms-pipeline", "mie-ms-to-mie-pipeline",
+/// "mie-to-llvm-pipeline").
+void registerPipelines();
+
+/// Compiles `module` (ms dialect, one public function) to the artifact `options.emit` names and
+/// returns its bytes: IR text for ms/mie/llvm/asm, an ELF object, or a whole `.mie` package. Errors
+/// are reported through the context's diagnostic handler and yield failure.
+FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
+
+} // namespace mlir::mie
+
+#endif // MIE_PIPELINES_PIPELINES_H

@@ -1,0 +1,44 @@
+//===- CPUTarget.h - native code for x86-64 and aarch64 ---------*- C++ -*-===//
+//
+// From a module in the LLVM dialect to an ELF shared object that exports `mie_entry` (the kernel ABI
+// of runtime/include/mie/mie_kernel_abi.h): translation to LLVM IR, the entry wrapper, LLVM's O3
+// pipeline for the target, object emission, and the link.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_TARGET_CPUTARGET_H
+#define MIE_TARGET_CPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::mie {
+
+/// A CPU target the compiler can generate code for.
+struct CpuTarget {
+  std::string name;     // package target name: "x86-64", "aarch64"
+  std::string arch;     // runtime arch: "x86_64", "aarch64"
+  std::string triple;   // LLVM triple
+  std::string cpu;      // LLVM CPU name
+  std::string features; // LLVM feature string, also recorded in the package
+};
+
+/// The target called `name` ("x86-64" or "aarch64"), or failure with the list of known names.
+FailureOr<CpuTarget> lookupCpuTarget(StringRef name, std::string &error);
+
+/// Names accepted by lookupCpuTarget, for help texts.
+std::string knownCpuTargets();
+
+enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
+
+/// Produces `artifact` for `module` (in the LLVM dialect; its public function `entry` takes bare
+/// pointers: inputs, outputs, arena, weights). Adds the `mie_entry` wrapper, optimizes at O3 for the
+/// target and, for a shared object, links with ld.lld. Errors are reported on `module`.
+FailureOr<std::string> emitCpuArtifact(ModuleOp module, const CpuTarget &target,
+                                       CpuArtifact artifact, StringRef entry = "main");
+
+} // namespace mlir::mie
+
+#endif // MIE_TARGET_CPUTARGET_H

@@ -1,0 +1,80 @@
+//===- MsToMie.cpp - the convert-ms-to-mie pass ---------------------------===//
+
+#include "mie/Conversion/Passes.h"
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_CONVERTMSTOMIEPASS
+#include "mie/Conversion/Passes.h.inc"
+} // namespace mlir::mie
+
+using namespace mlir;
+
+namespace mlir::mie {
+namespace {
+
+/// Tensors become identity-layout memrefs of the same shape; everything else is unchanged.
+class TensorToBufferConverter : public TypeConverter {
+public:
+  TensorToBufferConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](RankedTensorType type) -> Type { return mstomie::bufferTypeFor(type); });
+  }
+};
+
+struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    TensorToBufferConverter converter;
+    RewritePatternSet patterns(ctx);
+    mstomie::populateMsToMieElementwisePatterns(converter, patterns);
+    mstomie::populateMsToMieNNPatterns(converter, patterns);
+    mstomie::populateMsToMieTensorPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<ms::MsDialect>();
+    target.addLegalOp<ModuleOp>();
+    target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
+                           arith::ArithDialect, math::MathDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    // Report every op without a lowering at its own location (the ONNX node), not just the first
+    // one the conversion driver would stop at.
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    const auto &covered = frozen.getOpSpecificNativePatterns();
+    bool unsupported = false;
+    getOperation().walk([&](Operation *op) {
+      if (isa<ms::MsDialect>(op->getDialect()) && !covered.count(op->getName())) {
+        op->emitError() << "no lowering to mie for '" << op->getName() << "' yet";
+        unsupported = true;
+      }
+    });
+    if (unsupported)
+      return signalPassFailure();
+    if (failed(applyFullConversion(getOperation(), target, frozen)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

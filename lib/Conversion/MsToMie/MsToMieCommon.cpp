@@ -1,0 +1,82 @@
+//===- MsToMieCommon.cpp - buffers and kernels for the ms -> mie lowering -===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+MemRefType mstomie::bufferTypeFor(Type tensorType) {
+  auto tensor = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+}
+
+Value mstomie::allocBuffer(OpBuilder &b, Location loc, Type tensorType) {
+  return AllocOp::create(b, loc, bufferTypeFor(tensorType));
+}
+
+AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                               ArrayRef<int64_t> resultShape) {
+  SmallVector<AffineExpr> exprs;
+  size_t offset = resultShape.size() - operandShape.size();
+  for (auto [i, dim] : llvm::enumerate(operandShape)) {
+    bool broadcast = dim == 1 && resultShape[offset + i] != 1;
+    exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
+                                    Value output, ScalarFn scalar) {
+  auto outType = cast<MemRefType>(output.getType());
+  KernelOp::create(b, loc, name, inputs, output, [&](OpBuilder &kb, Location kl, ValueRange args) {
+    MLIRContext *ctx = kb.getContext();
+    SmallVector<AffineMap> maps;
+    for (Value in : args.drop_back())
+      maps.push_back(
+          broadcastMap(ctx, cast<MemRefType>(in.getType()).getShape(), outType.getShape()));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(outType.getRank(), ctx));
+    SmallVector<utils::IteratorType> iterators(outType.getRank(), utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        kb, kl, args.drop_back(), args.back(), maps, iterators,
+        [&](OpBuilder &gb, Location gl, ValueRange elems) {
+          Value r = scalar(gb, gl, elems.drop_back(), outType.getElementType());
+          linalg::YieldOp::create(gb, gl, r);
+        });
+  });
+}
+
+/// Collapses a buffer to 1-D (identity layout, so always possible).
+static Value collapseToVector(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all[0].push_back(i);
+  return memref::CollapseShapeOp::create(b, loc, buffer, all);
+}
+
+void mstomie::buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input,
+                             Value output) {
+  KernelOp::create(b, loc, name, input, output, [&](OpBuilder &kb, Location kl, ValueRange args) {
+    Value in = args[0], out = args[1];
+    if (cast<MemRefType>(in.getType()).getRank() == 0 ||
+        cast<MemRefType>(out.getType()).getRank() == 0) {
+      // Scalars: a 0-d copy via load/store of the one element.
+      Value zero = arith::ConstantIndexOp::create(kb, kl, 0);
+      auto indices = [&](Value v) {
+        return SmallVector<Value>(cast<MemRefType>(v.getType()).getRank(), zero);
+      };
+      Value x = memref::LoadOp::create(kb, kl, in, indices(in));
+      memref::StoreOp::create(kb, kl, x, out, indices(out));
+      return;
+    }
+    linalg::CopyOp::create(kb, kl, collapseToVector(kb, kl, in), collapseToVector(kb, kl, out));
+  });
+}
+

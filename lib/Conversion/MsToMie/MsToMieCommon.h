@@ -1,0 +1,53 @@
+//===- MsToMieCommon.h - shared helpers of the ms -> mie lowering -*- C++ -*-===//
+//
+// Internal to lib/Conversion/MsToMie: buffer creation, kernel construction and the scalar
+// computations that elementwise kernels are made of.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_LIB_CONVERSION_MSTOMIE_COMMON_H
+#define MIE_LIB_CONVERSION_MSTOMIE_COMMON_H
+
+#include "dialects/mie/Utils/KernelBuilders.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mie::mstomie {
+
+/// The buffer type that holds a value of ranked tensor type `type` (identity layout).
+MemRefType bufferTypeFor(Type tensorType);
+
+/// A fresh, not yet placed buffer for a value of `tensorType`.
+Value allocBuffer(OpBuilder &b, Location loc, Type tensorType);
+
+/// Indexing map from the iteration space of `resultShape` to an operand of `operandShape` under
+/// numpy broadcasting: leading dims are dropped, size-1 dims of the operand read index 0.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> resultShape);
+
+/// Emits `mie.kernel name ins(inputs) outs(output)` whose body is one parallel linalg.generic that
+/// broadcasts `inputs` to `output`'s shape and stores `scalar(args)` in every element. `scalar` gets
+/// the input elements and the output element type.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
+void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
+                            Value output, ScalarFn scalar);
+
+/// Emits a kernel copying `input` into `output` in row-major order (same element count); used for
+/// reshapes, whose buffers are distinct.
+void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Value output);
+
+/// The scalar computation of an ms elementwise op (everything buildElementwiseKernel can lower), or
+/// null if `op` is not elementwise. `args` are the operand elements in operand order.
+Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
+                            Type resultType);
+
+void populateMsToMieElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+
+} // namespace mlir::mie::mstomie
+
+#endif // MIE_LIB_CONVERSION_MSTOMIE_COMMON_H

@@ -1,0 +1,325 @@
+//===- MsToMieNN.cpp - convolution, GEMM, matmul and pooling -> mie -------===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::mstomie;
+
+namespace {
+
+/// ms.conv2d -> mie.conv2d (library kernel) with the bias in the epilogue; padding stays an
+/// attribute so a library implementation can handle it without a padded copy.
+struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::Conv2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value bias = adaptor.getBias();
+    auto epilogue = EpilogueAttr::get(rewriter.getContext(), /*bias=*/bias != nullptr,
+                                      /*residual=*/false, Activation::none);
+    mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
+                          /*residual=*/Value(), out, op.getStrides(), op.getPads(),
+                          op.getDilations(), op.getGroups(), epilogue);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// ms.gemm -> mie.gemm; a rank-1 `c` with beta = 1 is the epilogue bias, any other `c` is added by a
+/// following elementwise kernel (beta * c, broadcast).
+struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::GemmOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value c = adaptor.getC();
+    double beta = op.getBeta().convertToDouble();
+    bool biasEpilogue = c && beta == 1.0 && cast<MemRefType>(c.getType()).getRank() == 1 &&
+                        cast<MemRefType>(c.getType()).getDimSize(0) == op.getType().getDimSize(1);
+    Value product = allocBuffer(rewriter, loc, op.getType());
+    auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
+    mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                        biasEpilogue ? c : Value(), Value(), product, op.getTransAAttr(),
+                        op.getTransBAttr(), op.getAlphaAttr(), epilogue);
+    if (!c || biasEpilogue || beta == 0.0) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    buildElementwiseKernel(rewriter, loc, "gemm_add_c", ValueRange{product, c}, out,
+                           [&](OpBuilder &b, Location l, ValueRange e, Type t) -> Value {
+                             Value scaled = beta == 1.0 ? e[1]
+                                                        : (Value)arith::MulFOp::create(
+                                                              b, l, e[1], scalarConstant(b, l, t, beta));
+                             return arith::AddFOp::create(b, l, e[0], scaled);
+                           });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// ms.matmul: plain 2-D products go to the library GEMM; batched and broadcasting ones (and 1-D
+/// operands) become a generated kernel with one linalg.generic whose maps broadcast the batch dims.
+struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::MatMulOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+    if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
+      mie::GemmOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), Value(), Value(), out,
+                          UnitAttr(), UnitAttr(), rewriter.getF64FloatAttr(1.0),
+                          EpilogueAttr::get(rewriter.getContext()));
+      rewriter.replaceOp(op, out);
+      return success();
+    }
+    ArrayRef<int64_t> resultShape = op.getType().getShape();
+    bool lhsMatrix = lhsType.getRank() >= 2, rhsMatrix = rhsType.getRank() >= 2;
+    int64_t batchRank = resultShape.size() - (lhsMatrix ? 1 : 0) - (rhsMatrix ? 1 : 0);
+    // Iteration space: [batch..., m?, n?, k].
+    int64_t numDims = resultShape.size() + 1;
+    MLIRContext *ctx = rewriter.getContext();
+    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    int64_t mDim = batchRank, nDim = batchRank + (lhsMatrix ? 1 : 0), kDim = numDims - 1;
+    auto operandMap = [&](RankedTensorType type, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t matrixRank = type.getRank() >= 2 ? 2 : 1;
+      ArrayRef<int64_t> batch = type.getShape().drop_back(matrixRank);
+      int64_t offset = batchRank - batch.size();
+      for (auto [i, size] : llvm::enumerate(batch))
+        exprs.push_back(size == 1 && resultShape[offset + i] != 1 ? getAffineConstantExpr(0, ctx)
+                                                                  : dim(offset + i));
+      if (isLhs) {
+        if (matrixRank == 2)
+          exprs.push_back(dim(mDim));
+        exprs.push_back(dim(kDim));
+      } else {
+        exprs.push_back(dim(kDim));
+        if (matrixRank == 2)
+          exprs.push_back(dim(nDim));
+      }
+      return AffineMap::get(numDims, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {operandMap(lhsType, true), operandMap(rhsType, false),
+                                   AffineMap::getMultiDimIdentityMap(numDims, ctx).getMajorSubMap(
+                                       numDims - 1)};
+    SmallVector<utils::IteratorType> iters(numDims - 1, utils::IteratorType::parallel);
+    iters.push_back(utils::IteratorType::reduction);
+    KernelOp::create(rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, out,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Type et = op.getType().getElementType();
+                       linalg::FillOp::create(b, l, scalarConstant(b, l, et, 0.0), args[2]);
+                       linalg::GenericOp::create(
+                           b, l, args.take_front(2), args[2], maps, iters,
+                           [&](OpBuilder &gb, Location gl, ValueRange e) {
+                             Value p = arith::MulFOp::create(gb, gl, e[0], e[1]);
+                             linalg::YieldOp::create(gb, gl,
+                                                     (Value)arith::AddFOp::create(gb, gl, e[2], p));
+                           });
+                     });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// Extra bottom/right padding so that ceil-mode windows that start inside the input fit.
+static std::pair<int64_t, int64_t> ceilOverflow(RankedTensorType in, RankedTensorType out,
+                                                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                                ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
+  int64_t extra[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t needed = (out.getDimSize(2 + i) - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1;
+    int64_t have = in.getDimSize(2 + i) + pads[i] + pads[i + 2];
+    extra[i] = std::max<int64_t>(0, needed - have);
+  }
+  return {extra[0], extra[1]};
+}
+
+/// Pads the input of a pooling op into a fresh buffer when it has (explicit or ceil-mode) padding.
+static Value padForPooling(OpBuilder &b, Location loc, Value input, RankedTensorType inType,
+                           ArrayRef<int64_t> pads, std::pair<int64_t, int64_t> extra,
+                           double padValue) {
+  int64_t padH = pads[0] + pads[2] + extra.first, padW = pads[1] + pads[3] + extra.second;
+  if (padH == 0 && padW == 0)
+    return input;
+  SmallVector<int64_t> shape(inType.getShape());
+  shape[2] += padH;
+  shape[3] += padW;
+  Value padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
+  buildPadKernel(b, loc, "pool_pad", input, padded, {0, 0, pads[0], pads[1]}, padValue);
+  return padded;
+}
+
+template <typename PoolOp>
+static std::pair<Value, std::pair<int64_t, int64_t>>
+preparePool(PoolOp op, Value input, OpBuilder &b, double padValue) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  auto extra = ceilOverflow(inType, op.getType(), op.getKernel(), op.getStrides(), op.getPads(),
+                            op.getDilations());
+  return {padForPooling(b, op.getLoc(), input, inType, op.getPads(), extra, padValue), extra};
+}
+
+struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::MaxPoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    double lowest = -std::numeric_limits<double>::infinity();
+    Value padded = preparePool(op, adaptor.getInput(), rewriter, lowest).first;
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    ArrayRef<int64_t> kernel = op.getKernel();
+    KernelOp::create(rewriter, loc, "max_pool", padded, out,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Type et = op.getType().getElementType();
+                       linalg::FillOp::create(b, l, scalarConstant(b, l, et, lowest), args[1]);
+                       Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
+                       linalg::PoolingNchwMaxOp::create(
+                           b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
+                           b.getDenseI64ArrayAttr(op.getStrides()),
+                           b.getDenseI64ArrayAttr(op.getDilations()));
+                     });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// Average pooling: a window sum over the zero-padded input, divided by the window size, or, when
+/// padding must not count, by the number of real (or explicitly padded) elements under the window.
+struct AvgPoolToKernel : OpConversionPattern<ms::AvgPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::AvgPoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [padded, extra] = preparePool(op, adaptor.getInput(), rewriter, 0.0);
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(), pads = op.getPads(),
+                      dilations = op.getDilations();
+    bool countPad = op.getCountIncludePad();
+    KernelOp::create(
+        rewriter, loc, "avg_pool", padded, out, [&](OpBuilder &b, Location l, ValueRange args) {
+          Type et = op.getType().getElementType();
+          linalg::FillOp::create(b, l, scalarConstant(b, l, et, 0.0), args[1]);
+          Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
+          linalg::PoolingNchwSumOp::create(b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
+                                           b.getDenseI64ArrayAttr(strides),
+                                           b.getDenseI64ArrayAttr(dilations));
+          int64_t rank = 4;
+          MLIRContext *ctx = b.getContext();
+          SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+          linalg::GenericOp::create(
+              b, l, ValueRange{}, args[1], maps, iters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                // count = prod over h, w of |[start, end) ∩ [lo, hi)| / dilation-aware, where the
+                // window starts at o * stride - pad_begin and [lo, hi) is the input (plus the explicit
+                // padding when it counts). Computed on index values, converted once.
+                Value count = arith::ConstantIndexOp::create(gb, gl, 1);
+                for (int i = 0; i < 2; ++i) {
+                  int64_t size = inType.getDimSize(2 + i);
+                  int64_t lo = countPad ? -pads[i] : 0;
+                  int64_t hi = countPad ? size + pads[i + 2] : size;
+                  Value o = linalg::IndexOp::create(gb, gl, 2 + i);
+                  Value start = arith::SubIOp::create(
+                      gb, gl,
+                      arith::MulIOp::create(gb, gl, o,
+                                            arith::ConstantIndexOp::create(gb, gl, strides[i])),
+                      arith::ConstantIndexOp::create(gb, gl, pads[i]));
+                  // Number of taps t in [0, k) with lo <= start + t * d < hi.
+                  Value n = arith::ConstantIndexOp::create(gb, gl, 0);
+                  for (int64_t t = 0; t < kernel[i]; ++t) {
+                    Value pos = arith::AddIOp::create(
+                        gb, gl, start, arith::ConstantIndexOp::create(gb, gl, t * dilations[i]));
+                    Value inLo = arith::CmpIOp::create(gb, gl, arith::CmpIPredicate::sge, pos,
+                                                       arith::ConstantIndexOp::create(gb, gl, lo));
+                    Value inHi = arith::CmpIOp::create(gb, gl, arith::CmpIPredicate::slt, pos,
+                                                       arith::ConstantIndexOp::create(gb, gl, hi));
+                    Value inside = arith::AndIOp::create(gb, gl, inLo, inHi);
+                    n = arith::AddIOp::create(
+                        gb, gl, n,
+                        arith::IndexCastOp::create(
+                            gb, gl, gb.getIndexType(),
+                            arith::ExtUIOp::create(gb, gl, gb.getI64Type(), inside)));
+                  }
+                  count = arith::MulIOp::create(gb, gl, count, n);
+                }
+                Value countInt = arith::IndexCastOp::create(gb, gl, gb.getI64Type(), count);
+                Value countF = arith::SIToFPOp::create(gb, gl, et, countInt);
+                linalg::YieldOp::create(gb, gl,
+                                        (Value)arith::DivFOp::create(gb, gl, e[0], countF));
+              });
+        });
+    rewriter.replaceOp(op, out);
+    (void)extra;
+    return success();
+  }
+};
+
+/// Mean over every dim after the channel dim.
+struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::GlobalAvgPoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = inType.getRank();
+    int64_t count = 1;
+    for (int64_t d = 2; d < rank; ++d)
+      count *= inType.getDimSize(d);
+    KernelOp::create(
+        rewriter, loc, "global_avg_pool", adaptor.getInput(), out,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          MLIRContext *ctx = b.getContext();
+          Type et = inType.getElementType();
+          linalg::FillOp::create(b, l, scalarConstant(b, l, et, 0.0), args[1]);
+          SmallVector<AffineExpr> outExprs = {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)};
+          for (int64_t d = 2; d < rank; ++d)
+            outExprs.push_back(getAffineConstantExpr(0, ctx));
+          SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                         AffineMap::get(rank, 0, outExprs, ctx)};
+          SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
+          iters[0] = iters[1] = utils::IteratorType::parallel;
+          linalg::GenericOp::create(b, l, args[0], args[1], maps, iters,
+                                    [&](OpBuilder &gb, Location gl, ValueRange e) {
+                                      linalg::YieldOp::create(
+                                          gb, gl, (Value)arith::AddFOp::create(gb, gl, e[0], e[1]));
+                                    });
+          SmallVector<AffineMap> scaleMaps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<utils::IteratorType> parallel(rank, utils::IteratorType::parallel);
+          linalg::GenericOp::create(
+              b, l, ValueRange{}, args[1], scaleMaps, parallel,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                Value inv = scalarConstant(gb, gl, et, 1.0 / static_cast<double>(count));
+                linalg::YieldOp::create(gb, gl, (Value)arith::MulFOp::create(gb, gl, e[0], inv));
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void mstomie::populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<Conv2dToLibrary, GemmToLibrary, MatMulToKernel, MaxPoolToKernel, AvgPoolToKernel,
+               GlobalAvgPoolToKernel>(converter, patterns.getContext());
+}

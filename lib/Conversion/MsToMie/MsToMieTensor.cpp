@@ -1,0 +1,120 @@
+//===- MsToMieTensor.cpp - constants and data movement -> mie -------------===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::mstomie;
+
+namespace {
+
+/// ms.constant -> a private constant memref.global (the weight packer later moves its bytes into
+/// the package's weights blob) read through memref.get_global.
+struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    MemRefType type = bufferTypeFor(op.getType());
+    std::string name = "__constant";
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
+      name += "_" + resource.getRawHandle().getKey().str();
+    // Built detached, then inserted through the symbol table, which renames on a clash.
+    OpBuilder detached(rewriter.getContext());
+    auto global = memref::GlobalOp::create(
+        detached, op.getLoc(), name, rewriter.getStringAttr("private"), type,
+        cast<Attribute>(op.getValue()), /*constant=*/true, rewriter.getI64IntegerAttr(64));
+    SymbolTable(module).insert(global, module.getBody()->begin());
+    rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, global.getSymName());
+    return success();
+  }
+};
+
+/// Reshape-like ops: a row-major copy into the new buffer.
+template <typename OpTy>
+struct ReshapeToCopy : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    buildCopyKernel(rewriter, op.getLoc(), OpTy::getOperationName().drop_front(3),
+                    adaptor.getInput(), out);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// ms.transpose -> one generic whose input map permutes the iteration dims.
+struct TransposeToKernel : OpConversionPattern<ms::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::TransposeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    ArrayRef<int64_t> perms = op.getPerms();
+    int64_t rank = perms.size();
+    KernelOp::create(rewriter, loc, "transpose", adaptor.getInput(), out,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       MLIRContext *ctx = b.getContext();
+                       // out[i] = in[j] with j[perms[d]] = i[d].
+                       SmallVector<AffineExpr> inExprs(rank);
+                       for (int64_t d = 0; d < rank; ++d)
+                         inExprs[perms[d]] = getAffineDimExpr(d, ctx);
+                       SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
+                                                      AffineMap::getMultiDimIdentityMap(rank, ctx)};
+                       SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+                       linalg::GenericOp::create(b, l, args[0], args[1], maps, iters,
+                                                 [](OpBuilder &gb, Location gl, ValueRange e) {
+                                                   linalg::YieldOp::create(gb, gl, e[0]);
+                                                 });
+                     });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// ms.concat -> one kernel copying each input into its slot of the output.
+struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::ConcatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    int64_t rank = op.getType().getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    KernelOp::create(rewriter, loc, "concat", adaptor.getInputs(), out,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       int64_t offset = 0;
+                       for (Value in : args.drop_back()) {
+                         auto type = cast<MemRefType>(in.getType());
+                         SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+                         offsets[axis] = offset;
+                         Value slot = memref::SubViewOp::create(b, l, args.back(), offsets,
+                                                                type.getShape(), strides);
+                         linalg::CopyOp::create(b, l, in, slot);
+                         offset += type.getDimSize(axis);
+                       }
+                     });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void mstomie::populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ConstantToGlobal, ReshapeToCopy<ms::ReshapeOp>, ReshapeToCopy<ms::FlattenOp>,
+               ReshapeToCopy<ms::SqueezeOp>, ReshapeToCopy<ms::UnsqueezeOp>, TransposeToKernel,
+               ConcatToKernel>(converter, patterns.getContext());
+}

@@ -1,0 +1,124 @@
+//===- PackageEmitter.cpp - assembling a .mie package ---------------------===//
+
+#include "PackageEmitter.h"
+
+#include "dialects/mie/IR/MieDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
+  func::FuncOp found;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (found)
+      return module.emitError("expected one public function, found '")
+             << found.getSymName() << "' and '" << func.getSymName() << "'", failure();
+    found = func;
+  }
+  if (!found)
+    return module.emitError("expected a public function to compile"), failure();
+  return found;
+}
+
+static FailureOr<std::string> dtypeName(Type type, Location loc) {
+  if (type.isF32()) return std::string("f32");
+  if (type.isF16()) return std::string("f16");
+  if (type.isBF16()) return std::string("bf16");
+  if (type.isF64()) return std::string("f64");
+  if (type.isInteger(1)) return std::string("bool");
+  if (type.isUnsignedInteger(8)) return std::string("u8");
+  if (type.isSignlessInteger(8)) return std::string("i8");
+  if (type.isSignlessInteger(16)) return std::string("i16");
+  if (type.isSignlessInteger(32)) return std::string("i32");
+  if (type.isSignlessInteger(64)) return std::string("i64");
+  return emitError(loc) << "element type " << type << " cannot cross the package boundary", failure();
+}
+
+static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name,
+                                                      std::string fallback, Location loc) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return emitError(loc) << "model inputs and outputs need static shapes, got " << type, failure();
+  FailureOr<std::string> dtype = dtypeName(shaped.getElementType(), loc);
+  if (failed(dtype))
+    return failure();
+  ::mie::PackageTensorSpec spec;
+  spec.name = name ? name.str() : fallback;
+  spec.dtype = *dtype;
+  spec.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  return spec;
+}
+
+FailureOr<PackageSignature> mlir::mie::readSignature(ModuleOp module) {
+  FailureOr<func::FuncOp> func = publicFunction(module);
+  if (failed(func))
+    return failure();
+  PackageSignature signature;
+  FunctionType type = func->getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    auto spec = tensorSpec(type.getInput(i), func->getArgAttrOfType<StringAttr>(i, "mie.name"),
+                           "input_" + std::to_string(i), func->getLoc());
+    if (failed(spec))
+      return failure();
+    signature.inputs.push_back(*spec);
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    auto spec = tensorSpec(type.getResult(i), func->getResultAttrOfType<StringAttr>(i, "mie.name"),
+                           "output_" + std::to_string(i), func->getLoc());
+    if (failed(spec))
+      return failure();
+    signature.outputs.push_back(*spec);
+  }
+  return signature;
+}
+
+FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
+  FailureOr<func::FuncOp> func = publicFunction(module);
+  if (failed(func))
+    return failure();
+  PackagePlan plan;
+  if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
+    plan.arenaBytes = bytes.getInt();
+  (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
+  if (auto blob = module->getAttrOfType<DenseResourceElementsAttr>(
+          MieDialect::getWeightsAttrName())) {
+    AsmResourceBlob *data = blob.getRawHandle().getBlob();
+    if (!data)
+      return module.emitError("the weights blob has no data"), failure();
+    plan.weights.assign(data->getData().begin(), data->getData().end());
+  }
+  module->removeAttr(MieDialect::getWeightsAttrName());
+  return plan;
+}
+
+FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,
+                                         const PackageSignature &signature,
+                                         const PackagePlan &plan, const CpuTarget &target,
+                                         const std::string &code) {
+  ::mie::PackageWriter writer;
+  writer.set_model(modelName.str());
+  writer.set_precision("fp32");
+  for (const auto &in : signature.inputs)
+    writer.add_input(in);
+  for (const auto &out : signature.outputs)
+    writer.add_output(out);
+  writer.set_weights(plan.weights.data(), plan.weights.size());
+  ::mie::PackageTargetSpec spec;
+  spec.name = target.name;
+  spec.kind = "cpu";
+  spec.arch = target.arch;
+  spec.features = target.features;
+  spec.arena_bytes = plan.arenaBytes;
+  spec.code.assign(code.begin(), code.end());
+  writer.add_target(std::move(spec));
+  std::vector<uint8_t> bytes;
+  std::string error = writer.serialize(&bytes);
+  if (!error.empty())
+    return module.emitError("cannot write the package: ") << error, failure();
+  return std::string(bytes.begin(), bytes.end());
+}

@@ -1,0 +1,46 @@
+//===- PackageEmitter.h - assembling a .mie package -------------*- C++ -*-===//
+//
+// Internal to the pipeline: what the package needs is read off the module at two points (the model
+// signature at the ms level, the memory plan and weights after the mie pipeline), then written with
+// the runtime's PackageWriter, the one implementation of the format.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_LIB_PIPELINES_PACKAGEEMITTER_H
+#define MIE_LIB_PIPELINES_PACKAGEEMITTER_H
+
+#include "mie/Target/CPUTarget.h"
+
+#include "mie/mie_package_writer.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::mie {
+
+struct PackageSignature {
+  std::vector<::mie::PackageTensorSpec> inputs, outputs;
+};
+
+struct PackagePlan {
+  int64_t arenaBytes = 0;
+  std::vector<char> weights;
+};
+
+/// Inputs and outputs (names from `mie.name`, shapes, dtypes) of the module's one public function.
+FailureOr<PackageSignature> readSignature(ModuleOp module);
+
+/// Arena size and weights bytes of a module after the ms -> mie pipeline; removes the mie.weights
+/// attribute (its bytes go to the package, not into the code).
+FailureOr<PackagePlan> readPlan(ModuleOp module);
+
+/// The bytes of a package holding one CPU target.
+FailureOr<std::string> buildPackage(ModuleOp module, StringRef modelName,
+                                    const PackageSignature &signature, const PackagePlan &plan,
+                                    const CpuTarget &target, const std::string &code);
+
+} // namespace mlir::mie
+
+#endif // MIE_LIB_PIPELINES_PACKAGEEMITTER_H

@@ -1,0 +1,132 @@
+//===- Pipelines.cpp - the one definition of the compilation pipeline -----===//
+
+#include "mie/Pipelines/Pipelines.h"
+
+#include "PackageEmitter.h"
+#include "dialects/mie/Transforms/Passes.h"
+#include "mie/Conversion/Passes.h"
+#include "mie/Target/CPUTarget.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+FailureOr<EmitKind> mlir::mie::parseEmitKind(StringRef name) {
+  std::optional<EmitKind> kind = llvm::StringSwitch<std::optional<EmitKind>>(name)
+                                     .Case("ms", EmitKind::Ms)
+                                     .Case("mie", EmitKind::Mie)
+                                     .Case("llvm", EmitKind::LLVMIR)
+                                     .Case("asm", EmitKind::Assembly)
+                                     .Case("obj", EmitKind::Object)
+                                     .Case("package", EmitKind::Package)
+                                     .Default(std::nullopt);
+  if (!kind)
+    return failure();
+  return *kind;
+}
+
+void mlir::mie::buildMsPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
+  pm.addPass(createConvertMsToMiePass());
+  pm.addNestedPass<func::FuncOp>(createMieLowerLibraryKernelsPass());
+  pm.addPass(createMieResultsToOutputsPass());
+  pm.addNestedPass<func::FuncOp>(createMiePlanMemoryPass());
+  pm.addPass(createMiePackWeightsPass());
+  pm.addPass(createMieOutlineKernelsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createMieLowerViewsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createMieExpandMathPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  // Bare pointers at function boundaries: the entry wrapper passes the runtime's raw buffers.
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::mie::registerPipelines() {
+  PassPipelineRegistration<>("mie-ms-pipeline", "Graph-level clean-up of ms",
+                             [](OpPassManager &pm) { buildMsPipeline(pm); });
+  PassPipelineRegistration<>("mie-ms-to-mie-pipeline",
+                             "Lower ms to planned, outlined mie kernels",
+                             [](OpPassManager &pm) { buildMsToMiePipeline(pm); });
+  PassPipelineRegistration<>("mie-to-llvm-pipeline", "Lower mie kernels to the LLVM dialect",
+                             [](OpPassManager &pm) { buildMieToLLVMPipeline(pm); });
+}
+
+static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
+                                 function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  if (options.printIRAfterAll) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrinting();
+  }
+  build(pm);
+  return pm.run(module);
+}
+
+static std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
+  std::string error;
+  FailureOr<CpuTarget> target = lookupCpuTarget(options.target, error);
+  if (failed(target))
+    return module.emitError(error), failure();
+
+  if (failed(runPipeline(module, options, buildMsPipeline)))
+    return failure();
+  if (options.emit == EmitKind::Ms)
+    return printModule(module);
+
+  FailureOr<PackageSignature> signature = readSignature(module);
+  if (failed(signature))
+    return failure();
+  if (failed(runPipeline(module, options, buildMsToMiePipeline)))
+    return failure();
+  if (options.emit == EmitKind::Mie)
+    return printModule(module);
+
+  FailureOr<PackagePlan> plan = readPlan(module);
+  if (failed(plan))
+    return failure();
+  if (failed(runPipeline(module, options, buildMieToLLVMPipeline)))
+    return failure();
+  CpuArtifact artifact = options.emit == EmitKind::LLVMIR     ? CpuArtifact::LLVMIR
+                         : options.emit == EmitKind::Assembly ? CpuArtifact::Assembly
+                         : options.emit == EmitKind::Object   ? CpuArtifact::Object
+                                                              : CpuArtifact::SharedObject;
+  FailureOr<std::string> code = emitCpuArtifact(module, *target, artifact);
+  if (failed(code) || options.emit != EmitKind::Package)
+    return code;
+  return buildPackage(module, options.modelName, *signature, *plan, *target, *code);
+}

@@ -1,0 +1,197 @@
+//===- CPUTarget.cpp - native code for x86-64 and aarch64 -----------------===//
+
+#include "mie/Target/CPUTarget.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::mie;
+
+static const CpuTarget kTargets[] = {
+    // AVX2 + FMA is the baseline of DESIGN.md: every x86 server of the last decade has it.
+    {"x86-64", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3", "+avx2,+fma,+f16c"},
+    {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon"},
+};
+
+std::string mie::knownCpuTargets() {
+  std::string names;
+  for (const CpuTarget &t : kTargets)
+    names += (names.empty() ? "" : ", ") + t.name;
+  return names;
+}
+
+FailureOr<CpuTarget> mie::lookupCpuTarget(StringRef name, std::string &error) {
+  for (const CpuTarget &t : kTargets)
+    if (t.name == name)
+      return t;
+  error = ("unknown target '" + name + "' (known: " + knownCpuTargets() + ")").str();
+  return failure();
+}
+
+static void initializeLLVMTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+/// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: loads one pointer per
+/// parameter of `entry` from `args` and calls it. Generated code gets nothing else from the caller
+/// yet, so `env` is unused until kernels call back into the runtime.
+static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, ModuleOp op) {
+  llvm::Function *entry = module.getFunction(entryName);
+  if (!entry)
+    return op.emitError() << "no function '" << entryName << "' to export";
+  for (llvm::Type *param : entry->getFunctionType()->params())
+    if (!param->isPointerTy())
+      return op.emitError() << "entry '" << entryName << "' has a non-pointer parameter";
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false);
+  auto *wrapper =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "mie_entry", module);
+  wrapper->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+  llvm::Value *args = wrapper->getArg(1);
+  SmallVector<llvm::Value *> operands;
+  for (unsigned i = 0, e = entry->arg_size(); i < e; ++i) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, args, i);
+    operands.push_back(b.CreateLoad(ptr, slot));
+  }
+  b.CreateCall(entry, operands);
+  b.CreateRet(b.getInt32(0));
+  // Only mie_entry is exported; everything else can be internalized and inlined.
+  for (llvm::Function &f : module)
+    if (&f != wrapper && !f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return success();
+}
+
+static LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+  return success();
+}
+
+/// Links `object` into a shared object with ld.lld (the LLVM 22 one from Debian, else any on PATH).
+static FailureOr<std::string> linkShared(StringRef object, ModuleOp op) {
+  llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
+  if (!lld)
+    lld = llvm::sys::findProgramByName("ld.lld");
+  if (!lld)
+    return op.emitError("cannot link: ld.lld-22 (Debian package lld-22) is not on PATH"), failure();
+  SmallString<128> objPath, soPath;
+  if (llvm::sys::fs::createTemporaryFile("mie-kernels", "o", objPath) ||
+      llvm::sys::fs::createTemporaryFile("mie-kernels", "so", soPath))
+    return op.emitError("cannot create temporary files for linking"), failure();
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(objPath);
+    llvm::sys::fs::remove(soPath);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(objPath, ec);
+    if (ec)
+      return op.emitError("cannot write ") << objPath << ": " << ec.message(), failure();
+    out << object;
+  }
+  SmallVector<StringRef> argv = {*lld, "-shared", "--hash-style=gnu", "-z", "now", "-z", "noexecstack",
+                                 "--gc-sections", "-soname", "mie-kernels.so", "-o", soPath, objPath};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return op.emitError("ld.lld failed (exit ") << rc << "): " << message, failure();
+  auto buffer = llvm::MemoryBuffer::getFile(soPath, /*IsText=*/false);
+  if (!buffer)
+    return op.emitError("cannot read linked object ") << soPath, failure();
+  return (*buffer)->getBuffer().str();
+}
+
+FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target,
+                                            CpuArtifact artifact, StringRef entry) {
+  initializeLLVMTargets();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, llvmContext, "mie_kernels");
+  if (!module)
+    return op.emitError("translation to LLVM IR failed"), failure();
+
+  llvm::Triple triple(target.triple);
+  std::string error;
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return op.emitError("LLVM has no backend for ") << target.triple << ": " << error, failure();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
+  for (llvm::Function &f : *module) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", target.cpu);
+    f.addFnAttr("target-features", target.features);
+  }
+
+  if (failed(addEntryWrapper(*module, entry, op)))
+    return failure();
+  if (llvm::verifyModule(*module, &llvm::errs()))
+    return op.emitError("generated LLVM IR does not verify"), failure();
+  if (failed(optimize(*module, *machine)))
+    return failure();
+
+  std::string out;
+  if (artifact == CpuArtifact::LLVMIR) {
+    llvm::raw_string_ostream os(out);
+    module->print(os, nullptr);
+    return out;
+  }
+  {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager codegen;
+    auto fileType = artifact == CpuArtifact::Assembly ? llvm::CodeGenFileType::AssemblyFile
+                                                      : llvm::CodeGenFileType::ObjectFile;
+    if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType))
+      return op.emitError("the target cannot emit this file type"), failure();
+    codegen.run(*module);
+    out.assign(buffer.begin(), buffer.end());
+  }
+  if (artifact != CpuArtifact::SharedObject)
+    return out;
+  return linkShared(out, op);
+}
