@@ -57,3 +57,6 @@ fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMIE_PYTHON="$VENV/bin/python"
 cmake --build "$BUILD_DIR"
+
+# The main job on the bundled example: compile a model, run it, print outputs and latency.
+"$ROOT/scripts/run_example.sh"

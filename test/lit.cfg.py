@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "MIE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mie_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Utils"]
@@ -23,5 +23,15 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mie_tools_dir, append_path=True)
 tool_dirs = [config.mie_tools_dir, config.llvm_tools_dir]
-tools = ["ms-opt"]
+tools = ["ms-opt", "mie-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# End-to-end tests: mie-run for the host; for aarch64 packages, the cross-built mie-run under qemu.
+tools.append("mie-run")
+llvm_config.add_tool_substitutions(["mie-run"], tool_dirs)
+if config.aarch64_runtime_dir and config.qemu_aarch64:
+    config.available_features.add("aarch64-runtime")
+    config.substitutions.append(
+        ("%mie-run-aarch64",
+         "%s -L /usr/aarch64-linux-gnu %s/bin/mie-run" % (config.qemu_aarch64,
+                                                         config.aarch64_runtime_dir)))

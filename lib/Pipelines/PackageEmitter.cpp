@@ -85,6 +85,9 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
+  // Argument names served the IR reader; LLVM IR has no place for them.
+  for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i)
+    func->removeArgAttr(i, "mie.name");
   if (auto blob = module->getAttrOfType<DenseResourceElementsAttr>(
           MieDialect::getWeightsAttrName())) {
     AsmResourceBlob *data = blob.getRawHandle().getBlob();

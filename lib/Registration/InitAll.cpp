@@ -9,10 +9,15 @@
 #include "mie/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 void mlir::mie::registerAllDialects(DialectRegistry &registry) {
   registry.insert<mlir::ms::MsDialect>();
   registry.insert<mlir::mie::MieDialect>();
+  // Code generation translates the LLVM dialect to LLVM IR in-process.
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
 }
 
 void mlir::mie::registerAllPasses() {

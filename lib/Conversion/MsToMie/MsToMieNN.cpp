@@ -191,8 +191,8 @@ struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
                        Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
                        linalg::PoolingNchwMaxOp::create(
                            b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
-                           b.getDenseI64ArrayAttr(op.getStrides()),
-                           b.getDenseI64ArrayAttr(op.getDilations()));
+                           b.getI64TensorAttr(op.getStrides()),
+                           b.getI64TensorAttr(op.getDilations()));
                      });
     rewriter.replaceOp(op, out);
     return success();
@@ -219,8 +219,8 @@ struct AvgPoolToKernel : OpConversionPattern<ms::AvgPoolOp> {
           linalg::FillOp::create(b, l, scalarConstant(b, l, et, 0.0), args[1]);
           Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
           linalg::PoolingNchwSumOp::create(b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
-                                           b.getDenseI64ArrayAttr(strides),
-                                           b.getDenseI64ArrayAttr(dilations));
+                                           b.getI64TensorAttr(strides),
+                                           b.getI64TensorAttr(dilations));
           int64_t rank = 4;
           MLIRContext *ctx = b.getContext();
           SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};

@@ -1,0 +1,129 @@
+"""Builds the end-to-end test models, their inputs and independent reference outputs.
+
+Usage: make_e2e.py MODEL OUT_DIR
+Writes OUT_DIR/model.onnx, OUT_DIR/input_0.npy and OUT_DIR/reference_0.npy. Models are built with
+onnx.helper from seeded numpy weights (deterministic); the reference is onnxruntime's output, so the
+compiler is checked against an implementation that shares nothing with it.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+RNG = np.random.default_rng(1234)
+
+
+def weight(name, shape, scale=None):
+    fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
+    scale = scale if scale is not None else 1.0 / np.sqrt(max(fan_in, 1))
+    return numpy_helper.from_array((RNG.standard_normal(shape) * scale).astype(np.float32), name)
+
+
+def bn_params(prefix, channels):
+    return [
+        numpy_helper.from_array(RNG.uniform(0.5, 1.5, channels).astype(np.float32), prefix + "_scale"),
+        numpy_helper.from_array(RNG.uniform(-0.2, 0.2, channels).astype(np.float32), prefix + "_bias"),
+        numpy_helper.from_array(RNG.uniform(-0.2, 0.2, channels).astype(np.float32), prefix + "_mean"),
+        numpy_helper.from_array(RNG.uniform(0.5, 1.5, channels).astype(np.float32), prefix + "_var"),
+    ]
+
+
+def bn(prefix, x, y):
+    return helper.make_node("BatchNormalization", [x] + [prefix + s for s in
+                            ("_scale", "_bias", "_mean", "_var")], [y], name=prefix, epsilon=1e-5)
+
+
+def mlp():
+    inits = [weight("w1", [32, 16]), weight("b1", [32], 0.1), weight("w2", [32, 10]),
+             weight("b2", [10], 0.1)]
+    nodes = [
+        helper.make_node("Gemm", ["x", "w1", "b1"], ["h1"], name="fc1", transB=1),
+        helper.make_node("Relu", ["h1"], ["a1"], name="relu1"),
+        helper.make_node("MatMul", ["a1", "w2"], ["h2"], name="fc2"),
+        helper.make_node("Add", ["h2", "b2"], ["y"], name="fc2_bias"),
+    ]
+    return nodes, inits, [4, 16], [4, 10]
+
+
+def cnn_bn():
+    inits = [weight("c1_w", [8, 3, 3, 3]), weight("c1_b", [8], 0.1), *bn_params("bn1", 8),
+             weight("c2_w", [16, 8, 3, 3]), weight("fc_w", [10, 16]), weight("fc_b", [10], 0.1),
+             numpy_helper.from_array(np.array(0.0, np.float32), "clip_min"),
+             numpy_helper.from_array(np.array(6.0, np.float32), "clip_max")]
+    nodes = [
+        helper.make_node("Conv", ["x", "c1_w", "c1_b"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        bn("bn1", "c1", "n1"),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["p1", "c2_w"], ["c2"], name="conv2", strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Clip", ["c2", "clip_min", "clip_max"], ["r2"], name="relu6"),
+        helper.make_node("AveragePool", ["r2"], ["p2"], name="pool2", kernel_shape=[2, 2],
+                         strides=[1, 1], pads=[0, 0, 1, 1]),
+        helper.make_node("GlobalAveragePool", ["p2"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], name="fc", transB=1),
+    ]
+    return nodes, inits, [1, 3, 16, 16], [1, 10]
+
+
+def residual():
+    c = 8
+    inits = [weight("a_w", [c, c, 3, 3]), *bn_params("bn_a", c), weight("b_w", [c, c, 3, 3]),
+             *bn_params("bn_b", c), weight("dw_w", [c, 1, 3, 3]), weight("dw_b", [c], 0.1),
+             numpy_helper.from_array(np.array([0.5], np.float32), "half"),
+             numpy_helper.from_array(np.array([1], np.int64), "gather_idx"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus_one")]
+    nodes = [
+        helper.make_node("Conv", ["x", "a_w"], ["a"], name="conv_a", pads=[1, 1, 1, 1]),
+        bn("bn_a", "a", "an"),
+        helper.make_node("Relu", ["an"], ["ar"], name="relu_a"),
+        helper.make_node("Conv", ["ar", "b_w"], ["b"], name="conv_b", pads=[1, 1, 1, 1]),
+        bn("bn_b", "b", "bn"),
+        helper.make_node("Add", ["bn", "x"], ["s"], name="skip_add"),
+        helper.make_node("Relu", ["s"], ["sr"], name="relu_out"),
+        helper.make_node("Conv", ["sr", "dw_w", "dw_b"], ["dw"], name="depthwise", group=c,
+                         pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Mul", ["dw", "half"], ["m"], name="scale"),
+        # The exporter's shape chain: reshape to [N, C, -1] with N and C taken from the shape.
+        helper.make_node("Shape", ["m"], ["shp"], name="shape"),
+        helper.make_node("Gather", ["shp", "gather_idx"], ["ch"], name="gather_c", axis=0),
+        helper.make_node("Slice", ["shp", "zero_idx", "gather_idx"], ["n"], name="slice_n"),
+        helper.make_node("Concat", ["n", "ch", "minus_one"], ["target"], name="concat_shape",
+                         axis=0),
+        helper.make_node("Reshape", ["m", "target"], ["y"], name="reshape"),
+    ]
+    inits.append(numpy_helper.from_array(np.array([0], np.int64), "zero_idx"))
+    return nodes, inits, [1, c, 12, 12], [1, c, 36]
+
+
+MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual}
+
+
+def main():
+    name, out_dir = sys.argv[1], sys.argv[2]
+    os.makedirs(out_dir, exist_ok=True)
+    nodes, inits, in_shape, out_shape = MODELS[name]()
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path = os.path.join(out_dir, "model.onnx")
+    onnx.save(model, path)
+
+    x = RNG.standard_normal(in_shape).astype(np.float32)
+    np.save(os.path.join(out_dir, "input_0.npy"), x)
+    import onnxruntime as ort
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    (y,) = session.run(None, {"x": x})
+    assert list(y.shape) == out_shape, (y.shape, out_shape)
+    np.save(os.path.join(out_dir, "reference_0.npy"), y)
+
+
+if __name__ == "__main__":
+    main()
