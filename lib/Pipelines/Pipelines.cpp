@@ -50,7 +50,10 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
 
 void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createMieLowerViewsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Parallel dims become scf.parallel; the outer one of each kernel runs on the runtime's pool.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createMieParallelizeLoopsPass());
   pm.addPass(createMieExpandMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -65,6 +65,25 @@ def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {
   }];
 }
 
+def MieParallelizeLoopsPass : Pass<"mie-parallelize-loops", "ModuleOp"> {
+  let summary = "Run the outer parallel loop of every kernel on the runtime's thread pool.";
+  let description = [{
+    Expects outlined kernels whose linalg ops were lowered to `scf.parallel` nests. Each top-level
+    `scf.parallel` of a kernel with a dimension of static trip count > 1 is split on that dimension:
+    its body moves into `@<kernel>_p<N>(captures..., %begin, %end)`, which runs the iterations
+    [begin, end) of that dimension, and the loop is replaced by a call to the declaration
+    `@<kernel>_p<N>__dispatch(%env, captures..., %count)`. Code generation implements each dispatch
+    as one `env->parallel_for(pool, count, 0, trampoline, captures)` call (the kernel ABI of
+    runtime/include/mie/mie_kernel_abi.h). Every public function and every kernel that dispatches
+    gets the environment pointer as a new first argument `%env : !llvm.ptr`.
+
+    Captures must be function arguments (buffers, passed as bare pointers) or index values; constants
+    and pure views are cloned into the body. A loop whose captures do not fit stays serial.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MieLowerViewsPass : Pass<"mie-lower-views", "ModuleOp"> {
   let summary = "Lower mie.view to memref.view.";
   let description = [{

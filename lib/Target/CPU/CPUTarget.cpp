@@ -56,9 +56,8 @@ static void initializeLLVMTargets() {
   });
 }
 
-/// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: loads one pointer per
-/// parameter of `entry` from `args` and calls it. Generated code gets nothing else from the caller
-/// yet, so `env` is unused until kernels call back into the runtime.
+/// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: passes `env` as the first
+/// parameter of `entry` and loads one pointer per remaining parameter from `args`.
 static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, ModuleOp op) {
   llvm::Function *entry = module.getFunction(entryName);
   if (!entry)
@@ -66,6 +65,8 @@ static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, 
   for (llvm::Type *param : entry->getFunctionType()->params())
     if (!param->isPointerTy())
       return op.emitError() << "entry '" << entryName << "' has a non-pointer parameter";
+  if (entry->arg_size() == 0)
+    return op.emitError() << "entry '" << entryName << "' does not take the runtime environment";
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   auto *type = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false);
@@ -74,18 +75,75 @@ static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, 
   wrapper->setVisibility(llvm::GlobalValue::DefaultVisibility);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
   llvm::Value *args = wrapper->getArg(1);
-  SmallVector<llvm::Value *> operands;
-  for (unsigned i = 0, e = entry->arg_size(); i < e; ++i) {
-    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, args, i);
+  SmallVector<llvm::Value *> operands = {wrapper->getArg(0)};
+  for (unsigned i = 1, e = entry->arg_size(); i < e; ++i) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, args, i - 1);
     operands.push_back(b.CreateLoad(ptr, slot));
   }
   b.CreateCall(entry, operands);
   b.CreateRet(b.getInt32(0));
-  // Only mie_entry is exported; everything else can be internalized and inlined.
-  for (llvm::Function &f : module)
-    if (&f != wrapper && !f.isDeclaration())
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
   return success();
+}
+
+/// Implements every `<body>__dispatch(env, captures..., count)` declared by mie-parallelize-loops:
+/// the captures go into an array of 8-byte slots, and `env->parallel_for(env->pool, count, 0,
+/// <body>__trampoline, slots)` runs `<body>(captures..., begin, end)` on the runtime's threads. The
+/// offsets are those of `mie_kernel_env` in runtime/include/mie/mie_kernel_abi.h.
+static LogicalResult implementDispatches(llvm::Module &module, ModuleOp op) {
+  constexpr StringLiteral suffix = "__dispatch";
+  constexpr unsigned kPoolOffset = 8, kParallelForOffset = 16;
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  SmallVector<llvm::Function *> dispatches;
+  for (llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().ends_with(suffix))
+      dispatches.push_back(&f);
+  for (llvm::Function *dispatch : dispatches) {
+    llvm::Function *body = module.getFunction(dispatch->getName().drop_back(suffix.size()));
+    unsigned numCaptures = dispatch->arg_size() - 2; // env, captures..., count
+    if (!body || body->arg_size() != numCaptures + 2)
+      return op.emitError() << "malformed parallel dispatch '" << dispatch->getName() << "'";
+    // Trampoline: (ctx, begin, end) -> body(ctx[0], ..., ctx[n-1], begin, end).
+    auto *trampType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64}, false);
+    auto *tramp = llvm::Function::Create(trampType, llvm::GlobalValue::InternalLinkage,
+                                         body->getName() + "__trampoline", module);
+    {
+      llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", tramp));
+      SmallVector<llvm::Value *> operands;
+      for (unsigned i = 0; i < numCaptures; ++i) {
+        llvm::Type *t = body->getArg(i)->getType();
+        operands.push_back(b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i64, tramp->getArg(0), i)));
+      }
+      operands.push_back(tramp->getArg(1));
+      operands.push_back(tramp->getArg(2));
+      b.CreateCall(body, operands);
+      b.CreateRetVoid();
+    }
+    // Dispatch: store the captures, call env->parallel_for.
+    dispatch->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", dispatch));
+    llvm::Value *slots = b.CreateAlloca(i64, b.getInt64(std::max(numCaptures, 1u)));
+    for (unsigned i = 0; i < numCaptures; ++i)
+      b.CreateStore(dispatch->getArg(1 + i), b.CreateConstInBoundsGEP1_64(i64, slots, i));
+    llvm::Value *env = dispatch->getArg(0);
+    llvm::Value *pool = b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kPoolOffset));
+    llvm::Value *parallelFor =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kParallelForOffset));
+    auto *pfType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, ptr, ptr},
+                                           false);
+    b.CreateCall(pfType, parallelFor,
+                 {pool, dispatch->getArg(numCaptures + 1), b.getInt64(0), tramp, slots});
+    b.CreateRetVoid();
+  }
+  return success();
+}
+
+/// Only mie_entry is exported; everything else can be internalized and inlined.
+static void internalize(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    if (f.getName() != "mie_entry" && !f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 static LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -167,8 +225,9 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
     f.addFnAttr("target-features", target.features);
   }
 
-  if (failed(addEntryWrapper(*module, entry, op)))
+  if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)))
     return failure();
+  internalize(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return op.emitError("generated LLVM IR does not verify"), failure();
   if (failed(optimize(*module, *machine)))

@@ -1,0 +1,185 @@
+//===- ParallelizeLoops.cpp - the mie-parallelize-loops pass --------------===//
+
+#include "dialects/mie/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIEPARALLELIZELOOPSPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Suffix of the dispatch declarations that code generation implements (see CPUTarget.cpp).
+constexpr StringLiteral kDispatchSuffix = "__dispatch";
+
+std::optional<int64_t> constantIndex(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
+    return c.value();
+  return std::nullopt;
+}
+
+/// Ops whose results may be recomputed inside the outlined body instead of being captured.
+bool isSinkable(Operation *op) {
+  return isa<arith::ConstantOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::ViewOp, memref::CastOp, memref::AllocaOp>(op);
+}
+
+/// The values `loop` uses from above after sinking cloneable producers; fails if one cannot be
+/// passed through the dispatch (only function arguments of static identity memref type and index
+/// values can).
+FailureOr<SmallVector<Value>> collectCaptures(scf::ParallelOp loop,
+                                              SmallVectorImpl<Operation *> &sunk) {
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(loop.getRegion(), above);
+  for (Value v : loop->getOperands())
+    above.insert(v);
+  SmallVector<Value> captures;
+  SmallVector<Value> worklist(above.begin(), above.end());
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (def && isSinkable(def)) {
+      if (!llvm::is_contained(sunk, def))
+        sunk.push_back(def);
+      llvm::append_range(worklist, def->getOperands());
+      continue;
+    }
+    if (auto memref = dyn_cast<MemRefType>(v.getType())) {
+      if (!isa<BlockArgument>(v) || !memref.hasStaticShape() || !memref.getLayout().isIdentity())
+        return failure();
+    } else if (!v.getType().isIndex()) {
+      return failure();
+    }
+    captures.push_back(v);
+  }
+  // Clone order must respect def-use: sort by position in the block.
+  llvm::sort(sunk, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return captures;
+}
+
+struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParallelizeLoopsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    DenseSet<Operation *> needsEnv;
+    for (func::FuncOp func : funcs) {
+      if (func.isExternal())
+        continue;
+      if (func.isPublic())
+        needsEnv.insert(func);
+      int64_t counter = 0;
+      SmallVector<scf::ParallelOp> loops(func.getBody().front().getOps<scf::ParallelOp>());
+      for (scf::ParallelOp loop : loops)
+        if (succeeded(parallelize(func, loop, counter, symbols, ptr)))
+          needsEnv.insert(func);
+    }
+    // Thread the environment: a new first argument of every function that dispatches or is an
+    // entry, passed along at every call of such a function.
+    for (func::FuncOp func : funcs) {
+      if (!needsEnv.contains(func))
+        continue;
+      if (failed(func.insertArgument(0, ptr, DictionaryAttr::get(ctx), func.getLoc())))
+        return signalPassFailure();
+      Value env = func.getArgument(0);
+      func.walk([&](func::CallOp call) {
+        Operation *callee = symbols.lookup(call.getCallee());
+        bool dispatch = call.getCallee().ends_with(kDispatchSuffix);
+        if (!dispatch && !needsEnv.contains(callee))
+          return;
+        SmallVector<Value> operands = {env};
+        llvm::append_range(operands, dispatch ? call.getOperands().drop_front()
+                                              : call.getOperands());
+        call->setOperands(operands);
+      });
+    }
+  }
+
+  LogicalResult parallelize(func::FuncOp func, scf::ParallelOp loop, int64_t &counter,
+                            SymbolTable &symbols, Type ptr) {
+    // The first dimension with a static trip count > 1 is split across threads.
+    int64_t dim = -1, tripCount = 0;
+    for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+      auto lb = constantIndex(loop.getLowerBound()[d]), ub = constantIndex(loop.getUpperBound()[d]),
+           step = constantIndex(loop.getStep()[d]);
+      if (!lb || !ub || !step || *step <= 0)
+        continue;
+      int64_t trips = (*ub - *lb + *step - 1) / *step;
+      if (trips > 1) {
+        dim = d;
+        tripCount = trips;
+        break;
+      }
+    }
+    if (dim < 0 || !loop.getInitVals().empty())
+      return failure();
+    SmallVector<Operation *> sunk;
+    FailureOr<SmallVector<Value>> captures = collectCaptures(loop, sunk);
+    if (failed(captures))
+      return failure();
+
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    Location loc = loop.getLoc();
+    std::string name = (func.getSymName() + "_p" + Twine(counter++)).str();
+    SmallVector<Type> argTypes;
+    for (Value v : *captures)
+      argTypes.push_back(v.getType());
+    argTypes.append({b.getIndexType(), b.getIndexType()});
+    auto body = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+    body.setPrivate();
+    symbols.insert(body, std::next(Block::iterator(func)));
+    Block *entry = body.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    IRMapping mapping;
+    for (auto [v, arg] : llvm::zip(*captures, entry->getArguments()))
+      mapping.map(v, arg);
+    for (Operation *op : sunk)
+      b.clone(*op, mapping);
+    // Iterations [begin, end) of `dim`: lb' = lb + begin * step, ub' = lb + end * step.
+    Value begin = entry->getArgument(captures->size()), end = entry->getArgument(captures->size() + 1);
+    Value lb = mapping.lookupOrDefault(loop.getLowerBound()[dim]);
+    Value step = mapping.lookupOrDefault(loop.getStep()[dim]);
+    Value newLb = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, begin, step));
+    Value newUb = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, end, step));
+    auto clone = cast<scf::ParallelOp>(b.clone(*loop, mapping));
+    clone.getLowerBoundMutable().slice(dim, 1).assign(newLb);
+    clone.getUpperBoundMutable().slice(dim, 1).assign(newUb);
+    func::ReturnOp::create(b, loc);
+
+    // The dispatch: declared here, implemented by code generation.
+    SmallVector<Type> dispatchTypes = {ptr};
+    llvm::append_range(dispatchTypes, argTypes);
+    dispatchTypes.pop_back(); // (begin, end) -> count
+    b.setInsertionPointToEnd(func->getParentOfType<ModuleOp>().getBody());
+    auto dispatch = func::FuncOp::create(b, loc, name + kDispatchSuffix.str(),
+                                         b.getFunctionType(dispatchTypes, {}));
+    dispatch.setPrivate();
+    symbols.insert(dispatch);
+
+    b.setInsertionPoint(loop);
+    SmallVector<Value> operands = {Value()}; // env, filled in when the function gets it
+    llvm::append_range(operands, *captures);
+    operands.push_back(arith::ConstantIndexOp::create(b, loc, tripCount));
+    // A placeholder env operand would be invalid IR; pass the first capture's slot later instead:
+    // the call is created with a null-free operand list and fixed up by runOnOperation.
+    operands[0] = operands[1];
+    func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
+    loop.erase();
+    for (Operation *op : llvm::reverse(sunk))
+      if (op->use_empty())
+        op->erase();
+    return success();
+  }
+};
+
+} // namespace
+} // namespace mlir::mie
