@@ -17,7 +17,8 @@ static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
       continue;
     if (found)
       return module.emitError("expected one public function, found '")
-             << found.getSymName() << "' and '" << func.getSymName() << "'", failure();
+                 << found.getSymName() << "' and '" << func.getSymName() << "'",
+             failure();
     found = func;
   }
   if (!found)
@@ -26,17 +27,28 @@ static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
 }
 
 static FailureOr<std::string> dtypeName(Type type, Location loc) {
-  if (type.isF32()) return std::string("f32");
-  if (type.isF16()) return std::string("f16");
-  if (type.isBF16()) return std::string("bf16");
-  if (type.isF64()) return std::string("f64");
-  if (type.isInteger(1)) return std::string("bool");
-  if (type.isUnsignedInteger(8)) return std::string("u8");
-  if (type.isSignlessInteger(8)) return std::string("i8");
-  if (type.isSignlessInteger(16)) return std::string("i16");
-  if (type.isSignlessInteger(32)) return std::string("i32");
-  if (type.isSignlessInteger(64)) return std::string("i64");
-  return emitError(loc) << "element type " << type << " cannot cross the package boundary", failure();
+  if (type.isF32())
+    return std::string("f32");
+  if (type.isF16())
+    return std::string("f16");
+  if (type.isBF16())
+    return std::string("bf16");
+  if (type.isF64())
+    return std::string("f64");
+  if (type.isInteger(1))
+    return std::string("bool");
+  if (type.isUnsignedInteger(8))
+    return std::string("u8");
+  if (type.isSignlessInteger(8))
+    return std::string("i8");
+  if (type.isSignlessInteger(16))
+    return std::string("i16");
+  if (type.isSignlessInteger(32))
+    return std::string("i32");
+  if (type.isSignlessInteger(64))
+    return std::string("i64");
+  return emitError(loc) << "element type " << type << " cannot cross the package boundary",
+         failure();
 }
 
 static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name,
@@ -88,8 +100,8 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   // Argument names served the IR reader; LLVM IR has no place for them.
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i)
     func->removeArgAttr(i, "mie.name");
-  if (auto blob = module->getAttrOfType<DenseResourceElementsAttr>(
-          MieDialect::getWeightsAttrName())) {
+  if (auto blob =
+          module->getAttrOfType<DenseResourceElementsAttr>(MieDialect::getWeightsAttrName())) {
     AsmResourceBlob *data = blob.getRawHandle().getBlob();
     if (!data)
       return module.emitError("the weights blob has no data"), failure();
@@ -100,9 +112,9 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
 }
 
 FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,
-                                         const PackageSignature &signature,
-                                         const PackagePlan &plan, const CpuTarget &target,
-                                         const std::string &code) {
+                                               const PackageSignature &signature,
+                                               const PackagePlan &plan, const CpuTarget &target,
+                                               const std::string &code) {
   ::mie::PackageWriter writer;
   writer.set_model(modelName.str());
   writer.set_precision("fp32");

@@ -75,8 +75,7 @@ void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm) {
 void mlir::mie::registerPipelines() {
   PassPipelineRegistration<>("mie-ms-pipeline", "Graph-level clean-up of ms",
                              [](OpPassManager &pm) { buildMsPipeline(pm); });
-  PassPipelineRegistration<>("mie-ms-to-mie-pipeline",
-                             "Lower ms to planned, outlined mie kernels",
+  PassPipelineRegistration<>("mie-ms-to-mie-pipeline", "Lower ms to planned, outlined mie kernels",
                              [](OpPassManager &pm) { buildMsToMiePipeline(pm); });
   PassPipelineRegistration<>("mie-to-llvm-pipeline", "Lower mie kernels to the LLVM dialect",
                              [](OpPassManager &pm) { buildMieToLLVMPipeline(pm); });

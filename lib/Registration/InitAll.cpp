@@ -3,8 +3,8 @@
 #include "mie/InitAll.h"
 
 #include "dialects/mie/IR/MieDialect.h"
-#include "dialects/ms/IR/MsDialect.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/ms/IR/MsDialect.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Pipelines/Pipelines.h"
 

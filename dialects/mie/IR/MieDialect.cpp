@@ -36,8 +36,8 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     auto blob = dyn_cast<ElementsAttr>(attribute.getValue());
     if (blob && blob.getElementType().isInteger(8) && blob.getShapedType().getRank() == 1)
       return success();
-    return op->emitError() << "expects '" << getWeightsAttrName()
-                           << "' to be 1-D i8 elements, got " << attribute.getValue();
+    return op->emitError() << "expects '" << getWeightsAttrName() << "' to be 1-D i8 elements, got "
+                           << attribute.getValue();
   }
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()

@@ -15,7 +15,8 @@ namespace {
 struct MieExpandMathPass : impl::MieExpandMathPassBase<MieExpandMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    // f16/bf16 math is computed in f32, then approximated by polynomials (exp, log, tanh, erf, ...).
+    // f16/bf16 math is computed in f32, then approximated by polynomials (exp, log, tanh, erf,
+    // ...).
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -46,7 +46,8 @@ void buildEpilogueGeneric(OpBuilder &b, Location loc, EpilogueAttr epilogue, Val
 
 /// The convolution proper on (already padded) buffers, choosing the linalg form by grouping.
 void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Value out,
-                      int64_t groups, DenseIntElementsAttr strides, DenseIntElementsAttr dilations) {
+                      int64_t groups, DenseIntElementsAttr strides,
+                      DenseIntElementsAttr dilations) {
   auto inType = cast<MemRefType>(input.getType());
   auto wType = cast<MemRefType>(filter.getType());
   auto outType = cast<MemRefType>(out.getType());
@@ -68,15 +69,14 @@ void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Val
   auto split = [&](Value v, MemRefType type, int64_t outer) -> Value {
     SmallVector<int64_t> shape = {type.getDimSize(0), groups, type.getDimSize(1) / groups};
     llvm::append_range(shape, type.getShape().drop_front(2));
-    return memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get(shape, type.getElementType()), v,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    return memref::ExpandShapeOp::create(b, loc, MemRefType::get(shape, type.getElementType()), v,
+                                         ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
   };
   SmallVector<int64_t> wShape = {groups, filters / groups};
   llvm::append_range(wShape, wType.getShape().drop_front(1));
-  Value w = memref::ExpandShapeOp::create(b, loc, MemRefType::get(wShape, wType.getElementType()),
-                                          filter,
-                                          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  Value w =
+      memref::ExpandShapeOp::create(b, loc, MemRefType::get(wShape, wType.getElementType()), filter,
+                                    ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
   linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{},
                                      ValueRange{split(input, inType, groups), w},
                                      split(out, outType, groups), strides, dilations);
@@ -149,8 +149,10 @@ void lowerGemm(GemmOp op) {
           bExprs.push_back(d(0));
           oExprs.push_back(d(0));
         }
-        aExprs.append(ta ? SmallVector<AffineExpr>{d(k), d(m)} : SmallVector<AffineExpr>{d(m), d(k)});
-        bExprs.append(tb ? SmallVector<AffineExpr>{d(n), d(k)} : SmallVector<AffineExpr>{d(k), d(n)});
+        aExprs.append(ta ? SmallVector<AffineExpr>{d(k), d(m)}
+                         : SmallVector<AffineExpr>{d(m), d(k)});
+        bExprs.append(tb ? SmallVector<AffineExpr>{d(n), d(k)}
+                         : SmallVector<AffineExpr>{d(k), d(n)});
         oExprs.append({d(m), d(n)});
         SmallVector<AffineMap> maps = {AffineMap::get(nd, 0, aExprs, ctx),
                                        AffineMap::get(nd, 0, bExprs, ctx),
@@ -167,10 +169,11 @@ void lowerGemm(GemmOp op) {
           SmallVector<AffineMap> idMaps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
           SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
           linalg::GenericOp::create(
-              kb, kl, ValueRange{}, out, idMaps, par, [&](OpBuilder &gb, Location gl, ValueRange e) {
-                linalg::YieldOp::create(gb, gl,
-                                        (Value)arith::MulFOp::create(
-                                            gb, gl, e[0], scalarConstant(gb, gl, et, alpha)));
+              kb, kl, ValueRange{}, out, idMaps, par,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                linalg::YieldOp::create(
+                    gb, gl,
+                    (Value)arith::MulFOp::create(gb, gl, e[0], scalarConstant(gb, gl, et, alpha)));
               });
         }
         Value bias = hasBias ? args[2] : Value();

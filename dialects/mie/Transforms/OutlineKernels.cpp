@@ -29,9 +29,9 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
       parent.walk([&](KernelOp k) { kernels.push_back(k); });
       for (KernelOp kernel : kernels) {
         OpBuilder b(module.getContext());
-        std::string name = (parent.getSymName() + "_k" + Twine(counter++) + "_" +
-                            sanitize(kernel.getName()))
-                               .str();
+        std::string name =
+            (parent.getSymName() + "_k" + Twine(counter++) + "_" + sanitize(kernel.getName()))
+                .str();
         Block &body = kernel.getBodyBlock();
         auto type = b.getFunctionType(body.getArgumentTypes(), {});
         auto func = func::FuncOp::create(b, kernel.getLoc(), name, type);

@@ -31,8 +31,8 @@ LogicalResult appendBytes(ElementsAttr value, std::vector<char> &blob, Location 
   unsigned width = std::max<unsigned>(et.getIntOrFloatBitWidth() / 8, 1);
   auto appendInt = [&](const APInt &v) {
     for (unsigned i = 0; i < width; ++i)
-      blob.push_back(static_cast<char>(v.extractBitsAsZExtValue(std::min(8u, v.getBitWidth()),
-                                                                std::min(8 * i, v.getBitWidth() - 1))));
+      blob.push_back(static_cast<char>(v.extractBitsAsZExtValue(
+          std::min(8u, v.getBitWidth()), std::min(8 * i, v.getBitWidth() - 1))));
   };
   if (isa<FloatType>(et)) {
     for (const APFloat &v : dense.getValues<APFloat>())
@@ -64,8 +64,8 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
       globals.push_back(global);
     }
 
-    auto blobType = RankedTensorType::get({static_cast<int64_t>(blob.size())},
-                                          IntegerType::get(ctx, 8));
+    auto blobType =
+        RankedTensorType::get({static_cast<int64_t>(blob.size())}, IntegerType::get(ctx, 8));
     auto weightsType = MemRefType::get(blobType.getShape(), blobType.getElementType());
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || func.isPrivate())

@@ -96,8 +96,8 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
         if (!dispatch && !needsEnv.contains(callee))
           return;
         SmallVector<Value> operands = {env};
-        llvm::append_range(operands, dispatch ? call.getOperands().drop_front()
-                                              : call.getOperands());
+        llvm::append_range(operands,
+                           dispatch ? call.getOperands().drop_front() : call.getOperands());
         call->setOperands(operands);
       });
     }
@@ -145,7 +145,8 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     for (Operation *op : sunk)
       b.clone(*op, mapping);
     // Iterations [begin, end) of `dim`: lb' = lb + begin * step, ub' = lb + end * step.
-    Value begin = entry->getArgument(captures->size()), end = entry->getArgument(captures->size() + 1);
+    Value begin = entry->getArgument(captures->size()),
+          end = entry->getArgument(captures->size() + 1);
     Value lb = mapping.lookupOrDefault(loop.getLowerBound()[dim]);
     Value step = mapping.lookupOrDefault(loop.getStep()[dim]);
     Value newLb = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, begin, step));

@@ -57,11 +57,11 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     MLIRContext *ctx = &getContext();
     auto arenaType = MemRefType::get({plan.totalBytes}, IntegerType::get(ctx, 8));
     unsigned argIndex = func.getNumArguments();
-    if (failed(func.insertArgument(argIndex, arenaType,
-                                   DictionaryAttr::get(ctx, {NamedAttribute(
-                                                                StringAttr::get(ctx, "mie.name"),
-                                                                StringAttr::get(ctx, "arena"))}),
-                                   func.getLoc())))
+    if (failed(func.insertArgument(
+            argIndex, arenaType,
+            DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
+                                                     StringAttr::get(ctx, "arena"))}),
+            func.getLoc())))
       return signalPassFailure();
     Value arena = func.getArgument(argIndex);
     for (auto [alloc, offset] : llvm::zip(allocs, plan.offsets)) {

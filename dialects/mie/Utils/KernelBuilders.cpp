@@ -23,8 +23,7 @@ void mie::buildPadKernel(OpBuilder &b, Location loc, StringRef name, Value input
     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, inType.getElementType(), padValue),
                            args[1]);
     SmallVector<int64_t> strides(inType.getRank(), 1);
-    Value interior =
-        memref::SubViewOp::create(kb, kl, args[1], lowPad, inType.getShape(), strides);
+    Value interior = memref::SubViewOp::create(kb, kl, args[1], lowPad, inType.getShape(), strides);
     linalg::CopyOp::create(kb, kl, args[0], interior);
   });
 }
@@ -60,15 +59,16 @@ Value mie::emitActivation(OpBuilder &b, Location loc, Activation activation, Val
   case Activation::silu:
     return arith::MulFOp::create(b, loc, x, sigmoid(x));
   case Activation::gelu: {
-    Value e = math::ErfOp::create(b, loc, arith::MulFOp::create(b, loc, x, cst(0.7071067811865476)));
+    Value e =
+        math::ErfOp::create(b, loc, arith::MulFOp::create(b, loc, x, cst(0.7071067811865476)));
     Value half = arith::MulFOp::create(b, loc, x, cst(0.5));
     return arith::MulFOp::create(b, loc, half, arith::AddFOp::create(b, loc, cst(1.0), e));
   }
   case Activation::gelu_tanh: {
     Value x3 = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x), x);
     Value poly = arith::AddFOp::create(b, loc, x, arith::MulFOp::create(b, loc, cst(0.044715), x3));
-    Value th = math::TanhOp::create(b, loc,
-                                    arith::MulFOp::create(b, loc, poly, cst(0.7978845608028654)));
+    Value th =
+        math::TanhOp::create(b, loc, arith::MulFOp::create(b, loc, poly, cst(0.7978845608028654)));
     Value half = arith::MulFOp::create(b, loc, x, cst(0.5));
     return arith::MulFOp::create(b, loc, half, arith::AddFOp::create(b, loc, cst(1.0), th));
   }

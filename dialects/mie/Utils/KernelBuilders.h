@@ -1,7 +1,7 @@
 //===- KernelBuilders.h - building blocks of generated kernels --*- C++ -*-===//
 //
-// Small IR builders shared by everything that emits mie.kernel bodies (the ms -> mie lowering and the
-// library-kernel lowering): constants, padding copies, epilogue activations.
+// Small IR builders shared by everything that emits mie.kernel bodies (the ms -> mie lowering and
+// the library-kernel lowering): constants, padding copies, epilogue activations.
 //
 //===----------------------------------------------------------------------===//
 

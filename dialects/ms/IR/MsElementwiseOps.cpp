@@ -16,8 +16,8 @@ using namespace mlir::ms;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-/// Result of broadcasting `operands` (all ranked tensors) with `elementType`; the operands listed in
-/// `sameElementType` must share their element type.
+/// Result of broadcasting `operands` (all ranked tensors) with `elementType`; the operands listed
+/// in `sameElementType` must share their element type.
 static LogicalResult inferBroadcast(const InferDiag &diag, ValueRange operands,
                                     ValueRange sameElementType, Type elementType,
                                     SmallVectorImpl<Type> &results) {
@@ -25,8 +25,8 @@ static LogicalResult inferBroadcast(const InferDiag &diag, ValueRange operands,
   for (Value v : sameElementType) {
     Type et = cast<ShapedType>(v.getType()).getElementType();
     if (common && common != et)
-      return diag.error("expects operands to have the same element type, got ", common,
-                               " and ", et);
+      return diag.error("expects operands to have the same element type, got ", common, " and ",
+                        et);
     common = et;
   }
   SmallVector<int64_t> shape;
@@ -104,9 +104,10 @@ static Attribute foldUnaryFloat(Attribute operand, Type resultType, double (*fn)
 //===----------------------------------------------------------------------===//
 
 #define MS_BINARY_INFER(OP)                                                                        \
-  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,   \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,  \
                                      SmallVectorImpl<Type> &results) {                             \
-    return inferBroadcast(InferDiag(loc, getOperationName()), adaptor.getOperands(), adaptor.getOperands(), Type(), results);      \
+    return inferBroadcast(InferDiag(loc, getOperationName()), adaptor.getOperands(),               \
+                          adaptor.getOperands(), Type(), results);                                 \
   }
 MS_BINARY_INFER(AddOp)
 MS_BINARY_INFER(SubOp)
@@ -192,8 +193,8 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context, std::optional<Lo
   return inferBroadcast(diag, operands, operands, IntegerType::get(context, 1), results);
 }
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   SmallVector<Value, 2> values = {adaptor.getOnTrue(), adaptor.getOnFalse()};
   return inferBroadcast(diag, adaptor.getOperands(), values, Type(), results);
@@ -217,8 +218,7 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
 OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
   if (auto producer = getInput().getDefiningOp<ReluOp>())
     return producer.getResult();
-  return foldUnaryFloat(adaptor.getInput(), getType(),
-                        [](double x) { return x > 0.0 ? x : 0.0; });
+  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return x > 0.0 ? x : 0.0; });
 }
 
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
@@ -243,9 +243,8 @@ OpFoldResult SigmoidOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult HardSwishOp::fold(FoldAdaptor adaptor) {
-  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) {
-    return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
-  });
+  return foldUnaryFloat(adaptor.getInput(), getType(),
+                        [](double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; });
 }
 
 OpFoldResult TanhOp::fold(FoldAdaptor adaptor) {
@@ -271,8 +270,7 @@ OpFoldResult SqrtOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult RsqrtOp::fold(FoldAdaptor adaptor) {
-  return foldUnaryFloat(adaptor.getInput(), getType(),
-                        [](double x) { return 1.0 / std::sqrt(x); });
+  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return 1.0 / std::sqrt(x); });
 }
 
 LogicalResult ClipOp::verify() {

@@ -8,8 +8,7 @@ using namespace mlir::ms;
 
 static RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-static LogicalResult checkRank(const InferDiag &diag, StringRef name, Value v,
-                               int64_t rank) {
+static LogicalResult checkRank(const InferDiag &diag, StringRef name, Value v, int64_t rank) {
   if (tensorType(v).getRank() == rank)
     return success();
   return diag.error("expects ", name, " of rank ", rank, ", got ", tensorType(v));
@@ -76,12 +75,11 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (groups < 1)
     return diag.error("expects groups >= 1, got ", groups);
   if (!ShapedType::isDynamic(w[0]) && w[0] % groups != 0)
-    return diag.error("expects filter output channels (", w[0],
-                             ") to be divisible by groups (", groups, ")");
+    return diag.error("expects filter output channels (", w[0], ") to be divisible by groups (",
+                      groups, ")");
   if (!ShapedType::isDynamic(in[1]) && !ShapedType::isDynamic(w[1]) && in[1] != w[1] * groups)
-    return diag.error("expects input channels (", in[1],
-                             ") to equal filter channels per group (", w[1], ") * groups (", groups,
-                             ")");
+    return diag.error("expects input channels (", in[1], ") to equal filter channels per group (",
+                      w[1], ") * groups (", groups, ")");
   if (Value bias = adaptor.getBias())
     if (failed(checkVector(diag, "bias", bias, w[0], et)))
       return failure();
@@ -94,7 +92,7 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                                           dilations[i], /*ceilMode=*/false);
     if (size == 0 || size == -1)
       return diag.error("window of size ", w[2 + i], " (dilation ", dilations[i],
-                               ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
+                        ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
     shape.push_back(size);
   }
   results.push_back(RankedTensorType::get(shape, et));
@@ -112,8 +110,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (lhs.getRank() == 0 || rhs.getRank() == 0)
     return diag.error("expects operands of rank >= 1, got ", lhs, " and ", rhs);
   if (lhs.getElementType() != rhs.getElementType())
-    return diag.error("expects operands to have the same element type, got ",
-                             lhs.getElementType(), " and ", rhs.getElementType());
+    return diag.error("expects operands to have the same element type, got ", lhs.getElementType(),
+                      " and ", rhs.getElementType());
   if (failed(checkAccType(diag, adaptor.getAccType())))
     return failure();
   SmallVector<int64_t> a(lhs.getShape()), b(rhs.getShape());
@@ -124,10 +122,9 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     b.push_back(1);
   int64_t k1 = a.back(), k2 = b[b.size() - 2];
   if (!ShapedType::isDynamic(k1) && !ShapedType::isDynamic(k2) && k1 != k2)
-    return diag.error("expects contracting dims to match, got ", k1, " (lhs) and ", k2,
-                             " (rhs)");
-  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
-      diag, ArrayRef<int64_t>(a).drop_back(2), ArrayRef<int64_t>(b).drop_back(2));
+    return diag.error("expects contracting dims to match, got ", k1, " (lhs) and ", k2, " (rhs)");
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(diag, ArrayRef<int64_t>(a).drop_back(2), ArrayRef<int64_t>(b).drop_back(2));
   if (failed(batch))
     return failure();
   SmallVector<int64_t> shape = *batch;
@@ -139,8 +136,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   Value a = adaptor.getA(), b = adaptor.getB();
   if (failed(checkRank(diag, "a", a, 2)) || failed(checkRank(diag, "b", b, 2)))
@@ -154,8 +151,7 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   int64_t m = ta ? as[1] : as[0], ka = ta ? as[0] : as[1];
   int64_t kb = tb ? bs[1] : bs[0], n = tb ? bs[0] : bs[1];
   if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
-    return diag.error("expects contracting dims to match, got ", ka, " (a) and ", kb,
-                             " (b)");
+    return diag.error("expects contracting dims to match, got ", ka, " (a) and ", kb, " (b)");
   SmallVector<int64_t> shape = {m, n};
   if (Value c = adaptor.getC()) {
     if (failed(checkSameElementType(diag, "c", c, et)))
@@ -164,8 +160,8 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     if (failed(bc))
       return failure();
     if (ArrayRef<int64_t>(*bc) != ArrayRef<int64_t>(shape) || tensorType(c).getRank() > 2)
-      return diag.error("expects c ", tensorType(c),
-                               " to broadcast unidirectionally to [", m, ", ", n, "]");
+      return diag.error("expects c ", tensorType(c), " to broadcast unidirectionally to [", m, ", ",
+                        n, "]");
   }
   results.push_back(RankedTensorType::get(shape, et));
   return success();
@@ -213,7 +209,7 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
     RankedTensorType type = tensorType(value);
     if (type.getShape() != normalized)
       return diag.error("expects ", name, " of shape ", shapeToString(normalized),
-                               " (the normalized dims), got ", type);
+                        " (the normalized dims), got ", type);
     if (failed(checkSameElementType(diag, name, value, input.getElementType())))
       return failure();
   }
@@ -254,9 +250,10 @@ static LogicalResult inferReduce(const InferDiag &diag, Value input, ArrayRef<in
 }
 
 #define MS_REDUCE_INFER(OP)                                                                        \
-  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,   \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,  \
                                      SmallVectorImpl<Type> &results) {                             \
-    return inferReduce(InferDiag(loc, getOperationName()), adaptor.getInput(), adaptor.getAxes(), adaptor.getKeepDims(), results); \
+    return inferReduce(InferDiag(loc, getOperationName()), adaptor.getInput(), adaptor.getAxes(),  \
+                       adaptor.getKeepDims(), results);                                            \
   }
 MS_REDUCE_INFER(ReduceSumOp)
 MS_REDUCE_INFER(ReduceMeanOp)
@@ -283,15 +280,15 @@ static LogicalResult inferPool(const InferDiag &diag, AdaptorT adaptor,
   for (int i = 0; i < 2; ++i)
     if (pads[i] >= kernel[i] || pads[i + 2] >= kernel[i])
       return diag.error("expects pads smaller than the kernel, got pad ",
-                               std::max(pads[i], pads[i + 2]), " for kernel ", kernel[i]);
+                        std::max(pads[i], pads[i + 2]), " for kernel ", kernel[i]);
   ArrayRef<int64_t> in = tensorType(input).getShape();
   SmallVector<int64_t> shape = {in[0], in[1]};
   for (int i = 0; i < 2; ++i) {
     int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 2], kernel[i], strides[i],
                                     dilations[i], adaptor.getCeilMode());
     if (size == 0 || size == -1)
-      return diag.error("window of size ", kernel[i], " does not fit padded input dim ",
-                               2 + i, " of size ", in[2 + i]);
+      return diag.error("window of size ", kernel[i], " does not fit padded input dim ", 2 + i,
+                        " of size ", in[2 + i]);
     shape.push_back(size);
   }
   results.push_back(RankedTensorType::get(shape, tensorType(input).getElementType()));

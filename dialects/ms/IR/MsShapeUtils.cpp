@@ -7,8 +7,8 @@
 
 using namespace mlir;
 
-FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag,
-                                                    ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag, ArrayRef<int64_t> lhs,
+                                                    ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<int64_t> result(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -22,7 +22,7 @@ FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag,
       result[i] = ShapedType::isDynamic(a) ? b : a;
     } else {
       (void)diag.error("shapes ", shapeToString(lhs), " and ", shapeToString(rhs),
-                              " are not broadcast-compatible (dim ", i, ": ", a, " vs ", b, ")");
+                       " are not broadcast-compatible (dim ", i, ": ", a, " vs ", b, ")");
       return failure();
     }
   }
@@ -32,16 +32,15 @@ FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag,
 FailureOr<int64_t> ms::normalizeAxis(const InferDiag &diag, int64_t axis, int64_t rank,
                                      StringRef what) {
   if (axis < -rank || axis >= rank) {
-    (void)diag.error(what, " ", axis, " is out of range for rank ", rank,
-                            " (expected [", -rank, ", ", rank, "))");
+    (void)diag.error(what, " ", axis, " is out of range for rank ", rank, " (expected [", -rank,
+                     ", ", rank, "))");
     return failure();
   }
   return axis < 0 ? axis + rank : axis;
 }
 
-FailureOr<SmallVector<int64_t>> ms::normalizeAxes(const InferDiag &diag,
-                                                  ArrayRef<int64_t> axes, int64_t rank,
-                                                  StringRef what) {
+FailureOr<SmallVector<int64_t>> ms::normalizeAxes(const InferDiag &diag, ArrayRef<int64_t> axes,
+                                                  int64_t rank, StringRef what) {
   SmallVector<int64_t> result;
   for (int64_t axis : axes) {
     FailureOr<int64_t> normalized = normalizeAxis(diag, axis, rank, what);
@@ -79,20 +78,19 @@ std::string ms::shapeToString(ArrayRef<int64_t> shape) {
   return out;
 }
 
-LogicalResult ms::checkArraySize(const InferDiag &diag, StringRef name,
-                                 ArrayRef<int64_t> array, size_t expected) {
+LogicalResult ms::checkArraySize(const InferDiag &diag, StringRef name, ArrayRef<int64_t> array,
+                                 size_t expected) {
   if (array.size() == expected)
     return success();
-  return diag.error("expects '", name, "' to have ", expected, " entries, got ",
-                           array.size());
+  return diag.error("expects '", name, "' to have ", expected, " entries, got ", array.size());
 }
 
-LogicalResult ms::checkArrayMin(const InferDiag &diag, StringRef name,
-                                ArrayRef<int64_t> array, int64_t min) {
+LogicalResult ms::checkArrayMin(const InferDiag &diag, StringRef name, ArrayRef<int64_t> array,
+                                int64_t min) {
   for (auto [i, value] : llvm::enumerate(array))
     if (value < min)
       return diag.error("expects '", name, "' entries to be >= ", min, ", got ", value,
-                               " at index ", i);
+                        " at index ", i);
   return success();
 }
 

@@ -1,7 +1,7 @@
 //===- MsShapeUtils.h - shape arithmetic shared by ms ops -------*- C++ -*-===//
 //
-// Helpers for result-type inference. They take an optional location: with one they report why a shape
-// is invalid, without one (speculative inference) they fail silently.
+// Helpers for result-type inference. They take an optional location: with one they report why a
+// shape is invalid, without one (speculative inference) they fail silently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +19,8 @@ namespace mlir::ms {
 
 /// Where and for which op result-type inference reports problems. Inference runs as part of
 /// verification (the verifier compares written and inferred types), so its diagnostics are phrased
-/// like verifier errors: "'ms.conv2d' op expects ...". Without a location (speculative inference from
-/// builders) nothing is reported.
+/// like verifier errors: "'ms.conv2d' op expects ...". Without a location (speculative inference
+/// from builders) nothing is reported.
 class InferDiag {
 public:
   InferDiag(std::optional<Location> loc, StringRef opName) : loc(loc), opName(opName) {}

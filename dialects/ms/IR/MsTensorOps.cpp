@@ -41,8 +41,7 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location
   InferDiag diag(loc, getOperationName());
   auto type = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
   if (!type)
-    return diag.error("expects a ranked tensor value, got ",
-                             adaptor.getValue().getType());
+    return diag.error("expects a ranked tensor value, got ", adaptor.getValue().getType());
   results.push_back(type);
   return success();
 }
@@ -51,7 +50,8 @@ LogicalResult ConstantOp::verify() {
   SmallVector<Type> inferred;
   if (failed(inferReturnTypes(getContext(), getLoc(), Adaptor(*this), inferred)))
     return failure();
-  // A resource constant must carry exactly the bytes its type needs, or lowering would read past it.
+  // A resource constant must carry exactly the bytes its type needs, or lowering would read past
+  // it.
   auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
   if (!resource)
     return success();
@@ -83,8 +83,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     return failure();
   int64_t in = shapeProduct(input.getShape()), out = shapeProduct(shape);
   if (!ShapedType::isDynamic(in) && in != out)
-    return diag.error("cannot reshape ", input, " (", in, " elements) to ",
-                             shapeToString(shape), " (", out, " elements)");
+    return diag.error("cannot reshape ", input, " (", in, " elements) to ", shapeToString(shape),
+                      " (", out, " elements)");
   results.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
@@ -104,8 +104,8 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   RankedTensorType input = tensorType(adaptor.getInput());
   int64_t rank = input.getRank(), axis = adaptor.getAxis();
   if (axis < -rank || axis > rank)
-    return diag.error("axis ", axis, " is out of range for rank ", rank,
-                             " (expected [", -rank, ", ", rank, "])");
+    return diag.error("axis ", axis, " is out of range for rank ", rank, " (expected [", -rank,
+                      ", ", rank, "])");
   if (axis < 0)
     axis += rank;
   ArrayRef<int64_t> shape = input.getShape();
@@ -130,8 +130,7 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   for (auto [i, dim] : llvm::enumerate(input.getShape())) {
     bool listed = llvm::is_contained(*axes, (int64_t)i);
     if (listed && dim != 1)
-      return diag.error("cannot squeeze dim ", i, " of size ",
-                               shapeToString({dim}), " in ", input);
+      return diag.error("cannot squeeze dim ", i, " of size ", shapeToString({dim}), " in ", input);
     if (listed || (axes->empty() && dim == 1))
       continue;
     shape.push_back(dim);
@@ -179,8 +178,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   SmallVector<int64_t> shape;
   for (int64_t p : perms) {
     if (p < 0 || p >= (int64_t)perms.size() || seen[p])
-      return diag.error("expects 'perms' to be a permutation of [0, ", perms.size(),
-                               "), got [", llvm::make_range(perms.begin(), perms.end()), "]");
+      return diag.error("expects 'perms' to be a permutation of [0, ", perms.size(), "), got [",
+                        llvm::make_range(perms.begin(), perms.end()), "]");
     seen[p] = true;
     shape.push_back(input.getDimSize(p));
   }
@@ -227,7 +226,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     RankedTensorType type = tensorType(value);
     if (type.getRank() != first.getRank() || type.getElementType() != first.getElementType())
       return diag.error("expects input ", index + 1, " to have rank ", first.getRank(),
-                               " and element type ", first.getElementType(), ", got ", type);
+                        " and element type ", first.getElementType(), ", got ", type);
     for (int64_t d = 0; d < first.getRank(); ++d) {
       int64_t size = type.getDimSize(d);
       if (d == *axis) {
@@ -236,8 +235,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                        : shape[d] + size;
       } else if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(shape[d]) &&
                  size != shape[d]) {
-        return diag.error("expects input ", index + 1, " to match dim ", d, " (",
-                                 shape[d], "), got ", type);
+        return diag.error("expects input ", index + 1, " to match dim ", d, " (", shape[d],
+                          "), got ", type);
       }
     }
   }
@@ -251,8 +250,8 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   FailureOr<int64_t> axis = normalizeAxis(diag, adaptor.getAxis(), input.getRank());
@@ -266,8 +265,7 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
   int64_t dim = input.getDimSize(*axis);
   if (!ShapedType::isDynamic(dim) && total != dim)
-    return diag.error("expects 'sizes' to add up to dim ", *axis, " (", dim,
-                             "), got ", total);
+    return diag.error("expects 'sizes' to add up to dim ", *axis, " (", dim, "), got ", total);
   for (int64_t size : sizes) {
     SmallVector<int64_t> shape(input.getShape());
     shape[*axis] = size;
@@ -280,8 +278,8 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 // Slice and gather
 //===----------------------------------------------------------------------===//
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> starts = adaptor.getStarts(), sizes = adaptor.getSizes(),
@@ -300,16 +298,16 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
       continue;
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
     if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
-      return diag.error("slice of dim ", d, " (size ", dim, ") from ", starts[d],
-                               " with ", sizes[d], " elements of step ", steps[d],
-                               " is out of bounds");
+      return diag.error("slice of dim ", d, " (size ", dim, ") from ", starts[d], " with ",
+                        sizes[d], " elements of step ", steps[d], " is out of bounds");
   }
   results.push_back(RankedTensorType::get(sizes, input.getElementType()));
   return success();
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
-  if (getInput().getType() == getType() && llvm::all_of(getStarts(), [](int64_t s) { return s == 0; }) &&
+  if (getInput().getType() == getType() &&
+      llvm::all_of(getStarts(), [](int64_t s) { return s == 0; }) &&
       llvm::all_of(getSteps(), [](int64_t s) { return s == 1; }))
     return getInput();
   return {};
@@ -336,8 +334,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 // Pad, expand, resize
 //===----------------------------------------------------------------------===//
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> pads = adaptor.getPads();
@@ -349,19 +347,19 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   for (int64_t d = 0; d < rank; ++d) {
     int64_t dim = input.getDimSize(d), before = pads[d], after = pads[d + rank];
     if (mode != PadMode::constant && (before < 0 || after < 0))
-      return diag.error("expects non-negative pads in ", stringifyPadMode(mode),
-                               " mode, got ", std::min(before, after), " for dim ", d);
+      return diag.error("expects non-negative pads in ", stringifyPadMode(mode), " mode, got ",
+                        std::min(before, after), " for dim ", d);
     if (mode == PadMode::reflect && !ShapedType::isDynamic(dim) && (before >= dim || after >= dim))
-      return diag.error("reflect padding of dim ", d, " needs pads smaller than its size (",
-                               dim, "), got ", std::max(before, after));
+      return diag.error("reflect padding of dim ", d, " needs pads smaller than its size (", dim,
+                        "), got ", std::max(before, after));
     if (ShapedType::isDynamic(dim)) {
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
     int64_t size = dim + before + after;
     if (size < 0)
-      return diag.error("pads ", before, " and ", after, " crop dim ", d, " of size ",
-                               dim, " below zero");
+      return diag.error("pads ", before, " and ", after, " crop dim ", d, " of size ", dim,
+                        " below zero");
     shape.push_back(size);
   }
   results.push_back(RankedTensorType::get(shape, input.getElementType()));

@@ -33,8 +33,8 @@ struct CompileOptions {
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE.
 void buildMsPipeline(OpPassManager &pm);
 
-/// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory planned,
-/// weights packed, kernels outlined.
+/// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
+/// planned, weights packed, kernels outlined.
 void buildMsToMiePipeline(OpPassManager &pm);
 
 /// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.

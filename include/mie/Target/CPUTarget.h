@@ -1,8 +1,8 @@
 //===- CPUTarget.h - native code for x86-64 and aarch64 ---------*- C++ -*-===//
 //
-// From a module in the LLVM dialect to an ELF shared object that exports `mie_entry` (the kernel ABI
-// of runtime/include/mie/mie_kernel_abi.h): translation to LLVM IR, the entry wrapper, LLVM's O3
-// pipeline for the target, object emission, and the link.
+// From a module in the LLVM dialect to an ELF shared object that exports `mie_entry` (the kernel
+// ABI of runtime/include/mie/mie_kernel_abi.h): translation to LLVM IR, the entry wrapper, LLVM's
+// O3 pipeline for the target, object emission, and the link.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +34,8 @@ std::string knownCpuTargets();
 enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 
 /// Produces `artifact` for `module` (in the LLVM dialect; its public function `entry` takes bare
-/// pointers: inputs, outputs, arena, weights). Adds the `mie_entry` wrapper, optimizes at O3 for the
-/// target and, for a shared object, links with ld.lld. Errors are reported on `module`.
+/// pointers: inputs, outputs, arena, weights). Adds the `mie_entry` wrapper, optimizes at O3 for
+/// the target and, for a shared object, links with ld.lld. Errors are reported on `module`.
 FailureOr<std::string> emitCpuArtifact(ModuleOp module, const CpuTarget &target,
                                        CpuArtifact artifact, StringRef entry = "main");
 

@@ -20,7 +20,7 @@ Value mstomie::allocBuffer(OpBuilder &b, Location loc, Type tensorType) {
 }
 
 AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
-                               ArrayRef<int64_t> resultShape) {
+                                ArrayRef<int64_t> resultShape) {
   SmallVector<AffineExpr> exprs;
   size_t offset = resultShape.size() - operandShape.size();
   for (auto [i, dim] : llvm::enumerate(operandShape)) {
@@ -31,7 +31,7 @@ AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape
 }
 
 void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
-                                    Value output, ScalarFn scalar) {
+                                     Value output, ScalarFn scalar) {
   auto outType = cast<MemRefType>(output.getType());
   KernelOp::create(b, loc, name, inputs, output, [&](OpBuilder &kb, Location kl, ValueRange args) {
     MLIRContext *ctx = kb.getContext();
@@ -41,12 +41,12 @@ void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name,
           broadcastMap(ctx, cast<MemRefType>(in.getType()).getShape(), outType.getShape()));
     maps.push_back(AffineMap::getMultiDimIdentityMap(outType.getRank(), ctx));
     SmallVector<utils::IteratorType> iterators(outType.getRank(), utils::IteratorType::parallel);
-    linalg::GenericOp::create(
-        kb, kl, args.drop_back(), args.back(), maps, iterators,
-        [&](OpBuilder &gb, Location gl, ValueRange elems) {
-          Value r = scalar(gb, gl, elems.drop_back(), outType.getElementType());
-          linalg::YieldOp::create(gb, gl, r);
-        });
+    linalg::GenericOp::create(kb, kl, args.drop_back(), args.back(), maps, iterators,
+                              [&](OpBuilder &gb, Location gl, ValueRange elems) {
+                                Value r =
+                                    scalar(gb, gl, elems.drop_back(), outType.getElementType());
+                                linalg::YieldOp::create(gb, gl, r);
+                              });
   });
 }
 
@@ -62,7 +62,7 @@ static Value collapseToVector(OpBuilder &b, Location loc, Value buffer) {
 }
 
 void mstomie::buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input,
-                             Value output) {
+                              Value output) {
   KernelOp::create(b, loc, name, input, output, [&](OpBuilder &kb, Location kl, ValueRange args) {
     Value in = args[0], out = args[1];
     if (cast<MemRefType>(in.getType()).getRank() == 0 ||
@@ -79,4 +79,3 @@ void mstomie::buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value 
     linalg::CopyOp::create(kb, kl, collapseToVector(kb, kl, in), collapseToVector(kb, kl, out));
   });
 }
-

@@ -29,8 +29,8 @@ AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
                        ArrayRef<int64_t> resultShape);
 
 /// Emits `mie.kernel name ins(inputs) outs(output)` whose body is one parallel linalg.generic that
-/// broadcasts `inputs` to `output`'s shape and stores `scalar(args)` in every element. `scalar` gets
-/// the input elements and the output element type.
+/// broadcasts `inputs` to `output`'s shape and stores `scalar(args)` in every element. `scalar`
+/// gets the input elements and the output element type.
 using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
 void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
                             Value output, ScalarFn scalar);

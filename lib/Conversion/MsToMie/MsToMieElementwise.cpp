@@ -51,27 +51,25 @@ struct BatchNormToKernel : OpConversionPattern<ms::BatchNormOp> {
     double eps = op.getEpsilon().convertToDouble();
     SmallVector<Value> ins = {adaptor.getInput(), adaptor.getScale(), adaptor.getBias(),
                               adaptor.getMean(), adaptor.getVariance()};
-    KernelOp::create(rewriter, loc, "batch_norm", ins, out,
-                     [&](OpBuilder &b, Location l, ValueRange args) {
-                       MLIRContext *ctx = b.getContext();
-                       AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-                       AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
-                       SmallVector<AffineMap> maps = {id, channel, channel, channel, channel, id};
-                       SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-                       linalg::GenericOp::create(
-                           b, l, args.drop_back(), args.back(), maps, iters,
-                           [&](OpBuilder &gb, Location gl, ValueRange e) {
-                             Type t = e[0].getType();
-                             Value var = arith::AddFOp::create(gb, gl, e[4],
-                                                               scalarConstant(gb, gl, t, eps));
-                             Value inv = math::RsqrtOp::create(gb, gl, var);
-                             Value centered = arith::SubFOp::create(gb, gl, e[0], e[3]);
-                             Value scaled = arith::MulFOp::create(
-                                 gb, gl, centered, arith::MulFOp::create(gb, gl, e[1], inv));
-                             linalg::YieldOp::create(gb, gl,
-                                                     (Value)arith::AddFOp::create(gb, gl, scaled, e[2]));
-                           });
-                     });
+    KernelOp::create(
+        rewriter, loc, "batch_norm", ins, out, [&](OpBuilder &b, Location l, ValueRange args) {
+          MLIRContext *ctx = b.getContext();
+          AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+          AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
+          SmallVector<AffineMap> maps = {id, channel, channel, channel, channel, id};
+          SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+          linalg::GenericOp::create(
+              b, l, args.drop_back(), args.back(), maps, iters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                Type t = e[0].getType();
+                Value var = arith::AddFOp::create(gb, gl, e[4], scalarConstant(gb, gl, t, eps));
+                Value inv = math::RsqrtOp::create(gb, gl, var);
+                Value centered = arith::SubFOp::create(gb, gl, e[0], e[3]);
+                Value scaled = arith::MulFOp::create(gb, gl, centered,
+                                                     arith::MulFOp::create(gb, gl, e[1], inv));
+                linalg::YieldOp::create(gb, gl, (Value)arith::AddFOp::create(gb, gl, scaled, e[2]));
+              });
+        });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -80,7 +78,7 @@ struct BatchNormToKernel : OpConversionPattern<ms::BatchNormOp> {
 } // namespace
 
 void mstomie::populateMsToMieElementwisePatterns(TypeConverter &converter,
-                                                RewritePatternSet &patterns) {
+                                                 RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseToKernel<ms::AddOp>, ElementwiseToKernel<ms::SubOp>,
                ElementwiseToKernel<ms::MulOp>, ElementwiseToKernel<ms::DivOp>,

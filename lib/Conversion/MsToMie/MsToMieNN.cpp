@@ -36,8 +36,8 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
   }
 };
 
-/// ms.gemm -> mie.gemm; a rank-1 `c` with beta = 1 is the epilogue bias, any other `c` is added by a
-/// following elementwise kernel (beta * c, broadcast).
+/// ms.gemm -> mie.gemm; a rank-1 `c` with beta = 1 is the epilogue bias, any other `c` is added by
+/// a following elementwise kernel (beta * c, broadcast).
 struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -50,9 +50,9 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
                         cast<MemRefType>(c.getType()).getDimSize(0) == op.getType().getDimSize(1);
     Value product = allocBuffer(rewriter, loc, op.getType());
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
-    mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(),
-                        biasEpilogue ? c : Value(), Value(), product, op.getTransAAttr(),
-                        op.getTransBAttr(), op.getAlphaAttr(), epilogue);
+    mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
+                        Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
+                        epilogue);
     if (!c || biasEpilogue || beta == 0.0) {
       rewriter.replaceOp(op, product);
       return success();
@@ -60,9 +60,10 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     Value out = allocBuffer(rewriter, loc, op.getType());
     buildElementwiseKernel(rewriter, loc, "gemm_add_c", ValueRange{product, c}, out,
                            [&](OpBuilder &b, Location l, ValueRange e, Type t) -> Value {
-                             Value scaled = beta == 1.0 ? e[1]
-                                                        : (Value)arith::MulFOp::create(
-                                                              b, l, e[1], scalarConstant(b, l, t, beta));
+                             Value scaled = beta == 1.0
+                                                ? e[1]
+                                                : (Value)arith::MulFOp::create(
+                                                      b, l, e[1], scalarConstant(b, l, t, beta));
                              return arith::AddFOp::create(b, l, e[0], scaled);
                            });
     rewriter.replaceOp(op, out);
@@ -115,9 +116,9 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
       }
       return AffineMap::get(numDims, 0, exprs, ctx);
     };
-    SmallVector<AffineMap> maps = {operandMap(lhsType, true), operandMap(rhsType, false),
-                                   AffineMap::getMultiDimIdentityMap(numDims, ctx).getMajorSubMap(
-                                       numDims - 1)};
+    SmallVector<AffineMap> maps = {
+        operandMap(lhsType, true), operandMap(rhsType, false),
+        AffineMap::getMultiDimIdentityMap(numDims, ctx).getMajorSubMap(numDims - 1)};
     SmallVector<utils::IteratorType> iters(numDims - 1, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     KernelOp::create(rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, out,
@@ -140,7 +141,8 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
 /// Extra bottom/right padding so that ceil-mode windows that start inside the input fit.
 static std::pair<int64_t, int64_t> ceilOverflow(RankedTensorType in, RankedTensorType out,
                                                 ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
-                                                ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
+                                                ArrayRef<int64_t> pads,
+                                                ArrayRef<int64_t> dilations) {
   int64_t extra[2];
   for (int i = 0; i < 2; ++i) {
     int64_t needed = (out.getDimSize(2 + i) - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1;
@@ -166,8 +168,8 @@ static Value padForPooling(OpBuilder &b, Location loc, Value input, RankedTensor
 }
 
 template <typename PoolOp>
-static std::pair<Value, std::pair<int64_t, int64_t>>
-preparePool(PoolOp op, Value input, OpBuilder &b, double padValue) {
+static std::pair<Value, std::pair<int64_t, int64_t>> preparePool(PoolOp op, Value input,
+                                                                 OpBuilder &b, double padValue) {
   auto inType = cast<RankedTensorType>(op.getInput().getType());
   auto extra = ceilOverflow(inType, op.getType(), op.getKernel(), op.getStrides(), op.getPads(),
                             op.getDilations());
@@ -184,16 +186,15 @@ struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
     Value padded = preparePool(op, adaptor.getInput(), rewriter, lowest).first;
     Value out = allocBuffer(rewriter, loc, op.getType());
     ArrayRef<int64_t> kernel = op.getKernel();
-    KernelOp::create(rewriter, loc, "max_pool", padded, out,
-                     [&](OpBuilder &b, Location l, ValueRange args) {
-                       Type et = op.getType().getElementType();
-                       linalg::FillOp::create(b, l, scalarConstant(b, l, et, lowest), args[1]);
-                       Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
-                       linalg::PoolingNchwMaxOp::create(
-                           b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
-                           b.getI64TensorAttr(op.getStrides()),
-                           b.getI64TensorAttr(op.getDilations()));
-                     });
+    KernelOp::create(
+        rewriter, loc, "max_pool", padded, out, [&](OpBuilder &b, Location l, ValueRange args) {
+          Type et = op.getType().getElementType();
+          linalg::FillOp::create(b, l, scalarConstant(b, l, et, lowest), args[1]);
+          Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
+          linalg::PoolingNchwMaxOp::create(b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
+                                           b.getI64TensorAttr(op.getStrides()),
+                                           b.getI64TensorAttr(op.getDilations()));
+        });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -229,8 +230,8 @@ struct AvgPoolToKernel : OpConversionPattern<ms::AvgPoolOp> {
               b, l, ValueRange{}, args[1], maps, iters,
               [&](OpBuilder &gb, Location gl, ValueRange e) {
                 // count = prod over h, w of |[start, end) ∩ [lo, hi)| / dilation-aware, where the
-                // window starts at o * stride - pad_begin and [lo, hi) is the input (plus the explicit
-                // padding when it counts). Computed on index values, converted once.
+                // window starts at o * stride - pad_begin and [lo, hi) is the input (plus the
+                // explicit padding when it counts). Computed on index values, converted once.
                 Value count = arith::ConstantIndexOp::create(gb, gl, 1);
                 for (int i = 0; i < 2; ++i) {
                   int64_t size = inType.getDimSize(2 + i);
@@ -262,8 +263,7 @@ struct AvgPoolToKernel : OpConversionPattern<ms::AvgPoolOp> {
                 }
                 Value countInt = arith::IndexCastOp::create(gb, gl, gb.getI64Type(), count);
                 Value countF = arith::SIToFPOp::create(gb, gl, et, countInt);
-                linalg::YieldOp::create(gb, gl,
-                                        (Value)arith::DivFOp::create(gb, gl, e[0], countF));
+                linalg::YieldOp::create(gb, gl, (Value)arith::DivFOp::create(gb, gl, e[0], countF));
               });
         });
     rewriter.replaceOp(op, out);
@@ -298,11 +298,10 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
                                          AffineMap::get(rank, 0, outExprs, ctx)};
           SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
           iters[0] = iters[1] = utils::IteratorType::parallel;
-          linalg::GenericOp::create(b, l, args[0], args[1], maps, iters,
-                                    [&](OpBuilder &gb, Location gl, ValueRange e) {
-                                      linalg::YieldOp::create(
-                                          gb, gl, (Value)arith::AddFOp::create(gb, gl, e[0], e[1]));
-                                    });
+          linalg::GenericOp::create(
+              b, l, args[0], args[1], maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) {
+                linalg::YieldOp::create(gb, gl, (Value)arith::AddFOp::create(gb, gl, e[0], e[1]));
+              });
           SmallVector<AffineMap> scaleMaps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
           SmallVector<utils::IteratorType> parallel(rank, utils::IteratorType::parallel);
           linalg::GenericOp::create(

@@ -17,7 +17,6 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-
 namespace {
 /// Small arithmetic helpers over one element type.
 struct ScalarBuilder {
@@ -89,30 +88,54 @@ Value emitCompare(OpBuilder &b, Location loc, ms::ComparePredicate pred, Value x
     // Ordered predicates: any comparison with NaN is false, except ne (unordered), as in ONNX.
     arith::CmpFPredicate p;
     switch (pred) {
-    case ms::ComparePredicate::eq: p = arith::CmpFPredicate::OEQ; break;
-    case ms::ComparePredicate::ne: p = arith::CmpFPredicate::UNE; break;
-    case ms::ComparePredicate::lt: p = arith::CmpFPredicate::OLT; break;
-    case ms::ComparePredicate::le: p = arith::CmpFPredicate::OLE; break;
-    case ms::ComparePredicate::gt: p = arith::CmpFPredicate::OGT; break;
-    case ms::ComparePredicate::ge: p = arith::CmpFPredicate::OGE; break;
+    case ms::ComparePredicate::eq:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case ms::ComparePredicate::ne:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case ms::ComparePredicate::lt:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case ms::ComparePredicate::le:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case ms::ComparePredicate::gt:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    case ms::ComparePredicate::ge:
+      p = arith::CmpFPredicate::OGE;
+      break;
     }
     return arith::CmpFOp::create(b, loc, p, x, y);
   }
   arith::CmpIPredicate p;
   switch (pred) {
-  case ms::ComparePredicate::eq: p = arith::CmpIPredicate::eq; break;
-  case ms::ComparePredicate::ne: p = arith::CmpIPredicate::ne; break;
-  case ms::ComparePredicate::lt: p = arith::CmpIPredicate::slt; break;
-  case ms::ComparePredicate::le: p = arith::CmpIPredicate::sle; break;
-  case ms::ComparePredicate::gt: p = arith::CmpIPredicate::sgt; break;
-  case ms::ComparePredicate::ge: p = arith::CmpIPredicate::sge; break;
+  case ms::ComparePredicate::eq:
+    p = arith::CmpIPredicate::eq;
+    break;
+  case ms::ComparePredicate::ne:
+    p = arith::CmpIPredicate::ne;
+    break;
+  case ms::ComparePredicate::lt:
+    p = arith::CmpIPredicate::slt;
+    break;
+  case ms::ComparePredicate::le:
+    p = arith::CmpIPredicate::sle;
+    break;
+  case ms::ComparePredicate::gt:
+    p = arith::CmpIPredicate::sgt;
+    break;
+  case ms::ComparePredicate::ge:
+    p = arith::CmpIPredicate::sge;
+    break;
   }
   return arith::CmpIOp::create(b, loc, p, x, y);
 }
 } // namespace
 
 Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
-                                    Type resultType) {
+                                     Type resultType) {
   // Compare and cast decide by their operand type; everything else computes in the result type.
   ScalarBuilder s{b, loc, resultType};
   auto unary = [&](auto fn) { return fn(args[0]); };
@@ -167,12 +190,24 @@ Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, 
         }
         return s.mul(s.mul(s.cst(0.5), x), s.add(s.cst(1.0), inner));
       })
-      .Case([&](ms::TanhOp) { return unary([&](Value x) { return (Value)math::TanhOp::create(b, loc, x); }); })
-      .Case([&](ms::ErfOp) { return unary([&](Value x) { return (Value)math::ErfOp::create(b, loc, x); }); })
-      .Case([&](ms::ExpOp) { return unary([&](Value x) { return (Value)math::ExpOp::create(b, loc, x); }); })
-      .Case([&](ms::LogOp) { return unary([&](Value x) { return (Value)math::LogOp::create(b, loc, x); }); })
-      .Case([&](ms::SqrtOp) { return unary([&](Value x) { return (Value)math::SqrtOp::create(b, loc, x); }); })
-      .Case([&](ms::RsqrtOp) { return unary([&](Value x) { return (Value)math::RsqrtOp::create(b, loc, x); }); })
+      .Case([&](ms::TanhOp) {
+        return unary([&](Value x) { return (Value)math::TanhOp::create(b, loc, x); });
+      })
+      .Case([&](ms::ErfOp) {
+        return unary([&](Value x) { return (Value)math::ErfOp::create(b, loc, x); });
+      })
+      .Case([&](ms::ExpOp) {
+        return unary([&](Value x) { return (Value)math::ExpOp::create(b, loc, x); });
+      })
+      .Case([&](ms::LogOp) {
+        return unary([&](Value x) { return (Value)math::LogOp::create(b, loc, x); });
+      })
+      .Case([&](ms::SqrtOp) {
+        return unary([&](Value x) { return (Value)math::SqrtOp::create(b, loc, x); });
+      })
+      .Case([&](ms::RsqrtOp) {
+        return unary([&](Value x) { return (Value)math::RsqrtOp::create(b, loc, x); });
+      })
       .Case([&](ms::ReciprocalOp) { return s.div(s.cst(1.0), args[0]); })
       .Case([&](ms::NegOp) -> Value {
         if (s.isFloat())

@@ -7,9 +7,9 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -56,8 +56,8 @@ static void initializeLLVMTargets() {
   });
 }
 
-/// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: passes `env` as the first
-/// parameter of `entry` and loads one pointer per remaining parameter from `args`.
+/// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: passes `env` as the
+/// first parameter of `entry` and loads one pointer per remaining parameter from `args`.
 static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, ModuleOp op) {
   llvm::Function *entry = module.getFunction(entryName);
   if (!entry)
@@ -127,11 +127,12 @@ static LogicalResult implementDispatches(llvm::Module &module, ModuleOp op) {
     for (unsigned i = 0; i < numCaptures; ++i)
       b.CreateStore(dispatch->getArg(1 + i), b.CreateConstInBoundsGEP1_64(i64, slots, i));
     llvm::Value *env = dispatch->getArg(0);
-    llvm::Value *pool = b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kPoolOffset));
+    llvm::Value *pool =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kPoolOffset));
     llvm::Value *parallelFor =
         b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kParallelForOffset));
-    auto *pfType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, ptr, ptr},
-                                           false);
+    auto *pfType =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, ptr, ptr}, false);
     b.CreateCall(pfType, parallelFor,
                  {pool, dispatch->getArg(numCaptures + 1), b.getInt64(0), tramp, slots});
     b.CreateRetVoid();
@@ -160,7 +161,8 @@ static LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
   return success();
 }
@@ -187,8 +189,19 @@ static FailureOr<std::string> linkShared(StringRef object, ModuleOp op) {
       return op.emitError("cannot write ") << objPath << ": " << ec.message(), failure();
     out << object;
   }
-  SmallVector<StringRef> argv = {*lld, "-shared", "--hash-style=gnu", "-z", "now", "-z", "noexecstack",
-                                 "--gc-sections", "-soname", "mie-kernels.so", "-o", soPath, objPath};
+  SmallVector<StringRef> argv = {*lld,
+                                 "-shared",
+                                 "--hash-style=gnu",
+                                 "-z",
+                                 "now",
+                                 "-z",
+                                 "noexecstack",
+                                 "--gc-sections",
+                                 "-soname",
+                                 "mie-kernels.so",
+                                 "-o",
+                                 soPath,
+                                 objPath};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &message);
   if (rc != 0)
