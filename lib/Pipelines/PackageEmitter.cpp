@@ -108,6 +108,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     plan.weights.assign(data->getData().begin(), data->getData().end());
   }
   module->removeAttr(MieDialect::getWeightsAttrName());
+  module->removeAttr(MieDialect::getTargetAttrName());
   return plan;
 }
 

@@ -3,6 +3,7 @@
 #include "mie/Pipelines/Pipelines.h"
 
 #include "PackageEmitter.h"
+#include "dialects/mie/IR/MieOps.h"
 #include "dialects/mie/Transforms/Passes.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Target/CPUTarget.h"
@@ -55,6 +56,8 @@ void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createMieParallelizeLoopsPass());
   pm.addPass(createMieExpandMathPass());
+  // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -113,6 +116,11 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   FailureOr<PackageSignature> signature = readSignature(module);
   if (failed(signature))
     return failure();
+  // The execution-level module says which machine its kernels are for.
+  module.getContext()->getOrLoadDialect<MieDialect>();
+  module->setAttr(MieDialect::getTargetAttrName(),
+                  TargetAttr::get(module.getContext(), TargetKind::cpu, target->name,
+                                  target->features));
   if (failed(runPipeline(module, options, buildMsToMiePipeline)))
     return failure();
   if (options.emit == EmitKind::Mie)

@@ -31,8 +31,11 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
-/// Size in bytes of one element, or std::nullopt for types that are not whole bytes.
+/// Size in bytes of one element, or std::nullopt for types that are not whole bytes. i1 takes one
+/// byte, as LLVM stores it.
 static std::optional<int64_t> elementBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
   if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
     return std::nullopt;
   return type.getIntOrFloatBitWidth() / 8;

@@ -17,6 +17,9 @@ struct MieExpandMathPass : impl::MieExpandMathPassBase<MieExpandMathPass> {
     RewritePatternSet patterns(&getContext());
     // f16/bf16 math is computed in f32, then approximated by polynomials (exp, log, tanh, erf,
     // ...).
+    // Powers to exp/log first (not fma, which LLVM maps to the instruction), then polynomials
+    // (exp, log, tanh, erf, ...).
+    math::populateExpansionPatterns(patterns, {"powf", "fpowi"});
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

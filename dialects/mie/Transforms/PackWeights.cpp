@@ -68,8 +68,20 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
         RankedTensorType::get({static_cast<int64_t>(blob.size())}, IntegerType::get(ctx, 8));
     auto weightsType = MemRefType::get(blobType.getShape(), blobType.getElementType());
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
+      if (func.isExternal())
         continue;
+      if (func.isPrivate()) {
+        WalkResult found = func.walk([&](memref::GetGlobalOp get) {
+          if (!offsets.count(get.getName()))
+            return WalkResult::advance();
+          get.emitError("mie-pack-weights: constant read in private function '")
+              << func.getSymName() << "'; weights reach kernels as arguments (pack before outlining)";
+          return WalkResult::interrupt();
+        });
+        if (found.wasInterrupted())
+          return signalPassFailure();
+        continue;
+      }
       unsigned argIndex = func.getNumArguments();
       if (failed(func.insertArgument(
               argIndex, weightsType,

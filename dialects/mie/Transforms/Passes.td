@@ -30,7 +30,8 @@ def MieResultsToOutputsPass : Pass<"mie-results-to-outputs", "ModuleOp"> {
     kernel producing it writes straight into the caller's buffer; any other result (an input, a
     constant, a buffer returned twice) is copied into its output by a `mie.kernel "copy_output"`.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::mie::MieDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
@@ -42,8 +43,12 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
     alloc becomes a `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the
     function gets `mie.arena_bytes = N`.
 
+    Buffers reached through view-like ops (collapse/expand/subview/cast) live as long as their
+    last alias is used. Only public functions are planned (the arena is their argument).
+
     Expects: buffers only used by ops of the same block (no escaping through returns or calls).
   }];
+  let dependentDialects = ["::mlir::mie::MieDialect"];
 }
 
 def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
@@ -52,8 +57,10 @@ def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
     Concatenates the bytes of every constant `memref.global` (64-byte aligned) into one blob stored
     as the module attribute `mie.weights` (a `dense_resource` of i8, written to the package's weights
     section), and replaces each `memref.get_global` by a `mie.view` of a new function argument
-    `%weights : memref<Nxi8>` placed after the arena. The globals are erased.
+    `%weights : memref<Nxi8>` placed after the arena. The globals are erased; a private function
+    reading one is an error (weights reach kernels as arguments, so run this before outlining).
   }];
+  let dependentDialects = ["::mlir::mie::MieDialect"];
 }
 
 def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {

@@ -3,6 +3,8 @@
 #include "dialects/mie/Transforms/ArenaPlanner.h"
 #include "dialects/mie/Transforms/Passes.h"
 
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEPLANMEMORYPASS
 #include "dialects/mie/Transforms/Passes.h.inc"
@@ -19,6 +21,16 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    if (func.isPrivate()) {
+      // The arena is an argument of the entry function; a private function would need it passed
+      // through every call.
+      if (!func.getBody().getOps<AllocOp>().empty()) {
+        func.emitError("mie-plan-memory: buffers in private function '")
+            << func.getSymName() << "' cannot be planned (only public functions own an arena)";
+        return signalPassFailure();
+      }
+      return;
+    }
     if (!func.getBody().hasOneBlock()) {
       func.emitError("mie-plan-memory expects a single-block function");
       return signalPassFailure();
@@ -37,17 +49,27 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       }
       BufferRequest req;
       req.size = bufferBytes(alloc.getType());
-      req.alignment = alloc.getAlignment();
+      // Never less than the element size, so every element access stays naturally aligned.
+      req.alignment = std::max<int64_t>(
+          alloc.getAlignment(),
+          std::max<int64_t>(alloc.getType().getElementTypeBitWidth() / 8, 1));
       req.firstUse = INT64_MAX;
       req.lastUse = -1;
-      for (Operation *user : alloc->getUsers()) {
-        Operation *top = block.findAncestorOpInBlock(*user);
-        if (!top || isa<func::ReturnOp, func::CallOp>(top)) {
-          user->emitError("mie-plan-memory: buffer escapes its function through this op");
-          return signalPassFailure();
+      // Uses of the buffer and of every view of it (collapse/expand/subview/...) keep it alive.
+      SmallVector<Value> aliases = {alloc.getResult()};
+      while (!aliases.empty()) {
+        Value value = aliases.pop_back_val();
+        for (Operation *user : value.getUsers()) {
+          Operation *top = block.findAncestorOpInBlock(*user);
+          if (!top || isa<func::ReturnOp, func::CallOp>(top)) {
+            user->emitError("mie-plan-memory: buffer escapes its function through this op");
+            return signalPassFailure();
+          }
+          req.firstUse = std::min(req.firstUse, position[top]);
+          req.lastUse = std::max(req.lastUse, position[top]);
+          if (top == user && isa<ViewLikeOpInterface>(user))
+            llvm::append_range(aliases, user->getResults());
         }
-        req.firstUse = std::min(req.firstUse, position[top]);
-        req.lastUse = std::max(req.lastUse, position[top]);
       }
       allocs.push_back(alloc);
       requests.push_back(req);

@@ -116,9 +116,11 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
       }
       return AffineMap::get(numDims, 0, exprs, ctx);
     };
-    SmallVector<AffineMap> maps = {
-        operandMap(lhsType, true), operandMap(rhsType, false),
-        AffineMap::getMultiDimIdentityMap(numDims, ctx).getMajorSubMap(numDims - 1)};
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < numDims - 1; ++i)
+      outExprs.push_back(dim(i));
+    SmallVector<AffineMap> maps = {operandMap(lhsType, true), operandMap(rhsType, false),
+                                   AffineMap::get(numDims, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iters(numDims - 1, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     KernelOp::create(rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, out,

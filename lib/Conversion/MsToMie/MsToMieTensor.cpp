@@ -92,7 +92,10 @@ struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
     Location loc = op.getLoc();
     Value out = allocBuffer(rewriter, loc, op.getType());
     int64_t rank = op.getType().getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    // getAxis() is the attribute's uint64_t: read it back as the signed value it stores.
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
     KernelOp::create(rewriter, loc, "concat", adaptor.getInputs(), out,
                      [&](OpBuilder &b, Location l, ValueRange args) {
                        int64_t offset = 0;

@@ -1,0 +1,495 @@
+// RUN: ms-opt %s -split-input-file -convert-ms-to-mie | FileCheck %s
+
+// Tests that broadcasting binaries become one kernel each, whose generic reads a trailing-dims operand
+// through a map dropping the leading dim and a size-1 dim through a constant 0, and that the
+// result buffer of one kernel feeds the next.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$COL:.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK-SAME: (%[[A:[^:]+]]: memref<2x3xf32>, %[[B:[^:]+]]: memref<3xf32>, %[[C:[^:]+]]: memref<2x1xf32>) -> memref<2x3xf32>
+// CHECK: %[[SUM:.+]] = mie.alloc : memref<2x3xf32>
+// CHECK: mie.kernel "add" ins(%[[A]], %[[B]] : memref<2x3xf32>, memref<3xf32>) outs(%[[SUM]] : memref<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.addf
+// CHECK: mie.yield
+// CHECK: %[[PROD:.+]] = mie.alloc : memref<2x3xf32>
+// CHECK: mie.kernel "mul" ins(%[[SUM]], %[[C]] : memref<2x3xf32>, memref<2x1xf32>) outs(%[[PROD]] : memref<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$COL]], #[[$ID]]]
+// CHECK: arith.mulf
+// CHECK: return %[[PROD]] : memref<2x3xf32>
+func.func @add_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  %0 = ms.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = ms.mul %0, %c : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that a rank-0 operand broadcasts through a map with no results.
+
+// CHECK-DAG: #[[$SCALAR:.+]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @add_scalar
+// CHECK: mie.kernel "add"
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$SCALAR]], #{{.+}}]
+// CHECK-SAME: ins(%{{.+}}, %{{.+}} : memref<3xf32>, memref<f32>)
+func.func @add_scalar(%y: tensor<3xf32>, %x: tensor<f32>) -> tensor<3xf32> {
+  %0 = ms.add %y, %x : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Tests unary ops on floats and signless integers.
+
+// CHECK-LABEL: func.func @unary
+// CHECK: mie.kernel "relu"
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: arith.maximumf %{{.+}}, %[[ZERO]] : f32
+// CHECK: mie.kernel "tanh"
+// CHECK: math.tanh %{{.+}} : f32
+// CHECK: mie.kernel "neg" ins(%{{.+}} : memref<8xi32>)
+// CHECK: %[[IZERO:.+]] = arith.constant 0 : i32
+// CHECK: arith.subi %[[IZERO]], %{{.+}} : i32
+func.func @unary(%x: tensor<1x64xf32>, %i: tensor<8xi32>) -> (tensor<1x64xf32>, tensor<8xi32>) {
+  %0 = ms.relu %x : tensor<1x64xf32>
+  %1 = ms.tanh %0 : tensor<1x64xf32>
+  %2 = ms.neg %i : tensor<8xi32>
+  return %1, %2 : tensor<1x64xf32>, tensor<8xi32>
+}
+
+// -----
+
+// Tests compare into an i1 buffer and where reading it, both broadcasting the size-1 operand.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[$BCAST:.+]] = affine_map<(d0) -> (0)>
+// CHECK-LABEL: func.func @compare_where
+// CHECK-SAME: (%[[A:[^:]+]]: memref<4xf32>, %[[B:[^:]+]]: memref<1xf32>)
+// CHECK: %[[MASK:.+]] = mie.alloc : memref<4xi1>
+// CHECK: mie.kernel "compare" ins(%[[A]], %[[B]] : memref<4xf32>, memref<1xf32>) outs(%[[MASK]] : memref<4xi1>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]]
+// CHECK: arith.cmpf olt
+// CHECK: %[[SEL:.+]] = mie.alloc : memref<4xf32>
+// CHECK: mie.kernel "where" ins(%[[MASK]], %[[A]], %[[B]] : memref<4xi1>, memref<4xf32>, memref<1xf32>) outs(%[[SEL]] : memref<4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]], #[[$BCAST]], #[[$ID]]]
+// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK: return %[[SEL]]
+func.func @compare_where(%a: tensor<4xf32>, %b: tensor<1xf32>) -> tensor<4xf32> {
+  %m = ms.compare lt, %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+  %r = ms.where %m, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Tests casts: float narrowing, integer to float, and integer to bool (a compare with zero).
+
+// CHECK-LABEL: func.func @cast
+// CHECK: mie.kernel "cast" ins(%{{.+}} : memref<1x64xf32>) outs(%{{.+}} : memref<1x64xf16>)
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK: mie.kernel "cast" ins(%{{.+}} : memref<3xi64>) outs(%{{.+}} : memref<3xf32>)
+// CHECK: arith.sitofp %{{.+}} : i64 to f32
+// CHECK: mie.kernel "cast" ins(%{{.+}} : memref<3xi64>) outs(%{{.+}} : memref<3xi1>)
+// CHECK: arith.cmpi ne
+func.func @cast(%x: tensor<1x64xf32>, %i: tensor<3xi64>) -> (tensor<1x64xf16>, tensor<3xf32>, tensor<3xi1>) {
+  %0 = ms.cast %x : tensor<1x64xf32> to tensor<1x64xf16>
+  %1 = ms.cast %i : tensor<3xi64> to tensor<3xf32>
+  %2 = ms.cast %i : tensor<3xi64> to tensor<3xi1>
+  return %0, %1, %2 : tensor<1x64xf16>, tensor<3xf32>, tensor<3xi1>
+}
+
+// -----
+
+// Tests batch_norm: one kernel reading the four per-channel parameters along dim 1.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @batch_norm
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x64x56x56xf32>, %[[S:[^:]+]]: memref<64xf32>, %[[B:[^:]+]]: memref<64xf32>, %[[M:[^:]+]]: memref<64xf32>, %[[V:[^:]+]]: memref<64xf32>)
+// CHECK: %[[Y:.+]] = mie.alloc : memref<1x64x56x56xf32>
+// CHECK: mie.kernel "batch_norm" ins(%[[X]], %[[S]], %[[B]], %[[M]], %[[V]] : {{.+}}) outs(%[[Y]] : memref<1x64x56x56xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$CH]], #[[$CH]], #[[$CH]], #[[$CH]], #[[$ID]]]
+// CHECK: ^bb0(%[[IN:.+]]: f32, %[[SCALE:.+]]: f32, %[[BIAS:.+]]: f32, %[[MEAN:.+]]: f32, %[[VAR:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[EPS:.+]] = arith.constant 1.000000e-03 : f32
+// CHECK: %[[VE:.+]] = arith.addf %[[VAR]], %[[EPS]]
+// CHECK: %[[INV:.+]] = math.rsqrt %[[VE]]
+// CHECK: %[[CEN:.+]] = arith.subf %[[IN]], %[[MEAN]]
+// CHECK: %[[F:.+]] = arith.mulf %[[SCALE]], %[[INV]]
+// CHECK: %[[P:.+]] = arith.mulf %[[CEN]], %[[F]]
+// CHECK: %[[R:.+]] = arith.addf %[[P]], %[[BIAS]]
+// CHECK: linalg.yield %[[R]]
+func.func @batch_norm(%x: tensor<1x64x56x56xf32>, %s: tensor<64xf32>, %b: tensor<64xf32>,
+                      %m: tensor<64xf32>, %v: tensor<64xf32>) -> tensor<1x64x56x56xf32> {
+  %0 = ms.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-3 : f64}
+      : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// Tests that a convolution becomes the library kernel with its bias in the epilogue and its window
+// attributes (padding included) kept.
+
+// CHECK-LABEL: func.func @conv2d_bias
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x3x224x224xf32>, %[[W:[^:]+]]: memref<32x3x3x3xf32>, %[[B:[^:]+]]: memref<32xf32>)
+// CHECK: %[[Y:.+]] = mie.alloc : memref<1x32x112x112xf32>
+// CHECK: mie.conv2d ins(%[[X]], %[[W]] : memref<1x3x224x224xf32>, memref<32x3x3x3xf32>) bias(%[[B]] : memref<32xf32>) outs(%[[Y]] : memref<1x32x112x112xf32>)
+// CHECK-SAME: epilogue = #mie.epilogue<bias>
+// CHECK-SAME: pads = array<i64: 1, 1, 1, 1>
+// CHECK-SAME: strides = array<i64: 2, 2>
+// CHECK: return %[[Y]]
+func.func @conv2d_bias(%x: tensor<1x3x224x224xf32>, %w: tensor<32x3x3x3xf32>, %b: tensor<32xf32>) -> tensor<1x32x112x112xf32> {
+  %0 = ms.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x112x112xf32>
+  return %0 : tensor<1x32x112x112xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_depthwise_no_bias
+// CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x32x16x16xf32>, memref<32x1x3x3xf32>) outs(%{{.+}} : memref<1x32x16x16xf32>)
+// CHECK-NOT: epilogue
+// CHECK-SAME: groups = 32 : i64
+func.func @conv2d_depthwise_no_bias(%x: tensor<1x32x16x16xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<1x32x16x16xf32> {
+  %0 = ms.conv2d %x, %w {groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x32x16x16xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x16x16xf32>
+  return %0 : tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// Tests gemm: a rank-1 c of N elements is the epilogue bias; a 2-D c (with beta) is added by a
+// following kernel; beta = 0 drops c.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x512xf32>, %[[W:[^:]+]]: memref<1000x512xf32>, %[[B:[^:]+]]: memref<1000xf32>, %[[C:[^:]+]]: memref<4x1000xf32>, %[[Y:[^:]+]]: memref<4x512xf32>)
+// CHECK: %[[O0:.+]] = mie.alloc : memref<1x1000xf32>
+// CHECK: mie.gemm ins(%[[X]], %[[W]] : memref<1x512xf32>, memref<1000x512xf32>) bias(%[[B]] : memref<1000xf32>) outs(%[[O0]] : memref<1x1000xf32>) {epilogue = #mie.epilogue<bias>, trans_b}
+// CHECK: %[[P:.+]] = mie.alloc : memref<4x1000xf32>
+// CHECK: mie.gemm ins(%[[Y]], %[[W]] : memref<4x512xf32>, memref<1000x512xf32>) outs(%[[P]] : memref<4x1000xf32>) {alpha = 5.000000e-01 : f64, trans_b}
+// CHECK: %[[O1:.+]] = mie.alloc : memref<4x1000xf32>
+// CHECK: mie.kernel "gemm_add_c" ins(%[[P]], %[[C]] : memref<4x1000xf32>, memref<4x1000xf32>) outs(%[[O1]] : memref<4x1000xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]], #[[$ID]]]
+// CHECK: ^bb0(%[[PE:.+]]: f32, %[[CE:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[BETA:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK: %[[SC:.+]] = arith.mulf %[[CE]], %[[BETA]]
+// CHECK: arith.addf %[[PE]], %[[SC]]
+// CHECK: %[[O2:.+]] = mie.alloc : memref<4x1000xf32>
+// CHECK: mie.gemm ins(%[[Y]], %[[W]] : {{.+}}) outs(%[[O2]] : memref<4x1000xf32>)
+// CHECK-NOT: mie.kernel
+// CHECK: return %[[O0]], %[[O1]], %[[O2]]
+func.func @gemm(%x: tensor<1x512xf32>, %w: tensor<1000x512xf32>, %b: tensor<1000xf32>,
+                %c: tensor<4x1000xf32>, %y: tensor<4x512xf32>)
+    -> (tensor<1x1000xf32>, tensor<4x1000xf32>, tensor<4x1000xf32>) {
+  %0 = ms.gemm %x, %w, %b {trans_b} : (tensor<1x512xf32>, tensor<1000x512xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+  %1 = ms.gemm %y, %w, %c {trans_b, alpha = 0.5 : f64, beta = 2.0 : f64}
+      : (tensor<4x512xf32>, tensor<1000x512xf32>, tensor<4x1000xf32>) -> tensor<4x1000xf32>
+  %2 = ms.gemm %y, %w, %c {trans_b, beta = 0.0 : f64}
+      : (tensor<4x512xf32>, tensor<1000x512xf32>, tensor<4x1000xf32>) -> tensor<4x1000xf32>
+  return %0, %1, %2 : tensor<1x1000xf32>, tensor<4x1000xf32>, tensor<4x1000xf32>
+}
+
+// -----
+
+// Tests that a rank-1 c that only broadcasts (one element) is not taken for a bias.
+
+// CHECK-DAG: #[[$ONE:.+]] = affine_map<(d0, d1) -> (0)>
+// CHECK-LABEL: func.func @gemm_broadcast_c
+// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.+}} : memref<4x16xf32>)
+// CHECK: mie.kernel "gemm_add_c"
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$ONE]], #{{.+}}]
+func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tensor<1xf32>) -> tensor<4x16xf32> {
+  %0 = ms.gemm %x, %w, %c : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<1xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests matmul: 2-D goes to the library GEMM; batched, broadcasting and vector operands become one
+// generated kernel with iteration space [batch..., m, n, k].
+
+// CHECK-DAG: #[[$LHS4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[$RHS2:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d4, d3)>
+// CHECK-DAG: #[[$OUT4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$LHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
+// CHECK-DAG: #[[$RHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:[^:]+]]: memref<8x64xf32>, %[[B:[^:]+]]: memref<64x32xf32>, %[[C:[^:]+]]: memref<2x12x128x64xf32>, %[[D:[^:]+]]: memref<64x32xf32>, %[[E:[^:]+]]: memref<2x1x4x8xf32>, %[[F:[^:]+]]: memref<3x8x5xf32>)
+// CHECK: %[[O0:.+]] = mie.alloc : memref<8x32xf32>
+// CHECK: mie.gemm ins(%[[A]], %[[B]] : memref<8x64xf32>, memref<64x32xf32>) outs(%[[O0]] : memref<8x32xf32>)
+// CHECK-NOT: epilogue
+// CHECK: %[[O1:.+]] = mie.alloc : memref<2x12x128x32xf32>
+// CHECK: mie.kernel "matmul" ins(%[[C]], %[[D]] : memref<2x12x128x64xf32>, memref<64x32xf32>) outs(%[[O1]] : memref<2x12x128x32xf32>)
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS4]], #[[$RHS2]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[O2:.+]] = mie.alloc : memref<2x3x4x5xf32>
+// CHECK: mie.kernel "matmul" ins(%[[E]], %[[F]] : memref<2x1x4x8xf32>, memref<3x8x5xf32>) outs(%[[O2]] : memref<2x3x4x5xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$LHSB]], #[[$RHSB]], #[[$OUT4]]]
+func.func @matmul(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %c: tensor<2x12x128x64xf32>,
+                  %d: tensor<64x32xf32>, %e: tensor<2x1x4x8xf32>, %f: tensor<3x8x5xf32>)
+    -> (tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>) {
+  %0 = ms.matmul %a, %b : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %1 = ms.matmul %c, %d : (tensor<2x12x128x64xf32>, tensor<64x32xf32>) -> tensor<2x12x128x32xf32>
+  %2 = ms.matmul %e, %f : (tensor<2x1x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x3x4x5xf32>
+  return %0, %1, %2 : tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// Tests a 1-D lhs (a row vector: no m dim) against a batched rhs.
+
+// CHECK-DAG: #[[$LHS:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[$RHS:.+]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[$OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @matmul_vector_matrix
+// CHECK: mie.kernel "matmul" ins(%{{.+}}, %{{.+}} : memref<64xf32>, memref<2x64x32xf32>) outs(%{{.+}} : memref<2x32xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @matmul_vector_matrix(%a: tensor<64xf32>, %b: tensor<2x64x32xf32>) -> tensor<2x32xf32> {
+  %0 = ms.matmul %a, %b : (tensor<64xf32>, tensor<2x64x32xf32>) -> tensor<2x32xf32>
+  return %0 : tensor<2x32xf32>
+}
+
+// -----
+
+// Tests a 1-D rhs (a column vector: no n dim).
+
+// CHECK-DAG: #[[$LHS:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$RHS:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$OUT:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @matmul_matrix_vector
+// CHECK: mie.kernel "matmul" ins(%{{.+}}, %{{.+}} : memref<8x64xf32>, memref<64xf32>) outs(%{{.+}} : memref<8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "reduction"]}
+func.func @matmul_matrix_vector(%a: tensor<8x64xf32>, %b: tensor<64xf32>) -> tensor<8xf32> {
+  %0 = ms.matmul %a, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// Tests that a dot product of two 1-D operands reduces into a 0-d buffer.
+// CHECK-LABEL: func.func @matmul_vector_vector
+// CHECK: mie.kernel "matmul"
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]
+// CHECK-SAME: outs(%{{.*}} : memref<f32>)
+func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<f32> {
+  %0 = ms.matmul %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Tests pooling. Padded max pooling first copies the input into a -inf filled buffer (the padding at
+// offset [top, left]); unpadded average pooling reads the input directly; global average pooling
+// sums into [N, C, 1, 1] and scales by 1 / (H * W); ceil mode pads only at the bottom / right.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$NC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+// CHECK-LABEL: func.func @pool
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x64x112x112xf32>)
+// CHECK: %[[PAD:.+]] = mie.alloc : memref<1x64x114x114xf32>
+// CHECK: mie.kernel "pool_pad" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[PAD]] : memref<1x64x114x114xf32>)
+// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NEGINF]] : f32)
+// CHECK: %[[INTERIOR:.+]] = memref.subview %{{.+}}[0, 0, 1, 1] [1, 64, 112, 112] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%[[INTERIOR]] :
+// CHECK: %[[MAX:.+]] = mie.alloc : memref<1x64x56x56xf32>
+// CHECK: mie.kernel "max_pool" ins(%[[PAD]] : memref<1x64x114x114xf32>) outs(%[[MAX]] : memref<1x64x56x56xf32>)
+// CHECK: memref.alloca() : memref<3x3xf32>
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : memref<1x64x114x114xf32>, memref<3x3xf32>)
+// CHECK: %[[AVG:.+]] = mie.alloc : memref<1x64x56x56xf32>
+// CHECK: mie.kernel "avg_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[AVG]] : memref<1x64x56x56xf32>)
+// CHECK: memref.alloca() : memref<2x2xf32>
+// CHECK: linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]]]
+// CHECK: arith.divf
+// CHECK: %[[GAP:.+]] = mie.alloc : memref<1x64x1x1xf32>
+// CHECK: mie.kernel "global_avg_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[GAP]] : memref<1x64x1x1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$NC]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.addf
+// CHECK: arith.constant 7.97193861E-5 : f32
+// CHECK: %[[CPAD:.+]] = mie.alloc : memref<1x64x114x114xf32>
+// CHECK: mie.kernel "pool_pad"
+// CHECK: memref.subview %{{.+}}[0, 0, 0, 0] [1, 64, 112, 112] [1, 1, 1, 1]
+// CHECK: %[[CEIL:.+]] = mie.alloc : memref<1x64x38x38xf32>
+// CHECK: mie.kernel "max_pool" ins(%[[CPAD]] : memref<1x64x114x114xf32>) outs(%[[CEIL]] : memref<1x64x38x38xf32>)
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<3> : tensor<2xi64>}
+// CHECK: return %[[MAX]], %[[AVG]], %[[GAP]], %[[CEIL]]
+func.func @pool(%x: tensor<1x64x112x112xf32>)
+    -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>) {
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  %1 = ms.avg_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, count_include_pad}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  %2 = ms.global_avg_pool %x : (tensor<1x64x112x112xf32>) -> tensor<1x64x1x1xf32>
+  %3 = ms.max_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>, ceil_mode}
+      : (tensor<1x64x112x112xf32>) -> tensor<1x64x38x38xf32>
+  return %0, %1, %2, %3 : tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>
+}
+
+// Tests padded average pooling without count_include_pad: zero padding, and a divisor counting only
+// the taps inside the real input rows [0, 4) / columns [0, 4).
+
+// CHECK-LABEL: func.func @avg_pool_padded
+// CHECK: %[[PAD:.+]] = mie.alloc : memref<1x2x6x6xf32>
+// CHECK: mie.kernel "pool_pad"
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ZERO]] : f32)
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: mie.kernel "avg_pool" ins(%[[PAD]] : memref<1x2x6x6xf32>)
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: linalg.index 2 : index
+// CHECK: arith.constant 4 : index
+// CHECK: linalg.index 3 : index
+// CHECK: arith.sitofp
+// CHECK: arith.divf
+func.func @avg_pool_padded(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = ms.avg_pool %x {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Tests that reshape-like ops become row-major copy kernels between distinct buffers, through
+// rank-1 collapsed views (and a load / store for a scalar).
+
+// CHECK-LABEL: func.func @reshapes
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x512x1x1xf32>, %[[I:[^:]+]]: memref<128xi64>, %[[S:[^:]+]]: memref<f32>)
+// CHECK: %[[R:.+]] = mie.alloc : memref<1x512xf32>
+// CHECK: mie.kernel "reshape" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[R]] : memref<1x512xf32>)
+// CHECK: %[[IN:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2, 3]] : memref<1x512x1x1xf32> into memref<512xf32>
+// CHECK: %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1]] : memref<1x512xf32> into memref<512xf32>
+// CHECK: linalg.copy ins(%[[IN]] : memref<512xf32>) outs(%[[OUT]] : memref<512xf32>)
+// CHECK: %[[F:.+]] = mie.alloc : memref<1x512xf32>
+// CHECK: mie.kernel "flatten" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[F]] : memref<1x512xf32>)
+// CHECK: linalg.copy
+// CHECK: %[[SQ:.+]] = mie.alloc : memref<512xf32>
+// CHECK: mie.kernel "squeeze" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[SQ]] : memref<512xf32>)
+// CHECK: ^bb0(%{{.+}}: memref<1x512x1x1xf32>, %[[SQOUT:.+]]: memref<512xf32>):
+// CHECK: linalg.copy ins(%{{.+}} : memref<512xf32>) outs(%[[SQOUT]] : memref<512xf32>)
+// CHECK: %[[U:.+]] = mie.alloc : memref<1x128x1xi64>
+// CHECK: mie.kernel "unsqueeze" ins(%[[I]] : memref<128xi64>) outs(%[[U]] : memref<1x128x1xi64>)
+// CHECK: memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2]] : memref<1x128x1xi64> into memref<128xi64>
+// CHECK: linalg.copy
+// CHECK: %[[SR:.+]] = mie.alloc : memref<1xf32>
+// CHECK: mie.kernel "reshape" ins(%[[S]] : memref<f32>) outs(%[[SR]] : memref<1xf32>)
+// CHECK: memref.load %{{.+}}[] : memref<f32>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<1xf32>
+// CHECK: return %[[R]], %[[F]], %[[SQ]], %[[U]], %[[SR]]
+func.func @reshapes(%x: tensor<1x512x1x1xf32>, %i: tensor<128xi64>, %s: tensor<f32>)
+    -> (tensor<1x512xf32>, tensor<1x512xf32>, tensor<512xf32>, tensor<1x128x1xi64>, tensor<1xf32>) {
+  %0 = ms.reshape %x {shape = array<i64: 1, 512>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %1 = ms.flatten %x {axis = 1 : i64} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  %2 = ms.squeeze %x : (tensor<1x512x1x1xf32>) -> tensor<512xf32>
+  %3 = ms.unsqueeze %i {axes = array<i64: 0, -1>} : (tensor<128xi64>) -> tensor<1x128x1xi64>
+  %4 = ms.reshape %s {shape = array<i64: 1>} : (tensor<f32>) -> tensor<1xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x512xf32>, tensor<1x512xf32>, tensor<512xf32>, tensor<1x128x1xi64>, tensor<1xf32>
+}
+
+// -----
+
+// Tests transpose: out[i] = in[j] with j[perms[d]] = i[d], so perms [0, 2, 3, 1] reads
+// in[d0, d3, d1, d2].
+
+// CHECK-DAG: #[[$PERM:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @transpose
+// CHECK: %[[T:.+]] = mie.alloc : memref<1x12x64x128xf32>
+// CHECK: mie.kernel "transpose" ins(%{{.+}} : memref<1x128x12x64xf32>) outs(%[[T]] : memref<1x12x64x128xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$PERM]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK: ^bb0(%[[E:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: linalg.yield %[[E]] : f32
+func.func @transpose(%x: tensor<1x128x12x64xf32>) -> tensor<1x12x64x128xf32> {
+  %0 = ms.transpose %x {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x128x12x64xf32>) -> tensor<1x12x64x128xf32>
+  return %0 : tensor<1x12x64x128xf32>
+}
+
+// -----
+
+// Tests concat: one kernel copying each input into its slot of the output along the axis.
+
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME: (%[[A:[^:]+]]: memref<1x16x8x8xf32>, %[[B:[^:]+]]: memref<1x32x8x8xf32>)
+// CHECK: %[[Y:.+]] = mie.alloc : memref<1x48x8x8xf32>
+// CHECK: mie.kernel "concat" ins(%[[A]], %[[B]] : memref<1x16x8x8xf32>, memref<1x32x8x8xf32>) outs(%[[Y]] : memref<1x48x8x8xf32>)
+// CHECK: ^bb0(%[[IA:.+]]: memref<1x16x8x8xf32>, %[[IB:.+]]: memref<1x32x8x8xf32>, %[[O:.+]]: memref<1x48x8x8xf32>):
+// CHECK: %[[SA:.+]] = memref.subview %[[O]][0, 0, 0, 0] [1, 16, 8, 8] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%[[IA]] : memref<1x16x8x8xf32>) outs(%[[SA]] :
+// CHECK: %[[SB:.+]] = memref.subview %[[O]][0, 16, 0, 0] [1, 32, 8, 8] [1, 1, 1, 1]
+// CHECK-SAME: offset: 1024
+// CHECK: linalg.copy ins(%[[IB]] : memref<1x32x8x8xf32>) outs(%[[SB]] :
+func.func @concat(%a: tensor<1x16x8x8xf32>, %b: tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32> {
+  %0 = ms.concat %a, %b {axis = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+  return %0 : tensor<1x48x8x8xf32>
+}
+
+// Tests that a negative axis counts from the end: -3 is the channel dim here.
+// CHECK-LABEL: func.func @concat_negative_axis
+// CHECK: memref.subview %{{.*}}[0, 0, 0, 0] [1, 16, 8, 8] [1, 1, 1, 1]
+// CHECK: memref.subview %{{.*}}[0, 16, 0, 0] [1, 32, 8, 8] [1, 1, 1, 1]
+func.func @concat_negative_axis(%a: tensor<1x16x8x8xf32>, %b: tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32> {
+  %0 = ms.concat %a, %b {axis = -3 : i64} : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+  return %0 : tensor<1x48x8x8xf32>
+}
+
+// -----
+
+// Tests that constants become private, 64-byte aligned constant globals read through get_global;
+// a dense_resource global is named after its resource.
+
+// CHECK-DAG: memref.global "private" constant @[[RES:__constant_weight]] : memref<2x2xf32> = dense_resource<weight> {alignment = 64 : i64}
+// CHECK-DAG: memref.global "private" constant @[[DENSE:__constant[_0-9]*]] : memref<3xi64> = dense<[1, 2, 3]> {alignment = 64 : i64}
+// CHECK-DAG: memref.global "private" constant @[[SPLAT:__constant[_0-9]*]] : memref<4xf32> = dense<1.000000e+00> {alignment = 64 : i64}
+// CHECK-LABEL: func.func @constants
+// CHECK-SAME: () -> (memref<2x2xf32>, memref<3xi64>, memref<4xf32>)
+// CHECK: %[[R:.+]] = memref.get_global @[[RES]] : memref<2x2xf32>
+// CHECK: %[[D:.+]] = memref.get_global @[[DENSE]] : memref<3xi64>
+// CHECK: %[[S:.+]] = memref.get_global @[[SPLAT]] : memref<4xf32>
+// CHECK: return %[[R]], %[[D]], %[[S]]
+// CHECK: weight: "0x040000000000803F000000400000404000008040"
+func.func @constants() -> (tensor<2x2xf32>, tensor<3xi64>, tensor<4xf32>) {
+  %0 = ms.constant dense_resource<weight> : tensor<2x2xf32>
+  %1 = ms.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %2 = ms.constant dense<1.0> : tensor<4xf32>
+  return %0, %1, %2 : tensor<2x2xf32>, tensor<3xi64>, tensor<4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// Tests the signatures: tensors become identity-layout memrefs of the same shape with argument and
+// result attributes kept, calls follow, non-tensor types stay.
+
+// CHECK-LABEL: func.func private @callee
+// CHECK-SAME: (%{{.+}}: memref<4xf32>, %{{.+}}: i32) -> memref<4xf32>
+// CHECK: %[[Y:.+]] = mie.alloc : memref<4xf32>
+// CHECK: mie.kernel "relu"
+// CHECK: return %[[Y]] : memref<4xf32>
+func.func private @callee(%x: tensor<4xf32>, %n: i32) -> tensor<4xf32> {
+  %0 = ms.relu %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32> {mie.name = "x"}, %[[N:[^:]+]]: i32) -> (memref<4xf32> {mie.name = "y"})
+// CHECK: %[[R:.+]] = call @callee(%[[X]], %[[N]]) : (memref<4xf32>, i32) -> memref<4xf32>
+// CHECK: return %[[R]] : memref<4xf32>
+func.func @caller(%x: tensor<4xf32> {mie.name = "x"}, %n: i32) -> (tensor<4xf32> {mie.name = "y"}) {
+  %0 = call @callee(%x, %n) : (tensor<4xf32>, i32) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @passthrough
+// CHECK-SAME: (%[[X:[^:]+]]: memref<2x3xf16>) -> memref<2x3xf16>
+// CHECK-NEXT: return %[[X]] : memref<2x3xf16>
+func.func @passthrough(%x: tensor<2x3xf16>) -> tensor<2x3xf16> {
+  return %x : tensor<2x3xf16>
+}

@@ -1,0 +1,189 @@
+// RUN: ms-opt %s -split-input-file -mie-lower-library-kernels | FileCheck %s
+
+// Tests a padded convolution with bias and relu: a zero-padded copy into a new buffer (placed by
+// memory planning later), then one kernel computing the convolution on it and applying the epilogue
+// in place, the bias read along the channel dim.
+
+// CHECK-DAG: #[[$CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_pad_bias_relu
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x3x8x8xf32>, %[[W:[^:]+]]: memref<4x3x3x3xf32>, %[[B:[^:]+]]: memref<4xf32>, %[[Y:[^:]+]]: memref<1x4x8x8xf32>)
+// CHECK: %[[PAD:.+]] = mie.alloc : memref<1x3x10x10xf32>
+// CHECK: mie.kernel "conv_pad" ins(%[[X]] : memref<1x3x8x8xf32>) outs(%[[PAD]] : memref<1x3x10x10xf32>)
+// CHECK: ^bb0(%[[PIN:.+]]: memref<1x3x8x8xf32>, %[[POUT:.+]]: memref<1x3x10x10xf32>):
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[POUT]] : memref<1x3x10x10xf32>)
+// CHECK: %[[INNER:.+]] = memref.subview %[[POUT]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%[[PIN]] : memref<1x3x8x8xf32>) outs(%[[INNER]] :
+// CHECK: mie.kernel "conv2d" ins(%[[PAD]], %[[W]], %[[B]] : memref<1x3x10x10xf32>, memref<4x3x3x3xf32>, memref<4xf32>) outs(%[[Y]] : memref<1x4x8x8xf32>)
+// CHECK: ^bb0(%[[I:.+]]: memref<1x3x10x10xf32>, %[[F:.+]]: memref<4x3x3x3xf32>, %[[BB:.+]]: memref<4xf32>, %[[O:.+]]: memref<1x4x8x8xf32>):
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[O]] : memref<1x4x8x8xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[I]], %[[F]] : {{.+}}) outs(%[[O]] : {{.+}})
+// CHECK: linalg.generic {indexing_maps = [#[[$CH]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BB]] : memref<4xf32>) outs(%[[O]] : memref<1x4x8x8xf32>)
+// CHECK: ^bb0(%[[BIAS:.+]]: f32, %[[ACC:.+]]: f32):
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[BIAS]] : f32
+// CHECK: %[[RELU:.+]] = arith.maximumf %[[SUM]], %{{.+}} : f32
+// CHECK: linalg.yield %[[RELU]] : f32
+// CHECK: mie.yield
+// CHECK-NOT: mie.conv2d
+// CHECK: return
+func.func @conv_pad_bias_relu(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %b: memref<4xf32>,
+                              %y: memref<1x4x8x8xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) bias(%b : memref<4xf32>)
+      outs(%y : memref<1x4x8x8xf32>)
+      {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>}
+  return
+}
+
+// -----
+
+// Tests asymmetric padding ([top, left, bottom, right] = [0, 1, 2, 3]): the padded buffer grows by
+// top + bottom rows and left + right columns and the input lands at [top, left]; an identity
+// epilogue adds no generic.
+
+// CHECK-LABEL: func.func @conv_asymmetric_pads
+// CHECK: %[[PAD:.+]] = mie.alloc : memref<1x3x10x12xf32>
+// CHECK: mie.kernel "conv_pad"
+// CHECK: memref.subview %{{.+}}[0, 0, 0, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: mie.kernel "conv2d" ins(%[[PAD]], %{{.+}} : memref<1x3x10x12xf32>, memref<4x3x3x3xf32>) outs(%{{.+}} : memref<1x4x8x10xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.generic
+// CHECK: mie.yield
+func.func @conv_asymmetric_pads(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<1x4x8x10xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x8x10xf32>)
+      {pads = array<i64: 0, 1, 2, 3>}
+  return
+}
+
+// -----
+
+// Tests a depthwise convolution (groups = channels = filters) with stride 2 and dilation 2: the
+// filter collapses to [C, KH, KW] for linalg's depthwise form; no padding means no copy.
+
+// CHECK-LABEL: func.func @depthwise
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x8x9x9xf32>, %[[W:[^:]+]]: memref<8x1x3x3xf32>, %[[Y:[^:]+]]: memref<1x8x3x3xf32>)
+// CHECK-NOT: mie.alloc
+// CHECK: mie.kernel "conv2d" ins(%[[X]], %[[W]] : memref<1x8x9x9xf32>, memref<8x1x3x3xf32>) outs(%[[Y]] : memref<1x8x3x3xf32>)
+// CHECK: ^bb0(%[[I:.+]]: memref<1x8x9x9xf32>, %[[F:.+]]: memref<8x1x3x3xf32>, %[[O:.+]]: memref<1x8x3x3xf32>):
+// CHECK: %[[F3:.+]] = memref.collapse_shape %[[F]] {{\[\[}}0, 1], [2], [3]] : memref<8x1x3x3xf32> into memref<8x3x3xf32>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[I]], %[[F3]] : memref<1x8x9x9xf32>, memref<8x3x3xf32>) outs(%[[O]] : memref<1x8x3x3xf32>)
+func.func @depthwise(%x: memref<1x8x9x9xf32>, %w: memref<8x1x3x3xf32>, %y: memref<1x8x3x3xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x8x9x9xf32>, memref<8x1x3x3xf32>) outs(%y : memref<1x8x3x3xf32>)
+      {strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, groups = 8}
+  return
+}
+
+// -----
+
+// Tests a grouped convolution (2 groups of 4 input channels, 2 filters each) with a residual and a
+// clamp: input, filter and output are viewed as [N, G, C/G, H, W], [G, F/G, C/G, KH, KW] and
+// [N, G, F/G, OH, OW]; the epilogue adds the residual element by element, then clamps to [0, 6].
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @grouped_residual_clamp
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x8x6x6xf32>, %[[W:[^:]+]]: memref<4x4x3x3xf32>, %[[R:[^:]+]]: memref<1x4x4x4xf32>, %[[Y:[^:]+]]: memref<1x4x4x4xf32>)
+// CHECK: mie.kernel "conv2d" ins(%[[X]], %[[W]], %[[R]] : memref<1x8x6x6xf32>, memref<4x4x3x3xf32>, memref<1x4x4x4xf32>) outs(%[[Y]] : memref<1x4x4x4xf32>)
+// CHECK: ^bb0(%[[I:.+]]: memref<1x8x6x6xf32>, %[[F:.+]]: memref<4x4x3x3xf32>, %[[RR:.+]]: memref<1x4x4x4xf32>, %[[O:.+]]: memref<1x4x4x4xf32>):
+// CHECK-DAG: %[[GF:.+]] = memref.expand_shape %[[F]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 4, 3, 3] : memref<4x4x3x3xf32> into memref<2x2x4x3x3xf32>
+// CHECK-DAG: %[[GI:.+]] = memref.expand_shape %[[I]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 4, 6, 6] : memref<1x8x6x6xf32> into memref<1x2x4x6x6xf32>
+// CHECK-DAG: %[[GO:.+]] = memref.expand_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 4] : memref<1x4x4x4xf32> into memref<1x2x2x4x4xf32>
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.+}} ins(%[[GI]], %[[GF]] : memref<1x2x4x6x6xf32>, memref<2x2x4x3x3xf32>) outs(%[[GO]] : memref<1x2x2x4x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], {{.+}}} ins(%[[RR]] : memref<1x4x4x4xf32>) outs(%[[O]] : memref<1x4x4x4xf32>)
+// CHECK: ^bb0(%[[RES:.+]]: f32, %[[ACC:.+]]: f32):
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[RES]] : f32
+// CHECK: %[[LO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[MAX:.+]] = arith.maximumf %[[SUM]], %[[LO]] : f32
+// CHECK: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
+// CHECK: %[[MIN:.+]] = arith.minimumf %[[MAX]], %[[HI]] : f32
+// CHECK: linalg.yield %[[MIN]] : f32
+func.func @grouped_residual_clamp(%x: memref<1x8x6x6xf32>, %w: memref<4x4x3x3xf32>,
+                                  %r: memref<1x4x4x4xf32>, %y: memref<1x4x4x4xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x8x6x6xf32>, memref<4x4x3x3xf32>) residual(%r : memref<1x4x4x4xf32>)
+      outs(%y : memref<1x4x4x4xf32>) {groups = 2, epilogue = #mie.epilogue<residual, clamp = [0.0, 6.0]>}
+  return
+}
+
+// -----
+
+// Tests a depthwise convolution with channel multiplier 2 (groups = channels, filters = 2 x
+// channels): not linalg's depthwise form, so the general grouped one.
+
+// CHECK-LABEL: func.func @depthwise_multiplier
+// CHECK: memref.expand_shape %{{.+}} {{\[\[}}0, 1], [2], [3], [4]] output_shape [4, 2, 1, 3, 3] : memref<8x1x3x3xf32> into memref<4x2x1x3x3xf32>
+// CHECK: memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 6, 6]
+// CHECK: memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 2, 4, 4]
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK-NOT: linalg.depthwise
+func.func @depthwise_multiplier(%x: memref<1x4x6x6xf32>, %w: memref<8x1x3x3xf32>, %y: memref<1x8x4x4xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xf32>, memref<8x1x3x3xf32>) outs(%y : memref<1x8x4x4xf32>) {groups = 4}
+  return
+}
+
+// -----
+
+// Tests a GEMM with trans_b, alpha and a bias: the product over [m, n, k] reads b as [n, k], is
+// scaled by alpha, then the bias is added along the columns.
+
+// CHECK-DAG: #[[$A:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$BT:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[$C:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$COLS:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @gemm_trans_b_alpha_bias
+// CHECK-SAME: (%[[A:[^:]+]]: memref<8x16xf32>, %[[W:[^:]+]]: memref<32x16xf32>, %[[B:[^:]+]]: memref<32xf32>, %[[Y:[^:]+]]: memref<8x32xf32>)
+// CHECK: mie.kernel "gemm" ins(%[[A]], %[[W]], %[[B]] : memref<8x16xf32>, memref<32x16xf32>, memref<32xf32>) outs(%[[Y]] : memref<8x32xf32>)
+// CHECK: ^bb0(%[[KA:.+]]: memref<8x16xf32>, %[[KW:.+]]: memref<32x16xf32>, %[[KB:.+]]: memref<32xf32>, %[[O:.+]]: memref<8x32xf32>):
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[O]] : memref<8x32xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$A]], #[[$BT]], #[[$C]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[KA]], %[[KW]] : {{.+}}) outs(%[[O]] : {{.+}})
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]]], iterator_types = ["parallel", "parallel"]} outs(%[[O]] : memref<8x32xf32>)
+// CHECK: %[[ALPHA:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: arith.mulf %{{.+}}, %[[ALPHA]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[$COLS]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[KB]] : memref<32xf32>) outs(%[[O]] : memref<8x32xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: mie.gemm
+func.func @gemm_trans_b_alpha_bias(%a: memref<8x16xf32>, %w: memref<32x16xf32>, %b: memref<32xf32>,
+                                   %y: memref<8x32xf32>) {
+  mie.gemm ins(%a, %w : memref<8x16xf32>, memref<32x16xf32>) bias(%b : memref<32xf32>)
+      outs(%y : memref<8x32xf32>) {trans_b, alpha = 0.5 : f64, epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// -----
+
+// Tests a batched GEMM with trans_a and the identity epilogue: iteration space [batch, m, n, k], a
+// read as [batch, k, m]; no scaling and no epilogue generic.
+
+// CHECK-DAG: #[[$AT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-DAG: #[[$B:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[$C:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @gemm_batched_trans_a
+// CHECK: mie.kernel "gemm" ins(%{{.+}}, %{{.+}} : memref<2x16x8xf32>, memref<2x16x4xf32>) outs(%{{.+}} : memref<2x8x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$AT]], #[[$B]], #[[$C]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: mie.yield
+func.func @gemm_batched_trans_a(%a: memref<2x16x8xf32>, %b: memref<2x16x4xf32>, %y: memref<2x8x4xf32>) {
+  mie.gemm ins(%a, %b : memref<2x16x8xf32>, memref<2x16x4xf32>) outs(%y : memref<2x8x4xf32>) {trans_a}
+  return
+}
+
+// -----
+
+// Tests an f16 GEMM with a residual and gelu: constants in the buffers' element type, erf for gelu.
+
+// CHECK-LABEL: func.func @gemm_residual_gelu
+// CHECK: mie.kernel "gemm" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<8x16xf16>, memref<16x32xf16>, memref<8x32xf16>)
+// CHECK: arith.constant 0.000000e+00 : f16
+// CHECK: linalg.generic
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : memref<8x32xf16>) outs(%{{.+}} : memref<8x32xf16>)
+// CHECK: %[[SUM:.+]] = arith.addf
+// CHECK: math.erf %{{.+}} : f16
+// CHECK: linalg.yield
+func.func @gemm_residual_gelu(%a: memref<8x16xf16>, %b: memref<16x32xf16>, %r: memref<8x32xf16>,
+                              %y: memref<8x32xf16>) {
+  mie.gemm ins(%a, %b : memref<8x16xf16>, memref<16x32xf16>) residual(%r : memref<8x32xf16>)
+      outs(%y : memref<8x32xf16>) {epilogue = #mie.epilogue<residual, activation = gelu>}
+  return
+}

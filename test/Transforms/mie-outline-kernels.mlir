@@ -1,0 +1,80 @@
+// RUN: ms-opt %s -split-input-file -mie-outline-kernels | FileCheck %s
+
+// Tests that a kernel becomes a private function @<function>_k<N>_<name> taking its ins then outs,
+// with the kernel body moved in (mie.yield becoming return), and a call in its place.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[Y:[^:]+]]: memref<4xf32>)
+// CHECK-NEXT: call @main_k0_relu(%[[X]], %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: return
+// CHECK-NOT: mie.kernel
+// CHECK-LABEL: func.func private @main_k0_relu
+// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32>, %[[OUT:[^:]+]]: memref<4xf32>) {
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: linalg.generic {{.+}} ins(%[[IN]] : memref<4xf32>) outs(%[[OUT]] : memref<4xf32>)
+// CHECK: arith.maximumf %{{.+}}, %[[ZERO]]
+// CHECK: return{{$}}
+// CHECK-NOT: mie.yield
+func.func @main(%x: memref<4xf32>, %y: memref<4xf32>) {
+  mie.kernel "relu" ins(%x : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: memref<4xf32>, %out: memref<4xf32>):
+    %zero = arith.constant 0.0 : f32
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                    iterator_types = ["parallel"]}
+        ins(%in : memref<4xf32>) outs(%out : memref<4xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maximumf %a, %zero : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests numbering within each function (from 0 in each), kernel names made symbol-safe, kernels
+// reading planned views, a kernel without inputs, and a name clash resolved by the symbol table.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[Y:[^:]+]]: memref<4xf32>, %[[ARENA:[^:]+]]: memref<16xi8>)
+// CHECK: %[[T:.+]] = mie.view %[[ARENA]][0] : memref<16xi8> to memref<4xf32>
+// CHECK-NEXT: call @[[K0:main_k0_max_pool_[0-9]+]](%[[X]], %[[T]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: call @main_k1_a_b_c(%[[T]], %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: return
+// CHECK-DAG: func.func private @main_k0_max_pool(){{$}}
+// CHECK-DAG: func.func private @[[K0]](%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<4xf32>)
+// CHECK-DAG: func.func private @main_k1_a_b_c(%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<4xf32>)
+// CHECK-LABEL: func.func @other
+// CHECK-SAME: (%[[Z:[^:]+]]: memref<4xf32>)
+// CHECK-NEXT: call @other_k0_fill(%[[Z]]) : (memref<4xf32>) -> ()
+// CHECK: func.func private @other_k0_fill(%{{[^:]+}}: memref<4xf32>)
+// CHECK-NEXT: arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: linalg.fill
+// CHECK-NOT: mie.kernel
+func.func @main(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8>) {
+  %t = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
+  mie.kernel "max_pool" ins(%x : memref<4xf32>) outs(%t : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    linalg.copy ins(%i : memref<4xf32>) outs(%o : memref<4xf32>)
+    mie.yield
+  }
+  mie.kernel "a.b-c" ins(%t : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    linalg.copy ins(%i : memref<4xf32>) outs(%o : memref<4xf32>)
+    mie.yield
+  }
+  return
+}
+
+func.func private @main_k0_max_pool()
+
+func.func @other(%z: memref<4xf32>) {
+  mie.kernel "fill" outs(%z : memref<4xf32>) {
+  ^bb0(%o: memref<4xf32>):
+    %c = arith.constant 1.0 : f32
+    linalg.fill ins(%c : f32) outs(%o : memref<4xf32>)
+    mie.yield
+  }
+  return
+}

@@ -1,0 +1,191 @@
+// RUN: ms-opt %s -split-input-file -mie-plan-memory | FileCheck %s
+
+// Tests a chain of kernels: a buffer lives from the kernel writing it to the last kernel reading it,
+// so %a and %c (disjoint lifetimes) share offset 0 while %b, alive with both, does not. A kernel
+// reading one buffer and writing another keeps them apart. An unused alloc is dropped. The arena is
+// a new last argument named "arena" and its size is the function's mie.arena_bytes.
+
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64}
+// CHECK-NOT: mie.alloc
+// CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
+// CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>
+// CHECK: %[[C:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
+// CHECK-NOT: mie.view
+// CHECK: mie.kernel "k0" ins(%[[X]] : memref<256xf32>) outs(%[[A]] : memref<256xf32>)
+// CHECK: mie.kernel "k1" ins(%[[A]] : memref<256xf32>) outs(%[[B]] : memref<256xf32>)
+// CHECK: mie.kernel "k2" ins(%[[B]] : memref<256xf32>) outs(%[[C]] : memref<256xf32>)
+// CHECK: mie.kernel "k3" ins(%[[C]] : memref<256xf32>) outs(%[[Y]] : memref<256xf32>)
+func.func @chain(%x: memref<256xf32>, %y: memref<256xf32>) {
+  %a = mie.alloc : memref<256xf32>
+  %b = mie.alloc : memref<256xf32>
+  %c = mie.alloc : memref<256xf32>
+  %unused = mie.alloc : memref<1024xf32>
+  mie.kernel "k0" ins(%x : memref<256xf32>) outs(%a : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  mie.kernel "k1" ins(%a : memref<256xf32>) outs(%b : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  mie.kernel "k2" ins(%b : memref<256xf32>) outs(%c : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  mie.kernel "k3" ins(%c : memref<256xf32>) outs(%y : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests buffers alive at the same time: placed largest first, one after the other, never sharing
+// a byte (1024 + 256 + 64 bytes).
+
+// CHECK-LABEL: func.func @overlapping
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1344xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1344 : i64}
+// CHECK: mie.view %[[ARENA]][1280] : memref<1344xi8> to memref<16xf32>
+// CHECK: mie.view %[[ARENA]][0] : memref<1344xi8> to memref<256xf32>
+// CHECK: mie.view %[[ARENA]][1024] : memref<1344xi8> to memref<64xf32>
+func.func @overlapping(%x: memref<4xf32>) {
+  %a = mie.alloc : memref<16xf32>
+  %b = mie.alloc : memref<256xf32>
+  %c = mie.alloc : memref<64xf32>
+  mie.kernel "k" ins(%x : memref<4xf32>) outs(%a, %b, %c : memref<16xf32>, memref<256xf32>, memref<64xf32>) {
+  ^bb0(%i: memref<4xf32>, %o1: memref<16xf32>, %o2: memref<256xf32>, %o3: memref<64xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests the alignment attribute: the default 64 puts the 16-byte buffer at 128 after the 100-byte
+// one, 256 puts the 8-byte one at 256 (not in the gap [100, 128)), and the 3-byte buffer with
+// alignment 1 goes into the smallest gap that fits it, right after the 100 bytes.
+
+// CHECK-LABEL: func.func @alignment
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<264xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 264 : i64}
+// CHECK: mie.view %[[ARENA]][0] : memref<264xi8> to memref<100xi8>
+// CHECK: mie.view %[[ARENA]][128] : memref<264xi8> to memref<4xf32>
+// CHECK: mie.view %[[ARENA]][100] : memref<264xi8> to memref<3xi8>
+// CHECK: mie.view %[[ARENA]][256] : memref<264xi8> to memref<2xf32>
+func.func @alignment(%x: memref<4xf32>) {
+  %a = mie.alloc {alignment = 1} : memref<100xi8>
+  %b = mie.alloc : memref<4xf32>
+  %c = mie.alloc {alignment = 1} : memref<3xi8>
+  %d = mie.alloc {alignment = 256} : memref<2xf32>
+  mie.kernel "k" ins(%x : memref<4xf32>)
+      outs(%a, %b, %c, %d : memref<100xi8>, memref<4xf32>, memref<3xi8>, memref<2xf32>) {
+  ^bb0(%i: memref<4xf32>, %o1: memref<100xi8>, %o2: memref<4xf32>, %o3: memref<3xi8>, %o4: memref<2xf32>):
+    mie.yield
+  }
+  return
+}
+
+// Tests that offsets are aligned to at least the element size, even with a smaller `alignment`:
+// the f32 buffer goes to 8, not right after the 5 bytes.
+// CHECK-LABEL: func.func @element_alignment
+// CHECK-SAME: mie.arena_bytes = 12 : i64
+// CHECK: mie.view %{{.*}}[0] : memref<12xi8> to memref<5xi8>
+// CHECK: mie.view %{{.*}}[8] : memref<12xi8> to memref<1xf32>
+func.func @element_alignment() {
+  %a = mie.alloc {alignment = 1} : memref<5xi8>
+  %b = mie.alloc {alignment = 1} : memref<1xf32>
+  mie.kernel "w" outs(%a, %b : memref<5xi8>, memref<1xf32>) {
+  ^bb0(%p: memref<5xi8>, %q: memref<1xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that i1 buffers (comparison results) take one byte per element.
+// CHECK-LABEL: func.func @bool_buffer
+// CHECK-SAME: mie.arena_bytes = 4 : i64
+// CHECK: mie.view %{{.*}}[0] : memref<4xi8> to memref<4xi1>
+func.func @bool_buffer() {
+  %m = mie.alloc : memref<4xi1>
+  mie.kernel "cmp" outs(%m : memref<4xi1>) {
+  ^bb0(%p: memref<4xi1>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that a use through a view (collapse_shape) keeps the viewed buffer alive: %b, written while
+// %s (a view of %a) is read, must not share %a's bytes.
+// CHECK-LABEL: func.func @alias_keeps_alive
+// CHECK-SAME: mie.arena_bytes = 128 : i64
+// CHECK: mie.view %{{.*}}[0] : memref<128xi8> to memref<2x8xf32>
+// CHECK: mie.view %{{.*}}[64] : memref<128xi8> to memref<16xf32>
+func.func @alias_keeps_alive() {
+  %a = mie.alloc : memref<2x8xf32>
+  %b = mie.alloc : memref<16xf32>
+  mie.kernel "write_a" outs(%a : memref<2x8xf32>) {
+  ^bb0(%p: memref<2x8xf32>):
+    mie.yield
+  }
+  %s = memref.collapse_shape %a [[0, 1]] : memref<2x8xf32> into memref<16xf32>
+  mie.kernel "read_s" ins(%s : memref<16xf32>) outs(%b : memref<16xf32>) {
+  ^bb0(%p: memref<16xf32>, %q: memref<16xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that a buffer stays alive from the kernel writing it to the last kernel reading it, with
+// other kernels in between: the buffer written in between gets other bytes.
+
+// CHECK-LABEL: func.func @long_lived
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<128xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 128 : i64}
+// CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<128xi8> to memref<16xf32>
+// CHECK: %[[B:.+]] = mie.view %[[ARENA]][64] : memref<128xi8> to memref<16xf32>
+func.func @long_lived(%x: memref<16xf32>, %y: memref<16xf32>) {
+  %a = mie.alloc : memref<16xf32>
+  %b = mie.alloc : memref<16xf32>
+  mie.kernel "k0" ins(%x : memref<16xf32>) outs(%a : memref<16xf32>) {
+  ^bb0(%i: memref<16xf32>, %o: memref<16xf32>):
+    linalg.copy ins(%i : memref<16xf32>) outs(%o : memref<16xf32>)
+    mie.yield
+  }
+  mie.kernel "k1" ins(%x : memref<16xf32>) outs(%b : memref<16xf32>) {
+  ^bb0(%i: memref<16xf32>, %o: memref<16xf32>):
+    linalg.copy ins(%i : memref<16xf32>) outs(%o : memref<16xf32>)
+    mie.yield
+  }
+  mie.kernel "k2" ins(%a, %b : memref<16xf32>, memref<16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%i: memref<16xf32>, %j: memref<16xf32>, %o: memref<16xf32>):
+    linalg.add ins(%i, %j : memref<16xf32>, memref<16xf32>) outs(%o : memref<16xf32>)
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests a function without buffers: it still gets an (empty) arena, so the calling convention does
+// not depend on the plan; declarations are left alone.
+
+// CHECK-LABEL: func.func @no_buffers
+// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 0 : i64}
+func.func @no_buffers(%x: memref<4xf32>) {
+  return
+}
+
+// CHECK-LABEL: func.func private @declaration
+// CHECK-SAME: (memref<4xf32>){{$}}
+func.func private @declaration(memref<4xf32>)

@@ -1,0 +1,217 @@
+//===- ArenaPlannerTest.cpp - unit tests of the arena packing algorithm ---===//
+//
+// planArena on its own: offsets and total size for hand-made lifetimes whose best packing is known,
+// and the safety properties (no byte shared by buffers alive at the same time, every offset aligned,
+// total = max(offset + size)) on seeded random request sets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/mie/Transforms/ArenaPlanner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+using mlir::mie::ArenaPlan;
+using mlir::mie::BufferRequest;
+using mlir::mie::planArena;
+
+namespace {
+
+BufferRequest request(int64_t size, int64_t firstUse, int64_t lastUse, int64_t alignment = 1) {
+  BufferRequest r;
+  r.size = size;
+  r.alignment = alignment;
+  r.firstUse = firstUse;
+  r.lastUse = lastUse;
+  return r;
+}
+
+bool livesOverlap(const BufferRequest &a, const BufferRequest &b) {
+  return !(a.lastUse < b.firstUse || b.lastUse < a.firstUse);
+}
+
+/// Checks every guarantee of planArena on `plan` for `requests`; `what` names the input in failures.
+void expectValidPlan(const std::vector<BufferRequest> &requests, const ArenaPlan &plan,
+                     const std::string &what) {
+  ASSERT_EQ(plan.offsets.size(), requests.size()) << what;
+  int64_t end = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const BufferRequest &r = requests[i];
+    EXPECT_GE(plan.offsets[i], 0) << what << ": buffer " << i;
+    EXPECT_EQ(plan.offsets[i] % r.alignment, 0)
+        << what << ": buffer " << i << " at " << plan.offsets[i] << " with alignment "
+        << r.alignment;
+    end = std::max(end, plan.offsets[i] + r.size);
+  }
+  EXPECT_EQ(plan.totalBytes, end) << what;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    for (size_t j = i + 1; j < requests.size(); ++j) {
+      if (!livesOverlap(requests[i], requests[j]))
+        continue;
+      int64_t iBegin = plan.offsets[i], iEnd = iBegin + requests[i].size;
+      int64_t jBegin = plan.offsets[j], jEnd = jBegin + requests[j].size;
+      EXPECT_TRUE(iEnd <= jBegin || jEnd <= iBegin)
+          << what << ": buffers " << i << " [" << iBegin << ", " << iEnd << ") and " << j << " ["
+          << jBegin << ", " << jEnd << ") are alive together and share bytes";
+    }
+  }
+}
+
+std::vector<BufferRequest> randomRequests(unsigned seed, size_t count) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> size(1, 4096), first(0, 99), length(0, 19), alignLog(0, 8);
+  std::vector<BufferRequest> requests;
+  for (size_t i = 0; i < count; ++i) {
+    int64_t f = first(rng);
+    requests.push_back(request(size(rng), f, f + length(rng), int64_t(1) << alignLog(rng)));
+  }
+  return requests;
+}
+
+TEST(ArenaPlannerTest, EmptyInput) {
+  ArenaPlan plan = planArena({});
+  EXPECT_TRUE(plan.offsets.empty());
+  EXPECT_EQ(plan.totalBytes, 0);
+}
+
+TEST(ArenaPlannerTest, OneBuffer) {
+  ArenaPlan plan = planArena({request(1000, 3, 7, 64)});
+  ASSERT_EQ(plan.offsets.size(), 1u);
+  EXPECT_EQ(plan.offsets[0], 0);
+  EXPECT_EQ(plan.totalBytes, 1000);
+}
+
+TEST(ArenaPlannerTest, DisjointLifetimesShareOffset) {
+  // A chain a -> b -> c -> d where each buffer dies before the one after next is born: a and c, b and
+  // d can share bytes, so two slots suffice.
+  std::vector<BufferRequest> requests = {request(256, 0, 1), request(256, 1, 2),
+                                         request(256, 2, 3), request(256, 3, 4)};
+  ArenaPlan plan = planArena(requests);
+  expectValidPlan(requests, plan, "chain");
+  EXPECT_EQ(plan.offsets[0], plan.offsets[2]);
+  EXPECT_EQ(plan.offsets[1], plan.offsets[3]);
+  EXPECT_NE(plan.offsets[0], plan.offsets[1]);
+  EXPECT_EQ(plan.totalBytes, 512);
+}
+
+TEST(ArenaPlannerTest, FullyDisjointLifetimesReuseOffsetZero) {
+  std::vector<BufferRequest> requests = {request(100, 0, 0), request(300, 1, 1),
+                                         request(200, 2, 5)};
+  ArenaPlan plan = planArena(requests);
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(plan.totalBytes, 300);
+}
+
+TEST(ArenaPlannerTest, TouchingLifetimesOverlap) {
+  // The last use of one buffer and the first of the other are the same op (it reads one and writes
+  // the other), so they must not share bytes.
+  std::vector<BufferRequest> requests = {request(128, 0, 4), request(128, 4, 6)};
+  ArenaPlan plan = planArena(requests);
+  expectValidPlan(requests, plan, "touching");
+  EXPECT_NE(plan.offsets[0], plan.offsets[1]);
+  EXPECT_EQ(plan.totalBytes, 256);
+}
+
+TEST(ArenaPlannerTest, OverlappingLifetimesNeverShareBytes) {
+  std::vector<BufferRequest> requests = {request(10, 0, 5), request(20, 2, 3), request(30, 3, 8),
+                                         request(40, 5, 5)};
+  ArenaPlan plan = planArena(requests);
+  expectValidPlan(requests, plan, "small");
+  // Alive together at 5: 10 + 30 + 40 bytes, and nothing is alive elsewhere that forces more.
+  EXPECT_EQ(plan.totalBytes, 80);
+}
+
+TEST(ArenaPlannerTest, RandomRequestsNeverShareBytesAndAreAligned) {
+  for (unsigned seed : {1u, 42u, 2024u}) {
+    std::vector<BufferRequest> requests = randomRequests(seed, 200);
+    ArenaPlan plan = planArena(requests);
+    expectValidPlan(requests, plan, "seed " + std::to_string(seed));
+    // The arena is at least as large as the bytes alive at any one time.
+    int64_t peak = 0;
+    for (int64_t t = 0; t < 120; ++t) {
+      int64_t live = 0;
+      for (const BufferRequest &r : requests)
+        if (r.firstUse <= t && t <= r.lastUse)
+          live += r.size;
+      peak = std::max(peak, live);
+    }
+    EXPECT_GE(plan.totalBytes, peak) << "seed " << seed;
+  }
+}
+
+TEST(ArenaPlannerTest, AlignmentRespected) {
+  // The larger buffer is placed first at 0; the 64-byte aligned one cannot start at 100.
+  std::vector<BufferRequest> requests = {request(100, 0, 5, 1), request(10, 0, 5, 64)};
+  ArenaPlan plan = planArena(requests);
+  EXPECT_EQ(plan.offsets[0], 0);
+  EXPECT_EQ(plan.offsets[1], 128);
+  EXPECT_EQ(plan.totalBytes, 138);
+}
+
+TEST(ArenaPlannerTest, AlignmentRespectedInsideGap) {
+  // At time 1 the bytes [0, 40) and [100, 164) are taken; a 16-byte buffer aligned to 32 fits the
+  // gap [40, 100) only from 64.
+  std::vector<BufferRequest> requests = {
+      request(100, 2, 2),     // x: placed first, at 0
+      request(64, 1, 2),      // y: alive with x, after it at 100
+      request(40, 1, 1),      // z: alive with y only, at 0
+      request(16, 1, 1, 32)}; // w: between z and y, aligned up from 40 to 64
+  ArenaPlan plan = planArena(requests);
+  expectValidPlan(requests, plan, "aligned gap");
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 100, 0, 64}));
+  EXPECT_EQ(plan.totalBytes, 164);
+}
+
+TEST(ArenaPlannerTest, BestFitPicksSmallestGap) {
+  // Placed largest first: d [0, 72) at time 3, a [0, 50) at times 0-1, s after d at [72, 92),
+  // q after a at [50, 60). At time 2 only q and s are alive, leaving the gaps [0, 50) and [60, 72);
+  // n (8 bytes) goes into the smaller one, not the first one.
+  std::vector<BufferRequest> requests = {
+      request(72, 3, 3), // d
+      request(50, 0, 1), // a
+      request(20, 2, 3), // s
+      request(10, 1, 2), // q
+      request(8, 2, 2),  // n
+  };
+  ArenaPlan plan = planArena(requests);
+  expectValidPlan(requests, plan, "best fit");
+  EXPECT_EQ(plan.offsets, (std::vector<int64_t>{0, 0, 72, 50, 60}));
+  EXPECT_EQ(plan.totalBytes, 92);
+}
+
+TEST(ArenaPlannerTest, LargestFirst) {
+  // Requested small first, placed large first: the large buffer gets offset 0.
+  std::vector<BufferRequest> requests = {request(16, 0, 2), request(4096, 0, 2)};
+  ArenaPlan plan = planArena(requests);
+  EXPECT_EQ(plan.offsets[1], 0);
+  EXPECT_EQ(plan.offsets[0], 4096);
+  EXPECT_EQ(plan.totalBytes, 4112);
+}
+
+TEST(ArenaPlannerTest, TotalIsMaxEnd) {
+  std::vector<BufferRequest> requests = {request(10, 0, 1), request(7, 1, 2, 8), request(3, 2, 3)};
+  ArenaPlan plan = planArena(requests);
+  int64_t end = 0;
+  for (size_t i = 0; i < requests.size(); ++i)
+    end = std::max(end, plan.offsets[i] + requests[i].size);
+  EXPECT_EQ(plan.totalBytes, end);
+  EXPECT_EQ(plan.totalBytes, 23);
+}
+
+TEST(ArenaPlannerTest, Deterministic) {
+  std::vector<BufferRequest> requests = randomRequests(7, 200);
+  // Equal sizes too, where only the tie-breaking decides.
+  for (int i = 0; i < 20; ++i)
+    requests.push_back(request(512, i % 5, i % 5 + 2));
+  ArenaPlan first = planArena(requests);
+  for (int run = 0; run < 3; ++run) {
+    ArenaPlan again = planArena(requests);
+    EXPECT_EQ(again.offsets, first.offsets);
+    EXPECT_EQ(again.totalBytes, first.totalBytes);
+  }
+}
+
+} // namespace
