@@ -1,0 +1,625 @@
+//===- OnnxImporter.cpp - model, graph, values, constants, diagnostics ----===//
+//
+// Walks the nodes of an OnnxModel in topological order and dispatches each to its handler. Owns the
+// map from ONNX value names to SSA values / known tensors, materializes constants on demand
+// (weights as `dense_resource`, folded values as small `dense` attributes, all at the top of
+// @main), gives every op the location of its node, and reports unsupported or invalid nodes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporterInternal.h"
+
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <queue>
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::onnx_import;
+
+std::string mlir::mie::formatUnsupported(const OnnxUnsupportedNode &node) {
+  return "unsupported ONNX op '" + node.opType + "' (domain '" + node.domain + "', opset " +
+         std::to_string(node.opset) + ") at node '" + node.nodeName + "'";
+}
+
+static const OnnxOpTable &opTable() {
+  static const OnnxOpTable table = [] {
+    OnnxOpTable t;
+    registerNNOps(t);
+    registerElementwiseOps(t);
+    registerTensorOps(t);
+    return t;
+  }();
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+namespace mlir::mie::onnx_import {
+
+class GraphImporter {
+public:
+  /// What an ONNX value name stands for. Aliases (Identity) share one entry, so a weight or a known
+  /// value is materialized at most once.
+  struct ValueEntry {
+    RankedTensorType type;
+    Value value;                      // the SSA value, once there is one
+    std::optional<KnownTensor> known; // compile-time contents, when known
+    OnnxTensor *tensor = nullptr;     // model data to materialize as a resource
+    Location loc;
+  };
+
+  GraphImporter(MLIRContext &ctx, OnnxModel &model, const OnnxImportOptions &opts)
+      : ctx(ctx), model(model), opts(opts), fileLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)),
+        builder(&ctx) {}
+
+  FailureOr<OwningOpRef<ModuleOp>> run();
+
+  int64_t semanticOpset() const { return std::min(model.opset, kMaxOpset); }
+  ValueEntry *lookup(StringRef name) const { return values.lookup(name); }
+  ValueEntry &newEntry(RankedTensorType type, Location loc) {
+    entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc});
+    return entries.back();
+  }
+  void define(StringRef name, ValueEntry &entry) { values[name] = &entry; }
+  FailureOr<Value> materialize(ValueEntry &entry);
+  void reportUnsupported(const OnnxNode &node, Location loc);
+
+private:
+  Location nodeLoc(StringRef name) { return NameLoc::get(StringAttr::get(&ctx, name), fileLoc); }
+  FailureOr<SmallVector<Type>> inputTypes();
+  LogicalResult sortNodes(std::vector<size_t> &order);
+  LogicalResult importNode(const OnnxNode &node);
+  void poisonOutputs(const OnnxNode &node);
+  LogicalResult buildReturn();
+
+  MLIRContext &ctx;
+  OnnxModel &model;
+  const OnnxImportOptions &opts;
+  Location fileLoc;
+  OpBuilder builder; // at the end of @main's body
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+  Block *body = nullptr;
+  Operation *lastConstant = nullptr;
+  std::deque<ValueEntry> entries;
+  llvm::StringMap<ValueEntry *> values;
+  llvm::StringSet<> poisoned; // outputs of failed nodes (collect mode)
+};
+
+} // namespace mlir::mie::onnx_import
+
+FailureOr<Value> GraphImporter::materialize(ValueEntry &entry) {
+  if (entry.value)
+    return entry.value;
+  ElementsAttr attr;
+  if (entry.tensor && !entry.tensor->materialized) {
+    entry.tensor->materialized = true;
+    attr = DenseResourceElementsAttr::get(entry.tensor->type, entry.tensor->name,
+                                          std::move(entry.tensor->blob));
+  } else if (entry.known) {
+    attr = entry.known->toAttr();
+  } else {
+    return emitError(entry.loc) << "internal error: value without data or producer";
+  }
+  // Constants go to the top of @main in order of first use, where they dominate every user.
+  OpBuilder constBuilder(&ctx);
+  if (lastConstant)
+    constBuilder.setInsertionPointAfter(lastConstant);
+  else
+    constBuilder.setInsertionPointToStart(body);
+  auto constant = ms::ConstantOp::create(constBuilder, entry.loc, attr);
+  lastConstant = constant;
+  entry.value = constant.getResult();
+  return entry.value;
+}
+
+void GraphImporter::reportUnsupported(const OnnxNode &node, Location loc) {
+  auto it = model.opsets.find(node.domain);
+  OnnxUnsupportedNode report{node.opType, node.domain, it == model.opsets.end() ? 0 : it->second,
+                             node.name};
+  if (opts.unsupportedNodes)
+    opts.unsupportedNodes->push_back(std::move(report));
+  else
+    emitError(loc) << formatUnsupported(report);
+}
+
+FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
+  SmallVector<Type> types;
+  llvm::StringSet<> inputNames;
+  for (const OnnxGraphValue &input : model.inputs) {
+    if (!inputNames.insert(input.name).second)
+      return emitError(fileLoc) << "graph input '" << input.name << "' is listed twice";
+    Type elementType = elementTypeFor(&ctx, input.dataType);
+    if (!elementType)
+      return emitError(fileLoc) << "graph input '" << input.name
+                                << "' has unsupported element type "
+                                << dataTypeName(input.dataType);
+    SmallVector<int64_t> shape;
+    auto override = opts.inputShapes.find(input.name);
+    if (override != opts.inputShapes.end()) {
+      if (input.dims && input.dims->size() != override->second.size())
+        return emitError(fileLoc) << "input shape " << listToString(override->second) << " for '"
+                                  << input.name << "' has rank " << override->second.size()
+                                  << ", but the model declares rank " << input.dims->size();
+      if (llvm::any_of(override->second, [](int64_t d) { return d < 0; }))
+        return emitError(fileLoc) << "input shape " << listToString(override->second) << " for '"
+                                  << input.name << "' has a negative dim";
+      shape.assign(override->second.begin(), override->second.end());
+    } else if (!input.dims) {
+      return emitError(fileLoc) << "graph input '" << input.name
+                                << "' has no shape; give one as an input shape override";
+    } else {
+      for (auto [index, dim] : llvm::enumerate(*input.dims)) {
+        if (dim.size >= 0) {
+          shape.push_back(dim.size);
+          continue;
+        }
+        if (!dim.param.empty()) {
+          auto named = opts.symbolicDims.find(dim.param);
+          if (named != opts.symbolicDims.end()) {
+            shape.push_back(named->second);
+            continue;
+          }
+        }
+        if (opts.defaultSymbolicDim <= 0)
+          return emitError(fileLoc)
+                 << "graph input '" << input.name << "' has "
+                 << (dim.param.empty() ? std::string("an unknown dim")
+                                       : "the symbolic dim '" + dim.param + "'")
+                 << " at index " << index << "; give its size with an input shape override";
+        shape.push_back(opts.defaultSymbolicDim);
+      }
+    }
+    if (!isReasonableShape(shape))
+      return emitError(fileLoc) << "graph input '" << input.name << "' of shape "
+                                << listToString(shape) << " is too large";
+    types.push_back(RankedTensorType::get(shape, elementType));
+  }
+  for (const auto &entry : opts.inputShapes)
+    if (!inputNames.contains(entry.getKey()))
+      return emitError(fileLoc) << "input shape given for '" << entry.getKey()
+                                << "', which is not a graph input";
+  return types;
+}
+
+LogicalResult GraphImporter::sortNodes(std::vector<size_t> &order) {
+  size_t n = model.nodes.size();
+  llvm::StringMap<size_t> producer;
+  for (const OnnxNode &node : model.nodes) {
+    for (const std::string &output : node.outputs) {
+      if (output.empty())
+        continue;
+      if (values.count(output) || !producer.try_emplace(output, node.index).second)
+        return emitError(nodeLoc(node.name))
+               << node.opType << " node '" << node.name << "': value '" << output
+               << "' is defined more than once";
+    }
+  }
+  std::vector<unsigned> indegree(n, 0);
+  std::vector<SmallVector<size_t, 2>> consumers(n);
+  for (const OnnxNode &node : model.nodes) {
+    for (const std::string &input : node.inputs) {
+      if (input.empty() || values.count(input))
+        continue;
+      auto it = producer.find(input);
+      if (it == producer.end())
+        return emitError(nodeLoc(node.name)) << node.opType << " node '" << node.name
+                                             << "': input '" << input << "' is not defined";
+      ++indegree[node.index];
+      consumers[it->second].push_back(node.index);
+    }
+  }
+  // Kahn's algorithm, taking the lowest node index first: a sorted graph keeps its order.
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (indegree[i] == 0)
+      ready.push(i);
+  while (!ready.empty()) {
+    size_t i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (size_t c : consumers[i])
+      if (--indegree[c] == 0)
+        ready.push(c);
+  }
+  if (order.size() != n) {
+    for (size_t i = 0; i < n; ++i)
+      if (indegree[i] != 0)
+        return emitError(nodeLoc(model.nodes[i].name))
+               << "graph has a cycle through " << model.nodes[i].opType << " node '"
+               << model.nodes[i].name << "'";
+  }
+  return success();
+}
+
+void GraphImporter::poisonOutputs(const OnnxNode &node) {
+  for (const std::string &output : node.outputs)
+    if (!output.empty() && !values.count(output))
+      poisoned.insert(output);
+}
+
+LogicalResult GraphImporter::importNode(const OnnxNode &node) {
+  Location loc = nodeLoc(node.name);
+  const OnnxOpTable &table = opTable();
+  auto it = table.find(node.opType);
+  if (!node.domain.empty() || it == table.end() || semanticOpset() < it->second.sinceOpset) {
+    reportUnsupported(node, loc);
+    poisonOutputs(node);
+    return failure();
+  }
+  // Downstream of a failed node (collect mode): nothing to say that was not said already.
+  if (llvm::any_of(node.inputs, [&](const std::string &in) { return poisoned.contains(in); })) {
+    poisonOutputs(node);
+    return success();
+  }
+
+  const OnnxOpInfo &info = it->second;
+  NodeImporter importer(*this, node, loc, builder);
+  LogicalResult result = success();
+  size_t numInputs = node.inputs.size();
+  if (numInputs > info.maxInputs) {
+    importer.error() << "expects at most " << info.maxInputs << " inputs, got " << numInputs;
+    result = failure();
+  } else {
+    for (unsigned i = 0; i < info.minInputs; ++i) {
+      if (i < numInputs && !node.inputs[i].empty())
+        continue;
+      importer.error() << "expects at least " << info.minInputs << " inputs, got "
+                       << llvm::count_if(node.inputs,
+                                         [](const std::string &s) { return !s.empty(); });
+      result = failure();
+      break;
+    }
+  }
+  if (succeeded(result))
+    result = info.handler(importer);
+  if (succeeded(result) && importer.hasFailed())
+    result = failure(); // an attribute error the handler did not act on
+  if (succeeded(result)) {
+    for (unsigned i = 0; i < node.outputs.size(); ++i) {
+      if (importer.hasOutput(i) && !values.count(node.outputs[i])) {
+        importer.error() << "output " << i << " ('" << node.outputs[i] << "') is not supported";
+        result = failure();
+        break;
+      }
+    }
+  }
+  if (failed(result))
+    poisonOutputs(node);
+  return result;
+}
+
+LogicalResult GraphImporter::buildReturn() {
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  bool failedOutput = false;
+  for (const OnnxGraphValue &output : model.outputs) {
+    if (poisoned.contains(output.name)) {
+      failedOutput = true;
+      continue;
+    }
+    ValueEntry *entry = lookup(output.name);
+    if (!entry)
+      return emitError(fileLoc) << "graph output '" << output.name
+                                << "' is not produced by any node";
+    Type declared = elementTypeFor(&ctx, output.dataType);
+    if (output.dataType != 0 && declared != entry->type.getElementType())
+      return emitError(entry->loc)
+             << "graph output '" << output.name << "' is declared as "
+             << dataTypeName(output.dataType) << ", but the import computes " << entry->type;
+    FailureOr<Value> value = materialize(*entry);
+    if (failed(value))
+      return failure();
+    results.push_back(*value);
+    resultTypes.push_back(value->getType());
+  }
+  if (failedOutput)
+    return failure();
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(FunctionType::get(&ctx, func.getArgumentTypes(), resultTypes));
+  for (auto [i, output] : llvm::enumerate(model.outputs))
+    func.setResultAttr(i, "mie.name", StringAttr::get(&ctx, output.name));
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
+  module = ModuleOp::create(fileLoc);
+  FailureOr<SmallVector<Type>> argTypes = inputTypes();
+  if (failed(argTypes))
+    return failure();
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module->getBody());
+  func =
+      func::FuncOp::create(moduleBuilder, fileLoc, "main", FunctionType::get(&ctx, *argTypes, {}));
+  body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+
+  for (auto [i, input] : llvm::enumerate(model.inputs)) {
+    func.setArgAttr(i, "mie.name", StringAttr::get(&ctx, input.name));
+    ValueEntry &entry = newEntry(cast<RankedTensorType>((*argTypes)[i]), nodeLoc(input.name));
+    entry.value = body->getArgument(i);
+    entry.value.setLoc(entry.loc);
+    define(input.name, entry);
+  }
+  for (OnnxTensor &tensor : model.initializers) {
+    if (values.count(tensor.name)) // an input of the same name wins, as ONNX says
+      continue;
+    ValueEntry &entry = newEntry(tensor.type, nodeLoc(tensor.name));
+    entry.tensor = &tensor;
+    entry.known = tensor.known;
+    define(tensor.name, entry);
+  }
+
+  std::vector<size_t> order;
+  if (failed(sortNodes(order)))
+    return failure();
+  bool hadError = false;
+  for (size_t index : order) {
+    if (succeeded(importNode(model.nodes[index])))
+      continue;
+    hadError = true;
+    if (!opts.collectAllUnsupported)
+      return failure();
+  }
+  if (failed(buildReturn()) || hadError)
+    return failure();
+  if (failed(mlir::verify(*module)))
+    return failure();
+  return std::move(module);
+}
+
+//===----------------------------------------------------------------------===//
+// NodeImporter
+//===----------------------------------------------------------------------===//
+
+NodeImporter::NodeImporter(GraphImporter &graph, const OnnxNode &node, Location loc,
+                           OpBuilder &builder)
+    : graph(graph), onnxNode(node), location(loc), b(builder) {}
+
+int64_t NodeImporter::opset() const { return graph.semanticOpset(); }
+
+bool NodeImporter::hasInput(unsigned i) const {
+  return i < onnxNode.inputs.size() && !onnxNode.inputs[i].empty();
+}
+
+RankedTensorType NodeImporter::inputType(unsigned i) const {
+  return graph.lookup(inputName(i))->type;
+}
+
+const KnownTensor *NodeImporter::known(unsigned i) const {
+  if (!hasInput(i))
+    return nullptr;
+  GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  return entry->known ? &*entry->known : nullptr;
+}
+
+bool NodeImporter::allInputsKnown() const {
+  for (unsigned i = 0; i < onnxNode.inputs.size(); ++i)
+    if (hasInput(i) && !known(i))
+      return false;
+  return true;
+}
+
+FailureOr<Value> NodeImporter::input(unsigned i) {
+  return graph.materialize(*graph.lookup(inputName(i)));
+}
+
+FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef what) {
+  if (!hasInput(i))
+    return error() << what << " input is missing";
+  if (const KnownTensor *value = known(i))
+    return value;
+  return error() << what << " input must be a constant";
+}
+
+void NodeImporter::setOutput(unsigned i, Value value) {
+  if (!hasOutput(i))
+    return;
+  GraphImporter::ValueEntry &entry =
+      graph.newEntry(cast<RankedTensorType>(value.getType()), location);
+  entry.value = value;
+  graph.define(onnxNode.outputs[i], entry);
+}
+
+void NodeImporter::setKnownOutput(unsigned i, KnownTensor value) {
+  if (!hasOutput(i))
+    return;
+  GraphImporter::ValueEntry &entry = graph.newEntry(value.type, location);
+  entry.known = std::move(value);
+  graph.define(onnxNode.outputs[i], entry);
+}
+
+void NodeImporter::setTensorOutput(unsigned i, OnnxTensor &tensor) {
+  if (!hasOutput(i))
+    return;
+  GraphImporter::ValueEntry &entry = graph.newEntry(tensor.type, location);
+  entry.tensor = &tensor;
+  entry.known = tensor.known;
+  graph.define(onnxNode.outputs[i], entry);
+}
+
+void NodeImporter::forwardInput(unsigned out, unsigned in) {
+  if (hasOutput(out))
+    graph.define(onnxNode.outputs[out], *graph.lookup(inputName(in)));
+}
+
+LogicalResult NodeImporter::onlyOutputs(unsigned count, StringRef why) {
+  for (unsigned i = count; i < numOutputs(); ++i)
+    if (hasOutput(i))
+      return error() << "output " << i << " ('" << onnxNode.outputs[i] << "') is not supported ("
+                     << why << ")";
+  return success();
+}
+
+const OnnxAttribute *NodeImporter::findAttr(StringRef attrName, OnnxAttribute::Kind kind,
+                                            StringRef kindName) {
+  auto it = onnxNode.attributes.find(attrName);
+  if (it == onnxNode.attributes.end())
+    return nullptr;
+  const OnnxAttribute &attr = it->second;
+  // Ints are accepted where floats are expected; some exporters write `alpha = 1`.
+  if (attr.kind == kind ||
+      (kind == OnnxAttribute::Kind::Float && attr.kind == OnnxAttribute::Kind::Int))
+    return &attr;
+  error() << "attribute '" << attrName << "' must be " << kindName << ", got " << attr.typeName;
+  return nullptr;
+}
+
+bool NodeImporter::hasAttr(StringRef attrName) const { return onnxNode.attributes.count(attrName); }
+
+int64_t NodeImporter::getInt(StringRef attrName, int64_t defaultValue) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Int, "an INT");
+  return attr ? attr->i : defaultValue;
+}
+
+double NodeImporter::getFloat(StringRef attrName, double defaultValue) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Float, "a FLOAT");
+  if (!attr)
+    return defaultValue;
+  return attr->kind == OnnxAttribute::Kind::Int ? static_cast<double>(attr->i) : attr->f;
+}
+
+std::string NodeImporter::getString(StringRef attrName, StringRef defaultValue) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::String, "a STRING");
+  return attr ? attr->s : defaultValue.str();
+}
+
+std::optional<SmallVector<int64_t>> NodeImporter::getInts(StringRef attrName) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Ints, "INTS");
+  if (!attr)
+    return std::nullopt;
+  return SmallVector<int64_t>(attr->ints.begin(), attr->ints.end());
+}
+
+std::optional<SmallVector<double>> NodeImporter::getFloats(StringRef attrName) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Floats, "FLOATS");
+  if (!attr)
+    return std::nullopt;
+  return SmallVector<double>(attr->floats.begin(), attr->floats.end());
+}
+
+OnnxTensor *NodeImporter::getTensor(StringRef attrName) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Tensor, "a TENSOR");
+  return attr ? attr->tensor.get() : nullptr;
+}
+
+InFlightDiagnostic NodeImporter::error() {
+  failedFlag = true;
+  InFlightDiagnostic diag = emitError(location);
+  diag << onnxNode.opType << " node '" << onnxNode.name << "': ";
+  return diag;
+}
+
+LogicalResult NodeImporter::unsupported() {
+  failedFlag = true;
+  graph.reportUnsupported(onnxNode, location);
+  return failure();
+}
+
+/// Runs `fn` with diagnostics captured instead of reported; returns the first message.
+static std::string captureDiagnostics(MLIRContext *ctx, function_ref<LogicalResult()> fn,
+                                      LogicalResult &result) {
+  std::string message;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    if (message.empty())
+      message = diag.str();
+    return success();
+  });
+  result = fn();
+  return message;
+}
+
+LogicalResult
+NodeImporter::inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
+                         function_ref<LogicalResult(Location, SmallVectorImpl<Type> &)> infer) {
+  LogicalResult result = success();
+  std::string message = captureDiagnostics(
+      context(), [&] { return infer(location, types); }, result);
+  if (succeeded(result))
+    return success();
+  return error() << "cannot build '" << state.name.getStringRef()
+                 << "': " << (message.empty() ? "invalid operands or attributes" : message);
+}
+
+FailureOr<Operation *> NodeImporter::finishOp(Operation *op) {
+  LogicalResult result = success();
+  std::string message = captureDiagnostics(
+      context(), [&] { return mlir::verify(op); }, result);
+  if (succeeded(result))
+    return op;
+  StringRef name = op->getName().getStringRef();
+  op->erase();
+  return error() << "invalid '" << name << "': " << message;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> mlir::mie::onnx_import::normalizeAxis(NodeImporter &node, int64_t axis,
+                                                         int64_t rank, StringRef what) {
+  if (axis < -rank || axis >= rank)
+    return node.error() << what << " " << axis << " is out of range for rank " << rank
+                        << " (expected [" << -rank << ", " << rank - 1 << "])";
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<SmallVector<int64_t>> mlir::mie::onnx_import::normalizeAxes(NodeImporter &node,
+                                                                      ArrayRef<int64_t> axes,
+                                                                      int64_t rank,
+                                                                      StringRef what) {
+  SmallVector<int64_t> result;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> normalized = normalizeAxis(node, axis, rank, what);
+    if (failed(normalized))
+      return failure();
+    if (llvm::is_contained(result, *normalized))
+      return node.error() << what << " " << listToString(axes) << " name dim " << *normalized
+                          << " twice";
+    result.push_back(*normalized);
+  }
+  return result;
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+mlir::mie::onnx_import::intsFromAttrOrInput(NodeImporter &node, StringRef attrName,
+                                            unsigned inputIndex, int64_t inputSinceOpset) {
+  // The opset decides which form is valid; the other one is accepted when the valid one is absent,
+  // since some exporters mix them up.
+  bool preferInput = node.opset() >= inputSinceOpset;
+  if (!preferInput || !node.hasInput(inputIndex)) {
+    if (std::optional<SmallVector<int64_t>> fromAttr = node.getInts(attrName))
+      return std::optional<SmallVector<int64_t>>(std::move(fromAttr));
+    if (node.hasFailed())
+      return failure();
+  }
+  if (!node.hasInput(inputIndex))
+    return std::optional<SmallVector<int64_t>>();
+  FailureOr<const KnownTensor *> known = node.requireKnown(inputIndex, attrName);
+  if (failed(known))
+    return failure();
+  if ((*known)->isFloat() || (*known)->rank() > 1)
+    return node.error() << attrName << " input must be a 1-D integer tensor, got "
+                        << (*known)->type;
+  return std::optional<SmallVector<int64_t>>((*known)->toInts());
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::mie::importOnnxModel(StringRef path, MLIRContext &ctx,
+                                                            const OnnxImportOptions &opts) {
+  ctx.loadDialect<ms::MsDialect, func::FuncDialect>();
+  OnnxModel model;
+  if (failed(readOnnxModel(path, ctx, model)))
+    return failure();
+  GraphImporter importer(ctx, model, opts);
+  return importer.run();
+}

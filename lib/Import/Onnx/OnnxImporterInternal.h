@@ -1,0 +1,363 @@
+//===- OnnxImporterInternal.h - the importer's shared pieces ----*- C++ -*-===//
+//
+// The importer works in two steps: OnnxModelReader.cpp (the only TU that includes ONNX/protobuf
+// headers and so the only one built with exceptions) turns the protobuf into the plain `OnnxModel`
+// below; OnnxImporter.cpp walks that model and calls one handler per node (OnnxNNOps.cpp,
+// OnnxElementwiseOps.cpp, OnnxTensorOps.cpp) through a table from op type to handler.
+//
+// Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
+// `KnownTensor`s: ops on them are evaluated during import and emit nothing; an `ms.constant`
+// appears only where a real op consumes such a value as a tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_LIB_IMPORT_ONNX_ONNXIMPORTERINTERNAL_H
+#define MIE_LIB_IMPORT_ONNX_ONNXIMPORTERINTERNAL_H
+
+#include "mie/Import/OnnxImporter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::mie::onnx_import {
+
+//===----------------------------------------------------------------------===//
+// Known (compile-time) tensors
+//===----------------------------------------------------------------------===//
+
+/// Largest number of elements the importer evaluates at compile time (splats excepted).
+constexpr int64_t kMaxKnownElements = 1 << 16;
+
+/// A tensor whose contents are known during import. Integer and bool elements live in `ints`, float
+/// elements in `floats` (as double); a splat stores one value for every element.
+struct KnownTensor {
+  RankedTensorType type;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  bool splat = false;
+
+  bool isFloat() const { return isa<FloatType>(type.getElementType()); }
+  ArrayRef<int64_t> shape() const { return type.getShape(); }
+  int64_t rank() const { return type.getRank(); }
+  int64_t numElements() const { return type.getNumElements(); }
+  int64_t intAt(int64_t i) const { return ints[splat ? 0 : i]; }
+  double floatAt(int64_t i) const { return floats[splat ? 0 : i]; }
+  /// Element `i` as a double, whatever the element type.
+  double valueAt(int64_t i) const { return isFloat() ? floatAt(i) : (double)intAt(i); }
+  /// All elements as int64 (floats truncated); expands splats.
+  SmallVector<int64_t> toInts() const;
+
+  static KnownTensor fromInts(ArrayRef<int64_t> shape, Type elementType, ArrayRef<int64_t> values);
+  static KnownTensor fromFloats(ArrayRef<int64_t> shape, Type elementType, ArrayRef<double> values);
+  /// A splat of `value` (converted to the element type) with `shape`.
+  static KnownTensor splatOf(ArrayRef<int64_t> shape, Type elementType, double value);
+  /// Same data, new shape (same number of elements).
+  KnownTensor reshaped(ArrayRef<int64_t> shape) const;
+  /// Same data converted to another element type with ONNX Cast semantics.
+  KnownTensor castTo(Type elementType) const;
+
+  /// A dense attribute holding the value (a splat attribute for splats).
+  DenseElementsAttr toAttr() const;
+};
+
+/// Reads `bytes` (row-major, little-endian, one byte per bool) of `type` into a KnownTensor.
+KnownTensor knownFromBytes(RankedTensorType type, ArrayRef<char> bytes);
+
+/// Whether an initializer of `type` is tracked as a known value: integer/bool tensors up to 1024
+/// elements (shapes, axes, indices) and float scalars. Larger float data never is, so weights are
+/// never folded into inline `dense` attributes.
+bool shouldTrackAsKnown(RankedTensorType type);
+
+/// Wraps `value` to the width and signedness of the integer type `type` (i1: non-zero is 1).
+int64_t wrapToIntegerType(int64_t value, Type type);
+
+/// Numpy broadcast of two static shapes, or nullopt when they do not broadcast.
+std::optional<SmallVector<int64_t>> broadcastStaticShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
+
+/// One element of an elementwise fold: `i` for integer/bool results, `f` for float results.
+struct KnownElement {
+  int64_t i = 0;
+  double f = 0.0;
+};
+
+/// Evaluates an elementwise op on known operands with numpy broadcasting (also against
+/// `broadcastTo`, for Expand). `eval` gets each operand's linear element index and returns the
+/// result element, or nullopt when the op cannot be evaluated (e.g. integer division by zero).
+/// Returns nullopt when the shapes do not broadcast, the result would be too large, or `eval` gave
+/// up. The result is a splat when every operand is.
+std::optional<KnownTensor>
+foldElementwise(ArrayRef<const KnownTensor *> operands, Type resultElementType,
+                function_ref<std::optional<KnownElement>(ArrayRef<int64_t>)> eval,
+                ArrayRef<int64_t> broadcastTo = {});
+
+/// The double with the shortest decimal form that rounds to `value` as a float (0.1f -> 0.1).
+double shortestDecimal(float value);
+
+/// Whether a static shape has non-negative dims and at most 2^40 elements (so that element counts
+/// and byte sizes computed from it cannot overflow).
+bool isReasonableShape(ArrayRef<int64_t> shape);
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
+
+//===----------------------------------------------------------------------===//
+// The model, read from protobuf
+//===----------------------------------------------------------------------===//
+
+/// ONNX TensorProto.DataType values the importer maps (numbers fixed by onnx.proto).
+enum class OnnxDataType : int32_t {
+  Undefined = 0,
+  Float = 1,
+  UInt8 = 2,
+  Int8 = 3,
+  UInt16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  String = 8,
+  Bool = 9,
+  Float16 = 10,
+  Double = 11,
+  UInt32 = 12,
+  UInt64 = 13,
+  Complex64 = 14,
+  Complex128 = 15,
+  BFloat16 = 16,
+};
+
+/// The MLIR element type for an ONNX data type, or null when the ms dialect has none.
+Type elementTypeFor(MLIRContext *ctx, int64_t dataType);
+/// The ONNX name of a data type ("FLOAT", "UINT32", ...) for diagnostics.
+std::string dataTypeName(int64_t dataType);
+
+/// A tensor stored in the model: an initializer or a Constant node's value.
+struct OnnxTensor {
+  std::string name;
+  RankedTensorType type;
+  AsmResourceBlob blob; // row-major little-endian bytes, one byte per bool
+  std::optional<KnownTensor> known;
+  bool materialized = false; // the blob has been moved into a resource attribute
+};
+
+struct OnnxAttribute {
+  enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+  Kind kind = Kind::Other;
+  std::string typeName; // the ONNX attribute type, for diagnostics ("GRAPH", "INTS", ...)
+  double f = 0.0;
+  int64_t i = 0;
+  std::string s;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::shared_ptr<OnnxTensor> tensor;
+};
+
+struct OnnxNode {
+  std::string opType;
+  std::string domain; // "" for the default domain ("ai.onnx" is normalized to "")
+  std::string name;   // the node's name, or "<OpType>_<index>" when it has none
+  size_t index = 0;
+  std::vector<std::string> inputs;  // "" marks an omitted optional input
+  std::vector<std::string> outputs; // "" marks an omitted optional output
+  llvm::StringMap<OnnxAttribute> attributes;
+};
+
+/// A graph input or output dim: a size, a symbolic name, or unknown (neither).
+struct OnnxDim {
+  int64_t size = -1;
+  std::string param;
+};
+
+struct OnnxGraphValue {
+  std::string name;
+  int64_t dataType = 0;
+  std::optional<std::vector<OnnxDim>> dims; // absent when the model gives no shape
+};
+
+struct OnnxModel {
+  std::string path;
+  int64_t opset = 0;               // default domain
+  llvm::StringMap<int64_t> opsets; // every imported domain ("" for the default one)
+  std::string graphName;
+  std::vector<OnnxGraphValue> inputs; // initializers excluded
+  std::vector<OnnxGraphValue> outputs;
+  std::deque<OnnxTensor> initializers; // deque: stable addresses
+  std::vector<OnnxNode> nodes;
+};
+
+/// Parses the model file into `model`; reports errors through `ctx`.
+LogicalResult readOnnxModel(StringRef path, MLIRContext &ctx, OnnxModel &model);
+
+/// Opsets whose semantics the importer implements; newer ones import with a warning.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 18;
+
+//===----------------------------------------------------------------------===//
+// Node handlers
+//===----------------------------------------------------------------------===//
+
+class GraphImporter;
+
+/// What a handler sees of one node: its inputs (materialized on request), known inputs, attributes,
+/// an OpBuilder at the node's location, and its outputs to define.
+class NodeImporter {
+public:
+  NodeImporter(GraphImporter &graph, const OnnxNode &node, Location loc, OpBuilder &builder);
+
+  const OnnxNode &node() const { return onnxNode; }
+  StringRef opType() const { return onnxNode.opType; }
+  StringRef name() const { return onnxNode.name; }
+  int64_t opset() const;
+  Location loc() const { return location; }
+  OpBuilder &builder() { return b; }
+  MLIRContext *context() { return b.getContext(); }
+
+  // Inputs. `i` may be past the declared inputs: such an input is absent.
+  bool hasInput(unsigned i) const;
+  RankedTensorType inputType(unsigned i) const;
+  const KnownTensor *known(unsigned i) const;
+  /// True when every present input is known.
+  bool allInputsKnown() const;
+  /// The input as an SSA value, materializing a constant for a known value or weight.
+  FailureOr<Value> input(unsigned i);
+  /// The known value of an input that must be one; reports "<what> input must be a constant".
+  FailureOr<const KnownTensor *> requireKnown(unsigned i, StringRef what);
+
+  // Outputs.
+  unsigned numOutputs() const { return onnxNode.outputs.size(); }
+  bool hasOutput(unsigned i) const { return i < numOutputs() && !onnxNode.outputs[i].empty(); }
+  void setOutput(unsigned i, Value value);
+  void setKnownOutput(unsigned i, KnownTensor value);
+  /// Output `i` is model data (a Constant's value): known when small, a resource when used.
+  void setTensorOutput(unsigned i, OnnxTensor &tensor);
+  /// Output `out` is the same value as input `in` (Identity, no-op reshapes).
+  void forwardInput(unsigned out, unsigned in);
+  /// Reports an error unless only the first `count` outputs are requested.
+  LogicalResult onlyOutputs(unsigned count, StringRef why);
+
+  // Attributes. A present attribute of the wrong kind reports an error, marks the node failed and
+  // yields the default.
+  bool hasAttr(StringRef attrName) const;
+  int64_t getInt(StringRef attrName, int64_t defaultValue);
+  double getFloat(StringRef attrName, double defaultValue);
+  std::string getString(StringRef attrName, StringRef defaultValue);
+  std::optional<SmallVector<int64_t>> getInts(StringRef attrName);
+  std::optional<SmallVector<double>> getFloats(StringRef attrName);
+  OnnxTensor *getTensor(StringRef attrName);
+
+  // Diagnostics.
+  /// An error at the node prefixed with "<OpType> node '<name>': ".
+  InFlightDiagnostic error();
+  /// The canonical unsupported-op report for this node.
+  LogicalResult unsupported();
+  bool hasFailed() const { return failedFlag; }
+
+  /// Creates an ms op through its `build(builder, state, TypeRange, args...)` overload, with the
+  /// result types inferred here: an invalid combination is reported at the node instead of
+  /// aborting, and the op is verified. Returns the op's first result.
+  template <typename OpTy, typename... Args>
+  FailureOr<Value> create(Args &&...args) {
+    FailureOr<Operation *> op = createOp<OpTy>(std::forward<Args>(args)...);
+    if (failed(op))
+      return failure();
+    return (*op)->getResult(0);
+  }
+
+  template <typename OpTy, typename... Args>
+  FailureOr<Operation *> createOp(Args &&...args) {
+    OperationState state(location, OpTy::getOperationName());
+    Type placeholder = b.getNoneType();
+    OpTy::build(b, state, TypeRange(placeholder), std::forward<Args>(args)...);
+    state.types.clear();
+    SmallVector<Type> types;
+    if (failed(inferTypes(state, types, [&](Location l, SmallVectorImpl<Type> &out) {
+          return OpTy::inferReturnTypes(b.getContext(), l, state.operands,
+                                        state.attributes.getDictionary(b.getContext()),
+                                        state.getRawProperties(), state.regions, out);
+        })))
+      return failure();
+    state.addTypes(types);
+    return finishOp(b.create(state));
+  }
+
+  /// Same for ops with variadic results (ms.split): the placeholder type list is empty.
+  template <typename OpTy, typename... Args>
+  FailureOr<Operation *> createVariadicOp(Args &&...args) {
+    OperationState state(location, OpTy::getOperationName());
+    OpTy::build(b, state, TypeRange(), std::forward<Args>(args)...);
+    SmallVector<Type> types;
+    if (failed(inferTypes(state, types, [&](Location l, SmallVectorImpl<Type> &out) {
+          return OpTy::inferReturnTypes(b.getContext(), l, state.operands,
+                                        state.attributes.getDictionary(b.getContext()),
+                                        state.getRawProperties(), state.regions, out);
+        })))
+      return failure();
+    state.addTypes(types);
+    return finishOp(b.create(state));
+  }
+
+private:
+  const std::string &inputName(unsigned i) const { return onnxNode.inputs[i]; }
+  const OnnxAttribute *findAttr(StringRef attrName, OnnxAttribute::Kind kind, StringRef kindName);
+  LogicalResult inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
+                           function_ref<LogicalResult(Location, SmallVectorImpl<Type> &)> infer);
+  FailureOr<Operation *> finishOp(Operation *op);
+
+  GraphImporter &graph;
+  const OnnxNode &onnxNode;
+  Location location;
+  OpBuilder &b;
+  bool failedFlag = false;
+};
+
+using OnnxOpHandler = LogicalResult (*)(NodeImporter &);
+
+struct OnnxOpInfo {
+  OnnxOpHandler handler = nullptr;
+  unsigned minInputs = 0;
+  unsigned maxInputs = 0; // ~0u: variadic
+  int64_t sinceOpset = 1; // first opset of the default domain that has the op
+};
+
+using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
+
+void registerNNOps(OnnxOpTable &table);
+void registerElementwiseOps(OnnxOpTable &table);
+void registerTensorOps(OnnxOpTable &table);
+
+//===----------------------------------------------------------------------===//
+// Shared helpers for handlers
+//===----------------------------------------------------------------------===//
+
+/// Normalizes an ONNX axis in [-rank, rank) to [0, rank); reports at the node otherwise.
+FailureOr<int64_t> normalizeAxis(NodeImporter &node, int64_t axis, int64_t rank,
+                                 StringRef what = "axis");
+
+/// Normalizes a list of axes (each in [-rank, rank), no duplicates); keeps the given order.
+FailureOr<SmallVector<int64_t>> normalizeAxes(NodeImporter &node, ArrayRef<int64_t> axes,
+                                              int64_t rank, StringRef what = "axes");
+
+/// Reads an optional list of integers given as an attribute (opsets before `inputSinceOpset`) or as
+/// input `inputIndex` (from that opset on; the input must then be known). Absent: std::nullopt.
+FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter &node,
+                                                                   StringRef attrName,
+                                                                   unsigned inputIndex,
+                                                                   int64_t inputSinceOpset);
+
+/// A string like "[1, 2, 3]" for diagnostics.
+std::string listToString(ArrayRef<int64_t> values);
+
+} // namespace mlir::mie::onnx_import
+
+#endif // MIE_LIB_IMPORT_ONNX_ONNXIMPORTERINTERNAL_H

@@ -1,0 +1,450 @@
+//===- OnnxModelReader.cpp - ONNX protobuf to the plain OnnxModel ---------===//
+//
+// The only importer TU that includes ONNX/protobuf headers (they need exceptions, see
+// CMakeLists.txt). It validates what it reads — dims, data sizes against raw_data, attribute kinds,
+// external data paths — so that the rest of the importer can trust the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporterInternal.h"
+
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SwapByteOrder.h"
+
+#include "onnx/onnx_pb.h"
+#include <google/protobuf/io/coded_stream.h>
+
+#include <climits>
+#include <cstring>
+#include <exception>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+
+namespace {
+
+/// Bytes per element as stored in raw_data (bool: one byte), or 0 for types the importer rejects.
+size_t byteWidth(int64_t dataType) {
+  switch (static_cast<OnnxDataType>(dataType)) {
+  case OnnxDataType::Bool:
+  case OnnxDataType::Int8:
+  case OnnxDataType::UInt8:
+    return 1;
+  case OnnxDataType::Int16:
+  case OnnxDataType::Float16:
+  case OnnxDataType::BFloat16:
+    return 2;
+  case OnnxDataType::Int32:
+  case OnnxDataType::Float:
+    return 4;
+  case OnnxDataType::Int64:
+  case OnnxDataType::Double:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// The double whose shortest decimal form is the float's: attributes are stored as float32, and
+/// `epsilon = 1e-3` should print as 1.0e-03, not 0.0010000000474974513.
+double widenFloat(float value) { return shortestDecimal(value); }
+
+std::string normalizeDomain(const std::string &domain) {
+  return domain == "ai.onnx" ? std::string() : domain;
+}
+
+class ModelReader {
+public:
+  ModelReader(MLIRContext &ctx, StringRef path, OnnxModel &model)
+      : ctx(ctx), fileLoc(FileLineColLoc::get(&ctx, path, 0, 0)), model(model),
+        modelDir(llvm::sys::path::parent_path(path).str()) {}
+
+  LogicalResult read(const ::onnx::ModelProto &proto);
+
+private:
+  Location nodeLoc(StringRef name) { return NameLoc::get(StringAttr::get(&ctx, name), fileLoc); }
+
+  /// Converts a TensorProto; `what` names it in messages ("initializer 'w'").
+  FailureOr<OnnxTensor> readTensor(const ::onnx::TensorProto &tensor, Location loc,
+                                   const std::string &what, const std::string &nameHint);
+  LogicalResult readTypedData(const ::onnx::TensorProto &tensor, Location loc,
+                              const std::string &what, int64_t numElements,
+                              MutableArrayRef<char> out);
+  LogicalResult readExternalData(const ::onnx::TensorProto &tensor, Location loc,
+                                 const std::string &what, MutableArrayRef<char> out);
+  LogicalResult readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
+                               OnnxGraphValue &value, bool requireType);
+  LogicalResult readNode(const ::onnx::NodeProto &proto, size_t index);
+
+  MLIRContext &ctx;
+  Location fileLoc;
+  OnnxModel &model;
+  std::string modelDir;
+};
+
+} // namespace
+
+FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor, Location loc,
+                                              const std::string &what,
+                                              const std::string &nameHint) {
+  SmallVector<int64_t> shape;
+  int64_t numElements = 1;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0)
+      return emitError(loc) << what << " has a negative dim (" << dim << ")";
+    // Cap at 2^40 elements so that every size computation below stays far from overflow.
+    if (dim > 0 && numElements > (int64_t(1) << 40) / dim)
+      return emitError(loc) << what << " is too large";
+    numElements *= dim;
+    shape.push_back(dim);
+  }
+  if (tensor.has_segment())
+    return emitError(loc) << what << " is segmented, which is not supported";
+  int64_t dataType = tensor.data_type();
+  Type elementType = elementTypeFor(&ctx, dataType);
+  size_t width = byteWidth(dataType);
+  if (!elementType || width == 0)
+    return emitError(loc) << what << " has unsupported element type " << dataTypeName(dataType);
+
+  OnnxTensor result;
+  result.name = nameHint;
+  result.type = RankedTensorType::get(shape, elementType);
+  size_t bytes = static_cast<size_t>(numElements) * width;
+  result.blob = HeapAsmResourceBlob::allocate(bytes, /*align=*/64, /*dataIsMutable=*/true);
+  MutableArrayRef<char> out = result.blob.getMutableData();
+
+  if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    if (failed(readExternalData(tensor, loc, what, out)))
+      return failure();
+  } else if (tensor.has_raw_data()) {
+    const std::string &raw = tensor.raw_data();
+    if (raw.size() != bytes)
+      return emitError(loc) << what << " has " << raw.size() << " bytes of raw_data, but "
+                            << result.type << " needs " << bytes;
+    if (bytes)
+      std::memcpy(out.data(), raw.data(), bytes);
+  } else if (failed(readTypedData(tensor, loc, what, numElements, out))) {
+    return failure();
+  }
+  if (shouldTrackAsKnown(result.type))
+    result.known = knownFromBytes(result.type, result.blob.getData());
+  return result;
+}
+
+LogicalResult ModelReader::readTypedData(const ::onnx::TensorProto &tensor, Location loc,
+                                         const std::string &what, int64_t numElements,
+                                         MutableArrayRef<char> out) {
+  auto checkCount = [&](int count, StringRef field) -> LogicalResult {
+    if (count == numElements)
+      return success();
+    if (count == 0 && numElements != 0)
+      return emitError(loc) << what << " has no data (neither raw_data nor " << field << ")";
+    return emitError(loc) << what << " has " << count << " values in " << field << ", but its "
+                          << numElements << " elements need as many";
+  };
+  char *dst = out.data();
+  switch (static_cast<OnnxDataType>(tensor.data_type())) {
+  case OnnxDataType::Float:
+    if (failed(checkCount(tensor.float_data_size(), "float_data")))
+      return failure();
+    if (numElements)
+      std::memcpy(dst, tensor.float_data().data(), numElements * sizeof(float));
+    return success();
+  case OnnxDataType::Double:
+    if (failed(checkCount(tensor.double_data_size(), "double_data")))
+      return failure();
+    if (numElements)
+      std::memcpy(dst, tensor.double_data().data(), numElements * sizeof(double));
+    return success();
+  case OnnxDataType::Int64:
+    if (failed(checkCount(tensor.int64_data_size(), "int64_data")))
+      return failure();
+    if (numElements)
+      std::memcpy(dst, tensor.int64_data().data(), numElements * sizeof(int64_t));
+    return success();
+  default:
+    break;
+  }
+  // Every other supported type (int32 and narrower, bool, f16/bf16 bit patterns) is in int32_data.
+  if (failed(checkCount(tensor.int32_data_size(), "int32_data")))
+    return failure();
+  size_t width = byteWidth(tensor.data_type());
+  for (int64_t i = 0; i < numElements; ++i) {
+    int32_t v = tensor.int32_data(i);
+    if (tensor.data_type() == ::onnx::TensorProto::BOOL)
+      v = v != 0;
+    // Little-endian host (checked in readOnnxModel): the low `width` bytes are the value.
+    std::memcpy(dst + i * width, &v, width);
+  }
+  return success();
+}
+
+LogicalResult ModelReader::readExternalData(const ::onnx::TensorProto &tensor, Location loc,
+                                            const std::string &what, MutableArrayRef<char> out) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const ::onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    const std::string &value = entry.value();
+    if (entry.key() == "location") {
+      location = value;
+    } else if (entry.key() == "offset" || entry.key() == "length") {
+      int64_t parsed;
+      if (StringRef(value).getAsInteger(10, parsed) || parsed < 0)
+        return emitError(loc) << what << " has an invalid external data " << entry.key() << " '"
+                              << value << "'";
+      (entry.key() == "offset" ? offset : length) = parsed;
+    }
+  }
+  if (location.empty())
+    return emitError(loc) << what << " has external data without a location";
+  // Like onnx.checker: the data file must lie next to (or below) the model.
+  if (llvm::sys::path::is_absolute(location) ||
+      llvm::any_of(
+          llvm::make_range(llvm::sys::path::begin(location), llvm::sys::path::end(location)),
+          [](StringRef part) { return part == ".."; }))
+    return emitError(loc) << what << " has external data location '" << location
+                          << "' outside the model's directory";
+  SmallString<256> file(modelDir);
+  llvm::sys::path::append(file, location);
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << what << ": cannot read external data file '" << file
+                          << "': " << buffer.getError().message();
+  int64_t available = static_cast<int64_t>((*buffer)->getBufferSize()) - offset;
+  if (length < 0)
+    length = available;
+  if (offset > static_cast<int64_t>((*buffer)->getBufferSize()) || length > available)
+    return emitError(loc) << what << ": external data file '" << file << "' is too short";
+  if (static_cast<size_t>(length) != out.size())
+    return emitError(loc) << what << " has " << length << " bytes of external data, but needs "
+                          << out.size();
+  if (length)
+    std::memcpy(out.data(), (*buffer)->getBufferStart() + offset, length);
+  return success();
+}
+
+LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
+                                          OnnxGraphValue &value, bool requireType) {
+  value.name = info.name();
+  if (value.name.empty())
+    return emitError(fileLoc) << "graph " << kind << " without a name";
+  if (!info.has_type()) {
+    if (requireType)
+      return emitError(fileLoc) << "graph " << kind << " '" << value.name << "' has no type";
+    return success();
+  }
+  if (!info.type().has_tensor_type())
+    return emitError(fileLoc) << "graph " << kind << " '" << value.name
+                              << "' is not a tensor (sequence, map and optional values are not "
+                                 "supported)";
+  const ::onnx::TypeProto::Tensor &tensorType = info.type().tensor_type();
+  value.dataType = tensorType.elem_type();
+  if (!tensorType.has_shape())
+    return success();
+  std::vector<OnnxDim> dims;
+  for (const ::onnx::TensorShapeProto::Dimension &dim : tensorType.shape().dim()) {
+    OnnxDim d;
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0)
+        return emitError(fileLoc) << "graph " << kind << " '" << value.name
+                                  << "' has a negative dim (" << dim.dim_value() << ")";
+      d.size = dim.dim_value();
+    } else if (dim.has_dim_param()) {
+      d.param = dim.dim_param();
+    }
+    dims.push_back(std::move(d));
+  }
+  value.dims = std::move(dims);
+  return success();
+}
+
+LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index) {
+  OnnxNode node;
+  node.opType = proto.op_type();
+  node.domain = normalizeDomain(proto.domain());
+  node.index = index;
+  node.name = proto.name().empty() ? node.opType + "_" + std::to_string(index) : proto.name();
+  if (node.opType.empty())
+    return emitError(nodeLoc(node.name)) << "node '" << node.name << "' has no op_type";
+  node.inputs.assign(proto.input().begin(), proto.input().end());
+  node.outputs.assign(proto.output().begin(), proto.output().end());
+  Location loc = nodeLoc(node.name);
+  std::string prefix = node.opType + " node '" + node.name + "': ";
+
+  for (const ::onnx::AttributeProto &attr : proto.attribute()) {
+    if (attr.name().empty())
+      return emitError(loc) << prefix << "attribute without a name";
+    if (!attr.ref_attr_name().empty())
+      return emitError(loc) << prefix << "attribute '" << attr.name()
+                            << "' refers to a function attribute, which is not supported";
+    OnnxAttribute value;
+    ::onnx::AttributeProto::AttributeType type = attr.type();
+    // Very old models leave `type` unset: infer it from the field that holds a value.
+    if (type == ::onnx::AttributeProto::UNDEFINED) {
+      if (attr.has_f())
+        type = ::onnx::AttributeProto::FLOAT;
+      else if (attr.has_i())
+        type = ::onnx::AttributeProto::INT;
+      else if (attr.has_s())
+        type = ::onnx::AttributeProto::STRING;
+      else if (attr.has_t())
+        type = ::onnx::AttributeProto::TENSOR;
+      else if (attr.floats_size())
+        type = ::onnx::AttributeProto::FLOATS;
+      else if (attr.ints_size())
+        type = ::onnx::AttributeProto::INTS;
+      else if (attr.strings_size())
+        type = ::onnx::AttributeProto::STRINGS;
+    }
+    value.typeName = ::onnx::AttributeProto::AttributeType_Name(type);
+    switch (type) {
+    case ::onnx::AttributeProto::FLOAT:
+      value.kind = OnnxAttribute::Kind::Float;
+      value.f = widenFloat(attr.f());
+      break;
+    case ::onnx::AttributeProto::INT:
+      value.kind = OnnxAttribute::Kind::Int;
+      value.i = attr.i();
+      break;
+    case ::onnx::AttributeProto::STRING:
+      value.kind = OnnxAttribute::Kind::String;
+      value.s = attr.s();
+      break;
+    case ::onnx::AttributeProto::FLOATS:
+      value.kind = OnnxAttribute::Kind::Floats;
+      for (float f : attr.floats())
+        value.floats.push_back(widenFloat(f));
+      break;
+    case ::onnx::AttributeProto::INTS:
+      value.kind = OnnxAttribute::Kind::Ints;
+      value.ints.assign(attr.ints().begin(), attr.ints().end());
+      break;
+    case ::onnx::AttributeProto::STRINGS:
+      value.kind = OnnxAttribute::Kind::Strings;
+      value.strings.assign(attr.strings().begin(), attr.strings().end());
+      break;
+    case ::onnx::AttributeProto::TENSOR: {
+      value.kind = OnnxAttribute::Kind::Tensor;
+      // A Constant's value is named after the value it defines, the best blob-name hint there is.
+      std::string hint =
+          !node.outputs.empty() && !node.outputs[0].empty() ? node.outputs[0] : node.name;
+      FailureOr<OnnxTensor> tensor =
+          readTensor(attr.t(), loc, prefix + "attribute '" + attr.name() + "'", hint);
+      if (failed(tensor))
+        return failure();
+      value.tensor = std::make_shared<OnnxTensor>(std::move(*tensor));
+      break;
+    }
+    default:
+      value.kind = OnnxAttribute::Kind::Other;
+      break;
+    }
+    node.attributes.insert_or_assign(attr.name(), std::move(value));
+  }
+  model.nodes.push_back(std::move(node));
+  return success();
+}
+
+LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
+  for (const ::onnx::OperatorSetIdProto &opset : proto.opset_import())
+    model.opsets[normalizeDomain(opset.domain())] = opset.version();
+  auto it = model.opsets.find("");
+  if (it == model.opsets.end())
+    return emitError(fileLoc) << "model does not import the default ONNX domain (no opset_import "
+                                 "entry for domain '')";
+  model.opset = it->second;
+  if (model.opset < kMinOpset)
+    return emitError(fileLoc) << "model opset " << model.opset
+                              << " is not supported (the importer supports opsets " << kMinOpset
+                              << " to " << kMaxOpset << ")";
+  if (model.opset > kMaxOpset)
+    emitWarning(fileLoc) << "model opset " << model.opset << " is newer than the newest opset the "
+                         << "importer knows (" << kMaxOpset << "); importing with opset "
+                         << kMaxOpset << " semantics";
+
+  const ::onnx::GraphProto &graph = proto.graph();
+  model.graphName = graph.name();
+  if (graph.sparse_initializer_size())
+    return emitError(fileLoc) << "sparse initializers are not supported";
+
+  llvm::StringSet<> initializerNames;
+  for (const ::onnx::TensorProto &tensor : graph.initializer()) {
+    const std::string &name = tensor.name();
+    if (name.empty())
+      return emitError(fileLoc) << "initializer without a name";
+    if (!initializerNames.insert(name).second)
+      return emitError(fileLoc) << "initializer '" << name << "' is defined twice";
+    FailureOr<OnnxTensor> read =
+        readTensor(tensor, NameLoc::get(StringAttr::get(&ctx, name), fileLoc),
+                   "initializer '" + name + "'", name);
+    if (failed(read))
+      return failure();
+    model.initializers.push_back(std::move(*read));
+  }
+
+  // Models of IR version < 4 list initializers among the inputs too: they are constants here.
+  for (const ::onnx::ValueInfoProto &info : graph.input()) {
+    if (initializerNames.contains(info.name()))
+      continue;
+    OnnxGraphValue value;
+    if (failed(readGraphValue(info, "input", value, /*requireType=*/true)))
+      return failure();
+    model.inputs.push_back(std::move(value));
+  }
+  for (const ::onnx::ValueInfoProto &info : graph.output()) {
+    OnnxGraphValue value;
+    if (failed(readGraphValue(info, "output", value, /*requireType=*/false)))
+      return failure();
+    model.outputs.push_back(std::move(value));
+  }
+  if (model.outputs.empty())
+    return emitError(fileLoc) << "graph has no outputs";
+
+  for (int i = 0, e = graph.node_size(); i < e; ++i)
+    if (failed(readNode(graph.node(i), i)))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::readOnnxModel(StringRef path, MLIRContext &ctx,
+                                                    OnnxModel &model) {
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  if (!llvm::sys::IsLittleEndianHost)
+    return emitError(fileLoc) << "the ONNX importer needs a little-endian host";
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(fileLoc) << "cannot read ONNX model '" << path
+                              << "': " << buffer.getError().message();
+  size_t size = (*buffer)->getBufferSize();
+  if (size > static_cast<size_t>(INT_MAX))
+    return emitError(fileLoc) << "ONNX model '" << path
+                              << "' is larger than 2 GiB; store its weights as external data";
+  if (size == 0)
+    return emitError(fileLoc) << "'" << path << "' is not an ONNX model: the file is empty";
+
+  model.path = path.str();
+  try {
+    ::onnx::ModelProto proto;
+    google::protobuf::io::CodedInputStream stream(
+        reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()), static_cast<int>(size));
+    stream.SetTotalBytesLimit(INT_MAX);
+    if (!proto.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+      return emitError(fileLoc) << "'" << path
+                                << "' is not an ONNX model: protobuf parsing failed (truncated "
+                                   "or corrupt file?)";
+    if (!proto.has_graph())
+      return emitError(fileLoc) << "'" << path << "' is not an ONNX model: it has no graph";
+    buffer->reset(); // The proto holds its own copy now.
+    ModelReader reader(ctx, path, model);
+    return reader.read(proto);
+  } catch (const std::exception &e) {
+    return emitError(fileLoc) << "cannot read ONNX model '" << path << "': " << e.what();
+  }
+}

@@ -1,0 +1,368 @@
+//===- OnnxNNOps.cpp - conv, gemm, normalization, pooling, softmax, reduce -===//
+
+#include "OnnxImporterInternal.h"
+
+#include "dialects/ms/IR/MsOps.h"
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+
+namespace {
+
+/// Reads a per-spatial-dim attribute (strides, dilations) with a default of all ones.
+FailureOr<SmallVector<int64_t>> spatialAttr(NodeImporter &n, StringRef name, size_t rank,
+                                            int64_t min) {
+  std::optional<SmallVector<int64_t>> values = n.getInts(name);
+  if (n.hasFailed())
+    return failure();
+  if (!values)
+    return SmallVector<int64_t>(rank, 1);
+  if (values->size() != rank)
+    return n.error() << "'" << name << "' " << listToString(*values) << " must have " << rank
+                     << " entries";
+  for (int64_t v : *values)
+    if (v < min)
+      return n.error() << "'" << name << "' " << listToString(*values) << " must be >= " << min;
+  return *values;
+}
+
+/// Pads [begin..., end...] of a sliding-window op from `pads` or `auto_pad`.
+FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> input,
+                                           ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilations) {
+  size_t rank = input.size();
+  std::string autoPad = n.getString("auto_pad", "NOTSET");
+  if (n.hasFailed())
+    return failure();
+  if (autoPad == "NOTSET") {
+    std::optional<SmallVector<int64_t>> pads = n.getInts("pads");
+    if (n.hasFailed())
+      return failure();
+    if (!pads)
+      return SmallVector<int64_t>(2 * rank, 0);
+    if (pads->size() != 2 * rank)
+      return n.error() << "'pads' " << listToString(*pads) << " must have " << 2 * rank
+                       << " entries";
+    if (llvm::any_of(*pads, [](int64_t p) { return p < 0; }))
+      return n.error() << "'pads' " << listToString(*pads) << " must be non-negative";
+    return *pads;
+  }
+  if (autoPad == "VALID")
+    return SmallVector<int64_t>(2 * rank, 0);
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return n.error() << "auto_pad '" << autoPad << "' is not supported";
+  // SAME_*: output = ceil(input / stride); the odd pad goes to the end (UPPER) or begin (LOWER).
+  SmallVector<int64_t> pads(2 * rank, 0);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t out = (input[i] + strides[i] - 1) / strides[i];
+    int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] +
+                                             1 - input[i]);
+    int64_t small = total / 2, big = total - small;
+    pads[i] = autoPad == "SAME_UPPER" ? small : big;
+    pads[i + rank] = autoPad == "SAME_UPPER" ? big : small;
+  }
+  return pads;
+}
+
+//===----------------------------------------------------------------------===//
+// Conv, Gemm, MatMul
+//===----------------------------------------------------------------------===//
+
+LogicalResult importConv(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
+  if (xType.getRank() != 4 || wType.getRank() != 4)
+    return n.error() << "only 2-D convolutions (4-D input and weight) are supported, got " << xType
+                     << " and " << wType;
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  if (std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape"))
+    if (ArrayRef<int64_t>(*kernelShape) != kernel)
+      return n.error() << "kernel_shape " << listToString(*kernelShape)
+                       << " does not match the weight " << wType;
+  int64_t group = n.getInt("group", 1);
+  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", 2, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", 2, 1);
+  if (failed(strides) || failed(dilations) || n.hasFailed())
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads =
+      windowPads(n, xType.getShape().drop_front(2), kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  if (group < 1)
+    return n.error() << "group must be >= 1, got " << group;
+
+  FailureOr<Value> x = n.input(0), w = n.input(1);
+  if (failed(x) || failed(w))
+    return failure();
+  Value bias;
+  if (n.hasInput(2)) {
+    FailureOr<Value> b = n.input(2);
+    if (failed(b))
+      return failure();
+    bias = *b;
+  }
+  FailureOr<Value> result = n.create<ms::Conv2dOp>(
+      *x, *w, bias, ArrayRef<int64_t>(*strides), ArrayRef<int64_t>(*pads),
+      ArrayRef<int64_t>(*dilations), static_cast<uint64_t>(group), TypeAttr());
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult importGemm(NodeImporter &n) {
+  double alpha = n.getFloat("alpha", 1.0), beta = n.getFloat("beta", 1.0);
+  bool transA = n.getInt("transA", 0) != 0, transB = n.getInt("transB", 0) != 0;
+  if (n.hasFailed())
+    return failure();
+  FailureOr<Value> a = n.input(0), b = n.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Value c;
+  if (n.hasInput(2)) {
+    FailureOr<Value> cValue = n.input(2);
+    if (failed(cValue))
+      return failure();
+    c = *cValue;
+  }
+  FailureOr<Value> result =
+      n.create<ms::GemmOp>(*a, *b, c, APFloat(alpha), APFloat(beta), transA, transB, TypeAttr());
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult importMatMul(NodeImporter &n) {
+  FailureOr<Value> a = n.input(0), b = n.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> result = n.create<ms::MatMulOp>(*a, *b, TypeAttr());
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult importBatchNorm(NodeImporter &n) {
+  double epsilon = n.getFloat("epsilon", 1e-5);
+  if (n.getInt("training_mode", 0) != 0)
+    return n.error() << "training mode is not supported";
+  if (n.opset() < 9 && n.getInt("spatial", 1) != 1)
+    return n.error() << "spatial = 0 is not supported";
+  if (n.hasFailed() ||
+      failed(n.onlyOutputs(1, "only the inference form of BatchNormalization is supported")))
+    return failure();
+  SmallVector<Value, 5> operands;
+  for (unsigned i = 0; i < 5; ++i) {
+    FailureOr<Value> v = n.input(i);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  FailureOr<Value> result = n.create<ms::BatchNormOp>(operands[0], operands[1], operands[2],
+                                                      operands[3], operands[4], APFloat(epsilon));
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult importLayerNorm(NodeImporter &n) {
+  int64_t axis = n.getInt("axis", -1);
+  double epsilon = n.getFloat("epsilon", 1e-5);
+  if (n.hasFailed() || failed(n.onlyOutputs(1, "the Mean and InvStdDev outputs are not computed")))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, xType.getRank());
+  if (failed(normAxis))
+    return failure();
+  ArrayRef<int64_t> normalized = xType.getShape().drop_front(*normAxis);
+
+  // Scale and bias only need to broadcast to the normalized dims; ms.layer_norm wants them exact.
+  auto param = [&](unsigned i) -> FailureOr<Value> {
+    FailureOr<Value> v = n.input(i);
+    if (failed(v) || cast<RankedTensorType>(v->getType()).getShape() == normalized)
+      return v;
+    return n.create<ms::ExpandOp>(*v, normalized);
+  };
+  FailureOr<Value> x = n.input(0), scale = param(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  Value bias;
+  if (n.hasInput(2)) {
+    FailureOr<Value> b = param(2);
+    if (failed(b))
+      return failure();
+    bias = *b;
+  }
+  FailureOr<Value> result =
+      n.create<ms::LayerNormOp>(*x, *scale, bias, static_cast<uint64_t>(axis), APFloat(epsilon));
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+/// Softmax. Before opset 13 the input is coerced to 2-D at `axis` (default 1) and normalized over
+/// the second dim; that equals a softmax over the last axis only when axis == rank - 1, otherwise
+/// it is reshape -> softmax -> reshape. From opset 13 it is a softmax over any `axis` (default -1).
+LogicalResult importSoftmax(NodeImporter &n) {
+  bool coerce = n.opset() < 13;
+  int64_t axis = n.getInt("axis", coerce ? 1 : -1);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank == 0)
+    return n.error() << "expects an input of rank >= 1, got " << xType;
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  if (!coerce) {
+    FailureOr<Value> result = n.create<ms::SoftmaxOp>(*x, static_cast<uint64_t>(axis));
+    if (failed(result))
+      return failure();
+    n.setOutput(0, *result);
+    return success();
+  }
+  if (axis < -rank || axis > rank)
+    return n.error() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  FailureOr<Value> result;
+  if (axis == rank - 1) {
+    result = n.create<ms::SoftmaxOp>(*x, static_cast<uint64_t>(-1));
+  } else {
+    ArrayRef<int64_t> shape = xType.getShape();
+    int64_t rows = 1, cols = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < axis ? rows : cols) *= shape[d];
+    FailureOr<Value> flat = n.create<ms::ReshapeOp>(*x, ArrayRef<int64_t>{rows, cols});
+    if (failed(flat))
+      return failure();
+    FailureOr<Value> softmax = n.create<ms::SoftmaxOp>(*flat, static_cast<uint64_t>(-1));
+    if (failed(softmax))
+      return failure();
+    result = n.create<ms::ReshapeOp>(*softmax, shape);
+  }
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Reduce*: axes are an attribute before `axesInputSince` and an optional input from then on; empty
+/// axes reduce everything, or nothing with noop_with_empty_axes.
+template <typename OpTy, int64_t axesInputSince>
+LogicalResult importReduce(NodeImporter &n) {
+  bool keepDims = n.getInt("keepdims", 1) != 0;
+  bool noopWithEmptyAxes = n.getInt("noop_with_empty_axes", 0) != 0;
+  if (n.hasFailed())
+    return failure();
+  FailureOr<std::optional<SmallVector<int64_t>>> axes =
+      intsFromAttrOrInput(n, "axes", 1, axesInputSince);
+  if (failed(axes))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  SmallVector<int64_t> normalized;
+  if (*axes && !(*axes)->empty()) {
+    FailureOr<SmallVector<int64_t>> checked = normalizeAxes(n, **axes, xType.getRank());
+    if (failed(checked))
+      return failure();
+    normalized = std::move(*checked);
+    llvm::sort(normalized);
+  } else if (noopWithEmptyAxes) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result = n.create<OpTy>(*x, ArrayRef<int64_t>(normalized), keepDims);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, bool isAverage>
+LogicalResult importPool(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() != 4)
+    return n.error() << "only 2-D pooling (4-D input) is supported, got " << xType;
+  std::optional<SmallVector<int64_t>> kernel = n.getInts("kernel_shape");
+  if (n.hasFailed())
+    return failure();
+  if (!kernel)
+    return n.error() << "attribute 'kernel_shape' is required";
+  if (kernel->size() != 2 || llvm::any_of(*kernel, [](int64_t k) { return k < 1; }))
+    return n.error() << "kernel_shape " << listToString(*kernel) << " must have 2 positive entries";
+  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", 2, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", 2, 1);
+  bool ceilMode = n.getInt("ceil_mode", 0) != 0;
+  bool countIncludePad = isAverage && n.getInt("count_include_pad", 0) != 0;
+  if (failed(strides) || failed(dilations) || n.hasFailed())
+    return failure();
+  if (failed(n.onlyOutputs(1, "pooling indices are not computed")))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads =
+      windowPads(n, xType.getShape().drop_front(2), *kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result;
+  if constexpr (isAverage)
+    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
+                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode,
+                            countIncludePad);
+  else
+    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
+                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+LogicalResult importGlobalAveragePool(NodeImporter &n) {
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result = n.create<ms::GlobalAvgPoolOp>(*x);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+} // namespace
+
+void mlir::mie::onnx_import::registerNNOps(OnnxOpTable &table) {
+  table["Conv"] = {importConv, 2, 3};
+  table["Gemm"] = {importGemm, 2, 3};
+  table["MatMul"] = {importMatMul, 2, 2};
+  table["BatchNormalization"] = {importBatchNorm, 5, 5};
+  table["LayerNormalization"] = {importLayerNorm, 2, 3, 17};
+  table["Softmax"] = {importSoftmax, 1, 1};
+  table["MaxPool"] = {importPool<ms::MaxPoolOp, false>, 1, 1};
+  table["AveragePool"] = {importPool<ms::AvgPoolOp, true>, 1, 1};
+  table["GlobalAveragePool"] = {importGlobalAveragePool, 1, 1};
+  table["ReduceSum"] = {importReduce<ms::ReduceSumOp, 13>, 1, 2};
+  table["ReduceMean"] = {importReduce<ms::ReduceMeanOp, 18>, 1, 2};
+  table["ReduceMax"] = {importReduce<ms::ReduceMaxOp, 18>, 1, 2};
+  table["ReduceMin"] = {importReduce<ms::ReduceMinOp, 18>, 1, 2};
+}

@@ -1,0 +1,760 @@
+//===- OnnxTensorOps.cpp - constants, shape chains, data movement ---------===//
+//
+// Constant, Shape, Size, ConstantOfShape and Range always produce known values. Reshape, Flatten,
+// Squeeze, Unsqueeze, Concat, Gather, Slice, Split and Expand evaluate at import time when their
+// data input is known (the Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exporters),
+// and map onto ms ops otherwise. Shape-like inputs (Reshape's shape, Slice's starts, Pad's pads,
+// ...) must be known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporterInternal.h"
+
+#include "dialects/ms/IR/MsOps.h"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> values) {
+  return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+/// A known tensor of `shape` whose element i is `source`'s element `sourceIndex(i)`; nullopt when
+/// it would be too large (a splat source gives a splat).
+std::optional<KnownTensor> selectElements(const KnownTensor &source, ArrayRef<int64_t> shape,
+                                          function_ref<int64_t(int64_t)> sourceIndex) {
+  KnownTensor result;
+  result.type = RankedTensorType::get(shape, source.type.getElementType());
+  int64_t count = product(shape);
+  if (source.splat && count > 0) {
+    result.splat = count != 1;
+    result.ints = source.ints;
+    result.floats = source.floats;
+    return result;
+  }
+  if (count > kMaxKnownElements)
+    return std::nullopt;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t from = sourceIndex(i);
+    if (source.isFloat())
+      result.floats.push_back(source.floatAt(from));
+    else
+      result.ints.push_back(source.intAt(from));
+  }
+  return result;
+}
+
+LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constant producers
+//===----------------------------------------------------------------------===//
+
+LogicalResult importConstant(NodeImporter &n) {
+  Builder &b = n.builder();
+  if (n.hasAttr("value")) {
+    OnnxTensor *tensor = n.getTensor("value");
+    if (!tensor)
+      return failure();
+    n.setTensorOutput(0, *tensor);
+    return success();
+  }
+  if (n.hasAttr("value_float")) {
+    double v = n.getFloat("value_float", 0.0);
+    n.setKnownOutput(0, KnownTensor::fromFloats({}, b.getF32Type(), {v}));
+  } else if (n.hasAttr("value_floats")) {
+    SmallVector<double> v = n.getFloats("value_floats").value_or(SmallVector<double>());
+    n.setKnownOutput(0, KnownTensor::fromFloats({(int64_t)v.size()}, b.getF32Type(), v));
+  } else if (n.hasAttr("value_int")) {
+    int64_t v = n.getInt("value_int", 0);
+    n.setKnownOutput(0, KnownTensor::fromInts({}, b.getI64Type(), {v}));
+  } else if (n.hasAttr("value_ints")) {
+    SmallVector<int64_t> v = n.getInts("value_ints").value_or(SmallVector<int64_t>());
+    n.setKnownOutput(0, KnownTensor::fromInts({(int64_t)v.size()}, b.getI64Type(), v));
+  } else {
+    for (StringRef other : {"sparse_value", "value_string", "value_strings"})
+      if (n.hasAttr(other))
+        return n.error() << "attribute '" << other << "' is not supported";
+    return n.error() << "has no value attribute";
+  }
+  return n.hasFailed() ? failure() : success();
+}
+
+/// Shape (with start/end from opset 15): always known, since every shape is static.
+LogicalResult importShape(NodeImporter &n) {
+  ArrayRef<int64_t> shape = n.inputType(0).getShape();
+  int64_t rank = shape.size();
+  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
+  if (n.hasFailed())
+    return failure();
+  auto clampIndex = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank); };
+  start = clampIndex(start);
+  end = std::max(start, clampIndex(end));
+  ArrayRef<int64_t> dims = shape.slice(start, end - start);
+  n.setKnownOutput(0,
+                   KnownTensor::fromInts({(int64_t)dims.size()}, n.builder().getI64Type(), dims));
+  return success();
+}
+
+LogicalResult importSize(NodeImporter &n) {
+  n.setKnownOutput(
+      0, KnownTensor::fromInts({}, n.builder().getI64Type(), {n.inputType(0).getNumElements()}));
+  return success();
+}
+
+/// Reads a known 1-D shape input; every entry must be >= `min`.
+FailureOr<SmallVector<int64_t>> knownShape(NodeImporter &n, unsigned i, StringRef what,
+                                           int64_t min) {
+  FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
+  if (failed(known))
+    return failure();
+  if ((*known)->isFloat() || (*known)->rank() != 1)
+    return n.error() << what << " input must be a 1-D integer tensor, got " << (*known)->type;
+  SmallVector<int64_t> values = (*known)->toInts();
+  for (int64_t v : values)
+    if (v < min)
+      return n.error() << what << " " << listToString(values) << " has an entry below " << min;
+  if (min >= 0 && !isReasonableShape(values))
+    return n.error() << what << " " << listToString(values) << " is too large";
+  return values;
+}
+
+LogicalResult importConstantOfShape(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = knownShape(n, 0, "shape", 0);
+  if (failed(shape))
+    return failure();
+  KnownTensor value = KnownTensor::fromFloats({}, n.builder().getF32Type(), {0.0});
+  if (n.hasAttr("value")) {
+    OnnxTensor *tensor = n.getTensor("value");
+    if (!tensor)
+      return failure();
+    if (!tensor->known || tensor->type.getNumElements() != 1)
+      return n.error() << "'value' must hold one element, got " << tensor->type;
+    value = *tensor->known;
+  }
+  value.type = RankedTensorType::get(*shape, value.type.getElementType());
+  value.splat = product(*shape) != 1;
+  if (product(*shape) == 0) {
+    value.splat = false;
+    value.ints.clear();
+    value.floats.clear();
+  }
+  n.setKnownOutput(0, std::move(value));
+  return success();
+}
+
+LogicalResult importRange(NodeImporter &n) {
+  const KnownTensor *start = n.known(0), *limit = n.known(1), *delta = n.known(2);
+  if (!start || !limit || !delta)
+    return n.error() << "start, limit and delta inputs must be constants";
+  for (const KnownTensor *t : {start, limit, delta})
+    if (t->numElements() != 1)
+      return n.error() << "start, limit and delta must be scalars, got " << t->type;
+  Type et = start->type.getElementType();
+  double s = start->valueAt(0), l = limit->valueAt(0), d = delta->valueAt(0);
+  if (d == 0.0)
+    return n.error() << "delta must not be zero";
+  int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  if (count > kMaxKnownElements)
+    return n.error() << "produces " << count << " elements, too many to evaluate at compile time";
+  if (start->isFloat()) {
+    SmallVector<double> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(s + i * d);
+    n.setKnownOutput(0, KnownTensor::fromFloats({count}, et, values));
+  } else {
+    SmallVector<int64_t> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(start->intAt(0) + i * delta->intAt(0));
+    n.setKnownOutput(0, KnownTensor::fromInts({count}, et, values));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshape family
+//===----------------------------------------------------------------------===//
+
+/// Output 0 is input 0 with a new static shape: known, forwarded or an ms.reshape.
+LogicalResult reshapeTo(NodeImporter &n, ArrayRef<int64_t> shape) {
+  if (const KnownTensor *x = n.known(0)) {
+    n.setKnownOutput(0, x->reshaped(shape));
+    return success();
+  }
+  if (n.inputType(0).getShape() == shape) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::ReshapeOp>(*x, shape));
+}
+
+/// Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
+LogicalResult importReshape(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> requested = knownShape(n, 1, "shape", -1);
+  if (failed(requested))
+    return failure();
+  bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  SmallVector<int64_t> shape;
+  int64_t inferred = -1;
+  for (auto [i, entry] : llvm::enumerate(*requested)) {
+    int64_t dim = entry;
+    if (dim == 0 && !allowZero) {
+      if ((int64_t)i >= xType.getRank())
+        return n.error() << "shape " << listToString(*requested) << " copies dim " << i
+                         << ", which " << xType << " does not have";
+      dim = xType.getDimSize(i);
+    } else if (dim == -1) {
+      if (inferred >= 0)
+        return n.error() << "shape " << listToString(*requested) << " has more than one -1";
+      inferred = i;
+      shape.push_back(1); // placeholder, resolved below
+      continue;
+    }
+    shape.push_back(dim);
+  }
+  int64_t total = xType.getNumElements();
+  if (!isReasonableShape(shape))
+    return n.error() << "shape " << listToString(*requested) << " is too large";
+  if (inferred >= 0) {
+    int64_t knownProduct = product(shape);
+    if (knownProduct == 0 || total % knownProduct != 0)
+      return n.error() << "cannot infer the -1 of shape " << listToString(*requested) << " for "
+                       << xType;
+    shape[inferred] = total / knownProduct;
+  }
+  if (product(shape) != total)
+    return n.error() << "cannot reshape " << xType << " (" << total << " elements) to "
+                     << listToString(shape);
+  return reshapeTo(n, shape);
+}
+
+LogicalResult importFlatten(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank(), axis = n.getInt("axis", 1);
+  if (n.hasFailed())
+    return failure();
+  if (axis < -rank || axis > rank)
+    return n.error() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  ArrayRef<int64_t> shape = xType.getShape();
+  SmallVector<int64_t> flat = {product(shape.take_front(axis)), product(shape.drop_front(axis))};
+  if (const KnownTensor *x = n.known(0)) {
+    n.setKnownOutput(0, x->reshaped(flat));
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::FlattenOp>(*x, static_cast<uint64_t>(axis)));
+}
+
+LogicalResult importSqueeze(NodeImporter &n) {
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = intsFromAttrOrInput(n, "axes", 1, 13);
+  if (failed(axes))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  SmallVector<int64_t> normalized;
+  // No axes, or an empty list (as ONNX Runtime reads it): every size-1 dim goes.
+  bool all = !*axes || (*axes)->empty();
+  if (!all) {
+    FailureOr<SmallVector<int64_t>> checked = normalizeAxes(n, **axes, xType.getRank());
+    if (failed(checked))
+      return failure();
+    normalized = std::move(*checked);
+  }
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(xType.getShape())) {
+    bool listed = llvm::is_contained(normalized, (int64_t)d);
+    if (listed && size != 1)
+      return n.error() << "cannot squeeze dim " << d << " of size " << size << " in " << xType;
+    if (listed || (all && size == 1))
+      continue;
+    shape.push_back(size);
+  }
+  if (const KnownTensor *x = n.known(0)) {
+    n.setKnownOutput(0, x->reshaped(shape));
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  llvm::sort(normalized);
+  return finish(n, n.create<ms::SqueezeOp>(*x, ArrayRef<int64_t>(normalized)));
+}
+
+LogicalResult importUnsqueeze(NodeImporter &n) {
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = intsFromAttrOrInput(n, "axes", 1, 13);
+  if (failed(axes))
+    return failure();
+  if (!*axes)
+    return n.error() << "axes are required";
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank() + (*axes)->size();
+  FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, **axes, rank);
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> shape;
+  auto next = xType.getShape().begin();
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(llvm::is_contained(*normalized, d) ? 1 : *next++);
+  if (const KnownTensor *x = n.known(0)) {
+    n.setKnownOutput(0, x->reshaped(shape));
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  llvm::sort(*normalized);
+  return finish(n, n.create<ms::UnsqueezeOp>(*x, ArrayRef<int64_t>(*normalized)));
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose, Concat, Gather, Expand
+//===----------------------------------------------------------------------===//
+
+LogicalResult importTranspose(NodeImporter &n) {
+  int64_t rank = n.inputType(0).getRank();
+  std::optional<SmallVector<int64_t>> perm = n.getInts("perm");
+  if (n.hasFailed())
+    return failure();
+  if (!perm) {
+    perm.emplace();
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm->push_back(d);
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::TransposeOp>(*x, ArrayRef<int64_t>(*perm)));
+}
+
+LogicalResult importConcat(NodeImporter &n) {
+  if (!n.hasAttr("axis"))
+    return n.error() << "attribute 'axis' is required";
+  int64_t axis = n.getInt("axis", 0);
+  if (n.hasFailed())
+    return failure();
+  unsigned count = n.node().inputs.size();
+  for (unsigned i = 0; i < count; ++i)
+    if (!n.hasInput(i))
+      return n.error() << "input " << i << " is missing";
+  RankedTensorType first = n.inputType(0);
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, first.getRank());
+  if (failed(normAxis))
+    return failure();
+  if (count == 1) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+
+  if (n.allInputsKnown()) {
+    // Evaluate: result[outer, (input k's slab)] for each outer index before the axis.
+    SmallVector<int64_t> shape(first.getShape());
+    shape[*normAxis] = 0;
+    bool consistent = true;
+    for (unsigned i = 0; i < count; ++i) {
+      RankedTensorType t = n.inputType(i);
+      consistent &= t.getRank() == first.getRank() && t.getElementType() == first.getElementType();
+      for (int64_t d = 0; consistent && d < first.getRank(); ++d)
+        consistent &= d == *normAxis || t.getDimSize(d) == first.getDimSize(d);
+      if (consistent)
+        shape[*normAxis] += t.getDimSize(*normAxis);
+    }
+    if (consistent && product(shape) <= kMaxKnownElements) {
+      int64_t outer = product(ArrayRef<int64_t>(shape).take_front(*normAxis));
+      KnownTensor result;
+      result.type = RankedTensorType::get(shape, first.getElementType());
+      for (int64_t o = 0; o < outer; ++o) {
+        for (unsigned i = 0; i < count; ++i) {
+          const KnownTensor *t = n.known(i);
+          int64_t slab = product(t->shape().drop_front(*normAxis));
+          for (int64_t j = 0; j < slab; ++j) {
+            if (t->isFloat())
+              result.floats.push_back(t->floatAt(o * slab + j));
+            else
+              result.ints.push_back(t->intAt(o * slab + j));
+          }
+        }
+      }
+      n.setKnownOutput(0, std::move(result));
+      return success();
+    }
+  }
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < count; ++i) {
+    FailureOr<Value> v = n.input(i);
+    if (failed(v))
+      return failure();
+    inputs.push_back(*v);
+  }
+  return finish(n, n.create<ms::ConcatOp>(ValueRange(inputs), static_cast<uint64_t>(axis)));
+}
+
+LogicalResult importGather(NodeImporter &n) {
+  RankedTensorType dataType = n.inputType(0), indicesType = n.inputType(1);
+  if (dataType.getRank() == 0)
+    return n.error() << "expects data of rank >= 1, got " << dataType;
+  FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), dataType.getRank());
+  if (failed(axis) || n.hasFailed())
+    return failure();
+  int64_t dim = dataType.getDimSize(*axis);
+  const KnownTensor *indices = n.known(1);
+  if (indices) {
+    if (indices->isFloat())
+      return n.error() << "indices must be integers, got " << indices->type;
+    for (int64_t i = 0, e = indices->numElements(); i < e; ++i)
+      if (indices->intAt(i) < -dim || indices->intAt(i) >= dim)
+        return n.error() << "index " << indices->intAt(i) << " is out of range for dim " << *axis
+                         << " of size " << dim;
+  }
+  if (const KnownTensor *data = n.known(0); data && indices) {
+    ArrayRef<int64_t> ds = dataType.getShape();
+    SmallVector<int64_t> shape(ds.take_front(*axis));
+    llvm::append_range(shape, indicesType.getShape());
+    llvm::append_range(shape, ds.drop_front(*axis + 1));
+    int64_t inner = product(ds.drop_front(*axis + 1)), numIndices = indices->numElements();
+    std::optional<KnownTensor> folded = selectElements(*data, shape, [&](int64_t i) {
+      int64_t in = i % inner, rest = i / inner;
+      int64_t idx = indices->intAt(rest % numIndices), outer = rest / numIndices;
+      if (idx < 0)
+        idx += dim;
+      return (outer * dim + idx) * inner + in;
+    });
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  FailureOr<Value> data = n.input(0), idx = n.input(1);
+  if (failed(data) || failed(idx))
+    return failure();
+  return finish(n, n.create<ms::GatherOp>(*data, *idx, static_cast<uint64_t>(*axis)));
+}
+
+LogicalResult importExpand(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = knownShape(n, 1, "shape", 0);
+  if (failed(shape))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  std::optional<SmallVector<int64_t>> result = broadcastStaticShapes(xType.getShape(), *shape);
+  if (!result)
+    return n.error() << "cannot expand " << xType << " to " << listToString(*shape);
+  if (const KnownTensor *x = n.known(0)) {
+    std::optional<KnownTensor> folded = foldElementwise(
+        {x}, xType.getElementType(),
+        [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
+          return KnownElement{x->isFloat() ? 0 : x->intAt(idx[0]),
+                              x->isFloat() ? x->floatAt(idx[0]) : 0.0};
+        },
+        *shape);
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  if (ArrayRef<int64_t>(*result) == xType.getShape()) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(*shape)));
+}
+
+//===----------------------------------------------------------------------===//
+// Slice and Split
+//===----------------------------------------------------------------------===//
+
+/// A strided box of a tensor in ms.slice form (one entry per dim).
+struct Box {
+  SmallVector<int64_t> starts, sizes, steps;
+};
+
+Box fullBox(ArrayRef<int64_t> shape) {
+  Box box;
+  box.starts.assign(shape.size(), 0);
+  box.sizes.assign(shape.begin(), shape.end());
+  box.steps.assign(shape.size(), 1);
+  return box;
+}
+
+/// Output 0 is `box` of input 0 (or output `out` for Split): known, forwarded or an ms.slice.
+LogicalResult sliceTo(NodeImporter &n, const Box &box) {
+  RankedTensorType xType = n.inputType(0);
+  if (const KnownTensor *x = n.known(0)) {
+    SmallVector<int64_t> strides = stridesOf(xType.getShape());
+    SmallVector<int64_t> outStrides = stridesOf(box.sizes);
+    std::optional<KnownTensor> folded = selectElements(*x, box.sizes, [&](int64_t i) {
+      int64_t from = 0;
+      for (size_t d = 0; d < box.sizes.size(); ++d)
+        from += (box.starts[d] + ((i / outStrides[d]) % box.sizes[d]) * box.steps[d]) * strides[d];
+      return from;
+    });
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  if (ArrayRef<int64_t>(box.sizes) == xType.getShape() &&
+      llvm::all_of(box.starts, [](int64_t s) { return s == 0; }) &&
+      llvm::all_of(box.steps, [](int64_t s) { return s == 1; })) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n,
+                n.create<ms::SliceOp>(*x, ArrayRef<int64_t>(box.starts),
+                                      ArrayRef<int64_t>(box.sizes), ArrayRef<int64_t>(box.steps)));
+}
+
+/// Slice: starts/ends/axes are attributes before opset 10, inputs (with steps) from 10 on. Indices
+/// are clamped and normalized to ms.slice's per-dim starts/sizes/steps.
+LogicalResult importSlice(NodeImporter &n) {
+  SmallVector<int64_t> starts, ends, axes, steps;
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (n.opset() < 10) {
+    std::optional<SmallVector<int64_t>> s = n.getInts("starts"), e = n.getInts("ends");
+    if (n.hasFailed())
+      return failure();
+    if (!s || !e)
+      return n.error() << "attributes 'starts' and 'ends' are required";
+    starts = *s;
+    ends = *e;
+    axes = n.getInts("axes").value_or(SmallVector<int64_t>());
+  } else {
+    const char *names[] = {"starts", "ends", "axes", "steps"};
+    SmallVector<int64_t> *targets[] = {&starts, &ends, &axes, &steps};
+    for (unsigned i = 0; i < 4; ++i) {
+      if (i >= 2 && !n.hasInput(i + 1))
+        continue;
+      FailureOr<SmallVector<int64_t>> values =
+          knownShape(n, i + 1, names[i], std::numeric_limits<int64_t>::min());
+      if (failed(values))
+        return failure();
+      *targets[i] = std::move(*values);
+    }
+  }
+  if (n.hasFailed())
+    return failure();
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return n.error() << "starts " << listToString(starts) << ", ends " << listToString(ends)
+                     << ", axes " << listToString(axes) << " and steps " << listToString(steps)
+                     << " must have the same length";
+  FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, rank);
+  if (failed(normAxes))
+    return failure();
+
+  Box box = fullBox(xType.getShape());
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t d = (*normAxes)[i], dim = xType.getDimSize(d), step = steps[i];
+    if (step == 0)
+      return n.error() << "steps must be non-zero, got " << listToString(steps);
+    int64_t start = starts[i], end = ends[i];
+    if (start < 0)
+      start = start < -dim ? -1 : start + dim; // stays below 0: clamped next
+    if (end < 0)
+      end = end < -dim ? -1 : end + dim;
+    int64_t size;
+    if (dim == 0) {
+      size = 0;
+    } else if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+      size = end > start ? (end - start + step - 1) / step : 0;
+    } else {
+      start = std::clamp<int64_t>(start, 0, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+      size = start > end ? (start - end - step - 1) / -step : 0;
+    }
+    box.starts[d] = size == 0 ? 0 : start;
+    box.sizes[d] = size;
+    box.steps[d] = step;
+  }
+  return sliceTo(n, box);
+}
+
+/// Split: sizes come from the `split` attribute (before 13), the optional `split` input (13+), or
+/// equal parts — by `num_outputs` from opset 18 (the last part may be smaller), else by the number
+/// of outputs.
+LogicalResult importSplit(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), xType.getRank());
+  if (failed(axis) || n.hasFailed())
+    return failure();
+  FailureOr<std::optional<SmallVector<int64_t>>> split = intsFromAttrOrInput(n, "split", 1, 13);
+  if (failed(split))
+    return failure();
+  int64_t dim = xType.getDimSize(*axis), parts = n.numOutputs();
+  SmallVector<int64_t> sizes;
+  if (*split) {
+    sizes = **split;
+  } else if (n.opset() >= 18 && n.hasAttr("num_outputs")) {
+    int64_t num = n.getInt("num_outputs", 0);
+    if (num < 1 || num != parts)
+      return n.error() << "num_outputs " << num << " must equal the number of outputs (" << parts
+                       << ")";
+    int64_t chunk = (dim + num - 1) / num;
+    for (int64_t i = 0; i < num; ++i)
+      sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
+  } else {
+    if (parts < 1 || dim % parts != 0)
+      return n.error() << "cannot split dim " << *axis << " of size " << dim << " into " << parts
+                       << " equal parts";
+    sizes.assign(parts, dim / parts);
+  }
+  if ((int64_t)sizes.size() != parts ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
+      llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+    return n.error() << "split sizes " << listToString(sizes) << " must be " << parts
+                     << " non-negative sizes adding up to " << dim;
+
+  if (const KnownTensor *x = n.known(0)) {
+    SmallVector<KnownTensor> pieces;
+    int64_t offset = 0;
+    SmallVector<int64_t> strides = stridesOf(xType.getShape());
+    for (int64_t size : sizes) {
+      Box box = fullBox(xType.getShape());
+      box.starts[*axis] = offset;
+      box.sizes[*axis] = size;
+      offset += size;
+      SmallVector<int64_t> outStrides = stridesOf(box.sizes);
+      std::optional<KnownTensor> piece = selectElements(*x, box.sizes, [&](int64_t i) {
+        int64_t from = 0;
+        for (size_t d = 0; d < box.sizes.size(); ++d)
+          from += (box.starts[d] + (i / outStrides[d]) % box.sizes[d]) * strides[d];
+        return from;
+      });
+      if (!piece)
+        break;
+      pieces.push_back(std::move(*piece));
+    }
+    if (pieces.size() == sizes.size()) {
+      for (auto [i, piece] : llvm::enumerate(pieces))
+        n.setKnownOutput(i, std::move(piece));
+      return success();
+    }
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Operation *> op =
+      n.createVariadicOp<ms::SplitOp>(*x, static_cast<uint64_t>(*axis), ArrayRef<int64_t>(sizes));
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
+    n.setOutput(i, (*op)->getResult(i));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pad
+//===----------------------------------------------------------------------===//
+
+/// Pad: pads/value are attributes before opset 11, constant inputs from 11 on (with optional axes
+/// from 18).
+LogicalResult importPad(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  std::string modeName = n.getString("mode", "constant");
+  SmallVector<int64_t> pads;
+  double value = 0.0;
+  if (n.opset() < 11) {
+    std::optional<SmallVector<int64_t>> attr = n.getInts("pads");
+    if (!attr && !n.hasFailed())
+      return n.error() << "attribute 'pads' is required";
+    pads = attr.value_or(SmallVector<int64_t>());
+    value = n.getFloat("value", 0.0);
+  } else {
+    FailureOr<SmallVector<int64_t>> input =
+        knownShape(n, 1, "pads", std::numeric_limits<int64_t>::min());
+    if (failed(input))
+      return failure();
+    pads = std::move(*input);
+    if (n.hasInput(2)) {
+      FailureOr<const KnownTensor *> constant = n.requireKnown(2, "constant_value");
+      if (failed(constant))
+        return failure();
+      if ((*constant)->numElements() != 1)
+        return n.error() << "constant_value must be a scalar, got " << (*constant)->type;
+      value = (*constant)->valueAt(0);
+    }
+    if (n.hasInput(3)) {
+      FailureOr<SmallVector<int64_t>> axes =
+          knownShape(n, 3, "axes", std::numeric_limits<int64_t>::min());
+      if (failed(axes))
+        return failure();
+      FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, *axes, rank);
+      if (failed(normAxes))
+        return failure();
+      if (pads.size() != 2 * normAxes->size())
+        return n.error() << "pads " << listToString(pads) << " must have 2 entries per axis of "
+                         << listToString(*axes);
+      SmallVector<int64_t> full(2 * rank, 0);
+      for (auto [i, d] : llvm::enumerate(*normAxes)) {
+        full[d] = pads[i];
+        full[d + rank] = pads[i + normAxes->size()];
+      }
+      pads = std::move(full);
+    }
+  }
+  if (n.hasFailed())
+    return failure();
+  std::optional<ms::PadMode> mode = ms::symbolizePadMode(modeName);
+  if (!mode)
+    return n.error() << "mode '" << modeName << "' is not supported";
+  if ((int64_t)pads.size() != 2 * rank)
+    return n.error() << "pads " << listToString(pads) << " must have " << 2 * rank << " entries";
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), *mode, APFloat(value)));
+}
+
+} // namespace
+
+void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
+  constexpr unsigned variadic = ~0u;
+  table["Constant"] = {importConstant, 0, 0};
+  table["Shape"] = {importShape, 1, 1};
+  table["Size"] = {importSize, 1, 1};
+  table["ConstantOfShape"] = {importConstantOfShape, 1, 1, 9};
+  table["Range"] = {importRange, 3, 3, 11};
+  table["Reshape"] = {importReshape, 2, 2, 5};
+  table["Flatten"] = {importFlatten, 1, 1};
+  table["Squeeze"] = {importSqueeze, 1, 2};
+  table["Unsqueeze"] = {importUnsqueeze, 1, 2};
+  table["Transpose"] = {importTranspose, 1, 1};
+  table["Concat"] = {importConcat, 1, variadic};
+  table["Gather"] = {importGather, 2, 2};
+  table["Expand"] = {importExpand, 2, 2, 8};
+  table["Slice"] = {importSlice, 1, 5};
+  table["Split"] = {importSplit, 1, 2};
+  table["Pad"] = {importPad, 1, 4};
+}

@@ -1,0 +1,617 @@
+#!/usr/bin/env python3
+"""Writes one small ONNX model, chosen by name, for the importer's lit tests.
+
+    make_models.py NAME OUT.onnx
+
+Models are built with onnx.helper and numpy at test time (no binary models in git); weights come from a
+seeded generator, so every run writes the same bytes. No model is passed through onnx.checker: some are
+invalid on purpose. Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+MODELS = {}
+
+
+def register(fn):
+    MODELS[fn.__name__] = fn
+    return fn
+
+
+def vi(name, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def ints(name, values):
+    return init(name, np.array(values, dtype=np.int64))
+
+
+def weights(rng, *shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, extra_opsets=()):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
+    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
+    m = helper.make_model(graph, opset_imports=opsets, producer_name="mie-tests")
+    m.ir_version = 8
+    return m
+
+
+node = helper.make_node
+
+# ----------------------------------------------------------------------------------------------------
+# Conv, BatchNormalization, pooling
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def conv_bn_relu():
+    rng = np.random.default_rng(1)
+    return model(
+        [node("Conv", ["input", "conv1.weight", "conv1.bias"], ["c"], name="conv1", pads=[1, 1, 1, 1]),
+         node("BatchNormalization", ["c", "bn.scale", "bn.bias", "bn.mean", "bn.var"], ["b"],
+              name="bn1", epsilon=1e-3),
+         node("Relu", ["b"], ["output"], name="relu1")],
+        [vi("input", [1, 3, 8, 8])], [vi("output", [1, 4, 8, 8])],
+        [init("conv1.weight", weights(rng, 4, 3, 3, 3)), init("conv1.bias", weights(rng, 4)),
+         init("bn.scale", weights(rng, 4)), init("bn.bias", weights(rng, 4)),
+         init("bn.mean", weights(rng, 4)), init("bn.var", np.abs(weights(rng, 4)))])
+
+
+@register
+def conv_variants():
+    rng = np.random.default_rng(2)
+    x = "input"
+    nodes = [
+        node("Conv", [x, "w"], ["no_bias"], name="conv_nobias", strides=[2, 2]),
+        node("Conv", [x, "wg"], ["grouped"], name="conv_group", group=2, dilations=[2, 2],
+             pads=[2, 2, 2, 2]),
+        node("Conv", [x, "w"], ["same_upper"], name="conv_same_upper", auto_pad="SAME_UPPER",
+             strides=[2, 2]),
+        node("Conv", [x, "w2"], ["same_lower"], name="conv_same_lower", auto_pad="SAME_LOWER"),
+        node("Conv", [x, "w"], ["valid"], name="conv_valid", auto_pad="VALID", kernel_shape=[3, 3]),
+    ]
+    outs = [vi(n, None) for n in ["no_bias", "grouped", "same_upper", "same_lower", "valid"]]
+    return model(nodes, [vi("input", [1, 4, 9, 9])], outs,
+                 [init("w", weights(rng, 8, 4, 3, 3)), init("wg", weights(rng, 8, 2, 3, 3)),
+                  init("w2", weights(rng, 8, 4, 2, 2))])
+
+
+@register
+def pools():
+    nodes = [
+        node("MaxPool", ["input"], ["max"], name="maxpool", kernel_shape=[3, 3], strides=[2, 2],
+             pads=[1, 1, 1, 1]),
+        node("MaxPool", ["input"], ["max_ceil"], name="maxpool_ceil", kernel_shape=[2, 2],
+             strides=[2, 2], ceil_mode=1, dilations=[1, 1]),
+        node("AveragePool", ["input"], ["avg"], name="avgpool", kernel_shape=[3, 3],
+             pads=[1, 1, 1, 1], count_include_pad=1),
+        node("AveragePool", ["input"], ["avg_same"], name="avgpool_same", kernel_shape=[2, 2],
+             strides=[2, 2], auto_pad="SAME_UPPER"),
+        node("GlobalAveragePool", ["input"], ["gap"], name="gap"),
+    ]
+    outs = [vi(n, None) for n in ["max", "max_ceil", "avg", "avg_same", "gap"]]
+    return model(nodes, [vi("input", [1, 2, 7, 7])], outs)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Elementwise
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def unary():
+    ops = ["Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Log", "Sqrt", "Neg", "Abs", "Reciprocal",
+           "HardSwish", "Identity", "Dropout"]
+    nodes, prev = [], "input"
+    for op in ops:
+        out = op.lower()
+        nodes.append(node(op, [prev], [out], name=out))
+        prev = out
+    nodes.append(node("HardSigmoid", [prev], ["output"], name="hardsigmoid", alpha=0.25, beta=0.4))
+    return model(nodes, [vi("input", [2, 3])], [vi("output", [2, 3])], opset=14)
+
+
+@register
+def binary():
+    rng = np.random.default_rng(3)
+    nodes = [
+        node("Add", ["a", "bias"], ["add"], name="add"),
+        node("Sub", ["add", "b"], ["sub"], name="sub"),
+        node("Mul", ["sub", "scale"], ["mul"], name="mul"),
+        node("Div", ["mul", "b"], ["div"], name="div"),
+        node("Pow", ["div", "exponent"], ["pow"], name="pow"),
+        node("Max", ["pow", "a", "b"], ["max"], name="max3"),
+        node("Min", ["max", "bias"], ["output"], name="min2"),
+    ]
+    return model(nodes, [vi("a", [2, 3, 4]), vi("b", [2, 3, 4])], [vi("output", [2, 3, 4])],
+                 [init("bias", weights(rng, 4)), init("scale", weights(rng, 3, 1)),
+                  init("exponent", np.array(2, dtype=np.int64))])
+
+
+@register
+def sum_variadic():
+    return model([node("Sum", ["a", "b", "a"], ["s3"], name="sum3"),
+                  node("Sum", ["s3"], ["output"], name="sum1")],
+                 [vi("a", [2, 3]), vi("b", [3])], [vi("output", None)])
+
+
+@register
+def compare_where_cast():
+    nodes = [
+        node("Equal", ["a", "b"], ["eq"], name="eq"),
+        node("Less", ["a", "b"], ["lt"], name="lt"),
+        node("Greater", ["a", "b"], ["gt"], name="gt"),
+        node("LessOrEqual", ["a", "b"], ["le"], name="le"),
+        node("GreaterOrEqual", ["a", "b"], ["ge"], name="ge"),
+        node("Where", ["lt", "a", "b"], ["where"], name="where"),
+        node("Cast", ["where"], ["half"], name="to_f16", to=TensorProto.FLOAT16),
+        node("Cast", ["ge"], ["ge_int"], name="to_i32", to=TensorProto.INT32),
+    ]
+    return model(nodes, [vi("a", [4]), vi("b", [4])],
+                 [vi("eq", None, TensorProto.BOOL), vi("gt", None, TensorProto.BOOL),
+                  vi("le", None, TensorProto.BOOL), vi("half", None, TensorProto.FLOAT16),
+                  vi("ge_int", None, TensorProto.INT32)])
+
+
+@register
+def clip_opset7():
+    return model([node("Clip", ["input"], ["c1"], name="clip_both", min=0.0, max=6.0),
+                  node("Clip", ["c1"], ["output"], name="clip_max", max=1.5)],
+                 [vi("input", [8])], [vi("output", [8])], opset=7)
+
+
+@register
+def clip_opset13():
+    nodes = [node("Constant", [], ["lo"], name="lo_const", value_float=-1.0),
+             node("Clip", ["input", "lo", "hi"], ["c1"], name="clip_both"),
+             node("Clip", ["c1", "", "hi"], ["c2"], name="clip_max"),
+             node("Clip", ["c2"], ["output"], name="clip_none")]
+    return model(nodes, [vi("input", [8])], [vi("output", [8])],
+                 [init("hi", np.array(2.5, dtype=np.float32))])
+
+
+# ----------------------------------------------------------------------------------------------------
+# MatMul, Gemm, Softmax, LayerNormalization, reductions
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def gemm_matmul():
+    rng = np.random.default_rng(4)
+    nodes = [
+        node("MatMul", ["x", "w"], ["mm"], name="matmul"),
+        node("Flatten", ["mm"], ["flat"], name="flatten", axis=1),
+        node("Gemm", ["flat", "fc.weight", "fc.bias"], ["fc"], name="fc", transB=1, alpha=0.5,
+             beta=2.0),
+        node("Gemm", ["fc", "w2"], ["output"], name="gemm_noc"),
+    ]
+    return model(nodes, [vi("x", [2, 3, 4])], [vi("output", [2, 5])],
+                 [init("w", weights(rng, 4, 6)), init("fc.weight", weights(rng, 7, 18)),
+                  init("fc.bias", weights(rng, 7)), init("w2", weights(rng, 7, 5))])
+
+
+@register
+def softmax_opset11():
+    return model([node("Softmax", ["input"], ["s_axis1"], name="softmax_axis1", axis=1),
+                  node("Softmax", ["input"], ["s_last"], name="softmax_last", axis=2),
+                  node("Softmax", ["input"], ["s_default"], name="softmax_default")],
+                 [vi("input", [2, 3, 4])], [vi(n, None) for n in ["s_axis1", "s_last", "s_default"]],
+                 opset=11)
+
+
+@register
+def softmax_opset13():
+    return model([node("Softmax", ["input"], ["s_axis1"], name="softmax_axis1", axis=1),
+                  node("Softmax", ["input"], ["s_default"], name="softmax_default")],
+                 [vi("input", [2, 3, 4])], [vi(n, None) for n in ["s_axis1", "s_default"]])
+
+
+@register
+def layernorm():
+    rng = np.random.default_rng(5)
+    return model([node("LayerNormalization", ["input", "ln.scale", "ln.bias"], ["output"],
+                       name="ln", axis=-1, epsilon=1e-6),
+                  node("LayerNormalization", ["input", "ln2.scale"], ["output2"], name="ln_nobias",
+                       axis=1)],
+                 [vi("input", [2, 3, 8])], [vi("output", None), vi("output2", None)],
+                 [init("ln.scale", weights(rng, 8)), init("ln.bias", weights(rng, 8)),
+                  init("ln2.scale", weights(rng, 3, 8))], opset=17)
+
+
+@register
+def reduce_opset11():
+    return model([node("ReduceMean", ["input"], ["mean"], name="mean", axes=[-1]),
+                  node("ReduceSum", ["input"], ["sum"], name="sum", axes=[0, 2], keepdims=0),
+                  node("ReduceMax", ["input"], ["max"], name="max"),
+                  node("ReduceMin", ["input"], ["min"], name="min", axes=[1], keepdims=0)],
+                 [vi("input", [2, 3, 4])], [vi(n, None) for n in ["mean", "sum", "max", "min"]],
+                 opset=11)
+
+
+@register
+def reduce_opset13():
+    return model([node("ReduceSum", ["input", "axes"], ["sum"], name="sum", keepdims=0),
+                  node("ReduceSum", ["input"], ["sum_all"], name="sum_all"),
+                  node("ReduceSum", ["input"], ["sum_noop"], name="sum_noop", noop_with_empty_axes=1),
+                  node("ReduceMean", ["input"], ["mean"], name="mean", axes=[1])],
+                 [vi("input", [2, 3, 4])], [vi(n, None) for n in ["sum", "sum_all", "sum_noop", "mean"]],
+                 [ints("axes", [1])])
+
+
+@register
+def reduce_opset18():
+    return model([node("ReduceMean", ["input", "axes"], ["mean"], name="mean"),
+                  node("ReduceMax", ["input"], ["max"], name="max", keepdims=0)],
+                 [vi("input", [2, 3, 4])], [vi(n, None) for n in ["mean", "max"]],
+                 [ints("axes", [-1, 0])], opset=18)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Shape chains (fold at import time)
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def shape_chain():
+    # The classic export: x.view(x.size(0), -1), plus int64 scalar arithmetic on the shape.
+    nodes = [
+        node("Shape", ["input"], ["shape"], name="shape"),
+        node("Gather", ["shape", "zero"], ["batch"], name="gather_batch", axis=0),
+        node("Unsqueeze", ["batch", "axes0"], ["batch1"], name="unsqueeze_batch"),
+        node("Concat", ["batch1", "minus_one"], ["target"], name="concat_shape", axis=0),
+        node("Reshape", ["input", "target"], ["flat"], name="reshape_flat"),
+        # (dim2 * dim3) / 2 - 1 + 1 computed on scalars, then a Cast round trip, Slice and Squeeze.
+        node("Gather", ["shape", "two"], ["d2"], name="gather_d2"),
+        node("Gather", ["shape", "three"], ["d3"], name="gather_d3"),
+        node("Mul", ["d2", "d3"], ["d23"], name="mul_dims"),
+        node("Div", ["d23", "two"], ["half"], name="div_dims"),
+        node("Sub", ["half", "one"], ["hm1"], name="sub_dims"),
+        node("Add", ["hm1", "one"], ["h"], name="add_dims"),
+        node("Cast", ["h"], ["hf"], name="cast_f", to=TensorProto.FLOAT),
+        node("Cast", ["hf"], ["hi"], name="cast_i", to=TensorProto.INT64),
+        node("Slice", ["shape", "s_start", "s_end"], ["lead"], name="slice_shape"),
+        node("Unsqueeze", ["hi", "axes0"], ["hi1"], name="unsqueeze_h"),
+        node("Concat", ["lead", "hi1", "two1"], ["target2"], name="concat2", axis=0),
+        node("Reshape", ["input", "target2"], ["output2"], name="reshape2"),
+        node("Squeeze", ["batch1", "axes0"], ["batch0"], name="squeeze_batch"),
+        node("ConstantOfShape", ["batch1"], ["ones"], name="const_of_shape",
+             value=helper.make_tensor("v", I64, [1], [1])),
+        node("Concat", ["ones", "batch1", "minus_one"], ["target3"], name="concat3", axis=0),
+        node("Reshape", ["input", "target3"], ["output3"], name="reshape3"),
+    ]
+    return model(nodes, [vi("input", [2, 3, 4, 5])],
+                 [vi("flat", None), vi("output2", None), vi("output3", None)],
+                 [ints("zero", 0), ints("one", 1), ints("two", 2), ints("three", 3), ints("axes0", [0]),
+                  ints("minus_one", [-1]), ints("s_start", [0]), ints("s_end", [2]),
+                  ints("two1", [2])])
+
+
+@register
+def shape_chain_expand():
+    # PyTorch's expand export: ConstantOfShape -> Mul -> Equal -> Where -> Expand.
+    nodes = [
+        node("Shape", ["target_like"], ["tshape"], name="tshape"),
+        node("Shape", ["tshape"], ["rank"], name="rank"),
+        node("ConstantOfShape", ["rank"], ["ones"], name="ones",
+             value=helper.make_tensor("v", I64, [1], [1])),
+        node("Mul", ["ones", "minus_one"], ["neg"], name="neg_ones"),
+        node("Equal", ["tshape", "neg"], ["is_neg"], name="equal"),
+        node("Where", ["is_neg", "ones", "tshape"], ["eshape"], name="where"),
+        node("Expand", ["input", "eshape"], ["output"], name="expand"),
+    ]
+    return model(nodes, [vi("input", [3, 1]), vi("target_like", [2, 3, 4])], [vi("output", None)],
+                 [ints("minus_one", -1)])
+
+
+@register
+def shape_opset15():
+    nodes = [node("Shape", ["input"], ["tail"], name="shape_tail", start=-2),
+             node("Shape", ["input"], ["mid"], name="shape_mid", start=1, end=-1),
+             node("Concat", ["minus_one", "tail"], ["target"], name="concat_tail", axis=0),
+             node("Reshape", ["input", "target"], ["output"], name="reshape_tail"),
+             node("Concat", ["mid", "minus_one"], ["target2"], name="concat_mid", axis=0),
+             node("Reshape", ["input", "target2"], ["output2"], name="reshape_mid")]
+    return model(nodes, [vi("input", [1, 2, 3, 4])], [vi("output", None), vi("output2", None)],
+                 [ints("minus_one", [-1])], opset=15)
+
+
+@register
+def shape_materialize():
+    # A folded shape consumed by a real op as a tensor: only then does a small dense constant appear.
+    nodes = [node("Shape", ["input"], ["shape"], name="shape"),
+             node("Cast", ["shape"], ["shape_f"], name="cast", to=TensorProto.FLOAT),
+             node("Add", ["vec", "shape_f"], ["output"], name="add")]
+    return model(nodes, [vi("input", [2, 3, 4]), vi("vec", [3])], [vi("output", None)])
+
+
+@register
+def fold_misc():
+    # More folds: Split, Size, Neg, Abs, Range on known values; Range's result feeds a real Gather.
+    nodes = [
+        node("Shape", ["input"], ["shape"], name="shape"),
+        node("Split", ["shape", "halves"], ["lead", "tail"], name="split_shape", axis=0),
+        node("Concat", ["lead", "minus_one"], ["target"], name="concat", axis=0),
+        node("Reshape", ["input", "target"], ["reshaped"], name="reshape"),
+        node("Size", ["input"], ["size"], name="size"),
+        node("Neg", ["size"], ["neg"], name="neg"),
+        node("Abs", ["neg"], ["count"], name="abs"),
+        node("Range", ["zero", "three", "one"], ["idx"], name="range"),
+        node("Gather", ["input", "idx"], ["gathered"], name="gather", axis=1),
+        node("Dropout", ["input"], ["dropped", "mask"], name="dropout"),
+    ]
+    return model(nodes, [vi("input", [2, 3, 4, 5])],
+                 [vi("reshaped", None), vi("count", None, I64), vi("gathered", None),
+                  vi("mask", None, TensorProto.BOOL)],
+                 [ints("halves", [2, 2]), ints("minus_one", [-1]), ints("zero", 0), ints("three", 3),
+                  ints("one", 1)])
+
+
+@register
+def opset_newer():
+    return model([node("Relu", ["input"], ["output"], name="relu")],
+                 [vi("input", [4])], [vi("output", None)], opset=20)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Tensor ops
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def tensor_ops():
+    rng = np.random.default_rng(6)
+    nodes = [
+        node("Transpose", ["input"], ["t"], name="transpose", perm=[0, 2, 1]),
+        node("Concat", ["t", "t"], ["cat"], name="concat", axis=-1),
+        node("Gather", ["table", "ids"], ["emb"], name="embedding", axis=0),
+        node("Gather", ["input", "idx1"], ["g1"], name="gather_axis1", axis=1),
+        node("Expand", ["col", "eshape"], ["expanded"], name="expand"),
+        node("Slice", ["input", "starts", "ends", "axes", "steps"], ["sl"], name="slice"),
+        node("Split", ["input", "split"], ["sp0", "sp1"], name="split", axis=2),
+        node("Pad", ["input", "pads", "pad_value"], ["padded"], name="pad", mode="constant"),
+        node("Pad", ["input", "pads_r"], ["reflected"], name="pad_reflect", mode="reflect"),
+        node("Reshape", ["input", "rshape"], ["reshaped"], name="reshape"),
+        node("Unsqueeze", ["input", "uaxes"], ["unsq"], name="unsqueeze"),
+        node("Squeeze", ["unsq", "uaxes"], ["sq"], name="squeeze"),
+        node("Squeeze", ["unsq"], ["sq_all"], name="squeeze_all"),
+        node("Transpose", ["input"], ["t_default"], name="transpose_default"),
+    ]
+    outs = ["cat", "emb", "g1", "expanded", "sl", "sp0", "sp1", "padded", "reflected", "reshaped",
+            "sq", "sq_all", "t_default"]
+    return model(nodes, [vi("input", [2, 3, 4]), vi("ids", [2, 5], I64), vi("col", [3, 1])],
+                 [vi(n, None) for n in outs],
+                 [init("table", weights(rng, 10, 6)), ints("idx1", [2, 0]), ints("eshape", [2, 1, 4]),
+                  ints("starts", [-1, 0]), ints("ends", [-100, 10**18]), ints("axes", [1, 2]),
+                  ints("steps", [-2, 3]), ints("split", [1, 3]), ints("pads", [0, 1, 0, 0, 1, 2]),
+                  init("pad_value", np.array(0.5, dtype=np.float32)),
+                  ints("pads_r", [0, 0, 1, 0, 0, 2]), ints("rshape", [0, -1, 2]), ints("uaxes", [0, -1])])
+
+
+@register
+def tensor_ops_old():
+    # Attribute forms: Slice before opset 10, Squeeze/Unsqueeze/Split before 13, Pad before 11.
+    nodes = [
+        node("Slice", ["input"], ["sl"], name="slice", starts=[1], ends=[3], axes=[2]),
+        node("Unsqueeze", ["input"], ["unsq"], name="unsqueeze", axes=[1]),
+        node("Squeeze", ["unsq"], ["sq"], name="squeeze", axes=[1]),
+        node("Split", ["input"], ["sp0", "sp1"], name="split", axis=2, split=[3, 1]),
+        node("Split", ["input"], ["eq0", "eq1"], name="split_equal", axis=2),
+        node("Pad", ["input"], ["padded"], name="pad", pads=[0, 0, 1, 0, 0, 1], value=1.5),
+        node("Pad", ["input"], ["edge"], name="pad_edge", pads=[0, 1, 0, 0, 1, 0], mode="edge"),
+    ]
+    outs = ["sl", "sq", "sp0", "sp1", "eq0", "eq1", "padded", "edge"]
+    return model(nodes, [vi("input", [2, 3, 4])], [vi(n, None) for n in outs], opset=9)
+
+
+@register
+def tensor_ops_opset11():
+    nodes = [node("Unsqueeze", ["input"], ["unsq"], name="unsqueeze", axes=[0, 3]),
+             node("Squeeze", ["unsq"], ["sq"], name="squeeze", axes=[-2]),
+             node("Split", ["input"], ["sp0", "sp1"], name="split", axis=-1, split=[1, 3]),
+             node("Pad", ["input", "pads"], ["padded"], name="pad")]
+    return model(nodes, [vi("input", [2, 3, 4])], [vi(n, None) for n in ["sq", "sp0", "sp1", "padded"]],
+                 [ints("pads", [1, 0, 0, 0, 0, 1])], opset=11)
+
+
+@register
+def tensor_ops_opset18():
+    nodes = [node("Split", ["input"], ["a", "b", "c"], name="split", axis=2, num_outputs=3),
+             node("Pad", ["input", "pads", "", "axes"], ["padded"], name="pad")]
+    return model(nodes, [vi("input", [2, 3, 7])], [vi(n, None) for n in ["a", "b", "c", "padded"]],
+                 [ints("pads", [1, 2]), ints("axes", [-1])], opset=18)
+
+
+@register
+def constants():
+    nodes = [node("Constant", [], ["c_tensor"], name="c_tensor",
+                  value=numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "v")),
+             node("Constant", [], ["c_float"], name="c_float", value_float=0.5),
+             node("Constant", [], ["c_floats"], name="c_floats", value_floats=[1.0, 2.0, 3.0]),
+             node("Constant", [], ["c_int"], name="c_int", value_int=1),
+             node("Constant", [], ["c_ints"], name="c_ints", value_ints=[3, 2]),
+             node("Add", ["input", "c_tensor"], ["a"], name="add_tensor"),
+             node("Mul", ["a", "c_float"], ["b"], name="mul_float"),
+             node("Sub", ["b", "c_floats"], ["c"], name="sub_floats"),
+             node("Reshape", ["c", "c_ints"], ["d"], name="reshape_ints"),
+             node("Gather", ["d", "c_int"], ["output"], name="gather_int", axis=0)]
+    return model(nodes, [vi("input", [2, 3])], [vi("output", None)])
+
+
+@register
+def dtypes():
+    # Initializers of every supported type, stored as raw_data and as typed fields, returned directly.
+    def typed(name, dtype, dims, vals):
+        return helper.make_tensor(name, dtype, dims, vals, raw=False)
+    inits = [
+        init("f32_raw", np.arange(4, dtype=np.float32)),
+        typed("f32_typed", F, [4], [0.0, 1.0, 2.0, 3.0]),
+        init("f16_raw", np.arange(4, dtype=np.float16)),
+        typed("f16_typed", TensorProto.FLOAT16, [4], np.arange(4, dtype=np.float16)),
+        typed("bf16_typed", TensorProto.BFLOAT16, [4], [0.0, 1.0, 2.0, 3.0]),
+        init("f64_raw", np.arange(4, dtype=np.float64)),
+        typed("f64_typed", TensorProto.DOUBLE, [4], [0.0, 1.0, 2.0, 3.0]),
+        init("i64_raw", np.arange(2000, dtype=np.int64)),
+        typed("i32_typed", TensorProto.INT32, [4], [0, 1, 2, 3]),
+        init("i8_raw", np.arange(4, dtype=np.int8)),
+        typed("u8_typed", TensorProto.UINT8, [4], [0, 1, 2, 255]),
+        init("bool_raw", np.array([True, False, True, True])),
+        typed("bool_typed", TensorProto.BOOL, [2], [True, False]),
+    ]
+    names = [t.name for t in inits]
+    nodes = [node("Identity", [n], [n + "_out"], name="id_" + n) for n in names]
+    outs = [helper.make_tensor_value_info(t.name + "_out", t.data_type, None) for t in inits]
+    return model(nodes, [], outs, inits)
+
+
+@register
+def unnamed_nodes():
+    return model([node("Relu", ["input"], ["r"]), node("Neg", ["r"], ["output"])],
+                 [vi("input", [4])], [vi("output", [4])])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Inputs: symbolic dims
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def symbolic_batch():
+    return model([node("Relu", ["input"], ["output"], name="relu")],
+                 [vi("input", ["N", 3, "height", None])], [vi("output", None)])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Errors
+# ----------------------------------------------------------------------------------------------------
+
+
+@register
+def unsupported_op():
+    return model([node("Relu", ["input"], ["r"], name="relu"),
+                  node("LeakyRelu", ["r"], ["output"], name="lrelu", alpha=0.1)],
+                 [vi("input", [4])], [vi("output", [4])])
+
+
+@register
+def unsupported_many():
+    return model([node("LeakyRelu", ["input"], ["a"], name="lrelu1"),
+                  node("Relu", ["a"], ["b"], name="relu_after"),
+                  node("NonZero", ["input"], ["nz"], name="nonzero"),
+                  node("Relu", ["input"], ["c"], name="relu_ok"),
+                  node("FusedGemm", ["c", "c"], ["d"], name="fused", domain="com.microsoft"),
+                  node("Add", ["b", "d"], ["output"], name="add")],
+                 [vi("input", [4])], [vi("output", [4]), vi("nz", None, I64)],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
+@register
+def mixed_errors():
+    rng = np.random.default_rng(10)
+    return model([node("LeakyRelu", ["input"], ["a"], name="lrelu"),
+                  node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
+                  node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
+                  node("Celu", ["input"], ["d"], name="celu")],
+                 [vi("input", [4]), vi("shape", [1], I64), vi("image", [1, 1, 4, 4])],
+                 [vi(n, None) for n in "abcd"], [init("w", weights(rng, 1, 1, 3, 3))])
+
+
+@register
+def reshape_dynamic_shape():
+    return model([node("Reshape", ["input", "shape"], ["output"], name="r1")],
+                 [vi("input", [2, 3]), vi("shape", [2], I64)], [vi("output", None)])
+
+
+@register
+def clip_dynamic_min():
+    return model([node("Clip", ["input", "lo"], ["output"], name="clip")],
+                 [vi("input", [4]), vi("lo", [])], [vi("output", None)])
+
+
+@register
+def bad_auto_pad():
+    rng = np.random.default_rng(7)
+    return model([node("Conv", ["input", "w"], ["output"], name="conv_bad", auto_pad="FOO")],
+                 [vi("input", [1, 1, 4, 4])], [vi("output", None)], [init("w", weights(rng, 1, 1, 3, 3))])
+
+
+@register
+def bad_attribute_type():
+    return model([node("Softmax", ["input"], ["output"], name="softmax", axis=1.5)],
+                 [vi("input", [2, 3])], [vi("output", None)])
+
+
+@register
+def bad_shape():
+    return model([node("Reshape", ["input", "shape"], ["output"], name="r_bad")],
+                 [vi("input", [2, 3])], [vi("output", None)], [ints("shape", [4, -1, 5])])
+
+
+@register
+def add_one_input():
+    return model([node("Add", ["input"], ["output"], name="add1")],
+                 [vi("input", [4])], [vi("output", None)])
+
+
+@register
+def raw_data_mismatch():
+    w = TensorProto(name="w", data_type=F, dims=[4], raw_data=b"\0" * 8)
+    return model([node("Add", ["input", "w"], ["output"], name="add")],
+                 [vi("input", [4])], [vi("output", None)], [w])
+
+
+@register
+def undefined_input():
+    return model([node("Relu", ["nowhere"], ["output"], name="relu")],
+                 [vi("input", [4])], [vi("output", None)])
+
+
+@register
+def opset6():
+    return model([node("Relu", ["input"], ["output"], name="relu")],
+                 [vi("input", [4])], [vi("output", None)], opset=6)
+
+
+@register
+def layernorm_opset13():
+    rng = np.random.default_rng(8)
+    return model([node("LayerNormalization", ["input", "s"], ["output"], name="ln")],
+                 [vi("input", [2, 4])], [vi("output", None)], [init("s", weights(rng, 4))])
+
+
+def truncated():
+    data = conv_bn_relu().SerializeToString()
+    return data[: len(data) // 2]
+
+
+def garbage():
+    return bytes(np.random.default_rng(9).integers(0, 256, 300, dtype=np.uint8))
+
+
+RAW = {"truncated": truncated, "garbage": garbage}
+
+
+def main():
+    if len(sys.argv) != 3 or (sys.argv[1] not in MODELS and sys.argv[1] not in RAW):
+        names = " ".join(sorted(list(MODELS) + list(RAW)))
+        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {names}")
+    name, path = sys.argv[1], sys.argv[2]
+    data = RAW[name]() if name in RAW else MODELS[name]().SerializeToString()
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main()

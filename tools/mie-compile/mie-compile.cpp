@@ -1,0 +1,306 @@
+//===- mie-compile.cpp - ONNX model to ms IR (and later: to a package) ----===//
+//
+// mie-compile model.onnx -o out.mlir --emit=ms [--input-shape name=1x3x224x224]...
+// [--list-unsupported]
+//
+// The driver is organised around the emit stage: import always runs, and each later stage (mie,
+// llvm, asm, obj, package) will add its step to `compile` below. On any error the exit code is 1,
+// the diagnostics are on stderr, and the output file is neither created nor overwritten.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mie/Import/OnnxImporter.h"
+#include "mie/InitAll.h"
+#include "mie/Pipelines/Pipelines.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class EmitKind { Import, Ms, Mie, Llvm, Asm, Obj, Package };
+
+cl::OptionCategory category("mie-compile options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx | model.mlir>"), cl::Required,
+                               cl::cat(category));
+
+cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
+                                cl::value_desc("file"), cl::init("-"), cl::cat(category));
+
+cl::opt<EmitKind>
+    emit("emit", cl::desc("What to produce (default: package)"), cl::init(EmitKind::Package),
+         cl::values(clEnumValN(EmitKind::Import, "import",
+                               "the ms graph exactly as the importer built it (no pass run)"),
+                    clEnumValN(EmitKind::Ms, "ms", "the imported graph in the ms dialect"),
+                    clEnumValN(EmitKind::Mie, "mie", "the execution-level mie dialect"),
+                    clEnumValN(EmitKind::Llvm, "llvm", "LLVM IR"),
+                    clEnumValN(EmitKind::Asm, "asm", "target assembly"),
+                    clEnumValN(EmitKind::Obj, "obj", "a target object file"),
+                    clEnumValN(EmitKind::Package, "package", "a deployable .mie package")),
+         cl::cat(category));
+
+cl::opt<std::string> target("target",
+                           cl::desc("Code generation target: x86-64 (default) or aarch64"),
+                           cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
+cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                              cl::desc("Print the IR after every pass (to stderr)"),
+                              cl::init(false), cl::cat(category));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("Static shape for a graph input, e.g. --input-shape=input=1x3x224x224 (repeatable)"),
+    cl::value_desc("name=DxDx..."), cl::cat(category));
+
+cl::list<std::string>
+    dimParams("dim-param",
+              cl::desc("Size of a named symbolic dim, e.g. --dim-param=batch=4 (repeatable)"),
+              cl::value_desc("name=size"), cl::cat(category));
+
+cl::opt<int64_t> defaultSymbolicDim(
+    "symbolic-dim-default",
+    cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
+    cl::init(1), cl::cat(category));
+
+cl::opt<bool> listUnsupported(
+    "list-unsupported",
+    cl::desc("Print every unsupported node (op, domain, opset, node) instead of compiling; exit 1 "
+             "if there is any"),
+    cl::init(false), cl::cat(category));
+
+StringRef emitName(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::Import:
+    return "import";
+  case EmitKind::Ms:
+    return "ms";
+  case EmitKind::Mie:
+    return "mie";
+  case EmitKind::Llvm:
+    return "llvm";
+  case EmitKind::Asm:
+    return "asm";
+  case EmitKind::Obj:
+    return "obj";
+  case EmitKind::Package:
+    return "package";
+  }
+  return "?";
+}
+
+/// Prints "<file>: error: <message>", and the ONNX node when the message does not name it already.
+/// (MLIR's SourceMgr handler would try to show the binary model as source lines.)
+LogicalResult printDiagnostic(Diagnostic &diag) {
+  llvm::raw_ostream &os = llvm::errs();
+  std::string file, node;
+  diag.getLocation()->walk([&](Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc); name && node.empty())
+      node = name.getName().str();
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc); fileLoc && file.empty())
+      file = fileLoc.getFilename().str();
+    return WalkResult::advance();
+  });
+  if (!file.empty())
+    os << file << ": ";
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    llvm::WithColor(os, llvm::HighlightColor::Error) << "error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    llvm::WithColor(os, llvm::HighlightColor::Warning) << "warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    llvm::WithColor(os, llvm::HighlightColor::Note) << "note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    llvm::WithColor(os, llvm::HighlightColor::Remark) << "remark: ";
+    break;
+  }
+  std::string message = diag.str();
+  os << message << "\n";
+  if (!node.empty() && message.find("'" + node + "'") == std::string::npos)
+    os << (file.empty() ? "" : file + ": ") << "note: at ONNX node '" << node << "'\n";
+  for (Diagnostic &note : diag.getNotes())
+    os << (file.empty() ? "" : file + ": ") << "note: " << note.str() << "\n";
+  return success();
+}
+
+/// Parses "name=1x3x224x224" (the name may itself contain '='; the last one separates). "name=" is
+/// a scalar.
+LogicalResult parseInputShape(StringRef text, mie::OnnxImportOptions &opts) {
+  auto [name, dims] = text.rsplit('=');
+  if (name.empty() || name.size() == text.size()) {
+    llvm::errs() << "error: --input-shape expects name=DxDx..., got '" << text << "'\n";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t dim;
+      if (part.getAsInteger(10, dim) || dim < 0) {
+        llvm::errs() << "error: --input-shape '" << text << "': '" << part
+                     << "' is not a dim size\n";
+        return failure();
+      }
+      shape.push_back(dim);
+    }
+  }
+  opts.inputShapes[name] = std::move(shape);
+  return success();
+}
+
+LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
+  auto [name, size] = text.rsplit('=');
+  int64_t value;
+  if (name.empty() || name.size() == text.size() || size.getAsInteger(10, value) || value < 0) {
+    llvm::errs() << "error: --dim-param expects name=size, got '" << text << "'\n";
+    return failure();
+  }
+  opts.symbolicDims[name] = value;
+  return success();
+}
+
+/// Writes the output file through `write`; the file is opened only now, so that a failed compilation
+/// never creates or truncates it, and kept only when everything succeeded.
+LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  write(output->os());
+  output->os().flush();
+  if (output->os().has_error()) {
+    llvm::errs() << "error: cannot write '" << outputFile << "'\n";
+    output->os().clear_error();
+    return failure();
+  }
+  output->keep();
+  return success();
+}
+
+/// Imports the model: ONNX, or ms-dialect MLIR (`.mlir`) for testing the backend on its own.
+FailureOr<OwningOpRef<ModuleOp>> loadModel(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
+  if (!StringRef(inputFile).ends_with(".mlir"))
+    return mie::importOnnxModel(inputFile, ctx, opts);
+  llvm::SourceMgr sources;
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &error);
+  if (!buffer) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  sources.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &ctx);
+  if (!module)
+    return failure();
+  return module;
+}
+
+/// Runs the pipeline up to the requested stage and writes the result.
+LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
+  FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
+  if (failed(module))
+    return failure();
+
+  // The importer's own output, for its tests and for debugging an import.
+  if (emit == EmitKind::Import)
+    return writeOutput([&](llvm::raw_ostream &os) {
+      (*module)->print(os, OpPrintingFlags());
+      os << "\n";
+    });
+
+  mie::CompileOptions options;
+  options.emit = *mie::parseEmitKind(emitName(emit));
+  options.target = target;
+  options.modelName = llvm::sys::path::stem(inputFile).str();
+  options.printIRAfterAll = printIRAfterAll;
+  FailureOr<std::string> artifact = mie::compileModule(**module, options);
+  if (failed(artifact))
+    return failure();
+
+  // Opened only now, so that a failed compilation never creates or truncates the output.
+  std::string error;
+  bool binary = emit == EmitKind::Obj || emit == EmitKind::Package;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  if (binary && outputFile == "-" && llvm::sys::Process::StandardOutIsDisplayed()) {
+    llvm::errs() << "error: refusing to write a binary " << emitName(emit)
+                 << " to a terminal; pass -o FILE\n";
+    return failure();
+  }
+  output->os() << *artifact;
+  output->os().flush();
+  if (output->os().has_error()) {
+    llvm::errs() << "error: cannot write '" << outputFile << "'\n";
+    output->os().clear_error();
+    return failure();
+  }
+  output->keep();
+  return success();
+}
+
+/// --list-unsupported: one line per unsupported node on stdout; exit 1 when there is any.
+LogicalResult listUnsupportedNodes(MLIRContext &ctx, mie::OnnxImportOptions opts) {
+  std::vector<mie::OnnxUnsupportedNode> nodes;
+  opts.collectAllUnsupported = true;
+  opts.unsupportedNodes = &nodes;
+  FailureOr<OwningOpRef<ModuleOp>> module = mie::importOnnxModel(inputFile, ctx, opts);
+  for (const mie::OnnxUnsupportedNode &node : nodes)
+    llvm::outs() << mie::formatUnsupported(node) << "\n";
+  llvm::outs().flush();
+  return success(succeeded(module) && nodes.empty());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::ParseCommandLineOptions(argc, argv, "mie model compiler\n");
+
+  mie::OnnxImportOptions opts;
+  opts.defaultSymbolicDim = defaultSymbolicDim;
+  for (const std::string &text : inputShapes)
+    if (failed(parseInputShape(text, opts)))
+      return 1;
+  for (const std::string &text : dimParams)
+    if (failed(parseDimParam(text, opts)))
+      return 1;
+
+  DialectRegistry registry;
+  mie::registerAllDialects(registry);
+  registry.insert<func::FuncDialect>();
+  MLIRContext ctx(registry);
+  ScopedDiagnosticHandler handler(&ctx, printDiagnostic);
+
+  LogicalResult result = listUnsupported ? listUnsupportedNodes(ctx, opts) : compile(ctx, opts);
+  return succeeded(result) ? 0 : 1;
+}
