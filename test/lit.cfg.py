@@ -14,6 +14,7 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mie_src_root", config.mie_src_root))
+config.substitutions.append(("%mie_obj_root", config.mie_obj_root))
 # Debian's interpreter: it has numpy and onnx (the pyenv python3 on PATH does not).
 config.substitutions.append(("%python", config.python_executable))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -1,0 +1,229 @@
+"""Python interface to the mie compiler and runtime.
+
+    import mie
+    package = mie.compile("model.onnx", "model.mie", target="x86-64")
+    session = mie.load(package, threads=2)
+    outputs = session.run({"input": x})          # dict of numpy arrays
+
+Compilation runs the same C++ pipeline as the `mie-compile` tool (this module starts that tool, so
+Python and the command line give identical packages); running goes through the runtime's C API
+(`libmie_rt.so`, no LLVM/MLIR) with ctypes. Locations, in this order: the MIE_COMPILE and
+MIE_RT_LIBRARY environment variables, the build tree next to this file (build/bin, build/lib), PATH
+and the system library path.
+"""
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+__all__ = ["MieError", "Session", "TensorInfo", "compile", "load"]
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_BUILD = os.environ.get("MIE_BUILD_DIR", os.path.join(_ROOT, "build"))
+
+
+class MieError(RuntimeError):
+    """A compilation or runtime error, with the compiler's or runtime's own message."""
+
+
+# --------------------------------------------------------------------------------------------
+# Compilation
+# --------------------------------------------------------------------------------------------
+
+def _compiler():
+    for candidate in (os.environ.get("MIE_COMPILE"), os.path.join(_BUILD, "bin", "mie-compile"),
+                      shutil.which("mie-compile")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise MieError("mie-compile not found: build the project or set MIE_COMPILE")
+
+
+def compile(model, output=None, target="x86-64", emit="package", extra_args=()):
+    """Compiles `model` (an .onnx or ms-dialect .mlir path).
+
+    With `output`, writes it there and returns the path; without, returns the artifact's bytes.
+    Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure.
+    """
+    with tempfile.TemporaryDirectory(prefix="mie-") as tmp:
+        path = output or os.path.join(tmp, "out")
+        cmd = [_compiler(), os.fspath(model), "-o", os.fspath(path), f"--target={target}",
+               f"--emit={emit}", *extra_args]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise MieError(result.stderr.strip() or f"mie-compile exited with {result.returncode}")
+        if output:
+            return output
+        with open(path, "rb") as f:
+            return f.read()
+
+
+# --------------------------------------------------------------------------------------------
+# Runtime (ctypes over mie_rt.h)
+# --------------------------------------------------------------------------------------------
+
+_DTYPES = {1: np.float32, 2: np.float16, 4: np.float64, 5: np.int8, 6: np.int16, 7: np.int32,
+           8: np.int64, 9: np.uint8, 10: np.bool_}
+_BF16 = 3
+
+
+class _TensorInfoC(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int), ("rank", ctypes.c_uint32),
+                ("dims", ctypes.POINTER(ctypes.c_int64)), ("num_elements", ctypes.c_uint64),
+                ("byte_size", ctypes.c_uint64)]
+
+
+class _SessionOptionsC(ctypes.Structure):
+    _fields_ = [("num_threads", ctypes.c_uint32), ("target", ctypes.c_char_p)]
+
+
+_lib = None
+
+
+def _runtime():
+    global _lib
+    if _lib is not None:
+        return _lib
+    candidates = [os.environ.get("MIE_RT_LIBRARY"), os.path.join(_BUILD, "lib", "libmie_rt.so"),
+                  ctypes.util.find_library("mie_rt")]
+    for candidate in candidates:
+        if candidate and (os.path.exists(candidate) or not os.path.isabs(candidate)):
+            try:
+                lib = ctypes.CDLL(candidate)
+                break
+            except OSError:
+                continue
+    else:
+        raise MieError("libmie_rt.so not found: build the project or set MIE_RT_LIBRARY")
+    p, u32 = ctypes.c_void_p, ctypes.c_uint32
+    lib.mie_last_error.restype = ctypes.c_char_p
+    lib.mie_package_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(p)]
+    lib.mie_package_close.argtypes = [p]
+    for name in ("mie_package_num_inputs", "mie_package_num_outputs"):
+        getattr(lib, name).argtypes = [p, ctypes.POINTER(u32)]
+    for name in ("mie_package_input_info", "mie_package_output_info"):
+        getattr(lib, name).argtypes = [p, u32, ctypes.POINTER(_TensorInfoC)]
+    lib.mie_session_options_init.argtypes = [ctypes.POINTER(_SessionOptionsC)]
+    lib.mie_session_create.argtypes = [p, ctypes.POINTER(_SessionOptionsC), ctypes.POINTER(p)]
+    lib.mie_session_destroy.argtypes = [p]
+    lib.mie_session_run.argtypes = [p, ctypes.POINTER(p), ctypes.POINTER(p)]
+    lib.mie_session_set_threads.argtypes = [p, u32]
+    lib.mie_session_last_run_ns.argtypes = [p, ctypes.POINTER(ctypes.c_uint64)]
+    lib.mie_session_target.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
+    _lib = lib
+    return lib
+
+
+def _check(status):
+    if status != 0:
+        raise MieError(_runtime().mie_last_error().decode())
+
+
+class TensorInfo:
+    """Name, numpy dtype and shape of a package input or output."""
+
+    def __init__(self, info):
+        self.name = info.name.decode()
+        if info.dtype == _BF16:
+            raise MieError(f"tensor '{self.name}': bf16 has no numpy dtype")
+        self.dtype = np.dtype(_DTYPES[info.dtype])
+        self.shape = tuple(info.dims[i] for i in range(info.rank))
+
+    def __repr__(self):
+        return f"TensorInfo({self.name!r}, {self.dtype}, {self.shape})"
+
+
+class Session:
+    """A loaded, validated package with its arena and threads, ready to run."""
+
+    def __init__(self, path, threads=0, target=None):
+        lib = _runtime()
+        self._package = ctypes.c_void_p()
+        self._session = None
+        _check(lib.mie_package_open(os.fsencode(path), ctypes.byref(self._package)))
+        self.inputs = self._infos(lib.mie_package_num_inputs, lib.mie_package_input_info)
+        self.outputs = self._infos(lib.mie_package_num_outputs, lib.mie_package_output_info)
+        options = _SessionOptionsC()
+        _check(lib.mie_session_options_init(ctypes.byref(options)))
+        options.num_threads = threads
+        options.target = target.encode() if target else None
+        session = ctypes.c_void_p()
+        _check(lib.mie_session_create(self._package, ctypes.byref(options), ctypes.byref(session)))
+        self._session = session
+
+    def _infos(self, count_fn, info_fn):
+        count = ctypes.c_uint32()
+        _check(count_fn(self._package, ctypes.byref(count)))
+        infos = []
+        for i in range(count.value):
+            info = _TensorInfoC()
+            _check(info_fn(self._package, i, ctypes.byref(info)))
+            infos.append(TensorInfo(info))
+        return infos
+
+    @property
+    def target(self):
+        name = ctypes.c_char_p()
+        _check(_runtime().mie_session_target(self._session, ctypes.byref(name)))
+        return name.value.decode()
+
+    @property
+    def last_run_ms(self):
+        ns = ctypes.c_uint64()
+        _check(_runtime().mie_session_last_run_ns(self._session, ctypes.byref(ns)))
+        return ns.value / 1e6
+
+    def set_threads(self, threads):
+        _check(_runtime().mie_session_set_threads(self._session, threads))
+
+    def run(self, inputs):
+        """Runs once. `inputs`: dict name -> array, or a list in package order. Returns a dict of
+        output arrays. Shapes and dtypes must match the package exactly (no implicit casts)."""
+        if not isinstance(inputs, dict):
+            inputs = {info.name: value for info, value in zip(self.inputs, inputs)}
+        missing = [i.name for i in self.inputs if i.name not in inputs]
+        unknown = sorted(set(inputs) - {i.name for i in self.inputs})
+        if missing or unknown:
+            raise MieError(f"inputs missing: {missing}, unknown: {unknown}; expected "
+                           + ", ".join(f"{i.name} {i.dtype}{list(i.shape)}" for i in self.inputs))
+        arrays = []
+        for info in self.inputs:
+            array = np.ascontiguousarray(inputs[info.name])
+            if array.dtype != info.dtype or array.shape != info.shape:
+                raise MieError(f"input '{info.name}': expected {info.dtype}{list(info.shape)}, "
+                               f"got {array.dtype}{list(array.shape)}")
+            arrays.append(array)
+        outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
+        in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
+        out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
+        _check(_runtime().mie_session_run(self._session, in_ptrs, out_ptrs))
+        return {info.name: out for info, out in zip(self.outputs, outputs)}
+
+    def close(self):
+        lib = _runtime()
+        if self._session:
+            lib.mie_session_destroy(self._session)
+            self._session = None
+        if self._package:
+            lib.mie_package_close(self._package)
+            self._package = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def load(path, threads=0, target=None):
+    """Opens and validates the package at `path` and creates a session on it."""
+    return Session(path, threads=threads, target=target)
