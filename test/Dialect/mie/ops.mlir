@@ -1,4 +1,5 @@
 // RUN: ms-opt %s -split-input-file | ms-opt -split-input-file | FileCheck %s
+// RUN: %python %mie_src_root/test/Utils/check_op_coverage.py mie %mie_src_root/dialects/mie/IR %s %S/invalid.mlir
 // RUN: ms-opt %s -split-input-file --mlir-print-op-generic | ms-opt -split-input-file | FileCheck %s
 
 // Tests that every #mie.target form round-trips as a function's discardable attribute.
