@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""ONNX backend node-test conformance runner for mie.
+
+Each case directory (test_*/model.onnx + test_data_set_N/{input_K.pb,output_K.pb}) is taken through
+`mie-compile` (ONNX import, compilation, packaging) and `mie-run` on every data set, and the outputs are
+compared with output_K.pb using ONNX's backend tolerances (rtol 1e-3, atol 1e-7; exact for integer and
+bool outputs; NaN positions must match; dtype and shape must match).
+
+Classes:
+  pass         every data set of the case matches
+  fail         wrong numbers, wrong shape/dtype, crash, run error, timeout, or a compile error that is
+               not a declared limitation of the importer
+  unsupported  the importer reports `unsupported ONNX op` (or --list-unsupported is non-empty, or the
+               model uses only a non-default domain such as ai.onnx.ml), a declared dtype limitation
+               (`unsupported element type`, `cast to X is not supported`, sequence/map/optional values),
+               or a model opset below 7
+
+See README.md in this directory.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import datetime
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+RTOL = 1e-3
+ATOL = 1e-7
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DEBIAN_DATA = "/usr/share/libonnx-testdata/data/node"
+
+# Compile errors that are declared limitations of the importer, not bugs: (regex, reason).
+# Anything else that stops compilation (e.g. "no lowering to mie", "axes input must be a constant",
+# "training mode is not supported" on an op the importer imports) is a failure.
+UNSUPPORTED_PATTERNS = [
+    (re.compile(r"unsupported ONNX op '([^']*)'"), "op"),
+    (re.compile(r"does not import the default ONNX domain"), "op"),  # ai.onnx.ml, preview.training
+    (re.compile(r"unsupported element type"), "dtype"),
+    (re.compile(r"cast to .+ is not supported"), "dtype"),
+    (re.compile(r"sequence, map and optional values are not supported"), "dtype"),
+    (re.compile(r"model opset [0-6] is not supported"), "opset"),  # the issue's range is opsets 7 to 21
+]
+
+
+def wheel_data_dir():
+    try:
+        d = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
+    except Exception:  # pragma: no cover
+        return None
+    return d if os.path.isdir(d) else None
+
+
+def default_data_dirs():
+    dirs = []
+    if os.path.isdir(DEBIAN_DATA):
+        dirs.append(DEBIAN_DATA)
+    w = wheel_data_dir()
+    if w:
+        dirs.append(w)
+    return dirs
+
+
+def find_cases(data_dirs):
+    """name -> directory; the first data dir that has a case name wins (Debian's, then the wheel's)."""
+    cases = collections.OrderedDict()
+    for d in data_dirs:
+        for path in sorted(glob.glob(os.path.join(d, "test_*"))):
+            name = os.path.basename(path)
+            if name in cases or not os.path.isfile(os.path.join(path, "model.onnx")):
+                continue
+            cases[name] = path
+    return cases
+
+
+_SCHEMA_KEYS = None
+
+
+def schema_keys():
+    """(normalized name, op type) of every ONNX op, longest first, for matching case names."""
+    global _SCHEMA_KEYS
+    if _SCHEMA_KEYS is None:
+        names = set()
+        try:
+            for s in onnx.defs.get_all_schemas_with_history():
+                if s.domain in ("", "ai.onnx"):
+                    names.add(s.name)
+        except Exception:
+            pass
+        _SCHEMA_KEYS = sorted(((n.lower(), n) for n in names), key=lambda k: -len(k[0]))
+    return _SCHEMA_KEYS
+
+
+def main_op(name, model):
+    """The case's main op: the model's node types minus Constant; for multi-op graphs (the *_expanded
+    function bodies, small composites) the ONNX op whose name the case name starts with."""
+    types = []
+    for n in model.graph.node:
+        if n.op_type != "Constant" and n.op_type not in types:
+            types.append(n.op_type)
+    expanded = "_expanded" in name
+    if len(types) == 1 and not expanded:
+        return types[0]
+    flat = name[len("test_"):].replace("_", "").lower()
+    op = None
+    candidates = [(t.lower(), t) for t in types] + schema_keys()
+    for key, t in sorted(candidates, key=lambda k: -len(k[0])):
+        if flat.startswith(key):
+            op = t
+            break
+    if op is None:
+        op = types[0] if types else (model.graph.node[0].op_type if model.graph.node else "?")
+    return op + (" (expanded)" if expanded else "")
+
+
+def load_proto_tensor(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def compare(ref, out):
+    """None if `out` matches `ref` under ONNX's backend rules, else a short reason."""
+    if ref.dtype != out.dtype:
+        # mie-run writes bool as numpy bool; accept only identical dtypes otherwise.
+        return "dtype %s, expected %s" % (out.dtype, ref.dtype)
+    if ref.shape != out.shape:
+        return "shape %s, expected %s" % (list(out.shape), list(ref.shape))
+    if ref.dtype.kind in "fc":
+        r = ref.astype(np.float64)
+        o = out.astype(np.float64)
+        rn, on = np.isnan(r), np.isnan(o)
+        if not np.array_equal(rn, on):
+            return "NaN positions differ (%d expected, %d got)" % (int(rn.sum()), int(on.sum()))
+        mask = ~rn
+        r, o = r[mask], o[mask]
+        inf = np.isinf(r) | np.isinf(o)
+        if not np.array_equal(r[inf], o[inf]):
+            return "inf values differ"
+        r, o = r[~inf], o[~inf]
+        err = np.abs(o - r)
+        bad = err > ATOL + RTOL * np.abs(r)
+        if bad.any():
+            i = int(np.argmax(err - (ATOL + RTOL * np.abs(r))))
+            return "%d of %d values differ (max abs err %.3g: got %.6g, expected %.6g)" % (
+                int(bad.sum()), r.size, float(err.max()), float(o[i]), float(r[i]))
+        return None
+    if not np.array_equal(ref, out):
+        return "%d of %d values differ (exact)" % (int((ref != out).sum()), ref.size)
+    return None
+
+
+def first_line(text, limit=300):
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line[:limit]
+    return ""
+
+
+def error_line(text, limit=300):
+    """The most telling line of a tool's stderr: the first 'error:' line, else the first line."""
+    for line in text.splitlines():
+        if "error" in line.lower():
+            return line.strip()[:limit]
+    return first_line(text, limit)
+
+
+def run_tool(cmd, timeout):
+    # A tool that is missing for a moment (being relinked by a rebuild) is retried for up to a minute.
+    for _ in range(30):
+        if os.path.exists(cmd[0]):
+            break
+        time.sleep(2)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+
+
+def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None):
+    """Returns dict(name, op, status, reason, detail, seconds)."""
+    t0 = time.time()
+    res = {"name": name, "op": "?", "status": "fail", "reason": "", "detail": ""}
+    model_path = os.path.join(path, "model.onnx")
+    try:
+        model = onnx.load(model_path)
+        res["op"] = main_op(name, model)
+    except Exception as e:
+        res.update(reason="model unreadable", detail=str(e)[:300])
+        res["seconds"] = time.time() - t0
+        return res
+
+    work = tempfile.mkdtemp(prefix="mie-conf-%s-" % name)
+    try:
+        pkg = os.path.join(work, "model.mie")
+        rc, out, err = run_tool([os.path.join(tools, "mie-compile"), model_path, "-o", pkg],
+                                compile_timeout)
+        if rc is None:
+            res.update(reason="compile timeout", detail="mie-compile ran over %ds" % compile_timeout)
+            return res
+        if rc != 0 or not os.path.isfile(pkg):
+            text = err + out
+            for pat, why in UNSUPPORTED_PATTERNS:
+                m = pat.search(text)
+                if m:
+                    res.update(status="unsupported", reason=why, detail=error_line(text))
+                    return res
+            if rc is not None and rc < 0:
+                res.update(reason="compile crash", detail="mie-compile killed by signal %d: %s" % (
+                    -rc, error_line(text)))
+                return res
+            # Ask the importer explicitly; a non-empty list means an unsupported op.
+            lrc, lout, lerr = run_tool([os.path.join(tools, "mie-compile"), "--list-unsupported",
+                                        model_path], compile_timeout)
+            ltext = (lout + lerr).strip()
+            if lrc is not None and "unsupported" in ltext:
+                res.update(status="unsupported", reason="op", detail=first_line(ltext))
+                return res
+            line = error_line(text)
+            if "no lowering to mie" in line:
+                why = "compile: no lowering"
+            elif re.search(r"must be (a )?constants?\b", line):
+                why = "compile: non-const input"
+            elif re.search(r"not supported|only .* is supported", line):
+                why = "compile: limitation"
+            else:
+                why = "compile error"
+            res.update(reason=why, detail=line)
+            return res
+
+        init_names = {i.name for i in model.graph.initializer}
+        in_names = [i.name for i in model.graph.input if i.name not in init_names]
+        out_names = [o.name for o in model.graph.output]
+        sets = sorted(glob.glob(os.path.join(path, "test_data_set_*")))
+        if not sets:
+            res.update(reason="no data sets")
+            return res
+        for ds in sets:
+            ds_name = os.path.basename(ds)
+            n_in = len(glob.glob(os.path.join(ds, "input_*.pb")))
+            cmd = [os.path.join(tools, "mie-run"), pkg, "--threads", "1"]
+            for k in range(n_in):
+                if k >= len(in_names):
+                    break
+                cmd += ["--input", "%s=%s" % (in_names[k], os.path.join(ds, "input_%d.pb" % k))]
+            outs = []
+            for k, oname in enumerate(out_names):
+                o = os.path.join(work, "%s_out_%d.npy" % (ds_name, k))
+                outs.append(o)
+                cmd += ["--output", "%s=%s" % (oname, o)]
+            rc, out, err = run_tool(cmd, run_timeout)
+            if rc is None:
+                res.update(reason="run timeout", detail="%s: mie-run ran over %ds" % (ds_name, run_timeout))
+                return res
+            if rc < 0:
+                res.update(reason="run crash", detail="%s: mie-run killed by signal %d: %s" % (
+                    ds_name, -rc, error_line(err + out)))
+                return res
+            if rc != 0:
+                res.update(reason="run error", detail="%s: %s" % (ds_name, error_line(err + out)))
+                return res
+            for k, o in enumerate(outs):
+                ref_path = os.path.join(ds, "output_%d.pb" % k)
+                if not os.path.isfile(ref_path):
+                    continue
+                try:
+                    ref = load_proto_tensor(ref_path)
+                except Exception as e:
+                    res.update(reason="reference unreadable", detail="%s output_%d: %s" % (ds_name, k, e))
+                    return res
+                try:
+                    got = np.load(o)
+                except Exception as e:
+                    res.update(reason="output unreadable", detail="%s output %s: %s" % (
+                        ds_name, out_names[k], str(e)[:200]))
+                    return res
+                why = compare(ref, got)
+                if why:
+                    res.update(reason="wrong output", detail="%s output %s: %s" % (
+                        ds_name, out_names[k], why))
+                    return res
+        res.update(status="pass")
+        return res
+    except Exception as e:
+        res.update(reason="runner error", detail="%s: %s" % (type(e).__name__, str(e)[:300]))
+        return res
+    finally:
+        if keep_dir:
+            shutil.copytree(work, os.path.join(keep_dir, name), dirs_exist_ok=True)
+        shutil.rmtree(work, ignore_errors=True)
+        res["seconds"] = time.time() - t0
+
+
+def write_table(path, results, header_note):
+    per_op = collections.defaultdict(lambda: collections.Counter())
+    for r in results:
+        per_op[r["op"]][r["status"]] += 1
+    lines = []
+    if header_note:
+        lines += [header_note, ""]
+    lines += ["| op | pass | fail | unsupported |", "|---|---:|---:|---:|"]
+    for op in sorted(per_op, key=lambda s: (s.endswith("(expanded)"), s.lower())):
+        c = per_op[op]
+        lines.append("| %s | %d | %d | %d |" % (op, c["pass"], c["fail"], c["unsupported"]))
+    tot = collections.Counter(r["status"] for r in results)
+    lines.append("| **total** | **%d** | **%d** | **%d** |" % (tot["pass"], tot["fail"], tot["unsupported"]))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", action="append", default=None,
+                    help="directory of test_* case dirs (repeatable; default: Debian's libonnx-testdata "
+                         "then the onnx wheel's backend/test/data/node); the first dir with a name wins")
+    ap.add_argument("--tools", default=os.path.join(REPO, "build", "bin"),
+                    help="directory with mie-compile and mie-run (default: build/bin)")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="cases run in parallel (default 2)")
+    ap.add_argument("--only", help="run only the case names listed in FILE (one a line, # comments)")
+    ap.add_argument("--filter", help="run only cases whose name matches REGEX (re.search)")
+    ap.add_argument("--table", help="write the per-op table (markdown) to FILE")
+    ap.add_argument("--list-passing", help="write the sorted names of passing cases to FILE")
+    ap.add_argument("--results", help="write one line per case (name, op, status, reason, detail) to FILE")
+    ap.add_argument("--compile-timeout", type=int, default=120, help="seconds per mie-compile (default 120)")
+    ap.add_argument("--run-timeout", type=int, default=60, help="seconds per mie-run (default 60)")
+    ap.add_argument("--keep", help="copy each case's work dir (package, outputs) under DIR")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
+    args = ap.parse_args()
+
+    tools = os.path.abspath(args.tools)
+    for t in ("mie-compile", "mie-run"):
+        if not os.access(os.path.join(tools, t), os.X_OK):
+            print("error: %s not found in %s" % (t, tools), file=sys.stderr)
+            return 2
+
+    data_dirs = args.data if args.data else default_data_dirs()
+    cases = find_cases(data_dirs)
+    names = list(cases)
+    missing = []
+    if args.only:
+        wanted = []
+        with open(args.only) as f:
+            for line in f:
+                line = line.split("#", 1)[0].strip()
+                if line:
+                    wanted.append(line)
+        missing = [n for n in wanted if n not in cases]
+        names = [n for n in wanted if n in cases]
+    if args.filter:
+        rx = re.compile(args.filter)
+        names = [n for n in names if rx.search(n)]
+        missing = [n for n in missing if rx.search(n)]
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+
+    print("mie ONNX conformance: %d cases from %s, tools %s, -j %d" % (
+        len(names), ", ".join(data_dirs), tools, args.jobs), flush=True)
+    t0 = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        futs = [ex.submit(run_case, n, cases[n], tools, args.compile_timeout, args.run_timeout, args.keep)
+                for n in names]
+        for fut in concurrent.futures.as_completed(futs):
+            r = fut.result()
+            results.append(r)
+            if r["status"] == "fail":
+                print("FAIL %s [%s] %s: %s" % (r["name"], r["op"], r["reason"], r["detail"]), flush=True)
+            elif args.verbose:
+                print("%s %s [%s] %s" % (r["status"].upper(), r["name"], r["op"], r["detail"]), flush=True)
+    for n in missing:
+        r = {"name": n, "op": "?", "status": "fail", "reason": "missing case",
+             "detail": "not found in %s" % ", ".join(data_dirs), "seconds": 0.0}
+        results.append(r)
+        print("FAIL %s [?] missing case: %s" % (n, r["detail"]), flush=True)
+    elapsed = time.time() - t0
+    results.sort(key=lambda r: r["name"])
+
+    tot = collections.Counter(r["status"] for r in results)
+    ops = collections.defaultdict(collections.Counter)
+    for r in results:
+        ops[r["op"]][r["status"]] += 1
+    real_ops = [o for o in ops if not o.endswith("(expanded)") and o != "?"]
+    covered = sorted(o for o in real_ops if ops[o]["pass"])
+    clean = sorted(o for o in covered if not ops[o]["fail"])
+
+    if args.table:
+        note = ("%s: %d cases, %d passed, %d failed, %d unsupported; %d ops with a passing case "
+                "(%d without failures)" % (datetime.date.today().isoformat(), len(results), tot["pass"],
+                                           tot["fail"], tot["unsupported"], len(covered), len(clean)))
+        write_table(args.table, results, note)
+    if args.list_passing:
+        with open(args.list_passing, "w") as f:
+            for r in results:
+                if r["status"] == "pass":
+                    f.write(r["name"] + "\n")
+    if args.results:
+        with open(args.results, "w") as f:
+            for r in results:
+                f.write("\t".join([r["name"], r["op"], r["status"], r["reason"],
+                                   r["detail"].replace("\t", " ").replace("\n", " ")]) + "\n")
+
+    print()
+    reasons = collections.Counter((r["status"], r["reason"]) for r in results if r["status"] != "pass")
+    for (status, reason), n in sorted(reasons.items(), key=lambda kv: (kv[0][0], -kv[1])):
+        print("  %-11s %-24s %d" % (status, reason, n))
+    print("%d cases in %.1f s; %d ops with a passing case, %d of them without failures" % (
+        len(results), elapsed, len(covered), len(clean)))
+    print("%d unsupported" % tot["unsupported"])
+    print("%d passed, %d failed" % (tot["pass"], tot["fail"]))
+    return 1 if tot["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
