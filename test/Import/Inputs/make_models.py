@@ -602,12 +602,22 @@ def garbage():
 
 RAW = {"truncated": truncated, "garbage": garbage}
 
+# Models whose weights go to a file next to the model (ONNX external data), named <model>.data.
+EXTERNAL = {"external_data": conv_bn_relu}
+
 
 def main():
-    if len(sys.argv) != 3 or (sys.argv[1] not in MODELS and sys.argv[1] not in RAW):
-        names = " ".join(sorted(list(MODELS) + list(RAW)))
+    known = list(MODELS) + list(RAW) + list(EXTERNAL)
+    if len(sys.argv) != 3 or sys.argv[1] not in known:
+        names = " ".join(sorted(known))
         sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {names}")
     name, path = sys.argv[1], sys.argv[2]
+    if name in EXTERNAL:
+        import os
+        onnx.save_model(EXTERNAL[name](), path, save_as_external_data=True,
+                        all_tensors_to_one_file=True, location=os.path.basename(path) + ".data",
+                        size_threshold=0)
+        return
     data = RAW[name]() if name in RAW else MODELS[name]().SerializeToString()
     with open(path, "wb") as f:
         f.write(data)
