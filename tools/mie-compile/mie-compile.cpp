@@ -283,7 +283,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
-  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  // MLIR and LLVM register hundreds of debugging options; --help shows the compiler's own.
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "mie model compiler\n");
 
   mie::OnnxImportOptions opts;
