@@ -51,7 +51,7 @@ cl::opt<EmitKind>
     emit("emit", cl::desc("What to produce (default: package)"), cl::init(EmitKind::Package),
          cl::values(clEnumValN(EmitKind::Import, "import",
                                "the ms graph exactly as the importer built it (no pass run)"),
-                    clEnumValN(EmitKind::Ms, "ms", "the imported graph in the ms dialect"),
+                    clEnumValN(EmitKind::Ms, "ms", "the ms graph after graph optimization (folding, CSE)"),
                     clEnumValN(EmitKind::Mie, "mie", "the execution-level mie dialect"),
                     clEnumValN(EmitKind::Llvm, "llvm", "LLVM IR"),
                     clEnumValN(EmitKind::Asm, "asm", "target assembly"),
