@@ -493,3 +493,299 @@ func.func @caller(%x: tensor<4xf32> {mie.name = "x"}, %n: i32) -> (tensor<4xf32>
 func.func @passthrough(%x: tensor<2x3xf16>) -> tensor<2x3xf16> {
   return %x : tensor<2x3xf16>
 }
+
+// -----
+
+// Tests softmax on a middle axis: max and sum reductions (axis last in the iteration space) into
+// f32 [2, 1, 4] scratch buffers passed as extra outs, then exp(x - max) / sum in one parallel pass.
+
+// CHECK-DAG: #[[$RED:.+]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[$STAT:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, d1)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$BCAST:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func.func @softmax
+// CHECK-SAME: (%[[X:[^:]+]]: memref<2x5x4xf32>)
+// CHECK: %[[Y:.+]] = mie.alloc : memref<2x5x4xf32>
+// CHECK: %[[MAX:.+]] = mie.alloc : memref<2x1x4xf32>
+// CHECK: %[[SUM:.+]] = mie.alloc : memref<2x1x4xf32>
+// CHECK: mie.kernel "softmax" ins(%[[X]] : memref<2x5x4xf32>) outs(%[[Y]], %[[MAX]], %[[SUM]] :
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[$RED]], #[[$STAT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {indexing_maps = [#[[$RED]], #[[$STAT]], #[[$STAT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: return %[[Y]]
+func.func @softmax(%x: tensor<2x5x4xf32>) -> tensor<2x5x4xf32> {
+  %0 = ms.softmax %x {axis = 1 : i64} : (tensor<2x5x4xf32>) -> tensor<2x5x4xf32>
+  return %0 : tensor<2x5x4xf32>
+}
+
+// -----
+
+// Tests that an f16 softmax keeps its statistics and arithmetic in f32.
+
+// CHECK-LABEL: func.func @softmax_f16
+// CHECK: mie.kernel "softmax" ins(%{{.+}} : memref<4x8xf16>) outs(%{{.+}} : memref<4x8xf16>, memref<4x1xf32>, memref<4x1xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} : f32
+// CHECK: math.exp %{{.+}} : f32
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = ms.softmax %x : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// Tests layer_norm: mean and rstd (two-pass variance) per row in f32 scratch buffers, then
+// (x - mean) * rstd * scale + bias with the parameters read along the normalized dims.
+
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-DAG: #[[$PARAM:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[$BATCH:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, 0)>
+// CHECK-DAG: #[[$PARAM2:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-SAME: (%[[X:[^:]+]]: memref<2x3x8xf32>, %[[G:[^:]+]]: memref<8xf32>, %[[B:[^:]+]]: memref<8xf32>)
+// CHECK: %[[Y:.+]] = mie.alloc : memref<2x3x8xf32>
+// CHECK: %[[MEAN:.+]] = mie.alloc : memref<2x3x1xf32>
+// CHECK: %[[RSTD:.+]] = mie.alloc : memref<2x3x1xf32>
+// CHECK: mie.kernel "layer_norm" ins(%[[X]], %[[G]], %[[B]] : {{.+}}) outs(%[[Y]], %[[MEAN]], %[[RSTD]] :
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.constant 1.250000e-01 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.constant 1.000000e-03 : f32
+// CHECK: math.rsqrt
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$PARAM]], #[[$PARAM]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: return %[[Y]]
+func.func @layer_norm(%x: tensor<2x3x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
+  %0 = ms.layer_norm %x, %g, %b {epsilon = 1.0e-3 : f64} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %0 : tensor<2x3x8xf32>
+}
+
+// Tests layer_norm over the last two dims without a bias.
+// CHECK-LABEL: func.func @layer_norm_no_bias
+// CHECK: mie.kernel "layer_norm" ins(%{{.+}}, %{{.+}} : memref<2x3x8xf32>, memref<3x8xf32>) outs(%{{.+}} : memref<2x3x8xf32>, memref<2x1x1xf32>, memref<2x1x1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BATCH]]], iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BATCH]], #[[$BATCH]], #[[$PARAM2]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-NOT: arith.addf
+// CHECK: linalg.yield
+func.func @layer_norm_no_bias(%x: tensor<2x3x8xf32>, %g: tensor<3x8xf32>) -> tensor<2x3x8xf32> {
+  %0 = ms.layer_norm %x, %g {axis = 1 : i64} : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  return %0 : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Tests reductions: kept dims first in the iteration space, reduced dims last; keep_dims reads the
+// output at 0, otherwise drops the dim; empty axes reduce everything into a rank-0 buffer; the mean
+// divides in place; integers use maxsi/minsi with the integer extremes; f16 sums accumulate into an
+// f32 scratch buffer and convert back.
+
+// CHECK-DAG: #[[$SUMIN:.+]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[$SUMOUT:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, d1)>
+// CHECK-DAG: #[[$MEANIN:.+]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-DAG: #[[$MEANOUT:.+]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$SCALAR:.+]] = affine_map<(d0, d1, d2) -> ()>
+// CHECK-DAG: #[[$LAST:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$KEEPLAST:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-LABEL: func.func @reduce
+// CHECK: mie.kernel "reduce_sum" ins(%{{.+}} : memref<2x3x4xf32>) outs(%{{.+}} : memref<2x1x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$SUMIN]], #[[$SUMOUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.addf
+// CHECK: mie.kernel "reduce_mean" ins(%{{.+}} : memref<2x3x4xf32>) outs(%{{.+}} : memref<3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$MEANIN]], #[[$MEANOUT]]], iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK: arith.constant 8.000000e+00 : f32
+// CHECK: arith.divf
+// CHECK: mie.kernel "reduce_max" ins(%{{.+}} : memref<2x3x4xf32>) outs(%{{.+}} : memref<f32>)
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$SCALAR]]], iterator_types = ["reduction", "reduction", "reduction"]}
+// CHECK: arith.maximumf
+// CHECK: mie.kernel "reduce_min" ins(%{{.+}} : memref<2x3x4xi32>) outs(%{{.+}} : memref<2x3xi32>)
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$LAST]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.minsi
+// CHECK: mie.kernel "reduce_sum" ins(%{{.+}} : memref<2x3x4xf16>) outs(%{{.+}} : memref<2x3x1xf16>, memref<2x3x1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$KEEPLAST]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.extf
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.+}} : memref<2x3x1xf32>) outs(%{{.+}} : memref<2x3x1xf16>)
+// CHECK: arith.truncf
+func.func @reduce(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %h: tensor<2x3x4xf16>)
+    -> (tensor<2x1x4xf32>, tensor<3xf32>, tensor<f32>, tensor<2x3xi32>, tensor<2x3x1xf16>) {
+  %0 = ms.reduce_sum %x {axes = array<i64: 1>, keep_dims} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %1 = ms.reduce_mean %x {axes = array<i64: 0, -1>} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %2 = ms.reduce_max %x : (tensor<2x3x4xf32>) -> tensor<f32>
+  %3 = ms.reduce_min %i {axes = array<i64: 2>} : (tensor<2x3x4xi32>) -> tensor<2x3xi32>
+  %4 = ms.reduce_sum %h {axes = array<i64: 2>, keep_dims} : (tensor<2x3x4xf16>) -> tensor<2x3x1xf16>
+  return %0, %1, %2, %3, %4 : tensor<2x1x4xf32>, tensor<3xf32>, tensor<f32>, tensor<2x3xi32>, tensor<2x3x1xf16>
+}
+
+// -----
+
+// Tests gather: a generic over the output reading the indices through the output dims they occupy,
+// wrapping negative indices, clamping, and loading the data row with the other dims from
+// linalg.index; a rank-0 i32 index reads through a map with no results.
+
+// CHECK-DAG: #[[$IDX:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$SCALAR:.+]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @gather
+// CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<10x4xf32>, memref<2x3xi64>) outs(%{{.+}} : memref<2x3x4xf32>)
+// CHECK: ^bb0(%[[DATA:.+]]: memref<10x4xf32>, %{{.+}}: memref<2x3xi64>, %{{.+}}: memref<2x3x4xf32>):
+// CHECK: linalg.generic {indexing_maps = [#[[$IDX]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: ^bb0(%[[I:.+]]: i64, %{{.+}}: f32):
+// CHECK: %[[IX:.+]] = arith.index_cast %[[I]] : i64 to index
+// CHECK: arith.cmpi slt, %[[IX]]
+// CHECK: arith.select
+// CHECK: arith.minsi
+// CHECK: %[[ROW:.+]] = arith.maxsi
+// CHECK: %[[COL:.+]] = linalg.index 2 : index
+// CHECK: memref.load %[[DATA]][%[[ROW]], %[[COL]]] : memref<10x4xf32>
+// CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<10x4xf32>, memref<i32>) outs(%{{.+}} : memref<10xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$SCALAR]], #{{.+}}], iterator_types = ["parallel"]}
+// CHECK: arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[R:.+]] = linalg.index 0 : index
+// CHECK: memref.load %{{.+}}[%[[R]], %{{.+}}] : memref<10x4xf32>
+func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %j: tensor<i32>) -> (tensor<2x3x4xf32>, tensor<10xf32>) {
+  %0 = ms.gather %t, %ids {axis = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %1 = ms.gather %t, %j {axis = 1 : i64} : (tensor<10x4xf32>, tensor<i32>) -> tensor<10xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<10xf32>
+}
+
+// -----
+
+// Tests slice: positive steps are a strided subview copied as is; a negative step takes the box
+// [start + (size - 1) * step, start] with stride |step| and reverses it through the input map.
+
+// CHECK-DAG: #[[$REV:.+]] = affine_map<(d0, d1) -> (-d0 + 4, d1)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @slice
+// CHECK: mie.kernel "slice" ins(%{{.+}} : memref<6x8xf32>) outs(%{{.+}} : memref<2x3xf32>)
+// CHECK: %[[BOX:.+]] = memref.subview %{{.+}}[1, 0] [2, 3] [2, 3] : memref<6x8xf32> to memref<2x3xf32, strided<[16, 3], offset: 8>>
+// CHECK: linalg.copy ins(%[[BOX]] : {{.+}}) outs(%{{.+}} : memref<2x3xf32>)
+// CHECK: mie.kernel "slice" ins(%{{.+}} : memref<6x8xf32>) outs(%{{.+}} : memref<5x2xf32>)
+// CHECK: %[[RBOX:.+]] = memref.subview %{{.+}}[1, 1] [5, 2] [1, 2] : memref<6x8xf32> to memref<5x2xf32, strided<[8, 2], offset: 9>>
+// CHECK: linalg.generic {indexing_maps = [#[[$REV]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[RBOX]] :
+func.func @slice(%x: tensor<6x8xf32>) -> (tensor<2x3xf32>, tensor<5x2xf32>) {
+  %0 = ms.slice %x {starts = array<i64: 1, 0>, sizes = array<i64: 2, 3>, steps = array<i64: 2, 3>} : (tensor<6x8xf32>) -> tensor<2x3xf32>
+  %1 = ms.slice %x {starts = array<i64: 5, 1>, sizes = array<i64: 5, 2>, steps = array<i64: -1, 2>} : (tensor<6x8xf32>) -> tensor<5x2xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<5x2xf32>
+}
+
+// -----
+
+// Tests split: one kernel with one output buffer per piece, each a copy of its subview.
+
+// CHECK-LABEL: func.func @split
+// CHECK-SAME: (%[[X:[^:]+]]: memref<2x9xf32>)
+// CHECK: %[[A:.+]] = mie.alloc : memref<2x2xf32>
+// CHECK: %[[B:.+]] = mie.alloc : memref<2x3xf32>
+// CHECK: %[[C:.+]] = mie.alloc : memref<2x4xf32>
+// CHECK: mie.kernel "split" ins(%[[X]] : memref<2x9xf32>) outs(%[[A]], %[[B]], %[[C]] :
+// CHECK: memref.subview %{{.+}}[0, 0] [2, 2] [1, 1]
+// CHECK: linalg.copy
+// CHECK: memref.subview %{{.+}}[0, 2] [2, 3] [1, 1]
+// CHECK: linalg.copy
+// CHECK: memref.subview %{{.+}}[0, 5] [2, 4] [1, 1]
+// CHECK: linalg.copy
+// CHECK: return %[[A]], %[[B]], %[[C]]
+func.func @split(%x: tensor<2x9xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x4xf32>) {
+  %0:3 = ms.split %x {axis = 1 : i64, sizes = array<i64: 2, 3, 4>} : (tensor<2x9xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x4xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Tests pad: constant mode fills and copies the kept box into its slot (negative pads crop the
+// source box); reflect mode maps the index with period 2 * (size - 1); edge mode clamps.
+
+// CHECK-LABEL: func.func @pad
+// CHECK: mie.kernel "pad" ins(%{{.+}} : memref<1x2x4x5xf32>) outs(%{{.+}} : memref<1x2x7x8xf32>)
+// CHECK: %[[V:.+]] = arith.constant 1.500000e+00 : f32
+// CHECK: linalg.fill ins(%[[V]] : f32)
+// CHECK: %[[SRC:.+]] = memref.subview %{{.+}}[0, 0, 0, 0] [1, 2, 4, 5] [1, 1, 1, 1]
+// CHECK: %[[DST:.+]] = memref.subview %{{.+}}[0, 0, 1, 2] [1, 2, 4, 5] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%[[SRC]] : {{.+}}) outs(%[[DST]] :
+// CHECK: mie.kernel "pad" ins(%{{.+}} : memref<1x2x4x5xf32>) outs(%{{.+}} : memref<1x2x4x5xf32>)
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 0] [1, 2, 3, 3] [1, 1, 1, 1]
+// CHECK: memref.subview %{{.+}}[0, 0, 0, 2] [1, 2, 3, 3] [1, 1, 1, 1]
+// CHECK: mie.kernel "pad" ins(%{{.+}} : memref<1x2x4x5xf32>) outs(%{{.+}} : memref<1x2x9x5xf32>)
+// CHECK: linalg.generic
+// CHECK: %[[H:.+]] = linalg.index 2 : index
+// CHECK: %[[J:.+]] = arith.subi %[[H]], %{{.+}} : index
+// CHECK: arith.remsi %[[J]], %{{.+}} : index
+// CHECK: memref.load
+func.func @pad(%x: tensor<1x2x4x5xf32>) -> (tensor<1x2x7x8xf32>, tensor<1x2x4x5xf32>, tensor<1x2x9x5xf32>) {
+  %0 = ms.pad %x {pads = array<i64: 0, 0, 1, 2, 0, 0, 2, 1>, value = 1.5 : f64} : (tensor<1x2x4x5xf32>) -> tensor<1x2x7x8xf32>
+  %1 = ms.pad %x {pads = array<i64: 0, 0, -1, 2, 0, 0, 1, -2>} : (tensor<1x2x4x5xf32>) -> tensor<1x2x4x5xf32>
+  %2 = ms.pad %x {pads = array<i64: 0, 0, 3, 0, 0, 0, 2, 0>, mode = #ms<pad_mode reflect>} : (tensor<1x2x4x5xf32>) -> tensor<1x2x9x5xf32>
+  return %0, %1, %2 : tensor<1x2x7x8xf32>, tensor<1x2x4x5xf32>, tensor<1x2x9x5xf32>
+}
+
+// CHECK-LABEL: func.func @pad_edge
+// CHECK: mie.kernel "pad" ins(%{{.+}} : memref<4xi64>) outs(%{{.+}} : memref<7xi64>)
+// CHECK: %[[I:.+]] = linalg.index 0 : index
+// CHECK: %[[J:.+]] = arith.subi %[[I]], %{{.+}} : index
+// CHECK: %[[LO:.+]] = arith.minsi %[[J]], %{{.+}} : index
+// CHECK: %[[K:.+]] = arith.maxsi %[[LO]], %{{.+}} : index
+// CHECK: memref.load %{{.+}}[%[[K]]] : memref<4xi64>
+func.func @pad_edge(%x: tensor<4xi64>) -> tensor<7xi64> {
+  %0 = ms.pad %x {pads = array<i64: 2, 1>, mode = #ms<pad_mode edge>} : (tensor<4xi64>) -> tensor<7xi64>
+  return %0 : tensor<7xi64>
+}
+
+// -----
+
+// Tests expand: a broadcasting copy (leading dim dropped, size-1 dim read at 0).
+
+// CHECK-DAG: #[[$IN:.+]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @expand
+// CHECK: mie.kernel "expand" ins(%{{.+}} : memref<3x1xf32>) outs(%{{.+}} : memref<2x3x6xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: ^bb0(%[[E:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: linalg.yield %[[E]] : f32
+func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x6xf32> {
+  %0 = ms.expand %x {shape = array<i64: 2, 1, 6>} : (tensor<3x1xf32>) -> tensor<2x3x6xf32>
+  return %0 : tensor<2x3x6xf32>
+}
+
+// -----
+
+// Tests resize: unchanged dims read their own index; nearest (asymmetric, floor) divides the output
+// index by the scale and floors it without libm (fptosi, step down when above); linear
+// (align_corners) clamps the coordinate, takes the two neighbours and sums four weighted loads.
+
+// CHECK-LABEL: func.func @resize
+// CHECK: mie.kernel "resize" ins(%{{.+}} : memref<1x3x4x4xf32>) outs(%{{.+}} : memref<1x3x8x8xf32>)
+// CHECK: %[[N:.+]] = linalg.index 0 : index
+// CHECK: %[[C:.+]] = linalg.index 1 : index
+// CHECK: %[[H:.+]] = linalg.index 2 : index
+// CHECK: arith.index_cast %[[H]] : index to i64
+// CHECK: arith.sitofp
+// CHECK: arith.divf
+// CHECK: arith.fptosi
+// CHECK: arith.cmpf ogt
+// CHECK: %[[HI:.+]] = arith.maxsi
+// CHECK: %[[WI:.+]] = arith.maxsi
+// CHECK: memref.load %{{.+}}[%[[N]], %[[C]], %[[HI]], %[[WI]]] : memref<1x3x4x4xf32>
+// CHECK: mie.kernel "resize" ins(%{{.+}} : memref<1x3x4x4xf32>) outs(%{{.+}} : memref<1x3x7x3xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.divf
+// CHECK: arith.minimumf
+// CHECK: arith.maximumf
+// CHECK-COUNT-4: memref.load
+// CHECK: linalg.yield
+func.func @resize(%x: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x7x3xf32>) {
+  %0 = ms.resize %x {sizes = array<i64: 1, 3, 8, 8>, mode = #ms<resize_mode nearest>, coordinate_mode = #ms<coordinate_mode asymmetric>, nearest_mode = #ms<nearest_mode floor>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  %1 = ms.resize %x {sizes = array<i64: 1, 3, 7, 3>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode align_corners>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x7x3xf32>
+  return %0, %1 : tensor<1x3x8x8xf32>, tensor<1x3x7x3xf32>
+}

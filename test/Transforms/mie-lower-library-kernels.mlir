@@ -18,7 +18,9 @@
 // CHECK: mie.kernel "conv2d" ins(%[[PAD]], %[[W]], %[[B]] : memref<1x3x10x10xf32>, memref<4x3x3x3xf32>, memref<4xf32>) outs(%[[Y]] : memref<1x4x8x8xf32>)
 // CHECK: ^bb0(%[[I:.+]]: memref<1x3x10x10xf32>, %[[F:.+]]: memref<4x3x3x3xf32>, %[[BB:.+]]: memref<4xf32>, %[[O:.+]]: memref<1x4x8x8xf32>):
 // CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[O]] : memref<1x4x8x8xf32>)
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[I]], %[[F]] : {{.+}}) outs(%[[O]] : {{.+}})
+// The convolution runs with its reductions outside the output rows (so the inner loop vectorizes).
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[I]], %[[F]] : {{.+}}) outs(%[[O]] : {{.+}})
 // CHECK: linalg.generic {indexing_maps = [#[[$CH]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BB]] : memref<4xf32>) outs(%[[O]] : memref<1x4x8x8xf32>)
 // CHECK: ^bb0(%[[BIAS:.+]]: f32, %[[ACC:.+]]: f32):
 // CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[BIAS]] : f32
@@ -46,7 +48,7 @@ func.func @conv_pad_bias_relu(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, 
 // CHECK: mie.kernel "conv_pad"
 // CHECK: memref.subview %{{.+}}[0, 0, 0, 1] [1, 3, 8, 8] [1, 1, 1, 1]
 // CHECK: mie.kernel "conv2d" ins(%[[PAD]], %{{.+}} : memref<1x3x10x12xf32>, memref<4x3x3x3xf32>) outs(%{{.+}} : memref<1x4x8x10xf32>)
-// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
 // CHECK-NOT: linalg.generic
 // CHECK: mie.yield
 func.func @conv_asymmetric_pads(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<1x4x8x10xf32>) {
@@ -66,7 +68,8 @@ func.func @conv_asymmetric_pads(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>
 // CHECK: mie.kernel "conv2d" ins(%[[X]], %[[W]] : memref<1x8x9x9xf32>, memref<8x1x3x3xf32>) outs(%[[Y]] : memref<1x8x3x3xf32>)
 // CHECK: ^bb0(%[[I:.+]]: memref<1x8x9x9xf32>, %[[F:.+]]: memref<8x1x3x3xf32>, %[[O:.+]]: memref<1x8x3x3xf32>):
 // CHECK: %[[F3:.+]] = memref.collapse_shape %[[F]] {{\[\[}}0, 1], [2], [3]] : memref<8x1x3x3xf32> into memref<8x3x3xf32>
-// CHECK: linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[I]], %[[F3]] : memref<1x8x9x9xf32>, memref<8x3x3xf32>) outs(%[[O]] : memref<1x8x3x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$DWIN:.+]], #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[I]], %[[F3]] : memref<1x8x9x9xf32>, memref<8x3x3xf32>) outs(%[[O]] : memref<1x8x3x3xf32>)
 func.func @depthwise(%x: memref<1x8x9x9xf32>, %w: memref<8x1x3x3xf32>, %y: memref<1x8x3x3xf32>) {
   mie.conv2d ins(%x, %w : memref<1x8x9x9xf32>, memref<8x1x3x3xf32>) outs(%y : memref<1x8x3x3xf32>)
       {strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, groups = 8}
@@ -87,7 +90,8 @@ func.func @depthwise(%x: memref<1x8x9x9xf32>, %w: memref<8x1x3x3xf32>, %y: memre
 // CHECK-DAG: %[[GF:.+]] = memref.expand_shape %[[F]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 4, 3, 3] : memref<4x4x3x3xf32> into memref<2x2x4x3x3xf32>
 // CHECK-DAG: %[[GI:.+]] = memref.expand_shape %[[I]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 4, 6, 6] : memref<1x8x6x6xf32> into memref<1x2x4x6x6xf32>
 // CHECK-DAG: %[[GO:.+]] = memref.expand_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 4] : memref<1x4x4x4xf32> into memref<1x2x2x4x4xf32>
-// CHECK: linalg.conv_2d_ngchw_gfchw {{.+}} ins(%[[GI]], %[[GF]] : memref<1x2x4x6x6xf32>, memref<2x2x4x3x3xf32>) outs(%[[GO]] : memref<1x2x2x4x4xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[GI]], %[[GF]] : memref<1x2x4x6x6xf32>, memref<2x2x4x3x3xf32>) outs(%[[GO]] : memref<1x2x2x4x4xf32>)
 // CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], {{.+}}} ins(%[[RR]] : memref<1x4x4x4xf32>) outs(%[[O]] : memref<1x4x4x4xf32>)
 // CHECK: ^bb0(%[[RES:.+]]: f32, %[[ACC:.+]]: f32):
 // CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[RES]] : f32
@@ -112,7 +116,7 @@ func.func @grouped_residual_clamp(%x: memref<1x8x6x6xf32>, %w: memref<4x4x3x3xf3
 // CHECK: memref.expand_shape %{{.+}} {{\[\[}}0, 1], [2], [3], [4]] output_shape [4, 2, 1, 3, 3] : memref<8x1x3x3xf32> into memref<4x2x1x3x3xf32>
 // CHECK: memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 6, 6]
 // CHECK: memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 2, 4, 4]
-// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
 // CHECK-NOT: linalg.depthwise
 func.func @depthwise_multiplier(%x: memref<1x4x6x6xf32>, %w: memref<8x1x3x3xf32>, %y: memref<1x8x4x4xf32>) {
   mie.conv2d ins(%x, %w : memref<1x4x6x6xf32>, memref<8x1x3x3xf32>) outs(%y : memref<1x8x4x4xf32>) {groups = 4}

@@ -9,7 +9,7 @@
 // CHECK-NEXT: return
 // CHECK-NOT: mie.kernel
 // CHECK-LABEL: func.func private @main_k0_relu
-// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32>, %[[OUT:[^:]+]]: memref<4xf32>) {
+// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4xf32> {llvm.noalias}) {
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.generic {{.+}} ins(%[[IN]] : memref<4xf32>) outs(%[[OUT]] : memref<4xf32>)
 // CHECK: arith.maximumf %{{.+}}, %[[ZERO]]
@@ -43,12 +43,12 @@ func.func @main(%x: memref<4xf32>, %y: memref<4xf32>) {
 // CHECK-NEXT: call @main_k1_a_b_c(%[[T]], %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT: return
 // CHECK-DAG: func.func private @main_k0_max_pool(){{$}}
-// CHECK-DAG: func.func private @[[K0]](%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<4xf32>)
-// CHECK-DAG: func.func private @main_k1_a_b_c(%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<4xf32>)
+// CHECK-DAG: func.func private @[[K0]](%{{[^:]+}}: memref<4xf32> {llvm.noalias}, %{{[^:]+}}: memref<4xf32> {llvm.noalias})
+// CHECK-DAG: func.func private @main_k1_a_b_c(%{{[^:]+}}: memref<4xf32> {llvm.noalias}, %{{[^:]+}}: memref<4xf32> {llvm.noalias})
 // CHECK-LABEL: func.func @other
 // CHECK-SAME: (%[[Z:[^:]+]]: memref<4xf32>)
 // CHECK-NEXT: call @other_k0_fill(%[[Z]]) : (memref<4xf32>) -> ()
-// CHECK: func.func private @other_k0_fill(%{{[^:]+}}: memref<4xf32>)
+// CHECK: func.func private @other_k0_fill(%{{[^:]+}}: memref<4xf32> {llvm.noalias})
 // CHECK-NEXT: arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: linalg.fill
 // CHECK-NOT: mie.kernel

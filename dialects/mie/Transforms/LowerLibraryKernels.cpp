@@ -8,6 +8,8 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/KernelBuilders.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIELOWERLIBRARYKERNELSPASS
 #include "dialects/mie/Transforms/Passes.h.inc"
@@ -44,6 +46,17 @@ void buildEpilogueGeneric(OpBuilder &b, Location loc, EpilogueAttr epilogue, Val
                             });
 }
 
+/// Reorders a convolution's loops so the reductions (input channel, kernel window) run outside the
+/// output's spatial dims: the innermost loop then walks contiguous output and input rows, which LLVM
+/// vectorizes, instead of a scalar dot product per output element.
+void reductionsOutside(linalg::LinalgOp conv, ArrayRef<unsigned> order) {
+  IRRewriter rewriter(conv->getContext());
+  rewriter.setInsertionPoint(conv);
+  FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, conv);
+  if (succeeded(generic))
+    (void)linalg::interchangeGenericOp(rewriter, *generic, order);
+}
+
 /// The convolution proper on (already padded) buffers, choosing the linalg form by grouping.
 void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Value out,
                       int64_t groups, DenseIntElementsAttr strides,
@@ -53,16 +66,20 @@ void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Val
   auto outType = cast<MemRefType>(out.getType());
   int64_t channels = inType.getDimSize(1), filters = wType.getDimSize(0);
   if (groups == 1) {
-    linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{}, ValueRange{input, filter}, out, strides,
-                                     dilations);
+    auto conv = linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{}, ValueRange{input, filter},
+                                                 out, strides, dilations);
+    // (n, f, oh, ow, c, kh, kw) -> (n, f, c, kh, kw, oh, ow).
+    reductionsOutside(conv, {0, 1, 4, 5, 6, 2, 3});
     return;
   }
   if (groups == channels && groups == filters) {
     // Depthwise, multiplier 1: [C, 1, KH, KW] -> [C, KH, KW].
     Value w = memref::CollapseShapeOp::create(b, loc, filter,
                                               ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
-    linalg::DepthwiseConv2DNchwChwOp::create(b, loc, TypeRange{}, ValueRange{input, w}, out,
-                                             strides, dilations);
+    auto conv = linalg::DepthwiseConv2DNchwChwOp::create(b, loc, TypeRange{}, ValueRange{input, w},
+                                                         out, strides, dilations);
+    // (n, c, oh, ow, kh, kw) -> (n, c, kh, kw, oh, ow).
+    reductionsOutside(conv, {0, 1, 4, 5, 2, 3});
     return;
   }
   // General grouped: split the channel dims into [G, C/G].
@@ -77,9 +94,11 @@ void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Val
   Value w =
       memref::ExpandShapeOp::create(b, loc, MemRefType::get(wShape, wType.getElementType()), filter,
                                     ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-  linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{},
-                                     ValueRange{split(input, inType, groups), w},
-                                     split(out, outType, groups), strides, dilations);
+  auto conv = linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{},
+                                                 ValueRange{split(input, inType, groups), w},
+                                                 split(out, outType, groups), strides, dilations);
+  // (n, g, f, oh, ow, c, kh, kw) -> (n, g, f, c, kh, kw, oh, ow).
+  reductionsOutside(conv, {0, 1, 2, 5, 6, 7, 3, 4});
 }
 
 void lowerConv2d(Conv2dOp op) {

@@ -38,6 +38,9 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         func.setPrivate();
         symbols.insert(func, std::next(Block::iterator(parent)));
         func.getBody().takeBody(kernel.getBody());
+        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+          if (isa<MemRefType>(func.getArgument(i).getType()))
+            func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
         Operation *terminator = func.getBody().front().getTerminator();
         b.setInsertionPoint(terminator);
         func::ReturnOp::create(b, terminator->getLoc());

@@ -136,6 +136,10 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     argTypes.append({b.getIndexType(), b.getIndexType()});
     auto body = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
     body.setPrivate();
+    // Captured buffers are the kernel's own arguments, which do not alias (see mie-outline-kernels).
+    for (unsigned i = 0, e = captures->size(); i < e; ++i)
+      if (isa<MemRefType>(argTypes[i]))
+        body.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
     symbols.insert(body, std::next(Block::iterator(func)));
     Block *entry = body.addEntryBlock();
     b.setInsertionPointToStart(entry);

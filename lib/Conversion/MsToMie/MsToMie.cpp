@@ -42,6 +42,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieElementwisePatterns(converter, patterns);
     mstomie::populateMsToMieNNPatterns(converter, patterns);
     mstomie::populateMsToMieTensorPatterns(converter, patterns);
+    mstomie::populateMsToMieReducePatterns(converter, patterns);
+    mstomie::populateMsToMieShapePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

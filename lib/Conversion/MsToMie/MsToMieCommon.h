@@ -47,6 +47,8 @@ Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRang
 void populateMsToMieElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

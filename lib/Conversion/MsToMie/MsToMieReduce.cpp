@@ -1,0 +1,364 @@
+//===- MsToMieReduce.cpp - softmax, layer_norm and reductions -> mie ------===//
+//
+// Each op becomes one mie.kernel of linalg.generics. Per-row statistics (max, sum, mean, inverse
+// standard deviation) live in f32 scratch buffers passed as extra `outs` of the kernel: they are
+// mie.allocs like any other, so memory planning places them in the arena and the generated loops
+// only capture function arguments (which keeps them parallelizable). Reduction generics put the
+// reduced dims last in their iteration space, so the outer loops stay parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::mstomie;
+
+namespace {
+
+using IterType = utils::IteratorType;
+
+/// `axis` (the attribute's uint64_t read back as the signed value it stores) in [0, rank).
+int64_t normalizeAxis(uint64_t axis, int64_t rank) {
+  auto a = static_cast<int64_t>(axis);
+  return a < 0 ? a + rank : a;
+}
+
+/// Statistics and accumulations of narrow floats are computed in f32; f32 and f64 in themselves.
+Type computeType(Type elementType) {
+  if (auto ft = dyn_cast<FloatType>(elementType); ft && ft.getWidth() < 32)
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  auto from = cast<FloatType>(v.getType());
+  auto target = cast<FloatType>(to);
+  if (from == target)
+    return v;
+  if (from.getWidth() < target.getWidth())
+    return arith::ExtFOp::create(b, loc, target, v);
+  return arith::TruncFOp::create(b, loc, target, v);
+}
+
+/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes.
+Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
+                                  : std::numeric_limits<double>::infinity()));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+SmallVector<AffineMap> identityMaps(MLIRContext *ctx, int64_t rank, int64_t count) {
+  return SmallVector<AffineMap>(count, AffineMap::getMultiDimIdentityMap(rank, ctx));
+}
+
+/// Emits a linalg.generic on buffers whose body yields `body(elements)`.
+void buildGeneric(OpBuilder &b, Location loc, ValueRange ins, ValueRange outs,
+                  ArrayRef<AffineMap> maps, ArrayRef<IterType> iters,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  linalg::GenericOp::create(b, loc, ins, outs, maps, iters,
+                            [&](OpBuilder &gb, Location gl, ValueRange e) {
+                              linalg::YieldOp::create(gb, gl, body(gb, gl, e));
+                            });
+}
+
+/// softmax(x) = exp(x - max) / sum(exp(x - max)) along `axis`: a max reduction and a sum
+/// reduction into f32 [.., 1, ..] scratch buffers, then one parallel pass writing the quotient
+/// (exp is recomputed rather than stored, so narrow outputs lose nothing before the division).
+struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::SoftmaxOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    if (rank == 0)
+      return rewriter.notifyMatchFailure(op, "expects a ranked input of rank >= 1");
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    Type et = type.getElementType(), ct = computeType(et);
+    SmallVector<int64_t> statShape(type.getShape());
+    statShape[axis] = 1;
+    Value out = allocBuffer(rewriter, loc, type);
+    Value maxBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
+    Value sumBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
+
+    // Reductions iterate [other dims..., axis]; the statistics read the axis at 0.
+    SmallVector<AffineExpr> inExprs(rank), statExprs(rank), bcastExprs(rank);
+    int64_t loop = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      bcastExprs[d] = d == axis ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(d, ctx);
+      if (d == axis)
+        continue;
+      inExprs[d] = statExprs[d] = getAffineDimExpr(loop++, ctx);
+    }
+    inExprs[axis] = getAffineDimExpr(rank - 1, ctx);
+    statExprs[axis] = getAffineConstantExpr(0, ctx);
+    AffineMap inMap = AffineMap::get(rank, 0, inExprs, ctx);
+    AffineMap statMap = AffineMap::get(rank, 0, statExprs, ctx);
+    AffineMap bcast = AffineMap::get(rank, 0, bcastExprs, ctx);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<IterType> redIters(rank - 1, IterType::parallel);
+    redIters.push_back(IterType::reduction);
+    SmallVector<IterType> parIters(rank, IterType::parallel);
+
+    KernelOp::create(
+        rewriter, loc, "softmax", adaptor.getInput(), ValueRange{out, maxBuf, sumBuf},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], y = args[1], mx = args[2], sum = args[3];
+          linalg::FillOp::create(b, l, extremeConstant(b, l, ct, /*lowest=*/true), mx);
+          buildGeneric(b, l, x, mx, {inMap, statMap}, redIters,
+                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                         return arith::MaximumFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct),
+                                                          e[1]);
+                       });
+          linalg::FillOp::create(b, l, scalarConstant(b, l, ct, 0.0), sum);
+          buildGeneric(
+              b, l, ValueRange{x, mx}, sum, {inMap, statMap, statMap}, redIters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                Value shifted = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
+                return arith::AddFOp::create(gb, gl, e[2], math::ExpOp::create(gb, gl, shifted));
+              });
+          buildGeneric(
+              b, l, ValueRange{x, mx, sum}, y, {id, bcast, bcast, id}, parIters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                Value shifted = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
+                Value p = arith::DivFOp::create(gb, gl, math::ExpOp::create(gb, gl, shifted), e[2]);
+                return convertFloat(gb, gl, p, et);
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// layer_norm: mean and inverse standard deviation per row (two-pass variance, f32), then
+/// y = (x - mean) * rstd * scale + bias in one parallel pass. The normalized dims are trailing,
+/// so the identity iteration space already has its reduction dims last.
+struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::LayerNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    Type et = type.getElementType(), ct = computeType(et);
+    double eps = op.getEpsilon().convertToDouble();
+    int64_t count = 1;
+    SmallVector<int64_t> statShape(type.getShape());
+    for (int64_t d = axis; d < rank; ++d) {
+      count *= statShape[d];
+      statShape[d] = 1;
+    }
+    Value out = allocBuffer(rewriter, loc, type);
+    Value meanBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
+    Value rstdBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
+
+    SmallVector<AffineExpr> statExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      statExprs.push_back(d < axis ? getAffineDimExpr(d, ctx) : getAffineConstantExpr(0, ctx));
+    AffineMap statMap = AffineMap::get(rank, 0, statExprs, ctx);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<IterType> redIters(rank, IterType::parallel);
+    for (int64_t d = axis; d < rank; ++d)
+      redIters[d] = IterType::reduction;
+    SmallVector<IterType> parIters(rank, IterType::parallel);
+
+    Value bias = adaptor.getBias();
+    SmallVector<Value> ins = {adaptor.getInput(), adaptor.getScale()};
+    SmallVector<AffineMap> finalMaps = {
+        id, statMap, statMap,
+        broadcastMap(ctx, cast<MemRefType>(ins[1].getType()).getShape(), type.getShape())};
+    if (bias) {
+      ins.push_back(bias);
+      finalMaps.push_back(
+          broadcastMap(ctx, cast<MemRefType>(bias.getType()).getShape(), type.getShape()));
+    }
+    finalMaps.push_back(id);
+
+    KernelOp::create(
+        rewriter, loc, "layer_norm", ins, ValueRange{out, meanBuf, rstdBuf},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          size_t numIns = ins.size();
+          Value x = args[0], y = args[numIns], mean = args[numIns + 1], rstd = args[numIns + 2];
+          Value zero = scalarConstant(b, l, ct, 0.0);
+          auto scaleStat = [&](Value stat, function_ref<Value(OpBuilder &, Location, Value)> f) {
+            buildGeneric(b, l, ValueRange{}, stat, identityMaps(ctx, rank, 1), parIters,
+                         [&](OpBuilder &gb, Location gl, ValueRange e) { return f(gb, gl, e[0]); });
+          };
+          auto invCount = [&](OpBuilder &gb, Location gl) {
+            return scalarConstant(gb, gl, ct, 1.0 / static_cast<double>(count));
+          };
+          // mean = sum(x) / count
+          linalg::FillOp::create(b, l, zero, mean);
+          buildGeneric(b, l, x, mean, {id, statMap}, redIters,
+                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                         return arith::AddFOp::create(gb, gl, e[1], convertFloat(gb, gl, e[0], ct));
+                       });
+          scaleStat(mean, [&](OpBuilder &gb, Location gl, Value s) -> Value {
+            return arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
+          });
+          // rstd = 1 / sqrt(sum((x - mean)^2) / count + eps)
+          linalg::FillOp::create(b, l, zero, rstd);
+          buildGeneric(
+              b, l, ValueRange{x, mean}, rstd, {id, statMap, statMap}, redIters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                Value d = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
+                return arith::AddFOp::create(gb, gl, e[2], arith::MulFOp::create(gb, gl, d, d));
+              });
+          scaleStat(rstd, [&](OpBuilder &gb, Location gl, Value s) -> Value {
+            Value var = arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
+            Value shifted = arith::AddFOp::create(gb, gl, var, scalarConstant(gb, gl, ct, eps));
+            return math::RsqrtOp::create(gb, gl, shifted);
+          });
+          SmallVector<Value> finalIns = {x, mean, rstd, args[1]};
+          if (bias)
+            finalIns.push_back(args[2]);
+          buildGeneric(b, l, finalIns, y, finalMaps, parIters,
+                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                         Value d =
+                             arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
+                         Value n = arith::MulFOp::create(gb, gl, d, e[2]);
+                         Value r = arith::MulFOp::create(gb, gl, n, convertFloat(gb, gl, e[3], ct));
+                         if (bias)
+                           r = arith::AddFOp::create(gb, gl, r, convertFloat(gb, gl, e[4], ct));
+                         return convertFloat(gb, gl, r, et);
+                       });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+enum class ReduceKind { Sum, Mean, Max, Min };
+
+/// reduce_*: one reduction generic over [kept dims..., reduced dims...] into the output (or, for
+/// sums of narrow floats, into an f32 scratch buffer), then a parallel pass for the mean's division
+/// and the conversion back.
+template <typename OpTy, ReduceKind Kind>
+struct ReduceToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    RankedTensorType outType = op.getType();
+    Type et = inType.getElementType();
+    if (!et.isSignlessIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+    bool isFloat = isa<FloatType>(et);
+    int64_t rank = inType.getRank();
+    SmallVector<bool> reduced(rank, op.getAxes().empty());
+    for (int64_t a : op.getAxes())
+      reduced[a < 0 ? a + rank : a] = true;
+    bool keepDims = op.getKeepDims();
+
+    // Loop order: kept dims, then reduced dims.
+    SmallVector<int64_t> loopOf(rank);
+    int64_t numKept = 0, count = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        loopOf[d] = numKept++;
+    int64_t next = numKept;
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d]) {
+        loopOf[d] = next++;
+        count *= inType.getDimSize(d);
+      }
+    SmallVector<AffineExpr> inExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      inExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
+      if (!reduced[d])
+        outExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
+      else if (keepDims)
+        outExprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
+                                   AffineMap::get(rank, 0, outExprs, ctx)};
+    SmallVector<IterType> iters(rank, IterType::reduction);
+    for (int64_t i = 0; i < numKept; ++i)
+      iters[i] = IterType::parallel;
+
+    bool additive = Kind == ReduceKind::Sum || Kind == ReduceKind::Mean;
+    Type accType = additive ? computeType(et) : et;
+    Value out = allocBuffer(rewriter, loc, outType);
+    SmallVector<Value> outs = {out};
+    if (accType != et)
+      outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(outType.getShape(), accType)));
+
+    StringRef name = OpTy::getOperationName().drop_front(3);
+    KernelOp::create(
+        rewriter, loc, name, adaptor.getInput(), outs,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], y = args[1], acc = args.back();
+          Value init = additive ? scalarConstant(b, l, accType, 0.0)
+                                : extremeConstant(b, l, accType, Kind == ReduceKind::Max);
+          linalg::FillOp::create(b, l, init, acc);
+          buildGeneric(b, l, x, acc, maps, iters,
+                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                         Value v = isFloat ? convertFloat(gb, gl, e[0], accType) : e[0];
+                         switch (Kind) {
+                         case ReduceKind::Sum:
+                         case ReduceKind::Mean:
+                           return isFloat ? (Value)arith::AddFOp::create(gb, gl, e[1], v)
+                                          : (Value)arith::AddIOp::create(gb, gl, e[1], v);
+                         case ReduceKind::Max:
+                           return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e[1], v)
+                                          : (Value)arith::MaxSIOp::create(gb, gl, e[1], v);
+                         case ReduceKind::Min:
+                           return isFloat ? (Value)arith::MinimumFOp::create(gb, gl, e[1], v)
+                                          : (Value)arith::MinSIOp::create(gb, gl, e[1], v);
+                         }
+                         llvm_unreachable("unknown reduction");
+                       });
+          bool mean = Kind == ReduceKind::Mean;
+          if (!mean && acc == y)
+            return;
+          int64_t outRank = outType.getRank();
+          SmallVector<IterType> par(outRank, IterType::parallel);
+          SmallVector<Value> finalIns;
+          if (acc != y)
+            finalIns.push_back(acc);
+          buildGeneric(b, l, finalIns, y, identityMaps(ctx, outRank, finalIns.size() + 1), par,
+                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                         Value v = e[0];
+                         if (mean) {
+                           Value n = scalarConstant(gb, gl, accType, static_cast<double>(count));
+                           v = isFloat ? (Value)arith::DivFOp::create(gb, gl, v, n)
+                                       : (Value)arith::DivSIOp::create(gb, gl, v, n);
+                         }
+                         return isFloat ? convertFloat(gb, gl, v, et) : v;
+                       });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void mstomie::populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<SoftmaxToKernel, LayerNormToKernel, ReduceToKernel<ms::ReduceSumOp, ReduceKind::Sum>,
+               ReduceToKernel<ms::ReduceMeanOp, ReduceKind::Mean>,
+               ReduceToKernel<ms::ReduceMaxOp, ReduceKind::Max>,
+               ReduceToKernel<ms::ReduceMinOp, ReduceKind::Min>>(converter, patterns.getContext());
+}

@@ -1,0 +1,207 @@
+"""Builds one small single-op model per lowering variant, its inputs and onnxruntime's outputs.
+
+Usage: make_ops.py OUT_DIR [VARIANT...]   (all variants when none is named)
+For every variant writes OUT_DIR/VARIANT/ with the same layout as make_e2e.py: model.onnx,
+input_K.npy, reference_K.npy, plus the files ops.test's loop reads:
+  compile   the file to give mie-compile: model.onnx, or model.mlir for ops the ONNX importer
+            does not map (then model.onnx is only the reference model, run by onnxruntime)
+  run_args  mie-run's --input NAME=FILE / --output FILE arguments
+  outputs   the output indices K (out_K.npy is compared with reference_K.npy)
+  tol       compare.py's tolerances
+and OUT_DIR/variants (the variant names, one a line). Inputs come from a seeded generator; the
+reference is always onnxruntime's output, which shares nothing with the compiler.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+DTYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
+          np.dtype(np.int64): TensorProto.INT64}
+MLIR_TYPES = {np.dtype(np.float32): "f32"}
+
+
+class Variant:
+    """One model: graph inputs (name -> array), initializers, one node, output names."""
+
+    def __init__(self, op, inputs, outputs=("y",), inits=None, opset=13, mlir=None,
+                 tol=(1e-4, 1e-5), **attrs):
+        self.op, self.inputs, self.outputs = op, inputs, list(outputs)
+        self.inits = inits or {}
+        self.opset, self.mlir, self.tol, self.attrs = opset, mlir, tol, attrs
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def normal(shape, seed=0):
+    return rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def i64(values):
+    return np.array(values, np.int64)
+
+
+def resize_mlir(in_shape, sizes, mode, coord, nearest=None):
+    """The ms.resize equivalent of an ONNX Resize (the importer does not map Resize yet)."""
+    def ty(shape):
+        return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+    attrs = [f"sizes = array<i64: {', '.join(map(str, sizes))}>", f"mode = #ms<resize_mode {mode}>",
+             f"coordinate_mode = #ms<coordinate_mode {coord}>"]
+    if nearest:
+        attrs.append(f"nearest_mode = #ms<nearest_mode {nearest}>")
+    return (f"func.func @main(%x: {ty(in_shape)} {{mie.name = \"x\"}}) -> "
+            f"({ty(sizes)} {{mie.name = \"y\"}}) {{\n"
+            f"  %0 = ms.resize %x {{{', '.join(attrs)}}} : ({ty(in_shape)}) -> {ty(sizes)}\n"
+            f"  return %0 : {ty(sizes)}\n}}\n")
+
+
+def resize(in_shape, sizes, mode, coord, nearest=None):
+    attrs = dict(mode=mode, coordinate_transformation_mode=coord)
+    if nearest:
+        attrs["nearest_mode"] = nearest
+    return Variant("Resize", {"x": normal(in_shape, 7)}, inits={"sizes": i64(sizes)},
+                   node_inputs=["x", "", "", "sizes"],
+                   mlir=resize_mlir(in_shape, sizes, mode, coord, nearest), **attrs)
+
+
+def variants():
+    v = {}
+    # Softmax (opset 13: any axis).
+    v["softmax_last"] = Variant("Softmax", {"x": normal([2, 3, 17], 1) * 4}, axis=-1)
+    v["softmax_axis1"] = Variant("Softmax", {"x": normal([2, 5, 4], 2) * 4}, axis=1)
+    v["softmax_axis0"] = Variant("Softmax", {"x": normal([3, 4], 3)}, axis=0)
+    # LayerNormalization (opset 17), with and without bias, one or several normalized dims.
+    v["layer_norm_bias"] = Variant(
+        "LayerNormalization", {"x": normal([2, 4, 16], 4) * 3 + 1},
+        inits={"scale": normal([16], 5), "bias": normal([16], 6)}, opset=17, axis=-1,
+        epsilon=1e-5, node_inputs=["x", "scale", "bias"])
+    v["layer_norm_axis1"] = Variant(
+        "LayerNormalization", {"x": normal([2, 3, 8], 8)}, inits={"scale": normal([3, 8], 9)},
+        opset=17, axis=1, epsilon=1e-3, node_inputs=["x", "scale"])
+    # Reductions (opset 13: ReduceSum takes axes as an input, the others as an attribute).
+    x = normal([2, 3, 4, 5], 10)
+    v["reduce_sum_keep"] = Variant("ReduceSum", {"x": x}, inits={"axes": i64([1])}, keepdims=1,
+                                   node_inputs=["x", "axes"])
+    v["reduce_sum_all"] = Variant("ReduceSum", {"x": x}, keepdims=1)
+    v["reduce_sum_int"] = Variant("ReduceSum", {"x": rng(11).integers(-50, 50, [3, 4, 5]).astype(
+        np.int32)}, inits={"axes": i64([0, 2])}, keepdims=0, node_inputs=["x", "axes"])
+    v["reduce_mean_multi"] = Variant("ReduceMean", {"x": x}, axes=[0, 2], keepdims=0)
+    v["reduce_mean_neg"] = Variant("ReduceMean", {"x": x}, axes=[-1], keepdims=1)
+    v["reduce_max"] = Variant("ReduceMax", {"x": x}, axes=[1, 3], keepdims=1)
+    v["reduce_max_all"] = Variant("ReduceMax", {"x": x}, keepdims=0)
+    v["reduce_min"] = Variant("ReduceMin", {"x": x}, axes=[-2], keepdims=0)
+    # Gather: constant i64 indices with negatives on axis 0; i32 indices as an input on axis 1;
+    # a scalar index.
+    v["gather_axis0"] = Variant("Gather", {"x": normal([10, 4], 12)},
+                                inits={"idx": i64([[0, -1, 3], [9, -10, 5]])}, axis=0,
+                                node_inputs=["x", "idx"])
+    v["gather_axis1_i32"] = Variant(
+        "Gather", {"x": normal([3, 5, 2], 13), "idx": np.array([4, -2, 0, 1], np.int32)}, axis=1)
+    v["gather_scalar"] = Variant("Gather", {"x": normal([4, 6], 14)},
+                                 inits={"idx": np.array(-2, np.int64)}, axis=1,
+                                 node_inputs=["x", "idx"])
+    # Slice: positive steps (a strided box), negative steps (reversed), a partial axes list.
+    v["slice_steps"] = Variant("Slice", {"x": normal([6, 8], 15)},
+                               inits={"s": i64([1, 0]), "e": i64([5, 8]), "a": i64([0, 1]),
+                                      "st": i64([2, 3])}, node_inputs=["x", "s", "e", "a", "st"])
+    v["slice_negative"] = Variant("Slice", {"x": normal([5, 6, 3], 16)},
+                                  inits={"s": i64([-1, 4]), "e": i64([-100, 0]), "a": i64([0, 1]),
+                                         "st": i64([-1, -2])},
+                                  node_inputs=["x", "s", "e", "a", "st"])
+    v["slice_mixed"] = Variant("Slice", {"x": normal([4, 7], 17)},
+                               inits={"s": i64([1, 6]), "e": i64([4, 0]), "a": i64([0, 1]),
+                                      "st": i64([1, -3])}, node_inputs=["x", "s", "e", "a", "st"])
+    # Split into three uneven pieces, and into equal pieces on a negative axis.
+    v["split_sizes"] = Variant("Split", {"x": normal([2, 9], 18)}, outputs=["y0", "y1", "y2"],
+                               inits={"split": i64([2, 3, 4])}, axis=1,
+                               node_inputs=["x", "split"])
+    v["split_equal"] = Variant("Split", {"x": normal([4, 3, 2], 19)}, outputs=["y0", "y1"],
+                               axis=-3)
+    # Pad: constant with a value, constant with negative pads (crop), reflect, edge.
+    p = normal([1, 2, 4, 5], 20)
+    v["pad_constant"] = Variant("Pad", {"x": p}, inits={
+        "pads": i64([0, 0, 1, 2, 0, 0, 2, 1]), "value": np.array(1.5, np.float32)},
+        mode="constant", node_inputs=["x", "pads", "value"])
+    v["pad_crop"] = Variant("Pad", {"x": p}, inits={"pads": i64([0, 0, -1, 2, 0, 0, 1, -2])},
+                            mode="constant", node_inputs=["x", "pads"])
+    v["pad_reflect"] = Variant("Pad", {"x": p}, inits={"pads": i64([0, 1, 3, 2, 0, 1, 2, 4])},
+                               mode="reflect", node_inputs=["x", "pads"])
+    v["pad_edge"] = Variant("Pad", {"x": p}, inits={"pads": i64([0, 0, 2, 3, 1, 0, 4, 1])},
+                            mode="edge", node_inputs=["x", "pads"])
+    # Expand: broadcast a [3, 1] to [2, 3, 6].
+    v["expand"] = Variant("Expand", {"x": normal([3, 1], 21)}, inits={"shape": i64([2, 1, 6])},
+                          node_inputs=["x", "shape"])
+    # Resize (through ms .mlir): the four nearest modes where asymmetric x2 upsampling makes ties,
+    # nearest with half_pixel at a non-integer ratio, and linear with the four coordinate modes.
+    for mode in ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]:
+        v["resize_nearest_" + mode] = resize([1, 2, 3, 4], [1, 2, 6, 8], "nearest", "asymmetric",
+                                             mode)
+    v["resize_nearest_half_pixel"] = resize([1, 1, 5, 7], [1, 1, 3, 10], "nearest", "half_pixel",
+                                            "round_prefer_floor")
+    for coord in ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"]:
+        v["resize_linear_" + coord] = resize([1, 2, 4, 5], [1, 2, 7, 3], "linear", coord)
+    v["resize_linear_pytorch_one"] = resize([1, 2, 4, 5], [1, 2, 1, 9], "linear",
+                                            "pytorch_half_pixel")
+    return v
+
+
+def build(name, var, out_dir):
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    attrs = dict(var.attrs)
+    node_inputs = attrs.pop("node_inputs", list(var.inputs))
+    node = helper.make_node(var.op, node_inputs, var.outputs, name=name, **attrs)
+    graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
+                    for k, a in var.inputs.items()]
+    # Output types are left to shape inference.
+    graph_outputs = [helper.make_empty_tensor_value_info(o) for o in var.outputs]
+    inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
+    graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", var.opset)])
+    model.ir_version = 8
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    onnx.checker.check_model(model)
+    path = os.path.join(d, "model.onnx")
+    onnx.save(model, path)
+
+    import onnxruntime as ort
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    results = session.run(None, dict(var.inputs))
+
+    args = []
+    for k, (key, a) in enumerate(var.inputs.items()):
+        np.save(os.path.join(d, f"input_{k}.npy"), a)
+        args.append(f"--input {key}={os.path.join(d, f'input_{k}.npy')}")
+    for k, r in enumerate(results):
+        np.save(os.path.join(d, f"reference_{k}.npy"), r)
+        args.append(f"--output {os.path.join(d, f'out_{k}.npy')}")
+    compile_file = "model.onnx"
+    if var.mlir:
+        compile_file = "model.mlir"
+        with open(os.path.join(d, compile_file), "w") as f:
+            f.write(var.mlir)
+    files = {"compile": compile_file, "run_args": " ".join(args),
+             "outputs": " ".join(str(k) for k in range(len(results))),
+             "tol": f"--rtol {var.tol[0]} --atol {var.tol[1]}"}
+    for fname, text in files.items():
+        with open(os.path.join(d, fname), "w") as f:
+            f.write(text + "\n")
+
+
+def main():
+    out_dir, names = sys.argv[1], sys.argv[2:]
+    all_variants = variants()
+    names = names or list(all_variants)
+    os.makedirs(out_dir, exist_ok=True)
+    for name in names:
+        build(name, all_variants[name], out_dir)
+    with open(os.path.join(out_dir, "variants"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+if __name__ == "__main__":
+    main()
