@@ -1,0 +1,67 @@
+// RUN: ms-opt %s -split-input-file -mie-parallelize-loops | FileCheck %s
+
+// Tests that a kernel's top-level scf.parallel moves into a body function that runs iterations
+// [begin, end) of its first dimension, called through a dispatch declaration (implemented by code
+// generation as one env->parallel_for); the entry and the kernel get the environment as argument 0.
+// CHECK-LABEL: func.func private @main_k0_relu
+// CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[IN:[^:]+]]: memref<4x8xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4x8xf32> {llvm.noalias})
+// CHECK: %[[N:.+]] = arith.constant 4 : index
+// CHECK: call @main_k0_relu_p0__dispatch(%[[ENV]], %[[OUT]], %[[IN]], %[[N]])
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// CHECK-LABEL: func.func private @main_k0_relu_p0
+// CHECK-SAME: (%[[BO:[^:]+]]: memref<4x8xf32> {llvm.noalias}, %[[BI:[^:]+]]: memref<4x8xf32> {llvm.noalias}, %[[BEGIN:[^:]+]]: index, %[[END:[^:]+]]: index)
+// CHECK: %[[LB:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: %[[UB:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%[[LB]], %{{.+}}) to (%[[UB]], %{{.+}})
+// CHECK: memref.load %[[BI]]
+// CHECK: memref.store %{{.+}}, %[[BO]]
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[MENV:[^:]+]]: !llvm.ptr, %[[X:[^:]+]]: memref<4x8xf32>, %[[Y:[^:]+]]: memref<4x8xf32>)
+// CHECK: call @main_k0_relu(%[[MENV]], %[[X]], %[[Y]])
+// CHECK: func.func private @main_k0_relu_p0__dispatch(!llvm.ptr, memref<4x8xf32>, memref<4x8xf32>, index)
+func.func private @main_k0_relu(%in: memref<4x8xf32> {llvm.noalias}, %out: memref<4x8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %x = memref.load %in[%i, %j] : memref<4x8xf32>
+    %y = arith.maximumf %x, %zero : f32
+    memref.store %y, %out[%i, %j] : memref<4x8xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  call @main_k0_relu(%x, %y) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+  return
+}
+
+
+// -----
+
+// Tests that a loop with a single iteration stays serial: the kernel keeps its signature, and only
+// the entry gets the environment argument.
+// CHECK-LABEL: func.func private @main_k0_scalar
+// CHECK-SAME: (%{{[^:]+}}: memref<1xf32>)
+// CHECK: scf.parallel
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%{{[^:]+}}: !llvm.ptr, %[[Y:[^:]+]]: memref<1xf32>)
+// CHECK: call @main_k0_scalar(%[[Y]])
+// CHECK-NOT: __dispatch
+func.func private @main_k0_scalar(%out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    memref.store %zero, %out[%i] : memref<1xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%y: memref<1xf32>) {
+  call @main_k0_scalar(%y) : (memref<1xf32>) -> ()
+  return
+}
