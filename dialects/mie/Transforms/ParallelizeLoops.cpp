@@ -70,41 +70,42 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     Type ptr = LLVM::LLVMPointerType::get(ctx);
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-    DenseSet<Operation *> needsEnv;
+    // The environment: a new first argument of every entry and of every kernel that dispatches,
+    // added on first need.
+    DenseMap<Operation *, Value> envOf;
+    auto envFor = [&](func::FuncOp func) -> FailureOr<Value> {
+      if (auto it = envOf.find(func); it != envOf.end())
+        return it->second;
+      if (failed(func.insertArgument(0, ptr, DictionaryAttr::get(ctx), func.getLoc())))
+        return failure();
+      return envOf[func] = func.getArgument(0);
+    };
     for (func::FuncOp func : funcs) {
       if (func.isExternal())
         continue;
-      if (func.isPublic())
-        needsEnv.insert(func);
+      if (func.isPublic() && failed(envFor(func)))
+        return signalPassFailure();
       int64_t counter = 0;
       SmallVector<scf::ParallelOp> loops(func.getBody().front().getOps<scf::ParallelOp>());
       for (scf::ParallelOp loop : loops)
-        if (succeeded(parallelize(func, loop, counter, symbols, ptr)))
-          needsEnv.insert(func);
+        (void)parallelize(func, loop, counter, symbols, ptr, envFor);
     }
-    // Thread the environment: a new first argument of every function that dispatches or is an
-    // entry, passed along at every call of such a function.
-    for (func::FuncOp func : funcs) {
-      if (!needsEnv.contains(func))
-        continue;
-      if (failed(func.insertArgument(0, ptr, DictionaryAttr::get(ctx), func.getLoc())))
-        return signalPassFailure();
-      Value env = func.getArgument(0);
-      func.walk([&](func::CallOp call) {
+    // Calls of functions that took the environment pass it along.
+    for (auto [op, env] : envOf) {
+      op->walk([&, env = env](func::CallOp call) {
         Operation *callee = symbols.lookup(call.getCallee());
-        bool dispatch = call.getCallee().ends_with(kDispatchSuffix);
-        if (!dispatch && !needsEnv.contains(callee))
+        if (call.getCallee().ends_with(kDispatchSuffix) || !envOf.count(callee))
           return;
         SmallVector<Value> operands = {env};
-        llvm::append_range(operands,
-                           dispatch ? call.getOperands().drop_front() : call.getOperands());
+        llvm::append_range(operands, call.getOperands());
         call->setOperands(operands);
       });
     }
   }
 
   LogicalResult parallelize(func::FuncOp func, scf::ParallelOp loop, int64_t &counter,
-                            SymbolTable &symbols, Type ptr) {
+                            SymbolTable &symbols, Type ptr,
+                            function_ref<FailureOr<Value>(func::FuncOp)> envFor) {
     // The first dimension with a static trip count > 1 is split across threads.
     int64_t dim = -1, tripCount = 0;
     for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
@@ -136,7 +137,8 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     argTypes.append({b.getIndexType(), b.getIndexType()});
     auto body = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
     body.setPrivate();
-    // Captured buffers are the kernel's own arguments, which do not alias (see mie-outline-kernels).
+    // Captured buffers are the kernel's own arguments, which do not alias (see
+    // mie-outline-kernels).
     for (unsigned i = 0, e = captures->size(); i < e; ++i)
       if (isa<MemRefType>(argTypes[i]))
         body.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
@@ -170,13 +172,13 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     dispatch.setPrivate();
     symbols.insert(dispatch);
 
+    FailureOr<Value> env = envFor(func);
+    if (failed(env))
+      return failure();
     b.setInsertionPoint(loop);
-    SmallVector<Value> operands = {Value()}; // env, filled in when the function gets it
+    SmallVector<Value> operands = {*env};
     llvm::append_range(operands, *captures);
     operands.push_back(arith::ConstantIndexOp::create(b, loc, tripCount));
-    // A placeholder env operand would be invalid IR; pass the first capture's slot later instead:
-    // the call is created with a null-free operand list and fixed up by runOnOperation.
-    operands[0] = operands[1];
     func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
     loop.erase();
     for (Operation *op : llvm::reverse(sunk))

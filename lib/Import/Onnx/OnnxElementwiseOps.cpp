@@ -228,25 +228,9 @@ LogicalResult importArith(NodeImporter &n) {
 // Compare and where
 //===----------------------------------------------------------------------===//
 
-bool evalCompare(ms::ComparePredicate predicate, double a, double b) {
-  switch (predicate) {
-  case ms::ComparePredicate::eq:
-    return a == b;
-  case ms::ComparePredicate::ne:
-    return a != b;
-  case ms::ComparePredicate::lt:
-    return a < b;
-  case ms::ComparePredicate::le:
-    return a <= b;
-  case ms::ComparePredicate::gt:
-    return a > b;
-  case ms::ComparePredicate::ge:
-    return a >= b;
-  }
-  return false;
-}
-
-bool evalCompareInt(ms::ComparePredicate predicate, int64_t a, int64_t b) {
+/// Evaluates a comparison on known values (doubles, or int64 so large integers compare exactly).
+template <typename T>
+bool evalCompare(ms::ComparePredicate predicate, T a, T b) {
   switch (predicate) {
   case ms::ComparePredicate::eq:
     return a == b;
@@ -272,8 +256,8 @@ LogicalResult importCompare(NodeImporter &n) {
     std::optional<KnownTensor> folded = foldElementwise(
         {lhs, rhs}, n.builder().getI1Type(),
         [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          bool r = asInts ? evalCompareInt(predicate, lhs->intAt(idx[0]), rhs->intAt(idx[1]))
-                          : evalCompare(predicate, lhs->valueAt(idx[0]), rhs->valueAt(idx[1]));
+          bool r = asInts ? evalCompare<int64_t>(predicate, lhs->intAt(idx[0]), rhs->intAt(idx[1]))
+                          : evalCompare<double>(predicate, lhs->valueAt(idx[0]), rhs->valueAt(idx[1]));
           return KnownElement{r, 0.0};
         });
     if (folded) {
