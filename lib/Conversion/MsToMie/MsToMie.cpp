@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::mie {
@@ -65,9 +66,25 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     const auto &covered = frozen.getOpSpecificNativePatterns();
     bool unsupported = false;
     getOperation().walk([&](Operation *op) {
-      if (isa<ms::MsDialect>(op->getDialect()) && !covered.count(op->getName())) {
+      if (!isa<ms::MsDialect>(op->getDialect()))
+        return;
+      if (!covered.count(op->getName())) {
         op->emitError() << "no lowering to mie for '" << op->getName() << "' yet";
         unsupported = true;
+        return;
+      }
+      // Kernel bodies compute with arith, which has signless integers only.
+      auto isUnsigned = [](Type t) {
+        auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
+        return it && it.isUnsigned();
+      };
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+        if (!isUnsigned(t))
+          continue;
+        op->emitError() << "unsupported element type " << getElementTypeOrSelf(t) << " in '"
+                        << op->getName() << "': unsigned integers are not lowered yet";
+        unsupported = true;
+        return;
       }
     });
     if (unsupported)
