@@ -14,24 +14,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace mlir;
 using namespace mlir::mie;
-
-FailureOr<EmitKind> mlir::mie::parseEmitKind(StringRef name) {
-  std::optional<EmitKind> kind = llvm::StringSwitch<std::optional<EmitKind>>(name)
-                                     .Case("ms", EmitKind::Ms)
-                                     .Case("mie", EmitKind::Mie)
-                                     .Case("llvm", EmitKind::LLVMIR)
-                                     .Case("asm", EmitKind::Assembly)
-                                     .Case("obj", EmitKind::Object)
-                                     .Case("package", EmitKind::Package)
-                                     .Default(std::nullopt);
-  if (!kind)
-    return failure();
-  return *kind;
-}
 
 void mlir::mie::buildMsPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
@@ -108,6 +92,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   if (failed(target))
     return module.emitError(error), failure();
 
+  if (options.emit == EmitKind::Import)
+    return printModule(module);
   if (failed(runPipeline(module, options, buildMsPipeline)))
     return failure();
   if (options.emit == EmitKind::Ms)
@@ -118,9 +104,9 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   // The execution-level module says which machine its kernels are for.
   module.getContext()->getOrLoadDialect<MieDialect>();
-  module->setAttr(MieDialect::getTargetAttrName(),
-                  TargetAttr::get(module.getContext(), TargetKind::cpu, target->name,
-                                  target->features));
+  module->setAttr(
+      MieDialect::getTargetAttrName(),
+      TargetAttr::get(module.getContext(), TargetKind::cpu, target->name, target->features));
   if (failed(runPipeline(module, options, buildMsToMiePipeline)))
     return failure();
   if (options.emit == EmitKind::Mie)

@@ -37,7 +37,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { Import, Ms, Mie, Llvm, Asm, Obj, Package };
+using mie::EmitKind;
 
 cl::OptionCategory category("mie-compile options");
 
@@ -51,17 +51,18 @@ cl::opt<EmitKind>
     emit("emit", cl::desc("What to produce (default: package)"), cl::init(EmitKind::Package),
          cl::values(clEnumValN(EmitKind::Import, "import",
                                "the ms graph exactly as the importer built it (no pass run)"),
-                    clEnumValN(EmitKind::Ms, "ms", "the ms graph after graph optimization (folding, CSE)"),
+                    clEnumValN(EmitKind::Ms, "ms",
+                               "the ms graph after graph optimization (folding, CSE)"),
                     clEnumValN(EmitKind::Mie, "mie", "the execution-level mie dialect"),
-                    clEnumValN(EmitKind::Llvm, "llvm", "LLVM IR"),
-                    clEnumValN(EmitKind::Asm, "asm", "target assembly"),
-                    clEnumValN(EmitKind::Obj, "obj", "a target object file"),
+                    clEnumValN(EmitKind::LLVMIR, "llvm", "LLVM IR"),
+                    clEnumValN(EmitKind::Assembly, "asm", "target assembly"),
+                    clEnumValN(EmitKind::Object, "obj", "a target object file"),
                     clEnumValN(EmitKind::Package, "package", "a deployable .mie package")),
          cl::cat(category));
 
 cl::opt<std::string> target("target",
-                           cl::desc("Code generation target: x86-64 (default) or aarch64"),
-                           cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
+                            cl::desc("Code generation target: x86-64 (default) or aarch64"),
+                            cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass (to stderr)"),
                               cl::init(false), cl::cat(category));
@@ -85,26 +86,6 @@ cl::opt<bool> listUnsupported(
     cl::desc("Print every unsupported node (op, domain, opset, node) instead of compiling; exit 1 "
              "if there is any"),
     cl::init(false), cl::cat(category));
-
-StringRef emitName(EmitKind kind) {
-  switch (kind) {
-  case EmitKind::Import:
-    return "import";
-  case EmitKind::Ms:
-    return "ms";
-  case EmitKind::Mie:
-    return "mie";
-  case EmitKind::Llvm:
-    return "llvm";
-  case EmitKind::Asm:
-    return "asm";
-  case EmitKind::Obj:
-    return "obj";
-  case EmitKind::Package:
-    return "package";
-  }
-  return "?";
-}
 
 /// Prints "<file>: error: <message>", and the ONNX node when the message does not name it already.
 /// (MLIR's SourceMgr handler would try to show the binary model as source lines.)
@@ -180,8 +161,8 @@ LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
   return success();
 }
 
-/// Writes the output file through `write`; the file is opened only now, so that a failed compilation
-/// never creates or truncates it, and kept only when everything succeeded.
+/// Writes the output file through `write`; the file is opened only now, so that a failed
+/// compilation never creates or truncates it, and kept only when everything succeeded.
 LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFile, &error);
@@ -224,15 +205,8 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   if (failed(module))
     return failure();
 
-  // The importer's own output, for its tests and for debugging an import.
-  if (emit == EmitKind::Import)
-    return writeOutput([&](llvm::raw_ostream &os) {
-      (*module)->print(os, OpPrintingFlags());
-      os << "\n";
-    });
-
   mie::CompileOptions options;
-  options.emit = *mie::parseEmitKind(emitName(emit));
+  options.emit = emit;
   options.target = target;
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
@@ -240,29 +214,13 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   if (failed(artifact))
     return failure();
 
-  // Opened only now, so that a failed compilation never creates or truncates the output.
-  std::string error;
-  bool binary = emit == EmitKind::Obj || emit == EmitKind::Package;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "error: " << error << "\n";
-    return failure();
-  }
+  bool binary = emit == EmitKind::Object || emit == EmitKind::Package;
   if (binary && outputFile == "-" && llvm::sys::Process::StandardOutIsDisplayed()) {
-    llvm::errs() << "error: refusing to write a binary " << emitName(emit)
-                 << " to a terminal; pass -o FILE\n";
+    llvm::errs() << "error: refusing to write binary output to a terminal; pass -o FILE\n";
     return failure();
   }
-  output->os() << *artifact;
-  output->os().flush();
-  if (output->os().has_error()) {
-    llvm::errs() << "error: cannot write '" << outputFile << "'\n";
-    output->os().clear_error();
-    return failure();
-  }
-  output->keep();
-  return success();
+  // Opened only now, so that a failed compilation never creates or truncates the output.
+  return writeOutput([&](llvm::raw_ostream &os) { os << *artifact; });
 }
 
 /// --list-unsupported: one line per unsupported node on stdout; exit 1 when there is any.

@@ -16,11 +16,8 @@
 
 namespace mlir::mie {
 
-/// What a compilation stops at and returns.
-enum class EmitKind { Ms, Mie, LLVMIR, Assembly, Object, Package };
-
-/// Parses "ms", "mie", "llvm", "asm", "obj", "package".
-FailureOr<EmitKind> parseEmitKind(StringRef name);
+/// What a compilation stops at and returns. `Import` is the module as given, before any pass.
+enum class EmitKind { Import, Ms, Mie, LLVMIR, Assembly, Object, Package };
 
 struct CompileOptions {
   std::string target = "x86-64";

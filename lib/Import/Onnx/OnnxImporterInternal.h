@@ -280,15 +280,7 @@ public:
     Type placeholder = b.getNoneType();
     OpTy::build(b, state, TypeRange(placeholder), std::forward<Args>(args)...);
     state.types.clear();
-    SmallVector<Type> types;
-    if (failed(inferTypes(state, types, [&](Location l, SmallVectorImpl<Type> &out) {
-          return OpTy::inferReturnTypes(b.getContext(), l, state.operands,
-                                        state.attributes.getDictionary(b.getContext()),
-                                        state.getRawProperties(), state.regions, out);
-        })))
-      return failure();
-    state.addTypes(types);
-    return finishOp(b.create(state));
+    return inferAndCreate<OpTy>(state);
   }
 
   /// Same for ops with variadic results (ms.split): the placeholder type list is empty.
@@ -296,6 +288,14 @@ public:
   FailureOr<Operation *> createVariadicOp(Args &&...args) {
     OperationState state(location, OpTy::getOperationName());
     OpTy::build(b, state, TypeRange(), std::forward<Args>(args)...);
+    return inferAndCreate<OpTy>(state);
+  }
+
+private:
+  /// Infers the result types of the built `state` (reporting a bad combination at the node), then
+  /// creates and verifies the op.
+  template <typename OpTy>
+  FailureOr<Operation *> inferAndCreate(OperationState &state) {
     SmallVector<Type> types;
     if (failed(inferTypes(state, types, [&](Location l, SmallVectorImpl<Type> &out) {
           return OpTy::inferReturnTypes(b.getContext(), l, state.operands,
@@ -307,7 +307,6 @@ public:
     return finishOp(b.create(state));
   }
 
-private:
   const std::string &inputName(unsigned i) const { return onnxNode.inputs[i]; }
   const OnnxAttribute *findAttr(StringRef attrName, OnnxAttribute::Kind kind, StringRef kindName);
   LogicalResult inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
