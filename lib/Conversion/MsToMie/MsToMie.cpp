@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -45,15 +46,19 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieTensorPatterns(converter, patterns);
     mstomie::populateMsToMieReducePatterns(converter, patterns);
     mstomie::populateMsToMieShapePatterns(converter, patterns);
+    mstomie::populateMsToMieFusedPatterns(converter, patterns);
+    mstomie::populateMsToMieAttentionPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
-    target.addIllegalDialect<ms::MsDialect>();
+    // Members of an ms.fused group are lowered with (and erased by) their group's pattern.
+    target.addDynamicallyLegalDialect<ms::MsDialect>(
+        [](Operation *op) { return op->getParentOfType<ms::FusedOp>() != nullptr; });
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) && converter.isLegal(&op.getBody());
     });
@@ -66,7 +71,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     const auto &covered = frozen.getOpSpecificNativePatterns();
     bool unsupported = false;
     getOperation().walk([&](Operation *op) {
-      if (!isa<ms::MsDialect>(op->getDialect()))
+      if (!isa<ms::MsDialect>(op->getDialect()) || op->getParentOfType<ms::FusedOp>())
         return;
       if (!covered.count(op->getName())) {
         op->emitError() << "no lowering to mie for '" << op->getName() << "' yet";

@@ -35,6 +35,15 @@ using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
 void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
                             Value output, ScalarFn scalar);
 
+/// Emits the kernel of `reduceOp` (ms.reduce_sum/mean/max/min) into `out`: each element of the
+/// reduced input is `element(elements of inputs)` with `inputs` broadcast to the reduction's input
+/// shape (for a plain reduction: one input, returned as is; for a fused group: the group's prologue).
+void buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
+                          ValueRange inputs, Value out, ScalarFn element);
+
+/// Collapses a buffer to 1-D (identity layout, so always possible).
+Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
+
 /// Emits a kernel copying `input` into `output` in row-major order (same element count); used for
 /// reshapes, whose buffers are distinct.
 void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Value output);
@@ -49,6 +58,8 @@ void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patt
 void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

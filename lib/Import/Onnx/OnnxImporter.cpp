@@ -331,6 +331,9 @@ LogicalResult GraphImporter::buildReturn() {
 
 FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   module = ModuleOp::create(fileLoc);
+  // How many nodes the source graph had, for the fusion report ("ONNX nodes in").
+  (*module)->setAttr("ms.source_nodes",
+                     IntegerAttr::get(IntegerType::get(&ctx, 64), (int64_t)model.nodes.size()));
   FailureOr<SmallVector<Type>> argTypes = inputTypes();
   if (failed(argTypes))
     return failure();

@@ -875,3 +875,105 @@ func.func @resize_zero(%x: tensor<1x3x4x4xf32>) {
   %0 = ms.resize %x {sizes = array<i64: 1, 3, 0, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x0x8xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Fusion ops
+//===----------------------------------------------------------------------===//
+
+func.func @fused_arg_type(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.fused' op expects block argument #0 to have the type of input #0 ('tensor<4xf32>'), got 'tensor<2xf32>'}}
+  %r = ms.fused "relu" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<2xf32>):
+    %t = ms.relu %x : tensor<2xf32>
+    ms.yield %t : tensor<2xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @fused_yield_type(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'ms.fused' op expects the yielded type 'tensor<4xf32>' to equal the result type 'tensor<4xi1>'}}
+  %r = ms.fused "relu" ins(%a : tensor<4xf32>) -> tensor<4xi1> {
+  ^bb0(%x: tensor<4xf32>):
+    %t = ms.relu %x : tensor<4xf32>
+    ms.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xi1>
+}
+
+// -----
+
+func.func @fused_empty(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.fused' op expects at least one op in the group}}
+  %r = ms.fused "nothing" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    ms.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @fused_nested(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = ms.fused "outer" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    // expected-error @+1 {{'ms.fused' op cannot be a member of 'ms.fused': members are ms ops other than 'ms.fused'}}
+    %i = ms.fused "inner" ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%y: tensor<4xf32>):
+      %t = ms.relu %y : tensor<4xf32>
+      ms.yield %t : tensor<4xf32>
+    }
+    ms.yield %i : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_outside_fused(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.yield' op expects parent op 'ms.fused'}}
+  ms.yield %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<2x8x16xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects query and key of one head size, got 16 and 8}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x8xf32>, tensor<2x6x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<2x8x16xf32>, %k: tensor<3x6x16xf32>, %v: tensor<3x6x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects equal batch dims of query, key and value}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<3x6x16xf32>, tensor<3x6x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x32xf32>, %m: tensor<2x8x8xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op shapes 2x8x8 and 2x8x6 are not broadcast-compatible (dim 2: 8 vs 6)}}
+  %0 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>, tensor<2x8x8xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_mask_rank(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x32xf32>, %m: tensor<3x2x8x6xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects a mask that broadcasts to the scores' shape [2x8x6], got 'tensor<3x2x8x6xf32>'}}
+  %0 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>, tensor<3x2x8x6xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_seq(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x5x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects key and value of one sequence length, got 6 and 5}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x5x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}

@@ -315,3 +315,38 @@ func.func @pad_expand_resize(%x: tensor<1x3x4x4xf32>, %y: tensor<3x1xf32>)
   %5 = ms.resize %x {sizes = array<i64: 1, 3, 7, 9>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode align_corners>, nearest_mode = #ms<nearest_mode floor>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x7x9xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x2x4xf32>, tensor<2x3x6xf32>, tensor<1x3x8x8xf32>, tensor<1x3x7x9xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Fusion ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @fused
+// CHECK: %[[R:.+]] = ms.fused "add_relu" ins(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: tensor<4xf32>, %[[Y:.+]]: tensor<f32>):
+// CHECK-NEXT: %[[S:.+]] = ms.add %[[X]], %[[Y]]
+// CHECK-NEXT: %[[T:.+]] = ms.relu %[[S]]
+// CHECK-NEXT: ms.yield %[[T]] : tensor<4xf32>
+// CHECK: return %[[R]]
+func.func @fused(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32> {
+  %r = ms.fused "add_relu" ins(%a, %b : tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>, %y: tensor<f32>):
+    %s = ms.add %x, %y : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %t = ms.relu %s : tensor<4xf32>
+    ms.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @attention
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>) -> tensor<2x4x8x32xf32>
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.000000e+00 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<2x1x1x6xf32>) -> tensor<2x4x8x32xf32>
+func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x6x16xf32>, %v: tensor<2x4x6x32xf32>,
+                     %m: tensor<2x1x1x6xf32>) -> (tensor<2x4x8x32xf32>, tensor<2x4x8x32xf32>) {
+  %0 = ms.attention %q, %k, %v {scale = 0.125 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>) -> tensor<2x4x8x32xf32>
+  %1 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<2x1x1x6xf32>) -> tensor<2x4x8x32xf32>
+  return %0, %1 : tensor<2x4x8x32xf32>, tensor<2x4x8x32xf32>
+}
