@@ -64,10 +64,13 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
     if (mask && tensorTypeOf(mask).getElementType() != qt.getElementType())
       return failure();
 
-    Location loc = output.getLoc();
+    SmallVector<Value> stops = {q, kT, v};
+    if (mask)
+      stops.push_back(mask);
+    Location loc = chainLoc(output, stops);
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
-    Value k = TransposeOp::create(rewriter, loc, kT, perm);
+    Value k = TransposeOp::create(rewriter, kT.getLoc(), kT, perm);
     auto attention = AttentionOp::create(rewriter, loc, q, k, v, mask,
                                          rewriter.getF64FloatAttr(scale));
     rewriter.replaceOp(output, attention.getResult());

@@ -72,6 +72,27 @@ FusedOp ms::wrapInFusedOp(RewriterBase &rewriter, ArrayRef<Operation *> members)
   return fused;
 }
 
+Location ms::chainLoc(Operation *root, ValueRange stops) {
+  SmallVector<Operation *> worklist = {root};
+  llvm::SetVector<Operation *> chain;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (isa<ConstantOp>(op) || !chain.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && !llvm::is_contained(stops, operand))
+        worklist.push_back(def);
+  }
+  SmallVector<Operation *> ordered(chain.begin(), chain.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->getBlock() == b->getBlock() ? a->isBeforeInBlock(b) : a < b;
+  });
+  SmallVector<Location> locs;
+  for (Operation *op : ordered)
+    locs.push_back(op->getLoc());
+  return FusedLoc::get(root->getContext(), locs);
+}
+
 std::optional<double> ms::getSplatValue(Value v) {
   auto cst = v.getDefiningOp<ConstantOp>();
   if (!cst)

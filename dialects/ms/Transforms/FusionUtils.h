@@ -35,6 +35,10 @@ std::string fusedKernelName(ArrayRef<Operation *> members);
 /// the source nodes.
 FusedOp wrapInFusedOp(RewriterBase &rewriter, ArrayRef<Operation *> members);
 
+/// The fused location of the ops that compute `root` from `stops` (constants excluded): what a
+/// recognized composite replaces, so reports and diagnostics still name every source node.
+Location chainLoc(Operation *root, ValueRange stops);
+
 /// The value of a splat constant (ms.constant with a splat attribute or a one-element tensor), if
 /// `v` is one.
 std::optional<double> getSplatValue(Value v);

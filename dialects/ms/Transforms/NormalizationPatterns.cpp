@@ -122,7 +122,7 @@ struct RecognizeGelu : OpRewritePattern<MulOp> {
       }
       if (!x || x.getType() != root.getType() || !llvm::is_contained(leaves, x))
         continue;
-      auto gelu = GeluOp::create(rewriter, root.getLoc(), x);
+      auto gelu = GeluOp::create(rewriter, chainLoc(root, x), x);
       if (approximate)
         gelu.setApproximate(true);
       rewriter.replaceOp(root, gelu.getResult());
@@ -204,7 +204,12 @@ struct RecognizeLayerNorm : OpRewritePattern<DivOp> {
       if ((beta = takeOperand(*last->getUsers().begin())))
         last = *last->getUsers().begin();
     }
-    Location loc = last->getLoc();
+    SmallVector<Value> stops = {x};
+    if (gamma)
+      stops.push_back(gamma);
+    if (beta)
+      stops.push_back(beta);
+    Location loc = chainLoc(last, stops);
     rewriter.setInsertionPoint(last);
     if (!gamma) {
       auto type = RankedTensorType::get(normalized, tensorTypeOf(x).getElementType());
@@ -241,7 +246,8 @@ struct RecognizeSoftmax : OpRewritePattern<DivOp> {
     }
     if (!isa<FloatType>(exp.getType().getElementType()))
       return failure();
-    rewriter.replaceOpWithNewOp<SoftmaxOp>(div, x, axis);
+    auto softmax = SoftmaxOp::create(rewriter, chainLoc(div, x), x, axis);
+    rewriter.replaceOp(div, softmax.getResult());
     return success();
   }
 };

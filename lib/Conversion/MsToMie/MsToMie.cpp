@@ -73,6 +73,10 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     getOperation().walk([&](Operation *op) {
       if (!isa<ms::MsDialect>(op->getDialect()) || op->getParentOfType<ms::FusedOp>())
         return;
+      if (auto group = dyn_cast<ms::FusedOp>(op); group && failed(mstomie::checkLowerableGroup(group, true))) {
+        unsupported = true;
+        return;
+      }
       if (!covered.count(op->getName())) {
         op->emitError() << "no lowering to mie for '" << op->getName() << "' yet";
         unsupported = true;

@@ -9,6 +9,7 @@
 #define MIE_LIB_CONVERSION_MSTOMIE_COMMON_H
 
 #include "dialects/mie/Utils/KernelBuilders.h"
+#include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -52,6 +53,11 @@ void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Va
 /// null if `op` is not elementwise. `args` are the operand elements in operand order.
 Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
                             Type resultType);
+
+/// Whether an ms.fused group lowers to one kernel (an anchor with an epilogue chain, or elementwise
+/// members over one iteration shape optionally ending in a reduction); with `report`, says why not
+/// at the group.
+LogicalResult checkLowerableGroup(ms::FusedOp op, bool report);
 
 void populateMsToMieElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns);

@@ -50,17 +50,10 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     };
     if (ms::isEpilogueAnchor(members.front()))
       return lowerAnchored(op, members, bufferOf, rewriter);
+    if (failed(checkLowerableGroup(op, /*report=*/false)))
+      return rewriter.notifyMatchFailure(op, "not a lowerable group");
     Operation *root = members.back();
     bool reduction = ms::isFusibleReduction(root);
-    ArrayRef<int64_t> shape =
-        cast<RankedTensorType>((reduction ? root->getOperand(0) : root->getResult(0)).getType())
-            .getShape();
-    for (Operation *member : ArrayRef(members).drop_back(reduction ? 1 : 0))
-      if (!ms::isFusibleElementwise(member) ||
-          cast<RankedTensorType>(member->getResult(0).getType()).getShape() != shape)
-        return op.emitOpError("cannot be lowered to one kernel: member '")
-               << member->getName()
-               << "' is not an elementwise op over the group's iteration shape";
 
     // The scalar chain: block arguments are the kernel's input elements; each member's scalar body
     // reads its operands' scalars. Reductions consume the value yielded by the member before them.
@@ -101,8 +94,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
                               ConversionPatternRewriter &rewriter) const {
     ms::EpilogueChain chain = ms::matchEpilogueChain(members.front());
     if (chain.members.size() != members.size())
-      return op.emitOpError("cannot be lowered to one library kernel: '")
-             << members[chain.members.size()]->getName() << "' does not fit its epilogue";
+      return rewriter.notifyMatchFailure(op, "not an epilogue chain");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Activation activation = Activation::none;
@@ -136,6 +128,34 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
 };
 
 } // namespace
+
+LogicalResult mstomie::checkLowerableGroup(ms::FusedOp op, bool report) {
+  SmallVector<Operation *> members = op.getMembers();
+  auto fail = [&](Operation *member, StringRef why) {
+    if (report)
+      op.emitOpError("cannot be lowered to one kernel: member '")
+          << member->getName() << "' " << why;
+    return failure();
+  };
+  if (ms::isEpilogueAnchor(members.front())) {
+    size_t matched = ms::matchEpilogueChain(members.front()).members.size();
+    if (matched != members.size())
+      return fail(members[matched], "does not fit the epilogue of its anchor");
+    return success();
+  }
+  Operation *root = members.back();
+  bool reduction = ms::isFusibleReduction(root);
+  if (!reduction && !ms::isFusibleElementwise(root))
+    return fail(root, "ends the group but is neither elementwise nor a float reduction");
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>((reduction ? root->getOperand(0) : root->getResult(0)).getType())
+          .getShape();
+  for (Operation *member : ArrayRef(members).drop_back(reduction ? 1 : 0))
+    if (!ms::isFusibleElementwise(member) ||
+        cast<RankedTensorType>(member->getResult(0).getType()).getShape() != shape)
+      return fail(member, "is not an elementwise op over the group's iteration shape");
+  return success();
+}
 
 void mstomie::populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<FusedToKernel>(converter, patterns.getContext());
