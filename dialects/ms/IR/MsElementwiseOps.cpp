@@ -4,6 +4,7 @@
 #include "dialects/ms/IR/MsShapeUtils.h"
 
 #include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -184,19 +185,42 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   return foldIdentityOperand(getLhs(), adaptor.getRhs(), 1.0, getType());
 }
 
+/// The value of a splat constant, or of a one-element resource (a model's Constant node, such as
+/// the 2.0 of LayerNorm's Pow, arrives as one), as a double.
+static std::optional<double> splatValue(ElementsAttr attr) {
+  Type et = attr.getElementType();
+  if (!isa<FloatType>(et) && !(isa<IntegerType>(et) && !et.isInteger(1)))
+    return std::nullopt;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) {
+    if (isa<FloatType>(et))
+      return splat.getSplatValue<APFloat>().convertToDouble();
+    return static_cast<double>(splat.getSplatValue<APInt>().getSExtValue());
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource || resource.getNumElements() != 1)
+    return std::nullopt;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  unsigned width = et.getIntOrFloatBitWidth();
+  if (!blob || width % 8 != 0 || blob->getData().size() * 8 < width)
+    return std::nullopt;
+  APInt bits(width, 0);
+  // Resource data is little-endian, as the hosts we compile on.
+  llvm::LoadIntFromMemory(bits, reinterpret_cast<const uint8_t *>(blob->getData().data()),
+                          width / 8);
+  if (auto ft = dyn_cast<FloatType>(et))
+    return APFloat(ft.getFloatSemantics(), bits).convertToDouble();
+  return static_cast<double>(bits.getSExtValue());
+}
+
 /// The exponent of ms.pow when it is a splat constant, possibly behind an ms.cast (the importer
 /// casts integer exponents to the base's type).
 static std::optional<double> splatExponent(Value exponent) {
   if (auto cast = exponent.getDefiningOp<CastOp>())
     exponent = cast.getInput();
-  SplatElementsAttr splat;
-  if (!matchPattern(exponent, m_Constant(&splat)))
+  ElementsAttr attr;
+  if (!matchPattern(exponent, m_Constant(&attr)))
     return std::nullopt;
-  if (isa<FloatType>(splat.getElementType()))
-    return splat.getSplatValue<APFloat>().convertToDouble();
-  if (splat.getElementType().isInteger(1))
-    return std::nullopt;
-  return static_cast<double>(splat.getSplatValue<APInt>().getSExtValue());
+  return splatValue(attr);
 }
 
 LogicalResult PowOp::canonicalize(PowOp op, PatternRewriter &rewriter) {

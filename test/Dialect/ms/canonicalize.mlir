@@ -352,3 +352,24 @@ func.func @bitwise_fold(%m: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi32>) {
   %5 = ms.xor %3, %4 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %2, %5 : tensor<4xi1>, tensor<4xi32>
 }
+
+// -----
+
+// Tests that a one-element resource exponent (how a model's Constant node arrives) is read too.
+// CHECK-LABEL: func @pow_resource_exponent
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NOT: ms.pow
+// CHECK: ms.mul %[[X]], %[[X]]
+func.func @pow_resource_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = ms.constant dense_resource<two> : tensor<f32>
+  %0 = ms.pow %x, %two : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      two: "0x0400000000000040"
+    }
+  }
+#-}
