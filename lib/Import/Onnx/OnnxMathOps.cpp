@@ -51,6 +51,23 @@ double ceilOf(double x) { return std::ceil(x); }
 // Halves to even, as ONNX Round: nearbyint in the default rounding mode.
 double roundOf(double x) { return std::nearbyint(x); }
 
+/// Not, And, Or, Xor on known booleans (masks computed from shapes) are evaluated at import.
+LogicalResult importNot(NodeImporter &n) {
+  if (const KnownTensor *x = n.known(0); x && x->type.getElementType().isInteger(1)) {
+    std::optional<KnownTensor> folded = foldElementwise(
+        {x}, x->type.getElementType(), [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
+          return KnownElement{x->intAt(idx[0]) ? 0 : 1, 0.0};
+        });
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  return importUnary<ms::NotOp>(n);
+}
+
+enum class Logic { And, Or, Xor };
+
 /// Two-input ops whose operands share the element type (logical, bitwise, shifts).
 template <typename OpTy>
 LogicalResult importBinary(NodeImporter &n) {
@@ -62,6 +79,25 @@ LogicalResult importBinary(NodeImporter &n) {
     return failure();
   n.setOutput(0, *result);
   return success();
+}
+
+template <typename OpTy, Logic kind>
+LogicalResult importLogical(NodeImporter &n) {
+  const KnownTensor *lhs = n.known(0), *rhs = n.known(1);
+  Type i1 = n.builder().getI1Type();
+  if (lhs && rhs && lhs->type.getElementType() == i1 && rhs->type.getElementType() == i1) {
+    std::optional<KnownTensor> folded =
+        foldElementwise({lhs, rhs}, i1, [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
+          bool a = lhs->intAt(idx[0]) != 0, b = rhs->intAt(idx[1]) != 0;
+          bool r = kind == Logic::And ? (a && b) : kind == Logic::Or ? (a || b) : (a != b);
+          return KnownElement{r, 0.0};
+        });
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  return importBinary<OpTy>(n);
 }
 
 LogicalResult importMod(NodeImporter &n) {
@@ -359,10 +395,10 @@ void mlir::mie::onnx_import::registerMathOps(OnnxOpTable &table) {
   table["IsInf"] = {importIsInf, 1, 1, 10};
 
   table["Mod"] = {importMod, 2, 2, 10};
-  table["Not"] = {importUnary<ms::NotOp>, 1, 1};
-  table["And"] = {importBinary<ms::AndOp>, 2, 2};
-  table["Or"] = {importBinary<ms::OrOp>, 2, 2};
-  table["Xor"] = {importBinary<ms::XorOp>, 2, 2};
+  table["Not"] = {importNot, 1, 1};
+  table["And"] = {importLogical<ms::AndOp, Logic::And>, 2, 2};
+  table["Or"] = {importLogical<ms::OrOp, Logic::Or>, 2, 2};
+  table["Xor"] = {importLogical<ms::XorOp, Logic::Xor>, 2, 2};
   table["BitwiseNot"] = {importUnary<ms::NotOp>, 1, 1, 18};
   table["BitwiseAnd"] = {importBinary<ms::AndOp>, 2, 2, 18};
   table["BitwiseOr"] = {importBinary<ms::OrOp>, 2, 2, 18};

@@ -119,6 +119,35 @@ def rounding_known():
     return model(nodes, [vi("input", [4])], [vi("output", [4])], [scale])
 
 
+# Not / And / Or / Xor on known booleans are evaluated: only the final mask reaches the graph.
+@register
+def logic_known():
+    p = numpy_helper.from_array(np.array([True, True, False, False]), "p")
+    q = numpy_helper.from_array(np.array([True, False, True, False]), "q")
+    nodes = [node("Not", ["p"], ["np"], name="not"),
+             node("And", ["np", "q"], ["a"], name="and"),
+             node("Or", ["a", "p"], ["o"], name="or"),
+             node("Xor", ["o", "q"], ["x"], name="xor"),
+             node("Where", ["x", "input", "zero"], ["output"], name="where")]
+    zero = numpy_helper.from_array(np.array(0.0, dtype=np.float32), "zero")
+    return model(nodes, [vi("input", [4])], [vi("output", [4])], [p, q, zero])
+
+
+@register
+def clip_bad_bound():
+    return model([node("Clip", ["x", "", "hi"], ["output"], name="clip_bad")],
+                 [vi("x", [4]), vi("hi", [], TensorProto.INT64)], [vi("output", [4])])
+
+
+# min > max: every element becomes max (ONNX Clip).
+@register
+def clip_min_over_max():
+    lo = numpy_helper.from_array(np.array(2.0, dtype=np.float32), "lo")
+    hi = numpy_helper.from_array(np.array(1.0, dtype=np.float32), "hi")
+    return model([node("Clip", ["x", "lo", "hi"], ["output"], name="clip")],
+                 [vi("x", [4])], [vi("output", [4])], [lo, hi])
+
+
 @register
 def mod_float_no_fmod():
     return model([node("Mod", ["x", "x"], ["output"], name="mod_bad")],
