@@ -12,6 +12,7 @@
 #include "dialects/ms/IR/MsOps.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -108,6 +109,25 @@ LogicalResult importMod(NodeImporter &n) {
     return n.error() << "attribute 'fmod' must be 0 or 1, got " << fmod;
   if (isa<FloatType>(n.inputType(0).getElementType()) && fmod == 0)
     return n.error() << "attribute 'fmod' must be 1 for floating-point inputs";
+  // Integer Mod appears in shape arithmetic (head counts in Attention's function body).
+  const KnownTensor *knownLhs = n.known(0), *knownRhs = n.known(1);
+  if (knownLhs && knownRhs && !knownLhs->isFloat() && !knownRhs->isFloat()) {
+    std::optional<KnownTensor> folded = foldElementwise(
+        {knownLhs, knownRhs}, knownLhs->type.getElementType(),
+        [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
+          int64_t a = knownLhs->intAt(idx[0]), b = knownRhs->intAt(idx[1]);
+          if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
+            return std::nullopt;
+          int64_t r = a % b; // C++ truncates: the dividend's sign, as fmod = 1
+          if (!fmod && r != 0 && ((r < 0) != (b < 0)))
+            r += b;
+          return KnownElement{r, 0.0};
+        });
+    if (folded) {
+      n.setKnownOutput(0, std::move(*folded));
+      return success();
+    }
+  }
   FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
   if (failed(lhs) || failed(rhs))
     return failure();

@@ -133,6 +133,16 @@ def logic_known():
     return model(nodes, [vi("input", [4])], [vi("output", [4])], [p, q, zero])
 
 
+# Integer Mod on known values (shape arithmetic) is evaluated with either sign rule.
+@register
+def mod_known():
+    a = numpy_helper.from_array(np.array([-7, 7, 6], dtype=np.int64), "a")
+    b = numpy_helper.from_array(np.array([3, -3, 4], dtype=np.int64), "b")
+    return model([node("Mod", ["a", "b"], ["py"], name="mod"),
+                  node("Mod", ["a", "b"], ["c"], name="fmod", fmod=1)],
+                 [], [vi("py", [3], TensorProto.INT64), vi("c", [3], TensorProto.INT64)], [a, b])
+
+
 @register
 def clip_bad_bound():
     return model([node("Clip", ["x", "", "hi"], ["output"], name="clip_bad")],
