@@ -14,6 +14,208 @@ func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
 
 // -----
 
+func.func @mod_float_without_fmod(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.mod' op expects fmod for floating-point operands, got 'f32'}}
+  %0 = ms.mod %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bitwise_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.and' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bitwise_element_types(%a: tensor<4xi32>, %b: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.or' op expects operands to have the same element type, got 'i32' and 'i64'}}
+  %0 = ms.or %a, %b : (tensor<4xi32>, tensor<4xi64>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @xor_broadcast(%a: tensor<2x3xi1>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.xor' op shapes 2x3 and 4 are not broadcast-compatible (dim 1: 3 vs 4)}}
+  %0 = ms.xor %a, %b : (tensor<2x3xi1>, tensor<4xi1>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+func.func @shift_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.shift_left' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.shift_left %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @shift_right_types(%a: tensor<4xi8>, %b: tensor<4xi16>) {
+  // expected-error @+1 {{'ms.shift_right' op expects operands to have the same element type, got 'i8' and 'i16'}}
+  %0 = ms.shift_right %a, %b : (tensor<4xi8>, tensor<4xi16>) -> tensor<4xi8>
+  return
+}
+
+// -----
+
+func.func @not_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.not' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.not %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+// The rounding, trigonometric and hyperbolic ops take floats only.
+func.func @floor_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.floor' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.floor %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @ceil_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.ceil' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.ceil %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @round_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.round' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.round %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @cos_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.cos' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.cos %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.tan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.tan %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @asin_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.asin' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.asin %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @acos_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.acos' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.acos %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @atan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.atan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.atan %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sinh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.sinh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.sinh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @cosh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.cosh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.cosh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @asinh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.asinh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.asinh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @acosh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.acosh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.acosh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @atanh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.atanh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.atanh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @unary_result_type(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.sin' op requires the same type for all operands and results}}
+  %0 = "ms.sin"(%a) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @sign_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.sign' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  %0 = ms.sign %a : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @is_nan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.is_nan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.is_nan %a : tensor<4xi32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @is_inf_result(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.is_inf' op result #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = ms.is_inf %a : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @is_inf_shape(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'ms.is_inf' op inferred type(s) 'tensor<4xi1>' are incompatible with return type(s) of operation 'tensor<5xi1>'}}
+  // expected-error @+1 {{'ms.is_inf' op failed to infer returned types}}
+  %0 = ms.is_inf %a : tensor<4xf32> -> tensor<5xi1>
+  return
+}
+
+// -----
+
 func.func @binary_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
   // expected-error @+1 {{'ms.sub' op shapes 2x3 and 4 are not broadcast-compatible (dim 1: 3 vs 4)}}
   %0 = ms.sub %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
