@@ -5,6 +5,8 @@
 
 #include "dialects/ms/IR/MsDialect.h"
 
+#include <tuple>
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -22,5 +24,31 @@
 
 #define GET_OP_CLASSES
 #include "dialects/ms/IR/MsOps.h.inc"
+
+namespace mlir::ms {
+
+/// The ms ops computed element by element (operands broadcast numpy-style). One list, so that what
+/// elementwise fusion groups and what the lowering gives a scalar body cannot drift apart.
+using ElementwiseOps =
+    std::tuple<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, ModOp, CompareOp, WhereOp, CastOp,
+               AndOp, OrOp, XorOp, NotOp, ShiftLeftOp, ShiftRightOp, ReluOp, ClipOp, SigmoidOp,
+               HardSigmoidOp, HardSwishOp, GeluOp, TanhOp, ErfOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
+               ReciprocalOp, NegOp, AbsOp, SignOp, IsNanOp, IsInfOp, FloorOp, CeilOp, RoundOp,
+               SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
+               AtanhOp>;
+
+namespace detail {
+template <typename... Ops>
+bool isOneOf(Operation *op, std::tuple<Ops...> *) {
+  return isa<Ops...>(op);
+}
+} // namespace detail
+
+/// Whether `op` is one of ElementwiseOps.
+inline bool isElementwiseOp(Operation *op) {
+  return detail::isOneOf(op, static_cast<ElementwiseOps *>(nullptr));
+}
+
+} // namespace mlir::ms
 
 #endif // MS_IR_MSOPS_H

@@ -12,11 +12,7 @@
 using namespace mlir;
 using namespace mlir::ms;
 
-bool ms::isFusibleElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, CompareOp, WhereOp, CastOp, ReluOp,
-             ClipOp, SigmoidOp, HardSigmoidOp, HardSwishOp, GeluOp, TanhOp, ErfOp, ExpOp, LogOp,
-             SqrtOp, RsqrtOp, ReciprocalOp, NegOp, AbsOp>(op);
-}
+bool ms::isFusibleElementwise(Operation *op) { return isElementwiseOp(op); }
 
 bool ms::isFusibleReduction(Operation *op) {
   if (!isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(op))

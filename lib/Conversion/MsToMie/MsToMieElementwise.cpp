@@ -75,35 +75,17 @@ struct BatchNormToKernel : OpConversionPattern<ms::BatchNormOp> {
   }
 };
 
+template <typename... Ops>
+void addElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                            std::tuple<Ops...> *) {
+  patterns.add<ElementwiseToKernel<Ops>...>(converter, patterns.getContext());
+}
+
 } // namespace
 
 void mstomie::populateMsToMieElementwisePatterns(TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementwiseToKernel<ms::AddOp>, ElementwiseToKernel<ms::SubOp>,
-               ElementwiseToKernel<ms::MulOp>, ElementwiseToKernel<ms::DivOp>,
-               ElementwiseToKernel<ms::PowOp>, ElementwiseToKernel<ms::MaxOp>,
-               ElementwiseToKernel<ms::MinOp>, ElementwiseToKernel<ms::CompareOp>,
-               ElementwiseToKernel<ms::WhereOp>, ElementwiseToKernel<ms::CastOp>,
-               ElementwiseToKernel<ms::ReluOp>, ElementwiseToKernel<ms::ClipOp>,
-               ElementwiseToKernel<ms::SigmoidOp>, ElementwiseToKernel<ms::HardSigmoidOp>,
-               ElementwiseToKernel<ms::HardSwishOp>, ElementwiseToKernel<ms::GeluOp>,
-               ElementwiseToKernel<ms::TanhOp>, ElementwiseToKernel<ms::ErfOp>,
-               ElementwiseToKernel<ms::ExpOp>, ElementwiseToKernel<ms::LogOp>,
-               ElementwiseToKernel<ms::SqrtOp>, ElementwiseToKernel<ms::RsqrtOp>,
-               ElementwiseToKernel<ms::ReciprocalOp>, ElementwiseToKernel<ms::NegOp>,
-               ElementwiseToKernel<ms::AbsOp>, BatchNormToKernel>(converter, ctx);
-  patterns.add<ElementwiseToKernel<ms::ModOp>, ElementwiseToKernel<ms::AndOp>,
-               ElementwiseToKernel<ms::OrOp>, ElementwiseToKernel<ms::XorOp>,
-               ElementwiseToKernel<ms::NotOp>, ElementwiseToKernel<ms::ShiftLeftOp>,
-               ElementwiseToKernel<ms::ShiftRightOp>, ElementwiseToKernel<ms::SignOp>,
-               ElementwiseToKernel<ms::IsNanOp>, ElementwiseToKernel<ms::IsInfOp>,
-               ElementwiseToKernel<ms::FloorOp>, ElementwiseToKernel<ms::CeilOp>,
-               ElementwiseToKernel<ms::RoundOp>, ElementwiseToKernel<ms::SinOp>,
-               ElementwiseToKernel<ms::CosOp>, ElementwiseToKernel<ms::TanOp>,
-               ElementwiseToKernel<ms::AsinOp>, ElementwiseToKernel<ms::AcosOp>,
-               ElementwiseToKernel<ms::AtanOp>, ElementwiseToKernel<ms::SinhOp>,
-               ElementwiseToKernel<ms::CoshOp>, ElementwiseToKernel<ms::AsinhOp>,
-               ElementwiseToKernel<ms::AcoshOp>, ElementwiseToKernel<ms::AtanhOp>>(converter,
-                                                                                  ctx);
+  addElementwisePatterns(converter, patterns, static_cast<ms::ElementwiseOps *>(nullptr));
+  patterns.add<BatchNormToKernel>(converter, ctx);
 }
