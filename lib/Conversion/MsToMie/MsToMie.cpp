@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -45,6 +46,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieTensorPatterns(converter, patterns);
     mstomie::populateMsToMieReducePatterns(converter, patterns);
     mstomie::populateMsToMieShapePatterns(converter, patterns);
+    mstomie::populateMsToMieIndexingPatterns(converter, patterns);
+    mstomie::populateMsToMieScanPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
@@ -53,7 +56,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     target.addIllegalDialect<ms::MsDialect>();
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) && converter.isLegal(&op.getBody());
     });

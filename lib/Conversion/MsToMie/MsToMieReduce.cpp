@@ -16,8 +16,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::mstomie;
@@ -30,35 +28,6 @@ using IterType = utils::IteratorType;
 int64_t normalizeAxis(uint64_t axis, int64_t rank) {
   auto a = static_cast<int64_t>(axis);
   return a < 0 ? a + rank : a;
-}
-
-/// Statistics and accumulations of narrow floats are computed in f32; f32 and f64 in themselves.
-Type computeType(Type elementType) {
-  if (auto ft = dyn_cast<FloatType>(elementType); ft && ft.getWidth() < 32)
-    return Float32Type::get(elementType.getContext());
-  return elementType;
-}
-
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
-  auto from = cast<FloatType>(v.getType());
-  auto target = cast<FloatType>(to);
-  if (from == target)
-    return v;
-  if (from.getWidth() < target.getWidth())
-    return arith::ExtFOp::create(b, loc, target, v);
-  return arith::TruncFOp::create(b, loc, target, v);
-}
-
-/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes.
-Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest) {
-  if (auto ft = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
-                                  : std::numeric_limits<double>::infinity()));
-  unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
 SmallVector<AffineMap> identityMaps(MLIRContext *ctx, int64_t rank, int64_t count) {
@@ -247,11 +216,11 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
   }
 };
 
-enum class ReduceKind { Sum, Mean, Max, Min };
+enum class ReduceKind { Sum, Mean, Prod, Max, Min };
 
 /// reduce_*: one reduction generic over [kept dims..., reduced dims...] into the output (or, for
-/// sums of narrow floats, into an f32 scratch buffer), then a parallel pass for the mean's division
-/// and the conversion back.
+/// sums and products of narrow floats, into an f32 scratch buffer), then a parallel pass for the
+/// mean's division and the conversion back.
 template <typename OpTy, ReduceKind Kind>
 struct ReduceToKernel : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -299,7 +268,8 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
       iters[i] = IterType::parallel;
 
     bool additive = Kind == ReduceKind::Sum || Kind == ReduceKind::Mean;
-    Type accType = additive ? computeType(et) : et;
+    bool widened = additive || Kind == ReduceKind::Prod;
+    Type accType = widened ? computeType(et) : et;
     Value out = allocBuffer(rewriter, loc, outType);
     SmallVector<Value> outs = {out};
     if (accType != et)
@@ -311,7 +281,9 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = args[0], y = args[1], acc = args.back();
           Value init = additive ? scalarConstant(b, l, accType, 0.0)
-                                : extremeConstant(b, l, accType, Kind == ReduceKind::Max);
+                       : Kind == ReduceKind::Prod
+                           ? scalarConstant(b, l, accType, 1.0)
+                           : extremeConstant(b, l, accType, Kind == ReduceKind::Max);
           linalg::FillOp::create(b, l, init, acc);
           buildGeneric(b, l, x, acc, maps, iters,
                        [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
@@ -321,6 +293,9 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
                          case ReduceKind::Mean:
                            return isFloat ? (Value)arith::AddFOp::create(gb, gl, e[1], v)
                                           : (Value)arith::AddIOp::create(gb, gl, e[1], v);
+                         case ReduceKind::Prod:
+                           return isFloat ? (Value)arith::MulFOp::create(gb, gl, e[1], v)
+                                          : (Value)arith::MulIOp::create(gb, gl, e[1], v);
                          case ReduceKind::Max:
                            return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e[1], v)
                                           : (Value)arith::MaxSIOp::create(gb, gl, e[1], v);
@@ -359,6 +334,7 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
 void mstomie::populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SoftmaxToKernel, LayerNormToKernel, ReduceToKernel<ms::ReduceSumOp, ReduceKind::Sum>,
                ReduceToKernel<ms::ReduceMeanOp, ReduceKind::Mean>,
+               ReduceToKernel<ms::ReduceProdOp, ReduceKind::Prod>,
                ReduceToKernel<ms::ReduceMaxOp, ReduceKind::Max>,
                ReduceToKernel<ms::ReduceMinOp, ReduceKind::Min>>(converter, patterns.getContext());
 }

@@ -32,6 +32,7 @@ static const OnnxOpTable &opTable() {
     registerNNOps(t);
     registerElementwiseOps(t);
     registerTensorOps(t);
+    registerIndexingOps(t);
     return t;
   }();
   return table;
