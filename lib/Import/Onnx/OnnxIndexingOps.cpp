@@ -93,10 +93,15 @@ LogicalResult importCumSum(NodeImporter &n) {
     return n.error() << "expects an input of rank >= 1, got " << xType;
   if (!isa<IntegerType>(axisType.getElementType()) || axisType.getNumElements() != 1)
     return n.error() << "axis input must be a one-element integer tensor, got " << axisType;
-  if (const KnownTensor *axis = n.known(1))
-    if (failed(normalizeAxis(n, axis->intAt(0), xType.getRank())))
+  FailureOr<Value> x = n.input(0), axis = failure();
+  if (const KnownTensor *known = n.known(1)) {
+    if (failed(normalizeAxis(n, known->intAt(0), xType.getRank())))
       return failure();
-  FailureOr<Value> x = n.input(0), axis = n.input(1);
+    // An inline constant (not a weight resource), so the lowering sees the axis.
+    axis = n.create<ms::ConstantOp>(cast<ElementsAttr>(known->toAttr()));
+  } else {
+    axis = n.input(1);
+  }
   if (failed(x) || failed(axis))
     return failure();
   return finish(n, n.create<ms::CumSumOp>(*x, *axis, exclusive, reverse));
