@@ -334,23 +334,33 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 // Element and tuple gathers, scatters
 //===----------------------------------------------------------------------===//
 
+/// GatherElements / ScatterElements: `indices` has the rank of `data`, fits it off the axis (an
+/// index position is also a data position there), and indexes a non-empty axis when it has any
+/// element (an empty one has no position to clamp a bad index to).
+static LogicalResult checkElementIndices(const InferDiag &diag, RankedTensorType data,
+                                         RankedTensorType indices, int64_t axis) {
+  if (data.getRank() == 0 || indices.getRank() != data.getRank())
+    return diag.error("expects data of rank >= 1 and indices of the same rank, got ", data, " and ",
+                      indices);
+  FailureOr<int64_t> a = normalizeAxis(diag, axis, data.getRank());
+  if (failed(a))
+    return failure();
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != *a && indices.getDimSize(d) > data.getDimSize(d))
+      return diag.error("expects indices dim ", d, " (", indices.getDimSize(d),
+                        ") to be at most the data dim (", data.getDimSize(d), ")");
+  if (data.getDimSize(*a) == 0 && indices.getNumElements() != 0)
+    return diag.error("expects a non-empty dim ", *a, " to index, got ", data);
+  return success();
+}
+
 LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                                  Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType data = tensorType(adaptor.getData());
   RankedTensorType indices = tensorType(adaptor.getIndices());
-  if (data.getRank() == 0 || indices.getRank() != data.getRank())
-    return diag.error("expects data of rank >= 1 and indices of the same rank, got ", data, " and ",
-                      indices);
-  FailureOr<int64_t> axis =
-      normalizeAxis(diag, static_cast<int64_t>(adaptor.getAxis()), data.getRank());
-  if (failed(axis))
+  if (failed(checkElementIndices(diag, data, indices, static_cast<int64_t>(adaptor.getAxis()))))
     return failure();
-  // Off the axis, an index position is also a data position.
-  for (int64_t d = 0; d < data.getRank(); ++d)
-    if (d != *axis && indices.getDimSize(d) > data.getDimSize(d))
-      return diag.error("expects indices dim ", d, " (", indices.getDimSize(d),
-                        ") to be at most the data dim (", data.getDimSize(d), ")");
   results.push_back(RankedTensorType::get(indices.getShape(), data.getElementType()));
   return success();
 }
@@ -383,6 +393,11 @@ static FailureOr<SmallVector<int64_t>> inferTupleSliceShape(const InferDiag &dia
       return failure();
     }
   SmallVector<int64_t> shape(indices.getShape().drop_back());
+  for (int64_t d = batchDims; d < batchDims + r; ++d)
+    if (data.getDimSize(d) == 0 && shapeProduct(shape) != 0) {
+      (void)diag.error("expects a non-empty dim ", d, " to index, got ", data);
+      return failure();
+    }
   llvm::append_range(shape, data.getShape().drop_front(batchDims + r));
   return shape;
 }
@@ -415,18 +430,8 @@ LogicalResult ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<L
   InferDiag diag(loc, getOperationName());
   RankedTensorType data = tensorType(adaptor.getData());
   RankedTensorType indices = tensorType(adaptor.getIndices());
-  if (data.getRank() == 0 || indices.getRank() != data.getRank())
-    return diag.error("expects data of rank >= 1 and indices of the same rank, got ", data, " and ",
-                      indices);
-  FailureOr<int64_t> axis =
-      normalizeAxis(diag, static_cast<int64_t>(adaptor.getAxis()), data.getRank());
-  if (failed(axis))
-    return failure();
-  for (int64_t d = 0; d < data.getRank(); ++d)
-    if (d != *axis && indices.getDimSize(d) > data.getDimSize(d))
-      return diag.error("expects indices dim ", d, " (", indices.getDimSize(d),
-                        ") to be at most the data dim (", data.getDimSize(d), ")");
-  if (failed(checkUpdates(diag, data, tensorType(adaptor.getUpdates()), indices.getShape())))
+  if (failed(checkElementIndices(diag, data, indices, static_cast<int64_t>(adaptor.getAxis()))) ||
+      failed(checkUpdates(diag, data, tensorType(adaptor.getUpdates()), indices.getShape())))
     return failure();
   results.push_back(data);
   return success();

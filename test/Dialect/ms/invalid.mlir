@@ -911,6 +911,22 @@ func.func @gather_elements_dim(%d: tensor<4x6xf32>, %i: tensor<5x2xi64>) {
 
 // -----
 
+func.func @gather_elements_empty_axis(%d: tensor<4x0xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects a non-empty dim 1 to index, got 'tensor<4x0xf32>'}}
+  %0 = ms.gather_elements %d, %i {axis = 1 : i64} : (tensor<4x0xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_empty_dim(%d: tensor<0x6xf32>, %i: tensor<2x1xi64>, %u: tensor<2x6xf32>) {
+  // expected-error @+1 {{'ms.scatter_nd' op expects a non-empty dim 0 to index, got 'tensor<0x6xf32>'}}
+  %0 = ms.scatter_nd %d, %i, %u : (tensor<0x6xf32>, tensor<2x1xi64>, tensor<2x6xf32>) -> tensor<0x6xf32>
+  return
+}
+
+// -----
+
 func.func @gather_nd_scalar_indices(%d: tensor<4x6xf32>, %i: tensor<i64>) {
   // expected-error @+1 {{'ms.gather_nd' op expects static indices of rank >= 1, got 'tensor<i64>'}}
   %0 = ms.gather_nd %d, %i : (tensor<4x6xf32>, tensor<i64>) -> tensor<4x6xf32>
