@@ -189,7 +189,7 @@ def Ms_TopKOp : Ms_InferredOp<"top_k"> {
     ONNX TopK with a constant `k`: along `axis` (negative counts from the end), `values` holds the `k`
     largest elements in descending order (the smallest in ascending order with `smallest`) and
     `indices` their int64 positions. Equal elements keep their input order, so the lower index comes
-    first, as ONNX requires. `k` lies in [0, size of `axis`].
+    first, as ONNX requires; NaN sorts after every number. `k` lies in [0, size of `axis`].
 
     Example:
     ```mlir

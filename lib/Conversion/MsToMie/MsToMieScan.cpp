@@ -259,9 +259,9 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
           // Sizes of [outer, n, inner].
           Value outer, n, inner;
           if (axis) {
-            outer = cstIndex(b, l, shapeProduct(shape.take_front(*axis)));
+            outer = cstIndex(b, l, ShapedType::getNumElements(shape.take_front(*axis)));
             n = cstIndex(b, l, shape[*axis]);
-            inner = cstIndex(b, l, shapeProduct(shape.drop_front(*axis + 1)));
+            inner = cstIndex(b, l, ShapedType::getNumElements(shape.drop_front(*axis + 1)));
           } else {
             auto axisType = cast<MemRefType>(args[1].getType());
             SmallVector<Value> zeros(axisType.getRank(), cstIndex(b, l, 0));
@@ -329,13 +329,6 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
         });
     rewriter.replaceOp(op, out);
     return success();
-  }
-
-  static int64_t shapeProduct(ArrayRef<int64_t> dims) {
-    int64_t p = 1;
-    for (int64_t d : dims)
-      p *= d;
-    return p;
   }
 };
 
