@@ -65,6 +65,12 @@ def variants():
                                         reduction="add", opset=16)
     v["scatter_elements_max"] = Variant("ScatterElements", {"x": d, "i": dup, "u": upd}, axis=1,
                                         reduction="max", opset=18)
+    # On axis 0 the duplicates of one element sit in different rows of the update loop, which
+    # mie-parallelize-loops would split across threads if it were an scf.parallel.
+    v["scatter_elements_add_axis0"] = Variant(
+        "ScatterElements", {"x": normal([8, 4], 32), "i": ints([100000, 4], -8, 8, 33),
+                            "u": normal([100000, 4], 34)}, axis=0, reduction="add", opset=16,
+        tol=(1e-3, 1e-3))
     v["scatter_elements_none"] = Variant(
         "ScatterElements", {"x": normal([6, 50], 20), "i": np.stack(
             [rng(21 + r).permutation(50)[:30] for r in range(6)]).astype(np.int64),
