@@ -132,3 +132,18 @@ func.func @scatter_nd_mul(%d: tensor<4x4x4xf32>, %i: tensor<2x1xi64>, %u: tensor
   %0 = ms.scatter_nd %d, %i, %u {reduction = #ms<scatter_reduction mul>} : (tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>) -> tensor<4x4x4xf32>
   return %0 : tensor<4x4x4xf32>
 }
+
+// -----
+
+// Tests that booleans combine logically: add and max are or, mul and min are and.
+
+// CHECK-LABEL: func.func @scatter_nd_bool
+// CHECK: mie.kernel "scatter_nd"
+// CHECK: arith.ori %{{.+}}, %{{.+}} : i1
+// CHECK: mie.kernel "scatter_nd"
+// CHECK: arith.andi %{{.+}}, %{{.+}} : i1
+func.func @scatter_nd_bool(%d: tensor<4xi1>, %i: tensor<2x1xi64>, %u: tensor<2xi1>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = ms.scatter_nd %d, %i, %u {reduction = #ms<scatter_reduction add>} : (tensor<4xi1>, tensor<2x1xi64>, tensor<2xi1>) -> tensor<4xi1>
+  %1 = ms.scatter_nd %d, %i, %u {reduction = #ms<scatter_reduction min>} : (tensor<4xi1>, tensor<2x1xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}

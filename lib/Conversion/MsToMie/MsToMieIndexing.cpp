@@ -131,6 +131,13 @@ struct GatherNdToKernel : OpConversionPattern<ms::GatherNdOp> {
 /// `update` combined with the element `old` already in place.
 Value combine(OpBuilder &b, Location loc, ms::ScatterReduction reduction, Value old, Value update) {
   bool isFloat = isa<FloatType>(update.getType());
+  // Booleans combine logically, as numpy does (add and max are or, mul and min are and); signed
+  // i1 arithmetic would make true + true false and max(true, false) false.
+  if (update.getType().isInteger(1) && reduction != ms::ScatterReduction::none) {
+    if (reduction == ms::ScatterReduction::add || reduction == ms::ScatterReduction::max)
+      return arith::OrIOp::create(b, loc, old, update);
+    return arith::AndIOp::create(b, loc, old, update);
+  }
   switch (reduction) {
   case ms::ScatterReduction::none:
     return update;
