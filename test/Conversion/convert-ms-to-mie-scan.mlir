@@ -106,8 +106,8 @@ func.func @top_k_smallest(%x: tensor<6xi32>) -> (tensor<2xi32>, tensor<2xi64>) {
 
 // -----
 
-// Tests that a constant cumsum axis gives constant [outer, n, inner] sizes (the axis buffer is not a
-// kernel input) and that reverse walks the axis from its end.
+// Tests that a constant cumsum axis gives constant [outer, n, inner] sizes (the axis buffer is not
+// a kernel input) and that reverse walks the axis from its end.
 
 // CHECK-LABEL: func.func @cumsum_constant_axis
 // CHECK: mie.kernel "cumsum" ins(%{{.+}} : memref<2x3xf32>) outs(%{{.+}} : memref<2x3xf32>)

@@ -1,11 +1,12 @@
 // RUN: mie-compile %s --emit=llvm -o - | FileCheck %s --implicit-check-not=scatter_elements_p1 \
 // RUN:   --implicit-check-not=scatter_nd_p1 --implicit-check-not=main_k4_cumsum_p
 
-// Tests, through the whole pipeline, which loops of the scan and scatter kernels mie-parallelize-loops
-// splits across threads (each split loop becomes a <kernel>_pN body run by parallel_for): a scatter
-// only its copy of the data (p0), never its update loop, where duplicate indices would race; top_k,
-// a constant-axis cumsum and arg_max their loops over independent lines. A runtime cumsum axis gives
-// loop bounds unknown at compile time, so that kernel runs on one thread.
+// Tests, through the whole pipeline, which loops of the scan and scatter kernels
+// mie-parallelize-loops splits across threads (each split loop becomes a <kernel>_pN body run by
+// parallel_for): a scatter only its copy of the data (p0), never its update loop, where duplicate
+// indices would race; top_k, a constant-axis cumsum and arg_max their loops over independent lines.
+// A runtime cumsum axis gives loop bounds unknown at compile time, so that kernel runs on one
+// thread.
 
 // CHECK-DAG: define internal void @main_k0_scatter_elements_p0__trampoline
 // CHECK-DAG: define internal void @main_k1_scatter_nd_p0__trampoline

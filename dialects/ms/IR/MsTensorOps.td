@@ -193,10 +193,10 @@ def Ms_GatherOp : Ms_InferredOp<"gather"> {
 def Ms_GatherElementsOp : Ms_InferredOp<"gather_elements"> {
   let summary = "Reads one element per index along an axis (ONNX GatherElements).";
   let description = [{
-    `result[i][j][k] = data[indices[i][j][k]][j][k]` for `axis` = 0, and likewise for the other axes.
-    `indices` has the rank of `data` and no dim larger than data's (except along `axis`); the result
-    has the shape of `indices`. Negative indices count from the end of the axis; indices out of range
-    are invalid ONNX and read a clamped position.
+    `result[i][j][k] = data[indices[i][j][k]][j][k]` for `axis` = 0, and likewise for the other
+    axes. `indices` has the rank of `data` and no dim larger than data's (except along `axis`); the
+    result has the shape of `indices`. Negative indices count from the end of the axis; indices out
+    of range are invalid ONNX and read a clamped position.
 
     Example:
     ```mlir
@@ -233,8 +233,8 @@ def Ms_GatherNdOp : Ms_InferredOp<"gather_nd"> {
 def Ms_ScatterElementsOp : Ms_InferredOp<"scatter_elements"> {
   let summary = "Writes updates at per-element indices along an axis (ONNX ScatterElements).";
   let description = [{
-    The result is `data` with `result[indices[i][j]][j] = updates[i][j]` for `axis` = 0 (likewise for
-    the other axes), or combined with the value there by `reduction` (add, mul, max, min).
+    The result is `data` with `result[indices[i][j]][j] = updates[i][j]` for `axis` = 0 (likewise
+    for the other axes), or combined with the value there by `reduction` (add, mul, max, min).
     `indices` and `updates` have the same shape, of the rank of `data`. Updates are applied in
     row-major order, so with duplicate indices and no reduction the last one wins. Negative indices
     count from the end of the axis; indices out of range are invalid ONNX and write a clamped
@@ -242,7 +242,8 @@ def Ms_ScatterElementsOp : Ms_InferredOp<"scatter_elements"> {
 
     Example:
     ```mlir
-    %y = ms.scatter_elements %data, %idx, %upd {axis = 1 : i64, reduction = #ms<scatter_reduction add>}
+    %y = ms.scatter_elements %data, %idx, %upd
+        {axis = 1 : i64, reduction = #ms<scatter_reduction add>}
         : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
     ```
   }];

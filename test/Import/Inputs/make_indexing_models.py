@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes one small ONNX model of the arg-reduction, top-k, cumsum, gather and scatter ops, chosen by
-name, for onnx-indexing-ops.test.
+"""Writes one small ONNX model of the arg-reduction, top-k, cumsum, gather and scatter ops, chosen
+by name, for onnx-indexing-ops.test.
 
     make_indexing_models.py NAME OUT.onnx
 
