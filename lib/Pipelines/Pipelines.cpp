@@ -5,6 +5,7 @@
 #include "PackageEmitter.h"
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/ms/Transforms/Passes.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Target/CPUTarget.h"
 
@@ -17,9 +18,18 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-void mlir::mie::buildMsPipeline(OpPassManager &pm) {
+void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (!fusion)
+    return;
+  pm.addNestedPass<func::FuncOp>(ms::createMsFoldBatchNormPass());
+  pm.addNestedPass<func::FuncOp>(ms::createMsRecognizeCompositesPass());
+  // Recognition leaves transposes to merge and dead chains to drop.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(ms::createMsFuseEpiloguesPass());
+  pm.addNestedPass<func::FuncOp>(ms::createMsFuseElementwisePass());
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
@@ -94,7 +104,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
-  if (failed(runPipeline(module, options, buildMsPipeline)))
+  if (failed(runPipeline(module, options,
+                         [&](OpPassManager &pm) { buildMsPipeline(pm, options.fusion); })))
     return failure();
   if (options.emit == EmitKind::Ms)
     return printModule(module);
@@ -109,6 +120,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
       TargetAttr::get(module.getContext(), TargetKind::cpu, target->name, target->features));
   if (failed(runPipeline(module, options, buildMsToMiePipeline)))
     return failure();
+  if (options.fusionReport)
+    *options.fusionReport = buildFusionReport(module);
   if (options.emit == EmitKind::Mie)
     return printModule(module);
 

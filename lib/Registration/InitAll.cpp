@@ -4,6 +4,7 @@
 
 #include "dialects/mie/IR/MieDialect.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/ms/Transforms/Passes.h"
 #include "dialects/ms/IR/MsDialect.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Pipelines/Pipelines.h"
@@ -23,5 +24,6 @@ void mlir::mie::registerAllDialects(DialectRegistry &registry) {
 void mlir::mie::registerAllPasses() {
   registerMieConversionPasses();
   registerMieTransformsPasses();
+  ms::registerMsTransformsPasses();
   registerPipelines();
 }

@@ -351,27 +351,18 @@ func.func @avg_pool_padded(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
-// Tests that reshape-like ops become row-major copy kernels between distinct buffers, through
-// rank-1 collapsed views (and a load / store for a scalar).
+// Tests that reshape-like ops become views of their operand's buffer (collapse to 1-D, expand to
+// the new shape: no kernel, no copy), and a scalar a one-element copy (load / store).
 
 // CHECK-LABEL: func.func @reshapes
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1x512x1x1xf32>, %[[I:[^:]+]]: memref<128xi64>, %[[S:[^:]+]]: memref<f32>)
-// CHECK: %[[R:.+]] = mie.alloc : memref<1x512xf32>
-// CHECK: mie.kernel "reshape" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[R]] : memref<1x512xf32>)
-// CHECK: %[[IN:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2, 3]] : memref<1x512x1x1xf32> into memref<512xf32>
-// CHECK: %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1]] : memref<1x512xf32> into memref<512xf32>
-// CHECK: linalg.copy ins(%[[IN]] : memref<512xf32>) outs(%[[OUT]] : memref<512xf32>)
-// CHECK: %[[F:.+]] = mie.alloc : memref<1x512xf32>
-// CHECK: mie.kernel "flatten" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[F]] : memref<1x512xf32>)
-// CHECK: linalg.copy
-// CHECK: %[[SQ:.+]] = mie.alloc : memref<512xf32>
-// CHECK: mie.kernel "squeeze" ins(%[[X]] : memref<1x512x1x1xf32>) outs(%[[SQ]] : memref<512xf32>)
-// CHECK: ^bb0(%{{.+}}: memref<1x512x1x1xf32>, %[[SQOUT:.+]]: memref<512xf32>):
-// CHECK: linalg.copy ins(%{{.+}} : memref<512xf32>) outs(%[[SQOUT]] : memref<512xf32>)
-// CHECK: %[[U:.+]] = mie.alloc : memref<1x128x1xi64>
-// CHECK: mie.kernel "unsqueeze" ins(%[[I]] : memref<128xi64>) outs(%[[U]] : memref<1x128x1xi64>)
-// CHECK: memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2]] : memref<1x128x1xi64> into memref<128xi64>
-// CHECK: linalg.copy
+// CHECK: %[[C:.+]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1, 2, 3]] : memref<1x512x1x1xf32> into memref<512xf32>
+// CHECK: %[[R:.+]] = memref.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [1, 512] : memref<512xf32> into memref<1x512xf32>
+// CHECK: %[[C2:.+]] = memref.collapse_shape %[[X]]
+// CHECK: %[[F:.+]] = memref.expand_shape %[[C2]] {{\[\[}}0, 1]] output_shape [1, 512]
+// CHECK: %[[SQ:.+]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1, 2, 3]] : memref<1x512x1x1xf32> into memref<512xf32>
+// CHECK: %[[U:.+]] = memref.expand_shape %[[I]] {{\[\[}}0, 1, 2]] output_shape [1, 128, 1] : memref<128xi64> into memref<1x128x1xi64>
+// CHECK-NOT: mie.kernel "{{reshape|flatten|squeeze|unsqueeze}}" ins(%[[X]]
 // CHECK: %[[SR:.+]] = mie.alloc : memref<1xf32>
 // CHECK: mie.kernel "reshape" ins(%[[S]] : memref<f32>) outs(%[[SR]] : memref<1xf32>)
 // CHECK: memref.load %{{.+}}[] : memref<f32>

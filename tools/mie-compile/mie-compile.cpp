@@ -66,6 +66,19 @@ cl::opt<std::string> target("target",
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass (to stderr)"),
                               cl::init(false), cl::cat(category));
+cl::opt<bool> fusion("fusion",
+                     cl::desc("Run the graph fusion passes (default: on; --fusion=false gives one "
+                              "kernel per op, the reference for checking fusion)"),
+                     cl::init(true), cl::cat(category));
+
+enum class Report { None, Fusion };
+cl::opt<Report> report(
+    "report", cl::desc("Print a report of the compilation"), cl::init(Report::None),
+    cl::values(clEnumValN(Report::Fusion, "fusion",
+                          "source nodes in, kernels out, and the source nodes of each kernel "
+                          "(stdout; stderr when the output goes to stdout)")),
+    cl::cat(category));
+
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Static shape for a graph input, e.g. --input-shape=input=1x3x224x224 (repeatable)"),
@@ -210,9 +223,20 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.target = target;
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
+  options.fusion = fusion;
+  std::string fusionReport;
+  if (report == Report::Fusion) {
+    if (emit == EmitKind::Import || emit == EmitKind::Ms) {
+      llvm::errs() << "error: --report=fusion needs the kernels: use --emit=mie or later\n";
+      return failure();
+    }
+    options.fusionReport = &fusionReport;
+  }
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
+  if (report == Report::Fusion)
+    (outputFile == "-" ? llvm::errs() : llvm::outs()) << fusionReport;
 
   bool binary = emit == EmitKind::Object || emit == EmitKind::Package;
   if (binary && outputFile == "-" && llvm::sys::Process::StandardOutIsDisplayed()) {

@@ -106,35 +106,50 @@ void lowerConv2d(Conv2dOp op) {
   Location loc = op.getLoc();
   Value input = op.getInput();
   ArrayRef<int64_t> pads = op.getPads();
+  // Padding is a zero-filled copy inside the same kernel (its buffer an extra scratch output that
+  // memory planning places like any other), so a padded convolution is still one launch.
+  Value padded;
   if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
     auto inType = cast<MemRefType>(input.getType());
     SmallVector<int64_t> shape(inType.getShape());
     shape[2] += pads[0] + pads[2];
     shape[3] += pads[1] + pads[3];
-    Value padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
-    buildPadKernel(b, loc, "conv_pad", input, padded, {0, 0, pads[0], pads[1]}, 0.0);
-    input = padded;
+    padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
   }
   SmallVector<Value> ins = {input, op.getFilter()};
   if (op.getBias())
     ins.push_back(op.getBias());
   if (op.getResidual())
     ins.push_back(op.getResidual());
+  SmallVector<Value> outs = {op.getOutput()};
+  if (padded)
+    outs.push_back(padded);
   bool hasBias = op.getBias() != nullptr, hasResidual = op.getResidual() != nullptr;
   EpilogueAttr epilogue = op.getEpilogue();
   auto strides = b.getI64TensorAttr(op.getStrides());
   auto dilations = b.getI64TensorAttr(op.getDilations());
   int64_t groups = op.getGroups();
-  KernelOp::create(b, loc, "conv2d", ins, op.getOutput(),
-                   [&](OpBuilder &kb, Location kl, ValueRange args) {
-                     Value out = args.back();
-                     Type et = cast<MemRefType>(out.getType()).getElementType();
-                     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, et, 0.0), out);
-                     buildConvolution(kb, kl, args[0], args[1], out, groups, strides, dilations);
-                     Value bias = hasBias ? args[2] : Value();
-                     Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
-                     buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/1);
-                   });
+  KernelOp::create(b, loc, "conv2d", ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
+    Value out = args[ins.size()];
+    Value source = args[0];
+    if (padded) {
+      Value scratch = args.back();
+      auto inType = cast<MemRefType>(source.getType());
+      linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, inType.getElementType(), 0.0),
+                             scratch);
+      SmallVector<int64_t> offsets = {0, 0, pads[0], pads[1]}, unit(4, 1);
+      Value interior =
+          memref::SubViewOp::create(kb, kl, scratch, offsets, inType.getShape(), unit);
+      linalg::CopyOp::create(kb, kl, source, interior);
+      source = scratch;
+    }
+    Type et = cast<MemRefType>(out.getType()).getElementType();
+    linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, et, 0.0), out);
+    buildConvolution(kb, kl, source, args[1], out, groups, strides, dilations);
+    Value bias = hasBias ? args[2] : Value();
+    Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
+    buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/1);
+  });
   op.erase();
 }
 

@@ -108,8 +108,10 @@ def MieLowerViewsPass : Pass<"mie-lower-views", "ModuleOp"> {
 def MieExpandMathPass : Pass<"mie-expand-math", "ModuleOp"> {
   let summary = "Replace transcendental math ops by polynomial approximations.";
   let description = [{
-    exp, log, tanh, erf, sigmoid-style chains and friends become arithmetic (upstream polynomial
-    approximations), so generated code vectorizes and needs no libm symbols.
+    exp, log, tanh, erf, sin, cos, atan, asin, acos and the powers and hyperbolic functions built
+    from them become arithmetic (upstream expansions and polynomial approximations), so generated
+    code vectorizes and needs no libm symbols. bf16 arithmetic is then emulated in f32 and bf16
+    conversions become integer bit operations, so no soft-float helper (`__truncsfbf2`) is called.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect",
                            "::mlir::math::MathDialect"];

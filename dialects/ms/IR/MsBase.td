@@ -44,6 +44,7 @@ def Ms_FloatTensor : RankedTensorOf<[Ms_Float]>;
 def Ms_NumericTensor : RankedTensorOf<[Ms_Float, I8, I16, I32, I64, UI8]>;
 def Ms_IndexTensor : RankedTensorOf<[I32, I64]>;
 def Ms_BoolTensor : RankedTensorOf<[I1]>;
+def Ms_IntegerTensor : RankedTensorOf<[Ms_Int]>;
 
 //===----------------------------------------------------------------------===//
 // Enums

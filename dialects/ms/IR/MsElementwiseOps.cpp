@@ -4,7 +4,9 @@
 #include "dialects/ms/IR/MsShapeUtils.h"
 
 #include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
@@ -116,7 +118,22 @@ MS_BINARY_INFER(DivOp)
 MS_BINARY_INFER(PowOp)
 MS_BINARY_INFER(MaxOp)
 MS_BINARY_INFER(MinOp)
+MS_BINARY_INFER(AndOp)
+MS_BINARY_INFER(OrOp)
+MS_BINARY_INFER(XorOp)
+MS_BINARY_INFER(ShiftLeftOp)
+MS_BINARY_INFER(ShiftRightOp)
 #undef MS_BINARY_INFER
+
+LogicalResult ModOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  Type et = cast<ShapedType>(adaptor.getLhs().getType()).getElementType();
+  // Python's sign rule has no meaning ONNX defines for floats; only C's fmod is allowed there.
+  if (isa<FloatType>(et) && !adaptor.getFmod())
+    return diag.error("expects fmod for floating-point operands, got ", et);
+  return inferBroadcast(diag, adaptor.getOperands(), adaptor.getOperands(), Type(), results);
+}
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   Type type = getType();
@@ -168,6 +185,72 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   return foldIdentityOperand(getLhs(), adaptor.getRhs(), 1.0, getType());
 }
 
+/// The value of a splat constant, or of a one-element resource (a model's Constant node, such as
+/// the 2.0 of LayerNorm's Pow, arrives as one), as a double.
+static std::optional<double> splatValue(ElementsAttr attr) {
+  Type et = attr.getElementType();
+  if (!isa<FloatType>(et) && !(isa<IntegerType>(et) && !et.isInteger(1)))
+    return std::nullopt;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) {
+    if (isa<FloatType>(et))
+      return splat.getSplatValue<APFloat>().convertToDouble();
+    return static_cast<double>(splat.getSplatValue<APInt>().getSExtValue());
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource || resource.getNumElements() != 1)
+    return std::nullopt;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  unsigned width = et.getIntOrFloatBitWidth();
+  if (!blob || width % 8 != 0 || blob->getData().size() * 8 < width)
+    return std::nullopt;
+  APInt bits(width, 0);
+  // Resource data is little-endian, as the hosts we compile on.
+  llvm::LoadIntFromMemory(bits, reinterpret_cast<const uint8_t *>(blob->getData().data()),
+                          width / 8);
+  if (auto ft = dyn_cast<FloatType>(et))
+    return APFloat(ft.getFloatSemantics(), bits).convertToDouble();
+  return static_cast<double>(bits.getSExtValue());
+}
+
+/// The exponent of ms.pow when it is a splat constant, possibly behind an ms.cast (the importer
+/// casts integer exponents to the base's type).
+static std::optional<double> splatExponent(Value exponent) {
+  if (auto cast = exponent.getDefiningOp<CastOp>())
+    exponent = cast.getInput();
+  ElementsAttr attr;
+  if (!matchPattern(exponent, m_Constant(&attr)))
+    return std::nullopt;
+  return splatValue(attr);
+}
+
+LogicalResult PowOp::canonicalize(PowOp op, PatternRewriter &rewriter) {
+  Value x = op.getLhs();
+  // Only when the exponent does not broadcast the base to a larger shape.
+  if (x.getType() != op.getType())
+    return failure();
+  std::optional<double> y = splatExponent(op.getRhs());
+  if (!y)
+    return failure();
+  Location loc = op.getLoc();
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
+  Value result;
+  if (*y == 2.0) {
+    result = MulOp::create(rewriter, loc, x, x);
+  } else if (*y == 3.0) {
+    result = MulOp::create(rewriter, loc, MulOp::create(rewriter, loc, x, x), x);
+  } else if (isFloat && *y == 0.5) {
+    result = SqrtOp::create(rewriter, loc, x);
+  } else if (isFloat && *y == -1.0) {
+    result = ReciprocalOp::create(rewriter, loc, x);
+  } else if (isFloat && *y == -0.5) {
+    result = RsqrtOp::create(rewriter, loc, x);
+  } else {
+    return failure();
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
@@ -180,6 +263,30 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
     return getLhs();
   return foldBinaryFloat(adaptor.getOperands(), getType(),
                          [](const APFloat &x, const APFloat &y) { return llvm::minimum(x, y); });
+}
+
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldBinaryInt(adaptor.getOperands(), getType(),
+                       [](const APInt &x, const APInt &y) { return x & y; });
+}
+
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs() && getLhs().getType() == getType())
+    return getLhs();
+  return foldBinaryInt(adaptor.getOperands(), getType(),
+                       [](const APInt &x, const APInt &y) { return x | y; });
+}
+
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  Type type = getType();
+  if (Value v = foldIdentityOperand(getLhs(), adaptor.getRhs(), 0.0, type))
+    return v;
+  if (Value v = foldIdentityOperand(getRhs(), adaptor.getLhs(), 0.0, type))
+    return v;
+  return foldBinaryInt(adaptor.getOperands(), type,
+                       [](const APInt &x, const APInt &y) { return x ^ y; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -290,6 +397,24 @@ OpFoldResult ClipOp::fold(FoldAdaptor) {
 LogicalResult HardSigmoidOp::verify() {
   if (getAlpha().convertToDouble() == 0.0)
     return emitOpError("expects a non-zero alpha");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Classification
+//===----------------------------------------------------------------------===//
+
+LogicalResult IsNanOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto type = cast<RankedTensorType>(adaptor.getInput().getType());
+  results.push_back(type.clone(IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult IsInfOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto type = cast<RankedTensorType>(adaptor.getInput().getType());
+  results.push_back(type.clone(IntegerType::get(context, 1)));
   return success();
 }
 

@@ -11,7 +11,8 @@ include "dialects/ms/IR/MsBase.td"
 
 // Numpy/ONNX multidirectional broadcasting: shapes are right-aligned; each pair of dims must be equal or
 // one of them 1. Both operands have the same element type.
-class Ms_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
+class Ms_BinaryOp<string mnemonic, string what, list<Trait> traits = [],
+                  TypeConstraint tensorType = Ms_NumericTensor>
     : Ms_InferredOp<mnemonic, traits> {
   let summary = "Elementwise " # what # " with numpy broadcasting.";
   let description = [{
@@ -23,8 +24,8 @@ class Ms_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
     %r = ms.}] # mnemonic # [{ %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins Ms_NumericTensor:$lhs, Ms_NumericTensor:$rhs);
-  let results = (outs Ms_NumericTensor:$result);
+  let arguments = (ins tensorType:$lhs, tensorType:$rhs);
+  let results = (outs tensorType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
 }
@@ -33,9 +34,56 @@ def Ms_AddOp : Ms_BinaryOp<"add", "+", [Commutative]>;
 def Ms_SubOp : Ms_BinaryOp<"sub", "-">;
 def Ms_MulOp : Ms_BinaryOp<"mul", "*", [Commutative]>;
 def Ms_DivOp : Ms_BinaryOp<"div", "/">;
-def Ms_PowOp : Ms_BinaryOp<"pow", "to the power of">;
+def Ms_PowOp : Ms_BinaryOp<"pow", "to the power of"> {
+  // Constant small exponents (2, 3, 0.5, -1, -0.5) become multiplies, sqrt, reciprocal or rsqrt:
+  // exact where the general exp(y * log|x|) form is not, and cheaper.
+  let hasCanonicalizeMethod = 1;
+}
 def Ms_MaxOp : Ms_BinaryOp<"max", "maximum with", [Commutative]>;
 def Ms_MinOp : Ms_BinaryOp<"min", "minimum with", [Commutative]>;
+
+def Ms_ModOp : Ms_BinaryOp<"mod", "modulo"> {
+  let description = [{
+    Computes the remainder of `lhs / rhs` elementwise after broadcasting (ONNX Mod). Without `fmod`
+    the result takes the sign of the divisor (Python's `%`, integers only); with `fmod` it takes the
+    sign of the dividend (C's `fmod`), which floating-point operands require.
+
+    Example:
+    ```mlir
+    %r = ms.mod %a, %b : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+    %f = ms.mod %x, %y {fmod} : (tensor<6xf32>, tensor<f32>) -> tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$lhs, Ms_NumericTensor:$rhs, UnitAttr:$fmod);
+  let hasFolder = 0;
+}
+
+// Bitwise ops on integers; on i1 they are the logical ops (ONNX And/Or/Xor and BitwiseAnd/...).
+class Ms_BitwiseOp<string mnemonic, string what, list<Trait> traits = []>
+    : Ms_BinaryOp<mnemonic, what, traits, Ms_IntegerTensor> {
+  let description = [{
+    Computes `lhs }] # what # [{ rhs` bitwise on integers after broadcasting both operands to a
+    common shape; on `i1` this is the logical operation. Operands must share the element type.
+
+    Example:
+    ```mlir
+    %r = ms.}] # mnemonic # [{ %a, %b : (tensor<3x4xi1>, tensor<4xi1>) -> tensor<3x4xi1>
+    %s = ms.}] # mnemonic # [{ %c, %d : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    ```
+  }];
+}
+
+def Ms_AndOp : Ms_BitwiseOp<"and", "&", [Commutative]>;
+def Ms_OrOp : Ms_BitwiseOp<"or", "|", [Commutative]>;
+def Ms_XorOp : Ms_BitwiseOp<"xor", "^", [Commutative]>;
+// Shifts treat the elements as unsigned (ONNX BitShift is defined on unsigned types only): bits
+// shifted in are 0, and a shift by the bit width or more gives 0.
+def Ms_ShiftLeftOp : Ms_BitwiseOp<"shift_left", "<<"> {
+  let hasFolder = 0;
+}
+def Ms_ShiftRightOp : Ms_BitwiseOp<"shift_right", ">> (logical)"> {
+  let hasFolder = 0;
+}
 
 def Ms_CompareOp : Ms_InferredOp<"compare"> {
   let summary = "Elementwise comparison with numpy broadcasting, producing i1.";
@@ -114,6 +162,34 @@ def Ms_NegOp : Ms_FoldableUnaryOp<"neg", "negation", Ms_NumericTensor>;
 def Ms_AbsOp : Ms_FoldableUnaryOp<"abs", "the absolute value", Ms_NumericTensor>;
 def Ms_ReciprocalOp : Ms_FoldableUnaryOp<"reciprocal", "1 / x">;
 
+// Rounding, sign and trigonometric / hyperbolic functions. No folders: they appear on activations,
+// not on the constant shape arithmetic that folding is for.
+def Ms_FloorOp : Ms_UnaryOp<"floor", "rounding down to an integer">;
+def Ms_CeilOp : Ms_UnaryOp<"ceil", "rounding up to an integer">;
+def Ms_RoundOp : Ms_UnaryOp<"round", "rounding to the nearest integer, halves to even">;
+def Ms_SignOp : Ms_UnaryOp<"sign", "the sign (-1, 0 or 1; NaN stays NaN)", Ms_NumericTensor>;
+def Ms_SinOp : Ms_UnaryOp<"sin", "the sine">;
+def Ms_CosOp : Ms_UnaryOp<"cos", "the cosine">;
+def Ms_TanOp : Ms_UnaryOp<"tan", "the tangent">;
+def Ms_AsinOp : Ms_UnaryOp<"asin", "the arcsine">;
+def Ms_AcosOp : Ms_UnaryOp<"acos", "the arccosine">;
+def Ms_AtanOp : Ms_UnaryOp<"atan", "the arctangent">;
+def Ms_SinhOp : Ms_UnaryOp<"sinh", "the hyperbolic sine">;
+def Ms_CoshOp : Ms_UnaryOp<"cosh", "the hyperbolic cosine">;
+def Ms_AsinhOp : Ms_UnaryOp<"asinh", "the inverse hyperbolic sine">;
+def Ms_AcoshOp : Ms_UnaryOp<"acosh", "the inverse hyperbolic cosine">;
+def Ms_AtanhOp : Ms_UnaryOp<"atanh", "the inverse hyperbolic tangent">;
+def Ms_NotOp : Ms_UnaryOp<"not", "bitwise not (logical not on i1)", Ms_IntegerTensor> {
+  let description = [{
+    Flips every bit of every element; on `i1` this is the logical not (ONNX Not and BitwiseNot).
+
+    Example:
+    ```mlir
+    %r = ms.not %m : tensor<4x8xi1>
+    ```
+  }];
+}
+
 def Ms_ClipOp : Ms_UnaryOp<"clip", "clamping to [min, max]", Ms_NumericTensor> {
   let description = [{
     Clamps every element to `[min, max]` (ONNX Clip; relu6 is `min = 0, max = 6`). Either bound may be
@@ -156,6 +232,43 @@ def Ms_GeluOp : Ms_UnaryOp<"gelu", "the Gaussian error linear unit"> {
     ```
   }];
   let arguments = (ins Ms_FloatTensor:$input, UnitAttr:$approximate);
+}
+
+//===----------------------------------------------------------------------===//
+// Floating-point classification
+//===----------------------------------------------------------------------===//
+
+def Ms_IsNanOp : Ms_InferredOp<"is_nan"> {
+  let summary = "Elementwise test for NaN, producing i1.";
+  let description = [{
+    `result[i]` is true where `input[i]` is a NaN. The result has the input's shape and element
+    type `i1`.
+
+    Example:
+    ```mlir
+    %m = ms.is_nan %x : tensor<4xf32> -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input);
+  let results = (outs Ms_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Ms_IsInfOp : Ms_InferredOp<"is_inf"> {
+  let summary = "Elementwise test for infinities, producing i1.";
+  let description = [{
+    `result[i]` is true where `input[i]` is +inf (if `detect_positive`) or -inf (if
+    `detect_negative`); both default to true (ONNX IsInf).
+
+    Example:
+    ```mlir
+    %m = ms.is_inf %x {detect_negative = false} : tensor<4xf32> -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DefaultValuedAttr<BoolAttr, "true">:$detect_negative,
+                   DefaultValuedAttr<BoolAttr, "true">:$detect_positive);
+  let results = (outs Ms_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,5 +11,6 @@ include "dialects/ms/IR/MsBase.td"
 include "dialects/ms/IR/MsElementwiseOps.td"
 include "dialects/ms/IR/MsNNOps.td"
 include "dialects/ms/IR/MsTensorOps.td"
+include "dialects/ms/IR/MsFusionOps.td"
 
 #endif // MS_OPS_TD

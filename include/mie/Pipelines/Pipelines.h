@@ -25,10 +25,16 @@ struct CompileOptions {
   std::string modelName = "model";
   /// Dump the IR after every pass (to stderr); for debugging the compiler.
   bool printIRAfterAll = false;
+  /// Run the graph fusion passes (folding into weights, composite recognition, epilogue and
+  /// elementwise grouping). Off gives one kernel per ms op: the reference for checking fusion.
+  bool fusion = true;
+  /// When set, receives the fusion report of the compiled module (see buildFusionReport).
+  std::string *fusionReport = nullptr;
 };
 
-/// Graph-level clean-up on ms: canonicalization (folders) and CSE.
-void buildMsPipeline(OpPassManager &pm);
+/// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
+/// weights, composite recognition and grouping into `ms.fused` kernels.
+void buildMsPipeline(OpPassManager &pm, bool fusion = true);
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined.
@@ -44,6 +50,11 @@ void registerPipelines();
 /// Compiles `module` (ms dialect, one public function) to the artifact `options.emit` names and
 /// returns its bytes: IR text for ms/mie/llvm/asm, an ELF object, or a whole `.mie` package. Errors
 /// are reported through the context's diagnostic handler and yield failure.
+/// A human-readable account of fusion on a module lowered by buildMsToMiePipeline: the number of
+/// source (ONNX) nodes, the kernels launched by each entry function in order, and the source nodes
+/// each kernel computes (from the kernels' locations).
+std::string buildFusionReport(ModuleOp module);
+
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
 
 } // namespace mlir::mie

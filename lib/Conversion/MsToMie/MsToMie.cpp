@@ -46,6 +46,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieTensorPatterns(converter, patterns);
     mstomie::populateMsToMieReducePatterns(converter, patterns);
     mstomie::populateMsToMieShapePatterns(converter, patterns);
+    mstomie::populateMsToMieFusedPatterns(converter, patterns);
+    mstomie::populateMsToMieAttentionPatterns(converter, patterns);
     mstomie::populateMsToMieIndexingPatterns(converter, patterns);
     mstomie::populateMsToMieScanPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
@@ -53,7 +55,9 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     populateCallOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
-    target.addIllegalDialect<ms::MsDialect>();
+    // Members of an ms.fused group are lowered with (and erased by) their group's pattern.
+    target.addDynamicallyLegalDialect<ms::MsDialect>(
+        [](Operation *op) { return op->getParentOfType<ms::FusedOp>() != nullptr; });
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
                            arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
@@ -69,8 +73,12 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     const auto &covered = frozen.getOpSpecificNativePatterns();
     bool unsupported = false;
     getOperation().walk([&](Operation *op) {
-      if (!isa<ms::MsDialect>(op->getDialect()))
+      if (!isa<ms::MsDialect>(op->getDialect()) || op->getParentOfType<ms::FusedOp>())
         return;
+      if (auto group = dyn_cast<ms::FusedOp>(op); group && failed(mstomie::checkLowerableGroup(group, true))) {
+        unsupported = true;
+        return;
+      }
       if (!covered.count(op->getName())) {
         op->emitError() << "no lowering to mie for '" << op->getName() << "' yet";
         unsupported = true;

@@ -53,8 +53,7 @@ void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name,
   });
 }
 
-/// Collapses a buffer to 1-D (identity layout, so always possible).
-static Value collapseToVector(OpBuilder &b, Location loc, Value buffer) {
+Value mstomie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   if (type.getRank() == 1)
     return buffer;

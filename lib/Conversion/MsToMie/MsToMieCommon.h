@@ -9,6 +9,7 @@
 #define MIE_LIB_CONVERSION_MSTOMIE_COMMON_H
 
 #include "dialects/mie/Utils/KernelBuilders.h"
+#include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -35,6 +36,16 @@ using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
 void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
                             Value output, ScalarFn scalar);
 
+/// Emits the kernel of `reduceOp` (ms.reduce_sum/mean/prod/max/min) into `out`: each element of the
+/// reduced input is `element(elements of inputs)` with `inputs` broadcast to the reduction's input
+/// shape (for a plain reduction: one input, returned as is; for a fused group: the group's
+/// prologue).
+void buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
+                          ValueRange inputs, Value out, ScalarFn element);
+
+/// Collapses a buffer to 1-D (identity layout, so always possible).
+Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
+
 /// Emits a kernel copying `input` into `output` in row-major order (same element count); used for
 /// reshapes, whose buffers are distinct.
 void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Value output);
@@ -43,6 +54,11 @@ void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Va
 /// null if `op` is not elementwise. `args` are the operand elements in operand order.
 Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
                             Type resultType);
+
+/// Whether an ms.fused group lowers to one kernel (an anchor with an epilogue chain, or elementwise
+/// members over one iteration shape optionally ending in a reduction); with `report`, says why not
+/// at the group.
+LogicalResult checkLowerableGroup(ms::FusedOp op, bool report);
 
 /// Index constants for the sizes of `shape`.
 SmallVector<Value> indexConstants(OpBuilder &b, Location loc, ArrayRef<int64_t> shape);
@@ -75,6 +91,8 @@ void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patt
 void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 

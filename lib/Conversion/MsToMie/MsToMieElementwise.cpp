@@ -93,4 +93,17 @@ void mstomie::populateMsToMieElementwisePatterns(TypeConverter &converter,
                ElementwiseToKernel<ms::SqrtOp>, ElementwiseToKernel<ms::RsqrtOp>,
                ElementwiseToKernel<ms::ReciprocalOp>, ElementwiseToKernel<ms::NegOp>,
                ElementwiseToKernel<ms::AbsOp>, BatchNormToKernel>(converter, ctx);
+  patterns.add<ElementwiseToKernel<ms::ModOp>, ElementwiseToKernel<ms::AndOp>,
+               ElementwiseToKernel<ms::OrOp>, ElementwiseToKernel<ms::XorOp>,
+               ElementwiseToKernel<ms::NotOp>, ElementwiseToKernel<ms::ShiftLeftOp>,
+               ElementwiseToKernel<ms::ShiftRightOp>, ElementwiseToKernel<ms::SignOp>,
+               ElementwiseToKernel<ms::IsNanOp>, ElementwiseToKernel<ms::IsInfOp>,
+               ElementwiseToKernel<ms::FloorOp>, ElementwiseToKernel<ms::CeilOp>,
+               ElementwiseToKernel<ms::RoundOp>, ElementwiseToKernel<ms::SinOp>,
+               ElementwiseToKernel<ms::CosOp>, ElementwiseToKernel<ms::TanOp>,
+               ElementwiseToKernel<ms::AsinOp>, ElementwiseToKernel<ms::AcosOp>,
+               ElementwiseToKernel<ms::AtanOp>, ElementwiseToKernel<ms::SinhOp>,
+               ElementwiseToKernel<ms::CoshOp>, ElementwiseToKernel<ms::AsinhOp>,
+               ElementwiseToKernel<ms::AcoshOp>, ElementwiseToKernel<ms::AtanhOp>>(converter,
+                                                                                  ctx);
 }

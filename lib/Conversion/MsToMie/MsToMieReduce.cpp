@@ -216,114 +216,131 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
   }
 };
 
-enum class ReduceKind { Sum, Mean, Prod, Max, Min };
+} // namespace
+
+void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
+                                   ValueRange inputs, Value out, ScalarFn element) {
+  MLIRContext *ctx = b.getContext();
+  enum class Kind { Sum, Mean, Prod, Max, Min };
+  Kind kind = isa<ms::ReduceSumOp>(reduceOp)    ? Kind::Sum
+              : isa<ms::ReduceMeanOp>(reduceOp) ? Kind::Mean
+              : isa<ms::ReduceProdOp>(reduceOp) ? Kind::Prod
+              : isa<ms::ReduceMaxOp>(reduceOp)  ? Kind::Max
+                                                : Kind::Min;
+  auto inType = cast<RankedTensorType>(reduceOp->getOperand(0).getType());
+  auto outType = cast<RankedTensorType>(reduceOp->getResult(0).getType());
+  auto axes = cast<DenseI64ArrayAttr>(reduceOp->getAttr("axes")).asArrayRef();
+  bool keepDims = reduceOp->hasAttr("keep_dims");
+  Type et = inType.getElementType();
+  bool isFloat = isa<FloatType>(et);
+  int64_t rank = inType.getRank();
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes)
+    reduced[a < 0 ? a + rank : a] = true;
+
+  // Loop order: kept dims, then reduced dims.
+  SmallVector<int64_t> loopOf(rank);
+  int64_t numKept = 0, count = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reduced[d])
+      loopOf[d] = numKept++;
+  int64_t next = numKept;
+  for (int64_t d = 0; d < rank; ++d)
+    if (reduced[d]) {
+      loopOf[d] = next++;
+      count *= inType.getDimSize(d);
+    }
+  SmallVector<AffineExpr> loopExprs, outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    loopExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
+    if (!reduced[d])
+      outExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
+    else if (keepDims)
+      outExprs.push_back(getAffineConstantExpr(0, ctx));
+  }
+  // Each input is broadcast to the reduced input's shape, then read in loop order.
+  AffineMap toInput = AffineMap::get(rank, 0, loopExprs, ctx);
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(ctx, cast<MemRefType>(in.getType()).getShape(), inType.getShape())
+                       .compose(toInput));
+  maps.push_back(AffineMap::get(rank, 0, outExprs, ctx));
+  SmallVector<IterType> iters(rank, IterType::reduction);
+  for (int64_t i = 0; i < numKept; ++i)
+    iters[i] = IterType::parallel;
+
+  bool additive = kind == Kind::Sum || kind == Kind::Mean;
+  Type accType = additive || kind == Kind::Prod ? computeType(et) : et;
+  SmallVector<Value> outs = {out};
+  if (accType != et)
+    outs.push_back(AllocOp::create(b, loc, MemRefType::get(outType.getShape(), accType)));
+
+  SmallVector<Value> kernelIns(inputs);
+  KernelOp::create(b, loc, name, kernelIns, outs, [&](OpBuilder &kb, Location l, ValueRange args) {
+    ValueRange ins = args.take_front(inputs.size());
+    Value y = args[inputs.size()], acc = args.back();
+    Value init = additive             ? scalarConstant(kb, l, accType, 0.0)
+                 : kind == Kind::Prod ? scalarConstant(kb, l, accType, 1.0)
+                                      : extremeConstant(kb, l, accType, kind == Kind::Max);
+    linalg::FillOp::create(kb, l, init, acc);
+    buildGeneric(kb, l, ins, acc, maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+      Value x = element(gb, gl, e.drop_back(), et);
+      Value v = isFloat ? convertFloat(gb, gl, x, accType) : x;
+      switch (kind) {
+      case Kind::Sum:
+      case Kind::Mean:
+        return isFloat ? (Value)arith::AddFOp::create(gb, gl, e.back(), v)
+                       : (Value)arith::AddIOp::create(gb, gl, e.back(), v);
+      case Kind::Prod:
+        return isFloat ? (Value)arith::MulFOp::create(gb, gl, e.back(), v)
+                       : (Value)arith::MulIOp::create(gb, gl, e.back(), v);
+      case Kind::Max:
+        return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e.back(), v)
+                       : (Value)arith::MaxSIOp::create(gb, gl, e.back(), v);
+      case Kind::Min:
+        return isFloat ? (Value)arith::MinimumFOp::create(gb, gl, e.back(), v)
+                       : (Value)arith::MinSIOp::create(gb, gl, e.back(), v);
+      }
+      llvm_unreachable("unknown reduction");
+    });
+    bool mean = kind == Kind::Mean;
+    if (!mean && acc == y)
+      return;
+    int64_t outRank = outType.getRank();
+    SmallVector<IterType> par(outRank, IterType::parallel);
+    SmallVector<Value> finalIns;
+    if (acc != y)
+      finalIns.push_back(acc);
+    buildGeneric(kb, l, finalIns, y, identityMaps(ctx, outRank, finalIns.size() + 1), par,
+                 [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
+                   Value v = e[0];
+                   if (mean) {
+                     Value n = scalarConstant(gb, gl, accType, static_cast<double>(count));
+                     v = isFloat ? (Value)arith::DivFOp::create(gb, gl, v, n)
+                                 : (Value)arith::DivSIOp::create(gb, gl, v, n);
+                   }
+                   return isFloat ? convertFloat(gb, gl, v, et) : v;
+                 });
+  });
+}
+
+namespace {
 
 /// reduce_*: one reduction generic over [kept dims..., reduced dims...] into the output (or, for
 /// sums and products of narrow floats, into an f32 scratch buffer), then a parallel pass for the
 /// mean's division and the conversion back.
-template <typename OpTy, ReduceKind Kind>
+template <typename OpTy>
 struct ReduceToKernel : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto inType = cast<RankedTensorType>(op.getInput().getType());
-    RankedTensorType outType = op.getType();
-    Type et = inType.getElementType();
-    if (!et.isSignlessIntOrFloat())
+    if (!op.getInput().getType().getElementType().isSignlessIntOrFloat())
       return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
-    bool isFloat = isa<FloatType>(et);
-    int64_t rank = inType.getRank();
-    SmallVector<bool> reduced(rank, op.getAxes().empty());
-    for (int64_t a : op.getAxes())
-      reduced[a < 0 ? a + rank : a] = true;
-    bool keepDims = op.getKeepDims();
-
-    // Loop order: kept dims, then reduced dims.
-    SmallVector<int64_t> loopOf(rank);
-    int64_t numKept = 0, count = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      if (!reduced[d])
-        loopOf[d] = numKept++;
-    int64_t next = numKept;
-    for (int64_t d = 0; d < rank; ++d)
-      if (reduced[d]) {
-        loopOf[d] = next++;
-        count *= inType.getDimSize(d);
-      }
-    SmallVector<AffineExpr> inExprs, outExprs;
-    for (int64_t d = 0; d < rank; ++d) {
-      inExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
-      if (!reduced[d])
-        outExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
-      else if (keepDims)
-        outExprs.push_back(getAffineConstantExpr(0, ctx));
-    }
-    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
-                                   AffineMap::get(rank, 0, outExprs, ctx)};
-    SmallVector<IterType> iters(rank, IterType::reduction);
-    for (int64_t i = 0; i < numKept; ++i)
-      iters[i] = IterType::parallel;
-
-    bool additive = Kind == ReduceKind::Sum || Kind == ReduceKind::Mean;
-    bool widened = additive || Kind == ReduceKind::Prod;
-    Type accType = widened ? computeType(et) : et;
-    Value out = allocBuffer(rewriter, loc, outType);
-    SmallVector<Value> outs = {out};
-    if (accType != et)
-      outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(outType.getShape(), accType)));
-
-    StringRef name = OpTy::getOperationName().drop_front(3);
-    KernelOp::create(
-        rewriter, loc, name, adaptor.getInput(), outs,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = args[0], y = args[1], acc = args.back();
-          Value init = additive ? scalarConstant(b, l, accType, 0.0)
-                       : Kind == ReduceKind::Prod
-                           ? scalarConstant(b, l, accType, 1.0)
-                           : extremeConstant(b, l, accType, Kind == ReduceKind::Max);
-          linalg::FillOp::create(b, l, init, acc);
-          buildGeneric(b, l, x, acc, maps, iters,
-                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                         Value v = isFloat ? convertFloat(gb, gl, e[0], accType) : e[0];
-                         switch (Kind) {
-                         case ReduceKind::Sum:
-                         case ReduceKind::Mean:
-                           return isFloat ? (Value)arith::AddFOp::create(gb, gl, e[1], v)
-                                          : (Value)arith::AddIOp::create(gb, gl, e[1], v);
-                         case ReduceKind::Prod:
-                           return isFloat ? (Value)arith::MulFOp::create(gb, gl, e[1], v)
-                                          : (Value)arith::MulIOp::create(gb, gl, e[1], v);
-                         case ReduceKind::Max:
-                           return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e[1], v)
-                                          : (Value)arith::MaxSIOp::create(gb, gl, e[1], v);
-                         case ReduceKind::Min:
-                           return isFloat ? (Value)arith::MinimumFOp::create(gb, gl, e[1], v)
-                                          : (Value)arith::MinSIOp::create(gb, gl, e[1], v);
-                         }
-                         llvm_unreachable("unknown reduction");
-                       });
-          bool mean = Kind == ReduceKind::Mean;
-          if (!mean && acc == y)
-            return;
-          int64_t outRank = outType.getRank();
-          SmallVector<IterType> par(outRank, IterType::parallel);
-          SmallVector<Value> finalIns;
-          if (acc != y)
-            finalIns.push_back(acc);
-          buildGeneric(b, l, finalIns, y, identityMaps(ctx, outRank, finalIns.size() + 1), par,
-                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                         Value v = e[0];
-                         if (mean) {
-                           Value n = scalarConstant(gb, gl, accType, static_cast<double>(count));
-                           v = isFloat ? (Value)arith::DivFOp::create(gb, gl, v, n)
-                                       : (Value)arith::DivSIOp::create(gb, gl, v, n);
-                         }
-                         return isFloat ? convertFloat(gb, gl, v, et) : v;
-                       });
-        });
+    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    buildReductionKernel(rewriter, op.getLoc(), op, OpTy::getOperationName().drop_front(3),
+                         adaptor.getInput(), out,
+                         [](OpBuilder &, Location, ValueRange e, Type) { return e[0]; });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -332,9 +349,8 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
 } // namespace
 
 void mstomie::populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SoftmaxToKernel, LayerNormToKernel, ReduceToKernel<ms::ReduceSumOp, ReduceKind::Sum>,
-               ReduceToKernel<ms::ReduceMeanOp, ReduceKind::Mean>,
-               ReduceToKernel<ms::ReduceProdOp, ReduceKind::Prod>,
-               ReduceToKernel<ms::ReduceMaxOp, ReduceKind::Max>,
-               ReduceToKernel<ms::ReduceMinOp, ReduceKind::Min>>(converter, patterns.getContext());
+  patterns.add<SoftmaxToKernel, LayerNormToKernel, ReduceToKernel<ms::ReduceSumOp>,
+               ReduceToKernel<ms::ReduceMeanOp>, ReduceToKernel<ms::ReduceProdOp>,
+               ReduceToKernel<ms::ReduceMaxOp>, ReduceToKernel<ms::ReduceMinOp>>(
+      converter, patterns.getContext());
 }

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mie;
 
@@ -57,11 +59,123 @@ struct ScalarBuilder {
   }
 };
 
+Value boolConstant(OpBuilder &b, Location loc, bool value) {
+  return arith::ConstantOp::create(b, loc, b.getBoolAttr(value));
+}
+
+/// C's pow for floats: exp(y * log|x|) (mie-expand-math's polynomials) with the cases that form
+/// gets wrong fixed up: a negative base with an integral exponent takes the sign of odd powers, a
+/// negative base with a non-integral exponent is NaN, and any x to the power 0 is 1.
+Value emitPowF(const ScalarBuilder &s, Value x, Value y) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value r = math::PowFOp::create(b, loc, math::AbsFOp::create(b, loc, x), y);
+  auto cmp = [&](arith::CmpFPredicate p, Value l, Value rr) {
+    return (Value)arith::CmpFOp::create(b, loc, p, l, rr);
+  };
+  Value yIsInt = cmp(arith::CmpFPredicate::OEQ, math::FloorOp::create(b, loc, y), y);
+  Value half = s.mul(y, s.cst(0.5));
+  Value halfIsInt = cmp(arith::CmpFPredicate::OEQ, math::FloorOp::create(b, loc, half), half);
+  Value yIsOdd = arith::AndIOp::create(
+      b, loc, yIsInt, arith::XOrIOp::create(b, loc, halfIsInt, boolConstant(b, loc, true)));
+  Value signedR =
+      arith::SelectOp::create(b, loc, yIsOdd, arith::NegFOp::create(b, loc, r), r).getResult();
+  Value nan = s.cst(std::numeric_limits<double>::quiet_NaN());
+  Value negBase = arith::SelectOp::create(b, loc, yIsInt, signedR, nan);
+  Value result = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OLT, x, s.cst(0.0)),
+                                         negBase, r);
+  return arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, y, s.cst(0.0)),
+                                 s.cst(1.0), result);
+}
+
+/// C's fmod (the result has the dividend's sign) without a libm call: x - trunc(x / y) * y with one
+/// rounding (fma). When x / y rounds up to the next integer the remainder comes out with the wrong
+/// sign; adding |y| with x's sign corrects it. Exact while the quotient fits the mantissa.
+Value emitFMod(const ScalarBuilder &s, Value x, Value y) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value q = math::TruncOp::create(b, loc, s.div(x, y));
+  Value r = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q), y, x);
+  Value zero = s.cst(0.0);
+  Value rNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero);
+  Value rPos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, r, zero);
+  Value xNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  Value wrongSign = arith::SelectOp::create(b, loc, xNeg, rPos, rNeg);
+  Value fixed = s.add(r, math::CopySignOp::create(b, loc, y, x));
+  return arith::SelectOp::create(b, loc, wrongSign, fixed, r);
+}
+
+/// Integer remainder; with `pythonSign` it takes the divisor's sign (ONNX Mod with fmod = 0).
+Value emitIntMod(const ScalarBuilder &s, Value x, Value y, bool pythonSign) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value r = arith::RemSIOp::create(b, loc, x, y);
+  if (!pythonSign)
+    return r;
+  Value zero = s.cst(0.0);
+  Value nonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+  Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+  Value fix = arith::AndIOp::create(b, loc, nonZero, differ);
+  return arith::SelectOp::create(b, loc, fix, s.add(r, y), r);
+}
+
+/// Shifts with ONNX/numpy semantics for unsigned elements: a shift by the bit width or more gives 0
+/// (arith would give poison).
+Value emitShift(const ScalarBuilder &s, Value x, Value y, bool left) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value shifted = left ? (Value)arith::ShLIOp::create(b, loc, x, y)
+                       : (Value)arith::ShRUIOp::create(b, loc, x, y);
+  Value width = s.cst(static_cast<double>(s.type.getIntOrFloatBitWidth()));
+  Value tooFar = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, y, width);
+  return arith::SelectOp::create(b, loc, tooFar, s.cst(0.0), shifted);
+}
+
+/// -1, 0 or 1; float zeros and NaN are returned unchanged (ONNX Sign).
+Value emitSign(const ScalarBuilder &s, Value x) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value zero = s.cst(0.0);
+  Value pos, neg;
+  if (s.isFloat()) {
+    pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  } else {
+    pos = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  }
+  Value rest = arith::SelectOp::create(b, loc, neg, s.cst(-1.0), s.isFloat() ? x : zero);
+  return arith::SelectOp::create(b, loc, pos, s.cst(1.0), rest);
+}
+
+Value emitIsInf(OpBuilder &b, Location loc, Value x, bool negative, bool positive) {
+  Type t = x.getType();
+  Value result = boolConstant(b, loc, false);
+  auto equals = [&](double v) {
+    return (Value)arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                        scalarConstant(b, loc, t, v));
+  };
+  if (positive)
+    result = arith::OrIOp::create(b, loc, result, equals(std::numeric_limits<double>::infinity()));
+  if (negative)
+    result = arith::OrIOp::create(b, loc, result, equals(-std::numeric_limits<double>::infinity()));
+  return result;
+}
+
 /// Element type conversion with ONNX Cast semantics.
 Value emitCast(OpBuilder &b, Location loc, Value x, Type to) {
   Type from = x.getType();
   if (from == to)
     return x;
+  // bf16 converts through f32 only: arith's bf16 <-> f32 expansion (mie-expand-math) then turns it
+  // into integer bit operations, where LLVM would call the soft-float __truncsfbf2 and friends.
+  Type f32 = Float32Type::get(b.getContext());
+  if (from.isBF16() && to != f32)
+    return emitCast(b, loc, arith::ExtFOp::create(b, loc, f32, x), to);
+  if (to.isBF16() && from != f32)
+    return arith::TruncFOp::create(b, loc, to, emitCast(b, loc, x, f32));
   auto fromF = dyn_cast<FloatType>(from), toF = dyn_cast<FloatType>(to);
   if (fromF && toF)
     return fromF.getWidth() < toF.getWidth() ? (Value)arith::ExtFOp::create(b, loc, to, x)
@@ -149,8 +263,45 @@ Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, 
       .Case([&](ms::PowOp) -> Value {
         if (!s.isFloat())
           return math::IPowIOp::create(b, loc, args[0], args[1]);
-        return math::PowFOp::create(b, loc, args[0], args[1]);
+        return emitPowF(s, args[0], args[1]);
       })
+      .Case([&](ms::ModOp mod) -> Value {
+        if (s.isFloat())
+          return emitFMod(s, args[0], args[1]);
+        return emitIntMod(s, args[0], args[1], !mod.getFmod());
+      })
+      .Case([&](ms::AndOp) { return (Value)arith::AndIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](ms::OrOp) { return (Value)arith::OrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](ms::XorOp) { return (Value)arith::XOrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](ms::ShiftLeftOp) { return emitShift(s, args[0], args[1], /*left=*/true); })
+      .Case([&](ms::ShiftRightOp) { return emitShift(s, args[0], args[1], /*left=*/false); })
+      .Case([&](ms::NotOp) {
+        unsigned width = resultType.getIntOrFloatBitWidth();
+        Value ones = arith::ConstantOp::create(
+            b, loc, IntegerAttr::get(resultType, APInt::getAllOnes(width)));
+        return (Value)arith::XOrIOp::create(b, loc, args[0], ones);
+      })
+      .Case([&](ms::SignOp) { return emitSign(s, args[0]); })
+      .Case([&](ms::IsNanOp) {
+        return (Value)arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, args[0], args[0]);
+      })
+      .Case([&](ms::IsInfOp op) {
+        return emitIsInf(b, loc, args[0], op.getDetectNegative(), op.getDetectPositive());
+      })
+      .Case([&](ms::FloorOp) { return (Value)math::FloorOp::create(b, loc, args[0]); })
+      .Case([&](ms::CeilOp) { return (Value)math::CeilOp::create(b, loc, args[0]); })
+      .Case([&](ms::RoundOp) { return (Value)math::RoundEvenOp::create(b, loc, args[0]); })
+      .Case([&](ms::SinOp) { return (Value)math::SinOp::create(b, loc, args[0]); })
+      .Case([&](ms::CosOp) { return (Value)math::CosOp::create(b, loc, args[0]); })
+      .Case([&](ms::TanOp) { return (Value)math::TanOp::create(b, loc, args[0]); })
+      .Case([&](ms::AsinOp) { return (Value)math::AsinOp::create(b, loc, args[0]); })
+      .Case([&](ms::AcosOp) { return (Value)math::AcosOp::create(b, loc, args[0]); })
+      .Case([&](ms::AtanOp) { return (Value)math::AtanOp::create(b, loc, args[0]); })
+      .Case([&](ms::SinhOp) { return (Value)math::SinhOp::create(b, loc, args[0]); })
+      .Case([&](ms::CoshOp) { return (Value)math::CoshOp::create(b, loc, args[0]); })
+      .Case([&](ms::AsinhOp) { return (Value)math::AsinhOp::create(b, loc, args[0]); })
+      .Case([&](ms::AcoshOp) { return (Value)math::AcoshOp::create(b, loc, args[0]); })
+      .Case([&](ms::AtanhOp) { return (Value)math::AtanhOp::create(b, loc, args[0]); })
       .Case([&](ms::CompareOp cmp) {
         return emitCompare(b, loc, cmp.getPredicate(), args[0], args[1]);
       })

@@ -38,13 +38,30 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
   }
 };
 
-/// Reshape-like ops: a row-major copy into the new buffer.
+/// Reshape-like ops on buffers of identity layout are views: collapse to 1-D, expand to the new
+/// shape, no kernel and no copy (memory planning keeps the source alive while the view is used).
+/// Scalars (rank 0) keep a one-element copy.
 template <typename OpTy>
-struct ReshapeToCopy : OpConversionPattern<OpTy> {
+struct ReshapeToView : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = cast<MemRefType>(adaptor.getInput().getType());
+    MemRefType outType = bufferTypeFor(op.getType());
+    if (inType.getRank() > 0 && outType.getRank() > 0) {
+      Value flat = collapseToVector(rewriter, loc, adaptor.getInput());
+      if (outType.getRank() == 1) {
+        rewriter.replaceOp(op, flat);
+        return success();
+      }
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t i = 0; i < outType.getRank(); ++i)
+        all[0].push_back(i);
+      rewriter.replaceOpWithNewOp<memref::ExpandShapeOp>(op, outType, flat, all);
+      return success();
+    }
     Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
     buildCopyKernel(rewriter, op.getLoc(), OpTy::getOperationName().drop_front(3),
                     adaptor.getInput(), out);
@@ -117,7 +134,7 @@ struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
 } // namespace
 
 void mstomie::populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstantToGlobal, ReshapeToCopy<ms::ReshapeOp>, ReshapeToCopy<ms::FlattenOp>,
-               ReshapeToCopy<ms::SqueezeOp>, ReshapeToCopy<ms::UnsqueezeOp>, TransposeToKernel,
+  patterns.add<ConstantToGlobal, ReshapeToView<ms::ReshapeOp>, ReshapeToView<ms::FlattenOp>,
+               ReshapeToView<ms::SqueezeOp>, ReshapeToView<ms::UnsqueezeOp>, TransposeToKernel,
                ConcatToKernel>(converter, patterns.getContext());
 }

@@ -64,9 +64,12 @@ LogicalResult importHardSigmoid(NodeImporter &n) {
   return success();
 }
 
-/// Clip: bounds are attributes before opset 11 and optional constant inputs from 11 on.
+/// Clip: bounds are attributes before opset 11 and optional scalar inputs from 11 on. Known bounds
+/// become ms.clip's attributes; a bound computed at run time is applied with ms.max / ms.min, which
+/// is the same min(max(x, lo), hi) (max wins when lo > hi, as ONNX says).
 LogicalResult importClip(NodeImporter &n) {
   std::optional<double> bounds[2];
+  bool dynamic[2] = {false, false};
   const char *names[2] = {"min", "max"};
   for (int i = 0; i < 2; ++i) {
     if (n.opset() < 11) {
@@ -76,12 +79,18 @@ LogicalResult importClip(NodeImporter &n) {
     }
     if (!n.hasInput(i + 1))
       continue;
-    FailureOr<const KnownTensor *> bound = n.requireKnown(i + 1, names[i]);
-    if (failed(bound))
-      return failure();
-    if ((*bound)->numElements() != 1)
-      return n.error() << names[i] << " input must be a scalar, got " << (*bound)->type;
-    bounds[i] = (*bound)->valueAt(0);
+    RankedTensorType type = n.inputType(i + 1), xType = n.inputType(0);
+    if (!type.hasStaticShape() || type.getNumElements() != 1)
+      return n.error() << names[i] << " input must be a scalar, got " << type;
+    if (const KnownTensor *bound = n.known(i + 1)) {
+      bounds[i] = bound->valueAt(0);
+      continue;
+    }
+    // Broadcasting a one-element bound keeps x's shape unless the bound has the higher rank.
+    if (type.getElementType() != xType.getElementType() || type.getRank() > xType.getRank())
+      return n.error() << names[i] << " input must be a scalar of the input's element type "
+                       << xType.getElementType() << ", got " << type;
+    dynamic[i] = true;
   }
   if (n.hasFailed())
     return failure();
@@ -91,7 +100,20 @@ LogicalResult importClip(NodeImporter &n) {
   Builder &b = n.builder();
   FloatAttr minAttr = bounds[0] ? b.getF64FloatAttr(*bounds[0]) : FloatAttr();
   FloatAttr maxAttr = bounds[1] ? b.getF64FloatAttr(*bounds[1]) : FloatAttr();
-  FailureOr<Value> result = n.create<ms::ClipOp>(*x, minAttr, maxAttr);
+  FailureOr<Value> result = *x;
+  // A clip with min > max is invalid as an ms.clip; its result is max everywhere.
+  if (minAttr && maxAttr && *bounds[0] > *bounds[1])
+    minAttr = maxAttr;
+  if (minAttr || maxAttr || (!dynamic[0] && !dynamic[1]))
+    result = n.create<ms::ClipOp>(*x, minAttr, maxAttr);
+  for (int i = 0; i < 2 && succeeded(result); ++i) {
+    if (!dynamic[i])
+      continue;
+    FailureOr<Value> bound = n.input(i + 1);
+    if (failed(bound))
+      return failure();
+    result = i == 0 ? n.create<ms::MaxOp>(*result, *bound) : n.create<ms::MinOp>(*result, *bound);
+  }
   if (failed(result))
     return failure();
   n.setOutput(0, *result);

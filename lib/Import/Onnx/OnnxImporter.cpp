@@ -31,6 +31,7 @@ static const OnnxOpTable &opTable() {
     OnnxOpTable t;
     registerNNOps(t);
     registerElementwiseOps(t);
+    registerMathOps(t);
     registerTensorOps(t);
     registerIndexingOps(t);
     return t;
@@ -250,7 +251,9 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   Location loc = nodeLoc(node.name);
   const OnnxOpTable &table = opTable();
   auto it = table.find(node.opType);
-  if (!node.domain.empty() || it == table.end() || semanticOpset() < it->second.sinceOpset) {
+  // Whether the op exists is a question of the model's own opset: an op introduced after
+  // kMaxOpset (Gelu, opset 20) has one version only, so clamping its semantics changes nothing.
+  if (!node.domain.empty() || it == table.end() || model.opset < it->second.sinceOpset) {
     reportUnsupported(node, loc);
     poisonOutputs(node);
     return failure();
@@ -332,6 +335,9 @@ LogicalResult GraphImporter::buildReturn() {
 
 FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   module = ModuleOp::create(fileLoc);
+  // How many nodes the source graph had, for the fusion report ("ONNX nodes in").
+  (*module)->setAttr("ms.source_nodes",
+                     IntegerAttr::get(IntegerType::get(&ctx, 64), (int64_t)model.nodes.size()));
   FailureOr<SmallVector<Type>> argTypes = inputTypes();
   if (failed(argTypes))
     return failure();

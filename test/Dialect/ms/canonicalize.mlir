@@ -267,3 +267,109 @@ func.func @expand_splat() -> tensor<3x4xf32> {
   %0 = ms.expand %c {shape = array<i64: 3, 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Tests that pow with a constant splat exponent of 2, 3, 0.5, -1 or -0.5 becomes multiplies, sqrt,
+// reciprocal or rsqrt (exact for negative bases, which the general exp/log form is not).
+// CHECK-LABEL: func @pow_small_exponents
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NOT: ms.pow
+// CHECK: %[[SQ:.*]] = ms.mul %[[X]], %[[X]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[SQ2:.*]] = ms.mul %[[X]], %[[X]]
+// CHECK: %[[CUBE:.*]] = ms.mul %[[SQ2]], %[[X]]
+// CHECK: %[[SQRT:.*]] = ms.sqrt %[[X]] : tensor<4xf32>
+// CHECK: %[[REC:.*]] = ms.reciprocal %[[X]] : tensor<4xf32>
+// CHECK: %[[RSQRT:.*]] = ms.rsqrt %[[X]] : tensor<4xf32>
+// CHECK: return %[[SQ]], %[[CUBE]], %[[SQRT]], %[[REC]], %[[RSQRT]]
+func.func @pow_small_exponents(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %two = ms.constant dense<2.0> : tensor<f32>
+  %three = ms.constant dense<3.0> : tensor<4xf32>
+  %half = ms.constant dense<0.5> : tensor<f32>
+  %minus_one = ms.constant dense<-1.0> : tensor<f32>
+  %minus_half = ms.constant dense<-0.5> : tensor<f32>
+  %0 = ms.pow %x, %two : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = ms.pow %x, %three : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = ms.pow %x, %half : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %3 = ms.pow %x, %minus_one : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %4 = ms.pow %x, %minus_half : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that an integer exponent cast to the base's type (as the importer writes Pow(f32, i64)) is
+// seen through, and that integer bases square too.
+// CHECK-LABEL: func @pow_cast_exponent
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<3xi32>)
+// CHECK-NOT: ms.pow
+// CHECK-DAG: ms.mul %[[X]], %[[X]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-DAG: ms.mul %[[I]], %[[I]] : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+func.func @pow_cast_exponent(%x: tensor<4xf32>, %i: tensor<3xi32>) -> (tensor<4xf32>, tensor<3xi32>) {
+  %two = ms.constant dense<2> : tensor<i64>
+  %c = ms.cast %two : tensor<i64> to tensor<f32>
+  %0 = ms.pow %x, %c : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %two_i = ms.constant dense<2> : tensor<i32>
+  %1 = ms.pow %i, %two_i : (tensor<3xi32>, tensor<i32>) -> tensor<3xi32>
+  return %0, %1 : tensor<4xf32>, tensor<3xi32>
+}
+
+// -----
+
+// Tests what stays a pow: other exponents, a non-splat exponent, an exponent that broadcasts the
+// base to a larger shape, and 0.5 on integers.
+// CHECK-LABEL: func @pow_kept
+// CHECK-COUNT-4: ms.pow
+// CHECK-NOT: ms.mul
+func.func @pow_kept(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<2x4xf32>, tensor<4xi32>) {
+  %y = ms.constant dense<1.5> : tensor<f32>
+  %v = ms.constant dense<[2.0, 2.0, 3.0, 2.0]> : tensor<4xf32>
+  %b = ms.constant dense<2.0> : tensor<2x4xf32>
+  %z = ms.constant dense<0> : tensor<i32>
+  %0 = ms.pow %x, %y : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %1 = ms.pow %x, %v : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = ms.pow %x, %b : (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %3 = ms.pow %i, %z : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<2x4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// Tests the bitwise folders: x & x and x | x are x, x ^ 0 is x, constants fold.
+// CHECK-LABEL: func @bitwise_fold
+// CHECK-SAME: (%[[M:.*]]: tensor<4xi1>)
+// CHECK: %[[C:.*]] = ms.constant dense<[2, 4, 3, 0]> : tensor<4xi32>
+// CHECK-NEXT: return %[[M]], %[[C]]
+func.func @bitwise_fold(%m: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi32>) {
+  %f = ms.constant dense<false> : tensor<4xi1>
+  %0 = ms.and %m, %m : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = ms.or %0, %0 : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %2 = ms.xor %1, %f : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %a = ms.constant dense<[3, 6, 5, 8]> : tensor<4xi32>
+  %b = ms.constant dense<[1, 2, 6, 8]> : tensor<4xi32>
+  %3 = ms.and %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = ms.or %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %5 = ms.xor %3, %4 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %2, %5 : tensor<4xi1>, tensor<4xi32>
+}
+
+// -----
+
+// Tests that a one-element resource exponent (how a model's Constant node arrives) is read too.
+// CHECK-LABEL: func @pow_resource_exponent
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NOT: ms.pow
+// CHECK: ms.mul %[[X]], %[[X]]
+func.func @pow_resource_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = ms.constant dense_resource<two> : tensor<f32>
+  %0 = ms.pow %x, %two : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      two: "0x0400000000000040"
+    }
+  }
+#-}

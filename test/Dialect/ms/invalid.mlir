@@ -14,6 +14,208 @@ func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
 
 // -----
 
+func.func @mod_float_without_fmod(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.mod' op expects fmod for floating-point operands, got 'f32'}}
+  %0 = ms.mod %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bitwise_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.and' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bitwise_element_types(%a: tensor<4xi32>, %b: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.or' op expects operands to have the same element type, got 'i32' and 'i64'}}
+  %0 = ms.or %a, %b : (tensor<4xi32>, tensor<4xi64>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @xor_broadcast(%a: tensor<2x3xi1>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.xor' op shapes 2x3 and 4 are not broadcast-compatible (dim 1: 3 vs 4)}}
+  %0 = ms.xor %a, %b : (tensor<2x3xi1>, tensor<4xi1>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+func.func @shift_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.shift_left' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.shift_left %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @shift_right_types(%a: tensor<4xi8>, %b: tensor<4xi16>) {
+  // expected-error @+1 {{'ms.shift_right' op expects operands to have the same element type, got 'i8' and 'i16'}}
+  %0 = ms.shift_right %a, %b : (tensor<4xi8>, tensor<4xi16>) -> tensor<4xi8>
+  return
+}
+
+// -----
+
+func.func @not_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.not' op operand #0 must be ranked tensor of integer values}}
+  %0 = ms.not %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+// The rounding, trigonometric and hyperbolic ops take floats only.
+func.func @floor_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.floor' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.floor %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @ceil_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.ceil' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.ceil %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @round_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.round' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.round %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @cos_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.cos' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.cos %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.tan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.tan %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @asin_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.asin' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.asin %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @acos_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.acos' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.acos %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @atan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.atan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.atan %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sinh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.sinh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.sinh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @cosh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.cosh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.cosh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @asinh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.asinh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.asinh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @acosh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.acosh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.acosh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @atanh_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.atanh' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.atanh %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @unary_result_type(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.sin' op requires the same type for all operands and results}}
+  %0 = "ms.sin"(%a) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @sign_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'ms.sign' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  %0 = ms.sign %a : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @is_nan_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.is_nan' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = ms.is_nan %a : tensor<4xi32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @is_inf_result(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.is_inf' op result #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = ms.is_inf %a : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @is_inf_shape(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'ms.is_inf' op inferred type(s) 'tensor<4xi1>' are incompatible with return type(s) of operation 'tensor<5xi1>'}}
+  // expected-error @+1 {{'ms.is_inf' op failed to infer returned types}}
+  %0 = ms.is_inf %a : tensor<4xf32> -> tensor<5xi1>
+  return
+}
+
+// -----
+
 func.func @binary_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
   // expected-error @+1 {{'ms.sub' op shapes 2x3 and 4 are not broadcast-compatible (dim 1: 3 vs 4)}}
   %0 = ms.sub %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
@@ -1068,4 +1270,106 @@ func.func @resize_zero(%x: tensor<1x3x4x4xf32>) {
   // expected-error @+1 {{'ms.resize' op expects 'sizes' entries to be >= 1, got 0 at index 2}}
   %0 = ms.resize %x {sizes = array<i64: 1, 3, 0, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x0x8xf32>
   return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Fusion ops
+//===----------------------------------------------------------------------===//
+
+func.func @fused_arg_type(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.fused' op expects block argument #0 to have the type of input #0 ('tensor<4xf32>'), got 'tensor<2xf32>'}}
+  %r = ms.fused "relu" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<2xf32>):
+    %t = ms.relu %x : tensor<2xf32>
+    ms.yield %t : tensor<2xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @fused_yield_type(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'ms.fused' op expects the yielded type 'tensor<4xf32>' to equal the result type 'tensor<4xi1>'}}
+  %r = ms.fused "relu" ins(%a : tensor<4xf32>) -> tensor<4xi1> {
+  ^bb0(%x: tensor<4xf32>):
+    %t = ms.relu %x : tensor<4xf32>
+    ms.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xi1>
+}
+
+// -----
+
+func.func @fused_empty(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.fused' op expects at least one op in the group}}
+  %r = ms.fused "nothing" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    ms.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @fused_nested(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = ms.fused "outer" ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    // expected-error @+1 {{'ms.fused' op cannot be a member of 'ms.fused': members are ms ops other than 'ms.fused'}}
+    %i = ms.fused "inner" ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%y: tensor<4xf32>):
+      %t = ms.relu %y : tensor<4xf32>
+      ms.yield %t : tensor<4xf32>
+    }
+    ms.yield %i : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_outside_fused(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.yield' op expects parent op 'ms.fused'}}
+  ms.yield %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<2x8x16xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects query and key of one head size, got 16 and 8}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x8xf32>, tensor<2x6x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<2x8x16xf32>, %k: tensor<3x6x16xf32>, %v: tensor<3x6x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects equal batch dims of query, key and value}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<3x6x16xf32>, tensor<3x6x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x32xf32>, %m: tensor<2x8x8xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op shapes 2x8x8 and 2x8x6 are not broadcast-compatible (dim 2: 8 vs 6)}}
+  %0 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>, tensor<2x8x8xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_mask_rank(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x32xf32>, %m: tensor<3x2x8x6xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects a mask that broadcasts to the scores' shape [2x8x6], got 'tensor<3x2x8x6xf32>'}}
+  %0 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>, tensor<3x2x8x6xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}
+
+// -----
+
+func.func @attention_seq(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x5x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects key and value of one sequence length, got 6 and 5}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x5x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
 }

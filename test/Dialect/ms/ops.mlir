@@ -112,6 +112,87 @@ func.func @unary(%x: tensor<1x64xf32>, %i: tensor<8xi32>) -> tensor<1x64xf32> {
 
 // -----
 
+// CHECK-LABEL: func @math_unary
+func.func @math_unary(%x: tensor<2x5xf32>, %i: tensor<6xi32>) -> (tensor<2x5xf32>, tensor<6xi32>) {
+  // CHECK: ms.floor %{{.*}} : tensor<2x5xf32>
+  %0 = ms.floor %x : tensor<2x5xf32>
+  // CHECK: ms.ceil
+  %1 = ms.ceil %0 : tensor<2x5xf32>
+  // CHECK: ms.round
+  %2 = ms.round %1 : tensor<2x5xf32>
+  // CHECK: ms.sign %{{.*}} : tensor<2x5xf32>
+  %3 = ms.sign %2 : tensor<2x5xf32>
+  // CHECK: ms.sin
+  %4 = ms.sin %3 : tensor<2x5xf32>
+  // CHECK: ms.cos
+  %5 = ms.cos %4 : tensor<2x5xf32>
+  // CHECK: ms.tan
+  %6 = ms.tan %5 : tensor<2x5xf32>
+  // CHECK: ms.asin
+  %7 = ms.asin %6 : tensor<2x5xf32>
+  // CHECK: ms.acos
+  %8 = ms.acos %7 : tensor<2x5xf32>
+  // CHECK: ms.atan
+  %9 = ms.atan %8 : tensor<2x5xf32>
+  // CHECK: ms.sinh
+  %10 = ms.sinh %9 : tensor<2x5xf32>
+  // CHECK: ms.cosh
+  %11 = ms.cosh %10 : tensor<2x5xf32>
+  // CHECK: ms.asinh
+  %12 = ms.asinh %11 : tensor<2x5xf32>
+  // CHECK: ms.acosh
+  %13 = ms.acosh %12 : tensor<2x5xf32>
+  // CHECK: ms.atanh %{{.*}} : tensor<2x5xf32>
+  %14 = ms.atanh %13 : tensor<2x5xf32>
+  // CHECK: ms.sign %{{.*}} : tensor<6xi32>
+  %15 = ms.sign %i : tensor<6xi32>
+  return %14, %15 : tensor<2x5xf32>, tensor<6xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @classify
+func.func @classify(%x: tensor<4xf16>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  // CHECK: ms.is_nan %{{.*}} : tensor<4xf16> -> tensor<4xi1>
+  %0 = ms.is_nan %x : tensor<4xf16> -> tensor<4xi1>
+  // Default-valued flags are elided.
+  // CHECK: ms.is_inf %{{.*}} : tensor<4xf16> -> tensor<4xi1>
+  %1 = ms.is_inf %x {detect_negative = true} : tensor<4xf16> -> tensor<4xi1>
+  // CHECK: ms.is_inf %{{.*}} {detect_positive = false} : tensor<4xf16> -> tensor<4xi1>
+  %2 = ms.is_inf %x {detect_positive = false} : tensor<4xf16> -> tensor<4xi1>
+  return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @mod_bitwise
+func.func @mod_bitwise(%a: tensor<3x4xi32>, %b: tensor<4xi32>, %x: tensor<4xf32>, %m: tensor<4xi1>)
+    -> (tensor<3x4xi32>, tensor<4xf32>, tensor<4xi1>) {
+  // CHECK: ms.mod %{{.*}}, %{{.*}} : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %0 = ms.mod %a, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.mod %{{.*}}, %{{.*}} {fmod} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ms.mod %x, %x {fmod} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: ms.and %{{.*}}, %{{.*}} : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %2 = ms.and %0, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.or
+  %3 = ms.or %2, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.xor
+  %4 = ms.xor %3, %a : (tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.shift_left
+  %5 = ms.shift_left %4, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.shift_right
+  %6 = ms.shift_right %5, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: ms.not %{{.*}} : tensor<3x4xi32>
+  %7 = ms.not %6 : tensor<3x4xi32>
+  // CHECK: ms.and %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %8 = ms.and %m, %m : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // CHECK: ms.not %{{.*}} : tensor<4xi1>
+  %9 = ms.not %8 : tensor<4xi1>
+  return %7, %1, %9 : tensor<3x4xi32>, tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
 // CHECK-LABEL: func @cast
 func.func @cast(%x: tensor<1x64xf32>, %i: tensor<3xi64>) -> (tensor<1x64xf16>, tensor<1x64xbf16>, tensor<3xf32>, tensor<3xi1>) {
   // CHECK: ms.cast %{{.*}} : tensor<1x64xf32> to tensor<1x64xf16>
@@ -367,4 +448,39 @@ func.func @pad_expand_resize(%x: tensor<1x3x4x4xf32>, %y: tensor<3x1xf32>)
   // CHECK: ms.resize %{{.*}} {coordinate_mode = #ms<coordinate_mode align_corners>, mode = #ms<resize_mode linear>, nearest_mode = #ms<nearest_mode floor>, sizes = array<i64: 1, 3, 7, 9>}
   %5 = ms.resize %x {sizes = array<i64: 1, 3, 7, 9>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode align_corners>, nearest_mode = #ms<nearest_mode floor>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x7x9xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x2x4xf32>, tensor<2x3x6xf32>, tensor<1x3x8x8xf32>, tensor<1x3x7x9xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Fusion ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @fused
+// CHECK: %[[R:.+]] = ms.fused "add_relu" ins(%{{.+}}, %{{.+}} : tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: tensor<4xf32>, %[[Y:.+]]: tensor<f32>):
+// CHECK-NEXT: %[[S:.+]] = ms.add %[[X]], %[[Y]]
+// CHECK-NEXT: %[[T:.+]] = ms.relu %[[S]]
+// CHECK-NEXT: ms.yield %[[T]] : tensor<4xf32>
+// CHECK: return %[[R]]
+func.func @fused(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32> {
+  %r = ms.fused "add_relu" ins(%a, %b : tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>, %y: tensor<f32>):
+    %s = ms.add %x, %y : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %t = ms.relu %s : tensor<4xf32>
+    ms.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @attention
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>) -> tensor<2x4x8x32xf32>
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.000000e+00 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<2x1x1x6xf32>) -> tensor<2x4x8x32xf32>
+func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x6x16xf32>, %v: tensor<2x4x6x32xf32>,
+                     %m: tensor<2x1x1x6xf32>) -> (tensor<2x4x8x32xf32>, tensor<2x4x8x32xf32>) {
+  %0 = ms.attention %q, %k, %v {scale = 0.125 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>) -> tensor<2x4x8x32xf32>
+  %1 = ms.attention %q, %k, %v, %m {scale = 1.0 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x4x6x32xf32>, tensor<2x1x1x6xf32>) -> tensor<2x4x8x32xf32>
+  return %0, %1 : tensor<2x4x8x32xf32>, tensor<2x4x8x32xf32>
 }

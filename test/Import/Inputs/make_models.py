@@ -501,13 +501,13 @@ def symbolic_batch():
 @register
 def unsupported_op():
     return model([node("Relu", ["input"], ["r"], name="relu"),
-                  node("LeakyRelu", ["r"], ["output"], name="lrelu", alpha=0.1)],
+                  node("Det", ["r"], ["output"], name="det")],
                  [vi("input", [4])], [vi("output", [4])])
 
 
 @register
 def unsupported_many():
-    return model([node("LeakyRelu", ["input"], ["a"], name="lrelu1"),
+    return model([node("Det", ["input"], ["a"], name="det1"),
                   node("Relu", ["a"], ["b"], name="relu_after"),
                   node("NonZero", ["input"], ["nz"], name="nonzero"),
                   node("Relu", ["input"], ["c"], name="relu_ok"),
@@ -520,10 +520,10 @@ def unsupported_many():
 @register
 def mixed_errors():
     rng = np.random.default_rng(10)
-    return model([node("LeakyRelu", ["input"], ["a"], name="lrelu"),
+    return model([node("Det", ["input"], ["a"], name="det"),
                   node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
                   node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
-                  node("Celu", ["input"], ["d"], name="celu")],
+                  node("Multinomial", ["input"], ["d"], name="multinomial")],
                  [vi("input", [4]), vi("shape", [1], I64), vi("image", [1, 1, 4, 4])],
                  [vi(n, None) for n in "abcd"], [init("w", weights(rng, 1, 1, 3, 3))])
 

@@ -100,7 +100,80 @@ def residual():
     return nodes, inits, [1, c, 12, 12], [1, c, 36]
 
 
-MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual}
+def const(name, value):
+    return numpy_helper.from_array(np.array(value, np.float32), name)
+
+
+def encoder():
+    """A post-LN transformer encoder layer as torch exports it at opset 13: LayerNorm as
+    ReduceMean/Sub/Pow/Sqrt/Div, GELU through Erf, attention as MatMul/Div/Add(mask)/Softmax/MatMul
+    with K transposed by the exporter; every composite the fusion passes recognize."""
+    s, h, heads = 8, 16, 2
+    d = h // heads
+    inits = [weight(n, [h, h]) for n in ("wq", "wk", "wv", "wo")]
+    inits += [weight(n, [h], 0.1) for n in ("bq", "bk", "bv", "bo")]
+    inits += [weight("w1", [h, 4 * h]), weight("b1", [4 * h], 0.1), weight("w2", [4 * h, h]),
+              weight("b2", [h], 0.1), weight("g1", [h], 0.1), weight("be1", [h], 0.1)]
+    inits[-2] = numpy_helper.from_array(RNG.uniform(0.5, 1.5, h).astype(np.float32), "g1")
+    mask = np.zeros([1, 1, 1, s], np.float32)
+    mask[..., -2:] = -10000.0  # the last two positions are padding
+    inits += [numpy_helper.from_array(mask, "mask"), const("two", 2.0), const("eps", 1e-5),
+              const("sqrt_d", np.sqrt(d)), const("sqrt2", np.sqrt(2.0)), const("one", 1.0),
+              const("half", 0.5),
+              numpy_helper.from_array(np.array([1, s, heads, d], np.int64), "split_heads"),
+              numpy_helper.from_array(np.array([1, s, h], np.int64), "merge_heads")]
+    nodes = []
+
+    def linear(x, w, b, y):
+        nodes.append(helper.make_node("MatMul", [x, w], [y + "_mm"], name=y + "/MatMul"))
+        nodes.append(helper.make_node("Add", [b, y + "_mm"], [y], name=y + "/Add"))
+
+    def heads_of(x, y, perm):
+        nodes.append(helper.make_node("Reshape", [x, "split_heads"], [y + "_r"], name=y + "/Reshape"))
+        nodes.append(helper.make_node("Transpose", [y + "_r"], [y], name=y + "/Transpose", perm=perm))
+
+    linear("x", "wq", "bq", "q")
+    linear("x", "wk", "bk", "k")
+    linear("x", "wv", "bv", "v")
+    heads_of("q", "qh", [0, 2, 1, 3])
+    heads_of("k", "kt", [0, 2, 3, 1])
+    heads_of("v", "vh", [0, 2, 1, 3])
+    nodes += [
+        helper.make_node("MatMul", ["qh", "kt"], ["sc"], name="attn/MatMul"),
+        helper.make_node("Div", ["sc", "sqrt_d"], ["scs"], name="attn/Div"),
+        helper.make_node("Add", ["scs", "mask"], ["scm"], name="attn/AddMask"),
+        helper.make_node("Softmax", ["scm"], ["p"], name="attn/Softmax", axis=-1),
+        helper.make_node("MatMul", ["p", "vh"], ["ctx"], name="attn/MatMul_1"),
+        helper.make_node("Transpose", ["ctx"], ["ctxt"], name="attn/Transpose", perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ctxt", "merge_heads"], ["ctxm"], name="attn/Reshape"),
+    ]
+    linear("ctxm", "wo", "bo", "o")
+    nodes += [
+        helper.make_node("Add", ["o", "x"], ["res"], name="attn/Residual"),
+        helper.make_node("ReduceMean", ["res"], ["mu"], name="ln/ReduceMean", axes=[-1]),
+        helper.make_node("Sub", ["res", "mu"], ["dev"], name="ln/Sub"),
+        helper.make_node("Pow", ["dev", "two"], ["sq"], name="ln/Pow"),
+        helper.make_node("ReduceMean", ["sq"], ["var"], name="ln/ReduceMean_1", axes=[-1]),
+        helper.make_node("Add", ["var", "eps"], ["vareps"], name="ln/Add"),
+        helper.make_node("Sqrt", ["vareps"], ["std"], name="ln/Sqrt"),
+        helper.make_node("Div", ["dev", "std"], ["nrm"], name="ln/Div"),
+        helper.make_node("Mul", ["nrm", "g1"], ["nrmg"], name="ln/Mul"),
+        helper.make_node("Add", ["nrmg", "be1"], ["ln"], name="ln/Add_1"),
+    ]
+    linear("ln", "w1", "b1", "f1")
+    nodes += [
+        helper.make_node("Div", ["f1", "sqrt2"], ["gd"], name="gelu/Div"),
+        helper.make_node("Erf", ["gd"], ["ge"], name="gelu/Erf"),
+        helper.make_node("Add", ["ge", "one"], ["ga"], name="gelu/Add"),
+        helper.make_node("Mul", ["f1", "ga"], ["gm"], name="gelu/Mul"),
+        helper.make_node("Mul", ["gm", "half"], ["g"], name="gelu/Mul_1"),
+    ]
+    linear("g", "w2", "b2", "f2")
+    nodes.append(helper.make_node("Add", ["f2", "ln"], ["y"], name="ffn/Residual"))
+    return nodes, inits, [1, s, h], [1, s, h]
+
+
+MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder}
 
 
 def main():

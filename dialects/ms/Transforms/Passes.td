@@ -1,0 +1,76 @@
+//===- Passes.td - ms graph-level passes ----------------------------------===//
+//
+// The graph optimizations that run on `ms` before lowering: folding into weights, recognition of
+// composite ops, and fusion into `ms.fused` groups (each of which lowers to one kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TRANSFORMS_PASSES_TD
+#define MS_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MsFoldBatchNormPass : Pass<"ms-fold-batchnorm", "func::FuncOp"> {
+  let summary = "Fold inference batch_norm and per-channel Mul/Add by constants into conv weights";
+  let description = [{
+    Rewrites `ms.conv2d` followed by an inference `ms.batch_norm` with constant parameters, or by an
+    `ms.mul` / `ms.add` with a constant that varies only along the output channels (or is a scalar),
+    into one `ms.conv2d` with new weight and bias constants (new `dense_resource` blobs). The conv must
+    be the only user-visible producer (its result has that one use) so no value is computed twice.
+    Every other `ms.batch_norm` with constant parameters becomes `x * s + t` with per-channel
+    constants, which elementwise fusion then merges with its neighbours. Only f32 data is folded.
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
+def MsRecognizeCompositesPass : Pass<"ms-recognize-composites", "func::FuncOp"> {
+  let summary = "Recognize GELU, LayerNorm, Softmax and attention from their decompositions";
+  let description = [{
+    Replaces the chains that exporters emit by the one ms op that lowers to one kernel:
+    - GELU: `x * 0.5 * (1 + erf(x / sqrt(2)))` (any association of the product, `x * (1/sqrt(2))`
+      too) and the tanh form `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))` -> `ms.gelu`;
+    - LayerNorm: `d = x - reduce_mean(x)`, `d / sqrt(reduce_mean(d^2) + eps)` (or `* rsqrt`), with an
+      optional `* gamma + beta` over the last axes -> `ms.layer_norm`;
+    - Softmax: `exp(x - reduce_max(x)) / reduce_sum(exp(..))` (or without the max) -> `ms.softmax`;
+    - attention: `softmax(Q·Kᵀ · c [+ mask]) · V` over batched matmuls with a constant scalar `c`
+      (Mul or Div) -> `ms.attention` (Kᵀ is given back its [.., T, D] layout by a transpose that
+      canonicalization merges with the exporter's).
+    Intermediate values must have no other users; otherwise the chain is left alone.
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
+def MsFuseEpiloguesPass : Pass<"ms-fuse-epilogues", "func::FuncOp"> {
+  let summary = "Group conv2d/gemm/matmul with their bias, residual, activation and clamp";
+  let description = [{
+    Starting at each `ms.conv2d`, `ms.gemm` (rank-1 `c` or none) and `ms.matmul` whose right operand
+    is a matrix, follows the chain of single users and takes, in this order: a bias `ms.add` (a
+    per-output-channel vector, when the anchor has no bias yet), a residual `ms.add` (an operand of
+    the result's shape), one activation (relu, sigmoid, tanh, hard_sigmoid with alpha 1/6 and beta
+    0.5, hard_swish, silu written as `x * sigmoid(x)`, gelu in both forms) and a clamp (`ms.clip`
+    with constant bounds; relu6 when they are 0 and 6). The anchor and the taken ops move into one
+    `ms.fused` group, which lowers to one library kernel with that epilogue. Bias operands are
+    reshaped to rank 1 outside the group (free for constants, which fold).
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
+def MsFuseElementwisePass : Pass<"ms-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Group chains of elementwise ops, and elementwise producers of a reduction";
+  let description = [{
+    Forms `ms.fused` groups that lower to one generated kernel. A group has a root: an elementwise op,
+    or a reduction (`ms.reduce_sum/mean/max/min`) on floats. Producers join the group of a consumer
+    when all of this holds (the legality rule):
+    - the producer is elementwise and in the same block;
+    - its result has the shape of the root's iteration space (the root's result for an elementwise
+      root, the reduced input for a reduction), so nothing is recomputed per element: intermediate
+      values are computed exactly once, and operands that broadcast stay group inputs;
+    - every user of the producer is already in the group. Then only the root's value leaves the group,
+      so no value is needed outside that is not computed there, a value with several consumers is
+      computed once and used by all of them, and no cycle through outside ops can form.
+    Groups of one op are left alone. Runs after ms-fuse-epilogues.
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
+#endif // MS_TRANSFORMS_PASSES_TD

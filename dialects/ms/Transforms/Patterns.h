@@ -1,0 +1,20 @@
+//===- Patterns.h - rewrite patterns of the ms passes -----------*- C++ -*-===//
+
+#ifndef MS_TRANSFORMS_PATTERNS_H
+#define MS_TRANSFORMS_PATTERNS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::ms {
+
+/// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
+/// constant-parameter batch_norms -> per-channel mul + add.
+void populateFoldBatchNormPatterns(RewritePatternSet &patterns);
+
+/// The composite-op recognitions of ms-recognize-composites, by family.
+void populateNormalizationPatterns(RewritePatternSet &patterns);
+void populateAttentionPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::ms
+
+#endif // MS_TRANSFORMS_PATTERNS_H

@@ -1,0 +1,74 @@
+// RUN: ms-opt %s -split-input-file -ms-fuse-epilogues | FileCheck %s
+
+// ResNet's tail: conv2d (with its bias) + residual add + relu is one group.
+
+// CHECK-LABEL: func.func @conv_residual_relu
+// CHECK: %[[F:.+]] = ms.fused "conv2d_add_relu" ins(%arg0, %arg1, %arg2, %arg3 : {{.+}}) -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: ^bb0(%[[X:.+]]: tensor<1x4x8x8xf32>, %[[W:.+]]: tensor<4x4x3x3xf32>, %[[B:.+]]: tensor<4xf32>, %[[R:.+]]: tensor<1x4x8x8xf32>):
+// CHECK-NEXT: %[[C:.+]] = ms.conv2d %[[X]], %[[W]], %[[B]] {pads = array<i64: 1, 1, 1, 1>}
+// CHECK-NEXT: %[[A:.+]] = ms.add %[[C]], %[[R]]
+// CHECK-NEXT: %[[Y:.+]] = ms.relu %[[A]]
+// CHECK-NEXT: ms.yield %[[Y]]
+// CHECK: return %[[F]]
+func.func @conv_residual_relu(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %b: tensor<4xf32>,
+                              %r: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %c = ms.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %a = ms.add %c, %r : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %y = ms.relu %a : tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// A transformer linear layer: matmul [.., M, K] x [K, N] + bias vector + GELU, and a clip after a
+// relu-free conv (bounds 0 and 6: relu6).
+
+// CHECK-LABEL: func.func @matmul_bias_gelu
+// CHECK: ms.fused "matmul_add_gelu" ins(%arg0, %arg1, %arg2 : tensor<1x16x32xf32>, tensor<32x64xf32>, tensor<64xf32>) -> tensor<1x16x64xf32>
+// CHECK: ms.fused "conv2d_clip" ins
+func.func @matmul_bias_gelu(%x: tensor<1x16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>,
+                            %i: tensor<1x4x8x8xf32>, %f: tensor<4x4x1x1xf32>) -> (tensor<1x16x64xf32>, tensor<1x4x8x8xf32>) {
+  %m = ms.matmul %x, %w : (tensor<1x16x32xf32>, tensor<32x64xf32>) -> tensor<1x16x64xf32>
+  %a = ms.add %b, %m : (tensor<64xf32>, tensor<1x16x64xf32>) -> tensor<1x16x64xf32>
+  %g = ms.gelu %a : tensor<1x16x64xf32>
+  %c = ms.conv2d %i, %f : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %k = ms.clip %c {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x4x8x8xf32>
+  return %g, %k : tensor<1x16x64xf32>, tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// SiLU written out as x * sigmoid(x) after a gemm with a rank-1 bias.
+
+// CHECK-LABEL: func.func @gemm_silu
+// CHECK: ms.fused "gemm_sigmoid_mul" ins
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[G:.+]] = ms.gemm
+// CHECK-NEXT: %[[S:.+]] = ms.sigmoid %[[G]]
+// CHECK-NEXT: %[[M:.+]] = ms.mul %[[G]], %[[S]]
+// CHECK-NEXT: ms.yield %[[M]]
+func.func @gemm_silu(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4xf32>) -> tensor<2x4xf32> {
+  %g = ms.gemm %a, %b, %c : (tensor<2x8xf32>, tensor<8x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %s = ms.sigmoid %g : tensor<2x4xf32>
+  %m = ms.mul %g, %s : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+
+// -----
+
+// Left alone: a conv2d whose result is also returned (a second user), an add of a row vector that
+// is not per-output-channel, and a batched matmul whose right operand is not a matrix.
+
+// CHECK-LABEL: func.func @not_fused
+// CHECK-NOT: ms.fused
+func.func @not_fused(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>, %row: tensor<8xf32>,
+                     %p: tensor<2x3x4xf32>, %q: tensor<2x4x5xf32>)
+    -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<2x3x5xf32>) {
+  %c = ms.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %r = ms.relu %c : tensor<1x4x8x8xf32>
+  %c2 = ms.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %a = ms.add %c2, %row : (tensor<1x4x8x8xf32>, tensor<8xf32>) -> tensor<1x4x8x8xf32>
+  %m = ms.matmul %p, %q : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %n = ms.relu %m : tensor<2x3x5xf32>
+  return %c, %r, %a, %n : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<2x3x5xf32>
+}

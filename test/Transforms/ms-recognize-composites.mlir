@@ -1,0 +1,122 @@
+// RUN: ms-opt %s -split-input-file -ms-recognize-composites | FileCheck %s
+
+// GELU as PyTorch exports it: x * (1 + erf(x / sqrt(2))) * 0.5.
+
+// CHECK-LABEL: func.func @gelu_erf
+// CHECK: %[[G:.+]] = ms.gelu %arg0 : tensor<2x8xf32>
+// CHECK-NOT: ms.erf
+// CHECK: return %[[G]]
+func.func @gelu_erf(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %sqrt2 = ms.constant dense<1.41421354> : tensor<f32>
+  %one = ms.constant dense<1.0> : tensor<f32>
+  %half = ms.constant dense<0.5> : tensor<f32>
+  %d = ms.div %x, %sqrt2 : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = ms.erf %d : tensor<2x8xf32>
+  %a = ms.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %m = ms.mul %x, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = ms.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// -----
+
+// The tanh form: 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+
+// CHECK-LABEL: func.func @gelu_tanh
+// CHECK: %[[G:.+]] = ms.gelu %arg0 {approximate} : tensor<2x8xf32>
+// CHECK: return %[[G]]
+func.func @gelu_tanh(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %three = ms.constant dense<3.0> : tensor<f32>
+  %c = ms.constant dense<0.044715> : tensor<f32>
+  %k = ms.constant dense<0.797884583> : tensor<f32>
+  %one = ms.constant dense<1.0> : tensor<f32>
+  %half = ms.constant dense<0.5> : tensor<f32>
+  %x3 = ms.pow %x, %three : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %cx3 = ms.mul %c, %x3 : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %in = ms.add %x, %cx3 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %arg = ms.mul %in, %k : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %t = ms.tanh %arg : tensor<2x8xf32>
+  %a = ms.add %one, %t : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %hx = ms.mul %half, %x : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = ms.mul %hx, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// -----
+
+// LayerNorm from its ReduceMean/Sub/Pow/Sqrt/Div chain with the affine tail.
+
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[L:.+]] = ms.layer_norm %arg0, %arg1, %arg2 {axis = 2 : i64, epsilon = 9.99999974{{[0-9]*}}E-6 : f64}
+// CHECK-NOT: ms.reduce_mean
+// CHECK: return %[[L]]
+func.func @layer_norm(%x: tensor<1x4x16xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<1x4x16xf32> {
+  %two = ms.constant dense<2.0> : tensor<f32>
+  %eps = ms.constant dense<1.0e-5> : tensor<f32>
+  %m = ms.reduce_mean %x {axes = array<i64: -1>, keep_dims} : (tensor<1x4x16xf32>) -> tensor<1x4x1xf32>
+  %d = ms.sub %x, %m : (tensor<1x4x16xf32>, tensor<1x4x1xf32>) -> tensor<1x4x16xf32>
+  %p = ms.pow %d, %two : (tensor<1x4x16xf32>, tensor<f32>) -> tensor<1x4x16xf32>
+  %v = ms.reduce_mean %p {axes = array<i64: -1>, keep_dims} : (tensor<1x4x16xf32>) -> tensor<1x4x1xf32>
+  %ve = ms.add %v, %eps : (tensor<1x4x1xf32>, tensor<f32>) -> tensor<1x4x1xf32>
+  %s = ms.sqrt %ve : tensor<1x4x1xf32>
+  %n = ms.div %d, %s : (tensor<1x4x16xf32>, tensor<1x4x1xf32>) -> tensor<1x4x16xf32>
+  %y = ms.mul %n, %g : (tensor<1x4x16xf32>, tensor<16xf32>) -> tensor<1x4x16xf32>
+  %z = ms.add %y, %b : (tensor<1x4x16xf32>, tensor<16xf32>) -> tensor<1x4x16xf32>
+  return %z : tensor<1x4x16xf32>
+}
+
+// -----
+
+// Softmax written out with the max subtraction, along axis 1.
+
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[S:.+]] = ms.softmax %arg0 {axis = 1 : i64}
+// CHECK: return %[[S]]
+func.func @softmax(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %mx = ms.reduce_max %x {axes = array<i64: 1>, keep_dims} : (tensor<3x5xf32>) -> tensor<3x1xf32>
+  %d = ms.sub %x, %mx : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+  %e = ms.exp %d : tensor<3x5xf32>
+  %s = ms.reduce_sum %e {axes = array<i64: 1>, keep_dims} : (tensor<3x5xf32>) -> tensor<3x1xf32>
+  %r = ms.div %e, %s : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
+
+// -----
+
+// Attention: Q·Kᵀ (K given transposed) / 8 + mask -> softmax -> ·V. K gets its [.., T, D] layout back
+// through a transpose (canonicalization merges it with the exporter's).
+
+// CHECK-LABEL: func.func @attention
+// CHECK: %[[K:.+]] = ms.transpose %arg1 {perms = array<i64: 0, 1, 3, 2>} : (tensor<1x2x16x6xf32>) -> tensor<1x2x6x16xf32>
+// CHECK: %[[A:.+]] = ms.attention %arg0, %[[K]], %arg2, %arg3 {scale = 1.250000e-01 : f64}
+// CHECK-NOT: ms.softmax
+// CHECK: return %[[A]]
+func.func @attention(%q: tensor<1x2x4x16xf32>, %kt: tensor<1x2x16x6xf32>, %v: tensor<1x2x6x8xf32>,
+                     %mask: tensor<1x1x1x6xf32>) -> tensor<1x2x4x8xf32> {
+  %c = ms.constant dense<8.0> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<1x2x4x16xf32>, tensor<1x2x16x6xf32>) -> tensor<1x2x4x6xf32>
+  %d = ms.div %s, %c : (tensor<1x2x4x6xf32>, tensor<f32>) -> tensor<1x2x4x6xf32>
+  %m = ms.add %d, %mask : (tensor<1x2x4x6xf32>, tensor<1x1x1x6xf32>) -> tensor<1x2x4x6xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<1x2x4x6xf32>) -> tensor<1x2x4x6xf32>
+  %o = ms.matmul %p, %v : (tensor<1x2x4x6xf32>, tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// Left alone when an intermediate has another user: the erf result is also returned.
+
+// CHECK-LABEL: func.func @gelu_shared
+// CHECK-NOT: ms.gelu
+// CHECK: ms.erf
+func.func @gelu_shared(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %sqrt2 = ms.constant dense<1.41421354> : tensor<f32>
+  %one = ms.constant dense<1.0> : tensor<f32>
+  %half = ms.constant dense<0.5> : tensor<f32>
+  %d = ms.div %x, %sqrt2 : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = ms.erf %d : tensor<2x8xf32>
+  %a = ms.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %m = ms.mul %x, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = ms.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %r, %e : tensor<2x8xf32>, tensor<2x8xf32>
+}
