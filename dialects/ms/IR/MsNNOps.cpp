@@ -3,6 +3,8 @@
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::ms;
 
@@ -259,7 +261,77 @@ MS_REDUCE_INFER(ReduceSumOp)
 MS_REDUCE_INFER(ReduceMeanOp)
 MS_REDUCE_INFER(ReduceMaxOp)
 MS_REDUCE_INFER(ReduceMinOp)
+MS_REDUCE_INFER(ReduceProdOp)
 #undef MS_REDUCE_INFER
+
+/// arg_max / arg_min: the input shape without `axis` (or with it as 1), int64 elements.
+static LogicalResult inferArgReduce(const InferDiag &diag, Value input, int64_t axis, bool keepDims,
+                                    SmallVectorImpl<Type> &results) {
+  RankedTensorType type = tensorType(input);
+  if (type.getRank() == 0)
+    return diag.error("expects an input of rank >= 1, got ", type);
+  FailureOr<int64_t> a = normalizeAxis(diag, axis, type.getRank());
+  if (failed(a))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape());
+  if (keepDims)
+    shape[*a] = 1;
+  else
+    shape.erase(shape.begin() + *a);
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(input.getContext(), 64)));
+  return success();
+}
+
+#define MS_ARG_REDUCE_INFER(OP)                                                                    \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,  \
+                                     SmallVectorImpl<Type> &results) {                             \
+    return inferArgReduce(InferDiag(loc, getOperationName()), adaptor.getInput(),                  \
+                          static_cast<int64_t>(adaptor.getAxis()), adaptor.getKeepDims(),          \
+                          results);                                                                \
+  }
+MS_ARG_REDUCE_INFER(ArgMaxOp)
+MS_ARG_REDUCE_INFER(ArgMinOp)
+#undef MS_ARG_REDUCE_INFER
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (type.getRank() == 0)
+    return diag.error("expects an input of rank >= 1, got ", type);
+  FailureOr<int64_t> axis =
+      normalizeAxis(diag, static_cast<int64_t>(adaptor.getAxis()), type.getRank());
+  if (failed(axis))
+    return failure();
+  auto k = static_cast<int64_t>(adaptor.getK());
+  int64_t dim = type.getDimSize(*axis);
+  if (k < 0 || (!ShapedType::isDynamic(dim) && k > dim))
+    return diag.error("expects k in [0, ", shapeToString({dim}), "] (the size of dim ", *axis,
+                      "), got ", k);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*axis] = k;
+  results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+LogicalResult CumSumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (type.getRank() == 0)
+    return diag.error("expects an input of rank >= 1, got ", type);
+  RankedTensorType axisType = tensorType(adaptor.getAxis());
+  if (!axisType.hasStaticShape() || axisType.getNumElements() != 1)
+    return diag.error("expects a one-element axis, got ", axisType);
+  // A constant axis is checked here; a runtime one is clamped by the lowering.
+  DenseIntElementsAttr axis;
+  if (matchPattern(adaptor.getAxis(), m_Constant(&axis)) &&
+      failed(normalizeAxis(diag, (*axis.value_begin<APInt>()).getSExtValue(), type.getRank())))
+    return failure();
+  results.push_back(type);
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Pooling

@@ -159,6 +159,72 @@ def Ms_ReduceSumOp : Ms_ReduceOp<"reduce_sum", "sum">;
 def Ms_ReduceMeanOp : Ms_ReduceOp<"reduce_mean", "arithmetic mean">;
 def Ms_ReduceMaxOp : Ms_ReduceOp<"reduce_max", "maximum">;
 def Ms_ReduceMinOp : Ms_ReduceOp<"reduce_min", "minimum">;
+def Ms_ReduceProdOp : Ms_ReduceOp<"reduce_prod", "product">;
+
+//===----------------------------------------------------------------------===//
+// Scans and selections along one axis
+//===----------------------------------------------------------------------===//
+
+class Ms_ArgReduceOp<string mnemonic, string what> : Ms_InferredOp<mnemonic> {
+  let summary = "Index of the " # what # " along one axis (int64).";
+  let description = [{
+    ONNX Arg}] # !if(!eq(what, "maximum"), "Max", "Min") # [{: the position of the }] # what # [{
+    along `axis` (negative counts from the end). Ties give the first position, or the last one with
+    `select_last_index`; a NaN counts as the }] # what # [{ (the first, or last, NaN wins). With
+    `keep_dims` the reduced dim stays as size 1.
+
+    Example:
+    ```mlir
+    %i = ms.}] # mnemonic # [{ %x {axis = 1 : i64, keep_dims} : (tensor<2x8xf32>) -> tensor<2x1xi64>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, DefaultValuedAttr<I64Attr, "0">:$axis,
+                   UnitAttr:$keep_dims, UnitAttr:$select_last_index);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_ArgMaxOp : Ms_ArgReduceOp<"arg_max", "maximum">;
+def Ms_ArgMinOp : Ms_ArgReduceOp<"arg_min", "minimum">;
+
+def Ms_TopKOp : Ms_InferredOp<"top_k"> {
+  let summary = "The k largest (or smallest) elements along one axis, sorted, with their indices.";
+  let description = [{
+    ONNX TopK with a constant `k`: along `axis` (negative counts from the end), `values` holds the
+    `k` largest elements in descending order (the smallest in ascending order with `smallest`) and
+    `indices` their int64 positions. Equal elements keep their input order, so the lower index comes
+    first, as ONNX requires; NaN sorts after every number. `k` lies in [0, size of `axis`].
+
+    Example:
+    ```mlir
+    %v, %i = ms.top_k %x {k = 3 : i64, axis = -1 : i64}
+        : (tensor<2x8xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, I64Attr:$k, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   UnitAttr:$smallest);
+  let results = (outs Ms_NumericTensor:$values, RankedTensorOf<[I64]>:$indices);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_CumSumOp : Ms_InferredOp<"cumsum"> {
+  let summary = "Cumulative sum along an axis given as a one-element tensor.";
+  let description = [{
+    ONNX CumSum: `result[.., j, ..]` is the sum of `input[.., i, ..]` for i <= j along the axis
+    (i < j with `exclusive`; i >= j, or i > j, with `reverse`). The axis is a one-element integer tensor,
+    since models may pass it as a runtime input; negative values count from the end. A constant axis
+    must lie in [-rank, rank); a runtime one outside it is clamped into [0, rank).
+
+    Example:
+    ```mlir
+    %y = ms.cumsum %x, %axis {exclusive} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, Ms_IndexTensor:$axis, UnitAttr:$exclusive,
+                   UnitAttr:$reverse);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$input `,` $axis attr-dict `:` functional-type(operands, results)";
+}
 
 //===----------------------------------------------------------------------===//
 // Pooling

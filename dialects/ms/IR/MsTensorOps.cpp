@@ -331,6 +331,125 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 }
 
 //===----------------------------------------------------------------------===//
+// Element and tuple gathers, scatters
+//===----------------------------------------------------------------------===//
+
+/// GatherElements / ScatterElements: `indices` has the rank of `data`, fits it off the axis (an
+/// index position is also a data position there), and indexes a non-empty axis when it has any
+/// element (an empty one has no position to clamp a bad index to).
+static LogicalResult checkElementIndices(const InferDiag &diag, RankedTensorType data,
+                                         RankedTensorType indices, int64_t axis) {
+  if (data.getRank() == 0 || indices.getRank() != data.getRank())
+    return diag.error("expects data of rank >= 1 and indices of the same rank, got ", data, " and ",
+                      indices);
+  FailureOr<int64_t> a = normalizeAxis(diag, axis, data.getRank());
+  if (failed(a))
+    return failure();
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != *a && indices.getDimSize(d) > data.getDimSize(d))
+      return diag.error("expects indices dim ", d, " (", indices.getDimSize(d),
+                        ") to be at most the data dim (", data.getDimSize(d), ")");
+  if (data.getDimSize(*a) == 0 && indices.getNumElements() != 0)
+    return diag.error("expects a non-empty dim ", *a, " to index, got ", data);
+  return success();
+}
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                 Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType data = tensorType(adaptor.getData());
+  RankedTensorType indices = tensorType(adaptor.getIndices());
+  if (failed(checkElementIndices(diag, data, indices, static_cast<int64_t>(adaptor.getAxis()))))
+    return failure();
+  results.push_back(RankedTensorType::get(indices.getShape(), data.getElementType()));
+  return success();
+}
+
+/// GatherND / ScatterND: the shape of the slices that `indices` address in `data`, i.e.
+/// indices.shape[:-1] + data.shape[batchDims + r:], after checking that the tuples fit.
+static FailureOr<SmallVector<int64_t>> inferTupleSliceShape(const InferDiag &diag,
+                                                            RankedTensorType data,
+                                                            RankedTensorType indices,
+                                                            int64_t batchDims) {
+  if (indices.getRank() < 1 || !indices.hasStaticShape()) {
+    (void)diag.error("expects static indices of rank >= 1, got ", indices);
+    return failure();
+  }
+  int64_t r = indices.getShape().back();
+  if (batchDims < 0 || batchDims >= indices.getRank() || batchDims >= data.getRank()) {
+    (void)diag.error("expects batch_dims in [0, ", std::min(indices.getRank(), data.getRank()),
+                     "), got ", batchDims);
+    return failure();
+  }
+  if (r < 1 || batchDims + r > data.getRank()) {
+    (void)diag.error("expects index tuples of 1 to ", data.getRank() - batchDims, " entries, got ",
+                     r);
+    return failure();
+  }
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (indices.getDimSize(d) != data.getDimSize(d)) {
+      (void)diag.error("expects batch dim ", d, " of indices (", indices.getDimSize(d),
+                       ") to match data (", data.getDimSize(d), ")");
+      return failure();
+    }
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  for (int64_t d = batchDims; d < batchDims + r; ++d)
+    if (data.getDimSize(d) == 0 && shapeProduct(shape) != 0) {
+      (void)diag.error("expects a non-empty dim ", d, " to index, got ", data);
+      return failure();
+    }
+  llvm::append_range(shape, data.getShape().drop_front(batchDims + r));
+  return shape;
+}
+
+LogicalResult GatherNdOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType data = tensorType(adaptor.getData());
+  FailureOr<SmallVector<int64_t>> shape = inferTupleSliceShape(
+      diag, data, tensorType(adaptor.getIndices()), static_cast<int64_t>(adaptor.getBatchDims()));
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, data.getElementType()));
+  return success();
+}
+
+static LogicalResult checkUpdates(const InferDiag &diag, RankedTensorType data,
+                                  RankedTensorType updates, ArrayRef<int64_t> expectedShape) {
+  if (updates.getElementType() != data.getElementType())
+    return diag.error("expects updates of element type ", data.getElementType(), ", got ",
+                      updates.getElementType());
+  if (updates.getShape() != expectedShape)
+    return diag.error("expects updates of shape ", shapeToString(expectedShape), ", got ",
+                      shapeToString(updates.getShape()));
+  return success();
+}
+
+LogicalResult ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                  Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType data = tensorType(adaptor.getData());
+  RankedTensorType indices = tensorType(adaptor.getIndices());
+  if (failed(checkElementIndices(diag, data, indices, static_cast<int64_t>(adaptor.getAxis()))) ||
+      failed(checkUpdates(diag, data, tensorType(adaptor.getUpdates()), indices.getShape())))
+    return failure();
+  results.push_back(data);
+  return success();
+}
+
+LogicalResult ScatterNdOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType data = tensorType(adaptor.getData());
+  FailureOr<SmallVector<int64_t>> shape =
+      inferTupleSliceShape(diag, data, tensorType(adaptor.getIndices()), /*batchDims=*/0);
+  if (failed(shape) || failed(checkUpdates(diag, data, tensorType(adaptor.getUpdates()), *shape)))
+    return failure();
+  results.push_back(data);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Pad, expand, resize
 //===----------------------------------------------------------------------===//
 

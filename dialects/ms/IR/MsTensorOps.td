@@ -5,6 +5,15 @@
 
 include "dialects/ms/IR/MsBase.td"
 
+// How a scatter combines an update with the element already there (ONNX's `reduction`).
+def Ms_ScatterReduction : I32EnumAttr<"ScatterReduction", "scatter reduction", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"add", 1>, I32EnumAttrCase<"mul", 2>,
+    I32EnumAttrCase<"max", 3>, I32EnumAttrCase<"min", 4>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_ScatterReductionAttr : EnumAttr<Ms_Dialect, Ms_ScatterReduction, "scatter_reduction">;
+
 def Ms_ConstantOp : Ms_Op<"constant", [ConstantLike, Pure, InferTypeOpAdaptor]> {
   let summary = "A constant tensor: weights, or small folded values.";
   let description = [{
@@ -179,6 +188,98 @@ def Ms_GatherOp : Ms_InferredOp<"gather"> {
   let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices, DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_GatherElementsOp : Ms_InferredOp<"gather_elements"> {
+  let summary = "Reads one element per index along an axis (ONNX GatherElements).";
+  let description = [{
+    `result[i][j][k] = data[indices[i][j][k]][j][k]` for `axis` = 0, and likewise for the other
+    axes. `indices` has the rank of `data` and no dim larger than data's (except along `axis`); the
+    result has the shape of `indices`. Negative indices count from the end of the axis; indices out
+    of range are invalid ONNX and read a clamped position.
+
+    Example:
+    ```mlir
+    %y = ms.gather_elements %data, %idx {axis = 1 : i64}
+        : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_GatherNdOp : Ms_InferredOp<"gather_nd"> {
+  let summary = "Gathers slices addressed by index tuples (ONNX GatherND).";
+  let description = [{
+    The last dim of `indices` (size r) holds tuples indexing dims [batch_dims, batch_dims + r) of
+    `data`; the first `batch_dims` dims of both are batch dims of equal sizes. The result shape is
+    `indices.shape[:-1] + data.shape[batch_dims + r:]`. Negative indices count from the end of their
+    dim; indices out of range are invalid ONNX and read a clamped position.
+
+    Example:
+    ```mlir
+    %y = ms.gather_nd %data, %idx {batch_dims = 1 : i64}
+        : (tensor<2x3x4xf32>, tensor<2x5x1xi64>) -> tensor<2x5x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_ScatterElementsOp : Ms_InferredOp<"scatter_elements"> {
+  let summary = "Writes updates at per-element indices along an axis (ONNX ScatterElements).";
+  let description = [{
+    The result is `data` with `result[indices[i][j]][j] = updates[i][j]` for `axis` = 0 (likewise
+    for the other axes), or combined with the value there by `reduction` (add, mul, max, min).
+    `indices` and `updates` have the same shape, of the rank of `data`. Updates are applied in
+    row-major order, so with duplicate indices and no reduction the last one wins. Negative indices
+    count from the end of the axis; indices out of range are invalid ONNX and write a clamped
+    position.
+
+    Example:
+    ```mlir
+    %y = ms.scatter_elements %data, %idx, %upd
+        {axis = 1 : i64, reduction = #ms<scatter_reduction add>}
+        : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices, Ms_Tensor:$updates,
+                   DefaultValuedAttr<I64Attr, "0">:$axis,
+                   DefaultValuedAttr<Ms_ScatterReductionAttr,
+                                     "::mlir::ms::ScatterReduction::none">:$reduction);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_ScatterNdOp : Ms_InferredOp<"scatter_nd"> {
+  let summary = "Writes update slices at index tuples (ONNX ScatterND).";
+  let description = [{
+    The last dim of `indices` (size r) holds tuples addressing the leading r dims of `data`; the
+    result is `data` with each addressed slice replaced by (or, with `reduction`, combined with) the
+    matching slice of `updates`, whose shape is `indices.shape[:-1] + data.shape[r:]`. Tuples are
+    applied in row-major order, so with duplicates and no reduction the last one wins. Negative
+    indices count from the end of their dim; indices out of range are invalid ONNX and write a
+    clamped position.
+
+    Example:
+    ```mlir
+    %y = ms.scatter_nd %data, %idx, %upd {reduction = #ms<scatter_reduction mul>}
+        : (tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>) -> tensor<4x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices, Ms_Tensor:$updates,
+                   DefaultValuedAttr<Ms_ScatterReductionAttr,
+                                     "::mlir::ms::ScatterReduction::none">:$reduction);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
 }
 
 def Ms_PadOp : Ms_InferredOp<"pad"> {

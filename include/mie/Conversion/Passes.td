@@ -10,9 +10,9 @@ def ConvertMsToMiePass : Pass<"convert-ms-to-mie", "ModuleOp"> {
   let description = [{
     Rewrites every function of ms ops on tensors into one of mie kernels on memrefs: convolutions and
     2-D GEMMs become library kernels (`mie.conv2d`, `mie.gemm`) with their bias in the epilogue;
-    everything else becomes a `mie.kernel` whose body is linalg on the kernel's buffers. Each result
-    gets a fresh `mie.alloc` (memory planning places them later); constants become read-only
-    `memref.global`s. Function signatures switch from tensors to memrefs with identical layouts.
+    everything else becomes a `mie.kernel` whose body is linalg (or, for sorts, scans and scatters,
+    scf loops) on the kernel's buffers. Each result gets a fresh `mie.alloc` (memory planning places
+    them later); constants become read-only `memref.global`s. Function signatures switch from tensors to memrefs with identical layouts.
 
     Expects: static shapes, only ms/func/arith ops. Guarantees: no tensors and no ms ops remain; an op
     without a lowering is reported at its location (which names the ONNX node) and the pass fails.

@@ -48,6 +48,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieShapePatterns(converter, patterns);
     mstomie::populateMsToMieFusedPatterns(converter, patterns);
     mstomie::populateMsToMieAttentionPatterns(converter, patterns);
+    mstomie::populateMsToMieIndexingPatterns(converter, patterns);
+    mstomie::populateMsToMieScanPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

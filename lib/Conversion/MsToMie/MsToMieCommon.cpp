@@ -6,6 +6,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mie;
@@ -77,4 +80,61 @@ void mstomie::buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value 
     }
     linalg::CopyOp::create(kb, kl, collapseToVector(kb, kl, in), collapseToVector(kb, kl, out));
   });
+}
+
+Type mstomie::computeType(Type elementType) {
+  if (auto ft = dyn_cast<FloatType>(elementType); ft && ft.getWidth() < 32)
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+Value mstomie::convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  auto from = cast<FloatType>(v.getType());
+  auto target = cast<FloatType>(to);
+  if (from == target)
+    return v;
+  if (from.getWidth() < target.getWidth())
+    return arith::ExtFOp::create(b, loc, target, v);
+  return arith::TruncFOp::create(b, loc, target, v);
+}
+
+Value mstomie::extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
+                                  : std::numeric_limits<double>::infinity()));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+Value mstomie::wrapIndex(OpBuilder &b, Location loc, Value index, int64_t dimSize) {
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  Value wrapped = arith::AddIOp::create(b, loc, i, arith::ConstantIndexOp::create(b, loc, dimSize));
+  i = arith::SelectOp::create(b, loc, negative, wrapped, i);
+  Value upper =
+      arith::MinSIOp::create(b, loc, i, arith::ConstantIndexOp::create(b, loc, dimSize - 1));
+  return arith::MaxSIOp::create(b, loc, upper, zero);
+}
+
+SmallVector<Value> mstomie::indexConstants(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
+  return llvm::map_to_vector(
+      shape, [&](int64_t size) -> Value { return arith::ConstantIndexOp::create(b, loc, size); });
+}
+
+void mstomie::buildLoopNest(OpBuilder &b, Location loc, ValueRange upperBounds, bool parallel,
+                            LoopBodyFn body) {
+  if (upperBounds.empty()) {
+    body(b, loc, {});
+    return;
+  }
+  SmallVector<Value> lbs(upperBounds.size(), arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Value> steps(upperBounds.size(), arith::ConstantIndexOp::create(b, loc, 1));
+  if (parallel)
+    scf::ParallelOp::create(b, loc, lbs, upperBounds, steps, body);
+  else
+    scf::buildLoopNest(b, loc, lbs, upperBounds, steps, body);
 }

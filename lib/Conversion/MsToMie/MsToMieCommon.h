@@ -36,9 +36,10 @@ using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange, Type)>;
 void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
                             Value output, ScalarFn scalar);
 
-/// Emits the kernel of `reduceOp` (ms.reduce_sum/mean/max/min) into `out`: each element of the
+/// Emits the kernel of `reduceOp` (ms.reduce_sum/mean/prod/max/min) into `out`: each element of the
 /// reduced input is `element(elements of inputs)` with `inputs` broadcast to the reduction's input
-/// shape (for a plain reduction: one input, returned as is; for a fused group: the group's prologue).
+/// shape (for a plain reduction: one input, returned as is; for a fused group: the group's
+/// prologue).
 void buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
                           ValueRange inputs, Value out, ScalarFn element);
 
@@ -59,6 +60,32 @@ Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRang
 /// at the group.
 LogicalResult checkLowerableGroup(ms::FusedOp op, bool report);
 
+/// Index constants for the sizes of `shape`.
+SmallVector<Value> indexConstants(OpBuilder &b, Location loc, ArrayRef<int64_t> shape);
+
+/// Calls `body` with the induction variables of a loop nest over [0, upperBounds): one scf.parallel
+/// when `parallel` (mie-parallelize-loops splits the outer dim of a top-level one across threads),
+/// else scf.for loops, which stay sequential (for updates that may hit the same element). No bounds
+/// call `body` once, with no induction variables.
+using LoopBodyFn = function_ref<void(OpBuilder &, Location, ValueRange)>;
+void buildLoopNest(OpBuilder &b, Location loc, ValueRange upperBounds, bool parallel,
+                   LoopBodyFn body);
+
+/// Accumulation type of sums and products: narrow floats accumulate in f32, everything else in
+/// itself.
+Type computeType(Type elementType);
+
+/// `v` converted between float types (extf / truncf; the value itself when the types agree).
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to);
+
+/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes.
+Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest);
+
+/// An ONNX index element (any integer type) as an index into a dim of `dimSize`: negative values
+/// count from the end, and out-of-range values, which ONNX declares invalid, are clamped into the
+/// dim so that a bad index can never address memory outside the buffer.
+Value wrapIndex(OpBuilder &b, Location loc, Value index, int64_t dimSize);
+
 void populateMsToMieElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
@@ -66,6 +93,8 @@ void populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &
 void populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

@@ -16,8 +16,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::mstomie;
@@ -30,35 +28,6 @@ using IterType = utils::IteratorType;
 int64_t normalizeAxis(uint64_t axis, int64_t rank) {
   auto a = static_cast<int64_t>(axis);
   return a < 0 ? a + rank : a;
-}
-
-/// Statistics and accumulations of narrow floats are computed in f32; f32 and f64 in themselves.
-Type computeType(Type elementType) {
-  if (auto ft = dyn_cast<FloatType>(elementType); ft && ft.getWidth() < 32)
-    return Float32Type::get(elementType.getContext());
-  return elementType;
-}
-
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
-  auto from = cast<FloatType>(v.getType());
-  auto target = cast<FloatType>(to);
-  if (from == target)
-    return v;
-  if (from.getWidth() < target.getWidth())
-    return arith::ExtFOp::create(b, loc, target, v);
-  return arith::TruncFOp::create(b, loc, target, v);
-}
-
-/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes.
-Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest) {
-  if (auto ft = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
-                                  : std::numeric_limits<double>::infinity()));
-  unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
 SmallVector<AffineMap> identityMaps(MLIRContext *ctx, int64_t rank, int64_t count) {
@@ -252,9 +221,10 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
 void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
                                    ValueRange inputs, Value out, ScalarFn element) {
   MLIRContext *ctx = b.getContext();
-  enum class Kind { Sum, Mean, Max, Min };
+  enum class Kind { Sum, Mean, Prod, Max, Min };
   Kind kind = isa<ms::ReduceSumOp>(reduceOp)    ? Kind::Sum
               : isa<ms::ReduceMeanOp>(reduceOp) ? Kind::Mean
+              : isa<ms::ReduceProdOp>(reduceOp) ? Kind::Prod
               : isa<ms::ReduceMaxOp>(reduceOp)  ? Kind::Max
                                                 : Kind::Min;
   auto inType = cast<RankedTensorType>(reduceOp->getOperand(0).getType());
@@ -300,7 +270,7 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
     iters[i] = IterType::parallel;
 
   bool additive = kind == Kind::Sum || kind == Kind::Mean;
-  Type accType = additive ? computeType(et) : et;
+  Type accType = additive || kind == Kind::Prod ? computeType(et) : et;
   SmallVector<Value> outs = {out};
   if (accType != et)
     outs.push_back(AllocOp::create(b, loc, MemRefType::get(outType.getShape(), accType)));
@@ -309,8 +279,9 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
   KernelOp::create(b, loc, name, kernelIns, outs, [&](OpBuilder &kb, Location l, ValueRange args) {
     ValueRange ins = args.take_front(inputs.size());
     Value y = args[inputs.size()], acc = args.back();
-    Value init = additive ? scalarConstant(kb, l, accType, 0.0)
-                          : extremeConstant(kb, l, accType, kind == Kind::Max);
+    Value init = additive             ? scalarConstant(kb, l, accType, 0.0)
+                 : kind == Kind::Prod ? scalarConstant(kb, l, accType, 1.0)
+                                      : extremeConstant(kb, l, accType, kind == Kind::Max);
     linalg::FillOp::create(kb, l, init, acc);
     buildGeneric(kb, l, ins, acc, maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
       Value x = element(gb, gl, e.drop_back(), et);
@@ -320,6 +291,9 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
       case Kind::Mean:
         return isFloat ? (Value)arith::AddFOp::create(gb, gl, e.back(), v)
                        : (Value)arith::AddIOp::create(gb, gl, e.back(), v);
+      case Kind::Prod:
+        return isFloat ? (Value)arith::MulFOp::create(gb, gl, e.back(), v)
+                       : (Value)arith::MulIOp::create(gb, gl, e.back(), v);
       case Kind::Max:
         return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e.back(), v)
                        : (Value)arith::MaxSIOp::create(gb, gl, e.back(), v);
@@ -353,8 +327,8 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
 namespace {
 
 /// reduce_*: one reduction generic over [kept dims..., reduced dims...] into the output (or, for
-/// sums of narrow floats, into an f32 scratch buffer), then a parallel pass for the mean's division
-/// and the conversion back.
+/// sums and products of narrow floats, into an f32 scratch buffer), then a parallel pass for the
+/// mean's division and the conversion back.
 template <typename OpTy>
 struct ReduceToKernel : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -376,6 +350,7 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
 
 void mstomie::populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SoftmaxToKernel, LayerNormToKernel, ReduceToKernel<ms::ReduceSumOp>,
-               ReduceToKernel<ms::ReduceMeanOp>, ReduceToKernel<ms::ReduceMaxOp>,
-               ReduceToKernel<ms::ReduceMinOp>>(converter, patterns.getContext());
+               ReduceToKernel<ms::ReduceMeanOp>, ReduceToKernel<ms::ReduceProdOp>,
+               ReduceToKernel<ms::ReduceMaxOp>, ReduceToKernel<ms::ReduceMinOp>>(
+      converter, patterns.getContext());
 }

@@ -33,6 +33,7 @@ static const OnnxOpTable &opTable() {
     registerElementwiseOps(t);
     registerMathOps(t);
     registerTensorOps(t);
+    registerIndexingOps(t);
     return t;
   }();
   return table;

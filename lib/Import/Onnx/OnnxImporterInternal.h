@@ -3,8 +3,8 @@
 // The importer works in two steps: OnnxModelReader.cpp (the only TU that includes ONNX/protobuf
 // headers and so the only one built with exceptions) turns the protobuf into the plain `OnnxModel`
 // below; OnnxImporter.cpp walks that model and calls one handler per node (OnnxNNOps.cpp,
-// OnnxElementwiseOps.cpp, OnnxMathOps.cpp, OnnxTensorOps.cpp) through a table from op type to
-// handler.
+// OnnxElementwiseOps.cpp, OnnxMathOps.cpp, OnnxTensorOps.cpp, OnnxIndexingOps.cpp) through a table
+// from op type to handler.
 //
 // Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
 // `KnownTensor`s: ops on them are evaluated during import and emit nothing; an `ms.constant`
@@ -336,6 +336,7 @@ void registerNNOps(OnnxOpTable &table);
 void registerElementwiseOps(OnnxOpTable &table);
 void registerMathOps(OnnxOpTable &table);
 void registerTensorOps(OnnxOpTable &table);
+void registerIndexingOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers

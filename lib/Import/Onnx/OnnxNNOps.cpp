@@ -365,4 +365,5 @@ void mlir::mie::onnx_import::registerNNOps(OnnxOpTable &table) {
   table["ReduceMean"] = {importReduce<ms::ReduceMeanOp, 18>, 1, 2};
   table["ReduceMax"] = {importReduce<ms::ReduceMaxOp, 18>, 1, 2};
   table["ReduceMin"] = {importReduce<ms::ReduceMinOp, 18>, 1, 2};
+  table["ReduceProd"] = {importReduce<ms::ReduceProdOp, 18>, 1, 2};
 }

@@ -763,6 +763,88 @@ func.func @reduce_result(%x: tensor<2x8xf32>) {
 
 // -----
 
+func.func @reduce_prod_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.reduce_prod' op axes -3 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.reduce_prod %x {axes = array<i64: -3>} : (tensor<2x8xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @arg_max_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'ms.arg_max' op expects an input of rank >= 1, got 'tensor<f32>'}}
+  %0 = ms.arg_max %x : (tensor<f32>) -> tensor<i64>
+  return
+}
+
+// -----
+
+func.func @arg_min_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.arg_min' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.arg_min %x {axis = 2 : i64} : (tensor<2x8xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @top_k_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'ms.top_k' op expects an input of rank >= 1, got 'tensor<f32>'}}
+  %0:2 = ms.top_k %x {k = 1 : i64} : (tensor<f32>) -> (tensor<f32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @top_k_k(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.top_k' op expects k in [0, 8] (the size of dim 1), got 9}}
+  %0:2 = ms.top_k %x {k = 9 : i64} : (tensor<2x8xf32>) -> (tensor<2x9xf32>, tensor<2x9xi64>)
+  return
+}
+
+// -----
+
+func.func @top_k_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ms.top_k' op axis -3 is out of range for rank 2 (expected [-2, 2))}}
+  %0:2 = ms.top_k %x {k = 1 : i64, axis = -3 : i64} : (tensor<2x8xf32>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
+  return
+}
+
+// -----
+
+func.func @arg_max_result(%x: tensor<2x8xf32>) {
+  // expected-error @+2 {{'ms.arg_max' op inferred type(s) 'tensor<2x1xi64>' are incompatible with return type(s) of operation 'tensor<2xi64>'}}
+  // expected-error @+1 {{'ms.arg_max' op failed to infer returned types}}
+  %0 = ms.arg_max %x {axis = 1 : i64, keep_dims} : (tensor<2x8xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @cumsum_scalar(%x: tensor<f32>, %a: tensor<i64>) {
+  // expected-error @+1 {{'ms.cumsum' op expects an input of rank >= 1, got 'tensor<f32>'}}
+  %0 = ms.cumsum %x, %a : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cumsum_axis_elements(%x: tensor<2x8xf32>, %a: tensor<2xi64>) {
+  // expected-error @+1 {{'ms.cumsum' op expects a one-element axis, got 'tensor<2xi64>'}}
+  %0 = ms.cumsum %x, %a : (tensor<2x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_constant_axis(%x: tensor<2x8xf32>) {
+  %a = ms.constant dense<2> : tensor<1xi64>
+  // expected-error @+1 {{'ms.cumsum' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.cumsum %x, %a : (tensor<2x8xf32>, tensor<1xi64>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
 func.func @pool_rank(%x: tensor<1x8x8xf32>) {
   // expected-error @+1 {{'ms.max_pool' op expects input of rank 4, got 'tensor<1x8x8xf32>'}}
   %0 = ms.max_pool %x {kernel = array<i64: 2, 2>} : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
@@ -1002,6 +1084,118 @@ func.func @gather_axis(%d: tensor<4x6xf32>, %i: tensor<2xi64>) {
 func.func @gather_index_type(%d: tensor<4x6xf32>, %i: tensor<2xf32>) {
   // expected-error @+1 {{'ms.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
   %0 = ms.gather %d, %i : (tensor<4x6xf32>, tensor<2xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_rank(%d: tensor<4x6xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects data of rank >= 1 and indices of the same rank, got 'tensor<4x6xf32>' and 'tensor<2xi64>'}}
+  %0 = ms.gather_elements %d, %i : (tensor<4x6xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_axis(%d: tensor<4x6xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.gather_elements %d, %i {axis = 2 : i64} : (tensor<4x6xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_dim(%d: tensor<4x6xf32>, %i: tensor<5x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects indices dim 0 (5) to be at most the data dim (4)}}
+  %0 = ms.gather_elements %d, %i {axis = 1 : i64} : (tensor<4x6xf32>, tensor<5x2xi64>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_empty_axis(%d: tensor<4x0xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects a non-empty dim 1 to index, got 'tensor<4x0xf32>'}}
+  %0 = ms.gather_elements %d, %i {axis = 1 : i64} : (tensor<4x0xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_empty_dim(%d: tensor<0x6xf32>, %i: tensor<2x1xi64>, %u: tensor<2x6xf32>) {
+  // expected-error @+1 {{'ms.scatter_nd' op expects a non-empty dim 0 to index, got 'tensor<0x6xf32>'}}
+  %0 = ms.scatter_nd %d, %i, %u : (tensor<0x6xf32>, tensor<2x1xi64>, tensor<2x6xf32>) -> tensor<0x6xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_scalar_indices(%d: tensor<4x6xf32>, %i: tensor<i64>) {
+  // expected-error @+1 {{'ms.gather_nd' op expects static indices of rank >= 1, got 'tensor<i64>'}}
+  %0 = ms.gather_nd %d, %i : (tensor<4x6xf32>, tensor<i64>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch_dims(%d: tensor<4x6xf32>, %i: tensor<4x1xi64>) {
+  // expected-error @+1 {{'ms.gather_nd' op expects batch_dims in [0, 2), got 2}}
+  %0 = ms.gather_nd %d, %i {batch_dims = 2 : i64} : (tensor<4x6xf32>, tensor<4x1xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_tuple(%d: tensor<4x6xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'ms.gather_nd' op expects index tuples of 1 to 2 entries, got 3}}
+  %0 = ms.gather_nd %d, %i : (tensor<4x6xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch_mismatch(%d: tensor<4x6xf32>, %i: tensor<3x1xi64>) {
+  // expected-error @+1 {{'ms.gather_nd' op expects batch dim 0 of indices (3) to match data (4)}}
+  %0 = ms.gather_nd %d, %i {batch_dims = 1 : i64} : (tensor<4x6xf32>, tensor<3x1xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_updates_shape(%d: tensor<4x6xf32>, %i: tensor<4x2xi64>, %u: tensor<4x3xf32>) {
+  // expected-error @+1 {{'ms.scatter_elements' op expects updates of shape 4x2, got 4x3}}
+  %0 = ms.scatter_elements %d, %i, %u {axis = 1 : i64} : (tensor<4x6xf32>, tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_updates_type(%d: tensor<4x6xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf16>) {
+  // expected-error @+1 {{'ms.scatter_elements' op expects updates of element type 'f32', got 'f16'}}
+  %0 = ms.scatter_elements %d, %i, %u {axis = 1 : i64} : (tensor<4x6xf32>, tensor<4x2xi64>, tensor<4x2xf16>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_rank(%d: tensor<4x6xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.scatter_elements' op expects data of rank >= 1 and indices of the same rank, got 'tensor<4x6xf32>' and 'tensor<2xi64>'}}
+  %0 = ms.scatter_elements %d, %i, %u : (tensor<4x6xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates_shape(%d: tensor<4x6xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xf32>) {
+  // expected-error @+1 {{'ms.scatter_nd' op expects updates of shape 2x6, got 2x4}}
+  %0 = ms.scatter_nd %d, %i, %u : (tensor<4x6xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_tuple(%d: tensor<4x6xf32>, %i: tensor<2x3xi64>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.scatter_nd' op expects index tuples of 1 to 2 entries, got 3}}
+  %0 = ms.scatter_nd %d, %i, %u : (tensor<4x6xf32>, tensor<2x3xi64>, tensor<2xf32>) -> tensor<4x6xf32>
   return
 }
 

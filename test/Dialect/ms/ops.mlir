@@ -290,6 +290,31 @@ func.func @reductions(%x: tensor<2x8x4xf32>) -> (tensor<2x1x4xf32>, tensor<2xf32
 
 // -----
 
+// CHECK-LABEL: func @scans
+func.func @scans(%x: tensor<2x8x4xf32>, %i: tensor<3x5xi32>, %axis: tensor<1xi64>)
+    -> (tensor<2x4xf32>, tensor<2x1x4xi64>, tensor<8x4xi64>, tensor<2x3x4xf32>, tensor<2x3x4xi64>,
+        tensor<3x2xi32>, tensor<3x2xi64>, tensor<2x8x4xf32>, tensor<3x5xi32>) {
+  // CHECK: ms.reduce_prod %{{.*}} {axes = array<i64: 1>} : (tensor<2x8x4xf32>) -> tensor<2x4xf32>
+  %0 = ms.reduce_prod %x {axes = array<i64: 1>} : (tensor<2x8x4xf32>) -> tensor<2x4xf32>
+  // CHECK: ms.arg_max %{{.*}} {axis = 1 : i64, keep_dims, select_last_index} : (tensor<2x8x4xf32>) -> tensor<2x1x4xi64>
+  %1 = ms.arg_max %x {axis = 1 : i64, keep_dims, select_last_index} : (tensor<2x8x4xf32>) -> tensor<2x1x4xi64>
+  // CHECK: ms.arg_min %{{.*}} : (tensor<2x8x4xf32>) -> tensor<8x4xi64>
+  %2 = ms.arg_min %x : (tensor<2x8x4xf32>) -> tensor<8x4xi64>
+  // CHECK: ms.top_k %{{.*}} {axis = 1 : i64, k = 3 : i64} : (tensor<2x8x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xi64>)
+  %3:2 = ms.top_k %x {k = 3 : i64, axis = 1 : i64} : (tensor<2x8x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xi64>)
+  // CHECK: ms.top_k %{{.*}} {k = 2 : i64, smallest} : (tensor<3x5xi32>) -> (tensor<3x2xi32>, tensor<3x2xi64>)
+  %4:2 = ms.top_k %i {k = 2 : i64, smallest} : (tensor<3x5xi32>) -> (tensor<3x2xi32>, tensor<3x2xi64>)
+  // CHECK: ms.cumsum %{{.*}}, %{{.*}} {exclusive, reverse} : (tensor<2x8x4xf32>, tensor<1xi64>) -> tensor<2x8x4xf32>
+  %5 = ms.cumsum %x, %axis {exclusive, reverse} : (tensor<2x8x4xf32>, tensor<1xi64>) -> tensor<2x8x4xf32>
+  %c = ms.constant dense<-1> : tensor<i32>
+  // CHECK: ms.cumsum %{{.*}}, %{{.*}} : (tensor<3x5xi32>, tensor<i32>) -> tensor<3x5xi32>
+  %6 = ms.cumsum %i, %c : (tensor<3x5xi32>, tensor<i32>) -> tensor<3x5xi32>
+  return %0, %1, %2, %3#0, %3#1, %4#0, %4#1, %5, %6 : tensor<2x4xf32>, tensor<2x1x4xi64>, tensor<8x4xi64>,
+      tensor<2x3x4xf32>, tensor<2x3x4xi64>, tensor<3x2xi32>, tensor<3x2xi64>, tensor<2x8x4xf32>, tensor<3x5xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func @pooling
 func.func @pooling(%x: tensor<1x64x112x112xf32>) -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>) {
   // CHECK: ms.max_pool %{{.*}} {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
@@ -374,6 +399,34 @@ func.func @slice_gather(%x: tensor<4x6xf32>, %t: tensor<30522x768xf32>, %ids: te
   // CHECK: ms.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x6xf32>, tensor<1x128xi64>) -> tensor<4x1x128xf32>
   %3 = ms.gather %x, %ids {axis = 1 : i64} : (tensor<4x6xf32>, tensor<1x128xi64>) -> tensor<4x1x128xf32>
   return %0, %1, %2, %3 : tensor<4x2xf32>, tensor<2x6xf32>, tensor<1x128x768xf32>, tensor<4x1x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @element_gathers_scatters
+func.func @element_gathers_scatters(%d: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32>)
+    -> (tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+  // CHECK: ms.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  %0 = ms.gather_elements %d, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  // CHECK: ms.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  %1 = ms.scatter_elements %d, %i, %u {axis = -1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  // CHECK: ms.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, reduction = #ms<scatter_reduction max>}
+  %2 = ms.scatter_elements %d, %i, %u {axis = 1 : i64, reduction = #ms<scatter_reduction max>} : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @tuple_gathers_scatters
+func.func @tuple_gathers_scatters(%d: tensor<2x3x4xf32>, %i: tensor<2x5x1xi64>, %j: tensor<2x2xi32>,
+                                  %u: tensor<2x4xf32>) -> (tensor<2x5x4xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>) {
+  // CHECK: ms.gather_nd %{{.*}}, %{{.*}} {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x5x1xi64>) -> tensor<2x5x4xf32>
+  %0 = ms.gather_nd %d, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x5x1xi64>) -> tensor<2x5x4xf32>
+  // CHECK: ms.gather_nd %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<2x2xi32>) -> tensor<2x4xf32>
+  %1 = ms.gather_nd %d, %j : (tensor<2x3x4xf32>, tensor<2x2xi32>) -> tensor<2x4xf32>
+  // CHECK: ms.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} {reduction = #ms<scatter_reduction add>} : (tensor<2x3x4xf32>, tensor<2x2xi32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  %2 = ms.scatter_nd %d, %j, %u {reduction = #ms<scatter_reduction add>} : (tensor<2x3x4xf32>, tensor<2x2xi32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  return %0, %1, %2 : tensor<2x5x4xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>
 }
 
 // -----
