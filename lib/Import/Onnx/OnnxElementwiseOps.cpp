@@ -64,9 +64,12 @@ LogicalResult importHardSigmoid(NodeImporter &n) {
   return success();
 }
 
-/// Clip: bounds are attributes before opset 11 and optional constant inputs from 11 on.
+/// Clip: bounds are attributes before opset 11 and optional inputs from 11 on. Known bounds become
+/// ms.clip attributes; a bound computed at run time is an ms.max / ms.min with that operand. The
+/// lower bound applies first, so min > max gives max, as in ONNX.
 LogicalResult importClip(NodeImporter &n) {
   std::optional<double> bounds[2];
+  Value dynamicBounds[2];
   const char *names[2] = {"min", "max"};
   for (int i = 0; i < 2; ++i) {
     if (n.opset() < 11) {
@@ -76,12 +79,16 @@ LogicalResult importClip(NodeImporter &n) {
     }
     if (!n.hasInput(i + 1))
       continue;
-    FailureOr<const KnownTensor *> bound = n.requireKnown(i + 1, names[i]);
+    if (n.inputType(i + 1).getNumElements() != 1)
+      return n.error() << names[i] << " input must be a scalar, got " << n.inputType(i + 1);
+    if (const KnownTensor *bound = n.known(i + 1)) {
+      bounds[i] = bound->valueAt(0);
+      continue;
+    }
+    FailureOr<Value> bound = n.input(i + 1);
     if (failed(bound))
       return failure();
-    if ((*bound)->numElements() != 1)
-      return n.error() << names[i] << " input must be a scalar, got " << (*bound)->type;
-    bounds[i] = (*bound)->valueAt(0);
+    dynamicBounds[i] = *bound;
   }
   if (n.hasFailed())
     return failure();
@@ -89,9 +96,23 @@ LogicalResult importClip(NodeImporter &n) {
   if (failed(x))
     return failure();
   Builder &b = n.builder();
-  FloatAttr minAttr = bounds[0] ? b.getF64FloatAttr(*bounds[0]) : FloatAttr();
-  FloatAttr maxAttr = bounds[1] ? b.getF64FloatAttr(*bounds[1]) : FloatAttr();
-  FailureOr<Value> result = n.create<ms::ClipOp>(*x, minAttr, maxAttr);
+  auto attr = [&](int i) { return bounds[i] ? b.getF64FloatAttr(*bounds[i]) : FloatAttr(); };
+  if (!dynamicBounds[0] && !dynamicBounds[1]) {
+    FailureOr<Value> result = n.create<ms::ClipOp>(*x, attr(0), attr(1));
+    if (failed(result))
+      return failure();
+    n.setOutput(0, *result);
+    return success();
+  }
+  FailureOr<Value> result = *x;
+  if (dynamicBounds[0])
+    result = n.create<ms::MaxOp>(*result, dynamicBounds[0]);
+  else if (bounds[0])
+    result = n.create<ms::ClipOp>(*result, attr(0), FloatAttr());
+  if (succeeded(result) && dynamicBounds[1])
+    result = n.create<ms::MinOp>(*result, dynamicBounds[1]);
+  else if (succeeded(result) && bounds[1])
+    result = n.create<ms::ClipOp>(*result, FloatAttr(), attr(1));
   if (failed(result))
     return failure();
   n.setOutput(0, *result);

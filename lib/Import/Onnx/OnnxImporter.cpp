@@ -32,6 +32,7 @@ static const OnnxOpTable &opTable() {
     registerNNOps(t);
     registerElementwiseOps(t);
     registerTensorOps(t);
+    registerCompositeOps(t);
     return t;
   }();
   return table;
@@ -415,7 +416,11 @@ FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef 
     return error() << what << " input is missing";
   if (const KnownTensor *value = known(i))
     return value;
-  return error() << what << " input must be a constant";
+  failedFlag = true;
+  return emitError(location) << "unsupported dynamic input '" << what << "' of " << opType()
+                             << " at node '" << name()
+                             << "': this compiler needs shape-determining inputs to be constants "
+                                "(initializers or Constant nodes)";
 }
 
 void NodeImporter::setOutput(unsigned i, Value value) {
@@ -452,8 +457,8 @@ void NodeImporter::forwardInput(unsigned out, unsigned in) {
 LogicalResult NodeImporter::onlyOutputs(unsigned count, StringRef why) {
   for (unsigned i = count; i < numOutputs(); ++i)
     if (hasOutput(i))
-      return error() << "output " << i << " ('" << onnxNode.outputs[i] << "') is not supported ("
-                     << why << ")";
+      return unsupportedFeature() << "output " << i << " ('" << onnxNode.outputs[i]
+                                  << "') is not computed: " << why;
   return success();
 }
 
@@ -520,6 +525,13 @@ LogicalResult NodeImporter::unsupported() {
   failedFlag = true;
   graph.reportUnsupported(onnxNode, location);
   return failure();
+}
+
+InFlightDiagnostic NodeImporter::unsupportedFeature() {
+  failedFlag = true;
+  InFlightDiagnostic diag = emitError(location);
+  diag << "unsupported feature of " << onnxNode.opType << " at node '" << onnxNode.name << "': ";
+  return diag;
 }
 
 /// Runs `fn` with diagnostics captured instead of reported; returns the first message.

@@ -231,7 +231,8 @@ public:
   bool allInputsKnown() const;
   /// The input as an SSA value, materializing a constant for a known value or weight.
   FailureOr<Value> input(unsigned i);
-  /// The known value of an input that must be one; reports "<what> input must be a constant".
+  /// The known value of an input that must be one. A graph input there gets the uniform
+  /// "unsupported dynamic input '<what>' of <OpType> at node '<name>': ..." report.
   FailureOr<const KnownTensor *> requireKnown(unsigned i, StringRef what);
 
   // Outputs.
@@ -261,6 +262,9 @@ public:
   InFlightDiagnostic error();
   /// The canonical unsupported-op report for this node.
   LogicalResult unsupported();
+  /// A declared limitation of an imported op (training mode, 3-D pooling, an output that is not
+  /// computed): "unsupported feature of <OpType> at node '<name>': " followed by what.
+  InFlightDiagnostic unsupportedFeature();
   bool hasFailed() const { return failedFlag; }
 
   /// Creates an ms op through its `build(builder, state, TypeRange, args...)` overload, with the
@@ -334,6 +338,7 @@ using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
 void registerNNOps(OnnxOpTable &table);
 void registerElementwiseOps(OnnxOpTable &table);
 void registerTensorOps(OnnxOpTable &table);
+void registerCompositeOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers

@@ -71,8 +71,8 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 LogicalResult importConv(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
   if (xType.getRank() != 4 || wType.getRank() != 4)
-    return n.error() << "only 2-D convolutions (4-D input and weight) are supported, got " << xType
-                     << " and " << wType;
+    return n.unsupportedFeature() << "only 2-D convolutions (4-D input and weight) are implemented, got "
+                                  << xType << " and " << wType;
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   if (std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*kernelShape) != kernel)
@@ -150,11 +150,10 @@ LogicalResult importMatMul(NodeImporter &n) {
 LogicalResult importBatchNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.getInt("training_mode", 0) != 0)
-    return n.error() << "training mode is not supported";
+    return n.unsupportedFeature() << "training mode is not implemented";
   if (n.opset() < 9 && n.getInt("spatial", 1) != 1)
-    return n.error() << "spatial = 0 is not supported";
-  if (n.hasFailed() ||
-      failed(n.onlyOutputs(1, "only the inference form of BatchNormalization is supported")))
+    return n.unsupportedFeature() << "spatial = 0 is not implemented";
+  if (n.hasFailed() || failed(n.onlyOutputs(1, "only the inference form is implemented")))
     return failure();
   SmallVector<Value, 5> operands;
   for (unsigned i = 0; i < 5; ++i) {
@@ -171,10 +170,50 @@ LogicalResult importBatchNorm(NodeImporter &n) {
   return success();
 }
 
+/// The optional Mean and InvStdDev outputs of LayerNormalization: reduce_mean over the normalized
+/// dims (kept as size 1) and rsqrt(var + epsilon), computed in f32 when stash_type is 1.
+LogicalResult layerNormStatistics(NodeImporter &n, Value x, int64_t axis, double epsilon) {
+  RankedTensorType xType = cast<RankedTensorType>(x.getType());
+  if (n.getInt("stash_type", 1) == 1 && !xType.getElementType().isF32()) {
+    xType = xType.clone(n.builder().getF32Type());
+    x = ms::CastOp::create(n.builder(), n.loc(), xType, x);
+  }
+  if (n.hasFailed())
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < xType.getRank(); ++d)
+    axes.push_back(d);
+  FailureOr<Value> mean = n.create<ms::ReduceMeanOp>(x, ArrayRef<int64_t>(axes), true);
+  if (failed(mean))
+    return failure();
+  n.setOutput(1, *mean);
+  if (!n.hasOutput(2))
+    return success();
+  FailureOr<Value> centered = n.create<ms::SubOp>(x, *mean);
+  FailureOr<Value> squares =
+      succeeded(centered) ? n.create<ms::MulOp>(*centered, *centered) : centered;
+  FailureOr<Value> variance =
+      succeeded(squares) ? n.create<ms::ReduceMeanOp>(*squares, ArrayRef<int64_t>(axes), true)
+                         : squares;
+  if (failed(variance))
+    return failure();
+  auto epsType = RankedTensorType::get({}, xType.getElementType());
+  Value eps = ms::ConstantOp::create(n.builder(), n.loc(),
+                                     DenseElementsAttr::get(epsType, FloatAttr::get(
+                                                                         epsType.getElementType(),
+                                                                         epsilon)));
+  FailureOr<Value> shifted = n.create<ms::AddOp>(*variance, eps);
+  FailureOr<Value> invStdDev = succeeded(shifted) ? n.create<ms::RsqrtOp>(*shifted) : shifted;
+  if (failed(invStdDev))
+    return failure();
+  n.setOutput(2, *invStdDev);
+  return success();
+}
+
 LogicalResult importLayerNorm(NodeImporter &n) {
   int64_t axis = n.getInt("axis", -1);
   double epsilon = n.getFloat("epsilon", 1e-5);
-  if (n.hasFailed() || failed(n.onlyOutputs(1, "the Mean and InvStdDev outputs are not computed")))
+  if (n.hasFailed())
     return failure();
   RankedTensorType xType = n.inputType(0);
   FailureOr<int64_t> normAxis = normalizeAxis(n, axis, xType.getRank());
@@ -204,6 +243,8 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
+  if (n.hasOutput(1) || n.hasOutput(2))
+    return layerNormStatistics(n, *x, *normAxis, epsilon);
   return success();
 }
 
@@ -297,25 +338,30 @@ LogicalResult importReduce(NodeImporter &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// MaxPool and AveragePool, 2-D; 1-D pools run as 2-D over [N, C, 1, L] with a window of height 1.
 template <typename OpTy, bool isAverage>
 LogicalResult importPool(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() != 4)
-    return n.error() << "only 2-D pooling (4-D input) is supported, got " << xType;
+  int64_t rank = xType.getRank();
+  if (rank != 3 && rank != 4)
+    return n.unsupportedFeature() << "only 1-D and 2-D pooling (3-D or 4-D input) is implemented, got "
+                                  << xType;
+  size_t spatial = rank - 2;
   std::optional<SmallVector<int64_t>> kernel = n.getInts("kernel_shape");
   if (n.hasFailed())
     return failure();
   if (!kernel)
     return n.error() << "attribute 'kernel_shape' is required";
-  if (kernel->size() != 2 || llvm::any_of(*kernel, [](int64_t k) { return k < 1; }))
-    return n.error() << "kernel_shape " << listToString(*kernel) << " must have 2 positive entries";
-  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", 2, 1);
-  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", 2, 1);
+  if (kernel->size() != spatial || llvm::any_of(*kernel, [](int64_t k) { return k < 1; }))
+    return n.error() << "kernel_shape " << listToString(*kernel) << " must have " << spatial
+                     << " positive entries";
+  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", spatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", spatial, 1);
   bool ceilMode = n.getInt("ceil_mode", 0) != 0;
   bool countIncludePad = isAverage && n.getInt("count_include_pad", 0) != 0;
   if (failed(strides) || failed(dilations) || n.hasFailed())
     return failure();
-  if (failed(n.onlyOutputs(1, "pooling indices are not computed")))
+  if (failed(n.onlyOutputs(1, "pooling indices are not implemented")))
     return failure();
   FailureOr<SmallVector<int64_t>> pads =
       windowPads(n, xType.getShape().drop_front(2), *kernel, *strides, *dilations);
@@ -324,6 +370,16 @@ LogicalResult importPool(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
+  ArrayRef<int64_t> shape = xType.getShape();
+  if (spatial == 1) {
+    kernel->insert(kernel->begin(), 1);
+    strides->insert(strides->begin(), 1);
+    dilations->insert(dilations->begin(), 1);
+    *pads = {0, (*pads)[0], 0, (*pads)[1]};
+    x = n.create<ms::ReshapeOp>(*x, ArrayRef<int64_t>{shape[0], shape[1], 1, shape[2]});
+    if (failed(x))
+      return failure();
+  }
   FailureOr<Value> result;
   if constexpr (isAverage)
     result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
@@ -332,6 +388,11 @@ LogicalResult importPool(NodeImporter &n) {
   else
     result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
                             ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode);
+  if (succeeded(result) && spatial == 1) {
+    ArrayRef<int64_t> pooled = cast<RankedTensorType>(result->getType()).getShape();
+    result = n.create<ms::ReshapeOp>(*result,
+                                     ArrayRef<int64_t>{pooled[0], pooled[1], pooled[3]});
+  }
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
