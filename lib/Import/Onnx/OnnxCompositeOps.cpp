@@ -14,9 +14,11 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <numeric>
 
@@ -754,6 +756,51 @@ FailureOr<SmallVector<int64_t>> spatialInts(NodeImporter &n, StringRef name, siz
   return *values;
 }
 
+/// The ms.conv2d weight [g * Cout/g, Cin/g, kh, kw] of a ConvTranspose whose weight
+/// [Cin, Cout/g, kh, kw] is model data, built at import as a new resource (so no transpose runs
+/// per inference); null when the weight is computed or not a resource.
+Value flippedWeight(NodeImporter &n, Ops &o, Value weight, int64_t group,
+                    ArrayRef<int64_t> convShape) {
+  if (o.failed())
+    return Value();
+  auto constant = weight.getDefiningOp<ms::ConstantOp>();
+  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                           : DenseResourceElementsAttr();
+  if (!resource || !resource.getRawHandle().getBlob())
+    return Value();
+  ArrayRef<char> bytes = resource.getData();
+  RankedTensorType type = typeOf(weight);
+  int64_t count = type.getNumElements();
+  if (count == 0 || bytes.size() % count != 0)
+    return Value();
+  size_t width = bytes.size() / count;
+  int64_t cout = convShape[0], cinPerGroup = convShape[1], kh = convShape[2], kw = convShape[3];
+  int64_t coutPerGroup = cout / group;
+  std::vector<char> flipped(bytes.size());
+  char *to = flipped.data();
+  for (int64_t oc = 0; oc < cout; ++oc) {
+    int64_t g = oc / coutPerGroup, ocInGroup = oc % coutPerGroup;
+    for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
+      for (int64_t y = 0; y < kh; ++y) {
+        for (int64_t x = 0; x < kw; ++x, to += width) {
+          int64_t from = (((g * cinPerGroup + ic) * coutPerGroup + ocInGroup) * kh + (kh - 1 - y)) *
+                             kw +
+                         (kw - 1 - x);
+          std::memcpy(to, bytes.data() + from * width, width);
+        }
+      }
+    }
+  }
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      flipped, resource.getRawHandle().getBlob()->getDataAlignment(), /*dataIsMutable=*/false);
+  std::string name = (resource.getRawHandle().getKey() + ".flipped").str();
+  auto attr = DenseResourceElementsAttr::get(type.clone(convShape), name, std::move(blob));
+  OpBuilder &b = n.builder();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(constant); // with the model's other constants
+  return ms::ConstantOp::create(b, constant.getLoc(), attr);
+}
+
 /// ConvTranspose (1-D and 2-D): the input gets stride - 1 zeros between elements (reshape, pad,
 /// reshape), then a pad of k_eff - 1 - pad on each side (negative: a crop) plus output_padding at
 /// the end, then a stride-1 ms.conv2d with the weight [Cin, Cout / g, kh, kw] regrouped to
@@ -853,11 +900,16 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   x = o.pad(x, {0, 0, keff[0] - 1 - b[0], keff[1] - 1 - b[1], 0, 0,
                 keff[0] - 1 - e[0] + op[0] - (s[0] - 1), keff[1] - 1 - e[1] + op[1] - (s[1] - 1)});
 
-  Value w = o.reshape(o.in(1), {group, cinPerGroup, coutPerGroup, k[0], k[1]});
-  w = o.transpose(w, {0, 2, 1, 3, 4});
-  w = o.reshape(w, {group * coutPerGroup, cinPerGroup, k[0], k[1]});
-  w = o.slice(w, {0, 0, k[0] - 1, k[1] - 1}, {group * coutPerGroup, cinPerGroup, k[0], k[1]},
-              {1, 1, -1, -1});
+  SmallVector<int64_t> convWeightShape = {group * coutPerGroup, cinPerGroup, k[0], k[1]};
+  Value w = o.in(1);
+  if (Value flipped = flippedWeight(n, o, w, group, convWeightShape)) {
+    w = flipped;
+  } else {
+    w = o.reshape(w, {group, cinPerGroup, coutPerGroup, k[0], k[1]});
+    w = o.transpose(w, {0, 2, 1, 3, 4});
+    w = o.slice(o.reshape(w, convWeightShape), {0, 0, k[0] - 1, k[1] - 1}, convWeightShape,
+                {1, 1, -1, -1});
+  }
   Value bias;
   if (n.hasInput(2))
     bias = o.in(2);

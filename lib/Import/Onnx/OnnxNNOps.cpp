@@ -338,14 +338,17 @@ LogicalResult importReduce(NodeImporter &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
-/// MaxPool and AveragePool, 2-D; 1-D pools run as 2-D over [N, C, 1, L] with a window of height 1.
+/// MaxPool and AveragePool. 2-D maps onto the ms op; 1-D runs as 2-D over [N, C, 1, L]; 3-D is
+/// separable: a 2-D pool over (H, W) of [N, C * D, H, W], then a pool over D of
+/// [N, C, D, H' * W'] (exact for max, and for average since the window's element count, padding
+/// counted or not, is the product of per-dim counts). MaxPool on 8/16-bit integers runs on f32,
+/// which holds them exactly.
 template <typename OpTy, bool isAverage>
 LogicalResult importPool(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (rank != 3 && rank != 4)
-    return n.unsupportedFeature() << "only 1-D and 2-D pooling (3-D or 4-D input) is implemented, got "
-                                  << xType;
+  if (rank < 3 || rank > 5)
+    return n.unsupportedFeature() << "only 1-D, 2-D and 3-D pooling is implemented, got " << xType;
   size_t spatial = rank - 2;
   std::optional<SmallVector<int64_t>> kernel = n.getInts("kernel_shape");
   if (n.hasFailed())
@@ -370,31 +373,61 @@ LogicalResult importPool(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
+
+  Type elementType = xType.getElementType();
+  auto intType = dyn_cast<IntegerType>(elementType);
+  bool viaFloat = !isAverage && intType && intType.getWidth() > 1 && intType.getWidth() <= 16;
+  if (viaFloat)
+    x = ms::CastOp::create(n.builder(), n.loc(), xType.clone(n.builder().getF32Type()), *x)
+            .getResult();
+
+  // One 2-D ms pool of a 4-D value.
+  auto pool = [&](Value in, ArrayRef<int64_t> k, ArrayRef<int64_t> st, ArrayRef<int64_t> p,
+                  ArrayRef<int64_t> d) -> FailureOr<Value> {
+    if constexpr (isAverage)
+      return n.create<OpTy>(in, k, st, p, d, ceilMode, countIncludePad);
+    else
+      return n.create<OpTy>(in, k, st, p, d, ceilMode);
+  };
+  auto reshape = [&](FailureOr<Value> in, ArrayRef<int64_t> shape) -> FailureOr<Value> {
+    if (failed(in))
+      return in;
+    return n.create<ms::ReshapeOp>(*in, shape);
+  };
+  auto shapeOf = [](Value v) { return cast<RankedTensorType>(v.getType()).getShape(); };
   ArrayRef<int64_t> shape = xType.getShape();
-  if (spatial == 1) {
-    kernel->insert(kernel->begin(), 1);
-    strides->insert(strides->begin(), 1);
-    dilations->insert(dilations->begin(), 1);
-    *pads = {0, (*pads)[0], 0, (*pads)[1]};
-    x = n.create<ms::ReshapeOp>(*x, ArrayRef<int64_t>{shape[0], shape[1], 1, shape[2]});
-    if (failed(x))
-      return failure();
-  }
+  SmallVector<int64_t> &k = *kernel, &st = *strides, &d = *dilations, &p = *pads;
   FailureOr<Value> result;
-  if constexpr (isAverage)
-    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
-                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode,
-                            countIncludePad);
-  else
-    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
-                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode);
-  if (succeeded(result) && spatial == 1) {
-    ArrayRef<int64_t> pooled = cast<RankedTensorType>(result->getType()).getShape();
-    result = n.create<ms::ReshapeOp>(*result,
-                                     ArrayRef<int64_t>{pooled[0], pooled[1], pooled[3]});
+  if (spatial == 1) {
+    result = reshape(x, {shape[0], shape[1], 1, shape[2]});
+    if (succeeded(result))
+      result = pool(*result, {1, k[0]}, {1, st[0]}, {0, p[0], 0, p[1]}, {1, d[0]});
+    if (succeeded(result))
+      result = reshape(result, {shape[0], shape[1], shapeOf(*result)[3]});
+  } else if (spatial == 2) {
+    result = pool(*x, k, st, p, d);
+  } else {
+    result = reshape(x, {shape[0], shape[1] * shape[2], shape[3], shape[4]});
+    if (succeeded(result))
+      result = pool(*result, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
+    int64_t h = 0, w = 0;
+    if (succeeded(result)) {
+      h = shapeOf(*result)[2];
+      w = shapeOf(*result)[3];
+      result = reshape(result, {shape[0], shape[1], shape[2], h * w});
+    }
+    if (succeeded(result))
+      result = pool(*result, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
+    if (succeeded(result))
+      result = reshape(result, {shape[0], shape[1], shapeOf(*result)[2], h, w});
   }
   if (failed(result))
     return failure();
+  if (viaFloat)
+    result = ms::CastOp::create(n.builder(), n.loc(),
+                                cast<RankedTensorType>(result->getType()).clone(elementType),
+                                *result)
+                 .getResult();
   n.setOutput(0, *result);
   return success();
 }

@@ -174,6 +174,12 @@ def conv_transpose():
 
 
 @register
+def conv_transpose_runtime_weight():
+    return model([node("ConvTranspose", ["x", "w"], ["y"], name="deconv", strides=[1, 2])],
+                 [vi("x", [1, 2, 3, 3]), vi("w", [2, 1, 2, 2])], outs("y"))
+
+
+@register
 def dynamic_inputs():
     # Clip takes run-time bounds; LayerNormalization computes Mean and InvStdDev; 1-D pooling.
     return model([node("Clip", ["x", "lo", "hi"], ["clipped"], name="clip"),
@@ -193,8 +199,15 @@ def dynamic_axes():
 
 @register
 def pool_3d():
-    return model([node("MaxPool", ["x"], ["y"], name="pool3d", kernel_shape=[2, 2, 2])],
+    return model([node("AveragePool", ["x"], ["y"], name="pool3d", kernel_shape=[2, 2, 2],
+                       strides=[2, 1, 1], pads=[0, 0, 1, 0, 0, 1])],
                  [vi("x", [1, 1, 4, 4, 4])], outs("y"))
+
+
+@register
+def pool_4d():
+    return model([node("MaxPool", ["x"], ["y"], name="pool4d", kernel_shape=[1, 1, 1, 1])],
+                 [vi("x", [1, 1, 2, 2, 2, 2])], outs("y"))
 
 
 @register
