@@ -277,6 +277,53 @@ Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
   return o.reshape(param, shape);
 }
 
+} // namespace
+
+/// Y uses the batch's mean and (population) variance over every dim but the channel; the running
+/// statistics are input * momentum + batch statistic * (1 - momentum), as in ONNX's reference.
+LogicalResult mlir::mie::onnx_import::importBatchNormTraining(NodeImporter &n) {
+  double epsilon = n.getFloat("epsilon", 1e-5), momentum = n.getFloat("momentum", 0.9);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank < 2)
+    return n.error() << "expects an input of rank >= 2 ([N, C, ...]), got " << xType;
+  int64_t channels = xType.getDimSize(1);
+  for (unsigned i = 1; i < 5; ++i)
+    if (n.inputType(i).getNumElements() != channels)
+      return n.error() << "input " << i << " " << n.inputType(i) << " must have " << channels
+                       << " elements";
+  SmallVector<int64_t> axes = {0};
+  llvm::append_range(axes, iota(2, rank));
+  Type et = xType.getElementType();
+  Ops o(n);
+  Value x = o.in(0);
+  Value mean = o.reduce<ms::ReduceMeanOp>(x, axes, true);
+  Value centered = o.sub(x, mean);
+  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), axes, true);
+  Value y = o.mul(centered, o.op<ms::RsqrtOp>(o.add(variance, o.scalar(et, epsilon))));
+  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
+  y = o.add(y, channelParam(o, o.in(2), channels, rank));
+  auto running = [&](unsigned input, Value batch) {
+    Value old = o.mul(o.in(input), o.scalar(et, momentum));
+    return o.add(old, o.mul(o.reshape(batch, n.inputType(input).getShape()),
+                            o.scalar(et, 1.0 - momentum)));
+  };
+  Value runningMean = n.hasOutput(1) ? running(3, mean) : Value();
+  Value runningVar = n.hasOutput(2) ? running(4, variance) : Value();
+  if (o.failed() || failed(n.onlyOutputs(3, "only Y and the running statistics are computed")))
+    return failure();
+  n.setOutput(0, y);
+  if (runningMean)
+    n.setOutput(1, runningMean);
+  if (runningVar)
+    n.setOutput(2, runningVar);
+  return success();
+}
+
+namespace {
+
 LogicalResult importInstanceNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.hasFailed())

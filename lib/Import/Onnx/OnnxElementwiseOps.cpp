@@ -359,14 +359,18 @@ LogicalResult importIdentity(NodeImporter &n) {
   return success();
 }
 
-/// Dropout at inference is the identity; its optional mask output is all true.
+/// Dropout at inference (or with a ratio of 0) is the identity; its optional mask output is all
+/// true.
 LogicalResult importDropout(NodeImporter &n) {
   if (n.opset() >= 12 && n.hasInput(2)) {
-    FailureOr<const KnownTensor *> training = n.requireKnown(2, "training_mode");
-    if (failed(training))
-      return failure();
-    if ((*training)->numElements() == 1 && (*training)->valueAt(0) != 0.0)
-      return n.error() << "training mode is not supported";
+    const KnownTensor *ratio = n.hasInput(1) ? n.known(1) : nullptr;
+    bool keepsAll = ratio && ratio->numElements() == 1 && ratio->valueAt(0) == 0.0;
+    const KnownTensor *training = n.known(2);
+    if (!training && !keepsAll)
+      return n.unsupportedFeature() << "training_mode is given at run time, and training mode "
+                                       "(random masks) is not implemented";
+    if (training && training->numElements() == 1 && training->valueAt(0) != 0.0 && !keepsAll)
+      return n.unsupportedFeature() << "training mode (random masks) is not implemented";
   }
   n.forwardInput(0, 0);
   if (n.hasOutput(1))

@@ -359,6 +359,10 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
                                                                    unsigned inputIndex,
                                                                    int64_t inputSinceOpset);
 
+/// BatchNormalization with training_mode = 1 (opset 14+): batch statistics for Y and the updated
+/// running mean and variance outputs (OnnxCompositeOps.cpp).
+LogicalResult importBatchNormTraining(NodeImporter &node);
+
 /// A string like "[1, 2, 3]" for diagnostics.
 std::string listToString(ArrayRef<int64_t> values);
 

@@ -150,7 +150,7 @@ LogicalResult importMatMul(NodeImporter &n) {
 LogicalResult importBatchNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.getInt("training_mode", 0) != 0)
-    return n.unsupportedFeature() << "training mode is not implemented";
+    return importBatchNormTraining(n);
   if (n.opset() < 9 && n.getInt("spatial", 1) != 1)
     return n.unsupportedFeature() << "spatial = 0 is not implemented";
   if (n.hasFailed() || failed(n.onlyOutputs(1, "only the inference form is implemented")))

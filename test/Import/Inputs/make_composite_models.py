@@ -192,6 +192,16 @@ def dynamic_inputs():
 
 
 @register
+def batchnorm_training():
+    rng = np.random.default_rng(6)
+    return model([node("BatchNormalization", ["x", "s", "b", "mean", "var"], ["y", "rmean", "rvar"],
+                       name="bn", training_mode=1, momentum=0.8)],
+                 [vi("x", [2, 3, 4])], outs("y", "rmean", "rvar"),
+                 [floats("s", rng.standard_normal(3)), floats("b", rng.standard_normal(3)),
+                  floats("mean", rng.standard_normal(3)), floats("var", rng.random(3))], opset=15)
+
+
+@register
 def dynamic_axes():
     return model([node("ReduceL2", ["x", "axes"], ["y"], name="l2_dyn")],
                  [vi("x", [2, 3]), vi("axes", [1], I64)], outs("y"), opset=18)
