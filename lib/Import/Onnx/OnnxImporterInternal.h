@@ -3,7 +3,8 @@
 // The importer works in two steps: OnnxModelReader.cpp (the only TU that includes ONNX/protobuf
 // headers and so the only one built with exceptions) turns the protobuf into the plain `OnnxModel`
 // below; OnnxImporter.cpp walks that model and calls one handler per node (OnnxNNOps.cpp,
-// OnnxElementwiseOps.cpp, OnnxTensorOps.cpp) through a table from op type to handler.
+// OnnxElementwiseOps.cpp, OnnxTensorOps.cpp, and OnnxCompositeOps.cpp for ops built out of several
+// ms ops) through a table from op type to handler.
 //
 // Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
 // `KnownTensor`s: ops on them are evaluated during import and emit nothing; an `ms.constant`
