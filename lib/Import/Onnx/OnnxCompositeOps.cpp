@@ -2,168 +2,20 @@
 //
 // Ops with no ms counterpart of their own, written exactly in terms of existing ms ops: data
 // movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
-// reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as an
-// elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built here,
-// CumSum as a log-step scan of shifted adds (exact for integers), Einsum as transposes around a
-// batched ms.matmul, LRN as an average pool over channels, and ConvTranspose as zero insertion plus
-// an ms.conv2d with flipped, transposed weights.
+// reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
+// an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
+// here, and CumSum as a log-step scan of shifted adds (exact for integers). Upsample, LRN,
+// ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnnxImporterInternal.h"
-
-#include "dialects/ms/IR/MsOps.h"
-
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "llvm/ADT/StringExtras.h"
-
-#include <cmath>
-#include <cstring>
-#include <map>
-#include <numeric>
+#include "OnnxCompositeBuilder.h"
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> values) {
-  return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
-}
-
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
-/// Builds ms ops for one node. The first failure (already reported at the node) makes every later
-/// call return a null Value, so a chain of ops needs one check at its end.
-class Ops {
-public:
-  explicit Ops(NodeImporter &n) : n(n) {}
-
-  bool failed() const { return bad; }
-
-  template <typename OpTy, typename... Args>
-  Value op(Args &&...args) {
-    if (bad)
-      return Value();
-    FailureOr<Value> result = n.create<OpTy>(std::forward<Args>(args)...);
-    if (mlir::failed(result)) {
-      bad = true;
-      return Value();
-    }
-    return *result;
-  }
-
-  /// Input `i`, materialized.
-  Value in(unsigned i) {
-    if (bad)
-      return Value();
-    FailureOr<Value> v = n.input(i);
-    if (mlir::failed(v)) {
-      bad = true;
-      return Value();
-    }
-    return *v;
-  }
-
-  Value constant(const KnownTensor &value) {
-    if (bad)
-      return Value();
-    return ms::ConstantOp::create(n.builder(), n.loc(), value.toAttr());
-  }
-  /// A rank-0 constant, broadcast by the elementwise ops.
-  Value scalar(Type elementType, double value) {
-    return constant(KnownTensor::splatOf({}, elementType, value));
-  }
-
-  Value add(Value a, Value b) { return op<ms::AddOp>(a, b); }
-  Value sub(Value a, Value b) { return op<ms::SubOp>(a, b); }
-  Value mul(Value a, Value b) { return op<ms::MulOp>(a, b); }
-  Value div(Value a, Value b) { return op<ms::DivOp>(a, b); }
-  Value compare(ms::ComparePredicate predicate, Value a, Value b) {
-    return op<ms::CompareOp>(predicate, a, b);
-  }
-  Value where(Value c, Value a, Value b) { return op<ms::WhereOp>(c, a, b); }
-
-  template <typename ReduceOp>
-  Value reduce(Value x, ArrayRef<int64_t> axes, bool keepDims) {
-    return op<ReduceOp>(x, axes, keepDims);
-  }
-
-  Value reshape(Value x, ArrayRef<int64_t> shape) {
-    if (bad || typeOf(x).getShape() == shape)
-      return x;
-    return op<ms::ReshapeOp>(x, shape);
-  }
-  Value transpose(Value x, ArrayRef<int64_t> perm) {
-    if (bad)
-      return Value();
-    bool identity = true;
-    for (auto [i, p] : llvm::enumerate(perm))
-      identity &= (int64_t)i == p;
-    return identity ? x : op<ms::TransposeOp>(x, perm);
-  }
-  Value expand(Value x, ArrayRef<int64_t> shape) {
-    if (bad || typeOf(x).getShape() == shape)
-      return x;
-    return op<ms::ExpandOp>(x, shape);
-  }
-  /// Zero padding; negative amounts crop.
-  Value pad(Value x, ArrayRef<int64_t> pads) {
-    if (bad || llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-      return x;
-    return op<ms::PadOp>(x, pads, ms::PadMode::constant, APFloat(0.0));
-  }
-  Value slice(Value x, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
-    return op<ms::SliceOp>(x, starts, sizes, steps);
-  }
-  Value cast(Value x, Type elementType) {
-    if (bad)
-      return Value();
-    RankedTensorType type = typeOf(x);
-    if (type.getElementType() == elementType)
-      return x;
-    return ms::CastOp::create(n.builder(), n.loc(), type.clone(elementType), x);
-  }
-
-private:
-  NodeImporter &n;
-  bool bad = false;
-};
-
-LogicalResult finish(NodeImporter &n, Ops &ops, Value result) {
-  if (ops.failed() || !result)
-    return failure();
-  n.setOutput(0, result);
-  return success();
-}
-
-/// A known integer input (a scalar or a 1-D list).
-FailureOr<SmallVector<int64_t>> knownInts(NodeImporter &n, unsigned i, StringRef what) {
-  FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
-  if (failed(known))
-    return failure();
-  if ((*known)->isFloat() || (*known)->rank() > 1)
-    return n.error() << what << " input must be an integer scalar or 1-D tensor, got "
-                     << (*known)->type;
-  return (*known)->toInts();
-}
-
-/// A known scalar input (one element of any numeric type), as an integer.
-FailureOr<int64_t> knownScalar(NodeImporter &n, unsigned i, StringRef what) {
-  FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
-  if (failed(known))
-    return failure();
-  if ((*known)->numElements() != 1)
-    return n.error() << what << " must be a scalar, got " << (*known)->type;
-  return static_cast<int64_t>((*known)->valueAt(0));
-}
-
-SmallVector<int64_t> iota(int64_t from, int64_t to) {
-  SmallVector<int64_t> values;
-  for (int64_t i = from; i < to; ++i)
-    values.push_back(i);
-  return values;
-}
 
 /// (x - mean) / sqrt(var + epsilon) over `axes` (mean and variance kept as size-1 dims).
 Value standardize(Ops &o, Value x, ArrayRef<int64_t> axes, double epsilon) {
@@ -307,8 +159,8 @@ LogicalResult mlir::mie::onnx_import::importBatchNormTraining(NodeImporter &n) {
   y = o.add(y, channelParam(o, o.in(2), channels, rank));
   auto running = [&](unsigned input, Value batch) {
     Value old = o.mul(o.in(input), o.scalar(et, momentum));
-    return o.add(old, o.mul(o.reshape(batch, n.inputType(input).getShape()),
-                            o.scalar(et, 1.0 - momentum)));
+    return o.add(
+        old, o.mul(o.reshape(batch, n.inputType(input).getShape()), o.scalar(et, 1.0 - momentum)));
   };
   Value runningMean = n.hasOutput(1) ? running(3, mean) : Value();
   Value runningVar = n.hasOutput(2) ? running(4, variance) : Value();
@@ -450,9 +302,7 @@ LogicalResult importReduction(NodeImporter &n) {
     return failure();
   Ops o(n);
   Value x = o.in(0);
-  auto sum = [&](Value v) {
-    return *axes ? o.reduce<ms::ReduceSumOp>(v, **axes, keepDims) : v;
-  };
+  auto sum = [&](Value v) { return *axes ? o.reduce<ms::ReduceSumOp>(v, **axes, keepDims) : v; };
   Value result;
   switch (kind) {
   case Reduction::L1:
@@ -511,8 +361,7 @@ LogicalResult importLogSoftmax(NodeImporter &n) {
   Ops o(n);
   Value x = o.in(0);
   Value shifted = o.sub(x, o.reduce<ms::ReduceMaxOp>(x, *axes, true));
-  Value logSum =
-      o.op<ms::LogOp>(o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(shifted), *axes, true));
+  Value logSum = o.op<ms::LogOp>(o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(shifted), *axes, true));
   return finish(n, o, o.sub(shifted, logSum));
 }
 
@@ -553,7 +402,8 @@ LogicalResult importGlobalMaxPool(NodeImporter &n) {
 //===----------------------------------------------------------------------===//
 
 /// Trilu: where(mask, x, 0). The mask keeps j - i >= k (upper) or j - i <= k (lower): a constant
-/// for a known k, else a comparison of the constant [rows, cols] matrix of j - i with k at run time.
+/// for a known k, else a comparison of the constant [rows, cols] matrix of j - i with k at run
+/// time.
 LogicalResult importTrilu(NodeImporter &n) {
   bool upper = n.getInt("upper", 1) != 0;
   if (n.hasFailed())
@@ -561,13 +411,14 @@ LogicalResult importTrilu(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   if (xType.getRank() < 2)
     return n.error() << "expects an input of rank >= 2, got " << xType;
-  int64_t rows = xType.getDimSize(xType.getRank() - 2), cols = xType.getDimSize(xType.getRank() - 1);
+  int64_t rows = xType.getDimSize(xType.getRank() - 2),
+          cols = xType.getDimSize(xType.getRank() - 1);
   if (rows * cols > kMaxKnownElements)
     return n.error() << "a " << rows << "x" << cols
                      << " mask is too large to build at compile time";
   const KnownTensor *knownK = n.known(1);
-  if (n.hasInput(1) && (n.inputType(1).getNumElements() != 1 ||
-                        !n.inputType(1).getElementType().isInteger(64)))
+  if (n.hasInput(1) &&
+      (n.inputType(1).getNumElements() != 1 || !n.inputType(1).getElementType().isInteger(64)))
     return n.error() << "k must be an int64 scalar, got " << n.inputType(1);
   int64_t k = knownK ? knownK->intAt(0) : 0;
   if (xType.getNumElements() == 0) { // nothing to mask
@@ -589,8 +440,8 @@ LogicalResult importTrilu(NodeImporter &n) {
     Type i64 = n.builder().getI64Type();
     Value offsetValue = o.constant(KnownTensor::fromInts({rows, cols}, i64, offsets));
     Value kValue = o.reshape(o.in(1), {});
-    maskValue = o.compare(upper ? ms::ComparePredicate::ge : ms::ComparePredicate::le,
-                          offsetValue, kValue);
+    maskValue =
+        o.compare(upper ? ms::ComparePredicate::ge : ms::ComparePredicate::le, offsetValue, kValue);
   }
   Value zero = o.scalar(xType.getElementType(), 0.0);
   return finish(n, o, o.where(maskValue, o.in(0), zero));
@@ -716,463 +567,6 @@ LogicalResult importCumSum(NodeImporter &n) {
   return finish(n, o, result);
 }
 
-//===----------------------------------------------------------------------===//
-// Upsample, LRN, ConvTranspose
-//===----------------------------------------------------------------------===//
-
-/// Upsample (opsets 7-9): an ms.resize to floor(dim * scale) with Upsample's asymmetric
-/// coordinates (nearest rounds down).
-LogicalResult importUpsample(NodeImporter &n) {
-  std::string mode = n.getString("mode", "nearest");
-  if (n.hasFailed())
-    return failure();
-  SmallVector<double> scales;
-  if (n.hasInput(1)) {
-    FailureOr<const KnownTensor *> known = n.requireKnown(1, "scales");
-    if (failed(known))
-      return failure();
-    for (int64_t i = 0, e = (*known)->numElements(); i < e; ++i)
-      scales.push_back((*known)->valueAt(i));
-  } else if (std::optional<SmallVector<double>> attr = n.getFloats("scales")) {
-    scales = *attr;
-  } else {
-    return n.hasFailed() ? failure() : n.error() << "scales are required";
-  }
-  RankedTensorType xType = n.inputType(0);
-  if ((int64_t)scales.size() != xType.getRank())
-    return n.error() << "expects " << xType.getRank() << " scales for " << xType << ", got "
-                     << scales.size();
-  SmallVector<int64_t> sizes;
-  for (auto [dim, scale] : llvm::zip(xType.getShape(), scales)) {
-    if (!(scale >= 1.0))
-      return n.error() << "scales must be >= 1, got " << scale;
-    sizes.push_back(static_cast<int64_t>(std::floor(dim * scale)));
-  }
-  if (!isReasonableShape(sizes))
-    return n.error() << "upsampled shape " << listToString(sizes) << " is too large";
-  ms::ResizeMode resizeMode;
-  if (mode == "nearest")
-    resizeMode = ms::ResizeMode::nearest;
-  else if (mode == "linear" || mode == "bilinear")
-    resizeMode = ms::ResizeMode::linear;
-  else
-    return n.error() << "mode '" << mode << "' must be nearest or linear";
-  Ops o(n);
-  Value y = o.op<ms::ResizeOp>(o.in(0), ArrayRef<int64_t>(sizes), resizeMode,
-                               ms::CoordinateMode::asymmetric, ms::NearestMode::floor);
-  return finish(n, o, y);
-}
-
-/// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta. The window sum is
-/// size * an average pool (zero padding counted) over the channel dim of [N, 1, C, spatial].
-LogicalResult importLRN(NodeImporter &n) {
-  double alpha = n.getFloat("alpha", 1e-4), beta = n.getFloat("beta", 0.75),
-         bias = n.getFloat("bias", 1.0);
-  int64_t size = n.getInt("size", 0);
-  if (n.hasFailed())
-    return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() < 3)
-    return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
-  if (size < 1)
-    return n.error() << "size must be >= 1, got " << size;
-  ArrayRef<int64_t> shape = xType.getShape();
-  Type et = xType.getElementType();
-  int64_t before = (size - 1) / 2, after = size - 1 - before;
-  Ops o(n);
-  Value x = o.in(0);
-  Value squares = o.reshape(o.mul(x, x), {shape[0], 1, shape[1], product(shape.drop_front(2))});
-  Value mean = o.op<ms::AvgPoolOp>(squares, ArrayRef<int64_t>{size, 1}, ArrayRef<int64_t>{1, 1},
-                                   ArrayRef<int64_t>{before, 0, after, 0},
-                                   ArrayRef<int64_t>{1, 1}, false, true);
-  Value base = o.add(o.scalar(et, bias), o.mul(o.scalar(et, alpha), o.reshape(mean, shape)));
-  return finish(n, o, o.div(x, o.op<ms::PowOp>(base, o.scalar(et, beta))));
-}
-
-/// A per-spatial-dim attribute with a default.
-FailureOr<SmallVector<int64_t>> spatialInts(NodeImporter &n, StringRef name, size_t count,
-                                            int64_t defaultValue) {
-  std::optional<SmallVector<int64_t>> values = n.getInts(name);
-  if (n.hasFailed())
-    return failure();
-  if (!values)
-    return SmallVector<int64_t>(count, defaultValue);
-  if (values->size() != count)
-    return n.error() << "'" << name << "' " << listToString(*values) << " must have " << count
-                     << " entries";
-  return *values;
-}
-
-/// The ms.conv2d weight [g * Cout/g, Cin/g, kh, kw] of a ConvTranspose whose weight
-/// [Cin, Cout/g, kh, kw] is model data, built at import as a new resource (so no transpose runs
-/// per inference); null when the weight is computed or not a resource.
-Value flippedWeight(NodeImporter &n, Ops &o, Value weight, int64_t group,
-                    ArrayRef<int64_t> convShape) {
-  if (o.failed())
-    return Value();
-  auto constant = weight.getDefiningOp<ms::ConstantOp>();
-  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
-                           : DenseResourceElementsAttr();
-  if (!resource || !resource.getRawHandle().getBlob())
-    return Value();
-  ArrayRef<char> bytes = resource.getData();
-  RankedTensorType type = typeOf(weight);
-  int64_t count = type.getNumElements();
-  if (count == 0 || bytes.size() % count != 0)
-    return Value();
-  size_t width = bytes.size() / count;
-  int64_t cout = convShape[0], cinPerGroup = convShape[1], kh = convShape[2], kw = convShape[3];
-  int64_t coutPerGroup = cout / group;
-  std::vector<char> flipped(bytes.size());
-  char *to = flipped.data();
-  for (int64_t oc = 0; oc < cout; ++oc) {
-    int64_t g = oc / coutPerGroup, ocInGroup = oc % coutPerGroup;
-    for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
-      for (int64_t y = 0; y < kh; ++y) {
-        for (int64_t x = 0; x < kw; ++x, to += width) {
-          int64_t from = (((g * cinPerGroup + ic) * coutPerGroup + ocInGroup) * kh + (kh - 1 - y)) *
-                             kw +
-                         (kw - 1 - x);
-          std::memcpy(to, bytes.data() + from * width, width);
-        }
-      }
-    }
-  }
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      flipped, resource.getRawHandle().getBlob()->getDataAlignment(), /*dataIsMutable=*/false);
-  std::string name = (resource.getRawHandle().getKey() + ".flipped").str();
-  auto attr = DenseResourceElementsAttr::get(type.clone(convShape), name, std::move(blob));
-  OpBuilder &b = n.builder();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfter(constant); // with the model's other constants
-  return ms::ConstantOp::create(b, constant.getLoc(), attr);
-}
-
-/// ConvTranspose (1-D and 2-D): the input gets stride - 1 zeros between elements (reshape, pad,
-/// reshape), then a pad of k_eff - 1 - pad on each side (negative: a crop) plus output_padding at
-/// the end, then a stride-1 ms.conv2d with the weight [Cin, Cout / g, kh, kw] regrouped to
-/// [Cout, Cin / g, kh, kw] and flipped spatially. 1-D runs as 2-D with a height of 1.
-LogicalResult importConvTranspose(NodeImporter &n) {
-  RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
-  int64_t rank = xType.getRank();
-  if (rank != 3 && rank != 4)
-    return n.unsupportedFeature() << "only 1-D and 2-D transposed convolutions are implemented, "
-                                     "got an input "
-                                  << xType;
-  if (wType.getRank() != rank)
-    return n.error() << "weight " << wType << " must have the rank of the input " << xType;
-  size_t spatial = rank - 2;
-  int64_t group = n.getInt("group", 1);
-  std::string autoPad = n.getString("auto_pad", "NOTSET");
-  FailureOr<SmallVector<int64_t>> strides = spatialInts(n, "strides", spatial, 1);
-  FailureOr<SmallVector<int64_t>> dilations = spatialInts(n, "dilations", spatial, 1);
-  FailureOr<SmallVector<int64_t>> outputPadding = spatialInts(n, "output_padding", spatial, 0);
-  if (failed(strides) || failed(dilations) || failed(outputPadding) || n.hasFailed())
-    return failure();
-  std::optional<SmallVector<int64_t>> pads = n.getInts("pads");
-  std::optional<SmallVector<int64_t>> outputShape = n.getInts("output_shape");
-  std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape");
-  if (n.hasFailed())
-    return failure();
-  ArrayRef<int64_t> in = xType.getShape().drop_front(2), kernel = wType.getShape().drop_front(2);
-  if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
-    return n.error() << "kernel_shape " << listToString(*kernelShape)
-                     << " does not match the weight " << wType;
-  int64_t cin = xType.getDimSize(1);
-  if (group < 1 || cin % group != 0 || wType.getDimSize(0) != cin)
-    return n.error() << "weight " << wType << " and group " << group << " do not fit the input "
-                     << xType;
-  for (size_t i = 0; i < spatial; ++i)
-    if ((*strides)[i] < 1 || (*dilations)[i] < 1 || (*outputPadding)[i] < 0)
-      return n.error() << "strides and dilations must be >= 1 and output_padding >= 0";
-  if (outputShape && outputShape->size() == spatial + 2)
-    outputShape->erase(outputShape->begin(), outputShape->begin() + 2); // [N, C, spatial...]
-
-  SmallVector<int64_t> kEff, begin(spatial), end(spatial);
-  for (size_t i = 0; i < spatial; ++i)
-    kEff.push_back((kernel[i] - 1) * (*dilations)[i] + 1);
-  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
-      autoPad != "SAME_LOWER")
-    return n.error() << "auto_pad '" << autoPad << "' is not supported";
-  if (pads && autoPad == "NOTSET") {
-    if (pads->size() != 2 * spatial)
-      return n.error() << "'pads' " << listToString(*pads) << " must have " << 2 * spatial
-                       << " entries";
-    for (size_t i = 0; i < spatial; ++i) {
-      begin[i] = (*pads)[i];
-      end[i] = (*pads)[i + spatial];
-    }
-  } else if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    // The total padding that gives the requested size (ONNX: in * stride for SAME_*); the odd
-    // unit goes to the end for SAME_UPPER, to the beginning otherwise.
-    if (outputShape && outputShape->size() != spatial)
-      return n.error() << "output_shape " << listToString(*outputShape) << " must have "
-                       << spatial << " entries";
-    for (size_t i = 0; i < spatial; ++i) {
-      int64_t out = outputShape ? (*outputShape)[i] : in[i] * (*strides)[i];
-      int64_t total = (*strides)[i] * (in[i] - 1) + (*outputPadding)[i] + kEff[i] - out;
-      int64_t half = llvm::divideFloorSigned(total, 2); // total < 0 extends the end with zeros
-      begin[i] = autoPad == "SAME_UPPER" ? half : total - half;
-      end[i] = total - begin[i];
-    }
-  }
-  SmallVector<int64_t> outSpatial;
-  for (size_t i = 0; i < spatial; ++i) {
-    outSpatial.push_back((*strides)[i] * (in[i] - 1) + (*outputPadding)[i] + kEff[i] - begin[i] -
-                         end[i]);
-    if (outSpatial.back() < 1)
-      return n.error() << "pads and output_shape give an empty output";
-  }
-
-  // Everything below is 2-D: a 1-D op gets a leading spatial dim of 1.
-  auto lift = [&](ArrayRef<int64_t> v, int64_t one) {
-    SmallVector<int64_t> lifted(v);
-    if (spatial == 1)
-      lifted.insert(lifted.begin(), one);
-    return lifted;
-  };
-  SmallVector<int64_t> s = lift(*strides, 1), d = lift(*dilations, 1), k = lift(kernel, 1),
-                       keff = lift(kEff, 1), inHW = lift(in, 1), b = lift(begin, 0),
-                       e = lift(end, 0), op = lift(*outputPadding, 0);
-  int64_t batch = xType.getDimSize(0), coutPerGroup = wType.getDimSize(1),
-          cinPerGroup = cin / group;
-
-  Ops o(n);
-  Value x = o.reshape(o.in(0), {batch, cin, inHW[0], inHW[1]});
-  // Zero insertion: [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw]; the trailing stride - 1 zeros
-  // are cropped by the next pad.
-  x = o.reshape(x, {batch, cin, inHW[0], 1, inHW[1], 1});
-  x = o.pad(x, {0, 0, 0, 0, 0, 0, 0, 0, 0, s[0] - 1, 0, s[1] - 1});
-  x = o.reshape(x, {batch, cin, inHW[0] * s[0], inHW[1] * s[1]});
-  x = o.pad(x, {0, 0, keff[0] - 1 - b[0], keff[1] - 1 - b[1], 0, 0,
-                keff[0] - 1 - e[0] + op[0] - (s[0] - 1), keff[1] - 1 - e[1] + op[1] - (s[1] - 1)});
-
-  SmallVector<int64_t> convWeightShape = {group * coutPerGroup, cinPerGroup, k[0], k[1]};
-  Value w = o.in(1);
-  if (Value flipped = flippedWeight(n, o, w, group, convWeightShape)) {
-    w = flipped;
-  } else {
-    w = o.reshape(w, {group, cinPerGroup, coutPerGroup, k[0], k[1]});
-    w = o.transpose(w, {0, 2, 1, 3, 4});
-    w = o.slice(o.reshape(w, convWeightShape), {0, 0, k[0] - 1, k[1] - 1}, convWeightShape,
-                {1, 1, -1, -1});
-  }
-  Value bias;
-  if (n.hasInput(2))
-    bias = o.in(2);
-  Value y = o.op<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
-                               ArrayRef<int64_t>(d), static_cast<uint64_t>(group), TypeAttr());
-  SmallVector<int64_t> outShape = {batch, group * coutPerGroup};
-  llvm::append_range(outShape, outSpatial);
-  return finish(n, o, o.reshape(y, outShape));
-}
-
-//===----------------------------------------------------------------------===//
-// Einsum
-//===----------------------------------------------------------------------===//
-
-/// An operand of an einsum being contracted: its value and one label per dim.
-struct Labeled {
-  Value value;
-  std::string labels;
-};
-
-/// Sums `x` over every label for which `drop` holds.
-Labeled sumOut(Ops &o, Labeled x, function_ref<bool(char)> drop) {
-  SmallVector<int64_t> axes;
-  std::string kept;
-  for (auto [i, label] : llvm::enumerate(x.labels)) {
-    if (drop(label))
-      axes.push_back(i);
-    else
-      kept.push_back(label);
-  }
-  if (axes.empty())
-    return x;
-  return {o.reduce<ms::ReduceSumOp>(x.value, axes, false), kept};
-}
-
-/// Takes the diagonal of every label repeated within one operand ("ii->i"): the operand is
-/// multiplied by an identity mask over the two dims, then summed over the second.
-Labeled takeDiagonals(Ops &o, Labeled x) {
-  for (size_t q = 1; q < x.labels.size() && !o.failed(); ++q) {
-    size_t p = x.labels.find(x.labels[q]);
-    if (p == q)
-      continue;
-    RankedTensorType type = typeOf(x.value);
-    int64_t size = type.getDimSize(p);
-    SmallVector<int64_t> maskShape(type.getRank(), 1), eye;
-    maskShape[p] = maskShape[q] = size;
-    for (int64_t i = 0; i < size; ++i)
-      for (int64_t j = 0; j < size; ++j)
-        eye.push_back(i == j);
-    Value mask = o.constant(KnownTensor::fromInts(maskShape, type.getElementType(), eye));
-    x.value = o.reduce<ms::ReduceSumOp>(o.mul(x.value, mask), {(int64_t)q}, false);
-    x.labels.erase(q, 1);
-    --q;
-  }
-  return x;
-}
-
-/// Contracts two operands with one batched ms.matmul: [batch, M, K] x [batch, K, N], where batch
-/// labels are shared and kept, K labels shared and summed, M and N labels those of one side.
-Labeled contract(Ops &o, Labeled a, Labeled b, StringRef keep) {
-  std::string batch, m, k, nn;
-  for (char l : a.labels) {
-    bool inB = b.labels.find(l) != std::string::npos, kept = keep.contains(l);
-    (inB ? (kept ? batch : k) : m).push_back(l);
-  }
-  for (char l : b.labels)
-    if (a.labels.find(l) == std::string::npos)
-      nn.push_back(l);
-  auto dims = [&](const Labeled &x, StringRef labels) {
-    SmallVector<int64_t> perm, sizes;
-    for (char l : labels) {
-      perm.push_back(x.labels.find(l));
-      sizes.push_back(typeOf(x.value).getDimSize(perm.back()));
-    }
-    return std::make_pair(perm, sizes);
-  };
-  auto [aBatchPerm, aBatch] = dims(a, batch);
-  auto [bBatchPerm, bBatch] = dims(b, batch);
-  auto [mPerm, mSizes] = dims(a, m);
-  auto [kPermA, kSizesA] = dims(a, k);
-  auto [kPermB, kSizesB] = dims(b, k);
-  auto [nPerm, nSizes] = dims(b, nn);
-  // Shared dims of size 1 on one side broadcast to the other.
-  SmallVector<int64_t> batchSizes, kSizes;
-  for (auto [x, y] : llvm::zip(aBatch, bBatch))
-    batchSizes.push_back(std::max(x, y));
-  for (auto [x, y] : llvm::zip(kSizesA, kSizesB))
-    kSizes.push_back(std::max(x, y));
-  SmallVector<int64_t> aPerm = aBatchPerm, bPerm = bBatchPerm;
-  llvm::append_range(aPerm, mPerm);
-  llvm::append_range(aPerm, kPermA);
-  llvm::append_range(bPerm, kPermB);
-  llvm::append_range(bPerm, nPerm);
-  SmallVector<int64_t> aFull = batchSizes, bFull = batchSizes;
-  llvm::append_range(aFull, mSizes);
-  llvm::append_range(aFull, kSizes);
-  llvm::append_range(bFull, kSizes);
-  llvm::append_range(bFull, nSizes);
-  int64_t bt = product(batchSizes), mt = product(mSizes), kt = product(kSizes),
-          nt = product(nSizes);
-  Value lhs = o.reshape(o.expand(o.transpose(a.value, aPerm), aFull), {bt, mt, kt});
-  Value rhs = o.reshape(o.expand(o.transpose(b.value, bPerm), bFull), {bt, kt, nt});
-  Value product = o.op<ms::MatMulOp>(lhs, rhs, TypeAttr());
-  SmallVector<int64_t> outShape = batchSizes;
-  llvm::append_range(outShape, mSizes);
-  llvm::append_range(outShape, nSizes);
-  return {o.reshape(product, outShape), batch + m + nn};
-}
-
-/// Einsum: explicit ("ij,jk->ik") or implicit output, "..." for leading dims. Operands are
-/// contracted left to right; labels no later operand or the output needs are summed first.
-LogicalResult importEinsum(NodeImporter &n) {
-  std::string equation = n.getString("equation", "");
-  if (n.hasFailed())
-    return failure();
-  std::string eq;
-  for (char c : equation)
-    if (c != ' ')
-      eq.push_back(c);
-  size_t arrow = eq.find("->");
-  std::string lhs = eq.substr(0, arrow);
-  std::optional<std::string> output;
-  if (arrow != std::string::npos)
-    output = eq.substr(arrow + 2);
-  SmallVector<StringRef> pieces;
-  StringRef(lhs).split(pieces, ',');
-  SmallVector<std::string> terms;
-  for (StringRef term : pieces)
-    terms.push_back(term.str());
-  unsigned count = n.node().inputs.size();
-  if (terms.size() != count)
-    return n.error() << "equation '" << equation << "' names " << terms.size()
-                     << " operands, the node has " << count;
-
-  // "..." becomes labels '0', '1', ... for the leading dims (right-aligned across operands).
-  int64_t ellipsisRank = 0;
-  auto expandEllipsis = [&](std::string &term, int64_t rank) -> LogicalResult {
-    size_t dots = term.find("...");
-    if (dots == std::string::npos)
-      return success();
-    int64_t covered = rank - (int64_t)(term.size() - 3);
-    if (covered < 0 || covered > 10)
-      return failure();
-    std::string labels;
-    for (int64_t i = 0; i < covered; ++i)
-      labels.push_back('0' + (char)(10 - covered + i));
-    ellipsisRank = std::max(ellipsisRank, covered);
-    term.replace(dots, 3, labels);
-    return success();
-  };
-  for (unsigned i = 0; i < count; ++i) {
-    int64_t rank = n.inputType(i).getRank();
-    if (failed(expandEllipsis(terms[i], rank)) || (int64_t)terms[i].size() != rank ||
-        !llvm::all_of(terms[i], [](char c) { return llvm::isAlnum(c); }))
-      return n.error() << "term '" << terms[i] << "' of '" << equation << "' does not fit operand "
-                       << i << " of type " << n.inputType(i);
-  }
-  std::string out;
-  if (output) {
-    out = *output;
-    size_t dots = out.find("...");
-    if (dots != std::string::npos) {
-      std::string labels;
-      for (int64_t i = 0; i < ellipsisRank; ++i)
-        labels.push_back('0' + (char)(10 - ellipsisRank + i));
-      out.replace(dots, 3, labels);
-    }
-  } else {
-    // Implicit output: the ellipsis dims, then the labels used once, in alphabetical order.
-    std::map<char, int> uses;
-    for (const std::string &term : terms)
-      for (char c : term)
-        ++uses[c];
-    for (int64_t i = 0; i < ellipsisRank; ++i)
-      out.push_back('0' + (char)(10 - ellipsisRank + i));
-    for (auto [c, uses] : uses)
-      if (uses == 1 && !llvm::isDigit(c))
-        out.push_back(c);
-  }
-  for (char c : out)
-    if (llvm::none_of(terms, [&](const std::string &t) { return t.find(c) != std::string::npos; }) ||
-        llvm::count(out, c) != 1)
-      return n.error() << "output '" << out << "' of '" << equation
-                       << "' names a label that is repeated or not in any operand";
-
-  Ops o(n);
-  std::optional<Labeled> acc;
-  for (unsigned i = 0; i < count && !o.failed(); ++i) {
-    Labeled next = takeDiagonals(o, {o.in(i), terms[i]});
-    // Labels needed after this step: the output's and those of later operands.
-    std::string later = out;
-    for (unsigned j = i + 1; j < count; ++j)
-      later += terms[j];
-    auto unneeded = [&later](const Labeled *other) {
-      return [&later, other](char l) {
-        return later.find(l) == std::string::npos &&
-               (!other || other->labels.find(l) == std::string::npos);
-      };
-    };
-    if (!acc) {
-      acc = count == 1 ? sumOut(o, next, unneeded(nullptr)) : next;
-      continue;
-    }
-    acc = sumOut(o, *acc, unneeded(&next));
-    next = sumOut(o, next, unneeded(&*acc));
-    acc = contract(o, *acc, next, later);
-  }
-  if (o.failed())
-    return failure();
-  acc = sumOut(o, *acc, [&](char l) { return out.find(l) == std::string::npos; });
-  SmallVector<int64_t> perm;
-  for (char l : out)
-    perm.push_back(acc->labels.find(l));
-  return finish(n, o, o.transpose(acc->value, perm));
-}
-
 } // namespace
 
 void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
@@ -1195,8 +589,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["EyeLike"] = {importEyeLike, 1, 1, 9};
   table["OneHot"] = {importOneHot, 3, 3, 9};
   table["CumSum"] = {importCumSum, 2, 2, 11};
-  table["Upsample"] = {importUpsample, 1, 2, 7};
-  table["LRN"] = {importLRN, 1, 1};
-  table["ConvTranspose"] = {importConvTranspose, 2, 3};
-  table["Einsum"] = {importEinsum, 1, ~0u, 12};
+  registerCompositeNNOps(table);
 }

@@ -71,8 +71,9 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 LogicalResult importConv(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
   if (xType.getRank() != 4 || wType.getRank() != 4)
-    return n.unsupportedFeature() << "only 2-D convolutions (4-D input and weight) are implemented, got "
-                                  << xType << " and " << wType;
+    return n.unsupportedFeature()
+           << "only 2-D convolutions (4-D input and weight) are implemented, got " << xType
+           << " and " << wType;
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   if (std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*kernelShape) != kernel)
@@ -198,10 +199,9 @@ LogicalResult layerNormStatistics(NodeImporter &n, Value x, int64_t axis, double
   if (failed(variance))
     return failure();
   auto epsType = RankedTensorType::get({}, xType.getElementType());
-  Value eps = ms::ConstantOp::create(n.builder(), n.loc(),
-                                     DenseElementsAttr::get(epsType, FloatAttr::get(
-                                                                         epsType.getElementType(),
-                                                                         epsilon)));
+  Value eps = ms::ConstantOp::create(
+      n.builder(), n.loc(),
+      DenseElementsAttr::get(epsType, FloatAttr::get(epsType.getElementType(), epsilon)));
   FailureOr<Value> shifted = n.create<ms::AddOp>(*variance, eps);
   FailureOr<Value> invStdDev = succeeded(shifted) ? n.create<ms::RsqrtOp>(*shifted) : shifted;
   if (failed(invStdDev))
@@ -424,10 +424,10 @@ LogicalResult importPool(NodeImporter &n) {
   if (failed(result))
     return failure();
   if (viaFloat)
-    result = ms::CastOp::create(n.builder(), n.loc(),
-                                cast<RankedTensorType>(result->getType()).clone(elementType),
-                                *result)
-                 .getResult();
+    result =
+        ms::CastOp::create(n.builder(), n.loc(),
+                           cast<RankedTensorType>(result->getType()).clone(elementType), *result)
+            .getResult();
   n.setOutput(0, *result);
   return success();
 }
