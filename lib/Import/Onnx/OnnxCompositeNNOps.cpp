@@ -386,6 +386,10 @@ LogicalResult importEinsum(NodeImporter &n) {
   std::optional<std::string> output;
   if (arrow != std::string::npos)
     output = eq.substr(arrow + 2);
+  // Labels are letters; digits are used below for the dims "..." stands for.
+  if (!llvm::all_of(eq, [](char c) { return llvm::isAlpha(c) || StringRef(".,->").contains(c); }))
+    return n.error() << "equation '" << equation << "' has a character other than letters, ',', "
+                     << "'...' and '->'";
   SmallVector<StringRef> pieces;
   StringRef(lhs).split(pieces, ',');
   SmallVector<std::string> terms;
@@ -415,7 +419,7 @@ LogicalResult importEinsum(NodeImporter &n) {
   for (unsigned i = 0; i < count; ++i) {
     int64_t rank = n.inputType(i).getRank();
     if (failed(expandEllipsis(terms[i], rank)) || (int64_t)terms[i].size() != rank ||
-        !llvm::all_of(terms[i], [](char c) { return llvm::isAlnum(c); }))
+        terms[i].find('.') != std::string::npos)
       return n.error() << "term '" << terms[i] << "' of '" << equation << "' does not fit operand "
                        << i << " of type " << n.inputType(i);
   }
