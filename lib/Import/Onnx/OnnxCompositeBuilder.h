@@ -12,6 +12,8 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include <numeric>
 
 namespace mlir::mie::onnx_import::composite {
@@ -126,17 +128,6 @@ inline LogicalResult finish(NodeImporter &n, Ops &ops, Value result) {
   return success();
 }
 
-/// A known integer input (a scalar or a 1-D list).
-inline FailureOr<SmallVector<int64_t>> knownInts(NodeImporter &n, unsigned i, StringRef what) {
-  FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
-  if (failed(known))
-    return failure();
-  if ((*known)->isFloat() || (*known)->rank() > 1)
-    return n.error() << what << " input must be an integer scalar or 1-D tensor, got "
-                     << (*known)->type;
-  return (*known)->toInts();
-}
-
 /// A known scalar input (one element of any numeric type), as an integer.
 inline FailureOr<int64_t> knownScalar(NodeImporter &n, unsigned i, StringRef what) {
   FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
@@ -145,6 +136,39 @@ inline FailureOr<int64_t> knownScalar(NodeImporter &n, unsigned i, StringRef wha
   if ((*known)->numElements() != 1)
     return n.error() << what << " must be a scalar, got " << (*known)->type;
   return static_cast<int64_t>((*known)->valueAt(0));
+}
+
+/// The contents of input `i` when it is model data: a known value, or an initializer or Constant
+/// the importer does not track (float data such as Upsample's scales), read from its resource.
+/// Anything else gets the uniform dynamic-input report.
+inline FailureOr<KnownTensor> constantInput(NodeImporter &n, unsigned i, StringRef what) {
+  if (const KnownTensor *known = n.known(i))
+    return *known;
+  if (n.hasInput(i) && n.inputType(i).getNumElements() <= kMaxKnownElements) {
+    FailureOr<Value> v = n.input(i);
+    if (failed(v))
+      return failure();
+    auto constant = v->getDefiningOp<ms::ConstantOp>();
+    auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                             : DenseResourceElementsAttr();
+    if (resource && resource.getRawHandle().getBlob())
+      return knownFromBytes(n.inputType(i), resource.getData());
+  }
+  FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
+  if (failed(known))
+    return failure();
+  return **known;
+}
+
+/// A constant integer input (a scalar or a 1-D list).
+inline FailureOr<SmallVector<int64_t>> knownInts(NodeImporter &n, unsigned i, StringRef what) {
+  FailureOr<KnownTensor> known = constantInput(n, i, what);
+  if (failed(known))
+    return failure();
+  if (known->isFloat() || known->rank() > 1)
+    return n.error() << what << " input must be an integer scalar or 1-D tensor, got "
+                     << known->type;
+  return known->toInts();
 }
 
 inline SmallVector<int64_t> iota(int64_t from, int64_t to) {

@@ -33,11 +33,11 @@ LogicalResult importUpsample(NodeImporter &n) {
     return failure();
   SmallVector<double> scales;
   if (n.hasInput(1)) {
-    FailureOr<const KnownTensor *> known = n.requireKnown(1, "scales");
+    FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
     if (failed(known))
       return failure();
-    for (int64_t i = 0, e = (*known)->numElements(); i < e; ++i)
-      scales.push_back((*known)->valueAt(i));
+    for (int64_t i = 0, e = known->numElements(); i < e; ++i)
+      scales.push_back(known->valueAt(i));
   } else if (std::optional<SmallVector<double>> attr = n.getFloats("scales")) {
     scales = *attr;
   } else {
@@ -183,6 +183,8 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
     return n.error() << "kernel_shape " << listToString(*kernelShape)
                      << " does not match the weight " << wType;
+  if (llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
+    return n.error() << "weight " << wType << " has an empty kernel";
   int64_t cin = xType.getDimSize(1);
   if (group < 1 || cin % group != 0 || wType.getDimSize(0) != cin)
     return n.error() << "weight " << wType << " and group " << group << " do not fit the input "

@@ -162,6 +162,14 @@ def lrn_upsample():
 
 
 @register
+def upsample_opset9():
+    # Scales as an input (an initializer of floats, which the importer does not track as known).
+    return model([node("Upsample", ["x", "scales"], ["y"], name="up", mode="linear")],
+                 [vi("x", [1, 1, 2, 2])], outs("y"), [floats("scales", [1.0, 1.0, 2.0, 2.0])],
+                 opset=9)
+
+
+@register
 def conv_transpose():
     rng = np.random.default_rng(5)
     return model([node("ConvTranspose", ["x", "w", "b"], ["y"], name="deconv", strides=[2, 2],
