@@ -178,6 +178,13 @@ inline SmallVector<int64_t> iota(int64_t from, int64_t to) {
   return values;
 }
 
+/// A per-channel parameter [C] reshaped to [C, 1, ...] against [N, C, spatial...] of `rank`.
+inline Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = channels;
+  return o.reshape(param, shape);
+}
+
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
 void registerCompositeNNOps(OnnxOpTable &table);
 

@@ -122,13 +122,6 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
 // Normalizations
 //===----------------------------------------------------------------------===//
 
-/// A per-channel parameter [C] reshaped to [C, 1, ...] against [N, C, spatial...] of `rank`.
-Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
-  SmallVector<int64_t> shape(rank - 1, 1);
-  shape[0] = channels;
-  return o.reshape(param, shape);
-}
-
 } // namespace
 
 /// Y uses the batch's mean and (population) variance over every dim but the channel; the running

@@ -182,6 +182,16 @@ def conv_transpose():
 
 
 @register
+def conv_transpose_3d():
+    rng = np.random.default_rng(8)
+    return model([node("ConvTranspose", ["x", "w", "b"], ["y"], name="deconv3d", group=2,
+                       strides=[2, 1, 2], dilations=[2, 1, 1], pads=[1, 0, 0, 0, 1, 1],
+                       output_padding=[1, 0, 0])],
+                 [vi("x", [1, 4, 2, 3, 2])], outs("y"),
+                 [floats("w", rng.standard_normal((4, 1, 2, 2, 3))), floats("b", rng.standard_normal(2))])
+
+
+@register
 def conv_transpose_runtime_weight():
     return model([node("ConvTranspose", ["x", "w"], ["y"], name="deconv", strides=[1, 2])],
                  [vi("x", [1, 2, 3, 3]), vi("w", [2, 1, 2, 2])], outs("y"))
