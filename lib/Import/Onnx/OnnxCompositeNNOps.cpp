@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -525,6 +526,67 @@ LogicalResult importEinsum(NodeImporter &n) {
 }
 
 } // namespace
+
+/// The input padded with -inf (so padding never wins) is read once per window tap with a strided
+/// slice; a strictly greater tap replaces the running maximum and its index, so the first maximum
+/// in row-major window order stays, as in ONNX's reference. Indices are a constant [Hp, Wp] plane
+/// index plus a constant [N, C, 1, 1] offset.
+FailureOr<Value> mlir::mie::onnx_import::maxPoolIndices(
+    NodeImporter &n, Value x, Value pooled, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, bool columnMajor) {
+  ArrayRef<int64_t> in = typeOf(x).getShape(), out = typeOf(pooled).getShape();
+  int64_t batch = in[0], channels = in[1], h = in[2], w = in[3];
+  // Rows/columns the last window reaches past the padded input (ceil_mode) are padded too.
+  SmallVector<int64_t> padEnd = {pads[2], pads[3]};
+  int64_t extent[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t reach = (out[2 + i] - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1;
+    extent[i] = std::max(reach, in[2 + i] + pads[i] + pads[2 + i]);
+    padEnd[i] = extent[i] - in[2 + i] - pads[i];
+  }
+  if (extent[0] * extent[1] > kMaxKnownElements || batch * channels > kMaxKnownElements)
+    return n.unsupportedFeature() << "Indices of a pool over " << typeOf(x)
+                                  << " are too large to build at compile time";
+  SmallVector<int64_t> plane;
+  for (int64_t r = 0; r < extent[0]; ++r) {
+    for (int64_t c = 0; c < extent[1]; ++c) {
+      int64_t hh = r - pads[0], ww = c - pads[1];
+      bool inside = hh >= 0 && hh < h && ww >= 0 && ww < w;
+      plane.push_back(!inside ? 0 : columnMajor ? hh + ww * h : hh * w + ww);
+    }
+  }
+  SmallVector<int64_t> offsets;
+  for (int64_t i = 0; i < batch * channels; ++i)
+    offsets.push_back(i * h * w);
+  Type i64 = n.builder().getI64Type();
+  Ops o(n);
+  Value padded =
+      o.op<ms::PadOp>(x, ArrayRef<int64_t>{0, 0, pads[0], pads[1], 0, 0, padEnd[0], padEnd[1]},
+                      ms::PadMode::constant, APFloat(-std::numeric_limits<double>::infinity()));
+  Value planeIndex = o.constant(KnownTensor::fromInts({extent[0], extent[1]}, i64, plane));
+  Value best, bestIndex;
+  for (int64_t i = 0; i < kernel[0]; ++i) {
+    for (int64_t j = 0; j < kernel[1]; ++j) {
+      int64_t r = i * dilations[0], c = j * dilations[1];
+      Value tap = o.slice(padded, {0, 0, r, c}, {batch, channels, out[2], out[3]},
+                          {1, 1, strides[0], strides[1]});
+      Value tapIndex = o.slice(planeIndex, {r, c}, {out[2], out[3]}, {strides[0], strides[1]});
+      if (!best) {
+        best = tap;
+        bestIndex = o.expand(tapIndex, {batch, channels, out[2], out[3]});
+        continue;
+      }
+      Value greater = o.compare(ms::ComparePredicate::gt, tap, best);
+      best = o.where(greater, tap, best);
+      bestIndex = o.where(greater, tapIndex, bestIndex);
+    }
+  }
+  Value offset = o.constant(KnownTensor::fromInts({batch, channels, 1, 1}, i64, offsets));
+  Value indices = o.add(bestIndex, offset);
+  if (o.failed())
+    return failure();
+  return indices;
+}
 
 void mlir::mie::onnx_import::composite::registerCompositeNNOps(OnnxOpTable &table) {
   table["Upsample"] = {importUpsample, 1, 2, 7};

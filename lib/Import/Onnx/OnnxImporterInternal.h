@@ -364,6 +364,13 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
 /// running mean and variance outputs (OnnxCompositeOps.cpp).
 LogicalResult importBatchNormTraining(NodeImporter &node);
 
+/// MaxPool's Indices output for a 4-D input `x` (OnnxCompositeNNOps.cpp): for each window, the
+/// flat index into x (row-major, or column-major within a plane when `columnMajor`) of its first
+/// maximum, for a pool whose output is `pooled` (a 4-D value).
+FailureOr<Value> maxPoolIndices(NodeImporter &node, Value x, Value pooled, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                ArrayRef<int64_t> dilations, bool columnMajor);
+
 /// A string like "[1, 2, 3]" for diagnostics.
 std::string listToString(ArrayRef<int64_t> values);
 

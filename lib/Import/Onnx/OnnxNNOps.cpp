@@ -364,7 +364,11 @@ LogicalResult importPool(NodeImporter &n) {
   bool countIncludePad = isAverage && n.getInt("count_include_pad", 0) != 0;
   if (failed(strides) || failed(dilations) || n.hasFailed())
     return failure();
-  if (failed(n.onlyOutputs(1, "pooling indices are not implemented")))
+  bool wantIndices = !isAverage && n.hasOutput(1);
+  bool columnMajor = !isAverage && n.getInt("storage_order", 0) != 0;
+  if (wantIndices && spatial != 2)
+    return n.unsupportedFeature() << "the Indices output is implemented for 2-D pooling only";
+  if (n.hasFailed() || failed(n.onlyOutputs(wantIndices ? 2 : 1, "not an output of pooling")))
     return failure();
   FailureOr<SmallVector<int64_t>> pads =
       windowPads(n, xType.getShape().drop_front(2), *kernel, *strides, *dilations);
@@ -406,6 +410,12 @@ LogicalResult importPool(NodeImporter &n) {
       result = reshape(result, {shape[0], shape[1], shapeOf(*result)[3]});
   } else if (spatial == 2) {
     result = pool(*x, k, st, p, d);
+    if (succeeded(result) && wantIndices) {
+      FailureOr<Value> indices = maxPoolIndices(n, *x, *result, k, st, p, d, columnMajor);
+      if (failed(indices))
+        return failure();
+      n.setOutput(1, *indices);
+    }
   } else {
     result = reshape(x, {shape[0], shape[1] * shape[2], shape[3], shape[4]});
     if (succeeded(result))

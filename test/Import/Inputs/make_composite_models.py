@@ -220,6 +220,15 @@ def batchnorm_training():
 
 
 @register
+def maxpool_indices():
+    return model([node("MaxPool", ["x"], ["y", "idx"], name="pool", kernel_shape=[2, 3],
+                       strides=[2, 2], pads=[1, 0, 0, 1], dilations=[1, 2], ceil_mode=1),
+                  node("MaxPool", ["x"], ["y2", "idx2"], name="pool_cm", kernel_shape=[2, 2],
+                       storage_order=1)],
+                 [vi("x", [2, 2, 4, 5])], outs("y", "idx", "y2", "idx2"), opset=12)
+
+
+@register
 def dynamic_axes():
     return model([node("ReduceL2", ["x", "axes"], ["y"], name="l2_dyn")],
                  [vi("x", [2, 3]), vi("axes", [1], I64)], outs("y"), opset=18)
