@@ -12,8 +12,6 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
-
 #include <numeric>
 
 namespace mlir::mie::onnx_import::composite {
@@ -138,22 +136,9 @@ inline FailureOr<int64_t> knownScalar(NodeImporter &n, unsigned i, StringRef wha
   return static_cast<int64_t>((*known)->valueAt(0));
 }
 
-/// The contents of input `i` when it is model data: a known value, or an initializer or Constant
-/// the importer does not track (float data such as Upsample's scales), read from its resource.
-/// Anything else gets the uniform dynamic-input report.
+/// The contents of input `i`, which must be model data (an initializer or a Constant's value);
+/// anything else gets the uniform dynamic-input report.
 inline FailureOr<KnownTensor> constantInput(NodeImporter &n, unsigned i, StringRef what) {
-  if (const KnownTensor *known = n.known(i))
-    return *known;
-  if (n.hasInput(i) && n.inputType(i).getNumElements() <= kMaxKnownElements) {
-    FailureOr<Value> v = n.input(i);
-    if (failed(v))
-      return failure();
-    auto constant = v->getDefiningOp<ms::ConstantOp>();
-    auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
-                             : DenseResourceElementsAttr();
-    if (resource && resource.getRawHandle().getBlob())
-      return knownFromBytes(n.inputType(i), resource.getData());
-  }
   FailureOr<const KnownTensor *> known = n.requireKnown(i, what);
   if (failed(known))
     return failure();

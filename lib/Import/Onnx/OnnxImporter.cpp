@@ -12,6 +12,7 @@
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -416,6 +417,23 @@ FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef 
     return error() << what << " input is missing";
   if (const KnownTensor *value = known(i))
     return value;
+  // Model data the importer does not track (float tensors of more than one element) is read from
+  // its bytes: it is a constant all the same.
+  GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  if (entry->tensor && entry->type.getNumElements() <= kMaxKnownElements) {
+    ArrayRef<char> bytes;
+    if (!entry->tensor->materialized)
+      bytes = entry->tensor->blob.getData();
+    else if (auto constant = entry->value.getDefiningOp<ms::ConstantOp>())
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+        if (resource.getRawHandle().getBlob())
+          bytes = resource.getData();
+    int64_t width = std::max<int64_t>(1, entry->type.getElementTypeBitWidth() / 8);
+    if ((int64_t)bytes.size() == entry->type.getNumElements() * width) {
+      entry->known = knownFromBytes(entry->type, bytes);
+      return &*entry->known;
+    }
+  }
   failedFlag = true;
   return emitError(location) << "unsupported dynamic input '" << what << "' of " << opType()
                              << " at node '" << name()
