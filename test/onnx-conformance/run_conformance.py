@@ -13,7 +13,10 @@ Classes:
   unsupported  the importer reports `unsupported ONNX op` (or --list-unsupported is non-empty, or the
                model uses only a non-default domain such as ai.onnx.ml), a declared dtype limitation
                (`unsupported element type`, `cast to X is not supported`, sequence/map/optional values),
-               or a model opset below 7
+               a model opset below 7, a shape-determining input given as a graph input
+               (`unsupported dynamic input 'axes' of ReduceSum at node 'X'`: reason dynamic-input), or
+               a declared limitation of an imported op (`unsupported feature of MaxPool at node 'X'`:
+               reason limitation)
 
 See README.md in this directory.
 """
@@ -42,9 +45,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEBIAN_DATA = "/usr/share/libonnx-testdata/data/node"
 
-# Compile errors that are declared limitations of the importer, not bugs: (regex, reason).
-# Anything else that stops compilation (e.g. "no lowering to mie", "axes input must be a constant",
-# "training mode is not supported" on an op the importer imports) is a failure.
+# Compile errors that are declared limitations of the importer, not bugs: (regex, reason). They
+# are checked before the --list-unsupported fallback. Anything else that stops compilation (e.g.
+# "no lowering to mie", a verifier error) is a failure; wrong numbers and crashes always are.
 UNSUPPORTED_PATTERNS = [
     (re.compile(r"unsupported ONNX op '([^']*)'"), "op"),
     (re.compile(r"does not import the default ONNX domain"), "op"),  # ai.onnx.ml, preview.training
@@ -52,6 +55,10 @@ UNSUPPORTED_PATTERNS = [
     (re.compile(r"cast to .+ is not supported"), "dtype"),
     (re.compile(r"sequence, map and optional values are not supported"), "dtype"),
     (re.compile(r"model opset [0-6] is not supported"), "opset"),  # the issue's range is opsets 7 to 21
+    # A shape-determining input (axes, pads, shape, repeats, ...) given as a graph input.
+    (re.compile(r"unsupported dynamic input '[^']*' of \S+ at node"), "dynamic-input"),
+    # A declared limitation of an imported op (training mode, 3-D pooling, pooling indices, ...).
+    (re.compile(r"unsupported feature of \S+ at node"), "limitation"),
 ]
 
 
@@ -245,15 +252,16 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None):
             return res
         if rc != 0 or not os.path.isfile(pkg):
             text = err + out
+            # A crash is a failure whatever was printed before it.
+            if rc is not None and rc < 0:
+                res.update(reason="compile crash", detail="mie-compile killed by signal %d: %s" % (
+                    -rc, error_line(text)))
+                return res
             for pat, why in UNSUPPORTED_PATTERNS:
                 m = pat.search(text)
                 if m:
                     res.update(status="unsupported", reason=why, detail=error_line(text))
                     return res
-            if rc is not None and rc < 0:
-                res.update(reason="compile crash", detail="mie-compile killed by signal %d: %s" % (
-                    -rc, error_line(text)))
-                return res
             # Ask the importer explicitly; a non-empty list means an unsupported op.
             lrc, lout, lerr = run_tool([os.path.join(tools, "mie-compile"), "--list-unsupported",
                                         model_path], compile_timeout)
@@ -264,8 +272,6 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None):
             line = error_line(text)
             if "no lowering to mie" in line:
                 why = "compile: no lowering"
-            elif re.search(r"must be (a )?constants?\b", line):
-                why = "compile: non-const input"
             elif re.search(r"not supported|only .* is supported", line):
                 why = "compile: limitation"
             else:

@@ -12,6 +12,7 @@
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -33,6 +34,8 @@ static const OnnxOpTable &opTable() {
     registerElementwiseOps(t);
     registerMathOps(t);
     registerTensorOps(t);
+    registerCompositeOps(t);
+    // After the composites: CumSum is a real op (ms.cumsum) here, not a composition.
     registerIndexingOps(t);
     return t;
   }();
@@ -422,7 +425,28 @@ FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef 
     return error() << what << " input is missing";
   if (const KnownTensor *value = known(i))
     return value;
-  return error() << what << " input must be a constant";
+  // Model data the importer does not track (float tensors of more than one element) is read from
+  // its bytes: it is a constant all the same.
+  GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  if (entry->tensor && entry->type.getNumElements() <= kMaxKnownElements) {
+    ArrayRef<char> bytes;
+    if (!entry->tensor->materialized)
+      bytes = entry->tensor->blob.getData();
+    else if (auto constant = entry->value.getDefiningOp<ms::ConstantOp>())
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+        if (resource.getRawHandle().getBlob())
+          bytes = resource.getData();
+    int64_t width = std::max<int64_t>(1, entry->type.getElementTypeBitWidth() / 8);
+    if ((int64_t)bytes.size() == entry->type.getNumElements() * width) {
+      entry->known = knownFromBytes(entry->type, bytes);
+      return &*entry->known;
+    }
+  }
+  failedFlag = true;
+  return emitError(location) << "unsupported dynamic input '" << what << "' of " << opType()
+                             << " at node '" << name()
+                             << "': this compiler needs shape-determining inputs to be constants "
+                                "(initializers or Constant nodes)";
 }
 
 void NodeImporter::setOutput(unsigned i, Value value) {
@@ -459,8 +483,8 @@ void NodeImporter::forwardInput(unsigned out, unsigned in) {
 LogicalResult NodeImporter::onlyOutputs(unsigned count, StringRef why) {
   for (unsigned i = count; i < numOutputs(); ++i)
     if (hasOutput(i))
-      return error() << "output " << i << " ('" << onnxNode.outputs[i] << "') is not supported ("
-                     << why << ")";
+      return unsupportedFeature() << "output " << i << " ('" << onnxNode.outputs[i]
+                                  << "') is not computed: " << why;
   return success();
 }
 
@@ -527,6 +551,13 @@ LogicalResult NodeImporter::unsupported() {
   failedFlag = true;
   graph.reportUnsupported(onnxNode, location);
   return failure();
+}
+
+InFlightDiagnostic NodeImporter::unsupportedFeature() {
+  failedFlag = true;
+  InFlightDiagnostic diag = emitError(location);
+  diag << "unsupported feature of " << onnxNode.opType << " at node '" << onnxNode.name << "': ";
+  return diag;
 }
 
 /// Runs `fn` with diagnostics captured instead of reported; returns the first message.

@@ -3,7 +3,8 @@
 // The importer works in two steps: OnnxModelReader.cpp (the only TU that includes ONNX/protobuf
 // headers and so the only one built with exceptions) turns the protobuf into the plain `OnnxModel`
 // below; OnnxImporter.cpp walks that model and calls one handler per node (OnnxNNOps.cpp,
-// OnnxElementwiseOps.cpp, OnnxMathOps.cpp, OnnxTensorOps.cpp, OnnxIndexingOps.cpp) through a table
+// OnnxElementwiseOps.cpp, OnnxMathOps.cpp, OnnxTensorOps.cpp, OnnxIndexingOps.cpp, and
+// OnnxCompositeOps.cpp / OnnxCompositeNNOps.cpp for ops built out of several ms ops) through a table
 // from op type to handler.
 //
 // Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
@@ -232,7 +233,8 @@ public:
   bool allInputsKnown() const;
   /// The input as an SSA value, materializing a constant for a known value or weight.
   FailureOr<Value> input(unsigned i);
-  /// The known value of an input that must be one; reports "<what> input must be a constant".
+  /// The known value of an input that must be one. A graph input there gets the uniform
+  /// "unsupported dynamic input '<what>' of <OpType> at node '<name>': ..." report.
   FailureOr<const KnownTensor *> requireKnown(unsigned i, StringRef what);
 
   // Outputs.
@@ -262,6 +264,9 @@ public:
   InFlightDiagnostic error();
   /// The canonical unsupported-op report for this node.
   LogicalResult unsupported();
+  /// A declared limitation of an imported op (training mode, 3-D pooling, an output that is not
+  /// computed): "unsupported feature of <OpType> at node '<name>': " followed by what.
+  InFlightDiagnostic unsupportedFeature();
   bool hasFailed() const { return failedFlag; }
 
   /// Creates an ms op through its `build(builder, state, TypeRange, args...)` overload, with the
@@ -336,6 +341,7 @@ void registerNNOps(OnnxOpTable &table);
 void registerElementwiseOps(OnnxOpTable &table);
 void registerMathOps(OnnxOpTable &table);
 void registerTensorOps(OnnxOpTable &table);
+void registerCompositeOps(OnnxOpTable &table);
 void registerIndexingOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
@@ -356,6 +362,17 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
                                                                    StringRef attrName,
                                                                    unsigned inputIndex,
                                                                    int64_t inputSinceOpset);
+
+/// BatchNormalization with training_mode = 1 (opset 14+): batch statistics for Y and the updated
+/// running mean and variance outputs (OnnxCompositeOps.cpp).
+LogicalResult importBatchNormTraining(NodeImporter &node);
+
+/// MaxPool's Indices output for a 4-D input `x` (OnnxCompositeNNOps.cpp): for each window, the
+/// flat index into x (row-major, or column-major within a plane when `columnMajor`) of its first
+/// maximum, for a pool whose output is `pooled` (a 4-D value).
+FailureOr<Value> maxPoolIndices(NodeImporter &node, Value x, Value pooled, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                ArrayRef<int64_t> dilations, bool columnMajor);
 
 /// A string like "[1, 2, 3]" for diagnostics.
 std::string listToString(ArrayRef<int64_t> values);

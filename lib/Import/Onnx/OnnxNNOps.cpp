@@ -71,8 +71,9 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 LogicalResult importConv(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
   if (xType.getRank() != 4 || wType.getRank() != 4)
-    return n.error() << "only 2-D convolutions (4-D input and weight) are supported, got " << xType
-                     << " and " << wType;
+    return n.unsupportedFeature()
+           << "only 2-D convolutions (4-D input and weight) are implemented, got " << xType
+           << " and " << wType;
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   if (std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*kernelShape) != kernel)
@@ -150,11 +151,10 @@ LogicalResult importMatMul(NodeImporter &n) {
 LogicalResult importBatchNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.getInt("training_mode", 0) != 0)
-    return n.error() << "training mode is not supported";
+    return importBatchNormTraining(n);
   if (n.opset() < 9 && n.getInt("spatial", 1) != 1)
-    return n.error() << "spatial = 0 is not supported";
-  if (n.hasFailed() ||
-      failed(n.onlyOutputs(1, "only the inference form of BatchNormalization is supported")))
+    return n.unsupportedFeature() << "spatial = 0 is not implemented";
+  if (n.hasFailed() || failed(n.onlyOutputs(1, "only the inference form is implemented")))
     return failure();
   SmallVector<Value, 5> operands;
   for (unsigned i = 0; i < 5; ++i) {
@@ -171,10 +171,49 @@ LogicalResult importBatchNorm(NodeImporter &n) {
   return success();
 }
 
+/// The optional Mean and InvStdDev outputs of LayerNormalization: reduce_mean over the normalized
+/// dims (kept as size 1) and rsqrt(var + epsilon), computed in f32 when stash_type is 1.
+LogicalResult layerNormStatistics(NodeImporter &n, Value x, int64_t axis, double epsilon) {
+  RankedTensorType xType = cast<RankedTensorType>(x.getType());
+  if (n.getInt("stash_type", 1) == 1 && !xType.getElementType().isF32()) {
+    xType = xType.clone(n.builder().getF32Type());
+    x = ms::CastOp::create(n.builder(), n.loc(), xType, x);
+  }
+  if (n.hasFailed())
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < xType.getRank(); ++d)
+    axes.push_back(d);
+  FailureOr<Value> mean = n.create<ms::ReduceMeanOp>(x, ArrayRef<int64_t>(axes), true);
+  if (failed(mean))
+    return failure();
+  n.setOutput(1, *mean);
+  if (!n.hasOutput(2))
+    return success();
+  FailureOr<Value> centered = n.create<ms::SubOp>(x, *mean);
+  FailureOr<Value> squares =
+      succeeded(centered) ? n.create<ms::MulOp>(*centered, *centered) : centered;
+  FailureOr<Value> variance =
+      succeeded(squares) ? n.create<ms::ReduceMeanOp>(*squares, ArrayRef<int64_t>(axes), true)
+                         : squares;
+  if (failed(variance))
+    return failure();
+  auto epsType = RankedTensorType::get({}, xType.getElementType());
+  Value eps = ms::ConstantOp::create(
+      n.builder(), n.loc(),
+      DenseElementsAttr::get(epsType, FloatAttr::get(epsType.getElementType(), epsilon)));
+  FailureOr<Value> shifted = n.create<ms::AddOp>(*variance, eps);
+  FailureOr<Value> invStdDev = succeeded(shifted) ? n.create<ms::RsqrtOp>(*shifted) : shifted;
+  if (failed(invStdDev))
+    return failure();
+  n.setOutput(2, *invStdDev);
+  return success();
+}
+
 LogicalResult importLayerNorm(NodeImporter &n) {
   int64_t axis = n.getInt("axis", -1);
   double epsilon = n.getFloat("epsilon", 1e-5);
-  if (n.hasFailed() || failed(n.onlyOutputs(1, "the Mean and InvStdDev outputs are not computed")))
+  if (n.hasFailed())
     return failure();
   RankedTensorType xType = n.inputType(0);
   FailureOr<int64_t> normAxis = normalizeAxis(n, axis, xType.getRank());
@@ -204,6 +243,8 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
+  if (n.hasOutput(1) || n.hasOutput(2))
+    return layerNormStatistics(n, *x, *normAxis, epsilon);
   return success();
 }
 
@@ -297,25 +338,37 @@ LogicalResult importReduce(NodeImporter &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// MaxPool and AveragePool. 2-D maps onto the ms op; 1-D runs as 2-D over [N, C, 1, L]; 3-D is
+/// separable: a 2-D pool over (H, W) of [N, C * D, H, W], then a pool over D of
+/// [N, C, D, H' * W'] (exact for max, and for average since the window's element count, padding
+/// counted or not, is the product of per-dim counts). MaxPool on 8/16-bit integers runs on f32,
+/// which holds them exactly.
 template <typename OpTy, bool isAverage>
 LogicalResult importPool(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() != 4)
-    return n.error() << "only 2-D pooling (4-D input) is supported, got " << xType;
+  int64_t rank = xType.getRank();
+  if (rank < 3 || rank > 5)
+    return n.unsupportedFeature() << "only 1-D, 2-D and 3-D pooling is implemented, got " << xType;
+  size_t spatial = rank - 2;
   std::optional<SmallVector<int64_t>> kernel = n.getInts("kernel_shape");
   if (n.hasFailed())
     return failure();
   if (!kernel)
     return n.error() << "attribute 'kernel_shape' is required";
-  if (kernel->size() != 2 || llvm::any_of(*kernel, [](int64_t k) { return k < 1; }))
-    return n.error() << "kernel_shape " << listToString(*kernel) << " must have 2 positive entries";
-  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", 2, 1);
-  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", 2, 1);
+  if (kernel->size() != spatial || llvm::any_of(*kernel, [](int64_t k) { return k < 1; }))
+    return n.error() << "kernel_shape " << listToString(*kernel) << " must have " << spatial
+                     << " positive entries";
+  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", spatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", spatial, 1);
   bool ceilMode = n.getInt("ceil_mode", 0) != 0;
   bool countIncludePad = isAverage && n.getInt("count_include_pad", 0) != 0;
   if (failed(strides) || failed(dilations) || n.hasFailed())
     return failure();
-  if (failed(n.onlyOutputs(1, "pooling indices are not computed")))
+  bool wantIndices = !isAverage && n.hasOutput(1);
+  bool columnMajor = !isAverage && n.getInt("storage_order", 0) != 0;
+  if (wantIndices && spatial != 2)
+    return n.unsupportedFeature() << "the Indices output is implemented for 2-D pooling only";
+  if (n.hasFailed() || failed(n.onlyOutputs(wantIndices ? 2 : 1, "not an output of pooling")))
     return failure();
   FailureOr<SmallVector<int64_t>> pads =
       windowPads(n, xType.getShape().drop_front(2), *kernel, *strides, *dilations);
@@ -324,16 +377,67 @@ LogicalResult importPool(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
+
+  Type elementType = xType.getElementType();
+  auto intType = dyn_cast<IntegerType>(elementType);
+  bool viaFloat = !isAverage && intType && intType.getWidth() > 1 && intType.getWidth() <= 16;
+  if (viaFloat)
+    x = ms::CastOp::create(n.builder(), n.loc(), xType.clone(n.builder().getF32Type()), *x)
+            .getResult();
+
+  // One 2-D ms pool of a 4-D value.
+  auto pool = [&](Value in, ArrayRef<int64_t> k, ArrayRef<int64_t> st, ArrayRef<int64_t> p,
+                  ArrayRef<int64_t> d) -> FailureOr<Value> {
+    if constexpr (isAverage)
+      return n.create<OpTy>(in, k, st, p, d, ceilMode, countIncludePad);
+    else
+      return n.create<OpTy>(in, k, st, p, d, ceilMode);
+  };
+  auto reshape = [&](FailureOr<Value> in, ArrayRef<int64_t> shape) -> FailureOr<Value> {
+    if (failed(in))
+      return in;
+    return n.create<ms::ReshapeOp>(*in, shape);
+  };
+  auto shapeOf = [](Value v) { return cast<RankedTensorType>(v.getType()).getShape(); };
+  ArrayRef<int64_t> shape = xType.getShape();
+  SmallVector<int64_t> &k = *kernel, &st = *strides, &d = *dilations, &p = *pads;
   FailureOr<Value> result;
-  if constexpr (isAverage)
-    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
-                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode,
-                            countIncludePad);
-  else
-    result = n.create<OpTy>(*x, ArrayRef<int64_t>(*kernel), ArrayRef<int64_t>(*strides),
-                            ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations), ceilMode);
+  if (spatial == 1) {
+    result = reshape(x, {shape[0], shape[1], 1, shape[2]});
+    if (succeeded(result))
+      result = pool(*result, {1, k[0]}, {1, st[0]}, {0, p[0], 0, p[1]}, {1, d[0]});
+    if (succeeded(result))
+      result = reshape(result, {shape[0], shape[1], shapeOf(*result)[3]});
+  } else if (spatial == 2) {
+    result = pool(*x, k, st, p, d);
+    if (succeeded(result) && wantIndices) {
+      FailureOr<Value> indices = maxPoolIndices(n, *x, *result, k, st, p, d, columnMajor);
+      if (failed(indices))
+        return failure();
+      n.setOutput(1, *indices);
+    }
+  } else {
+    result = reshape(x, {shape[0], shape[1] * shape[2], shape[3], shape[4]});
+    if (succeeded(result))
+      result = pool(*result, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
+    int64_t h = 0, w = 0;
+    if (succeeded(result)) {
+      h = shapeOf(*result)[2];
+      w = shapeOf(*result)[3];
+      result = reshape(result, {shape[0], shape[1], shape[2], h * w});
+    }
+    if (succeeded(result))
+      result = pool(*result, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
+    if (succeeded(result))
+      result = reshape(result, {shape[0], shape[1], shapeOf(*result)[2], h, w});
+  }
   if (failed(result))
     return failure();
+  if (viaFloat)
+    result =
+        ms::CastOp::create(n.builder(), n.loc(),
+                           cast<RankedTensorType>(result->getType()).clone(elementType), *result)
+            .getResult();
   n.setOutput(0, *result);
   return success();
 }

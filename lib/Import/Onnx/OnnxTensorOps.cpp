@@ -155,9 +155,14 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
 }
 
 LogicalResult importRange(NodeImporter &n) {
-  const KnownTensor *start = n.known(0), *limit = n.known(1), *delta = n.known(2);
-  if (!start || !limit || !delta)
-    return n.error() << "start, limit and delta inputs must be constants";
+  FailureOr<const KnownTensor *> knownStart = n.requireKnown(0, "start");
+  FailureOr<const KnownTensor *> knownLimit =
+      succeeded(knownStart) ? n.requireKnown(1, "limit") : knownStart;
+  FailureOr<const KnownTensor *> knownDelta =
+      succeeded(knownLimit) ? n.requireKnown(2, "delta") : knownLimit;
+  if (failed(knownDelta))
+    return failure();
+  const KnownTensor *start = *knownStart, *limit = *knownLimit, *delta = *knownDelta;
   for (const KnownTensor *t : {start, limit, delta})
     if (t->numElements() != 1)
       return n.error() << "start, limit and delta must be scalars, got " << t->type;

@@ -1,0 +1,596 @@
+//===- OnnxCompositeNNOps.cpp - Upsample, LRN, ConvTranspose, Einsum ------===//
+//
+// NN ops imported as compositions of ms ops: Upsample as ms.resize, LRN as an average pool over
+// channels, ConvTranspose as zero insertion plus an ms.conv2d with flipped, transposed weights
+// (built at import when they are model data), Einsum as transposes around a batched ms.matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxCompositeBuilder.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Upsample, LRN, ConvTranspose
+//===----------------------------------------------------------------------===//
+
+/// Upsample (opsets 7-9): an ms.resize to floor(dim * scale) with Upsample's asymmetric
+/// coordinates (nearest rounds down).
+LogicalResult importUpsample(NodeImporter &n) {
+  std::string mode = n.getString("mode", "nearest");
+  if (n.hasFailed())
+    return failure();
+  SmallVector<double> scales;
+  if (n.hasInput(1)) {
+    FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
+    if (failed(known))
+      return failure();
+    for (int64_t i = 0, e = known->numElements(); i < e; ++i)
+      scales.push_back(known->valueAt(i));
+  } else if (std::optional<SmallVector<double>> attr = n.getFloats("scales")) {
+    scales = *attr;
+  } else {
+    return n.hasFailed() ? failure() : n.error() << "scales are required";
+  }
+  RankedTensorType xType = n.inputType(0);
+  if ((int64_t)scales.size() != xType.getRank())
+    return n.error() << "expects " << xType.getRank() << " scales for " << xType << ", got "
+                     << scales.size();
+  SmallVector<int64_t> sizes;
+  for (auto [dim, scale] : llvm::zip(xType.getShape(), scales)) {
+    if (!(scale >= 1.0))
+      return n.error() << "scales must be >= 1, got " << scale;
+    sizes.push_back(static_cast<int64_t>(std::floor(dim * scale)));
+  }
+  if (!isReasonableShape(sizes))
+    return n.error() << "upsampled shape " << listToString(sizes) << " is too large";
+  ms::ResizeMode resizeMode;
+  if (mode == "nearest")
+    resizeMode = ms::ResizeMode::nearest;
+  else if (mode == "linear" || mode == "bilinear")
+    resizeMode = ms::ResizeMode::linear;
+  else
+    return n.error() << "mode '" << mode << "' must be nearest or linear";
+  Ops o(n);
+  Value y = o.op<ms::ResizeOp>(o.in(0), ArrayRef<int64_t>(sizes), resizeMode,
+                               ms::CoordinateMode::asymmetric, ms::NearestMode::floor);
+  return finish(n, o, y);
+}
+
+/// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta. The window sum is
+/// size * an average pool (zero padding counted) over the channel dim of [N, 1, C, spatial].
+LogicalResult importLRN(NodeImporter &n) {
+  double alpha = n.getFloat("alpha", 1e-4), beta = n.getFloat("beta", 0.75),
+         bias = n.getFloat("bias", 1.0);
+  int64_t size = n.getInt("size", 0);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() < 3)
+    return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
+  if (size < 1)
+    return n.error() << "size must be >= 1, got " << size;
+  ArrayRef<int64_t> shape = xType.getShape();
+  Type et = xType.getElementType();
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Ops o(n);
+  Value x = o.in(0);
+  Value squares = o.reshape(o.mul(x, x), {shape[0], 1, shape[1], product(shape.drop_front(2))});
+  Value mean = o.op<ms::AvgPoolOp>(squares, ArrayRef<int64_t>{size, 1}, ArrayRef<int64_t>{1, 1},
+                                   ArrayRef<int64_t>{before, 0, after, 0}, ArrayRef<int64_t>{1, 1},
+                                   false, true);
+  Value base = o.add(o.scalar(et, bias), o.mul(o.scalar(et, alpha), o.reshape(mean, shape)));
+  return finish(n, o, o.div(x, o.op<ms::PowOp>(base, o.scalar(et, beta))));
+}
+
+/// A per-spatial-dim attribute with a default.
+FailureOr<SmallVector<int64_t>> spatialInts(NodeImporter &n, StringRef name, size_t count,
+                                            int64_t defaultValue) {
+  std::optional<SmallVector<int64_t>> values = n.getInts(name);
+  if (n.hasFailed())
+    return failure();
+  if (!values)
+    return SmallVector<int64_t>(count, defaultValue);
+  if (values->size() != count)
+    return n.error() << "'" << name << "' " << listToString(*values) << " must have " << count
+                     << " entries";
+  return *values;
+}
+
+/// The convolution weight [g * Cout/g, Cin/g, k...] of a ConvTranspose whose weight
+/// [Cin, Cout/g, k...] is model data, built at import as a new resource (so no transpose runs
+/// per inference); null when the weight is computed or not a resource.
+Value flippedWeight(NodeImporter &n, Ops &o, Value weight, int64_t group,
+                    ArrayRef<int64_t> convShape) {
+  if (o.failed())
+    return Value();
+  auto constant = weight.getDefiningOp<ms::ConstantOp>();
+  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                           : DenseResourceElementsAttr();
+  if (!resource || !resource.getRawHandle().getBlob())
+    return Value();
+  ArrayRef<char> bytes = resource.getData();
+  RankedTensorType type = typeOf(weight);
+  int64_t count = type.getNumElements();
+  if (count == 0 || bytes.size() % count != 0)
+    return Value();
+  size_t width = bytes.size() / count;
+  // Flipping every spatial dim of a row-major kernel reverses its linear order.
+  int64_t cout = convShape[0], cinPerGroup = convShape[1];
+  int64_t kernelSize = product(convShape.drop_front(2)), coutPerGroup = cout / group;
+  std::vector<char> flipped(bytes.size());
+  char *to = flipped.data();
+  for (int64_t oc = 0; oc < cout; ++oc) {
+    int64_t g = oc / coutPerGroup, ocInGroup = oc % coutPerGroup;
+    for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
+      int64_t block = ((g * cinPerGroup + ic) * coutPerGroup + ocInGroup) * kernelSize;
+      for (int64_t pos = 0; pos < kernelSize; ++pos, to += width)
+        std::memcpy(to, bytes.data() + (block + kernelSize - 1 - pos) * width, width);
+    }
+  }
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      flipped, resource.getRawHandle().getBlob()->getDataAlignment(), /*dataIsMutable=*/false);
+  std::string name = (resource.getRawHandle().getKey() + ".flipped").str();
+  auto attr = DenseResourceElementsAttr::get(type.clone(convShape), name, std::move(blob));
+  OpBuilder &b = n.builder();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(constant); // with the model's other constants
+  return ms::ConstantOp::create(b, constant.getLoc(), attr);
+}
+
+/// ConvTranspose (1-D to 3-D): the input gets stride - 1 zeros between elements (reshape, pad,
+/// reshape), then a pad of k_eff - 1 - pad on each side (negative: a crop) plus output_padding at
+/// the end, then a stride-1 convolution with the weight [Cin, Cout / g, k...] regrouped to
+/// [Cout, Cin / g, k...] and flipped spatially. 1-D runs as 2-D with a height of 1; 3-D sums 2-D
+/// convolutions over the kernel's depth.
+LogicalResult importConvTranspose(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
+  int64_t rank = xType.getRank();
+  if (rank < 3 || rank > 5)
+    return n.unsupportedFeature()
+           << "only 1-D, 2-D and 3-D transposed convolutions are implemented, got an input "
+           << xType;
+  if (wType.getRank() != rank)
+    return n.error() << "weight " << wType << " must have the rank of the input " << xType;
+  size_t spatial = rank - 2;
+  int64_t group = n.getInt("group", 1);
+  std::string autoPad = n.getString("auto_pad", "NOTSET");
+  FailureOr<SmallVector<int64_t>> strides = spatialInts(n, "strides", spatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialInts(n, "dilations", spatial, 1);
+  FailureOr<SmallVector<int64_t>> outputPadding = spatialInts(n, "output_padding", spatial, 0);
+  if (failed(strides) || failed(dilations) || failed(outputPadding) || n.hasFailed())
+    return failure();
+  std::optional<SmallVector<int64_t>> pads = n.getInts("pads");
+  std::optional<SmallVector<int64_t>> outputShape = n.getInts("output_shape");
+  std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape");
+  if (n.hasFailed())
+    return failure();
+  ArrayRef<int64_t> in = xType.getShape().drop_front(2), kernel = wType.getShape().drop_front(2);
+  if (kernelShape && ArrayRef<int64_t>(*kernelShape) != kernel)
+    return n.error() << "kernel_shape " << listToString(*kernelShape)
+                     << " does not match the weight " << wType;
+  if (llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
+    return n.error() << "weight " << wType << " has an empty kernel";
+  int64_t cin = xType.getDimSize(1);
+  if (group < 1 || cin % group != 0 || wType.getDimSize(0) != cin)
+    return n.error() << "weight " << wType << " and group " << group << " do not fit the input "
+                     << xType;
+  for (size_t i = 0; i < spatial; ++i)
+    if ((*strides)[i] < 1 || (*dilations)[i] < 1 || (*outputPadding)[i] < 0)
+      return n.error() << "strides and dilations must be >= 1 and output_padding >= 0";
+  if (outputShape && outputShape->size() == spatial + 2)
+    outputShape->erase(outputShape->begin(), outputShape->begin() + 2); // [N, C, spatial...]
+
+  SmallVector<int64_t> kEff, begin(spatial), end(spatial);
+  for (size_t i = 0; i < spatial; ++i)
+    kEff.push_back((kernel[i] - 1) * (*dilations)[i] + 1);
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return n.error() << "auto_pad '" << autoPad << "' is not supported";
+  if (pads && autoPad == "NOTSET") {
+    if (pads->size() != 2 * spatial)
+      return n.error() << "'pads' " << listToString(*pads) << " must have " << 2 * spatial
+                       << " entries";
+    for (size_t i = 0; i < spatial; ++i) {
+      begin[i] = (*pads)[i];
+      end[i] = (*pads)[i + spatial];
+    }
+  } else if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    // The total padding that gives the requested size (ONNX: in * stride for SAME_*); the odd
+    // unit goes to the end for SAME_UPPER, to the beginning otherwise.
+    if (outputShape && outputShape->size() != spatial)
+      return n.error() << "output_shape " << listToString(*outputShape) << " must have " << spatial
+                       << " entries";
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t out = outputShape ? (*outputShape)[i] : in[i] * (*strides)[i];
+      int64_t total = (*strides)[i] * (in[i] - 1) + (*outputPadding)[i] + kEff[i] - out;
+      int64_t half = llvm::divideFloorSigned(total, 2); // total < 0 extends the end with zeros
+      begin[i] = autoPad == "SAME_UPPER" ? half : total - half;
+      end[i] = total - begin[i];
+    }
+  }
+  SmallVector<int64_t> outSpatial;
+  for (size_t i = 0; i < spatial; ++i) {
+    outSpatial.push_back((*strides)[i] * (in[i] - 1) + (*outputPadding)[i] + kEff[i] - begin[i] -
+                         end[i]);
+    if (outSpatial.back() < 1)
+      return n.error() << "pads and output_shape give an empty output";
+  }
+
+  // Everything below is 2-D or 3-D: a 1-D op gets a leading spatial dim of 1.
+  auto lift = [&](ArrayRef<int64_t> v, int64_t one) {
+    SmallVector<int64_t> lifted(v);
+    if (spatial == 1)
+      lifted.insert(lifted.begin(), one);
+    return lifted;
+  };
+  SmallVector<int64_t> s = lift(*strides, 1), d = lift(*dilations, 1), k = lift(kernel, 1),
+                       keff = lift(kEff, 1), inDims = lift(in, 1), b = lift(begin, 0),
+                       e = lift(end, 0), op = lift(*outputPadding, 0);
+  size_t dims = s.size();
+  int64_t batch = xType.getDimSize(0), coutPerGroup = wType.getDimSize(1),
+          cinPerGroup = cin / group, cout = group * coutPerGroup;
+
+  // Zero insertion: [N, C, D0, 1, D1, 1, ...] padded to [N, C, D0, s0, D1, s1, ...]; the trailing
+  // stride - 1 zeros are cropped by the next pad, which also adds k_eff - 1 - pad on each side.
+  SmallVector<int64_t> interleaved = {batch, cin}, zeroPads(2 * (2 + 2 * dims), 0),
+                       dilatedShape = {batch, cin}, convPads(2 * (2 + dims), 0);
+  for (size_t i = 0; i < dims; ++i) {
+    interleaved.append({inDims[i], 1});
+    zeroPads[2 + 2 * dims + 2 + 2 * i + 1] = s[i] - 1;
+    dilatedShape.push_back(inDims[i] * s[i]);
+    convPads[2 + i] = keff[i] - 1 - b[i];
+    convPads[2 + dims + 2 + i] = keff[i] - 1 - e[i] + op[i] - (s[i] - 1);
+  }
+  Ops o(n);
+  Value x = o.reshape(o.in(0), interleaved);
+  x = o.pad(x, zeroPads);
+  x = o.pad(o.reshape(x, dilatedShape), convPads);
+
+  // The weight as [Cout, Cin / g, k...], spatially flipped.
+  SmallVector<int64_t> convWeightShape = {cout, cinPerGroup};
+  llvm::append_range(convWeightShape, k);
+  Value w = o.in(1);
+  if (Value flipped = flippedWeight(n, o, w, group, convWeightShape)) {
+    w = flipped;
+  } else {
+    SmallVector<int64_t> split = {group, cinPerGroup, coutPerGroup}, perm = {0, 2, 1},
+                         starts = {0, 0}, steps = {1, 1};
+    for (size_t i = 0; i < dims; ++i) {
+      split.push_back(k[i]);
+      perm.push_back(3 + i);
+      starts.push_back(k[i] - 1);
+      steps.push_back(-1);
+    }
+    w = o.transpose(o.reshape(w, split), perm);
+    w = o.slice(o.reshape(w, convWeightShape), starts, convWeightShape, steps);
+  }
+  Value bias;
+  if (n.hasInput(2))
+    bias = o.in(2);
+  Value y;
+  if (dims == 2) {
+    y = o.op<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
+                           ArrayRef<int64_t>(d), static_cast<uint64_t>(group), TypeAttr());
+  } else if (!o.failed()) {
+    // 3-D: a stride-1 convolution is the sum over the kernel's depth taps of 2-D convolutions of
+    // depth slices, with the output depth folded into the batch.
+    ArrayRef<int64_t> padded = typeOf(x).getShape();
+    int64_t outDepth = padded[2] - keff[0] + 1;
+    for (int64_t tap = 0; tap < k[0] && !o.failed(); ++tap) {
+      Value slab = o.slice(x, {0, 0, tap * d[0], 0, 0},
+                           {batch, cin, outDepth, padded[3], padded[4]}, {1, 1, 1, 1, 1});
+      slab = o.reshape(o.transpose(slab, {0, 2, 1, 3, 4}),
+                       {batch * outDepth, cin, padded[3], padded[4]});
+      Value tapWeight =
+          o.slice(w, {0, 0, tap, 0, 0}, {cout, cinPerGroup, 1, k[1], k[2]}, {1, 1, 1, 1, 1});
+      tapWeight = o.reshape(tapWeight, {cout, cinPerGroup, k[1], k[2]});
+      Value partial = o.op<ms::Conv2dOp>(
+          slab, tapWeight, Value(), ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
+          ArrayRef<int64_t>{d[1], d[2]}, static_cast<uint64_t>(group), TypeAttr());
+      y = y ? o.add(y, partial) : partial;
+    }
+    if (!o.failed()) {
+      ArrayRef<int64_t> plane = typeOf(y).getShape().drop_front(2);
+      y = o.transpose(o.reshape(y, {batch, outDepth, cout, plane[0], plane[1]}), {0, 2, 1, 3, 4});
+      if (bias)
+        y = o.add(y, channelParam(o, bias, cout, 5));
+    }
+  }
+  SmallVector<int64_t> outShape = {batch, group * coutPerGroup};
+  llvm::append_range(outShape, outSpatial);
+  return finish(n, o, o.reshape(y, outShape));
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+/// An operand of an einsum being contracted: its value and one label per dim.
+struct Labeled {
+  Value value;
+  std::string labels;
+};
+
+/// Sums `x` over every label for which `drop` holds.
+Labeled sumOut(Ops &o, Labeled x, function_ref<bool(char)> drop) {
+  SmallVector<int64_t> axes;
+  std::string kept;
+  for (auto [i, label] : llvm::enumerate(x.labels)) {
+    if (drop(label))
+      axes.push_back(i);
+    else
+      kept.push_back(label);
+  }
+  if (axes.empty())
+    return x;
+  return {o.reduce<ms::ReduceSumOp>(x.value, axes, false), kept};
+}
+
+/// Takes the diagonal of every label repeated within one operand ("ii->i"): the operand is
+/// multiplied by an identity mask over the two dims, then summed over the second.
+Labeled takeDiagonals(Ops &o, Labeled x) {
+  for (size_t q = 1; q < x.labels.size() && !o.failed(); ++q) {
+    size_t p = x.labels.find(x.labels[q]);
+    if (p == q)
+      continue;
+    RankedTensorType type = typeOf(x.value);
+    int64_t size = type.getDimSize(p);
+    SmallVector<int64_t> maskShape(type.getRank(), 1), eye;
+    maskShape[p] = maskShape[q] = size;
+    for (int64_t i = 0; i < size; ++i)
+      for (int64_t j = 0; j < size; ++j)
+        eye.push_back(i == j);
+    Value mask = o.constant(KnownTensor::fromInts(maskShape, type.getElementType(), eye));
+    x.value = o.reduce<ms::ReduceSumOp>(o.mul(x.value, mask), {(int64_t)q}, false);
+    x.labels.erase(q, 1);
+    --q;
+  }
+  return x;
+}
+
+/// Contracts two operands with one batched ms.matmul: [batch, M, K] x [batch, K, N], where batch
+/// labels are shared and kept, K labels shared and summed, M and N labels those of one side.
+Labeled contract(Ops &o, Labeled a, Labeled b, StringRef keep) {
+  std::string batch, m, k, nn;
+  for (char l : a.labels) {
+    bool inB = b.labels.find(l) != std::string::npos, kept = keep.contains(l);
+    (inB ? (kept ? batch : k) : m).push_back(l);
+  }
+  for (char l : b.labels)
+    if (a.labels.find(l) == std::string::npos)
+      nn.push_back(l);
+  auto dims = [&](const Labeled &x, StringRef labels) {
+    SmallVector<int64_t> perm, sizes;
+    for (char l : labels) {
+      perm.push_back(x.labels.find(l));
+      sizes.push_back(typeOf(x.value).getDimSize(perm.back()));
+    }
+    return std::make_pair(perm, sizes);
+  };
+  auto [aBatchPerm, aBatch] = dims(a, batch);
+  auto [bBatchPerm, bBatch] = dims(b, batch);
+  auto [mPerm, mSizes] = dims(a, m);
+  auto [kPermA, kSizesA] = dims(a, k);
+  auto [kPermB, kSizesB] = dims(b, k);
+  auto [nPerm, nSizes] = dims(b, nn);
+  // Shared dims of size 1 on one side broadcast to the other.
+  SmallVector<int64_t> batchSizes, kSizes;
+  for (auto [x, y] : llvm::zip(aBatch, bBatch))
+    batchSizes.push_back(std::max(x, y));
+  for (auto [x, y] : llvm::zip(kSizesA, kSizesB))
+    kSizes.push_back(std::max(x, y));
+  SmallVector<int64_t> aPerm = aBatchPerm, bPerm = bBatchPerm;
+  llvm::append_range(aPerm, mPerm);
+  llvm::append_range(aPerm, kPermA);
+  llvm::append_range(bPerm, kPermB);
+  llvm::append_range(bPerm, nPerm);
+  SmallVector<int64_t> aFull = batchSizes, bFull = batchSizes;
+  llvm::append_range(aFull, mSizes);
+  llvm::append_range(aFull, kSizes);
+  llvm::append_range(bFull, kSizes);
+  llvm::append_range(bFull, nSizes);
+  int64_t bt = product(batchSizes), mt = product(mSizes), kt = product(kSizes),
+          nt = product(nSizes);
+  Value lhs = o.reshape(o.expand(o.transpose(a.value, aPerm), aFull), {bt, mt, kt});
+  Value rhs = o.reshape(o.expand(o.transpose(b.value, bPerm), bFull), {bt, kt, nt});
+  Value product = o.op<ms::MatMulOp>(lhs, rhs, TypeAttr());
+  SmallVector<int64_t> outShape = batchSizes;
+  llvm::append_range(outShape, mSizes);
+  llvm::append_range(outShape, nSizes);
+  return {o.reshape(product, outShape), batch + m + nn};
+}
+
+/// Einsum: explicit ("ij,jk->ik") or implicit output, "..." for leading dims. Operands are
+/// contracted left to right; labels no later operand or the output needs are summed first.
+LogicalResult importEinsum(NodeImporter &n) {
+  std::string equation = n.getString("equation", "");
+  if (n.hasFailed())
+    return failure();
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq.push_back(c);
+  size_t arrow = eq.find("->");
+  std::string lhs = eq.substr(0, arrow);
+  std::optional<std::string> output;
+  if (arrow != std::string::npos)
+    output = eq.substr(arrow + 2);
+  // Labels are letters; digits are used below for the dims "..." stands for.
+  if (!llvm::all_of(eq, [](char c) { return llvm::isAlpha(c) || StringRef(".,->").contains(c); }))
+    return n.error() << "equation '" << equation << "' has a character other than letters, ',', "
+                     << "'...' and '->'";
+  SmallVector<StringRef> pieces;
+  StringRef(lhs).split(pieces, ',');
+  SmallVector<std::string> terms;
+  for (StringRef term : pieces)
+    terms.push_back(term.str());
+  unsigned count = n.node().inputs.size();
+  if (terms.size() != count)
+    return n.error() << "equation '" << equation << "' names " << terms.size()
+                     << " operands, the node has " << count;
+
+  // "..." becomes labels '0', '1', ... for the leading dims (right-aligned across operands).
+  int64_t ellipsisRank = 0;
+  auto expandEllipsis = [&](std::string &term, int64_t rank) -> LogicalResult {
+    size_t dots = term.find("...");
+    if (dots == std::string::npos)
+      return success();
+    int64_t covered = rank - (int64_t)(term.size() - 3);
+    if (covered < 0 || covered > 10)
+      return failure();
+    std::string labels;
+    for (int64_t i = 0; i < covered; ++i)
+      labels.push_back('0' + (char)(10 - covered + i));
+    ellipsisRank = std::max(ellipsisRank, covered);
+    term.replace(dots, 3, labels);
+    return success();
+  };
+  for (unsigned i = 0; i < count; ++i) {
+    int64_t rank = n.inputType(i).getRank();
+    if (failed(expandEllipsis(terms[i], rank)) || (int64_t)terms[i].size() != rank ||
+        terms[i].find('.') != std::string::npos)
+      return n.error() << "term '" << terms[i] << "' of '" << equation << "' does not fit operand "
+                       << i << " of type " << n.inputType(i);
+  }
+  std::string out;
+  if (output) {
+    out = *output;
+    size_t dots = out.find("...");
+    if (dots != std::string::npos) {
+      std::string labels;
+      for (int64_t i = 0; i < ellipsisRank; ++i)
+        labels.push_back('0' + (char)(10 - ellipsisRank + i));
+      out.replace(dots, 3, labels);
+    }
+  } else {
+    // Implicit output: the ellipsis dims, then the labels used once, in alphabetical order.
+    std::map<char, int> uses;
+    for (const std::string &term : terms)
+      for (char c : term)
+        ++uses[c];
+    for (int64_t i = 0; i < ellipsisRank; ++i)
+      out.push_back('0' + (char)(10 - ellipsisRank + i));
+    for (auto [c, uses] : uses)
+      if (uses == 1 && !llvm::isDigit(c))
+        out.push_back(c);
+  }
+  for (char c : out)
+    if (llvm::none_of(terms,
+                      [&](const std::string &t) { return t.find(c) != std::string::npos; }) ||
+        llvm::count(out, c) != 1)
+      return n.error() << "output '" << out << "' of '" << equation
+                       << "' names a label that is repeated or not in any operand";
+
+  Ops o(n);
+  std::optional<Labeled> acc;
+  for (unsigned i = 0; i < count && !o.failed(); ++i) {
+    Labeled next = takeDiagonals(o, {o.in(i), terms[i]});
+    // Labels needed after this step: the output's and those of later operands.
+    std::string later = out;
+    for (unsigned j = i + 1; j < count; ++j)
+      later += terms[j];
+    auto unneeded = [&later](const Labeled *other) {
+      return [&later, other](char l) {
+        return later.find(l) == std::string::npos &&
+               (!other || other->labels.find(l) == std::string::npos);
+      };
+    };
+    if (!acc) {
+      acc = count == 1 ? sumOut(o, next, unneeded(nullptr)) : next;
+      continue;
+    }
+    acc = sumOut(o, *acc, unneeded(&next));
+    next = sumOut(o, next, unneeded(&*acc));
+    acc = contract(o, *acc, next, later);
+  }
+  if (o.failed())
+    return failure();
+  acc = sumOut(o, *acc, [&](char l) { return out.find(l) == std::string::npos; });
+  SmallVector<int64_t> perm;
+  for (char l : out)
+    perm.push_back(acc->labels.find(l));
+  return finish(n, o, o.transpose(acc->value, perm));
+}
+
+} // namespace
+
+/// The input padded with -inf (so padding never wins) is read once per window tap with a strided
+/// slice; a strictly greater tap replaces the running maximum and its index, so the first maximum
+/// in row-major window order stays, as in ONNX's reference. Indices are a constant [Hp, Wp] plane
+/// index plus a constant [N, C, 1, 1] offset.
+FailureOr<Value> mlir::mie::onnx_import::maxPoolIndices(
+    NodeImporter &n, Value x, Value pooled, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, bool columnMajor) {
+  ArrayRef<int64_t> in = typeOf(x).getShape(), out = typeOf(pooled).getShape();
+  int64_t batch = in[0], channels = in[1], h = in[2], w = in[3];
+  // Rows/columns the last window reaches past the padded input (ceil_mode) are padded too.
+  SmallVector<int64_t> padEnd = {pads[2], pads[3]};
+  int64_t extent[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t reach = (out[2 + i] - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1;
+    extent[i] = std::max(reach, in[2 + i] + pads[i] + pads[2 + i]);
+    padEnd[i] = extent[i] - in[2 + i] - pads[i];
+  }
+  if (extent[0] * extent[1] > kMaxKnownElements || batch * channels > kMaxKnownElements)
+    return n.unsupportedFeature() << "Indices of a pool over " << typeOf(x)
+                                  << " are too large to build at compile time";
+  SmallVector<int64_t> plane;
+  for (int64_t r = 0; r < extent[0]; ++r) {
+    for (int64_t c = 0; c < extent[1]; ++c) {
+      int64_t hh = r - pads[0], ww = c - pads[1];
+      bool inside = hh >= 0 && hh < h && ww >= 0 && ww < w;
+      plane.push_back(!inside ? 0 : columnMajor ? hh + ww * h : hh * w + ww);
+    }
+  }
+  SmallVector<int64_t> offsets;
+  for (int64_t i = 0; i < batch * channels; ++i)
+    offsets.push_back(i * h * w);
+  Type i64 = n.builder().getI64Type();
+  Ops o(n);
+  Value padded =
+      o.op<ms::PadOp>(x, ArrayRef<int64_t>{0, 0, pads[0], pads[1], 0, 0, padEnd[0], padEnd[1]},
+                      ms::PadMode::constant, APFloat(-std::numeric_limits<double>::infinity()));
+  Value planeIndex = o.constant(KnownTensor::fromInts({extent[0], extent[1]}, i64, plane));
+  Value best, bestIndex;
+  for (int64_t i = 0; i < kernel[0]; ++i) {
+    for (int64_t j = 0; j < kernel[1]; ++j) {
+      int64_t r = i * dilations[0], c = j * dilations[1];
+      Value tap = o.slice(padded, {0, 0, r, c}, {batch, channels, out[2], out[3]},
+                          {1, 1, strides[0], strides[1]});
+      Value tapIndex = o.slice(planeIndex, {r, c}, {out[2], out[3]}, {strides[0], strides[1]});
+      if (!best) {
+        best = tap;
+        bestIndex = o.expand(tapIndex, {batch, channels, out[2], out[3]});
+        continue;
+      }
+      Value greater = o.compare(ms::ComparePredicate::gt, tap, best);
+      best = o.where(greater, tap, best);
+      bestIndex = o.where(greater, tapIndex, bestIndex);
+    }
+  }
+  Value offset = o.constant(KnownTensor::fromInts({batch, channels, 1, 1}, i64, offsets));
+  Value indices = o.add(bestIndex, offset);
+  if (o.failed())
+    return failure();
+  return indices;
+}
+
+void mlir::mie::onnx_import::composite::registerCompositeNNOps(OnnxOpTable &table) {
+  table["Upsample"] = {importUpsample, 1, 2, 7};
+  table["LRN"] = {importLRN, 1, 1};
+  table["ConvTranspose"] = {importConvTranspose, 2, 3};
+  table["Einsum"] = {importEinsum, 1, ~0u, 12};
+}

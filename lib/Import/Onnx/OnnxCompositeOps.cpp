@@ -1,0 +1,545 @@
+//===- OnnxCompositeOps.cpp - ONNX ops imported as compositions of ms ops -===//
+//
+// Ops with no ms counterpart of their own, written exactly in terms of existing ms ops: data
+// movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
+// reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
+// an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
+// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp. (CumSum is an op
+// of its own, ms.cumsum, imported in OnnxIndexingOps.cpp.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxCompositeBuilder.h"
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
+
+namespace {
+
+/// (x - mean) / sqrt(var + epsilon) over `axes` (mean and variance kept as size-1 dims).
+Value standardize(Ops &o, Value x, ArrayRef<int64_t> axes, double epsilon) {
+  Type et = typeOf(x).getElementType();
+  Value centered = o.sub(x, o.reduce<ms::ReduceMeanOp>(x, axes, true));
+  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), axes, true);
+  return o.mul(centered, o.op<ms::RsqrtOp>(o.add(variance, o.scalar(et, epsilon))));
+}
+
+/// Shifts `x` by `by` along `axis` (towards higher indices, or lower when `reverse`), filling with
+/// zeros: one ms.pad that pads one side and crops the other.
+Value shift(Ops &o, Value x, int64_t axis, int64_t by, bool reverse) {
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> pads(2 * rank, 0);
+  pads[axis] = reverse ? -by : by;
+  pads[axis + rank] = reverse ? by : -by;
+  return o.pad(x, pads);
+}
+
+/// Inclusive prefix sums along `axis` (suffix sums when `reverse`) by the log-step scan
+/// y += shift(y, 1), y += shift(y, 2), ...: exact for integers, ceil(log2(n)) adds.
+Value prefixSum(Ops &o, Value x, int64_t axis, bool reverse) {
+  int64_t size = typeOf(x).getDimSize(axis);
+  for (int64_t step = 1; step < size && !o.failed(); step *= 2)
+    x = o.add(x, shift(o, x, axis, step, reverse));
+  return x;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+/// Tile: each dim d becomes [repeats[d], size] by an expand of [1, size], then one reshape merges
+/// the pairs.
+LogicalResult importTile(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> repeats = knownInts(n, 1, "repeats");
+  if (failed(repeats))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if ((int64_t)repeats->size() != xType.getRank())
+    return n.error() << "repeats " << listToString(*repeats) << " must have " << xType.getRank()
+                     << " entries for " << xType;
+  SmallVector<int64_t> lifted, expanded, result;
+  for (auto [size, r] : llvm::zip(xType.getShape(), *repeats)) {
+    if (r < 0)
+      return n.error() << "repeats " << listToString(*repeats) << " must be non-negative";
+    lifted.append({1, size});
+    expanded.append({r, size});
+    result.push_back(r * size);
+  }
+  if (!isReasonableShape(result))
+    return n.error() << "tiled shape " << listToString(result) << " is too large";
+  Ops o(n);
+  Value tiled = o.reshape(o.expand(o.reshape(o.in(0), lifted), expanded), result);
+  return finish(n, o, tiled);
+}
+
+/// DepthToSpace: [N, C, H, W] -> [N, C / b^2, H * b, W * b]. DCR reads the channel as
+/// (bh, bw, c), CRD as (c, bh, bw).
+LogicalResult importDepthToSpace(NodeImporter &n) {
+  int64_t b = n.getInt("blocksize", 0);
+  std::string mode = n.getString("mode", "DCR");
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() != 4)
+    return n.error() << "expects a 4-D input, got " << xType;
+  if (mode != "DCR" && mode != "CRD")
+    return n.error() << "mode '" << mode << "' must be DCR or CRD";
+  int64_t batch = xType.getDimSize(0), c = xType.getDimSize(1), h = xType.getDimSize(2),
+          w = xType.getDimSize(3);
+  if (b < 1 || c % (b * b) != 0)
+    return n.error() << "blocksize " << b << " must be >= 1 with blocksize^2 dividing " << c
+                     << " channels";
+  int64_t oc = c / (b * b);
+  Ops o(n);
+  Value x = o.in(0), y;
+  if (mode == "DCR")
+    y = o.transpose(o.reshape(x, {batch, b, b, oc, h, w}), {0, 3, 4, 1, 5, 2});
+  else
+    y = o.transpose(o.reshape(x, {batch, oc, b, b, h, w}), {0, 1, 4, 2, 5, 3});
+  return finish(n, o, o.reshape(y, {batch, oc, h * b, w * b}));
+}
+
+/// SpaceToDepth: [N, C, H, W] -> [N, C * b^2, H / b, W / b], the inverse of DepthToSpace (DCR).
+LogicalResult importSpaceToDepth(NodeImporter &n) {
+  int64_t b = n.getInt("blocksize", 0);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() != 4)
+    return n.error() << "expects a 4-D input, got " << xType;
+  int64_t batch = xType.getDimSize(0), c = xType.getDimSize(1), h = xType.getDimSize(2),
+          w = xType.getDimSize(3);
+  if (b < 1 || h % b != 0 || w % b != 0)
+    return n.error() << "blocksize " << b << " must be >= 1 and divide the spatial dims of "
+                     << xType;
+  Ops o(n);
+  Value y = o.transpose(o.reshape(o.in(0), {batch, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4});
+  return finish(n, o, o.reshape(y, {batch, c * b * b, h / b, w / b}));
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations
+//===----------------------------------------------------------------------===//
+
+} // namespace
+
+/// Y uses the batch's mean and (population) variance over every dim but the channel; the running
+/// statistics are input * momentum + batch statistic * (1 - momentum), as in ONNX's reference.
+LogicalResult mlir::mie::onnx_import::importBatchNormTraining(NodeImporter &n) {
+  double epsilon = n.getFloat("epsilon", 1e-5), momentum = n.getFloat("momentum", 0.9);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank < 2)
+    return n.error() << "expects an input of rank >= 2 ([N, C, ...]), got " << xType;
+  int64_t channels = xType.getDimSize(1);
+  for (unsigned i = 1; i < 5; ++i)
+    if (n.inputType(i).getNumElements() != channels)
+      return n.error() << "input " << i << " " << n.inputType(i) << " must have " << channels
+                       << " elements";
+  SmallVector<int64_t> axes = {0};
+  llvm::append_range(axes, iota(2, rank));
+  Type et = xType.getElementType();
+  Ops o(n);
+  Value x = o.in(0);
+  Value mean = o.reduce<ms::ReduceMeanOp>(x, axes, true);
+  Value centered = o.sub(x, mean);
+  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), axes, true);
+  Value y = o.mul(centered, o.op<ms::RsqrtOp>(o.add(variance, o.scalar(et, epsilon))));
+  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
+  y = o.add(y, channelParam(o, o.in(2), channels, rank));
+  auto running = [&](unsigned input, Value batch) {
+    Value old = o.mul(o.in(input), o.scalar(et, momentum));
+    return o.add(
+        old, o.mul(o.reshape(batch, n.inputType(input).getShape()), o.scalar(et, 1.0 - momentum)));
+  };
+  Value runningMean = n.hasOutput(1) ? running(3, mean) : Value();
+  Value runningVar = n.hasOutput(2) ? running(4, variance) : Value();
+  if (o.failed() || failed(n.onlyOutputs(3, "only Y and the running statistics are computed")))
+    return failure();
+  n.setOutput(0, y);
+  if (runningMean)
+    n.setOutput(1, runningMean);
+  if (runningVar)
+    n.setOutput(2, runningVar);
+  return success();
+}
+
+namespace {
+
+LogicalResult importInstanceNorm(NodeImporter &n) {
+  double epsilon = n.getFloat("epsilon", 1e-5);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank < 3)
+    return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
+  int64_t channels = xType.getDimSize(1);
+  for (unsigned i = 1; i < 3; ++i)
+    if (n.inputType(i).getNumElements() != channels)
+      return n.error() << (i == 1 ? "scale " : "bias ") << n.inputType(i) << " must have "
+                       << channels << " elements";
+  Ops o(n);
+  Value y = standardize(o, o.in(0), iota(2, rank), epsilon);
+  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
+  y = o.add(y, channelParam(o, o.in(2), channels, rank));
+  return finish(n, o, y);
+}
+
+/// GroupNormalization: statistics over [C / G, spatial...] of each group. Scale and bias are per
+/// group in opset 18 and per channel from 21 (the importer's semantic opset stops at 18, so their
+/// size tells which).
+LogicalResult importGroupNorm(NodeImporter &n) {
+  double epsilon = n.getFloat("epsilon", 1e-5);
+  int64_t groups = n.getInt("num_groups", 0);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank < 3)
+    return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  if (groups < 1 || channels % groups != 0)
+    return n.error() << "num_groups " << groups << " must be >= 1 and divide " << channels
+                     << " channels";
+  int64_t size = n.inputType(1).getNumElements();
+  if (n.inputType(2).getNumElements() != size || (size != groups && size != channels))
+    return n.error() << "scale " << n.inputType(1) << " and bias " << n.inputType(2)
+                     << " must both have num_groups (" << groups << ") or C (" << channels
+                     << ") elements";
+  Ops o(n);
+  Value grouped = o.reshape(o.in(0), {batch, groups, xType.getNumElements() / (batch * groups)});
+  Value y = standardize(o, grouped, {2}, epsilon);
+  if (size == groups) {
+    y = o.mul(y, o.reshape(o.in(1), {groups, 1}));
+    y = o.add(y, o.reshape(o.in(2), {groups, 1}));
+    return finish(n, o, o.reshape(y, xType.getShape()));
+  }
+  y = o.reshape(y, xType.getShape());
+  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
+  y = o.add(y, channelParam(o, o.in(2), channels, rank));
+  return finish(n, o, y);
+}
+
+LogicalResult importLpNorm(NodeImporter &n) {
+  int64_t axis = n.getInt("axis", -1), p = n.getInt("p", 2);
+  if (n.hasFailed())
+    return failure();
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, n.inputType(0).getRank());
+  if (failed(normAxis))
+    return failure();
+  if (p != 1 && p != 2)
+    return n.error() << "p must be 1 or 2, got " << p;
+  Ops o(n);
+  Value x = o.in(0);
+  Value norm = p == 1 ? o.reduce<ms::ReduceSumOp>(o.op<ms::AbsOp>(x), {*normAxis}, true)
+                      : o.op<ms::SqrtOp>(o.reduce<ms::ReduceSumOp>(o.mul(x, x), {*normAxis}, true));
+  return finish(n, o, o.div(x, norm));
+}
+
+/// MeanVarianceNormalization: (x - mean) / (sqrt(var) + 1e-9), ONNX's function body.
+LogicalResult importMeanVarianceNorm(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  SmallVector<int64_t> axes = n.getInts("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  if (n.hasFailed())
+    return failure();
+  FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, xType.getRank());
+  if (failed(normAxes))
+    return failure();
+  llvm::sort(*normAxes);
+  Ops o(n);
+  Value x = o.in(0);
+  Type et = xType.getElementType();
+  Value centered = o.sub(x, o.reduce<ms::ReduceMeanOp>(x, *normAxes, true));
+  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), *normAxes, true);
+  Value stddev = o.add(o.op<ms::SqrtOp>(variance), o.scalar(et, 1e-9));
+  return finish(n, o, o.div(centered, stddev));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and log-softmax
+//===----------------------------------------------------------------------===//
+
+enum class Reduction { L1, L2, SumSquare, LogSum, LogSumExp };
+
+/// The reduced axes of a Reduce* node (sorted), or nullopt for noop_with_empty_axes with no axes:
+/// then only the elementwise part applies (as in ONNX's reference).
+FailureOr<std::optional<SmallVector<int64_t>>> reductionAxes(NodeImporter &n) {
+  bool noop = n.getInt("noop_with_empty_axes", 0) != 0;
+  if (n.hasFailed())
+    return failure();
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = intsFromAttrOrInput(n, "axes", 1, 18);
+  if (failed(axes))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (!*axes || (*axes)->empty()) {
+    if (noop)
+      return std::optional<SmallVector<int64_t>>();
+    return std::optional<SmallVector<int64_t>>(iota(0, rank));
+  }
+  FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, **axes, rank);
+  if (failed(normalized))
+    return failure();
+  llvm::sort(*normalized);
+  return std::optional<SmallVector<int64_t>>(std::move(*normalized));
+}
+
+template <Reduction kind>
+LogicalResult importReduction(NodeImporter &n) {
+  bool keepDims = n.getInt("keepdims", 1) != 0;
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = reductionAxes(n);
+  if (failed(axes) || n.hasFailed())
+    return failure();
+  Ops o(n);
+  Value x = o.in(0);
+  auto sum = [&](Value v) { return *axes ? o.reduce<ms::ReduceSumOp>(v, **axes, keepDims) : v; };
+  Value result;
+  switch (kind) {
+  case Reduction::L1:
+    result = sum(o.op<ms::AbsOp>(x));
+    break;
+  case Reduction::L2:
+    result = o.op<ms::SqrtOp>(sum(o.mul(x, x)));
+    break;
+  case Reduction::SumSquare:
+    result = sum(o.mul(x, x));
+    break;
+  case Reduction::LogSum:
+    result = o.op<ms::LogOp>(sum(x));
+    break;
+  case Reduction::LogSumExp: {
+    if (!*axes) {
+      result = x; // log(exp(x)) without the overflow
+      break;
+    }
+    // max + log(sum(exp(x - max))): exp never overflows. An all -inf slice gives NaN from
+    // -inf - -inf, so the max is replaced by 0 where it is not finite.
+    Type et = typeOf(x).getElementType();
+    Value max = o.reduce<ms::ReduceMaxOp>(x, **axes, true);
+    Value finite = o.compare(ms::ComparePredicate::eq, o.sub(max, max), o.scalar(et, 0.0));
+    max = o.where(finite, max, o.scalar(et, 0.0));
+    Value sumExp = o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(o.sub(x, max)), **axes, keepDims);
+    Value maxOut = keepDims || o.failed() ? max : o.reshape(max, typeOf(sumExp).getShape());
+    result = o.add(o.op<ms::LogOp>(sumExp), maxOut);
+    break;
+  }
+  }
+  return finish(n, o, result);
+}
+
+/// The axes a (Log)Softmax/Hardmax normalizes over: before opset 13 the input is coerced to 2-D at
+/// `axis` (default 1), so every dim from `axis` on; from 13 the single `axis` (default -1).
+FailureOr<SmallVector<int64_t>> softmaxAxes(NodeImporter &n) {
+  bool coerce = n.opset() < 13;
+  int64_t axis = n.getInt("axis", coerce ? 1 : -1);
+  if (n.hasFailed())
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (rank == 0)
+    return n.error() << "expects an input of rank >= 1, got " << n.inputType(0);
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, rank);
+  if (failed(normAxis))
+    return failure();
+  return coerce ? iota(*normAxis, rank) : SmallVector<int64_t>{*normAxis};
+}
+
+/// LogSoftmax: (x - max) - log(sum(exp(x - max))).
+LogicalResult importLogSoftmax(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
+  if (failed(axes))
+    return failure();
+  Ops o(n);
+  Value x = o.in(0);
+  Value shifted = o.sub(x, o.reduce<ms::ReduceMaxOp>(x, *axes, true));
+  Value logSum = o.op<ms::LogOp>(o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(shifted), *axes, true));
+  return finish(n, o, o.sub(shifted, logSum));
+}
+
+/// Hardmax: 1 at the first maximum of each slice. The slice is flattened to one axis; the maxima
+/// are counted with a prefix sum so only the first one stays.
+LogicalResult importHardmax(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
+  if (failed(axes))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  ArrayRef<int64_t> shape = xType.getShape();
+  Type et = xType.getElementType();
+  Ops o(n);
+  Value x = o.in(0);
+  int64_t axis = axes->front();
+  if (axes->size() > 1) {
+    x = o.reshape(x, {product(shape.take_front(axis)), product(shape.drop_front(axis))});
+    axis = 1;
+  }
+  Value isMax = o.compare(ms::ComparePredicate::eq, x, o.reduce<ms::ReduceMaxOp>(x, {axis}, true));
+  Value ones = o.cast(isMax, et);
+  Value count = prefixSum(o, ones, axis, /*reverse=*/false);
+  Value first = o.compare(ms::ComparePredicate::eq, o.mul(count, ones), o.scalar(et, 1.0));
+  return finish(n, o, o.reshape(o.cast(first, et), shape));
+}
+
+LogicalResult importGlobalMaxPool(NodeImporter &n) {
+  int64_t rank = n.inputType(0).getRank();
+  if (rank < 3)
+    return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got "
+                     << n.inputType(0);
+  Ops o(n);
+  return finish(n, o, o.reduce<ms::ReduceMaxOp>(o.in(0), iota(2, rank), true));
+}
+
+//===----------------------------------------------------------------------===//
+// Masks: Trilu, EyeLike, OneHot
+//===----------------------------------------------------------------------===//
+
+/// Trilu: where(mask, x, 0). The mask keeps j - i >= k (upper) or j - i <= k (lower): a constant
+/// for a known k, else a comparison of the constant [rows, cols] matrix of j - i with k at run
+/// time.
+LogicalResult importTrilu(NodeImporter &n) {
+  bool upper = n.getInt("upper", 1) != 0;
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() < 2)
+    return n.error() << "expects an input of rank >= 2, got " << xType;
+  int64_t rows = xType.getDimSize(xType.getRank() - 2),
+          cols = xType.getDimSize(xType.getRank() - 1);
+  if (rows * cols > kMaxKnownElements)
+    return n.error() << "a " << rows << "x" << cols
+                     << " mask is too large to build at compile time";
+  const KnownTensor *knownK = n.known(1);
+  if (n.hasInput(1) &&
+      (n.inputType(1).getNumElements() != 1 || !n.inputType(1).getElementType().isInteger(64)))
+    return n.error() << "k must be an int64 scalar, got " << n.inputType(1);
+  int64_t k = knownK ? knownK->intAt(0) : 0;
+  if (xType.getNumElements() == 0) { // nothing to mask
+    n.forwardInput(0, 0);
+    return success();
+  }
+  SmallVector<int64_t> offsets, mask;
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) {
+      offsets.push_back(j - i);
+      mask.push_back(upper ? j - i >= k : j - i <= k);
+    }
+  }
+  Ops o(n);
+  Value maskValue;
+  if (!n.hasInput(1) || knownK) {
+    maskValue = o.constant(KnownTensor::fromInts({rows, cols}, n.builder().getI1Type(), mask));
+  } else {
+    Type i64 = n.builder().getI64Type();
+    Value offsetValue = o.constant(KnownTensor::fromInts({rows, cols}, i64, offsets));
+    Value kValue = o.reshape(o.in(1), {});
+    maskValue =
+        o.compare(upper ? ms::ComparePredicate::ge : ms::ComparePredicate::le, offsetValue, kValue);
+  }
+  Value zero = o.scalar(xType.getElementType(), 0.0);
+  return finish(n, o, o.where(maskValue, o.in(0), zero));
+}
+
+/// EyeLike: a known 2-D tensor with ones on diagonal `k`.
+LogicalResult importEyeLike(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t k = n.getInt("k", 0);
+  Type et = xType.getElementType();
+  if (n.hasAttr("dtype")) {
+    int64_t dtype = n.getInt("dtype", 0);
+    if (n.hasFailed())
+      return failure();
+    et = elementTypeFor(n.context(), dtype);
+    if (!et)
+      return n.error() << "unsupported element type " << dataTypeName(dtype) << " for the output";
+  }
+  if (n.hasFailed())
+    return failure();
+  if (xType.getRank() != 2)
+    return n.error() << "expects a 2-D input, got " << xType;
+  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
+  if (rows * cols > kMaxKnownElements)
+    return n.error() << "output of " << rows * cols
+                     << " elements is too large to build at compile time";
+  SmallVector<int64_t> values;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      values.push_back(j - i == k);
+  KnownTensor eye =
+      KnownTensor::fromInts({rows, cols}, n.builder().getI64Type(), values).castTo(et);
+  n.setKnownOutput(0, std::move(eye));
+  return success();
+}
+
+/// OneHot: where(indices == range(depth), on, off), the range laid along `axis`. Negative indices
+/// count from depth.
+LogicalResult importOneHot(NodeImporter &n) {
+  int64_t axis = n.getInt("axis", -1);
+  if (n.hasFailed())
+    return failure();
+  FailureOr<int64_t> depth = knownScalar(n, 1, "depth");
+  if (failed(depth))
+    return failure();
+  if (*depth < 1 || *depth > kMaxKnownElements)
+    return n.error() << "depth " << *depth << " must be in [1, " << kMaxKnownElements << "]";
+  RankedTensorType indicesType = n.inputType(0), valuesType = n.inputType(2);
+  if (valuesType.getNumElements() != 2)
+    return n.error() << "values " << valuesType << " must hold [off_value, on_value]";
+  int64_t rank = indicesType.getRank() + 1;
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, rank);
+  if (failed(normAxis))
+    return failure();
+
+  Ops o(n);
+  Type indexType = n.builder().getI64Type();
+  Value indices = o.cast(o.in(0), indexType); // float indices truncate, as ONNX casts them
+  Value zero = o.scalar(indexType, 0.0);
+  Value wrapped = o.add(indices, o.scalar(indexType, (double)*depth));
+  indices = o.where(o.compare(ms::ComparePredicate::lt, indices, zero), wrapped, indices);
+  SmallVector<int64_t> lifted(indicesType.getShape());
+  lifted.insert(lifted.begin() + *normAxis, 1);
+  SmallVector<int64_t> rangeShape(rank, 1);
+  rangeShape[*normAxis] = *depth;
+  Value range = o.constant(KnownTensor::fromInts(rangeShape, indexType, iota(0, *depth)));
+  Value hot = o.compare(ms::ComparePredicate::eq, o.reshape(indices, lifted), range);
+
+  Value off, on;
+  if (const KnownTensor *values = n.known(2)) {
+    Type et = valuesType.getElementType();
+    auto element = [&](int64_t i) {
+      return values->isFloat() ? KnownTensor::fromFloats({}, et, {values->floatAt(i)})
+                               : KnownTensor::fromInts({}, et, {values->intAt(i)});
+    };
+    off = o.constant(element(0));
+    on = o.constant(element(1));
+  } else {
+    Value flat = o.reshape(o.in(2), {2});
+    off = o.reshape(o.slice(flat, {0}, {1}, {1}), {});
+    on = o.reshape(o.slice(flat, {1}, {1}, {1}), {});
+  }
+  return finish(n, o, o.where(hot, on, off));
+}
+
+} // namespace
+
+void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
+  table["Tile"] = {importTile, 2, 2, 6};
+  table["DepthToSpace"] = {importDepthToSpace, 1, 1};
+  table["SpaceToDepth"] = {importSpaceToDepth, 1, 1};
+  table["InstanceNormalization"] = {importInstanceNorm, 3, 3};
+  table["GroupNormalization"] = {importGroupNorm, 3, 3, 18};
+  table["LpNormalization"] = {importLpNorm, 1, 1};
+  table["MeanVarianceNormalization"] = {importMeanVarianceNorm, 1, 1, 9};
+  table["ReduceL1"] = {importReduction<Reduction::L1>, 1, 2};
+  table["ReduceL2"] = {importReduction<Reduction::L2>, 1, 2};
+  table["ReduceSumSquare"] = {importReduction<Reduction::SumSquare>, 1, 2};
+  table["ReduceLogSum"] = {importReduction<Reduction::LogSum>, 1, 2};
+  table["ReduceLogSumExp"] = {importReduction<Reduction::LogSumExp>, 1, 2};
+  table["LogSoftmax"] = {importLogSoftmax, 1, 1};
+  table["Hardmax"] = {importHardmax, 1, 1};
+  table["GlobalMaxPool"] = {importGlobalMaxPool, 1, 1};
+  table["Trilu"] = {importTrilu, 1, 2, 14};
+  table["EyeLike"] = {importEyeLike, 1, 1, 9};
+  table["OneHot"] = {importOneHot, 3, 3, 9};
+  registerCompositeNNOps(table);
+}

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Writes one small ONNX model, chosen by name, for the lit tests of the ops the importer builds
+out of several ms ops (lib/Import/Onnx/OnnxCompositeOps.cpp) and of its uniform reports.
+
+    make_composite_models.py NAME OUT.onnx
+
+Same conventions as make_models.py: onnx.helper and numpy at test time, seeded weights, no checker.
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I32 = TensorProto.INT32
+I64 = TensorProto.INT64
+
+MODELS = {}
+node = helper.make_node
+
+
+def register(fn):
+    MODELS[fn.__name__] = fn
+    return fn
+
+
+def vi(name, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def ints(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+
+def floats(name, array):
+    return numpy_helper.from_array(np.asarray(array, dtype=np.float32), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                          producer_name="mie-tests")
+    m.ir_version = 8
+    return m
+
+
+def outs(*names):
+    return [vi(n, None, TensorProto.UNDEFINED) for n in names]  # element type not declared
+
+
+@register
+def data_movement():
+    return model([node("Tile", ["x", "repeats"], ["tiled"], name="tile"),
+                  node("DepthToSpace", ["y"], ["dcr"], name="d2s_dcr", blocksize=2),
+                  node("DepthToSpace", ["y"], ["crd"], name="d2s_crd", blocksize=2, mode="CRD"),
+                  node("SpaceToDepth", ["y"], ["s2d"], name="s2d", blocksize=2)],
+                 [vi("x", [2, 3]), vi("y", [1, 8, 2, 4])], outs("tiled", "dcr", "crd", "s2d"),
+                 [ints("repeats", [2, 1])])
+
+
+@register
+def normalizations():
+    rng = np.random.default_rng(3)
+    return model([node("InstanceNormalization", ["x", "scale", "bias"], ["inst"], name="inst",
+                       epsilon=1e-3),
+                  node("LpNormalization", ["x"], ["lp1"], name="lp1", axis=1, p=1),
+                  node("MeanVarianceNormalization", ["x"], ["mvn"], name="mvn", axes=[0, 2])],
+                 [vi("x", [2, 4, 5])], outs("inst", "lp1", "mvn"),
+                 [floats("scale", rng.standard_normal(4)), floats("bias", rng.standard_normal(4))])
+
+
+@register
+def group_norm_opset18():
+    # Opset 18: scale and bias per group.
+    return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
+                       num_groups=2)],
+                 [vi("x", [1, 4, 3]), vi("scale", [2]), vi("bias", [2])], outs("y"), opset=18)
+
+
+@register
+def group_norm_opset21():
+    # Opset 21: scale and bias per channel.
+    return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
+                       num_groups=2)],
+                 [vi("x", [1, 4, 3]), vi("scale", [4]), vi("bias", [4])], outs("y"), opset=21)
+
+
+@register
+def reductions():
+    return model([node("ReduceL1", ["x"], ["l1"], name="l1", axes=[1]),
+                  node("ReduceL2", ["x"], ["l2"], name="l2", axes=[-1], keepdims=0),
+                  node("ReduceSumSquare", ["x"], ["ss"], name="ss", keepdims=0),
+                  node("ReduceLogSum", ["x"], ["ls"], name="ls", axes=[0, 2]),
+                  node("ReduceLogSumExp", ["x"], ["lse"], name="lse", axes=[1], keepdims=0)],
+                 [vi("x", [2, 3, 4])], outs("l1", "l2", "ss", "ls", "lse"))
+
+
+@register
+def reductions_opset18():
+    # Axes as an input; noop_with_empty_axes keeps the elementwise part only.
+    return model([node("ReduceSumSquare", ["x", "axes"], ["ss"], name="ss"),
+                  node("ReduceL1", ["x"], ["noop"], name="noop", noop_with_empty_axes=1)],
+                 [vi("x", [2, 3])], outs("ss", "noop"), [ints("axes", [0])], opset=18)
+
+
+@register
+def softmax_family_opset11():
+    # Before opset 13: normalized over every dim from `axis` on.
+    return model([node("LogSoftmax", ["x"], ["logsm"], name="logsm"),
+                  node("Hardmax", ["x"], ["hard"], name="hard", axis=2)],
+                 [vi("x", [2, 3, 4])], outs("logsm", "hard"), opset=11)
+
+
+@register
+def softmax_family_opset13():
+    return model([node("LogSoftmax", ["x"], ["logsm"], name="logsm", axis=1),
+                  node("Hardmax", ["x"], ["hard"], name="hard", axis=1),
+                  node("GlobalMaxPool", ["y"], ["gmp"], name="gmp")],
+                 [vi("x", [2, 3, 4]), vi("y", [1, 2, 3, 3])], outs("logsm", "hard", "gmp"))
+
+
+@register
+def masks():
+    return model([node("Trilu", ["x", "k"], ["upper"], name="triu"),
+                  node("Trilu", ["x", "kdyn"], ["lower"], name="tril", upper=0),
+                  node("EyeLike", ["x"], ["eye"], name="eye", k=1, dtype=I32),
+                  node("OneHot", ["idx", "depth", "values"], ["hot"], name="onehot", axis=0)],
+                 [vi("x", [2, 3]), vi("kdyn", [], I64), vi("idx", [2], I64)],
+                 outs("upper", "lower", "eye", "hot"),
+                 [ints("k", 1), ints("depth", 3), floats("values", [0.0, 5.0])], opset=14)
+
+
+@register
+def cumsum():
+    return model([node("CumSum", ["x", "axis"], ["inclusive"], name="cs"),
+                  node("CumSum", ["x", "axis"], ["rev_excl"], name="cs_rev_excl", exclusive=1,
+                       reverse=1),
+                  node("CumSum", ["x", "axis_dyn"], ["dyn"], name="cs_dyn")],
+                 [vi("x", [2, 5], I32), vi("axis_dyn", [], I64)],
+                 outs("inclusive", "rev_excl", "dyn"), [ints("axis", 1)])
+
+
+@register
+def einsum():
+    return model([node("Einsum", ["a", "b"], ["bmm"], name="bmm", equation="bij,bjk->bik"),
+                  node("Einsum", ["q", "k"], ["attn"], name="attn", equation="bhid,bhjd->bhij"),
+                  node("Einsum", ["m"], ["t"], name="transpose", equation="ij->ji"),
+                  node("Einsum", ["m2"], ["diag"], name="diag", equation="ii->i"),
+                  node("Einsum", ["m"], ["rowsum"], name="rowsum", equation="ij")],
+                 [vi("a", [2, 3, 4]), vi("b", [2, 4, 5]), vi("q", [1, 2, 3, 4]),
+                  vi("k", [1, 2, 5, 4]), vi("m", [3, 4]), vi("m2", [3, 3])],
+                 outs("bmm", "attn", "t", "diag", "rowsum"), opset=12)
+
+
+@register
+def lrn_upsample():
+    return model([node("LRN", ["x"], ["lrn"], name="lrn", size=3),
+                  node("Upsample", ["x"], ["up"], name="up", scales=[1.0, 1.0, 2.0, 3.0])],
+                 [vi("x", [1, 4, 2, 2])], outs("lrn", "up"), opset=8)
+
+
+@register
+def upsample_opset9():
+    # Scales as an input (an initializer of floats, which the importer does not track as known).
+    return model([node("Upsample", ["x", "scales"], ["y"], name="up", mode="linear")],
+                 [vi("x", [1, 1, 2, 2])], outs("y"), [floats("scales", [1.0, 1.0, 2.0, 2.0])],
+                 opset=9)
+
+
+@register
+def conv_transpose():
+    rng = np.random.default_rng(5)
+    return model([node("ConvTranspose", ["x", "w", "b"], ["y"], name="deconv", strides=[2, 2],
+                       pads=[1, 0, 1, 1], output_padding=[1, 0], group=2),
+                  node("ConvTranspose", ["x1d", "w1d"], ["y1d"], name="deconv1d",
+                       auto_pad="SAME_UPPER", strides=[2])],
+                 [vi("x", [1, 4, 3, 3]), vi("x1d", [1, 2, 4])], outs("y", "y1d"),
+                 [floats("w", rng.standard_normal((4, 3, 3, 2))), floats("b", rng.standard_normal(6)),
+                  floats("w1d", rng.standard_normal((2, 1, 3)))])
+
+
+@register
+def conv_transpose_3d():
+    rng = np.random.default_rng(8)
+    return model([node("ConvTranspose", ["x", "w", "b"], ["y"], name="deconv3d", group=2,
+                       strides=[2, 1, 2], dilations=[2, 1, 1], pads=[1, 0, 0, 0, 1, 1],
+                       output_padding=[1, 0, 0])],
+                 [vi("x", [1, 4, 2, 3, 2])], outs("y"),
+                 [floats("w", rng.standard_normal((4, 1, 2, 2, 3))), floats("b", rng.standard_normal(2))])
+
+
+@register
+def conv_transpose_runtime_weight():
+    return model([node("ConvTranspose", ["x", "w"], ["y"], name="deconv", strides=[1, 2])],
+                 [vi("x", [1, 2, 3, 3]), vi("w", [2, 1, 2, 2])], outs("y"))
+
+
+@register
+def dynamic_inputs():
+    # Clip takes run-time bounds; LayerNormalization computes Mean and InvStdDev; 1-D pooling.
+    return model([node("Clip", ["x", "lo", "hi"], ["clipped"], name="clip"),
+                  node("LayerNormalization", ["x", "scale"], ["ln", "mean", "inv"], name="ln",
+                       axis=1),
+                  node("MaxPool", ["x"], ["pool"], name="pool", kernel_shape=[2], strides=[2])],
+                 [vi("x", [2, 3, 4]), vi("lo", []), vi("hi", [])],
+                 outs("clipped", "ln", "mean", "inv", "pool"),
+                 [floats("scale", np.ones((3, 4)))], opset=17)
+
+
+@register
+def batchnorm_training():
+    rng = np.random.default_rng(6)
+    return model([node("BatchNormalization", ["x", "s", "b", "mean", "var"], ["y", "rmean", "rvar"],
+                       name="bn", training_mode=1, momentum=0.8)],
+                 [vi("x", [2, 3, 4])], outs("y", "rmean", "rvar"),
+                 [floats("s", rng.standard_normal(3)), floats("b", rng.standard_normal(3)),
+                  floats("mean", rng.standard_normal(3)), floats("var", rng.random(3))], opset=15)
+
+
+@register
+def maxpool_indices():
+    return model([node("MaxPool", ["x"], ["y", "idx"], name="pool", kernel_shape=[2, 3],
+                       strides=[2, 2], pads=[1, 0, 0, 1], dilations=[1, 2], ceil_mode=1),
+                  node("MaxPool", ["x"], ["y2", "idx2"], name="pool_cm", kernel_shape=[2, 2],
+                       storage_order=1)],
+                 [vi("x", [2, 2, 4, 5])], outs("y", "idx", "y2", "idx2"), opset=12)
+
+
+@register
+def dynamic_axes():
+    return model([node("ReduceL2", ["x", "axes"], ["y"], name="l2_dyn")],
+                 [vi("x", [2, 3]), vi("axes", [1], I64)], outs("y"), opset=18)
+
+
+@register
+def pool_3d():
+    return model([node("AveragePool", ["x"], ["y"], name="pool3d", kernel_shape=[2, 2, 2],
+                       strides=[2, 1, 1], pads=[0, 0, 1, 0, 0, 1])],
+                 [vi("x", [1, 1, 4, 4, 4])], outs("y"))
+
+
+@register
+def pool_4d():
+    return model([node("MaxPool", ["x"], ["y"], name="pool4d", kernel_shape=[1, 1, 1, 1])],
+                 [vi("x", [1, 1, 2, 2, 2, 2])], outs("y"))
+
+
+@register
+def bad_depth_to_space():
+    return model([node("DepthToSpace", ["x"], ["y"], name="d2s_bad", blocksize=3)],
+                 [vi("x", [1, 8, 2, 2])], outs("y"))
+
+
+@register
+def bad_einsum():
+    return model([node("Einsum", ["a", "b"], ["y"], name="einsum_bad", equation="ij,jk,kl->il")],
+                 [vi("a", [2, 3]), vi("b", [3, 4])], outs("y"), opset=12)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
+        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
+    with open(sys.argv[2], "wb") as f:
+        f.write(MODELS[sys.argv[1]]().SerializeToString())
+
+
+if __name__ == "__main__":
+    main()
