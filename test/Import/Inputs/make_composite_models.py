@@ -133,16 +133,6 @@ def masks():
 
 
 @register
-def cumsum():
-    return model([node("CumSum", ["x", "axis"], ["inclusive"], name="cs"),
-                  node("CumSum", ["x", "axis"], ["rev_excl"], name="cs_rev_excl", exclusive=1,
-                       reverse=1),
-                  node("CumSum", ["x", "axis_dyn"], ["dyn"], name="cs_dyn")],
-                 [vi("x", [2, 5], I32), vi("axis_dyn", [], I64)],
-                 outs("inclusive", "rev_excl", "dyn"), [ints("axis", 1)])
-
-
-@register
 def einsum():
     return model([node("Einsum", ["a", "b"], ["bmm"], name="bmm", equation="bij,bjk->bik"),
                   node("Einsum", ["q", "k"], ["attn"], name="attn", equation="bhid,bhjd->bhij"),
