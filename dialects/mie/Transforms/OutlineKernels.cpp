@@ -18,6 +18,11 @@ std::string sanitize(StringRef name) {
   return out;
 }
 
+bool isEmptyBuffer(Value v) {
+  auto memref = dyn_cast<MemRefType>(v.getType());
+  return memref && memref.hasStaticShape() && memref.getNumElements() == 0;
+}
+
 struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -33,6 +38,20 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
             (parent.getSymName() + "_k" + Twine(counter++) + "_" + sanitize(kernel.getName()))
                 .str();
         Block &body = kernel.getBodyBlock();
+        // Empty buffers (a zero dim) carry no data and have no bare-pointer form at the function
+        // boundary: the outlined body gets a local empty buffer instead of the argument.
+        SmallVector<Value> operands;
+        for (auto [arg, operand] : llvm::zip(llvm::to_vector(body.getArguments()),
+                                             kernel->getOperands())) {
+          if (!isEmptyBuffer(arg)) {
+            operands.push_back(operand);
+            continue;
+          }
+          OpBuilder inner = OpBuilder::atBlockBegin(&body);
+          arg.replaceAllUsesWith(
+              memref::AllocaOp::create(inner, kernel.getLoc(), cast<MemRefType>(arg.getType())));
+        }
+        body.eraseArguments([](BlockArgument arg) { return isEmptyBuffer(arg); });
         auto type = b.getFunctionType(body.getArgumentTypes(), {});
         auto func = func::FuncOp::create(b, kernel.getLoc(), name, type);
         func.setPrivate();
@@ -47,7 +66,7 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         terminator->erase();
 
         b.setInsertionPoint(kernel);
-        func::CallOp::create(b, kernel.getLoc(), func, kernel->getOperands());
+        func::CallOp::create(b, kernel.getLoc(), func, operands);
         kernel.erase();
       }
     }

@@ -123,18 +123,34 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
                                    AffineMap::get(numDims, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iters(numDims - 1, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
-    KernelOp::create(rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, out,
-                     [&](OpBuilder &b, Location l, ValueRange args) {
-                       Type et = op.getType().getElementType();
-                       linalg::FillOp::create(b, l, scalarConstant(b, l, et, 0.0), args[2]);
-                       linalg::GenericOp::create(
-                           b, l, args.take_front(2), args[2], maps, iters,
-                           [&](OpBuilder &gb, Location gl, ValueRange e) {
-                             Value p = arith::MulFOp::create(gb, gl, e[0], e[1]);
-                             linalg::YieldOp::create(gb, gl,
-                                                     (Value)arith::AddFOp::create(gb, gl, e[2], p));
-                           });
-                     });
+    // Narrow floats (f16, bf16) accumulate in an f32 scratch buffer and are rounded once at the end.
+    Type et = op.getType().getElementType(), ct = computeType(et);
+    SmallVector<Value> outs = {out};
+    if (ct != et)
+      outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(resultShape, ct)));
+    KernelOp::create(
+        rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, outs,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value y = args[2], acc = args.back();
+          linalg::FillOp::create(b, l, scalarConstant(b, l, ct, 0.0), acc);
+          linalg::GenericOp::create(
+              b, l, args.take_front(2), acc, maps, iters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                Value p = arith::MulFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct),
+                                                convertFloat(gb, gl, e[1], ct));
+                linalg::YieldOp::create(gb, gl, (Value)arith::AddFOp::create(gb, gl, e[2], p));
+              });
+          if (acc == y)
+            return;
+          int64_t rank = resultShape.size();
+          AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+          linalg::GenericOp::create(
+              b, l, acc, y, SmallVector<AffineMap>{id, id},
+              SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                linalg::YieldOp::create(gb, gl, convertFloat(gb, gl, e[0], et));
+              });
+        });
     rewriter.replaceOp(op, out);
     return success();
   }

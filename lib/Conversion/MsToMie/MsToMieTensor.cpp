@@ -118,6 +118,9 @@ struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
                        int64_t offset = 0;
                        for (Value in : args.drop_back()) {
                          auto type = cast<MemRefType>(in.getType());
+                         // An empty operand adds nothing (and its slot could start past the end).
+                         if (type.getNumElements() == 0)
+                           continue;
                          SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
                          offsets[axis] = offset;
                          Value slot = memref::SubViewOp::create(b, l, args.back(), offsets,
