@@ -10,12 +10,6 @@ namespace {
 
 RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-template <typename OpTy>
-OpTy singleUseDef(Value v) {
-  auto op = v.getDefiningOp<OpTy>();
-  return op && op->hasOneUse() ? op : OpTy();
-}
-
 /// softmax(Q·Kᵀ · c [+ mask]) · V -> ms.attention(Q, K, V [, mask]) {scale = c}.
 struct RecognizeAttention : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;

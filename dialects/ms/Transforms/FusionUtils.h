@@ -39,6 +39,14 @@ FusedOp wrapInFusedOp(RewriterBase &rewriter, ArrayRef<Operation *> members);
 /// recognized composite replaces, so reports and diagnostics still name every source node.
 Location chainLoc(Operation *root, ValueRange stops);
 
+/// The op of type OpTy defining `v`, if `v` is its result and has exactly one use (so that a
+/// rewrite replacing the chain removes the op).
+template <typename OpTy>
+OpTy singleUseDef(Value v) {
+  auto op = v.getDefiningOp<OpTy>();
+  return op && op->hasOneUse() ? op : OpTy();
+}
+
 /// The value of a splat constant (ms.constant with a splat attribute or a one-element tensor), if
 /// `v` is one.
 std::optional<double> getSplatValue(Value v);

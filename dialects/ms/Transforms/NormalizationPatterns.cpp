@@ -17,12 +17,6 @@ namespace {
 
 RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-template <typename OpTy>
-OpTy singleUseDef(Value v) {
-  auto op = v.getDefiningOp<OpTy>();
-  return op && op->hasOneUse() ? op : OpTy();
-}
-
 /// The factors of the product rooted at `root`: interior muls (the root and single-use muls below
 /// it) are expanded, everything else is a leaf.
 void collectFactors(Value v, bool isRoot, SmallVectorImpl<Value> &leaves) {

@@ -138,3 +138,8 @@ void mstomie::buildLoopNest(OpBuilder &b, Location loc, ValueRange upperBounds, 
   else
     scf::buildLoopNest(b, loc, lbs, upperBounds, steps, body);
 }
+
+int64_t mstomie::normalizeAxis(uint64_t axis, int64_t rank) {
+  auto a = static_cast<int64_t>(axis);
+  return a < 0 ? a + rank : a;
+}

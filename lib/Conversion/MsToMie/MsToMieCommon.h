@@ -75,6 +75,9 @@ void buildLoopNest(OpBuilder &b, Location loc, ValueRange upperBounds, bool para
 /// itself.
 Type computeType(Type elementType);
 
+/// `axis` (an attribute's uint64_t read back as the signed value it stores) in [0, rank).
+int64_t normalizeAxis(uint64_t axis, int64_t rank);
+
 /// `v` converted between float types (extf / truncf; the value itself when the types agree).
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type to);
 

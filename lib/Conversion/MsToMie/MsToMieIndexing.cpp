@@ -29,11 +29,6 @@ namespace {
 
 using IterType = utils::IteratorType;
 
-/// `axis` (the attribute's uint64_t read back as the signed value it stores) in [0, rank).
-int64_t normalizeAxis(uint64_t axis, int64_t rank) {
-  auto a = static_cast<int64_t>(axis);
-  return a < 0 ? a + rank : a;
-}
 
 /// Emits a parallel linalg.generic over all of `output` with `input` (if any) read through the
 /// identity map; `body` gets the input element (or nothing) and yields the output element.

@@ -25,11 +25,6 @@ namespace {
 
 using IterType = utils::IteratorType;
 
-/// `axis` (the attribute's uint64_t read back as the signed value it stores) in [0, rank).
-int64_t normalizeAxis(uint64_t axis, int64_t rank) {
-  auto a = static_cast<int64_t>(axis);
-  return a < 0 ? a + rank : a;
-}
 
 Value cstIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);

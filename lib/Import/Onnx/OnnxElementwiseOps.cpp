@@ -21,17 +21,6 @@ namespace {
 // Unary ops
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-LogicalResult importUnary(NodeImporter &n) {
-  FailureOr<Value> x = n.input(0);
-  if (failed(x))
-    return failure();
-  FailureOr<Value> result = n.create<OpTy>(*x);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
-}
 
 /// Neg and Abs: evaluated on known integer values (they appear in index arithmetic).
 template <typename OpTy, bool isNeg>

@@ -337,6 +337,19 @@ struct OnnxOpInfo {
 
 using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
 
+/// The handler of a one-input, one-output op that maps to the ms op OpTy.
+template <typename OpTy>
+LogicalResult importUnary(NodeImporter &n) {
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result = n.create<OpTy>(*x);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
 void registerNNOps(OnnxOpTable &table);
 void registerElementwiseOps(OnnxOpTable &table);
 void registerMathOps(OnnxOpTable &table);

@@ -19,17 +19,6 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
-template <typename OpTy>
-LogicalResult importUnary(NodeImporter &n) {
-  FailureOr<Value> x = n.input(0);
-  if (failed(x))
-    return failure();
-  FailureOr<Value> result = n.create<OpTy>(*x);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
-}
 
 /// Floor, Ceil and Round also appear in shape arithmetic: evaluated when the input is known.
 template <typename OpTy, double (*fn)(double)>
