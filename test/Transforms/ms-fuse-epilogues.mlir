@@ -72,3 +72,23 @@ func.func @not_fused(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>, %row: ten
   %n = ms.relu %m : tensor<2x3x5xf32>
   return %c, %r, %a, %n : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<2x3x5xf32>
 }
+
+// -----
+
+// Hard-swish as MobileNetV3 exports it at opset 13: x * hard_sigmoid(x) with PyTorch's parameters.
+// A hard_sigmoid with ONNX's default parameters (alpha 0.2) is not the epilogue's and stays out.
+
+// CHECK-LABEL: func.func @conv_hard_swish
+// CHECK: ms.fused "conv2d_hard_sigmoid_mul" ins
+// CHECK: %[[C2:.+]] = ms.conv2d %arg0, %arg1
+// CHECK-NEXT: ms.hard_sigmoid %[[C2]] :
+// CHECK-NOT: ms.fused
+func.func @conv_hard_swish(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
+  %c = ms.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %g = ms.hard_sigmoid %c {alpha = 0.16666666666666666 : f64, beta = 0.5 : f64} : tensor<1x4x8x8xf32>
+  %m = ms.mul %c, %g : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %c2 = ms.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %g2 = ms.hard_sigmoid %c2 : tensor<1x4x8x8xf32>
+  %m2 = ms.mul %c2, %g2 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %m, %m2 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
+}

@@ -71,21 +71,31 @@ static Operation *singleUser(Value v) {
   return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
 }
 
-/// Matches `x * sigmoid(x)` at `v` (which must have exactly these two uses); returns the mul.
-static Operation *matchSilu(Value v) {
+/// Whether `op` is PyTorch's hardsigmoid, relu6(x + 3) / 6 (the epilogue's hard_sigmoid).
+static bool isTorchHardSigmoid(Operation *op) {
+  auto hs = dyn_cast<HardSigmoidOp>(op);
+  return hs && std::abs(hs.getAlpha().convertToDouble() - 1.0 / 6.0) < 1e-6 &&
+         std::abs(hs.getBeta().convertToDouble() - 0.5) < 1e-6;
+}
+
+/// Matches a gated activation `x * gate(x)` at `v` (which must have exactly these two uses):
+/// SiLU with a sigmoid gate, hard-swish with PyTorch's hard-sigmoid gate. Returns the mul and sets
+/// `activation`.
+static Operation *matchGatedActivation(Value v, StringRef &activation) {
   if (!llvm::hasNItems(v.getUses(), 2))
     return nullptr;
-  SigmoidOp sigmoid;
+  Operation *gate = nullptr;
   MulOp mul;
   for (Operation *user : v.getUsers()) {
-    if (auto s = dyn_cast<SigmoidOp>(user))
-      sigmoid = s;
+    if (isa<SigmoidOp>(user) || isTorchHardSigmoid(user))
+      gate = user;
     else if (auto m = dyn_cast<MulOp>(user))
       mul = m;
   }
-  if (!sigmoid || !mul || !sigmoid->hasOneUse() || *sigmoid->getUsers().begin() != mul ||
-      otherOperand(mul, v) != sigmoid.getResult())
+  if (!gate || !mul || !gate->hasOneUse() || *gate->getUsers().begin() != mul ||
+      otherOperand(mul, v) != gate->getResult(0))
     return nullptr;
+  activation = isa<SigmoidOp>(gate) ? "silu" : "hard_swish";
   return mul;
 }
 
@@ -99,13 +109,8 @@ static StringRef activationOf(Operation *op) {
     return "tanh";
   if (isa<HardSwishOp>(op))
     return "hard_swish";
-  if (auto hs = dyn_cast<HardSigmoidOp>(op)) {
-    // The epilogue's hard_sigmoid is PyTorch's relu6(x + 3) / 6.
-    if (std::abs(hs.getAlpha().convertToDouble() - 1.0 / 6.0) < 1e-6 &&
-        std::abs(hs.getBeta().convertToDouble() - 0.5) < 1e-6)
-      return "hard_sigmoid";
-    return "";
-  }
+  if (isa<HardSigmoidOp>(op))
+    return isTorchHardSigmoid(op) ? "hard_sigmoid" : "";
   if (auto gelu = dyn_cast<GeluOp>(op))
     return gelu.getApproximate() ? "gelu_tanh" : "gelu";
   return "";
@@ -142,13 +147,14 @@ EpilogueChain ms::matchEpilogueChain(Operation *anchor) {
     }
   }
   // One activation.
-  if (Operation *silu = matchSilu(cur)) {
-    chain.activation = "silu";
+  StringRef gated;
+  if (Operation *mul = matchGatedActivation(cur, gated)) {
+    chain.activation = gated;
     for (Operation *user : cur.getUsers())
-      if (user != silu)
+      if (user != mul)
         chain.members.push_back(user);
-    chain.members.push_back(silu);
-    cur = silu->getResult(0);
+    chain.members.push_back(mul);
+    cur = mul->getResult(0);
     next = singleUser(cur);
   } else if (next && sameType(next) && !activationOf(next).empty()) {
     chain.activation = activationOf(next);

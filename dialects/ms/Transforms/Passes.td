@@ -47,10 +47,10 @@ def MsFuseEpiloguesPass : Pass<"ms-fuse-epilogues", "func::FuncOp"> {
     is a matrix, follows the chain of single users and takes, in this order: a bias `ms.add` (a
     per-output-channel vector, when the anchor has no bias yet), a residual `ms.add` (an operand of
     the result's shape), one activation (relu, sigmoid, tanh, hard_sigmoid with alpha 1/6 and beta
-    0.5, hard_swish, silu written as `x * sigmoid(x)`, gelu in both forms) and a clamp (`ms.clip`
-    with constant bounds; relu6 when they are 0 and 6). The anchor and the taken ops move into one
-    `ms.fused` group, which lowers to one library kernel with that epilogue. Bias operands are
-    reshaped to rank 1 outside the group (free for constants, which fold).
+    0.5, hard_swish, also as `x * hard_sigmoid(x)`, silu as `x * sigmoid(x)`, gelu in both forms)
+    and a clamp (`ms.clip` with constant bounds; relu6 when they are 0 and 6). The anchor and the
+    taken ops move into one `ms.fused` group, which lowers to one library kernel with that epilogue
+    (a [1, C, 1, 1] bias is read through a 1-D view of its buffer).
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
