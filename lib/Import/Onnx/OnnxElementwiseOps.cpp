@@ -328,20 +328,7 @@ LogicalResult importCast(NodeImporter &n) {
   Type elementType = elementTypeFor(n.context(), to);
   if (!elementType)
     return n.error() << "cast to " << dataTypeName(to) << " is not supported";
-  RankedTensorType inputType = n.inputType(0);
-  if (inputType.getElementType() == elementType) {
-    n.forwardInput(0, 0);
-    return success();
-  }
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->castTo(elementType));
-    return success();
-  }
-  FailureOr<Value> x = n.input(0);
-  if (failed(x))
-    return failure();
-  n.setOutput(0, ms::CastOp::create(n.builder(), n.loc(), inputType.clone(elementType), *x));
-  return success();
+  return importCastTo(n, elementType);
 }
 
 LogicalResult importIdentity(NodeImporter &n) {
@@ -366,6 +353,23 @@ LogicalResult importDropout(NodeImporter &n) {
 }
 
 } // namespace
+
+LogicalResult mlir::mie::onnx_import::importCastTo(NodeImporter &n, Type elementType) {
+  RankedTensorType inputType = n.inputType(0);
+  if (inputType.getElementType() == elementType) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  if (const KnownTensor *x = n.known(0)) {
+    n.setKnownOutput(0, x->castTo(elementType));
+    return success();
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  n.setOutput(0, ms::CastOp::create(n.builder(), n.loc(), inputType.clone(elementType), *x));
+  return success();
+}
 
 void mlir::mie::onnx_import::registerElementwiseOps(OnnxOpTable &table) {
   constexpr unsigned variadic = ~0u;

@@ -337,6 +337,10 @@ struct OnnxOpInfo {
 
 using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
 
+/// Converts input 0 to `elementType` with ONNX Cast semantics (forwarded when already of that
+/// type, evaluated when known): the shared tail of Cast and CastLike.
+LogicalResult importCastTo(NodeImporter &n, Type elementType);
+
 /// The handler of a one-input, one-output op that maps to the ms op OpTy.
 template <typename OpTy>
 LogicalResult importUnary(NodeImporter &n) {

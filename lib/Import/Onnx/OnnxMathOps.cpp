@@ -155,21 +155,7 @@ LogicalResult importIsInf(NodeImporter &n) {
 }
 
 LogicalResult importCastLike(NodeImporter &n) {
-  Type elementType = n.inputType(1).getElementType();
-  RankedTensorType inputType = n.inputType(0);
-  if (inputType.getElementType() == elementType) {
-    n.forwardInput(0, 0);
-    return success();
-  }
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->castTo(elementType));
-    return success();
-  }
-  FailureOr<Value> x = n.input(0);
-  if (failed(x))
-    return failure();
-  n.setOutput(0, ms::CastOp::create(n.builder(), n.loc(), inputType.clone(elementType), *x));
-  return success();
+  return importCastTo(n, n.inputType(1).getElementType());
 }
 
 //===----------------------------------------------------------------------===//
