@@ -78,3 +78,25 @@ func.func @other(%z: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests empty buffers: the outlined kernel gets a local empty buffer instead of an argument (a zero
+// in an inner dim has no bare-pointer form), and the entry's then unused empty argument becomes the
+// 1-D empty type, keeping one pointer per graph tensor.
+
+// CHECK-LABEL: func.func @empty
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[E:[^:]+]]: memref<0xf32>, %[[Y:[^:]+]]: memref<4xf32>)
+// CHECK-NEXT: call @empty_k0_concat(%[[X]], %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-LABEL: func.func private @empty_k0_concat
+// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4xf32> {llvm.noalias})
+// CHECK-NEXT: memref.alloca() : memref<3x0x5xf32>
+// CHECK: linalg.copy ins(%[[IN]] : memref<4xf32>) outs(%[[OUT]] : memref<4xf32>)
+func.func @empty(%x: memref<4xf32>, %e: memref<3x0x5xf32>, %y: memref<4xf32>) {
+  mie.kernel "concat" ins(%x, %e : memref<4xf32>, memref<3x0x5xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: memref<4xf32>, %empty: memref<3x0x5xf32>, %out: memref<4xf32>):
+    linalg.copy ins(%in : memref<4xf32>) outs(%out : memref<4xf32>)
+    mie.yield
+  }
+  return
+}

@@ -69,6 +69,21 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         func::CallOp::create(b, kernel.getLoc(), func, operands);
         kernel.erase();
       }
+      // Entry arguments for empty tensors (e.g. a 3x0x5 graph input) are no kernel's argument now;
+      // give them the 1-D empty type, which has a bare-pointer form at the function boundary (a
+      // zero in an inner dim has none), so the entry keeps one pointer per graph tensor.
+      bool retyped = false;
+      for (BlockArgument arg : parent.getArguments()) {
+        auto memref = dyn_cast<MemRefType>(arg.getType());
+        if (!isEmptyBuffer(arg) || !arg.use_empty() || memref.getRank() == 1)
+          continue;
+        arg.setType(MemRefType::get({0}, memref.getElementType()));
+        retyped = true;
+      }
+      if (retyped)
+        parent.setType(FunctionType::get(module.getContext(),
+                                         parent.getBody().front().getArgumentTypes(),
+                                         parent.getResultTypes()));
     }
   }
 };
