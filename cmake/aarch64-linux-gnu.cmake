@@ -4,8 +4,20 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 
-set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
+# clang-22 when present (the microkernels use clang's vector extensions; Debian's GCC cross libraries and
+# headers serve it), else Debian's GCC cross compiler.
+if(EXISTS /usr/bin/clang++-22)
+  set(CMAKE_C_COMPILER /usr/bin/clang-22)
+  set(CMAKE_CXX_COMPILER /usr/bin/clang++-22)
+  set(CMAKE_C_COMPILER_TARGET aarch64-linux-gnu)
+  set(CMAKE_CXX_COMPILER_TARGET aarch64-linux-gnu)
+  set(CMAKE_EXE_LINKER_FLAGS_INIT -fuse-ld=lld)
+  set(CMAKE_SHARED_LINKER_FLAGS_INIT -fuse-ld=lld)
+  set(CMAKE_MODULE_LINKER_FLAGS_INIT -fuse-ld=lld)
+else()
+  set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+  set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
+endif()
 
 set(MIE_AARCH64_SYSROOT /usr/aarch64-linux-gnu CACHE PATH "Target libraries for qemu-aarch64 -L")
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;${MIE_AARCH64_SYSROOT})

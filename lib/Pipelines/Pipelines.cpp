@@ -34,10 +34,12 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion) {
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createConvertMsToMiePass());
-  pm.addNestedPass<func::FuncOp>(createMieLowerLibraryKernelsPass());
+  pm.addPass(createMieSelectKernelsPass());
+  pm.addPass(createMiePackWeightsPass());
+  pm.addPass(createMieLowerLibraryKernelsPass());
   pm.addPass(createMieResultsToOutputsPass());
   pm.addNestedPass<func::FuncOp>(createMiePlanMemoryPass());
-  pm.addPass(createMiePackWeightsPass());
+  pm.addPass(createMieBundleWeightsPass());
   pm.addPass(createMieOutlineKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -117,7 +119,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   module.getContext()->getOrLoadDialect<MieDialect>();
   module->setAttr(
       MieDialect::getTargetAttrName(),
-      TargetAttr::get(module.getContext(), TargetKind::cpu, target->name, target->features));
+      TargetAttr::get(module.getContext(), TargetKind::cpu,
+                      target->arch == "x86_64" ? "x86-64" : target->arch, target->features));
   if (failed(runPipeline(module, options, buildMsToMiePipeline)))
     return failure();
   if (options.fusionReport)

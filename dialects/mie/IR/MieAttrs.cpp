@@ -194,3 +194,24 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
   }
   printer << '>';
 }
+
+//===----------------------------------------------------------------------===//
+// TilingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
+                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc) {
+  if (isa != "avx512" && isa != "avx2" && isa != "neon")
+    return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon)";
+  if (mr < 1 || nr < 1 || kc < 1 || mc < 1 || nc < 1)
+    return emitError() << "expects positive tile and block sizes, got mr = " << mr << ", nr = " << nr
+                       << ", kc = " << kc << ", mc = " << mc << ", nc = " << nc;
+  if (mc % mr != 0 || nc % nr != 0)
+    return emitError() << "expects mc (" << mc << ") to be a multiple of mr (" << mr
+                       << ") and nc (" << nc << ") a multiple of nr (" << nr << ")";
+  return success();
+}
+
+std::string TilingAttr::getTileSymbol() const {
+  return ("mie_uk_f32_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_" + getIsa()).str();
+}

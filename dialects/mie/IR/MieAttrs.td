@@ -84,4 +84,30 @@ def Mie_EpilogueAttr : Mie_Attr<"Epilogue", "epilogue"> {
   }];
 }
 
+def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
+  let summary = "How a library kernel runs on the microkernels: register tile and cache blocks.";
+  let description = [{
+    Chosen per op by `mie-select-kernels` from the target's microkernel tiles and cache sizes. The
+    kernel computes its output as a GEMM (for an NCHW convolution: M = output channels, N = output
+    pixels, K = input channels x kernel window) in `mr` x `nr` register tiles of the `isa`'s f32
+    microkernel family, with K in blocks of `kc`, and splits the work over threads in blocks of `mc`
+    rows by `nc` columns. `mc` is a multiple of `mr`, `nc` of `nr`.
+
+    Example:
+    ```mlir
+    #mie.tiling<"avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"microkernel ISA">:$isa, "int64_t":$mr, "int64_t":$nr,
+                        "int64_t":$kc, "int64_t":$mc, "int64_t":$nc);
+  let assemblyFormat = [{
+    `<` $isa `,` `mr` `=` $mr `,` `nr` `=` $nr `,` `kc` `=` $kc `,` `mc` `=` $mc `,` `nc` `=` $nc `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The symbol of the register-tile microkernel, e.g. "mie_uk_f32_gemm_8x48_avx512".
+    std::string getTileSymbol() const;
+  }];
+}
+
 #endif // MIE_ATTRS_TD

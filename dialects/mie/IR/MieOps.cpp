@@ -222,6 +222,18 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
 // Conv2dOp
 //===----------------------------------------------------------------------===//
 
+/// The accumulator type, when given, is a float type at least as wide as the output's elements.
+static LogicalResult checkAccumulator(Operation *op, std::optional<Type> accumulator, Value output) {
+  if (!accumulator)
+    return success();
+  Type et = bufferType(output).getElementType();
+  auto acc = dyn_cast<FloatType>(*accumulator);
+  if (!acc || acc.getWidth() < et.getIntOrFloatBitWidth())
+    return op->emitOpError() << "expects an accumulator type that is a float type at least as wide as "
+                             << et << ", got " << *accumulator;
+  return success();
+}
+
 LogicalResult Conv2dOp::verify() {
   Operation *op = getOperation();
   if (failed(checkOperandBuffers(op, {{"input", getInput()},
@@ -230,8 +242,12 @@ LogicalResult Conv2dOp::verify() {
                                       {"residual", getResidual()},
                                       {"output", getOutput()}})) ||
       failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
-      failed(checkRank(op, "filter", getFilter(), 4, "[F, C / groups, KH, KW]")) ||
       failed(checkRank(op, "output", getOutput(), 4, "[N, F, OH, OW]")))
+    return failure();
+  std::optional<ArrayRef<int64_t>> packedShape = getFilterShape();
+  if (!packedShape && failed(checkRank(op, "filter", getFilter(), 4, "[F, C / groups, KH, KW]")))
+    return failure();
+  if (failed(checkAccumulator(op, getAccumulator(), getOutput())))
     return failure();
   ArrayRef<int64_t> strides = getStrides(), pads = getPads(), dilations = getDilations();
   if (failed(checkArray(op, "strides", strides, 2, 1)) ||
@@ -240,7 +256,23 @@ LogicalResult Conv2dOp::verify() {
     return failure();
 
   ArrayRef<int64_t> in = bufferType(getInput()).getShape(), w = bufferType(getFilter()).getShape();
+  if (packedShape) {
+    // The filter holds LHS panels; its logical shape is `filter_shape`.
+    if (packedShape->size() != 4)
+      return emitOpError() << "expects filter_shape [F, C / groups, KH, KW], got "
+                           << packedShape->size() << " values";
+    w = *packedShape;
+    if (!getTiling())
+      return emitOpError("expects a tiling with a packed filter (filter_shape is set)");
+    int64_t mr = getTiling()->getMr();
+    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};
+    if (failed(checkShape(op, "filter", getFilter(), panels,
+                          "[ceil(F / mr), C / groups * KH * KW, mr], the packed panels")))
+      return failure();
+  }
   int64_t groups = getGroupsAttr().getInt();
+  if (getTiling() && groups != 1)
+    return emitOpError() << "expects groups = 1 with a tiling, got " << groups;
   if (groups < 1)
     return emitOpError() << "expects groups >= 1, got " << groups;
   if (w[0] % groups != 0)
@@ -280,9 +312,29 @@ LogicalResult GemmOp::verify() {
                                       {"residual", getResidual()},
                                       {"output", getOutput()}})))
     return failure();
+  if (failed(checkAccumulator(op, getAccumulator(), getOutput())))
+    return failure();
   ArrayRef<int64_t> a = bufferType(getA()).getShape(), b = bufferType(getB()).getShape(),
                     c = bufferType(getOutput()).getShape();
   int64_t rank = a.size();
+  if (getBPacked()) {
+    if (!getTiling())
+      return emitOpError("expects a tiling with a packed b");
+    if (rank != 2 || c.size() != 2)
+      return emitOpError() << "expects a and output of rank 2 with a packed b, got ranks "
+                           << a.size() << " and " << c.size();
+    if (getAlpha().convertToDouble() != 1.0)
+      return emitOpError("expects alpha = 1 with a packed b (alpha is folded into the panels)");
+    int64_t nr = getTiling()->getNr();
+    int64_t k = getTransA() ? a[0] : a[1];
+    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(c[1], nr), k, nr};
+    if (failed(checkShape(op, "b", getB(), panels, "[ceil(N / nr), K, nr], the packed panels")))
+      return failure();
+    return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), c[1],
+                                 "[N], the output columns");
+  }
+  if (getTiling() && rank != 2)
+    return emitOpError() << "expects rank 2 with a tiling, got rank " << rank;
   if ((rank != 2 && rank != 3) || b.size() != a.size() || c.size() != a.size())
     return emitOpError() << "expects a, b and output all of rank 2 or all of rank 3, got ranks "
                          << a.size() << ", " << b.size() << " and " << c.size();

@@ -62,7 +62,13 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     `residual` (shaped like `output`), applies the activation and the clamp. `bias` is present exactly
     when the epilogue has `bias`, `residual` exactly when it has `residual`. `pads` is [top, left,
     bottom, right]; OH = (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1, likewise OW.
-    All buffers are static and share one element type.
+    All buffers are static and share one element type; `accumulator` names the type products are
+    summed in (the element type when absent; f32 for f16/bf16 inputs).
+
+    `tiling` (set by `mie-select-kernels`) runs the convolution on the microkernels. When the filter
+    was packed at compile time (`mie-pack-weights`), `filter_shape` keeps its logical [F, C / groups,
+    KH, KW] shape and the filter buffer holds the LHS panels [ceil(F / mr), C / groups * KH * KW, mr]
+    (docs/kernels.md).
 
     Example:
     ```mlir
@@ -81,7 +87,10 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
                    DefaultValuedAttr<I64Attr, "1">:$groups,
-                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue);
+                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
+                   OptionalAttr<TypeAttr>:$accumulator,
+                   OptionalAttr<Mie_TilingAttr>:$tiling,
+                   OptionalAttr<DenseI64ArrayAttr>:$filter_shape);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
@@ -99,7 +108,12 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
     `epilogue`: adds `bias` [N] per column, adds `residual` (shaped like `output`), applies the
     activation and the clamp. With 3-D buffers every operand has the same leading batch dimension.
     `bias` is present exactly when the epilogue has `bias`, `residual` exactly when it has `residual`.
-    All buffers are static and share one element type.
+    All buffers are static and share one element type; `accumulator` names the type products are
+    summed in (the element type when absent).
+
+    `tiling` (set by `mie-select-kernels`) runs the product on the microkernels. With `b_packed`
+    (set by `mie-pack-weights`, 2-D only) `b` holds op(b) scaled by alpha as RHS panels
+    [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md).
 
     Example:
     ```mlir
@@ -114,7 +128,10 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
                    Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
                    UnitAttr:$trans_a, UnitAttr:$trans_b,
                    DefaultValuedAttr<F64Attr, "1.0">:$alpha,
-                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue);
+                   DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
+                   OptionalAttr<TypeAttr>:$accumulator,
+                   OptionalAttr<Mie_TilingAttr>:$tiling,
+                   UnitAttr:$b_packed);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

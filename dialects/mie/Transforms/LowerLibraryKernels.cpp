@@ -1,10 +1,12 @@
 //===- LowerLibraryKernels.cpp - the mie-lower-library-kernels pass -------===//
 //
-// The portable implementation of the library kernels: linalg on the kernel's buffers, which the CPU
-// code generator turns into loops. A target with microkernels replaces these ops before this pass.
+// Library kernels with a tiling run on the microkernels (UKernelLowering.cpp). The rest take the
+// portable implementation here: linalg on the kernel's buffers, which the CPU code generator turns
+// into loops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "UKernelLowering.h"
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/KernelBuilders.h"
 
@@ -220,16 +222,27 @@ void lowerGemm(GemmOp op) {
 struct MieLowerLibraryKernelsPass
     : impl::MieLowerLibraryKernelsPassBase<MieLowerLibraryKernelsPass> {
   void runOnOperation() override {
+    SymbolTable symbols(getOperation());
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<Conv2dOp, GemmOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      if (auto conv = dyn_cast<Conv2dOp>(op))
-        lowerConv2d(conv);
+      if (auto conv = dyn_cast<Conv2dOp>(op)) {
+        if (conv.getTiling() && conv.getFilterShape())
+          lowerConv2dToUKernels(conv, symbols);
+        else if (conv.getFilterShape())
+          return (void)(conv.emitOpError("has a packed filter but no tiling"), signalPassFailure());
+        else
+          lowerConv2d(conv);
+        continue;
+      }
+      auto gemm = cast<GemmOp>(op);
+      if (gemm.getTiling() && gemm.getBPacked())
+        lowerGemmToUKernels(gemm, symbols);
       else
-        lowerGemm(cast<GemmOp>(op));
+        lowerGemm(gemm);
     }
   }
 };

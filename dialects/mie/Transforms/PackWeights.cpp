@@ -1,9 +1,15 @@
 //===- PackWeights.cpp - the mie-pack-weights pass ------------------------===//
+//
+// Compile-time packing of constant weights into the panel layouts of runtime/src/ukernels/mie_ukernels.h
+// (docs/kernels.md). The packed panels replace the weights in the package, so the layout costs no
+// memory and no run time.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
 
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEPACKWEIGHTSPASS
@@ -11,108 +17,165 @@ namespace mlir::mie {
 
 namespace {
 
-constexpr int64_t kWeightAlignment = 64;
+/// The f32 values of a constant global, row-major; failure for anything else.
+FailureOr<std::vector<float>> readFloats(memref::GlobalOp global) {
+  auto type = cast<MemRefType>(global.getType());
+  if (!global.getConstant() || !type.getElementType().isF32())
+    return failure();
+  Attribute init = global.getInitialValueAttr();
+  int64_t count = type.getNumElements();
+  std::vector<float> values(count);
+  if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(init)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || blob->getData().size() != size_t(count) * sizeof(float))
+      return failure();
+    std::memcpy(values.data(), blob->getData().data(), values.size() * sizeof(float));
+    return values;
+  }
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(init)) {
+    if (dense.isSplat()) {
+      std::fill(values.begin(), values.end(), dense.getSplatValue<float>());
+      return values;
+    }
+    llvm::copy(dense.getValues<float>(), values.begin());
+    return values;
+  }
+  return failure();
+}
 
-/// Appends the row-major little-endian bytes of `value` (one byte per i1) to `blob`.
-LogicalResult appendBytes(ElementsAttr value, std::vector<char> &blob, Location loc) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *data = resource.getRawHandle().getBlob();
-    if (!data)
-      return emitError(loc) << "weights resource '" << resource.getRawHandle().getKey()
-                            << "' has no data";
-    ArrayRef<char> bytes = data->getData();
-    blob.insert(blob.end(), bytes.begin(), bytes.end());
+struct Packer {
+  ModuleOp module;
+  SymbolTable symbols;
+  llvm::StringMap<memref::GlobalOp> cache;
+
+  explicit Packer(ModuleOp module) : module(module), symbols(module) {}
+
+  /// A constant global `name` of `shape` holding `values`, created once per key.
+  memref::GlobalOp getOrCreate(StringRef key, Location loc, ArrayRef<int64_t> shape,
+                               ArrayRef<float> values) {
+    if (auto it = cache.find(key); it != cache.end())
+      return it->second;
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto memrefType = MemRefType::get(shape, Float32Type::get(ctx));
+    auto tensorType = RankedTensorType::get(shape, Float32Type::get(ctx));
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(float)),
+        alignof(float), /*dataIsMutable=*/false);
+    auto init = DenseResourceElementsAttr::get(tensorType, key, std::move(blob));
+    auto global = memref::GlobalOp::create(b, loc, key, b.getStringAttr("private"), memrefType,
+                                           init, /*constant=*/true, /*alignment=*/nullptr);
+    symbols.insert(global);
+    return cache[key] = global;
+  }
+
+  /// Replaces operand `operand` of `op` by a get_global of `global`.
+  static void use(Operation *op, OpOperand &operand, memref::GlobalOp global) {
+    OpBuilder b(op);
+    Value packed = memref::GetGlobalOp::create(b, op->getLoc(), global.getType(), global.getSymName());
+    operand.set(packed);
+  }
+
+  memref::GlobalOp globalOf(Value v) {
+    auto get = v.getDefiningOp<memref::GetGlobalOp>();
+    return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
+  }
+
+  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr].
+  LogicalResult packConv(Conv2dOp conv) {
+    memref::GlobalOp global = globalOf(conv.getFilter());
+    FailureOr<std::vector<float>> w =
+        global ? readFloats(global) : FailureOr<std::vector<float>>(failure());
+    if (failed(w)) {
+      conv.removeTilingAttr();
+      return success();
+    }
+    ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
+    int64_t f = shape[0], k = shape[1] * shape[2] * shape[3], mr = conv.getTiling()->getMr();
+    int64_t panels = llvm::divideCeil(f, mr);
+    std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
+    std::vector<float> packed;
+    if (!cache.count(key)) {
+      packed.assign(panels * k * mr, 0.0f);
+      for (int64_t row = 0; row < f; ++row)
+        for (int64_t kk = 0; kk < k; ++kk)
+          packed[((row / mr) * k + kk) * mr + row % mr] = (*w)[row * k + kk];
+    }
+    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {panels, k, mr}, packed);
+    conv.setFilterShape(shape);
+    use(conv, conv.getFilterMutable(), out);
     return success();
   }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense)
-    return emitError(loc) << "cannot pack constant of kind " << value;
-  Type et = dense.getElementType();
-  unsigned width = std::max<unsigned>(et.getIntOrFloatBitWidth() / 8, 1);
-  auto appendInt = [&](const APInt &v) {
-    for (unsigned i = 0; i < width; ++i)
-      blob.push_back(static_cast<char>(v.extractBitsAsZExtValue(
-          std::min(8u, v.getBitWidth()), std::min(8 * i, v.getBitWidth() - 1))));
-  };
-  if (isa<FloatType>(et)) {
-    for (const APFloat &v : dense.getValues<APFloat>())
-      appendInt(v.bitcastToAPInt());
-  } else if (isa<IntegerType>(et)) {
-    for (const APInt &v : dense.getValues<APInt>())
-      appendInt(et.isInteger(1) ? APInt(8, v.getBoolValue()) : v);
-  } else {
-    return emitError(loc) << "cannot pack constant of element type " << et;
+
+  /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr].
+  LogicalResult packGemm(GemmOp gemm) {
+    memref::GlobalOp global = globalOf(gemm.getB());
+    FailureOr<std::vector<float>> w =
+        global ? readFloats(global) : FailureOr<std::vector<float>>(failure());
+    if (failed(w)) {
+      gemm.removeTilingAttr();
+      return success();
+    }
+    ArrayRef<int64_t> shape = cast<MemRefType>(gemm.getB().getType()).getShape();
+    bool tb = gemm.getTransB();
+    int64_t k = tb ? shape[1] : shape[0], n = tb ? shape[0] : shape[1];
+    int64_t nr = gemm.getTiling()->getNr();
+    double alpha = gemm.getAlpha().convertToDouble();
+    int64_t panels = llvm::divideCeil(n, nr);
+    std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (tb ? "t" : "") +
+                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
+                          .str();
+    std::vector<float> packed;
+    if (!cache.count(key)) {
+      packed.assign(panels * k * nr, 0.0f);
+      for (int64_t kk = 0; kk < k; ++kk)
+        for (int64_t col = 0; col < n; ++col) {
+          float v = tb ? (*w)[col * k + kk] : (*w)[kk * n + col];
+          packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
+        }
+    }
+    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {panels, k, nr}, packed);
+    gemm.setBPacked(true);
+    gemm.setTransB(false);
+    gemm.setAlpha(APFloat(1.0));
+    use(gemm, gemm.getBMutable(), out);
+    return success();
   }
-  return success();
-}
+};
 
 struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
-    std::vector<char> blob;
-    llvm::StringMap<int64_t> offsets;
-    SmallVector<memref::GlobalOp> globals;
-    for (auto global : module.getOps<memref::GlobalOp>()) {
-      auto value = dyn_cast_if_present<ElementsAttr>(global.getInitialValueAttr());
-      if (!global.getConstant() || !value)
-        continue;
-      blob.resize((blob.size() + kWeightAlignment - 1) / kWeightAlignment * kWeightAlignment, 0);
-      offsets[global.getSymName()] = blob.size();
-      if (failed(appendBytes(value, blob, global.getLoc())))
-        return signalPassFailure();
-      globals.push_back(global);
-    }
-
-    auto blobType =
-        RankedTensorType::get({static_cast<int64_t>(blob.size())}, IntegerType::get(ctx, 8));
-    auto weightsType = MemRefType::get(blobType.getShape(), blobType.getElementType());
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (func.isPrivate()) {
-        WalkResult found = func.walk([&](memref::GetGlobalOp get) {
-          if (!offsets.count(get.getName()))
-            return WalkResult::advance();
-          get.emitError("mie-pack-weights: constant read in private function '")
-              << func.getSymName() << "'; weights reach kernels as arguments (pack before outlining)";
-          return WalkResult::interrupt();
-        });
-        if (found.wasInterrupted())
-          return signalPassFailure();
-        continue;
-      }
-      unsigned argIndex = func.getNumArguments();
-      if (failed(func.insertArgument(
-              argIndex, weightsType,
-              DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
-                                                       StringAttr::get(ctx, "weights"))}),
-              func.getLoc())))
-        return signalPassFailure();
-      Value weights = func.getArgument(argIndex);
-      WalkResult result = func.walk([&](memref::GetGlobalOp get) {
-        auto it = offsets.find(get.getName());
-        if (it == offsets.end()) {
-          get.emitError("mie-pack-weights: global '") << get.getName() << "' is not a constant";
-          return WalkResult::interrupt();
-        }
-        OpBuilder b(get);
-        Value view = ViewOp::create(b, get.getLoc(), get.getType(), weights,
-                                    b.getI64IntegerAttr(it->second), b.getUnitAttr());
-        get.replaceAllUsesWith(view);
-        get.erase();
-        return WalkResult::advance();
-      });
-      if (result.wasInterrupted())
+    Packer packer(module);
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getTiling() && !conv.getFilterShape())
+        ops.push_back(op);
+      if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling() && !gemm.getBPacked())
+        ops.push_back(op);
+    });
+    SmallVector<memref::GetGlobalOp> oldReads;
+    for (Operation *op : ops) {
+      Value weights = isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getFilter() : cast<GemmOp>(op).getB();
+      if (auto get = weights.getDefiningOp<memref::GetGlobalOp>())
+        oldReads.push_back(get);
+      LogicalResult result =
+          isa<Conv2dOp>(op) ? packer.packConv(cast<Conv2dOp>(op)) : packer.packGemm(cast<GemmOp>(op));
+      if (failed(result))
         return signalPassFailure();
     }
-    for (memref::GlobalOp global : globals)
-      global.erase();
-
-    AsmResourceBlob data = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(blob.data(), blob.size()), kWeightAlignment, /*dataIsMutable=*/false);
-    module->setAttr(MieDialect::getWeightsAttrName(),
-                    DenseResourceElementsAttr::get(blobType, "mie_weights", std::move(data)));
+    // Unpacked weights nobody reads any more leave the package.
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    for (memref::GetGlobalOp get : oldReads) {
+      if (erased.contains(get) || !get->use_empty())
+        continue;
+      StringRef name = get.getName();
+      erased.insert(get);
+      get.erase();
+      auto global = packer.symbols.lookup<memref::GlobalOp>(name);
+      if (global && SymbolTable::symbolKnownUseEmpty(global, module))
+        packer.symbols.erase(global);
+    }
   }
 };
 

@@ -5,20 +5,65 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "func::FuncOp"> {
+def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
+  let summary = "Choose a microkernel tiling for every convolution and GEMM the target's tiles serve.";
+  let description = [{
+    For every f32 `mie.conv2d` (groups = 1) and 2-D f32 `mie.gemm` whose weights are constant, picks
+    the register tile of the target's microkernel family (`mie.target` of the module: AVX-512 when
+    its features have +avx512f, else AVX2 on x86-64, NEON on aarch64) and the K / thread blocks from
+    a cost model: the tile's measured efficiency times the share of its lanes the shape fills, K
+    blocks that keep a tile's panels in L1, thread blocks that fit L2 and give every thread several
+    work items. The choice is recorded as `tiling = #mie.tiling<...>` on the op.
+
+    Ops it does not serve (depthwise and grouped convolutions, batched or non-constant products,
+    f16/bf16) keep no tiling and take the portable linalg path of `mie-lower-library-kernels`.
+  }];
+  let options = [
+    Option<"isa", "isa", "std::string", /*default=*/"\"\"",
+           "Microkernel ISA (avx512, avx2, neon); empty: from the module's mie.target">,
+    Option<"minWorkItems", "min-work-items", "int64_t", /*default=*/"16",
+           "Split thread blocks until a kernel has at least this many work items">,
+  ];
+  let dependentDialects = ["::mlir::mie::MieDialect"];
+}
+
+def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
+  let summary = "Pack constant weights at compile time into the panel layout their microkernel reads.";
+  let description = [{
+    For every `mie.conv2d` with a tiling whose filter is a constant `memref.global`, writes a new
+    constant global holding the filter as LHS panels [ceil(F / mr), C * KH * KW, mr] (zero-padded
+    past F, K in (c, kh, kw) order) and records the logical shape as `filter_shape`. For every 2-D
+    `mie.gemm` with a tiling whose `b` is constant, writes op(b) * alpha as RHS panels
+    [ceil(N / nr), K, nr], sets `b_packed` and alpha = 1. Old globals no longer read are erased. Ops
+    whose weights are not constant lose their tiling (the portable path computes them).
+
+    Nothing is repacked at run time: the panels go to the package's weights blob as they are.
+  }];
+  let dependentDialects = ["::mlir::mie::MieDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "ModuleOp"> {
   let summary = "Implement library kernels (mie.conv2d, mie.gemm) as generated kernels.";
   let description = [{
-    Replaces each `mie.conv2d` / `mie.gemm` by `mie.kernel`s whose bodies are linalg on the same
-    buffers: a zero-padded copy of the input when the convolution pads (a new `mie.alloc`, so memory
-    planning places it), the convolution or matrix product, then the epilogue (bias, residual,
-    activation, clamp) applied in place on the output. Grouped and depthwise convolutions use the
-    grouped linalg form through reshaped views.
+    Replaces each `mie.conv2d` / `mie.gemm` by a `mie.kernel`.
 
-    This is the portable implementation used when no microkernel is selected for the target; it runs
-    before memory planning so that its scratch buffers are planned like any other.
+    With a tiling and packed weights the kernel calls the microkernels (runtime/src/ukernels): one
+    `scf.parallel` over thread work items (image x pixel block x filter block for a convolution, row
+    block x column block for a GEMM), K blocks inside, each packing its activation panels into a
+    stack buffer (`mie_uk_f32_pack_*`) and running the register tiles (`mie_uk_f32_gemm_*`) with the
+    epilogue applied to the last K block before the store. The microkernels are declared here and
+    linked from bitcode at code generation.
+
+    Otherwise the body is linalg on the same buffers: a zero-padded copy of the input when the
+    convolution pads (a new `mie.alloc`, so memory planning places it), the convolution or matrix
+    product, then the epilogue (bias, residual, activation, clamp) applied in place on the output.
+    Grouped and depthwise convolutions use the grouped linalg form through reshaped views.
+
+    Runs before memory planning so that its scratch buffers are planned like any other.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"];
 }
 
 def MieResultsToOutputsPass : Pass<"mie-results-to-outputs", "ModuleOp"> {
@@ -51,7 +96,7 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
   let dependentDialects = ["::mlir::mie::MieDialect"];
 }
 
-def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
+def MieBundleWeightsPass : Pass<"mie-bundle-weights", "ModuleOp"> {
   let summary = "Move constant memref.globals into one aligned weights blob.";
   let description = [{
     Concatenates the bytes of every constant `memref.global` (64-byte aligned) into one blob stored

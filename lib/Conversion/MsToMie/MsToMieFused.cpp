@@ -108,11 +108,11 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     if (auto conv = dyn_cast<ms::Conv2dOp>(chain.anchor)) {
       mie::Conv2dOp::create(rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()),
                             bias, residual, out, conv.getStrides(), conv.getPads(),
-                            conv.getDilations(), conv.getGroups(), epilogue);
+                            conv.getDilations(), conv.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr());
     } else if (auto gemm = dyn_cast<ms::GemmOp>(chain.anchor)) {
       mie::GemmOp::create(rewriter, loc, bufferOf(gemm.getA()), bufferOf(gemm.getB()), bias,
                           residual, out, gemm.getTransAAttr(), gemm.getTransBAttr(),
-                          gemm.getAlphaAttr(), epilogue);
+                          gemm.getAlphaAttr(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     } else {
       // matmul [..., M, K] x [K, N]: one GEMM over all rows of the left operand.
       auto matmul = cast<ms::MatMulOp>(chain.anchor);
@@ -120,7 +120,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
                           bufferOf(matmul.getRhs()), bias,
                           residual ? collapseToRows(rewriter, loc, residual) : Value(),
                           collapseToRows(rewriter, loc, out), UnitAttr(), UnitAttr(),
-                          rewriter.getF64FloatAttr(1.0), epilogue);
+                          rewriter.getF64FloatAttr(1.0), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     }
     rewriter.replaceOp(op, out);
     return success();

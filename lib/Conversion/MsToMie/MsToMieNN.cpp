@@ -30,7 +30,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                                       /*residual=*/false, Activation::none);
     mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
-                          op.getDilations(), op.getGroups(), epilogue);
+                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr());
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -52,7 +52,7 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
     mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
                         Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
-                        epilogue);
+                        epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     if (!c || biasEpilogue || beta == 0.0) {
       rewriter.replaceOp(op, product);
       return success();
@@ -85,7 +85,7 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
       mie::GemmOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), Value(), Value(), out,
                           UnitAttr(), UnitAttr(), rewriter.getF64FloatAttr(1.0),
-                          EpilogueAttr::get(rewriter.getContext()));
+                          EpilogueAttr::get(rewriter.getContext()), /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
     }

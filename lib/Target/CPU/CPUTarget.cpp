@@ -27,8 +27,11 @@ using namespace mlir::mie;
 
 static const CpuTarget kTargets[] = {
     // AVX2 + FMA is the baseline of DESIGN.md: every x86 server of the last decade has it.
-    {"x86-64", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3", "+avx2,+fma,+f16c"},
-    {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon"},
+    {"x86-64", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3", "+avx2,+fma,+f16c", "avx2"},
+    // x86-64-v4: the AVX-512 servers (Skylake-SP and later, Zen 4 and later).
+    {"x86-64-avx512", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
+     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl", "avx512"},
+    {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon", "neon"},
 };
 
 std::string mie::knownCpuTargets() {
@@ -238,6 +241,9 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
     f.addFnAttr("target-features", target.features);
   }
 
+  // After the attributes above: the microkernels keep their own (the same CPU, see CMakeLists.txt).
+  if (failed(linkUKernels(*module, target, op)))
+    return failure();
   if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)))
     return failure();
   internalize(*module);

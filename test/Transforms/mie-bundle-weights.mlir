@@ -1,4 +1,4 @@
-// RUN: ms-opt %s -split-input-file -mie-pack-weights | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-bundle-weights | FileCheck %s
 
 // Tests packing f32, dense_resource, f16 and i64 constants at 64-byte aligned offsets (0, 64, 128,
 // 192) into one 208-byte little-endian blob: every get_global becomes an aligned view of the new

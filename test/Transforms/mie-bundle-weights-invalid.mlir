@@ -1,11 +1,11 @@
-// RUN: ms-opt %s -split-input-file -mie-pack-weights -verify-diagnostics
+// RUN: ms-opt %s -split-input-file -mie-bundle-weights -verify-diagnostics
 
 // Tests that reading a mutable global is rejected: only constants move into the weights blob.
 
 memref.global "private" @state : memref<2xf32> = uninitialized
 
 func.func @reads_state() {
-  // expected-error @+1 {{mie-pack-weights: global 'state' is not a constant}}
+  // expected-error @+1 {{mie-bundle-weights: global 'state' is not a constant}}
   %0 = memref.get_global @state : memref<2xf32>
   return
 }

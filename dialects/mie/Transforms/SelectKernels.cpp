@@ -1,0 +1,135 @@
+//===- SelectKernels.cpp - the mie-select-kernels pass --------------------===//
+//
+// The cost model that picks a microkernel tile and cache blocks per op. It is deliberately simple and
+// explicit: a tile's measured full-tile efficiency times the share of its lanes a shape fills, K blocks
+// sized so the panel reused by the inner loop stays in L1, thread blocks sized for L2 and split until
+// every thread has several work items.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/mie/Transforms/Passes.h"
+#include "mie/Target/UKernelTiles.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIESELECTKERNELSPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Cache budgets in bytes. Conservative for the x86-64 and AArch64 cores we target (L1D 32-48 KiB,
+/// L2 512 KiB-2 MiB per core): the panel an inner loop re-reads gets L1_BUDGET, a thread's blocks
+/// L2_BUDGET each.
+constexpr int64_t kL1Budget = 32 * 1024;
+constexpr int64_t kL2Budget = 256 * 1024;
+constexpr int64_t kElementBytes = 4;
+
+/// The GEMM an op computes: M rows (broadcast side), N columns (vector side), K, `batch` independent
+/// copies (images of a convolution).
+struct GemmShape {
+  int64_t m, n, k, batch;
+};
+
+double utilization(int64_t size, int64_t tile) {
+  return double(size) / double(llvm::divideCeil(size, tile) * tile);
+}
+
+TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems) {
+  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
+  const UKernelTile *best = nullptr;
+  double bestScore = -1;
+  for (const UKernelTile &t : tiles) {
+    double score = t.efficiency * utilization(s.m, t.mr) * utilization(s.n, t.nr);
+    if (score > bestScore + 1e-9) {
+      best = &t;
+      bestScore = score;
+    }
+  }
+  if (!best)
+    return {};
+  int64_t mr = best->mr, nr = best->nr;
+  // K blocks: the vector-side panel (kc x nr) is re-read by every row tile of the inner loop.
+  int64_t kcMax = std::max<int64_t>(64, kL1Budget / (kElementBytes * nr));
+  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kcMax);
+  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  // Thread blocks: each side's block of kc-long panels fits the L2 budget.
+  int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
+  int64_t mcPanels =
+      std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
+  int64_t ncPanels =
+      std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+  auto items = [&] {
+    return s.batch * llvm::divideCeil(mPanels, mcPanels) * llvm::divideCeil(nPanels, ncPanels);
+  };
+  // Split the larger block until there is work for every thread (the pool balances dynamically).
+  while (items() < minItems) {
+    if (mcPanels >= 2 && (mcPanels >= ncPanels || ncPanels < 2))
+      mcPanels = llvm::divideCeil(mcPanels, 2);
+    else if (ncPanels >= 2)
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+    else
+      break;
+  }
+  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr);
+}
+
+/// The microkernel ISA of the module's target, or "" when it has none.
+std::string isaOfModule(ModuleOp module) {
+  auto target = module->getAttrOfType<TargetAttr>(MieDialect::getTargetAttrName());
+  if (!target || target.getKind() != TargetKind::cpu)
+    return "";
+  if (target.getArch() == "aarch64")
+    return "neon";
+  StringRef features = target.getFeatures();
+  if (features.contains("+avx512f"))
+    return "avx512";
+  if (features.contains("+avx2") && features.contains("+fma"))
+    return "avx2";
+  return "";
+}
+
+bool isConstantBuffer(Value v) { return v.getDefiningOp<memref::GetGlobalOp>() != nullptr; }
+
+bool isF32(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); }
+
+struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string chosenIsa = isa.empty() ? isaOfModule(module) : isa;
+    if (chosenIsa.empty())
+      return;
+    if (getF32GemmTiles(chosenIsa).empty()) {
+      module.emitError() << "mie-select-kernels: no microkernels for ISA '" << chosenIsa << "'";
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    module.walk([&](Operation *op) {
+      if (auto conv = dyn_cast<Conv2dOp>(op)) {
+        if (conv.getTiling() || conv.getGroups() != 1 || !isF32(conv.getOutput()) ||
+            !isConstantBuffer(conv.getFilter()))
+          return;
+        auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
+        auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+        auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+        GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
+        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems))
+          conv.setTilingAttr(t);
+        return;
+      }
+      if (auto gemm = dyn_cast<GemmOp>(op)) {
+        auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
+        if (gemm.getTiling() || out.size() != 2 || !isF32(gemm.getOutput()) ||
+            !isConstantBuffer(gemm.getB()))
+          return;
+        auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
+        GemmShape shape{out[0], out[1], gemm.getTransA() ? a[0] : a[1], 1};
+        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems))
+          gemm.setTilingAttr(t);
+      }
+    });
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

@@ -1,0 +1,291 @@
+//===- UKernelLowering.cpp - library kernels on the microkernels ----------===//
+//
+// The loops around the microkernels, in the IR where they can be read: one scf.parallel over thread
+// work items, K blocks, packing of the activation panels into a stack buffer, the register tiles. The
+// microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h); code
+// generation links and inlines them, so the constant arguments (flags, tile sizes) fold away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UKernelLowering.h"
+
+#include "runtime/src/ukernels/mie_ukernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+namespace {
+
+/// Index arithmetic and microkernel calls inside one kernel body.
+struct UKernelBuilder {
+  OpBuilder &b;
+  Location loc;
+  SymbolTable &symbols;
+
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) { return mul(x, c(y)); }
+  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, c(y)); }
+  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, c(y)); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value ceilDiv(Value x, int64_t y) { return div(add(x, c(y - 1)), y); }
+  Value eq(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(y));
+  }
+
+  Value i64(Value index) { return arith::IndexCastOp::create(b, loc, b.getI64Type(), index); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
+  }
+  /// The aligned base pointer of a static buffer.
+  Value ptr(Value memref) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                    i64(address));
+  }
+
+  /// Calls `name`, declaring it (external, private) on first use from the operand types.
+  void call(StringRef name, ArrayRef<Value> operands) {
+    if (!symbols.lookup(name)) {
+      OpBuilder mb = OpBuilder::atBlockEnd(&symbols.getOp()->getRegion(0).front());
+      SmallVector<Type> types;
+      for (Value v : operands)
+        types.push_back(v.getType());
+      auto decl = func::FuncOp::create(mb, loc, name, mb.getFunctionType(types, {}));
+      decl.setPrivate();
+      symbols.insert(decl);
+    }
+    func::CallOp::create(b, loc, name, TypeRange{}, operands);
+  }
+
+  /// scf.for from `lb` to `ub` (step 1) with `body(iv)`.
+  void loop(Value lb, Value ub, function_ref<void(Value)> body) {
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    body(forOp.getInductionVar());
+  }
+};
+
+/// The constant part of a tile's flags: the epilogue (applied with the last K block).
+int64_t epilogueFlags(EpilogueAttr epilogue, bool hasBias, bool hasResidual, bool biasPerColumn) {
+  int64_t flags = MIE_UK_EPILOGUE;
+  if (hasBias)
+    flags |= MIE_UK_BIAS | (biasPerColumn ? MIE_UK_BIAS_PER_COL : 0);
+  if (hasResidual)
+    flags |= MIE_UK_RESIDUAL;
+  if (epilogue.getClamp())
+    flags |= MIE_UK_CLAMP;
+  flags |= static_cast<int64_t>(epilogue.getActivation()) << MIE_UK_ACTIVATION_SHIFT;
+  return flags;
+}
+
+/// Emits the K-block loop shared by both lowerings: `pack(k0, kc)` fills the scratch panels, then
+/// `tiles(kc, k0, flags)` runs the register tiles; the epilogue goes with the last block only, and
+/// every block after the first accumulates. Two copies of the tile loops (with and without the
+/// epilogue) keep each tile call's flags constant but the accumulate bit.
+void emitKBlocks(UKernelBuilder &ub, int64_t k, int64_t kc, int64_t epiFlags,
+                 function_ref<void(Value k0, Value kcur)> pack,
+                 function_ref<void(Value k0, Value kcur, Value flags)> tiles) {
+  int64_t blocks = llvm::divideCeil(k, kc);
+  if (blocks == 1) {
+    Value k0 = ub.c(0), kcur = ub.c(k);
+    pack(k0, kcur);
+    tiles(k0, kcur, ub.i64(epiFlags));
+    return;
+  }
+  ub.loop(ub.c(0), ub.c(blocks), [&](Value kb) {
+    Value k0 = ub.mul(kb, kc);
+    Value kcur = ub.min(ub.c(kc), ub.sub(ub.c(k), k0));
+    pack(k0, kcur);
+    Value acc = arith::SelectOp::create(ub.b, ub.loc, ub.eq(kb, 0), ub.i64(0),
+                                        ub.i64(MIE_UK_ACCUMULATE));
+    Value last = ub.eq(kb, blocks - 1);
+    auto ifOp = scf::IfOp::create(ub.b, ub.loc, last, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(ub.b);
+      ub.b.setInsertionPointToStart(ifOp.thenBlock());
+      tiles(k0, kcur, arith::OrIOp::create(ub.b, ub.loc, acc, ub.i64(epiFlags)));
+      ub.b.setInsertionPointToStart(ifOp.elseBlock());
+      tiles(k0, kcur, acc);
+    }
+  });
+}
+
+/// Operands of a kernel: the op's inputs (bias and residual when present), then the output.
+struct KernelOperands {
+  SmallVector<Value> ins;
+  int biasIndex = -1, residualIndex = -1;
+};
+
+KernelOperands collectOperands(Value x, Value w, Value bias, Value residual) {
+  KernelOperands k;
+  k.ins = {x, w};
+  if (bias) {
+    k.biasIndex = k.ins.size();
+    k.ins.push_back(bias);
+  }
+  if (residual) {
+    k.residualIndex = k.ins.size();
+    k.ins.push_back(residual);
+  }
+  return k;
+}
+
+std::pair<double, double> clampBounds(EpilogueAttr epilogue) {
+  return epilogue.getClamp().value_or(std::pair<double, double>{0.0, 0.0});
+}
+
+} // namespace
+
+void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = *op.getFilterShape();
+  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  const int64_t p = oh * ow, k = ch * w[2] * w[3];
+  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
+                nc = t.getNc();
+  const int64_t fPanels = llvm::divideCeil(f, mr), pBlocks = llvm::divideCeil(p, nc),
+                fBlocks = llvm::divideCeil(fPanels, mc / mr);
+  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                                   /*biasPerColumn=*/false);
+  auto [lo, hi] = clampBounds(epilogue);
+  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+
+  OpBuilder b(op);
+  KernelOp::create(
+      b, op.getLoc(), "conv2d",
+      operands.ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], output = args.back();
+        Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+        Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+        // One thread's pixel panels for one K block; sunk into each thread's body.
+        auto scratchType = MemRefType::get({nc * kc}, kb.getF32Type());
+        Value scratch = memref::AllocaOp::create(kb, kl, scratchType, kb.getI64IntegerAttr(64));
+        auto par = scf::ParallelOp::create(kb, kl, ValueRange{ub.c(0)},
+                                           ValueRange{ub.c(n * pBlocks * fBlocks)},
+                                           ValueRange{ub.c(1)});
+        OpBuilder::InsertionGuard guard(kb);
+        kb.setInsertionPointToStart(par.getBody());
+        Value item = par.getInductionVars()[0];
+        Value img = ub.div(item, pBlocks * fBlocks);
+        Value rest = ub.rem(item, pBlocks * fBlocks);
+        Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
+        Value p0 = ub.mul(pb, nc);
+        Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+        Value ftBegin = ub.mul(fb, mc / mr);
+        Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
+        Value xp = ub.ptr(x), wp = ub.ptr(filter), op_ = ub.ptr(output), sp = ub.ptr(scratch),
+              bp = ub.ptr(bias), rp = ub.ptr(residual);
+        Value xOff = ub.i64(ub.mul(img, ch * h * wd));
+        Value outImg = ub.mul(img, f * p);
+        auto pack = [&](Value k0, Value kcur) {
+          ub.call("mie_uk_f32_pack_conv_nchw_" + isa,
+                  {xp, xOff, ub.i64(ch), ub.i64(h), ub.i64(wd), ub.i64(w[2]), ub.i64(w[3]),
+                   ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]), ub.i64(pads[1]),
+                   ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(ow), ub.i64(p0), ub.i64(np),
+                   ub.i64(k0), ub.i64(kcur), ub.i64(nr), sp, ub.i64(0)});
+        };
+        auto tiles = [&](Value k0, Value kcur, Value flags) {
+          // Pixel panels outside (each stays in L1), filter panels inside (streamed from L2).
+          ub.loop(ub.c(0), ub.ceilDiv(np, nr), [&](Value pt) {
+            Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
+            Value bOff = ub.mul(ub.mul(pt, kcur), nr);
+            ub.loop(ftBegin, ftEnd, [&](Value ft) {
+              Value row = ub.mul(ft, mr);
+              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
+              Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
+              Value cOff = ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
+              ub.call(tile, {wp, ub.i64(aOff), sp, ub.i64(bOff), ub.i64(nr), op_, cOff, ub.i64(p),
+                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
+                             cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+            });
+          });
+        };
+        emitKBlocks(ub, k, kc, epiFlags, pack, tiles);
+      });
+  op.erase();
+}
+
+void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  const bool ta = op.getTransA();
+  const int64_t m = out[0], n = out[1], k = ta ? a[0] : a[1], lda = a[1];
+  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
+                nc = t.getNc();
+  const int64_t nPanels = llvm::divideCeil(n, nr), mBlocks = llvm::divideCeil(m, mc),
+                nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
+  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                                   /*biasPerColumn=*/true);
+  auto [lo, hi] = clampBounds(epilogue);
+  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+
+  OpBuilder b(op);
+  KernelOp::create(
+      b, op.getLoc(), "gemm",
+      operands.ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value av = args[0], bv = args[1], output = args.back();
+        Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+        Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+        // One thread's row panels for one K block.
+        auto scratchType = MemRefType::get({mc * kc}, kb.getF32Type());
+        Value scratch = memref::AllocaOp::create(kb, kl, scratchType, kb.getI64IntegerAttr(64));
+        auto par = scf::ParallelOp::create(kb, kl, ValueRange{ub.c(0)},
+                                           ValueRange{ub.c(mBlocks * nBlocks)}, ValueRange{ub.c(1)});
+        OpBuilder::InsertionGuard guard(kb);
+        kb.setInsertionPointToStart(par.getBody());
+        Value item = par.getInductionVars()[0];
+        Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
+        Value m0 = ub.mul(mb, mc);
+        Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+        Value ntBegin = ub.mul(nb, nc / nr);
+        Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
+        Value ap = ub.ptr(av), bp_ = ub.ptr(bv), op_ = ub.ptr(output), sp = ub.ptr(scratch),
+              biasp = ub.ptr(bias), rp = ub.ptr(residual);
+        auto pack = [&](Value k0, Value kcur) {
+          ub.call("mie_uk_f32_pack_lhs_" + isa,
+                  {ap, ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mBlock),
+                   ub.i64(k0), ub.i64(kcur), ub.i64(mr), sp, ub.i64(0)});
+        };
+        auto tiles = [&](Value k0, Value kcur, Value flags) {
+          // Weight panels outside (each stays in L1), row panels inside (from L2).
+          ub.loop(ntBegin, ntEnd, [&](Value nt) {
+            Value col = ub.mul(nt, nr);
+            Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+            Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
+            ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+              Value row = ub.add(m0, ub.mul(mt, mr));
+              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+              Value aOff = ub.mul(ub.mul(mt, kcur), mr);
+              Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
+              ub.call(tile, {sp, ub.i64(aOff), bp_, ub.i64(bOff), ub.i64(nr), op_, cOff, ub.i64(n),
+                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, biasp, ub.i64(col),
+                             rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
+            });
+          });
+        };
+        emitKBlocks(ub, k, kc, epiFlags, pack, tiles);
+      });
+  op.erase();
+}

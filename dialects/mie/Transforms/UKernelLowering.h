@@ -1,0 +1,21 @@
+//===- UKernelLowering.h - library kernels on the microkernels --*- C++ -*-===//
+
+#ifndef MIE_TRANSFORMS_UKERNELLOWERING_H
+#define MIE_TRANSFORMS_UKERNELLOWERING_H
+
+#include "dialects/mie/IR/MieOps.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::mie {
+
+/// Replaces a tiled `mie.conv2d` with a packed filter by a `mie.kernel` calling the microkernels;
+/// declares the microkernels it calls in `symbols`' module.
+void lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
+
+/// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
+void lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
+
+} // namespace mlir::mie
+
+#endif // MIE_TRANSFORMS_UKERNELLOWERING_H

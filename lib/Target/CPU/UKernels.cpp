@@ -1,0 +1,61 @@
+//===- UKernels.cpp - linking the microkernel bitcode into generated code -===//
+
+#include "mie/Target/CPUTarget.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstddef>
+
+namespace mlir::mie::embedded {
+extern const unsigned char kUKernelBitcode_avx512[];
+extern const size_t kUKernelBitcode_avx512_size;
+extern const unsigned char kUKernelBitcode_avx2[];
+extern const size_t kUKernelBitcode_avx2_size;
+extern const unsigned char kUKernelBitcode_neon[];
+extern const size_t kUKernelBitcode_neon_size;
+} // namespace mlir::mie::embedded
+
+using namespace mlir;
+using namespace mlir::mie;
+
+static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa) {
+  using namespace mlir::mie::embedded;
+  auto ref = [](const unsigned char *data, size_t size) {
+    return llvm::StringRef(reinterpret_cast<const char *>(data), size);
+  };
+  if (isa == "avx512")
+    return ref(kUKernelBitcode_avx512, kUKernelBitcode_avx512_size);
+  if (isa == "avx2")
+    return ref(kUKernelBitcode_avx2, kUKernelBitcode_avx2_size);
+  if (isa == "neon")
+    return ref(kUKernelBitcode_neon, kUKernelBitcode_neon_size);
+  return std::nullopt;
+}
+
+LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, ModuleOp op) {
+  bool needed = llvm::any_of(module, [](const llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("mie_uk_");
+  });
+  if (!needed)
+    return success();
+  std::optional<llvm::StringRef> bitcode = bitcodeFor(target.ukernelIsa);
+  if (!bitcode)
+    return op.emitError() << "target '" << target.name << "' has no microkernels, but the module calls them";
+  llvm::Expected<std::unique_ptr<llvm::Module>> ukernels = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(*bitcode, "mie-ukernels-" + target.ukernelIsa), module.getContext());
+  if (!ukernels)
+    return op.emitError() << "cannot read the " << target.ukernelIsa
+                          << " microkernel bitcode: " << llvm::toString(ukernels.takeError());
+  (*ukernels)->setTargetTriple(module.getTargetTriple());
+  (*ukernels)->setDataLayout(module.getDataLayout());
+  // Only what the module calls comes in; it is internalized and inlined afterwards.
+  if (llvm::Linker::linkModules(module, std::move(*ukernels), llvm::Linker::LinkOnlyNeeded))
+    return op.emitError("linking the microkernels failed"), failure();
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("mie_uk_"))
+      return op.emitError() << "no microkernel '" << f.getName() << "' for " << target.ukernelIsa;
+  return success();
+}

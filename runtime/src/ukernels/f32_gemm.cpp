@@ -1,0 +1,261 @@
+//===- f32_gemm.cpp - f32 GEMM tiles and packing, one build per ISA -------===//
+//
+// Built three times (MIE_UK_ISA_AVX512 / _AVX2 / _NEON with the matching -m flags) into LLVM bitcode
+// that the code generator links into generated modules, and natively for the tests. Each tile keeps its
+// MR x NR accumulators in registers for the whole K block and applies the epilogue to them before the
+// one store, so a fused convolution writes its output exactly once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mie_ukernels.h"
+#include "ukernel_vector.h"
+
+using namespace mie_uk;
+
+namespace {
+
+/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile path,
+/// which never touches memory past the block.
+template <int MR, int NV>
+MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
+  float tmp[MR][NV * VL];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV * VL; ++j)
+      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] : 0.0f;
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      t[i][v] = load(&tmp[i][v * VL]);
+}
+
+template <int MR, int NV>
+MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
+                            float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
+                            int64_t flags, const float *bias, const float *res, int64_t ldr, float lo,
+                            float hi) {
+  constexpr int NR = NV * VL;
+  const bool full = m == MR && n == NR;
+  vf acc[MR][NV];
+  if (flags & MIE_UK_ACCUMULATE) {
+    if (full) {
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] = load(c + i * ldc + v * VL);
+    } else {
+      loadPartial<MR, NV>(acc, c, ldc, m, n);
+    }
+  } else {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = splat(0.0f);
+  }
+
+#pragma clang loop unroll_count(2)
+  for (int64_t p = 0; p < k; ++p) {
+    vf bv[NV];
+    for (int v = 0; v < NV; ++v)
+      bv[v] = load(b + p * ldb + v * VL);
+    for (int i = 0; i < MR; ++i) {
+      vf av = splat(a[p * MR + i]);
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = fma(av, bv[v], acc[i][v]);
+    }
+  }
+
+  if (flags & MIE_UK_EPILOGUE) {
+    if (flags & MIE_UK_BIAS) {
+      if (flags & MIE_UK_BIAS_PER_COL) {
+        vf bb[NV];
+        if (n == NR) {
+          for (int v = 0; v < NV; ++v)
+            bb[v] = load(bias + v * VL);
+        } else {
+          vf one[1][NV];
+          loadPartial<1, NV>(one, bias, 0, 1, n);
+          for (int v = 0; v < NV; ++v)
+            bb[v] = one[0][v];
+        }
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            acc[i][v] += bb[v];
+      } else {
+        for (int i = 0; i < MR; ++i) {
+          vf bi = splat(i < m ? bias[i] : 0.0f);
+          for (int v = 0; v < NV; ++v)
+            acc[i][v] += bi;
+        }
+      }
+    }
+    if (flags & MIE_UK_RESIDUAL) {
+      vf r[MR][NV];
+      if (full) {
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            r[i][v] = load(res + i * ldr + v * VL);
+      } else {
+        loadPartial<MR, NV>(r, res, ldr, m, n);
+      }
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] += r[i][v];
+    }
+    int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+    if (act != MIE_UK_ACT_NONE)
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] = activate(acc[i][v], act);
+    if (flags & MIE_UK_CLAMP)
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] = clamp(acc[i][v], lo, hi);
+  }
+
+  if (full) {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        store(c + i * ldc + v * VL, acc[i][v]);
+    return;
+  }
+  float tmp[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      store(&tmp[i][v * VL], acc[i][v]);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] = tmp[i][j];
+}
+
+/// Zeros `count` floats; a plain loop (no memset call: the bitcode must not reference libc).
+MIE_UK_INLINE void zero(float *d, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    d[i] = 0.0f;
+}
+
+MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W, int64_t KH,
+                                int64_t KW, int64_t SH, int64_t SW, int64_t PH, int64_t PW,
+                                int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
+                                int64_t k0, int64_t kc, int64_t nr, float *__restrict dst) {
+  (void)C;
+  const int64_t taps = KH * KW;
+  for (int64_t t = 0, panels = (np + nr - 1) / nr; t < panels; ++t) {
+    const int64_t pbeg = p0 + t * nr;
+    const int64_t cnt = np - t * nr < nr ? np - t * nr : nr;
+    const int64_t oh0 = pbeg / OW, ow0 = pbeg - oh0 * OW;
+    int64_t c = k0 / taps, r = k0 - c * taps;
+    int64_t kh = r / KW, kw = r - kh * KW;
+    for (int64_t kk = 0; kk < kc; ++kk) {
+      float *d = dst + (t * kc + kk) * nr;
+      const float *xc = x + c * H * W;
+      int64_t lane = 0, oh = oh0, ow = ow0;
+      while (lane < cnt) {
+        int64_t seg = OW - ow < cnt - lane ? OW - ow : cnt - lane;
+        const int64_t ih = oh * SH - PH + kh * DH;
+        float *ds = d + lane;
+        if (ih < 0 || ih >= H) {
+          zero(ds, seg);
+        } else {
+          const float *row = xc + ih * W;
+          const int64_t iw0 = ow * SW - PW + kw * DW;
+          if (SW == 1) {
+            // Lanes [lo, hi) read the row contiguously; the rest fall into the padding.
+            int64_t lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0;
+            lo = lo > seg ? seg : lo;
+            hi = hi < lo ? lo : (hi > seg ? seg : hi);
+            zero(ds, lo);
+            for (int64_t l = lo; l < hi; ++l)
+              ds[l] = row[iw0 + l];
+            zero(ds + hi, seg - hi);
+          } else {
+            for (int64_t l = 0; l < seg; ++l) {
+              const int64_t iw = iw0 + l * SW;
+              ds[l] = (iw >= 0 && iw < W) ? row[iw] : 0.0f;
+            }
+          }
+        }
+        lane += seg;
+        ow = 0;
+        ++oh;
+      }
+      zero(d + cnt, nr - cnt);
+      if (++kw == KW) {
+        kw = 0;
+        if (++kh == KH) {
+          kh = 0;
+          ++c;
+        }
+      }
+    }
+  }
+}
+
+MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m0, int64_t mc,
+                           int64_t k0, int64_t kc, int64_t mr, float *__restrict dst) {
+  for (int64_t t = 0, panels = (mc + mr - 1) / mr; t < panels; ++t) {
+    const int64_t rows = mc - t * mr < mr ? mc - t * mr : mr;
+    float *d = dst + t * kc * mr;
+    const int64_t i0 = m0 + t * mr;
+    if (trans) {
+      for (int64_t kk = 0; kk < kc; ++kk) {
+        const float *src = a + (k0 + kk) * lda + i0;
+        for (int64_t i = 0; i < rows; ++i)
+          d[kk * mr + i] = src[i];
+        zero(d + kk * mr + rows, mr - rows);
+      }
+    } else {
+      for (int64_t i = 0; i < rows; ++i) {
+        const float *src = a + (i0 + i) * lda + k0;
+        for (int64_t kk = 0; kk < kc; ++kk)
+          d[kk * mr + i] = src[kk];
+      }
+      for (int64_t i = rows; i < mr; ++i)
+        for (int64_t kk = 0; kk < kc; ++kk)
+          d[kk * mr + i] = 0.0f;
+    }
+  }
+}
+
+} // namespace
+
+// Instantiate the tiles of this build's ISA only.
+#define MIE_UK_WHEN_avx512(...)
+#define MIE_UK_WHEN_avx2(...)
+#define MIE_UK_WHEN_neon(...)
+#if defined(MIE_UK_ISA_AVX512)
+#undef MIE_UK_WHEN_avx512
+#define MIE_UK_WHEN_avx512(...) __VA_ARGS__
+#define MIE_UK_SUFFIX(name) name##_avx512
+#elif defined(MIE_UK_ISA_AVX2)
+#undef MIE_UK_WHEN_avx2
+#define MIE_UK_WHEN_avx2(...) __VA_ARGS__
+#define MIE_UK_SUFFIX(name) name##_avx2
+#else
+#undef MIE_UK_WHEN_neon
+#define MIE_UK_WHEN_neon(...) __VA_ARGS__
+#define MIE_UK_SUFFIX(name) name##_neon
+#endif
+
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                           \
+  MIE_UK_WHEN_##isa(extern "C" __attribute__((always_inline)) void mie_uk_f32_gemm_##MR##x##NR##_##isa( \
+      const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c, int64_t c_off, \
+      int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags, const float *bias, int64_t bias_off,   \
+      const float *res, int64_t res_off, int64_t ldr, float lo, float hi) {                              \
+    static_assert(NR % VL == 0, "NR must be a multiple of the vector length");                          \
+    gemmTile<MR, NR / VL>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags, bias + bias_off,    \
+                          res + res_off, ldr, lo, hi);                                                   \
+  })
+#include "f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+
+extern "C" __attribute__((always_inline)) void MIE_UK_SUFFIX(mie_uk_f32_pack_conv_nchw)(
+    const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,
+    int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
+    int64_t k0, int64_t kc, int64_t nr, float *dst, int64_t dst_off) {
+  packConvNchw(x + x_off, C, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OW, p0, np, k0, kc, nr,
+               dst + dst_off);
+}
+
+extern "C" __attribute__((always_inline)) void
+MIE_UK_SUFFIX(mie_uk_f32_pack_lhs)(const float *a, int64_t a_off, int64_t lda, int64_t trans,
+                                   int64_t m0, int64_t mc, int64_t k0, int64_t kc, int64_t mr,
+                                   float *dst, int64_t dst_off) {
+  packLhs(a + a_off, lda, trans, m0, mc, k0, kc, mr, dst + dst_off);
+}

@@ -1,0 +1,310 @@
+// Microkernel tests: every f32 GEMM tile of every ISA this machine runs, and the packing routines,
+// against scalar references over odd sizes (1, 7, 17, tile +- 1, ...) and every epilogue.
+#include "ukernels/mie_ukernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using TileFn = void (*)(const float *, int64_t, const float *, int64_t, int64_t, float *, int64_t,
+                        int64_t, int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
+                        const float *, int64_t, int64_t, float, float);
+using PackConvFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, int64_t, int64_t, int64_t, float *, int64_t);
+using PackLhsFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           int64_t, int64_t, float *, int64_t);
+
+struct Tile {
+  std::string name;
+  std::string isa;
+  int mr, nr;
+  TileFn fn;
+};
+
+struct Isa {
+  std::string name;
+  PackConvFn packConv;
+  PackLhsFn packLhs;
+};
+
+bool supported(const std::string &isa) {
+#if defined(__x86_64__)
+  if (isa == "avx512")
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  if (isa == "avx2")
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return false;
+#elif defined(__aarch64__)
+  return isa == "neon";
+#else
+  return false;
+#endif
+}
+
+std::vector<Tile> allTiles() {
+  std::vector<Tile> tiles;
+#if defined(__x86_64__)
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR) \
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx512", "avx512", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx512});
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR) \
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx2", "avx2", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx2});
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR)
+#else
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR)
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR)
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR) \
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_neon", "neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
+#endif
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR)
+#include "ukernels/f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+  return tiles;
+}
+
+std::vector<Isa> allIsas() {
+#if defined(__x86_64__)
+  return {{"avx512", mie_uk_f32_pack_conv_nchw_avx512, mie_uk_f32_pack_lhs_avx512},
+          {"avx2", mie_uk_f32_pack_conv_nchw_avx2, mie_uk_f32_pack_lhs_avx2}};
+#else
+  return {{"neon", mie_uk_f32_pack_conv_nchw_neon, mie_uk_f32_pack_lhs_neon}};
+#endif
+}
+
+std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+double activate(double x, int act) {
+  auto clamp = [](double v, double lo, double hi) { return std::min(std::max(v, lo), hi); };
+  auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+  switch (act) {
+  case MIE_UK_ACT_RELU:
+    return std::max(x, 0.0);
+  case MIE_UK_ACT_RELU6:
+    return clamp(x, 0, 6);
+  case MIE_UK_ACT_SIGMOID:
+    return sigmoid(x);
+  case MIE_UK_ACT_HARD_SIGMOID:
+    return clamp(x + 3, 0, 6) / 6;
+  case MIE_UK_ACT_HARD_SWISH:
+    return x * clamp(x + 3, 0, 6) / 6;
+  case MIE_UK_ACT_SILU:
+    return x * sigmoid(x);
+  case MIE_UK_ACT_GELU:
+    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+  case MIE_UK_ACT_GELU_TANH:
+    return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+  case MIE_UK_ACT_TANH:
+    return std::tanh(x);
+  default:
+    return x;
+  }
+}
+
+struct Epilogue {
+  const char *name;
+  int64_t flags;
+};
+
+std::vector<Epilogue> epilogues() {
+  std::vector<Epilogue> e = {
+      {"plain", 0},
+      {"store_only", MIE_UK_EPILOGUE},
+      {"bias_row", MIE_UK_EPILOGUE | MIE_UK_BIAS},
+      {"bias_col", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_BIAS_PER_COL},
+      {"residual", MIE_UK_EPILOGUE | MIE_UK_RESIDUAL},
+      {"bias_residual_relu",
+       MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL | (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
+      {"clamp", MIE_UK_EPILOGUE | MIE_UK_CLAMP},
+      {"accumulate", MIE_UK_ACCUMULATE},
+      {"accumulate_bias_col_silu", MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE | MIE_UK_BIAS |
+                                       MIE_UK_BIAS_PER_COL |
+                                       (MIE_UK_ACT_SILU << MIE_UK_ACTIVATION_SHIFT)},
+  };
+  static const char *kActs[] = {"", "relu", "relu6", "sigmoid", "hard_sigmoid", "hard_swish",
+                                "silu", "gelu", "gelu_tanh", "tanh"};
+  for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
+    e.push_back({kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
+  return e;
+}
+
+/// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray stores)
+/// and compares against a double-precision reference.
+void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e) {
+  const int64_t ldc = n + 5, ldr = n + 3, border = 2;
+  std::vector<float> a = randomVector(k * t.mr, 1 + k + m);  // [k][mr], zero past m
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t i = m; i < t.mr; ++i)
+      a[p * t.mr + i] = 0.0f;
+  std::vector<float> b = randomVector(k * t.nr, 7 + k + n); // [k][nr], zero past n
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = n; j < t.nr; ++j)
+      b[p * t.nr + j] = 0.0f;
+  std::vector<float> c0 = randomVector((m + 2 * border) * ldc, 11);
+  std::vector<float> c = c0;
+  std::vector<float> bias = randomVector(std::max<int64_t>(m, n), 13);
+  std::vector<float> res = randomVector(m * ldr, 17);
+  const float lo = -0.25f, hi = 0.5f;
+  float *cBlock = c.data() + border * ldc + border;
+  t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), border * ldc + border, ldc, k, m, n, e.flags,
+       bias.data(), 0, res.data(), 0, ldr, lo, hi);
+  (void)cBlock;
+  const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+  for (int64_t i = 0; i < m + 2 * border; ++i)
+    for (int64_t j = 0; j < ldc; ++j) {
+      const int64_t bi = i - border, bj = j - border;
+      const float got = c[i * ldc + j];
+      if (bi < 0 || bi >= m || bj < 0 || bj >= n) {
+        ASSERT_EQ(got, c0[i * ldc + j]) << "store outside the block at (" << bi << ", " << bj << ")";
+        continue;
+      }
+      double want = (e.flags & MIE_UK_ACCUMULATE) ? c0[i * ldc + j] : 0.0;
+      for (int64_t p = 0; p < k; ++p)
+        want += double(a[p * t.mr + bi]) * b[p * t.nr + bj];
+      if (e.flags & MIE_UK_EPILOGUE) {
+        if (e.flags & MIE_UK_BIAS)
+          want += (e.flags & MIE_UK_BIAS_PER_COL) ? bias[bj] : bias[bi];
+        if (e.flags & MIE_UK_RESIDUAL)
+          want += res[bi * ldr + bj];
+        want = activate(want, act);
+        if (e.flags & MIE_UK_CLAMP)
+          want = std::min(std::max(want, double(lo)), double(hi));
+      }
+      ASSERT_NEAR(got, want, 2e-5 * (1 + std::fabs(want)) + 1e-6 * k)
+          << t.name << " " << e.name << " k=" << k << " m=" << m << " n=" << n << " at (" << bi
+          << ", " << bj << ")";
+    }
+}
+
+TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
+  int tested = 0;
+  for (const Tile &t : allTiles()) {
+    if (!supported(t.isa))
+      continue;
+    ++tested;
+    SCOPED_TRACE(t.name);
+    for (int64_t k : {1, 7, 17, 63, 64, 65})
+      for (int64_t m : {1, t.mr - 1, t.mr})
+        for (int64_t n : {1, 7, t.nr - 1, t.nr}) {
+          if (m < 1 || n < 1 || n > t.nr)
+            continue;
+          for (const Epilogue &e : epilogues())
+            checkTile(t, k, m, n, e);
+        }
+  }
+  if (!tested)
+    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+}
+
+TEST(UKernelTiles, ActivationsOverWideRange) {
+  // Large |x| drives exp/tanh/erf into their clamped ranges: no NaN or Inf may come out.
+  for (const Tile &t : allTiles()) {
+    if (!supported(t.isa))
+      continue;
+    std::vector<float> a(t.mr, 1.0f), b(t.nr), c(t.mr * t.nr), bias(t.mr, 0.0f);
+    for (int j = 0; j < t.nr; ++j)
+      b[j] = -120.0f + 240.0f * j / (t.nr - 1);
+    for (int act = 1; act <= MIE_UK_ACT_TANH; ++act) {
+      int64_t flags = MIE_UK_EPILOGUE | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT);
+      t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, t.nr, 1, t.mr, t.nr, flags, bias.data(), 0,
+           c.data(), 0, t.nr, 0, 0);
+      for (int j = 0; j < t.nr; ++j) {
+        double want = activate(b[j], act);
+        ASSERT_TRUE(std::isfinite(c[j])) << t.name << " act " << act << " x=" << b[j];
+        ASSERT_NEAR(c[j], want, 1e-5 * (1 + std::fabs(want))) << t.name << " act " << act << " x=" << b[j];
+      }
+    }
+  }
+}
+
+struct ConvCase {
+  int64_t c, h, w, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+TEST(UKernelPacking, ConvNchwPanelsMatchIm2col) {
+  const ConvCase cases[] = {
+      {3, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1}, {4, 8, 8, 1, 1, 1, 1, 0, 0, 1, 1},
+      {2, 9, 7, 3, 3, 2, 2, 1, 1, 1, 1}, {3, 11, 10, 7, 7, 2, 2, 3, 3, 1, 1},
+      {2, 10, 10, 3, 3, 1, 1, 2, 2, 2, 2}, {5, 5, 6, 1, 1, 2, 2, 0, 0, 1, 1},
+      {1, 4, 17, 3, 5, 1, 3, 0, 2, 1, 1},
+  };
+  for (const Isa &isa : allIsas()) {
+    if (!supported(isa.name))
+      continue;
+    for (const ConvCase &cc : cases) {
+      const int64_t oh = (cc.h + 2 * cc.ph - cc.dh * (cc.kh - 1) - 1) / cc.sh + 1;
+      const int64_t ow = (cc.w + 2 * cc.pw - cc.dw * (cc.kw - 1) - 1) / cc.sw + 1;
+      const int64_t p = oh * ow, k = cc.c * cc.kh * cc.kw;
+      std::vector<float> x = randomVector(cc.c * cc.h * cc.w + 3, 5);
+      auto im2col = [&](int64_t kk, int64_t pix) -> float {
+        int64_t ch = kk / (cc.kh * cc.kw), r = kk % (cc.kh * cc.kw), i = r / cc.kw, j = r % cc.kw;
+        int64_t y = pix / ow, xx = pix % ow;
+        int64_t ih = y * cc.sh - cc.ph + i * cc.dh, iw = xx * cc.sw - cc.pw + j * cc.dw;
+        if (ih < 0 || ih >= cc.h || iw < 0 || iw >= cc.w)
+          return 0.0f;
+        return x[3 + (ch * cc.h + ih) * cc.w + iw];
+      };
+      for (int64_t nr : {4, 8, 16, 32, 48})
+        for (int64_t p0 : {int64_t(0), int64_t(1), p / 3})
+          for (int64_t np : {int64_t(1), p - p0, std::min<int64_t>(nr + 3, p - p0)})
+            for (int64_t k0 : {int64_t(0), k / 2}) {
+              const int64_t kc = k - k0, panels = (np + nr - 1) / nr;
+              std::vector<float> dst(panels * kc * nr + 2, -7.0f);
+              isa.packConv(x.data(), 3, cc.c, cc.h, cc.w, cc.kh, cc.kw, cc.sh, cc.sw, cc.ph, cc.pw,
+                           cc.dh, cc.dw, ow, p0, np, k0, kc, nr, dst.data(), 1);
+              ASSERT_EQ(dst[0], -7.0f);
+              ASSERT_EQ(dst.back(), -7.0f);
+              for (int64_t t = 0; t < panels; ++t)
+                for (int64_t kk = 0; kk < kc; ++kk)
+                  for (int64_t l = 0; l < nr; ++l) {
+                    const int64_t pix = t * nr + l;
+                    const float want = pix < np ? im2col(k0 + kk, p0 + pix) : 0.0f;
+                    ASSERT_EQ(dst[1 + (t * kc + kk) * nr + l], want)
+                        << isa.name << " nr=" << nr << " p0=" << p0 << " np=" << np
+                        << " k0=" << k0 << " panel " << t << " k " << kk << " lane " << l;
+                  }
+            }
+    }
+  }
+}
+
+TEST(UKernelPacking, LhsPanelsBothLayouts) {
+  for (const Isa &isa : allIsas()) {
+    if (!supported(isa.name))
+      continue;
+    const int64_t m = 19, k = 23;
+    std::vector<float> a = randomVector(m * k, 3);
+    for (int64_t trans : {0, 1})
+      for (int64_t mr : {1, 4, 6, 8, 12})
+        for (int64_t m0 : {0, 5})
+          for (int64_t k0 : {0, 9}) {
+            const int64_t mc = m - m0, kc = k - k0, panels = (mc + mr - 1) / mr;
+            const int64_t lda = trans ? m : k;
+            std::vector<float> dst(panels * kc * mr, -7.0f);
+            isa.packLhs(a.data(), 0, lda, trans, m0, mc, k0, kc, mr, dst.data(), 0);
+            for (int64_t t = 0; t < panels; ++t)
+              for (int64_t kk = 0; kk < kc; ++kk)
+                for (int64_t i = 0; i < mr; ++i) {
+                  const int64_t row = m0 + t * mr + i, col = k0 + kk;
+                  const float want = row < m ? (trans ? a[col * lda + row] : a[row * lda + col]) : 0.0f;
+                  ASSERT_EQ(dst[(t * kc + kk) * mr + i], want)
+                      << isa.name << " trans=" << trans << " mr=" << mr << " panel " << t;
+                }
+          }
+  }
+}
+
+} // namespace
