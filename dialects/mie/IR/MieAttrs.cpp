@@ -200,7 +200,8 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
-                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc) {
+                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc,
+                                 bool) {
   if (isa != "avx512" && isa != "avx2" && isa != "neon")
     return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon)";
   if (mr < 1 || nr < 1 || kc < 1 || mc < 1 || nc < 1)

@@ -93,15 +93,24 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     microkernel family, with K in blocks of `kc`, and splits the work over threads in blocks of `mc`
     rows by `nc` columns. `mc` is a multiple of `mr`, `nc` of `nr`.
 
+    The activation operand is packed into panels at run time. By default each work item packs the
+    panels of its own block into a stack buffer, once per K block, and runs every tile that reads
+    them. With `shared_panels` the whole activation operand is packed once into an arena buffer by a
+    first parallel loop and the work items only compute: the choice for small activations (late
+    convolution layers, GEMMs), where per-item packing would be repeated by every item.
+
     Example:
     ```mlir
     #mie.tiling<"avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
+    #mie.tiling<"avx2", mr = 6, nr = 16, kc = 512, mc = 36, nc = 64, shared_panels = true>
     ```
   }];
   let parameters = (ins StringRefParameter<"microkernel ISA">:$isa, "int64_t":$mr, "int64_t":$nr,
-                        "int64_t":$kc, "int64_t":$mc, "int64_t":$nc);
+                        "int64_t":$kc, "int64_t":$mc, "int64_t":$nc,
+                        DefaultValuedParameter<"bool", "false">:$shared_panels);
   let assemblyFormat = [{
-    `<` $isa `,` `mr` `=` $mr `,` `nr` `=` $nr `,` `kc` `=` $kc `,` `mc` `=` $mc `,` `nc` `=` $nc `>`
+    `<` $isa `,` `mr` `=` $mr `,` `nr` `=` $nr `,` `kc` `=` $kc `,` `mc` `=` $mc `,` `nc` `=` $nc
+    (`,` `shared_panels` `=` $shared_panels^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

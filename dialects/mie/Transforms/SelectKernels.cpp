@@ -33,7 +33,14 @@ double utilization(int64_t size, int64_t tile) {
   return double(size) / double(llvm::divideCeil(size, tile) * tile);
 }
 
-TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems) {
+/// Largest activation operand packed once for all work items (an arena buffer, reused across
+/// kernels by memory planning).
+constexpr int64_t kSharedPanelsBudget = 4 * 1024 * 1024;
+
+/// `activationIsN`: the operand packed at run time is the N (vector) side, as for an NCHW
+/// convolution's pixels; else the M (broadcast) side, as for a GEMM's rows.
+TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
+                        bool activationIsN) {
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
   const UKernelTile *best = nullptr;
   double bestScore = -1;
@@ -53,14 +60,35 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
   // Thread blocks: each side's block of kc-long panels fits the L2 budget.
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
-  int64_t mcPanels =
-      std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
-  int64_t ncPanels =
-      std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
-  auto items = [&] {
-    return s.batch * llvm::divideCeil(mPanels, mcPanels) * llvm::divideCeil(nPanels, ncPanels);
-  };
-  // Split the larger block until there is work for every thread (the pool balances dynamically).
+  int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
+  int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+  int64_t activationBytes =
+      s.batch * kElementBytes * s.k * (activationIsN ? nPanels * nr : mPanels * mr);
+  auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
+
+  if (activationIsN) {
+    // Per-item packing: an item is (image, pixel block) and runs every filter on its panels, so
+    // nothing is packed twice. Taken when there are enough pixel blocks, or no room to share.
+    auto items = [&] { return s.batch * blocks(nPanels, ncPanels); };
+    while (items() < minItems && ncPanels >= 2)
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+    if (items() >= minItems || activationBytes > kSharedPanelsBudget)
+      return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
+    ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+  } else if (activationBytes > kSharedPanelsBudget) {
+    // GEMM with rows too many to share: each item packs its row block.
+    auto items = [&] { return blocks(mPanels, mcPanels) * blocks(nPanels, ncPanels); };
+    while (items() < minItems && (mcPanels >= 2 || ncPanels >= 2)) {
+      if (mcPanels >= 2 && mcPanels >= ncPanels)
+        mcPanels = llvm::divideCeil(mcPanels, 2);
+      else
+        ncPanels = llvm::divideCeil(ncPanels, 2);
+    }
+    return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
+  }
+  // Shared panels: packed once; items are (image, row block, column block) and only compute, so
+  // split the larger block until there is work for every thread (the pool balances dynamically).
+  auto items = [&] { return s.batch * blocks(mPanels, mcPanels) * blocks(nPanels, ncPanels); };
   while (items() < minItems) {
     if (mcPanels >= 2 && (mcPanels >= ncPanels || ncPanels < 2))
       mcPanels = llvm::divideCeil(mcPanels, 2);
@@ -69,7 +97,7 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
     else
       break;
   }
-  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr);
+  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
 }
 
 /// The microkernel ISA of the module's target, or "" when it has none.
@@ -113,7 +141,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
         auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
         GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
-        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems))
+        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
           conv.setTilingAttr(t);
         return;
       }
@@ -124,7 +152,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           return;
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
         GemmShape shape{out[0], out[1], gemm.getTransA() ? a[0] : a[1], 1};
-        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems))
+        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false))
           gemm.setTilingAttr(t);
       }
     });

@@ -147,6 +147,15 @@ std::pair<double, double> clampBounds(EpilogueAttr epilogue) {
 
 } // namespace
 
+/// A top-level scf.parallel over [0, count) whose body `body(item)` builds; returns after it.
+static void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(Value)> body) {
+  auto par = scf::ParallelOp::create(ub.b, ub.loc, ValueRange{ub.c(0)}, ValueRange{ub.c(count)},
+                                     ValueRange{ub.c(1)});
+  OpBuilder::InsertionGuard guard(ub.b);
+  ub.b.setInsertionPointToStart(par.getBody());
+  body(par.getInductionVars()[0]);
+}
+
 void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
@@ -156,8 +165,9 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const int64_t p = oh * ow, k = ch * w[2] * w[3];
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
-  const int64_t fPanels = llvm::divideCeil(f, mr), pBlocks = llvm::divideCeil(p, nc),
-                fBlocks = llvm::divideCeil(fPanels, mc / mr);
+  const bool shared = t.getSharedPanels();
+  const int64_t fPanels = llvm::divideCeil(f, mr), pPanels = llvm::divideCeil(p, nr),
+                pBlocks = llvm::divideCeil(p, nc), fBlocks = llvm::divideCeil(fPanels, mc / mr);
   ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
   EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
@@ -168,58 +178,97 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
-  KernelOp::create(
-      b, op.getLoc(), "conv2d",
-      operands.ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value x = args[0], filter = args[1], output = args.back();
-        Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-        Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-        // One thread's pixel panels for one K block; sunk into each thread's body.
-        auto scratchType = MemRefType::get({nc * kc}, kb.getF32Type());
-        Value scratch = memref::AllocaOp::create(kb, kl, scratchType, kb.getI64IntegerAttr(64));
-        auto par = scf::ParallelOp::create(kb, kl, ValueRange{ub.c(0)},
-                                           ValueRange{ub.c(n * pBlocks * fBlocks)},
-                                           ValueRange{ub.c(1)});
-        OpBuilder::InsertionGuard guard(kb);
-        kb.setInsertionPointToStart(par.getBody());
-        Value item = par.getInductionVars()[0];
-        Value img = ub.div(item, pBlocks * fBlocks);
-        Value rest = ub.rem(item, pBlocks * fBlocks);
-        Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
-        Value p0 = ub.mul(pb, nc);
+  SmallVector<Value> outs = {op.getOutput()};
+  // Shared panels live in the arena: every pixel panel of every image, all of K.
+  if (shared)
+    outs.push_back(AllocOp::create(b, op.getLoc(),
+                                   MemRefType::get({n * pPanels * k * nr}, b.getF32Type())));
+  KernelOp::create(b, op.getLoc(), "conv2d", operands.ins, outs, [&](OpBuilder &kb, Location kl,
+                                                                      ValueRange args) {
+    UKernelBuilder ub{kb, kl, symbols};
+    Value x = args[0], filter = args[1], output = args[operands.ins.size()];
+    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+    // Per-item packing: one thread's pixel panels for one K block, sunk into each thread's body.
+    Value scratch = shared ? args.back()
+                           : (Value)memref::AllocaOp::create(
+                                 kb, kl, MemRefType::get({nc * kc}, kb.getF32Type()),
+                                 kb.getI64IntegerAttr(64));
+    auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
+      ub.call("mie_uk_f32_pack_conv_nchw_" + isa,
+              {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
+               ub.i64(w[2]), ub.i64(w[3]), ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]),
+               ub.i64(pads[1]), ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(ow), ub.i64(p0),
+               ub.i64(np), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(scratch), ub.i64(dstOff)});
+    };
+    // Tiles of filter panels [ftBegin, ftEnd) x the pixel panels of [p0, p0 + np); `bOffset(pt,
+    // k0, kcur)` locates pixel panel pt's K block in the scratch. Pixel panels outside (each stays
+    // in L1), filter panels inside (streamed from L2).
+    auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np, Value k0, Value kcur,
+                     Value flags, function_ref<Value(Value, Value, Value)> bOffset) {
+      Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(scratch), bp = ub.ptr(bias),
+            rp = ub.ptr(residual);
+      Value outImg = ub.mul(img, f * p);
+      ub.loop(ub.c(0), ub.ceilDiv(np, nr), [&](Value pt) {
+        Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
+        Value bOff = ub.i64(bOffset(pt, k0, kcur));
+        ub.loop(ftBegin, ftEnd, [&](Value ft) {
+          Value row = ub.mul(ft, mr);
+          Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
+          Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
+          Value cOff =
+              ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
+          ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(nr), outp, cOff, ub.i64(p),
+                         ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
+                         cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+        });
+      });
+    };
+
+    if (!shared) {
+      // Items: (image, pixel block); all filters run on the block's panels, in L2-sized groups.
+      parallelItems(ub, n * pBlocks, [&](Value item) {
+        Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
         Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
-        Value ftBegin = ub.mul(fb, mc / mr);
-        Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
-        Value xp = ub.ptr(x), wp = ub.ptr(filter), op_ = ub.ptr(output), sp = ub.ptr(scratch),
-              bp = ub.ptr(bias), rp = ub.ptr(residual);
-        Value xOff = ub.i64(ub.mul(img, ch * h * wd));
-        Value outImg = ub.mul(img, f * p);
-        auto pack = [&](Value k0, Value kcur) {
-          ub.call("mie_uk_f32_pack_conv_nchw_" + isa,
-                  {xp, xOff, ub.i64(ch), ub.i64(h), ub.i64(wd), ub.i64(w[2]), ub.i64(w[3]),
-                   ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]), ub.i64(pads[1]),
-                   ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(ow), ub.i64(p0), ub.i64(np),
-                   ub.i64(k0), ub.i64(kcur), ub.i64(nr), sp, ub.i64(0)});
-        };
-        auto tiles = [&](Value k0, Value kcur, Value flags) {
-          // Pixel panels outside (each stays in L1), filter panels inside (streamed from L2).
-          ub.loop(ub.c(0), ub.ceilDiv(np, nr), [&](Value pt) {
-            Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
-            Value bOff = ub.mul(ub.mul(pt, kcur), nr);
-            ub.loop(ftBegin, ftEnd, [&](Value ft) {
-              Value row = ub.mul(ft, mr);
-              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
-              Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
-              Value cOff = ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
-              ub.call(tile, {wp, ub.i64(aOff), sp, ub.i64(bOff), ub.i64(nr), op_, cOff, ub.i64(p),
-                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
-                             cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+        emitKBlocks(
+            ub, k, kc, epiFlags,
+            [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
+            [&](Value k0, Value kcur, Value flags) {
+              ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
+                Value ftBegin = ub.mul(fb, mc / mr);
+                Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
+                tiles(img, ftBegin, ftEnd, p0, np, k0, kcur, flags,
+                      [&](Value pt, Value, Value kc_) { return ub.mul(ub.mul(pt, kc_), nr); });
+              });
+            });
+      });
+      return;
+    }
+    // Shared: first every (image, pixel panel) is packed over all of K, then the items
+    // (image, pixel block, filter block) only compute.
+    parallelItems(ub, n * pPanels, [&](Value item) {
+      Value img = ub.div(item, pPanels), p0 = ub.mul(ub.rem(item, pPanels), nr);
+      Value np = ub.min(ub.c(nr), ub.sub(ub.c(p), p0));
+      pack(img, p0, np, ub.c(0), ub.c(k), ub.mul(item, k * nr));
+    });
+    parallelItems(ub, n * pBlocks * fBlocks, [&](Value item) {
+      Value img = ub.div(item, pBlocks * fBlocks);
+      Value rest = ub.rem(item, pBlocks * fBlocks);
+      Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
+      Value p0 = ub.mul(pb, nc);
+      Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+      Value ftBegin = ub.mul(fb, mc / mr);
+      Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
+      Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / nr));
+      emitKBlocks(
+          ub, k, kc, epiFlags, [&](Value, Value) {},
+          [&](Value k0, Value kcur, Value flags) {
+            tiles(img, ftBegin, ftEnd, p0, np, k0, kcur, flags, [&](Value pt, Value k0_, Value) {
+              return ub.mul(ub.add(ub.mul(ub.add(firstPanel, pt), k), k0_), nr);
             });
           });
-        };
-        emitKBlocks(ub, k, kc, epiFlags, pack, tiles);
-      });
+    });
+  });
   op.erase();
 }
 
@@ -231,8 +280,9 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   const int64_t m = out[0], n = out[1], k = ta ? a[0] : a[1], lda = a[1];
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
-  const int64_t nPanels = llvm::divideCeil(n, nr), mBlocks = llvm::divideCeil(m, mc),
-                nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  const bool shared = t.getSharedPanels();
+  const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
+                mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
   EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
   int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
@@ -241,51 +291,72 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
-  KernelOp::create(
-      b, op.getLoc(), "gemm",
-      operands.ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value av = args[0], bv = args[1], output = args.back();
-        Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-        Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-        // One thread's row panels for one K block.
-        auto scratchType = MemRefType::get({mc * kc}, kb.getF32Type());
-        Value scratch = memref::AllocaOp::create(kb, kl, scratchType, kb.getI64IntegerAttr(64));
-        auto par = scf::ParallelOp::create(kb, kl, ValueRange{ub.c(0)},
-                                           ValueRange{ub.c(mBlocks * nBlocks)}, ValueRange{ub.c(1)});
-        OpBuilder::InsertionGuard guard(kb);
-        kb.setInsertionPointToStart(par.getBody());
-        Value item = par.getInductionVars()[0];
-        Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
-        Value m0 = ub.mul(mb, mc);
-        Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
-        Value ntBegin = ub.mul(nb, nc / nr);
-        Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
-        Value ap = ub.ptr(av), bp_ = ub.ptr(bv), op_ = ub.ptr(output), sp = ub.ptr(scratch),
-              biasp = ub.ptr(bias), rp = ub.ptr(residual);
-        auto pack = [&](Value k0, Value kcur) {
-          ub.call("mie_uk_f32_pack_lhs_" + isa,
-                  {ap, ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mBlock),
-                   ub.i64(k0), ub.i64(kcur), ub.i64(mr), sp, ub.i64(0)});
-        };
-        auto tiles = [&](Value k0, Value kcur, Value flags) {
-          // Weight panels outside (each stays in L1), row panels inside (from L2).
-          ub.loop(ntBegin, ntEnd, [&](Value nt) {
-            Value col = ub.mul(nt, nr);
-            Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
-            Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
-            ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-              Value row = ub.add(m0, ub.mul(mt, mr));
-              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
-              Value aOff = ub.mul(ub.mul(mt, kcur), mr);
-              Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
-              ub.call(tile, {sp, ub.i64(aOff), bp_, ub.i64(bOff), ub.i64(nr), op_, cOff, ub.i64(n),
-                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, biasp, ub.i64(col),
-                             rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
+  SmallVector<Value> outs = {op.getOutput()};
+  if (shared)
+    outs.push_back(
+        AllocOp::create(b, op.getLoc(), MemRefType::get({mPanels * k * mr}, b.getF32Type())));
+  KernelOp::create(b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl,
+                                                                    ValueRange args) {
+    UKernelBuilder ub{kb, kl, symbols};
+    Value av = args[0], bv = args[1], output = args[operands.ins.size()];
+    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+    Value scratch = shared ? args.back()
+                           : (Value)memref::AllocaOp::create(
+                                 kb, kl, MemRefType::get({mc * kc}, kb.getF32Type()),
+                                 kb.getI64IntegerAttr(64));
+    auto pack = [&](Value m0, Value mcur, Value k0, Value kcur, Value dstOff) {
+      ub.call("mie_uk_f32_pack_lhs_" + isa,
+              {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
+               ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
+    };
+    // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
+    // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
+    // L1), row panels inside (from L2).
+    auto tiles = [&](Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0, Value kcur,
+                     Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
+      Value bp = ub.ptr(bv), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
+            rp = ub.ptr(residual);
+      ub.loop(ntBegin, ntEnd, [&](Value nt) {
+        Value col = ub.mul(nt, nr);
+        Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+        Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
+        ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+          Value row = ub.add(m0, ub.mul(mt, mr));
+          Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+          Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
+          ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
+                         cOff, ub.i64(n), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, biasp,
+                         ub.i64(col), rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
+        });
+      });
+    };
+    if (shared) {
+      parallelItems(ub, mPanels, [&](Value panel) {
+        Value m0 = ub.mul(panel, mr);
+        pack(m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k), ub.mul(panel, k * mr));
+      });
+    }
+    parallelItems(ub, mBlocks * nBlocks, [&](Value item) {
+      Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
+      Value m0 = ub.mul(mb, mc);
+      Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+      Value ntBegin = ub.mul(nb, nc / nr);
+      Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
+      emitKBlocks(
+          ub, k, kc, epiFlags,
+          [&](Value k0, Value kcur) {
+            if (!shared)
+              pack(m0, mBlock, k0, kcur, ub.c(0));
+          },
+          [&](Value k0, Value kcur, Value flags) {
+            tiles(m0, mBlock, ntBegin, ntEnd, k0, kcur, flags, [&](Value mt, Value k0_, Value kc_) {
+              if (shared) // panels of all rows, all of K
+                return ub.mul(ub.add(ub.mul(ub.add(ub.div(m0, mr), mt), k), k0_), mr);
+              return ub.mul(ub.mul(mt, kc_), mr);
             });
           });
-        };
-        emitKBlocks(ub, k, kc, epiFlags, pack, tiles);
-      });
+    });
+  });
   op.erase();
 }

@@ -14,14 +14,25 @@ using namespace mie_uk;
 
 namespace {
 
+/// A zero the optimizer cannot see through. Packing copies short runs (a few to a few dozen floats);
+/// LLVM would turn plain copy and fill loops into memcpy / memset calls, whose call overhead dominates
+/// at those sizes (and which the generated module would then import). Storing `z` or `src + z`
+/// keeps them vectorized loops.
+MIE_UK_INLINE float opaqueZero() {
+  float z = 0.0f;
+  __asm__("" : "+r"(z));
+  return z;
+}
+
 /// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile path,
 /// which never touches memory past the block.
 template <int MR, int NV>
 MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
   float tmp[MR][NV * VL];
+  const float z = opaqueZero();
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NV * VL; ++j)
-      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] : 0.0f;
+      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] + z : z;
   for (int i = 0; i < MR; ++i)
     for (int v = 0; v < NV; ++v)
       t[i][v] = load(&tmp[i][v * VL]);
@@ -119,15 +130,20 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
   for (int i = 0; i < MR; ++i)
     for (int v = 0; v < NV; ++v)
       store(&tmp[i][v * VL], acc[i][v]);
+  const float z = opaqueZero();
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
-      c[i * ldc + j] = tmp[i][j];
+      c[i * ldc + j] = tmp[i][j] + z;
 }
 
-/// Zeros `count` floats; a plain loop (no memset call: the bitcode must not reference libc).
-MIE_UK_INLINE void zero(float *d, int64_t count) {
+MIE_UK_INLINE void zero(float *d, int64_t count, float z) {
   for (int64_t i = 0; i < count; ++i)
-    d[i] = 0.0f;
+    d[i] = z;
+}
+
+MIE_UK_INLINE void copy(float *__restrict d, const float *__restrict s, int64_t count, float z) {
+  for (int64_t i = 0; i < count; ++i)
+    d[i] = s[i] + z;
 }
 
 MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W, int64_t KH,
@@ -135,6 +151,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
                                 int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
                                 int64_t k0, int64_t kc, int64_t nr, float *__restrict dst) {
   (void)C;
+  const float z = opaqueZero();
   const int64_t taps = KH * KW;
   for (int64_t t = 0, panels = (np + nr - 1) / nr; t < panels; ++t) {
     const int64_t pbeg = p0 + t * nr;
@@ -151,7 +168,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
         const int64_t ih = oh * SH - PH + kh * DH;
         float *ds = d + lane;
         if (ih < 0 || ih >= H) {
-          zero(ds, seg);
+          zero(ds, seg, z);
         } else {
           const float *row = xc + ih * W;
           const int64_t iw0 = ow * SW - PW + kw * DW;
@@ -160,10 +177,9 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
             int64_t lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0;
             lo = lo > seg ? seg : lo;
             hi = hi < lo ? lo : (hi > seg ? seg : hi);
-            zero(ds, lo);
-            for (int64_t l = lo; l < hi; ++l)
-              ds[l] = row[iw0 + l];
-            zero(ds + hi, seg - hi);
+            zero(ds, lo, z);
+            copy(ds + lo, row + iw0 + lo, hi - lo, z);
+            zero(ds + hi, seg - hi, z);
           } else {
             for (int64_t l = 0; l < seg; ++l) {
               const int64_t iw = iw0 + l * SW;
@@ -175,7 +191,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
         ow = 0;
         ++oh;
       }
-      zero(d + cnt, nr - cnt);
+      zero(d + cnt, nr - cnt, z);
       if (++kw == KW) {
         kw = 0;
         if (++kh == KH) {
@@ -189,6 +205,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
 
 MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m0, int64_t mc,
                            int64_t k0, int64_t kc, int64_t mr, float *__restrict dst) {
+  const float z = opaqueZero();
   for (int64_t t = 0, panels = (mc + mr - 1) / mr; t < panels; ++t) {
     const int64_t rows = mc - t * mr < mr ? mc - t * mr : mr;
     float *d = dst + t * kc * mr;
@@ -196,9 +213,8 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
     if (trans) {
       for (int64_t kk = 0; kk < kc; ++kk) {
         const float *src = a + (k0 + kk) * lda + i0;
-        for (int64_t i = 0; i < rows; ++i)
-          d[kk * mr + i] = src[i];
-        zero(d + kk * mr + rows, mr - rows);
+        copy(d + kk * mr, src, rows, z);
+        zero(d + kk * mr + rows, mr - rows, z);
       }
     } else {
       for (int64_t i = 0; i < rows; ++i) {
@@ -208,7 +224,7 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
       }
       for (int64_t i = rows; i < mr; ++i)
         for (int64_t kk = 0; kk < kc; ++kk)
-          d[kk * mr + i] = 0.0f;
+          d[kk * mr + i] = z;
     }
   }
 }
