@@ -28,10 +28,16 @@ struct Tile {
   TileFn fn;
 };
 
+using DwConvFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                          int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                          const float *, int64_t, int64_t, int64_t, float *, int64_t, int64_t,
+                          const float *, int64_t, const float *, int64_t, float, float, float *);
+
 struct Isa {
   std::string name;
   PackConvFn packConv;
   PackLhsFn packLhs;
+  DwConvFn dwconv;
 };
 
 bool supported(const std::string &isa) {
@@ -71,10 +77,13 @@ std::vector<Tile> allTiles() {
 
 std::vector<Isa> allIsas() {
 #if defined(__x86_64__)
-  return {{"avx512", mie_uk_f32_pack_conv_nchw_avx512, mie_uk_f32_pack_lhs_avx512},
-          {"avx2", mie_uk_f32_pack_conv_nchw_avx2, mie_uk_f32_pack_lhs_avx2}};
+  return {{"avx512", mie_uk_f32_pack_conv_nchw_avx512, mie_uk_f32_pack_lhs_avx512,
+           mie_uk_f32_dwconv_nchw_avx512},
+          {"avx2", mie_uk_f32_pack_conv_nchw_avx2, mie_uk_f32_pack_lhs_avx2,
+           mie_uk_f32_dwconv_nchw_avx2}};
 #else
-  return {{"neon", mie_uk_f32_pack_conv_nchw_neon, mie_uk_f32_pack_lhs_neon}};
+  return {{"neon", mie_uk_f32_pack_conv_nchw_neon, mie_uk_f32_pack_lhs_neon,
+           mie_uk_f32_dwconv_nchw_neon}};
 #endif
 }
 
@@ -304,6 +313,71 @@ TEST(UKernelPacking, LhsPanelsBothLayouts) {
                       << isa.name << " trans=" << trans << " mr=" << mr << " panel " << t;
                 }
           }
+  }
+}
+
+TEST(UKernelDepthwise, MatchesDirectConvolution) {
+  struct Case {
+    int64_t h, w, kh, kw, s, p, d;
+  };
+  const Case cases[] = {{7, 9, 3, 3, 1, 1, 1},    {16, 16, 3, 3, 2, 1, 1}, {13, 37, 5, 5, 1, 2, 1},
+                        {14, 14, 5, 5, 2, 2, 1},  {9, 70, 3, 3, 1, 1, 1},  {10, 10, 3, 3, 1, 2, 2},
+                        {5, 5, 1, 1, 1, 0, 1},    {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1}};
+  const int64_t channels = 3;
+  const Epilogue epis[] = {
+      {"plain", MIE_UK_EPILOGUE},
+      {"bias_relu6", MIE_UK_EPILOGUE | MIE_UK_BIAS | (MIE_UK_ACT_RELU6 << MIE_UK_ACTIVATION_SHIFT)},
+      {"bias_residual_hswish", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
+                                   (MIE_UK_ACT_HARD_SWISH << MIE_UK_ACTIVATION_SHIFT)},
+      {"clamp", MIE_UK_EPILOGUE | MIE_UK_CLAMP}};
+  for (const Isa &isa : allIsas()) {
+    if (!supported(isa.name))
+      continue;
+    for (const Case &cc : cases) {
+      const int64_t oh = (cc.h + 2 * cc.p - cc.d * (cc.kh - 1) - 1) / cc.s + 1;
+      const int64_t ow = (cc.w + 2 * cc.p - cc.d * (cc.kw - 1) - 1) / cc.s + 1;
+      std::vector<float> x = randomVector(channels * cc.h * cc.w, 21);
+      std::vector<float> w = randomVector(channels * cc.kh * cc.kw, 22);
+      std::vector<float> bias = randomVector(channels, 23), res = randomVector(channels * oh * ow, 24);
+      std::vector<float> plane(
+          mie_uk_dwconv_plane_floats(cc.kh, cc.kw, cc.s, cc.s, cc.d, cc.d, oh, ow));
+      for (const Epilogue &e : epis) {
+        // Channels [1, 3) only, into an output with a guard value around them.
+        std::vector<float> out(channels * oh * ow + 1, -9.0f);
+        isa.dwconv(x.data(), 0, cc.h, cc.w, cc.kh, cc.kw, cc.s, cc.s, cc.p, cc.p, cc.d, cc.d, oh, ow,
+                   w.data(), 0, 1, channels - 1, out.data(), 0, e.flags, bias.data(), 0, res.data(), 0,
+                   -0.5f, 0.75f, plane.data());
+        const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+        for (int64_t c = 0; c < channels; ++c)
+          for (int64_t y = 0; y < oh; ++y)
+            for (int64_t xx = 0; xx < ow; ++xx) {
+              const float got = out[(c * oh + y) * ow + xx];
+              if (c == 0) {
+                ASSERT_EQ(got, -9.0f) << "channel 0 was not asked for";
+                continue;
+              }
+              double want = 0;
+              for (int64_t i = 0; i < cc.kh; ++i)
+                for (int64_t j = 0; j < cc.kw; ++j) {
+                  int64_t ih = y * cc.s - cc.p + i * cc.d, iw = xx * cc.s - cc.p + j * cc.d;
+                  if (ih >= 0 && ih < cc.h && iw >= 0 && iw < cc.w)
+                    want += double(x[(c * cc.h + ih) * cc.w + iw]) * w[(c * cc.kh + i) * cc.kw + j];
+                }
+              if (e.flags & MIE_UK_BIAS)
+                want += bias[c];
+              if (e.flags & MIE_UK_RESIDUAL)
+                want += res[(c * oh + y) * ow + xx];
+              want = activate(want, act);
+              if (e.flags & MIE_UK_CLAMP)
+                want = std::min(std::max(want, -0.5), 0.75);
+              ASSERT_NEAR(got, want, 1e-5 * (1 + std::fabs(want)))
+                  << isa.name << " " << e.name << " h=" << cc.h << " w=" << cc.w << " k=" << cc.kh
+                  << " s=" << cc.s << " p=" << cc.p << " d=" << cc.d << " at c" << c << " (" << y
+                  << ", " << xx << ")";
+            }
+        ASSERT_EQ(out.back(), -9.0f);
+      }
+    }
   }
 }
 

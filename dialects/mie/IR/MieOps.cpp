@@ -273,6 +273,14 @@ LogicalResult Conv2dOp::verify() {
   int64_t groups = getGroupsAttr().getInt();
   if (getTiling() && groups != 1)
     return emitOpError() << "expects groups = 1 with a tiling, got " << groups;
+  if (getUkernel()) {
+    if (getTiling() || groups != in[1] || w[0] != in[1] || w[1] != 1)
+      return emitOpError() << "expects a depthwise convolution (groups = C = F) without a tiling "
+                              "for ukernel '"
+                           << *getUkernel() << "'";
+    if (strides[0] > 2 || strides[1] > 2)
+      return emitOpError() << "expects strides of 1 or 2 for ukernel '" << *getUkernel() << "'";
+  }
   if (groups < 1)
     return emitOpError() << "expects groups >= 1, got " << groups;
   if (w[0] % groups != 0)

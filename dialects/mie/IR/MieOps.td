@@ -68,7 +68,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     `tiling` (set by `mie-select-kernels`) runs the convolution on the microkernels. When the filter
     was packed at compile time (`mie-pack-weights`), `filter_shape` keeps its logical [F, C / groups,
     KH, KW] shape and the filter buffer holds the LHS panels [ceil(F / mr), C / groups * KH * KW, mr]
-    (docs/kernels.md).
+    (docs/kernels.md). `ukernel` names the microkernel of a depthwise convolution (groups = C = F,
+    strides of 1 or 2), e.g. `"mie_uk_f32_dwconv_nchw_avx2"`, which reads the filter as it is.
 
     Example:
     ```mlir
@@ -90,7 +91,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
                    OptionalAttr<TypeAttr>:$accumulator,
                    OptionalAttr<Mie_TilingAttr>:$tiling,
-                   OptionalAttr<DenseI64ArrayAttr>:$filter_shape);
+                   OptionalAttr<DenseI64ArrayAttr>:$filter_shape,
+                   OptionalAttr<StrAttr>:$ukernel);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

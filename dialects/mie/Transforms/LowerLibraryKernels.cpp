@@ -232,6 +232,8 @@ struct MieLowerLibraryKernelsPass
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape())
           lowerConv2dToUKernels(conv, symbols);
+        else if (conv.getUkernel())
+          lowerDepthwiseToUKernels(conv, symbols);
         else if (conv.getFilterShape())
           return (void)(conv.emitOpError("has a packed filter but no tiling"), signalPassFailure());
         else

@@ -117,6 +117,13 @@ std::string isaOfModule(ModuleOp module) {
 
 bool isConstantBuffer(Value v) { return v.getDefiningOp<memref::GetGlobalOp>() != nullptr; }
 
+/// Multiplier-1 depthwise: one filter per input channel.
+bool isDepthwise(Conv2dOp conv) {
+  auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  return conv.getGroups() == in[1] && w[0] == in[1] && w[1] == 1 && in[1] > 1;
+}
+
 bool isF32(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); }
 
 struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPass> {
@@ -134,8 +141,14 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
     MLIRContext *ctx = &getContext();
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
-        if (conv.getTiling() || conv.getGroups() != 1 || !isF32(conv.getOutput()) ||
-            !isConstantBuffer(conv.getFilter()))
+        if (conv.getTiling() || conv.getUkernel() || !isF32(conv.getOutput()))
+          return;
+        if (isDepthwise(conv)) {
+          if (conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2)
+            conv.setUkernel("mie_uk_f32_dwconv_nchw_" + chosenIsa);
+          return;
+        }
+        if (conv.getGroups() != 1 || !isConstantBuffer(conv.getFilter()))
           return;
         auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
         auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();

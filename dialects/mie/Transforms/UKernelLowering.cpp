@@ -360,3 +360,47 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   });
   op.erase();
 }
+
+void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
+  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
+  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                                /*biasPerColumn=*/false);
+  auto [lo, hi] = clampBounds(epilogue);
+  int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1],
+                                                   dilations[0], dilations[1], oh, ow);
+  // Work items of about 64K output pixels' worth of channels keep the per-item plane set-up small
+  // against the work while leaving items for every thread.
+  int64_t perItem = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, oh * ow), 1, ch);
+  int64_t chunks = llvm::divideCeil(ch, perItem);
+  std::string symbol = op.getUkernel()->str();
+
+  OpBuilder b(op);
+  KernelOp::create(b, op.getLoc(), "dwconv", operands.ins, op.getOutput(),
+                   [&](OpBuilder &kb, Location kl, ValueRange args) {
+    UKernelBuilder ub{kb, kl, symbols};
+    Value x = args[0], filter = args[1], output = args.back();
+    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+    Value plane = memref::AllocaOp::create(kb, kl, MemRefType::get({planeFloats}, kb.getF32Type()),
+                                           kb.getI64IntegerAttr(64));
+    parallelItems(ub, n * chunks, [&](Value item) {
+      Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
+      Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
+      Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, ch * oh * ow));
+      ub.call(symbol, {ub.ptr(x), xOff, ub.i64(h), ub.i64(wd), ub.i64(w[2]), ub.i64(w[3]),
+                       ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]), ub.i64(pads[1]),
+                       ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(oh), ub.i64(ow),
+                       ub.ptr(filter), ub.i64(0), ub.i64(c0), ub.i64(cn), ub.ptr(output), outOff,
+                       ub.i64(flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
+                       ub.f32(hi), ub.ptr(plane)});
+    });
+  });
+  op.erase();
+}

@@ -13,6 +13,10 @@ namespace mlir::mie {
 /// declares the microkernels it calls in `symbols`' module.
 void lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// Replaces a depthwise `mie.conv2d` with a `ukernel` by a `mie.kernel` calling it, channels split
+/// across threads.
+void lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
+
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
 void lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
 

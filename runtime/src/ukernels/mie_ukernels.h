@@ -70,11 +70,30 @@ enum {
      a[a_off + i * lda + k], or a[a_off + k * lda + i] when trans) into ceil(mc / mr) panels [kc][mr]. */ \
   void mie_uk_f32_pack_lhs_##isa(const float *a, int64_t a_off, int64_t lda, int64_t trans, int64_t m0, \
                                  int64_t mc, int64_t k0, int64_t kc, int64_t mr, float *dst,            \
-                                 int64_t dst_off);
+                                 int64_t dst_off);                                                      \
+  /* Depthwise NCHW convolution (multiplier 1) of channels [c0, c0 + cn) of one image: x + x_off is   \
+     [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer of at    \
+     least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles (bias per     \
+     channel, residual shaped like out). */                                                            \
+  void mie_uk_f32_dwconv_nchw_##isa(                                                                     \
+      const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,          \
+      int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,               \
+      const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out, int64_t out_off,               \
+      int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off, float lo,  \
+      float hi, float *plane);
 MIE_UK_DECLARE_PACKS(avx512)
 MIE_UK_DECLARE_PACKS(avx2)
 MIE_UK_DECLARE_PACKS(neon)
 #undef MIE_UK_DECLARE_PACKS
+
+/* The depthwise kernel's padded input plane: rows (OH - 1) * SH + (KH - 1) * DH + 1, each
+   (OW - 1) * SW + (KW - 1) * DW + 1 floats plus MIE_UK_DWCONV_SLACK for whole-vector over-reads
+   (enough for strides 1 and 2, the only ones the compiler selects this kernel for). */
+#define MIE_UK_DWCONV_SLACK 160
+static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
+                                                 int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
+  return ((OH - 1) * SH + (KH - 1) * DH + 1) * ((OW - 1) * SW + (KW - 1) * DW + 1 + MIE_UK_DWCONV_SLACK);
+}
 
 #ifdef __cplusplus
 } /* extern "C" */

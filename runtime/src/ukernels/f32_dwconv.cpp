@@ -1,0 +1,159 @@
+//===- f32_dwconv.cpp - depthwise NCHW convolution, one build per ISA -----===//
+//
+// Output pixels of a row in vector lanes: each channel's input plane is first copied into a zero-padded
+// scratch plane (so the inner loops have no bounds checks), then every output row is accumulated in
+// registers over the whole KH x KW window, U vectors at a time, and the epilogue is applied before the
+// one store. Stride 2 reads two vectors and keeps the even lanes; other strides gather lane by lane.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mie_ukernels.h"
+#include "ukernel_vector.h"
+
+using namespace mie_uk;
+
+namespace {
+
+MIE_UK_INLINE float opaqueZeroDw() {
+  float z = 0.0f;
+  __asm__("" : "+r"(z));
+  return z;
+}
+
+/// Lanes 0, 2, 4, ... of the 2 * VL floats at p.
+MIE_UK_INLINE vf loadEven(const float *p) {
+  vf a = load(p), b = load(p + VL);
+#if MIE_UK_VL == 16
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+#elif MIE_UK_VL == 8
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#else
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#endif
+}
+
+MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
+  if (stride == 1)
+    return load(p);
+  if (stride == 2)
+    return loadEven(p);
+  float tmp[VL];
+  for (int l = 0; l < VL; ++l)
+    tmp[l] = p[l * stride];
+  return load(tmp);
+}
+
+MIE_UK_INLINE vf epilogue(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
+                          float lo, float hi) {
+  if (!(flags & MIE_UK_EPILOGUE))
+    return acc;
+  if (flags & MIE_UK_BIAS)
+    acc += splat(bias);
+  if (flags & MIE_UK_RESIDUAL) {
+    if (valid == VL) {
+      acc += load(res);
+    } else {
+      float tmp[VL];
+      for (int l = 0; l < VL; ++l)
+        tmp[l] = l < valid ? res[l] : 0.0f;
+      acc += load(tmp);
+    }
+  }
+  int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+  if (act != MIE_UK_ACT_NONE)
+    acc = activate(acc, act);
+  if (flags & MIE_UK_CLAMP)
+    acc = clamp(acc, lo, hi);
+  return acc;
+}
+
+constexpr int U = 4; // vectors of one output row accumulated together
+
+MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W, int64_t KH,
+                                 int64_t KW, int64_t SH, int64_t SW, int64_t PH, int64_t PW,
+                                 int64_t DH, int64_t DW, int64_t OH, int64_t OW,
+                                 const float *__restrict w, float *__restrict out, int64_t flags,
+                                 float bias, const float *res, float lo, float hi,
+                                 float *__restrict plane) {
+  const float z = opaqueZeroDw();
+  const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
+  const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
+  const int64_t ld = cols + MIE_UK_DWCONV_SLACK;
+  // Padded plane: plane[r][c] = x[r - PH][c - PW], zero outside the image (and in the slack).
+  for (int64_t r = 0; r < rows; ++r) {
+    float *d = plane + r * ld;
+    const int64_t ih = r - PH;
+    if (ih < 0 || ih >= H) {
+      for (int64_t c = 0; c < ld; ++c)
+        d[c] = z;
+      continue;
+    }
+    const float *s = x + ih * W;
+    const int64_t left = PW < cols ? PW : cols;
+    int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
+    for (int64_t c = 0; c < left; ++c)
+      d[c] = z;
+    for (int64_t c = left; c < right; ++c)
+      d[c] = s[c - PW] + z;
+    for (int64_t c = right < left ? left : right; c < ld; ++c)
+      d[c] = z;
+  }
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    float *o = out + oh * OW;
+    const float *r = res ? res + oh * OW : nullptr;
+    for (int64_t ow0 = 0; ow0 < OW; ow0 += U * VL) {
+      vf acc[U];
+      for (int u = 0; u < U; ++u)
+        acc[u] = splat(0.0f);
+      for (int64_t kh = 0; kh < KH; ++kh) {
+        const float *prow = plane + (oh * SH + kh * DH) * ld + ow0 * SW;
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          const vf wv = splat(w[kh * KW + kw]);
+          const float *p = prow + kw * DW;
+          for (int u = 0; u < U; ++u)
+            acc[u] = fma(wv, loadStrided(p + u * VL * SW, SW), acc[u]);
+        }
+      }
+      for (int u = 0; u < U; ++u) {
+        const int64_t base = ow0 + u * VL;
+        if (base >= OW)
+          break;
+        const int64_t valid = OW - base < VL ? OW - base : VL;
+        vf y = epilogue(acc[u], flags, bias, r ? r + base : nullptr, valid, lo, hi);
+        if (valid == VL) {
+          store(o + base, y);
+        } else {
+          float tmp[VL];
+          store(tmp, y);
+          for (int64_t l = 0; l < valid; ++l)
+            o[base + l] = tmp[l] + z;
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+
+#if defined(MIE_UK_ISA_AVX512)
+#define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_avx512
+#elif defined(MIE_UK_ISA_AVX2)
+#define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_avx2
+#else
+#define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_neon
+#endif
+
+extern "C" __attribute__((always_inline)) void
+MIE_UK_DW_NAME(const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW,
+               int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH,
+               int64_t OW, const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out,
+               int64_t out_off, int64_t flags, const float *bias, int64_t bias_off,
+               const float *res, int64_t res_off, float lo, float hi, float *plane) {
+  for (int64_t c = c0; c < c0 + cn; ++c) {
+    const float *resc = (flags & MIE_UK_RESIDUAL) ? res + res_off + c * OH * OW : nullptr;
+    const float b = (flags & MIE_UK_BIAS) ? bias[bias_off + c] : 0.0f;
+    dwconvChannel(x + x_off + c * H * W, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW,
+                  w + w_off + c * KH * KW, out + out_off + c * OH * OW, flags, b, resc, lo, hi,
+                  plane);
+  }
+}
