@@ -165,7 +165,14 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const int64_t p = oh * ow, k = ch * w[2] * w[3];
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
-  const bool shared = t.getSharedPanels();
+  // 1x1, stride 1, no padding: the image [C, P] already is the K x N operand, read in place.
+  const bool direct = w[2] == 1 && w[3] == 1 && op.getStrides()[0] == 1 &&
+                      op.getStrides()[1] == 1 && llvm::all_of(op.getPads(), [](int64_t v) {
+                        return v == 0;
+                      });
+  // Shared panels split filters over items; the direct form shares the image itself.
+  const bool shared = t.getSharedPanels() && !direct;
+  const int64_t directFilterItems = t.getSharedPanels() ? 0 : 1; // 0: one item per filter block
   const int64_t fPanels = llvm::divideCeil(f, mr), pPanels = llvm::divideCeil(p, nr),
                 pBlocks = llvm::divideCeil(p, nc), fBlocks = llvm::divideCeil(fPanels, mc / mr);
   ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
@@ -201,15 +208,17 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                ub.i64(pads[1]), ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(ow), ub.i64(p0),
                ub.i64(np), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(scratch), ub.i64(dstOff)});
     };
-    // Tiles of filter panels [ftBegin, ftEnd) x the pixel panels of [p0, p0 + np); `bOffset(pt,
-    // k0, kcur)` locates pixel panel pt's K block in the scratch. Pixel panels outside (each stays
-    // in L1), filter panels inside (streamed from L2).
-    auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np, Value k0, Value kcur,
-                     Value flags, function_ref<Value(Value, Value, Value)> bOffset) {
-      Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(scratch), bp = ub.ptr(bias),
+    // Tiles of filter panels [ftBegin, ftEnd) x pixel panels [ptBegin, ptEnd) of the block starting
+    // at p0 (np pixels); `bOffset(pt, k0, kcur)` locates pixel panel pt's K block in `bBase`, whose
+    // rows are `ldb` apart. Pixel panels outside (each stays in L1), filter panels inside (streamed
+    // from L2).
+    auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np, Value ptBegin,
+                     Value ptEnd, Value k0, Value kcur, Value flags, Value bBase, int64_t ldb,
+                     function_ref<Value(Value, Value, Value)> bOffset) {
+      Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(bBase), bp = ub.ptr(bias),
             rp = ub.ptr(residual);
       Value outImg = ub.mul(img, f * p);
-      ub.loop(ub.c(0), ub.ceilDiv(np, nr), [&](Value pt) {
+      ub.loop(ptBegin, ptEnd, [&](Value pt) {
         Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
         Value bOff = ub.i64(bOffset(pt, k0, kcur));
         ub.loop(ftBegin, ftEnd, [&](Value ft) {
@@ -218,13 +227,57 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
           Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
           Value cOff =
               ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
-          ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(nr), outp, cOff, ub.i64(p),
+          ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
                          ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
                          cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
         });
       });
     };
+    // Filter panels in L2-sized groups of mc rows, for per-item packing.
+    auto allFilters = [&](function_ref<void(Value, Value)> body) {
+      ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
+        Value ftBegin = ub.mul(fb, mc / mr);
+        body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+      });
+    };
 
+    if (direct) {
+      // Full pixel panels read the image in place (rows P apart); only a block's partial last
+      // panel is packed, so no load runs past the image. Items are (image, pixel block) and run
+      // every filter, or (image, pixel block, filter block) when the tiling shares panels.
+      const int64_t fItems = directFilterItems ? 1 : fBlocks;
+      parallelItems(ub, n * pBlocks * fItems, [&](Value item) {
+        Value fb = ub.rem(item, fItems);
+        item = ub.div(item, fItems);
+        Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
+        Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+        Value fullPanels = ub.div(np, nr);
+        Value edge = ub.sub(np, ub.mul(fullPanels, nr));
+        Value xImg = ub.mul(img, ch * p);
+        emitKBlocks(
+            ub, k, kc, epiFlags,
+            [&](Value k0, Value kcur) {
+              pack(img, ub.add(p0, ub.mul(fullPanels, nr)), edge, k0, kcur, ub.c(0));
+            },
+            [&](Value k0, Value kcur, Value flags) {
+              auto filters = [&](function_ref<void(Value, Value)> body) {
+                if (fItems == 1)
+                  return allFilters(body);
+                Value ftBegin = ub.mul(fb, mc / mr);
+                body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+              };
+              filters([&](Value ftBegin, Value ftEnd) {
+                tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), fullPanels, k0, kcur, flags, x, p,
+                      [&](Value pt, Value k0_, Value) {
+                        return ub.add(ub.add(xImg, ub.mul(k0_, p)), ub.add(p0, ub.mul(pt, nr)));
+                      });
+                tiles(img, ftBegin, ftEnd, p0, np, fullPanels, ub.ceilDiv(np, nr), k0, kcur, flags,
+                      scratch, nr, [&](Value, Value, Value) { return ub.c(0); });
+              });
+            });
+      });
+      return;
+    }
     if (!shared) {
       // Items: (image, pixel block); all filters run on the block's panels, in L2-sized groups.
       parallelItems(ub, n * pBlocks, [&](Value item) {
@@ -234,10 +287,9 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
             ub, k, kc, epiFlags,
             [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
             [&](Value k0, Value kcur, Value flags) {
-              ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
-                Value ftBegin = ub.mul(fb, mc / mr);
-                Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
-                tiles(img, ftBegin, ftEnd, p0, np, k0, kcur, flags,
+              allFilters([&](Value ftBegin, Value ftEnd) {
+                tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
+                      scratch, nr,
                       [&](Value pt, Value, Value kc_) { return ub.mul(ub.mul(pt, kc_), nr); });
               });
             });
@@ -263,9 +315,10 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
       emitKBlocks(
           ub, k, kc, epiFlags, [&](Value, Value) {},
           [&](Value k0, Value kcur, Value flags) {
-            tiles(img, ftBegin, ftEnd, p0, np, k0, kcur, flags, [&](Value pt, Value k0_, Value) {
-              return ub.mul(ub.add(ub.mul(ub.add(firstPanel, pt), k), k0_), nr);
-            });
+            tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
+                  scratch, nr, [&](Value pt, Value k0_, Value) {
+                    return ub.mul(ub.add(ub.mul(ub.add(firstPanel, pt), k), k0_), nr);
+                  });
           });
     });
   });
