@@ -188,3 +188,72 @@ func.func @gemm_residual_gelu(%a: memref<8x16xf16>, %b: memref<16x32xf16>, %r: m
       outs(%y : memref<8x32xf16>) {epilogue = #mie.epilogue<residual, activation = gelu>}
   return
 }
+
+// -----
+
+// Tests the microkernel form of a tiled convolution with a packed filter (3x3, K = 18 in one block,
+// 25 pixels in per-item blocks of 16): one parallel loop over (image, pixel block) items, each packing
+// its pixel panels into a stack buffer and running 4x8 tiles over the filter panels with the bias
+// and relu epilogue in the flags (262 = epilogue | bias | relu << 8); the tiles are declared.
+
+// CHECK-LABEL: func.func @conv_ukernel
+// CHECK: mie.kernel "conv2d" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<1x2x5x5xf32>, memref<2x18x4xf32>, memref<8xf32>) outs(%{{.+}} : memref<1x8x5x5xf32>)
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<288xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c2) step
+// CHECK: func.call @mie_uk_f32_pack_conv_nchw_avx2(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2({{.*}}%c262_i64
+// CHECK: func.func private @mie_uk_f32_pack_conv_nchw_avx2(!llvm.ptr, i64
+// CHECK: func.func private @mie_uk_f32_gemm_4x8_avx2(!llvm.ptr, i64, !llvm.ptr
+func.func @conv_ukernel(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  return
+}
+
+// -----
+
+// Tests shared panels: a first parallel loop packs every pixel panel (4 of 8 lanes, all of K) into an
+// arena buffer (a new mie.alloc, an extra kernel output), a second one runs the tiles without packing.
+
+// CHECK-LABEL: func.func @conv_shared
+// CHECK: %[[PANELS:.+]] = mie.alloc : memref<576xf32>
+// CHECK: mie.kernel "conv2d" ins({{.*}}) outs(%{{.+}}, %[[PANELS]] : memref<1x8x5x5xf32>, memref<576xf32>)
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_pack_conv_nchw_avx2(
+// CHECK: scf.parallel
+// CHECK-NOT: mie_uk_f32_pack
+// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
+func.func @conv_shared(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 4, nc = 8, shared_panels = true>}
+  return
+}
+
+// -----
+
+// Tests a depthwise convolution on its microkernel: channels split over a parallel loop, a stack
+// buffer for the padded plane (6 x (6 + 160) floats), the filter read as it is.
+
+// CHECK-LABEL: func.func @depthwise_ukernel
+// CHECK: mie.kernel "dwconv"
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<996xf32>
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_dwconv_nchw_avx2(
+func.func @depthwise_ukernel(%x: memref<1x4x4x4xf32>, %w: memref<4x1x3x3xf32>, %y: memref<1x4x4x4xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x4x4x4xf32>, memref<4x1x3x3xf32>) outs(%y : memref<1x4x4x4xf32>) {groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_avx2"}
+  return
+}
+
+// -----
+
+// Tests a GEMM with packed B on shared row panels: the rows are packed once (mie_uk_f32_pack_lhs),
+// then tiles with the bias per column (flags 14 = epilogue | bias | per column).
+
+// CHECK-LABEL: func.func @gemm_ukernel
+// CHECK: mie.alloc : memref<48xf32>
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2(
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}%c14_i64
+func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memref<20xf32>, %c: memref<3x20xf32>) {
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<3x20xf32>) {b_packed, epilogue = #mie.epilogue<bias>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
+  return
+}

@@ -63,7 +63,8 @@ def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"];
+                           "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def MieResultsToOutputsPass : Pass<"mie-results-to-outputs", "ModuleOp"> {

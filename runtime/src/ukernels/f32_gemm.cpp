@@ -146,6 +146,9 @@ MIE_UK_INLINE void copy(float *__restrict d, const float *__restrict s, int64_t 
     d[i] = s[i] + z;
 }
 
+/// Packs pixel panels of an NCHW convolution's implicit GEMM. A panel's pixels fall into runs along
+/// output rows (segments), found once per panel; every K row then copies each segment as one
+/// contiguous (stride 1) or strided read of an input row, with the padding written as zeros.
 MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W, int64_t KH,
                                 int64_t KW, int64_t SH, int64_t SW, int64_t PH, int64_t PW,
                                 int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
@@ -153,43 +156,50 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
   (void)C;
   const float z = opaqueZero();
   const int64_t taps = KH * KW;
+  struct Segment {
+    int64_t lane, len, ih0, iw0; // first lane, lanes, input row / column of tap (0, 0)
+  };
+  Segment segs[64]; // a panel has at most nr <= 64 segments (the widest tile has nr = 48)
   for (int64_t t = 0, panels = (np + nr - 1) / nr; t < panels; ++t) {
     const int64_t pbeg = p0 + t * nr;
     const int64_t cnt = np - t * nr < nr ? np - t * nr : nr;
-    const int64_t oh0 = pbeg / OW, ow0 = pbeg - oh0 * OW;
+    int64_t numSegs = 0;
+    for (int64_t lane = 0, oh = pbeg / OW, ow = pbeg - (pbeg / OW) * OW; lane < cnt;) {
+      const int64_t len = OW - ow < cnt - lane ? OW - ow : cnt - lane;
+      segs[numSegs++] = {lane, len, oh * SH - PH, ow * SW - PW};
+      lane += len;
+      ow = 0;
+      ++oh;
+    }
     int64_t c = k0 / taps, r = k0 - c * taps;
     int64_t kh = r / KW, kw = r - kh * KW;
     for (int64_t kk = 0; kk < kc; ++kk) {
       float *d = dst + (t * kc + kk) * nr;
       const float *xc = x + c * H * W;
-      int64_t lane = 0, oh = oh0, ow = ow0;
-      while (lane < cnt) {
-        int64_t seg = OW - ow < cnt - lane ? OW - ow : cnt - lane;
-        const int64_t ih = oh * SH - PH + kh * DH;
-        float *ds = d + lane;
+      for (int64_t sidx = 0; sidx < numSegs; ++sidx) {
+        const Segment &sg = segs[sidx];
+        float *ds = d + sg.lane;
+        const int64_t ih = sg.ih0 + kh * DH;
         if (ih < 0 || ih >= H) {
-          zero(ds, seg, z);
+          zero(ds, sg.len, z);
+          continue;
+        }
+        const float *row = xc + ih * W;
+        const int64_t iw0 = sg.iw0 + kw * DW;
+        if (SW == 1) {
+          // Lanes [lo, hi) read the row contiguously; the rest fall into the padding.
+          int64_t lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0;
+          lo = lo > sg.len ? sg.len : lo;
+          hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
+          zero(ds, lo, z);
+          copy(ds + lo, row + iw0 + lo, hi - lo, z);
+          zero(ds + hi, sg.len - hi, z);
         } else {
-          const float *row = xc + ih * W;
-          const int64_t iw0 = ow * SW - PW + kw * DW;
-          if (SW == 1) {
-            // Lanes [lo, hi) read the row contiguously; the rest fall into the padding.
-            int64_t lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0;
-            lo = lo > seg ? seg : lo;
-            hi = hi < lo ? lo : (hi > seg ? seg : hi);
-            zero(ds, lo, z);
-            copy(ds + lo, row + iw0 + lo, hi - lo, z);
-            zero(ds + hi, seg - hi, z);
-          } else {
-            for (int64_t l = 0; l < seg; ++l) {
-              const int64_t iw = iw0 + l * SW;
-              ds[l] = (iw >= 0 && iw < W) ? row[iw] : 0.0f;
-            }
+          for (int64_t l = 0; l < sg.len; ++l) {
+            const int64_t iw = iw0 + l * SW;
+            ds[l] = (iw >= 0 && iw < W) ? row[iw] + z : z;
           }
         }
-        lane += seg;
-        ow = 0;
-        ++oh;
       }
       zero(d + cnt, nr - cnt, z);
       if (++kw == KW) {

@@ -1,0 +1,58 @@
+// RUN: ms-opt %s -split-input-file -mie-pack-weights | FileCheck %s
+
+// Tests packing a [3, 2, 1, 1] filter into LHS panels of mr = 2: [ceil(3 / 2), 2, 2] with filter
+// rows side by side for every k and the missing fourth row zero: panel 0 = (w00 w10, w01 w11),
+// panel 1 = (w20 0, w21 0). The logical shape is kept in filter_shape; the old global goes.
+
+// CHECK-NOT: memref.global "private" constant @w :
+// CHECK: memref.global "private" constant @w_lhs2 : memref<2x2x2xf32> = dense_resource<w_lhs2>
+// CHECK-NOT: memref.global "private" constant @w :
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[P:.+]] = memref.get_global @w_lhs2 : memref<2x2x2xf32>
+// CHECK: mie.conv2d ins(%{{.+}}, %[[P]] : memref<1x2x4x4xf32>, memref<2x2x2xf32>)
+// CHECK-SAME: filter_shape = array<i64: 3, 2, 1, 1>
+// 1 3 2 4 5 0 6 0 as little-endian f32 (after the 4-byte alignment header):
+// CHECK: w_lhs2: "0x040000000000803F0000404000000040000080400000A040000000000000C04000000000"
+memref.global "private" constant @w : memref<3x2x1x1xf32> = dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]], [[[5.0]], [[6.0]]]]>
+func.func @conv(%x: memref<1x2x4x4xf32>, %y: memref<1x3x4x4xf32>) {
+  %w = memref.get_global @w : memref<3x2x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {tiling = #mie.tiling<"avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
+  return
+}
+
+// -----
+
+// Tests packing a transposed B [N = 3, K = 2] scaled by alpha = 2 into RHS panels of nr = 2:
+// [ceil(3 / 2), 2, 2] = panel 0 (2*b00 2*b10, 2*b01 2*b11), panel 1 (2*b20 0, 2*b21 0); trans_b
+// goes, alpha becomes 1 and b_packed is set. Two GEMMs reading one constant share the panels.
+
+// CHECK-LABEL: func.func @gemm
+// CHECK: %[[P:.+]] = memref.get_global @[[NAME:b_rhs2t_a[0-9]+]] : memref<2x2x2xf32>
+// CHECK: mie.gemm ins(%{{.+}}, %[[P]] : memref<1x2xf32>, memref<2x2x2xf32>)
+// CHECK-SAME: b_packed
+// CHECK-NOT: trans_b
+// CHECK: %[[Q:.+]] = memref.get_global @[[NAME]] : memref<2x2x2xf32>
+// CHECK: mie.gemm ins(%{{.+}}, %[[Q]]
+// 2 6 4 8 10 0 12 0:
+// CHECK: "0x04000000000000400000C0400000804000000041000020410000000000004041{{0+}}"
+memref.global "private" constant @b : memref<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
+func.func @gemm(%a: memref<1x2xf32>, %c: memref<1x3xf32>, %d: memref<1x3xf32>) {
+  %b = memref.get_global @b : memref<3x2xf32>
+  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%c : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%d : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  return
+}
+
+// -----
+
+// Tests that an op whose weights are not constant loses its tiling (the portable path runs it).
+
+// CHECK-LABEL: func.func @runtime_weights
+// CHECK: mie.conv2d
+// CHECK-NOT: tiling
+// CHECK-NOT: filter_shape
+// CHECK: return
+func.func @runtime_weights(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xf32>, %y: memref<1x3x4x4xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {tiling = #mie.tiling<"avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
+  return
+}

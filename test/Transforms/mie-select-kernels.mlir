@@ -1,0 +1,82 @@
+// RUN: ms-opt %s -split-input-file -mie-select-kernels | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-select-kernels=isa=neon | FileCheck %s --check-prefix=NEON
+
+// Tests that a 3x3 convolution with constant weights on an AVX2 target gets a tiling of the AVX2
+// family: the 4x24 tile fills 64 filters and 3136 pixels best, K = 576 is split in two blocks of
+// 288, and 56x56 pixels give enough pixel blocks to pack per item.
+
+// CHECK-LABEL: func.func @conv3x3
+// CHECK: mie.conv2d
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 288, mc = 64, nc = 120>
+// NEON-LABEL: func.func @conv3x3
+// NEON: tiling = #mie.tiling<"neon", mr = 8, nr = 12,
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
+memref.global "private" constant @w : memref<64x64x3x3xf32> = dense<1.0>
+func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
+  %w = memref.get_global @w : memref<64x64x3x3xf32>
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x56x56xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+}
+
+// -----
+
+// Tests that a late 7x7 layer (few pixels) shares its packed panels across filter-block items, and
+// that a GEMM with a constant B gets a tiling while one with a run-time B keeps the linalg path.
+
+// CHECK-LABEL: func.func @late
+// CHECK: mie.conv2d
+// CHECK-SAME: shared_panels = true
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK: mie.gemm
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
+memref.global "private" constant @w : memref<512x512x3x3xf32> = dense<1.0>
+memref.global "private" constant @fc : memref<1000x512xf32> = dense<1.0>
+func.func @late(%x: memref<1x512x7x7xf32>, %y: memref<1x512x7x7xf32>, %a: memref<1x512xf32>,
+                %b: memref<512x8xf32>, %c: memref<1x1000xf32>, %d: memref<1x8xf32>) {
+  %w = memref.get_global @w : memref<512x512x3x3xf32>
+  mie.conv2d ins(%x, %w : memref<1x512x7x7xf32>, memref<512x512x3x3xf32>) outs(%y : memref<1x512x7x7xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  %fc = memref.get_global @fc : memref<1000x512xf32>
+  mie.gemm ins(%a, %fc : memref<1x512xf32>, memref<1000x512xf32>) outs(%c : memref<1x1000xf32>) {trans_b}
+  mie.gemm ins(%a, %b : memref<1x512xf32>, memref<512x8xf32>) outs(%d : memref<1x8xf32>)
+  return
+}
+}
+
+// -----
+
+// Tests that a depthwise convolution gets the depthwise microkernel of the target's ISA, and that
+// grouped convolutions (2 groups) keep the portable path.
+
+// CHECK-LABEL: func.func @depthwise
+// CHECK: mie.conv2d
+// CHECK-SAME: ukernel = "mie_uk_f32_dwconv_nchw_avx2"
+// CHECK: mie.conv2d
+// CHECK-NOT: ukernel
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @depthwise(%x: memref<1x32x16x16xf32>, %w: memref<32x1x3x3xf32>, %y: memref<1x32x16x16xf32>,
+                     %g: memref<32x16x3x3xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x32x16x16xf32>, memref<32x1x3x3xf32>) outs(%y : memref<1x32x16x16xf32>) {groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %g : memref<1x32x16x16xf32>, memref<32x16x3x3xf32>) outs(%y : memref<1x32x16x16xf32>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+}
+
+// -----
+
+// Tests that a module without a CPU target selects nothing.
+
+// CHECK-LABEL: func.func @no_target
+// CHECK-NOT: tiling
+// CHECK: return
+memref.global "private" constant @w : memref<8x8x1x1xf32> = dense<1.0>
+func.func @no_target(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
+  %w = memref.get_global @w : memref<8x8x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x8x4x4xf32>, memref<8x8x1x1xf32>) outs(%y : memref<1x8x4x4xf32>)
+  return
+}
