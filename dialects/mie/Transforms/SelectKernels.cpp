@@ -19,7 +19,7 @@ namespace {
 /// Cache budgets in bytes. Conservative for the x86-64 and AArch64 cores we target (L1D 32-48 KiB,
 /// L2 512 KiB-2 MiB per core): the panel an inner loop re-reads gets L1_BUDGET, a thread's blocks
 /// L2_BUDGET each.
-constexpr int64_t kL1Budget = 32 * 1024;
+constexpr int64_t kL1Budget = 16 * 1024;
 constexpr int64_t kL2Budget = 256 * 1024;
 constexpr int64_t kElementBytes = 4;
 
