@@ -265,10 +265,22 @@ LogicalResult Conv2dOp::verify() {
     if (!getTiling())
       return emitOpError("expects a tiling with a packed filter (filter_shape is set)");
     int64_t mr = getTiling()->getMr();
-    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};
-    if (failed(checkShape(op, "filter", getFilter(), panels,
-                          "[ceil(F / mr), C / groups * KH * KW, mr], the packed panels")))
-      return failure();
+    if (getWinograd()) {
+      if (w[2] != 3 || w[3] != 3 || strides[0] != 1 || strides[1] != 1 || dilations[0] != 1 ||
+          dilations[1] != 1)
+        return emitOpError("expects a 3x3 filter, strides 1 and dilations 1 with winograd");
+      SmallVector<int64_t> panels = {16, (int64_t)llvm::divideCeil(w[0], mr), w[1], mr};
+      if (failed(checkShape(op, "filter", getFilter(), panels,
+                            "[16, ceil(F / mr), C, mr], the Winograd-transformed panels")))
+        return failure();
+    } else {
+      SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};
+      if (failed(checkShape(op, "filter", getFilter(), panels,
+                            "[ceil(F / mr), C / groups * KH * KW, mr], the packed panels")))
+        return failure();
+    }
+  } else if (getWinograd() && !getTiling()) {
+    return emitOpError("expects a tiling with winograd");
   }
   int64_t groups = getGroupsAttr().getInt();
   if (getTiling() && groups != 1)

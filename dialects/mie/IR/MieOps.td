@@ -70,6 +70,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     KH, KW] shape and the filter buffer holds the LHS panels [ceil(F / mr), C / groups * KH * KW, mr]
     (docs/kernels.md). `ukernel` names the microkernel of a depthwise convolution (groups = C = F,
     strides of 1 or 2), e.g. `"mie_uk_f32_dwconv_nchw_avx2"`, which reads the filter as it is.
+    `winograd` computes a 3x3 stride-1 convolution by Winograd F(2x2, 3x3) as 16 GEMMs over the
+    2x2 output tiles; its packed filter holds G g G^T as panels [16, ceil(F / mr), C, mr].
 
     Example:
     ```mlir
@@ -92,7 +94,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    OptionalAttr<TypeAttr>:$accumulator,
                    OptionalAttr<Mie_TilingAttr>:$tiling,
                    OptionalAttr<DenseI64ArrayAttr>:$filter_shape,
-                   OptionalAttr<StrAttr>:$ukernel);
+                   OptionalAttr<StrAttr>:$ukernel,
+                   UnitAttr:$winograd);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

@@ -230,7 +230,9 @@ struct MieLowerLibraryKernelsPass
     });
     for (Operation *op : ops) {
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
-        if (conv.getTiling() && conv.getFilterShape())
+        if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
+          lowerWinogradToUKernels(conv, symbols);
+        else if (conv.getTiling() && conv.getFilterShape())
           lowerConv2dToUKernels(conv, symbols);
         else if (conv.getUkernel())
           lowerDepthwiseToUKernels(conv, symbols);

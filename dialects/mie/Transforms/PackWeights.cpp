@@ -93,6 +93,8 @@ struct Packer {
     ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
     int64_t f = shape[0], k = shape[1] * shape[2] * shape[3], mr = conv.getTiling()->getMr();
     int64_t panels = llvm::divideCeil(f, mr);
+    if (conv.getWinograd())
+      return packWinograd(conv, global, *w, shape, mr);
     std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
     std::vector<float> packed;
     if (!cache.count(key)) {
@@ -102,6 +104,35 @@ struct Packer {
           packed[((row / mr) * k + kk) * mr + row % mr] = (*w)[row * k + kk];
     }
     memref::GlobalOp out = getOrCreate(key, global.getLoc(), {panels, k, mr}, packed);
+    conv.setFilterShape(shape);
+    use(conv, conv.getFilterMutable(), out);
+    return success();
+  }
+
+  /// Filter [F, C, 3, 3] -> U = G g G^T per (f, c), as LHS panels [16][ceil(F / mr)][C][mr]: one
+  /// GEMM's panels per Winograd F(2x2, 3x3) element xi = 4 i + j.
+  LogicalResult packWinograd(Conv2dOp conv, memref::GlobalOp global, ArrayRef<float> w,
+                             ArrayRef<int64_t> shape, int64_t mr) {
+    static const double kG[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+    int64_t f = shape[0], c = shape[1], panels = llvm::divideCeil(f, mr);
+    std::string key = (global.getSymName() + "_winograd" + Twine(mr)).str();
+    std::vector<float> packed;
+    if (!cache.count(key)) {
+      packed.assign(16 * panels * c * mr, 0.0f);
+      for (int64_t row = 0; row < f; ++row)
+        for (int64_t ch = 0; ch < c; ++ch) {
+          const float *g = &w[(row * c + ch) * 9];
+          for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+              double u = 0;
+              for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                  u += kG[i][a] * g[a * 3 + b] * kG[j][b];
+              packed[(((i * 4 + j) * panels + row / mr) * c + ch) * mr + row % mr] = float(u);
+            }
+        }
+    }
+    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {16, panels, c, mr}, packed);
     conv.setFilterShape(shape);
     use(conv, conv.getFilterMutable(), out);
     return success();

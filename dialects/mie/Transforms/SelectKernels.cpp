@@ -124,6 +124,16 @@ bool isDepthwise(Conv2dOp conv) {
   return conv.getGroups() == in[1] && w[0] == in[1] && w[1] == 1 && in[1] > 1;
 }
 
+/// Winograd F(2x2, 3x3) pays off for 3x3 stride-1 layers with enough channels that the 16 GEMMs
+/// dominate the transforms (which cost about 16 adds per input and output element).
+bool suitsWinograd(Conv2dOp conv) {
+  auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  return w[2] == 3 && w[3] == 3 && llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }) &&
+         llvm::all_of(conv.getDilations(), [](int64_t d) { return d == 1; }) && in[1] >= 16 &&
+         w[0] >= 16;
+}
+
 bool isF32(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); }
 
 struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPass> {
@@ -153,6 +163,16 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
         auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
         auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+        if (winograd && suitsWinograd(conv)) {
+          // 16 GEMMs: F x (2x2 tiles) x C each.
+          int64_t tiles = llvm::divideCeil(out[2], 2) * llvm::divideCeil(out[3], 2);
+          GemmShape shape{out[1], tiles, in[1], 16 * out[0]};
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, true)) {
+            conv.setTilingAttr(t);
+            conv.setWinograd(true);
+          }
+          return;
+        }
         GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
         if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
           conv.setTilingAttr(t);

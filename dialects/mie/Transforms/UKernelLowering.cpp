@@ -457,3 +457,124 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   });
   op.erase();
 }
+
+void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  const int64_t th = llvm::divideCeil(oh, 2), tw = llvm::divideCeil(ow, 2), tiles = th * tw;
+  // The GEMMs: M = F filters, N = tiles, K = C, one per (image, xi).
+  const int64_t k = ch, mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k),
+                mc = t.getMc(), nc = t.getNc();
+  const int64_t fPanels = llvm::divideCeil(f, mr), tBlocks = llvm::divideCeil(tiles, nc),
+                fBlocks = llvm::divideCeil(fPanels, mc / mr);
+  const int64_t fItems = t.getSharedPanels() ? fBlocks : 1;
+  ArrayRef<int64_t> pads = op.getPads();
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                                   /*biasPerColumn=*/false);
+  auto [lo, hi] = clampBounds(epilogue);
+  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  // V [N][16][C][tiles] and M [N][16][F][tiles] live in the arena.
+  Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * ch * tiles}, b.getF32Type()));
+  Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * f * tiles}, b.getF32Type()));
+  KernelOp::create(b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
+                   [&](OpBuilder &kb, Location kl, ValueRange args) {
+    UKernelBuilder ub{kb, kl, symbols};
+    size_t numIns = operands.ins.size();
+    Value x = args[0], filter = args[1], output = args[numIns], v = args[numIns + 1],
+          m = args[numIns + 2];
+    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
+    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
+    Value plane = memref::AllocaOp::create(
+        kb, kl, MemRefType::get({mie_uk_winograd_plane_floats(th, tw)}, kb.getF32Type()),
+        kb.getI64IntegerAttr(64));
+    Value edgePanel = memref::AllocaOp::create(kb, kl, MemRefType::get({kc * nr}, kb.getF32Type()),
+                                               kb.getI64IntegerAttr(64));
+    // 1. Input transform, channels in chunks of about 64K tiles' worth.
+    int64_t cPer = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, tiles), 1, ch);
+    int64_t cChunks = llvm::divideCeil(ch, cPer);
+    parallelItems(ub, n * cChunks, [&](Value item) {
+      Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
+      Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
+      ub.call("mie_uk_f32_winograd_input_2x2_3x3_" + isa,
+              {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
+               ub.i64(pads[0]), ub.i64(pads[1]), ub.i64(th), ub.i64(tw), ub.i64(c0), ub.i64(cn),
+               ub.ptr(v), ub.i64(ub.mul(img, 16 * ch * tiles)), ub.ptr(plane)});
+    });
+    // 2. The GEMMs, items (image x xi, tile block[, filter block]): V read in place (rows `tiles`
+    // apart), a block's partial last panel packed; no epilogue.
+    parallelItems(ub, n * 16 * tBlocks * fItems, [&](Value item) {
+      Value fb = ub.rem(item, fItems);
+      item = ub.div(item, fItems);
+      Value gemm = ub.div(item, tBlocks), t0 = ub.mul(ub.rem(item, tBlocks), nc);
+      Value xi = ub.rem(gemm, 16);
+      Value nt = ub.min(ub.c(nc), ub.sub(ub.c(tiles), t0));
+      Value fullPanels = ub.div(nt, nr);
+      Value edge = ub.sub(nt, ub.mul(fullPanels, nr));
+      Value vGemm = ub.mul(gemm, ch * tiles), mGemm = ub.mul(gemm, f * tiles);
+      Value uXi = ub.mul(xi, fPanels);
+      Value wp = ub.ptr(filter), vp = ub.ptr(v), mp = ub.ptr(m), ep = ub.ptr(edgePanel);
+      emitKBlocks(
+          ub, k, kc, /*epiFlags=*/0,
+          [&](Value k0, Value kcur) {
+            ub.call("mie_uk_f32_pack_lhs_" + isa,
+                    {vp, ub.i64(vGemm), ub.i64(tiles), ub.i64(1),
+                     ub.i64(ub.add(t0, ub.mul(fullPanels, nr))), ub.i64(edge), ub.i64(k0),
+                     ub.i64(kcur), ub.i64(nr), ep, ub.i64(0)});
+          },
+          [&](Value k0, Value kcur, Value flags) {
+            auto run = [&](Value ftBegin, Value ftEnd) {
+              auto panels = [&](Value ptBegin, Value ptEnd, Value bp, bool inPlace) {
+                ub.loop(ptBegin, ptEnd, [&](Value pt) {
+                  Value col = ub.add(t0, ub.mul(pt, nr));
+                  Value ncur = ub.min(ub.c(nr), ub.sub(nt, ub.mul(pt, nr)));
+                  Value bOff = inPlace ? ub.add(ub.add(vGemm, ub.mul(k0, tiles)), col) : ub.c(0);
+                  ub.loop(ftBegin, ftEnd, [&](Value ft) {
+                    Value row = ub.mul(ft, mr);
+                    Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
+                    Value aOff = ub.mul(ub.add(ub.mul(ub.add(uXi, ft), k), k0), mr);
+                    Value cOff = ub.i64(ub.add(mGemm, ub.add(ub.mul(row, tiles), col)));
+                    ub.call(tile, {wp, ub.i64(aOff), bp, ub.i64(bOff),
+                                   ub.i64(inPlace ? tiles : nr), mp, cOff, ub.i64(tiles),
+                                   ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, mp, ub.i64(0),
+                                   mp, cOff, ub.i64(tiles), ub.f32(0), ub.f32(0)});
+                  });
+                });
+              };
+              panels(ub.c(0), fullPanels, vp, true);
+              panels(fullPanels, ub.ceilDiv(nt, nr), ep, false);
+            };
+            if (fItems > 1) {
+              Value ftBegin = ub.mul(fb, mc / mr);
+              run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+              return;
+            }
+            ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fbi) {
+              Value ftBegin = ub.mul(fbi, mc / mr);
+              run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+            });
+          });
+    });
+    // 3. Output transform with the epilogue, filters in chunks.
+    int64_t fPer = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, tiles), 1, f);
+    int64_t fChunks = llvm::divideCeil(f, fPer);
+    parallelItems(ub, n * fChunks, [&](Value item) {
+      Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
+      Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
+      Value outOff = ub.i64(ub.mul(img, f * oh * ow));
+      ub.call("mie_uk_f32_winograd_output_2x2_3x3_" + isa,
+              {ub.ptr(m), ub.i64(ub.mul(img, 16 * f * tiles)), ub.i64(f), ub.i64(th), ub.i64(tw),
+               ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output), outOff,
+               ub.i64(epiFlags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
+               ub.f32(hi)});
+    });
+  });
+  op.erase();
+}

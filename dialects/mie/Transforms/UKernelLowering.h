@@ -13,6 +13,10 @@ namespace mlir::mie {
 /// declares the microkernels it calls in `symbols`' module.
 void lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
+/// microkernels, output transform with the epilogue.
+void lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);
+
 /// Replaces a depthwise `mie.conv2d` with a `ukernel` by a `mie.kernel` calling it, channels split
 /// across threads.
 void lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);

@@ -30,7 +30,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                                       /*residual=*/false, Activation::none);
     mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
-                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(), /*ukernel=*/StringAttr());
+                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(), /*ukernel=*/StringAttr(), /*winograd=*/false);
     rewriter.replaceOp(op, out);
     return success();
   }

@@ -80,7 +80,21 @@ enum {
       int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,               \
       const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out, int64_t out_off,               \
       int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off, float lo,  \
-      float hi, float *plane);
+      float hi, float *plane);                                                                          \
+  /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H, W]  \
+     (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)): writes       \
+     V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW) floats. */     \
+  void mie_uk_f32_winograd_input_2x2_3x3_##isa(const float *x, int64_t x_off, int64_t C, int64_t H,    \
+                                               int64_t W, int64_t PH, int64_t PW, int64_t TH,          \
+                                               int64_t TW, int64_t c0, int64_t cn, float *v,           \
+                                               int64_t v_off, float *plane);                           \
+  /* Winograd F(2x2, 3x3) output transform of filters [f0, f0 + fn): from M[16][F][TH * TW] at        \
+     m + m_off into out + out_off [F, OH, OW], with the epilogue (bias per filter, residual shaped     \
+     like out) applied before the store. */                                                            \
+  void mie_uk_f32_winograd_output_2x2_3x3_##isa(                                                         \
+      const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,         \
+      int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,            \
+      int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);
 MIE_UK_DECLARE_PACKS(avx512)
 MIE_UK_DECLARE_PACKS(avx2)
 MIE_UK_DECLARE_PACKS(neon)
@@ -93,6 +107,12 @@ MIE_UK_DECLARE_PACKS(neon)
 static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
                                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
   return ((OH - 1) * SH + (KH - 1) * DH + 1) * ((OW - 1) * SW + (KW - 1) * DW + 1 + MIE_UK_DWCONV_SLACK);
+}
+
+/* The Winograd input transform's padded plane: 2 TH + 2 rows of 2 TW + 2 + MIE_UK_WINOGRAD_SLACK. */
+#define MIE_UK_WINOGRAD_SLACK 64
+static inline int64_t mie_uk_winograd_plane_floats(int64_t TH, int64_t TW) {
+  return (2 * TH + 2) * (2 * TW + 2 + MIE_UK_WINOGRAD_SLACK);
 }
 
 #ifdef __cplusplus

@@ -6,3 +6,4 @@
 
 #include "f32_dwconv.cpp"
 #include "f32_gemm.cpp"
+#include "f32_winograd.cpp"
