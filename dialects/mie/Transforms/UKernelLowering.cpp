@@ -147,6 +147,15 @@ std::pair<double, double> clampBounds(EpilogueAttr epilogue) {
 
 } // namespace
 
+/// Channels per work item of a per-channel loop (depthwise, Winograd transforms): at most about 16K
+/// pixels' worth, so an item stays small against the pool's dispatch, and at most C / 16, so there
+/// are items for every thread.
+static int64_t channelsPerItem(int64_t channels, int64_t pixels) {
+  int64_t bySize = (1 << 14) / std::max<int64_t>(1, pixels);
+  int64_t byCount = channels / 16;
+  return std::clamp<int64_t>(std::min(bySize, byCount), 1, channels);
+}
+
 /// A top-level scf.parallel over [0, count) whose body `body(item)` builds; returns after it.
 static void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(Value)> body) {
   auto par = scf::ParallelOp::create(ub.b, ub.loc, ValueRange{ub.c(0)}, ValueRange{ub.c(count)},
@@ -428,9 +437,7 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   auto [lo, hi] = clampBounds(epilogue);
   int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1],
                                                    dilations[0], dilations[1], oh, ow);
-  // Work items of about 64K output pixels' worth of channels keep the per-item plane set-up small
-  // against the work while leaving items for every thread.
-  int64_t perItem = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, oh * ow), 1, ch);
+  int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = op.getUkernel()->str();
 
@@ -497,8 +504,8 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         kb.getI64IntegerAttr(64));
     Value edgePanel = memref::AllocaOp::create(kb, kl, MemRefType::get({kc * nr}, kb.getF32Type()),
                                                kb.getI64IntegerAttr(64));
-    // 1. Input transform, channels in chunks of about 64K tiles' worth.
-    int64_t cPer = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, tiles), 1, ch);
+    // 1. Input transform, channels in chunks.
+    int64_t cPer = channelsPerItem(ch, tiles);
     int64_t cChunks = llvm::divideCeil(ch, cPer);
     parallelItems(ub, n * cChunks, [&](Value item) {
       Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
@@ -563,7 +570,7 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
           });
     });
     // 3. Output transform with the epilogue, filters in chunks.
-    int64_t fPer = std::clamp<int64_t>((1 << 16) / std::max<int64_t>(1, tiles), 1, f);
+    int64_t fPer = channelsPerItem(f, tiles);
     int64_t fChunks = llvm::divideCeil(f, fPer);
     parallelItems(ub, n * fChunks, [&](Value item) {
       Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
