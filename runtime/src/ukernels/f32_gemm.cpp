@@ -195,10 +195,21 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
           copy(ds + lo, row + iw0 + lo, hi - lo, z);
           zero(ds + hi, sg.len - hi, z);
         } else {
-          for (int64_t l = 0; l < sg.len; ++l) {
-            const int64_t iw = iw0 + l * SW;
-            ds[l] = (iw >= 0 && iw < W) ? row[iw] + z : z;
+          // Lanes [lo, hi) have 0 <= iw0 + l * SW < W; a constant stride 2 vectorizes (even lanes).
+          int64_t lo = iw0 < 0 ? (-iw0 + SW - 1) / SW : 0;
+          int64_t hi = W - iw0 <= 0 ? 0 : (W - iw0 + SW - 1) / SW;
+          lo = lo > sg.len ? sg.len : lo;
+          hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
+          zero(ds, lo, z);
+          const float *src = row + iw0;
+          if (SW == 2) {
+            for (int64_t l = lo; l < hi; ++l)
+              ds[l] = src[2 * l] + z;
+          } else {
+            for (int64_t l = lo; l < hi; ++l)
+              ds[l] = src[l * SW] + z;
           }
+          zero(ds + hi, sg.len - hi, z);
         }
       }
       zero(d + cnt, nr - cnt, z);
