@@ -271,7 +271,9 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
 #endif
 
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                           \
-  MIE_UK_WHEN_##isa(extern "C" __attribute__((always_inline)) void mie_uk_f32_gemm_##MR##x##NR##_##isa( \
+  /* Not inlined: one copy per tile serves every call (the flags branch outside the K loop), which */ \
+  /* halves compile time against an inlined copy per call site at no measured run-time cost. */ \
+  MIE_UK_WHEN_##isa(extern "C" __attribute__((noinline)) void mie_uk_f32_gemm_##MR##x##NR##_##isa( \
       const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c, int64_t c_off, \
       int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags, const float *bias, int64_t bias_off,   \
       const float *res, int64_t res_off, int64_t ldr, float lo, float hi) {                              \
