@@ -1,13 +1,18 @@
 // RUN: ms-opt %s -split-input-file -mie-select-kernels | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-select-kernels=winograd=false | FileCheck %s --check-prefix=DIRECT
 // RUN: ms-opt %s -split-input-file -mie-select-kernels=isa=neon | FileCheck %s --check-prefix=NEON
 
-// Tests that a 3x3 convolution with constant weights on an AVX2 target gets a tiling of the AVX2
-// family: the 4x24 tile fills 64 filters and 3136 pixels best, K = 576 is split in two blocks of
-// 288, and 56x56 pixels give enough pixel blocks to pack per item.
+// Tests that a 3x3 stride-1 convolution with constant weights on an AVX2 target is computed by
+// Winograd F(2x2, 3x3): 16 GEMMs of 64 filters x 784 tiles x K = 64 channels, where the 4x24 tile
+// fills both sides best and one block of all tiles gives each of the 16 GEMMs its own item.
+// Without Winograd it is an implicit GEMM over 3136 pixels with K = 576 in four blocks of 144 (the
+// 24-wide panel re-read by the inner loop fits 16 KiB of L1) and enough pixel blocks to pack per item.
 
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: mie.conv2d
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 288, mc = 64, nc = 120>
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 64, mc = 64, nc = 792>, winograd
+// DIRECT-LABEL: func.func @conv3x3
+// DIRECT: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 144, mc = 64, nc = 120>}
 // NEON-LABEL: func.func @conv3x3
 // NEON: tiling = #mie.tiling<"neon", mr = 8, nr = 12,
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
@@ -26,7 +31,10 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 
 // CHECK-LABEL: func.func @late
 // CHECK: mie.conv2d
-// CHECK-SAME: shared_panels = true
+// CHECK-SAME: winograd
+// DIRECT-LABEL: func.func @late
+// DIRECT: mie.conv2d
+// DIRECT-SAME: shared_panels = true
 // CHECK: mie.gemm
 // CHECK-SAME: tiling = #mie.tiling<"avx512"
 // CHECK: mie.gemm

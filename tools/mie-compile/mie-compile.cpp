@@ -61,7 +61,8 @@ cl::opt<EmitKind>
          cl::cat(category));
 
 cl::opt<std::string> target("target",
-                            cl::desc("Code generation target: x86-64 (default) or aarch64"),
+                            cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
+                                    "aarch64 (NEON)"),
                             cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass (to stderr)"),

@@ -1,0 +1,89 @@
+// ukernel_bench: GFLOP/s of every f32 GEMM tile this CPU runs, on full tiles with the panels in L1
+// (k = 256), next to this machine's FMA peak measured the same way. The efficiencies in
+// runtime/src/ukernels/f32_gemm_tiles.def come from here. Never part of the tests.
+//   build/benchmarks/ukernels/ukernel_bench [k]
+#include "ukernels/mie_ukernels.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using TileFn = void (*)(const float *, int64_t, const float *, int64_t, int64_t, float *, int64_t,
+                        int64_t, int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
+                        const float *, int64_t, int64_t, float, float);
+struct Tile {
+  const char *isa;
+  int mr, nr;
+  double eff;
+  TileFn fn;
+};
+
+bool supported(const std::string &isa) {
+#if defined(__x86_64__)
+  if (isa == "avx512")
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  return isa == "avx2" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return isa == "neon";
+#endif
+}
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const int64_t k = argc > 1 ? std::atoll(argv[1]) : 256;
+  std::vector<Tile> tiles = {
+#if defined(__x86_64__)
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR, E) {"avx512", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx512},
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR, E) {"avx2", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx2},
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR, E)
+#else
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR, E)
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR, E)
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR, E) {"neon", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_neon},
+#endif
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR, eff)
+#include "ukernels/f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+  };
+  std::vector<float> a(k * 32, 0.5f), b(k * 64, 0.25f), c(32 * 64, 0.0f);
+  std::printf("%-28s %8s %10s %s\n", "tile", "GFLOP/s", "best-ratio", "table efficiency");
+  double best = 0;
+  std::vector<double> rates;
+  for (const Tile &t : tiles) {
+    if (!supported(t.isa)) {
+      rates.push_back(-1);
+      continue;
+    }
+    double rate = 0;
+    for (int rep = 0; rep < 5; ++rep) {
+      const int64_t iters = 40000000 / (t.mr * t.nr * k / 64 + 1);
+      auto t0 = std::chrono::steady_clock::now();
+      for (int64_t i = 0; i < iters; ++i)
+        t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, 64, k, t.mr, t.nr, MIE_UK_EPILOGUE,
+             c.data(), 0, c.data(), 0, 64, 0, 0);
+      double g = 2.0 * t.mr * t.nr * k * iters / seconds(t0) / 1e9;
+      rate = g > rate ? g : rate;
+    }
+    rates.push_back(rate);
+    best = rate > best ? rate : best;
+  }
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (rates[i] < 0)
+      continue;
+    std::string name = "f32_gemm_" + std::to_string(tiles[i].mr) + "x" +
+                       std::to_string(tiles[i].nr) + "_" + tiles[i].isa;
+    std::printf("%-28s %8.1f %10.2f %.2f\n", name.c_str(), rates[i], rates[i] / best, tiles[i].eff);
+  }
+  std::printf("(compare with benchmarks/peak/fma_peak.c for the machine's FMA peak)\n");
+  return 0;
+}
