@@ -257,3 +257,24 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
   mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<3x20xf32>) {b_packed, epilogue = #mie.epilogue<bias>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
   return
 }
+
+// -----
+
+// Tests the Winograd F(2x2, 3x3) form: V [16 x C x tiles] and M [16 x F x tiles] become arena buffers
+// (9 tiles of a 5x5 output), three parallel loops run the input transform, the 16 GEMMs (V read in
+// place, flags without epilogue) and the output transform with the bias + relu epilogue (262).
+
+// CHECK-LABEL: func.func @conv_winograd
+// CHECK: %[[V:.+]] = mie.alloc : memref<288xf32>
+// CHECK: %[[M:.+]] = mie.alloc : memref<1152xf32>
+// CHECK: mie.kernel "conv2d_winograd" {{.*}}outs(%{{.+}}, %[[V]], %[[M]] :
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_winograd_input_2x2_3x3_avx2(
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_winograd_output_2x2_3x3_avx2({{.*}}%c262_i64
+func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd}
+  return
+}

@@ -480,3 +480,65 @@ func.func private @negative_arena() attributes {mie.arena_bytes = -1 : i64}
 // expected-error @+1 {{expects 'mie.weights' to be 1-D i8 elements, got dense<1.000000e+00> : tensor<4xf32>}}
 module attributes {mie.weights = dense<1.0> : tensor<4xf32>} {
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #mie.tiling and the microkernel forms of mie.conv2d / mie.gemm
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{unknown microkernel ISA 'sse2' (known: avx512, avx2, neon)}}
+func.func private @tiling_isa() attributes {t = #mie.tiling<"sse2", mr = 4, nr = 8, kc = 8, mc = 4, nc = 8>}
+
+// -----
+
+// expected-error @+1 {{expects mc (6) to be a multiple of mr (4) and nc (8) a multiple of nr (8)}}
+func.func private @tiling_blocks() attributes {t = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 8, mc = 6, nc = 8>}
+
+// -----
+
+func.func @packed_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x8xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{expects filter of shape [2, 18, 4] ([ceil(F / mr), C / groups * KH * KW, mr], the packed panels), got [2, 18, 8]}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  return
+}
+
+// -----
+
+func.func @packed_filter_without_tiling(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{expects a tiling with a packed filter (filter_shape is set)}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>}
+  return
+}
+
+// -----
+
+func.func @winograd_stride(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %y: memref<1x8x3x3xf32>) {
+  // expected-error @+1 {{expects a 3x3 filter, strides 1 and dilations 1 with winograd}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x3x3xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd}
+  return
+}
+
+// -----
+
+func.func @ukernel_not_depthwise(%x: memref<1x2x5x5xf32>, %w: memref<4x2x3x3xf32>, %y: memref<1x4x5x5xf32>) {
+  // expected-error @+1 {{expects a depthwise convolution (groups = C = F) without a tiling for ukernel 'mie_uk_f32_dwconv_nchw_avx2'}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<4x2x3x3xf32>) outs(%y : memref<1x4x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_avx2"}
+  return
+}
+
+// -----
+
+func.func @accumulator_narrow(%x: memref<1x2x5x5xf32>, %w: memref<4x2x3x3xf32>, %y: memref<1x4x5x5xf32>) {
+  // expected-error @+1 {{expects an accumulator type that is a float type at least as wide as 'f32', got 'f16'}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<4x2x3x3xf32>) outs(%y : memref<1x4x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, accumulator = f16}
+  return
+}
+
+// -----
+
+func.func @packed_b_alpha(%a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memref<3x20xf32>) {
+  // expected-error @+1 {{expects alpha = 1 with a packed b (alpha is folded into the panels)}}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {alpha = 2.0 : f64, b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
+  return
+}
