@@ -45,12 +45,14 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm) {
+void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes) {
   pm.addPass(createMieLowerViewsPass());
   // Parallel dims become scf.parallel; the outer one of each kernel runs on the runtime's pool.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createMieParallelizeLoopsPass());
+  MieParallelizeLoopsPassOptions parallelOptions;
+  parallelOptions.minBytes = parallelMinBytes;
+  pm.addPass(createMieParallelizeLoopsPass(parallelOptions));
   pm.addPass(createMieExpandMathPass());
   // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
   pm.addPass(createConvertMathToFuncs());
@@ -131,7 +133,9 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   FailureOr<PackagePlan> plan = readPlan(module);
   if (failed(plan))
     return failure();
-  if (failed(runPipeline(module, options, buildMieToLLVMPipeline)))
+  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        buildMieToLLVMPipeline(pm, options.parallelMinBytes);
+      })))
     return failure();
   CpuArtifact artifact = options.emit == EmitKind::LLVMIR     ? CpuArtifact::LLVMIR
                          : options.emit == EmitKind::Assembly ? CpuArtifact::Assembly

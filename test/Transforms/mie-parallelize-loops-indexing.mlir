@@ -1,4 +1,4 @@
-// RUN: mie-compile %s --emit=llvm -o - | FileCheck %s --implicit-check-not=scatter_elements_p1 \
+// RUN: mie-compile %s --emit=llvm --parallel-min-bytes=0 -o - | FileCheck %s --implicit-check-not=scatter_elements_p1 \
 // RUN:   --implicit-check-not=scatter_nd_p1 --implicit-check-not=main_k4_cumsum_p
 
 // Tests, through the whole pipeline, which loops of the scan and scatter kernels

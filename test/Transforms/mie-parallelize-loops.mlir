@@ -1,8 +1,15 @@
-// RUN: ms-opt %s -split-input-file -mie-parallelize-loops | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-parallelize-loops=min-bytes=0 | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-parallelize-loops | FileCheck %s --check-prefix=SMALL
 
 // Tests that a kernel's top-level scf.parallel moves into a body function that runs iterations
 // [begin, end) of its first dimension, called through a dispatch declaration (implemented by code
 // generation as one env->parallel_for); the entry and the kernel get the environment as argument 0.
+// With the default min-bytes (64 KiB) the same 128-byte loop stays serial: not worth waking threads.
+// SMALL-LABEL: func.func private @main_k0_relu
+// SMALL-NOT: __dispatch
+// SMALL: scf.parallel
+// SMALL-NOT: __dispatch
+// SMALL: return
 // CHECK-LABEL: func.func private @main_k0_relu
 // CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[IN:[^:]+]]: memref<4x8xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4x8xf32> {llvm.noalias})
 // CHECK: %[[N:.+]] = arith.constant 4 : index

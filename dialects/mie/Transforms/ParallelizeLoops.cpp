@@ -64,6 +64,8 @@ FailureOr<SmallVector<Value>> collectCaptures(scf::ParallelOp loop,
 }
 
 struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParallelizeLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -125,6 +127,13 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     SmallVector<Operation *> sunk;
     FailureOr<SmallVector<Value>> captures = collectCaptures(loop, sunk);
     if (failed(captures))
+      return failure();
+    int64_t largest = 0;
+    for (Value v : *captures)
+      if (auto memref = dyn_cast<MemRefType>(v.getType()))
+        largest = std::max<int64_t>(largest, memref.getNumElements() *
+                                                 llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
+    if (largest < minBytes)
       return failure();
 
     MLIRContext *ctx = &getContext();

@@ -141,8 +141,14 @@ def MieParallelizeLoopsPass : Pass<"mie-parallelize-loops", "ModuleOp"> {
     gets the environment pointer as a new first argument `%env : !llvm.ptr`.
 
     Captures must be function arguments (buffers, passed as bare pointers) or index values; constants
-    and pure views are cloned into the body. A loop whose captures do not fit stays serial.
+    and pure views are cloned into the body. A loop whose captures do not fit stays serial, and so
+    does one whose buffers all hold fewer than `min-bytes` bytes: waking threads would cost more than
+    the split saves.
   }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"65536",
+           "Keep a loop serial when every buffer it reads or writes is smaller than this">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
 }

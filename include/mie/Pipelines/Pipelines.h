@@ -30,6 +30,8 @@ struct CompileOptions {
   bool fusion = true;
   /// When set, receives the fusion report of the compiled module (see buildFusionReport).
   std::string *fusionReport = nullptr;
+  /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).
+  int64_t parallelMinBytes = 65536;
 };
 
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
@@ -41,7 +43,7 @@ void buildMsPipeline(OpPassManager &pm, bool fusion = true);
 void buildMsToMiePipeline(OpPassManager &pm);
 
 /// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.
-void buildMieToLLVMPipeline(OpPassManager &pm);
+void buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes = 65536);
 
 /// Registers the three pipelines with ms-opt ("mie-ms-pipeline", "mie-ms-to-mie-pipeline",
 /// "mie-to-llvm-pipeline").
