@@ -43,13 +43,16 @@ int main(int argc, char **argv) {
   const int64_t k = argc > 1 ? std::atoll(argv[1]) : 256;
   std::vector<Tile> tiles = {
 #if defined(__x86_64__)
-#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR, E) {"avx512", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx512},
-#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR, E) {"avx2", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx2},
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR, E)                                                     \
+  {"avx512", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx512},
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR, E)                                                       \
+  {"avx2", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_avx2},
 #define MIE_UK_F32_GEMM_TILE_neon(MR, NR, E)
 #else
 #define MIE_UK_F32_GEMM_TILE_avx512(MR, NR, E)
 #define MIE_UK_F32_GEMM_TILE_avx2(MR, NR, E)
-#define MIE_UK_F32_GEMM_TILE_neon(MR, NR, E) {"neon", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_neon},
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR, E)                                                       \
+  {"neon", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_neon},
 #endif
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR, eff)
 #include "ukernels/f32_gemm_tiles.def"

@@ -119,10 +119,10 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   // The execution-level module says which machine its kernels are for.
   module.getContext()->getOrLoadDialect<MieDialect>();
-  module->setAttr(
-      MieDialect::getTargetAttrName(),
-      TargetAttr::get(module.getContext(), TargetKind::cpu,
-                      target->arch == "x86_64" ? "x86-64" : target->arch, target->features));
+  module->setAttr(MieDialect::getTargetAttrName(),
+                  TargetAttr::get(module.getContext(), TargetKind::cpu,
+                                  target->arch == "x86_64" ? "x86-64" : target->arch,
+                                  target->features));
   if (failed(runPipeline(module, options, buildMsToMiePipeline)))
     return failure();
   if (options.fusionReport)

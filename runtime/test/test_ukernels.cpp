@@ -66,16 +66,19 @@ bool supported(const std::string &isa) {
 std::vector<Tile> allTiles() {
   std::vector<Tile> tiles;
 #if defined(__x86_64__)
-#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR) \
-  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx512", "avx512", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx512});
-#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR) \
-  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx2", "avx2", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx2});
+#define MIE_UK_F32_GEMM_TILE_avx512(MR, NR)                                                        \
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx512", "avx512", MR, NR,                            \
+                   mie_uk_f32_gemm_##MR##x##NR##_avx512});
+#define MIE_UK_F32_GEMM_TILE_avx2(MR, NR)                                                          \
+  tiles.push_back(                                                                                 \
+      {"f32_gemm_" #MR "x" #NR "_avx2", "avx2", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx2});
 #define MIE_UK_F32_GEMM_TILE_neon(MR, NR)
 #else
 #define MIE_UK_F32_GEMM_TILE_avx512(MR, NR)
 #define MIE_UK_F32_GEMM_TILE_avx2(MR, NR)
-#define MIE_UK_F32_GEMM_TILE_neon(MR, NR) \
-  tiles.push_back({"f32_gemm_" #MR "x" #NR "_neon", "neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
+#define MIE_UK_F32_GEMM_TILE_neon(MR, NR)                                                          \
+  tiles.push_back(                                                                                 \
+      {"f32_gemm_" #MR "x" #NR "_neon", "neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
 #endif
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR)
 #include "ukernels/f32_gemm_tiles.def"
@@ -146,26 +149,27 @@ std::vector<Epilogue> epilogues() {
       {"bias_row", MIE_UK_EPILOGUE | MIE_UK_BIAS},
       {"bias_col", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_BIAS_PER_COL},
       {"residual", MIE_UK_EPILOGUE | MIE_UK_RESIDUAL},
-      {"bias_residual_relu",
-       MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL | (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
+      {"bias_residual_relu", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
+                                 (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
       {"clamp", MIE_UK_EPILOGUE | MIE_UK_CLAMP},
       {"accumulate", MIE_UK_ACCUMULATE},
       {"accumulate_bias_col_silu", MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE | MIE_UK_BIAS |
                                        MIE_UK_BIAS_PER_COL |
                                        (MIE_UK_ACT_SILU << MIE_UK_ACTIVATION_SHIFT)},
   };
-  static const char *kActs[] = {"", "relu", "relu6", "sigmoid", "hard_sigmoid", "hard_swish",
-                                "silu", "gelu", "gelu_tanh", "tanh"};
+  static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
+                                "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
   for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
-    e.push_back({kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
+    e.push_back(
+        {kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
   return e;
 }
 
-/// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray stores)
-/// and compares against a double-precision reference.
+/// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray
+/// stores) and compares against a double-precision reference.
 void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e) {
   const int64_t ldc = n + 5, ldr = n + 3, border = 2;
-  std::vector<float> a = randomVector(k * t.mr, 1 + k + m);  // [k][mr], zero past m
+  std::vector<float> a = randomVector(k * t.mr, 1 + k + m); // [k][mr], zero past m
   for (int64_t p = 0; p < k; ++p)
     for (int64_t i = m; i < t.mr; ++i)
       a[p * t.mr + i] = 0.0f;
@@ -188,7 +192,8 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
       const int64_t bi = i - border, bj = j - border;
       const float got = c[i * ldc + j];
       if (bi < 0 || bi >= m || bj < 0 || bj >= n) {
-        ASSERT_EQ(got, c0[i * ldc + j]) << "store outside the block at (" << bi << ", " << bj << ")";
+        ASSERT_EQ(got, c0[i * ldc + j])
+            << "store outside the block at (" << bi << ", " << bj << ")";
         continue;
       }
       double want = (e.flags & MIE_UK_ACCUMULATE) ? c0[i * ldc + j] : 0.0;
@@ -244,7 +249,8 @@ TEST(UKernelTiles, ActivationsOverWideRange) {
       for (int j = 0; j < t.nr; ++j) {
         double want = activate(b[j], act);
         ASSERT_TRUE(std::isfinite(c[j])) << t.name << " act " << act << " x=" << b[j];
-        ASSERT_NEAR(c[j], want, 1e-5 * (1 + std::fabs(want))) << t.name << " act " << act << " x=" << b[j];
+        ASSERT_NEAR(c[j], want, 1e-5 * (1 + std::fabs(want)))
+            << t.name << " act " << act << " x=" << b[j];
       }
     }
   }
@@ -256,8 +262,8 @@ struct ConvCase {
 
 TEST(UKernelPacking, ConvNchwPanelsMatchIm2col) {
   const ConvCase cases[] = {
-      {3, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1}, {4, 8, 8, 1, 1, 1, 1, 0, 0, 1, 1},
-      {2, 9, 7, 3, 3, 2, 2, 1, 1, 1, 1}, {3, 11, 10, 7, 7, 2, 2, 3, 3, 1, 1},
+      {3, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1},   {4, 8, 8, 1, 1, 1, 1, 0, 0, 1, 1},
+      {2, 9, 7, 3, 3, 2, 2, 1, 1, 1, 1},   {3, 11, 10, 7, 7, 2, 2, 3, 3, 1, 1},
       {2, 10, 10, 3, 3, 1, 1, 2, 2, 2, 2}, {5, 5, 6, 1, 1, 2, 2, 0, 0, 1, 1},
       {1, 4, 17, 3, 5, 1, 3, 0, 2, 1, 1},
   };
@@ -293,8 +299,8 @@ TEST(UKernelPacking, ConvNchwPanelsMatchIm2col) {
                     const int64_t pix = t * nr + l;
                     const float want = pix < np ? im2col(k0 + kk, p0 + pix) : 0.0f;
                     ASSERT_EQ(dst[1 + (t * kc + kk) * nr + l], want)
-                        << isa.name << " nr=" << nr << " p0=" << p0 << " np=" << np
-                        << " k0=" << k0 << " panel " << t << " k " << kk << " lane " << l;
+                        << isa.name << " nr=" << nr << " p0=" << p0 << " np=" << np << " k0=" << k0
+                        << " panel " << t << " k " << kk << " lane " << l;
                   }
             }
     }
@@ -319,7 +325,8 @@ TEST(UKernelPacking, LhsPanelsBothLayouts) {
               for (int64_t kk = 0; kk < kc; ++kk)
                 for (int64_t i = 0; i < mr; ++i) {
                   const int64_t row = m0 + t * mr + i, col = k0 + kk;
-                  const float want = row < m ? (trans ? a[col * lda + row] : a[row * lda + col]) : 0.0f;
+                  const float want =
+                      row < m ? (trans ? a[col * lda + row] : a[row * lda + col]) : 0.0f;
                   ASSERT_EQ(dst[(t * kc + kk) * mr + i], want)
                       << isa.name << " trans=" << trans << " mr=" << mr << " panel " << t;
                 }
@@ -331,9 +338,9 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
   struct Case {
     int64_t h, w, kh, kw, s, p, d;
   };
-  const Case cases[] = {{7, 9, 3, 3, 1, 1, 1},    {16, 16, 3, 3, 2, 1, 1}, {13, 37, 5, 5, 1, 2, 1},
-                        {14, 14, 5, 5, 2, 2, 1},  {9, 70, 3, 3, 1, 1, 1},  {10, 10, 3, 3, 1, 2, 2},
-                        {5, 5, 1, 1, 1, 0, 1},    {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1}};
+  const Case cases[] = {{7, 9, 3, 3, 1, 1, 1},   {16, 16, 3, 3, 2, 1, 1}, {13, 37, 5, 5, 1, 2, 1},
+                        {14, 14, 5, 5, 2, 2, 1}, {9, 70, 3, 3, 1, 1, 1},  {10, 10, 3, 3, 1, 2, 2},
+                        {5, 5, 1, 1, 1, 0, 1},   {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1}};
   const int64_t channels = 3;
   const Epilogue epis[] = {
       {"plain", MIE_UK_EPILOGUE},
@@ -349,15 +356,16 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
       const int64_t ow = (cc.w + 2 * cc.p - cc.d * (cc.kw - 1) - 1) / cc.s + 1;
       std::vector<float> x = randomVector(channels * cc.h * cc.w, 21);
       std::vector<float> w = randomVector(channels * cc.kh * cc.kw, 22);
-      std::vector<float> bias = randomVector(channels, 23), res = randomVector(channels * oh * ow, 24);
+      std::vector<float> bias = randomVector(channels, 23),
+                         res = randomVector(channels * oh * ow, 24);
       std::vector<float> plane(
           mie_uk_dwconv_plane_floats(cc.kh, cc.kw, cc.s, cc.s, cc.d, cc.d, oh, ow));
       for (const Epilogue &e : epis) {
         // Channels [1, 3) only, into an output with a guard value around them.
         std::vector<float> out(channels * oh * ow + 1, -9.0f);
-        isa.dwconv(x.data(), 0, cc.h, cc.w, cc.kh, cc.kw, cc.s, cc.s, cc.p, cc.p, cc.d, cc.d, oh, ow,
-                   w.data(), 0, 1, channels - 1, out.data(), 0, e.flags, bias.data(), 0, res.data(), 0,
-                   -0.5f, 0.75f, plane.data());
+        isa.dwconv(x.data(), 0, cc.h, cc.w, cc.kh, cc.kw, cc.s, cc.s, cc.p, cc.p, cc.d, cc.d, oh,
+                   ow, w.data(), 0, 1, channels - 1, out.data(), 0, e.flags, bias.data(), 0,
+                   res.data(), 0, -0.5f, 0.75f, plane.data());
         const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
         for (int64_t c = 0; c < channels; ++c)
           for (int64_t y = 0; y < oh; ++y)
@@ -397,8 +405,8 @@ TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
   struct Case {
     int64_t c, f, h, w, pad;
   };
-  const Case cases[] = {{3, 5, 6, 6, 1}, {2, 3, 7, 9, 1}, {4, 2, 5, 40, 1}, {1, 1, 3, 3, 0},
-                        {3, 2, 8, 5, 0}, {2, 4, 17, 19, 1}};
+  const Case cases[] = {{3, 5, 6, 6, 1}, {2, 3, 7, 9, 1}, {4, 2, 5, 40, 1},
+                        {1, 1, 3, 3, 0}, {3, 2, 8, 5, 0}, {2, 4, 17, 19, 1}};
   const double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
   for (const Isa &isa : allIsas()) {
     if (!supported(isa.name))
@@ -406,7 +414,8 @@ TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
     for (const Case &cc : cases) {
       const int64_t oh = cc.h + 2 * cc.pad - 2, ow = cc.w + 2 * cc.pad - 2;
       const int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2, t = th * tw;
-      std::vector<float> x = randomVector(cc.c * cc.h * cc.w, 31), g = randomVector(cc.f * cc.c * 9, 32);
+      std::vector<float> x = randomVector(cc.c * cc.h * cc.w, 31),
+                         g = randomVector(cc.f * cc.c * 9, 32);
       std::vector<float> bias = randomVector(cc.f, 33), res = randomVector(cc.f * oh * ow, 34);
       std::vector<float> v(16 * cc.c * t + 1, -3.0f), plane(mie_uk_winograd_plane_floats(th, tw));
       isa.winogradIn(x.data(), 0, cc.c, cc.h, cc.w, cc.pad, cc.pad, th, tw, 0, cc.c, v.data(), 0,
@@ -440,7 +449,8 @@ TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
                 for (int b = 0; b < 3; ++b) {
                   int64_t ih = y - cc.pad + a, iw = xx - cc.pad + b;
                   if (ih >= 0 && ih < cc.h && iw >= 0 && iw < cc.w)
-                    want += double(x[(c * cc.h + ih) * cc.w + iw]) * g[(f * cc.c + c) * 9 + a * 3 + b];
+                    want +=
+                        double(x[(c * cc.h + ih) * cc.w + iw]) * g[(f * cc.c + c) * 9 + a * 3 + b];
                 }
             want = std::max(want, 0.0);
             ASSERT_NEAR(out[(f * oh + y) * ow + xx], want, 1e-4 * (1 + std::fabs(want)))

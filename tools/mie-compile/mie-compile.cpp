@@ -60,14 +60,16 @@ cl::opt<EmitKind>
                     clEnumValN(EmitKind::Package, "package", "a deployable .mie package")),
          cl::cat(category));
 
-cl::opt<std::string> target("target",
-                            cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
-                                    "aarch64 (NEON)"),
-                            cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
+cl::opt<std::string>
+    target("target",
+           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
+                    "aarch64 (NEON)"),
+           cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
 cl::opt<int64_t> parallelMinBytes(
     "parallel-min-bytes",
-    cl::desc("Run a kernel loop on one thread when all its buffers are smaller than this many bytes "
-             "(default 65536: splitting smaller work costs more than it saves)"),
+    cl::desc(
+        "Run a kernel loop on one thread when all its buffers are smaller than this many bytes "
+        "(default 65536: splitting smaller work costs more than it saves)"),
     cl::init(65536), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass (to stderr)"),

@@ -200,16 +200,15 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
-                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc,
-                                 bool) {
+                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc, bool) {
   if (isa != "avx512" && isa != "avx2" && isa != "neon")
     return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon)";
   if (mr < 1 || nr < 1 || kc < 1 || mc < 1 || nc < 1)
-    return emitError() << "expects positive tile and block sizes, got mr = " << mr << ", nr = " << nr
-                       << ", kc = " << kc << ", mc = " << mc << ", nc = " << nc;
+    return emitError() << "expects positive tile and block sizes, got mr = " << mr
+                       << ", nr = " << nr << ", kc = " << kc << ", mc = " << mc << ", nc = " << nc;
   if (mc % mr != 0 || nc % nr != 0)
-    return emitError() << "expects mc (" << mc << ") to be a multiple of mr (" << mr
-                       << ") and nc (" << nc << ") a multiple of nr (" << nr << ")";
+    return emitError() << "expects mc (" << mc << ") to be a multiple of mr (" << mr << ") and nc ("
+                       << nc << ") a multiple of nr (" << nr << ")";
   return success();
 }
 

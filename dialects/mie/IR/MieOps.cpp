@@ -223,14 +223,16 @@ OpFoldResult ViewOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 /// The accumulator type, when given, is a float type at least as wide as the output's elements.
-static LogicalResult checkAccumulator(Operation *op, std::optional<Type> accumulator, Value output) {
+static LogicalResult checkAccumulator(Operation *op, std::optional<Type> accumulator,
+                                      Value output) {
   if (!accumulator)
     return success();
   Type et = bufferType(output).getElementType();
   auto acc = dyn_cast<FloatType>(*accumulator);
   if (!acc || acc.getWidth() < et.getIntOrFloatBitWidth())
-    return op->emitOpError() << "expects an accumulator type that is a float type at least as wide as "
-                             << et << ", got " << *accumulator;
+    return op->emitOpError()
+           << "expects an accumulator type that is a float type at least as wide as " << et
+           << ", got " << *accumulator;
   return success();
 }
 

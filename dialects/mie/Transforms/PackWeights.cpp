@@ -1,8 +1,8 @@
 //===- PackWeights.cpp - the mie-pack-weights pass ------------------------===//
 //
-// Compile-time packing of constant weights into the panel layouts of runtime/src/ukernels/mie_ukernels.h
-// (docs/kernels.md). The packed panels replace the weights in the package, so the layout costs no
-// memory and no run time.
+// Compile-time packing of constant weights into the panel layouts of
+// runtime/src/ukernels/mie_ukernels.h (docs/kernels.md). The packed panels replace the weights in
+// the package, so the layout costs no memory and no run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +60,8 @@ struct Packer {
     auto memrefType = MemRefType::get(shape, Float32Type::get(ctx));
     auto tensorType = RankedTensorType::get(shape, Float32Type::get(ctx));
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(float)),
+        ArrayRef<char>(reinterpret_cast<const char *>(values.data()),
+                       values.size() * sizeof(float)),
         alignof(float), /*dataIsMutable=*/false);
     auto init = DenseResourceElementsAttr::get(tensorType, key, std::move(blob));
     auto global = memref::GlobalOp::create(b, loc, key, b.getStringAttr("private"), memrefType,
@@ -72,7 +73,8 @@ struct Packer {
   /// Replaces operand `operand` of `op` by a get_global of `global`.
   static void use(Operation *op, OpOperand &operand, memref::GlobalOp global) {
     OpBuilder b(op);
-    Value packed = memref::GetGlobalOp::create(b, op->getLoc(), global.getType(), global.getSymName());
+    Value packed =
+        memref::GetGlobalOp::create(b, op->getLoc(), global.getType(), global.getSymName());
     operand.set(packed);
   }
 
@@ -190,8 +192,8 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
       Value weights = isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getFilter() : cast<GemmOp>(op).getB();
       if (auto get = weights.getDefiningOp<memref::GetGlobalOp>())
         oldReads.push_back(get);
-      LogicalResult result =
-          isa<Conv2dOp>(op) ? packer.packConv(cast<Conv2dOp>(op)) : packer.packGemm(cast<GemmOp>(op));
+      LogicalResult result = isa<Conv2dOp>(op) ? packer.packConv(cast<Conv2dOp>(op))
+                                               : packer.packGemm(cast<GemmOp>(op));
       if (failed(result))
         return signalPassFailure();
     }

@@ -131,8 +131,9 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     int64_t largest = 0;
     for (Value v : *captures)
       if (auto memref = dyn_cast<MemRefType>(v.getType()))
-        largest = std::max<int64_t>(largest, memref.getNumElements() *
-                                                 llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
+        largest =
+            std::max<int64_t>(largest, memref.getNumElements() *
+                                           llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
     if (largest < minBytes)
       return failure();
 

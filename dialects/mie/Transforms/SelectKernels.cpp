@@ -1,9 +1,9 @@
 //===- SelectKernels.cpp - the mie-select-kernels pass --------------------===//
 //
-// The cost model that picks a microkernel tile and cache blocks per op. It is deliberately simple and
-// explicit: a tile's measured full-tile efficiency times the share of its lanes a shape fills, K blocks
-// sized so the panel reused by the inner loop stays in L1, thread blocks sized for L2 and split until
-// every thread has several work items.
+// The cost model that picks a microkernel tile and cache blocks per op. It is deliberately simple
+// and explicit: a tile's measured full-tile efficiency times the share of its lanes a shape fills,
+// K blocks sized so the panel reused by the inner loop stays in L1, thread blocks sized for L2 and
+// split until every thread has several work items.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +23,8 @@ constexpr int64_t kL1Budget = 16 * 1024;
 constexpr int64_t kL2Budget = 256 * 1024;
 constexpr int64_t kElementBytes = 4;
 
-/// The GEMM an op computes: M rows (broadcast side), N columns (vector side), K, `batch` independent
-/// copies (images of a convolution).
+/// The GEMM an op computes: M rows (broadcast side), N columns (vector side), K, `batch`
+/// independent copies (images of a convolution).
 struct GemmShape {
   int64_t m, n, k, batch;
 };
@@ -129,7 +129,8 @@ bool isDepthwise(Conv2dOp conv) {
 bool suitsWinograd(Conv2dOp conv) {
   auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
   auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
-  return w[2] == 3 && w[3] == 3 && llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }) &&
+  return w[2] == 3 && w[3] == 3 &&
+         llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }) &&
          llvm::all_of(conv.getDilations(), [](int64_t d) { return d == 1; }) && in[1] >= 16 &&
          w[0] >= 16;
 }
@@ -174,7 +175,8 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           return;
         }
         GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
-        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
+        if (TilingAttr t =
+                chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
           conv.setTilingAttr(t);
         return;
       }
@@ -185,7 +187,8 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           return;
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
         GemmShape shape{out[0], out[1], gemm.getTransA() ? a[0] : a[1], 1};
-        if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false))
+        if (TilingAttr t =
+                chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false))
           gemm.setTilingAttr(t);
       }
     });

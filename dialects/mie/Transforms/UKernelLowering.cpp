@@ -1,9 +1,9 @@
 //===- UKernelLowering.cpp - library kernels on the microkernels ----------===//
 //
 // The loops around the microkernels, in the IR where they can be read: one scf.parallel over thread
-// work items, K blocks, packing of the activation panels into a stack buffer, the register tiles. The
-// microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h); code
-// generation links and inlines them, so the constant arguments (flags, tile sizes) fold away.
+// work items, K blocks, packing of the activation panels into a stack buffer, the register tiles.
+// The microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h);
+// code generation links and inlines them, so the constant arguments (flags, tile sizes) fold away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,8 +107,8 @@ void emitKBlocks(UKernelBuilder &ub, int64_t k, int64_t kc, int64_t epiFlags,
     Value k0 = ub.mul(kb, kc);
     Value kcur = ub.min(ub.c(kc), ub.sub(ub.c(k), k0));
     pack(k0, kcur);
-    Value acc = arith::SelectOp::create(ub.b, ub.loc, ub.eq(kb, 0), ub.i64(0),
-                                        ub.i64(MIE_UK_ACCUMULATE));
+    Value acc =
+        arith::SelectOp::create(ub.b, ub.loc, ub.eq(kb, 0), ub.i64(0), ub.i64(MIE_UK_ACCUMULATE));
     Value last = ub.eq(kb, blocks - 1);
     auto ifOp = scf::IfOp::create(ub.b, ub.loc, last, /*withElseRegion=*/true);
     {
@@ -125,7 +125,23 @@ void emitKBlocks(UKernelBuilder &ub, int64_t k, int64_t kc, int64_t epiFlags,
 struct KernelOperands {
   SmallVector<Value> ins;
   int biasIndex = -1, residualIndex = -1;
+
+  /// The body arguments of bias and residual, or `fallback` (any valid buffer: the flags tell the
+  /// microkernel not to read it) when the op has none.
+  Value bias(ValueRange args, Value fallback) const {
+    return biasIndex >= 0 ? args[biasIndex] : fallback;
+  }
+  Value residual(ValueRange args, Value fallback) const {
+    return residualIndex >= 0 ? args[residualIndex] : fallback;
+  }
 };
+
+/// A 64-byte aligned f32 stack buffer of one thread (sunk into each thread's body by
+/// mie-parallelize-loops).
+Value stackBuffer(OpBuilder &b, Location loc, int64_t floats) {
+  return memref::AllocaOp::create(b, loc, MemRefType::get({floats}, b.getF32Type()),
+                                  b.getI64IntegerAttr(64));
+}
 
 KernelOperands collectOperands(Value x, Value w, Value bias, Value residual) {
   KernelOperands k;
@@ -176,9 +192,8 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                 nc = t.getNc();
   // 1x1, stride 1, no padding: the image [C, P] already is the K x N operand, read in place.
   const bool direct = w[2] == 1 && w[3] == 1 && op.getStrides()[0] == 1 &&
-                      op.getStrides()[1] == 1 && llvm::all_of(op.getPads(), [](int64_t v) {
-                        return v == 0;
-                      });
+                      op.getStrides()[1] == 1 &&
+                      llvm::all_of(op.getPads(), [](int64_t v) { return v == 0; });
   // Shared panels split filters over items; the direct form shares the image itself.
   const bool shared = t.getSharedPanels() && !direct;
   const int64_t directFilterItems = t.getSharedPanels() ? 0 : 1; // 0: one item per filter block
@@ -197,140 +212,155 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   SmallVector<Value> outs = {op.getOutput()};
   // Shared panels live in the arena: every pixel panel of every image, all of K.
   if (shared)
-    outs.push_back(AllocOp::create(b, op.getLoc(),
-                                   MemRefType::get({n * pPanels * k * nr}, b.getF32Type())));
-  KernelOp::create(b, op.getLoc(), "conv2d", operands.ins, outs, [&](OpBuilder &kb, Location kl,
-                                                                      ValueRange args) {
-    UKernelBuilder ub{kb, kl, symbols};
-    Value x = args[0], filter = args[1], output = args[operands.ins.size()];
-    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-    // Per-item packing: one thread's pixel panels for one K block, sunk into each thread's body.
-    Value scratch = shared ? args.back()
-                           : (Value)memref::AllocaOp::create(
-                                 kb, kl, MemRefType::get({nc * kc}, kb.getF32Type()),
-                                 kb.getI64IntegerAttr(64));
-    auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
-      ub.call("mie_uk_f32_pack_conv_nchw_" + isa,
-              {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
-               ub.i64(w[2]), ub.i64(w[3]), ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]),
-               ub.i64(pads[1]), ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(ow), ub.i64(p0),
-               ub.i64(np), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(scratch), ub.i64(dstOff)});
-    };
-    // Tiles of filter panels [ftBegin, ftEnd) x pixel panels [ptBegin, ptEnd) of the block starting
-    // at p0 (np pixels); `bOffset(pt, k0, kcur)` locates pixel panel pt's K block in `bBase`, whose
-    // rows are `ldb` apart. Pixel panels outside (each stays in L1), filter panels inside (streamed
-    // from L2).
-    auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np, Value ptBegin,
-                     Value ptEnd, Value k0, Value kcur, Value flags, Value bBase, int64_t ldb,
-                     function_ref<Value(Value, Value, Value)> bOffset) {
-      Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(bBase), bp = ub.ptr(bias),
-            rp = ub.ptr(residual);
-      Value outImg = ub.mul(img, f * p);
-      ub.loop(ptBegin, ptEnd, [&](Value pt) {
-        Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
-        Value bOff = ub.i64(bOffset(pt, k0, kcur));
-        ub.loop(ftBegin, ftEnd, [&](Value ft) {
-          Value row = ub.mul(ft, mr);
-          Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
-          Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
-          Value cOff =
-              ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
-          ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
-                         ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
-                         cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+    outs.push_back(
+        AllocOp::create(b, op.getLoc(), MemRefType::get({n * pPanels * k * nr}, b.getF32Type())));
+  KernelOp::create(
+      b, op.getLoc(), "conv2d", operands.ins, outs,
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], output = args[operands.ins.size()];
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        // Per-item packing: one thread's pixel panels for one K block, sunk into each thread's
+        // body.
+        Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc * kc);
+        auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
+          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, {ub.ptr(x),
+                                                       ub.i64(ub.mul(img, ch * h * wd)),
+                                                       ub.i64(ch),
+                                                       ub.i64(h),
+                                                       ub.i64(wd),
+                                                       ub.i64(w[2]),
+                                                       ub.i64(w[3]),
+                                                       ub.i64(strides[0]),
+                                                       ub.i64(strides[1]),
+                                                       ub.i64(pads[0]),
+                                                       ub.i64(pads[1]),
+                                                       ub.i64(dilations[0]),
+                                                       ub.i64(dilations[1]),
+                                                       ub.i64(ow),
+                                                       ub.i64(p0),
+                                                       ub.i64(np),
+                                                       ub.i64(k0),
+                                                       ub.i64(kcur),
+                                                       ub.i64(nr),
+                                                       ub.ptr(scratch),
+                                                       ub.i64(dstOff)});
+        };
+        // Tiles of filter panels [ftBegin, ftEnd) x pixel panels [ptBegin, ptEnd) of the block
+        // starting at p0 (np pixels); `bOffset(pt, k0, kcur)` locates pixel panel pt's K block in
+        // `bBase`, whose rows are `ldb` apart. Pixel panels outside (each stays in L1), filter
+        // panels inside (streamed from L2).
+        auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np, Value ptBegin,
+                         Value ptEnd, Value k0, Value kcur, Value flags, Value bBase, int64_t ldb,
+                         function_ref<Value(Value, Value, Value)> bOffset) {
+          Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(bBase), bp = ub.ptr(bias),
+                rp = ub.ptr(residual);
+          Value outImg = ub.mul(img, f * p);
+          ub.loop(ptBegin, ptEnd, [&](Value pt) {
+            Value ncur = ub.min(ub.c(nr), ub.sub(np, ub.mul(pt, nr)));
+            Value bOff = ub.i64(bOffset(pt, k0, kcur));
+            ub.loop(ftBegin, ftEnd, [&](Value ft) {
+              Value row = ub.mul(ft, mr);
+              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
+              Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
+              Value cOff =
+                  ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
+              ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
+                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
+                             cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+            });
+          });
+        };
+        // Filter panels in L2-sized groups of mc rows, for per-item packing.
+        auto allFilters = [&](function_ref<void(Value, Value)> body) {
+          ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
+            Value ftBegin = ub.mul(fb, mc / mr);
+            body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+          });
+        };
+
+        if (direct) {
+          // Full pixel panels read the image in place (rows P apart); only a block's partial last
+          // panel is packed, so no load runs past the image. Items are (image, pixel block) and run
+          // every filter, or (image, pixel block, filter block) when the tiling shares panels.
+          const int64_t fItems = directFilterItems ? 1 : fBlocks;
+          parallelItems(ub, n * pBlocks * fItems, [&](Value item) {
+            Value fb = ub.rem(item, fItems);
+            item = ub.div(item, fItems);
+            Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
+            Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+            Value fullPanels = ub.div(np, nr);
+            Value edge = ub.sub(np, ub.mul(fullPanels, nr));
+            Value xImg = ub.mul(img, ch * p);
+            emitKBlocks(
+                ub, k, kc, epiFlags,
+                [&](Value k0, Value kcur) {
+                  pack(img, ub.add(p0, ub.mul(fullPanels, nr)), edge, k0, kcur, ub.c(0));
+                },
+                [&](Value k0, Value kcur, Value flags) {
+                  auto filters = [&](function_ref<void(Value, Value)> body) {
+                    if (fItems == 1)
+                      return allFilters(body);
+                    Value ftBegin = ub.mul(fb, mc / mr);
+                    body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+                  };
+                  filters([&](Value ftBegin, Value ftEnd) {
+                    tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), fullPanels, k0, kcur, flags, x, p,
+                          [&](Value pt, Value k0_, Value) {
+                            return ub.add(ub.add(xImg, ub.mul(k0_, p)), ub.add(p0, ub.mul(pt, nr)));
+                          });
+                    tiles(img, ftBegin, ftEnd, p0, np, fullPanels, ub.ceilDiv(np, nr), k0, kcur,
+                          flags, scratch, nr, [&](Value, Value, Value) { return ub.c(0); });
+                  });
+                });
+          });
+          return;
+        }
+        if (!shared) {
+          // Items: (image, pixel block); all filters run on the block's panels, in L2-sized groups.
+          parallelItems(ub, n * pBlocks, [&](Value item) {
+            Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
+            Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+            emitKBlocks(
+                ub, k, kc, epiFlags,
+                [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
+                [&](Value k0, Value kcur, Value flags) {
+                  allFilters([&](Value ftBegin, Value ftEnd) {
+                    tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
+                          scratch, nr,
+                          [&](Value pt, Value, Value kc_) { return ub.mul(ub.mul(pt, kc_), nr); });
+                  });
+                });
+          });
+          return;
+        }
+        // Shared: first every (image, pixel panel) is packed over all of K, then the items
+        // (image, pixel block, filter block) only compute.
+        parallelItems(ub, n * pPanels, [&](Value item) {
+          Value img = ub.div(item, pPanels), p0 = ub.mul(ub.rem(item, pPanels), nr);
+          Value np = ub.min(ub.c(nr), ub.sub(ub.c(p), p0));
+          pack(img, p0, np, ub.c(0), ub.c(k), ub.mul(item, k * nr));
+        });
+        parallelItems(ub, n * pBlocks * fBlocks, [&](Value item) {
+          Value img = ub.div(item, pBlocks * fBlocks);
+          Value rest = ub.rem(item, pBlocks * fBlocks);
+          Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
+          Value p0 = ub.mul(pb, nc);
+          Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+          Value ftBegin = ub.mul(fb, mc / mr);
+          Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
+          Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / nr));
+          emitKBlocks(
+              ub, k, kc, epiFlags, [&](Value, Value) {},
+              [&](Value k0, Value kcur, Value flags) {
+                tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
+                      scratch, nr, [&](Value pt, Value k0_, Value) {
+                        return ub.mul(ub.add(ub.mul(ub.add(firstPanel, pt), k), k0_), nr);
+                      });
+              });
         });
       });
-    };
-    // Filter panels in L2-sized groups of mc rows, for per-item packing.
-    auto allFilters = [&](function_ref<void(Value, Value)> body) {
-      ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
-        Value ftBegin = ub.mul(fb, mc / mr);
-        body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-      });
-    };
-
-    if (direct) {
-      // Full pixel panels read the image in place (rows P apart); only a block's partial last
-      // panel is packed, so no load runs past the image. Items are (image, pixel block) and run
-      // every filter, or (image, pixel block, filter block) when the tiling shares panels.
-      const int64_t fItems = directFilterItems ? 1 : fBlocks;
-      parallelItems(ub, n * pBlocks * fItems, [&](Value item) {
-        Value fb = ub.rem(item, fItems);
-        item = ub.div(item, fItems);
-        Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
-        Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
-        Value fullPanels = ub.div(np, nr);
-        Value edge = ub.sub(np, ub.mul(fullPanels, nr));
-        Value xImg = ub.mul(img, ch * p);
-        emitKBlocks(
-            ub, k, kc, epiFlags,
-            [&](Value k0, Value kcur) {
-              pack(img, ub.add(p0, ub.mul(fullPanels, nr)), edge, k0, kcur, ub.c(0));
-            },
-            [&](Value k0, Value kcur, Value flags) {
-              auto filters = [&](function_ref<void(Value, Value)> body) {
-                if (fItems == 1)
-                  return allFilters(body);
-                Value ftBegin = ub.mul(fb, mc / mr);
-                body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-              };
-              filters([&](Value ftBegin, Value ftEnd) {
-                tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), fullPanels, k0, kcur, flags, x, p,
-                      [&](Value pt, Value k0_, Value) {
-                        return ub.add(ub.add(xImg, ub.mul(k0_, p)), ub.add(p0, ub.mul(pt, nr)));
-                      });
-                tiles(img, ftBegin, ftEnd, p0, np, fullPanels, ub.ceilDiv(np, nr), k0, kcur, flags,
-                      scratch, nr, [&](Value, Value, Value) { return ub.c(0); });
-              });
-            });
-      });
-      return;
-    }
-    if (!shared) {
-      // Items: (image, pixel block); all filters run on the block's panels, in L2-sized groups.
-      parallelItems(ub, n * pBlocks, [&](Value item) {
-        Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
-        Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
-        emitKBlocks(
-            ub, k, kc, epiFlags,
-            [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
-            [&](Value k0, Value kcur, Value flags) {
-              allFilters([&](Value ftBegin, Value ftEnd) {
-                tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
-                      scratch, nr,
-                      [&](Value pt, Value, Value kc_) { return ub.mul(ub.mul(pt, kc_), nr); });
-              });
-            });
-      });
-      return;
-    }
-    // Shared: first every (image, pixel panel) is packed over all of K, then the items
-    // (image, pixel block, filter block) only compute.
-    parallelItems(ub, n * pPanels, [&](Value item) {
-      Value img = ub.div(item, pPanels), p0 = ub.mul(ub.rem(item, pPanels), nr);
-      Value np = ub.min(ub.c(nr), ub.sub(ub.c(p), p0));
-      pack(img, p0, np, ub.c(0), ub.c(k), ub.mul(item, k * nr));
-    });
-    parallelItems(ub, n * pBlocks * fBlocks, [&](Value item) {
-      Value img = ub.div(item, pBlocks * fBlocks);
-      Value rest = ub.rem(item, pBlocks * fBlocks);
-      Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
-      Value p0 = ub.mul(pb, nc);
-      Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
-      Value ftBegin = ub.mul(fb, mc / mr);
-      Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
-      Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / nr));
-      emitKBlocks(
-          ub, k, kc, epiFlags, [&](Value, Value) {},
-          [&](Value k0, Value kcur, Value flags) {
-            tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
-                  scratch, nr, [&](Value pt, Value k0_, Value) {
-                    return ub.mul(ub.add(ub.mul(ub.add(firstPanel, pt), k), k0_), nr);
-                  });
-          });
-    });
-  });
   op.erase();
 }
 
@@ -357,69 +387,68 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   if (shared)
     outs.push_back(
         AllocOp::create(b, op.getLoc(), MemRefType::get({mPanels * k * mr}, b.getF32Type())));
-  KernelOp::create(b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl,
-                                                                    ValueRange args) {
-    UKernelBuilder ub{kb, kl, symbols};
-    Value av = args[0], bv = args[1], output = args[operands.ins.size()];
-    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-    Value scratch = shared ? args.back()
-                           : (Value)memref::AllocaOp::create(
-                                 kb, kl, MemRefType::get({mc * kc}, kb.getF32Type()),
-                                 kb.getI64IntegerAttr(64));
-    auto pack = [&](Value m0, Value mcur, Value k0, Value kcur, Value dstOff) {
-      ub.call("mie_uk_f32_pack_lhs_" + isa,
-              {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
-               ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
-    };
-    // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
-    // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
-    // L1), row panels inside (from L2).
-    auto tiles = [&](Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0, Value kcur,
-                     Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
-      Value bp = ub.ptr(bv), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
-            rp = ub.ptr(residual);
-      ub.loop(ntBegin, ntEnd, [&](Value nt) {
-        Value col = ub.mul(nt, nr);
-        Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
-        Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
-        ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-          Value row = ub.add(m0, ub.mul(mt, mr));
-          Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
-          Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
-          ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
-                         cOff, ub.i64(n), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, biasp,
-                         ub.i64(col), rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
-        });
-      });
-    };
-    if (shared) {
-      parallelItems(ub, mPanels, [&](Value panel) {
-        Value m0 = ub.mul(panel, mr);
-        pack(m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k), ub.mul(panel, k * mr));
-      });
-    }
-    parallelItems(ub, mBlocks * nBlocks, [&](Value item) {
-      Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
-      Value m0 = ub.mul(mb, mc);
-      Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
-      Value ntBegin = ub.mul(nb, nc / nr);
-      Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
-      emitKBlocks(
-          ub, k, kc, epiFlags,
-          [&](Value k0, Value kcur) {
-            if (!shared)
-              pack(m0, mBlock, k0, kcur, ub.c(0));
-          },
-          [&](Value k0, Value kcur, Value flags) {
-            tiles(m0, mBlock, ntBegin, ntEnd, k0, kcur, flags, [&](Value mt, Value k0_, Value kc_) {
-              if (shared) // panels of all rows, all of K
-                return ub.mul(ub.add(ub.mul(ub.add(ub.div(m0, mr), mt), k), k0_), mr);
-              return ub.mul(ub.mul(mt, kc_), mr);
+  KernelOp::create(
+      b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value av = args[0], bv = args[1], output = args[operands.ins.size()];
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        Value scratch = shared ? args.back() : stackBuffer(kb, kl, mc * kc);
+        auto pack = [&](Value m0, Value mcur, Value k0, Value kcur, Value dstOff) {
+          ub.call("mie_uk_f32_pack_lhs_" + isa,
+                  {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
+                   ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
+        };
+        // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
+        // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays
+        // in L1), row panels inside (from L2).
+        auto tiles = [&](Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0, Value kcur,
+                         Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
+          Value bp = ub.ptr(bv), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
+                rp = ub.ptr(residual);
+          ub.loop(ntBegin, ntEnd, [&](Value nt) {
+            Value col = ub.mul(nt, nr);
+            Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+            Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
+            ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+              Value row = ub.add(m0, ub.mul(mt, mr));
+              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+              Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
+              ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
+                             cOff, ub.i64(n), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags,
+                             biasp, ub.i64(col), rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
             });
           });
-    });
-  });
+        };
+        if (shared) {
+          parallelItems(ub, mPanels, [&](Value panel) {
+            Value m0 = ub.mul(panel, mr);
+            pack(m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k),
+                 ub.mul(panel, k * mr));
+          });
+        }
+        parallelItems(ub, mBlocks * nBlocks, [&](Value item) {
+          Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
+          Value m0 = ub.mul(mb, mc);
+          Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+          Value ntBegin = ub.mul(nb, nc / nr);
+          Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
+          emitKBlocks(
+              ub, k, kc, epiFlags,
+              [&](Value k0, Value kcur) {
+                if (!shared)
+                  pack(m0, mBlock, k0, kcur, ub.c(0));
+              },
+              [&](Value k0, Value kcur, Value flags) {
+                tiles(m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
+                      [&](Value mt, Value k0_, Value kc_) {
+                        if (shared) // panels of all rows, all of K
+                          return ub.mul(ub.add(ub.mul(ub.add(ub.div(m0, mr), mt), k), k0_), mr);
+                        return ub.mul(ub.mul(mt, kc_), mr);
+                      });
+              });
+        });
+      });
   op.erase();
 }
 
@@ -435,8 +464,8 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
                                 /*biasPerColumn=*/false);
   auto [lo, hi] = clampBounds(epilogue);
-  int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1],
-                                                   dilations[0], dilations[1], oh, ow);
+  int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1], dilations[0],
+                                                   dilations[1], oh, ow);
   int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = op.getUkernel()->str();
@@ -444,24 +473,46 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   OpBuilder b(op);
   KernelOp::create(b, op.getLoc(), "dwconv", operands.ins, op.getOutput(),
                    [&](OpBuilder &kb, Location kl, ValueRange args) {
-    UKernelBuilder ub{kb, kl, symbols};
-    Value x = args[0], filter = args[1], output = args.back();
-    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-    Value plane = memref::AllocaOp::create(kb, kl, MemRefType::get({planeFloats}, kb.getF32Type()),
-                                           kb.getI64IntegerAttr(64));
-    parallelItems(ub, n * chunks, [&](Value item) {
-      Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
-      Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
-      Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, ch * oh * ow));
-      ub.call(symbol, {ub.ptr(x), xOff, ub.i64(h), ub.i64(wd), ub.i64(w[2]), ub.i64(w[3]),
-                       ub.i64(strides[0]), ub.i64(strides[1]), ub.i64(pads[0]), ub.i64(pads[1]),
-                       ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(oh), ub.i64(ow),
-                       ub.ptr(filter), ub.i64(0), ub.i64(c0), ub.i64(cn), ub.ptr(output), outOff,
-                       ub.i64(flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
-                       ub.f32(hi), ub.ptr(plane)});
-    });
-  });
+                     UKernelBuilder ub{kb, kl, symbols};
+                     Value x = args[0], filter = args[1], output = args.back();
+                     Value bias = operands.bias(args, output);
+                     Value residual = operands.residual(args, output);
+                     Value plane = stackBuffer(kb, kl, planeFloats);
+                     parallelItems(ub, n * chunks, [&](Value item) {
+                       Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
+                       Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
+                       Value xOff = ub.i64(ub.mul(img, ch * h * wd)),
+                             outOff = ub.i64(ub.mul(img, ch * oh * ow));
+                       ub.call(symbol, {ub.ptr(x),
+                                        xOff,
+                                        ub.i64(h),
+                                        ub.i64(wd),
+                                        ub.i64(w[2]),
+                                        ub.i64(w[3]),
+                                        ub.i64(strides[0]),
+                                        ub.i64(strides[1]),
+                                        ub.i64(pads[0]),
+                                        ub.i64(pads[1]),
+                                        ub.i64(dilations[0]),
+                                        ub.i64(dilations[1]),
+                                        ub.i64(oh),
+                                        ub.i64(ow),
+                                        ub.ptr(filter),
+                                        ub.i64(0),
+                                        ub.i64(c0),
+                                        ub.i64(cn),
+                                        ub.ptr(output),
+                                        outOff,
+                                        ub.i64(flags),
+                                        ub.ptr(bias),
+                                        ub.i64(0),
+                                        ub.ptr(residual),
+                                        outOff,
+                                        ub.f32(lo),
+                                        ub.f32(hi),
+                                        ub.ptr(plane)});
+                     });
+                   });
   op.erase();
 }
 
@@ -472,8 +523,8 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
   const int64_t th = llvm::divideCeil(oh, 2), tw = llvm::divideCeil(ow, 2), tiles = th * tw;
   // The GEMMs: M = F filters, N = tiles, K = C, one per (image, xi).
-  const int64_t k = ch, mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k),
-                mc = t.getMc(), nc = t.getNc();
+  const int64_t k = ch, mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
+                nc = t.getNc();
   const int64_t fPanels = llvm::divideCeil(f, mr), tBlocks = llvm::divideCeil(tiles, nc),
                 fBlocks = llvm::divideCeil(fPanels, mc / mr);
   const int64_t fItems = t.getSharedPanels() ? fBlocks : 1;
@@ -491,97 +542,96 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   // V [N][16][C][tiles] and M [N][16][F][tiles] live in the arena.
   Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * ch * tiles}, b.getF32Type()));
   Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * f * tiles}, b.getF32Type()));
-  KernelOp::create(b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
-                   [&](OpBuilder &kb, Location kl, ValueRange args) {
-    UKernelBuilder ub{kb, kl, symbols};
-    size_t numIns = operands.ins.size();
-    Value x = args[0], filter = args[1], output = args[numIns], v = args[numIns + 1],
-          m = args[numIns + 2];
-    Value bias = operands.biasIndex >= 0 ? args[operands.biasIndex] : output;
-    Value residual = operands.residualIndex >= 0 ? args[operands.residualIndex] : output;
-    Value plane = memref::AllocaOp::create(
-        kb, kl, MemRefType::get({mie_uk_winograd_plane_floats(th, tw)}, kb.getF32Type()),
-        kb.getI64IntegerAttr(64));
-    Value edgePanel = memref::AllocaOp::create(kb, kl, MemRefType::get({kc * nr}, kb.getF32Type()),
-                                               kb.getI64IntegerAttr(64));
-    // 1. Input transform, channels in chunks.
-    int64_t cPer = channelsPerItem(ch, tiles);
-    int64_t cChunks = llvm::divideCeil(ch, cPer);
-    parallelItems(ub, n * cChunks, [&](Value item) {
-      Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
-      Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
-      ub.call("mie_uk_f32_winograd_input_2x2_3x3_" + isa,
-              {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
-               ub.i64(pads[0]), ub.i64(pads[1]), ub.i64(th), ub.i64(tw), ub.i64(c0), ub.i64(cn),
-               ub.ptr(v), ub.i64(ub.mul(img, 16 * ch * tiles)), ub.ptr(plane)});
-    });
-    // 2. The GEMMs, items (image x xi, tile block[, filter block]): V read in place (rows `tiles`
-    // apart), a block's partial last panel packed; no epilogue.
-    parallelItems(ub, n * 16 * tBlocks * fItems, [&](Value item) {
-      Value fb = ub.rem(item, fItems);
-      item = ub.div(item, fItems);
-      Value gemm = ub.div(item, tBlocks), t0 = ub.mul(ub.rem(item, tBlocks), nc);
-      Value xi = ub.rem(gemm, 16);
-      Value nt = ub.min(ub.c(nc), ub.sub(ub.c(tiles), t0));
-      Value fullPanels = ub.div(nt, nr);
-      Value edge = ub.sub(nt, ub.mul(fullPanels, nr));
-      Value vGemm = ub.mul(gemm, ch * tiles), mGemm = ub.mul(gemm, f * tiles);
-      Value uXi = ub.mul(xi, fPanels);
-      Value wp = ub.ptr(filter), vp = ub.ptr(v), mp = ub.ptr(m), ep = ub.ptr(edgePanel);
-      emitKBlocks(
-          ub, k, kc, /*epiFlags=*/0,
-          [&](Value k0, Value kcur) {
-            ub.call("mie_uk_f32_pack_lhs_" + isa,
-                    {vp, ub.i64(vGemm), ub.i64(tiles), ub.i64(1),
-                     ub.i64(ub.add(t0, ub.mul(fullPanels, nr))), ub.i64(edge), ub.i64(k0),
-                     ub.i64(kcur), ub.i64(nr), ep, ub.i64(0)});
-          },
-          [&](Value k0, Value kcur, Value flags) {
-            auto run = [&](Value ftBegin, Value ftEnd) {
-              auto panels = [&](Value ptBegin, Value ptEnd, Value bp, bool inPlace) {
-                ub.loop(ptBegin, ptEnd, [&](Value pt) {
-                  Value col = ub.add(t0, ub.mul(pt, nr));
-                  Value ncur = ub.min(ub.c(nr), ub.sub(nt, ub.mul(pt, nr)));
-                  Value bOff = inPlace ? ub.add(ub.add(vGemm, ub.mul(k0, tiles)), col) : ub.c(0);
-                  ub.loop(ftBegin, ftEnd, [&](Value ft) {
-                    Value row = ub.mul(ft, mr);
-                    Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
-                    Value aOff = ub.mul(ub.add(ub.mul(ub.add(uXi, ft), k), k0), mr);
-                    Value cOff = ub.i64(ub.add(mGemm, ub.add(ub.mul(row, tiles), col)));
-                    ub.call(tile, {wp, ub.i64(aOff), bp, ub.i64(bOff),
-                                   ub.i64(inPlace ? tiles : nr), mp, cOff, ub.i64(tiles),
-                                   ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, mp, ub.i64(0),
-                                   mp, cOff, ub.i64(tiles), ub.f32(0), ub.f32(0)});
-                  });
+  KernelOp::create(
+      b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        size_t numIns = operands.ins.size();
+        Value x = args[0], filter = args[1], output = args[numIns], v = args[numIns + 1],
+              m = args[numIns + 2];
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        Value plane = stackBuffer(kb, kl, mie_uk_winograd_plane_floats(th, tw));
+        Value edgePanel = stackBuffer(kb, kl, kc * nr);
+        // 1. Input transform, channels in chunks.
+        int64_t cPer = channelsPerItem(ch, tiles);
+        int64_t cChunks = llvm::divideCeil(ch, cPer);
+        parallelItems(ub, n * cChunks, [&](Value item) {
+          Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
+          Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
+          ub.call("mie_uk_f32_winograd_input_2x2_3x3_" + isa,
+                  {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
+                   ub.i64(pads[0]), ub.i64(pads[1]), ub.i64(th), ub.i64(tw), ub.i64(c0), ub.i64(cn),
+                   ub.ptr(v), ub.i64(ub.mul(img, 16 * ch * tiles)), ub.ptr(plane)});
+        });
+        // 2. The GEMMs, items (image x xi, tile block[, filter block]): V read in place (rows
+        // `tiles` apart), a block's partial last panel packed; no epilogue.
+        parallelItems(ub, n * 16 * tBlocks * fItems, [&](Value item) {
+          Value fb = ub.rem(item, fItems);
+          item = ub.div(item, fItems);
+          Value gemm = ub.div(item, tBlocks), t0 = ub.mul(ub.rem(item, tBlocks), nc);
+          Value xi = ub.rem(gemm, 16);
+          Value nt = ub.min(ub.c(nc), ub.sub(ub.c(tiles), t0));
+          Value fullPanels = ub.div(nt, nr);
+          Value edge = ub.sub(nt, ub.mul(fullPanels, nr));
+          Value vGemm = ub.mul(gemm, ch * tiles), mGemm = ub.mul(gemm, f * tiles);
+          Value uXi = ub.mul(xi, fPanels);
+          Value wp = ub.ptr(filter), vp = ub.ptr(v), mp = ub.ptr(m), ep = ub.ptr(edgePanel);
+          emitKBlocks(
+              ub, k, kc, /*epiFlags=*/0,
+              [&](Value k0, Value kcur) {
+                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                        {vp, ub.i64(vGemm), ub.i64(tiles), ub.i64(1),
+                         ub.i64(ub.add(t0, ub.mul(fullPanels, nr))), ub.i64(edge), ub.i64(k0),
+                         ub.i64(kcur), ub.i64(nr), ep, ub.i64(0)});
+              },
+              [&](Value k0, Value kcur, Value flags) {
+                auto run = [&](Value ftBegin, Value ftEnd) {
+                  auto panels = [&](Value ptBegin, Value ptEnd, Value bp, bool inPlace) {
+                    ub.loop(ptBegin, ptEnd, [&](Value pt) {
+                      Value col = ub.add(t0, ub.mul(pt, nr));
+                      Value ncur = ub.min(ub.c(nr), ub.sub(nt, ub.mul(pt, nr)));
+                      Value bOff =
+                          inPlace ? ub.add(ub.add(vGemm, ub.mul(k0, tiles)), col) : ub.c(0);
+                      ub.loop(ftBegin, ftEnd, [&](Value ft) {
+                        Value row = ub.mul(ft, mr);
+                        Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
+                        Value aOff = ub.mul(ub.add(ub.mul(ub.add(uXi, ft), k), k0), mr);
+                        Value cOff = ub.i64(ub.add(mGemm, ub.add(ub.mul(row, tiles), col)));
+                        ub.call(tile, {wp, ub.i64(aOff), bp, ub.i64(bOff),
+                                       ub.i64(inPlace ? tiles : nr), mp, cOff, ub.i64(tiles),
+                                       ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, mp,
+                                       ub.i64(0), mp, cOff, ub.i64(tiles), ub.f32(0), ub.f32(0)});
+                      });
+                    });
+                  };
+                  panels(ub.c(0), fullPanels, vp, true);
+                  panels(fullPanels, ub.ceilDiv(nt, nr), ep, false);
+                };
+                if (fItems > 1) {
+                  Value ftBegin = ub.mul(fb, mc / mr);
+                  run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
+                  return;
+                }
+                ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fbi) {
+                  Value ftBegin = ub.mul(fbi, mc / mr);
+                  run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
                 });
-              };
-              panels(ub.c(0), fullPanels, vp, true);
-              panels(fullPanels, ub.ceilDiv(nt, nr), ep, false);
-            };
-            if (fItems > 1) {
-              Value ftBegin = ub.mul(fb, mc / mr);
-              run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-              return;
-            }
-            ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fbi) {
-              Value ftBegin = ub.mul(fbi, mc / mr);
-              run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-            });
-          });
-    });
-    // 3. Output transform with the epilogue, filters in chunks.
-    int64_t fPer = channelsPerItem(f, tiles);
-    int64_t fChunks = llvm::divideCeil(f, fPer);
-    parallelItems(ub, n * fChunks, [&](Value item) {
-      Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
-      Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
-      Value outOff = ub.i64(ub.mul(img, f * oh * ow));
-      ub.call("mie_uk_f32_winograd_output_2x2_3x3_" + isa,
-              {ub.ptr(m), ub.i64(ub.mul(img, 16 * f * tiles)), ub.i64(f), ub.i64(th), ub.i64(tw),
-               ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output), outOff,
-               ub.i64(epiFlags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
-               ub.f32(hi)});
-    });
-  });
+              });
+        });
+        // 3. Output transform with the epilogue, filters in chunks.
+        int64_t fPer = channelsPerItem(f, tiles);
+        int64_t fChunks = llvm::divideCeil(f, fPer);
+        parallelItems(ub, n * fChunks, [&](Value item) {
+          Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
+          Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
+          Value outOff = ub.i64(ub.mul(img, f * oh * ow));
+          ub.call("mie_uk_f32_winograd_output_2x2_3x3_" + isa,
+                  {ub.ptr(m), ub.i64(ub.mul(img, 16 * f * tiles)), ub.i64(f), ub.i64(th),
+                   ub.i64(tw), ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output),
+                   outOff, ub.i64(epiFlags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
+                   ub.f32(lo), ub.f32(hi)});
+        });
+      });
   op.erase();
 }

@@ -1,7 +1,7 @@
 //===- UKernelTiles.h - the microkernel tiles the compiler can choose from ===//
 //
-// One list, shared with the microkernel sources (runtime/src/ukernels/f32_gemm_tiles.def): a tile the
-// compiler picks is always one the bitcode defines.
+// One list, shared with the microkernel sources (runtime/src/ukernels/f32_gemm_tiles.def): a tile
+// the compiler picks is always one the bitcode defines.
 //
 //===----------------------------------------------------------------------===//
 

@@ -100,19 +100,22 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     Activation activation = Activation::none;
     if (!chain.activation.empty())
       activation = *symbolizeActivation(chain.activation);
-    auto epilogue = EpilogueAttr::get(ctx, (bool)chain.bias, (bool)chain.residual, activation,
-                                      chain.clamp);
+    auto epilogue =
+        EpilogueAttr::get(ctx, (bool)chain.bias, (bool)chain.residual, activation, chain.clamp);
     Value bias = chain.bias ? collapseToVector(rewriter, loc, bufferOf(chain.bias)) : Value();
     Value residual = bufferOf(chain.residual);
     Value out = allocBuffer(rewriter, loc, op.getType());
     if (auto conv = dyn_cast<ms::Conv2dOp>(chain.anchor)) {
-      mie::Conv2dOp::create(rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()),
-                            bias, residual, out, conv.getStrides(), conv.getPads(),
-                            conv.getDilations(), conv.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(), /*ukernel=*/StringAttr(), /*winograd=*/false);
+      mie::Conv2dOp::create(
+          rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()), bias, residual, out,
+          conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups(), epilogue,
+          /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
+          /*ukernel=*/StringAttr(), /*winograd=*/false);
     } else if (auto gemm = dyn_cast<ms::GemmOp>(chain.anchor)) {
       mie::GemmOp::create(rewriter, loc, bufferOf(gemm.getA()), bufferOf(gemm.getB()), bias,
                           residual, out, gemm.getTransAAttr(), gemm.getTransBAttr(),
-                          gemm.getAlphaAttr(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                          gemm.getAlphaAttr(), epilogue, /*accumulator=*/TypeAttr(),
+                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     } else {
       // matmul [..., M, K] x [K, N]: one GEMM over all rows of the left operand.
       auto matmul = cast<ms::MatMulOp>(chain.anchor);
@@ -120,7 +123,8 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
                           bufferOf(matmul.getRhs()), bias,
                           residual ? collapseToRows(rewriter, loc, residual) : Value(),
                           collapseToRows(rewriter, loc, out), UnitAttr(), UnitAttr(),
-                          rewriter.getF64FloatAttr(1.0), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                          rewriter.getF64FloatAttr(1.0), epilogue, /*accumulator=*/TypeAttr(),
+                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     }
     rewriter.replaceOp(op, out);
     return success();

@@ -30,7 +30,9 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                                       /*residual=*/false, Activation::none);
     mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
-                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(), /*ukernel=*/StringAttr(), /*winograd=*/false);
+                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(),
+                          /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
+                          /*ukernel=*/StringAttr(), /*winograd=*/false);
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -52,7 +54,8 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
     mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
                         Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
-                        epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                        epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(),
+                        /*b_packed=*/UnitAttr());
     if (!c || biasEpilogue || beta == 0.0) {
       rewriter.replaceOp(op, product);
       return success();
@@ -85,7 +88,8 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
       mie::GemmOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), Value(), Value(), out,
                           UnitAttr(), UnitAttr(), rewriter.getF64FloatAttr(1.0),
-                          EpilogueAttr::get(rewriter.getContext()), /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                          EpilogueAttr::get(rewriter.getContext()), /*accumulator=*/TypeAttr(),
+                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
     }
@@ -123,34 +127,35 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
                                    AffineMap::get(numDims, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iters(numDims - 1, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
-    // Narrow floats (f16, bf16) accumulate in an f32 scratch buffer and are rounded once at the end.
+    // Narrow floats (f16, bf16) accumulate in an f32 scratch buffer and are rounded once at the
+    // end.
     Type et = op.getType().getElementType(), ct = computeType(et);
     SmallVector<Value> outs = {out};
     if (ct != et)
       outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(resultShape, ct)));
-    KernelOp::create(
-        rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, outs,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value y = args[2], acc = args.back();
-          linalg::FillOp::create(b, l, scalarConstant(b, l, ct, 0.0), acc);
-          linalg::GenericOp::create(
-              b, l, args.take_front(2), acc, maps, iters,
-              [&](OpBuilder &gb, Location gl, ValueRange e) {
-                Value p = arith::MulFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct),
-                                                convertFloat(gb, gl, e[1], ct));
-                linalg::YieldOp::create(gb, gl, (Value)arith::AddFOp::create(gb, gl, e[2], p));
-              });
-          if (acc == y)
-            return;
-          int64_t rank = resultShape.size();
-          AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-          linalg::GenericOp::create(
-              b, l, acc, y, SmallVector<AffineMap>{id, id},
-              SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-              [&](OpBuilder &gb, Location gl, ValueRange e) {
-                linalg::YieldOp::create(gb, gl, convertFloat(gb, gl, e[0], et));
-              });
-        });
+    KernelOp::create(rewriter, loc, "matmul", ValueRange{adaptor.getLhs(), adaptor.getRhs()}, outs,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Value y = args[2], acc = args.back();
+                       linalg::FillOp::create(b, l, scalarConstant(b, l, ct, 0.0), acc);
+                       linalg::GenericOp::create(
+                           b, l, args.take_front(2), acc, maps, iters,
+                           [&](OpBuilder &gb, Location gl, ValueRange e) {
+                             Value p = arith::MulFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct),
+                                                             convertFloat(gb, gl, e[1], ct));
+                             linalg::YieldOp::create(gb, gl,
+                                                     (Value)arith::AddFOp::create(gb, gl, e[2], p));
+                           });
+                       if (acc == y)
+                         return;
+                       int64_t rank = resultShape.size();
+                       AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+                       linalg::GenericOp::create(
+                           b, l, acc, y, SmallVector<AffineMap>{id, id},
+                           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+                           [&](OpBuilder &gb, Location gl, ValueRange e) {
+                             linalg::YieldOp::create(gb, gl, convertFloat(gb, gl, e[0], et));
+                           });
+                     });
     rewriter.replaceOp(op, out);
     return success();
   }

@@ -43,7 +43,8 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, M
     return success();
   std::optional<llvm::StringRef> bitcode = bitcodeFor(target.ukernelIsa);
   if (!bitcode)
-    return op.emitError() << "target '" << target.name << "' has no microkernels, but the module calls them";
+    return op.emitError() << "target '" << target.name
+                          << "' has no microkernels, but the module calls them";
   llvm::Expected<std::unique_ptr<llvm::Module>> ukernels = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(*bitcode, "mie-ukernels-" + target.ukernelIsa), module.getContext());
   if (!ukernels)

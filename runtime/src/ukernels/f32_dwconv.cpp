@@ -1,9 +1,10 @@
 //===- f32_dwconv.cpp - depthwise NCHW convolution, one build per ISA -----===//
 //
-// Output pixels of a row in vector lanes: each channel's input plane is first copied into a zero-padded
-// scratch plane (so the inner loops have no bounds checks), then every output row is accumulated in
-// registers over the whole KH x KW window, U vectors at a time, and the epilogue is applied before the
-// one store. Stride 2 reads two vectors and keeps the even lanes; other strides gather lane by lane.
+// Output pixels of a row in vector lanes: each channel's input plane is first copied into a
+// zero-padded scratch plane (so the inner loops have no bounds checks), then every output row is
+// accumulated in registers over the whole KH x KW window, U vectors at a time, and the epilogue is
+// applied before the one store. Stride 2 reads two vectors and keeps the even lanes; other strides
+// gather lane by lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,24 +14,6 @@
 using namespace mie_uk;
 
 namespace {
-
-MIE_UK_INLINE float opaqueZeroDw() {
-  float z = 0.0f;
-  __asm__("" : "+r"(z));
-  return z;
-}
-
-/// Lanes 0, 2, 4, ... of the 2 * VL floats at p.
-MIE_UK_INLINE vf loadEven(const float *p) {
-  vf a = load(p), b = load(p + VL);
-#if MIE_UK_VL == 16
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-#elif MIE_UK_VL == 8
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-#else
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-#endif
-}
 
 MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
   if (stride == 1)
@@ -49,16 +32,8 @@ MIE_UK_INLINE vf epilogue(vf acc, int64_t flags, float bias, const float *res, i
     return acc;
   if (flags & MIE_UK_BIAS)
     acc += splat(bias);
-  if (flags & MIE_UK_RESIDUAL) {
-    if (valid == VL) {
-      acc += load(res);
-    } else {
-      float tmp[VL];
-      for (int l = 0; l < VL; ++l)
-        tmp[l] = l < valid ? res[l] : 0.0f;
-      acc += load(tmp);
-    }
-  }
+  if (flags & MIE_UK_RESIDUAL)
+    acc += loadN(res, valid);
   int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
   if (act != MIE_UK_ACT_NONE)
     acc = activate(acc, act);
@@ -75,7 +50,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
                                  const float *__restrict w, float *__restrict out, int64_t flags,
                                  float bias, const float *res, float lo, float hi,
                                  float *__restrict plane) {
-  const float z = opaqueZeroDw();
+  const float z = opaqueZero();
   const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
   const int64_t ld = cols + MIE_UK_DWCONV_SLACK;
@@ -120,14 +95,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
           break;
         const int64_t valid = OW - base < VL ? OW - base : VL;
         vf y = epilogue(acc[u], flags, bias, r ? r + base : nullptr, valid, lo, hi);
-        if (valid == VL) {
-          store(o + base, y);
-        } else {
-          float tmp[VL];
-          store(tmp, y);
-          for (int64_t l = 0; l < valid; ++l)
-            o[base + l] = tmp[l] + z;
-        }
+        storeN(o + base, y, valid, z);
       }
     }
   }

@@ -1,9 +1,9 @@
 //===- f32_gemm.cpp - f32 GEMM tiles and packing, one build per ISA -------===//
 //
-// Built three times (MIE_UK_ISA_AVX512 / _AVX2 / _NEON with the matching -m flags) into LLVM bitcode
-// that the code generator links into generated modules, and natively for the tests. Each tile keeps its
-// MR x NR accumulators in registers for the whole K block and applies the epilogue to them before the
-// one store, so a fused convolution writes its output exactly once.
+// Built three times (MIE_UK_ISA_AVX512 / _AVX2 / _NEON with the matching -m flags) into LLVM
+// bitcode that the code generator links into generated modules, and natively for the tests. Each
+// tile keeps its MR x NR accumulators in registers for the whole K block and applies the epilogue
+// to them before the one store, so a fused convolution writes its output exactly once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,18 +14,8 @@ using namespace mie_uk;
 
 namespace {
 
-/// A zero the optimizer cannot see through. Packing copies short runs (a few to a few dozen floats);
-/// LLVM would turn plain copy and fill loops into memcpy / memset calls, whose call overhead dominates
-/// at those sizes (and which the generated module would then import). Storing `z` or `src + z`
-/// keeps them vectorized loops.
-MIE_UK_INLINE float opaqueZero() {
-  float z = 0.0f;
-  __asm__("" : "+r"(z));
-  return z;
-}
-
-/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile path,
-/// which never touches memory past the block.
+/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile
+/// path, which never touches memory past the block.
 template <int MR, int NV>
 MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
   float tmp[MR][NV * VL];
@@ -41,8 +31,8 @@ MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int6
 template <int MR, int NV>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
                             float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
-                            int64_t flags, const float *bias, const float *res, int64_t ldr, float lo,
-                            float hi) {
+                            int64_t flags, const float *bias, const float *res, int64_t ldr,
+                            float lo, float hi) {
   constexpr int NR = NV * VL;
   const bool full = m == MR && n == NR;
   vf acc[MR][NV];
@@ -270,24 +260,26 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
 #define MIE_UK_SUFFIX(name) name##_neon
 #endif
 
-#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                           \
-  /* Not inlined: one copy per tile serves every call (the flags branch outside the K loop), which */ \
-  /* halves compile time against an inlined copy per call site at no measured run-time cost. */ \
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                     \
+  /* Not inlined: one copy per tile serves every call (the flags branch outside the K loop), which \
+   */                                                                                              \
+  /* halves compile time against an inlined copy per call site at no measured run-time cost. */    \
   MIE_UK_WHEN_##isa(extern "C" __attribute__((noinline)) void mie_uk_f32_gemm_##MR##x##NR##_##isa( \
-      const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c, int64_t c_off, \
-      int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags, const float *bias, int64_t bias_off,   \
-      const float *res, int64_t res_off, int64_t ldr, float lo, float hi) {                              \
-    static_assert(NR % VL == 0, "NR must be a multiple of the vector length");                          \
-    gemmTile<MR, NR / VL>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags, bias + bias_off,    \
-                          res + res_off, ldr, lo, hi);                                                   \
+      const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c,         \
+      int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags,                  \
+      const float *bias, int64_t bias_off, const float *res, int64_t res_off, int64_t ldr,         \
+      float lo, float hi) {                                                                        \
+    static_assert(NR % VL == 0, "NR must be a multiple of the vector length");                     \
+    gemmTile<MR, NR / VL>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags,               \
+                          bias + bias_off, res + res_off, ldr, lo, hi);                            \
   })
 #include "f32_gemm_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 
 extern "C" __attribute__((always_inline)) void MIE_UK_SUFFIX(mie_uk_f32_pack_conv_nchw)(
-    const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,
-    int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
-    int64_t k0, int64_t kc, int64_t nr, float *dst, int64_t dst_off) {
+    const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
+    int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0,
+    int64_t np, int64_t k0, int64_t kc, int64_t nr, float *dst, int64_t dst_off) {
   packConvNchw(x + x_off, C, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OW, p0, np, k0, kc, nr,
                dst + dst_off);
 }

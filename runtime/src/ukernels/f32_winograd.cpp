@@ -1,9 +1,9 @@
 //===- f32_winograd.cpp - Winograd F(2x2, 3x3) transforms, one build per ISA ===//
 //
 // A 3x3 stride-1 convolution as 16 GEMMs (Lavin & Gray, "Fast Algorithms for Convolutional Neural
-// Networks"): every 2x2 output tile is A^T [ (G g G^T) . (B^T d B) ] A for its 4x4 input patch d, so
-// the 16 element-wise products become 16 GEMMs U[xi] (F x C) x V[xi] (C x T) over all T tiles, run on
-// the GEMM tiles. 2.25x fewer multiplications than the direct form. These are the two data
+// Networks"): every 2x2 output tile is A^T [ (G g G^T) . (B^T d B) ] A for its 4x4 input patch d,
+// so the 16 element-wise products become 16 GEMMs U[xi] (F x C) x V[xi] (C x T) over all T tiles,
+// run on the GEMM tiles. 2.25x fewer multiplications than the direct form. These are the two data
 // transforms; the weights U are transformed at compile time. Both vectorize across the tiles of a
 // tile row: V and M are [16][C or F][T], contiguous in the tile index.
 //
@@ -15,24 +15,6 @@
 using namespace mie_uk;
 
 namespace {
-
-MIE_UK_INLINE float opaqueZeroWg() {
-  float z = 0.0f;
-  __asm__("" : "+r"(z));
-  return z;
-}
-
-/// Lanes 0, 2, 4, ... of the 2 * VL floats at p.
-MIE_UK_INLINE vf evenLanes(const float *p) {
-  vf a = load(p), b = load(p + VL);
-#if MIE_UK_VL == 16
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-#elif MIE_UK_VL == 8
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-#else
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-#endif
-}
 
 /// (a0 b0 a1 b1 ...): the first and second VL lanes of the interleaving of a and b.
 MIE_UK_INLINE vf zipLo(vf a, vf b) {
@@ -46,7 +28,8 @@ MIE_UK_INLINE vf zipLo(vf a, vf b) {
 }
 MIE_UK_INLINE vf zipHi(vf a, vf b) {
 #if MIE_UK_VL == 16
-  return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15,
+                                 31);
 #elif MIE_UK_VL == 8
   return __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
 #else
@@ -54,30 +37,10 @@ MIE_UK_INLINE vf zipHi(vf a, vf b) {
 #endif
 }
 
-MIE_UK_INLINE vf loadN(const float *p, int64_t n) {
-  if (n >= VL)
-    return load(p);
-  float tmp[VL];
-  for (int l = 0; l < VL; ++l)
-    tmp[l] = l < n ? p[l] : 0.0f;
-  return load(tmp);
-}
-
-MIE_UK_INLINE void storeN(float *p, vf v, int64_t n, float z) {
-  if (n >= VL) {
-    store(p, v);
-    return;
-  }
-  float tmp[VL];
-  store(tmp, v);
-  for (int64_t l = 0; l < n; ++l)
-    p[l] = tmp[l] + z;
-}
-
 MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
                                   int64_t PW, int64_t TH, int64_t TW, int64_t C, int64_t c0,
                                   int64_t cn, float *__restrict v, float *__restrict plane) {
-  const float z = opaqueZeroWg();
+  const float z = opaqueZero();
   const int64_t T = TH * TW;
   const int64_t rows = 2 * TH + 2, ld = 2 * TW + 2 + MIE_UK_WINOGRAD_SLACK;
   for (int64_t c = c0; c < c0 + cn; ++c) {
@@ -107,8 +70,8 @@ MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t 
         // d[i][j] for VL tiles: input (2 th + i, 2 tw + j).
         vf t[4][4];
         for (int j = 0; j < 4; ++j) {
-          vf d0 = evenLanes(r0 + 2 * tw0 + j), d1 = evenLanes(r0 + ld + 2 * tw0 + j);
-          vf d2 = evenLanes(r0 + 2 * ld + 2 * tw0 + j), d3 = evenLanes(r0 + 3 * ld + 2 * tw0 + j);
+          vf d0 = loadEven(r0 + 2 * tw0 + j), d1 = loadEven(r0 + ld + 2 * tw0 + j);
+          vf d2 = loadEven(r0 + 2 * ld + 2 * tw0 + j), d3 = loadEven(r0 + 3 * ld + 2 * tw0 + j);
           t[0][j] = d0 - d2;
           t[1][j] = d1 + d2;
           t[2][j] = d2 - d1;
@@ -145,7 +108,7 @@ MIE_UK_INLINE void outputTransform(const float *__restrict m, int64_t F, int64_t
                                    int64_t OH, int64_t OW, int64_t f0, int64_t fn,
                                    float *__restrict out, int64_t flags, const float *bias,
                                    const float *res, float lo, float hi) {
-  const float z = opaqueZeroWg();
+  const float z = opaqueZero();
   const int64_t T = TH * TW;
   for (int64_t f = f0; f < f0 + fn; ++f) {
     const float b = (flags & MIE_UK_BIAS) ? bias[f] : 0.0f;

@@ -1,11 +1,12 @@
 /*
  * mie_ukernels.h - the CPU microkernels generated code calls (IREE-ukernel style).
  *
- * These functions are compiled to LLVM bitcode at build time, once per ISA, and linked into every generated
- * module before LLVM's optimizer runs, so each call inlines with its constant arguments (flags, tile
- * sizes) folded and the code object keeps no references to them. The compiler owns everything around
- * them: which tile, the K blocking, the packing of weights at compile time, the split over threads. The
- * same sources also build natively for the microkernel tests (runtime/test/test_ukernels.cpp).
+ * These functions are compiled to LLVM bitcode at build time, once per ISA, and linked into every
+ * generated module before LLVM's optimizer runs, so each call inlines with its constant arguments
+ * (flags, tile sizes) folded and the code object keeps no references to them. The compiler owns
+ * everything around them: which tile, the K blocking, the packing of weights at compile time, the
+ * split over threads. The same sources also build natively for the microkernel tests
+ * (runtime/test/test_ukernels.cpp).
  *
  * Packed layouts (docs/kernels.md has the picture):
  *   LHS panels  [ceil(M / MR)][K][MR]: MR rows side by side for every k, zero-padded past M.
@@ -13,8 +14,8 @@
  * A tile call computes C[0:m, 0:n] (m <= MR, n <= NR, row stride ldc) from one LHS panel slice
  * (a, K block of k rows) and one RHS panel slice (b, row stride ldb, normally NR).
  *
- * Every pointer comes with an element offset so that generated code can pass whole buffers (bare pointers
- * of static memrefs) plus index arithmetic.
+ * Every pointer comes with an element offset so that generated code can pass whole buffers (bare
+ * pointers of static memrefs) plus index arithmetic.
  */
 #ifndef MIE_UKERNELS_H
 #define MIE_UKERNELS_H
@@ -27,14 +28,16 @@ extern "C" {
 
 /* Bits of the `flags` argument of the GEMM tiles. */
 enum {
-  MIE_UK_ACCUMULATE = 1 << 0,   /* C += A * B (else C = A * B) */
-  MIE_UK_EPILOGUE = 1 << 1,     /* apply bias / residual / activation / clamp before the store */
-  MIE_UK_BIAS = 1 << 2,         /* add bias */
-  MIE_UK_BIAS_PER_COL = 1 << 3, /* bias[j] per column (GEMM); else bias[i] per row (NCHW convolution) */
-  MIE_UK_RESIDUAL = 1 << 4,     /* add residual[i * ldr + j] */
-  MIE_UK_CLAMP = 1 << 5,        /* clamp to [lo, hi] after the activation */
+  MIE_UK_ACCUMULATE = 1 << 0, /* C += A * B (else C = A * B) */
+  MIE_UK_EPILOGUE = 1 << 1,   /* apply bias / residual / activation / clamp before the store */
+  MIE_UK_BIAS = 1 << 2,       /* add bias */
+  MIE_UK_BIAS_PER_COL =
+      1 << 3,               /* bias[j] per column (GEMM); else bias[i] per row (NCHW convolution) */
+  MIE_UK_RESIDUAL = 1 << 4, /* add residual[i * ldr + j] */
+  MIE_UK_CLAMP = 1 << 5,    /* clamp to [lo, hi] after the activation */
 };
-/* The activation sits in bits 8..15, numbered as mlir::mie::Activation (dialects/mie/IR/MieBase.td). */
+/* The activation sits in bits 8..15, numbered as mlir::mie::Activation
+ * (dialects/mie/IR/MieBase.td). */
 #define MIE_UK_ACTIVATION_SHIFT 8
 enum {
   MIE_UK_ACT_NONE = 0,
@@ -49,51 +52,53 @@ enum {
   MIE_UK_ACT_TANH = 9,
 };
 
-#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                           \
-  void mie_uk_f32_gemm_##MR##x##NR##_##isa(                                                              \
-      const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c, int64_t c_off, \
-      int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags, const float *bias, int64_t bias_off,   \
-      const float *res, int64_t res_off, int64_t ldr, float lo, float hi);
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                     \
+  void mie_uk_f32_gemm_##MR##x##NR##_##isa(                                                        \
+      const float *a, int64_t a_off, const float *b, int64_t b_off, int64_t ldb, float *c,         \
+      int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags,                  \
+      const float *bias, int64_t bias_off, const float *res, int64_t res_off, int64_t ldr,         \
+      float lo, float hi);
 #include "f32_gemm_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 
-#define MIE_UK_DECLARE_PACKS(isa)                                                                         \
-  /* RHS panels of an NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N = output \
-     pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off` [C, H, W]    \
-     into ceil(np / nr) panels [kc][nr] at dst + dst_off, zero where the window leaves the image. */    \
-  void mie_uk_f32_pack_conv_nchw_##isa(const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W,  \
-                                       int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t PH,      \
-                                       int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0,      \
-                                       int64_t np, int64_t k0, int64_t kc, int64_t nr, float *dst,      \
-                                       int64_t dst_off);                                                \
-  /* LHS panels of a GEMM: rows [m0, m0 + mc) and K columns [k0, k0 + kc) of A (A[i][k] at              \
-     a[a_off + i * lda + k], or a[a_off + k * lda + i] when trans) into ceil(mc / mr) panels [kc][mr]. */ \
-  void mie_uk_f32_pack_lhs_##isa(const float *a, int64_t a_off, int64_t lda, int64_t trans, int64_t m0, \
-                                 int64_t mc, int64_t k0, int64_t kc, int64_t mr, float *dst,            \
-                                 int64_t dst_off);                                                      \
-  /* Depthwise NCHW convolution (multiplier 1) of channels [c0, c0 + cn) of one image: x + x_off is   \
-     [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer of at    \
-     least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles (bias per     \
-     channel, residual shaped like out). */                                                            \
-  void mie_uk_f32_dwconv_nchw_##isa(                                                                     \
-      const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,          \
-      int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,               \
-      const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out, int64_t out_off,               \
-      int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off, float lo,  \
-      float hi, float *plane);                                                                          \
-  /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H, W]  \
-     (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)): writes       \
-     V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW) floats. */     \
-  void mie_uk_f32_winograd_input_2x2_3x3_##isa(const float *x, int64_t x_off, int64_t C, int64_t H,    \
-                                               int64_t W, int64_t PH, int64_t PW, int64_t TH,          \
-                                               int64_t TW, int64_t c0, int64_t cn, float *v,           \
-                                               int64_t v_off, float *plane);                           \
-  /* Winograd F(2x2, 3x3) output transform of filters [f0, f0 + fn): from M[16][F][TH * TW] at        \
-     m + m_off into out + out_off [F, OH, OW], with the epilogue (bias per filter, residual shaped     \
-     like out) applied before the store. */                                                            \
-  void mie_uk_f32_winograd_output_2x2_3x3_##isa(                                                         \
-      const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,         \
-      int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,            \
+#define MIE_UK_DECLARE_PACKS(isa)                                                                  \
+  /* RHS panels of an NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N =  \
+     output pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off`             \
+     [C, H, W] into ceil(np / nr) panels [kc][nr] at dst + dst_off, zero where the window leaves                 \
+     the image. */                                                                                 \
+  void mie_uk_f32_pack_conv_nchw_##isa(                                                            \
+      const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,      \
+      int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OW,          \
+      int64_t p0, int64_t np, int64_t k0, int64_t kc, int64_t nr, float *dst, int64_t dst_off);    \
+  /* LHS panels of a GEMM: rows [m0, m0 + mc) and K columns [k0, k0 + kc) of A (A[i][k] at         \
+     a[a_off + i * lda + k], or a[a_off + k * lda + i] when trans) into ceil(mc / mr) panels       \
+     [kc][mr]. */                                                                                  \
+  void mie_uk_f32_pack_lhs_##isa(const float *a, int64_t a_off, int64_t lda, int64_t trans,        \
+                                 int64_t m0, int64_t mc, int64_t k0, int64_t kc, int64_t mr,       \
+                                 float *dst, int64_t dst_off);                                     \
+  /* Depthwise NCHW convolution (multiplier 1) of channels [c0, c0 + cn) of one image: x + x_off   \
+     is [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer          \
+     of at least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles                \
+     (bias per channel, residual shaped like out). */                                                            \
+  void mie_uk_f32_dwconv_nchw_##isa(                                                               \
+      const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,     \
+      int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,          \
+      const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out, int64_t out_off,          \
+      int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off,       \
+      float lo, float hi, float *plane);                                                           \
+  /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H,  \
+     W] (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)):             \
+     writes V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW)                \
+     floats. */                                                                                    \
+  void mie_uk_f32_winograd_input_2x2_3x3_##isa(                                                    \
+      const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,      \
+      int64_t TH, int64_t TW, int64_t c0, int64_t cn, float *v, int64_t v_off, float *plane);      \
+  /* Winograd F(2x2, 3x3) output transform of filters [f0, f0 + fn): from M[16][F][TH * TW] at     \
+     m + m_off into out + out_off [F, OH, OW], with the epilogue (bias per filter, residual shaped \
+     like out) applied before the store. */                                                        \
+  void mie_uk_f32_winograd_output_2x2_3x3_##isa(                                                   \
+      const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
+      int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
       int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);
 MIE_UK_DECLARE_PACKS(avx512)
 MIE_UK_DECLARE_PACKS(avx2)
@@ -106,10 +111,12 @@ MIE_UK_DECLARE_PACKS(neon)
 #define MIE_UK_DWCONV_SLACK 160
 static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
                                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
-  return ((OH - 1) * SH + (KH - 1) * DH + 1) * ((OW - 1) * SW + (KW - 1) * DW + 1 + MIE_UK_DWCONV_SLACK);
+  return ((OH - 1) * SH + (KH - 1) * DH + 1) *
+         ((OW - 1) * SW + (KW - 1) * DW + 1 + MIE_UK_DWCONV_SLACK);
 }
 
-/* The Winograd input transform's padded plane: 2 TH + 2 rows of 2 TW + 2 + MIE_UK_WINOGRAD_SLACK. */
+/* The Winograd input transform's padded plane: 2 TH + 2 rows of 2 TW + 2 + MIE_UK_WINOGRAD_SLACK.
+ */
 #define MIE_UK_WINOGRAD_SLACK 64
 static inline int64_t mie_uk_winograd_plane_floats(int64_t TH, int64_t TW) {
   return (2 * TH + 2) * (2 * TW + 2 + MIE_UK_WINOGRAD_SLACK);

@@ -1,10 +1,10 @@
 //===- ukernel_vector.h - the vector type and math the microkernels share --===//
 //
-// One source serves every ISA: clang's ext_vector_type maps `vf` onto zmm (AVX-512), ymm (AVX2) or q
-// (NEON) registers, and the -m flags the build passes pick the instructions. The math functions are
-// polynomial approximations with no libm calls, so the bitcode links into generated modules without
-// leaving undefined symbols. Accuracy: exp, sigmoid, tanh, erf within a few ulp of 1e-7 relative on the
-// ranges activations see, well inside the compiler's 1e-4 end-to-end bound.
+// One source serves every ISA: clang's ext_vector_type maps `vf` onto zmm (AVX-512), ymm (AVX2) or
+// q (NEON) registers, and the -m flags the build passes pick the instructions. The math functions
+// are polynomial approximations with no libm calls, so the bitcode links into generated modules
+// without leaving undefined symbols. Accuracy: exp, sigmoid, tanh, erf within a few ulp of 1e-7
+// relative on the ranges activations see, well inside the compiler's 1e-4 end-to-end bound.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIE_UKERNEL_VECTOR_H
@@ -39,7 +39,52 @@ MIE_UK_INLINE vf vmax(vf a, vf b) { return __builtin_elementwise_max(a, b); }
 MIE_UK_INLINE vf vmin(vf a, vf b) { return __builtin_elementwise_min(a, b); }
 MIE_UK_INLINE vf clamp(vf x, float lo, float hi) { return vmin(vmax(x, splat(lo)), splat(hi)); }
 
-/// e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-6 polynomial, 2^n through the exponent bits.
+/// A zero the optimizer cannot see through. Packing and transforms copy short runs (a few to a few
+/// dozen floats); LLVM would turn plain copy and fill loops into memcpy / memset calls, whose call
+/// overhead dominates at those sizes (and which the generated module would then import). Storing
+/// `z` or `src + z` keeps them vectorized loops.
+MIE_UK_INLINE float opaqueZero() {
+  float z = 0.0f;
+  __asm__("" : "+r"(z));
+  return z;
+}
+
+/// Lanes 0, 2, 4, ... of the 2 * VL floats at p (a stride-2 load).
+MIE_UK_INLINE vf loadEven(const float *p) {
+  vf a = load(p), b = load(p + VL);
+#if MIE_UK_VL == 16
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+#elif MIE_UK_VL == 8
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#else
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#endif
+}
+
+/// The first n < VL floats at p (zeros after), or a whole vector; never reads past p + n.
+MIE_UK_INLINE vf loadN(const float *p, int64_t n) {
+  if (n >= VL)
+    return load(p);
+  float tmp[VL];
+  for (int l = 0; l < VL; ++l)
+    tmp[l] = l < n ? p[l] : 0.0f;
+  return load(tmp);
+}
+
+/// Stores the first min(n, VL) lanes of v; `z` is opaqueZero() (see there).
+MIE_UK_INLINE void storeN(float *p, vf v, int64_t n, float z) {
+  if (n >= VL) {
+    store(p, v);
+    return;
+  }
+  float tmp[VL];
+  store(tmp, v);
+  for (int64_t l = 0; l < n; ++l)
+    p[l] = tmp[l] + z;
+}
+
+/// e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-6 polynomial, 2^n through the exponent
+/// bits.
 MIE_UK_INLINE vf exp(vf x) {
   x = clamp(x, -87.3365478515625f, 88.37626266479492f);
   vf n = __builtin_elementwise_floor(fma(x, splat(1.44269504088896341f), splat(0.5f)));
@@ -58,7 +103,8 @@ MIE_UK_INLINE vf exp(vf x) {
 
 MIE_UK_INLINE vf sigmoid(vf x) { return splat(1.0f) / (splat(1.0f) + exp(-x)); }
 
-/// tanh through e^(2|x|): 1 - 2 / (e^(2|x|) + 1), sign restored; exact to float rounding at |x| > 9.
+/// tanh through e^(2|x|): 1 - 2 / (e^(2|x|) + 1), sign restored; exact to float rounding at |x|
+/// > 9.
 MIE_UK_INLINE vf tanh(vf x) {
   vf a = __builtin_elementwise_abs(x);
   vf t = splat(1.0f) - splat(2.0f) / (exp(a + a) + splat(1.0f));
