@@ -173,7 +173,49 @@ def encoder():
     return nodes, inits, [1, s, h], [1, s, h]
 
 
-MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder}
+def kernels():
+    """Every microkernel path of mie-select-kernels on odd sizes: Winograd (3x3 stride 1, >= 16
+    channels, a residual), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
+    panel, 1x1 stride 2, depthwise 5x5 stride 2 with relu6, a late layer with shared panels (few
+    pixels), and a Gemm with a packed B."""
+    inits = [weight("w_in", [24, 3, 3, 3]), weight("b_in", [24], 0.1),
+             weight("w_wg1", [24, 24, 3, 3]), weight("b_wg1", [24], 0.1),
+             weight("w_wg2", [24, 24, 3, 3]),
+             weight("w_s2", [32, 24, 3, 3]), weight("b_s2", [32], 0.1),
+             weight("w_pw", [48, 32, 1, 1]), weight("b_pw", [48], 0.1),
+             weight("w_dw", [48, 1, 5, 5]), weight("b_dw", [48], 0.1),
+             weight("w_ds", [64, 48, 1, 1]),
+             weight("w_late", [72, 64, 3, 3]), weight("b_late", [72], 0.1),
+             weight("fc_w", [10, 72]), weight("fc_b", [10], 0.1),
+             numpy_helper.from_array(np.array(0.0, np.float32), "clip_min"),
+             numpy_helper.from_array(np.array(6.0, np.float32), "clip_max")]
+    nodes = [
+        helper.make_node("Conv", ["x", "w_in", "b_in"], ["a"], name="stem", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["a"], ["ar"], name="stem_relu"),
+        helper.make_node("Conv", ["ar", "w_wg1", "b_wg1"], ["b"], name="winograd1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["b"], ["br"], name="winograd1_relu"),
+        helper.make_node("Conv", ["br", "w_wg2"], ["c"], name="winograd2", pads=[1, 1, 1, 1]),
+        helper.make_node("Add", ["c", "ar"], ["cs"], name="skip"),
+        helper.make_node("Relu", ["cs"], ["cr"], name="skip_relu"),
+        helper.make_node("Conv", ["cr", "w_s2", "b_s2"], ["d"], name="strided", strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["d", "w_pw", "b_pw"], ["e"], name="pointwise"),
+        helper.make_node("Clip", ["e", "clip_min", "clip_max"], ["er"], name="pointwise_relu6"),
+        helper.make_node("Conv", ["er", "w_dw", "b_dw"], ["f"], name="depthwise", group=48,
+                         strides=[2, 2], pads=[2, 2, 2, 2]),
+        helper.make_node("Clip", ["f", "clip_min", "clip_max"], ["fr"], name="depthwise_relu6"),
+        helper.make_node("Conv", ["fr", "w_ds"], ["g"], name="pointwise_s2", strides=[2, 2]),
+        helper.make_node("Conv", ["g", "w_late", "b_late"], ["h"], name="late", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["h"], ["hr"], name="late_relu"),
+        helper.make_node("GlobalAveragePool", ["hr"], ["gap"], name="gap"),
+        helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], name="fc", transB=1),
+    ]
+    return nodes, inits, [1, 3, 29, 27], [1, 10]
+
+
+MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
+          "kernels": kernels}
 
 
 def main():
