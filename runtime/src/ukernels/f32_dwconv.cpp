@@ -26,22 +26,6 @@ MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
   return load(tmp);
 }
 
-MIE_UK_INLINE vf epilogue(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
-                          float lo, float hi) {
-  if (!(flags & MIE_UK_EPILOGUE))
-    return acc;
-  if (flags & MIE_UK_BIAS)
-    acc += splat(bias);
-  if (flags & MIE_UK_RESIDUAL)
-    acc += loadN(res, valid);
-  int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-  if (act != MIE_UK_ACT_NONE)
-    acc = activate(acc, act);
-  if (flags & MIE_UK_CLAMP)
-    acc = clamp(acc, lo, hi);
-  return acc;
-}
-
 constexpr int U = 4; // vectors of one output row accumulated together
 
 MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W, int64_t KH,
@@ -94,7 +78,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
         if (base >= OW)
           break;
         const int64_t valid = OW - base < VL ? OW - base : VL;
-        vf y = epilogue(acc[u], flags, bias, r ? r + base : nullptr, valid, lo, hi);
+        vf y = epilogueVector(acc[u], flags, bias, r ? r + base : nullptr, valid, lo, hi);
         storeN(o + base, y, valid, z);
       }
     }

@@ -90,20 +90,6 @@ MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t 
   }
 }
 
-MIE_UK_INLINE vf epilogueWg(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
-                            float lo, float hi) {
-  if (flags & MIE_UK_BIAS)
-    acc += splat(bias);
-  if (flags & MIE_UK_RESIDUAL)
-    acc += loadN(res, valid);
-  int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-  if (act != MIE_UK_ACT_NONE)
-    acc = activate(acc, act);
-  if (flags & MIE_UK_CLAMP)
-    acc = clamp(acc, lo, hi);
-  return acc;
-}
-
 MIE_UK_INLINE void outputTransform(const float *__restrict m, int64_t F, int64_t TH, int64_t TW,
                                    int64_t OH, int64_t OW, int64_t f0, int64_t fn,
                                    float *__restrict out, int64_t flags, const float *bias,
@@ -135,10 +121,11 @@ MIE_UK_INLINE void outputTransform(const float *__restrict m, int64_t F, int64_t
           const float *rr = res ? res + (f * OH + oh) * OW + col : nullptr;
           const int64_t v0 = valid < VL ? valid : VL;
           const int64_t v1 = valid - VL;
-          storeN(o, epilogueWg(zipLo(y0, y1), flags, b, rr, v0, lo, hi), v0, z);
+          storeN(o, epilogueVector(zipLo(y0, y1), flags, b, rr, v0, lo, hi), v0, z);
           if (v1 > 0)
-            storeN(o + VL, epilogueWg(zipHi(y0, y1), flags, b, rr ? rr + VL : nullptr, v1, lo, hi),
-                   v1, z);
+            storeN(o + VL,
+                   epilogueVector(zipHi(y0, y1), flags, b, rr ? rr + VL : nullptr, v1, lo, hi), v1,
+                   z);
         }
       }
     }

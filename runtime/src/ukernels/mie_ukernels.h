@@ -63,8 +63,8 @@ enum {
 
 #define MIE_UK_DECLARE_PACKS(isa)                                                                  \
   /* RHS panels of an NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N =  \
-     output pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off`             \
-     [C, H, W] into ceil(np / nr) panels [kc][nr] at dst + dst_off, zero where the window leaves                 \
+     output pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off`  \
+     [C, H, W] into ceil(np / nr) panels [kc][nr] at dst + dst_off, zero where the window leaves   \
      the image. */                                                                                 \
   void mie_uk_f32_pack_conv_nchw_##isa(                                                            \
       const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,      \
@@ -77,9 +77,9 @@ enum {
                                  int64_t m0, int64_t mc, int64_t k0, int64_t kc, int64_t mr,       \
                                  float *dst, int64_t dst_off);                                     \
   /* Depthwise NCHW convolution (multiplier 1) of channels [c0, c0 + cn) of one image: x + x_off   \
-     is [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer          \
-     of at least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles                \
-     (bias per channel, residual shaped like out). */                                                            \
+     is [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer   \
+     of at least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles      \
+     (bias per channel, residual shaped like out). */                                              \
   void mie_uk_f32_dwconv_nchw_##isa(                                                               \
       const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,     \
       int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,          \
@@ -87,8 +87,8 @@ enum {
       int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off,       \
       float lo, float hi, float *plane);                                                           \
   /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H,  \
-     W] (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)):             \
-     writes V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW)                \
+     W] (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)):      \
+     writes V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW)     \
      floats. */                                                                                    \
   void mie_uk_f32_winograd_input_2x2_3x3_##isa(                                                    \
       const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,      \

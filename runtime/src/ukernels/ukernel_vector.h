@@ -10,6 +10,8 @@
 #ifndef MIE_UKERNEL_VECTOR_H
 #define MIE_UKERNEL_VECTOR_H
 
+#include "mie_ukernels.h"
+
 #include <stdint.h>
 
 #if defined(MIE_UK_ISA_AVX512)
@@ -150,6 +152,24 @@ MIE_UK_INLINE vf activate(vf x, int act) {
   default:
     return x;
   }
+}
+
+/// The epilogue of one output vector (bias value, residual row with `valid` lanes), flags as for
+/// the GEMM tiles (mie_ukernels.h): nothing unless MIE_UK_EPILOGUE is set.
+MIE_UK_INLINE vf epilogueVector(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
+                                float lo, float hi) {
+  if (!(flags & MIE_UK_EPILOGUE))
+    return acc;
+  if (flags & MIE_UK_BIAS)
+    acc += splat(bias);
+  if (flags & MIE_UK_RESIDUAL)
+    acc += loadN(res, valid);
+  int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+  if (act != MIE_UK_ACT_NONE)
+    acc = activate(acc, act);
+  if (flags & MIE_UK_CLAMP)
+    acc = clamp(acc, lo, hi);
+  return acc;
 }
 
 } // namespace mie_uk
