@@ -50,24 +50,32 @@ struct Packer {
 
   explicit Packer(ModuleOp module) : module(module), symbols(module) {}
 
-  /// A constant global `name` of `shape` holding `values`, created once per key.
-  memref::GlobalOp getOrCreate(StringRef key, Location loc, ArrayRef<int64_t> shape,
-                               ArrayRef<float> values) {
+  /// The packed constant global `key` of `shape`: on first use, `fill` writes it from the f32
+  /// values of `global` (read only then, so weights shared by several ops are read and packed
+  /// once); failure when they cannot be read.
+  FailureOr<memref::GlobalOp>
+  packOnce(memref::GlobalOp global, StringRef key, ArrayRef<int64_t> shape,
+           function_ref<void(ArrayRef<float> w, MutableArrayRef<float> packed)> fill) {
     if (auto it = cache.find(key); it != cache.end())
       return it->second;
+    FailureOr<std::vector<float>> w = readFloats(global);
+    if (failed(w))
+      return failure();
+    std::vector<float> packed(ShapedType::getNumElements(shape), 0.0f);
+    fill(*w, packed);
     MLIRContext *ctx = module.getContext();
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
     auto memrefType = MemRefType::get(shape, Float32Type::get(ctx));
     auto tensorType = RankedTensorType::get(shape, Float32Type::get(ctx));
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(reinterpret_cast<const char *>(values.data()),
-                       values.size() * sizeof(float)),
+        ArrayRef<char>(reinterpret_cast<const char *>(packed.data()),
+                       packed.size() * sizeof(float)),
         alignof(float), /*dataIsMutable=*/false);
     auto init = DenseResourceElementsAttr::get(tensorType, key, std::move(blob));
-    auto global = memref::GlobalOp::create(b, loc, key, b.getStringAttr("private"), memrefType,
-                                           init, /*constant=*/true, /*alignment=*/nullptr);
-    symbols.insert(global);
-    return cache[key] = global;
+    auto out = memref::GlobalOp::create(b, global.getLoc(), key, b.getStringAttr("private"),
+                                        memrefType, init, /*constant=*/true, /*alignment=*/nullptr);
+    symbols.insert(out);
+    return cache[key] = out;
   }
 
   /// Replaces operand `operand` of `op` by a get_global of `global`.
@@ -83,95 +91,85 @@ struct Packer {
     return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
   }
 
-  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr].
+  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr], or with `winograd`
+  /// U = G g G^T per (f, c) as LHS panels [16][ceil(F / mr)][C][mr]: one GEMM's panels per
+  /// Winograd F(2x2, 3x3) element xi = 4 i + j.
   LogicalResult packConv(Conv2dOp conv) {
     memref::GlobalOp global = globalOf(conv.getFilter());
-    FailureOr<std::vector<float>> w =
-        global ? readFloats(global) : FailureOr<std::vector<float>>(failure());
-    if (failed(w)) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
+    int64_t f = shape[0], c = shape[1], k = shape[1] * shape[2] * shape[3];
+    int64_t mr = conv.getTiling()->getMr(), panels = llvm::divideCeil(f, mr);
+    FailureOr<memref::GlobalOp> out = failure();
+    if (!global) {
+    } else if (conv.getWinograd()) {
+      std::string key = (global.getSymName() + "_winograd" + Twine(mr)).str();
+      out = packOnce(
+          global, key, {16, panels, c, mr}, [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+            static const double kG[4][3] = {
+                {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+            for (int64_t row = 0; row < f; ++row)
+              for (int64_t ch = 0; ch < c; ++ch) {
+                const float *g = &w[(row * c + ch) * 9];
+                for (int i = 0; i < 4; ++i)
+                  for (int j = 0; j < 4; ++j) {
+                    double u = 0;
+                    for (int a = 0; a < 3; ++a)
+                      for (int b = 0; b < 3; ++b)
+                        u += kG[i][a] * g[a * 3 + b] * kG[j][b];
+                    packed[(((i * 4 + j) * panels + row / mr) * c + ch) * mr + row % mr] = float(u);
+                  }
+              }
+          });
+    } else {
+      std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
+      out = packOnce(global, key, {panels, k, mr},
+                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                       for (int64_t row = 0; row < f; ++row)
+                         for (int64_t kk = 0; kk < k; ++kk)
+                           packed[((row / mr) * k + kk) * mr + row % mr] = w[row * k + kk];
+                     });
+    }
+    if (failed(out)) {
       conv.removeTilingAttr();
+      conv.removeWinogradAttr();
       return success();
     }
-    ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
-    int64_t f = shape[0], k = shape[1] * shape[2] * shape[3], mr = conv.getTiling()->getMr();
-    int64_t panels = llvm::divideCeil(f, mr);
-    if (conv.getWinograd())
-      return packWinograd(conv, global, *w, shape, mr);
-    std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
-    std::vector<float> packed;
-    if (!cache.count(key)) {
-      packed.assign(panels * k * mr, 0.0f);
-      for (int64_t row = 0; row < f; ++row)
-        for (int64_t kk = 0; kk < k; ++kk)
-          packed[((row / mr) * k + kk) * mr + row % mr] = (*w)[row * k + kk];
-    }
-    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {panels, k, mr}, packed);
     conv.setFilterShape(shape);
-    use(conv, conv.getFilterMutable(), out);
-    return success();
-  }
-
-  /// Filter [F, C, 3, 3] -> U = G g G^T per (f, c), as LHS panels [16][ceil(F / mr)][C][mr]: one
-  /// GEMM's panels per Winograd F(2x2, 3x3) element xi = 4 i + j.
-  LogicalResult packWinograd(Conv2dOp conv, memref::GlobalOp global, ArrayRef<float> w,
-                             ArrayRef<int64_t> shape, int64_t mr) {
-    static const double kG[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-    int64_t f = shape[0], c = shape[1], panels = llvm::divideCeil(f, mr);
-    std::string key = (global.getSymName() + "_winograd" + Twine(mr)).str();
-    std::vector<float> packed;
-    if (!cache.count(key)) {
-      packed.assign(16 * panels * c * mr, 0.0f);
-      for (int64_t row = 0; row < f; ++row)
-        for (int64_t ch = 0; ch < c; ++ch) {
-          const float *g = &w[(row * c + ch) * 9];
-          for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-              double u = 0;
-              for (int a = 0; a < 3; ++a)
-                for (int b = 0; b < 3; ++b)
-                  u += kG[i][a] * g[a * 3 + b] * kG[j][b];
-              packed[(((i * 4 + j) * panels + row / mr) * c + ch) * mr + row % mr] = float(u);
-            }
-        }
-    }
-    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {16, panels, c, mr}, packed);
-    conv.setFilterShape(shape);
-    use(conv, conv.getFilterMutable(), out);
+    use(conv, conv.getFilterMutable(), *out);
     return success();
   }
 
   /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr].
   LogicalResult packGemm(GemmOp gemm) {
     memref::GlobalOp global = globalOf(gemm.getB());
-    FailureOr<std::vector<float>> w =
-        global ? readFloats(global) : FailureOr<std::vector<float>>(failure());
-    if (failed(w)) {
-      gemm.removeTilingAttr();
-      return success();
-    }
     ArrayRef<int64_t> shape = cast<MemRefType>(gemm.getB().getType()).getShape();
     bool tb = gemm.getTransB();
     int64_t k = tb ? shape[1] : shape[0], n = tb ? shape[0] : shape[1];
     int64_t nr = gemm.getTiling()->getNr();
     double alpha = gemm.getAlpha().convertToDouble();
     int64_t panels = llvm::divideCeil(n, nr);
-    std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (tb ? "t" : "") +
-                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
-                          .str();
-    std::vector<float> packed;
-    if (!cache.count(key)) {
-      packed.assign(panels * k * nr, 0.0f);
-      for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t col = 0; col < n; ++col) {
-          float v = tb ? (*w)[col * k + kk] : (*w)[kk * n + col];
-          packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
-        }
+    FailureOr<memref::GlobalOp> out = failure();
+    if (global) {
+      std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (tb ? "t" : "") +
+                         (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
+                            .str();
+      out = packOnce(global, key, {panels, k, nr},
+                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                       for (int64_t kk = 0; kk < k; ++kk)
+                         for (int64_t col = 0; col < n; ++col) {
+                           float v = tb ? w[col * k + kk] : w[kk * n + col];
+                           packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
+                         }
+                     });
     }
-    memref::GlobalOp out = getOrCreate(key, global.getLoc(), {panels, k, nr}, packed);
+    if (failed(out)) {
+      gemm.removeTilingAttr();
+      return success();
+    }
     gemm.setBPacked(true);
     gemm.setTransB(false);
     gemm.setAlpha(APFloat(1.0));
-    use(gemm, gemm.getBMutable(), out);
+    use(gemm, gemm.getBMutable(), *out);
     return success();
   }
 };

@@ -105,14 +105,7 @@ std::string isaOfModule(ModuleOp module) {
   auto target = module->getAttrOfType<TargetAttr>(MieDialect::getTargetAttrName());
   if (!target || target.getKind() != TargetKind::cpu)
     return "";
-  if (target.getArch() == "aarch64")
-    return "neon";
-  StringRef features = target.getFeatures();
-  if (features.contains("+avx512f"))
-    return "avx512";
-  if (features.contains("+avx2") && features.contains("+fma"))
-    return "avx2";
-  return "";
+  return getUKernelIsa(target.getArch(), target.getFeatures()).str();
 }
 
 bool isConstantBuffer(Value v) { return v.getDefiningOp<memref::GetGlobalOp>() != nullptr; }
@@ -121,7 +114,7 @@ bool isConstantBuffer(Value v) { return v.getDefiningOp<memref::GetGlobalOp>() !
 bool isDepthwise(Conv2dOp conv) {
   auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
   auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
-  return conv.getGroups() == in[1] && w[0] == in[1] && w[1] == 1 && in[1] > 1;
+  return static_cast<int64_t>(conv.getGroups()) == in[1] && w[0] == in[1] && w[1] == 1 && in[1] > 1;
 }
 
 /// Winograd F(2x2, 3x3) pays off for 3x3 stride-1 layers with enough channels that the 16 GEMMs

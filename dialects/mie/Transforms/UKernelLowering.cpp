@@ -3,7 +3,7 @@
 // The loops around the microkernels, in the IR where they can be read: one scf.parallel over thread
 // work items, K blocks, packing of the activation panels into a stack buffer, the register tiles.
 // The microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h);
-// code generation links and inlines them, so the constant arguments (flags, tile sizes) fold away.
+// code generation links them from bitcode (see mie_ukernels.h for which of them inline).
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,6 +157,35 @@ KernelOperands collectOperands(Value x, Value w, Value bias, Value residual) {
   return k;
 }
 
+/// Filter panels [begin, end) of group `group`: `perGroup` panels each, the last one cut at
+/// `panels`.
+std::pair<Value, Value> panelGroup(UKernelBuilder &ub, Value group, int64_t perGroup,
+                                   int64_t panels) {
+  Value begin = ub.mul(group, perGroup);
+  return {begin, ub.min(ub.add(begin, ub.c(perGroup)), ub.c(panels))};
+}
+
+/// Runs `body(begin, end)` on the filter panel groups of a work item: the one group `group` when
+/// items are split by filter group (`items` > 1), else every group in turn.
+void forPanelGroups(UKernelBuilder &ub, int64_t items, Value group, int64_t groups,
+                    int64_t perGroup, int64_t panels, function_ref<void(Value, Value)> body) {
+  if (items > 1) {
+    auto [begin, end] = panelGroup(ub, group, perGroup, panels);
+    return body(begin, end);
+  }
+  ub.loop(ub.c(0), ub.c(groups), [&](Value g) {
+    auto [begin, end] = panelGroup(ub, g, perGroup, panels);
+    body(begin, end);
+  });
+}
+
+/// The window of a convolution as microkernel arguments: KH, KW, SH, SW, PH, PW, DH, DW.
+SmallVector<Value> windowArgs(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t> filterShape) {
+  ArrayRef<int64_t> s = op.getStrides(), p = op.getPads(), d = op.getDilations();
+  return {ub.i64(filterShape[2]), ub.i64(filterShape[3]), ub.i64(s[0]), ub.i64(s[1]),
+          ub.i64(p[0]),           ub.i64(p[1]),           ub.i64(d[0]), ub.i64(d[1])};
+}
+
 std::pair<double, double> clampBounds(EpilogueAttr epilogue) {
   return epilogue.getClamp().value_or(std::pair<double, double>{0.0, 0.0});
 }
@@ -196,16 +225,15 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                       llvm::all_of(op.getPads(), [](int64_t v) { return v == 0; });
   // Shared panels split filters over items; the direct form shares the image itself.
   const bool shared = t.getSharedPanels() && !direct;
-  const int64_t directFilterItems = t.getSharedPanels() ? 0 : 1; // 0: one item per filter block
   const int64_t fPanels = llvm::divideCeil(f, mr), pPanels = llvm::divideCeil(p, nr),
                 pBlocks = llvm::divideCeil(p, nc), fBlocks = llvm::divideCeil(fPanels, mc / mr);
-  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
   EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
                                    /*biasPerColumn=*/false);
-  auto [lo, hi] = clampBounds(epilogue);
+  double lo, hi;
+  std::tie(lo, hi) = clampBounds(epilogue);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -225,27 +253,12 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         // body.
         Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc * kc);
         auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
-          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, {ub.ptr(x),
-                                                       ub.i64(ub.mul(img, ch * h * wd)),
-                                                       ub.i64(ch),
-                                                       ub.i64(h),
-                                                       ub.i64(wd),
-                                                       ub.i64(w[2]),
-                                                       ub.i64(w[3]),
-                                                       ub.i64(strides[0]),
-                                                       ub.i64(strides[1]),
-                                                       ub.i64(pads[0]),
-                                                       ub.i64(pads[1]),
-                                                       ub.i64(dilations[0]),
-                                                       ub.i64(dilations[1]),
-                                                       ub.i64(ow),
-                                                       ub.i64(p0),
-                                                       ub.i64(np),
-                                                       ub.i64(k0),
-                                                       ub.i64(kcur),
-                                                       ub.i64(nr),
-                                                       ub.ptr(scratch),
-                                                       ub.i64(dstOff)});
+          SmallVector<Value> args = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch),
+                                     ub.i64(h), ub.i64(wd)};
+          llvm::append_range(args, windowArgs(ub, op, w));
+          args.append({ub.i64(ow), ub.i64(p0), ub.i64(np), ub.i64(k0), ub.i64(kcur), ub.i64(nr),
+                       ub.ptr(scratch), ub.i64(dstOff)});
+          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, args);
         };
         // Tiles of filter panels [ftBegin, ftEnd) x pixel panels [ptBegin, ptEnd) of the block
         // starting at p0 (np pixels); `bOffset(pt, k0, kcur)` locates pixel panel pt's K block in
@@ -272,19 +285,12 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
             });
           });
         };
-        // Filter panels in L2-sized groups of mc rows, for per-item packing.
-        auto allFilters = [&](function_ref<void(Value, Value)> body) {
-          ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fb) {
-            Value ftBegin = ub.mul(fb, mc / mr);
-            body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-          });
-        };
 
         if (direct) {
           // Full pixel panels read the image in place (rows P apart); only a block's partial last
           // panel is packed, so no load runs past the image. Items are (image, pixel block) and run
           // every filter, or (image, pixel block, filter block) when the tiling shares panels.
-          const int64_t fItems = directFilterItems ? 1 : fBlocks;
+          const int64_t fItems = t.getSharedPanels() ? fBlocks : 1;
           parallelItems(ub, n * pBlocks * fItems, [&](Value item) {
             Value fb = ub.rem(item, fItems);
             item = ub.div(item, fItems);
@@ -299,20 +305,16 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                   pack(img, ub.add(p0, ub.mul(fullPanels, nr)), edge, k0, kcur, ub.c(0));
                 },
                 [&](Value k0, Value kcur, Value flags) {
-                  auto filters = [&](function_ref<void(Value, Value)> body) {
-                    if (fItems == 1)
-                      return allFilters(body);
-                    Value ftBegin = ub.mul(fb, mc / mr);
-                    body(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-                  };
-                  filters([&](Value ftBegin, Value ftEnd) {
-                    tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), fullPanels, k0, kcur, flags, x, p,
-                          [&](Value pt, Value k0_, Value) {
-                            return ub.add(ub.add(xImg, ub.mul(k0_, p)), ub.add(p0, ub.mul(pt, nr)));
-                          });
-                    tiles(img, ftBegin, ftEnd, p0, np, fullPanels, ub.ceilDiv(np, nr), k0, kcur,
-                          flags, scratch, nr, [&](Value, Value, Value) { return ub.c(0); });
-                  });
+                  forPanelGroups(
+                      ub, fItems, fb, fBlocks, mc / mr, fPanels, [&](Value ftBegin, Value ftEnd) {
+                        tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), fullPanels, k0, kcur, flags, x,
+                              p, [&](Value pt, Value k0_, Value) {
+                                return ub.add(ub.add(xImg, ub.mul(k0_, p)),
+                                              ub.add(p0, ub.mul(pt, nr)));
+                              });
+                        tiles(img, ftBegin, ftEnd, p0, np, fullPanels, ub.ceilDiv(np, nr), k0, kcur,
+                              flags, scratch, nr, [&](Value, Value, Value) { return ub.c(0); });
+                      });
                 });
           });
           return;
@@ -326,11 +328,13 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                 ub, k, kc, epiFlags,
                 [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
                 [&](Value k0, Value kcur, Value flags) {
-                  allFilters([&](Value ftBegin, Value ftEnd) {
-                    tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
-                          scratch, nr,
-                          [&](Value pt, Value, Value kc_) { return ub.mul(ub.mul(pt, kc_), nr); });
-                  });
+                  forPanelGroups(
+                      ub, 1, Value(), fBlocks, mc / mr, fPanels, [&](Value ftBegin, Value ftEnd) {
+                        tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur,
+                              flags, scratch, nr, [&](Value pt, Value, Value kc_) {
+                                return ub.mul(ub.mul(pt, kc_), nr);
+                              });
+                      });
                 });
           });
           return;
@@ -348,8 +352,8 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
           Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
           Value p0 = ub.mul(pb, nc);
           Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
-          Value ftBegin = ub.mul(fb, mc / mr);
-          Value ftEnd = ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels));
+          Value ftBegin, ftEnd;
+          std::tie(ftBegin, ftEnd) = panelGroup(ub, fb, mc / mr, fPanels);
           Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / nr));
           emitKBlocks(
               ub, k, kc, epiFlags, [&](Value, Value) {},
@@ -379,7 +383,8 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
   int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
                                    /*biasPerColumn=*/true);
-  auto [lo, hi] = clampBounds(epilogue);
+  double lo, hi;
+  std::tie(lo, hi) = clampBounds(epilogue);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -457,13 +462,14 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
-  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
   EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
                                 /*biasPerColumn=*/false);
-  auto [lo, hi] = clampBounds(epilogue);
+  double lo, hi;
+  std::tie(lo, hi) = clampBounds(epilogue);
   int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1], dilations[0],
                                                    dilations[1], oh, ow);
   int64_t perItem = channelsPerItem(ch, oh * ow);
@@ -471,48 +477,26 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   std::string symbol = op.getUkernel()->str();
 
   OpBuilder b(op);
-  KernelOp::create(b, op.getLoc(), "dwconv", operands.ins, op.getOutput(),
-                   [&](OpBuilder &kb, Location kl, ValueRange args) {
-                     UKernelBuilder ub{kb, kl, symbols};
-                     Value x = args[0], filter = args[1], output = args.back();
-                     Value bias = operands.bias(args, output);
-                     Value residual = operands.residual(args, output);
-                     Value plane = stackBuffer(kb, kl, planeFloats);
-                     parallelItems(ub, n * chunks, [&](Value item) {
-                       Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
-                       Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
-                       Value xOff = ub.i64(ub.mul(img, ch * h * wd)),
-                             outOff = ub.i64(ub.mul(img, ch * oh * ow));
-                       ub.call(symbol, {ub.ptr(x),
-                                        xOff,
-                                        ub.i64(h),
-                                        ub.i64(wd),
-                                        ub.i64(w[2]),
-                                        ub.i64(w[3]),
-                                        ub.i64(strides[0]),
-                                        ub.i64(strides[1]),
-                                        ub.i64(pads[0]),
-                                        ub.i64(pads[1]),
-                                        ub.i64(dilations[0]),
-                                        ub.i64(dilations[1]),
-                                        ub.i64(oh),
-                                        ub.i64(ow),
-                                        ub.ptr(filter),
-                                        ub.i64(0),
-                                        ub.i64(c0),
-                                        ub.i64(cn),
-                                        ub.ptr(output),
-                                        outOff,
-                                        ub.i64(flags),
-                                        ub.ptr(bias),
-                                        ub.i64(0),
-                                        ub.ptr(residual),
-                                        outOff,
-                                        ub.f32(lo),
-                                        ub.f32(hi),
-                                        ub.ptr(plane)});
-                     });
-                   });
+  KernelOp::create(
+      b, op.getLoc(), "dwconv", operands.ins, op.getOutput(),
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], output = args.back();
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        Value plane = stackBuffer(kb, kl, planeFloats);
+        parallelItems(ub, n * chunks, [&](Value item) {
+          Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
+          Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
+          Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, ch * oh * ow));
+          SmallVector<Value> args = {ub.ptr(x), xOff, ub.i64(h), ub.i64(wd)};
+          llvm::append_range(args, windowArgs(ub, op, w));
+          args.append({ub.i64(oh), ub.i64(ow), ub.ptr(filter), ub.i64(0), ub.i64(c0), ub.i64(cn),
+                       ub.ptr(output), outOff, ub.i64(flags), ub.ptr(bias), ub.i64(0),
+                       ub.ptr(residual), outOff, ub.f32(lo), ub.f32(hi), ub.ptr(plane)});
+          ub.call(symbol, args);
+        });
+      });
   op.erase();
 }
 
@@ -534,7 +518,8 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
                                    /*biasPerColumn=*/false);
-  auto [lo, hi] = clampBounds(epilogue);
+  double lo, hi;
+  std::tie(lo, hi) = clampBounds(epilogue);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -608,15 +593,7 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
                   panels(ub.c(0), fullPanels, vp, true);
                   panels(fullPanels, ub.ceilDiv(nt, nr), ep, false);
                 };
-                if (fItems > 1) {
-                  Value ftBegin = ub.mul(fb, mc / mr);
-                  run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-                  return;
-                }
-                ub.loop(ub.c(0), ub.c(fBlocks), [&](Value fbi) {
-                  Value ftBegin = ub.mul(fbi, mc / mr);
-                  run(ftBegin, ub.min(ub.add(ftBegin, ub.c(mc / mr)), ub.c(fPanels)));
-                });
+                forPanelGroups(ub, fItems, fb, fBlocks, mc / mr, fPanels, run);
               });
         });
         // 3. Output transform with the epilogue, filters in chunks.

@@ -27,7 +27,6 @@ struct CpuTarget {
   std::string triple;   // LLVM triple
   std::string cpu;      // LLVM CPU name
   std::string features; // LLVM feature string, also recorded in the package
-  std::string ukernelIsa; // microkernel family linked into its code: "avx512", "avx2", "neon"
 };
 
 /// The target called `name` ("x86-64" or "aarch64"), or failure with the list of known names.
@@ -36,8 +35,8 @@ FailureOr<CpuTarget> lookupCpuTarget(StringRef name, std::string &error);
 /// Names accepted by lookupCpuTarget, for help texts.
 std::string knownCpuTargets();
 
-/// Links the microkernels that `module` calls (declarations named mie_uk_*) from the bitcode embedded
-/// for `target`'s ISA. A no-op when the module calls none.
+/// Links the microkernels that `module` calls (declarations named mie_uk_*) from the bitcode
+/// embedded for `target`'s ISA. A no-op when the module calls none.
 LogicalResult linkUKernels(llvm::Module &module, const CpuTarget &target, ModuleOp op);
 
 enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };

@@ -12,8 +12,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <string>
-
 namespace mlir::mie {
 
 /// One register tile of the f32 GEMM family: MR broadcast rows x NR vector columns.
@@ -23,11 +21,6 @@ struct UKernelTile {
   int64_t nr;
   /// Fraction of the FMA peak the tile reaches on full tiles.
   double efficiency;
-
-  /// The tile function's symbol, e.g. "mie_uk_f32_gemm_8x48_avx512".
-  std::string symbol() const {
-    return "mie_uk_f32_gemm_" + std::to_string(mr) + "x" + std::to_string(nr) + "_" + isa.str();
-  }
 };
 
 inline llvm::ArrayRef<UKernelTile> getAllF32GemmTiles() {
@@ -48,9 +41,18 @@ inline llvm::SmallVector<UKernelTile> getF32GemmTiles(llvm::StringRef isa) {
   return tiles;
 }
 
-/// Vector length in f32 lanes of an ISA with microkernels.
-inline int64_t getUKernelVectorLength(llvm::StringRef isa) {
-  return isa == "avx512" ? 16 : isa == "avx2" ? 8 : 4;
+/// The microkernel family for a CPU target: "neon" on aarch64, "avx512" when the LLVM feature
+/// string has +avx512f, "avx2" with +avx2 and +fma, else "" (no microkernels). The one rule that
+/// both kernel selection (from the module's mie.target) and code generation (which bitcode to link)
+/// follow.
+inline llvm::StringRef getUKernelIsa(llvm::StringRef arch, llvm::StringRef features) {
+  if (arch == "aarch64")
+    return "neon";
+  if (features.contains("+avx512f"))
+    return "avx512";
+  if (features.contains("+avx2") && features.contains("+fma"))
+    return "avx2";
+  return "";
 }
 
 } // namespace mlir::mie

@@ -27,11 +27,11 @@ using namespace mlir::mie;
 
 static const CpuTarget kTargets[] = {
     // AVX2 + FMA is the baseline of DESIGN.md: every x86 server of the last decade has it.
-    {"x86-64", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3", "+avx2,+fma,+f16c", "avx2"},
+    {"x86-64", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3", "+avx2,+fma,+f16c"},
     // x86-64-v4: the AVX-512 servers (Skylake-SP and later, Zen 4 and later).
     {"x86-64-avx512", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
-     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl", "avx512"},
-    {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon", "neon"},
+     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl"},
+    {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon"},
 };
 
 std::string mie::knownCpuTargets() {

@@ -1,6 +1,7 @@
 //===- UKernels.cpp - linking the microkernel bitcode into generated code -===//
 
 #include "mie/Target/CPUTarget.h"
+#include "mie/Target/UKernelTiles.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
@@ -41,14 +42,15 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, M
   });
   if (!needed)
     return success();
-  std::optional<llvm::StringRef> bitcode = bitcodeFor(target.ukernelIsa);
+  std::string isa = getUKernelIsa(target.arch, target.features).str();
+  std::optional<llvm::StringRef> bitcode = bitcodeFor(isa);
   if (!bitcode)
     return op.emitError() << "target '" << target.name
                           << "' has no microkernels, but the module calls them";
   llvm::Expected<std::unique_ptr<llvm::Module>> ukernels = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(*bitcode, "mie-ukernels-" + target.ukernelIsa), module.getContext());
+      llvm::MemoryBufferRef(*bitcode, "mie-ukernels-" + isa), module.getContext());
   if (!ukernels)
-    return op.emitError() << "cannot read the " << target.ukernelIsa
+    return op.emitError() << "cannot read the " << isa
                           << " microkernel bitcode: " << llvm::toString(ukernels.takeError());
   (*ukernels)->setTargetTriple(module.getTargetTriple());
   (*ukernels)->setDataLayout(module.getDataLayout());
@@ -57,6 +59,6 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, M
     return op.emitError("linking the microkernels failed"), failure();
   for (const llvm::Function &f : module)
     if (f.isDeclaration() && f.getName().starts_with("mie_uk_"))
-      return op.emitError() << "no microkernel '" << f.getName() << "' for " << target.ukernelIsa;
+      return op.emitError() << "no microkernel '" << f.getName() << "' for " << isa;
   return success();
 }

@@ -38,25 +38,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
   const int64_t ld = cols + MIE_UK_DWCONV_SLACK;
-  // Padded plane: plane[r][c] = x[r - PH][c - PW], zero outside the image (and in the slack).
-  for (int64_t r = 0; r < rows; ++r) {
-    float *d = plane + r * ld;
-    const int64_t ih = r - PH;
-    if (ih < 0 || ih >= H) {
-      for (int64_t c = 0; c < ld; ++c)
-        d[c] = z;
-      continue;
-    }
-    const float *s = x + ih * W;
-    const int64_t left = PW < cols ? PW : cols;
-    int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
-    for (int64_t c = 0; c < left; ++c)
-      d[c] = z;
-    for (int64_t c = left; c < right; ++c)
-      d[c] = s[c - PW] + z;
-    for (int64_t c = right < left ? left : right; c < ld; ++c)
-      d[c] = z;
-  }
+  fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z);
   for (int64_t oh = 0; oh < OH; ++oh) {
     float *o = out + oh * OW;
     const float *r = res ? res + oh * OW : nullptr;

@@ -42,28 +42,10 @@ MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t 
                                   int64_t cn, float *__restrict v, float *__restrict plane) {
   const float z = opaqueZero();
   const int64_t T = TH * TW;
-  const int64_t rows = 2 * TH + 2, ld = 2 * TW + 2 + MIE_UK_WINOGRAD_SLACK;
+  const int64_t rows = 2 * TH + 2, cols = 2 * TW + 2, ld = cols + MIE_UK_WINOGRAD_SLACK;
   for (int64_t c = c0; c < c0 + cn; ++c) {
-    const float *xc = x + c * H * W;
-    // Zero-padded plane: plane[r][q] = x[r - PH][q - PW].
-    for (int64_t r = 0; r < rows; ++r) {
-      float *d = plane + r * ld;
-      const int64_t ih = r - PH;
-      if (ih < 0 || ih >= H) {
-        for (int64_t q = 0; q < ld; ++q)
-          d[q] = z;
-        continue;
-      }
-      const float *s = xc + ih * W;
-      const int64_t left = PW < ld ? PW : ld;
-      const int64_t right = PW + W < ld ? PW + W : ld;
-      for (int64_t q = 0; q < left; ++q)
-        d[q] = z;
-      for (int64_t q = left; q < right; ++q)
-        d[q] = s[q - PW] + z;
-      for (int64_t q = right; q < ld; ++q)
-        d[q] = z;
-    }
+    // Tile (th, tw) reads plane rows 2 th .. 2 th + 3 and columns 2 tw .. 2 tw + 3 < cols.
+    fillPaddedPlane(x + c * H * W, H, W, PH, PW, rows, cols, ld, plane, z);
     for (int64_t th = 0; th < TH; ++th) {
       const float *r0 = plane + 2 * th * ld;
       for (int64_t tw0 = 0; tw0 < TW; tw0 += VL) {

@@ -2,8 +2,9 @@
  * mie_ukernels.h - the CPU microkernels generated code calls (IREE-ukernel style).
  *
  * These functions are compiled to LLVM bitcode at build time, once per ISA, and linked into every
- * generated module before LLVM's optimizer runs, so each call inlines with its constant arguments
- * (flags, tile sizes) folded and the code object keeps no references to them. The compiler owns
+ * generated module before LLVM's optimizer runs: the packing, depthwise and Winograd entries inline
+ * with their constant arguments folded, the GEMM tiles stay one out-of-line copy each (see
+ * f32_gemm.cpp), and the code object keeps no references to any of them. The compiler owns
  * everything around them: which tile, the K blocking, the packing of weights at compile time, the
  * split over threads. The same sources also build natively for the microkernel tests
  * (runtime/test/test_ukernels.cpp).

@@ -154,6 +154,33 @@ MIE_UK_INLINE vf activate(vf x, int act) {
   }
 }
 
+/// Fills `rows` rows of `ld` floats at `plane` with the zero-padded image rows:
+/// plane[r][q] = x[r - PH][q - PW] for q < cols inside the image, zero elsewhere (the padding and
+/// the columns [cols, ld) that whole-vector reads run into). `z` is opaqueZero().
+MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
+                                   int64_t PW, int64_t rows, int64_t cols, int64_t ld,
+                                   float *__restrict plane, float z) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float *d = plane + r * ld;
+    const int64_t ih = r - PH;
+    if (ih < 0 || ih >= H) {
+      for (int64_t q = 0; q < ld; ++q)
+        d[q] = z;
+      continue;
+    }
+    const float *s = x + ih * W;
+    const int64_t left = PW < cols ? PW : cols;
+    int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
+    right = right < left ? left : right;
+    for (int64_t q = 0; q < left; ++q)
+      d[q] = z;
+    for (int64_t q = left; q < right; ++q)
+      d[q] = s[q - PW] + z;
+    for (int64_t q = right; q < ld; ++q)
+      d[q] = z;
+  }
+}
+
 /// The epilogue of one output vector (bias value, residual row with `valid` lanes), flags as for
 /// the GEMM tiles (mie_ukernels.h): nothing unless MIE_UK_EPILOGUE is set.
 MIE_UK_INLINE vf epilogueVector(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
