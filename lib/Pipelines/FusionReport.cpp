@@ -8,22 +8,13 @@
 
 #include "mie/Pipelines/Pipelines.h"
 
+#include "dialects/mie/Utils/KernelLaunches.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
-
-/// The source node names in `loc`, in order, without repeats.
-static void collectNodeNames(Location loc, llvm::SetVector<StringRef> &names) {
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    names.insert(name.getName().getValue());
-    return;
-  }
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      collectNodeNames(inner, names);
-}
 
 std::string mlir::mie::buildFusionReport(ModuleOp module) {
   std::string text;
@@ -35,17 +26,11 @@ std::string mlir::mie::buildFusionReport(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
       continue;
-    SmallVector<func::CallOp> launches;
-    func.walk([&](func::CallOp call) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal())
-        launches.push_back(call);
-    });
+    SmallVector<func::CallOp> launches = mie::collectKernelLaunches(module, func);
     os << "  kernels out (@" << func.getSymName() << "): " << launches.size() << "\n";
     llvm::SetVector<StringRef> covered;
     for (auto [index, call] : llvm::enumerate(launches)) {
-      llvm::SetVector<StringRef> names;
-      collectNodeNames(call.getLoc(), names);
+      SmallVector<StringRef> names = mie::sourceNodeNames(call.getLoc());
       covered.insert(names.begin(), names.end());
       os << llvm::formatv("  {0,4}  {1,-40}", index, call.getCallee()) << " <- ";
       llvm::interleaveComma(names, os);

@@ -3,6 +3,7 @@
 #include "PackageEmitter.h"
 
 #include "dialects/mie/IR/MieDialect.h"
+#include "dialects/mie/Utils/KernelLaunches.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -109,6 +110,18 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   }
   module->removeAttr(MieDialect::getWeightsAttrName());
   module->removeAttr(MieDialect::getTargetAttrName());
+  for (func::CallOp launch : collectKernelLaunches(module, *func)) {
+    ::mie::PackageKernelSpec kernel;
+    kernel.name = launch.getCallee().str();
+    for (StringRef node : sourceNodeNames(launch.getLoc()))
+      kernel.nodes.push_back(node.str());
+    auto callee = module.lookupSymbol<func::FuncOp>(launch.getCallee());
+    if (auto flops = callee->getAttrOfType<IntegerAttr>(MieDialect::getFlopsAttrName()))
+      kernel.flops = uint64_t(flops.getInt());
+    plan.kernels.push_back(std::move(kernel));
+  }
+  for (auto callee : module.getOps<func::FuncOp>())
+    callee->removeAttr(MieDialect::getFlopsAttrName());
   return plan;
 }
 
@@ -131,6 +144,7 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
   spec.features = target.features;
   spec.arena_bytes = plan.arenaBytes;
   spec.code.assign(code.begin(), code.end());
+  spec.kernels = plan.kernels;
   writer.add_target(std::move(spec));
   std::vector<uint8_t> bytes;
   std::string error = writer.serialize(&bytes);

@@ -27,13 +27,14 @@ struct PackageSignature {
 struct PackagePlan {
   int64_t arenaBytes = 0;
   std::vector<char> weights;
+  std::vector<::mie::PackageKernelSpec> kernels; // launch order: the profile hooks' kernel ids
 };
 
 /// Inputs and outputs (names from `mie.name`, shapes, dtypes) of the module's one public function.
 FailureOr<PackageSignature> readSignature(ModuleOp module);
 
-/// Arena size and weights bytes of a module after the ms -> mie pipeline; removes the mie.weights
-/// attribute (its bytes go to the package, not into the code).
+/// Arena size, weights bytes and kernel launches of a module after the ms -> mie pipeline; removes
+/// the mie.weights and mie.flops attributes (they go to the package, not into the code).
 FailureOr<PackagePlan> readPlan(ModuleOp module);
 
 /// The bytes of a package holding one CPU target.

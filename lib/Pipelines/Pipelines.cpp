@@ -53,6 +53,7 @@ void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinByt
   MieParallelizeLoopsPassOptions parallelOptions;
   parallelOptions.minBytes = parallelMinBytes;
   pm.addPass(createMieParallelizeLoopsPass(parallelOptions));
+  pm.addPass(createMieInsertProfileHooksPass());
   pm.addPass(createMieExpandMathPass());
   // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
   pm.addPass(createConvertMathToFuncs());

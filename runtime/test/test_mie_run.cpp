@@ -105,6 +105,81 @@ TEST_F(MieRun, Benchmark) {
   EXPECT_NE(r.out.find(" ms, mean "), std::string::npos) << r.out;
 }
 
+size_t count(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
+
+TEST_F(MieRun, ProfileAndTrace) {
+  auto target = host_target(kernel_bytes());
+  target.kernels = {{"main_k0_mul", {"/mul"}, 1000000}, {"main_k1_add", {"/add", "/sum"}, 0}};
+  mie::PackageWriter w;
+  w.set_model("profiled");
+  w.add_input({"x", "f32", {kRows, kCols}});
+  w.add_input({"k", "i32", {1}});
+  w.add_output({"y", "f32", {kRows, kCols}});
+  w.add_output({"rowsum", "f32", {kRows}});
+  w.set_weights(weights_.data(), weights_.size() * sizeof(float));
+  w.add_target(target);
+  const std::string model = tmp_path("profiled.mie"), trace = tmp_path("trace.json");
+  ASSERT_EQ(w.write(model), "");
+  std::remove(trace.c_str());
+  Result r = run({model, "--input", x_npy_, "--input", k_pb_, "--benchmark", "3", "--threads", "1", "--trace", trace});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("profile: 3 runs, 1 thread, mean run "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("peak: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GFLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("main_k0_mul"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  /add,/sum\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("trace: " + trace + " (3 runs)"), std::string::npos) << r.out;
+  std::string text;
+  {
+    FILE *f = std::fopen(trace.c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    std::fclose(f);
+  }
+  EXPECT_EQ(text.rfind("{\"displayTimeUnit\": \"ms\"", 0), 0u) << text;
+  EXPECT_EQ(count(text, "\"ph\": \"X\""), 6u) << text;  // 3 runs x 2 kernels
+  EXPECT_EQ(count(text, "\"name\": \"main_k1_add\""), 3u) << text;
+  EXPECT_NE(text.find("\"nodes\": \"/add,/sum\""), std::string::npos) << text;
+
+  // --profile alone takes 20 runs by default.
+  r = run({model, "--input", x_npy_, "--input", k_pb_, "--profile", "--threads", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("profile: 20 runs, 2 threads"), std::string::npos) << r.out;
+}
+
+TEST_F(MieRun, ProfileErrors) {
+  // The test model lists no kernels (as packages from older compilers).
+  Result r = run({model_, "--input", x_npy_, "--input", k_pb_, "--profile"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: --profile: the package lists no kernels (it was compiled by an older "
+                   "mie-compile); recompile it to profile\n");
+  r = run({model_, "--trace"});
+  EXPECT_EQ(r.err, "mie-run: error: --trace needs a value\n");
+  r = run({model_, "--trace="});
+  EXPECT_EQ(r.err, "mie-run: error: --trace needs a file name\n");
+  auto target = host_target(kernel_bytes());
+  target.kernels = {{"main_k0_mul", {}, 0}, {"main_k1_add", {}, 0}};
+  mie::PackageWriter w;
+  w.add_input({"x", "f32", {kRows, kCols}});
+  w.add_input({"k", "i32", {1}});
+  w.add_output({"y", "f32", {kRows, kCols}});
+  w.add_output({"rowsum", "f32", {kRows}});
+  w.set_weights(weights_.data(), weights_.size() * sizeof(float));
+  w.add_target(target);
+  const std::string model = tmp_path("profiled2.mie");
+  ASSERT_EQ(w.write(model), "");
+  const std::string bad = std::string(MIE_TEST_TMP) + "/no/such/dir/trace.json";
+  r = run({model, "--input", x_npy_, "--input", k_pb_, "--benchmark", "2", "--trace", bad});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: --trace: '" + bad + "': cannot create: No such file or directory\n");
+}
+
 TEST_F(MieRun, InputErrors) {
   Result r = run({model_, "--input", x_npy_});
   EXPECT_EQ(r.code, 1);

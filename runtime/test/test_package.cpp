@@ -119,7 +119,7 @@ TEST(PackageWriter, RoundTrip) {
   EXPECT_STREQ(t0.arch, host_arch());
   EXPECT_STREQ(t0.format, "elf-shared-object");
   EXPECT_STREQ(t0.entry, "mie_entry");
-  EXPECT_EQ(t0.abi_version, 1u);
+  EXPECT_EQ(t0.abi_version, uint32_t(MIE_KERNEL_ABI_VERSION));
   EXPECT_EQ(t0.arena_bytes, 512u);
   EXPECT_EQ(t0.code_size, code.size());
   EXPECT_EQ(t0.runnable_here, 1);
@@ -206,6 +206,18 @@ TEST(PackageWriter, RejectsBadSpecs) {
   t.kind = "tpu";
   w.add_target(t);
   EXPECT_EQ(w.serialize(&out), std::string("target 0 ('") + host_target_name() + "'): kind must be cpu or cuda, not 'tpu'");
+  w = base();
+  t = host_target(code);
+  t.kernels = {{"main_k0", {"/a"}, 10}, {"", {}, 0}};
+  w.add_target(t);
+  EXPECT_EQ(w.serialize(&out), std::string("target 0 ('") + host_target_name() +
+                                   "'): kernel 1: name must be a non-empty UTF-8 string");
+  w = base();
+  t = host_target(code);
+  t.kernels = {{"main_k0", {"bad\xff"}, 10}};
+  w.add_target(t);
+  EXPECT_EQ(w.serialize(&out), std::string("target 0 ('") + host_target_name() +
+                                   "'): kernel 'main_k0': node names must be UTF-8 without NUL");
   w = base();
   w.add_target(host_target(code));
   w.set_model("bad\xff");
@@ -353,6 +365,16 @@ TEST(PackageReader, RejectsManifestProblems) {
             "manifest: format_version: unsupported version 2 (this runtime reads 1)");
   EXPECT_EQ(manifest_rejection(replace(m, "\"abi_version\": 1", "\"abi_version\": 0")),
             "manifest: targets[0].abi_version: must be at least 1");
+  // The optional kernel list is checked like everything else.
+  const std::string arena = "\"arena_bytes\": 512";
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": {}")),
+            "manifest: targets[0].kernels: expected an array, got object");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": [{\"name\": \"k\", \"flops\": -1, \"nodes\": []}]")),
+            "manifest: targets[0].kernels[0].flops: expected a non-negative integer, got -1");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": [{\"name\": \"k\", \"flops\": 1, \"nodes\": [\"a\", 3]}]")),
+            "manifest: targets[0].kernels[0].nodes[1]: expected a string, got 3");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": [{\"flops\": 1, \"nodes\": []}]")),
+            "manifest: targets[0].kernels[0]: missing field 'name'");
   EXPECT_EQ(manifest_rejection(replace(m, "\"inputs\": [", "\"inputs\": {\"a\": 1}, \"unused\": [")),
             "manifest: inputs: expected an array, got object");
   const size_t targets = m.find("\"targets\"");

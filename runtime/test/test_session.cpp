@@ -270,17 +270,84 @@ TEST(Session, TargetSelection) {
   r = create_error(writer_with(weights, {host_target(code), other}), other_target_name());
   EXPECT_EQ(r.second, std::string("target '") + other_target_name() + "': built for " + other_arch() +
                           " but this host is " + host_arch());
-  auto abi2 = host_target(code);
-  abi2.abi_version = 2;
-  r = create_error(writer_with(weights, {abi2}), host_target_name());
+  auto abi3 = host_target(code);
+  abi3.abi_version = 3;
+  r = create_error(writer_with(weights, {abi3}), host_target_name());
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
   EXPECT_EQ(r.second, std::string("target '") + host_target_name() +
-                          "': kernel ABI version 2 is not supported (this runtime provides 1)");
+                          "': kernel ABI version 3 is not supported (this runtime runs 1 to 2)");
   auto unknown = host_target(code);
   unknown.features = "+madeup-feature";
   r = create_error(writer_with(weights, {unknown}));
   EXPECT_EQ(r.second, std::string("no target in this package can run on this host (") + host_arch() + "): '" +
                           host_target_name() + "': needs CPU feature 'madeup-feature' which this runtime cannot check");
+}
+
+struct HookLog {
+  std::vector<std::pair<int32_t, int32_t>> calls;  // (kernel, phase)
+  static void record(void *self, int32_t kernel, int32_t phase) {
+    static_cast<HookLog *>(self)->calls.emplace_back(kernel, phase);
+  }
+};
+
+TEST(Session, ProfilerHookAndKernelList) {
+  const auto weights = test_weights();
+  auto target = host_target(kernel_bytes());
+  target.kernels = {{"main_k0_mul", {"/mul", "/mul2"}, 128}, {"main_k1_add", {}, 0}};
+  const std::string path = write_package(writer_with(weights, {target}), "profiled.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  mie::Session s;
+  ASSERT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+
+  uint32_t n = 0;
+  ASSERT_EQ(mie_session_num_kernels(s.get(), &n), MIE_OK);
+  ASSERT_EQ(n, 2u);
+  mie_kernel_info k0, k1;
+  ASSERT_EQ(mie_session_kernel_info(s.get(), 0, &k0), MIE_OK);
+  ASSERT_EQ(mie_session_kernel_info(s.get(), 1, &k1), MIE_OK);
+  EXPECT_STREQ(k0.name, "main_k0_mul");
+  EXPECT_STREQ(k0.nodes, "/mul,/mul2");
+  EXPECT_EQ(k0.flops, 128u);
+  EXPECT_STREQ(k1.name, "main_k1_add");
+  EXPECT_STREQ(k1.nodes, "");
+  EXPECT_EQ(k1.flops, 0u);
+  EXPECT_EQ(mie_session_kernel_info(s.get(), 2, &k0), MIE_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(mie_last_error(), "mie_session_kernel_info: index 2 is out of range (the target has 2 kernels)");
+
+  Io io;
+  HookLog log;
+  ASSERT_EQ(mie_session_set_profiler(s.get(), &HookLog::record, &log), MIE_OK);
+  ASSERT_EQ(s.run(io.in, io.out), MIE_OK) << mie_last_error();
+  io.check();
+  const std::vector<std::pair<int32_t, int32_t>> want = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+  EXPECT_EQ(log.calls, want);
+  // Removed again: runs report nothing.
+  ASSERT_EQ(mie_session_set_profiler(s.get(), nullptr, nullptr), MIE_OK);
+  ASSERT_EQ(s.run(io.in, io.out), MIE_OK) << mie_last_error();
+  EXPECT_EQ(log.calls.size(), 4u);
+}
+
+TEST(Session, ProfilerNeedsAbi2) {
+  const auto weights = test_weights();
+  auto target = host_target(kernel_bytes());
+  target.abi_version = 1;  // code from before the hook: still runs, cannot be profiled
+  const std::string path = write_package(writer_with(weights, {target}), "abi1.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  mie::Session s;
+  ASSERT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+  Io io;
+  ASSERT_EQ(s.run(io.in, io.out), MIE_OK) << mie_last_error();
+  uint32_t n = 7;
+  ASSERT_EQ(mie_session_num_kernels(s.get(), &n), MIE_OK);
+  EXPECT_EQ(n, 0u);
+  HookLog log;
+  EXPECT_EQ(mie_session_set_profiler(s.get(), &HookLog::record, &log), MIE_ERR_UNSUPPORTED);
+  EXPECT_EQ(std::string(mie_last_error()), "package '" + path + "': target '" + host_target_name() +
+                                               "' was compiled for kernel ABI 1, which has no profile hooks "
+                                               "(recompile the model)");
+  EXPECT_EQ(mie_session_set_profiler(nullptr, nullptr, nullptr), MIE_ERR_INVALID_ARGUMENT);
 }
 
 TEST(Session, PrefersMostSpecializedTarget) {

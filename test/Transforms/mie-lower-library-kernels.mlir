@@ -2,7 +2,8 @@
 
 // Tests a padded convolution with bias and relu: one kernel that makes a zero-padded copy into a
 // scratch output (a new buffer, placed by memory planning later), computes the convolution on it and
-// applies the epilogue in place, the bias read along the channel dim.
+// applies the epilogue in place, the bias read along the channel dim. The kernel records the
+// convolution's arithmetic (2 x 256 outputs x 27 taps).
 
 // CHECK-DAG: #[[$CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -10,6 +11,7 @@
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1x3x8x8xf32>, %[[W:[^:]+]]: memref<4x3x3x3xf32>, %[[B:[^:]+]]: memref<4xf32>, %[[Y:[^:]+]]: memref<1x4x8x8xf32>)
 // CHECK: %[[PAD:.+]] = mie.alloc : memref<1x3x10x10xf32>
 // CHECK: mie.kernel "conv2d" ins(%[[X]], %[[W]], %[[B]] : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>, memref<4xf32>) outs(%[[Y]], %[[PAD]] : memref<1x4x8x8xf32>, memref<1x3x10x10xf32>)
+// CHECK-SAME: attributes {mie.flops = 13824 : i64}
 // CHECK: ^bb0(%[[PIN:.+]]: memref<1x3x8x8xf32>, %[[F:.+]]: memref<4x3x3x3xf32>, %[[BB:.+]]: memref<4xf32>, %[[O:.+]]: memref<1x4x8x8xf32>, %[[I:.+]]: memref<1x3x10x10xf32>):
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[I]] : memref<1x3x10x10xf32>)
@@ -262,12 +264,14 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
 
 // Tests the Winograd F(2x2, 3x3) form: V [16 x C x tiles] and M [16 x F x tiles] become arena buffers
 // (9 tiles of a 5x5 output), three parallel loops run the input transform, the 16 GEMMs (V read in
-// place, flags without epilogue) and the output transform with the bias + relu epilogue (262).
+// place, flags without epilogue) and the output transform with the bias + relu epilogue (262). The
+// kernel is credited with the direct convolution's arithmetic (2 x 200 outputs x 18 taps).
 
 // CHECK-LABEL: func.func @conv_winograd
 // CHECK: %[[V:.+]] = mie.alloc : memref<288xf32>
 // CHECK: %[[M:.+]] = mie.alloc : memref<1152xf32>
 // CHECK: mie.kernel "conv2d_winograd" {{.*}}outs(%{{.+}}, %[[V]], %[[M]] :
+// CHECK-SAME: attributes {mie.flops = 7200 : i64}
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_winograd_input_2x2_3x3_avx2(
 // CHECK: scf.parallel

@@ -1,7 +1,8 @@
 // RUN: ms-opt %s -split-input-file -mie-outline-kernels | FileCheck %s
 
 // Tests that a kernel becomes a private function @<function>_k<N>_<name> taking its ins then outs,
-// with the kernel body moved in (mie.yield becoming return), and a call in its place.
+// with the kernel body moved in (mie.yield becoming return), and a call in its place. The function
+// records the body's float arithmetic per run (4 elements x 1 maximumf).
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[Y:[^:]+]]: memref<4xf32>)
@@ -9,7 +10,7 @@
 // CHECK-NEXT: return
 // CHECK-NOT: mie.kernel
 // CHECK-LABEL: func.func private @main_k0_relu
-// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4xf32> {llvm.noalias}) {
+// CHECK-SAME: (%[[IN:[^:]+]]: memref<4xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<4xf32> {llvm.noalias}) attributes {mie.flops = 4 : i64} {
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.generic {{.+}} ins(%[[IN]] : memref<4xf32>) outs(%[[OUT]] : memref<4xf32>)
 // CHECK: arith.maximumf %{{.+}}, %[[ZERO]]
@@ -96,6 +97,33 @@ func.func @empty(%x: memref<4xf32>, %e: memref<3x0x5xf32>, %y: memref<4xf32>) {
   mie.kernel "concat" ins(%x, %e : memref<4xf32>, memref<3x0x5xf32>) outs(%y : memref<4xf32>) {
   ^bb0(%in: memref<4xf32>, %empty: memref<3x0x5xf32>, %out: memref<4xf32>):
     linalg.copy ins(%in : memref<4xf32>) outs(%out : memref<4xf32>)
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests the arithmetic the function records: a count the library lowering put on the kernel is kept
+// (its loops no longer show it); otherwise linalg ops count trip count x float ops per iteration
+// (matmul 2x3x4: 24 x (mulf + addf)), and ops without float arithmetic (copies) count nothing.
+
+// CHECK-DAG: func.func private @main_k0_conv2d({{.+}}) attributes {mie.flops = 123 : i64}
+// CHECK-DAG: func.func private @main_k1_matmul({{.+}}) attributes {mie.flops = 48 : i64}
+// CHECK-DAG: func.func private @main_k2_copy({{.+}}) attributes {mie.flops = 0 : i64}
+func.func @main(%a: memref<2x4xf32>, %b: memref<4x3xf32>, %c: memref<2x3xf32>, %d: memref<2x3xf32>) {
+  mie.kernel "conv2d" outs(%d : memref<2x3xf32>) attributes {mie.flops = 123 : i64} {
+  ^bb0(%o: memref<2x3xf32>):
+    mie.yield
+  }
+  mie.kernel "matmul" ins(%a, %b : memref<2x4xf32>, memref<4x3xf32>) outs(%c : memref<2x3xf32>) {
+  ^bb0(%x: memref<2x4xf32>, %y: memref<4x3xf32>, %z: memref<2x3xf32>):
+    linalg.matmul ins(%x, %y : memref<2x4xf32>, memref<4x3xf32>) outs(%z : memref<2x3xf32>)
+    mie.yield
+  }
+  mie.kernel "copy" ins(%c : memref<2x3xf32>) outs(%d : memref<2x3xf32>) {
+  ^bb0(%x: memref<2x3xf32>, %y: memref<2x3xf32>):
+    linalg.copy ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
     mie.yield
   }
   return

@@ -1,5 +1,7 @@
 #include "mie_run.h"
 
+#include "profile.h"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -24,6 +26,10 @@ const char kUsage[] =
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
     "  --target NAME          run this package target (default: the best one for this host)\n"
     "  --print                print shape, first values and min/max/mean of every output\n"
+    "  --profile              time every kernel over the --benchmark runs (default 20): time, share, GFLOP/s\n"
+    "                         and % of this machine's FMA peak (measured first), with its ONNX nodes\n"
+    "  --trace FILE.json      write the profiled runs' kernels as a Chrome trace (chrome://tracing, Perfetto);\n"
+    "                         implies --profile\n"
     "  --help                 show this help\n";
 
 struct Options {
@@ -34,6 +40,8 @@ struct Options {
   std::string target;
   bool print = false;
   bool help = false;
+  bool profile = false;
+  std::string trace;
 };
 
 // Caller buffers: 64-byte aligned (vector<uint8_t> only guarantees 16), so generated SIMD code is never slowed
@@ -124,6 +132,16 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
       o->help = true;
     } else if (arg == "--print") {
       o->print = true;
+    } else if (arg == "--profile") {
+      o->profile = true;
+    } else if (arg == "--trace") {
+      if (!need_value("--trace")) return false;
+      if (value.empty()) {
+        *error = "--trace needs a file name";
+        return false;
+      }
+      o->trace = value;
+      o->profile = true;
     } else if (arg == "--input") {
       if (!need_value("--input")) return false;
       o->inputs.push_back(value);
@@ -314,6 +332,16 @@ int Runner::main(int argc, char **argv) {
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
 
+  KernelProfiler profiler;
+  double peak_per_core = 0;
+  std::string peak_isa;
+  if (o.profile) {
+    error = profiler.attach(session_);
+    if (!error.empty()) return fail("--profile: " + error);
+    if (o.benchmark == 0) o.benchmark = 20;
+    // Measured before the runs, on the calling thread, so no kernel competes with it.
+    peak_per_core = measure_fma_peak_gflops(&peak_isa);
+  }
   if (o.benchmark > 0) {
     std::vector<double> ms;
     ms.reserve(size_t(o.benchmark));
@@ -330,6 +358,15 @@ int Runner::main(int argc, char **argv) {
     for (double v : ms) sum += v;
     std::fprintf(out_, "benchmark: %ld runs, min %.3f ms, median %.3f ms, mean %.3f ms\n", o.benchmark, sorted[0],
                  median, sum / double(n));
+    if (o.profile) {
+      profiler.detach();
+      profiler.print_table(out_, threads, peak_per_core, peak_isa, sum / double(n));
+      if (!o.trace.empty()) {
+        error = profiler.write_trace(o.trace, model_name, target_name);
+        if (!error.empty()) return fail("--trace: " + error);
+        std::fprintf(out_, "trace: %s (%u runs)\n", o.trace.c_str(), profiler.num_runs());
+      }
+    }
   }
   if (o.print)
     for (size_t i = 0; i < outs.size(); ++i) print_summary(outs[i], out_bufs[i].data());

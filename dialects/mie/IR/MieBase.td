@@ -38,6 +38,9 @@ def Mie_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getArenaBytesAttrName() { return "mie.arena_bytes"; }
     /// Name of the module attribute holding the packed weights blob (i8 elements).
     static constexpr ::llvm::StringLiteral getWeightsAttrName() { return "mie.weights"; }
+    /// Name of the attribute on a mie.kernel (and its outlined function) holding the floating-point
+    /// operations it performs per run (non-negative i64; the profiler's GFLOP/s).
+    static constexpr ::llvm::StringLiteral getFlopsAttrName() { return "mie.flops"; }
   }];
 }
 

@@ -25,11 +25,12 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << getTargetAttrName()
                            << "' to be a #mie.target attribute, got " << attribute.getValue();
   }
-  if (attribute.getName() == getArenaBytesAttrName()) {
-    auto bytes = dyn_cast<IntegerAttr>(attribute.getValue());
-    if (bytes && bytes.getType().isInteger(64) && bytes.getInt() >= 0)
+  if (attribute.getName() == getArenaBytesAttrName() ||
+      attribute.getName() == getFlopsAttrName()) {
+    auto count = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (count && count.getType().isInteger(64) && count.getInt() >= 0)
       return success();
-    return op->emitError() << "expects '" << getArenaBytesAttrName()
+    return op->emitError() << "expects '" << attribute.getName().strref()
                            << "' to be a non-negative i64, got " << attribute.getValue();
   }
   if (attribute.getName() == getWeightsAttrName()) {
@@ -42,5 +43,6 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
                          << "' (known: '" << getTargetAttrName() << "', '"
-                         << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "')";
+                         << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
+                         << getFlopsAttrName() << "')";
 }

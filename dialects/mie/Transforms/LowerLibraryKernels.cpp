@@ -8,9 +8,11 @@
 
 #include "UKernelLowering.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/FlopCount.h"
 #include "dialects/mie/Utils/KernelBuilders.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIELOWERLIBRARYKERNELSPASS
@@ -229,6 +231,15 @@ struct MieLowerLibraryKernelsPass
         ops.push_back(op);
     });
     for (Operation *op : ops) {
+      // Every lowering ends with the kernel launch right where the op was: it carries the op's
+      // arithmetic, which the loops and microkernel calls no longer show.
+      int64_t flops = countLibraryOpFlops(op);
+      Operation *next = op->getNextNode();
+      auto annotate = llvm::make_scope_exit([&] {
+        if (auto kernel = dyn_cast_or_null<KernelOp>(next ? next->getPrevNode() : nullptr))
+          kernel->setAttr(MieDialect::getFlopsAttrName(),
+                          IntegerAttr::get(IntegerType::get(&getContext(), 64), flops));
+      });
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
           lowerWinogradToUKernels(conv, symbols);

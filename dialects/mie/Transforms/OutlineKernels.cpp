@@ -1,6 +1,7 @@
 //===- OutlineKernels.cpp - the mie-outline-kernels pass ------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/FlopCount.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -55,6 +56,10 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         auto type = b.getFunctionType(body.getArgumentTypes(), {});
         auto func = func::FuncOp::create(b, kernel.getLoc(), name, type);
         func.setPrivate();
+        // What the profiler divides by: set by the library lowering, else counted on the body.
+        auto flops = kernel->getAttrOfType<IntegerAttr>(MieDialect::getFlopsAttrName());
+        func->setAttr(MieDialect::getFlopsAttrName(),
+                      flops ? flops : b.getI64IntegerAttr(countFlops(kernel)));
         symbols.insert(func, std::next(Block::iterator(parent)));
         func.getBody().takeBody(kernel.getBody());
         for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)

@@ -153,6 +153,19 @@ def MieParallelizeLoopsPass : Pass<"mie-parallelize-loops", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def MieInsertProfileHooksPass : Pass<"mie-insert-profile-hooks", "ModuleOp"> {
+  let summary = "Call the runtime's profile hook around every kernel launch.";
+  let description = [{
+    In every public function (an entry, whose first argument is the environment `%env : !llvm.ptr`
+    that `mie-parallelize-loops` added), each kernel launch number N (launches in program order, the
+    numbering of the manifest's "kernels" list) gets `func.call @mie_profile_hook(%env, N, 0)` before
+    it and `func.call @mie_profile_hook(%env, N, 1)` after it. The hook is declared here; code
+    generation implements it as a test of `env->profile` (kernel ABI 2) and a call when it is set, so
+    an unprofiled run pays two predictable branches per kernel.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
 def MieLowerViewsPass : Pass<"mie-lower-views", "ModuleOp"> {
   let summary = "Lower mie.view to memref.view.";
   let description = [{

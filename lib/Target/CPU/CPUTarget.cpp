@@ -143,6 +143,38 @@ static LogicalResult implementDispatches(llvm::Module &module, ModuleOp op) {
   return success();
 }
 
+/// Implements `mie_profile_hook(env, kernel, phase)` declared by mie-insert-profile-hooks:
+/// `if (env->profile) env->profile(env->profile_ctx, kernel, phase)` (kernel ABI 2 offsets).
+static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
+  constexpr unsigned kProfileCtxOffset = 24, kProfileOffset = 32;
+  llvm::Function *hook = module.getFunction("mie_profile_hook");
+  if (!hook)
+    return success();
+  if (!hook->isDeclaration() || hook->arg_size() != 3)
+    return op.emitError() << "malformed profile hook 'mie_profile_hook'";
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  hook->setLinkage(llvm::GlobalValue::InternalLinkage);
+  auto *entry = llvm::BasicBlock::Create(ctx, "entry", hook);
+  auto *call = llvm::BasicBlock::Create(ctx, "call", hook);
+  auto *done = llvm::BasicBlock::Create(ctx, "done", hook);
+  llvm::IRBuilder<> b(entry);
+  llvm::Value *env = hook->getArg(0);
+  llvm::Value *fn =
+      b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kProfileOffset));
+  b.CreateCondBr(b.CreateIsNull(fn), done, call);
+  b.SetInsertPoint(call);
+  llvm::Value *userCtx =
+      b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kProfileCtxOffset));
+  auto *fnType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i32, i32}, false);
+  b.CreateCall(fnType, fn, {userCtx, hook->getArg(1), hook->getArg(2)});
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return success();
+}
+
 /// Only mie_entry is exported; everything else can be internalized and inlined.
 static void internalize(llvm::Module &module) {
   for (llvm::Function &f : module)
@@ -244,7 +276,8 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
   // After the attributes above: the microkernels keep their own (the same CPU, see CMakeLists.txt).
   if (failed(linkUKernels(*module, target, op)))
     return failure();
-  if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)))
+  if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)) ||
+      failed(implementProfileHook(*module, op)))
     return failure();
   internalize(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))

@@ -1,7 +1,7 @@
 /*
  * mie_kernel_abi.h - the stable C ABI between the mie runtime and generated code.
  *
- * The code generator hard-codes the layout of mie_kernel_env (field offsets 0, 4, 8, 16 on LP64), so any
+ * The code generator hard-codes the layout of mie_kernel_env (field offsets 0, 4, 8, 16, 24, 32 on LP64), so any
  * change here must bump MIE_KERNEL_ABI_VERSION and the "abi_version" every package target declares.
  * Generated code never links against the runtime: everything it needs arrives through this table, which
  * keeps code objects free of undefined runtime symbols and loadable the same way on every target.
@@ -15,10 +15,18 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 1
+#define MIE_KERNEL_ABI_VERSION 2
+/* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
+   never calls the profile hook. */
+#define MIE_KERNEL_ABI_MIN_VERSION 1
 
 /* One chunk of a parallel loop: iterations [begin, end). */
 typedef void (*mie_parallel_body_fn)(void *ctx, int64_t begin, int64_t end);
+
+/* Called by generated code around each kernel launch of the entry: phase 0 before the kernel starts,
+   1 after it has finished (its parallel loops joined). `kernel` indexes the target's manifest "kernels"
+   list. Always on the calling thread. */
+typedef void (*mie_profile_fn)(void *ctx, int32_t kernel, int32_t phase);
 
 typedef struct mie_kernel_env {
   uint32_t abi_version; /* MIE_KERNEL_ABI_VERSION */
@@ -30,6 +38,9 @@ typedef struct mie_kernel_env {
      may be shorter), so vectorized bodies can rely on aligned chunk starts. grain <= 0: the runtime picks.
      A body may call parallel_for again (nested calls run inline on the calling thread). */
   void (*parallel_for)(void *pool, int64_t count, int64_t grain, mie_parallel_body_fn body, void *ctx);
+  /* Since ABI 2. NULL profile: no hook calls (the generated code tests it before each call). */
+  void *profile_ctx;
+  mie_profile_fn profile;
 } mie_kernel_env;
 
 /* Exported (visibility default) by every cpu code object:

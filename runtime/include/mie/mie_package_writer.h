@@ -6,12 +6,21 @@
 #include <string>
 #include <vector>
 
+#include "mie/mie_kernel_abi.h"
+
 namespace mie {
 
 struct PackageTensorSpec {
   std::string name;
   std::string dtype;           // f32 f16 bf16 f64 i8 i16 i32 i64 u8 bool
   std::vector<int64_t> shape;  // every dim >= 0; empty = scalar
+};
+
+// One kernel launch of the entry, in launch order: what `mie-run --profile` names and counts.
+struct PackageKernelSpec {
+  std::string name;                // generated function name
+  std::vector<std::string> nodes;  // source (ONNX) node names it computes
+  uint64_t flops = 0;              // floating-point operations per run (0: not counted)
 };
 
 struct PackageTargetSpec {
@@ -21,9 +30,10 @@ struct PackageTargetSpec {
   std::string features;  // "+avx2,+fma"; may be empty
   std::string format = "elf-shared-object";
   std::string entry = "mie_entry";
-  uint32_t abi_version = 1;  // MIE_KERNEL_ABI_VERSION the code was generated for
+  uint32_t abi_version = MIE_KERNEL_ABI_VERSION;  // the ABI the code was generated for
   uint64_t arena_bytes = 0;
   std::vector<uint8_t> code;  // the whole code object; must not be empty
+  std::vector<PackageKernelSpec> kernels;  // optional; index = the kernel id the profile hook reports
 };
 
 class PackageWriter {

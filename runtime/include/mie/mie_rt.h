@@ -130,6 +130,23 @@ MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);
 MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
 
+/* Profiling. The session's target lists its kernel launches in order (mie_kernel_info; packages from
+   compilers that predate the list report 0 kernels). A profiler installed with mie_session_set_profiler
+   is called on the thread that runs the session, with phase 0 right before kernel `kernel` starts and
+   phase 1 right after it ends; it must be cheap and must not call back into the session. NULL removes
+   it. MIE_ERR_UNSUPPORTED when the target's code predates kernel ABI 2 (no hook calls in it). */
+typedef struct mie_kernel_info {
+  const char *name;  /* generated function, e.g. "main_k3_conv2d" */
+  const char *nodes; /* the source (ONNX) nodes it computes, comma-separated; may be "" */
+  uint64_t flops;    /* floating-point operations per run as the compiler counted them; 0 = not counted */
+} mie_kernel_info;
+typedef void (*mie_profile_callback)(void *user, int32_t kernel, int32_t phase);
+MIE_RT_API mie_status mie_session_num_kernels(const mie_session *session, uint32_t *out_count);
+MIE_RT_API mie_status mie_session_kernel_info(const mie_session *session, uint32_t index,
+                                              mie_kernel_info *out_info);
+MIE_RT_API mie_status mie_session_set_profiler(mie_session *session, mie_profile_callback callback,
+                                               void *user);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -31,6 +31,10 @@ std::string parse_npy(const uint8_t *data, size_t size, const std::string &what,
 std::string write_npy(const std::string &path, mie_dtype dtype, const std::vector<int64_t> &shape,
                       const void *data, size_t byte_size);
 
+// Writes `size` bytes to `path` through a temporary in the same directory renamed over it (write_npy and
+// write_onnx_tensor do the same): no partial file on failure, an existing file replaced only when complete.
+std::string write_file_atomic(const std::string &path, const void *data, size_t size);
+
 // ONNX TensorProto. Reads dims (packed or not), data_type, name, raw_data and the typed fields float_data,
 // int32_data, int64_data, double_data. Writes dims, data_type, name and raw_data.
 std::string read_onnx_tensor(const std::string &path, Tensor *out);

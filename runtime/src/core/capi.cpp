@@ -277,4 +277,37 @@ mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns)
   return MIE_OK;
 }
 
+mie_status mie_session_num_kernels(const mie_session *session, uint32_t *out_count) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_num_kernels", "session");
+  if (!out_count) return c.null_arg("mie_session_num_kernels", "out_count");
+  *out_count = uint32_t(session->session->target().kernels.size());
+  return MIE_OK;
+}
+
+mie_status mie_session_kernel_info(const mie_session *session, uint32_t index, mie_kernel_info *out_info) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_kernel_info", "session");
+  if (!out_info) return c.null_arg("mie_session_kernel_info", "out_info");
+  const auto &kernels = session->session->target().kernels;
+  if (index >= kernels.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, "mie_session_kernel_info: index " + std::to_string(index) +
+                                                " is out of range (the target has " +
+                                                std::to_string(kernels.size()) + " kernels)");
+  const auto &k = kernels[index];
+  out_info->name = k.name.c_str();
+  out_info->nodes = k.nodes.c_str();
+  out_info->flops = k.flops;
+  return MIE_OK;
+}
+
+mie_status mie_session_set_profiler(mie_session *session, mie_profile_callback callback, void *user) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_set_profiler", "session");
+  std::string error;
+  mie_status s = session->session->set_profiler(callback, user, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
 }  // extern "C"

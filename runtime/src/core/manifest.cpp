@@ -142,6 +142,31 @@ class SchemaReader {
       for (const auto &other : *out)
         if (other.name == d.name) return fail(p + ".name", "duplicate target name '" + d.name + "'");
       d.abi_version = uint32_t(abi);
+      if (t.find("kernels") && !kernels(t, p, &d.kernels)) return false;
+      out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  bool kernels(const Value &target, const std::string &path, std::vector<KernelDesc> *out) {
+    const Value *arr;
+    if (!field(target, path, "kernels", Type::Array, &arr)) return false;
+    for (size_t i = 0; i < arr->array.size(); ++i) {
+      const std::string p = path + ".kernels[" + std::to_string(i) + "]";
+      const Value &k = arr->array[i];
+      if (k.type != Type::Object) return fail(p, "expected an object, got " + describe(k));
+      KernelDesc d;
+      const Value *nodes;
+      if (!string(k, p, "name", true, &d.name) || !uint(k, p, "flops", INT64_MAX, &d.flops) ||
+          !field(k, p, "nodes", Type::Array, &nodes))
+        return false;
+      for (size_t j = 0; j < nodes->array.size(); ++j) {
+        const Value &n = nodes->array[j];
+        const std::string np = p + ".nodes[" + std::to_string(j) + "]";
+        if (n.type != Type::String) return fail(np, "expected a string, got " + describe(n));
+        if (std::memchr(n.string.data(), 0, n.string.size())) return fail(np, "string contains a NUL character");
+        d.nodes += (j ? "," : "") + n.string;
+      }
       out->push_back(std::move(d));
     }
     return true;

@@ -25,11 +25,19 @@ struct SectionRef {
   uint8_t sha256[32] = {};
 };
 
+// One kernel launch of a target's entry, in launch order (informational; the profiler's table).
+struct KernelDesc {
+  std::string name;   // the generated function, e.g. "main_k3_conv2d"
+  std::string nodes;  // the ONNX nodes it computes, comma-separated (may be empty)
+  uint64_t flops = 0; // floating-point operations per run as the compiler counted them (0: not counted)
+};
+
 struct TargetDesc {
   std::string name, kind, arch, features, format, entry;
   uint32_t abi_version = 0;
   uint64_t arena_bytes = 0;
   SectionRef code;
+  std::vector<KernelDesc> kernels;  // optional in the manifest; empty for packages that predate it
 };
 
 struct Manifest {

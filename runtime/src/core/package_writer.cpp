@@ -126,6 +126,14 @@ std::string PackageWriter::check() const {
     if (t.abi_version == 0) return what + ": abi_version must be at least 1";
     if (t.arena_bytes > uint64_t(INT64_MAX)) return what + ": arena_bytes is too large";
     if (t.code.empty()) return what + ": code is empty";
+    for (size_t k = 0; k < t.kernels.size(); ++k) {
+      const auto &kd = t.kernels[k];
+      if (kd.name.empty() || !valid_text(kd.name))
+        return what + ": kernel " + std::to_string(k) + ": name must be a non-empty UTF-8 string";
+      if (kd.flops > uint64_t(INT64_MAX)) return what + ": kernel '" + kd.name + "': flops is too large";
+      for (const auto &n : kd.nodes)
+        if (!valid_text(n)) return what + ": kernel '" + kd.name + "': node names must be UTF-8 without NUL";
+    }
   }
   return "";
 }
@@ -176,6 +184,24 @@ std::string PackageWriter::plan(Layout *L) const {
       add_key(o, "arena_bytes"); o += std::to_string(t.arena_bytes) + ",\n     ";
       add_key(o, "code");
       add_section(o, L->code_offsets[i], t.code.size(), code_sha[i]);
+      if (!t.kernels.empty()) {
+        o += ",\n     ";
+        add_key(o, "kernels");
+        o += "[";
+        for (size_t k = 0; k < t.kernels.size(); ++k) {
+          const auto &kd = t.kernels[k];
+          o += k ? ",\n       {" : "\n       {";
+          add_key(o, "name"); rt::json::append_quoted(o, kd.name); o += ", ";
+          add_key(o, "flops"); o += std::to_string(kd.flops) + ", ";
+          add_key(o, "nodes"); o += "[";
+          for (size_t n = 0; n < kd.nodes.size(); ++n) {
+            if (n) o += ", ";
+            rt::json::append_quoted(o, kd.nodes[n]);
+          }
+          o += "]}";
+        }
+        o += "]";
+      }
       o += "}";
     }
     o += "\n  ]\n}\n";

@@ -15,8 +15,10 @@ static_assert(offsetof(mie_kernel_env, abi_version) == 0, "mie_kernel_env layout
 static_assert(offsetof(mie_kernel_env, num_threads) == 4, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, pool) == 8, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, parallel_for) == 16, "mie_kernel_env layout");
-static_assert(sizeof(mie_kernel_env) == 24, "mie_kernel_env layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 1, "update the static_asserts with the ABI");
+static_assert(offsetof(mie_kernel_env, profile_ctx) == 24, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, profile) == 32, "mie_kernel_env layout");
+static_assert(sizeof(mie_kernel_env) == 40, "mie_kernel_env layout");
+static_assert(MIE_KERNEL_ABI_VERSION == 2, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -52,9 +54,9 @@ bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::s
     *why = "unsupported code format '" + t.format + "' (expected elf-shared-object)";
     return false;
   }
-  if (t.abi_version != MIE_KERNEL_ABI_VERSION) {
-    *why = "kernel ABI version " + std::to_string(t.abi_version) + " is not supported (this runtime provides " +
-           std::to_string(MIE_KERNEL_ABI_VERSION) + ")";
+  if (t.abi_version < MIE_KERNEL_ABI_MIN_VERSION || t.abi_version > MIE_KERNEL_ABI_VERSION) {
+    *why = "kernel ABI version " + std::to_string(t.abi_version) + " is not supported (this runtime runs " +
+           std::to_string(MIE_KERNEL_ABI_MIN_VERSION) + " to " + std::to_string(MIE_KERNEL_ABI_VERSION) + ")";
     return false;
   }
   std::string feature;
@@ -172,6 +174,18 @@ mie_status Session::set_threads(uint32_t num_threads, std::string *error) {
   pool_ = std::move(pool);
   env_.num_threads = pool_->num_threads();
   env_.pool = pool_.get();
+  return MIE_OK;
+}
+
+mie_status Session::set_profiler(mie_profile_fn hook, void *ctx, std::string *error) {
+  std::lock_guard<std::mutex> lk(run_mu_);
+  if (hook && target_->abi_version < 2) {
+    *error = "package '" + pkg_->path() + "': target '" + target_->name + "' was compiled for kernel ABI " +
+             std::to_string(target_->abi_version) + ", which has no profile hooks (recompile the model)";
+    return MIE_ERR_UNSUPPORTED;
+  }
+  env_.profile = hook;
+  env_.profile_ctx = hook ? ctx : nullptr;
   return MIE_OK;
 }
 

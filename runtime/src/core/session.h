@@ -34,6 +34,9 @@ class Session {
 
   mie_status run(const void *const *inputs, void *const *outputs, std::string *error);
   mie_status set_threads(uint32_t num_threads, std::string *error);
+  // Installs (or, with a NULL hook, removes) the profile hook the generated code calls around each
+  // kernel; MIE_ERR_UNSUPPORTED for code built before ABI 2, which has no hook calls.
+  mie_status set_profiler(mie_profile_fn hook, void *ctx, std::string *error);
   uint32_t num_threads() const { return env_.num_threads; }
   const TargetDesc &target() const { return *target_; }
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }

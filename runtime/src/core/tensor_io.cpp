@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "mie_tensor_io assumes a little-endian host (file data is copied without byte swapping)"
 #endif
@@ -30,13 +33,29 @@ bool read_file(const std::string &path, std::vector<uint8_t> *out, std::string *
   return true;
 }
 
+// Writes head + data to a temporary in the same directory and renames it over `path`: a failed or
+// interrupted write never leaves a partial file, and an existing file is replaced only when complete.
 std::string write_file(const std::string &path, const std::string &head, const void *data, size_t size) {
-  FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f) return "'" + path + "': cannot create: " + std::strerror(errno);
+  std::string tmp = path + ".tmp-XXXXXX";
+  const int fd = mkstemp(&tmp[0]);
+  if (fd < 0) return "'" + path + "': cannot create: " + std::strerror(errno);
+  FILE *f = fdopen(fd, "wb");
+  if (!f) {
+    close(fd);
+    unlink(tmp.c_str());
+    return "'" + path + "': cannot create: " + std::strerror(errno);
+  }
   bool ok = std::fwrite(head.data(), 1, head.size(), f) == head.size();
   if (ok && size) ok = std::fwrite(data, 1, size, f) == size;
   ok = (std::fclose(f) == 0) && ok;
-  return ok ? "" : "'" + path + "': write error";
+  // mkstemp creates 0600; give the file the permissions a plain fopen would (0666 & ~umask).
+  const mode_t mask = umask(0);
+  umask(mask);
+  ok = ok && chmod(tmp.c_str(), 0666 & ~mask) == 0;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return "";
+  const std::string why = std::strerror(errno);
+  unlink(tmp.c_str());
+  return "'" + path + "': write error: " + why;
 }
 
 // Element count with overflow detection; false when the product does not fit the byte budget.
@@ -316,6 +335,10 @@ std::string read_npy(const std::string &path, Tensor *out) {
   std::string error;
   if (!read_file(path, &bytes, &error)) return error;
   return parse_npy(bytes.data(), bytes.size(), path, out);
+}
+
+std::string write_file_atomic(const std::string &path, const void *data, size_t size) {
+  return write_file(path, std::string(), data, size);
 }
 
 std::string write_npy(const std::string &path, mie_dtype dtype, const std::vector<int64_t> &shape, const void *data,

@@ -1,6 +1,7 @@
 /* A hand-written stand-in for generated code, packed into packages by the tests.
  * Model: inputs x f32[2,64], k i32[1]; outputs y f32[2,64], rowsum f32[2]; weights w f32[64];
  * arena: 2*64 f32 scratch.   y[r][c] = x[r][c] * w[c] + k;  rowsum[r] = sum_c y[r][c].
+ * It reports its two steps (multiply, add) to the profile hook as kernels 0 and 1.
  * It checks what the ABI promises (env version, aligned arena/weights, grain-aligned chunks) and reports
  * violations through its return code so the tests see them. */
 #include <stdint.h>
@@ -46,8 +47,13 @@ __attribute__((visibility("default"))) int32_t mie_entry(const mie_kernel_env *e
   if (((uintptr_t)c.scratch) % 64 != 0 || ((uintptr_t)c.w) % 64 != 0) return 5;
   if (*k < 0) return 3; /* lets tests exercise the kernel-failure path */
   c.k = *k;
+  /* Two "kernels" (ids 0 and 1) reported to the profile hook the way generated code does. */
+  if (env->profile) env->profile(env->profile_ctx, 0, 0);
   env->parallel_for(env->pool, ROWS * COLS, GRAIN, mul_body, &c);
+  if (env->profile) env->profile(env->profile_ctx, 0, 1);
+  if (env->profile) env->profile(env->profile_ctx, 1, 0);
   env->parallel_for(env->pool, ROWS * COLS, 0, add_body, &c);
+  if (env->profile) env->profile(env->profile_ctx, 1, 1);
   env->parallel_for(env->pool, 0, 1, add_body, &c); /* count 0 must be a no-op */
   if (c.grain_violation) return 6;
   for (int r = 0; r < ROWS; ++r) {

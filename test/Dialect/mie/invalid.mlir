@@ -30,7 +30,7 @@ func.func private @target_not_target() attributes {mie.target = "x86-64"}
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 //===----------------------------------------------------------------------===//
