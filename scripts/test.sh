@@ -27,7 +27,7 @@ echo "== lit"
 lit_log="$(mktemp)"
 "$LIT" -sv "$BUILD_DIR/test" 2>&1 | tee "$lit_log"
 lit_rc=${PIPESTATUS[0]}
-lit_pass=$(awk '/^ *Passed *:/ {print $2}' "$lit_log" | head -1)
+lit_pass=$(awk -F: '/^ *Passed *:/ {split($2, n, " "); print n[1]}' "$lit_log" | head -1)  # "Passed: 5" or, padded, "Passed     : 5 (90%)"
 lit_fail=$(awk '/^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:/ {n += $(NF-1)} END {print n + 0}' "$lit_log")
 passed=$((passed + ${lit_pass:-0}))
 failed=$((failed + ${lit_fail:-0}))

@@ -36,3 +36,11 @@ if config.aarch64_runtime_dir and config.qemu_aarch64:
         ("%mie-run-aarch64",
          "%s -L /usr/aarch64-linux-gnu %s/bin/mie-run" % (config.qemu_aarch64,
                                                          config.aarch64_runtime_dir)))
+
+# Tests that run AVX-512 code need a host that has it (the x86-64-avx512 target is always compiled).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512f" in cpuinfo.read():
+            config.available_features.add("avx512")
+except OSError:
+    pass

@@ -127,8 +127,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
 
 FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,
                                                const PackageSignature &signature,
-                                               const PackagePlan &plan, const CpuTarget &target,
-                                               const std::string &code) {
+                                               const std::vector<PackageTargetCode> &targets) {
   ::mie::PackageWriter writer;
   writer.set_model(modelName.str());
   writer.set_precision("fp32");
@@ -136,16 +135,24 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
     writer.add_input(in);
   for (const auto &out : signature.outputs)
     writer.add_output(out);
-  writer.set_weights(plan.weights.data(), plan.weights.size());
-  ::mie::PackageTargetSpec spec;
-  spec.name = target.name;
-  spec.kind = "cpu";
-  spec.arch = target.arch;
-  spec.features = target.features;
-  spec.arena_bytes = plan.arenaBytes;
-  spec.code.assign(code.begin(), code.end());
-  spec.kernels = plan.kernels;
-  writer.add_target(std::move(spec));
+  const std::vector<char> &shared = targets.front().plan.weights;
+  writer.set_weights(shared.data(), shared.size());
+  for (const PackageTargetCode &t : targets) {
+    ::mie::PackageTargetSpec spec;
+    spec.name = t.target.name;
+    spec.kind = "cpu";
+    spec.arch = t.target.arch;
+    spec.features = t.target.features;
+    spec.arena_bytes = t.plan.arenaBytes;
+    spec.code.assign(t.code.begin(), t.code.end());
+    spec.kernels = t.plan.kernels;
+    if (t.plan.weights != shared) {
+      spec.own_weights = true;
+      spec.weights = reinterpret_cast<const uint8_t *>(t.plan.weights.data());
+      spec.weights_size = t.plan.weights.size();
+    }
+    writer.add_target(std::move(spec));
+  }
   std::vector<uint8_t> bytes;
   std::string error = writer.serialize(&bytes);
   if (!error.empty())

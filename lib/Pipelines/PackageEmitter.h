@@ -37,10 +37,19 @@ FailureOr<PackageSignature> readSignature(ModuleOp module);
 /// the mie.weights and mie.flops attributes (they go to the package, not into the code).
 FailureOr<PackagePlan> readPlan(ModuleOp module);
 
-/// The bytes of a package holding one CPU target.
+/// One compiled package target: its code object and what its plan put in the package.
+struct PackageTargetCode {
+  CpuTarget target;
+  PackagePlan plan;
+  std::string code;
+};
+
+/// The bytes of a package holding `targets` (at least one). The first target's weights are the
+/// package's shared weights; a later target whose weights differ (packed for another tile) gets
+/// its own weights section, identical ones are stored once.
 FailureOr<std::string> buildPackage(ModuleOp module, StringRef modelName,
-                                    const PackageSignature &signature, const PackagePlan &plan,
-                                    const CpuTarget &target, const std::string &code);
+                                    const PackageSignature &signature,
+                                    const std::vector<PackageTargetCode> &targets);
 
 } // namespace mlir::mie
 

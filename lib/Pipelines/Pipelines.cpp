@@ -101,11 +101,62 @@ static std::string printModule(ModuleOp module) {
   return text;
 }
 
+/// The targets of `list` (comma-separated, no repeats), in the order given.
+static FailureOr<SmallVector<CpuTarget>> lookupTargets(ModuleOp module, StringRef list) {
+  SmallVector<StringRef> names;
+  list.split(names, ',');
+  SmallVector<CpuTarget> targets;
+  for (StringRef name : names) {
+    name = name.trim();
+    std::string error;
+    FailureOr<CpuTarget> target = lookupCpuTarget(name, error);
+    if (failed(target))
+      return module.emitError(error), failure();
+    if (llvm::any_of(targets, [&](const CpuTarget &t) { return t.name == target->name; }))
+      return module.emitError() << "target '" << name << "' is listed twice", failure();
+    targets.push_back(*target);
+  }
+  return targets;
+}
+
+/// ms -> mie for one target: the module gets the target's attribute (kernel selection, weight
+/// packing and microkernels follow it) and leaves planned and outlined.
+static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
+                                const CpuTarget &target) {
+  module.getContext()->getOrLoadDialect<MieDialect>();
+  module->setAttr(MieDialect::getTargetAttrName(),
+                  TargetAttr::get(module.getContext(), TargetKind::cpu,
+                                  target.arch == "x86_64" ? "x86-64" : target.arch,
+                                  target.features));
+  return runPipeline(module, options, buildMsToMiePipeline);
+}
+
+/// The rest of a package target after lowerToMie: plan, LLVM, shared object.
+static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const CompileOptions &options,
+                                                       const CpuTarget &target) {
+  FailureOr<PackagePlan> plan = readPlan(module);
+  if (failed(plan))
+    return failure();
+  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        buildMieToLLVMPipeline(pm, options.parallelMinBytes);
+      })))
+    return failure();
+  FailureOr<std::string> code = emitCpuArtifact(module, target, CpuArtifact::SharedObject);
+  if (failed(code))
+    return failure();
+  return PackageTargetCode{target, std::move(*plan), std::move(*code)};
+}
+
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
-  std::string error;
-  FailureOr<CpuTarget> target = lookupCpuTarget(options.target, error);
-  if (failed(target))
-    return module.emitError(error), failure();
+  FailureOr<SmallVector<CpuTarget>> targets = lookupTargets(module, options.target);
+  if (failed(targets))
+    return failure();
+  if (targets->size() > 1 && options.emit != EmitKind::Package && options.emit != EmitKind::Import &&
+      options.emit != EmitKind::Ms)
+    return module.emitError("several targets make a package; --emit=mie, llvm, asm and obj take "
+                            "one target"),
+           failure();
+  const CpuTarget *target = &targets->front();
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
@@ -118,21 +169,36 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   FailureOr<PackageSignature> signature = readSignature(module);
   if (failed(signature))
     return failure();
-  // The execution-level module says which machine its kernels are for.
-  module.getContext()->getOrLoadDialect<MieDialect>();
-  module->setAttr(MieDialect::getTargetAttrName(),
-                  TargetAttr::get(module.getContext(), TargetKind::cpu,
-                                  target->arch == "x86_64" ? "x86-64" : target->arch,
-                                  target->features));
-  if (failed(runPipeline(module, options, buildMsToMiePipeline)))
+
+  if (options.emit == EmitKind::Package) {
+    // Every target starts from the same optimized ms graph; the last one may consume the module.
+    std::vector<PackageTargetCode> compiled;
+    for (auto [index, t] : llvm::enumerate(*targets)) {
+      OwningOpRef<ModuleOp> copy;
+      ModuleOp work = module;
+      if (index + 1 < targets->size()) {
+        copy = module.clone();
+        work = *copy;
+      }
+      if (failed(lowerToMie(work, options, t)))
+        return failure();
+      if (index == 0 && options.fusionReport)
+        *options.fusionReport = buildFusionReport(work);
+      FailureOr<PackageTargetCode> code = compileTargetCode(work, options, t);
+      if (failed(code))
+        return failure();
+      compiled.push_back(std::move(*code));
+    }
+    return buildPackage(module, options.modelName, *signature, compiled);
+  }
+
+  if (failed(lowerToMie(module, options, *target)))
     return failure();
   if (options.fusionReport)
     *options.fusionReport = buildFusionReport(module);
   if (options.emit == EmitKind::Mie)
     return printModule(module);
-
-  FailureOr<PackagePlan> plan = readPlan(module);
-  if (failed(plan))
+  if (failed(readPlan(module)))
     return failure();
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
         buildMieToLLVMPipeline(pm, options.parallelMinBytes);
@@ -140,10 +206,6 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   CpuArtifact artifact = options.emit == EmitKind::LLVMIR     ? CpuArtifact::LLVMIR
                          : options.emit == EmitKind::Assembly ? CpuArtifact::Assembly
-                         : options.emit == EmitKind::Object   ? CpuArtifact::Object
-                                                              : CpuArtifact::SharedObject;
-  FailureOr<std::string> code = emitCpuArtifact(module, *target, artifact);
-  if (failed(code) || options.emit != EmitKind::Package)
-    return code;
-  return buildPackage(module, options.modelName, *signature, *plan, *target, *code);
+                                                              : CpuArtifact::Object;
+  return emitCpuArtifact(module, *target, artifact);
 }

@@ -45,6 +45,8 @@ def _compiler():
 def compile(model, output=None, target="x86-64", emit="package", extra_args=()):
     """Compiles `model` (an .onnx or ms-dialect .mlir path).
 
+    `target` is one target name or, for a package, a comma-separated list ("x86-64,x86-64-avx512"):
+    one code object each, the runtime runs the best one the machine supports.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure.
     """

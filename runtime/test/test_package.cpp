@@ -253,8 +253,10 @@ TEST(PackageReader, RejectsHeaderProblems) {
   bytes[0] = 'X';
   EXPECT_EQ(rejection(bytes), "bad magic (not a .mie package)");
   bytes = good;
-  bytes[8] = 2;
-  EXPECT_EQ(rejection(bytes), "unsupported format version 2 (this runtime reads version 1)");
+  bytes[8] = 3;
+  EXPECT_EQ(rejection(bytes), "unsupported format version 3 (this runtime reads versions 1 to 2)");
+  bytes[8] = 2;  // readable, but the manifest says 1
+  EXPECT_EQ(rejection(bytes), "manifest format_version 1 differs from the header's 2");
   bytes = good;
   bytes[12] = 64;
   EXPECT_EQ(rejection(bytes), "header_size is 64, expected 128");
@@ -342,6 +344,7 @@ TEST(PackageReader, RejectsHashMismatches) {
 TEST(PackageReader, RejectsManifestProblems) {
   const std::string m = raw_package().manifest;
   const std::string t = host_target_name();
+  const std::string arena = "\"arena_bytes\": 512";
   EXPECT_EQ(manifest_rejection(replace(m, "\"dtype\": \"i32\"", "\"dtype\": \"f128\"")),
             "manifest: inputs[1].dtype: unknown dtype 'f128' (expected one of f32, f16, bf16, f64, i8, i16, i32, i64, u8, bool)");
   EXPECT_EQ(manifest_rejection(replace(m, "[2, 64]", "[2, -3]")), "manifest: inputs[0].shape[1]: negative dimension -3");
@@ -361,12 +364,15 @@ TEST(PackageReader, RejectsManifestProblems) {
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"\"")), "manifest: inputs[1].name: must not be empty");
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"a\\u0000b\"")),
             "manifest: inputs[1].name: string contains a NUL character");
+  EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 3")),
+            "manifest: format_version: unsupported version 3 (this runtime reads 1 to 2)");
   EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 2")),
-            "manifest: format_version: unsupported version 2 (this runtime reads 1)");
+            "manifest format_version 2 differs from the header's 1");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"weights\": {\"offset\": 0, \"size\": 0, \"sha256\": \"\"}")),
+            "manifest: targets[0].weights: per-target weights need format_version 2");
   EXPECT_EQ(manifest_rejection(replace(m, "\"abi_version\": 1", "\"abi_version\": 0")),
             "manifest: targets[0].abi_version: must be at least 1");
   // The optional kernel list is checked like everything else.
-  const std::string arena = "\"arena_bytes\": 512";
   EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": {}")),
             "manifest: targets[0].kernels: expected an array, got object");
   EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": [{\"name\": \"k\", \"flops\": -1, \"nodes\": []}]")),

@@ -350,6 +350,43 @@ TEST(Session, ProfilerNeedsAbi2) {
   EXPECT_EQ(mie_session_set_profiler(nullptr, nullptr, nullptr), MIE_ERR_INVALID_ARGUMENT);
 }
 
+TEST(Session, PerTargetWeights) {
+  // Two targets of the same code: "plain" reads the shared weights, "doubled" its own (2x), as an AVX-512 and
+  // an AVX2 build with differently packed weights would.
+  const auto weights = test_weights();
+  std::vector<float> doubled(weights.size());
+  for (size_t i = 0; i < weights.size(); ++i) doubled[i] = 2 * weights[i];
+  auto plain = host_target(kernel_bytes());
+  plain.name = "plain";
+  auto twice = host_target(kernel_bytes());
+  twice.name = "doubled";
+  twice.own_weights = true;
+  twice.weights = reinterpret_cast<const uint8_t *>(doubled.data());
+  twice.weights_size = doubled.size() * sizeof(float);
+  const std::string path = write_package(writer_with(weights, {plain, twice}), "per_target_weights.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  const char *json = nullptr;
+  size_t json_size = 0;
+  ASSERT_EQ(mie_package_manifest_json(pkg.get(), &json, &json_size), MIE_OK);
+  EXPECT_NE(std::string(json, json_size).find("\"format_version\": 2"), std::string::npos);
+  for (const char *name : {"plain", "doubled"}) {
+    mie::Session s;
+    ASSERT_EQ(s.create(pkg, 1, name), MIE_OK) << mie_last_error();
+    Io io;
+    ASSERT_EQ(s.run(io.in, io.out), MIE_OK) << mie_last_error();
+    const float scale = std::string(name) == "doubled" ? 2.0f : 1.0f;
+    for (int c = 0; c < kCols; ++c)
+      ASSERT_NEAR(io.y[c], io.x[c] * scale * weights[c] + float(io.k), 1e-4f) << name << " y[" << c << "]";
+  }
+  // Only packages that need them are format 2.
+  const std::string v1 = write_package(writer_with(weights, {plain}), "shared_weights.mie");
+  mie::Package pkg1;
+  ASSERT_EQ(pkg1.open(v1.c_str()), MIE_OK) << mie_last_error();
+  ASSERT_EQ(mie_package_manifest_json(pkg1.get(), &json, &json_size), MIE_OK);
+  EXPECT_NE(std::string(json, json_size).find("\"format_version\": 1"), std::string::npos);
+}
+
 TEST(Session, PrefersMostSpecializedTarget) {
   const auto weights = test_weights();
   const auto code = kernel_bytes();

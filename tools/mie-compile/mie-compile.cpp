@@ -63,8 +63,10 @@ cl::opt<EmitKind>
 cl::opt<std::string>
     target("target",
            cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
-                    "aarch64 (NEON)"),
-           cl::value_desc("name"), cl::init("x86-64"), cl::cat(category));
+                    "aarch64 (NEON); for a package a comma-separated list, e.g. "
+                    "x86-64,x86-64-avx512: one code object each, the runtime runs the best one "
+                    "the machine supports"),
+           cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
 cl::opt<int64_t> parallelMinBytes(
     "parallel-min-bytes",
     cl::desc(

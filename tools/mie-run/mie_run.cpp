@@ -331,6 +331,19 @@ int Runner::main(int argc, char **argv) {
   mie_session_num_threads(session_, &threads);
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
+  // A package for several machines: say what else it holds and whether this host could run it.
+  uint32_t n_targets = 0;
+  mie_package_num_targets(package_, &n_targets);
+  if (n_targets > 1) {
+    std::string others;
+    for (uint32_t i = 0; i < n_targets; ++i) {
+      mie_target_info t;
+      mie_package_target_info(package_, i, &t);
+      if (std::strcmp(t.name, target_name) == 0) continue;
+      others += std::string(others.empty() ? "" : ", ") + t.name + (t.runnable_here ? " (runnable here)" : " (not for this host)");
+    }
+    std::fprintf(out_, "other targets in the package: %s\n", others.c_str());
+  }
 
   KernelProfiler profiler;
   double peak_per_core = 0;

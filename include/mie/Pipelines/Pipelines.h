@@ -20,6 +20,8 @@ namespace mlir::mie {
 enum class EmitKind { Import, Ms, Mie, LLVMIR, Assembly, Object, Package };
 
 struct CompileOptions {
+  /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512"): one code object
+  /// per target in one package, whose runtime picks the best the machine supports.
   std::string target = "x86-64";
   EmitKind emit = EmitKind::Package;
   std::string modelName = "model";

@@ -34,6 +34,11 @@ struct PackageTargetSpec {
   uint64_t arena_bytes = 0;
   std::vector<uint8_t> code;  // the whole code object; must not be empty
   std::vector<PackageKernelSpec> kernels;  // optional; index = the kernel id the profile hook reports
+  // Weights of this target alone (format 2), for code whose weights differ from the shared ones (packed for
+  // another microkernel tile). Not copied: must stay valid until write()/serialize() return.
+  bool own_weights = false;
+  const uint8_t *weights = nullptr;
+  uint64_t weights_size = 0;
 };
 
 class PackageWriter {

@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define MIE_RT_VERSION_STRING "0.1.0"
-#define MIE_PACKAGE_FORMAT_VERSION 1
+#define MIE_PACKAGE_FORMAT_VERSION 2 /* the newest format this runtime reads (it reads 1 too) */
 
 typedef enum mie_status {
   MIE_OK = 0,

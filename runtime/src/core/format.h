@@ -11,7 +11,10 @@
 namespace mie::rt {
 
 constexpr uint8_t kMagic[8] = {'M', 'I', 'E', 'P', 'K', 'G', 0, 0};
-constexpr uint32_t kFormatVersion = 1;
+// Versions this runtime reads. 2 adds per-target weights sections (a version 1 reader would silently run
+// such a target on the shared weights); writers emit 1 unless a package needs them.
+constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kMinFormatVersion = 1;
 constexpr uint32_t kHeaderSize = 128;
 constexpr uint64_t kSectionAlignment = 64;
 constexpr size_t kReservedOffset = 72;  // 56 reserved bytes at [72, 128)

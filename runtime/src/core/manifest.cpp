@@ -119,7 +119,7 @@ class SchemaReader {
     return true;
   }
 
-  bool targets(const Value &root, std::vector<TargetDesc> *out) {
+  bool targets(const Value &root, uint64_t format_version, std::vector<TargetDesc> *out) {
     const Value *arr;
     if (!field(root, "", "targets", Type::Array, &arr)) return false;
     if (arr->array.empty()) return fail("targets", "package has no targets");
@@ -143,6 +143,11 @@ class SchemaReader {
         if (other.name == d.name) return fail(p + ".name", "duplicate target name '" + d.name + "'");
       d.abi_version = uint32_t(abi);
       if (t.find("kernels") && !kernels(t, p, &d.kernels)) return false;
+      if (t.find("weights")) {
+        if (format_version < 2) return fail(p + ".weights", "per-target weights need format_version 2");
+        if (!section(t, p, "weights", &d.weights)) return false;
+        d.has_own_weights = true;
+      }
       out->push_back(std::move(d));
     }
     return true;
@@ -183,14 +188,15 @@ bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) 
   if (root.type != Type::Object) return r.fail("", "expected a JSON object at top level, got " + describe(root));
   uint64_t version;
   if (!r.uint(root, "", "format_version", INT64_MAX, &version)) return false;
-  if (version != kFormatVersion)
+  if (version < kMinFormatVersion || version > kFormatVersion)
     return r.fail("format_version", "unsupported version " + std::to_string(version) + " (this runtime reads " +
-                                        std::to_string(kFormatVersion) + ")");
+                                        std::to_string(kMinFormatVersion) + " to " + std::to_string(kFormatVersion) +
+                                        ")");
   out->format_version = int64_t(version);
   if (!r.string(root, "", "compiler", false, &out->compiler) || !r.string(root, "", "model", false, &out->model) ||
       !r.string(root, "", "precision", true, &out->precision) || !r.tensors(root, "inputs", &out->inputs) ||
       !r.tensors(root, "outputs", &out->outputs) || !r.section(root, "", "weights", &out->weights) ||
-      !r.targets(root, &out->targets))
+      !r.targets(root, version, &out->targets))
     return false;
   if (out->outputs.empty()) return r.fail("outputs", "model has no outputs");
   return true;

@@ -37,6 +37,10 @@ struct TargetDesc {
   uint32_t abi_version = 0;
   uint64_t arena_bytes = 0;
   SectionRef code;
+  // Format 2: the weights this target's code reads, when they differ from the shared ones (weights packed
+  // for another microkernel tile).
+  bool has_own_weights = false;
+  SectionRef weights;
   std::vector<KernelDesc> kernels;  // optional in the manifest; empty for packages that predate it
 };
 

@@ -60,9 +60,9 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
     *error = "bad magic (not a .mie package)";
     return false;
   }
-  if (h.format_version != kFormatVersion) {
-    *error = "unsupported format version " + std::to_string(h.format_version) + " (this runtime reads version " +
-             std::to_string(kFormatVersion) + ")";
+  if (h.format_version < kMinFormatVersion || h.format_version > kFormatVersion) {
+    *error = "unsupported format version " + std::to_string(h.format_version) + " (this runtime reads versions " +
+             std::to_string(kMinFormatVersion) + " to " + std::to_string(kFormatVersion) + ")";
     return false;
   }
   if (h.header_size != kHeaderSize) {
@@ -109,10 +109,18 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
     *error = "manifest: " + jerr;
     return false;
   }
+  if (uint64_t(manifest->format_version) != h.format_version) {
+    *error = "manifest format_version " + std::to_string(manifest->format_version) + " differs from the header's " +
+             std::to_string(h.format_version);
+    return false;
+  }
 
   std::vector<NamedSection> sections;
   sections.push_back({"weights section", &manifest->weights});
-  for (const auto &t : manifest->targets) sections.push_back({"code section of target '" + t.name + "'", &t.code});
+  for (const auto &t : manifest->targets) {
+    sections.push_back({"code section of target '" + t.name + "'", &t.code});
+    if (t.has_own_weights) sections.push_back({"weights section of target '" + t.name + "'", &t.weights});
+  }
   for (const auto &s : sections)
     if (!check_placement(s.label, s.ref->offset, s.ref->size, size, error)) return false;
 

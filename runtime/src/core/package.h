@@ -29,11 +29,16 @@ class Package {
   uint64_t size() const { return size_; }
   const std::string &manifest_text() const { return manifest_text_; }
   // NULL when the weights section is empty; otherwise 64-byte aligned (mmap is page aligned).
-  const void *weights() const { return manifest_.weights.size ? data_ + manifest_.weights.offset : nullptr; }
+  const void *weights() const { return section_data(manifest_.weights); }
+  // The weights `target`'s code reads: its own section when it has one, else the shared one.
+  const void *weights(const TargetDesc &target) const {
+    return section_data(target.has_own_weights ? target.weights : manifest_.weights);
+  }
   const TargetDesc *find_target(const std::string &name) const;
 
  private:
   Package() = default;
+  const void *section_data(const SectionRef &s) const { return s.size ? data_ + s.offset : nullptr; }
   std::string path_;
   const uint8_t *data_ = nullptr;
   uint64_t size_ = 0;

@@ -22,6 +22,7 @@ struct PackageWriter::Layout {
   uint8_t header[kHeaderSize];
   uint64_t weights_offset = 0;
   std::vector<uint64_t> code_offsets;
+  std::vector<uint64_t> target_weights_offsets;  // per target; meaningful where own_weights
   uint64_t file_size = 0;
 };
 
@@ -126,6 +127,8 @@ std::string PackageWriter::check() const {
     if (t.abi_version == 0) return what + ": abi_version must be at least 1";
     if (t.arena_bytes > uint64_t(INT64_MAX)) return what + ": arena_bytes is too large";
     if (t.code.empty()) return what + ": code is empty";
+    if (!t.own_weights && (t.weights || t.weights_size)) return what + ": weights given but own_weights is not set";
+    if (t.own_weights && t.weights_size && !t.weights) return what + ": own weights have a size but no data";
     for (size_t k = 0; k < t.kernels.size(); ++k) {
       const auto &kd = t.kernels[k];
       if (kd.name.empty() || !valid_text(kd.name))
@@ -141,8 +144,15 @@ std::string PackageWriter::check() const {
 std::string PackageWriter::plan(Layout *L) const {
   if (std::string e = check(); !e.empty()) return e;
   const std::string weights_sha = rt::sha256_hex(weights_, weights_size_);
-  std::vector<std::string> code_sha;
-  for (const auto &t : targets_) code_sha.push_back(rt::sha256_hex(t.code.data(), t.code.size()));
+  std::vector<std::string> code_sha, weights_sha_of;
+  bool any_own_weights = false;
+  for (const auto &t : targets_) {
+    code_sha.push_back(rt::sha256_hex(t.code.data(), t.code.size()));
+    weights_sha_of.push_back(t.own_weights ? rt::sha256_hex(t.weights, t.weights_size) : "");
+    any_own_weights |= t.own_weights;
+  }
+  // Version 1 readers would run a target with its own weights on the shared ones: only such packages are 2.
+  const uint32_t version = any_own_weights ? 2 : 1;
 
   // Section offsets depend on the manifest length, which depends on the offsets' digits: iterate until the
   // data start stops moving (two or three rounds; the page rounding absorbs small changes).
@@ -152,14 +162,20 @@ std::string PackageWriter::plan(Layout *L) const {
     L->weights_offset = pos;
     pos = align_up(pos + weights_size_, kSectionPlacement);
     L->code_offsets.clear();
+    L->target_weights_offsets.clear();
     for (const auto &t : targets_) {
       L->code_offsets.push_back(pos);
       L->file_size = pos + t.code.size();
       pos = align_up(pos + t.code.size(), kSectionPlacement);
+      L->target_weights_offsets.push_back(pos);
+      if (t.own_weights) {
+        L->file_size = pos + t.weights_size;
+        pos = align_up(pos + t.weights_size, kSectionPlacement);
+      }
     }
 
     std::string &o = L->manifest;
-    o = "{\n  \"format_version\": " + std::to_string(rt::kFormatVersion) + ",\n  ";
+    o = "{\n  \"format_version\": " + std::to_string(version) + ",\n  ";
     add_key(o, "compiler"); rt::json::append_quoted(o, compiler_); o += ",\n  ";
     add_key(o, "model"); rt::json::append_quoted(o, model_); o += ",\n  ";
     add_key(o, "precision"); rt::json::append_quoted(o, precision_); o += ",\n";
@@ -184,6 +200,11 @@ std::string PackageWriter::plan(Layout *L) const {
       add_key(o, "arena_bytes"); o += std::to_string(t.arena_bytes) + ",\n     ";
       add_key(o, "code");
       add_section(o, L->code_offsets[i], t.code.size(), code_sha[i]);
+      if (t.own_weights) {
+        o += ",\n     ";
+        add_key(o, "weights");
+        add_section(o, L->target_weights_offsets[i], t.weights_size, weights_sha_of[i]);
+      }
       if (!t.kernels.empty()) {
         o += ",\n     ";
         add_key(o, "kernels");
@@ -210,7 +231,7 @@ std::string PackageWriter::plan(Layout *L) const {
     if (needed == data_start) {
       rt::Header h;
       std::memcpy(h.magic, rt::kMagic, 8);
-      h.format_version = rt::kFormatVersion;
+      h.format_version = version;
       h.header_size = kHeaderSize;
       h.manifest_offset = kHeaderSize;
       h.manifest_size = o.size();
@@ -243,8 +264,11 @@ bool PackageWriter::emit(const Layout &L, Sink &&sink) const {
   };
   if (!put(L.header, kHeaderSize) || !put(L.manifest.data(), L.manifest.size())) return false;
   if (!pad_to(L.weights_offset) || !put(weights_, weights_size_)) return false;
-  for (size_t i = 0; i < targets_.size(); ++i)
-    if (!pad_to(L.code_offsets[i]) || !put(targets_[i].code.data(), targets_[i].code.size())) return false;
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    const auto &t = targets_[i];
+    if (!pad_to(L.code_offsets[i]) || !put(t.code.data(), t.code.size())) return false;
+    if (t.own_weights && (!pad_to(L.target_weights_offsets[i]) || !put(t.weights, t.weights_size))) return false;
+  }
   return pos == L.file_size;
 }
 

@@ -223,7 +223,7 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
   for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
   args_[k++] = arena_;
-  args_[k++] = const_cast<void *>(pkg_->weights());  // read-only mapping: writes would fault, by design
+  args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());
   last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);

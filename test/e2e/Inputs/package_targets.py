@@ -1,0 +1,29 @@
+"""Prints what a .mie package holds, one line per fact, for FileCheck: the format version, the shared
+weights size, and per target its name, arch, whether it has its own weights section and how many
+kernels it lists. Reads the header and manifest only (docs/package-format.md).
+
+usage: package_targets.py PACKAGE.mie
+"""
+import json
+import struct
+import sys
+
+
+def main():
+    with open(sys.argv[1], "rb") as f:
+        header = f.read(128)
+        magic, version, _, moff, msize = struct.unpack_from("<8sIIQQ", header)
+        assert magic == b"MIEPKG\0\0", magic
+        f.seek(moff)
+        manifest = json.loads(f.read(msize))
+    print(f"header format_version {version}, manifest format_version {manifest['format_version']}")
+    print(f"shared weights {manifest['weights']['size']} bytes")
+    for t in manifest["targets"]:
+        own = t.get("weights")
+        weights = f"own weights {own['size']} bytes" if own else "shared weights"
+        print(f"target {t['name']} arch {t['arch']} abi {t['abi_version']}: {weights}, "
+              f"{len(t.get('kernels', []))} kernels")
+
+
+if __name__ == "__main__":
+    main()
