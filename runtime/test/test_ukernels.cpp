@@ -156,6 +156,12 @@ std::vector<Epilogue> epilogues() {
       {"accumulate_bias_col_silu", MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE | MIE_UK_BIAS |
                                        MIE_UK_BIAS_PER_COL |
                                        (MIE_UK_ACT_SILU << MIE_UK_ACTIVATION_SHIFT)},
+      {"transposed", MIE_UK_TRANSPOSE_C},
+      {"transposed_bias_col_residual_relu", MIE_UK_TRANSPOSE_C | MIE_UK_EPILOGUE | MIE_UK_BIAS |
+                                                MIE_UK_BIAS_PER_COL | MIE_UK_RESIDUAL |
+                                                (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
+      {"transposed_accumulate_clamp", MIE_UK_TRANSPOSE_C | MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE |
+                                          MIE_UK_CLAMP},
   };
   static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
                                 "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
@@ -166,9 +172,12 @@ std::vector<Epilogue> epilogues() {
 }
 
 /// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray
-/// stores) and compares against a double-precision reference.
+/// stores) and compares against a double-precision reference. With MIE_UK_TRANSPOSE_C, C and the
+/// residual hold the block transposed (n rows of m).
 void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e) {
-  const int64_t ldc = n + 5, ldr = n + 3, border = 2;
+  const bool transposed = e.flags & MIE_UK_TRANSPOSE_C;
+  const int64_t rowsC = transposed ? n : m, colsC = transposed ? m : n;
+  const int64_t ldc = colsC + 5, ldr = colsC + 3, border = 2;
   std::vector<float> a = randomVector(k * t.mr, 1 + k + m); // [k][mr], zero past m
   for (int64_t p = 0; p < k; ++p)
     for (int64_t i = m; i < t.mr; ++i)
@@ -177,25 +186,26 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
   for (int64_t p = 0; p < k; ++p)
     for (int64_t j = n; j < t.nr; ++j)
       b[p * t.nr + j] = 0.0f;
-  std::vector<float> c0 = randomVector((m + 2 * border) * ldc, 11);
+  std::vector<float> c0 = randomVector((rowsC + 2 * border) * ldc, 11);
   std::vector<float> c = c0;
   std::vector<float> bias = randomVector(std::max<int64_t>(m, n), 13);
-  std::vector<float> res = randomVector(m * ldr, 17);
+  std::vector<float> res = randomVector(rowsC * ldr, 17);
   const float lo = -0.25f, hi = 0.5f;
   float *cBlock = c.data() + border * ldc + border;
   t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), border * ldc + border, ldc, k, m, n, e.flags,
        bias.data(), 0, res.data(), 0, ldr, lo, hi);
   (void)cBlock;
   const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-  for (int64_t i = 0; i < m + 2 * border; ++i)
+  for (int64_t i = 0; i < rowsC + 2 * border; ++i)
     for (int64_t j = 0; j < ldc; ++j) {
-      const int64_t bi = i - border, bj = j - border;
+      const int64_t br = i - border, bq = j - border; // position in the stored block
       const float got = c[i * ldc + j];
-      if (bi < 0 || bi >= m || bj < 0 || bj >= n) {
+      if (br < 0 || br >= rowsC || bq < 0 || bq >= colsC) {
         ASSERT_EQ(got, c0[i * ldc + j])
-            << "store outside the block at (" << bi << ", " << bj << ")";
+            << "store outside the block at (" << br << ", " << bq << ")";
         continue;
       }
+      const int64_t bi = transposed ? bq : br, bj = transposed ? br : bq; // product element
       double want = (e.flags & MIE_UK_ACCUMULATE) ? c0[i * ldc + j] : 0.0;
       for (int64_t p = 0; p < k; ++p)
         want += double(a[p * t.mr + bi]) * b[p * t.nr + bj];
@@ -203,7 +213,7 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
         if (e.flags & MIE_UK_BIAS)
           want += (e.flags & MIE_UK_BIAS_PER_COL) ? bias[bj] : bias[bi];
         if (e.flags & MIE_UK_RESIDUAL)
-          want += res[bi * ldr + bj];
+          want += res[br * ldr + bq];
         want = activate(want, act);
         if (e.flags & MIE_UK_CLAMP)
           want = std::min(std::max(want, double(lo)), double(hi));

@@ -124,6 +124,38 @@ func.func @depthwise_multiplier(%x: memref<1x4x6x6xf32>, %w: memref<8x1x3x3xf32>
 
 // -----
 
+// Tests the transposed-output GEMM (a 1x1 convolution with pixels as rows): trans_a rows packed
+// from a [K, M] buffer (the pack reads it transposed), tiles storing with MIE_UK_TRANSPOSE_C (64)
+// into the [N, M] output at offset col * M + row with ld = M = 3, bias per product column.
+
+// CHECK-LABEL: func.func @gemm_ukernel_trans_c
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2(%{{[^,]+}}, %c0_i64, %c3_i64, %c1_i64,
+// CHECK: %[[FLAGS:.+]] = arith.ori %c14_i64, %c64_i64 : i64
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c3_i64, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[FLAGS]],
+func.func @gemm_ukernel_trans_c(%a: memref<8x3xf32>, %b: memref<2x8x16xf32>, %bias: memref<20xf32>, %c: memref<20x3xf32>) {
+  mie.gemm ins(%a, %b : memref<8x3xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<20x3xf32>) {trans_a, trans_c, b_packed, epilogue = #mie.epilogue<bias>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
+  return
+}
+
+// -----
+
+// Tests the portable form of a transposed-output GEMM: the product's (m, n) lands at output
+// (n, m), and the bias (per product column) runs along the output's rows.
+
+// CHECK-DAG: #[[$CT:.+]] = affine_map<(d0, d1, d2) -> (d1, d0)>
+// CHECK-DAG: #[[$ROWS:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @gemm_trans_c
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #[[$CT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$ROWS]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : memref<32xf32>) outs(%{{.+}} : memref<32x8xf32>)
+func.func @gemm_trans_c(%a: memref<8x16xf32>, %w: memref<16x32xf32>, %b: memref<32xf32>,
+                        %y: memref<32x8xf32>) {
+  mie.gemm ins(%a, %w : memref<8x16xf32>, memref<16x32xf32>) bias(%b : memref<32xf32>)
+      outs(%y : memref<32x8xf32>) {trans_c, epilogue = #mie.epilogue<bias>}
+  return
+}
+
+// -----
+
 // Tests a GEMM with trans_b, alpha and a bias: the product over [m, n, k] reads b as [n, k], is
 // scaled by alpha, then the bias is added along the columns.
 
@@ -234,11 +266,12 @@ func.func @conv_shared(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memr
 // -----
 
 // Tests a depthwise convolution on its microkernel: channels split over a parallel loop, a stack
-// buffer for the padded plane (6 x (6 + 160) floats), the filter read as it is.
+// buffer for the padded plane (6 rows of 32 floats: a row's whole 16-lane vectors, 16 + 2 + 1 read,
+// rounded up to 16), the filter read as it is.
 
 // CHECK-LABEL: func.func @depthwise_ukernel
 // CHECK: mie.kernel "dwconv"
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<996xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<192xf32>
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_dwconv_nchw_avx2(
 func.func @depthwise_ukernel(%x: memref<1x4x4x4xf32>, %w: memref<4x1x3x3xf32>, %y: memref<1x4x4x4xf32>) {

@@ -45,6 +45,29 @@ func.func @gemm(%a: memref<1x2xf32>, %c: memref<1x3xf32>, %d: memref<1x3xf32>) {
 
 // -----
 
+// Tests the GEMM of a 1x1 convolution with pixels as rows: B is a collapsed view [F = 3, C = 2] of
+// the filter [3, 2, 1, 1], packed from the filter's bytes like any transposed B (panel 0: w00 w10,
+// w01 w11; panel 1: w20 0, w21 0); the view and the unpacked filter leave the module.
+
+// CHECK-NOT: memref.global "private" constant @f :
+// CHECK-LABEL: func.func @pointwise
+// CHECK-NOT: memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3]]
+// CHECK: %[[P:.+]] = memref.get_global @f_rhs2t : memref<2x2x2xf32>
+// CHECK: mie.gemm ins(%{{.+}}, %[[P]] : memref<2x4xf32>, memref<2x2x2xf32>)
+// CHECK-SAME: b_packed
+// CHECK-SAME: trans_a, trans_c
+// 1 3 2 4 5 0 6 0:
+// CHECK: "0x040000000000803F0000404000000040000080400000A040000000000000C040{{0+}}"
+memref.global "private" constant @f : memref<3x2x1x1xf32> = dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]], [[[5.0]], [[6.0]]]]>
+func.func @pointwise(%x: memref<2x4xf32>, %y: memref<3x4xf32>) {
+  %f = memref.get_global @f : memref<3x2x1x1xf32>
+  %w = memref.collapse_shape %f [[0], [1, 2, 3]] : memref<3x2x1x1xf32> into memref<3x2xf32>
+  mie.gemm ins(%x, %w : memref<2x4xf32>, memref<3x2xf32>) outs(%y : memref<3x4xf32>) {trans_a, trans_b, trans_c, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  return
+}
+
+// -----
+
 // Tests that an op whose weights are not constant loses its tiling (the portable path runs it).
 
 // CHECK-LABEL: func.func @runtime_weights

@@ -88,3 +88,48 @@ func.func @no_target(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
   mie.conv2d ins(%x, %w : memref<1x8x4x4xf32>, memref<8x8x1x1xf32>) outs(%y : memref<1x8x4x4xf32>)
   return
 }
+
+// -----
+
+// Tests that a pointwise convolution on a 7x7 output (49 pixels: 49 of 64 lanes of a 16-wide tile)
+// becomes the GEMM with pixels as rows, x^T [49, 512] x w^T [512, 2048] written back transposed
+// (trans_c) on 2-D views of the same buffers, bias and residual kept; on 56x56 (3136 pixels, every
+// lane filled) the convolution stays, as do a strided 1x1 and a batch of two images.
+
+// CHECK-LABEL: func.func @pointwise
+// CHECK-SAME: (%[[X:[^:]+]]: memref<1x512x7x7xf32>, %[[Y:[^:]+]]: memref<1x2048x7x7xf32>, %[[B:[^:]+]]: memref<2048xf32>, %[[R:[^:]+]]: memref<1x2048x7x7xf32>
+// CHECK: %[[W:.+]] = memref.get_global @w1 : memref<2048x512x1x1xf32>
+// CHECK-DAG: %[[X2:.+]] = memref.collapse_shape %[[X]] {{\[}}[0, 1], [2, 3]] : memref<1x512x7x7xf32> into memref<512x49xf32>
+// CHECK-DAG: %[[W2:.+]] = memref.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : memref<2048x512x1x1xf32> into memref<2048x512xf32>
+// CHECK-DAG: %[[R2:.+]] = memref.collapse_shape %[[R]] {{\[}}[0, 1], [2, 3]] : memref<1x2048x7x7xf32> into memref<2048x49xf32>
+// CHECK-DAG: %[[Y2:.+]] = memref.collapse_shape %[[Y]] {{\[}}[0, 1], [2, 3]] : memref<1x2048x7x7xf32> into memref<2048x49xf32>
+// CHECK: mie.gemm ins(%[[X2]], %[[W2]] : memref<512x49xf32>, memref<2048x512xf32>) bias(%[[B]] : memref<2048xf32>) residual(%[[R2]] : memref<2048x49xf32>) outs(%[[Y2]] : memref<2048x49xf32>)
+// CHECK-SAME: epilogue = #mie.epilogue<bias, residual, activation = relu>
+// CHECK-SAME: tiling = #mie.tiling<"avx2"
+// CHECK-SAME: trans_a, trans_b, trans_c
+// CHECK-NOT: mie.conv2d ins(%[[X]]
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x64x56x56xf32>, memref<256x64x1x1xf32>)
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x512x14x14xf32>, memref<2048x512x1x1xf32>)
+// CHECK-SAME: strides = array<i64: 2, 2>
+// CHECK: mie.conv2d ins(%{{.+}} : memref<2x512x7x7xf32>, memref<2048x512x1x1xf32>)
+// CHECK-NOT: mie.gemm
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
+memref.global "private" constant @w1 : memref<2048x512x1x1xf32> = dense<1.0>
+memref.global "private" constant @w2 : memref<256x64x1x1xf32> = dense<1.0>
+func.func @pointwise(%x: memref<1x512x7x7xf32>, %y: memref<1x2048x7x7xf32>, %b: memref<2048xf32>,
+                     %r: memref<1x2048x7x7xf32>, %x56: memref<1x64x56x56xf32>,
+                     %y56: memref<1x256x56x56xf32>, %x14: memref<1x512x14x14xf32>,
+                     %xb: memref<2x512x7x7xf32>, %yb: memref<2x2048x7x7xf32>) {
+  %w1 = memref.get_global @w1 : memref<2048x512x1x1xf32>
+  mie.conv2d ins(%x, %w1 : memref<1x512x7x7xf32>, memref<2048x512x1x1xf32>) bias(%b : memref<2048xf32>)
+      residual(%r : memref<1x2048x7x7xf32>) outs(%y : memref<1x2048x7x7xf32>)
+      {epilogue = #mie.epilogue<bias, residual, activation = relu>}
+  %w2 = memref.get_global @w2 : memref<256x64x1x1xf32>
+  mie.conv2d ins(%x56, %w2 : memref<1x64x56x56xf32>, memref<256x64x1x1xf32>) outs(%y56 : memref<1x256x56x56xf32>)
+  mie.conv2d ins(%x14, %w1 : memref<1x512x14x14xf32>, memref<2048x512x1x1xf32>) outs(%y : memref<1x2048x7x7xf32>)
+      {strides = array<i64: 2, 2>}
+  mie.conv2d ins(%xb, %w1 : memref<2x512x7x7xf32>, memref<2048x512x1x1xf32>) outs(%yb : memref<2x2048x7x7xf32>)
+  return
+}
+}

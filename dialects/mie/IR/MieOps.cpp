@@ -348,12 +348,18 @@ LogicalResult GemmOp::verify() {
     if (getAlpha().convertToDouble() != 1.0)
       return emitOpError("expects alpha = 1 with a packed b (alpha is folded into the panels)");
     int64_t nr = getTiling()->getNr();
-    int64_t k = getTransA() ? a[0] : a[1];
-    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(c[1], nr), k, nr};
+    int64_t k = getTransA() ? a[0] : a[1], m = getTransA() ? a[1] : a[0];
+    int64_t n = getTransC() ? c[0] : c[1];
+    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(n, nr), k, nr};
     if (failed(checkShape(op, "b", getB(), panels, "[ceil(N / nr), K, nr], the packed panels")))
       return failure();
-    return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), c[1],
-                                 "[N], the output columns");
+    if (getTransC() && c[1] != m)
+      return emitOpError() << "expects output [N, M] with trans_c, got " << c[1]
+                           << " columns for M = " << m;
+    if (!getTransC() && c[0] != m)
+      return emitOpError() << "expects output [M, N], got " << c[0] << " rows for M = " << m;
+    return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), n,
+                                 "[N], the product columns");
   }
   if (getTiling() && rank != 2)
     return emitOpError() << "expects rank 2 with a tiling, got rank " << rank;
@@ -370,11 +376,16 @@ LogicalResult GemmOp::verify() {
     return emitOpError() << "expects the contraction sizes to match, got K = " << ka
                          << " from a and K = " << kb << " from b";
   SmallVector<int64_t> expected(a.drop_back(2));
-  expected.append({m, n});
-  if (failed(checkShape(op, "output", getOutput(), expected, "[.., M, N] from a and b")))
+  if (getTransC())
+    expected.append({n, m});
+  else
+    expected.append({m, n});
+  if (failed(checkShape(op, "output", getOutput(), expected,
+                        getTransC() ? "[.., N, M] from a and b (trans_c)"
+                                    : "[.., M, N] from a and b")))
     return failure();
   return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), n,
-                               "[N], the output columns");
+                               "[N], the product columns");
 }
 
 //===----------------------------------------------------------------------===//

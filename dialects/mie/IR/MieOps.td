@@ -116,6 +116,10 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
     All buffers are static and share one element type; `accumulator` names the type products are
     summed in (the element type when absent).
 
+    With `trans_c` the output (and the residual) hold the product transposed, [N, M]; the bias
+    still goes per product column, i.e. per output row. `mie-select-kernels` computes a 1x1
+    convolution this way, pixels as rows: out[F, P] = (x^T[P, C] w^T[C, F])^T.
+
     `tiling` (set by `mie-select-kernels`) runs the product on the microkernels. With `b_packed`
     (set by `mie-pack-weights`, 2-D only) `b` holds op(b) scaled by alpha as RHS panels
     [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md).
@@ -136,7 +140,8 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
                    DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
                    OptionalAttr<TypeAttr>:$accumulator,
                    OptionalAttr<Mie_TilingAttr>:$tiling,
-                   UnitAttr:$b_packed);
+                   UnitAttr:$b_packed,
+                   UnitAttr:$trans_c);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

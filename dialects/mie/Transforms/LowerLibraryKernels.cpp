@@ -163,7 +163,7 @@ void lowerGemm(GemmOp op) {
   auto outType = cast<MemRefType>(op.getOutput().getType());
   int64_t rank = outType.getRank(); // 2, or 3 when batched
   bool batched = rank == 3;
-  bool ta = op.getTransA(), tb = op.getTransB();
+  bool ta = op.getTransA(), tb = op.getTransB(), tc = op.getTransC();
   double alpha = op.getAlpha().convertToDouble();
   SmallVector<Value> ins = {op.getA(), op.getB()};
   bool hasBias = op.getBias() != nullptr, hasResidual = op.getResidual() != nullptr;
@@ -191,7 +191,10 @@ void lowerGemm(GemmOp op) {
                          : SmallVector<AffineExpr>{d(m), d(k)});
         bExprs.append(tb ? SmallVector<AffineExpr>{d(n), d(k)}
                          : SmallVector<AffineExpr>{d(k), d(n)});
-        oExprs.append({d(m), d(n)});
+        if (tc)
+          oExprs.append({d(n), d(m)});
+        else
+          oExprs.append({d(m), d(n)});
         SmallVector<AffineMap> maps = {AffineMap::get(nd, 0, aExprs, ctx),
                                        AffineMap::get(nd, 0, bExprs, ctx),
                                        AffineMap::get(nd, 0, oExprs, ctx)};
@@ -216,7 +219,9 @@ void lowerGemm(GemmOp op) {
         }
         Value bias = hasBias ? args[2] : Value();
         Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
-        buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/rank - 1);
+        // The bias goes per product column: the output's last dim, or with trans_c its rows.
+        buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual,
+                             /*biasDim=*/tc ? rank - 2 : rank - 1);
       });
   op.erase();
 }

@@ -87,6 +87,10 @@ struct Packer {
   }
 
   memref::GlobalOp globalOf(Value v) {
+    // A collapsed view has the global's bytes in the global's order (a 1x1 filter [F, C, 1, 1]
+    // seen as [F, C] by the GEMM that computes the convolution).
+    if (auto collapse = v.getDefiningOp<memref::CollapseShapeOp>())
+      v = collapse.getSrc();
     auto get = v.getDefiningOp<memref::GetGlobalOp>();
     return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
   }
@@ -186,8 +190,13 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
         ops.push_back(op);
     });
     SmallVector<memref::GetGlobalOp> oldReads;
+    SmallVector<memref::CollapseShapeOp> oldViews;
     for (Operation *op : ops) {
       Value weights = isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getFilter() : cast<GemmOp>(op).getB();
+      if (auto view = weights.getDefiningOp<memref::CollapseShapeOp>()) {
+        oldViews.push_back(view);
+        weights = view.getSrc();
+      }
       if (auto get = weights.getDefiningOp<memref::GetGlobalOp>())
         oldReads.push_back(get);
       LogicalResult result = isa<Conv2dOp>(op) ? packer.packConv(cast<Conv2dOp>(op))
@@ -195,8 +204,14 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
       if (failed(result))
         return signalPassFailure();
     }
-    // Unpacked weights nobody reads any more leave the package.
+    // Unpacked weights nobody reads any more leave the package (through the views of them).
     llvm::SmallPtrSet<Operation *, 16> erased;
+    for (memref::CollapseShapeOp view : oldViews) {
+      if (erased.contains(view) || !view->use_empty())
+        continue;
+      erased.insert(view);
+      view.erase();
+    }
     for (memref::GetGlobalOp get : oldReads) {
       if (erased.contains(get) || !get->use_empty())
         continue;

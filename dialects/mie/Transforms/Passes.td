@@ -17,7 +17,11 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
 
     3x3 stride-1 convolutions with at least 16 input and output channels are marked `winograd`
     (F(2x2, 3x3): 16 GEMMs of F x tiles x C, 2.25x fewer multiplications; off with winograd=false).
-    Depthwise convolutions (strides 1 or 2) get the depthwise microkernel (`ukernel`). Ops it does
+    A 1x1 stride-1 unpadded convolution of one image whose pixels fill the vector lanes poorly
+    (late layers: 7x7 = 49 pixels) becomes `mie.gemm` with the pixels as rows: x^T [P, C] times
+    w^T [C, F] on collapsed 2-D views, written back transposed (`trans_c`), when the cost model
+    predicts 5% more than for the NCHW form. Depthwise convolutions (strides 1 or 2) get the
+    depthwise microkernel (`ukernel`). Ops it does
     not serve (grouped convolutions, batched or non-constant products, f16/bf16) keep no tiling and
     take the portable linalg path of `mie-lower-library-kernels`.
   }];

@@ -108,7 +108,59 @@ std::string isaOfModule(ModuleOp module) {
   return getUKernelIsa(target.getArch(), target.getFeatures()).str();
 }
 
-bool isConstantBuffer(Value v) { return v.getDefiningOp<memref::GetGlobalOp>() != nullptr; }
+/// Weights: a global, or a collapsed view of one (the filter of a 1x1 convolution run as a GEMM).
+bool isConstantBuffer(Value v) {
+  if (auto collapse = v.getDefiningOp<memref::CollapseShapeOp>())
+    v = collapse.getSrc();
+  return v.getDefiningOp<memref::GetGlobalOp>() != nullptr;
+}
+
+/// The best tile's predicted efficiency for an M x N product (the cost model of chooseTiling).
+double bestTileScore(StringRef isa, int64_t m, int64_t n) {
+  double best = 0;
+  for (const UKernelTile &t : getF32GemmTiles(isa))
+    best = std::max(best, t.efficiency * utilization(m, t.mr) * utilization(n, t.nr));
+  return best;
+}
+
+/// A 1x1 stride-1 unpadded convolution of one image: the GEMM out[F, P] = w[F, C] x[C, P].
+bool isPointwise(Conv2dOp conv) {
+  auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  auto one = [](int64_t v) { return v == 1; };
+  return in[0] == 1 && w[2] == 1 && w[3] == 1 && llvm::all_of(conv.getStrides(), one) &&
+         llvm::all_of(conv.getDilations(), one) &&
+         llvm::all_of(conv.getPads(), [](int64_t p) { return p == 0; });
+}
+
+/// Pixels as rows pays when the output rows are short: the NCHW form puts the P pixels of a channel
+/// in the vector lanes (7x7 = 49 fill 49 of 64 lanes of 16-wide tiles), the transposed product
+/// puts the filters there (multiples of 16 in real networks) and the pixels on the broadcast side,
+/// whose tiles are a few rows. The margin covers the packing of x^T, which the NCHW form reads in
+/// place.
+bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels) {
+  return bestTileScore(isa, pixels, filters) > 1.05 * bestTileScore(isa, filters, pixels);
+}
+
+/// Replaces a pointwise convolution by the GEMM out^T[P, F] = x^T[P, C] w^T[C, F] written back
+/// transposed (trans_c): the same bytes in, the same NCHW bytes out, on 2-D views.
+GemmOp rewriteAsPixelRowsGemm(Conv2dOp conv) {
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  // [1, C, H, W] -> [C, H * W]; the filter [F, C, 1, 1] -> [F, C].
+  SmallVector<ReassociationIndices> image = {{0, 1}, {2, 3}}, filter = {{0}, {1, 2, 3}};
+  auto collapse = [&](Value v, ArrayRef<ReassociationIndices> groups) -> Value {
+    return v ? memref::CollapseShapeOp::create(b, loc, v, groups).getResult() : Value();
+  };
+  auto gemm = GemmOp::create(
+      b, loc, collapse(conv.getInput(), image), collapse(conv.getFilter(), filter),
+      conv.getBias(), collapse(conv.getResidual(), image), collapse(conv.getOutput(), image),
+      /*trans_a=*/b.getUnitAttr(), /*trans_b=*/b.getUnitAttr(), b.getF64FloatAttr(1.0),
+      conv.getEpilogueAttr(), conv.getAccumulatorAttr(), /*tiling=*/TilingAttr(),
+      /*b_packed=*/UnitAttr(), /*trans_c=*/b.getUnitAttr());
+  conv.erase();
+  return gemm;
+}
 
 /// Multiplier-1 depthwise: one filter per input channel.
 bool isDepthwise(Conv2dOp conv) {
@@ -167,6 +219,12 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           }
           return;
         }
+        if (isPointwise(conv) && prefersPixelRows(chosenIsa, out[1], out[2] * out[3])) {
+          GemmShape shape{out[2] * out[3], out[1], in[1], 1};
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
+            rewriteAsPixelRowsGemm(conv).setTilingAttr(t);
+          return;
+        }
         GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
         if (TilingAttr t =
                 chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
@@ -179,7 +237,9 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
             !isConstantBuffer(gemm.getB()))
           return;
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
-        GemmShape shape{out[0], out[1], gemm.getTransA() ? a[0] : a[1], 1};
+        bool tc = gemm.getTransC();
+        GemmShape shape{tc ? out[1] : out[0], tc ? out[0] : out[1], gemm.getTransA() ? a[0] : a[1],
+                        1};
         if (TilingAttr t =
                 chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false))
           gemm.setTilingAttr(t);

@@ -372,8 +372,10 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
-  const bool ta = op.getTransA();
-  const int64_t m = out[0], n = out[1], k = ta ? a[0] : a[1], lda = a[1];
+  const bool ta = op.getTransA(), tc = op.getTransC();
+  // With trans_c the output is the product transposed: tiles store with MIE_UK_TRANSPOSE_C.
+  const int64_t m = tc ? out[1] : out[0], n = tc ? out[0] : out[1], k = ta ? a[0] : a[1],
+                lda = a[1], ldc = tc ? m : n;
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
   const bool shared = t.getSharedPanels();
@@ -418,10 +420,14 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
             ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
               Value row = ub.add(m0, ub.mul(mt, mr));
               Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
-              Value cOff = ub.i64(ub.add(ub.mul(row, n), col));
+              Value cOff = ub.i64(tc ? ub.add(ub.mul(col, m), row) : ub.add(ub.mul(row, n), col));
+              Value tileFlags =
+                  tc ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
+                     : flags;
               ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
-                             cOff, ub.i64(n), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags,
-                             biasp, ub.i64(col), rp, cOff, ub.i64(n), ub.f32(lo), ub.f32(hi)});
+                             cOff, ub.i64(ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
+                             tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(ldc), ub.f32(lo),
+                             ub.f32(hi)});
             });
           });
         };

@@ -28,6 +28,42 @@ MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int6
       t[i][v] = load(&tmp[i][v * VL]);
 }
 
+/// loadPartial of a block stored transposed: tile (i, j) from p[j * ld + i].
+template <int MR, int NV>
+MIE_UK_INLINE void loadTransposed(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m,
+                                  int64_t n) {
+  float tmp[MR][NV * VL];
+  const float z = opaqueZero();
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV * VL; ++j)
+      tmp[i][j] = (i < m && j < n) ? p[j * ld + i] + z : z;
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      t[i][v] = load(&tmp[i][v * VL]);
+}
+
+/// Stores the m x n corner of a tile transposed: (i, j) to c[j * ldc + i], so each column of the
+/// tile becomes one contiguous run of m floats.
+template <int MR, int NV>
+MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV], int64_t m,
+                                   int64_t n) {
+  constexpr int NR = NV * VL;
+  float tmp[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      store(&tmp[i][v * VL], t[i][v]);
+  const float z = opaqueZero();
+  if (m == MR && n == NR) {
+    for (int j = 0; j < NR; ++j)
+      for (int i = 0; i < MR; ++i)
+        c[j * ldc + i] = tmp[i][j] + z;
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      c[j * ldc + i] = tmp[i][j] + z;
+}
+
 template <int MR, int NV>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
                             float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
@@ -35,9 +71,12 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
                             float lo, float hi) {
   constexpr int NR = NV * VL;
   const bool full = m == MR && n == NR;
+  const bool transposed = flags & MIE_UK_TRANSPOSE_C;
   vf acc[MR][NV];
   if (flags & MIE_UK_ACCUMULATE) {
-    if (full) {
+    if (transposed) {
+      loadTransposed<MR, NV>(acc, c, ldc, m, n);
+    } else if (full) {
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v)
           acc[i][v] = load(c + i * ldc + v * VL);
@@ -88,7 +127,9 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
     }
     if (flags & MIE_UK_RESIDUAL) {
       vf r[MR][NV];
-      if (full) {
+      if (transposed) {
+        loadTransposed<MR, NV>(r, res, ldr, m, n);
+      } else if (full) {
         for (int i = 0; i < MR; ++i)
           for (int v = 0; v < NV; ++v)
             r[i][v] = load(res + i * ldr + v * VL);
@@ -110,6 +151,10 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
           acc[i][v] = clamp(acc[i][v], lo, hi);
   }
 
+  if (transposed) {
+    storeTransposed<MR, NV>(c, ldc, acc, m, n);
+    return;
+  }
   if (full) {
     for (int i = 0; i < MR; ++i)
       for (int v = 0; v < NV; ++v)

@@ -36,6 +36,8 @@ enum {
       1 << 3,               /* bias[j] per column (GEMM); else bias[i] per row (NCHW convolution) */
   MIE_UK_RESIDUAL = 1 << 4, /* add residual[i * ldr + j] */
   MIE_UK_CLAMP = 1 << 5,    /* clamp to [lo, hi] after the activation */
+  MIE_UK_TRANSPOSE_C = 1 << 6, /* C and the residual hold the tile transposed: (i, j) at [j * ld + i]
+                                  (a 1x1 convolution computed with its pixels as rows) */
 };
 /* The activation sits in bits 8..15, numbered as mlir::mie::Activation
  * (dialects/mie/IR/MieBase.td). */
@@ -106,14 +108,17 @@ MIE_UK_DECLARE_PACKS(avx2)
 MIE_UK_DECLARE_PACKS(neon)
 #undef MIE_UK_DECLARE_PACKS
 
-/* The depthwise kernel's padded input plane: rows (OH - 1) * SH + (KH - 1) * DH + 1, each
-   (OW - 1) * SW + (KW - 1) * DW + 1 floats plus MIE_UK_DWCONV_SLACK for whole-vector over-reads
-   (enough for strides 1 and 2, the only ones the compiler selects this kernel for). */
-#define MIE_UK_DWCONV_SLACK 160
+/* The depthwise kernel's padded input plane: rows (OH - 1) * SH + (KH - 1) * DH + 1 of
+   mie_uk_dwconv_plane_ld floats: an output row's whole vectors (OW rounded up to 16 lanes, the
+   widest ISA) read up to ceil(OW / 16) * 16 * SW + (KW - 1) * DW floats of a row, rounded up to 16.
+   Sized to the row, not with a fixed slack, so small planes (7x7) fill little. */
+static inline int64_t mie_uk_dwconv_plane_ld(int64_t KW, int64_t SW, int64_t DW, int64_t OW) {
+  const int64_t reach = (OW + 15) / 16 * 16 * SW + (KW - 1) * DW + 1;
+  return (reach + 15) / 16 * 16;
+}
 static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
                                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
-  return ((OH - 1) * SH + (KH - 1) * DH + 1) *
-         ((OW - 1) * SW + (KW - 1) * DW + 1 + MIE_UK_DWCONV_SLACK);
+  return ((OH - 1) * SH + (KH - 1) * DH + 1) * mie_uk_dwconv_plane_ld(KW, SW, DW, OW);
 }
 
 /* The Winograd input transform's padded plane: 2 TH + 2 rows of 2 TW + 2 + MIE_UK_WINOGRAD_SLACK.

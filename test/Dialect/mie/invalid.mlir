@@ -362,9 +362,25 @@ func.func @gemm_element_type(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memr
 
 // -----
 
+func.func @gemm_trans_c_shape(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects output of shape [32, 8] ([.., N, M] from a and b (trans_c)), got [8, 32]}}
+  mie.gemm ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%c : memref<8x32xf32>) {trans_c}
+  return
+}
+
+// -----
+
+func.func @gemm_packed_trans_c_shape(%a: memref<3x8xf32>, %b: memref<1x8x16xf32>, %c: memref<3x20xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects output [N, M] with trans_c, got 20 columns for M = 3}}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<1x8x16xf32>) outs(%c : memref<3x20xf32>) {trans_c, b_packed, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  return
+}
+
+// -----
+
 func.func @gemm_bias_shape(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %bias: memref<4xf32>,
                            %c: memref<4x16xf32>) {
-  // expected-error @+1 {{'mie.gemm' op expects bias of shape [16] ([N], the output columns), got [4]}}
+  // expected-error @+1 {{'mie.gemm' op expects bias of shape [16] ([N], the product columns), got [4]}}
   mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) bias(%bias : memref<4xf32>)
       outs(%c : memref<4x16xf32>) {epilogue = #mie.epilogue<bias>}
   return

@@ -162,6 +162,17 @@ func.func @gemm(%a: memref<8x512xf32>, %w: memref<1000x512xf32>, %b: memref<1000
   return
 }
 
+// CHECK-LABEL: func.func @gemm_trans_c
+func.func @gemm_trans_c(%x: memref<512x49xf32>, %w: memref<2048x512xf32>, %b: memref<2048xf32>,
+                        %r: memref<2048x49xf32>, %y: memref<2048x49xf32>) {
+  // A 1x1 convolution with pixels as rows: the product [49, 2048] is stored as [2048, 49].
+  // CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<512x49xf32>, memref<2048x512xf32>) bias(%{{.+}} : memref<2048xf32>) residual(%{{.+}} : memref<2048x49xf32>) outs(%{{.+}} : memref<2048x49xf32>) {epilogue = #mie.epilogue<bias, residual>, trans_a, trans_b, trans_c}
+  mie.gemm ins(%x, %w : memref<512x49xf32>, memref<2048x512xf32>) bias(%b : memref<2048xf32>)
+      residual(%r : memref<2048x49xf32>) outs(%y : memref<2048x49xf32>)
+      {trans_a, trans_b, trans_c, epilogue = #mie.epilogue<bias, residual>}
+  return
+}
+
 // CHECK-LABEL: func.func @gemm_trans_a_alpha
 func.func @gemm_trans_a_alpha(%a: memref<64x16xbf16>, %b: memref<64x32xbf16>,
                               %y: memref<16x32xbf16>) {

@@ -176,14 +176,16 @@ def encoder():
 def kernels():
     """Every microkernel path of mie-select-kernels on odd sizes: Winograd (3x3 stride 1, >= 16
     channels, a residual), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
-    panel, 1x1 stride 2, depthwise 5x5 stride 2 with relu6, a late layer with shared panels (few
-    pixels), and a Gemm with a packed B."""
+    panel, 1x1 on few pixels (8x7) computed with the pixels as rows and a residual, 1x1 stride 2,
+    depthwise 5x5 stride 2 with relu6, a late layer with shared panels (few pixels), and a Gemm
+    with a packed B."""
     inits = [weight("w_in", [24, 3, 3, 3]), weight("b_in", [24], 0.1),
              weight("w_wg1", [24, 24, 3, 3]), weight("b_wg1", [24], 0.1),
              weight("w_wg2", [24, 24, 3, 3]),
              weight("w_s2", [32, 24, 3, 3]), weight("b_s2", [32], 0.1),
              weight("w_pw", [48, 32, 1, 1]), weight("b_pw", [48], 0.1),
              weight("w_dw", [48, 1, 5, 5]), weight("b_dw", [48], 0.1),
+             weight("w_rows", [48, 48, 1, 1]), weight("b_rows", [48], 0.1),
              weight("w_ds", [64, 48, 1, 1]),
              weight("w_late", [72, 64, 3, 3]), weight("b_late", [72], 0.1),
              weight("fc_w", [10, 72]), weight("fc_b", [10], 0.1),
@@ -204,7 +206,10 @@ def kernels():
         helper.make_node("Conv", ["er", "w_dw", "b_dw"], ["f"], name="depthwise", group=48,
                          strides=[2, 2], pads=[2, 2, 2, 2]),
         helper.make_node("Clip", ["f", "clip_min", "clip_max"], ["fr"], name="depthwise_relu6"),
-        helper.make_node("Conv", ["fr", "w_ds"], ["g"], name="pointwise_s2", strides=[2, 2]),
+        helper.make_node("Conv", ["fr", "w_rows", "b_rows"], ["p"], name="pointwise_rows"),
+        helper.make_node("Add", ["p", "fr"], ["ps"], name="rows_skip"),
+        helper.make_node("Relu", ["ps"], ["pr"], name="rows_relu"),
+        helper.make_node("Conv", ["pr", "w_ds"], ["g"], name="pointwise_s2", strides=[2, 2]),
         helper.make_node("Conv", ["g", "w_late", "b_late"], ["h"], name="late", pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["h"], ["hr"], name="late_relu"),
         helper.make_node("GlobalAveragePool", ["hr"], ["gap"], name="gap"),
