@@ -21,11 +21,18 @@ using PackConvFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, i
 using PackLhsFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                            int64_t, int64_t, float *, int64_t);
 
+using ConvDirectFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                              int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                              int64_t, int64_t, const float *, int64_t, int64_t, int64_t, float *,
+                              int64_t, int64_t, const float *, int64_t, const float *, int64_t,
+                              float, float, float *);
+
 struct Tile {
   std::string name;
   std::string isa;
   int mr, nr;
   TileFn fn;
+  ConvDirectFn direct; // the direct convolution on this tile
 };
 
 using DwConvFn = void (*)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
@@ -68,17 +75,20 @@ std::vector<Tile> allTiles() {
 #if defined(__x86_64__)
 #define MIE_UK_F32_GEMM_TILE_avx512(MR, NR)                                                        \
   tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx512", "avx512", MR, NR,                            \
-                   mie_uk_f32_gemm_##MR##x##NR##_avx512});
+                   mie_uk_f32_gemm_##MR##x##NR##_avx512,                                           \
+                   mie_uk_f32_conv_direct_nchw_##MR##x##NR##_avx512});
 #define MIE_UK_F32_GEMM_TILE_avx2(MR, NR)                                                          \
-  tiles.push_back(                                                                                 \
-      {"f32_gemm_" #MR "x" #NR "_avx2", "avx2", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx2});
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_avx2", "avx2", MR, NR,                                \
+                   mie_uk_f32_gemm_##MR##x##NR##_avx2,                                             \
+                   mie_uk_f32_conv_direct_nchw_##MR##x##NR##_avx2});
 #define MIE_UK_F32_GEMM_TILE_neon(MR, NR)
 #else
 #define MIE_UK_F32_GEMM_TILE_avx512(MR, NR)
 #define MIE_UK_F32_GEMM_TILE_avx2(MR, NR)
 #define MIE_UK_F32_GEMM_TILE_neon(MR, NR)                                                          \
-  tiles.push_back(                                                                                 \
-      {"f32_gemm_" #MR "x" #NR "_neon", "neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
+  tiles.push_back({"f32_gemm_" #MR "x" #NR "_neon", "neon", MR, NR,                                \
+                   mie_uk_f32_gemm_##MR##x##NR##_neon,                                             \
+                   mie_uk_f32_conv_direct_nchw_##MR##x##NR##_neon});
 #endif
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR)
 #include "ukernels/f32_gemm_tiles.def"
@@ -408,6 +418,77 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
       }
     }
   }
+}
+
+TEST(UKernelConvDirect, EveryTileMatchesReferenceConvolution) {
+  struct Case {
+    int64_t c, f, h, w, kh, kw, sh, sw, p, d;
+  };
+  // Stems (3 channels, 3x3 and 7x7 stride 2), odd sizes, a 1x1, dilation, filters past a panel.
+  const Case cases[] = {{3, 16, 17, 19, 3, 3, 2, 2, 1, 1}, {3, 13, 23, 21, 7, 7, 2, 2, 3, 1},
+                        {1, 5, 9, 30, 3, 3, 1, 1, 1, 1},   {2, 7, 6, 5, 1, 1, 1, 1, 0, 1},
+                        {3, 9, 11, 13, 3, 3, 1, 2, 0, 2},  {4, 1, 8, 8, 5, 5, 1, 1, 2, 1}};
+  const Epilogue epis[] = {
+      {"plain", MIE_UK_EPILOGUE},
+      {"bias_hswish", MIE_UK_EPILOGUE | MIE_UK_BIAS | (MIE_UK_ACT_HARD_SWISH << MIE_UK_ACTIVATION_SHIFT)},
+      {"bias_residual_relu", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
+                                 (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)}};
+  int tested = 0;
+  for (const Tile &t : allTiles()) {
+    if (!supported(t.isa))
+      continue;
+    ++tested;
+    for (const Case &cc : cases) {
+      const int64_t oh = (cc.h + 2 * cc.p - cc.d * (cc.kh - 1) - 1) / cc.sh + 1;
+      const int64_t ow = (cc.w + 2 * cc.p - cc.d * (cc.kw - 1) - 1) / cc.sw + 1;
+      const int64_t k = cc.c * cc.kh * cc.kw, panels = (cc.f + t.mr - 1) / t.mr;
+      std::vector<float> x = randomVector(cc.c * cc.h * cc.w, 41), w = randomVector(cc.f * k, 42);
+      std::vector<float> bias = randomVector(cc.f, 43), res = randomVector(cc.f * oh * ow, 44);
+      // The implicit GEMM's LHS panels: [panels][k][mr], zero past F.
+      std::vector<float> packed(panels * k * t.mr, 0.0f);
+      for (int64_t f = 0; f < cc.f; ++f)
+        for (int64_t kk = 0; kk < k; ++kk)
+          packed[((f / t.mr) * k + kk) * t.mr + f % t.mr] = w[f * k + kk];
+      // Two bands of rows, as two work items would run them.
+      const int64_t band = (oh + 1) / 2;
+      std::vector<float> plane(mie_uk_conv_direct_plane_floats(cc.c, cc.kh, cc.kw, cc.sh, cc.sw,
+                                                               cc.d, cc.d, ow, t.nr, band));
+      for (const Epilogue &e : epis) {
+        std::vector<float> out(cc.f * oh * ow + 1, -9.0f);
+        for (int64_t oh0 = 0; oh0 < oh; oh0 += band)
+          t.direct(x.data(), 0, cc.c, cc.h, cc.w, cc.kh, cc.kw, cc.sh, cc.sw, cc.p, cc.p, cc.d,
+                   cc.d, oh, ow, cc.f, packed.data(), 0, oh0, std::min(band, oh - oh0), out.data(),
+                   0, e.flags, bias.data(), 0, res.data(), 0, 0.0f, 0.0f, plane.data());
+        const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+        for (int64_t f = 0; f < cc.f; ++f)
+          for (int64_t y = 0; y < oh; ++y)
+            for (int64_t xx = 0; xx < ow; ++xx) {
+              double want = 0;
+              for (int64_t ch = 0; ch < cc.c; ++ch)
+                for (int64_t i = 0; i < cc.kh; ++i)
+                  for (int64_t j = 0; j < cc.kw; ++j) {
+                    int64_t ih = y * cc.sh - cc.p + i * cc.d, iw = xx * cc.sw - cc.p + j * cc.d;
+                    if (ih >= 0 && ih < cc.h && iw >= 0 && iw < cc.w)
+                      want += double(x[(ch * cc.h + ih) * cc.w + iw]) *
+                              w[f * k + (ch * cc.kh + i) * cc.kw + j];
+                  }
+              if (e.flags & MIE_UK_BIAS)
+                want += bias[f];
+              if (e.flags & MIE_UK_RESIDUAL)
+                want += res[(f * oh + y) * ow + xx];
+              want = activate(want, act);
+              const float got = out[(f * oh + y) * ow + xx];
+              ASSERT_NEAR(got, want, 2e-5 * (1 + std::fabs(want)))
+                  << t.name << " " << e.name << " c=" << cc.c << " f=" << cc.f << " " << cc.h << "x"
+                  << cc.w << " k=" << cc.kh << "x" << cc.kw << " s=" << cc.sh << "," << cc.sw
+                  << " at f" << f << " (" << y << ", " << xx << ")";
+            }
+        ASSERT_EQ(out.back(), -9.0f) << t.name << ": store past the output";
+      }
+    }
+  }
+  if (!tested)
+    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
 }
 
 TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {

@@ -124,6 +124,26 @@ func.func @depthwise_multiplier(%x: memref<1x4x6x6xf32>, %w: memref<8x1x3x3xf32>
 
 // -----
 
+// Tests the direct form of a stem-like convolution (3 channels, 3x3 stride 2): one parallel loop
+// over bands of 2 output rows (nc = 48 pixels: 2 rows of one 24-pixel tile), ceil(5 / 2) = 3
+// items; a stack plane for a band's padded rows (3 channels x 5 rows x 64 floats: whole 24-pixel
+// tiles of a row at stride 2, rounded up); the direct kernel of the 4x24 tile with the packed
+// filter, and no pixel panels packed.
+
+// CHECK-LABEL: func.func @conv_direct
+// CHECK: mie.kernel "conv2d_direct"
+// CHECK-SAME: attributes {mie.flops = 10800 : i64}
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<960xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c3) step (%c1)
+// CHECK: func.call @mie_uk_f32_conv_direct_nchw_4x24_avx2(
+// CHECK-NOT: mie_uk_f32_pack_conv_nchw
+func.func @conv_direct(%x: memref<1x3x9x9xf32>, %w: memref<2x27x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<2x27x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 3, 3, 3>, epilogue = #mie.epilogue<bias, activation = relu>, direct, tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 27, mc = 8, nc = 48>}
+  return
+}
+
+// -----
+
 // Tests the transposed-output GEMM (a 1x1 convolution with pixels as rows): trans_a rows packed
 // from a [K, M] buffer (the pack reads it transposed), tiles storing with MIE_UK_TRANSPOSE_C (64)
 // into the [N, M] output at offset col * M + row with ld = M = 3, bias per product column.

@@ -133,3 +133,32 @@ func.func @pointwise(%x: memref<1x512x7x7xf32>, %y: memref<1x2048x7x7xf32>, %b: 
   return
 }
 }
+
+// -----
+
+// Tests that a stem (3 input channels, K = 27) runs on the direct kernel: tiles along output rows
+// (OW = 112 fills 4x24 tiles best with 32 filters), kc = K, and bands of 7 of the 112 output rows
+// (16 work items: nc = 7 rows x 120 pixels of whole tiles); a 3x3 convolution with 64 channels
+// (K = 576) keeps the packed path.
+
+// CHECK-LABEL: func.func @stem
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x3x224x224xf32>, memref<32x3x3x3xf32>)
+// CHECK-SAME: direct
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 27, mc = 32, nc = 840>
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+// CHECK-NOT: direct
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
+memref.global "private" constant @w1 : memref<32x3x3x3xf32> = dense<1.0>
+memref.global "private" constant @w2 : memref<64x64x3x3xf32> = dense<1.0>
+func.func @stem(%x: memref<1x3x224x224xf32>, %y: memref<1x32x112x112xf32>,
+                %x2: memref<1x64x56x56xf32>, %y2: memref<1x64x28x28xf32>) {
+  %w1 = memref.get_global @w1 : memref<32x3x3x3xf32>
+  mie.conv2d ins(%x, %w1 : memref<1x3x224x224xf32>, memref<32x3x3x3xf32>) outs(%y : memref<1x32x112x112xf32>)
+      {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+  %w2 = memref.get_global @w2 : memref<64x64x3x3xf32>
+  mie.conv2d ins(%x2, %w2 : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) outs(%y2 : memref<1x64x28x28xf32>)
+      {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+}

@@ -287,6 +287,16 @@ LogicalResult Conv2dOp::verify() {
   int64_t groups = getGroupsAttr().getInt();
   if (getTiling() && groups != 1)
     return emitOpError() << "expects groups = 1 with a tiling, got " << groups;
+  if (getDirect()) {
+    // MIE_UK_CONV_DIRECT_MAX_K of runtime/src/ukernels/mie_ukernels.h: the kernel's offset table.
+    constexpr int64_t kMaxK = 256;
+    if (!getTiling() || getWinograd())
+      return emitOpError("expects a tiling and no winograd with direct");
+    if (w[1] * w[2] * w[3] > kMaxK || strides[1] > 2)
+      return emitOpError() << "expects C * KH * KW <= " << kMaxK
+                           << " and a stride of 1 or 2 along W with direct, got K = "
+                           << w[1] * w[2] * w[3] << " and stride " << strides[1];
+  }
   if (getUkernel()) {
     if (getTiling() || groups != in[1] || w[0] != in[1] || w[1] != 1)
       return emitOpError() << "expects a depthwise convolution (groups = C = F) without a tiling "

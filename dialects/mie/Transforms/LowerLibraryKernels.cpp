@@ -248,6 +248,8 @@ struct MieLowerLibraryKernelsPass
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
           lowerWinogradToUKernels(conv, symbols);
+        else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())
+          lowerDirectConvToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape())
           lowerConv2dToUKernels(conv, symbols);
         else if (conv.getUkernel())

@@ -9,6 +9,7 @@
 
 #include "dialects/mie/Transforms/Passes.h"
 #include "mie/Target/UKernelTiles.h"
+#include "runtime/src/ukernels/mie_ukernels.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIESELECTKERNELSPASS
@@ -142,6 +143,44 @@ bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels) {
   return bestTileScore(isa, pixels, filters) > 1.05 * bestTileScore(isa, filters, pixels);
 }
 
+/// The direct kernel (no pixel panels) for convolutions whose packing would cost as much as their
+/// products: few input channels (an image network's stem, C = 3), where every packed element
+/// serves only F multiply-adds, and a reduction short enough for its offset table. A work item is a
+/// band of output rows whose padded input rows (all channels) stay within kDirectPlaneBudget.
+constexpr int64_t kDirectMaxChannels = 8, kDirectPlaneBudget = 128 * 1024;
+
+TilingAttr chooseDirectTiling(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int64_t minItems) {
+  auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations();
+  int64_t k = w[1] * w[2] * w[3];
+  if (in[1] > kDirectMaxChannels || k > MIE_UK_CONV_DIRECT_MAX_K || s[1] > 2)
+    return {};
+  // Tiles run along one output row: N is OW, not OH * OW.
+  const UKernelTile *best = nullptr;
+  double bestScore = -1;
+  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
+  for (const UKernelTile &t : tiles) {
+    double score = t.efficiency * utilization(out[1], t.mr) * utilization(out[3], t.nr);
+    if (score > bestScore + 1e-9) {
+      best = &t;
+      bestScore = score;
+    }
+  }
+  if (!best)
+    return {};
+  // Bands: enough items for every thread, then no larger than the plane budget allows.
+  int64_t band = std::max<int64_t>(1, out[2] * out[0] / minItems);
+  while (band > 1 && kElementBytes * mie_uk_conv_direct_plane_floats(in[1], w[2], w[3], s[0], s[1],
+                                                                     d[0], d[1], out[3], best->nr,
+                                                                     band) > kDirectPlaneBudget)
+    band = llvm::divideCeil(band, 2);
+  // nc: the pixels of a work item, whole rows of whole tiles.
+  return TilingAttr::get(ctx, isa, best->mr, best->nr, k, llvm::alignTo(out[1], best->mr),
+                         band * llvm::alignTo(out[3], best->nr), false);
+}
+
 /// Replaces a pointwise convolution by the GEMM out^T[P, F] = x^T[P, C] w^T[C, F] written back
 /// transposed (trans_c): the same bytes in, the same NCHW bytes out, on 2-D views.
 GemmOp rewriteAsPixelRowsGemm(Conv2dOp conv) {
@@ -223,6 +262,11 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           GemmShape shape{out[2] * out[3], out[1], in[1], 1};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
             rewriteAsPixelRowsGemm(conv).setTilingAttr(t);
+          return;
+        }
+        if (TilingAttr t = chooseDirectTiling(ctx, chosenIsa, conv, minWorkItems)) {
+          conv.setTilingAttr(t);
+          conv.setDirect(true);
           return;
         }
         GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};

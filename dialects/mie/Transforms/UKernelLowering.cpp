@@ -506,6 +506,54 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   op.erase();
 }
 
+void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = *op.getFilterShape();
+  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+  // A work item is a band of output rows of one image: nc pixels, whole rows of whole tiles.
+  const int64_t band = std::clamp<int64_t>(t.getNc() / llvm::alignTo(ow, t.getNr()), 1, oh),
+                bands = llvm::divideCeil(oh, band);
+  const int64_t planeFloats = mie_uk_conv_direct_plane_floats(
+      ch, w[2], w[3], strides[0], strides[1], dilations[0], dilations[1], ow, t.getNr(), band);
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                                /*biasPerColumn=*/false);
+  double lo, hi;
+  std::tie(lo, hi) = clampBounds(epilogue);
+  std::string symbol = ("mie_uk_f32_conv_direct_nchw_" + Twine(t.getMr()) + "x" +
+                        Twine(t.getNr()) + "_" + t.getIsa())
+                           .str();
+
+  OpBuilder b(op);
+  KernelOp::create(
+      b, op.getLoc(), "conv2d_direct", operands.ins, op.getOutput(),
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], output = args.back();
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        Value plane = stackBuffer(kb, kl, planeFloats);
+        parallelItems(ub, n * bands, [&](Value item) {
+          Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
+          Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
+          Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, f * oh * ow));
+          SmallVector<Value> args = {ub.ptr(x), xOff, ub.i64(ch), ub.i64(h), ub.i64(wd)};
+          llvm::append_range(args, windowArgs(ub, op, w));
+          args.append({ub.i64(oh), ub.i64(ow), ub.i64(f), ub.ptr(filter), ub.i64(0), ub.i64(oh0),
+                       ub.i64(ohn), ub.ptr(output), outOff, ub.i64(flags), ub.ptr(bias),
+                       ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo), ub.f32(hi),
+                       ub.ptr(plane)});
+          ub.call(symbol, args);
+        });
+      });
+  op.erase();
+}
+
 void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();

@@ -13,6 +13,10 @@ namespace mlir::mie {
 /// declares the microkernels it calls in `symbols`' module.
 void lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// A convolution marked `direct`: row bands of each image run the direct microkernel, which reads
+/// the input rows in place from a padded copy (no pixel panels), filter packed as LHS panels.
+void lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols);
+
 /// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
 /// microkernels, output transform with the epilogue.
 void lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);

@@ -9,60 +9,11 @@
 
 #include "mie_ukernels.h"
 #include "ukernel_vector.h"
+#include "f32_tile.h"
 
 using namespace mie_uk;
 
 namespace {
-
-/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile
-/// path, which never touches memory past the block.
-template <int MR, int NV>
-MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
-  float tmp[MR][NV * VL];
-  const float z = opaqueZero();
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NV * VL; ++j)
-      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] + z : z;
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      t[i][v] = load(&tmp[i][v * VL]);
-}
-
-/// loadPartial of a block stored transposed: tile (i, j) from p[j * ld + i].
-template <int MR, int NV>
-MIE_UK_INLINE void loadTransposed(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m,
-                                  int64_t n) {
-  float tmp[MR][NV * VL];
-  const float z = opaqueZero();
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NV * VL; ++j)
-      tmp[i][j] = (i < m && j < n) ? p[j * ld + i] + z : z;
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      t[i][v] = load(&tmp[i][v * VL]);
-}
-
-/// Stores the m x n corner of a tile transposed: (i, j) to c[j * ldc + i], so each column of the
-/// tile becomes one contiguous run of m floats.
-template <int MR, int NV>
-MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV], int64_t m,
-                                   int64_t n) {
-  constexpr int NR = NV * VL;
-  float tmp[MR][NR];
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      store(&tmp[i][v * VL], t[i][v]);
-  const float z = opaqueZero();
-  if (m == MR && n == NR) {
-    for (int j = 0; j < NR; ++j)
-      for (int i = 0; i < MR; ++i)
-        c[j * ldc + i] = tmp[i][j] + z;
-    return;
-  }
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i)
-      c[j * ldc + i] = tmp[i][j] + z;
-}
 
 template <int MR, int NV>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
@@ -101,74 +52,7 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
     }
   }
 
-  if (flags & MIE_UK_EPILOGUE) {
-    if (flags & MIE_UK_BIAS) {
-      if (flags & MIE_UK_BIAS_PER_COL) {
-        vf bb[NV];
-        if (n == NR) {
-          for (int v = 0; v < NV; ++v)
-            bb[v] = load(bias + v * VL);
-        } else {
-          vf one[1][NV];
-          loadPartial<1, NV>(one, bias, 0, 1, n);
-          for (int v = 0; v < NV; ++v)
-            bb[v] = one[0][v];
-        }
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < NV; ++v)
-            acc[i][v] += bb[v];
-      } else {
-        for (int i = 0; i < MR; ++i) {
-          vf bi = splat(i < m ? bias[i] : 0.0f);
-          for (int v = 0; v < NV; ++v)
-            acc[i][v] += bi;
-        }
-      }
-    }
-    if (flags & MIE_UK_RESIDUAL) {
-      vf r[MR][NV];
-      if (transposed) {
-        loadTransposed<MR, NV>(r, res, ldr, m, n);
-      } else if (full) {
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < NV; ++v)
-            r[i][v] = load(res + i * ldr + v * VL);
-      } else {
-        loadPartial<MR, NV>(r, res, ldr, m, n);
-      }
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] += r[i][v];
-    }
-    int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-    if (act != MIE_UK_ACT_NONE)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = activate(acc[i][v], act);
-    if (flags & MIE_UK_CLAMP)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = clamp(acc[i][v], lo, hi);
-  }
-
-  if (transposed) {
-    storeTransposed<MR, NV>(c, ldc, acc, m, n);
-    return;
-  }
-  if (full) {
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v)
-        store(c + i * ldc + v * VL, acc[i][v]);
-    return;
-  }
-  float tmp[MR][NR];
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      store(&tmp[i][v * VL], acc[i][v]);
-  const float z = opaqueZero();
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      c[i * ldc + j] = tmp[i][j] + z;
+  finishTile<MR, NV>(acc, c, ldc, m, n, flags, bias, res, ldr, lo, hi);
 }
 
 MIE_UK_INLINE void zero(float *d, int64_t count, float z) {

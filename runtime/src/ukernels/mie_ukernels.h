@@ -64,6 +64,38 @@ enum {
 #include "f32_gemm_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 
+/* Direct NCHW convolution of output rows [oh0, oh0 + ohn) of one image x + x_off [C, H, W] with the
+   filter packed as the implicit GEMM's LHS panels w + w_off [ceil(F / MR)][C * KH * KW][MR], into
+   out + out_off [F, OH, OW], epilogue as for the tiles (bias per filter, residual shaped like out).
+   No pixel panels are packed: the band's input rows go to `plane` (mie_uk_conv_direct_plane_floats)
+   and the tiles read them through per-(c, kh, kw) offsets. Strides 1 and 2 along W, K at most
+   MIE_UK_CONV_DIRECT_MAX_K. One instance per GEMM tile. */
+#define MIE_UK_CONV_DIRECT_MAX_K 256
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff)                                                     \
+  void mie_uk_f32_conv_direct_nchw_##MR##x##NR##_##isa(                                            \
+      const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,      \
+      int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH,          \
+      int64_t OW, int64_t F, const float *w, int64_t w_off, int64_t oh0, int64_t ohn, float *out,  \
+      int64_t out_off, int64_t flags, const float *bias, int64_t bias_off, const float *res,       \
+      int64_t res_off, float lo, float hi, float *plane);
+#include "f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+
+/* The direct convolution's plane row: whole NR-pixel tiles of an output row read up to
+   ceil(OW / NR) * NR * SW + (KW - 1) * DW floats (stride 2 reads two vectors per vector). */
+static inline int64_t mie_uk_conv_direct_plane_ld(int64_t KW, int64_t SW, int64_t DW, int64_t OW,
+                                                  int64_t NR) {
+  const int64_t reach = (OW + NR - 1) / NR * NR * SW + (KW - 1) * DW + 1;
+  return (reach + 15) / 16 * 16;
+}
+/* Its plane for a band of `ohn` output rows: C planes of (ohn - 1) * SH + (KH - 1) * DH + 1 rows. */
+static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int64_t KW,
+                                                      int64_t SH, int64_t SW, int64_t DH,
+                                                      int64_t DW, int64_t OW, int64_t NR,
+                                                      int64_t ohn) {
+  return C * ((ohn - 1) * SH + (KH - 1) * DH + 1) * mie_uk_conv_direct_plane_ld(KW, SW, DW, OW, NR);
+}
+
 #define MIE_UK_DECLARE_PACKS(isa)                                                                  \
   /* RHS panels of an NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N =  \
      output pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off`  \

@@ -362,6 +362,22 @@ func.func @gemm_element_type(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memr
 
 // -----
 
+func.func @conv_direct_no_tiling(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<1x4x6x6xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects a tiling and no winograd with direct}}
+  mie.conv2d ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x6x6xf32>) {direct}
+  return
+}
+
+// -----
+
+func.func @conv_direct_stride(%x: memref<1x3x9x9xf32>, %w: memref<1x27x4xf32>, %y: memref<1x4x3x3xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects C * KH * KW <= 256 and a stride of 1 or 2 along W with direct, got K = 27 and stride 3}}
+  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<1x27x4xf32>) outs(%y : memref<1x4x3x3xf32>) {strides = array<i64: 3, 3>, filter_shape = array<i64: 4, 3, 3, 3>, direct, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 27, mc = 4, nc = 8>}
+  return
+}
+
+// -----
+
 func.func @gemm_trans_c_shape(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>) {
   // expected-error @+1 {{'mie.gemm' op expects output of shape [32, 8] ([.., N, M] from a and b (trans_c)), got [8, 32]}}
   mie.gemm ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%c : memref<8x32xf32>) {trans_c}

@@ -1,0 +1,146 @@
+//===- f32_tile.h - loading and finishing register tiles --------*- C++ -*-===//
+//
+// Shared by the microkernels that keep an MR x NR tile of accumulators (the GEMM tiles, the direct
+// convolution): partial and transposed loads of C-shaped blocks, and the epilogue (bias, residual,
+// activation, clamp) applied to the registers before the one store. Part of the per-ISA unit
+// (ukernels.cpp); needs ukernel_vector.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIE_UK_F32_TILE_H
+#define MIE_UK_F32_TILE_H
+
+namespace mie_uk {
+
+/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile
+/// path, which never touches memory past the block.
+template <int MR, int NV>
+MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
+  float tmp[MR][NV * VL];
+  const float z = opaqueZero();
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV * VL; ++j)
+      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] + z : z;
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      t[i][v] = load(&tmp[i][v * VL]);
+}
+
+/// loadPartial of a block stored transposed: tile (i, j) from p[j * ld + i].
+template <int MR, int NV>
+MIE_UK_INLINE void loadTransposed(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m,
+                                  int64_t n) {
+  float tmp[MR][NV * VL];
+  const float z = opaqueZero();
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV * VL; ++j)
+      tmp[i][j] = (i < m && j < n) ? p[j * ld + i] + z : z;
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      t[i][v] = load(&tmp[i][v * VL]);
+}
+
+/// Stores the m x n corner of a tile transposed: (i, j) to c[j * ldc + i], so each column of the
+/// tile becomes one contiguous run of m floats.
+template <int MR, int NV>
+MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV], int64_t m,
+                                   int64_t n) {
+  constexpr int NR = NV * VL;
+  float tmp[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      store(&tmp[i][v * VL], t[i][v]);
+  const float z = opaqueZero();
+  if (m == MR && n == NR) {
+    for (int j = 0; j < NR; ++j)
+      for (int i = 0; i < MR; ++i)
+        c[j * ldc + i] = tmp[i][j] + z;
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      c[j * ldc + i] = tmp[i][j] + z;
+}
+
+/// The epilogue (when MIE_UK_EPILOGUE) on the m x n corner of a tile, then its store to C (row
+/// stride ldc; transposed with MIE_UK_TRANSPOSE_C): everything a tile does after its K loop.
+template <int MR, int NV>
+MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *__restrict c, int64_t ldc, int64_t m,
+                              int64_t n, int64_t flags, const float *bias, const float *res,
+                              int64_t ldr, float lo, float hi) {
+  constexpr int NR = NV * VL;
+  const bool full = m == MR && n == NR;
+  const bool transposed = flags & MIE_UK_TRANSPOSE_C;
+  if (flags & MIE_UK_EPILOGUE) {
+    if (flags & MIE_UK_BIAS) {
+      if (flags & MIE_UK_BIAS_PER_COL) {
+        vf bb[NV];
+        if (n == NR) {
+          for (int v = 0; v < NV; ++v)
+            bb[v] = load(bias + v * VL);
+        } else {
+          vf one[1][NV];
+          loadPartial<1, NV>(one, bias, 0, 1, n);
+          for (int v = 0; v < NV; ++v)
+            bb[v] = one[0][v];
+        }
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            acc[i][v] += bb[v];
+      } else {
+        for (int i = 0; i < MR; ++i) {
+          vf bi = splat(i < m ? bias[i] : 0.0f);
+          for (int v = 0; v < NV; ++v)
+            acc[i][v] += bi;
+        }
+      }
+    }
+    if (flags & MIE_UK_RESIDUAL) {
+      vf r[MR][NV];
+      if (transposed) {
+        loadTransposed<MR, NV>(r, res, ldr, m, n);
+      } else if (full) {
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            r[i][v] = load(res + i * ldr + v * VL);
+      } else {
+        loadPartial<MR, NV>(r, res, ldr, m, n);
+      }
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] += r[i][v];
+    }
+    int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+    if (act != MIE_UK_ACT_NONE)
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] = activate(acc[i][v], act);
+    if (flags & MIE_UK_CLAMP)
+      for (int i = 0; i < MR; ++i)
+        for (int v = 0; v < NV; ++v)
+          acc[i][v] = clamp(acc[i][v], lo, hi);
+  }
+
+  if (transposed) {
+    storeTransposed<MR, NV>(c, ldc, acc, m, n);
+    return;
+  }
+  if (full) {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        store(c + i * ldc + v * VL, acc[i][v]);
+    return;
+  }
+  float tmp[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < NV; ++v)
+      store(&tmp[i][v * VL], acc[i][v]);
+  const float z = opaqueZero();
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] = tmp[i][j] + z;
+}
+
+} // namespace mie_uk
+
+#endif // MIE_UK_F32_TILE_H
