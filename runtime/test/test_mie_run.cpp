@@ -114,14 +114,8 @@ size_t count(const std::string &text, const std::string &what) {
 TEST_F(MieRun, ProfileAndTrace) {
   auto target = host_target(kernel_bytes());
   target.kernels = {{"main_k0_mul", {"/mul"}, 1000000}, {"main_k1_add", {"/add", "/sum"}, 0}};
-  mie::PackageWriter w;
+  mie::PackageWriter w = test_model_writer(weights_, {target});
   w.set_model("profiled");
-  w.add_input({"x", "f32", {kRows, kCols}});
-  w.add_input({"k", "i32", {1}});
-  w.add_output({"y", "f32", {kRows, kCols}});
-  w.add_output({"rowsum", "f32", {kRows}});
-  w.set_weights(weights_.data(), weights_.size() * sizeof(float));
-  w.add_target(target);
   const std::string model = tmp_path("profiled.mie"), trace = tmp_path("trace.json");
   ASSERT_EQ(w.write(model), "");
   std::remove(trace.c_str());
@@ -165,13 +159,7 @@ TEST_F(MieRun, ProfileErrors) {
   EXPECT_EQ(r.err, "mie-run: error: --trace needs a file name\n");
   auto target = host_target(kernel_bytes());
   target.kernels = {{"main_k0_mul", {}, 0}, {"main_k1_add", {}, 0}};
-  mie::PackageWriter w;
-  w.add_input({"x", "f32", {kRows, kCols}});
-  w.add_input({"k", "i32", {1}});
-  w.add_output({"y", "f32", {kRows, kCols}});
-  w.add_output({"rowsum", "f32", {kRows}});
-  w.set_weights(weights_.data(), weights_.size() * sizeof(float));
-  w.add_target(target);
+  mie::PackageWriter w = test_model_writer(weights_, {target});
   const std::string model = tmp_path("profiled2.mie");
   ASSERT_EQ(w.write(model), "");
   const std::string bad = std::string(MIE_TEST_TMP) + "/no/such/dir/trace.json";

@@ -190,14 +190,8 @@ std::pair<mie_status, std::string> create_error(const mie::PackageWriter &w, con
 }
 
 mie::PackageWriter writer_with(const std::vector<float> &weights, std::vector<mie::PackageTargetSpec> targets) {
-  mie::PackageWriter w;
+  mie::PackageWriter w = test_model_writer(weights, std::move(targets));
   w.set_model("m");
-  w.add_input({"x", "f32", {kRows, kCols}});
-  w.add_input({"k", "i32", {1}});
-  w.add_output({"y", "f32", {kRows, kCols}});
-  w.add_output({"rowsum", "f32", {kRows}});
-  w.set_weights(weights.data(), weights.size() * sizeof(float));
-  for (auto &t : targets) w.add_target(std::move(t));
   return w;
 }
 

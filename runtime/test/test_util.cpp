@@ -73,6 +73,10 @@ mie::PackageTargetSpec host_target(const std::vector<uint8_t> &code) {
 }
 
 mie::PackageWriter test_model_writer(const std::vector<float> &weights, const std::vector<uint8_t> &code) {
+  return test_model_writer(weights, std::vector<mie::PackageTargetSpec>{host_target(code)});
+}
+
+mie::PackageWriter test_model_writer(const std::vector<float> &weights, std::vector<mie::PackageTargetSpec> targets) {
   mie::PackageWriter w;
   w.set_model("test-model");
   w.set_precision("fp32");
@@ -81,7 +85,7 @@ mie::PackageWriter test_model_writer(const std::vector<float> &weights, const st
   w.add_output({"y", "f32", {kRows, kCols}});
   w.add_output({"rowsum", "f32", {kRows}});
   w.set_weights(weights.data(), weights.size() * sizeof(float));
-  w.add_target(host_target(code));
+  for (auto &t : targets) w.add_target(std::move(t));
   return w;
 }
 

@@ -27,6 +27,8 @@ constexpr int kRows = 2, kCols = 64;
 std::vector<float> test_weights();  // w[c] = 0.5 + c / 64
 // Writer for the test model (see kernels/test_kernel.c); `weights` must outlive the writer's write().
 mie::PackageWriter test_model_writer(const std::vector<float> &weights, const std::vector<uint8_t> &code);
+// The same model with the given targets (kernel lists, own weights, ...).
+mie::PackageWriter test_model_writer(const std::vector<float> &weights, std::vector<mie::PackageTargetSpec> targets);
 mie::PackageTargetSpec host_target(const std::vector<uint8_t> &code);
 // Reference results of the test model.
 void reference(const std::vector<float> &x, int32_t k, std::vector<float> *y, std::vector<float> *rowsum);

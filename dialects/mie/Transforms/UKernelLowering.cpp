@@ -463,47 +463,75 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   op.erase();
 }
 
+namespace {
+
+/// What a per-item convolution microkernel call reads inside its kernel body.
+struct PlaneKernelValues {
+  Value x, filter, bias, residual, output, plane;
+  int64_t flags;
+  double lo, hi;
+
+  /// The calls' common tail: flags, bias (offset 0), residual (at `outOff`), clamp bounds, plane.
+  void appendEpilogue(UKernelBuilder &ub, SmallVectorImpl<Value> &args, Value outOff) const {
+    args.append({ub.i64(flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
+                 ub.f32(hi), ub.ptr(plane)});
+  }
+};
+
+/// Replaces `op` by `mie.kernel name` over its operands: a stack plane of `planeFloats` floats
+/// and one parallel loop over `items` whose body `item(ub, index, values)` emits the microkernel
+/// call (the depthwise and direct convolutions: each item pads its own input rows into the plane).
+void emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t planeFloats,
+                     int64_t items,
+                     function_ref<void(UKernelBuilder &, Value, const PlaneKernelValues &)> item) {
+  EpilogueAttr epilogue = op.getEpilogue();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  PlaneKernelValues v;
+  v.flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
+                          /*biasPerColumn=*/false);
+  std::tie(v.lo, v.hi) = clampBounds(epilogue);
+  OpBuilder b(op);
+  KernelOp::create(b, op.getLoc(), name, operands.ins, op.getOutput(),
+                   [&](OpBuilder &kb, Location kl, ValueRange args) {
+                     UKernelBuilder ub{kb, kl, symbols};
+                     v.x = args[0];
+                     v.filter = args[1];
+                     v.output = args.back();
+                     v.bias = operands.bias(args, v.output);
+                     v.residual = operands.residual(args, v.output);
+                     v.plane = stackBuffer(kb, kl, planeFloats);
+                     parallelItems(ub, items, [&](Value index) { item(ub, index, v); });
+                   });
+  op.erase();
+}
+
+} // namespace
+
 void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
-  EpilogueAttr epilogue = op.getEpilogue();
-  KernelOperands operands =
-      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
-  int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                                /*biasPerColumn=*/false);
-  double lo, hi;
-  std::tie(lo, hi) = clampBounds(epilogue);
   int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1], dilations[0],
                                                    dilations[1], oh, ow);
   int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = op.getUkernel()->str();
-
-  OpBuilder b(op);
-  KernelOp::create(
-      b, op.getLoc(), "dwconv", operands.ins, op.getOutput(),
-      [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value x = args[0], filter = args[1], output = args.back();
-        Value bias = operands.bias(args, output);
-        Value residual = operands.residual(args, output);
-        Value plane = stackBuffer(kb, kl, planeFloats);
-        parallelItems(ub, n * chunks, [&](Value item) {
-          Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
-          Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
-          Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, ch * oh * ow));
-          SmallVector<Value> args = {ub.ptr(x), xOff, ub.i64(h), ub.i64(wd)};
-          llvm::append_range(args, windowArgs(ub, op, w));
-          args.append({ub.i64(oh), ub.i64(ow), ub.ptr(filter), ub.i64(0), ub.i64(c0), ub.i64(cn),
-                       ub.ptr(output), outOff, ub.i64(flags), ub.ptr(bias), ub.i64(0),
-                       ub.ptr(residual), outOff, ub.f32(lo), ub.f32(hi), ub.ptr(plane)});
-          ub.call(symbol, args);
-        });
-      });
-  op.erase();
+  emitPlaneKernel(op, symbols, "dwconv", planeFloats, n * chunks,
+                  [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
+                    Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
+                    Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
+                    Value xOff = ub.i64(ub.mul(img, ch * h * wd)),
+                          outOff = ub.i64(ub.mul(img, ch * oh * ow));
+                    SmallVector<Value> args = {ub.ptr(v.x), xOff, ub.i64(h), ub.i64(wd)};
+                    llvm::append_range(args, windowArgs(ub, op, w));
+                    args.append({ub.i64(oh), ub.i64(ow), ub.ptr(v.filter), ub.i64(0), ub.i64(c0),
+                                 ub.i64(cn), ub.ptr(v.output), outOff});
+                    v.appendEpilogue(ub, args, outOff);
+                    ub.call(symbol, args);
+                  });
 }
 
 void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
@@ -518,40 +546,23 @@ void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
                 bands = llvm::divideCeil(oh, band);
   const int64_t planeFloats = mie_uk_conv_direct_plane_floats(
       ch, w[2], w[3], strides[0], strides[1], dilations[0], dilations[1], ow, t.getNr(), band);
-  EpilogueAttr epilogue = op.getEpilogue();
-  KernelOperands operands =
-      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
-  int64_t flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                                /*biasPerColumn=*/false);
-  double lo, hi;
-  std::tie(lo, hi) = clampBounds(epilogue);
   std::string symbol = ("mie_uk_f32_conv_direct_nchw_" + Twine(t.getMr()) + "x" +
                         Twine(t.getNr()) + "_" + t.getIsa())
                            .str();
-
-  OpBuilder b(op);
-  KernelOp::create(
-      b, op.getLoc(), "conv2d_direct", operands.ins, op.getOutput(),
-      [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value x = args[0], filter = args[1], output = args.back();
-        Value bias = operands.bias(args, output);
-        Value residual = operands.residual(args, output);
-        Value plane = stackBuffer(kb, kl, planeFloats);
-        parallelItems(ub, n * bands, [&](Value item) {
-          Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
-          Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
-          Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, f * oh * ow));
-          SmallVector<Value> args = {ub.ptr(x), xOff, ub.i64(ch), ub.i64(h), ub.i64(wd)};
-          llvm::append_range(args, windowArgs(ub, op, w));
-          args.append({ub.i64(oh), ub.i64(ow), ub.i64(f), ub.ptr(filter), ub.i64(0), ub.i64(oh0),
-                       ub.i64(ohn), ub.ptr(output), outOff, ub.i64(flags), ub.ptr(bias),
-                       ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo), ub.f32(hi),
-                       ub.ptr(plane)});
-          ub.call(symbol, args);
-        });
-      });
-  op.erase();
+  emitPlaneKernel(op, symbols, "conv2d_direct", planeFloats, n * bands,
+                  [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
+                    Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
+                    Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
+                    Value xOff = ub.i64(ub.mul(img, ch * h * wd)),
+                          outOff = ub.i64(ub.mul(img, f * oh * ow));
+                    SmallVector<Value> args = {ub.ptr(v.x), xOff, ub.i64(ch), ub.i64(h),
+                                               ub.i64(wd)};
+                    llvm::append_range(args, windowArgs(ub, op, w));
+                    args.append({ub.i64(oh), ub.i64(ow), ub.i64(f), ub.ptr(v.filter), ub.i64(0),
+                                 ub.i64(oh0), ub.i64(ohn), ub.ptr(v.output), outOff});
+                    v.appendEpilogue(ub, args, outOff);
+                    ub.call(symbol, args);
+                  });
 }
 
 void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
