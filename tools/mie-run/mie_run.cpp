@@ -349,9 +349,9 @@ int Runner::main(int argc, char **argv) {
   double peak_per_core = 0;
   std::string peak_isa;
   if (o.profile) {
-    error = profiler.attach(session_);
-    if (!error.empty()) return fail("--profile: " + error);
     if (o.benchmark == 0) o.benchmark = 20;
+    error = profiler.attach(session_, o.benchmark);
+    if (!error.empty()) return fail("--profile: " + error);
     // Measured before the runs, on the calling thread, so no kernel competes with it.
     peak_per_core = measure_fma_peak_gflops(&peak_isa);
   }

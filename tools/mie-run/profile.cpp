@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "core/json.h"
 #include "mie/mie_tensor_io.h"
 
 #if defined(__x86_64__)
@@ -66,24 +67,6 @@ double fma_loop_neon(long iters, float *sink) {
 }
 #endif
 
-std::string json_escape(const std::string &s) {
-  std::string o;
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += ch;
-    }
-  }
-  return o;
-}
-
 }  // namespace
 
 double measure_fma_peak_gflops(std::string *isa) {
@@ -125,7 +108,7 @@ double measure_fma_peak_gflops(std::string *isa) {
   return best;
 }
 
-std::string KernelProfiler::attach(mie_session *session) {
+std::string KernelProfiler::attach(mie_session *session, long runs) {
   uint32_t count = 0;
   mie_session_num_kernels(session, &count);
   if (count == 0)
@@ -139,6 +122,7 @@ std::string KernelProfiler::attach(mie_session *session) {
     kernels_[i].flops = info.flops;
   }
   open_.assign(count, 0);
+  events_.reserve(size_t(runs) * count);
   if (mie_session_set_profiler(session, &KernelProfiler::hook, this) != MIE_OK) return mie_last_error();
   session_ = session;
   origin_ns_ = now_ns();
@@ -220,16 +204,23 @@ void KernelProfiler::print_table(FILE *out, uint32_t threads, double peak_per_co
 
 std::string KernelProfiler::write_trace(const std::string &path, const std::string &model,
                                         const std::string &target) const {
-  std::string o = "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"model\": \"" + json_escape(model) +
-                  "\", \"target\": \"" + json_escape(target) + "\"},\n\"traceEvents\": [\n";
+  using rt::json::append_quoted;
+  std::string o = "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"model\": ";
+  append_quoted(o, model);
+  o += ", \"target\": ";
+  append_quoted(o, target);
+  o += "},\n\"traceEvents\": [\n";
   o += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": \"mie-run\"}}";
   char buf[128];
   for (const Event &e : events_) {
     const Kernel &k = kernels_[size_t(e.kernel)];
     std::snprintf(buf, sizeof buf, ", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": %.3f, \"dur\": %.3f",
                   double(e.begin_ns) / 1e3, double(e.end_ns - e.begin_ns) / 1e3);
-    o += ",\n{\"name\": \"" + json_escape(k.name) + "\", \"cat\": \"kernel\"" + buf + ", \"args\": {\"nodes\": \"" +
-         json_escape(k.nodes) + "\", \"flops\": " + std::to_string(k.flops) + "}}";
+    o += ",\n{\"name\": ";
+    append_quoted(o, k.name);
+    o += std::string(", \"cat\": \"kernel\"") + buf + ", \"args\": {\"nodes\": ";
+    append_quoted(o, k.nodes);
+    o += ", \"flops\": " + std::to_string(k.flops) + "}}";
   }
   o += "\n]}\n";
   return io::write_file_atomic(path, o.data(), o.size());

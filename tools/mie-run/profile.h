@@ -18,8 +18,9 @@ double measure_fma_peak_gflops(std::string *isa);
 
 class KernelProfiler {
  public:
-  // Installs the hook on `session`; "" on success, else why profiling cannot run.
-  std::string attach(mie_session *session);
+  // Installs the hook on `session`; "" on success, else why profiling cannot run. Room for the events
+  // of `runs` runs is reserved here, so the hook allocates nothing while runs are timed.
+  std::string attach(mie_session *session, long runs);
   void detach();
   // Aggregates over every run since attach.
   void print_table(FILE *out, uint32_t threads, double peak_per_core, const std::string &peak_isa,

@@ -12,7 +12,6 @@
 #include "dialects/mie/Utils/KernelBuilders.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIELOWERLIBRARYKERNELSPASS
@@ -105,7 +104,7 @@ void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Val
   reductionsOutside(conv, {0, 1, 2, 5, 6, 7, 3, 4});
 }
 
-void lowerConv2d(Conv2dOp op) {
+KernelOp lowerConv2d(Conv2dOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value input = op.getInput();
@@ -133,7 +132,7 @@ void lowerConv2d(Conv2dOp op) {
   auto strides = b.getI64TensorAttr(op.getStrides());
   auto dilations = b.getI64TensorAttr(op.getDilations());
   int64_t groups = op.getGroups();
-  KernelOp::create(b, loc, "conv2d", ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
+  KernelOp kernel = KernelOp::create(b, loc, "conv2d", ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
     Value out = args[ins.size()];
     Value source = args[0];
     if (padded) {
@@ -155,9 +154,10 @@ void lowerConv2d(Conv2dOp op) {
     buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/1);
   });
   op.erase();
+  return kernel;
 }
 
-void lowerGemm(GemmOp op) {
+KernelOp lowerGemm(GemmOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto outType = cast<MemRefType>(op.getOutput().getType());
@@ -172,7 +172,7 @@ void lowerGemm(GemmOp op) {
   if (hasResidual)
     ins.push_back(op.getResidual());
   EpilogueAttr epilogue = op.getEpilogue();
-  KernelOp::create(
+  KernelOp kernel = KernelOp::create(
       b, loc, "gemm", ins, op.getOutput(), [&](OpBuilder &kb, Location kl, ValueRange args) {
         MLIRContext *ctx = kb.getContext();
         Value out = args.back();
@@ -224,6 +224,7 @@ void lowerGemm(GemmOp op) {
                              /*biasDim=*/tc ? rank - 2 : rank - 1);
       });
   op.erase();
+  return kernel;
 }
 
 struct MieLowerLibraryKernelsPass
@@ -236,35 +237,30 @@ struct MieLowerLibraryKernelsPass
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      // Every lowering ends with the kernel launch right where the op was: it carries the op's
-      // arithmetic, which the loops and microkernel calls no longer show.
+      // The kernel carries the op's arithmetic, which its loops and microkernel calls no longer
+      // show.
       int64_t flops = countLibraryOpFlops(op);
-      Operation *next = op->getNextNode();
-      auto annotate = llvm::make_scope_exit([&] {
-        if (auto kernel = dyn_cast_or_null<KernelOp>(next ? next->getPrevNode() : nullptr))
-          kernel->setAttr(MieDialect::getFlopsAttrName(),
-                          IntegerAttr::get(IntegerType::get(&getContext(), 64), flops));
-      });
+      KernelOp kernel;
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
-          lowerWinogradToUKernels(conv, symbols);
+          kernel = lowerWinogradToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())
-          lowerDirectConvToUKernels(conv, symbols);
+          kernel = lowerDirectConvToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape())
-          lowerConv2dToUKernels(conv, symbols);
+          kernel = lowerConv2dToUKernels(conv, symbols);
         else if (conv.getUkernel())
-          lowerDepthwiseToUKernels(conv, symbols);
+          kernel = lowerDepthwiseToUKernels(conv, symbols);
         else if (conv.getFilterShape())
           return (void)(conv.emitOpError("has a packed filter but no tiling"), signalPassFailure());
         else
-          lowerConv2d(conv);
-        continue;
+          kernel = lowerConv2d(conv);
+      } else {
+        auto gemm = cast<GemmOp>(op);
+        kernel = gemm.getTiling() && gemm.getBPacked() ? lowerGemmToUKernels(gemm, symbols)
+                                                        : lowerGemm(gemm);
       }
-      auto gemm = cast<GemmOp>(op);
-      if (gemm.getTiling() && gemm.getBPacked())
-        lowerGemmToUKernels(gemm, symbols);
-      else
-        lowerGemm(gemm);
+      kernel->setAttr(MieDialect::getFlopsAttrName(),
+                      IntegerAttr::get(IntegerType::get(&getContext(), 64), flops));
     }
   }
 };

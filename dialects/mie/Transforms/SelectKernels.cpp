@@ -38,20 +38,30 @@ double utilization(int64_t size, int64_t tile) {
 /// kernels by memory planning).
 constexpr int64_t kSharedPanelsBudget = 4 * 1024 * 1024;
 
+/// The tile maximizing efficiency x the share of its lanes an M x N product fills (ties keep the
+/// list's order), with that score; null when the ISA has no tiles.
+const UKernelTile *bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
+                            double *bestScore = nullptr) {
+  const UKernelTile *best = nullptr;
+  double score = -1;
+  for (const UKernelTile &t : tiles) {
+    double s = t.efficiency * utilization(m, t.mr) * utilization(n, t.nr);
+    if (s > score + 1e-9) {
+      best = &t;
+      score = s;
+    }
+  }
+  if (bestScore)
+    *bestScore = best ? score : 0;
+  return best;
+}
+
 /// `activationIsN`: the operand packed at run time is the N (vector) side, as for an NCHW
 /// convolution's pixels; else the M (broadcast) side, as for a GEMM's rows.
 TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
                         bool activationIsN) {
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
-  const UKernelTile *best = nullptr;
-  double bestScore = -1;
-  for (const UKernelTile &t : tiles) {
-    double score = t.efficiency * utilization(s.m, t.mr) * utilization(s.n, t.nr);
-    if (score > bestScore + 1e-9) {
-      best = &t;
-      bestScore = score;
-    }
-  }
+  const UKernelTile *best = bestTile(tiles, s.m, s.n);
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
@@ -118,10 +128,9 @@ bool isConstantBuffer(Value v) {
 
 /// The best tile's predicted efficiency for an M x N product (the cost model of chooseTiling).
 double bestTileScore(StringRef isa, int64_t m, int64_t n) {
-  double best = 0;
-  for (const UKernelTile &t : getF32GemmTiles(isa))
-    best = std::max(best, t.efficiency * utilization(m, t.mr) * utilization(n, t.nr));
-  return best;
+  double score;
+  bestTile(getF32GemmTiles(isa), m, n, &score);
+  return score;
 }
 
 /// A 1x1 stride-1 unpadded convolution of one image: the GEMM out[F, P] = w[F, C] x[C, P].
@@ -158,16 +167,8 @@ TilingAttr chooseDirectTiling(MLIRContext *ctx, StringRef isa, Conv2dOp conv, in
   if (in[1] > kDirectMaxChannels || k > MIE_UK_CONV_DIRECT_MAX_K || s[1] > 2)
     return {};
   // Tiles run along one output row: N is OW, not OH * OW.
-  const UKernelTile *best = nullptr;
-  double bestScore = -1;
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
-  for (const UKernelTile &t : tiles) {
-    double score = t.efficiency * utilization(out[1], t.mr) * utilization(out[3], t.nr);
-    if (score > bestScore + 1e-9) {
-      best = &t;
-      bestScore = score;
-    }
-  }
+  const UKernelTile *best = bestTile(tiles, out[1], out[3]);
   if (!best)
     return {};
   // Bands: enough items for every thread, then no larger than the plane budget allows.

@@ -76,17 +76,25 @@ struct UKernelBuilder {
   }
 };
 
-/// The constant part of a tile's flags: the epilogue (applied with the last K block).
-int64_t epilogueFlags(EpilogueAttr epilogue, bool hasBias, bool hasResidual, bool biasPerColumn) {
-  int64_t flags = MIE_UK_EPILOGUE;
-  if (hasBias)
-    flags |= MIE_UK_BIAS | (biasPerColumn ? MIE_UK_BIAS_PER_COL : 0);
-  if (hasResidual)
-    flags |= MIE_UK_RESIDUAL;
-  if (epilogue.getClamp())
-    flags |= MIE_UK_CLAMP;
-  flags |= static_cast<int64_t>(epilogue.getActivation()) << MIE_UK_ACTIVATION_SHIFT;
-  return flags;
+/// A library op's epilogue as microkernel arguments: the constant part of the flags (applied
+/// with the last K block) and the clamp bounds (0, 0 without a clamp).
+struct TileEpilogue {
+  int64_t flags;
+  double lo, hi;
+};
+
+TileEpilogue tileEpilogue(EpilogueAttr epilogue, Value bias, Value residual, bool biasPerColumn) {
+  TileEpilogue e{MIE_UK_EPILOGUE, 0.0, 0.0};
+  if (bias)
+    e.flags |= MIE_UK_BIAS | (biasPerColumn ? MIE_UK_BIAS_PER_COL : 0);
+  if (residual)
+    e.flags |= MIE_UK_RESIDUAL;
+  if (auto clamp = epilogue.getClamp()) {
+    e.flags |= MIE_UK_CLAMP;
+    std::tie(e.lo, e.hi) = *clamp;
+  }
+  e.flags |= static_cast<int64_t>(epilogue.getActivation()) << MIE_UK_ACTIVATION_SHIFT;
+  return e;
 }
 
 /// Emits the K-block loop shared by both lowerings: `pack(k0, kc)` fills the scratch panels, then
@@ -186,9 +194,6 @@ SmallVector<Value> windowArgs(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t>
           ub.i64(p[0]),           ub.i64(p[1]),           ub.i64(d[0]), ub.i64(d[1])};
 }
 
-std::pair<double, double> clampBounds(EpilogueAttr epilogue) {
-  return epilogue.getClamp().value_or(std::pair<double, double>{0.0, 0.0});
-}
 
 } // namespace
 
@@ -210,7 +215,7 @@ static void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(V
   body(par.getInductionVars()[0]);
 }
 
-void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
@@ -227,13 +232,10 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const bool shared = t.getSharedPanels() && !direct;
   const int64_t fPanels = llvm::divideCeil(f, mr), pPanels = llvm::divideCeil(p, nr),
                 pBlocks = llvm::divideCeil(p, nc), fBlocks = llvm::divideCeil(fPanels, mc / mr);
-  EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
-  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                                   /*biasPerColumn=*/false);
-  double lo, hi;
-  std::tie(lo, hi) = clampBounds(epilogue);
+  const TileEpilogue epi =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -242,7 +244,7 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   if (shared)
     outs.push_back(
         AllocOp::create(b, op.getLoc(), MemRefType::get({n * pPanels * k * nr}, b.getF32Type())));
-  KernelOp::create(
+  KernelOp kernel = KernelOp::create(
       b, op.getLoc(), "conv2d", operands.ins, outs,
       [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
@@ -281,7 +283,7 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
                   ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
               ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
                              ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
-                             cOff, ub.i64(p), ub.f32(lo), ub.f32(hi)});
+                             cOff, ub.i64(p), ub.f32(epi.lo), ub.f32(epi.hi)});
             });
           });
         };
@@ -300,7 +302,7 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
             Value edge = ub.sub(np, ub.mul(fullPanels, nr));
             Value xImg = ub.mul(img, ch * p);
             emitKBlocks(
-                ub, k, kc, epiFlags,
+                ub, k, kc, epi.flags,
                 [&](Value k0, Value kcur) {
                   pack(img, ub.add(p0, ub.mul(fullPanels, nr)), edge, k0, kcur, ub.c(0));
                 },
@@ -325,7 +327,7 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
             Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
             Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
             emitKBlocks(
-                ub, k, kc, epiFlags,
+                ub, k, kc, epi.flags,
                 [&](Value k0, Value kcur) { pack(img, p0, np, k0, kcur, ub.c(0)); },
                 [&](Value k0, Value kcur, Value flags) {
                   forPanelGroups(
@@ -356,7 +358,7 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
           std::tie(ftBegin, ftEnd) = panelGroup(ub, fb, mc / mr, fPanels);
           Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / nr));
           emitKBlocks(
-              ub, k, kc, epiFlags, [&](Value, Value) {},
+              ub, k, kc, epi.flags, [&](Value, Value) {},
               [&](Value k0, Value kcur, Value flags) {
                 tiles(img, ftBegin, ftEnd, p0, np, ub.c(0), ub.ceilDiv(np, nr), k0, kcur, flags,
                       scratch, nr, [&](Value pt, Value k0_, Value) {
@@ -366,9 +368,10 @@ void mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         });
       });
   op.erase();
+  return kernel;
 }
 
-void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
@@ -381,12 +384,9 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   const bool shared = t.getSharedPanels();
   const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
                 mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
-  EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
-  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                                   /*biasPerColumn=*/true);
-  double lo, hi;
-  std::tie(lo, hi) = clampBounds(epilogue);
+  const TileEpilogue epi =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/true);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -394,7 +394,7 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   if (shared)
     outs.push_back(
         AllocOp::create(b, op.getLoc(), MemRefType::get({mPanels * k * mr}, b.getF32Type())));
-  KernelOp::create(
+  KernelOp kernel = KernelOp::create(
       b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
         Value av = args[0], bv = args[1], output = args[operands.ins.size()];
@@ -426,8 +426,8 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                      : flags;
               ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
                              cOff, ub.i64(ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
-                             tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(ldc), ub.f32(lo),
-                             ub.f32(hi)});
+                             tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(ldc), ub.f32(epi.lo),
+                             ub.f32(epi.hi)});
             });
           });
         };
@@ -445,7 +445,7 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
           Value ntBegin = ub.mul(nb, nc / nr);
           Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
           emitKBlocks(
-              ub, k, kc, epiFlags,
+              ub, k, kc, epi.flags,
               [&](Value k0, Value kcur) {
                 if (!shared)
                   pack(m0, mBlock, k0, kcur, ub.c(0));
@@ -461,6 +461,7 @@ void mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
         });
       });
   op.erase();
+  return kernel;
 }
 
 namespace {
@@ -468,31 +469,28 @@ namespace {
 /// What a per-item convolution microkernel call reads inside its kernel body.
 struct PlaneKernelValues {
   Value x, filter, bias, residual, output, plane;
-  int64_t flags;
-  double lo, hi;
+  TileEpilogue epilogue;
 
   /// The calls' common tail: flags, bias (offset 0), residual (at `outOff`), clamp bounds, plane.
   void appendEpilogue(UKernelBuilder &ub, SmallVectorImpl<Value> &args, Value outOff) const {
-    args.append({ub.i64(flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff, ub.f32(lo),
-                 ub.f32(hi), ub.ptr(plane)});
+    args.append({ub.i64(epilogue.flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
+                 ub.f32(epilogue.lo), ub.f32(epilogue.hi), ub.ptr(plane)});
   }
 };
 
 /// Replaces `op` by `mie.kernel name` over its operands: a stack plane of `planeFloats` floats
 /// and one parallel loop over `items` whose body `item(ub, index, values)` emits the microkernel
 /// call (the depthwise and direct convolutions: each item pads its own input rows into the plane).
-void emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t planeFloats,
+KernelOp emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t planeFloats,
                      int64_t items,
                      function_ref<void(UKernelBuilder &, Value, const PlaneKernelValues &)> item) {
-  EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   PlaneKernelValues v;
-  v.flags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                          /*biasPerColumn=*/false);
-  std::tie(v.lo, v.hi) = clampBounds(epilogue);
+  v.epilogue =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
   OpBuilder b(op);
-  KernelOp::create(b, op.getLoc(), name, operands.ins, op.getOutput(),
+  KernelOp kernel = KernelOp::create(b, op.getLoc(), name, operands.ins, op.getOutput(),
                    [&](OpBuilder &kb, Location kl, ValueRange args) {
                      UKernelBuilder ub{kb, kl, symbols};
                      v.x = args[0];
@@ -504,11 +502,12 @@ void emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t 
                      parallelItems(ub, items, [&](Value index) { item(ub, index, v); });
                    });
   op.erase();
+  return kernel;
 }
 
 } // namespace
 
-void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
@@ -519,7 +518,7 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
   int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = op.getUkernel()->str();
-  emitPlaneKernel(op, symbols, "dwconv", planeFloats, n * chunks,
+  return emitPlaneKernel(op, symbols, "dwconv", planeFloats, n * chunks,
                   [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
                     Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
                     Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
@@ -534,7 +533,7 @@ void mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) {
                   });
 }
 
-void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
@@ -549,7 +548,7 @@ void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
   std::string symbol = ("mie_uk_f32_conv_direct_nchw_" + Twine(t.getMr()) + "x" +
                         Twine(t.getNr()) + "_" + t.getIsa())
                            .str();
-  emitPlaneKernel(op, symbols, "conv2d_direct", planeFloats, n * bands,
+  return emitPlaneKernel(op, symbols, "conv2d_direct", planeFloats, n * bands,
                   [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
                     Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
                     Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
@@ -565,7 +564,7 @@ void mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
                   });
 }
 
-void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
@@ -578,13 +577,10 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
                 fBlocks = llvm::divideCeil(fPanels, mc / mr);
   const int64_t fItems = t.getSharedPanels() ? fBlocks : 1;
   ArrayRef<int64_t> pads = op.getPads();
-  EpilogueAttr epilogue = op.getEpilogue();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
-  int64_t epiFlags = epilogueFlags(epilogue, op.getBias() != nullptr, op.getResidual() != nullptr,
-                                   /*biasPerColumn=*/false);
-  double lo, hi;
-  std::tie(lo, hi) = clampBounds(epilogue);
+  const TileEpilogue epi =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
 
   OpBuilder b(op);
@@ -592,7 +588,7 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   // V [N][16][C][tiles] and M [N][16][F][tiles] live in the arena.
   Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * ch * tiles}, b.getF32Type()));
   Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * f * tiles}, b.getF32Type()));
-  KernelOp::create(
+  KernelOp kernel = KernelOp::create(
       b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
       [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
@@ -671,9 +667,10 @@ void mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
           ub.call("mie_uk_f32_winograd_output_2x2_3x3_" + isa,
                   {ub.ptr(m), ub.i64(ub.mul(img, 16 * f * tiles)), ub.i64(f), ub.i64(th),
                    ub.i64(tw), ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output),
-                   outOff, ub.i64(epiFlags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
-                   ub.f32(lo), ub.f32(hi)});
+                   outOff, ub.i64(epi.flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
+                   ub.f32(epi.lo), ub.f32(epi.hi)});
         });
       });
   op.erase();
+  return kernel;
 }

@@ -9,24 +9,26 @@
 
 namespace mlir::mie {
 
+// Each lowering erases the op and returns the one mie.kernel that replaces it.
+
 /// Replaces a tiled `mie.conv2d` with a packed filter by a `mie.kernel` calling the microkernels;
 /// declares the microkernels it calls in `symbols`' module.
-void lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
+KernelOp lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
 
 /// A convolution marked `direct`: row bands of each image run the direct microkernel, which reads
 /// the input rows in place from a padded copy (no pixel panels), filter packed as LHS panels.
-void lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols);
+KernelOp lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 
 /// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
 /// microkernels, output transform with the epilogue.
-void lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);
+KernelOp lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);
 
 /// Replaces a depthwise `mie.conv2d` with a `ukernel` by a `mie.kernel` calling it, channels split
 /// across threads.
-void lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
+KernelOp lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
 
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
-void lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
+KernelOp lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
 
 } // namespace mlir::mie
 

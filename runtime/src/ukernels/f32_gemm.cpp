@@ -20,20 +20,9 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
                             float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
                             float lo, float hi) {
-  constexpr int NR = NV * VL;
-  const bool full = m == MR && n == NR;
-  const bool transposed = flags & MIE_UK_TRANSPOSE_C;
   vf acc[MR][NV];
   if (flags & MIE_UK_ACCUMULATE) {
-    if (transposed) {
-      loadTransposed<MR, NV>(acc, c, ldc, m, n);
-    } else if (full) {
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = load(c + i * ldc + v * VL);
-    } else {
-      loadPartial<MR, NV>(acc, c, ldc, m, n);
-    }
+    loadTile<MR, NV>(acc, c, ldc, m, n, flags & MIE_UK_TRANSPOSE_C);
   } else {
     for (int i = 0; i < MR; ++i)
       for (int v = 0; v < NV; ++v)

@@ -12,32 +12,36 @@
 
 namespace mie_uk {
 
-/// Loads an m x n block (row stride ld) into a full MR x NR tile, zeros elsewhere: the edge-tile
-/// path, which never touches memory past the block.
+/// Loads an m x n block, element (i, j) at p[i * rowStride + j * colStride], into a full MR x NR
+/// tile, zeros elsewhere: the edge-tile and transposed path, which never touches memory past the
+/// block.
 template <int MR, int NV>
-MIE_UK_INLINE void loadPartial(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n) {
+MIE_UK_INLINE void loadBlock(vf (&t)[MR][NV], const float *p, int64_t rowStride, int64_t colStride,
+                             int64_t m, int64_t n) {
   float tmp[MR][NV * VL];
   const float z = opaqueZero();
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NV * VL; ++j)
-      tmp[i][j] = (i < m && j < n) ? p[i * ld + j] + z : z;
+      tmp[i][j] = (i < m && j < n) ? p[i * rowStride + j * colStride] + z : z;
   for (int i = 0; i < MR; ++i)
     for (int v = 0; v < NV; ++v)
       t[i][v] = load(&tmp[i][v * VL]);
 }
 
-/// loadPartial of a block stored transposed: tile (i, j) from p[j * ld + i].
+/// The m x n block of a C-shaped buffer (row stride ld; stored transposed when `transposed`, as
+/// MIE_UK_TRANSPOSE_C says): whole vector loads for a full tile, loadBlock otherwise.
 template <int MR, int NV>
-MIE_UK_INLINE void loadTransposed(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m,
-                                  int64_t n) {
-  float tmp[MR][NV * VL];
-  const float z = opaqueZero();
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NV * VL; ++j)
-      tmp[i][j] = (i < m && j < n) ? p[j * ld + i] + z : z;
-  for (int i = 0; i < MR; ++i)
-    for (int v = 0; v < NV; ++v)
-      t[i][v] = load(&tmp[i][v * VL]);
+MIE_UK_INLINE void loadTile(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n,
+                            bool transposed) {
+  if (transposed)
+    return loadBlock<MR, NV>(t, p, 1, ld, m, n);
+  if (m == MR && n == NV * VL) {
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        t[i][v] = load(p + i * ld + v * VL);
+    return;
+  }
+  loadBlock<MR, NV>(t, p, ld, 1, m, n);
 }
 
 /// Stores the m x n corner of a tile transposed: (i, j) to c[j * ldc + i], so each column of the
@@ -80,7 +84,7 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *__restrict c, int64_t ld
             bb[v] = load(bias + v * VL);
         } else {
           vf one[1][NV];
-          loadPartial<1, NV>(one, bias, 0, 1, n);
+          loadBlock<1, NV>(one, bias, 0, 1, 1, n);
           for (int v = 0; v < NV; ++v)
             bb[v] = one[0][v];
         }
@@ -97,15 +101,7 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *__restrict c, int64_t ld
     }
     if (flags & MIE_UK_RESIDUAL) {
       vf r[MR][NV];
-      if (transposed) {
-        loadTransposed<MR, NV>(r, res, ldr, m, n);
-      } else if (full) {
-        for (int i = 0; i < MR; ++i)
-          for (int v = 0; v < NV; ++v)
-            r[i][v] = load(res + i * ldr + v * VL);
-      } else {
-        loadPartial<MR, NV>(r, res, ldr, m, n);
-      }
+      loadTile<MR, NV>(r, res, ldr, m, n, transposed);
       for (int i = 0; i < MR; ++i)
         for (int v = 0; v < NV; ++v)
           acc[i][v] += r[i][v];

@@ -141,12 +141,11 @@ MIE_UK_DECLARE_PACKS(neon)
 #undef MIE_UK_DECLARE_PACKS
 
 /* The depthwise kernel's padded input plane: rows (OH - 1) * SH + (KH - 1) * DH + 1 of
-   mie_uk_dwconv_plane_ld floats: an output row's whole vectors (OW rounded up to 16 lanes, the
-   widest ISA) read up to ceil(OW / 16) * 16 * SW + (KW - 1) * DW floats of a row, rounded up to 16.
-   Sized to the row, not with a fixed slack, so small planes (7x7) fill little. */
+   mie_uk_dwconv_plane_ld floats: the row of the direct convolution's plane for tiles of 16 pixels
+   (an output row's whole vectors in the widest ISA). Sized to the row, not with a fixed slack, so
+   small planes (7x7) fill little. */
 static inline int64_t mie_uk_dwconv_plane_ld(int64_t KW, int64_t SW, int64_t DW, int64_t OW) {
-  const int64_t reach = (OW + 15) / 16 * 16 * SW + (KW - 1) * DW + 1;
-  return (reach + 15) / 16 * 16;
+  return mie_uk_conv_direct_plane_ld(KW, SW, DW, OW, 16);
 }
 static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
                                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
