@@ -56,6 +56,34 @@ func.func @late(%x: memref<1x512x7x7xf32>, %y: memref<1x512x7x7xf32>, %a: memref
 
 // -----
 
+// Tests the tiling of GEMMs whose rows are the activation (BERT's linear layers, 128 tokens): a row
+// block takes every row, K blocks are whole K up to 1024 (balanced beyond: 3072 = 3 x 1024), and
+// the 16 work items split the columns (768 / 24 = 32 panels -> 2 per item) before the rows.
+// CHECK-LABEL: func.func @linear
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 768, mc = 128, nc = 48, shared_panels = true>
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 1024, mc = 128, nc = 48, shared_panels = true>
+// A row block's K block stays within 512 KiB: 4096 rows x K = 768 run in 168-row blocks (28 panels
+// of the 6x16 tile, which fills 4096 rows best), 25 items without splitting the columns.
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 768, mc = 168, nc = 768>
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+memref.global "private" constant @w1 : memref<768x768xf32> = dense<1.0>
+memref.global "private" constant @w2 : memref<3072x768xf32> = dense<1.0>
+func.func @linear(%x: memref<128x768xf32>, %h: memref<128x3072xf32>, %y: memref<128x768xf32>,
+                  %z: memref<128x768xf32>, %big: memref<4096x768xf32>, %o: memref<4096x768xf32>) {
+  %w1 = memref.get_global @w1 : memref<768x768xf32>
+  mie.gemm ins(%x, %w1 : memref<128x768xf32>, memref<768x768xf32>) outs(%y : memref<128x768xf32>)
+  %w2 = memref.get_global @w2 : memref<3072x768xf32>
+  mie.gemm ins(%h, %w2 : memref<128x3072xf32>, memref<3072x768xf32>) outs(%z : memref<128x768xf32>)
+  mie.gemm ins(%big, %w1 : memref<4096x768xf32>, memref<768x768xf32>) outs(%o : memref<4096x768xf32>)
+  return
+}
+}
+
+// -----
+
 // Tests that a depthwise convolution gets the depthwise microkernel of the target's ISA, and that
 // grouped convolutions (2 groups) keep the portable path.
 

@@ -56,6 +56,39 @@ const UKernelTile *bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
   return best;
 }
 
+/// A row block's packed K block (mc x kc) gets half of a 1 MiB L2: the weight panel streaming
+/// past it takes the rest. Row-GEMM K blocks are at most kRowsMaxKc long.
+constexpr int64_t kRowBlockBudget = 512 * 1024, kRowsMaxKc = 1024;
+
+/// Tiling of a GEMM whose rows (M, the broadcast side) are the activation and whose columns are a
+/// constant weight packed in column panels. The weights are the large operand and every row block
+/// streams all of them once, so a row block takes every row its L2 budget allows, and the items
+/// split the columns before the rows. K blocks are long (whole K up to kRowsMaxKc): each one
+/// re-reads the C tiles, and the weight panel streams from L2 about as fast as from L1 (measured
+/// on BERT's 128 x 768 x 3072 and 128 x 3072 x 768 products: 20-30% faster than L1-sized panels
+/// and 32-row blocks).
+TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
+                            int64_t mr, int64_t nr) {
+  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kRowsMaxKc);
+  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
+  int64_t mcPanels = std::clamp<int64_t>(kRowBlockBudget / (kElementBytes * kc * mr), 1, mPanels);
+  int64_t ncPanels = nPanels;
+  auto items = [&] {
+    return s.batch * (int64_t)llvm::divideCeil(mPanels, mcPanels) *
+           (int64_t)llvm::divideCeil(nPanels, ncPanels);
+  };
+  while (items() < minItems && (ncPanels >= 2 || mcPanels >= 2)) {
+    if (ncPanels >= 2)
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+    else
+      mcPanels = llvm::divideCeil(mcPanels, 2);
+  }
+  // Rows packed once for all items when they fit the shared budget, else per item.
+  bool shared = s.batch * kElementBytes * s.k * mPanels * mr <= kSharedPanelsBudget;
+  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, shared);
+}
+
 /// `activationIsN`: the operand packed at run time is the N (vector) side, as for an NCHW
 /// convolution's pixels; else the M (broadcast) side, as for a GEMM's rows.
 TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
@@ -65,6 +98,9 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
+  if (!activationIsN)
+    return chooseRowsTiling(ctx, isa, s, minItems, mr, nr);
+  auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
   // K blocks: the vector-side panel (kc x nr) is re-read by every row tile of the inner loop.
   int64_t kcMax = std::max<int64_t>(64, kL1Budget / (kElementBytes * nr));
   int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kcMax);
@@ -73,34 +109,22 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
   int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
   int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
-  int64_t activationBytes =
-      s.batch * kElementBytes * s.k * (activationIsN ? nPanels * nr : mPanels * mr);
-  auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
+  int64_t activationBytes = s.batch * kElementBytes * s.k * nPanels * nr;
 
-  if (activationIsN) {
-    // Per-item packing: an item is (image, pixel block) and runs every filter on its panels, so
-    // nothing is packed twice. Taken when there are enough pixel blocks, or no room to share.
-    auto items = [&] { return s.batch * blocks(nPanels, ncPanels); };
-    while (items() < minItems && ncPanels >= 2)
-      ncPanels = llvm::divideCeil(ncPanels, 2);
-    if (items() >= minItems || activationBytes > kSharedPanelsBudget)
-      return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
-    ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
-  } else if (activationBytes > kSharedPanelsBudget) {
-    // GEMM with rows too many to share: each item packs its row block.
-    auto items = [&] { return blocks(mPanels, mcPanels) * blocks(nPanels, ncPanels); };
-    while (items() < minItems && (mcPanels >= 2 || ncPanels >= 2)) {
-      if (mcPanels >= 2 && mcPanels >= ncPanels)
-        mcPanels = llvm::divideCeil(mcPanels, 2);
-      else
-        ncPanels = llvm::divideCeil(ncPanels, 2);
-    }
+  // Per-item packing: an item is (image, pixel block) and runs every filter on its panels, so
+  // nothing is packed twice. Taken when there are enough pixel blocks, or no room to share.
+  auto items = [&] { return s.batch * blocks(nPanels, ncPanels); };
+  while (items() < minItems && ncPanels >= 2)
+    ncPanels = llvm::divideCeil(ncPanels, 2);
+  if (items() >= minItems || activationBytes > kSharedPanelsBudget)
     return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
-  }
-  // Shared panels: packed once; items are (image, row block, column block) and only compute, so
+  ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+  // Shared panels: packed once; items are (image, filter block, pixel block) and only compute, so
   // split the larger block until there is work for every thread (the pool balances dynamically).
-  auto items = [&] { return s.batch * blocks(mPanels, mcPanels) * blocks(nPanels, ncPanels); };
-  while (items() < minItems) {
+  auto sharedItems = [&] {
+    return s.batch * blocks(mPanels, mcPanels) * blocks(nPanels, ncPanels);
+  };
+  while (sharedItems() < minItems) {
     if (mcPanels >= 2 && (mcPanels >= ncPanels || ncPanels < 2))
       mcPanels = llvm::divideCeil(mcPanels, 2);
     else if (ncPanels >= 2)
