@@ -335,3 +335,43 @@ func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: 
   mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd}
   return
 }
+
+// -----
+
+// Tests that attention on the microkernel is one kernel of (batch index, query row group) items:
+// 24 heads of 128 rows give 24 items of all 128 rows; the per-thread scratch holds the key tile
+// panels and the running softmax state. The mask [2, 1, 1, 128] broadcasts over heads and query
+// rows: its offset takes the batch digit (item / 12) % 2 times 128, row stride 0, key stride 1.
+// CHECK-LABEL: func.func @attention_ukernel
+// CHECK: mie.kernel "attention" ins({{.+}}) outs({{.+}}) attributes {mie.flops = 100663296 : i64}
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<19712xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24) step
+// CHECK: %[[C12:.+]] = arith.constant 12 : index
+// CHECK: %[[HEADS:.+]] = arith.divui %{{.+}}, %[[C12]] : index
+// CHECK: arith.remui %[[HEADS]], %{{.+}}
+// CHECK: %[[ROWSTRIDE:.+]] = arith.constant 0 : i64
+// CHECK: %[[KEYSTRIDE:.+]] = arith.constant 1 : i64
+// CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %[[ROWSTRIDE]], %[[KEYSTRIDE]], {{.+}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, f32, i64, !llvm.ptr) -> ()
+// CHECK: func.func private @mie_uk_f32_attention_avx2
+func.func @attention_ukernel(%q: memref<2x12x128x64xf32>, %k: memref<2x12x128x64xf32>, %v: memref<2x12x128x64xf32>,
+                             %m: memref<2x1x1x128xf32>, %o: memref<2x12x128x64xf32>) {
+  mie.attention ins(%q, %k, %v : memref<2x12x128x64xf32>, memref<2x12x128x64xf32>, memref<2x12x128x64xf32>) mask(%m : memref<2x1x1x128xf32>) outs(%o : memref<2x12x128x64xf32>) {scale = 0.125 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+  return
+}
+
+// -----
+
+// Tests the portable attention (no microkernel): a parallel loop over (batch, query row); per row
+// the scores live in a stack buffer inside an alloca scope, then the exps and the normalization.
+// CHECK-LABEL: func.func @attention_portable
+// CHECK: mie.kernel "attention" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%{{.+}} : memref<2x4x4xf32>) attributes {mie.flops = 1152 : i64}
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) =
+// CHECK: memref.alloca_scope
+// CHECK: memref.alloca() : memref<6xf32>
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: func.call
+func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x4xf32>, %o: memref<2x4x4xf32>) {
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%o : memref<2x4x4xf32>) {scale = 0.5 : f64}
+  return
+}

@@ -84,6 +84,22 @@ func.func @linear(%x: memref<128x768xf32>, %h: memref<128x3072xf32>, %y: memref<
 
 // -----
 
+// Tests that f32 attention goes to the fused attention microkernel of the target's ISA.
+// CHECK-LABEL: func.func @attention
+// CHECK: mie.attention
+// CHECK-SAME: ukernel = "mie_uk_f32_attention_avx2"
+// NEON-LABEL: func.func @attention
+// NEON: ukernel = "mie_uk_f32_attention_neon"
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @attention(%q: memref<12x128x64xf32>, %k: memref<12x128x64xf32>, %v: memref<12x128x64xf32>,
+                     %m: memref<1x128xf32>, %o: memref<12x128x64xf32>) {
+  mie.attention ins(%q, %k, %v : memref<12x128x64xf32>, memref<12x128x64xf32>, memref<12x128x64xf32>) mask(%m : memref<1x128xf32>) outs(%o : memref<12x128x64xf32>) {scale = 0.125 : f64}
+  return
+}
+}
+
+// -----
+
 // Tests that a depthwise convolution gets the depthwise microkernel of the target's ISA, and that
 // grouped convolutions (2 groups) keep the portable path.
 

@@ -452,3 +452,52 @@ LogicalResult KernelOp::verify() {
                          << block.back().getName() << "'";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkOperandBuffers(op, {{"query", getQuery()},
+                                      {"key", getKey()},
+                                      {"value", getValue()},
+                                      {"mask", getMask()},
+                                      {"output", getOutput()}})))
+    return failure();
+  ArrayRef<int64_t> q = bufferType(getQuery()).getShape();
+  int64_t rank = q.size();
+  if (rank < 2)
+    return emitOpError() << "expects query of rank >= 2 [..., S, D], got rank " << rank;
+  for (auto [name, v] : {std::pair<StringRef, Value>{"key", getKey()}, {"value", getValue()},
+                         {"output", getOutput()}})
+    if (failed(checkRank(op, name, v, rank, "(the query's)")))
+      return failure();
+  ArrayRef<int64_t> k = bufferType(getKey()).getShape(), v = bufferType(getValue()).getShape();
+  SmallVector<int64_t> expected(q.drop_back(2));
+  expected.append({k[rank - 2], q[rank - 1]});
+  if (failed(checkShape(op, "key", getKey(), expected, "[..., T, D] with the query's batch and D")))
+    return failure();
+  expected[rank - 1] = v[rank - 1];
+  if (failed(checkShape(op, "value", getValue(), expected, "[..., T, Dv] with the key's T")))
+    return failure();
+  expected[rank - 2] = q[rank - 2];
+  if (failed(checkShape(op, "output", getOutput(), expected, "[..., S, Dv]")))
+    return failure();
+  if (Value mask = getMask()) {
+    ArrayRef<int64_t> m = bufferType(mask).getShape();
+    SmallVector<int64_t> scores(q.drop_back(1));
+    scores.push_back(k[rank - 2]);
+    bool ok = (int64_t)m.size() <= rank;
+    for (size_t i = 0; ok && i < m.size(); ++i) {
+      int64_t target = scores[rank - m.size() + i];
+      ok = m[i] == 1 || m[i] == target;
+    }
+    if (!ok)
+      return emitOpError() << "expects a mask that broadcasts to the scores " << formatShape(scores)
+                           << ", got " << formatShape(m);
+  }
+  if (getScale().isNaN() || getScale().isInfinity())
+    return emitOpError("expects a finite scale");
+  return success();
+}

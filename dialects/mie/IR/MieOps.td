@@ -156,6 +156,41 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Mie_AttentionOp : Mie_Op<"attention"> {
+  let summary = "Library-backed scaled-dot-product attention: softmax(scale · Q Kᵀ + mask) V.";
+  let description = [{
+    For every batch index (the leading dims, equal across all four buffers) and query row:
+    scores = `scale` · Q Kᵀ (`query` [..., S, D], `key` [..., T, D]), plus `mask` when present
+    (broadcast to [..., S, T] with numpy rules), a softmax over the T scores and the weighted sum of
+    the rows of `value` [..., T, Dv], written to `output` [..., S, Dv]. All buffers are static and
+    share one element type.
+
+    `ukernel` (set by `mie-select-kernels`) runs it on the fused attention microkernel of that ISA
+    (key tiles with an online softmax, the scores of a few query rows at a time in L1); without it
+    the portable lowering keeps one row of scores on the stack.
+
+    Example:
+    ```mlir
+    mie.attention ins(%q, %k, %v : memref<12x128x64xf32>, memref<12x128x64xf32>,
+        memref<12x128x64xf32>) mask(%m : memref<1x128xf32>) outs(%o : memref<12x128x64xf32>)
+        {scale = 0.125 : f64}
+    ```
+  }];
+  let arguments = (ins Arg<Mie_FloatBuffer, "", [MemRead]>:$query,
+                   Arg<Mie_FloatBuffer, "", [MemRead]>:$key,
+                   Arg<Mie_FloatBuffer, "", [MemRead]>:$value,
+                   Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$mask,
+                   Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
+                   F64Attr:$scale,
+                   OptionalAttr<StrAttr>:$ukernel);
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Generated kernels
 //===----------------------------------------------------------------------===//

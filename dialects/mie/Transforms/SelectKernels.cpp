@@ -300,6 +300,11 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           conv.setTilingAttr(t);
         return;
       }
+      if (auto attention = dyn_cast<AttentionOp>(op)) {
+        if (!attention.getUkernel() && isF32(attention.getOutput()))
+          attention.setUkernel("mie_uk_f32_attention_" + chosenIsa);
+        return;
+      }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
         if (gemm.getTiling() || out.size() != 2 || !isF32(gemm.getOutput()) ||

@@ -674,3 +674,78 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   op.erase();
   return kernel;
 }
+
+/// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
+/// a head's last item has a partial block, and small enough that batch x heads x groups gives
+/// every thread several items; each item packs the key tiles once for all its rows.
+static int64_t attentionRowsPerItem(int64_t batch, int64_t seq) {
+  constexpr int64_t kRowMultiple = 24, kMinItems = 16;
+  int64_t groups = llvm::divideCeil(kMinItems, batch);
+  int64_t rows = llvm::alignTo(llvm::divideCeil(seq, groups), kRowMultiple);
+  return std::min(rows, seq);
+}
+
+KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
+  ArrayRef<int64_t> q = cast<MemRefType>(op.getQuery().getType()).getShape();
+  ArrayRef<int64_t> k = cast<MemRefType>(op.getKey().getType()).getShape();
+  ArrayRef<int64_t> v = cast<MemRefType>(op.getValue().getType()).getShape();
+  const int64_t rank = q.size(), seq = q[rank - 2], d = q[rank - 1], keys = k[rank - 2],
+                dv = v[rank - 1];
+  ArrayRef<int64_t> batchDims = q.drop_back(2);
+  int64_t batch = 1;
+  for (int64_t size : batchDims)
+    batch *= size;
+  // The mask's element strides on the scores' dims [batch..., S, T] (right-aligned numpy
+  // broadcast: 0 where the mask has no such dim or size 1).
+  SmallVector<int64_t> maskStrides(rank, 0);
+  if (Value mask = op.getMask()) {
+    ArrayRef<int64_t> m = cast<MemRefType>(mask.getType()).getShape();
+    int64_t stride = 1;
+    for (int64_t i = m.size() - 1; i >= 0; --i) {
+      if (m[i] != 1)
+        maskStrides[rank - m.size() + i] = stride;
+      stride *= m[i];
+    }
+  }
+  const int64_t rowsPerItem = attentionRowsPerItem(batch, seq);
+  const int64_t groups = llvm::divideCeil(seq, rowsPerItem);
+  SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
+  if (op.getMask())
+    ins.push_back(op.getMask());
+  const std::string name = op.getUkernel()->str();
+  const float scale = static_cast<float>(op.getScale().convertToDouble());
+
+  OpBuilder b(op);
+  KernelOp kernel = KernelOp::create(
+      b, op.getLoc(), "attention", ins, op.getOutput(),
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value qv = args[0], kv = args[1], vv = args[2], out = args.back();
+        Value mask = op.getMask() ? args[3] : qv; // not read without the mask flag
+        Value scratch = stackBuffer(kb, kl, mie_uk_attention_scratch_floats(d, rowsPerItem));
+        parallelItems(ub, batch * groups, [&](Value item) {
+          Value bi = ub.div(item, groups);
+          Value r0 = ub.mul(ub.rem(item, groups), rowsPerItem);
+          Value rows = ub.min(ub.c(rowsPerItem), ub.sub(ub.c(seq), r0));
+          // The mask offset of batch index bi: its digits over the batch dims times their strides.
+          Value maskOff = ub.mul(r0, maskStrides[rank - 2]);
+          Value rest = bi;
+          for (int64_t i = batchDims.size() - 1; i >= 0; --i) {
+            if (maskStrides[i])
+              maskOff = ub.add(maskOff, ub.mul(ub.rem(rest, batchDims[i]), maskStrides[i]));
+            rest = ub.div(rest, batchDims[i]);
+          }
+          int64_t flags = op.getMask() ? MIE_UK_ATTENTION_MASK : 0;
+          ub.call(name, {ub.ptr(qv), ub.i64(ub.add(ub.mul(bi, seq * d), ub.mul(r0, d))),
+                         ub.i64(d), ub.ptr(kv), ub.i64(ub.mul(bi, keys * d)), ub.i64(d),
+                         ub.ptr(vv), ub.i64(ub.mul(bi, keys * dv)), ub.i64(dv), ub.ptr(mask),
+                         ub.i64(maskOff), ub.i64(maskStrides[rank - 2]),
+                         ub.i64(maskStrides[rank - 1]), ub.ptr(out),
+                         ub.i64(ub.add(ub.mul(bi, seq * dv), ub.mul(r0, dv))), ub.i64(dv),
+                         ub.i64(rows), ub.i64(keys), ub.i64(d), ub.i64(dv), ub.f32(scale),
+                         ub.i64(flags), ub.ptr(scratch)});
+        });
+      });
+  op.erase();
+  return kernel;
+}

@@ -30,6 +30,10 @@ KernelOp lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
 KernelOp lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
 
+/// Replaces a `mie.attention` with a `ukernel` by a `mie.kernel` calling the fused attention
+/// microkernel on work items of (batch index, query row group).
+KernelOp lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols);
+
 } // namespace mlir::mie
 
 #endif // MIE_TRANSFORMS_UKERNELLOWERING_H

@@ -33,6 +33,13 @@ int64_t mlir::mie::countLibraryOpFlops(Operation *op) {
     int64_t k = a.getShape()[gemm.getTransA() ? a.getRank() - 2 : a.getRank() - 1];
     return 2 * product(out.getShape()) * k;
   }
+  if (auto attention = dyn_cast<AttentionOp>(op)) {
+    // Q K^T and P V: 2 S T (D + Dv) per batch index (the softmax's exps not counted).
+    ArrayRef<int64_t> q = cast<MemRefType>(attention.getQuery().getType()).getShape();
+    ArrayRef<int64_t> v = cast<MemRefType>(attention.getValue().getType()).getShape();
+    int64_t keys = v[v.size() - 2];
+    return 2 * product(q) / q.back() * keys * (q.back() + v.back());
+  }
   return 0;
 }
 

@@ -16,7 +16,8 @@
 
 namespace mlir::mie {
 
-/// Floating-point operations of one mie.conv2d / mie.gemm (2 per multiply-add, epilogue excluded).
+/// Floating-point operations of one mie.conv2d / mie.gemm / mie.attention (2 per multiply-add,
+/// epilogue and softmax excluded).
 /// 0 for any other op.
 int64_t countLibraryOpFlops(Operation *op);
 

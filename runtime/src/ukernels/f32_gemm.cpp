@@ -15,35 +15,6 @@ using namespace mie_uk;
 
 namespace {
 
-template <int MR, int NV>
-MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
-                            float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
-                            int64_t flags, const float *bias, const float *res, int64_t ldr,
-                            float lo, float hi) {
-  vf acc[MR][NV];
-  if (flags & MIE_UK_ACCUMULATE) {
-    loadTile<MR, NV>(acc, c, ldc, m, n, flags & MIE_UK_TRANSPOSE_C);
-  } else {
-    for (int i = 0; i < MR; ++i)
-      for (int v = 0; v < NV; ++v)
-        acc[i][v] = splat(0.0f);
-  }
-
-#pragma clang loop unroll_count(2)
-  for (int64_t p = 0; p < k; ++p) {
-    vf bv[NV];
-    for (int v = 0; v < NV; ++v)
-      bv[v] = load(b + p * ldb + v * VL);
-    for (int i = 0; i < MR; ++i) {
-      vf av = splat(a[p * MR + i]);
-      for (int v = 0; v < NV; ++v)
-        acc[i][v] = fma(av, bv[v], acc[i][v]);
-    }
-  }
-
-  finishTile<MR, NV>(acc, c, ldc, m, n, flags, bias, res, ldr, lo, hi);
-}
-
 MIE_UK_INLINE void zero(float *d, int64_t count, float z) {
   for (int64_t i = 0; i < count; ++i)
     d[i] = z;

@@ -135,6 +135,34 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
       const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
       int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
       int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);
+/* Fused attention (f32_attention.cpp): softmax(scale * Q K^T [+ mask]) V for query rows
+   [0, rows) of one head, keys in tiles of about MIE_UK_ATTENTION_KEY_TILE with an online softmax.
+   Row r of Q is q + q_off + r * ldq (D floats), key row j k + k_off + j * ldk (D floats), value row
+   j v + v_off + j * ldv (Dv floats), output row r o + o_off + r * ldo (Dv floats). With
+   MIE_UK_ATTENTION_MASK in flags, mask[mask_off + r * mask_ls + j * mask_lt] is added to score
+   (r, j) (strides 0 broadcast). `scratch` holds mie_uk_attention_scratch_floats(D, rows). */
+#define MIE_UK_ATTENTION_MASK 1
+#define MIE_UK_ATTENTION_KEY_TILE 128
+#define MIE_UK_ATTENTION_MAX_MR 16
+#define MIE_UK_ATTENTION_MAX_NR 32
+#define MIE_UK_ATTENTION_MAX_KEY_TILE 144
+#define MIE_UK_DECLARE_ATTENTION(isa)                                                              \
+  void mie_uk_f32_attention_##isa(                                                                 \
+      const float *q, int64_t q_off, int64_t ldq, const float *k, int64_t k_off, int64_t ldk,      \
+      const float *v, int64_t v_off, int64_t ldv, const float *mask, int64_t mask_off,             \
+      int64_t mask_ls, int64_t mask_lt, float *o, int64_t o_off, int64_t ldo, int64_t rows,        \
+      int64_t T, int64_t D, int64_t Dv, float scale, int64_t flags, float *scratch);
+MIE_UK_DECLARE_ATTENTION(avx512)
+MIE_UK_DECLARE_ATTENTION(avx2)
+MIE_UK_DECLARE_ATTENTION(neon)
+/* Key panels, query panel, scores, probabilities and a value panel at the largest tiles of any ISA,
+   then the running maximum and sum of every row. */
+static inline int64_t mie_uk_attention_scratch_floats(int64_t D, int64_t rows) {
+  return MIE_UK_ATTENTION_MAX_KEY_TILE * D + D * MIE_UK_ATTENTION_MAX_MR +
+         2 * MIE_UK_ATTENTION_MAX_MR * MIE_UK_ATTENTION_MAX_KEY_TILE +
+         MIE_UK_ATTENTION_MAX_KEY_TILE * MIE_UK_ATTENTION_MAX_NR + 2 * rows;
+}
+
 MIE_UK_DECLARE_PACKS(avx512)
 MIE_UK_DECLARE_PACKS(avx2)
 MIE_UK_DECLARE_PACKS(neon)

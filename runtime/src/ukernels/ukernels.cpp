@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "f32_attention.cpp"
 #include "f32_dwconv.cpp"
 #include "f32_gemm.cpp"
 // After f32_gemm.cpp: instantiates its tiles with the same per-ISA macros.

@@ -574,3 +574,55 @@ func.func @packed_b_alpha(%a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memre
   mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {alpha = 2.0 : f64, b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// mie.attention
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @attention_key_size(%q: memref<2x4x8xf32>, %k: memref<2x6x4xf32>, %v: memref<2x6x3xf32>, %o: memref<2x4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects key of shape [2, 6, 8] ([..., T, D] with the query's batch and D), got [2, 6, 4]}}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x4xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_value_keys(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x5x3xf32>, %o: memref<2x4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects value of shape [2, 6, 3] ([..., T, Dv] with the key's T), got [2, 5, 3]}}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x5x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_output(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x3xf32>, %o: memref<2x4x8xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects output of shape [2, 4, 3] ([..., S, Dv]), got [2, 4, 8]}}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x8xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x3xf32>, %m: memref<4x5xf32>, %o: memref<2x4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects a mask that broadcasts to the scores [2, 4, 6], got [4, 5]}}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%m : memref<4x5xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_rank(%q: memref<8xf32>, %k: memref<8xf32>, %v: memref<8xf32>, %o: memref<8xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects query of rank >= 2 [..., S, D], got rank 1}}
+  mie.attention ins(%q, %k, %v : memref<8xf32>, memref<8xf32>, memref<8xf32>) outs(%o : memref<8xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_element_type(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf16>, %v: memref<2x6x3xf32>, %o: memref<2x4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects key element type 'f32' (the first operand's), got 'f16'}}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf16>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
+  return
+}

@@ -255,3 +255,17 @@ func.func @microkernel_attrs(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y
   mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
   return
 }
+
+// -----
+
+// Tests mie.attention with and without a mask (one that broadcasts over heads and query rows) and
+// with the microkernel the kernel selection names.
+// CHECK-LABEL: func.func @attention
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {scale = 5.000000e-01 : f64}
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%{{.+}} : memref<1x6xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {scale = 1.250000e-01 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+func.func @attention(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x3xf32>,
+                     %m: memref<1x6xf32>, %o: memref<2x4x3xf32>) {
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%m : memref<1x6xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.125 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+  return
+}

@@ -1,0 +1,131 @@
+// The fused attention microkernel of every ISA this machine runs against a naive softmax(QK^T)V in
+// double: sequence lengths 1, 7, 128, 129, 384 (one key tile, partial tiles, several tiles with the
+// online rescaling), head sizes 32/64/80/128 and value widths that are not whole vectors, additive
+// masks per key and per (query, key), and heads addressed inside [tokens, heads * D] rows.
+#include "ukernels/mie_ukernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using AttentionFn = void (*)(const float *, int64_t, int64_t, const float *, int64_t, int64_t,
+                             const float *, int64_t, int64_t, const float *, int64_t, int64_t,
+                             int64_t, float *, int64_t, int64_t, int64_t, int64_t, int64_t,
+                             int64_t, float, int64_t, float *);
+
+struct AttentionIsa {
+  std::string name;
+  AttentionFn fn;
+  bool supported;
+};
+
+std::vector<AttentionIsa> attentionIsas() {
+#if defined(__x86_64__)
+  return {{"avx512", mie_uk_f32_attention_avx512,
+           __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")},
+          {"avx2", mie_uk_f32_attention_avx2,
+           __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")}};
+#elif defined(__aarch64__)
+  return {{"neon", mie_uk_f32_attention_neon, true}};
+#else
+  return {};
+#endif
+}
+
+std::vector<float> randomVector(size_t n, uint32_t seed, float lo, float hi) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+enum class Mask { none, perKey, perQueryKey };
+
+struct Case {
+  int64_t S, T, D, Dv, heads;
+  Mask mask;
+};
+
+/// Runs head `h` of a [tokens, heads * D] layout through the kernel (query rows split into two
+/// calls, as work items do) and compares every output of that head with the reference.
+void checkCase(const AttentionIsa &isa, const Case &c) {
+  const int64_t ldq = c.heads * c.D, ldk = ldq, ldv = c.heads * c.Dv, ldo = ldv;
+  std::vector<float> q = randomVector(c.S * ldq, 1, -2.0f, 2.0f);
+  std::vector<float> k = randomVector(c.T * ldk, 2, -2.0f, 2.0f);
+  std::vector<float> v = randomVector(c.T * ldv, 3, -1.0f, 1.0f);
+  // Large negative entries mask keys out, as BERT's padding masks do.
+  std::vector<float> mask = randomVector(c.S * c.T, 4, -3.0f, 0.0f);
+  for (size_t i = 0; i < mask.size(); i += 5)
+    mask[i] = -10000.0f;
+  const int64_t maskLs = c.mask == Mask::perQueryKey ? c.T : 0, maskLt = 1;
+  const float scale = 1.0f / std::sqrt(float(c.D));
+  for (int64_t h = 0; h < c.heads; ++h) {
+    std::vector<float> out(c.S * ldo, -7.0f);
+    const int64_t split = c.S / 2;
+    for (auto [r0, rows] : {std::pair<int64_t, int64_t>{0, split}, {split, c.S - split}}) {
+      if (rows == 0)
+        continue;
+      std::vector<float> scratch(mie_uk_attention_scratch_floats(c.D, rows), std::nanf(""));
+      isa.fn(q.data(), r0 * ldq + h * c.D, ldq, k.data(), h * c.D, ldk, v.data(), h * c.Dv, ldv,
+             mask.data(), r0 * maskLs, maskLs, maskLt, out.data(), r0 * ldo + h * c.Dv, ldo, rows,
+             c.T, c.D, c.Dv, scale, c.mask == Mask::none ? 0 : MIE_UK_ATTENTION_MASK,
+             scratch.data());
+    }
+    double worst = 0;
+    for (int64_t i = 0; i < c.S; ++i) {
+      std::vector<double> s(c.T);
+      double mx = -INFINITY;
+      for (int64_t j = 0; j < c.T; ++j) {
+        double dot = 0;
+        for (int64_t e = 0; e < c.D; ++e)
+          dot += double(q[i * ldq + h * c.D + e]) * k[j * ldk + h * c.D + e];
+        s[j] = dot * scale + (c.mask == Mask::none ? 0.0 : mask[i * maskLs + j * maskLt]);
+        mx = std::max(mx, s[j]);
+      }
+      double sum = 0;
+      for (double &x : s)
+        sum += (x = std::exp(x - mx));
+      for (int64_t e = 0; e < c.Dv; ++e) {
+        double ref = 0;
+        for (int64_t j = 0; j < c.T; ++j)
+          ref += s[j] / sum * v[j * ldv + h * c.Dv + e];
+        worst = std::max(worst, std::abs(out[i * ldo + h * c.Dv + e] - ref));
+      }
+      // Other heads' columns are untouched.
+      for (int64_t e = 0; e < ldo; ++e)
+        if (e < h * c.Dv || e >= (h + 1) * c.Dv)
+          ASSERT_EQ(out[i * ldo + e], -7.0f) << isa.name << " wrote outside head " << h;
+    }
+    EXPECT_LT(worst, 2e-5) << isa.name << " S=" << c.S << " T=" << c.T << " D=" << c.D
+                           << " Dv=" << c.Dv << " head " << h << " mask " << int(c.mask);
+  }
+}
+
+TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
+  const Case cases[] = {
+      {1, 1, 32, 32, 1, Mask::none},       {7, 7, 64, 64, 2, Mask::perKey},
+      {128, 128, 64, 64, 2, Mask::perKey}, {129, 129, 80, 80, 1, Mask::perQueryKey},
+      {13, 384, 128, 128, 1, Mask::none},  {5, 300, 32, 20, 3, Mask::perQueryKey},
+      {384, 17, 64, 72, 1, Mask::perKey},  {2, 257, 16, 7, 1, Mask::none},
+  };
+  int ran = 0;
+  for (const AttentionIsa &isa : attentionIsas()) {
+    if (!isa.supported)
+      continue;
+    ++ran;
+    for (const Case &c : cases)
+      checkCase(isa, c);
+  }
+  EXPECT_GT(ran, 0) << "no attention kernel runs on this CPU";
+}
+
+} // namespace
