@@ -1,7 +1,8 @@
 // The fused attention microkernel of every ISA this machine runs against a naive softmax(QK^T)V in
 // double: sequence lengths 1, 7, 128, 129, 384 (one key tile, partial tiles, several tiles with the
 // online rescaling), head sizes 32/64/80/128 and value widths that are not whole vectors, additive
-// masks per key and per (query, key), and heads addressed inside [tokens, heads * D] rows.
+// masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
+// and heads addressed inside [tokens, heads * D] rows.
 #include "ukernels/mie_ukernels.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +49,7 @@ std::vector<float> randomVector(size_t n, uint32_t seed, float lo, float hi) {
   return v;
 }
 
-enum class Mask { none, perKey, perQueryKey };
+enum class Mask { none, perKey, perQueryKey, causal, hideFirstTile };
 
 struct Case {
   int64_t S, T, D, Dv, heads;
@@ -66,7 +67,18 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
   std::vector<float> mask = randomVector(c.S * c.T, 4, -3.0f, 0.0f);
   for (size_t i = 0; i < mask.size(); i += 5)
     mask[i] = -10000.0f;
-  const int64_t maskLs = c.mask == Mask::perQueryKey ? c.T : 0, maskLt = 1;
+  // Causal: key j visible to query row i only for j <= i + T - S (-inf elsewhere), so early rows
+  // see no key of the later tiles, and with S > T some rows no key of the first tile either.
+  if (c.mask == Mask::causal)
+    for (int64_t i = 0; i < c.S; ++i)
+      for (int64_t j = 0; j < c.T; ++j)
+        mask[i * c.T + j] = j <= i + c.T - c.S ? 0.0f : -INFINITY;
+  // Every key of the first tile of 128 hidden: the online softmax starts from -inf maxima.
+  if (c.mask == Mask::hideFirstTile)
+    for (int64_t i = 0; i < c.S; ++i)
+      for (int64_t j = 0; j < c.T; ++j)
+        mask[i * c.T + j] = j < 130 ? -INFINITY : mask[i * c.T + j];
+  const int64_t maskLs = c.mask == Mask::perKey ? 0 : c.T, maskLt = 1;
   const float scale = 1.0f / std::sqrt(float(c.D));
   for (int64_t h = 0; h < c.heads; ++h) {
     std::vector<float> out(c.S * ldo, -7.0f);
@@ -116,6 +128,8 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       {128, 128, 64, 64, 2, Mask::perKey}, {129, 129, 80, 80, 1, Mask::perQueryKey},
       {13, 384, 128, 128, 1, Mask::none},  {5, 300, 32, 20, 3, Mask::perQueryKey},
       {384, 17, 64, 72, 1, Mask::perKey},  {2, 257, 16, 7, 1, Mask::none},
+      {200, 200, 64, 64, 1, Mask::causal}, {7, 300, 32, 32, 1, Mask::causal},
+      {9, 300, 64, 64, 2, Mask::hideFirstTile},
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {

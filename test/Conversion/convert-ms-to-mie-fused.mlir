@@ -43,7 +43,7 @@ func.func @conv_chain(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>, %b: tens
 // -----
 
 // A group rooted at a reduction: one kernel whose reduction body computes the members per element
-// ((x - m)^2 is never stored), then the mean's division.
+// ((x - m)^2 is never stored) with a reassociable sum (so it vectorizes), then the mean's division.
 
 // CHECK-LABEL: func.func @reduction
 // CHECK: mie.kernel "sub_mul_reduce_mean" ins(%arg0, %arg1 : memref<4x8xf32>, memref<4x1xf32>) outs(%{{.+}} : memref<4x1xf32>)
@@ -52,7 +52,7 @@ func.func @conv_chain(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>, %b: tens
 // CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[M:.+]]: f32, %[[ACC:.+]]: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[X]], %[[M]] : f32
 // CHECK-NEXT: %[[Q:.+]] = arith.mulf %[[D]], %[[D]] : f32
-// CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[Q]] : f32
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[Q]] fastmath<reassoc> : f32
 // CHECK-NEXT: linalg.yield %[[S]]
 // CHECK: arith.divf
 // CHECK: mie.yield

@@ -548,10 +548,13 @@ func.func @softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 // CHECK: %[[MEAN:.+]] = mie.alloc : memref<2x3x1xf32>
 // CHECK: %[[RSTD:.+]] = mie.alloc : memref<2x3x1xf32>
 // CHECK: mie.kernel "layer_norm" ins(%[[X]], %[[G]], %[[B]] : {{.+}}) outs(%[[Y]], %[[MEAN]], %[[RSTD]] :
+// The two row sums are reassociable (vectorized by LLVM); the normalization is not.
 // CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
 // CHECK: arith.constant 1.250000e-01 : f32
 // CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
 // CHECK: arith.mulf
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
 // CHECK: arith.constant 1.000000e-03 : f32
 // CHECK: math.rsqrt
 // CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$PARAM]], #[[$PARAM]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}

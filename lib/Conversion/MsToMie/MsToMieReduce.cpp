@@ -22,6 +22,12 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
+/// Float sums may be reassociated: the loop vectorizer then keeps one partial sum per lane instead
+/// of a serial chain of adds (a row of 768 adds at 4 cycles each bounded layer_norm at ~1.5 GB/s);
+/// pairwise partial sums are no less accurate than the serial order.
+constexpr arith::FastMathFlags kReassoc = arith::FastMathFlags::reassoc;
+
+
 using IterType = utils::IteratorType;
 
 SmallVector<AffineMap> identityMaps(MLIRContext *ctx, int64_t rank, int64_t count) {
@@ -94,7 +100,8 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
               b, l, ValueRange{x, mx}, sum, {inMap, statMap, statMap}, redIters,
               [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
                 Value shifted = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
-                return arith::AddFOp::create(gb, gl, e[2], math::ExpOp::create(gb, gl, shifted));
+                return arith::AddFOp::create(gb, gl, e[2], math::ExpOp::create(gb, gl, shifted),
+                                             kReassoc);
               });
           buildGeneric(
               b, l, ValueRange{x, mx, sum}, y, {id, bcast, bcast, id}, parIters,
@@ -173,7 +180,8 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
           linalg::FillOp::create(b, l, zero, mean);
           buildGeneric(b, l, x, mean, {id, statMap}, redIters,
                        [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                         return arith::AddFOp::create(gb, gl, e[1], convertFloat(gb, gl, e[0], ct));
+                         return arith::AddFOp::create(gb, gl, e[1], convertFloat(gb, gl, e[0], ct),
+                                                      kReassoc);
                        });
           scaleStat(mean, [&](OpBuilder &gb, Location gl, Value s) -> Value {
             return arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
@@ -184,7 +192,8 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
               b, l, ValueRange{x, mean}, rstd, {id, statMap, statMap}, redIters,
               [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
                 Value d = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
-                return arith::AddFOp::create(gb, gl, e[2], arith::MulFOp::create(gb, gl, d, d));
+                return arith::AddFOp::create(gb, gl, e[2], arith::MulFOp::create(gb, gl, d, d),
+                                             kReassoc);
               });
           scaleStat(rstd, [&](OpBuilder &gb, Location gl, Value s) -> Value {
             Value var = arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
@@ -283,7 +292,7 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
       switch (kind) {
       case Kind::Sum:
       case Kind::Mean:
-        return isFloat ? (Value)arith::AddFOp::create(gb, gl, e.back(), v)
+        return isFloat ? (Value)arith::AddFOp::create(gb, gl, e.back(), v, kReassoc)
                        : (Value)arith::AddIOp::create(gb, gl, e.back(), v);
       case Kind::Prod:
         return isFloat ? (Value)arith::MulFOp::create(gb, gl, e.back(), v)

@@ -174,6 +174,10 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
         const int64_t r = r0 + i;
         float mx = rowMax(row, kt);
         mx = mx > runMax[r] ? mx : runMax[r];
+        // A row masked out (-inf) so far: exponents relative to 0 instead of -inf - -inf = NaN;
+        // its terms are 0 until a key is visible, as in the reference.
+        if (mx == -__builtin_inff())
+          mx = 0.0f;
         const float alpha = first ? 0.0f : expScalar(runMax[r] - mx);
         vf sum = splat(0.0f);
         float tail = 0.0f;

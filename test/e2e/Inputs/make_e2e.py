@@ -173,6 +173,64 @@ def encoder():
     return nodes, inits, [1, s, h], [1, s, h]
 
 
+def decoder():
+    """Two pre-LN causal self-attention layers (GPT-2 style) as exporters write them at opset 13:
+    the causal mask an additive constant (0 on and below the diagonal, the float minimum above),
+    GELU in its tanh form, 160 positions so the attention runs over two key tiles."""
+    s, h, heads, layers = 160, 32, 4, 2
+    d = h // heads
+    mask = np.triu(np.full([s, s], np.finfo(np.float32).min, np.float32), k=1)[None, None]
+    inits = [numpy_helper.from_array(mask, "causal"), const("two", 2.0), const("eps", 1e-5),
+             const("sqrt_d", np.sqrt(d)), const("one", 1.0), const("half", 0.5),
+             const("c3", 0.044715), const("k", np.sqrt(2.0 / np.pi)),
+             numpy_helper.from_array(np.array([1, s, heads, d], np.int64), "split_heads"),
+             numpy_helper.from_array(np.array([1, s, h], np.int64), "merge_heads")]
+    nodes = []
+
+    def node(op, ins, out, **attrs):
+        nodes.append(helper.make_node(op, ins, [out], name=out, **attrs))
+        return out
+
+    def linear(x, p, n_in, n_out):
+        inits.extend([weight(p + "w", [n_in, n_out]), weight(p + "b", [n_out], 0.1)])
+        return node("Add", [node("MatMul", [x, p + "w"], p + "mm"), p + "b"], p + "out")
+
+    def layer_norm(x, p):
+        inits.extend([numpy_helper.from_array(RNG.uniform(0.5, 1.5, h).astype(np.float32), p + "g"),
+                      weight(p + "be", [h], 0.1)])
+        dev = node("Sub", [x, node("ReduceMean", [x], p + "mu", axes=[-1])], p + "dev")
+        var = node("ReduceMean", [node("Pow", [dev, "two"], p + "sq")], p + "var", axes=[-1])
+        std = node("Sqrt", [node("Add", [var, "eps"], p + "ve")], p + "std")
+        return node("Add", [node("Mul", [node("Div", [dev, std], p + "nrm"), p + "g"], p + "nrmg"),
+                            p + "be"], p + "ln")
+
+    x = "x"
+    for i in range(layers):
+        p = f"l{i}/"
+        ln = layer_norm(x, p + "ln1/")
+        q, k, v = (node("Reshape", [linear(ln, p + n + "/", h, h), "split_heads"], p + n + "h")
+                   for n in ("q", "k", "v"))
+        qh = node("Transpose", [q], p + "qt", perm=[0, 2, 1, 3])
+        kt = node("Transpose", [k], p + "kt", perm=[0, 2, 3, 1])
+        vh = node("Transpose", [v], p + "vt", perm=[0, 2, 1, 3])
+        sc = node("Div", [node("MatMul", [qh, kt], p + "attn/MatMul"), "sqrt_d"], p + "attn/Div")
+        pr = node("Softmax", [node("Add", [sc, "causal"], p + "attn/Causal")], p + "attn/Softmax",
+                  axis=-1)
+        ctx = node("MatMul", [pr, vh], p + "attn/MatMul_1")
+        ctx = node("Reshape", [node("Transpose", [ctx], p + "ctxt", perm=[0, 2, 1, 3]),
+                               "merge_heads"], p + "ctxm")
+        x = node("Add", [linear(ctx, p + "o/", h, h), x], p + "res1")
+        f1 = linear(layer_norm(x, p + "ln2/"), p + "f1/", h, 4 * h)
+        cube = node("Mul", [node("Pow", [f1, "two"], p + "sq3"), f1], p + "cube")
+        inner = node("Mul", [node("Add", [f1, node("Mul", [cube, "c3"], p + "c3x3")], p + "poly"),
+                             "k"], p + "inner")
+        gelu = node("Mul", [node("Mul", [f1, node("Add", [node("Tanh", [inner], p + "tanh"), "one"],
+                                                  p + "t1")], p + "gm"), "half"], p + "gelu")
+        x = node("Add", [linear(gelu, p + "f2/", 4 * h, h), x], p + "res2")
+    nodes.append(helper.make_node("Identity", [x], ["y"], name="out"))
+    return nodes, inits, [1, s, h], [1, s, h]
+
+
 def kernels():
     """Every microkernel path of mie-select-kernels on odd sizes: Winograd (3x3 stride 1, >= 16
     channels, a residual), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
@@ -220,7 +278,7 @@ def kernels():
 
 
 MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
-          "kernels": kernels}
+          "decoder": decoder, "kernels": kernels}
 
 
 def main():
