@@ -3,6 +3,7 @@
 // online rescaling), head sizes 32/64/80/128 and value widths that are not whole vectors, additive
 // masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
 // and heads addressed inside [tokens, heads * D] rows.
+#include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,8 @@
 
 namespace {
 
+using mie_uk_test::randomVector;
+
 using AttentionFn = void (*)(const float *, int64_t, int64_t, const float *, int64_t, int64_t,
                              const float *, int64_t, int64_t, const float *, int64_t, int64_t,
                              int64_t, float *, int64_t, int64_t, int64_t, int64_t, int64_t,
@@ -23,31 +26,18 @@ using AttentionFn = void (*)(const float *, int64_t, int64_t, const float *, int
 struct AttentionIsa {
   std::string name;
   AttentionFn fn;
-  bool supported;
 };
 
 std::vector<AttentionIsa> attentionIsas() {
 #if defined(__x86_64__)
-  return {{"avx512", mie_uk_f32_attention_avx512,
-           __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")},
-          {"avx2", mie_uk_f32_attention_avx2,
-           __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")}};
+  return {{"avx512", mie_uk_f32_attention_avx512}, {"avx2", mie_uk_f32_attention_avx2}};
 #elif defined(__aarch64__)
-  return {{"neon", mie_uk_f32_attention_neon, true}};
+  return {{"neon", mie_uk_f32_attention_neon}};
 #else
   return {};
 #endif
 }
 
-std::vector<float> randomVector(size_t n, uint32_t seed, float lo, float hi) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
 
 enum class Mask { none, perKey, perQueryKey, causal, hideFirstTile };
 
@@ -133,7 +123,7 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {
-    if (!isa.supported)
+    if (!mie_uk_test::supported(isa.name))
       continue;
     ++ran;
     for (const Case &c : cases)

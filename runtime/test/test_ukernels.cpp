@@ -1,5 +1,6 @@
 // Microkernel tests: every f32 GEMM tile of every ISA this machine runs, and the packing routines,
 // against scalar references over odd sizes (1, 7, 17, tile +- 1, ...) and every epilogue.
+#include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,9 @@
 #include <vector>
 
 namespace {
+
+using mie_uk_test::randomVector;
+using mie_uk_test::supported;
 
 using TileFn = void (*)(const float *, int64_t, const float *, int64_t, int64_t, float *, int64_t,
                         int64_t, int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
@@ -55,20 +59,6 @@ struct Isa {
   WinogradOutFn winogradOut;
 };
 
-bool supported(const std::string &isa) {
-#if defined(__x86_64__)
-  if (isa == "avx512")
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-  if (isa == "avx2")
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return false;
-#elif defined(__aarch64__)
-  return isa == "neon";
-#else
-  return false;
-#endif
-}
 
 std::vector<Tile> allTiles() {
   std::vector<Tile> tiles;
@@ -111,14 +101,6 @@ std::vector<Isa> allIsas() {
 #endif
 }
 
-std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
 
 double activate(double x, int act) {
   auto clamp = [](double v, double lo, double hi) { return std::min(std::max(v, lo), hi); };

@@ -51,17 +51,24 @@ bool ThreadPool::create(uint32_t num_threads, std::unique_ptr<ThreadPool> *out, 
   std::unique_ptr<ThreadPool> pool(new ThreadPool(num_threads));
   pool->worker_args_.resize(num_threads - 1);
   pool->workers_.reserve(num_threads - 1);
+  // Kernels keep their per-thread scratch (packed panels, up to 512 KiB) on the stack: give every
+  // worker the 8 MiB a main thread usually has, whatever the process's default thread stack is.
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kWorkerStackBytes);
   for (uint32_t i = 0; i + 1 < num_threads; ++i) {
     pool->worker_args_[i] = {pool.get(), i};
     pthread_t t;
-    int rc = pthread_create(&t, nullptr, &ThreadPool::worker_main, &pool->worker_args_[i]);
+    int rc = pthread_create(&t, &attr, &ThreadPool::worker_main, &pool->worker_args_[i]);
     if (rc != 0) {
       *error = "cannot start thread pool worker " + std::to_string(i) + " of " + std::to_string(num_threads - 1) +
                ": " + std::strerror(rc);
+      pthread_attr_destroy(&attr);
       return false;  // ~ThreadPool stops and joins the workers started so far
     }
     pool->workers_.push_back(t);
   }
+  pthread_attr_destroy(&attr);
   *out = std::move(pool);
   return true;
 }

@@ -22,6 +22,7 @@ namespace mie::rt {
 class ThreadPool {
  public:
   static constexpr uint32_t kMaxThreads = 1024;
+  static constexpr size_t kWorkerStackBytes = 8u << 20;
 
   // num_threads counts the calling thread, so num_threads - 1 workers are started (1 = everything inline).
   static bool create(uint32_t num_threads, std::unique_ptr<ThreadPool> *out, std::string *error);
