@@ -375,3 +375,31 @@ func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: 
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%o : memref<2x4x4xf32>) {scale = 0.5 : f64}
   return
 }
+
+// -----
+
+// Tests token-major attention on the microkernel: the heads of a position share a row of
+// 12 x 64 = 768 floats, so Q, K, V and the output rows of a head are 768 floats apart.
+// CHECK-LABEL: func.func @attention_token_major
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24) step
+// CHECK: %[[LD:.+]] = arith.constant 768 : i64
+// CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[LD]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %c128_i64, %c64_i64, %c64_i64
+func.func @attention_token_major(%q: memref<1x128x12x64xf32>, %k: memref<1x128x12x64xf32>, %v: memref<1x128x12x64xf32>, %o: memref<1x128x12x64xf32>) {
+  mie.attention ins(%q, %k, %v : memref<1x128x12x64xf32>, memref<1x128x12x64xf32>, memref<1x128x12x64xf32>) outs(%o : memref<1x128x12x64xf32>) {scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  return
+}
+
+// -----
+
+// Tests the portable token-major attention: the loop runs over (head, query row) and indexes
+// every buffer as [position, head, element].
+// CHECK-LABEL: func.func @attention_token_major_portable
+// CHECK: scf.parallel (%[[H:.+]], %[[I:.+]]) = (%{{.+}}, %{{.+}}) to (%c2, %c5)
+// CHECK: memref.load %{{.+}}[%[[I]], %[[H]], %{{.+}}] : memref<5x2x8xf32>
+// CHECK: memref.load %{{.+}}[%[[J:.+]], %[[H]], %{{.+}}] : memref<6x2x8xf32>
+// CHECK: memref.load %{{.+}}[%{{.+}}, %[[H]], %{{.+}}] : memref<6x2x4xf32>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[I]], %[[H]], %{{.+}}] : memref<5x2x4xf32>
+func.func @attention_token_major_portable(%q: memref<5x2x8xf32>, %k: memref<6x2x8xf32>, %v: memref<6x2x4xf32>, %o: memref<5x2x4xf32>) {
+  mie.attention ins(%q, %k, %v : memref<5x2x8xf32>, memref<6x2x8xf32>, memref<6x2x4xf32>) outs(%o : memref<5x2x4xf32>) {scale = 0.5 : f64, token_major}
+  return
+}

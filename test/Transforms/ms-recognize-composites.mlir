@@ -104,6 +104,52 @@ func.func @attention(%q: tensor<1x2x4x16xf32>, %kt: tensor<1x2x16x6xf32>, %v: te
 
 // -----
 
+// Attention between the exporters' head split ([B, S, H, D] -> [B, H, S, D] for Q and V, to
+// [B, H, D, S] for Kᵀ) and head merge transposes: one token-major attention on the projections'
+// reshapes, writing the merged layout; no transpose is left.
+
+// CHECK-LABEL: func.func @attention_heads
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x6x2x16xf32>, %[[K:[^:]+]]: tensor<1x6x2x16xf32>, %[[V:[^:]+]]: tensor<1x6x2x8xf32>
+// CHECK-NOT: ms.transpose
+// CHECK: %[[A:.+]] = ms.attention %[[Q]], %[[K]], %[[V]], %{{.+}} {scale = 2.500000e-01 : f64, token_major} : (tensor<1x6x2x16xf32>, tensor<1x6x2x16xf32>, tensor<1x6x2x8xf32>, tensor<1x1x1x6xf32>) -> tensor<1x6x2x8xf32>
+// CHECK-NOT: ms.transpose
+// CHECK: return %[[A]]
+func.func @attention_heads(%q: tensor<1x6x2x16xf32>, %k: tensor<1x6x2x16xf32>, %v: tensor<1x6x2x8xf32>,
+                           %mask: tensor<1x1x1x6xf32>) -> tensor<1x6x2x8xf32> {
+  %qh = ms.transpose %q {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x2x16xf32>) -> tensor<1x2x6x16xf32>
+  %kt = ms.transpose %k {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x6x2x16xf32>) -> tensor<1x2x16x6xf32>
+  %vh = ms.transpose %v {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x2x8xf32>) -> tensor<1x2x6x8xf32>
+  %c = ms.constant dense<4.0> : tensor<f32>
+  %s = ms.matmul %qh, %kt : (tensor<1x2x6x16xf32>, tensor<1x2x16x6xf32>) -> tensor<1x2x6x6xf32>
+  %d = ms.div %s, %c : (tensor<1x2x6x6xf32>, tensor<f32>) -> tensor<1x2x6x6xf32>
+  %m = ms.add %d, %mask : (tensor<1x2x6x6xf32>, tensor<1x1x1x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %o = ms.matmul %p, %vh : (tensor<1x2x6x6xf32>, tensor<1x2x6x8xf32>) -> tensor<1x2x6x8xf32>
+  %r = ms.transpose %o {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x2x6x8xf32>) -> tensor<1x6x2x8xf32>
+  return %r : tensor<1x6x2x8xf32>
+}
+
+// -----
+
+// The merge must follow: an attention whose result is used as [B, H, S, Dv] keeps its transposes.
+
+// CHECK-LABEL: func.func @attention_heads_unmerged
+// CHECK-COUNT-3: ms.transpose
+// CHECK: ms.attention
+// CHECK-NOT: token_major
+// CHECK: return
+func.func @attention_heads_unmerged(%q: tensor<1x6x2x16xf32>, %k: tensor<1x6x2x16xf32>, %v: tensor<1x6x2x8xf32>) -> tensor<1x2x6x8xf32> {
+  %qh = ms.transpose %q {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x2x16xf32>) -> tensor<1x2x6x16xf32>
+  %kt = ms.transpose %k {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x6x2x16xf32>) -> tensor<1x2x16x6xf32>
+  %vh = ms.transpose %v {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x2x8xf32>) -> tensor<1x2x6x8xf32>
+  %s = ms.matmul %qh, %kt : (tensor<1x2x6x16xf32>, tensor<1x2x16x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = ms.softmax %s {axis = -1 : i64} : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %o = ms.matmul %p, %vh : (tensor<1x2x6x6xf32>, tensor<1x2x6x8xf32>) -> tensor<1x2x6x8xf32>
+  return %o : tensor<1x2x6x8xf32>
+}
+
+// -----
+
 // Left alone when an intermediate has another user: the erf result is also returned.
 
 // CHECK-LABEL: func.func @gelu_shared

@@ -465,28 +465,47 @@ LogicalResult AttentionOp::verify() {
                                       {"mask", getMask()},
                                       {"output", getOutput()}})))
     return failure();
-  ArrayRef<int64_t> q = bufferType(getQuery()).getShape();
-  int64_t rank = q.size();
-  if (rank < 2)
-    return emitOpError() << "expects query of rank >= 2 [..., S, D], got rank " << rank;
+  const bool tokenMajor = getTokenMajor();
+  int64_t rank = bufferType(getQuery()).getRank();
+  if (rank < (tokenMajor ? 3 : 2))
+    return emitOpError() << "expects query of rank >= "
+                         << (tokenMajor ? "3 [..., S, H, D]" : "2 [..., S, D]") << ", got rank "
+                         << rank;
   for (auto [name, v] : {std::pair<StringRef, Value>{"key", getKey()}, {"value", getValue()},
                          {"output", getOutput()}})
     if (failed(checkRank(op, name, v, rank, "(the query's)")))
       return failure();
-  ArrayRef<int64_t> k = bufferType(getKey()).getShape(), v = bufferType(getValue()).getShape();
-  SmallVector<int64_t> expected(q.drop_back(2));
+  // Shapes in the logical [..., H, S, D] order; token-major buffers swap dims -3 and -2.
+  auto logical = [&](Value v) {
+    SmallVector<int64_t> shape(bufferType(v).getShape());
+    if (tokenMajor)
+      std::swap(shape[rank - 2], shape[rank - 3]);
+    return shape;
+  };
+  auto physical = [&](SmallVector<int64_t> shape) {
+    if (tokenMajor)
+      std::swap(shape[rank - 2], shape[rank - 3]);
+    return shape;
+  };
+  SmallVector<int64_t> q = logical(getQuery()), k = logical(getKey()), v = logical(getValue());
+  SmallVector<int64_t> expected(ArrayRef<int64_t>(q).drop_back(2));
   expected.append({k[rank - 2], q[rank - 1]});
-  if (failed(checkShape(op, "key", getKey(), expected, "[..., T, D] with the query's batch and D")))
+  if (failed(checkShape(op, "key", getKey(), physical(expected),
+                        tokenMajor ? "[..., T, H, D] with the query's batch, H and D"
+                                   : "[..., T, D] with the query's batch and D")))
     return failure();
   expected[rank - 1] = v[rank - 1];
-  if (failed(checkShape(op, "value", getValue(), expected, "[..., T, Dv] with the key's T")))
+  if (failed(checkShape(op, "value", getValue(), physical(expected),
+                        tokenMajor ? "[..., T, H, Dv] with the key's T"
+                                   : "[..., T, Dv] with the key's T")))
     return failure();
   expected[rank - 2] = q[rank - 2];
-  if (failed(checkShape(op, "output", getOutput(), expected, "[..., S, Dv]")))
+  if (failed(checkShape(op, "output", getOutput(), physical(expected),
+                        tokenMajor ? "[..., S, H, Dv]" : "[..., S, Dv]")))
     return failure();
   if (Value mask = getMask()) {
     ArrayRef<int64_t> m = bufferType(mask).getShape();
-    SmallVector<int64_t> scores(q.drop_back(1));
+    SmallVector<int64_t> scores(ArrayRef<int64_t>(q).drop_back(1));
     scores.push_back(k[rank - 2]);
     bool ok = (int64_t)m.size() <= rank;
     for (size_t i = 0; ok && i < m.size(); ++i) {

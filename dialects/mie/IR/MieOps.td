@@ -169,6 +169,11 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     (key tiles with an online softmax, the scores of a few query rows at a time in L1); without it
     the portable lowering keeps one row of scores on the stack.
 
+    With `token_major` the heads dim follows the sequence dim in every buffer, as the projections
+    write them: `query` [..., S, H, D], `key` [..., T, H, D], `value` [..., T, H, Dv], `output`
+    [..., S, H, Dv]; the batch dims above are then [..., H] and the mask still broadcasts to the
+    scores [..., H, S, T]. The kernel reads and writes each head's rows with a stride of H rows.
+
     Example:
     ```mlir
     mie.attention ins(%q, %k, %v : memref<12x128x64xf32>, memref<12x128x64xf32>,
@@ -182,6 +187,7 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
                    Arg<Optional<Mie_FloatBuffer>, "", [MemRead]>:$mask,
                    Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
                    F64Attr:$scale,
+                   UnitAttr:$token_major,
                    OptionalAttr<StrAttr>:$ukernel);
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`

@@ -240,12 +240,18 @@ KernelOp lowerGemm(GemmOp op) {
 KernelOp lowerAttention(AttentionOp op) {
   OpBuilder rewriter(op);
   Location loc = op.getLoc();
-  auto qType = cast<MemRefType>(op.getQuery().getType());
-  auto kType = cast<MemRefType>(op.getKey().getType());
-  auto vType = cast<MemRefType>(op.getValue().getType());
-  int64_t rank = qType.getRank(), batchRank = rank - 2;
-  int64_t seq = qType.getDimSize(rank - 2), head = qType.getDimSize(rank - 1);
-  int64_t keys = kType.getDimSize(rank - 2), valueSize = vType.getDimSize(rank - 1);
+  // Shapes in the logical [..., H, S, D] order; token-major buffers hold [..., S, H, D].
+  const bool tokenMajor = op.getTokenMajor();
+  auto logical = [&](Value v) {
+    SmallVector<int64_t> shape(cast<MemRefType>(v.getType()).getShape());
+    if (tokenMajor)
+      std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
+    return shape;
+  };
+  SmallVector<int64_t> qShape = logical(op.getQuery());
+  int64_t rank = qShape.size(), batchRank = rank - 2;
+  int64_t seq = qShape[rank - 2], head = qShape[rank - 1];
+  int64_t keys = logical(op.getKey())[rank - 2], valueSize = logical(op.getValue())[rank - 1];
   double scale = op.getScale().convertToDouble();
   Value out = op.getOutput();
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
@@ -264,7 +270,7 @@ KernelOp lowerAttention(AttentionOp op) {
       Value zero = idx(0), one = idx(1);
       SmallVector<Value> lbs(batchRank + 1, zero), steps(batchRank + 1, one), ubs;
       for (int64_t d = 0; d < batchRank; ++d)
-        ubs.push_back(idx(qType.getDimSize(d)));
+        ubs.push_back(idx(qShape[d]));
       ubs.push_back(idx(seq));
       scf::ParallelOp::create(
           b, l, lbs, ubs, steps, [&](OpBuilder &pb, Location pl, ValueRange ivs) {
@@ -274,6 +280,8 @@ KernelOp lowerAttention(AttentionOp op) {
               SmallVector<Value> indices(batch);
               indices.push_back(i);
               indices.push_back(j);
+              if (tokenMajor) // (..., h, i, j) -> (..., i, h, j)
+                std::swap(indices[rank - 3], indices[rank - 2]);
               return indices;
             };
             // The row's scratch is released at the end of each iteration.
@@ -305,8 +313,10 @@ KernelOp lowerAttention(AttentionOp op) {
                     Value s = arith::MulFOp::create(fb, fl, dot.getResult(0),
                                                     scalarConstant(fb, fl, f32, scale));
                     if (mask) {
-                      // Right-aligned broadcast of the mask onto [batch..., S, T].
-                      SmallVector<Value> full = at(row, j), indices;
+                      // Right-aligned broadcast of the mask onto the logical scores [batch...,
+                      // S, T] (also for token-major operands).
+                      SmallVector<Value> full(batch), indices;
+                      full.append({row, j});
                       int64_t offset = rank - maskShape.size();
                       Value c0 = arith::ConstantIndexOp::create(fb, fl, 0);
                       for (auto [i, size] : llvm::enumerate(maskShape))

@@ -685,13 +685,25 @@ static int64_t attentionRowsPerItem(int64_t batch, int64_t seq) {
   return std::min(rows, seq);
 }
 
+/// An attention operand's shape in the logical [..., H, S, D] order (token-major buffers are
+/// [..., S, H, D]).
+static SmallVector<int64_t> logicalAttentionShape(AttentionOp op, Value v) {
+  SmallVector<int64_t> shape(cast<MemRefType>(v.getType()).getShape());
+  if (op.getTokenMajor())
+    std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
+  return shape;
+}
+
 KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
-  ArrayRef<int64_t> q = cast<MemRefType>(op.getQuery().getType()).getShape();
-  ArrayRef<int64_t> k = cast<MemRefType>(op.getKey().getType()).getShape();
-  ArrayRef<int64_t> v = cast<MemRefType>(op.getValue().getType()).getShape();
+  SmallVector<int64_t> q = logicalAttentionShape(op, op.getQuery());
+  SmallVector<int64_t> k = logicalAttentionShape(op, op.getKey());
+  SmallVector<int64_t> v = logicalAttentionShape(op, op.getValue());
   const int64_t rank = q.size(), seq = q[rank - 2], d = q[rank - 1], keys = k[rank - 2],
                 dv = v[rank - 1];
-  ArrayRef<int64_t> batchDims = q.drop_back(2);
+  ArrayRef<int64_t> batchDims = ArrayRef<int64_t>(q).drop_back(2);
+  // Token-major: the H heads of a position share a row, so a head's rows are H rows apart and
+  // start at column h * D; otherwise each batch index is its own contiguous [S, D] block.
+  const int64_t heads = op.getTokenMajor() ? q[rank - 3] : 1;
   int64_t batch = 1;
   for (int64_t size : batchDims)
     batch *= size;
@@ -736,14 +748,20 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
             rest = ub.div(rest, batchDims[i]);
           }
           int64_t flags = op.getMask() ? MIE_UK_ATTENTION_MASK : 0;
-          ub.call(name, {ub.ptr(qv), ub.i64(ub.add(ub.mul(bi, seq * d), ub.mul(r0, d))),
-                         ub.i64(d), ub.ptr(kv), ub.i64(ub.mul(bi, keys * d)), ub.i64(d),
-                         ub.ptr(vv), ub.i64(ub.mul(bi, keys * dv)), ub.i64(dv), ub.ptr(mask),
+          // Element offset of row `row` of head h of outer batch index bo in a buffer of `len`
+          // rows of `width` floats per head.
+          Value bo = ub.div(bi, heads), h = ub.rem(bi, heads);
+          auto offset = [&](int64_t len, int64_t width, Value row) {
+            Value base = ub.add(ub.mul(bo, len * heads * width), ub.mul(h, width));
+            return ub.i64(ub.add(base, ub.mul(row, heads * width)));
+          };
+          ub.call(name, {ub.ptr(qv), offset(seq, d, r0), ub.i64(heads * d), ub.ptr(kv),
+                         offset(keys, d, ub.c(0)), ub.i64(heads * d), ub.ptr(vv),
+                         offset(keys, dv, ub.c(0)), ub.i64(heads * dv), ub.ptr(mask),
                          ub.i64(maskOff), ub.i64(maskStrides[rank - 2]),
-                         ub.i64(maskStrides[rank - 1]), ub.ptr(out),
-                         ub.i64(ub.add(ub.mul(bi, seq * dv), ub.mul(r0, dv))), ub.i64(dv),
-                         ub.i64(rows), ub.i64(keys), ub.i64(d), ub.i64(dv), ub.f32(scale),
-                         ub.i64(flags), ub.ptr(scratch)});
+                         ub.i64(maskStrides[rank - 1]), ub.ptr(out), offset(seq, dv, r0),
+                         ub.i64(heads * dv), ub.i64(rows), ub.i64(keys), ub.i64(d), ub.i64(dv),
+                         ub.f32(scale), ub.i64(flags), ub.ptr(scratch)});
         });
       });
   op.erase();

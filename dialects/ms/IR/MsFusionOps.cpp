@@ -65,9 +65,22 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   auto q = cast<RankedTensorType>(adaptor.getQuery().getType());
   auto k = cast<RankedTensorType>(adaptor.getKey().getType());
   auto v = cast<RankedTensorType>(adaptor.getValue().getType());
-  if (q.getRank() < 2 || k.getRank() != q.getRank() || v.getRank() != q.getRank())
-    return diag.error("expects query, key and value of one rank >= 2, got ", q, ", ", k, " and ",
-                      v);
+  const bool tokenMajor = adaptor.getTokenMajor();
+  const int64_t minRank = tokenMajor ? 3 : 2;
+  if (q.getRank() < minRank || k.getRank() != q.getRank() || v.getRank() != q.getRank())
+    return diag.error("expects query, key and value of one rank >= ", minRank, ", got ", q, ", ",
+                      k, " and ", v);
+  // Token-major operands are checked in their logical [..., H, S, D] order.
+  auto logical = [&](RankedTensorType t) {
+    if (!tokenMajor)
+      return t;
+    SmallVector<int64_t> shape(t.getShape());
+    std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
+    return RankedTensorType::get(shape, t.getElementType());
+  };
+  q = logical(q);
+  k = logical(k);
+  v = logical(v);
   if (q.getElementType() != k.getElementType() || q.getElementType() != v.getElementType())
     return diag.error("expects query, key and value of one element type");
   int64_t rank = q.getRank();
@@ -96,6 +109,6 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   }
   SmallVector<int64_t> shape(q.getShape());
   shape.back() = v.getDimSize(rank - 1);
-  results.push_back(RankedTensorType::get(shape, q.getElementType()));
+  results.push_back(logical(RankedTensorType::get(shape, q.getElementType())));
   return success();
 }

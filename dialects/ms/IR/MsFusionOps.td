@@ -75,6 +75,12 @@ def Ms_AttentionOp : Ms_InferredOp<"attention"> {
     [..., S, Dv]. Recognized from the exporters' MatMul/Mul/Add/Softmax/MatMul chain; lowers to one
     kernel that keeps the scores of one row in registers/stack instead of an [S, T] tensor.
 
+    With `token_major` the heads dim follows the sequence dim, as the projections produce them:
+    `query` is [..., S, H, D], `key` [..., T, H, D], `value` [..., T, H, Dv] and the result
+    [..., S, H, Dv] (the batch dims of the description above are then [..., H]; the mask still
+    broadcasts to the scores [..., H, S, T]). The head split and merge transposes around the
+    attention fold into it this way.
+
     Example:
     ```mlir
     %o = ms.attention %q, %k, %v {scale = 0.125 : f64}
@@ -83,7 +89,7 @@ def Ms_AttentionOp : Ms_InferredOp<"attention"> {
     ```
   }];
   let arguments = (ins Ms_FloatTensor:$query, Ms_FloatTensor:$key, Ms_FloatTensor:$value,
-                   Optional<Ms_FloatTensor>:$mask, F64Attr:$scale);
+                   Optional<Ms_FloatTensor>:$mask, F64Attr:$scale, UnitAttr:$token_major);
   let results = (outs Ms_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)

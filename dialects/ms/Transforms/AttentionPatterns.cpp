@@ -72,8 +72,51 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
   }
 };
 
+/// Whether `v` is a transpose swapping the dims -3 and -2 ([..., S, H, D] <-> [..., H, S, D], the
+/// exporters' head split and merge); its input then.
+Value headSwapInput(Value v) {
+  auto t = v.getDefiningOp<TransposeOp>();
+  if (!t)
+    return {};
+  ArrayRef<int64_t> perms = t.getPerms();
+  int64_t r = perms.size();
+  if (r < 3 || perms[r - 3] != r - 2 || perms[r - 2] != r - 3 || perms[r - 1] != r - 1)
+    return {};
+  for (int64_t i = 0; i < r - 3; ++i)
+    if (perms[i] != i)
+      return {};
+  return t.getInput();
+}
+
+/// transpose_merge(attention(transpose_split(q), transpose_split(k), transpose_split(v))) ->
+/// attention {token_major} (q, k, v): the kernel reads the heads in place with row strides and
+/// writes the merged layout, so the four transposes cost no kernels.
+struct FoldHeadTransposesIntoAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    if (op.getTokenMajor() || !op.getResult().hasOneUse())
+      return failure();
+    Value q = headSwapInput(op.getQuery()), k = headSwapInput(op.getKey()),
+          v = headSwapInput(op.getValue());
+    auto merge = dyn_cast<TransposeOp>(*op.getResult().getUsers().begin());
+    if (!q || !k || !v || !merge || headSwapInput(merge.getResult()) != op.getResult())
+      return failure();
+    // The kernel computes the transposes too: their nodes join its location, in graph order.
+    Location loc = rewriter.getFusedLoc({op.getQuery().getLoc(), op.getKey().getLoc(),
+                                         op.getValue().getLoc(), op.getLoc(), merge.getLoc()});
+    auto folded = AttentionOp::create(rewriter, loc, q, k, v, op.getMask(), op.getScaleAttr(),
+                                      rewriter.getUnitAttr());
+    if (folded.getType() != merge.getType())
+      return rewriter.notifyMatchFailure(op, "token-major result type differs from the merge");
+    rewriter.replaceOp(merge, folded.getResult());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void ms::populateAttentionPatterns(RewritePatternSet &patterns) {
-  patterns.add<RecognizeAttention>(patterns.getContext());
+  patterns.add<RecognizeAttention, FoldHeadTransposesIntoAttention>(patterns.getContext());
 }

@@ -626,3 +626,19 @@ func.func @attention_element_type(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf16>, 
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf16>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
   return
 }
+
+// -----
+
+func.func @attention_token_major_output(%q: memref<4x2x8xf32>, %k: memref<6x2x8xf32>, %v: memref<6x2x3xf32>, %o: memref<2x4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects output of shape [4, 2, 3] ([..., S, H, Dv]), got [2, 4, 3]}}
+  mie.attention ins(%q, %k, %v : memref<4x2x8xf32>, memref<6x2x8xf32>, memref<6x2x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64, token_major}
+  return
+}
+
+// -----
+
+func.func @attention_token_major_rank(%q: memref<4x8xf32>, %k: memref<6x8xf32>, %v: memref<6x3xf32>, %o: memref<4x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects query of rank >= 3 [..., S, H, D], got rank 2}}
+  mie.attention ins(%q, %k, %v : memref<4x8xf32>, memref<6x8xf32>, memref<6x3xf32>) outs(%o : memref<4x3xf32>) {scale = 0.5 : f64, token_major}
+  return
+}

@@ -269,3 +269,14 @@ func.func @attention(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%m : memref<1x6xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.125 : f64, ukernel = "mie_uk_f32_attention_avx2"}
   return
 }
+
+// -----
+
+// Tests token-major mie.attention: buffers [S, H, D] with the heads after the positions.
+// CHECK-LABEL: func.func @attention_token_major
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<4x2x8xf32>, memref<6x2x8xf32>, memref<6x2x3xf32>) mask(%{{.+}} : memref<2x1x6xf32>) outs(%{{.+}} : memref<4x2x3xf32>) {scale = 5.000000e-01 : f64, token_major}
+func.func @attention_token_major(%q: memref<4x2x8xf32>, %k: memref<6x2x8xf32>, %v: memref<6x2x3xf32>,
+                                 %m: memref<2x1x6xf32>, %o: memref<4x2x3xf32>) {
+  mie.attention ins(%q, %k, %v : memref<4x2x8xf32>, memref<6x2x8xf32>, memref<6x2x3xf32>) mask(%m : memref<2x1x6xf32>) outs(%o : memref<4x2x3xf32>) {scale = 0.5 : f64, token_major}
+  return
+}

@@ -1373,3 +1373,19 @@ func.func @attention_seq(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: ten
   %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x5x32xf32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
+
+// -----
+
+func.func @attention_token_major_rank(%q: tensor<8x16xf32>, %k: tensor<6x16xf32>, %v: tensor<6x32xf32>) -> tensor<8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects query, key and value of one rank >= 3, got}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64, token_major} : (tensor<8x16xf32>, tensor<6x16xf32>, tensor<6x32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
+
+// -----
+
+func.func @attention_token_major_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x3x16xf32>, %v: tensor<2x6x3x32xf32>) -> tensor<2x8x4x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects equal batch dims of query, key and value}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x3x16xf32>, tensor<2x6x3x32xf32>) -> tensor<2x8x4x32xf32>
+  return %0 : tensor<2x8x4x32xf32>
+}
