@@ -457,6 +457,13 @@ LogicalResult KernelOp::verify() {
 // AttentionOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t> AttentionOp::getLogicalShape(Value v) {
+  SmallVector<int64_t> shape(bufferType(v).getShape());
+  if (getTokenMajor() && shape.size() >= 3)
+    std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
+  return shape;
+}
+
 LogicalResult AttentionOp::verify() {
   Operation *op = getOperation();
   if (failed(checkOperandBuffers(op, {{"query", getQuery()},
@@ -476,18 +483,13 @@ LogicalResult AttentionOp::verify() {
     if (failed(checkRank(op, name, v, rank, "(the query's)")))
       return failure();
   // Shapes in the logical [..., H, S, D] order; token-major buffers swap dims -3 and -2.
-  auto logical = [&](Value v) {
-    SmallVector<int64_t> shape(bufferType(v).getShape());
-    if (tokenMajor)
-      std::swap(shape[rank - 2], shape[rank - 3]);
-    return shape;
-  };
   auto physical = [&](SmallVector<int64_t> shape) {
     if (tokenMajor)
       std::swap(shape[rank - 2], shape[rank - 3]);
     return shape;
   };
-  SmallVector<int64_t> q = logical(getQuery()), k = logical(getKey()), v = logical(getValue());
+  SmallVector<int64_t> q = getLogicalShape(getQuery()), k = getLogicalShape(getKey()),
+                       v = getLogicalShape(getValue());
   SmallVector<int64_t> expected(ArrayRef<int64_t>(q).drop_back(2));
   expected.append({k[rank - 2], q[rank - 1]});
   if (failed(checkShape(op, "key", getKey(), physical(expected),

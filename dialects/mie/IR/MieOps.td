@@ -195,6 +195,11 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     `outs` `(` $output `:` type($output) `)` attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of operand or output `v` in the logical [..., H, S, D] order (token-major buffers
+    /// hold [..., S, H, D]).
+    ::llvm::SmallVector<int64_t> getLogicalShape(::mlir::Value v);
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -242,16 +242,11 @@ KernelOp lowerAttention(AttentionOp op) {
   Location loc = op.getLoc();
   // Shapes in the logical [..., H, S, D] order; token-major buffers hold [..., S, H, D].
   const bool tokenMajor = op.getTokenMajor();
-  auto logical = [&](Value v) {
-    SmallVector<int64_t> shape(cast<MemRefType>(v.getType()).getShape());
-    if (tokenMajor)
-      std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
-    return shape;
-  };
-  SmallVector<int64_t> qShape = logical(op.getQuery());
+  SmallVector<int64_t> qShape = op.getLogicalShape(op.getQuery());
   int64_t rank = qShape.size(), batchRank = rank - 2;
   int64_t seq = qShape[rank - 2], head = qShape[rank - 1];
-  int64_t keys = logical(op.getKey())[rank - 2], valueSize = logical(op.getValue())[rank - 1];
+  int64_t keys = op.getLogicalShape(op.getKey())[rank - 2];
+  int64_t valueSize = op.getLogicalShape(op.getValue())[rank - 1];
   double scale = op.getScale().convertToDouble();
   Value out = op.getOutput();
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};

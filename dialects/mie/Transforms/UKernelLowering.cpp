@@ -685,19 +685,10 @@ static int64_t attentionRowsPerItem(int64_t batch, int64_t seq) {
   return std::min(rows, seq);
 }
 
-/// An attention operand's shape in the logical [..., H, S, D] order (token-major buffers are
-/// [..., S, H, D]).
-static SmallVector<int64_t> logicalAttentionShape(AttentionOp op, Value v) {
-  SmallVector<int64_t> shape(cast<MemRefType>(v.getType()).getShape());
-  if (op.getTokenMajor())
-    std::swap(shape[shape.size() - 2], shape[shape.size() - 3]);
-  return shape;
-}
-
 KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
-  SmallVector<int64_t> q = logicalAttentionShape(op, op.getQuery());
-  SmallVector<int64_t> k = logicalAttentionShape(op, op.getKey());
-  SmallVector<int64_t> v = logicalAttentionShape(op, op.getValue());
+  SmallVector<int64_t> q = op.getLogicalShape(op.getQuery());
+  SmallVector<int64_t> k = op.getLogicalShape(op.getKey());
+  SmallVector<int64_t> v = op.getLogicalShape(op.getValue());
   const int64_t rank = q.size(), seq = q[rank - 2], d = q[rank - 1], keys = k[rank - 2],
                 dv = v[rank - 1];
   ArrayRef<int64_t> batchDims = ArrayRef<int64_t>(q).drop_back(2);
