@@ -2,7 +2,8 @@
 // double: sequence lengths 1, 7, 128, 129, 384 (one key tile, partial tiles, several tiles with the
 // online rescaling), head sizes 32/64/80/128 and value widths that are not whole vectors, additive
 // masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
-// and heads addressed inside [tokens, heads * D] rows.
+// heads addressed inside [tokens, heads * D] rows, and grouped-query / multi-query attention (fewer
+// key/value heads, each serving several query heads, as the lowering addresses them).
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -44,12 +45,15 @@ enum class Mask { none, perKey, perQueryKey, causal, hideFirstTile };
 struct Case {
   int64_t S, T, D, Dv, heads;
   Mask mask;
+  int64_t kvHeads = 0; // key/value heads, dividing `heads`; 0: as many as query heads
 };
 
 /// Runs head `h` of a [tokens, heads * D] layout through the kernel (query rows split into two
-/// calls, as work items do) and compares every output of that head with the reference.
+/// calls, as work items do) with keys and values [tokens, kvHeads * D], head h reading key/value
+/// head h / (heads / kvHeads), and compares every output of that head with the reference.
 void checkCase(const AttentionIsa &isa, const Case &c) {
-  const int64_t ldq = c.heads * c.D, ldk = ldq, ldv = c.heads * c.Dv, ldo = ldv;
+  const int64_t kvHeads = c.kvHeads ? c.kvHeads : c.heads, group = c.heads / kvHeads;
+  const int64_t ldq = c.heads * c.D, ldk = kvHeads * c.D, ldv = kvHeads * c.Dv, ldo = c.heads * c.Dv;
   std::vector<float> q = randomVector(c.S * ldq, 1, -2.0f, 2.0f);
   std::vector<float> k = randomVector(c.T * ldk, 2, -2.0f, 2.0f);
   std::vector<float> v = randomVector(c.T * ldv, 3, -1.0f, 1.0f);
@@ -71,13 +75,14 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
   const int64_t maskLs = c.mask == Mask::perKey ? 0 : c.T, maskLt = 1;
   const float scale = 1.0f / std::sqrt(float(c.D));
   for (int64_t h = 0; h < c.heads; ++h) {
+    const int64_t hk = h / group;
     std::vector<float> out(c.S * ldo, -7.0f);
     const int64_t split = c.S / 2;
     for (auto [r0, rows] : {std::pair<int64_t, int64_t>{0, split}, {split, c.S - split}}) {
       if (rows == 0)
         continue;
       std::vector<float> scratch(mie_uk_attention_scratch_floats(c.D, rows), std::nanf(""));
-      isa.fn(q.data(), r0 * ldq + h * c.D, ldq, k.data(), h * c.D, ldk, v.data(), h * c.Dv, ldv,
+      isa.fn(q.data(), r0 * ldq + h * c.D, ldq, k.data(), hk * c.D, ldk, v.data(), hk * c.Dv, ldv,
              mask.data(), r0 * maskLs, maskLs, maskLt, out.data(), r0 * ldo + h * c.Dv, ldo, rows,
              c.T, c.D, c.Dv, scale, c.mask == Mask::none ? 0 : MIE_UK_ATTENTION_MASK,
              scratch.data());
@@ -89,7 +94,7 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
       for (int64_t j = 0; j < c.T; ++j) {
         double dot = 0;
         for (int64_t e = 0; e < c.D; ++e)
-          dot += double(q[i * ldq + h * c.D + e]) * k[j * ldk + h * c.D + e];
+          dot += double(q[i * ldq + h * c.D + e]) * k[j * ldk + hk * c.D + e];
         s[j] = dot * scale + (c.mask == Mask::none ? 0.0 : mask[i * maskLs + j * maskLt]);
         mx = std::max(mx, s[j]);
       }
@@ -99,7 +104,7 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
       for (int64_t e = 0; e < c.Dv; ++e) {
         double ref = 0;
         for (int64_t j = 0; j < c.T; ++j)
-          ref += s[j] / sum * v[j * ldv + h * c.Dv + e];
+          ref += s[j] / sum * v[j * ldv + hk * c.Dv + e];
         worst = std::max(worst, std::abs(out[i * ldo + h * c.Dv + e] - ref));
       }
       // Other heads' columns are untouched.
@@ -108,7 +113,8 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
           ASSERT_EQ(out[i * ldo + e], -7.0f) << isa.name << " wrote outside head " << h;
     }
     EXPECT_LT(worst, 2e-5) << isa.name << " S=" << c.S << " T=" << c.T << " D=" << c.D
-                           << " Dv=" << c.Dv << " head " << h << " mask " << int(c.mask);
+                           << " Dv=" << c.Dv << " head " << h << " of " << c.heads << " ("
+                           << kvHeads << " key/value heads) mask " << int(c.mask);
   }
 }
 
@@ -120,6 +126,9 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       {384, 17, 64, 72, 1, Mask::perKey},  {2, 257, 16, 7, 1, Mask::none},
       {200, 200, 64, 64, 1, Mask::causal}, {7, 300, 32, 32, 1, Mask::causal},
       {9, 300, 64, 64, 2, Mask::hideFirstTile},
+      // Grouped-query (2 query heads per key/value head) and multi-query (one key/value head).
+      {128, 128, 64, 64, 4, Mask::causal, 2},  {7, 300, 32, 32, 4, Mask::perKey, 1},
+      {129, 129, 128, 128, 6, Mask::perQueryKey, 3},
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {

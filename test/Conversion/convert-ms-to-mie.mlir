@@ -206,35 +206,46 @@ func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tenso
 
 // -----
 
-// Tests matmul: 2-D goes to the library GEMM; batched, broadcasting and vector operands become one
-// generated kernel with iteration space [batch..., m, n, k].
+// Tests matmul: 2-D products, rows of any rank times a matrix (rows collapsed) and equal batch
+// dims on both sides (collapsed into one batch) go to the library GEMM; broadcast batch dims and
+// narrow floats become one generated kernel with iteration space [batch..., m, n, k].
 
-// CHECK-DAG: #[[$LHS4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
-// CHECK-DAG: #[[$RHS2:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d4, d3)>
-// CHECK-DAG: #[[$OUT4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[$LHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
 // CHECK-DAG: #[[$RHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-DAG: #[[$OUT4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME: (%[[A:[^:]+]]: memref<8x64xf32>, %[[B:[^:]+]]: memref<64x32xf32>, %[[C:[^:]+]]: memref<2x12x128x64xf32>, %[[D:[^:]+]]: memref<64x32xf32>, %[[E:[^:]+]]: memref<2x1x4x8xf32>, %[[F:[^:]+]]: memref<3x8x5xf32>)
+// CHECK-SAME: (%[[A:[^:]+]]: memref<8x64xf32>, %[[B:[^:]+]]: memref<64x32xf32>, %[[C:[^:]+]]: memref<2x12x128x64xf32>, %[[D:[^:]+]]: memref<64x32xf32>, %[[E:[^:]+]]: memref<2x1x4x8xf32>, %[[F:[^:]+]]: memref<3x8x5xf32>, %[[G:[^:]+]]: memref<2x12x64x16xf32>, %[[H:[^:]+]]: memref<2x12x128x64xf16>
 // CHECK: %[[O0:.+]] = mie.alloc : memref<8x32xf32>
 // CHECK: mie.gemm ins(%[[A]], %[[B]] : memref<8x64xf32>, memref<64x32xf32>) outs(%[[O0]] : memref<8x32xf32>)
 // CHECK-NOT: epilogue
 // CHECK: %[[O1:.+]] = mie.alloc : memref<2x12x128x32xf32>
-// CHECK: mie.kernel "matmul" ins(%[[C]], %[[D]] : memref<2x12x128x64xf32>, memref<64x32xf32>) outs(%[[O1]] : memref<2x12x128x32xf32>)
-// CHECK: linalg.fill
-// CHECK: linalg.generic {indexing_maps = [#[[$LHS4]], #[[$RHS2]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[CR:.+]] = memref.collapse_shape %[[C]] {{\[\[}}0, 1, 2], [3]] : memref<2x12x128x64xf32> into memref<3072x64xf32>
+// CHECK: %[[O1R:.+]] = memref.collapse_shape %[[O1]] {{\[\[}}0, 1, 2], [3]] : memref<2x12x128x32xf32> into memref<3072x32xf32>
+// CHECK: mie.gemm ins(%[[CR]], %[[D]] : memref<3072x64xf32>, memref<64x32xf32>) outs(%[[O1R]] : memref<3072x32xf32>)
 // CHECK: %[[O2:.+]] = mie.alloc : memref<2x3x4x5xf32>
 // CHECK: mie.kernel "matmul" ins(%[[E]], %[[F]] : memref<2x1x4x8xf32>, memref<3x8x5xf32>) outs(%[[O2]] : memref<2x3x4x5xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[$LHSB]], #[[$RHSB]], #[[$OUT4]]]
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$LHSB]], #[[$RHSB]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[O3:.+]] = mie.alloc : memref<2x12x128x16xf32>
+// CHECK: %[[CB:.+]] = memref.collapse_shape %[[C]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x64xf32> into memref<24x128x64xf32>
+// CHECK: %[[GB:.+]] = memref.collapse_shape %[[G]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x64x16xf32> into memref<24x64x16xf32>
+// CHECK: %[[O3B:.+]] = memref.collapse_shape %[[O3]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x16xf32> into memref<24x128x16xf32>
+// CHECK: mie.gemm ins(%[[CB]], %[[GB]] : memref<24x128x64xf32>, memref<24x64x16xf32>) outs(%[[O3B]] : memref<24x128x16xf32>)
+// CHECK: mie.kernel "matmul" ins(%[[H]], %{{.+}} : memref<2x12x128x64xf16>, memref<2x12x64x16xf16>)
 func.func @matmul(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %c: tensor<2x12x128x64xf32>,
-                  %d: tensor<64x32xf32>, %e: tensor<2x1x4x8xf32>, %f: tensor<3x8x5xf32>)
-    -> (tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>) {
+                  %d: tensor<64x32xf32>, %e: tensor<2x1x4x8xf32>, %f: tensor<3x8x5xf32>,
+                  %g: tensor<2x12x64x16xf32>, %h: tensor<2x12x128x64xf16>, %i: tensor<2x12x64x16xf16>)
+    -> (tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>, tensor<2x12x128x16xf32>,
+        tensor<2x12x128x16xf16>) {
   %0 = ms.matmul %a, %b : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
   %1 = ms.matmul %c, %d : (tensor<2x12x128x64xf32>, tensor<64x32xf32>) -> tensor<2x12x128x32xf32>
   %2 = ms.matmul %e, %f : (tensor<2x1x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x3x4x5xf32>
-  return %0, %1, %2 : tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>
+  %3 = ms.matmul %c, %g : (tensor<2x12x128x64xf32>, tensor<2x12x64x16xf32>) -> tensor<2x12x128x16xf32>
+  %4 = ms.matmul %h, %i : (tensor<2x12x128x64xf16>, tensor<2x12x64x16xf16>) -> tensor<2x12x128x16xf16>
+  return %0, %1, %2, %3, %4 : tensor<8x32xf32>, tensor<2x12x128x32xf32>, tensor<2x3x4x5xf32>,
+      tensor<2x12x128x16xf32>, tensor<2x12x128x16xf16>
 }
 
 // -----
@@ -394,6 +405,22 @@ func.func @reshapes(%x: tensor<1x512x1x1xf32>, %i: tensor<128xi64>, %s: tensor<f
 func.func @transpose(%x: tensor<1x128x12x64xf32>) -> tensor<1x12x64x128xf32> {
   %0 = ms.transpose %x {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x128x12x64xf32>) -> tensor<1x12x64x128xf32>
   return %0 : tensor<1x12x64x128xf32>
+}
+
+// -----
+
+// Tests a transpose that moves only size-1 dims (a single key/value head to the front): the
+// elements keep their order, so it is a view, no kernel.
+
+// CHECK-LABEL: func.func @transpose_unit_dims
+// CHECK-NOT: mie.kernel
+// CHECK: %[[F:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2, 3]] : memref<1x6x1x16xf32> into memref<96xf32>
+// CHECK: %[[V:.+]] = memref.expand_shape %[[F]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 1, 6, 16] : memref<96xf32> into memref<1x1x6x16xf32>
+// CHECK-NOT: mie.kernel
+// CHECK: return %[[V]]
+func.func @transpose_unit_dims(%x: tensor<1x6x1x16xf32>) -> tensor<1x1x6x16xf32> {
+  %0 = ms.transpose %x {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x1x16xf32>) -> tensor<1x1x6x16xf32>
+  return %0 : tensor<1x1x6x16xf32>
 }
 
 // -----

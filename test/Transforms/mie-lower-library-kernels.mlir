@@ -403,3 +403,59 @@ func.func @attention_token_major_portable(%q: memref<5x2x8xf32>, %k: memref<6x2x
   mie.attention ins(%q, %k, %v : memref<5x2x8xf32>, memref<6x2x8xf32>, memref<6x2x4xf32>) outs(%o : memref<5x2x4xf32>) {scale = 0.5 : f64, token_major}
   return
 }
+
+// -----
+
+// Tests grouped-query attention on the microkernel: 8 query heads share 2 key/value heads
+// (token-major), so query head h reads key/value head h / 4, whose rows are 2 x 64 = 128 floats
+// apart while the query's are 8 x 64 = 512.
+// CHECK-LABEL: func.func @attention_grouped_query
+// CHECK: scf.parallel
+// CHECK: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: %[[KVH:.+]] = arith.divui %{{.+}}, %[[C4]] : index
+// CHECK: %[[QLD:.+]] = arith.constant 512 : i64
+// CHECK: arith.muli %[[KVH]], %{{.+}} : index
+// CHECK: %[[KVLD:.+]] = arith.constant 128 : i64
+// CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[QLD]], %{{.+}}, %{{.+}}, %[[KVLD]], %{{.+}}, %{{.+}}, %c128_i64{{[_0-9]*}},
+func.func @attention_grouped_query(%q: memref<1x96x8x64xf32>, %k: memref<1x96x2x64xf32>, %v: memref<1x96x2x64xf32>, %o: memref<1x96x8x64xf32>) {
+  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x96x2x64xf32>, memref<1x96x2x64xf32>) outs(%o : memref<1x96x8x64xf32>) {scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  return
+}
+
+// -----
+
+// Tests the portable grouped-query attention: 6 query heads over 3 key/value heads, so keys and
+// values are indexed with head h / 2.
+// CHECK-LABEL: func.func @attention_grouped_query_portable
+// CHECK: scf.parallel (%{{.+}}, %[[H:.+]], %[[I:.+]]) = (%{{.+}}, %{{.+}}, %{{.+}}) to (%{{.+}}, %c6, %c5)
+// CHECK: %[[KVH:.+]] = arith.divui %[[H]], %c2 : index
+// CHECK: memref.load %{{.+}}[%{{.+}}, %[[H]], %[[I]], %{{.+}}] : memref<1x6x5x8xf32>
+// CHECK: memref.load %{{.+}}[%{{.+}}, %[[KVH]], %{{.+}}, %{{.+}}] : memref<1x3x7x8xf32>
+// CHECK: memref.load %{{.+}}[%{{.+}}, %[[KVH]], %{{.+}}, %{{.+}}] : memref<1x3x7x4xf32>
+func.func @attention_grouped_query_portable(%q: memref<1x6x5x8xf32>, %k: memref<1x3x7x8xf32>, %v: memref<1x3x7x4xf32>, %o: memref<1x6x5x4xf32>) {
+  mie.attention ins(%q, %k, %v : memref<1x6x5x8xf32>, memref<1x3x7x8xf32>, memref<1x3x7x4xf32>) outs(%o : memref<1x6x5x4xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+// Tests a batched GEMM of two activations (b transposed, a residual) on the microkernels: items are
+// (batch, row block, column block) = 3 x 2 x 2; each packs its row block of a and its column block
+// of op(b) (b [N, K] as stored: not transposed by the pack) per K block of 32 (K = 40: two blocks,
+// the epilogue with the last), then runs the tiles, the residual at the output's offset.
+// CHECK-LABEL: func.func @gemm_activations
+// CHECK: mie.kernel "gemm" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<3x20x40xf32>, memref<3x24x40xf32>, memref<3x20x24xf32>) outs(%{{.+}} : memref<3x20x24xf32>) attributes {mie.flops = 115200 : i64}
+// CHECK-DAG: memref.alloca() {alignment = 64 : i64} : memref<384xf32>
+// CHECK-DAG: memref.alloca() {alignment = 64 : i64} : memref<512xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c12) step
+// CHECK: scf.for
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2(%{{.+}}, %{{.+}}, %c40_i64, %c0_i64
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2(%{{.+}}, %{{.+}}, %c40_i64{{[_0-9]*}}, %c0_i64
+// CHECK: scf.if
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
+// CHECK: } else {
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
+func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r: memref<3x20x24xf32>, %c: memref<3x20x24xf32>) {
+  mie.gemm ins(%a, %b : memref<3x20x40xf32>, memref<3x24x40xf32>) residual(%r : memref<3x20x24xf32>) outs(%c : memref<3x20x24xf32>) {trans_b, epilogue = #mie.epilogue<residual>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 32, mc = 12, nc = 16>}
+  return
+}

@@ -79,3 +79,17 @@ func.func @runtime_weights(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xf32>, %y:
   mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {tiling = #mie.tiling<"avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
   return
 }
+
+// -----
+
+// Tests that a GEMM of two activations keeps its tiling with b unpacked: its kernel packs both
+// operands at run time.
+
+// CHECK-LABEL: func.func @runtime_gemm
+// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.+}} : memref<4x16xf32>) {tiling = #mie.tiling<"avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
+// CHECK-NOT: b_packed
+// CHECK: return
+func.func @runtime_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {tiling = #mie.tiling<"avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
+  return
+}

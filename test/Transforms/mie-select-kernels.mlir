@@ -27,7 +27,8 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // -----
 
 // Tests that a late 7x7 layer (few pixels) shares its packed panels across filter-block items, and
-// that a GEMM with a constant B gets a tiling while one with a run-time B keeps the linalg path.
+// that a GEMM with a constant B gets a tiling with shared packed rows while one with a run-time B
+// gets one whose work items pack both operands.
 
 // CHECK-LABEL: func.func @late
 // CHECK: mie.conv2d
@@ -36,9 +37,9 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // DIRECT: mie.conv2d
 // DIRECT-SAME: shared_panels = true
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 48, kc = 512, mc = 8, nc = 48, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-NOT: tiling
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 512, mc = 8, nc = 16>
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
 memref.global "private" constant @w : memref<512x512x3x3xf32> = dense<1.0>
@@ -203,6 +204,32 @@ func.func @stem(%x: memref<1x3x224x224xf32>, %y: memref<1x32x112x112xf32>,
   %w2 = memref.get_global @w2 : memref<64x64x3x3xf32>
   mie.conv2d ins(%x2, %w2 : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>) outs(%y2 : memref<1x64x28x28xf32>)
       {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+}
+
+// -----
+
+// Tests GEMMs of two activations (attention's batched products when attention is not recognized):
+// 12 batches of 128 x 128 x 64 get row and column blocks within 256 KiB each; 12 items are too few
+// for 16, so the larger block (128 rows against 128 columns) is halved: 66 rows = 11 panels of the
+// 6x16 tile. A GEMM with alpha != 1 keeps the linalg path: panels packed at run time are not
+// scaled.
+// CHECK-LABEL: func.func @activations
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 128>
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 128, mc = 66, nc = 64>
+// CHECK: mie.gemm
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @activations(%q: memref<12x128x64xf32>, %kt: memref<12x64x128xf32>, %s: memref<12x128x128xf32>,
+                       %v: memref<12x128x64xf32>, %o: memref<12x128x64xf32>, %a: memref<8x16xf32>,
+                       %b: memref<16x4xf32>, %c: memref<8x4xf32>) {
+  mie.gemm ins(%q, %kt : memref<12x128x64xf32>, memref<12x64x128xf32>) outs(%s : memref<12x128x128xf32>)
+  mie.gemm ins(%s, %v : memref<12x128x128xf32>, memref<12x128x64xf32>) outs(%o : memref<12x128x64xf32>)
+  mie.gemm ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c : memref<8x4xf32>) {alpha = 2.0 : f64}
   return
 }
 }

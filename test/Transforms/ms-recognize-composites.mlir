@@ -150,6 +150,71 @@ func.func @attention_heads_unmerged(%q: tensor<1x6x2x16xf32>, %k: tensor<1x6x2x1
 
 // -----
 
+// Grouped-query attention as Llama's exporters write it: 2 key/value heads repeated to the 4 query
+// heads (Unsqueeze, Expand, Reshape) before Q·Kᵀ. The repetition folds away: the attention reads
+// the 2 heads, each serving 2 query heads.
+
+// CHECK-LABEL: func.func @attention_grouped_query
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x4x6x16xf32>, %[[K:[^:]+]]: tensor<1x2x6x16xf32>, %[[V:[^:]+]]: tensor<1x2x6x8xf32>
+// CHECK-NOT: ms.expand
+// CHECK: %[[A:.+]] = ms.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f64} : (tensor<1x4x6x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32>
+// CHECK: return %[[A]]
+func.func @attention_grouped_query(%q: tensor<1x4x6x16xf32>, %k: tensor<1x2x6x16xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32> {
+  %k1 = ms.unsqueeze %k {axes = array<i64: 2>} : (tensor<1x2x6x16xf32>) -> tensor<1x2x1x6x16xf32>
+  %k2 = ms.expand %k1 {shape = array<i64: 1, 2, 2, 6, 16>} : (tensor<1x2x1x6x16xf32>) -> tensor<1x2x2x6x16xf32>
+  %kr = ms.reshape %k2 {shape = array<i64: 1, 4, 6, 16>} : (tensor<1x2x2x6x16xf32>) -> tensor<1x4x6x16xf32>
+  %v1 = ms.unsqueeze %v {axes = array<i64: 2>} : (tensor<1x2x6x8xf32>) -> tensor<1x2x1x6x8xf32>
+  %v2 = ms.expand %v1 {shape = array<i64: 1, 2, 2, 6, 8>} : (tensor<1x2x1x6x8xf32>) -> tensor<1x2x2x6x8xf32>
+  %vr = ms.reshape %v2 {shape = array<i64: 1, 4, 6, 8>} : (tensor<1x2x2x6x8xf32>) -> tensor<1x4x6x8xf32>
+  %kt = ms.transpose %kr {perms = array<i64: 0, 1, 3, 2>} : (tensor<1x4x6x16xf32>) -> tensor<1x4x16x6xf32>
+  %c = ms.constant dense<0.25> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<1x4x6x16xf32>, tensor<1x4x16x6xf32>) -> tensor<1x4x6x6xf32>
+  %d = ms.mul %s, %c : (tensor<1x4x6x6xf32>, tensor<f32>) -> tensor<1x4x6x6xf32>
+  %p = ms.softmax %d {axis = -1 : i64} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %o = ms.matmul %p, %vr : (tensor<1x4x6x6xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x6x8xf32>
+  return %o : tensor<1x4x6x8xf32>
+}
+
+// -----
+
+// Multi-query attention: one key/value head that the MatMuls broadcast over the 3 query heads.
+// Between the head split and merge transposes it becomes token-major too.
+
+// CHECK-LABEL: func.func @attention_multi_query
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x6x3x16xf32>, %[[K:[^:]+]]: tensor<1x6x1x16xf32>, %[[V:[^:]+]]: tensor<1x6x1x8xf32>
+// CHECK-NOT: ms.transpose
+// CHECK: %[[A:.+]] = ms.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f64, token_major} : (tensor<1x6x3x16xf32>, tensor<1x6x1x16xf32>, tensor<1x6x1x8xf32>) -> tensor<1x6x3x8xf32>
+// CHECK: return %[[A]]
+func.func @attention_multi_query(%q: tensor<1x6x3x16xf32>, %k: tensor<1x6x1x16xf32>, %v: tensor<1x6x1x8xf32>) -> tensor<1x6x3x8xf32> {
+  %qh = ms.transpose %q {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x3x16xf32>) -> tensor<1x3x6x16xf32>
+  %kt = ms.transpose %k {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x6x1x16xf32>) -> tensor<1x1x16x6xf32>
+  %vh = ms.transpose %v {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x6x1x8xf32>) -> tensor<1x1x6x8xf32>
+  %c = ms.constant dense<0.25> : tensor<f32>
+  %s = ms.matmul %qh, %kt : (tensor<1x3x6x16xf32>, tensor<1x1x16x6xf32>) -> tensor<1x3x6x6xf32>
+  %d = ms.mul %s, %c : (tensor<1x3x6x6xf32>, tensor<f32>) -> tensor<1x3x6x6xf32>
+  %p = ms.softmax %d {axis = -1 : i64} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xf32>
+  %o = ms.matmul %p, %vh : (tensor<1x3x6x6xf32>, tensor<1x1x6x8xf32>) -> tensor<1x3x6x8xf32>
+  %r = ms.transpose %o {perms = array<i64: 0, 2, 1, 3>} : (tensor<1x3x6x8xf32>) -> tensor<1x6x3x8xf32>
+  return %r : tensor<1x6x3x8xf32>
+}
+
+// -----
+
+// Keys broadcast from one head but values with all three: the kernel's key and value heads must
+// agree, so this stays unrecognized.
+
+// CHECK-LABEL: func.func @attention_key_value_heads_differ
+// CHECK-NOT: ms.attention
+// CHECK: ms.softmax
+func.func @attention_key_value_heads_differ(%q: tensor<1x3x6x16xf32>, %kt: tensor<1x1x16x6xf32>, %v: tensor<1x3x6x8xf32>) -> tensor<1x3x6x8xf32> {
+  %s = ms.matmul %q, %kt : (tensor<1x3x6x16xf32>, tensor<1x1x16x6xf32>) -> tensor<1x3x6x6xf32>
+  %p = ms.softmax %s {axis = -1 : i64} : (tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xf32>
+  %o = ms.matmul %p, %v : (tensor<1x3x6x6xf32>, tensor<1x3x6x8xf32>) -> tensor<1x3x6x8xf32>
+  return %o : tensor<1x3x6x8xf32>
+}
+
+// -----
+
 // Left alone when an intermediate has another user: the erf result is also returned.
 
 // CHECK-LABEL: func.func @gelu_shared

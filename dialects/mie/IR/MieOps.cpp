@@ -371,8 +371,6 @@ LogicalResult GemmOp::verify() {
     return checkEpilogueOperands(op, getEpilogue(), getBias(), getResidual(), getOutput(), n,
                                  "[N], the product columns");
   }
-  if (getTiling() && rank != 2)
-    return emitOpError() << "expects rank 2 with a tiling, got rank " << rank;
   if ((rank != 2 && rank != 3) || b.size() != a.size() || c.size() != a.size())
     return emitOpError() << "expects a, b and output all of rank 2 or all of rank 3, got ranks "
                          << a.size() << ", " << b.size() << " and " << c.size();
@@ -464,6 +462,13 @@ SmallVector<int64_t> AttentionOp::getLogicalShape(Value v) {
   return shape;
 }
 
+int64_t AttentionOp::getHeadsPerKeyValueHead() {
+  SmallVector<int64_t> q = getLogicalShape(getQuery()), k = getLogicalShape(getKey());
+  if (q.size() < 3 || k.size() != q.size() || k[q.size() - 3] <= 0)
+    return 1;
+  return std::max<int64_t>(1, q[q.size() - 3] / k[q.size() - 3]);
+}
+
 LogicalResult AttentionOp::verify() {
   Operation *op = getOperation();
   if (failed(checkOperandBuffers(op, {{"query", getQuery()},
@@ -492,16 +497,22 @@ LogicalResult AttentionOp::verify() {
                        v = getLogicalShape(getValue());
   SmallVector<int64_t> expected(ArrayRef<int64_t>(q).drop_back(2));
   expected.append({k[rank - 2], q[rank - 1]});
+  // Grouped-query: fewer key/value heads, a divisor of the query's.
+  if (rank >= 3 && k[rank - 3] > 0 && q[rank - 3] % k[rank - 3] == 0)
+    expected[rank - 3] = k[rank - 3];
   if (failed(checkShape(op, "key", getKey(), physical(expected),
-                        tokenMajor ? "[..., T, H, D] with the query's batch, H and D"
-                                   : "[..., T, D] with the query's batch and D")))
+                        tokenMajor ? "[..., T, Hkv, D] with the query's batch and D, Hkv dividing H"
+                                   : "[..., T, D] with the query's batch (or fewer heads dividing "
+                                     "its heads) and D")))
     return failure();
   expected[rank - 1] = v[rank - 1];
   if (failed(checkShape(op, "value", getValue(), physical(expected),
-                        tokenMajor ? "[..., T, H, Dv] with the key's T"
-                                   : "[..., T, Dv] with the key's T")))
+                        tokenMajor ? "[..., T, Hkv, Dv] with the key's T and Hkv"
+                                   : "[..., T, Dv] with the key's batch and T")))
     return failure();
   expected[rank - 2] = q[rank - 2];
+  if (rank >= 3)
+    expected[rank - 3] = q[rank - 3];
   if (failed(checkShape(op, "output", getOutput(), physical(expected),
                         tokenMajor ? "[..., S, H, Dv]" : "[..., S, Dv]")))
     return failure();

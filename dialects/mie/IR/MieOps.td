@@ -127,7 +127,8 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
 
     `tiling` (set by `mie-select-kernels`) runs the product on the microkernels. With `b_packed`
     (set by `mie-pack-weights`, 2-D only) `b` holds op(b) scaled by alpha as RHS panels
-    [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md).
+    [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md). Without it (`b` an activation, 2-D or
+    batched) each work item packs its blocks of both operands at run time; alpha is 1 then.
 
     Example:
     ```mlir
@@ -174,6 +175,9 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     [..., S, H, Dv]; the batch dims above are then [..., H] and the mask still broadcasts to the
     scores [..., H, S, T]. The kernel reads and writes each head's rows with a stride of H rows.
 
+    Grouped-query attention: `key` and `value` may have Hkv < H heads (the logical dim -3), Hkv
+    dividing H; query head h reads key/value head h / (H / Hkv).
+
     Example:
     ```mlir
     mie.attention ins(%q, %k, %v : memref<12x128x64xf32>, memref<12x128x64xf32>,
@@ -199,6 +203,8 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     /// The shape of operand or output `v` in the logical [..., H, S, D] order (token-major buffers
     /// hold [..., S, H, D]).
     ::llvm::SmallVector<int64_t> getLogicalShape(::mlir::Value v);
+    /// Query heads per key/value head: H / Hkv (1 without grouped-query attention).
+    int64_t getHeadsPerKeyValueHead();
   }];
 }
 

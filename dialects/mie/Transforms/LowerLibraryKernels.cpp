@@ -247,6 +247,7 @@ KernelOp lowerAttention(AttentionOp op) {
   int64_t seq = qShape[rank - 2], head = qShape[rank - 1];
   int64_t keys = op.getLogicalShape(op.getKey())[rank - 2];
   int64_t valueSize = op.getLogicalShape(op.getValue())[rank - 1];
+  const int64_t group = op.getHeadsPerKeyValueHead();
   double scale = op.getScale().convertToDouble();
   Value out = op.getOutput();
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
@@ -271,14 +272,22 @@ KernelOp lowerAttention(AttentionOp op) {
           b, l, lbs, ubs, steps, [&](OpBuilder &pb, Location pl, ValueRange ivs) {
             ValueRange batch = ivs.drop_back();
             Value row = ivs.back();
-            auto at = [&](Value i, Value j) {
-              SmallVector<Value> indices(batch);
+            // Indices of element (i, j) of the batch's query/output rows, and of its key/value
+            // rows: head h / group under grouped-query attention.
+            SmallVector<Value> kvBatch(batch);
+            if (group > 1)
+              kvBatch[rank - 3] = arith::DivUIOp::create(
+                  pb, pl, kvBatch[rank - 3], arith::ConstantIndexOp::create(pb, pl, group));
+            auto indicesOf = [&](Value i, Value j, bool keyValue) {
+              SmallVector<Value> indices(keyValue ? ValueRange(kvBatch) : batch);
               indices.push_back(i);
               indices.push_back(j);
               if (tokenMajor) // (..., h, i, j) -> (..., i, h, j)
                 std::swap(indices[rank - 3], indices[rank - 2]);
               return indices;
             };
+            auto at = [&](Value i, Value j) { return indicesOf(i, j, false); };
+            auto atKv = [&](Value i, Value j) { return indicesOf(i, j, true); };
             // The row's scratch is released at the end of each iteration.
             auto scope = memref::AllocaScopeOp::create(pb, pl, TypeRange{});
             OpBuilder sb = OpBuilder::atBlockEnd(&scope.getBodyRegion().emplaceBlock());
@@ -300,7 +309,7 @@ KernelOp lowerAttention(AttentionOp op) {
                         ValueRange{scalarConstant(fb, fl, f32, 0.0)},
                         [&](OpBuilder &db, Location dl, Value d, ValueRange acc) {
                           Value qd = memref::LoadOp::create(db, dl, q, at(row, d));
-                          Value kd = memref::LoadOp::create(db, dl, k, at(j, d));
+                          Value kd = memref::LoadOp::create(db, dl, k, atKv(j, d));
                           Value p = arith::MulFOp::create(db, dl, qd, kd, fm);
                           scf::YieldOp::create(db, dl,
                                                (Value)arith::AddFOp::create(db, dl, acc[0], p, fm));
@@ -339,7 +348,7 @@ KernelOp lowerAttention(AttentionOp op) {
                     Value p = math::ExpOp::create(fb, fl, arith::SubFOp::create(fb, fl, s, maxScore));
                     scf::ForOp::create(fb, fl, lo, dv, step, ValueRange{},
                                        [&](OpBuilder &eb, Location el, Value e, ValueRange) {
-                                         Value ve = memref::LoadOp::create(eb, el, v, at(j, e));
+                                         Value ve = memref::LoadOp::create(eb, el, v, atKv(j, e));
                                          Value oe = memref::LoadOp::create(eb, el, o, at(row, e));
                                          Value r = arith::AddFOp::create(
                                              eb, el, oe, arith::MulFOp::create(eb, el, p, ve, fm),
@@ -400,8 +409,16 @@ struct MieLowerLibraryKernelsPass
                                         : lowerAttention(attention);
       } else {
         auto gemm = cast<GemmOp>(op);
-        kernel = gemm.getTiling() && gemm.getBPacked() ? lowerGemmToUKernels(gemm, symbols)
-                                                        : lowerGemm(gemm);
+        if (!gemm.getTiling())
+          kernel = lowerGemm(gemm);
+        else if (gemm.getBPacked())
+          kernel = lowerGemmToUKernels(gemm, symbols);
+        else if (gemm.getAlpha().convertToDouble() != 1.0)
+          // Packing scales constant panels by alpha; panels packed at run time are not scaled.
+          return (void)(gemm.emitOpError("has a tiling and an unpacked b but alpha != 1"),
+                        signalPassFailure());
+        else
+          kernel = lowerActivationGemmToUKernels(gemm, symbols);
       }
       kernel->setAttr(MieDialect::getFlopsAttrName(),
                       IntegerAttr::get(IntegerType::get(&getContext(), 64), flops));

@@ -186,7 +186,11 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getTiling() && !conv.getFilterShape())
         ops.push_back(op);
-      if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling() && !gemm.getBPacked())
+      // A GEMM whose b is an activation (or batched) keeps its tiling unpacked: its kernel packs
+      // both operands at run time.
+      if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling() && !gemm.getBPacked() &&
+                                            cast<MemRefType>(gemm.getB().getType()).getRank() == 2 &&
+                                            packer.globalOf(gemm.getB()))
         ops.push_back(op);
     });
     SmallVector<memref::GetGlobalOp> oldReads;

@@ -60,6 +60,9 @@ const UKernelTile *bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
 /// past it takes the rest. Row-GEMM K blocks are at most kRowsMaxKc long.
 constexpr int64_t kRowBlockBudget = 512 * 1024, kRowsMaxKc = 1024;
 
+/// K blocks of a GEMM of two activations: both operands' blocks are packed per item, so shorter.
+constexpr int64_t kActivationsMaxKc = 512;
+
 /// Tiling of a GEMM whose rows (M, the broadcast side) are the activation and whose columns are a
 /// constant weight packed in column panels. The weights are the large operand and every row block
 /// streams all of them once, so a row block takes every row its L2 budget allows, and the items
@@ -87,6 +90,35 @@ TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_
   // Rows packed once for all items when they fit the shared budget, else per item.
   bool shared = s.batch * kElementBytes * s.k * mPanels * mr <= kSharedPanelsBudget;
   return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, shared);
+}
+
+/// Tiling of a GEMM of two activations (attention's products when attention is not recognized,
+/// a matmul by a computed matrix): each work item packs its row block and column block of every
+/// K block, both sized for L2 (the column panel the inner loop re-reads stays in L1). Blocks are
+/// split until there are enough items, the larger first: the other block is then packed once more
+/// per item, so that costs the least.
+TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
+                                   int64_t minItems) {
+  const UKernelTile *best = bestTile(getF32GemmTiles(isa), s.m, s.n);
+  if (!best)
+    return {};
+  int64_t mr = best->mr, nr = best->nr;
+  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kActivationsMaxKc);
+  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
+  int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
+  int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+  auto items = [&] {
+    return s.batch * (int64_t)llvm::divideCeil(mPanels, mcPanels) *
+           (int64_t)llvm::divideCeil(nPanels, ncPanels);
+  };
+  while (items() < minItems && (mcPanels >= 2 || ncPanels >= 2)) {
+    if (mcPanels >= 2 && (mcPanels * mr >= ncPanels * nr || ncPanels < 2))
+      mcPanels = llvm::divideCeil(mcPanels, 2);
+    else
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+  }
+  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
 }
 
 /// `activationIsN`: the operand packed at run time is the N (vector) side, as for an NCHW
@@ -307,15 +339,19 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
-        if (gemm.getTiling() || out.size() != 2 || !isF32(gemm.getOutput()) ||
-            !isConstantBuffer(gemm.getB()))
+        if (gemm.getTiling() || !isF32(gemm.getOutput()))
           return;
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
+        int64_t r = out.size();
         bool tc = gemm.getTransC();
-        GemmShape shape{tc ? out[1] : out[0], tc ? out[0] : out[1], gemm.getTransA() ? a[0] : a[1],
-                        1};
-        if (TilingAttr t =
-                chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false))
+        GemmShape shape{tc ? out[r - 1] : out[r - 2], tc ? out[r - 2] : out[r - 1],
+                        gemm.getTransA() ? a[r - 2] : a[r - 1], r == 3 ? out[0] : 1};
+        TilingAttr t;
+        if (r == 2 && isConstantBuffer(gemm.getB()))
+          t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false);
+        else if (gemm.getAlpha().convertToDouble() == 1.0)
+          t = chooseActivationsTiling(ctx, chosenIsa, shape, minWorkItems);
+        if (t)
           gemm.setTilingAttr(t);
       }
     });

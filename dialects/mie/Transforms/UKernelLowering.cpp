@@ -464,6 +464,87 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   return kernel;
 }
 
+KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
+  ArrayRef<int64_t> b = cast<MemRefType>(op.getB().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  const int64_t r = out.size(), batch = r == 3 ? out[0] : 1;
+  const bool ta = op.getTransA(), tb = op.getTransB(), tc = op.getTransC();
+  const int64_t m = tc ? out[r - 1] : out[r - 2], n = tc ? out[r - 2] : out[r - 1],
+                k = ta ? a[r - 2] : a[r - 1], lda = a[r - 1], ldb = b[r - 1], ldc = tc ? m : n;
+  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
+                nc = t.getNc();
+  const int64_t nPanels = llvm::divideCeil(n, nr), mBlocks = llvm::divideCeil(m, mc),
+                nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
+  const TileEpilogue epi =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/true);
+  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+
+  OpBuilder builder(op);
+  KernelOp kernel = KernelOp::create(
+      builder, op.getLoc(), "gemm", operands.ins, op.getOutput(),
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value av = args[0], bv = args[1], output = args.back();
+        Value bias = operands.bias(args, output);
+        Value residual = operands.residual(args, output);
+        // Per thread: the item's row block and column block of one K block, as panels.
+        Value aPanels = stackBuffer(kb, kl, mc * kc), bPanels = stackBuffer(kb, kl, nc * kc);
+        // Items: (batch index, row block, column block).
+        parallelItems(ub, batch * mBlocks * nBlocks, [&](Value item) {
+          Value bi = ub.div(item, mBlocks * nBlocks), rest = ub.rem(item, mBlocks * nBlocks);
+          Value m0 = ub.mul(ub.div(rest, nBlocks), mc);
+          Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+          Value n0 = ub.mul(ub.rem(rest, nBlocks), nc);
+          Value nBlock = ub.min(ub.c(nc), ub.sub(ub.c(n), n0));
+          Value aOff = ub.i64(ub.mul(bi, a[r - 2] * a[r - 1]));
+          Value bOff = ub.i64(ub.mul(bi, b[r - 2] * b[r - 1]));
+          Value cBase = ub.mul(bi, m * n);
+          emitKBlocks(
+              ub, k, kc, epi.flags,
+              [&](Value k0, Value kcur) {
+                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                        {ub.ptr(av), aOff, ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
+                         ub.i64(mBlock), ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(aPanels),
+                         ub.i64(0)});
+                // Column panels are the rows of op(b)^T: b [K, N] is that matrix stored
+                // transposed, b [N, K] (trans_b) stores it as is.
+                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                        {ub.ptr(bv), bOff, ub.i64(ldb), ub.i64(tb ? 0 : 1), ub.i64(n0),
+                         ub.i64(nBlock), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(bPanels),
+                         ub.i64(0)});
+              },
+              [&](Value k0, Value kcur, Value flags) {
+                Value ap = ub.ptr(aPanels), bp = ub.ptr(bPanels), outp = ub.ptr(output),
+                      biasp = ub.ptr(bias), rp = ub.ptr(residual);
+                Value tileFlags =
+                    tc ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
+                       : flags;
+                // Column panels outside (each stays in L1), row panels inside.
+                ub.loop(ub.c(0), ub.ceilDiv(nBlock, nr), [&](Value nt) {
+                  Value col = ub.add(n0, ub.mul(nt, nr));
+                  Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+                  Value bTile = ub.i64(ub.mul(ub.mul(nt, kcur), nr));
+                  ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+                    Value row = ub.add(m0, ub.mul(mt, mr));
+                    Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+                    Value cOff = ub.i64(ub.add(
+                        cBase, tc ? ub.add(ub.mul(col, m), row) : ub.add(ub.mul(row, n), col)));
+                    ub.call(tile, {ap, ub.i64(ub.mul(ub.mul(mt, kcur), mr)), bp, bTile,
+                                   ub.i64(nr), outp, cOff, ub.i64(ldc), ub.i64(kcur),
+                                   ub.i64(mcur), ub.i64(ncur), tileFlags, biasp, ub.i64(col), rp,
+                                   cOff, ub.i64(ldc), ub.f32(epi.lo), ub.f32(epi.hi)});
+                  });
+                });
+              });
+        });
+      });
+  op.erase();
+  return kernel;
+}
+
 namespace {
 
 /// What a per-item convolution microkernel call reads inside its kernel body.
@@ -692,9 +773,9 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
   const int64_t rank = q.size(), seq = q[rank - 2], d = q[rank - 1], keys = k[rank - 2],
                 dv = v[rank - 1];
   ArrayRef<int64_t> batchDims = ArrayRef<int64_t>(q).drop_back(2);
-  // Token-major: the H heads of a position share a row, so a head's rows are H rows apart and
-  // start at column h * D; otherwise each batch index is its own contiguous [S, D] block.
-  const int64_t heads = op.getTokenMajor() ? q[rank - 3] : 1;
+  // Query heads (the last batch dim) and how many of them share a key/value head.
+  const int64_t heads = rank >= 3 ? q[rank - 3] : 1, group = op.getHeadsPerKeyValueHead();
+  const bool tokenMajor = op.getTokenMajor();
   int64_t batch = 1;
   for (int64_t size : batchDims)
     batch *= size;
@@ -739,20 +820,28 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
             rest = ub.div(rest, batchDims[i]);
           }
           int64_t flags = op.getMask() ? MIE_UK_ATTENTION_MASK : 0;
-          // Element offset of row `row` of head h of outer batch index bo in a buffer of `len`
-          // rows of `width` floats per head.
-          Value bo = ub.div(bi, heads), h = ub.rem(bi, heads);
-          auto offset = [&](int64_t len, int64_t width, Value row) {
-            Value base = ub.add(ub.mul(bo, len * heads * width), ub.mul(h, width));
-            return ub.i64(ub.add(base, ub.mul(row, heads * width)));
+          // Batch index bi is head h of outer index bo; its keys and values are head h / group
+          // of the key/value buffers.
+          Value bo = ub.div(bi, heads), h = ub.rem(bi, heads), hkv = ub.div(h, group);
+          // Element offset of row `row` of head `head` of bo in a buffer of `n` heads of `len`
+          // rows of `width` floats, and the distance between its rows. Token-major: the heads of
+          // a position share a row, so a head's rows are n rows apart and start at column
+          // head * width; head-major: each head is one contiguous [len, width] block.
+          auto offset = [&](int64_t n, int64_t len, int64_t width, Value head, Value row) {
+            Value base = ub.mul(bo, n * len * width);
+            Value start = tokenMajor ? ub.add(ub.mul(head, width), ub.mul(row, n * width))
+                                     : ub.add(ub.mul(head, len * width), ub.mul(row, width));
+            return ub.i64(ub.add(base, start));
           };
-          ub.call(name, {ub.ptr(qv), offset(seq, d, r0), ub.i64(heads * d), ub.ptr(kv),
-                         offset(keys, d, ub.c(0)), ub.i64(heads * d), ub.ptr(vv),
-                         offset(keys, dv, ub.c(0)), ub.i64(heads * dv), ub.ptr(mask),
+          auto ld = [&](int64_t n, int64_t width) { return ub.i64(tokenMajor ? n * width : width); };
+          const int64_t kvHeads = heads / group;
+          ub.call(name, {ub.ptr(qv), offset(heads, seq, d, h, r0), ld(heads, d), ub.ptr(kv),
+                         offset(kvHeads, keys, d, hkv, ub.c(0)), ld(kvHeads, d), ub.ptr(vv),
+                         offset(kvHeads, keys, dv, hkv, ub.c(0)), ld(kvHeads, dv), ub.ptr(mask),
                          ub.i64(maskOff), ub.i64(maskStrides[rank - 2]),
-                         ub.i64(maskStrides[rank - 1]), ub.ptr(out), offset(seq, dv, r0),
-                         ub.i64(heads * dv), ub.i64(rows), ub.i64(keys), ub.i64(d), ub.i64(dv),
-                         ub.f32(scale), ub.i64(flags), ub.ptr(scratch)});
+                         ub.i64(maskStrides[rank - 1]), ub.ptr(out),
+                         offset(heads, seq, dv, h, r0), ld(heads, dv), ub.i64(rows), ub.i64(keys),
+                         ub.i64(d), ub.i64(dv), ub.f32(scale), ub.i64(flags), ub.ptr(scratch)});
         });
       });
   op.erase();

@@ -30,6 +30,11 @@ KernelOp lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
 KernelOp lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
 
+/// Replaces a tiled `mie.gemm` whose b is not packed (an activation; 2-D or batched) by a
+/// `mie.kernel` whose work items (batch index, row block, column block) pack their blocks of both
+/// operands at run time and run the register tiles on them.
+KernelOp lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols);
+
 /// Replaces a `mie.attention` with a `ukernel` by a `mie.kernel` calling the fused attention
 /// microkernel on work items of (batch index, query row group).
 KernelOp lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols);

@@ -36,7 +36,8 @@ int64_t mlir::mie::countLibraryOpFlops(Operation *op) {
   if (auto attention = dyn_cast<AttentionOp>(op)) {
     // Q K^T and P V: 2 S T (D + Dv) per batch index (the softmax's exps not counted).
     ArrayRef<int64_t> q = cast<MemRefType>(attention.getQuery().getType()).getShape();
-    ArrayRef<int64_t> v = cast<MemRefType>(attention.getValue().getType()).getShape();
+    // The value's logical [..., T, Dv] (token-major buffers hold [..., T, H, Dv]).
+    SmallVector<int64_t> v = attention.getLogicalShape(attention.getValue());
     int64_t keys = v[v.size() - 2];
     return 2 * product(q) / q.back() * keys * (q.back() + v.back());
   }

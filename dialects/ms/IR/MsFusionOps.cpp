@@ -59,6 +59,15 @@ LogicalResult YieldOp::verify() {
 // AttentionOp
 //===----------------------------------------------------------------------===//
 
+bool ms::isKeyValueBatch(ArrayRef<int64_t> queryBatch, ArrayRef<int64_t> kvBatch) {
+  if (queryBatch == kvBatch)
+    return true;
+  // Grouped-query: the heads dim (the last batch dim) may be a divisor of the query's.
+  return !queryBatch.empty() && queryBatch.size() == kvBatch.size() &&
+         queryBatch.drop_back() == kvBatch.drop_back() && kvBatch.back() > 0 &&
+         queryBatch.back() % kvBatch.back() == 0;
+}
+
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
@@ -84,10 +93,11 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   if (q.getElementType() != k.getElementType() || q.getElementType() != v.getElementType())
     return diag.error("expects query, key and value of one element type");
   int64_t rank = q.getRank();
-  if (q.getShape().drop_back(2) != k.getShape().drop_back(2) ||
-      q.getShape().drop_back(2) != v.getShape().drop_back(2))
-    return diag.error("expects equal batch dims of query, key and value, got ", q, ", ", k,
-                      " and ", v);
+  if (k.getShape().drop_back(2) != v.getShape().drop_back(2) ||
+      !isKeyValueBatch(q.getShape().drop_back(2), k.getShape().drop_back(2)))
+    return diag.error("expects the query's batch dims on key and value, or fewer heads (dim -3) "
+                      "that divide the query's (grouped-query attention), got ",
+                      q, ", ", k, " and ", v);
   if (q.getDimSize(rank - 1) != k.getDimSize(rank - 1))
     return diag.error("expects query and key of one head size, got ", q.getDimSize(rank - 1),
                       " and ", k.getDimSize(rank - 1));

@@ -75,6 +75,11 @@ def Ms_AttentionOp : Ms_InferredOp<"attention"> {
     [..., S, Dv]. Recognized from the exporters' MatMul/Mul/Add/Softmax/MatMul chain; lowers to one
     kernel that keeps the scores of one row in registers/stack instead of an [S, T] tensor.
 
+    Grouped-query (and multi-query) attention: `key` and `value` may have fewer heads than
+    `query`, Hkv dividing H in the last batch dim (dim -3 of the logical shape); query head h then
+    reads key/value head h / (H / Hkv). The exporters' head repetition (Llama's repeat_kv:
+    Unsqueeze, Expand, Reshape) and MatMul's broadcast of a single key/value head fold into it.
+
     With `token_major` the heads dim follows the sequence dim, as the projections produce them:
     `query` is [..., S, H, D], `key` [..., T, H, D], `value` [..., T, H, Dv] and the result
     [..., S, H, Dv] (the batch dims of the description above are then [..., H]; the mask still

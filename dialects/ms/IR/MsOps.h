@@ -49,6 +49,11 @@ inline bool isElementwiseOp(Operation *op) {
   return detail::isOneOf(op, static_cast<ElementwiseOps *>(nullptr));
 }
 
+/// Whether key/value batch dims `kvBatch` serve an attention whose query has batch dims
+/// `queryBatch`: equal, or fewer heads (the last batch dim) dividing the query's, query head h
+/// then reading key/value head h / (H / Hkv) (grouped-query and multi-query attention).
+bool isKeyValueBatch(ArrayRef<int64_t> queryBatch, ArrayRef<int64_t> kvBatch);
+
 } // namespace mlir::ms
 
 #endif // MS_IR_MSOPS_H

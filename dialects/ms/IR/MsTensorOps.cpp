@@ -200,6 +200,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
     if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
         producer.getInput().getType() == getType())
       return producer.getInput();
+    // Both nodes are computed here now: the location names them, in graph order.
+    (*this)->setLoc(FusedLoc::get(getContext(), {producer.getLoc(), getLoc()}));
     getInputMutable().assign(producer.getInput());
     setPerms(composed);
     return getResult();

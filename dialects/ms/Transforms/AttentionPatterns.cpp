@@ -50,8 +50,8 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
     auto qt = tensorTypeOf(q), kt = tensorTypeOf(kT), vt = tensorTypeOf(v);
     if (qt.getRank() != rank || kt.getRank() != rank || !qt.hasStaticShape() ||
         !kt.hasStaticShape() || !vt.hasStaticShape() ||
-        qt.getShape().drop_back(2) != kt.getShape().drop_back(2) ||
-        qt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
+        !isKeyValueBatch(qt.getShape().drop_back(2), kt.getShape().drop_back(2)) ||
+        kt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
         !qt.getElementType().isF32() || kt.getElementType() != qt.getElementType() ||
         vt.getElementType() != qt.getElementType())
       return failure();
@@ -68,6 +68,68 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
     auto attention = AttentionOp::create(rewriter, loc, q, k, v, mask,
                                          rewriter.getF64FloatAttr(scale));
     rewriter.replaceOp(output, attention.getResult());
+    return success();
+  }
+};
+
+/// A key or value operand that repeats each of its Hkv heads n times as Llama's exporters write
+/// it: reshape([..., Hkv * n, T, D]) of expand([..., Hkv, n, T, D]) of an [..., Hkv, 1, T, D]
+/// tensor (`single`); `heads` is the [..., Hkv, T, D] shape before the repetition.
+struct RepeatedHeads {
+  Value single;
+  SmallVector<int64_t> heads;
+
+  /// The unrepeated [..., Hkv, T, D] tensor: usually the unsqueeze's input, else a view built.
+  Value build(PatternRewriter &rewriter, Location loc) const {
+    if (Operation *def = single.getDefiningOp(); def && isa<ReshapeOp, UnsqueezeOp>(def) &&
+                                                tensorTypeOf(def->getOperand(0)).getShape() ==
+                                                    ArrayRef<int64_t>(heads))
+      return def->getOperand(0);
+    return ReshapeOp::create(rewriter, loc, single, heads);
+  }
+};
+
+std::optional<RepeatedHeads> matchRepeatedHeads(Value v) {
+  auto reshape = v.getDefiningOp<ReshapeOp>();
+  auto expand = reshape ? reshape.getInput().getDefiningOp<ExpandOp>() : ExpandOp();
+  if (!expand)
+    return std::nullopt;
+  ArrayRef<int64_t> out = tensorTypeOf(v).getShape(), grouped = expand.getType().getShape(),
+                    single = tensorTypeOf(expand.getInput()).getShape();
+  int64_t r = out.size();
+  if (r < 3 || (int64_t)grouped.size() != r + 1 || single.size() != grouped.size() ||
+      single[r - 2] != 1 || grouped[r - 3] * grouped[r - 2] != out[r - 3] ||
+      grouped.take_front(r - 2) != single.take_front(r - 2) ||
+      grouped.take_front(r - 3) != out.take_front(r - 3) ||
+      grouped.take_back(2) != single.take_back(2) || grouped.take_back(2) != out.take_back(2))
+    return std::nullopt;
+  RepeatedHeads repeated{expand.getInput(), SmallVector<int64_t>(single)};
+  repeated.heads.erase(repeated.heads.begin() + (r - 2));
+  return repeated;
+}
+
+/// attention(q, repeat(k), repeat(v)) -> attention(q, k, v) with fewer key/value heads: the
+/// kernel maps each query head onto its key/value head, so the repeated copies cost no kernels.
+struct FoldRepeatedKeyValueHeads : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    if (op.getTokenMajor())
+      return failure();
+    std::optional<RepeatedHeads> k = matchRepeatedHeads(op.getKey());
+    std::optional<RepeatedHeads> v = matchRepeatedHeads(op.getValue());
+    if (!k || !v || ArrayRef(k->heads).drop_back(2) != ArrayRef(v->heads).drop_back(2))
+      return failure();
+    // The repetition's nodes join the kernel's location.
+    Location loc = rewriter.getFusedLoc(
+        {op.getKey().getDefiningOp()->getOperand(0).getLoc(), op.getKey().getLoc(),
+         op.getValue().getDefiningOp()->getOperand(0).getLoc(), op.getValue().getLoc(),
+         op.getLoc()});
+    Value key = k->build(rewriter, op.getKey().getLoc());
+    Value value = v->build(rewriter, op.getValue().getLoc());
+    auto folded = AttentionOp::create(rewriter, loc, op.getQuery(), key, value, op.getMask(),
+                                      op.getScaleAttr(), op.getTokenMajorAttr());
+    rewriter.replaceOp(op, folded.getResult());
     return success();
   }
 };
@@ -117,5 +179,5 @@ struct FoldHeadTransposesIntoAttention : OpRewritePattern<AttentionOp> {
 } // namespace
 
 void ms::populateAttentionPatterns(RewritePatternSet &patterns) {
-  patterns.add<RecognizeAttention, FoldHeadTransposesIntoAttention>(patterns.getContext());
+  patterns.add<RecognizeAttention, FoldRepeatedKeyValueHeads, FoldHeadTransposesIntoAttention>(patterns.getContext());
 }

@@ -63,6 +63,30 @@ Value mstomie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
   return memref::CollapseShapeOp::create(b, loc, buffer, all);
 }
 
+Value mstomie::collapseToRows(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 2)
+    return buffer;
+  SmallVector<ReassociationIndices> groups(2);
+  for (int64_t i = 0; i < type.getRank() - 1; ++i)
+    groups[0].push_back(i);
+  groups[1].push_back(type.getRank() - 1);
+  return memref::CollapseShapeOp::create(b, loc, buffer, groups);
+}
+
+Value mstomie::collapseToBatch(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t rank = type.getRank();
+  if (rank == 3)
+    return buffer;
+  SmallVector<ReassociationIndices> groups(3);
+  for (int64_t i = 0; i < rank - 2; ++i)
+    groups[0].push_back(i);
+  groups[1].push_back(rank - 2);
+  groups[2].push_back(rank - 1);
+  return memref::CollapseShapeOp::create(b, loc, buffer, groups);
+}
+
 void mstomie::buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input,
                               Value output) {
   KernelOp::create(b, loc, name, input, output, [&](OpBuilder &kb, Location kl, ValueRange args) {

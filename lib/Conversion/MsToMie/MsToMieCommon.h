@@ -46,6 +46,12 @@ void buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, Strin
 /// Collapses a buffer to 1-D (identity layout, so always possible).
 Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
 
+/// Collapses the leading dims of a buffer [d0, ..., dn-2, dn-1] into rows: [d0 * ... * dn-2, dn-1].
+Value collapseToRows(OpBuilder &b, Location loc, Value buffer);
+
+/// Collapses the batch dims of a buffer [b0, ..., bk, m, n] into one: [b0 * ... * bk, m, n].
+Value collapseToBatch(OpBuilder &b, Location loc, Value buffer);
+
 /// Emits a kernel copying `input` into `output` in row-major order (same element count); used for
 /// reshapes, whose buffers are distinct.
 void buildCopyKernel(OpBuilder &b, Location loc, StringRef name, Value input, Value output);

@@ -22,18 +22,6 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
-/// Collapses the leading dims of a buffer [d0, ..., dn-2, dn-1] into rows: [d0 * ... * dn-2, dn-1].
-Value collapseToRows(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 2)
-    return buffer;
-  SmallVector<ReassociationIndices> groups(2);
-  for (int64_t i = 0; i < type.getRank() - 1; ++i)
-    groups[0].push_back(i);
-  groups[1].push_back(type.getRank() - 1);
-  return memref::CollapseShapeOp::create(b, loc, buffer, groups);
-}
-
 struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
   using OpConversionPattern::OpConversionPattern;
 

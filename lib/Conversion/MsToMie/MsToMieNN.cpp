@@ -74,8 +74,11 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
   }
 };
 
-/// ms.matmul: plain 2-D products go to the library GEMM; batched and broadcasting ones (and 1-D
-/// operands) become a generated kernel with one linalg.generic whose maps broadcast the batch dims.
+/// ms.matmul on the library GEMM where its operands are matrices in place: 2-D products; rows of
+/// any rank times one matrix (the rows collapsed, as a linear layer's); equal batch dims on both
+/// sides (collapsed into one batch of a 3-D GEMM, as attention's products when it is not
+/// recognized). Broadcast batch dims and 1-D operands become a generated kernel with one
+/// linalg.generic whose maps broadcast them.
 struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -85,14 +88,27 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     Value out = allocBuffer(rewriter, loc, op.getType());
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-    if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
-      mie::GemmOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), Value(), Value(), out,
-                          UnitAttr(), UnitAttr(), rewriter.getF64FloatAttr(1.0),
-                          EpilogueAttr::get(rewriter.getContext()), /*accumulator=*/TypeAttr(),
-                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+    auto libraryGemm = [&](Value a, Value b, Value c) {
+      mie::GemmOp::create(rewriter, loc, a, b, Value(), Value(), c, UnitAttr(), UnitAttr(),
+                          rewriter.getF64FloatAttr(1.0), EpilogueAttr::get(rewriter.getContext()),
+                          /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(),
+                          /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
-    }
+    };
+    if (lhsType.getRank() == 2 && rhsType.getRank() == 2)
+      return libraryGemm(adaptor.getLhs(), adaptor.getRhs(), out);
+    // Narrow floats keep the generic kernel below, which accumulates in f32.
+    Type et = op.getType().getElementType();
+    bool wide = computeType(et) == et;
+    if (wide && lhsType.getRank() >= 3 && rhsType.getRank() == 2)
+      return libraryGemm(collapseToRows(rewriter, loc, adaptor.getLhs()), adaptor.getRhs(),
+                         collapseToRows(rewriter, loc, out));
+    if (wide && lhsType.getRank() >= 3 && rhsType.getRank() == lhsType.getRank() &&
+        lhsType.getShape().drop_back(2) == rhsType.getShape().drop_back(2))
+      return libraryGemm(collapseToBatch(rewriter, loc, adaptor.getLhs()),
+                         collapseToBatch(rewriter, loc, adaptor.getRhs()),
+                         collapseToBatch(rewriter, loc, out));
     ArrayRef<int64_t> resultShape = op.getType().getShape();
     bool lhsMatrix = lhsType.getRank() >= 2, rhsMatrix = rhsType.getRank() >= 2;
     int64_t batchRank = resultShape.size() - (lhsMatrix ? 1 : 0) - (rhsMatrix ? 1 : 0);
@@ -129,7 +145,7 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     iters.push_back(utils::IteratorType::reduction);
     // Narrow floats (f16, bf16) accumulate in an f32 scratch buffer and are rounded once at the
     // end.
-    Type et = op.getType().getElementType(), ct = computeType(et);
+    Type ct = computeType(et);
     SmallVector<Value> outs = {out};
     if (ct != et)
       outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(resultShape, ct)));

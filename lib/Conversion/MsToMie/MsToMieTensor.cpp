@@ -38,28 +38,32 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
   }
 };
 
-/// Reshape-like ops on buffers of identity layout are views: collapse to 1-D, expand to the new
-/// shape, no kernel and no copy (memory planning keeps the source alive while the view is used).
-/// Scalars (rank 0) keep a one-element copy.
+/// `input` seen with the shape `outType` (same elements, row-major): collapse to 1-D, expand to
+/// the new shape, no kernel and no copy (memory planning keeps the source alive while the view is
+/// used). Null for scalars (rank 0), which have no such view.
+Value reshapeView(ConversionPatternRewriter &rewriter, Location loc, Value input,
+                  MemRefType outType) {
+  if (cast<MemRefType>(input.getType()).getRank() == 0 || outType.getRank() == 0)
+    return {};
+  Value flat = collapseToVector(rewriter, loc, input);
+  if (outType.getRank() == 1)
+    return flat;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t i = 0; i < outType.getRank(); ++i)
+    all[0].push_back(i);
+  return memref::ExpandShapeOp::create(rewriter, loc, outType, flat, all);
+}
+
+/// Reshape-like ops on buffers of identity layout are views; scalars keep a one-element copy.
 template <typename OpTy>
 struct ReshapeToView : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto inType = cast<MemRefType>(adaptor.getInput().getType());
-    MemRefType outType = bufferTypeFor(op.getType());
-    if (inType.getRank() > 0 && outType.getRank() > 0) {
-      Value flat = collapseToVector(rewriter, loc, adaptor.getInput());
-      if (outType.getRank() == 1) {
-        rewriter.replaceOp(op, flat);
-        return success();
-      }
-      SmallVector<ReassociationIndices> all(1);
-      for (int64_t i = 0; i < outType.getRank(); ++i)
-        all[0].push_back(i);
-      rewriter.replaceOpWithNewOp<memref::ExpandShapeOp>(op, outType, flat, all);
+    if (Value view =
+            reshapeView(rewriter, op.getLoc(), adaptor.getInput(), bufferTypeFor(op.getType()))) {
+      rewriter.replaceOp(op, view);
       return success();
     }
     Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
@@ -77,9 +81,21 @@ struct TransposeToKernel : OpConversionPattern<ms::TransposeOp> {
   LogicalResult matchAndRewrite(ms::TransposeOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
     ArrayRef<int64_t> perms = op.getPerms();
     int64_t rank = perms.size();
+    // Moving only size-1 dims keeps the row-major order of the elements: a view.
+    ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
+    SmallVector<int64_t> moved;
+    for (int64_t p : perms)
+      if (inShape[p] != 1)
+        moved.push_back(p);
+    if (llvm::is_sorted(moved)) {
+      if (Value view = reshapeView(rewriter, loc, adaptor.getInput(), bufferTypeFor(op.getType()))) {
+        rewriter.replaceOp(op, view);
+        return success();
+      }
+    }
+    Value out = allocBuffer(rewriter, loc, op.getType());
     KernelOp::create(rewriter, loc, "transpose", adaptor.getInput(), out,
                      [&](OpBuilder &b, Location l, ValueRange args) {
                        MLIRContext *ctx = b.getContext();

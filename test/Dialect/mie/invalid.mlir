@@ -582,7 +582,7 @@ func.func @packed_b_alpha(%a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memre
 // -----
 
 func.func @attention_key_size(%q: memref<2x4x8xf32>, %k: memref<2x6x4xf32>, %v: memref<2x6x3xf32>, %o: memref<2x4x3xf32>) {
-  // expected-error @+1 {{'mie.attention' op expects key of shape [2, 6, 8] ([..., T, D] with the query's batch and D), got [2, 6, 4]}}
+  // expected-error @+1 {{'mie.attention' op expects key of shape [2, 6, 8] ([..., T, D] with the query's batch (or fewer heads dividing its heads) and D), got [2, 6, 4]}}
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x4xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
   return
 }
@@ -590,7 +590,7 @@ func.func @attention_key_size(%q: memref<2x4x8xf32>, %k: memref<2x6x4xf32>, %v: 
 // -----
 
 func.func @attention_value_keys(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x5x3xf32>, %o: memref<2x4x3xf32>) {
-  // expected-error @+1 {{'mie.attention' op expects value of shape [2, 6, 3] ([..., T, Dv] with the key's T), got [2, 5, 3]}}
+  // expected-error @+1 {{'mie.attention' op expects value of shape [2, 6, 3] ([..., T, Dv] with the key's batch and T), got [2, 5, 3]}}
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x5x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
   return
 }
@@ -632,6 +632,22 @@ func.func @attention_element_type(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf16>, 
 func.func @attention_token_major_output(%q: memref<4x2x8xf32>, %k: memref<6x2x8xf32>, %v: memref<6x2x3xf32>, %o: memref<2x4x3xf32>) {
   // expected-error @+1 {{'mie.attention' op expects output of shape [4, 2, 3] ([..., S, H, Dv]), got [2, 4, 3]}}
   mie.attention ins(%q, %k, %v : memref<4x2x8xf32>, memref<6x2x8xf32>, memref<6x2x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64, token_major}
+  return
+}
+
+// -----
+
+func.func @attention_key_heads(%q: memref<4x6x8xf32>, %k: memref<3x6x8xf32>, %v: memref<3x6x3xf32>, %o: memref<4x6x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects key of shape [4, 6, 8]}}
+  mie.attention ins(%q, %k, %v : memref<4x6x8xf32>, memref<3x6x8xf32>, memref<3x6x3xf32>) outs(%o : memref<4x6x3xf32>) {scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+func.func @attention_value_heads(%q: memref<4x6x8xf32>, %k: memref<2x6x8xf32>, %v: memref<4x6x3xf32>, %o: memref<4x6x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects value of shape [2, 6, 3] ([..., T, Dv] with the key's batch and T), got [4, 6, 3]}}
+  mie.attention ins(%q, %k, %v : memref<4x6x8xf32>, memref<2x6x8xf32>, memref<4x6x3xf32>) outs(%o : memref<4x6x3xf32>) {scale = 0.5 : f64}
   return
 }
 

@@ -280,3 +280,17 @@ func.func @attention_token_major(%q: memref<4x2x8xf32>, %k: memref<6x2x8xf32>, %
   mie.attention ins(%q, %k, %v : memref<4x2x8xf32>, memref<6x2x8xf32>, memref<6x2x3xf32>) mask(%m : memref<2x1x6xf32>) outs(%o : memref<4x2x3xf32>) {scale = 0.5 : f64, token_major}
   return
 }
+
+// -----
+
+// Tests grouped-query mie.attention: 2 key/value heads for 4 query heads, head-major and
+// token-major.
+// CHECK-LABEL: func.func @attention_grouped_query
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<4x6x8xf32>, memref<2x5x8xf32>, memref<2x5x3xf32>) outs(%{{.+}} : memref<4x6x3xf32>) {scale = 5.000000e-01 : f64}
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<6x4x8xf32>, memref<5x2x8xf32>, memref<5x2x3xf32>) outs(%{{.+}} : memref<6x4x3xf32>) {scale = 5.000000e-01 : f64, token_major}
+func.func @attention_grouped_query(%q: memref<4x6x8xf32>, %k: memref<2x5x8xf32>, %v: memref<2x5x3xf32>, %o: memref<4x6x3xf32>,
+                                   %qt: memref<6x4x8xf32>, %kt: memref<5x2x8xf32>, %vt: memref<5x2x3xf32>, %ot: memref<6x4x3xf32>) {
+  mie.attention ins(%q, %k, %v : memref<4x6x8xf32>, memref<2x5x8xf32>, memref<2x5x3xf32>) outs(%o : memref<4x6x3xf32>) {scale = 0.5 : f64}
+  mie.attention ins(%qt, %kt, %vt : memref<6x4x8xf32>, memref<5x2x8xf32>, memref<5x2x3xf32>) outs(%ot : memref<6x4x3xf32>) {scale = 0.5 : f64, token_major}
+  return
+}

@@ -1345,7 +1345,7 @@ func.func @attention_head_size(%q: tensor<2x8x16xf32>, %k: tensor<2x6x8xf32>, %v
 // -----
 
 func.func @attention_batch(%q: tensor<2x8x16xf32>, %k: tensor<3x6x16xf32>, %v: tensor<3x6x32xf32>) -> tensor<2x8x32xf32> {
-  // expected-error @+1 {{'ms.attention' op expects equal batch dims of query, key and value}}
+  // expected-error @+1 {{'ms.attention' op expects the query's batch dims on key and value, or fewer heads (dim -3) that divide the query's (grouped-query attention)}}
   %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<3x6x16xf32>, tensor<3x6x32xf32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
@@ -1376,6 +1376,14 @@ func.func @attention_seq(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: ten
 
 // -----
 
+func.func @attention_value_heads(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %v: tensor<1x4x6x32xf32>) -> tensor<1x4x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects the query's batch dims on key and value, or fewer heads}}
+  %0 = ms.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x4x6x32xf32>) -> tensor<1x4x8x32xf32>
+  return %0 : tensor<1x4x8x32xf32>
+}
+
+// -----
+
 func.func @attention_token_major_rank(%q: tensor<8x16xf32>, %k: tensor<6x16xf32>, %v: tensor<6x32xf32>) -> tensor<8x32xf32> {
   // expected-error @+1 {{'ms.attention' op expects query, key and value of one rank >= 3, got}}
   %0 = ms.attention %q, %k, %v {scale = 1.0 : f64, token_major} : (tensor<8x16xf32>, tensor<6x16xf32>, tensor<6x32xf32>) -> tensor<8x32xf32>
@@ -1385,7 +1393,7 @@ func.func @attention_token_major_rank(%q: tensor<8x16xf32>, %k: tensor<6x16xf32>
 // -----
 
 func.func @attention_token_major_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x3x16xf32>, %v: tensor<2x6x3x32xf32>) -> tensor<2x8x4x32xf32> {
-  // expected-error @+1 {{'ms.attention' op expects equal batch dims of query, key and value}}
+  // expected-error @+1 {{'ms.attention' op expects the query's batch dims on key and value, or fewer heads (dim -3) that divide the query's (grouped-query attention)}}
   %0 = ms.attention %q, %k, %v {scale = 1.0 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x3x16xf32>, tensor<2x6x3x32xf32>) -> tensor<2x8x4x32xf32>
   return %0 : tensor<2x8x4x32xf32>
 }

@@ -488,6 +488,19 @@ func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x6x16xf32>, %v: ten
 // -----
 
 // Token-major operands [B, S, H, D]; the mask broadcasts to the logical scores [B, H, S, T].
+// Grouped-query: 2 key/value heads serve the 4 query heads (token-major: heads after positions).
+// CHECK-LABEL: func.func @attention_grouped_query
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x32xf32>) -> tensor<2x4x8x32xf32>
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x1x16xf32>, tensor<2x6x1x32xf32>) -> tensor<2x8x4x32xf32>
+func.func @attention_grouped_query(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x32xf32>,
+                                   %qt: tensor<2x8x4x16xf32>, %kt: tensor<2x6x1x16xf32>, %vt: tensor<2x6x1x32xf32>) -> (tensor<2x4x8x32xf32>, tensor<2x8x4x32xf32>) {
+  %0 = ms.attention %q, %k, %v {scale = 0.125 : f64} : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x32xf32>) -> tensor<2x4x8x32xf32>
+  %1 = ms.attention %qt, %kt, %vt {scale = 0.125 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x1x16xf32>, tensor<2x6x1x32xf32>) -> tensor<2x8x4x32xf32>
+  return %0, %1 : tensor<2x4x8x32xf32>, tensor<2x8x4x32xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @attention_token_major
 // CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x4x16xf32>, tensor<2x6x4x32xf32>, tensor<2x1x8x6xf32>) -> tensor<2x8x4x32xf32>
 func.func @attention_token_major(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x4x16xf32>, %v: tensor<2x6x4x32xf32>,

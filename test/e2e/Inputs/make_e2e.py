@@ -173,10 +173,13 @@ def encoder():
     return nodes, inits, [1, s, h], [1, s, h]
 
 
-def decoder():
+def decoder(kv_heads=(4, 4)):
     """Two pre-LN causal self-attention layers (GPT-2 style) as exporters write them at opset 13:
     the causal mask an additive constant (0 on and below the diagonal, the float minimum above),
-    GELU in its tanh form, 160 positions so the attention runs over two key tiles."""
+    GELU in its tanh form, 160 positions so the attention runs over two key tiles. `kv_heads` gives
+    each layer's number of key/value heads: fewer than the 4 query heads is grouped-query
+    attention, its heads repeated as Llama's exporters write it (Unsqueeze, Expand, Reshape), or
+    with one head (multi-query) broadcast by the MatMuls themselves."""
     s, h, heads, layers = 160, 32, 4, 2
     d = h // heads
     mask = np.triu(np.full([s, s], np.finfo(np.float32).min, np.float32), k=1)[None, None]
@@ -184,7 +187,8 @@ def decoder():
              const("sqrt_d", np.sqrt(d)), const("one", 1.0), const("half", 0.5),
              const("c3", 0.044715), const("k", np.sqrt(2.0 / np.pi)),
              numpy_helper.from_array(np.array([1, s, heads, d], np.int64), "split_heads"),
-             numpy_helper.from_array(np.array([1, s, h], np.int64), "merge_heads")]
+             numpy_helper.from_array(np.array([1, s, h], np.int64), "merge_heads"),
+             numpy_helper.from_array(np.array([2], np.int64), "group_axis")]
     nodes = []
 
     def node(op, ins, out, **attrs):
@@ -204,15 +208,30 @@ def decoder():
         return node("Add", [node("Mul", [node("Div", [dev, std], p + "nrm"), p + "g"], p + "nrmg"),
                             p + "be"], p + "ln")
 
+    def kv_head_split(x, p, kv):
+        """[1, s, kv * d] -> [1, kv, s, d], then repeated to the query heads when 1 < kv < heads."""
+        inits.append(numpy_helper.from_array(np.array([1, s, kv, d], np.int64), p + "split"))
+        t = node("Transpose", [node("Reshape", [x, p + "split"], p + "h")], p + "t",
+                 perm=[0, 2, 1, 3])
+        if kv in (1, heads):
+            return t
+        inits.extend([numpy_helper.from_array(np.array([1, kv, heads // kv, s, d], np.int64),
+                                              p + "rep"),
+                      numpy_helper.from_array(np.array([1, heads, s, d], np.int64), p + "heads")])
+        grouped = node("Expand", [node("Unsqueeze", [t, "group_axis"], p + "unsq"), p + "rep"],
+                       p + "expand")
+        return node("Reshape", [grouped, p + "heads"], p + "repeat")
+
     x = "x"
     for i in range(layers):
         p = f"l{i}/"
+        kv = kv_heads[i]
         ln = layer_norm(x, p + "ln1/")
-        q, k, v = (node("Reshape", [linear(ln, p + n + "/", h, h), "split_heads"], p + n + "h")
-                   for n in ("q", "k", "v"))
+        q = node("Reshape", [linear(ln, p + "q/", h, h), "split_heads"], p + "qh")
         qh = node("Transpose", [q], p + "qt", perm=[0, 2, 1, 3])
-        kt = node("Transpose", [k], p + "kt", perm=[0, 2, 3, 1])
-        vh = node("Transpose", [v], p + "vt", perm=[0, 2, 1, 3])
+        kh = kv_head_split(linear(ln, p + "k/", h, kv * d), p + "k", kv)
+        vh = kv_head_split(linear(ln, p + "v/", h, kv * d), p + "v", kv)
+        kt = node("Transpose", [kh], p + "kT", perm=[0, 1, 3, 2])
         sc = node("Div", [node("MatMul", [qh, kt], p + "attn/MatMul"), "sqrt_d"], p + "attn/Div")
         pr = node("Softmax", [node("Add", [sc, "causal"], p + "attn/Causal")], p + "attn/Softmax",
                   axis=-1)
@@ -229,6 +248,32 @@ def decoder():
         x = node("Add", [linear(gelu, p + "f2/", 4 * h, h), x], p + "res2")
     nodes.append(helper.make_node("Identity", [x], ["y"], name="out"))
     return nodes, inits, [1, s, h], [1, s, h]
+
+
+def gqa_decoder():
+    """The decoder with grouped-query attention (2 key/value heads for 4 query heads, repeated) in
+    its first layer and multi-query attention (1 key/value head, broadcast) in its second."""
+    return decoder(kv_heads=(2, 1))
+
+
+def matmuls():
+    """MatMuls that are not linear layers, on odd sizes: a batched product of two activations (the
+    right one transposed), another on its result (what attention computes when it is not
+    recognized), a 4-D activation times a constant matrix without a bias (one GEMM over the
+    collapsed rows) and a 2-D product of two activations."""
+    inits = [weight("w", [45, 19]),
+             numpy_helper.from_array(np.array([2 * 3 * 37, 19], np.int64), "rows")]
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["xt"], name="xt", perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["x", "xt"], ["g"], name="gram"),
+        helper.make_node("Sigmoid", ["g"], ["gs"], name="gram_sigmoid"),
+        helper.make_node("MatMul", ["gs", "x"], ["h"], name="mix"),
+        helper.make_node("MatMul", ["h", "w"], ["l"], name="project"),
+        helper.make_node("Reshape", ["l", "rows"], ["r"], name="rows"),
+        helper.make_node("Transpose", ["r"], ["rt"], name="rt", perm=[1, 0]),
+        helper.make_node("MatMul", ["rt", "r"], ["y"], name="cov"),
+    ]
+    return nodes, inits, [2, 3, 37, 45], [19, 19]
 
 
 def kernels():
@@ -278,7 +323,8 @@ def kernels():
 
 
 MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
-          "decoder": decoder, "kernels": kernels}
+          "decoder": decoder, "gqa_decoder": gqa_decoder,
+          "matmuls": matmuls, "kernels": kernels}
 
 
 def main():
