@@ -545,6 +545,29 @@ func.func @softmax(%x: tensor<2x5x4xf32>) -> tensor<2x5x4xf32> {
 
 // -----
 
+// Tests softmax along the last axis in f32 as a row kernel: per row of 8 the max (maxnumf: a NaN
+// still reaches every output through its exp), the exps stored into the output while summed, then
+// scaled in place by the reciprocal of the sum.
+// CHECK-LABEL: func.func @softmax_last_axis
+// CHECK: mie.kernel "softmax" ins(%{{.+}} : memref<3x4x8xf32>) outs(%{{.+}} : memref<3x4x8xf32>)
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c12) step
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: arith.maxnumf
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: math.exp
+// CHECK: memref.store
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
+// CHECK: arith.divf
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK: memref.store
+func.func @softmax_last_axis(%x: tensor<3x4x8xf32>) -> tensor<3x4x8xf32> {
+  %0 = ms.softmax %x : (tensor<3x4x8xf32>) -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
+}
+
+// -----
+
 // Tests that an f16 softmax keeps its statistics and arithmetic in f32.
 
 // CHECK-LABEL: func.func @softmax_f16
@@ -561,43 +584,46 @@ func.func @softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 
 // -----
 
-// Tests layer_norm: mean and rstd (two-pass variance) per row in f32 scratch buffers, then
-// (x - mean) * rstd * scale + bias with the parameters read along the normalized dims.
+// Tests layer_norm as a row kernel: one parallel loop over the 6 rows of 8; per row the sum and the
+// squared deviations from the mean (two reassociable reductions: vectorized by LLVM) while the row
+// is in L1, then (x - mean) * rstd * scale + bias written with the parameters read by the position
+// in the row.
 
-// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
-// CHECK-DAG: #[[$PARAM:.+]] = affine_map<(d0, d1, d2) -> (d2)>
-// CHECK-DAG: #[[$BATCH:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, 0)>
-// CHECK-DAG: #[[$PARAM2:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-SAME: (%[[X:[^:]+]]: memref<2x3x8xf32>, %[[G:[^:]+]]: memref<8xf32>, %[[B:[^:]+]]: memref<8xf32>)
 // CHECK: %[[Y:.+]] = mie.alloc : memref<2x3x8xf32>
-// CHECK: %[[MEAN:.+]] = mie.alloc : memref<2x3x1xf32>
-// CHECK: %[[RSTD:.+]] = mie.alloc : memref<2x3x1xf32>
-// CHECK: mie.kernel "layer_norm" ins(%[[X]], %[[G]], %[[B]] : {{.+}}) outs(%[[Y]], %[[MEAN]], %[[RSTD]] :
-// The two row sums are reassociable (vectorized by LLVM); the normalization is not.
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
+// CHECK: mie.kernel "layer_norm" ins(%[[X]], %[[G]], %[[B]] : {{.+}}) outs(%[[Y]] : memref<2x3x8xf32>)
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c6) step
 // CHECK: arith.constant 1.250000e-01 : f32
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
+// CHECK: scf.for {{.+}} iter_args
 // CHECK: arith.mulf
 // CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
 // CHECK: arith.constant 1.000000e-03 : f32
 // CHECK: math.rsqrt
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$PARAM]], #[[$PARAM]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: scf.for
+// CHECK: memref.load %{{.+}}[%{{.+}}] : memref<8xf32>
+// CHECK: memref.load %{{.+}}[%{{.+}}] : memref<8xf32>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<48xf32>
+// CHECK-NOT: linalg.generic
 // CHECK: return %[[Y]]
 func.func @layer_norm(%x: tensor<2x3x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
   %0 = ms.layer_norm %x, %g, %b {epsilon = 1.0e-3 : f64} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
   return %0 : tensor<2x3x8xf32>
 }
 
-// Tests layer_norm over the last two dims without a bias.
+// Tests layer_norm over the last two dims without a bias: rows of 24, no add after the scale.
 // CHECK-LABEL: func.func @layer_norm_no_bias
-// CHECK: mie.kernel "layer_norm" ins(%{{.+}}, %{{.+}} : memref<2x3x8xf32>, memref<3x8xf32>) outs(%{{.+}} : memref<2x3x8xf32>, memref<2x1x1xf32>, memref<2x1x1xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BATCH]]], iterator_types = ["parallel", "reduction", "reduction"]}
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BATCH]], #[[$BATCH]], #[[$PARAM2]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
-// CHECK-NOT: arith.addf
-// CHECK: linalg.yield
+// CHECK: mie.kernel "layer_norm" ins(%{{.+}}, %{{.+}} : memref<2x3x8xf32>, memref<3x8xf32>) outs(%{{.+}} : memref<2x3x8xf32>)
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c2) step
+// CHECK: math.rsqrt
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK-NEXT: memref.load %{{.+}}[%{{.+}}] : memref<24xf32>
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: memref.store
 func.func @layer_norm_no_bias(%x: tensor<2x3x8xf32>, %g: tensor<3x8xf32>) -> tensor<2x3x8xf32> {
   %0 = ms.layer_norm %x, %g {axis = 1 : i64} : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
   return %0 : tensor<2x3x8xf32>
@@ -651,25 +677,26 @@ func.func @reduce(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %h: tensor<2x3x4
 
 // -----
 
-// Tests gather: a generic over the output reading the indices through the output dims they occupy,
-// wrapping negative indices, clamping, and loading the data row with the other dims from
-// linalg.index; a rank-0 i32 index reads through a map with no results.
+// Tests gather: rows of the data (an embedding table gathered by ids) are row copies, one parallel
+// loop over (outer index, id) that reads, wraps and clamps the id once, then copies its 4
+// contiguous elements; gathering along the last axis (a rank-0 i32 index) is a generic over the
+// output whose body loads the data at the index with the other dims from linalg.index.
 
-// CHECK-DAG: #[[$IDX:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$SCALAR:.+]] = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @gather
 // CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<10x4xf32>, memref<2x3xi64>) outs(%{{.+}} : memref<2x3x4xf32>)
-// CHECK: ^bb0(%[[DATA:.+]]: memref<10x4xf32>, %{{.+}}: memref<2x3xi64>, %{{.+}}: memref<2x3x4xf32>):
-// CHECK: linalg.generic {indexing_maps = [#[[$IDX]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
-// CHECK: ^bb0(%[[I:.+]]: i64, %{{.+}}: f32):
+// CHECK: %[[DATA:.+]] = memref.collapse_shape %{{.+}} : memref<10x4xf32> into memref<40xf32>
+// CHECK: %[[IDS:.+]] = memref.collapse_shape %{{.+}} : memref<2x3xi64> into memref<6xi64>
+// CHECK: scf.parallel (%{{.+}}, %[[P:.+]]) = (%{{.+}}, %{{.+}}) to (%c1, %c6)
+// CHECK: %[[I:.+]] = memref.load %[[IDS]][%[[P]]] : memref<6xi64>
 // CHECK: %[[IX:.+]] = arith.index_cast %[[I]] : i64 to index
 // CHECK: arith.cmpi slt, %[[IX]]
 // CHECK: arith.select
 // CHECK: arith.minsi
-// CHECK: %[[ROW:.+]] = arith.maxsi
-// CHECK: %[[COL:.+]] = linalg.index 2 : index
-// CHECK: memref.load %[[DATA]][%[[ROW]], %[[COL]]] : memref<10x4xf32>
+// CHECK: arith.maxsi
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c4
+// CHECK: memref.load %[[DATA]][%{{.+}}] : memref<40xf32>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<24xf32>
 // CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<10x4xf32>, memref<i32>) outs(%{{.+}} : memref<10xf32>)
 // CHECK: linalg.generic {indexing_maps = [#[[$SCALAR]], #{{.+}}], iterator_types = ["parallel"]}
 // CHECK: arith.index_cast %{{.+}} : i32 to index
@@ -679,6 +706,19 @@ func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %j: tensor<i32>) 
   %0 = ms.gather %t, %ids {axis = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
   %1 = ms.gather %t, %j {axis = 1 : i64} : (tensor<10x4xf32>, tensor<i32>) -> tensor<10xf32>
   return %0, %1 : tensor<2x3x4xf32>, tensor<10xf32>
+}
+
+// Tests gather rows in the middle of the data: [2, 5, 3] gathered along axis 1 by a rank-0 index
+// copies rows of 3 from (outer o, index i) at (o * 5 + i) * 3.
+// CHECK-LABEL: func.func @gather_middle
+// CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<2x5x3xf32>, memref<i64>) outs(%{{.+}} : memref<2x3xf32>)
+// CHECK: scf.parallel (%[[O:.+]], %{{.+}}) = (%{{.+}}, %{{.+}}) to (%c2, %c1)
+// CHECK: memref.load %{{.+}}[] : memref<i64>
+// CHECK: arith.muli %[[O]], %c5
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c3
+func.func @gather_middle(%t: tensor<2x5x3xf32>, %i: tensor<i64>) -> tensor<2x3xf32> {
+  %0 = ms.gather %t, %i {axis = 1 : i64} : (tensor<2x5x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
 
 // -----

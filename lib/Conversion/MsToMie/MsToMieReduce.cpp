@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::mie;
@@ -44,6 +46,50 @@ void buildGeneric(OpBuilder &b, Location loc, ValueRange ins, ValueRange outs,
                             });
 }
 
+/// Row kernels: the op's rows (the trailing `len` elements of each outer index) are the work of
+/// one scf.parallel, each row read from flat views in a few passes while it sits in L1, instead of
+/// one generic per statistic over the whole tensor (each a pass through memory and a dispatch).
+struct RowLoops {
+  OpBuilder &b;
+  Location loc;
+  int64_t len;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// scf.parallel over the rows; `body(base)` computes the row starting at flat element `base`.
+  void forEachRow(int64_t rows, function_ref<void(Value base)> body) {
+    auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(rows)},
+                                       ValueRange{index(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(par.getBody());
+    body(arith::MulIOp::create(b, loc, par.getInductionVars()[0], index(len)));
+  }
+
+  /// The fold of `step(j, acc)` over j in [0, len) from `init`.
+  Value reduce(Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{init},
+                                   [&](OpBuilder &fb, Location fl, Value j, ValueRange acc) {
+                                     scf::YieldOp::create(fb, fl, step(fb, fl, j, acc[0]));
+                                   });
+    return loop.getResult(0);
+  }
+
+  /// `body(j)` for j in [0, len).
+  void each(function_ref<void(OpBuilder &, Location, Value j)> body) {
+    scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{},
+                       [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
+                         body(fb, fl, j);
+                         scf::YieldOp::create(fb, fl);
+                       });
+  }
+};
+
+/// Element `base + j` of a flat buffer.
+Value loadAt(OpBuilder &b, Location loc, Value flat, Value base, Value j) {
+  Value at = base ? (Value)arith::AddIOp::create(b, loc, base, j) : j;
+  return memref::LoadOp::create(b, loc, flat, at);
+}
+
 /// softmax(x) = exp(x - max) / sum(exp(x - max)) along `axis`: a max reduction and a sum
 /// reduction into f32 [.., 1, ..] scratch buffers, then one parallel pass writing the quotient
 /// (exp is recomputed rather than stored, so narrow outputs lose nothing before the division).
@@ -63,6 +109,42 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
     SmallVector<int64_t> statShape(type.getShape());
     statShape[axis] = 1;
     Value out = allocBuffer(rewriter, loc, type);
+    // Along the last axis in f32 (or wider): row kernels. The exps are stored in the output while
+    // summed and scaled in place, so each is computed once.
+    if (axis == rank - 1 && et == ct && type.hasStaticShape()) {
+      int64_t len = type.getDimSize(axis), rows = type.getNumElements() / std::max<int64_t>(len, 1);
+      KernelOp::create(
+          rewriter, loc, "softmax", adaptor.getInput(), ValueRange{out},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
+            RowLoops row{b, l, len};
+            row.forEachRow(rows, [&](Value base) {
+              // maxnumf skips NaNs, but a NaN in the row still makes every output NaN through
+              // its exp, as maximumf's NaN maximum would; maxnum reductions vectorize.
+              Value mx = row.reduce(extremeConstant(b, l, ct, /*lowest=*/true),
+                                    [&](OpBuilder &rb, Location rl, Value j, Value acc) {
+                                      return arith::MaxNumFOp::create(
+                                          rb, rl, acc, loadAt(rb, rl, x, base, j));
+                                    });
+              Value sum = row.reduce(
+                  scalarConstant(b, l, ct, 0.0), [&](OpBuilder &rb, Location rl, Value j, Value acc) {
+                    Value e = math::ExpOp::create(
+                        rb, rl, arith::SubFOp::create(rb, rl, loadAt(rb, rl, x, base, j), mx));
+                    memref::StoreOp::create(rb, rl, e, y,
+                                            ValueRange{arith::AddIOp::create(rb, rl, base, j)});
+                    return arith::AddFOp::create(rb, rl, acc, e, kReassoc);
+                  });
+              Value inv = arith::DivFOp::create(b, l, scalarConstant(b, l, ct, 1.0), sum);
+              row.each([&](OpBuilder &rb, Location rl, Value j) {
+                Value at = arith::AddIOp::create(rb, rl, base, j);
+                Value e = memref::LoadOp::create(rb, rl, y, at);
+                memref::StoreOp::create(rb, rl, arith::MulFOp::create(rb, rl, e, inv), y, at);
+              });
+            });
+          });
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     Value maxBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
     Value sumBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
 
@@ -116,103 +198,71 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
   }
 };
 
-/// layer_norm: mean and inverse standard deviation per row (two-pass variance, f32), then
-/// y = (x - mean) * rstd * scale + bias in one parallel pass. The normalized dims are trailing,
-/// so the identity iteration space already has its reduction dims last.
+/// layer_norm as a row kernel: per row the mean and the inverse standard deviation (two-pass
+/// variance, f32), then y = (x - mean) * rstd * scale + bias.
 struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(ms::LayerNormOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "expects a static shape");
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     Type et = type.getElementType(), ct = computeType(et);
     double eps = op.getEpsilon().convertToDouble();
     int64_t count = 1;
-    SmallVector<int64_t> statShape(type.getShape());
-    for (int64_t d = axis; d < rank; ++d) {
-      count *= statShape[d];
-      statShape[d] = 1;
-    }
-    Value out = allocBuffer(rewriter, loc, type);
-    Value meanBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
-    Value rstdBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
-
-    SmallVector<AffineExpr> statExprs;
-    for (int64_t d = 0; d < rank; ++d)
-      statExprs.push_back(d < axis ? getAffineDimExpr(d, ctx) : getAffineConstantExpr(0, ctx));
-    AffineMap statMap = AffineMap::get(rank, 0, statExprs, ctx);
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    SmallVector<IterType> redIters(rank, IterType::parallel);
     for (int64_t d = axis; d < rank; ++d)
-      redIters[d] = IterType::reduction;
-    SmallVector<IterType> parIters(rank, IterType::parallel);
-
+      count *= type.getDimSize(d);
+    int64_t rows = type.getNumElements() / std::max<int64_t>(count, 1);
+    Value out = allocBuffer(rewriter, loc, type);
     Value bias = adaptor.getBias();
     SmallVector<Value> ins = {adaptor.getInput(), adaptor.getScale()};
-    SmallVector<AffineMap> finalMaps = {
-        id, statMap, statMap,
-        broadcastMap(ctx, cast<MemRefType>(ins[1].getType()).getShape(), type.getShape())};
-    if (bias) {
+    if (bias)
       ins.push_back(bias);
-      finalMaps.push_back(
-          broadcastMap(ctx, cast<MemRefType>(bias.getType()).getShape(), type.getShape()));
-    }
-    finalMaps.push_back(id);
-
+    // Scale and bias have the normalized dims' shape (verified): read by the position in the row.
     KernelOp::create(
-        rewriter, loc, "layer_norm", ins, ValueRange{out, meanBuf, rstdBuf},
+        rewriter, loc, "layer_norm", ins, ValueRange{out},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          size_t numIns = ins.size();
-          Value x = args[0], y = args[numIns], mean = args[numIns + 1], rstd = args[numIns + 2];
-          Value zero = scalarConstant(b, l, ct, 0.0);
-          auto scaleStat = [&](Value stat, function_ref<Value(OpBuilder &, Location, Value)> f) {
-            buildGeneric(b, l, ValueRange{}, stat, identityMaps(ctx, rank, 1), parIters,
-                         [&](OpBuilder &gb, Location gl, ValueRange e) { return f(gb, gl, e[0]); });
-          };
-          auto invCount = [&](OpBuilder &gb, Location gl) {
-            return scalarConstant(gb, gl, ct, 1.0 / static_cast<double>(count));
-          };
-          // mean = sum(x) / count
-          linalg::FillOp::create(b, l, zero, mean);
-          buildGeneric(b, l, x, mean, {id, statMap}, redIters,
-                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                         return arith::AddFOp::create(gb, gl, e[1], convertFloat(gb, gl, e[0], ct),
-                                                      kReassoc);
-                       });
-          scaleStat(mean, [&](OpBuilder &gb, Location gl, Value s) -> Value {
-            return arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
+          Value x = collapseToVector(b, l, args[0]), g = collapseToVector(b, l, args[1]);
+          Value beta = bias ? collapseToVector(b, l, args[2]) : Value();
+          Value y = collapseToVector(b, l, args.back());
+          RowLoops row{b, l, count};
+          row.forEachRow(rows, [&](Value base) {
+            auto element = [&](OpBuilder &rb, Location rl, Value j) {
+              return convertFloat(rb, rl, loadAt(rb, rl, x, base, j), ct);
+            };
+            auto param = [&](OpBuilder &rb, Location rl, Value p, Value j) {
+              return convertFloat(rb, rl, loadAt(rb, rl, p, Value(), j), ct);
+            };
+            Value zero = scalarConstant(b, l, ct, 0.0);
+            Value invCount = scalarConstant(b, l, ct, 1.0 / static_cast<double>(count));
+            // Two reductions over the row while it is in L1 (the two-pass variance keeps the
+            // precision a one-pass E[x^2] - E[x]^2 loses), then the normalized row.
+            Value sum = row.reduce(zero, [&](OpBuilder &rb, Location rl, Value j, Value acc) {
+              return arith::AddFOp::create(rb, rl, acc, element(rb, rl, j), kReassoc);
+            });
+            Value mean = arith::MulFOp::create(b, l, sum, invCount);
+            Value squares = row.reduce(zero, [&](OpBuilder &rb, Location rl, Value j, Value acc) {
+              Value d = arith::SubFOp::create(rb, rl, element(rb, rl, j), mean);
+              return arith::AddFOp::create(rb, rl, acc, arith::MulFOp::create(rb, rl, d, d),
+                                           kReassoc);
+            });
+            Value var = arith::MulFOp::create(b, l, squares, invCount);
+            Value rstd = math::RsqrtOp::create(
+                b, l, arith::AddFOp::create(b, l, var, scalarConstant(b, l, ct, eps)));
+            row.each([&](OpBuilder &rb, Location rl, Value j) {
+              Value d = arith::SubFOp::create(rb, rl, element(rb, rl, j), mean);
+              Value r = arith::MulFOp::create(rb, rl, arith::MulFOp::create(rb, rl, d, rstd),
+                                              param(rb, rl, g, j));
+              if (beta)
+                r = arith::AddFOp::create(rb, rl, r, param(rb, rl, beta, j));
+              Value at = arith::AddIOp::create(rb, rl, base, j);
+              memref::StoreOp::create(rb, rl, convertFloat(rb, rl, r, et), y, at);
+            });
           });
-          // rstd = 1 / sqrt(sum((x - mean)^2) / count + eps)
-          linalg::FillOp::create(b, l, zero, rstd);
-          buildGeneric(
-              b, l, ValueRange{x, mean}, rstd, {id, statMap, statMap}, redIters,
-              [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                Value d = arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
-                return arith::AddFOp::create(gb, gl, e[2], arith::MulFOp::create(gb, gl, d, d),
-                                             kReassoc);
-              });
-          scaleStat(rstd, [&](OpBuilder &gb, Location gl, Value s) -> Value {
-            Value var = arith::MulFOp::create(gb, gl, s, invCount(gb, gl));
-            Value shifted = arith::AddFOp::create(gb, gl, var, scalarConstant(gb, gl, ct, eps));
-            return math::RsqrtOp::create(gb, gl, shifted);
-          });
-          SmallVector<Value> finalIns = {x, mean, rstd, args[1]};
-          if (bias)
-            finalIns.push_back(args[2]);
-          buildGeneric(b, l, finalIns, y, finalMaps, parIters,
-                       [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
-                         Value d =
-                             arith::SubFOp::create(gb, gl, convertFloat(gb, gl, e[0], ct), e[1]);
-                         Value n = arith::MulFOp::create(gb, gl, d, e[2]);
-                         Value r = arith::MulFOp::create(gb, gl, n, convertFloat(gb, gl, e[3], ct));
-                         if (bias)
-                           r = arith::AddFOp::create(gb, gl, r, convertFloat(gb, gl, e[4], ct));
-                         return convertFloat(gb, gl, r, et);
-                       });
         });
     rewriter.replaceOp(op, out);
     return success();

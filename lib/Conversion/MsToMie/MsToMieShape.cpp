@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::mie;
@@ -52,8 +53,54 @@ void buildIndexedGeneric(OpBuilder &b, Location loc, Value output, IndexFn body)
                             });
 }
 
-/// ms.gather -> one generic over the output reading the indices through a map onto the output
-/// dims [axis, axis + rank(indices)) and the data through memref.load.
+/// A gather index as an in-range position along an axis of `axisSize`: negative indices count from
+/// the end; out-of-range indices are invalid in ONNX, and clamping keeps a bad index from reading
+/// outside the buffer.
+Value gatherPosition(OpBuilder &b, Location loc, Value index, int64_t axisSize) {
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, cstIndex(b, loc, 0));
+  Value wrapped = arith::AddIOp::create(b, loc, i, cstIndex(b, loc, axisSize));
+  i = arith::SelectOp::create(b, loc, negative, wrapped, i);
+  return clampIndex(b, loc, i, 0, axisSize - 1);
+}
+
+/// ms.gather whose data has dims after the axis (an embedding table [V, H] gathered by token ids):
+/// row copies. One parallel loop over (outer index, gather index) reads the index once and copies
+/// the contiguous slice of the trailing dims, a loop LLVM vectorizes.
+void buildGatherRows(OpBuilder &b, Location l, Value data, Value indices, Value out, int64_t axis) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(data.getType()).getShape();
+  auto idxType = cast<MemRefType>(indices.getType());
+  int64_t outer = 1, inner = 1, count = idxType.getNumElements(), axisSize = shape[axis];
+  for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+    (d < axis ? outer : inner) *= d == axis ? 1 : shape[d];
+  Value src = collapseToVector(b, l, data), dst = collapseToVector(b, l, out);
+  Value idx = idxType.getRank() == 0 ? indices : collapseToVector(b, l, indices);
+  auto par = scf::ParallelOp::create(
+      b, l, ValueRange{cstIndex(b, l, 0), cstIndex(b, l, 0)},
+      ValueRange{cstIndex(b, l, outer), cstIndex(b, l, count)},
+      ValueRange{cstIndex(b, l, 1), cstIndex(b, l, 1)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value o = par.getInductionVars()[0], p = par.getInductionVars()[1];
+  Value index = idxType.getRank() == 0 ? memref::LoadOp::create(b, l, idx, ValueRange{})
+                                       : memref::LoadOp::create(b, l, idx, p);
+  Value i = gatherPosition(b, l, index, axisSize);
+  auto times = [&](Value v, int64_t c) { return arith::MulIOp::create(b, l, v, cstIndex(b, l, c)); };
+  Value from = times(arith::AddIOp::create(b, l, times(o, axisSize), i), inner);
+  Value to = times(arith::AddIOp::create(b, l, times(o, count), p), inner);
+  scf::ForOp::create(b, l, cstIndex(b, l, 0), cstIndex(b, l, inner), cstIndex(b, l, 1),
+                     ValueRange{}, [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
+                       Value v = memref::LoadOp::create(
+                           fb, fl, src, ValueRange{arith::AddIOp::create(fb, fl, from, j)});
+                       memref::StoreOp::create(fb, fl, v, dst,
+                                               ValueRange{arith::AddIOp::create(fb, fl, to, j)});
+                       scf::YieldOp::create(fb, fl);
+                     });
+}
+
+/// ms.gather: row copies when the data has dims after the axis, else one generic over the output
+/// reading the indices through a map onto the output dims [axis, axis + rank(indices)) and the
+/// data through memref.load.
 struct GatherToKernel : OpConversionPattern<ms::GatherOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -75,20 +122,21 @@ struct GatherToKernel : OpConversionPattern<ms::GatherOp> {
     SmallVector<AffineMap> maps = {AffineMap::get(outRank, 0, idxExprs, ctx),
                                    AffineMap::getMultiDimIdentityMap(outRank, ctx)};
     SmallVector<IterType> iters(outRank, IterType::parallel);
+    if (axis < dataRank - 1 && dataType.hasStaticShape()) {
+      KernelOp::create(rewriter, loc, "gather", ValueRange{adaptor.getData(), adaptor.getIndices()},
+                       out, [&](OpBuilder &b, Location l, ValueRange args) {
+                         buildGatherRows(b, l, args[0], args[1], args[2], axis);
+                       });
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     KernelOp::create(
         rewriter, loc, "gather", ValueRange{adaptor.getData(), adaptor.getIndices()}, out,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value data = args[0];
           linalg::GenericOp::create(
               b, l, args[1], args[2], maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) {
-                Value i = arith::IndexCastOp::create(gb, gl, gb.getIndexType(), e[0]);
-                Value negative = arith::CmpIOp::create(gb, gl, arith::CmpIPredicate::slt, i,
-                                                       cstIndex(gb, gl, 0));
-                Value wrapped = arith::AddIOp::create(gb, gl, i, cstIndex(gb, gl, axisSize));
-                i = arith::SelectOp::create(gb, gl, negative, wrapped, i);
-                // Out-of-range indices are invalid in ONNX; clamping keeps a bad index from
-                // reading outside the buffer.
-                i = clampIndex(gb, gl, i, 0, axisSize - 1);
+                Value i = gatherPosition(gb, gl, e[0], axisSize);
                 SmallVector<Value> pos;
                 for (int64_t d = 0; d < dataRank; ++d) {
                   if (d == axis)
