@@ -173,14 +173,14 @@ def encoder():
     return nodes, inits, [1, s, h], [1, s, h]
 
 
-def decoder(kv_heads=(4, 4)):
+def decoder(kv_heads=(4, 4), s=160, h=32, heads=4):
     """Two pre-LN causal self-attention layers (GPT-2 style) as exporters write them at opset 13:
     the causal mask an additive constant (0 on and below the diagonal, the float minimum above),
     GELU in its tanh form, 160 positions so the attention runs over two key tiles. `kv_heads` gives
-    each layer's number of key/value heads: fewer than the 4 query heads is grouped-query
+    each layer's number of key/value heads (and so the number of layers): fewer than the 4 query heads is grouped-query
     attention, its heads repeated as Llama's exporters write it (Unsqueeze, Expand, Reshape), or
     with one head (multi-query) broadcast by the MatMuls themselves."""
-    s, h, heads, layers = 160, 32, 4, 2
+    layers = len(kv_heads)
     d = h // heads
     mask = np.triu(np.full([s, s], np.finfo(np.float32).min, np.float32), k=1)[None, None]
     inits = [numpy_helper.from_array(mask, "causal"), const("two", 2.0), const("eps", 1e-5),
