@@ -22,7 +22,7 @@ using mie_uk_test::randomVector;
 using AttentionFn = void (*)(const float *, int64_t, int64_t, const float *, int64_t, int64_t,
                              const float *, int64_t, int64_t, const float *, int64_t, int64_t,
                              int64_t, float *, int64_t, int64_t, int64_t, int64_t, int64_t,
-                             int64_t, float, int64_t, float *);
+                             int64_t, float, int64_t, int64_t, float *);
 
 struct AttentionIsa {
   std::string name;
@@ -40,7 +40,9 @@ std::vector<AttentionIsa> attentionIsas() {
 }
 
 
-enum class Mask { none, perKey, perQueryKey, causal, hideFirstTile };
+/// causalFlag: the kernel's causal flag (no mask read) against the causal reference;
+/// causalFlagPerKey: the flag plus a mask per key (a padding mask on a decoder).
+enum class Mask { none, perKey, perQueryKey, causal, hideFirstTile, causalFlag, causalFlagPerKey };
 
 struct Case {
   int64_t S, T, D, Dv, heads;
@@ -63,16 +65,29 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
     mask[i] = -10000.0f;
   // Causal: key j visible to query row i only for j <= i + T - S (-inf elsewhere), so early rows
   // see no key of the later tiles, and with S > T some rows no key of the first tile either.
-  if (c.mask == Mask::causal)
+  // The kernel's mask: the reference's, but without the causal part the flag stands for.
+  const bool causalFlag = c.mask == Mask::causalFlag || c.mask == Mask::causalFlagPerKey;
+  std::vector<float> kernelMask(mask.size());
+  const std::vector<float> perKey(mask.begin(), mask.begin() + c.T);
+  if (c.mask == Mask::causal || causalFlag)
     for (int64_t i = 0; i < c.S; ++i)
-      for (int64_t j = 0; j < c.T; ++j)
-        mask[i * c.T + j] = j <= i + c.T - c.S ? 0.0f : -INFINITY;
+      for (int64_t j = 0; j < c.T; ++j) {
+        bool visible = j <= i + c.T - c.S;
+        float m = c.mask == Mask::causalFlagPerKey ? perKey[j] : 0.0f;
+        mask[i * c.T + j] = visible ? m : -INFINITY;
+        kernelMask[i * c.T + j] = m;
+      }
   // Every key of the first tile of 128 hidden: the online softmax starts from -inf maxima.
   if (c.mask == Mask::hideFirstTile)
     for (int64_t i = 0; i < c.S; ++i)
       for (int64_t j = 0; j < c.T; ++j)
         mask[i * c.T + j] = j < 130 ? -INFINITY : mask[i * c.T + j];
+  if (!causalFlag)
+    kernelMask = mask;
   const int64_t maskLs = c.mask == Mask::perKey ? 0 : c.T, maskLt = 1;
+  int64_t flags = c.mask == Mask::none || c.mask == Mask::causalFlag ? 0 : MIE_UK_ATTENTION_MASK;
+  if (causalFlag)
+    flags |= MIE_UK_ATTENTION_CAUSAL;
   const float scale = 1.0f / std::sqrt(float(c.D));
   for (int64_t h = 0; h < c.heads; ++h) {
     const int64_t hk = h / group;
@@ -82,10 +97,10 @@ void checkCase(const AttentionIsa &isa, const Case &c) {
       if (rows == 0)
         continue;
       std::vector<float> scratch(mie_uk_attention_scratch_floats(c.D, rows), std::nanf(""));
+      // Causal: row 0 of this call is query row r0, whose last visible key is r0 + T - S.
       isa.fn(q.data(), r0 * ldq + h * c.D, ldq, k.data(), hk * c.D, ldk, v.data(), hk * c.Dv, ldv,
-             mask.data(), r0 * maskLs, maskLs, maskLt, out.data(), r0 * ldo + h * c.Dv, ldo, rows,
-             c.T, c.D, c.Dv, scale, c.mask == Mask::none ? 0 : MIE_UK_ATTENTION_MASK,
-             scratch.data());
+             kernelMask.data(), r0 * maskLs, maskLs, maskLt, out.data(), r0 * ldo + h * c.Dv, ldo,
+             rows, c.T, c.D, c.Dv, scale, flags, r0 + c.T - c.S, scratch.data());
     }
     double worst = 0;
     for (int64_t i = 0; i < c.S; ++i) {
@@ -129,6 +144,10 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       // Grouped-query (2 query heads per key/value head) and multi-query (one key/value head).
       {128, 128, 64, 64, 4, Mask::causal, 2},  {7, 300, 32, 32, 4, Mask::perKey, 1},
       {129, 129, 128, 128, 6, Mask::perQueryKey, 3},
+      // The causal flag: key tiles past a block's diagonal skipped (S = T = 300: three tiles),
+      // fewer queries than keys (the diagonal offset T - S), grouped-query, a padding mask too.
+      {300, 300, 64, 64, 1, Mask::causalFlag},  {7, 300, 32, 32, 1, Mask::causalFlag},
+      {200, 200, 64, 64, 4, Mask::causalFlag, 2}, {150, 150, 32, 24, 2, Mask::causalFlagPerKey},
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {

@@ -351,7 +351,7 @@ func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: 
 // CHECK: arith.remui %[[HEADS]], %{{.+}}
 // CHECK: %[[ROWSTRIDE:.+]] = arith.constant 0 : i64
 // CHECK: %[[KEYSTRIDE:.+]] = arith.constant 1 : i64
-// CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %[[ROWSTRIDE]], %[[KEYSTRIDE]], {{.+}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, f32, i64, !llvm.ptr) -> ()
+// CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %[[ROWSTRIDE]], %[[KEYSTRIDE]], {{.+}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, f32, i64, i64, !llvm.ptr) -> ()
 // CHECK: func.func private @mie_uk_f32_attention_avx2
 func.func @attention_ukernel(%q: memref<2x12x128x64xf32>, %k: memref<2x12x128x64xf32>, %v: memref<2x12x128x64xf32>,
                              %m: memref<2x1x1x128xf32>, %o: memref<2x12x128x64xf32>) {
@@ -457,5 +457,33 @@ func.func @attention_grouped_query_portable(%q: memref<1x6x5x8xf32>, %k: memref<
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
 func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r: memref<3x20x24xf32>, %c: memref<3x20x24xf32>) {
   mie.gemm ins(%a, %b : memref<3x20x40xf32>, memref<3x24x40xf32>) residual(%r : memref<3x20x24xf32>) outs(%c : memref<3x20x24xf32>) {trans_b, epilogue = #mie.epilogue<residual>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 32, mc = 12, nc = 16>}
+  return
+}
+
+// -----
+
+// Tests causal attention on the microkernel: the causal flag (2) and, per item, the last key its
+// first query row sees: row r0 + (T - S) with 96 queries over 128 keys.
+// CHECK-LABEL: func.func @attention_causal
+// CHECK: scf.parallel
+// CHECK: %[[R0:.+]] = arith.muli %{{.+}}, %c48 : index
+// CHECK: %[[DIAG:.+]] = arith.addi %[[R0]], %c32 : index
+// CHECK: %[[D64:.+]] = arith.index_cast %[[DIAG]] : index to i64
+// CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %c2_i64, %[[D64]], %{{.+}}) :
+func.func @attention_causal(%q: memref<1x96x8x64xf32>, %k: memref<1x128x8x64xf32>, %v: memref<1x128x8x64xf32>, %o: memref<1x96x8x64xf32>) {
+  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x128x8x64xf32>, memref<1x128x8x64xf32>) outs(%o : memref<1x96x8x64xf32>) {causal, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  return
+}
+
+// -----
+
+// Tests the portable causal attention: scores of keys past row + (T - S) = row + 1 are -inf.
+// CHECK-LABEL: func.func @attention_causal_portable
+// CHECK: scf.parallel (%{{.+}}, %[[I:.+]]) =
+// CHECK: %[[LAST:.+]] = arith.addi %[[I]], %c1{{[_0-9]*}} : index
+// CHECK: %[[HIDDEN:.+]] = arith.cmpi ugt, %{{.+}}, %[[LAST]] : index
+// CHECK: arith.select %[[HIDDEN]], %cst{{.*}}, %{{.+}} : f32
+func.func @attention_causal_portable(%q: memref<2x4x8xf32>, %k: memref<2x5x8xf32>, %v: memref<2x5x4xf32>, %o: memref<2x4x4xf32>) {
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x5x8xf32>, memref<2x5x4xf32>) outs(%o : memref<2x4x4xf32>) {causal, scale = 0.5 : f64}
   return
 }

@@ -215,6 +215,39 @@ func.func @attention_key_value_heads_differ(%q: tensor<1x3x6x16xf32>, %kt: tenso
 
 // -----
 
+// A decoder's constant causal mask (0 on and below the diagonal j = i + (T - S), the float minimum
+// above; 3 queries over 4 keys) becomes the causal flag: no mask operand is left.
+
+// CHECK-LABEL: func.func @attention_causal_mask
+// CHECK: %[[A:.+]] = ms.attention %arg0, %{{.+}}, %arg2 {causal, scale = 1.000000e+00 : f64} : (tensor<1x2x3x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+// CHECK: return %[[A]]
+func.func @attention_causal_mask(%q: tensor<1x2x3x8xf32>, %kt: tensor<1x2x8x4xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32> {
+  %mask = ms.constant dense<[[[[0.0, 0.0, -3.40282347E+38, -3.40282347E+38], [0.0, 0.0, 0.0, -3.40282347E+38], [0.0, 0.0, 0.0, 0.0]]]]> : tensor<1x1x3x4xf32>
+  %s = ms.matmul %q, %kt : (tensor<1x2x3x8xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x3x4xf32>
+  %m = ms.add %s, %mask : (tensor<1x2x3x4xf32>, tensor<1x1x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = ms.matmul %p, %v : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+
+// -----
+
+// A mask that is not causal (its last row hides a key on the diagonal's side) stays a mask.
+
+// CHECK-LABEL: func.func @attention_not_causal_mask
+// CHECK: ms.attention %arg0, %{{.+}}, %arg2, %{{.+}} {scale = 1.000000e+00 : f64}
+// CHECK-NOT: causal
+func.func @attention_not_causal_mask(%q: tensor<1x2x3x8xf32>, %kt: tensor<1x2x8x4xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32> {
+  %mask = ms.constant dense<[[[[0.0, 0.0, -1.0E+9, -1.0E+9], [0.0, 0.0, 0.0, -1.0E+9], [0.0, -1.0E+9, 0.0, 0.0]]]]> : tensor<1x1x3x4xf32>
+  %s = ms.matmul %q, %kt : (tensor<1x2x3x8xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x3x4xf32>
+  %m = ms.add %s, %mask : (tensor<1x2x3x4xf32>, tensor<1x1x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = ms.matmul %p, %v : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+
+// -----
+
 // Left alone when an intermediate has another user: the erf result is also returned.
 
 // CHECK-LABEL: func.func @gelu_shared

@@ -529,6 +529,9 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << "expects a mask that broadcasts to the scores " << formatShape(scores)
                            << ", got " << formatShape(m);
   }
+  if (getCausal() && k[rank - 2] < q[rank - 2])
+    return emitOpError() << "expects at least as many keys as queries when causal, got "
+                         << k[rank - 2] << " keys and " << q[rank - 2] << " queries";
   if (getScale().isNaN() || getScale().isInfinity())
     return emitOpError("expects a finite scale");
   return success();

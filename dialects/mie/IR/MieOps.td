@@ -178,6 +178,8 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     Grouped-query attention: `key` and `value` may have Hkv < H heads (the logical dim -3), Hkv
     dividing H; query head h reads key/value head h / (H / Hkv).
 
+    With `causal` query row i sees only the keys j <= i + (T - S) (T >= S), besides any mask.
+
     Example:
     ```mlir
     mie.attention ins(%q, %k, %v : memref<12x128x64xf32>, memref<12x128x64xf32>,
@@ -192,7 +194,8 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
                    Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
                    F64Attr:$scale,
                    UnitAttr:$token_major,
-                   OptionalAttr<StrAttr>:$ukernel);
+                   OptionalAttr<StrAttr>:$ukernel,
+                   UnitAttr:$causal);
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?

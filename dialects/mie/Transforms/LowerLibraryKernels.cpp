@@ -328,6 +328,16 @@ KernelOp lowerAttention(AttentionOp op) {
                       s = arith::AddFOp::create(fb, fl, s,
                                                 memref::LoadOp::create(fb, fl, mask, indices));
                     }
+                    if (op.getCausal()) {
+                      // Keys past the row's diagonal j = row + (T - S) are hidden.
+                      Value last = arith::AddIOp::create(
+                          fb, fl, row, arith::ConstantIndexOp::create(fb, fl, keys - seq));
+                      Value hidden =
+                          arith::CmpIOp::create(fb, fl, arith::CmpIPredicate::ugt, j, last);
+                      s = arith::SelectOp::create(
+                          fb, fl, hidden,
+                          scalarConstant(fb, fl, f32, -std::numeric_limits<double>::infinity()), s);
+                    }
                     memref::StoreOp::create(fb, fl, s, scores, j);
                     scf::YieldOp::create(fb, fl,
                                          (Value)arith::MaximumFOp::create(fb, fl, iter[0], s));

@@ -819,7 +819,10 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
               maskOff = ub.add(maskOff, ub.mul(ub.rem(rest, batchDims[i]), maskStrides[i]));
             rest = ub.div(rest, batchDims[i]);
           }
-          int64_t flags = op.getMask() ? MIE_UK_ATTENTION_MASK : 0;
+          int64_t flags = (op.getMask() ? MIE_UK_ATTENTION_MASK : 0) |
+                          (op.getCausal() ? MIE_UK_ATTENTION_CAUSAL : 0);
+          // Causal: the item's first row r0 sees the keys up to r0 + (T - S).
+          Value diag = ub.i64(ub.add(r0, ub.c(keys - seq)));
           // Batch index bi is head h of outer index bo; its keys and values are head h / group
           // of the key/value buffers.
           Value bo = ub.div(bi, heads), h = ub.rem(bi, heads), hkv = ub.div(h, group);
@@ -841,7 +844,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
                          ub.i64(maskOff), ub.i64(maskStrides[rank - 2]),
                          ub.i64(maskStrides[rank - 1]), ub.ptr(out),
                          offset(heads, seq, dv, h, r0), ld(heads, dv), ub.i64(rows), ub.i64(keys),
-                         ub.i64(d), ub.i64(dv), ub.f32(scale), ub.i64(flags), ub.ptr(scratch)});
+                         ub.i64(d), ub.i64(dv), ub.f32(scale), ub.i64(flags), diag,
+                         ub.ptr(scratch)});
         });
       });
   op.erase();

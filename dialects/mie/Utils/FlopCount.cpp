@@ -39,7 +39,13 @@ int64_t mlir::mie::countLibraryOpFlops(Operation *op) {
     // The value's logical [..., T, Dv] (token-major buffers hold [..., T, H, Dv]).
     SmallVector<int64_t> v = attention.getLogicalShape(attention.getValue());
     int64_t keys = v[v.size() - 2];
-    return 2 * product(q) / q.back() * keys * (q.back() + v.back());
+    int64_t rows = product(q) / q.back();
+    if (!attention.getCausal())
+      return 2 * rows * keys * (q.back() + v.back());
+    // Causal: query row i of S sees i + 1 + (T - S) keys, S * T - S * (S - 1) / 2 pairs per head.
+    int64_t seq = attention.getLogicalShape(attention.getQuery())[q.size() - 2];
+    int64_t pairs = seq * keys - seq * (seq - 1) / 2;
+    return 2 * (rows / seq) * pairs * (q.back() + v.back());
   }
   return 0;
 }

@@ -104,6 +104,10 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   if (k.getDimSize(rank - 2) != v.getDimSize(rank - 2))
     return diag.error("expects key and value of one sequence length, got ", k.getDimSize(rank - 2),
                       " and ", v.getDimSize(rank - 2));
+  if (adaptor.getCausal() && k.getDimSize(rank - 2) < q.getDimSize(rank - 2))
+    return diag.error("expects at least as many keys as queries when causal (every row sees a "
+                      "key), got ", k.getDimSize(rank - 2), " keys and ", q.getDimSize(rank - 2),
+                      " queries");
   SmallVector<int64_t> scores(q.getShape());
   scores.back() = k.getDimSize(rank - 2);
   if (Value mask = adaptor.getMask()) {

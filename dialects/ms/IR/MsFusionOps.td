@@ -80,6 +80,10 @@ def Ms_AttentionOp : Ms_InferredOp<"attention"> {
     reads key/value head h / (H / Hkv). The exporters' head repetition (Llama's repeat_kv:
     Unsqueeze, Expand, Reshape) and MatMul's broadcast of a single key/value head fold into it.
 
+    With `causal` query row i sees only the keys j <= i + (T - S) (T >= S, so every row sees a
+    key), besides any `mask`: a decoder's constant causal mask folds into it, and the kernel skips
+    the hidden keys instead of adding -inf to their scores.
+
     With `token_major` the heads dim follows the sequence dim, as the projections produce them:
     `query` is [..., S, H, D], `key` [..., T, H, D], `value` [..., T, H, Dv] and the result
     [..., S, H, Dv] (the batch dims of the description above are then [..., H]; the mask still
@@ -94,7 +98,8 @@ def Ms_AttentionOp : Ms_InferredOp<"attention"> {
     ```
   }];
   let arguments = (ins Ms_FloatTensor:$query, Ms_FloatTensor:$key, Ms_FloatTensor:$value,
-                   Optional<Ms_FloatTensor>:$mask, F64Attr:$scale, UnitAttr:$token_major);
+                   Optional<Ms_FloatTensor>:$mask, F64Attr:$scale, UnitAttr:$token_major,
+                   UnitAttr:$causal);
   let results = (outs Ms_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)

@@ -128,7 +128,8 @@ struct FoldRepeatedKeyValueHeads : OpRewritePattern<AttentionOp> {
     Value key = k->build(rewriter, op.getKey().getLoc());
     Value value = v->build(rewriter, op.getValue().getLoc());
     auto folded = AttentionOp::create(rewriter, loc, op.getQuery(), key, value, op.getMask(),
-                                      op.getScaleAttr(), op.getTokenMajorAttr());
+                                      op.getScaleAttr(), op.getTokenMajorAttr(),
+                                      op.getCausalAttr());
     rewriter.replaceOp(op, folded.getResult());
     return success();
   }
@@ -169,9 +170,60 @@ struct FoldHeadTransposesIntoAttention : OpRewritePattern<AttentionOp> {
                                          op.getValue().getLoc(), op.getLoc(), merge.getLoc()});
     // Its inferred [.., S, H, Dv] result is the merge's type by construction.
     auto folded = AttentionOp::create(rewriter, loc, q, k, v, op.getMask(), op.getScaleAttr(),
-                                      rewriter.getUnitAttr());
+                                      rewriter.getUnitAttr(), op.getCausalAttr());
     rewriter.replaceOp(merge, folded.getResult());
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Additive mask values at or below this hide a key: exp(-1e4 + s - max) is 0 in f32 unless the
+/// hidden score exceeds every visible one by more than 9.9e3 (exporters write -1e4, -1e9, the
+/// float minimum or -inf).
+constexpr double kHiddenKey = -1.0e4;
+
+/// Whether constant `mask` (broadcast to scores [..., S, T]) is a causal mask: 0 on and below the
+/// diagonal j = i + (T - S), hidden above it, the same for every batch index.
+bool isCausalMask(Value mask, int64_t s, int64_t t) {
+  if (!mask || t < s)
+    return false;
+  ArrayRef<int64_t> shape = tensorTypeOf(mask).getShape();
+  int64_t r = shape.size();
+  if (r < 2 || shape[r - 2] != s || shape[r - 1] != t ||
+      llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; }))
+    return false;
+  std::optional<SmallVector<float>> values = readF32Constant(mask);
+  if (!values)
+    return false;
+  int64_t index = 0;
+  for (float m : *values) {
+    int64_t i = index / t, j = index % t;
+    ++index;
+    if (j <= i + (t - s) ? m != 0.0f : !(m <= kHiddenKey))
+      return false;
+  }
+  return true;
+}
+
+/// attention(q, k, v, causal mask constant) -> attention {causal} (q, k, v): the kernel skips the
+/// hidden keys (about half of a decoder's scores) instead of adding the mask to them.
+struct FoldCausalMaskIntoAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    if (op.getCausal() || !op.getMask())
+      return failure();
+    SmallVector<int64_t> q(tensorTypeOf(op.getQuery()).getShape()),
+        k(tensorTypeOf(op.getKey()).getShape());
+    int64_t r = q.size();
+    // The sequence dims: -2 in the logical order, -3 in token-major buffers.
+    int64_t seqDim = op.getTokenMajor() ? r - 3 : r - 2;
+    if (!isCausalMask(op.getMask(), q[seqDim], k[seqDim]))
+      return failure();
+    auto folded = AttentionOp::create(rewriter, op.getLoc(), op.getQuery(), op.getKey(),
+                                      op.getValue(), Value(), op.getScaleAttr(),
+                                      op.getTokenMajorAttr(), rewriter.getUnitAttr());
+    rewriter.replaceOp(op, folded.getResult());
     return success();
   }
 };
@@ -179,5 +231,6 @@ struct FoldHeadTransposesIntoAttention : OpRewritePattern<AttentionOp> {
 } // namespace
 
 void ms::populateAttentionPatterns(RewritePatternSet &patterns) {
-  patterns.add<RecognizeAttention, FoldRepeatedKeyValueHeads, FoldHeadTransposesIntoAttention>(patterns.getContext());
+  patterns.add<RecognizeAttention, FoldRepeatedKeyValueHeads, FoldHeadTransposesIntoAttention,
+               FoldCausalMaskIntoAttention>(patterns.getContext());
 }

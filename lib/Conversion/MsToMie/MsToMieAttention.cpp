@@ -31,7 +31,7 @@ struct AttentionToLibraryOp : OpConversionPattern<ms::AttentionOp> {
     Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
     AttentionOp::create(rewriter, op.getLoc(), adaptor.getQuery(), adaptor.getKey(),
                         adaptor.getValue(), adaptor.getMask(), out, op.getScaleAttr(),
-                        op.getTokenMajorAttr(), /*ukernel=*/StringAttr());
+                        op.getTokenMajorAttr(), /*ukernel=*/StringAttr(), op.getCausalAttr());
     rewriter.replaceOp(op, out);
     return success();
   }

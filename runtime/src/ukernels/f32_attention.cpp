@@ -115,12 +115,16 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
                 int64_t ldk, const float *v, int64_t v_off, int64_t ldv, const float *mask,
                 int64_t mask_off, int64_t mask_ls, int64_t mask_lt, float *o, int64_t o_off,
                 int64_t ldo, int64_t rows, int64_t T, int64_t D, int64_t Dv, float scale,
-                int64_t flags, float *scratch) {
+                int64_t flags, int64_t diag, float *scratch) {
   q += q_off;
   k += k_off;
   v += v_off;
   o += o_off;
   const bool hasMask = flags & MIE_UK_ATTENTION_MASK;
+  // Causal: keys past the last row's diagonal are hidden from every row; none is computed.
+  const bool causal = flags & MIE_UK_ATTENTION_CAUSAL;
+  if (causal && diag + rows < T)
+    T = diag + rows;
   if (hasMask)
     mask += mask_off;
   // Scratch: key panels, query panel, scores [MR][KT], probabilities [KT][MR] (the LHS of the
@@ -139,11 +143,18 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
   }
   const float z = opaqueZero();
   for (int64_t t0 = 0; t0 < T; t0 += kAttKT) {
-    const int64_t kt = T - t0 < kAttKT ? T - t0 : kAttKT;
+    const int64_t tileKeys = T - t0 < kAttKT ? T - t0 : kAttKT;
     const bool first = t0 == 0;
-    packKeys(k, ldk, t0, kt, D, keys);
+    packKeys(k, ldk, t0, tileKeys, D, keys);
     for (int64_t r0 = 0; r0 < rows; r0 += kAttMR) {
       const int64_t mr = rows - r0 < kAttMR ? rows - r0 : kAttMR;
+      // Causal: the block's keys in this tile end at its last row's diagonal (the first tile
+      // always has one: diag >= 0).
+      int64_t kt = tileKeys;
+      if (causal && diag + r0 + mr - t0 < kt)
+        kt = diag + r0 + mr - t0;
+      if (kt <= 0)
+        continue;
       packQueries(q, ldq, r0, mr, D, scale, qp);
       // Scores of the block: S[i][j] = scale * <q_i, k_j>.
       for (int64_t j0 = 0; j0 < kt; j0 += kAttNR)
@@ -172,6 +183,9 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
           }
         }
         const int64_t r = r0 + i;
+        if (causal) // keys past the row's diagonal (all of the tile's, for the block's early rows)
+          for (int64_t j = diag + r + 1 - t0 > 0 ? diag + r + 1 - t0 : 0; j < kt; ++j)
+            row[j] = -__builtin_inff();
         float mx = rowMax(row, kt);
         mx = mx > runMax[r] ? mx : runMax[r];
         // A row masked out (-inf) so far: exponents relative to 0 instead of -inf - -inf = NaN;

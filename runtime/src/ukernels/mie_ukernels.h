@@ -140,8 +140,11 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
    Row r of Q is q + q_off + r * ldq (D floats), key row j k + k_off + j * ldk (D floats), value row
    j v + v_off + j * ldv (Dv floats), output row r o + o_off + r * ldo (Dv floats). With
    MIE_UK_ATTENTION_MASK in flags, mask[mask_off + r * mask_ls + j * mask_lt] is added to score
-   (r, j) (strides 0 broadcast). `scratch` holds mie_uk_attention_scratch_floats(D, rows). */
+   (r, j) (strides 0 broadcast). With MIE_UK_ATTENTION_CAUSAL, row r sees only the keys
+   j <= diag + r (diag >= 0: every row sees a key): key tiles past a row block's last visible key
+   are skipped, not computed. `scratch` holds mie_uk_attention_scratch_floats(D, rows). */
 #define MIE_UK_ATTENTION_MASK 1
+#define MIE_UK_ATTENTION_CAUSAL 2
 #define MIE_UK_ATTENTION_KEY_TILE 128
 #define MIE_UK_ATTENTION_MAX_MR 16
 #define MIE_UK_ATTENTION_MAX_NR 32
@@ -151,7 +154,8 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
       const float *q, int64_t q_off, int64_t ldq, const float *k, int64_t k_off, int64_t ldk,      \
       const float *v, int64_t v_off, int64_t ldv, const float *mask, int64_t mask_off,             \
       int64_t mask_ls, int64_t mask_lt, float *o, int64_t o_off, int64_t ldo, int64_t rows,        \
-      int64_t T, int64_t D, int64_t Dv, float scale, int64_t flags, float *scratch);
+      int64_t T, int64_t D, int64_t Dv, float scale, int64_t flags, int64_t diag,              \
+      float *scratch);
 MIE_UK_DECLARE_ATTENTION(avx512)
 MIE_UK_DECLARE_ATTENTION(avx2)
 MIE_UK_DECLARE_ATTENTION(neon)

@@ -658,3 +658,11 @@ func.func @attention_token_major_rank(%q: memref<4x8xf32>, %k: memref<6x8xf32>, 
   mie.attention ins(%q, %k, %v : memref<4x8xf32>, memref<6x8xf32>, memref<6x3xf32>) outs(%o : memref<4x3xf32>) {scale = 0.5 : f64, token_major}
   return
 }
+
+// -----
+
+func.func @attention_causal_keys(%q: memref<2x6x8xf32>, %k: memref<2x4x8xf32>, %v: memref<2x4x3xf32>, %o: memref<2x6x3xf32>) {
+  // expected-error @+1 {{'mie.attention' op expects at least as many keys as queries when causal, got 4 keys and 6 queries}}
+  mie.attention ins(%q, %k, %v : memref<2x6x8xf32>, memref<2x4x8xf32>, memref<2x4x3xf32>) outs(%o : memref<2x6x3xf32>) {causal, scale = 0.5 : f64}
+  return
+}

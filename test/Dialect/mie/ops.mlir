@@ -294,3 +294,13 @@ func.func @attention_grouped_query(%q: memref<4x6x8xf32>, %k: memref<2x5x8xf32>,
   mie.attention ins(%qt, %kt, %vt : memref<6x4x8xf32>, memref<5x2x8xf32>, memref<5x2x3xf32>) outs(%ot : memref<6x4x3xf32>) {scale = 0.5 : f64, token_major}
   return
 }
+
+// -----
+
+// Tests causal mie.attention: 4 queries over 6 keys (the diagonal offset 2).
+// CHECK-LABEL: func.func @attention_causal
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {causal, scale = 5.000000e-01 : f64}
+func.func @attention_causal(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x3xf32>, %o: memref<2x4x3xf32>) {
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {causal, scale = 0.5 : f64}
+  return
+}

@@ -1397,3 +1397,11 @@ func.func @attention_token_major_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x
   %0 = ms.attention %q, %k, %v {scale = 1.0 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x3x16xf32>, tensor<2x6x3x32xf32>) -> tensor<2x8x4x32xf32>
   return %0 : tensor<2x8x4x32xf32>
 }
+
+// -----
+
+func.func @attention_causal_keys(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x32xf32>) -> tensor<2x8x32xf32> {
+  // expected-error @+1 {{'ms.attention' op expects at least as many keys as queries when causal (every row sees a key), got 6 keys and 8 queries}}
+  %0 = ms.attention %q, %k, %v {causal, scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
+}

@@ -501,6 +501,15 @@ func.func @attention_grouped_query(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16
 
 // -----
 
+// CHECK-LABEL: func.func @attention_causal
+// CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}} {causal, scale = 1.250000e-01 : f64} : (tensor<2x4x6x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x6x32xf32>
+func.func @attention_causal(%q: tensor<2x4x6x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x32xf32>) -> tensor<2x4x6x32xf32> {
+  %0 = ms.attention %q, %k, %v {causal, scale = 0.125 : f64} : (tensor<2x4x6x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x6x32xf32>
+  return %0 : tensor<2x4x6x32xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @attention_token_major
 // CHECK: ms.attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {scale = 1.250000e-01 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x4x16xf32>, tensor<2x6x4x32xf32>, tensor<2x1x8x6xf32>) -> tensor<2x8x4x32xf32>
 func.func @attention_token_major(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x4x16xf32>, %v: tensor<2x6x4x32xf32>,
