@@ -65,10 +65,11 @@ func.func @late(%x: memref<1x512x7x7xf32>, %y: memref<1x512x7x7xf32>, %a: memref
 // CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 768, mc = 128, nc = 48, shared_panels = true>
 // CHECK: mie.gemm
 // CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 1024, mc = 128, nc = 48, shared_panels = true>
-// A row block's K block stays within 512 KiB: 4096 rows x K = 768 run in 168-row blocks (28 panels
-// of the 6x16 tile, which fills 4096 rows best), 25 items without splitting the columns.
+// A row block's K block stays within 512 KiB (plus an eighth): 4096 rows x K = 768 are 683 panels
+// of the 6x16 tile (which fills 4096 rows best), at most 32 per block, so 22 equal blocks of 32
+// panels (192 rows) and 22 items without splitting the columns.
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 768, mc = 168, nc = 768>
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 768, mc = 192, nc = 768>
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 memref.global "private" constant @w1 : memref<768x768xf32> = dense<1.0>
 memref.global "private" constant @w2 : memref<3072x768xf32> = dense<1.0>
@@ -230,6 +231,23 @@ func.func @activations(%q: memref<12x128x64xf32>, %kt: memref<12x64x128xf32>, %s
   mie.gemm ins(%q, %kt : memref<12x128x64xf32>, memref<12x64x128xf32>) outs(%s : memref<12x128x128xf32>)
   mie.gemm ins(%s, %v : memref<12x128x128xf32>, memref<12x128x64xf32>) outs(%o : memref<12x128x64xf32>)
   mie.gemm ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c : memref<8x4xf32>) {alpha = 2.0 : f64}
+  return
+}
+}
+
+// -----
+
+// Tests that row blocks are balanced: 256 rows x K = 2048 (two K blocks of 1024) are 43 panels of
+// 6 rows, at most 24 per block; two blocks of 22 panels (132 rows) instead of 21 + 21 + 1, whose
+// one-panel block would stream all the weights again for 6 rows.
+// CHECK-LABEL: func.func @balanced_rows
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 1024, mc = 132, nc = 64, shared_panels = true>
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+memref.global "private" constant @w : memref<2048x512xf32> = dense<1.0>
+func.func @balanced_rows(%x: memref<256x2048xf32>, %y: memref<256x512xf32>) {
+  %w = memref.get_global @w : memref<2048x512xf32>
+  mie.gemm ins(%x, %w : memref<256x2048xf32>, memref<2048x512xf32>) outs(%y : memref<256x512xf32>)
   return
 }
 }

@@ -75,7 +75,11 @@ TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_
   int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kRowsMaxKc);
   int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
-  int64_t mcPanels = std::clamp<int64_t>(kRowBlockBudget / (kElementBytes * kc * mr), 1, mPanels);
+  // Row blocks of equal size: each streams all the weights, so a small tail block (256 rows of
+  // 6-row tiles in 252-row blocks left one of 4 rows) pays a whole weight pass for little work.
+  // A block may exceed the budget by an eighth to stay whole.
+  int64_t mcMax = std::max<int64_t>(1, kRowBlockBudget * 9 / 8 / (kElementBytes * kc * mr));
+  int64_t mcPanels = llvm::divideCeil(mPanels, llvm::divideCeil(mPanels, mcMax));
   int64_t ncPanels = nPanels;
   auto items = [&] {
     return s.batch * (int64_t)llvm::divideCeil(mPanels, mcPanels) *
