@@ -379,13 +379,14 @@ func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: 
 // -----
 
 // Tests token-major attention on the microkernel: the heads of a position share a row of
-// 12 x 64 = 768 floats, so Q, K, V and the output rows of a head are 768 floats apart.
+// 12 x 64 = 768 floats, so Q, K, V and the output rows of a head are 768 floats apart; 64 query
+// rows per item make 12 x 2 items.
 // CHECK-LABEL: func.func @attention_token_major
 // CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24) step
 // CHECK: %[[LD:.+]] = arith.constant 768 : i64
 // CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[LD]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %c128_i64, %c64_i64, %c64_i64
 func.func @attention_token_major(%q: memref<1x128x12x64xf32>, %k: memref<1x128x12x64xf32>, %v: memref<1x128x12x64xf32>, %o: memref<1x128x12x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<1x128x12x64xf32>, memref<1x128x12x64xf32>, memref<1x128x12x64xf32>) outs(%o : memref<1x128x12x64xf32>) {scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<1x128x12x64xf32>, memref<1x128x12x64xf32>, memref<1x128x12x64xf32>) outs(%o : memref<1x128x12x64xf32>) {query_rows = 64 : i64, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
   return
 }
 
@@ -462,8 +463,8 @@ func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r
 
 // -----
 
-// Tests causal attention on the microkernel: the causal flag (2) and, per item, the last key its
-// first query row sees: row r0 + (T - S) with 96 queries over 128 keys.
+// Tests causal attention on the microkernel: the causal flag (2) and, per item of 48 query rows,
+// the last key its first query row sees: row r0 + (T - S) with 96 queries over 128 keys.
 // CHECK-LABEL: func.func @attention_causal
 // CHECK: scf.parallel
 // CHECK: %[[R0:.+]] = arith.muli %{{.+}}, %c48 : index
@@ -471,7 +472,7 @@ func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r
 // CHECK: %[[D64:.+]] = arith.index_cast %[[DIAG]] : index to i64
 // CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %c2_i64, %[[D64]], %{{.+}}) :
 func.func @attention_causal(%q: memref<1x96x8x64xf32>, %k: memref<1x128x8x64xf32>, %v: memref<1x128x8x64xf32>, %o: memref<1x96x8x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x128x8x64xf32>, memref<1x128x8x64xf32>) outs(%o : memref<1x96x8x64xf32>) {causal, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x128x8x64xf32>, memref<1x128x8x64xf32>) outs(%o : memref<1x96x8x64xf32>) {causal, query_rows = 48 : i64, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
   return
 }
 

@@ -251,3 +251,23 @@ func.func @balanced_rows(%x: memref<256x2048xf32>, %y: memref<256x512xf32>) {
   return
 }
 }
+
+// -----
+
+// Tests the attention kernel's work items: 2 x 12 heads of 128 rows already give 24 items (whole
+// heads); one head of 300 rows is split into groups of 24-row multiples for 16 items (19 -> 24
+// rows: 13 items).
+// CHECK-LABEL: func.func @attention_items
+// CHECK: mie.attention
+// CHECK-SAME: query_rows = 128 : i64
+// CHECK-SAME: ukernel = "mie_uk_f32_attention_avx2"
+// CHECK: mie.attention
+// CHECK-SAME: query_rows = 24 : i64
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @attention_items(%q: memref<2x12x128x64xf32>, %o: memref<2x12x128x64xf32>,
+                           %q1: memref<300x1x64xf32>, %o1: memref<300x1x64xf32>) {
+  mie.attention ins(%q, %q, %q : memref<2x12x128x64xf32>, memref<2x12x128x64xf32>, memref<2x12x128x64xf32>) outs(%o : memref<2x12x128x64xf32>) {scale = 0.125 : f64}
+  mie.attention ins(%q1, %q1, %q1 : memref<300x1x64xf32>, memref<300x1x64xf32>, memref<300x1x64xf32>) outs(%o1 : memref<300x1x64xf32>) {scale = 0.125 : f64, token_major}
+  return
+}
+}

@@ -168,7 +168,9 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
 
     `ukernel` (set by `mie-select-kernels`) runs it on the fused attention microkernel of that ISA
     (key tiles with an online softmax, the scores of a few query rows at a time in L1); without it
-    the portable lowering keeps one row of scores on the stack.
+    the portable lowering keeps one row of scores on the stack. `query_rows` (set with it) is the
+    number of query rows of one work item of the microkernel lowering (all of a head's rows when
+    absent).
 
     With `token_major` the heads dim follows the sequence dim in every buffer, as the projections
     write them: `query` [..., S, H, D], `key` [..., T, H, D], `value` [..., T, H, Dv], `output`
@@ -195,7 +197,8 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
                    F64Attr:$scale,
                    UnitAttr:$token_major,
                    OptionalAttr<StrAttr>:$ukernel,
-                   UnitAttr:$causal);
+                   UnitAttr:$causal,
+                   OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$query_rows);
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?

@@ -171,6 +171,16 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
 }
 
+/// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
+/// a head's last item has a partial block, and small enough that batch x heads x groups gives
+/// every thread several items; each item packs the key tiles once for all its rows.
+int64_t attentionRowsPerItem(int64_t batch, int64_t seq, int64_t minItems) {
+  constexpr int64_t kRowMultiple = 24;
+  int64_t groups = llvm::divideCeil(std::max<int64_t>(minItems, 1), std::max<int64_t>(batch, 1));
+  int64_t rows = llvm::alignTo(llvm::divideCeil(seq, groups), kRowMultiple);
+  return std::max<int64_t>(1, std::min(rows, seq));
+}
+
 /// The microkernel ISA of the module's target, or "" when it has none.
 std::string isaOfModule(ModuleOp module) {
   auto target = module->getAttrOfType<TargetAttr>(MieDialect::getTargetAttrName());
@@ -337,8 +347,14 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         return;
       }
       if (auto attention = dyn_cast<AttentionOp>(op)) {
-        if (!attention.getUkernel() && isF32(attention.getOutput()))
-          attention.setUkernel("mie_uk_f32_attention_" + chosenIsa);
+        if (attention.getUkernel() || !isF32(attention.getOutput()))
+          return;
+        attention.setUkernel("mie_uk_f32_attention_" + chosenIsa);
+        SmallVector<int64_t> q = attention.getLogicalShape(attention.getQuery());
+        int64_t seq = q[q.size() - 2], batch = 1;
+        for (int64_t size : ArrayRef(q).drop_back(2))
+          batch *= size;
+        attention.setQueryRows(attentionRowsPerItem(batch, seq, minWorkItems));
         return;
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {

@@ -756,16 +756,6 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   return kernel;
 }
 
-/// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
-/// a head's last item has a partial block, and small enough that batch x heads x groups gives
-/// every thread several items; each item packs the key tiles once for all its rows.
-static int64_t attentionRowsPerItem(int64_t batch, int64_t seq) {
-  constexpr int64_t kRowMultiple = 24, kMinItems = 16;
-  int64_t groups = llvm::divideCeil(kMinItems, batch);
-  int64_t rows = llvm::alignTo(llvm::divideCeil(seq, groups), kRowMultiple);
-  return std::min(rows, seq);
-}
-
 KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
   SmallVector<int64_t> q = op.getLogicalShape(op.getQuery());
   SmallVector<int64_t> k = op.getLogicalShape(op.getKey());
@@ -791,7 +781,7 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
       stride *= m[i];
     }
   }
-  const int64_t rowsPerItem = attentionRowsPerItem(batch, seq);
+  const int64_t rowsPerItem = std::min<int64_t>(op.getQueryRows().value_or(seq), seq);
   const int64_t groups = llvm::divideCeil(seq, rowsPerItem);
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
   if (op.getMask())
