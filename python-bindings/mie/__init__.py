@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 
 import numpy as np
 
@@ -138,11 +139,26 @@ class TensorInfo:
         return f"TensorInfo({self.name!r}, {self.dtype}, {self.shape})"
 
 
+def _thread_count(threads):
+    """`threads` checked as the C API's uint32 count (0: one per core) before ctypes wraps it: a
+    negative or huge value would otherwise become another count silently."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise MieError(f"threads must be an integer >= 0 (0: one per core), got {threads!r}")
+    if threads < 0 or threads > 0xFFFFFFFF:
+        raise MieError(f"threads must be an integer >= 0 (0: one per core), got {threads}")
+    return int(threads)
+
+
 class Session:
-    """A loaded, validated package with its arena and threads, ready to run."""
+    """A loaded, validated package with its arena and threads, ready to run.
+
+    One session runs one call at a time: run(), set_threads() and close() from several Python
+    threads are serialized (close() waits for a run in progress; a closed session raises)."""
 
     def __init__(self, path, threads=0, target=None):
+        threads = _thread_count(threads)
         lib = _runtime()
+        self._lock = threading.Lock()
         self._package = ctypes.c_void_p()
         self._session = None
         _check(lib.mie_package_open(os.fsencode(path), ctypes.byref(self._package)))
@@ -169,22 +185,33 @@ class Session:
     @property
     def target(self):
         name = ctypes.c_char_p()
-        _check(_runtime().mie_session_target(self._session, ctypes.byref(name)))
+        _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
         return name.value.decode()
 
     @property
     def last_run_ms(self):
         ns = ctypes.c_uint64()
-        _check(_runtime().mie_session_last_run_ns(self._session, ctypes.byref(ns)))
+        _check(_runtime().mie_session_last_run_ns(self._live(), ctypes.byref(ns)))
         return ns.value / 1e6
 
+    def _live(self):
+        if not self._session:
+            raise MieError("session is closed")
+        return self._session
+
     def set_threads(self, threads):
-        _check(_runtime().mie_session_set_threads(self._session, threads))
+        threads = _thread_count(threads)
+        with self._lock:
+            _check(_runtime().mie_session_set_threads(self._live(), threads))
 
     def run(self, inputs):
         """Runs once. `inputs`: dict name -> array, or a list in package order. Returns a dict of
         output arrays. Shapes and dtypes must match the package exactly (no implicit casts)."""
         if not isinstance(inputs, dict):
+            inputs = list(inputs)
+            if len(inputs) != len(self.inputs):
+                raise MieError(f"expected {len(self.inputs)} inputs in package order ("
+                               + ", ".join(i.name for i in self.inputs) + f"), got {len(inputs)}")
             inputs = {info.name: value for info, value in zip(self.inputs, inputs)}
         missing = [i.name for i in self.inputs if i.name not in inputs]
         unknown = sorted(set(inputs) - {i.name for i in self.inputs})
@@ -193,7 +220,8 @@ class Session:
                            + ", ".join(f"{i.name} {i.dtype}{list(i.shape)}" for i in self.inputs))
         arrays = []
         for info in self.inputs:
-            array = np.ascontiguousarray(inputs[info.name])
+            # np.ascontiguousarray would make a 0-d (scalar) input 1-d.
+            array = np.asarray(inputs[info.name], order="C")
             if array.dtype != info.dtype or array.shape != info.shape:
                 raise MieError(f"input '{info.name}': expected {info.dtype}{list(info.shape)}, "
                                f"got {array.dtype}{list(array.shape)}")
@@ -201,17 +229,19 @@ class Session:
         outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
-        _check(_runtime().mie_session_run(self._session, in_ptrs, out_ptrs))
+        with self._lock:
+            _check(_runtime().mie_session_run(self._live(), in_ptrs, out_ptrs))
         return {info.name: out for info, out in zip(self.outputs, outputs)}
 
     def close(self):
         lib = _runtime()
-        if self._session:
-            lib.mie_session_destroy(self._session)
-            self._session = None
-        if self._package:
-            lib.mie_package_close(self._package)
-            self._package = ctypes.c_void_p()
+        with self._lock:
+            if self._session:
+                lib.mie_session_destroy(self._session)
+                self._session = None
+            if self._package:
+                lib.mie_package_close(self._package)
+                self._package = ctypes.c_void_p()
 
     def __enter__(self):
         return self

@@ -28,6 +28,63 @@ with mie.load(package, threads=2) as session:
     except mie.MieError as e:
         print("dtype error:", e)
 
+# Bad arguments are MieErrors, not silent conversions: a negative thread count, too many
+# positional inputs; a closed session refuses to run.
+for threads in (-1, 2**32, 1.5):
+    try:
+        mie.load(package, threads=threads)
+        sys.exit(f"threads={threads!r} was accepted")
+    except mie.MieError as e:
+        print("threads error:", e)
+session = mie.load(package, threads=1)
+try:
+    session.run([x, x])
+    sys.exit("an extra positional input was accepted")
+except mie.MieError as e:
+    print("count error:", e)
+# close() from another thread while runs are in flight waits for the run in progress; the
+# runner's next call sees the closed session.
+import threading  # noqa: E402
+
+errors = []
+
+
+def runner():
+    try:
+        for _ in range(200):
+            session.run({"x": x})
+    except mie.MieError as e:
+        errors.append(str(e))
+
+
+t = threading.Thread(target=runner)
+t.start()
+session.close()
+t.join()
+print("closed while running:", errors or ["finished first"])
+try:
+    session.run({"x": x})
+    sys.exit("a closed session ran")
+except mie.MieError as e:
+    print("closed error:", e)
+
+# A 0-d (scalar) input is passed as one, not as a 1-element vector.
+import onnx  # noqa: E402
+from onnx import TensorProto, helper  # noqa: E402
+
+scalar = helper.make_model(
+    helper.make_graph([helper.make_node("Mul", ["s", "v"], ["y"])], "scalar",
+                      [helper.make_tensor_value_info("s", TensorProto.FLOAT, []),
+                       helper.make_tensor_value_info("v", TensorProto.FLOAT, [3])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])]),
+    opset_imports=[helper.make_opsetid("", 13)])
+scalar.ir_version = 8
+onnx.save(scalar, os.path.join(work, "scalar.onnx"))
+with mie.load(mie.compile(os.path.join(work, "scalar.onnx"),
+                          os.path.join(work, "scalar.mie"))) as s:
+    y = s.run({"s": np.float32(2.0), "v": np.array([1, 2, 3], np.float32)})["y"]
+    print("scalar input:", y.tolist())
+
 # Bytes without an output path; a bad model is a MieError naming the problem.
 assert b"mie.arena_bytes" in mie.compile(os.path.join(work, "model.onnx"), emit="mie")
 bad = os.path.join(work, "bad.onnx")
