@@ -263,6 +263,14 @@ TEST(OnnxTensor, Rejections) {
   Pb wrongwire;
   wrongwire.key(2, 2).varint(0);
   EXPECT_EQ(pb_parse(wrongwire, &t), "'t.pb': malformed protobuf (field 2)");
+  // A few bytes declaring 2^36 floats: refused before anything of that size is allocated.
+  Pb huge;
+  huge.field_varint(1, 1 << 18).field_varint(1, 1 << 18).field_varint(2, 1);
+  EXPECT_EQ(pb_parse(huge, &t), "'t.pb': float_data has 0 values but dims [262144, 262144] need 68719476736");
+  Pb hugeraw;
+  hugeraw.field_varint(1, 1 << 18).field_varint(1, 1 << 18).field_varint(2, 1).field_bytes(9, {1, 2, 3, 4});
+  EXPECT_EQ(pb_parse(hugeraw, &t),
+            "'t.pb': raw_data is 4 bytes but dims [262144, 262144] of f32 need 274877906944");
 }
 
 TEST(TensorIo, HalfAndBfloatConversions) {

@@ -446,37 +446,47 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
   for (int64_t d : dims)
     if (d < 0) return pre + "negative dimension in dims " + shape_string(dims);
   if (!count_elements(dims, esize, &n)) return pre + "dims " + shape_string(dims) + " are too large";
-  out->name = name;
-  out->dtype = dtype;
-  out->shape = dims;
-  out->data.assign(size_t(n * esize), 0);
   const std::string shape_text = shape_string(dims);
+  // The values the file holds must match dims before anything is allocated: a few bytes declaring
+  // huge dims are an error, not an allocation failure.
+  auto count_error = [&](const char *field, size_t got) {
+    return pre + field + " has " + std::to_string(got) + " values but dims " + shape_text + " need " + std::to_string(n);
+  };
   if (have_raw) {
     if (raw_size != n * esize)
       return pre + "raw_data is " + std::to_string(raw_size) + " bytes but dims " + shape_text + " of " +
              dtype_name(dtype) + " need " + std::to_string(n * esize);
+  } else {
+    const char *field = dtype == MIE_DTYPE_F32 ? "float_data"
+                        : dtype == MIE_DTYPE_F64 ? "double_data"
+                        : dtype == MIE_DTYPE_I64 ? "int64_data"
+                                                 : "int32_data";
+    const size_t got = dtype == MIE_DTYPE_F32 ? floats.size()
+                       : dtype == MIE_DTYPE_F64 ? doubles.size()
+                       : dtype == MIE_DTYPE_I64 ? int64s.size()
+                                                : int32s.size();
+    if (got != n) return count_error(field, got);
+  }
+  out->name = name;
+  out->dtype = dtype;
+  out->shape = dims;
+  out->data.assign(size_t(n * esize), 0);
+  if (have_raw) {
     if (raw_size) std::memcpy(out->data.data(), raw, raw_size);
     return "";
   }
-  auto count_error = [&](const char *field, size_t got) {
-    return pre + field + " has " + std::to_string(got) + " values but dims " + shape_text + " need " + std::to_string(n);
-  };
   uint8_t *dst = out->data.data();
   switch (dtype) {
     case MIE_DTYPE_F32:
-      if (floats.size() != n) return count_error("float_data", floats.size());
       if (n) std::memcpy(dst, floats.data(), n * 4);
       return "";
     case MIE_DTYPE_F64:
-      if (doubles.size() != n) return count_error("double_data", doubles.size());
       if (n) std::memcpy(dst, doubles.data(), n * 8);
       return "";
     case MIE_DTYPE_I64:
-      if (int64s.size() != n) return count_error("int64_data", int64s.size());
       if (n) std::memcpy(dst, int64s.data(), n * 8);
       return "";
     default:  // INT32, INT16, INT8, UINT8, BOOL, FLOAT16, BFLOAT16 all live in int32_data (low bits)
-      if (int32s.size() != n) return count_error("int32_data", int32s.size());
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t v = uint64_t(int32s[i]);
         std::memcpy(dst + i * esize, &v, esize);  // little-endian: the low bytes come first
