@@ -15,6 +15,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,7 +30,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -184,23 +185,46 @@ LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
   return success();
 }
 
-/// Writes the output file through `write`; the file is opened only now, so that a failed
-/// compilation never creates or truncates it, and kept only when everything succeeded.
+/// Writes the output file through `write`, atomically: into a new file beside it, renamed over it
+/// only when everything was written. A failed or killed compile (or a full disk) leaves any old
+/// file untouched, and a session that has the old package mapped keeps its inode and bytes.
 LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "error: " << error << "\n";
+  if (outputFile == "-") {
+    write(llvm::outs());
+    llvm::outs().flush();
+    return success();
+  }
+  int fd;
+  SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(outputFile + ".tmp-%%%%%%%%", fd, temp)) {
+    llvm::errs() << "error: cannot create '" << outputFile << "' (its directory): " << ec.message()
+                 << "\n";
     return failure();
   }
-  write(output->os());
-  output->os().flush();
-  if (output->os().has_error()) {
-    llvm::errs() << "error: cannot write '" << outputFile << "'\n";
-    output->os().clear_error();
+  llvm::sys::RemoveFileOnSignal(temp);
+  auto discard = [&](StringRef why) {
+    llvm::errs() << "error: cannot write '" << outputFile << "': " << why << "\n";
+    llvm::sys::fs::remove(temp);
+    llvm::sys::DontRemoveFileOnSignal(temp);
     return failure();
+  };
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    write(os);
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      return discard(message);
+    }
   }
-  output->keep();
+  // The package gets the permissions a new file would (createUniqueFile makes it owner-only).
+  unsigned mask = llvm::sys::fs::getUmask();
+  (void)llvm::sys::fs::setPermissions(
+      temp, static_cast<llvm::sys::fs::perms>(0666 & ~mask));
+  if (std::error_code ec = llvm::sys::fs::rename(temp, outputFile))
+    return discard(ec.message());
+  llvm::sys::DontRemoveFileOnSignal(temp);
   return success();
 }
 
