@@ -27,15 +27,23 @@ func.func @pow_float(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 
 // Tests the two remainders: integers with the divisor's sign (remsi plus a correction) and floats
 // with fmod's (trunc of the quotient, one fma, a sign correction) -- no frem, which is a libm call.
+// The integer divisor is 1 where the CPU would trap (by 0; INT_MIN by -1), so x mod 0 is 0.
 // CHECK-LABEL: func.func @mod
 // CHECK: mie.kernel "mod"
-// CHECK: %[[R:.+]] = arith.remsi
+// CHECK: ^bb0(%[[X:.+]]: i32, %[[Y:.+]]: i32, %{{.+}}: i32):
+// CHECK: %[[BYZERO:.+]] = arith.cmpi eq, %[[Y]], %{{.+}} : i32
+// CHECK: %[[MIN:.+]] = arith.constant -2147483648 : i32
+// CHECK: arith.cmpi eq, %[[X]], %[[MIN]] : i32
+// CHECK: arith.cmpi eq, %[[Y]], %{{.+}} : i32
+// CHECK: %[[TRAP:.+]] = arith.ori %[[BYZERO]], %{{.+}} : i1
+// CHECK: %[[SAFE:.+]] = arith.select %[[TRAP]], %{{.+}}, %[[Y]] : i32
+// CHECK: %[[R:.+]] = arith.remsi %[[X]], %[[SAFE]]
 // CHECK: arith.cmpi ne, %[[R]]
 // CHECK: %[[FIX:.+]] = arith.addi %[[R]]
 // CHECK: arith.select %{{.+}}, %[[FIX]], %[[R]] : i32
 // CHECK: mie.kernel "mod"
 // CHECK: arith.remsi
-// CHECK-NOT: arith.select
+// CHECK-NEXT: linalg.yield
 // CHECK: mie.kernel "mod"
 // CHECK-NOT: arith.remf
 // CHECK: %[[Q:.+]] = arith.divf

@@ -41,8 +41,31 @@ struct ScalarBuilder {
                      : (Value)arith::MulIOp::create(b, loc, x, y);
   }
   Value div(Value x, Value y) const {
-    return isFloat() ? (Value)arith::DivFOp::create(b, loc, x, y)
-                     : (Value)arith::DivSIOp::create(b, loc, x, y);
+    if (isFloat())
+      return arith::DivFOp::create(b, loc, x, y);
+    // x / 0 is 0 (numpy's value; ONNX leaves it undefined), never a SIGFPE.
+    Value zero = cst(0.0);
+    Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value q = arith::DivSIOp::create(b, loc, x, safeDivisor(x, y));
+    return arith::SelectOp::create(b, loc, byZero, zero, q);
+  }
+  /// The integer divisor `y` with the two divisions the CPU traps on (SIGFPE) replaced by 1: by 0,
+  /// and the most negative value by -1 (whose quotient wraps to itself, as x / 1 gives).
+  Value safeDivisor(Value x, Value y) const {
+    unsigned width = type.getIntOrFloatBitWidth();
+    auto intCst = [&](const APInt &v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+    };
+    Value zero = intCst(APInt(width, 0)), one = intCst(APInt(width, 1));
+    Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value minByMinusOne = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
+                              intCst(APInt::getSignedMinValue(width))),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                              intCst(APInt::getAllOnes(width))));
+    Value trap = arith::OrIOp::create(b, loc, byZero, minByMinusOne);
+    return arith::SelectOp::create(b, loc, trap, one, y);
   }
   Value max(Value x, Value y) const {
     return isFloat() ? (Value)arith::MaximumFOp::create(b, loc, x, y)
@@ -106,10 +129,11 @@ Value emitFMod(const ScalarBuilder &s, Value x, Value y) {
 }
 
 /// Integer remainder; with `pythonSign` it takes the divisor's sign (ONNX Mod with fmod = 0).
+/// x mod 0 is 0 (numpy's value), never a SIGFPE.
 Value emitIntMod(const ScalarBuilder &s, Value x, Value y, bool pythonSign) {
   OpBuilder &b = s.b;
   Location loc = s.loc;
-  Value r = arith::RemSIOp::create(b, loc, x, y);
+  Value r = arith::RemSIOp::create(b, loc, x, s.safeDivisor(x, y));
   if (!pythonSign)
     return r;
   Value zero = s.cst(0.0);
