@@ -9,6 +9,8 @@
 
 #include "OnnxImporterInternal.h"
 
+#include <limits>
+
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,6 +23,37 @@
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::onnx_import;
+
+/// The most bytes one tensor may have (16 GiB): a model that declares more (a ConstantOfShape or
+/// Expand to 2^39 elements) is refused at its node, before anything of that size is built.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 34;
+
+/// The bytes of a static tensor type, or nullopt past 2^64 (element count times element bytes).
+static std::optional<uint64_t> tensorBytes(RankedTensorType type) {
+  uint64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  for (int64_t d : type.getShape()) {
+    if (d < 0)
+      return uint64_t(0); // dynamic: sized later
+    if (d != 0 && bytes > std::numeric_limits<uint64_t>::max() / uint64_t(d))
+      return std::nullopt;
+    bytes *= uint64_t(d);
+  }
+  return bytes;
+}
+
+/// Errs at `loc` when a tensor of `type` would exceed kMaxTensorBytes.
+static LogicalResult checkTensorSize(Type t, Location loc, StringRef what) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  if (!type || !type.getElementType().isIntOrFloat())
+    return success();
+  std::optional<uint64_t> bytes = tensorBytes(type);
+  if (bytes && *bytes <= kMaxTensorBytes)
+    return success();
+  return emitError(loc) << "'" << what << "' would produce a tensor of "
+                        << (bytes ? std::to_string(*bytes) + " bytes" : std::string("over 2^64 bytes"))
+                        << " (" << type << "), more than the " << (kMaxTensorBytes >> 30)
+                        << " GiB one tensor may have";
+}
 
 std::string mlir::mie::formatUnsupported(const OnnxUnsupportedNode &node) {
   return "unsupported ONNX op '" + node.opType + "' (domain '" + node.domain + "', opset " +
@@ -379,7 +412,17 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   }
   if (failed(buildReturn()) || hadError)
     return failure();
-  if (failed(mlir::verify(*module)))
+  // Values known at import time (a ConstantOfShape's splat) become constants without a node's op:
+  // every tensor of the graph, inputs included, is held to the size limit here.
+  bool tooLarge = false;
+  module->walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      tooLarge |= failed(checkTensorSize(v.getType(), op->getLoc(), op->getName().getStringRef()));
+    for (Region &region : op->getRegions())
+      for (BlockArgument arg : region.getArguments())
+        tooLarge |= failed(checkTensorSize(arg.getType(), arg.getLoc(), "input"));
+  });
+  if (tooLarge || failed(mlir::verify(*module)))
     return failure();
   return std::move(module);
 }
@@ -586,12 +629,17 @@ NodeImporter::inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
 }
 
 FailureOr<Operation *> NodeImporter::finishOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  for (Type t : op->getResultTypes())
+    if (failed(checkTensorSize(t, location, name))) {
+      op->erase();
+      return failure();
+    }
   LogicalResult result = success();
   std::string message = captureDiagnostics(
       context(), [&] { return mlir::verify(op); }, result);
   if (succeeded(result))
     return op;
-  StringRef name = op->getName().getStringRef();
   op->erase();
   return error() << "invalid '" << name << "': " << message;
 }

@@ -115,19 +115,27 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
   result.name = nameHint;
   result.type = RankedTensorType::get(shape, elementType);
   size_t bytes = static_cast<size_t>(numElements) * width;
+  // The data in the file must cover the dims before anything is allocated: a few bytes that
+  // declare 2^39 elements are an error, not an out-of-memory abort.
+  const bool external = tensor.data_location() == ::onnx::TensorProto::EXTERNAL;
+  if (!external && tensor.has_raw_data() && tensor.raw_data().size() != bytes)
+    return emitError(loc) << what << " has " << tensor.raw_data().size()
+                          << " bytes of raw_data, but " << result.type << " needs " << bytes;
+  int64_t typedValues = int64_t(tensor.float_data_size()) + tensor.double_data_size() +
+                        tensor.int64_data_size() + tensor.int32_data_size() +
+                        tensor.uint64_data_size() + tensor.string_data_size();
+  if (!external && !tensor.has_raw_data() && typedValues < numElements)
+    return emitError(loc) << what << " holds " << typedValues << " values, but " << result.type
+                          << " needs " << numElements;
   result.blob = HeapAsmResourceBlob::allocate(bytes, /*align=*/64, /*dataIsMutable=*/true);
   MutableArrayRef<char> out = result.blob.getMutableData();
 
-  if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) {
+  if (external) {
     if (failed(readExternalData(tensor, loc, what, out)))
       return failure();
   } else if (tensor.has_raw_data()) {
-    const std::string &raw = tensor.raw_data();
-    if (raw.size() != bytes)
-      return emitError(loc) << what << " has " << raw.size() << " bytes of raw_data, but "
-                            << result.type << " needs " << bytes;
     if (bytes)
-      std::memcpy(out.data(), raw.data(), bytes);
+      std::memcpy(out.data(), tensor.raw_data().data(), bytes);
   } else if (failed(readTypedData(tensor, loc, what, numElements, out))) {
     return failure();
   }

@@ -573,6 +573,28 @@ def raw_data_mismatch():
 
 
 @register
+def huge_initializer_raw():
+    """4 bytes of raw_data declaring 2^39 floats: refused before anything is allocated."""
+    w = TensorProto(name="w", data_type=F, dims=[1 << 20, 1 << 19], raw_data=b"\0" * 4)
+    return model([node("Identity", ["w"], ["output"], name="id")], [], [vi("output", None)], [w])
+
+
+@register
+def huge_initializer_typed():
+    """No values for 2^39 floats."""
+    w = TensorProto(name="w", data_type=F, dims=[1 << 20, 1 << 19])
+    return model([node("Identity", ["w"], ["output"], name="id")], [], [vi("output", None)], [w])
+
+
+@register
+def huge_constant_of_shape():
+    """A ConstantOfShape to 2^39 floats (2 TiB): refused at its node, nothing of that size built."""
+    shape = numpy_helper.from_array(np.array([1 << 20, 1 << 19], np.int64), "shape")
+    return model([node("ConstantOfShape", ["shape"], ["output"], name="fill")], [],
+                 [vi("output", None)], [shape])
+
+
+@register
 def undefined_input():
     return model([node("Relu", ["nowhere"], ["output"], name="relu")],
                  [vi("input", [4])], [vi("output", None)])
