@@ -33,6 +33,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <unistd.h>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -185,8 +188,8 @@ LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
   return success();
 }
 
-/// Writes the output file through `write`, atomically: into a new file beside it, renamed over it
-/// only when everything was written. A failed or killed compile (or a full disk) leaves any old
+/// Writes the output file through `write`, atomically: into a new file beside it, synced and
+/// renamed over it only when everything was written. A failed or killed compile (or a full disk) leaves any old
 /// file untouched, and a session that has the old package mapped keeps its inode and bytes.
 LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
   if (outputFile == "-") {
@@ -211,6 +214,11 @@ LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     write(os);
+    os.flush();
+    // On disk before the rename makes it the package: a crash then leaves the old file or the
+    // whole new one, never a renamed empty file.
+    if (!os.has_error() && ::fsync(fd) != 0)
+      return discard(std::error_code(errno, std::generic_category()).message());
     os.close();
     if (os.has_error()) {
       std::string message = os.error().message();

@@ -33,7 +33,19 @@ class Ms_BinaryOp<string mnemonic, string what, list<Trait> traits = [],
 def Ms_AddOp : Ms_BinaryOp<"add", "+", [Commutative]>;
 def Ms_SubOp : Ms_BinaryOp<"sub", "-">;
 def Ms_MulOp : Ms_BinaryOp<"mul", "*", [Commutative]>;
-def Ms_DivOp : Ms_BinaryOp<"div", "/">;
+def Ms_DivOp : Ms_BinaryOp<"div", "/"> {
+  let description = [{
+    Computes `lhs / rhs` elementwise after broadcasting both operands to a common shape (ONNX
+    multidirectional broadcasting). Operands must share the element type. Integers truncate toward
+    zero; where ONNX leaves the result undefined the generated code gives numpy's value and never
+    traps: x / 0 is 0, and the most negative value divided by -1 wraps to itself.
+
+    Example:
+    ```mlir
+    %r = ms.div %a, %b : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+    ```
+  }];
+}
 def Ms_PowOp : Ms_BinaryOp<"pow", "to the power of"> {
   // Constant small exponents (2, 3, 0.5, -1, -0.5) become multiplies, sqrt, reciprocal or rsqrt:
   // exact where the general exp(y * log|x|) form is not, and cheaper.
@@ -46,7 +58,8 @@ def Ms_ModOp : Ms_BinaryOp<"mod", "modulo"> {
   let description = [{
     Computes the remainder of `lhs / rhs` elementwise after broadcasting (ONNX Mod). Without `fmod`
     the result takes the sign of the divisor (Python's `%`, integers only); with `fmod` it takes the
-    sign of the dividend (C's `fmod`), which floating-point operands require.
+    sign of the dividend (C's `fmod`), which floating-point operands require. An integer remainder
+    by 0 is 0 (numpy's value; ONNX leaves it undefined), never a trap.
 
     Example:
     ```mlir
