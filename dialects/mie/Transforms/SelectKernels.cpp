@@ -56,6 +56,12 @@ const UKernelTile *bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
   return best;
 }
 
+/// K blocks of at most `maxKc` (rounded to 8), all of about the same length: K split evenly.
+int64_t balancedKc(int64_t k, int64_t maxKc) {
+  int64_t blocks = (int64_t)llvm::divideCeil(k, maxKc);
+  return std::min<int64_t>(k, llvm::alignTo(llvm::divideCeil(k, blocks), 8));
+}
+
 /// A row block's packed K block (mc x kc) gets half of a 1 MiB L2: the weight panel streaming
 /// past it takes the rest. Row-GEMM K blocks are at most kRowsMaxKc long.
 constexpr int64_t kRowBlockBudget = 512 * 1024, kRowsMaxKc = 1024;
@@ -72,8 +78,7 @@ constexpr int64_t kActivationsMaxKc = 512;
 /// and 32-row blocks).
 TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
                             int64_t mr, int64_t nr) {
-  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kRowsMaxKc);
-  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  int64_t kc = balancedKc(s.k, kRowsMaxKc);
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
   // Row blocks of equal size: each streams all the weights, so a small tail block (256 rows of
   // 6-row tiles in 252-row blocks left one of 4 rows) pays a whole weight pass for little work.
@@ -107,8 +112,7 @@ TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
-  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kActivationsMaxKc);
-  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  int64_t kc = balancedKc(s.k, kActivationsMaxKc);
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
   int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
   int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
@@ -139,8 +143,7 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
   // K blocks: the vector-side panel (kc x nr) is re-read by every row tile of the inner loop.
   int64_t kcMax = std::max<int64_t>(64, kL1Budget / (kElementBytes * nr));
-  int64_t kBlocks = (int64_t)llvm::divideCeil(s.k, kcMax);
-  int64_t kc = std::min<int64_t>(s.k, llvm::alignTo(llvm::divideCeil(s.k, kBlocks), 8));
+  int64_t kc = balancedKc(s.k, kcMax);
   // Thread blocks: each side's block of kc-long panels fits the L2 budget.
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
   int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
