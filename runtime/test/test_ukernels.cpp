@@ -154,6 +154,11 @@ std::vector<Epilogue> epilogues() {
                                                 (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
       {"transposed_accumulate_clamp", MIE_UK_TRANSPOSE_C | MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE |
                                           MIE_UK_CLAMP},
+      // Prefetching the next panel (past the end of b here: a prefetch never faults) changes
+      // nothing in C.
+      {"prefetch_next_bias_relu", MIE_UK_PREFETCH_NEXT_B | MIE_UK_EPILOGUE | MIE_UK_BIAS |
+                                      (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
+      {"prefetch_next_accumulate", MIE_UK_PREFETCH_NEXT_B | MIE_UK_ACCUMULATE},
   };
   static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
                                 "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
@@ -342,7 +347,12 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
   };
   const Case cases[] = {{7, 9, 3, 3, 1, 1, 1},   {16, 16, 3, 3, 2, 1, 1}, {13, 37, 5, 5, 1, 2, 1},
                         {14, 14, 5, 5, 2, 2, 1}, {9, 70, 3, 3, 1, 1, 1},  {10, 10, 3, 3, 1, 2, 2},
-                        {5, 5, 1, 1, 1, 0, 1},   {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1}};
+                        {5, 5, 1, 1, 1, 0, 1},   {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1},
+                        // Row blocks (6, 4 and 2 rows) with tails; split stride-2 planes with odd
+                        // widths and 5x5 windows; a stride that gathers.
+                        {23, 7, 3, 3, 1, 1, 1},  {19, 14, 5, 5, 1, 2, 1}, {11, 40, 3, 3, 2, 1, 1},
+                        {21, 33, 5, 5, 2, 2, 1}, {15, 70, 3, 3, 2, 1, 1}, {12, 20, 3, 3, 3, 1, 1},
+                        {13, 29, 3, 3, 2, 1, 2}};
   const int64_t channels = 3;
   const Epilogue epis[] = {
       {"plain", MIE_UK_EPILOGUE},

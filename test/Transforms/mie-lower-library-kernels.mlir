@@ -317,7 +317,8 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
 
 // Tests the Winograd F(2x2, 3x3) form: V [16 x C x tiles] and M [16 x F x tiles] become arena buffers
 // (9 tiles of a 5x5 output), three parallel loops run the input transform, the 16 GEMMs (V read in
-// place, flags without epilogue) and the output transform with the bias + relu epilogue (262). The
+// place, flags without epilogue; the first filter tile on each in-place panel prefetches the next
+// one, MIE_UK_PREFETCH_NEXT_B = 128) and the output transform with the bias + relu epilogue (262). The
 // kernel is credited with the direct convolution's arithmetic (2 x 200 outputs x 18 taps).
 
 // CHECK-LABEL: func.func @conv_winograd
@@ -328,7 +329,10 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_winograd_input_2x2_3x3_avx2(
 // CHECK: scf.parallel
-// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq,
+// CHECK: %[[PREFETCH:.+]] = arith.ori %{{.+}}, %c128_i64 : i64
+// CHECK: %[[TFLAGS:.+]] = arith.select %[[FIRST]], %[[PREFETCH]], %{{.+}} : i64
+// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2({{.*}}, %[[TFLAGS]],
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_winograd_output_2x2_3x3_avx2({{.*}}%c262_i64
 func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
@@ -486,5 +490,24 @@ func.func @attention_causal(%q: memref<1x96x8x64xf32>, %k: memref<1x128x8x64xf32
 // CHECK: arith.select %[[HIDDEN]], %cst{{.*}}, %{{.+}} : f32
 func.func @attention_causal_portable(%q: memref<2x4x8xf32>, %k: memref<2x5x8xf32>, %v: memref<2x5x4xf32>, %o: memref<2x4x4xf32>) {
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x5x8xf32>, memref<2x5x4xf32>) outs(%o : memref<2x4x4xf32>) {causal, scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+// Tests a 1x1 stride-1 convolution reading the image in place as the K x N operand (rows P = 64
+// apart, ldb = 64; blocks of 48 pixels): the first filter tile of each pixel panel prefetches the next panel's rows
+// (MIE_UK_PREFETCH_NEXT_B = 128); the partial last panel is packed (ldb = nr = 16), no prefetch.
+
+// CHECK-LABEL: func.func @conv_pointwise_in_place
+// CHECK: scf.parallel
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %{{.+}}, %{{.+}} : index
+// CHECK: %[[PREFETCH:.+]] = arith.ori %c2_i64, %c128_i64 : i64
+// CHECK: %[[TFLAGS:.+]] = arith.select %[[FIRST]], %[[PREFETCH]], %{{.+}} : i64
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c64_i64, {{.*}}, %[[TFLAGS]],
+// CHECK-NOT: arith.select
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c16_i64{{[_0-9]*}}, {{.*}}, %c2_i64,
+func.func @conv_pointwise_in_place(%x: memref<1x8x8x8xf32>, %w: memref<2x8x6xf32>, %y: memref<1x12x8x8xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<2x8x6xf32>) outs(%y : memref<1x12x8x8xf32>) {filter_shape = array<i64: 12, 8, 1, 1>, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 48>}
   return
 }

@@ -41,6 +41,13 @@ struct UKernelBuilder {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(y));
   }
 
+  /// `flags` with `bits` or-ed in on the first iteration of a loop from `first` (`iv == first`).
+  Value flagsOnFirst(Value flags, int64_t bits, Value iv, Value first) {
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, iv, first);
+    Value with = arith::OrIOp::create(b, loc, flags, i64(bits));
+    return arith::SelectOp::create(b, loc, isFirst, with, flags);
+  }
+
   Value i64(Value index) { return arith::IndexCastOp::create(b, loc, b.getI64Type(), index); }
   Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
   Value f32(double v) {
@@ -281,8 +288,12 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
               Value aOff = ub.mul(ub.add(ub.mul(ft, k), k0), mr);
               Value cOff =
                   ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, nr))));
+              // A panel read in place (rows P apart): the first filter tile on it fetches the
+              // next panel's rows while the rest of the filters reuse this one.
+              Value tileFlags =
+                  ldb == nr ? flags : ub.flagsOnFirst(flags, MIE_UK_PREFETCH_NEXT_B, ft, ftBegin);
               ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
-                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, bp, ub.i64(row), rp,
+                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags, bp, ub.i64(row), rp,
                              cOff, ub.i64(p), ub.f32(epi.lo), ub.f32(epi.hi)});
             });
           });
@@ -725,9 +736,13 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
                         Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(f), row));
                         Value aOff = ub.mul(ub.add(ub.mul(ub.add(uXi, ft), k), k0), mr);
                         Value cOff = ub.i64(ub.add(mGemm, ub.add(ub.mul(row, tiles), col)));
+                        // V read in place: prefetch the next panel (see the convolution's tiles).
+                        Value tileFlags =
+                            inPlace ? ub.flagsOnFirst(flags, MIE_UK_PREFETCH_NEXT_B, ft, ftBegin)
+                                    : flags;
                         ub.call(tile, {wp, ub.i64(aOff), bp, ub.i64(bOff),
                                        ub.i64(inPlace ? tiles : nr), mp, cOff, ub.i64(tiles),
-                                       ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), flags, mp,
+                                       ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags, mp,
                                        ub.i64(0), mp, cOff, ub.i64(tiles), ub.f32(0), ub.f32(0)});
                       });
                     });

@@ -16,6 +16,10 @@ thread_local bool tls_in_parallel_body = false;
 // trip, short enough not to burn a core when the model is idle or the machine is oversubscribed.
 constexpr int kSpinIterations = 2000;
 
+// Chunks per thread a parallel_for is cut into at most (about): enough that uneven chunks balance, few
+// enough that claiming them (one CAS each) stays negligible.
+constexpr int64_t kChunksPerThread = 32;
+
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -150,12 +154,15 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn
   }
   // Chunks are whole multiples of the grain (the ABI promises grain-aligned starts); several per thread so
   // uneven work balances, but not so many that the shared counter becomes the bottleneck.
+  // Kernels split their work into a few dozen items (blocks of output tiles) of unequal cost: each item is
+  // its own chunk until there are more than kChunksPerThread per thread, so the last chunks, which decide
+  // when the caller may return, are single items.
   const int64_t threads = int64_t(num_threads_);
-  const int64_t g = grain > 0 ? grain : (count / (threads * 4) > 0 ? count / (threads * 4) : 1);
+  const int64_t g = grain > 0 ? grain : 1;
   const int64_t units = count / g + (count % g != 0);
-  const int64_t units_per_chunk = units / (threads * 8) > 0 ? units / (threads * 8) : 1;
+  const int64_t units_per_chunk = units / (threads * kChunksPerThread) > 0 ? units / (threads * kChunksPerThread) : 1;
   const int64_t chunk = g * units_per_chunk;
-  // At most about 16 chunks per thread, far below the 2^40 indices claim_ can count.
+  // At most about 2 * kChunksPerThread chunks per thread, far below the 2^40 indices claim_ can count.
   const int64_t num_chunks = count / chunk + (count % chunk != 0);
   if (num_chunks <= 1) {
     BodyScope scope;

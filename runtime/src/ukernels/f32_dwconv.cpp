@@ -1,11 +1,11 @@
 //===- f32_dwconv.cpp - depthwise NCHW convolution, one build per ISA -----===//
 //
 // Output pixels of a row in vector lanes: each channel's input plane is first copied into a
-// zero-padded scratch plane (so the inner loops have no bounds checks), then every output row is
-// accumulated in registers over the whole KH x KW window, U vectors at a time (then one at a time
-// for the rest of a row, so short rows compute only the vectors they need), and the epilogue is
-// applied before the one store. Stride 2 reads two vectors and keeps the even lanes; other strides
-// gather lane by lane.
+// zero-padded scratch plane (so the inner loops have no bounds checks; with stride 2 each row split
+// into even and odd columns, so every tap is a contiguous vector load), then blocks of output rows
+// x vectors are accumulated in registers over the whole KH x KW window (several rows at once, so
+// short rows still run independent FMA chains), and the epilogue is applied before the one store.
+// Other strides gather lane by lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,40 +19,120 @@ namespace {
 MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
   if (stride == 1)
     return load(p);
-  if (stride == 2)
-    return loadEven(p);
   float tmp[VL];
   for (int l = 0; l < VL; ++l)
     tmp[l] = p[l * stride];
   return load(tmp);
 }
 
-constexpr int U = 4; // vectors of one output row accumulated together
+/// Where a channel's taps are read: `plane` rows `ld` apart, tap (kh, kw) of output (oh, ow) at
+/// row oh * SH + kh * DH, column ow * colScale + tapCol(kw), lanes `laneStride` apart. Stride 2
+/// (undilated along W) splits each padded row into its even and odd columns (half rows `ld / 2`
+/// long), so every tap reads whole contiguous vectors: the deinterleave is paid once per input
+/// element, not once per tap.
+struct DwPlane {
+  const float *plane;
+  int64_t ld, SH, DH, colScale, laneStride;
+  // tapCol(kw) = (kw >> tapShift) * tapStep + (kw & tapOddMask) * tapOddOffset: kw * DW on a plain
+  // plane, (kw & 1) * (ld / 2) + kw / 2 on a split one.
+  int64_t tapShift, tapStep, tapOddMask, tapOddOffset;
+  int64_t tapCol(int64_t kw) const {
+    return (kw >> tapShift) * tapStep + (kw & tapOddMask) * tapOddOffset;
+  }
+};
 
-/// Output vectors [ow0, ow0 + NU * VL) of row oh over the whole window, epilogue, store.
-template <int NU>
-MIE_UK_INLINE void dwconvVectors(const float *__restrict plane, int64_t ld, int64_t oh,
-                                 int64_t ow0, int64_t KH, int64_t KW, int64_t SH, int64_t SW,
-                                 int64_t DH, int64_t DW, int64_t OW, const float *__restrict w,
-                                 float *__restrict o, const float *r, int64_t flags, float bias,
-                                 float lo, float hi, float z) {
-  vf acc[NU];
-  for (int u = 0; u < NU; ++u)
-    acc[u] = splat(0.0f);
+/// R output rows [oh0, oh0 + R) x NU vectors from column ow0, over the whole window: R x NU
+/// independent accumulators, so short rows (7 or 14 pixels: one or two vectors) still keep
+/// several FMA chains in flight, and each weight broadcast serves all of them. Epilogue, store.
+template <int R, int NU>
+MIE_UK_INLINE void dwconvBlock(const DwPlane &pl, int64_t oh0, int64_t ow0, int64_t KH,
+                               int64_t KW, int64_t OW, const float *__restrict w,
+                               float *__restrict out, const float *res, int64_t flags, float bias,
+                               float lo, float hi, float z) {
+  vf acc[R][NU];
+  for (int r = 0; r < R; ++r)
+    for (int u = 0; u < NU; ++u)
+      acc[r][u] = splat(0.0f);
+  const int64_t ls = pl.laneStride;
   for (int64_t kh = 0; kh < KH; ++kh) {
-    const float *prow = plane + (oh * SH + kh * DH) * ld + ow0 * SW;
+    const float *rows = pl.plane + (oh0 * pl.SH + kh * pl.DH) * pl.ld + ow0 * pl.colScale;
     for (int64_t kw = 0; kw < KW; ++kw) {
       const vf wv = splat(w[kh * KW + kw]);
-      const float *p = prow + kw * DW;
-      for (int u = 0; u < NU; ++u)
-        acc[u] = fma(wv, loadStrided(p + u * VL * SW, SW), acc[u]);
+      const float *p = rows + pl.tapCol(kw);
+      for (int r = 0; r < R; ++r)
+        for (int u = 0; u < NU; ++u)
+          acc[r][u] = fma(wv, loadStrided(p + r * pl.SH * pl.ld + u * VL * ls, ls), acc[r][u]);
     }
   }
-  for (int u = 0; u < NU; ++u) {
-    const int64_t base = ow0 + u * VL;
-    const int64_t valid = OW - base < VL ? OW - base : VL;
-    vf y = epilogueVector(acc[u], flags, bias, r ? r + base : nullptr, valid, lo, hi);
-    storeN(o + base, y, valid, z);
+  for (int r = 0; r < R; ++r)
+    for (int u = 0; u < NU; ++u) {
+      const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
+      const int64_t rest = OW - (ow0 + u * VL);
+      const int64_t valid = rest < VL ? rest : VL;
+      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
+      storeN(out + base, y, valid, z);
+    }
+}
+
+/// Output rows [oh0, oh0 + R): NU vectors at a time while the row has that many, then one.
+template <int R, int NU>
+MIE_UK_INLINE void dwconvRows(const DwPlane &pl, int64_t oh0, int64_t KH, int64_t KW, int64_t OW,
+                              const float *__restrict w, float *__restrict out, const float *res,
+                              int64_t flags, float bias, float lo, float hi, float z) {
+  const int64_t vectors = (OW + VL - 1) / VL;
+  int64_t v = 0;
+  for (; v + NU <= vectors; v += NU)
+    dwconvBlock<R, NU>(pl, oh0, v * VL, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  for (; v < vectors; ++v)
+    dwconvBlock<R, 1>(pl, oh0, v * VL, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+}
+
+/// All output rows: blocks of R rows, then single rows.
+template <int R, int NU>
+MIE_UK_INLINE void dwconvPlane(const DwPlane &pl, int64_t OH, int64_t KH, int64_t KW, int64_t OW,
+                               const float *__restrict w, float *__restrict out, const float *res,
+                               int64_t flags, float bias, float lo, float hi, float z) {
+  int64_t oh = 0;
+  for (; oh + R <= OH; oh += R)
+    dwconvRows<R, NU>(pl, oh, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  for (; oh < OH; ++oh)
+    dwconvRows<1, NU>(pl, oh, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+}
+
+/// The padded plane with every row split into its even columns (first half, ld / 2 floats) and
+/// its odd ones (second half); zeros where the window leaves the image and past the row.
+MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
+                                  int64_t PW, int64_t rows, int64_t ld, float *__restrict plane,
+                                  float z) {
+  const int64_t half = ld / 2;
+  for (int64_t r = 0; r < rows; ++r) {
+    float *even = plane + r * ld, *odd = even + half;
+    const int64_t ih = r - PH;
+    if (ih < 0 || ih >= H) {
+      for (int64_t q = 0; q < ld; ++q)
+        even[q] = z;
+      continue;
+    }
+    const float *s = x + ih * W;
+    // Column pair j is (2 j - PW, 2 j + 1 - PW): wholly inside the image for j in [lo, hi), a
+    // branch-free deinterleave LLVM vectorizes; the few pairs at the borders are checked.
+    const int64_t lo = (PW + 1) / 2 < half ? (PW + 1) / 2 : half;
+    int64_t hi = (W + PW) / 2 < half ? (W + PW) / 2 : half;
+    hi = hi < lo ? lo : hi;
+    auto edge = [&](int64_t j) {
+      const int64_t c0 = 2 * j - PW, c1 = c0 + 1;
+      even[j] = (c0 >= 0 && c0 < W ? s[c0] : 0.0f) + z;
+      odd[j] = (c1 >= 0 && c1 < W ? s[c1] : 0.0f) + z;
+    };
+    for (int64_t j = 0; j < lo; ++j)
+      edge(j);
+    const float *sp = s - PW;
+    for (int64_t j = lo; j < hi; ++j) {
+      even[j] = sp[2 * j] + z;
+      odd[j] = sp[2 * j + 1] + z;
+    }
+    for (int64_t j = hi; j < half; ++j)
+      edge(j);
   }
 }
 
@@ -66,21 +146,21 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
   const int64_t ld = mie_uk_dwconv_plane_ld(KW, SW, DW, OW);
-  fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z);
-  // U vectors at a time while a row has that many, then one at a time: a 7-wide row computes one
-  // vector, not U.
-  const int64_t vectors = (OW + VL - 1) / VL;
-  for (int64_t oh = 0; oh < OH; ++oh) {
-    float *o = out + oh * OW;
-    const float *r = res ? res + oh * OW : nullptr;
-    int64_t v = 0;
-    for (; v + U <= vectors; v += U)
-      dwconvVectors<U>(plane, ld, oh, v * VL, KH, KW, SH, SW, DH, DW, OW, w, o, r, flags, bias, lo,
-                       hi, z);
-    for (; v < vectors; ++v)
-      dwconvVectors<1>(plane, ld, oh, v * VL, KH, KW, SH, SW, DH, DW, OW, w, o, r, flags, bias, lo,
-                       hi, z);
+  DwPlane pl{plane, ld, SH, DH, SW, SW, 0, DW, 0, 0};
+  if (SW == 2 && DW == 1) {
+    fillSplitPlane(x, H, W, PH, PW, rows, ld, plane, z);
+    pl = DwPlane{plane, ld, SH, DH, 1, 1, 1, 1, 1, ld / 2};
+  } else {
+    fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z);
   }
+  // About 8 accumulators: 2 rows of 4 vectors, 4 rows of 2, or 6 rows of 1 (7-pixel rows).
+  const int64_t vectors = (OW + VL - 1) / VL;
+  if (vectors >= 4)
+    dwconvPlane<2, 4>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  else if (vectors >= 2)
+    dwconvPlane<4, 2>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  else
+    dwconvPlane<6, 1>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
 }
 
 } // namespace

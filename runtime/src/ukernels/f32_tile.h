@@ -137,6 +137,30 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *__restrict c, int64_t ld
       c[i * ldc + j] = tmp[i][j] + z;
 }
 
+/// acc += A B over k: `a` a packed LHS panel [k][MR], `b` rows of NR floats ldb apart. With
+/// `prefetchNext`, also prefetches the NR floats after each row (the next panel of an operand read
+/// in place, whose rows the hardware prefetchers do not follow).
+template <int MR, int NV, bool prefetchNext>
+MIE_UK_INLINE void tileProducts(vf (&acc)[MR][NV], const float *__restrict a,
+                                const float *__restrict b, int64_t ldb, int64_t k) {
+#pragma clang loop unroll_count(2)
+  for (int64_t p = 0; p < k; ++p) {
+    vf bv[NV];
+    for (int v = 0; v < NV; ++v)
+      bv[v] = load(b + p * ldb + v * VL);
+    if (prefetchNext) {
+      // The next panel's row: NV * VL floats, one or two cache lines.
+      __builtin_prefetch(b + p * ldb + NV * VL, 0, 3);
+      __builtin_prefetch(b + p * ldb + 2 * NV * VL - 1, 0, 3);
+    }
+    for (int i = 0; i < MR; ++i) {
+      vf av = splat(a[p * MR + i]);
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = fma(av, bv[v], acc[i][v]);
+    }
+  }
+}
+
 /// One register tile of C (m x n of MR x NR, row stride ldc) += or = A B over k: `a` is a packed
 /// LHS panel [k][MR] (rows broadcast), `b` rows of NR floats ldb apart (vector loads), then the
 /// epilogue and the store (finishTile). The GEMM tiles and the attention kernel's two products.
@@ -154,17 +178,10 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
         acc[i][v] = splat(0.0f);
   }
 
-#pragma clang loop unroll_count(2)
-  for (int64_t p = 0; p < k; ++p) {
-    vf bv[NV];
-    for (int v = 0; v < NV; ++v)
-      bv[v] = load(b + p * ldb + v * VL);
-    for (int i = 0; i < MR; ++i) {
-      vf av = splat(a[p * MR + i]);
-      for (int v = 0; v < NV; ++v)
-        acc[i][v] = fma(av, bv[v], acc[i][v]);
-    }
-  }
+  if (flags & MIE_UK_PREFETCH_NEXT_B)
+    tileProducts<MR, NV, true>(acc, a, b, ldb, k);
+  else
+    tileProducts<MR, NV, false>(acc, a, b, ldb, k);
 
   finishTile<MR, NV>(acc, c, ldc, m, n, flags, bias, res, ldr, lo, hi);
 }

@@ -38,6 +38,10 @@ enum {
   MIE_UK_CLAMP = 1 << 5,    /* clamp to [lo, hi] after the activation */
   MIE_UK_TRANSPOSE_C = 1 << 6, /* C and the residual hold the tile transposed: (i, j) at [j * ld + i]
                                   (a 1x1 convolution computed with its pixels as rows) */
+  MIE_UK_PREFETCH_NEXT_B = 1 << 7, /* while running, prefetch the next column panel read in place:
+                                      the NR floats after each of the k rows of b (rows ldb apart).
+                                      Rows far apart defeat the hardware prefetchers, and the first
+                                      tile on a panel would otherwise wait for k cache misses */
 };
 /* The activation sits in bits 8..15, numbered as mlir::mie::Activation
  * (dialects/mie/IR/MieBase.td). */
