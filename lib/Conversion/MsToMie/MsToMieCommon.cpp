@@ -167,3 +167,35 @@ int64_t mstomie::normalizeAxis(uint64_t axis, int64_t rank) {
   auto a = static_cast<int64_t>(axis);
   return a < 0 ? a + rank : a;
 }
+
+Value mstomie::RowLoops::index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+void mstomie::RowLoops::forEachRow(int64_t rows, function_ref<void(Value base)> body) {
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(rows)},
+                                     ValueRange{index(1)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(par.getBody());
+  body(arith::MulIOp::create(b, loc, par.getInductionVars()[0], index(len)));
+}
+
+Value mstomie::RowLoops::reduce(
+    Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step) {
+  auto loop = scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{init},
+                                 [&](OpBuilder &fb, Location fl, Value j, ValueRange acc) {
+                                   scf::YieldOp::create(fb, fl, step(fb, fl, j, acc[0]));
+                                 });
+  return loop.getResult(0);
+}
+
+void mstomie::RowLoops::each(function_ref<void(OpBuilder &, Location, Value j)> body) {
+  scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{},
+                     [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
+                       body(fb, fl, j);
+                       scf::YieldOp::create(fb, fl);
+                     });
+}
+
+Value mstomie::loadAt(OpBuilder &b, Location loc, Value flat, Value base, Value j) {
+  Value at = base ? (Value)arith::AddIOp::create(b, loc, base, j) : j;
+  return memref::LoadOp::create(b, loc, flat, at);
+}

@@ -24,11 +24,6 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
-/// Float sums may be reassociated: the loop vectorizer then keeps one partial sum per lane instead
-/// of a serial chain of adds (a row of 768 adds at 4 cycles each bounded layer_norm at ~1.5 GB/s);
-/// pairwise partial sums are no less accurate than the serial order.
-constexpr arith::FastMathFlags kReassoc = arith::FastMathFlags::reassoc;
-
 
 using IterType = utils::IteratorType;
 
@@ -44,50 +39,6 @@ void buildGeneric(OpBuilder &b, Location loc, ValueRange ins, ValueRange outs,
                             [&](OpBuilder &gb, Location gl, ValueRange e) {
                               linalg::YieldOp::create(gb, gl, body(gb, gl, e));
                             });
-}
-
-/// Row kernels: the op's rows (the trailing `len` elements of each outer index) are the work of
-/// one scf.parallel, each row read from flat views in a few passes while it sits in L1, instead of
-/// one generic per statistic over the whole tensor (each a pass through memory and a dispatch).
-struct RowLoops {
-  OpBuilder &b;
-  Location loc;
-  int64_t len;
-
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-
-  /// scf.parallel over the rows; `body(base)` computes the row starting at flat element `base`.
-  void forEachRow(int64_t rows, function_ref<void(Value base)> body) {
-    auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(rows)},
-                                       ValueRange{index(1)});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(par.getBody());
-    body(arith::MulIOp::create(b, loc, par.getInductionVars()[0], index(len)));
-  }
-
-  /// The fold of `step(j, acc)` over j in [0, len) from `init`.
-  Value reduce(Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step) {
-    auto loop = scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{init},
-                                   [&](OpBuilder &fb, Location fl, Value j, ValueRange acc) {
-                                     scf::YieldOp::create(fb, fl, step(fb, fl, j, acc[0]));
-                                   });
-    return loop.getResult(0);
-  }
-
-  /// `body(j)` for j in [0, len).
-  void each(function_ref<void(OpBuilder &, Location, Value j)> body) {
-    scf::ForOp::create(b, loc, index(0), index(len), index(1), ValueRange{},
-                       [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
-                         body(fb, fl, j);
-                         scf::YieldOp::create(fb, fl);
-                       });
-  }
-};
-
-/// Element `base + j` of a flat buffer.
-Value loadAt(OpBuilder &b, Location loc, Value flat, Value base, Value j) {
-  Value at = base ? (Value)arith::AddIOp::create(b, loc, base, j) : j;
-  return memref::LoadOp::create(b, loc, flat, at);
 }
 
 /// softmax(x) = exp(x - max) / sum(exp(x - max)) along `axis`: a max reduction and a sum
