@@ -182,6 +182,30 @@ func.func @pointwise(%x: memref<1x512x7x7xf32>, %y: memref<1x2048x7x7xf32>, %b: 
 
 // -----
 
+// Tests the transposed store's cost in the choice: at 14x14 (196 pixels, 94% of 16-wide lanes) a
+// short reduction (K = 40, mobilenet_v3's 40 -> 240) stays an NCHW convolution, whose tiles store
+// whole vectors, while K = 1024 (1024 -> 256) amortizes the scatter and runs as pixel rows.
+
+// CHECK-LABEL: func.func @pointwise_short_k
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>)
+// CHECK-SAME: tiling = #mie.tiling<"avx2"
+// CHECK: mie.gemm ins(%{{.+}} : memref<1024x196xf32>, memref<256x1024xf32>)
+// CHECK-SAME: trans_a, trans_b, trans_c
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
+memref.global "private" constant @w40 : memref<240x40x1x1xf32> = dense<1.0>
+memref.global "private" constant @w1024 : memref<256x1024x1x1xf32> = dense<1.0>
+func.func @pointwise_short_k(%x: memref<1x40x14x14xf32>, %y: memref<1x240x14x14xf32>,
+                             %x2: memref<1x1024x14x14xf32>, %y2: memref<1x256x14x14xf32>) {
+  %w = memref.get_global @w40 : memref<240x40x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>) outs(%y : memref<1x240x14x14xf32>)
+  %w2 = memref.get_global @w1024 : memref<256x1024x1x1xf32>
+  mie.conv2d ins(%x2, %w2 : memref<1x1024x14x14xf32>, memref<256x1024x1x1xf32>) outs(%y2 : memref<1x256x14x14xf32>)
+  return
+}
+}
+
+// -----
+
 // Tests that a stem (3 input channels, K = 27) runs on the direct kernel: tiles along output rows
 // (OW = 112 fills 4x24 tiles best with 32 filters), kc = K, and bands of 7 of the 112 output rows
 // (16 work items: nc = 7 rows x 120 pixels of whole tiles); a 3x3 convolution with 64 channels

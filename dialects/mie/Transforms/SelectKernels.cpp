@@ -216,13 +216,25 @@ bool isPointwise(Conv2dOp conv) {
          llvm::all_of(conv.getPads(), [](int64_t p) { return p == 0; });
 }
 
+/// K steps a pixels-as-rows tile's transposed store costs about as much as: it scatters MR x NR
+/// scalars (one run of MR per filter) where the NCHW form stores NR / VL vectors per row, about 16
+/// steps of a 6x16 tile's K loop (measured on 1x1 convolutions with K = 40..2048, 7x7 and 14x14).
+constexpr int64_t kTransposedStoreKSteps = 16;
+
 /// Pixels as rows pays when the output rows are short: the NCHW form puts the P pixels of a channel
 /// in the vector lanes (7x7 = 49 fill 49 of 64 lanes of 16-wide tiles), the transposed product
 /// puts the filters there (multiples of 16 in real networks) and the pixels on the broadcast side,
-/// whose tiles are a few rows. The margin covers the packing of x^T, which the NCHW form reads in
-/// place.
-bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels) {
-  return bestTileScore(isa, pixels, filters) > 1.05 * bestTileScore(isa, filters, pixels);
+/// whose tiles are a few rows. Its tiles end in a transposed store, which a short K does not
+/// amortize (mobilenet_v3's 40 -> 240 channels at 14x14 ran 1.17x slower as pixel rows, 1024 ->
+/// 256 at 14x14 1.13x faster).
+bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels, int64_t k) {
+  double rowsScore;
+  const UKernelTile *rows = bestTile(getF32GemmTiles(isa), pixels, filters, &rowsScore);
+  if (!rows)
+    return false;
+  // The scatter shrinks with the rows a tile really has (one pixel: a contiguous run per tile).
+  double storeSteps = kTransposedStoreKSteps * double(std::min(pixels, rows->mr)) / rows->mr;
+  return rowsScore * double(k) / (double(k) + storeSteps) > bestTileScore(isa, filters, pixels);
 }
 
 /// The direct kernel (no pixel panels) for convolutions whose packing would cost as much as their
@@ -332,7 +344,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           }
           return;
         }
-        if (isPointwise(conv) && prefersPixelRows(chosenIsa, out[1], out[2] * out[3])) {
+        if (isPointwise(conv) && prefersPixelRows(chosenIsa, out[1], out[2] * out[3], in[1])) {
           GemmShape shape{out[2] * out[3], out[1], in[1], 1};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
             rewriteAsPixelRowsGemm(conv).setTilingAttr(t);

@@ -279,17 +279,17 @@ def matmuls():
 def kernels():
     """Every microkernel path of mie-select-kernels on odd sizes: Winograd (3x3 stride 1, >= 16
     channels, a residual), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
-    panel, 1x1 on few pixels (8x7) computed with the pixels as rows and a residual, 1x1 stride 2,
+    panel, 1x1 on few pixels (7x7, K = 128) computed with the pixels as rows and a residual, 1x1 stride 2,
     depthwise 5x5 stride 2 with relu6, a late layer with shared panels (few pixels), and a Gemm
     with a packed B."""
     inits = [weight("w_in", [24, 3, 3, 3]), weight("b_in", [24], 0.1),
              weight("w_wg1", [24, 24, 3, 3]), weight("b_wg1", [24], 0.1),
              weight("w_wg2", [24, 24, 3, 3]),
              weight("w_s2", [32, 24, 3, 3]), weight("b_s2", [32], 0.1),
-             weight("w_pw", [48, 32, 1, 1]), weight("b_pw", [48], 0.1),
-             weight("w_dw", [48, 1, 5, 5]), weight("b_dw", [48], 0.1),
-             weight("w_rows", [48, 48, 1, 1]), weight("b_rows", [48], 0.1),
-             weight("w_ds", [64, 48, 1, 1]),
+             weight("w_pw", [128, 32, 1, 1]), weight("b_pw", [128], 0.1),
+             weight("w_dw", [128, 1, 5, 5]), weight("b_dw", [128], 0.1),
+             weight("w_rows", [128, 128, 1, 1]), weight("b_rows", [128], 0.1),
+             weight("w_ds", [64, 128, 1, 1]),
              weight("w_late", [72, 64, 3, 3]), weight("b_late", [72], 0.1),
              weight("fc_w", [10, 72]), weight("fc_b", [10], 0.1),
              numpy_helper.from_array(np.array(0.0, np.float32), "clip_min"),
@@ -306,7 +306,7 @@ def kernels():
                          pads=[1, 1, 1, 1]),
         helper.make_node("Conv", ["d", "w_pw", "b_pw"], ["e"], name="pointwise"),
         helper.make_node("Clip", ["e", "clip_min", "clip_max"], ["er"], name="pointwise_relu6"),
-        helper.make_node("Conv", ["er", "w_dw", "b_dw"], ["f"], name="depthwise", group=48,
+        helper.make_node("Conv", ["er", "w_dw", "b_dw"], ["f"], name="depthwise", group=128,
                          strides=[2, 2], pads=[2, 2, 2, 2]),
         helper.make_node("Clip", ["f", "clip_min", "clip_max"], ["fr"], name="depthwise_relu6"),
         helper.make_node("Conv", ["fr", "w_rows", "b_rows"], ["p"], name="pointwise_rows"),
@@ -319,7 +319,7 @@ def kernels():
         helper.make_node("Flatten", ["gap"], ["flat"], name="flatten", axis=1),
         helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], name="fc", transB=1),
     ]
-    return nodes, inits, [1, 3, 29, 27], [1, 10]
+    return nodes, inits, [1, 3, 27, 27], [1, 10]
 
 
 MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
