@@ -511,3 +511,18 @@ func.func @conv_pointwise_in_place(%x: memref<1x8x8x8xf32>, %w: memref<2x8x6xf32
   mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<2x8x6xf32>) outs(%y : memref<1x12x8x8xf32>) {filter_shape = array<i64: 12, 8, 1, 1>, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 48>}
   return
 }
+
+// -----
+
+// Tests the work items of a GEMM with several row blocks (18 rows in blocks of 6) and column blocks
+// (2 of 16): column block major, item -> (item / 3, item % 3), so the row blocks that stream the
+// same weight panels run next to each other.
+
+// CHECK-LABEL: func.func @gemm_items_column_major
+// CHECK: scf.parallel (%[[ITEM:.+]]) = (%c0) to (%c6) step (%c1)
+// CHECK: arith.divui %[[ITEM]], %c3 : index
+// CHECK: arith.remui %[[ITEM]], %c3{{[_0-9]*}} : index
+func.func @gemm_items_column_major(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>, %c: memref<18x32xf32>) {
+  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  return
+}

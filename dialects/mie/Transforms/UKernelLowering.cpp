@@ -449,8 +449,11 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                  ub.mul(panel, k * mr));
           });
         }
+        // Items column block major: the row blocks of one column block are neighbours, so the
+        // weight panels they all stream are read from DRAM once and then from cache (by the same
+        // thread, or by another one at about the same time), not once per row block.
         parallelItems(ub, mBlocks * nBlocks, [&](Value item) {
-          Value mb = ub.div(item, nBlocks), nb = ub.rem(item, nBlocks);
+          Value nb = ub.div(item, mBlocks), mb = ub.rem(item, mBlocks);
           Value m0 = ub.mul(mb, mc);
           Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
           Value ntBegin = ub.mul(nb, nc / nr);
