@@ -102,15 +102,16 @@ MIE_UK_INLINE void dwconvPlane(const DwPlane &pl, int64_t OH, int64_t KH, int64_
 /// The padded plane with every row split into its even columns (first half, ld / 2 floats) and
 /// its odd ones (second half); zeros where the window leaves the image and past the row.
 MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
-                                  int64_t PW, int64_t rows, int64_t ld, float *__restrict plane,
-                                  float z) {
-  const int64_t half = ld / 2;
+                                  int64_t PW, int64_t rows, int64_t ld, int64_t width,
+                                  float *__restrict plane, float z) {
+  // Only the first `width` floats of each half are read.
+  const int64_t half = width < ld / 2 ? width : ld / 2;
   for (int64_t r = 0; r < rows; ++r) {
-    float *even = plane + r * ld, *odd = even + half;
+    float *even = plane + r * ld, *odd = even + ld / 2;
     const int64_t ih = r - PH;
     if (ih < 0 || ih >= H) {
-      for (int64_t q = 0; q < ld; ++q)
-        even[q] = z;
+      for (int64_t q = 0; q < half; ++q)
+        even[q] = odd[q] = z;
       continue;
     }
     const float *s = x + ih * W;
@@ -147,14 +148,17 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
   const int64_t ld = mie_uk_dwconv_plane_ld(KW, SW, DW, OW);
   DwPlane pl{plane, ld, SH, DH, SW, SW, 0, DW, 0, 0};
+  // The reach of the loads: the last vector's last lane plus the window (rows are sized for the
+  // widest ISA's vectors, so narrower ones leave slack that is never read, nor filled).
+  const int64_t vectors = (OW + VL - 1) / VL;
   if (SW == 2 && DW == 1) {
-    fillSplitPlane(x, H, W, PH, PW, rows, ld, plane, z);
+    fillSplitPlane(x, H, W, PH, PW, rows, ld, vectors * VL + (KW - 1) / 2, plane, z);
     pl = DwPlane{plane, ld, SH, DH, 1, 1, 1, 1, 1, ld / 2};
   } else {
-    fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z);
+    fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z,
+                    (vectors * VL - 1) * SW + (KW - 1) * DW + 1);
   }
   // About 8 accumulators: 2 rows of 4 vectors, 4 rows of 2, or 6 rows of 1 (7-pixel rows).
-  const int64_t vectors = (OW + VL - 1) / VL;
   if (vectors >= 4)
     dwconvPlane<2, 4>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
   else if (vectors >= 2)

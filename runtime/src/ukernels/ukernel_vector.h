@@ -159,12 +159,16 @@ MIE_UK_INLINE vf activate(vf x, int act) {
 /// the columns [cols, ld) that whole-vector reads run into). `z` is opaqueZero().
 MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
                                    int64_t PW, int64_t rows, int64_t cols, int64_t ld,
-                                   float *__restrict plane, float z) {
+                                   float *__restrict plane, float z, int64_t width = -1) {
+  // Only the first `width` floats of a row are ever read (all of ld by default): no need to fill
+  // the slack of a row sized for the widest ISA.
+  if (width < 0 || width > ld)
+    width = ld;
   for (int64_t r = 0; r < rows; ++r) {
     float *d = plane + r * ld;
     const int64_t ih = r - PH;
     if (ih < 0 || ih >= H) {
-      for (int64_t q = 0; q < ld; ++q)
+      for (int64_t q = 0; q < width; ++q)
         d[q] = z;
       continue;
     }
@@ -176,7 +180,7 @@ MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t
       d[q] = z;
     for (int64_t q = left; q < right; ++q)
       d[q] = s[q - PW] + z;
-    for (int64_t q = right; q < ld; ++q)
+    for (int64_t q = right; q < width; ++q)
       d[q] = z;
   }
 }
