@@ -177,6 +177,22 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
       for (int v = 0; v < NV; ++v)
         acc[i][v] = splat(0.0f);
   }
+  // The rows of C (and of the residual) a tile finishes with lie a whole output plane apart in a
+  // convolution: no hardware prefetcher follows them, so without these the epilogue waits for MR
+  // cache misses, and the stores for MR more, once per tile. Fetched now, they arrive during the
+  // K loop.
+  if (!(flags & MIE_UK_TRANSPOSE_C)) {
+    const bool residual = (flags & (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL)) ==
+                          (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL);
+    for (int64_t i = 0; i < m; ++i) {
+      __builtin_prefetch(c + i * ldc, 1, 3);
+      __builtin_prefetch(c + i * ldc + NV * VL - 1, 1, 3);
+      if (residual) {
+        __builtin_prefetch(res + i * ldr, 0, 3);
+        __builtin_prefetch(res + i * ldr + NV * VL - 1, 0, 3);
+      }
+    }
+  }
 
   if (flags & MIE_UK_PREFETCH_NEXT_B)
     tileProducts<MR, NV, true>(acc, a, b, ldb, k);
