@@ -290,24 +290,30 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 
 // -----
 
-// Tests pooling. Padded max pooling first copies the input into a -inf filled buffer (the padding at
-// offset [top, left]); unpadded average pooling reads the input directly; global average pooling
+// Tests pooling. Max pooling reads the input directly, one parallel loop over output rows, each
+// started at -inf and maxed with every window tap inside the image (columns known at compile time,
+// rows checked at run time), so padding and ceil mode need no copy; unpadded average pooling reads
+// the input directly; global average pooling
 // is a row kernel (one row of H * W per channel, a reassociated sum scaled by 1 / (H * W)); ceil
 // mode pads only at the bottom / right.
 
 // CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @pool
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1x64x112x112xf32>)
-// CHECK: %[[PAD:.+]] = mie.alloc : memref<1x64x114x114xf32>
-// CHECK: mie.kernel "pool_pad" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[PAD]] : memref<1x64x114x114xf32>)
-// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: linalg.fill ins(%[[NEGINF]] : f32)
-// CHECK: %[[INTERIOR:.+]] = memref.subview %{{.+}}[0, 0, 1, 1] [1, 64, 112, 112] [1, 1, 1, 1]
-// CHECK: linalg.copy ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%[[INTERIOR]] :
+// CHECK-NOT: "pool_pad" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x114x114xf32>)
 // CHECK: %[[MAX:.+]] = mie.alloc : memref<1x64x56x56xf32>
-// CHECK: mie.kernel "max_pool" ins(%[[PAD]] : memref<1x64x114x114xf32>) outs(%[[MAX]] : memref<1x64x56x56xf32>)
-// CHECK: memref.alloca() : memref<3x3xf32>
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : memref<1x64x114x114xf32>, memref<3x3xf32>)
+// CHECK: mie.kernel "max_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[MAX]] : memref<1x64x56x56xf32>)
+// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c3584) step (%c1)
+// CHECK: memref.store %[[NEGINF]]
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: scf.if
+// The window's left column (offset -1) skips output column 0; the other two cover all 56.
+// CHECK: scf.for %{{.+}} = %c1{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: arith.maximumf
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
 // CHECK: %[[AVG:.+]] = mie.alloc : memref<1x64x56x56xf32>
 // CHECK: mie.kernel "avg_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[AVG]] : memref<1x64x56x56xf32>)
 // CHECK: memref.alloca() : memref<2x2xf32>
@@ -323,12 +329,14 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 // CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
 // CHECK: arith.mulf
 // CHECK: memref.store
-// CHECK: %[[CPAD:.+]] = mie.alloc : memref<1x64x114x114xf32>
-// CHECK: mie.kernel "pool_pad"
-// CHECK: memref.subview %{{.+}}[0, 0, 0, 0] [1, 64, 112, 112] [1, 1, 1, 1]
 // CHECK: %[[CEIL:.+]] = mie.alloc : memref<1x64x38x38xf32>
-// CHECK: mie.kernel "max_pool" ins(%[[CPAD]] : memref<1x64x114x114xf32>) outs(%[[CEIL]] : memref<1x64x38x38xf32>)
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<3> : tensor<2xi64>}
+// CHECK: mie.kernel "max_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[CEIL]] : memref<1x64x38x38xf32>)
+// Ceil mode: the last window (columns 111..113) reaches past the input, so after the -inf fill and
+// tap 0 (all 38 columns), taps 1 and 2 stop before output column 37.
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
 // CHECK: return %[[MAX]], %[[AVG]], %[[GAP]], %[[CEIL]]
 func.func @pool(%x: tensor<1x64x112x112xf32>)
     -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>) {

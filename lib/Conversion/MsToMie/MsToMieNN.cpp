@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
 
@@ -215,24 +216,86 @@ static std::pair<Value, std::pair<int64_t, int64_t>> preparePool(PoolOp op, Valu
   return {padForPooling(b, op.getLoc(), input, inType, op.getPads(), extra, padValue), extra};
 }
 
+/// Max pooling without a padded copy: one parallel loop over the output rows (image, channel,
+/// row); each row starts at -inf and takes, for every window row inside the image and every window
+/// column, the maximum with that tap's input elements, over the output columns whose tap lies in
+/// the image (a range known at compile time). Each of those inner loops is a strided read of one
+/// input row that LLVM vectorizes, and the output row stays in L1 across them; the padding and
+/// ceil mode are just the columns and rows a tap skips. (A -inf filled copy of the input plus a
+/// pooling over it took 2.7x onnxruntime's time on resnet50's stem pool.)
 struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(ms::MaxPoolOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    double lowest = -std::numeric_limits<double>::infinity();
-    Value padded = preparePool(op, adaptor.getInput(), rewriter, lowest).first;
-    Value out = allocBuffer(rewriter, loc, op.getType());
-    ArrayRef<int64_t> kernel = op.getKernel();
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    RankedTensorType outType = op.getType();
+    if (!inType.hasStaticShape() || !outType.hasStaticShape() || inType.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "expects static 4-D shapes");
+    const int64_t h = inType.getDimSize(2), w = inType.getDimSize(3);
+    const int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+    const int64_t rows = outType.getDimSize(0) * outType.getDimSize(1) * oh;
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(), pads = op.getPads(),
+                      dilations = op.getDilations();
+    Value out = allocBuffer(rewriter, loc, outType);
+    Type et = outType.getElementType();
     KernelOp::create(
-        rewriter, loc, "max_pool", padded, out, [&](OpBuilder &b, Location l, ValueRange args) {
-          Type et = op.getType().getElementType();
-          linalg::FillOp::create(b, l, scalarConstant(b, l, et, lowest), args[1]);
-          Value window = memref::AllocaOp::create(b, l, MemRefType::get(kernel, et));
-          linalg::PoolingNchwMaxOp::create(b, l, TypeRange{}, ValueRange{args[0], window}, args[1],
-                                           b.getI64TensorAttr(op.getStrides()),
-                                           b.getI64TensorAttr(op.getDilations()));
+        rewriter, loc, "max_pool", adaptor.getInput(), out,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
+          auto idx = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, l, v); };
+          Value lowest = scalarConstant(b, l, et, -std::numeric_limits<double>::infinity());
+          auto forRange = [&](int64_t lo, int64_t hi, function_ref<void(Value)> body) {
+            scf::ForOp::create(b, l, idx(lo), idx(hi), idx(1), ValueRange{},
+                               [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
+                                 OpBuilder::InsertionGuard guard(b);
+                                 b.setInsertionPoint(scf::YieldOp::create(fb, fl));
+                                 body(iv);
+                               });
+          };
+          auto par = scf::ParallelOp::create(b, l, ValueRange{idx(0)}, ValueRange{idx(rows)},
+                                             ValueRange{idx(1)});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(par.getBody());
+          Value row = par.getInductionVars()[0];
+          Value plane = arith::DivUIOp::create(b, l, row, idx(oh));
+          Value orow = arith::RemUIOp::create(b, l, row, idx(oh));
+          Value xPlane = arith::MulIOp::create(b, l, plane, idx(h * w));
+          Value yRow = arith::MulIOp::create(b, l, row, idx(ow));
+          forRange(0, ow, [&](Value o) {
+            memref::StoreOp::create(b, l, lowest, y, ValueRange{arith::AddIOp::create(b, l, yRow, o)});
+          });
+          for (int64_t kh = 0; kh < kernel[0]; ++kh) {
+            // ih = orow * SH + kh * DH - top, inside [0, H) or skipped.
+            Value ih = arith::SubIOp::create(
+                b, l, arith::MulIOp::create(b, l, orow, idx(strides[0])),
+                idx(pads[0] - kh * dilations[0]));
+            Value inside = arith::AndIOp::create(
+                b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ih, idx(0)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ih, idx(h)));
+            auto ifOp = scf::IfOp::create(b, l, inside, /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard ifGuard(b);
+            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+            Value xRow = arith::AddIOp::create(b, l, xPlane, arith::MulIOp::create(b, l, ih, idx(w)));
+            for (int64_t kw = 0; kw < kernel[1]; ++kw) {
+              // Output columns o whose tap iw = o * SW + off lies in [0, W).
+              const int64_t off = kw * dilations[1] - pads[1];
+              const int64_t lo = off >= 0 ? 0 : llvm::divideCeil(-off, strides[1]);
+              const int64_t hi = w - 1 - off < 0 ? 0 : std::min(ow, (w - 1 - off) / strides[1] + 1);
+              if (lo >= hi)
+                continue;
+              forRange(lo, hi, [&](Value o) {
+                Value iw = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, o, idx(strides[1])),
+                                                 idx(off));
+                Value v = memref::LoadOp::create(b, l, x, ValueRange{arith::AddIOp::create(b, l, xRow, iw)});
+                Value at = arith::AddIOp::create(b, l, yRow, o);
+                Value cur = memref::LoadOp::create(b, l, y, ValueRange{at});
+                memref::StoreOp::create(b, l, arith::MaximumFOp::create(b, l, cur, v), y,
+                                        ValueRange{at});
+              });
+            }
+          }
         });
     rewriter.replaceOp(op, out);
     return success();
