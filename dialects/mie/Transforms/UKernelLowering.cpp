@@ -293,8 +293,8 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
               Value tileFlags =
                   ldb == nr ? flags : ub.flagsOnFirst(flags, MIE_UK_PREFETCH_NEXT_B, ft, ftBegin);
               ub.call(tile, {wp, ub.i64(aOff), sp, bOff, ub.i64(ldb), outp, cOff, ub.i64(p),
-                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags, bp, ub.i64(row), rp,
-                             cOff, ub.i64(p), ub.f32(epi.lo), ub.f32(epi.hi)});
+                             ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags, bp, ub.i64(row),
+                             rp, cOff, ub.i64(p), ub.f32(epi.lo), ub.f32(epi.hi)});
             });
           });
         };

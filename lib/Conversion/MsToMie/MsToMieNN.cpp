@@ -264,20 +264,22 @@ struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
           Value xPlane = arith::MulIOp::create(b, l, plane, idx(h * w));
           Value yRow = arith::MulIOp::create(b, l, row, idx(ow));
           forRange(0, ow, [&](Value o) {
-            memref::StoreOp::create(b, l, lowest, y, ValueRange{arith::AddIOp::create(b, l, yRow, o)});
+            memref::StoreOp::create(b, l, lowest, y,
+                                    ValueRange{arith::AddIOp::create(b, l, yRow, o)});
           });
           for (int64_t kh = 0; kh < kernel[0]; ++kh) {
             // ih = orow * SH + kh * DH - top, inside [0, H) or skipped.
-            Value ih = arith::SubIOp::create(
-                b, l, arith::MulIOp::create(b, l, orow, idx(strides[0])),
-                idx(pads[0] - kh * dilations[0]));
+            Value ih =
+                arith::SubIOp::create(b, l, arith::MulIOp::create(b, l, orow, idx(strides[0])),
+                                      idx(pads[0] - kh * dilations[0]));
             Value inside = arith::AndIOp::create(
                 b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ih, idx(0)),
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ih, idx(h)));
             auto ifOp = scf::IfOp::create(b, l, inside, /*withElseRegion=*/false);
             OpBuilder::InsertionGuard ifGuard(b);
             b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-            Value xRow = arith::AddIOp::create(b, l, xPlane, arith::MulIOp::create(b, l, ih, idx(w)));
+            Value xRow =
+                arith::AddIOp::create(b, l, xPlane, arith::MulIOp::create(b, l, ih, idx(w)));
             for (int64_t kw = 0; kw < kernel[1]; ++kw) {
               // Output columns o whose tap iw = o * SW + off lies in [0, W).
               const int64_t off = kw * dilations[1] - pads[1];
@@ -286,9 +288,10 @@ struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
               if (lo >= hi)
                 continue;
               forRange(lo, hi, [&](Value o) {
-                Value iw = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, o, idx(strides[1])),
-                                                 idx(off));
-                Value v = memref::LoadOp::create(b, l, x, ValueRange{arith::AddIOp::create(b, l, xRow, iw)});
+                Value iw = arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, o, idx(strides[1])), idx(off));
+                Value v = memref::LoadOp::create(b, l, x,
+                                                 ValueRange{arith::AddIOp::create(b, l, xRow, iw)});
                 Value at = arith::AddIOp::create(b, l, yRow, o);
                 Value cur = memref::LoadOp::create(b, l, y, ValueRange{at});
                 memref::StoreOp::create(b, l, arith::MaximumFOp::create(b, l, cur, v), y,

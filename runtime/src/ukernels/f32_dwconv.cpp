@@ -45,10 +45,10 @@ struct DwPlane {
 /// independent accumulators, so short rows (7 or 14 pixels: one or two vectors) still keep
 /// several FMA chains in flight, and each weight broadcast serves all of them. Epilogue, store.
 template <int R, int NU>
-MIE_UK_INLINE void dwconvBlock(const DwPlane &pl, int64_t oh0, int64_t ow0, int64_t KH,
-                               int64_t KW, int64_t OW, const float *__restrict w,
-                               float *__restrict out, const float *res, int64_t flags, float bias,
-                               float lo, float hi, float z) {
+MIE_UK_INLINE void dwconvBlock(const DwPlane &pl, int64_t oh0, int64_t ow0, int64_t KH, int64_t KW,
+                               int64_t OW, const float *__restrict w, float *__restrict out,
+                               const float *res, int64_t flags, float bias, float lo, float hi,
+                               float z) {
   vf acc[R][NU];
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < NU; ++u)

@@ -182,8 +182,8 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
   // cache misses, and the stores for MR more, once per tile. Fetched now, they arrive during the
   // K loop.
   if (!(flags & MIE_UK_TRANSPOSE_C)) {
-    const bool residual = (flags & (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL)) ==
-                          (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL);
+    const bool residual =
+        (flags & (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL)) == (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL);
     for (int64_t i = 0; i < m; ++i) {
       __builtin_prefetch(c + i * ldc, 1, 3);
       __builtin_prefetch(c + i * ldc + NV * VL - 1, 1, 3);
