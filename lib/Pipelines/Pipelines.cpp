@@ -101,21 +101,13 @@ static std::string printModule(ModuleOp module) {
   return text;
 }
 
-/// The targets of `list` (comma-separated, no repeats), in the order given.
+/// The targets of `list`; an unknown or repeated name is reported at the module's location only
+/// (attaching the module would print all of it, weights included, under the error).
 static FailureOr<SmallVector<CpuTarget>> lookupTargets(ModuleOp module, StringRef list) {
-  SmallVector<StringRef> names;
-  list.split(names, ',');
-  SmallVector<CpuTarget> targets;
-  for (StringRef name : names) {
-    name = name.trim();
-    std::string error;
-    FailureOr<CpuTarget> target = lookupCpuTarget(name, error);
-    if (failed(target))
-      return module.emitError(error), failure();
-    if (llvm::any_of(targets, [&](const CpuTarget &t) { return t.name == target->name; }))
-      return module.emitError() << "target '" << name << "' is listed twice", failure();
-    targets.push_back(*target);
-  }
+  std::string error;
+  FailureOr<SmallVector<CpuTarget>> targets = lookupCpuTargets(list, error);
+  if (failed(targets))
+    return emitError(module.getLoc()) << error, failure();
   return targets;
 }
 
@@ -153,8 +145,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   if (targets->size() > 1 && options.emit != EmitKind::Package && options.emit != EmitKind::Import &&
       options.emit != EmitKind::Ms)
-    return module.emitError("several targets make a package; --emit=mie, llvm, asm and obj take "
-                            "one target"),
+    return emitError(module.getLoc(), "several targets make a package; --emit=mie, llvm, asm and "
+                                      "obj take one target"),
            failure();
   const CpuTarget *target = &targets->front();
 

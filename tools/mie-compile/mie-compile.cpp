@@ -12,6 +12,7 @@
 #include "mie/Import/OnnxImporter.h"
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
+#include "mie/Target/CPUTarget.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -256,6 +257,12 @@ FailureOr<OwningOpRef<ModuleOp>> loadModel(MLIRContext &ctx, const mie::OnnxImpo
 
 /// Runs the pipeline up to the requested stage and writes the result.
 LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
+  // Checked before the model is read: a typo must not cost an import.
+  std::string targetError;
+  if (failed(mie::lookupCpuTargets(target, targetError))) {
+    llvm::errs() << "error: --target: " << targetError << "\n";
+    return failure();
+  }
   FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
   if (failed(module))
     return failure();

@@ -32,6 +32,10 @@ struct CpuTarget {
 /// The target called `name` ("x86-64" or "aarch64"), or failure with the list of known names.
 FailureOr<CpuTarget> lookupCpuTarget(StringRef name, std::string &error);
 
+/// The targets of a comma-separated `list` ("x86-64,x86-64-avx512"), in the order given; failure
+/// with a one-line `error` on an unknown or repeated name.
+FailureOr<SmallVector<CpuTarget>> lookupCpuTargets(StringRef list, std::string &error);
+
 /// Names accepted by lookupCpuTarget, for help texts.
 std::string knownCpuTargets();
 

@@ -49,6 +49,24 @@ FailureOr<CpuTarget> mie::lookupCpuTarget(StringRef name, std::string &error) {
   return failure();
 }
 
+FailureOr<SmallVector<CpuTarget>> mie::lookupCpuTargets(StringRef list, std::string &error) {
+  SmallVector<StringRef> names;
+  list.split(names, ',');
+  SmallVector<CpuTarget> targets;
+  for (StringRef name : names) {
+    name = name.trim();
+    FailureOr<CpuTarget> target = lookupCpuTarget(name, error);
+    if (failed(target))
+      return failure();
+    if (llvm::any_of(targets, [&](const CpuTarget &t) { return t.name == target->name; })) {
+      error = ("target '" + name + "' is listed twice").str();
+      return failure();
+    }
+    targets.push_back(*target);
+  }
+  return targets;
+}
+
 static void initializeLLVMTargets() {
   static std::once_flag once;
   std::call_once(once, [] {
