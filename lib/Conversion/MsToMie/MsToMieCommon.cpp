@@ -170,12 +170,13 @@ int64_t mstomie::normalizeAxis(uint64_t axis, int64_t rank) {
 
 Value mstomie::RowLoops::index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-void mstomie::RowLoops::forEachRow(int64_t rows, function_ref<void(Value base)> body) {
+void mstomie::RowLoops::forEachRow(int64_t rows, function_ref<void(Value row, Value base)> body) {
   auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(rows)},
                                      ValueRange{index(1)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(par.getBody());
-  body(arith::MulIOp::create(b, loc, par.getInductionVars()[0], index(len)));
+  Value row = par.getInductionVars()[0];
+  body(row, arith::MulIOp::create(b, loc, row, index(len)));
 }
 
 Value mstomie::RowLoops::reduce(

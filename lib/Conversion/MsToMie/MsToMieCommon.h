@@ -110,8 +110,9 @@ struct RowLoops {
   int64_t len;
 
   Value index(int64_t v);
-  /// scf.parallel over the rows; `body(base)` computes the row starting at flat element `base`.
-  void forEachRow(int64_t rows, function_ref<void(Value base)> body);
+  /// scf.parallel over the rows; `body(row, base)` computes row `row`, which starts at flat
+  /// element `base`.
+  void forEachRow(int64_t rows, function_ref<void(Value row, Value base)> body);
   /// The fold of `step(j, acc)` over j in [0, len) from `init`.
   Value reduce(Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step);
   /// `body(j)` for j in [0, len).

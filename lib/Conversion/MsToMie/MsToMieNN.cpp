@@ -400,15 +400,14 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
           RowLoops row{b, l, count};
           // An empty window has no mean: 0 / 0 gives NaN, as the reference does.
           Value inv = scalarConstant(b, l, ct, 1.0 / static_cast<double>(count));
-          row.forEachRow(rows, [&](Value base) {
+          row.forEachRow(rows, [&](Value r, Value base) {
             Value sum = row.reduce(scalarConstant(b, l, ct, 0.0),
                                    [&](OpBuilder &rb, Location rl, Value j, Value acc) {
                                      Value v = convertFloat(rb, rl, loadAt(rb, rl, x, base, j), ct);
                                      return arith::AddFOp::create(rb, rl, acc, v, kReassoc);
                                    });
             Value mean = convertFloat(b, l, arith::MulFOp::create(b, l, sum, inv), et);
-            Value at = arith::DivUIOp::create(b, l, base, row.index(std::max<int64_t>(count, 1)));
-            memref::StoreOp::create(b, l, mean, y, at);
+            memref::StoreOp::create(b, l, mean, y, r);
           });
         });
     rewriter.replaceOp(op, out);

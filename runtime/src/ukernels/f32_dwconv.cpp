@@ -39,6 +39,17 @@ struct DwPlane {
   int64_t tapCol(int64_t kw) const {
     return (kw >> tapShift) * tapStep + (kw & tapOddMask) * tapOddOffset;
   }
+
+  /// A padded plane as the image has it: lanes SW apart, tap kw at column kw * DW.
+  static DwPlane plain(const float *plane, int64_t ld, int64_t SH, int64_t DH, int64_t SW,
+                       int64_t DW) {
+    return {plane, ld, SH, DH, SW, SW, 0, DW, 0, 0};
+  }
+  /// A stride-2 plane split into even and odd half rows: contiguous lanes, tap kw in the half
+  /// kw & 1 at column kw / 2.
+  static DwPlane split(const float *plane, int64_t ld, int64_t SH, int64_t DH) {
+    return {plane, ld, SH, DH, 1, 1, 1, 1, 1, ld / 2};
+  }
 };
 
 /// R output rows [oh0, oh0 + R) x NU vectors from column ow0, over the whole window: R x NU
@@ -147,17 +158,17 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
   const int64_t ld = mie_uk_dwconv_plane_ld(KW, SW, DW, OW);
-  DwPlane pl{plane, ld, SH, DH, SW, SW, 0, DW, 0, 0};
   // The reach of the loads: the last vector's last lane plus the window (rows are sized for the
   // widest ISA's vectors, so narrower ones leave slack that is never read, nor filled).
   const int64_t vectors = (OW + VL - 1) / VL;
-  if (SW == 2 && DW == 1) {
+  const bool splitPlane = SW == 2 && DW == 1;
+  if (splitPlane)
     fillSplitPlane(x, H, W, PH, PW, rows, ld, vectors * VL + (KW - 1) / 2, plane, z);
-    pl = DwPlane{plane, ld, SH, DH, 1, 1, 1, 1, 1, ld / 2};
-  } else {
+  else
     fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z,
                     (vectors * VL - 1) * SW + (KW - 1) * DW + 1);
-  }
+  const DwPlane pl =
+      splitPlane ? DwPlane::split(plane, ld, SH, DH) : DwPlane::plain(plane, ld, SH, DH, SW, DW);
   // About 8 accumulators: 2 rows of 4 vectors, 4 rows of 2, or 6 rows of 1 (7-pixel rows).
   if (vectors >= 4)
     dwconvPlane<2, 4>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);

@@ -159,6 +159,7 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
       const float *bias, int64_t bias_off, const float *res, int64_t res_off, int64_t ldr,         \
       float lo, float hi) {                                                                        \
     static_assert(NR % VL == 0, "NR must be a multiple of the vector length");                     \
+    prefetchTileRows<NR / VL>(c + c_off, ldc, m, flags, res + res_off, ldr);                       \
     gemmTile<MR, NR / VL>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags,               \
                           bias + bias_off, res + res_off, ldr, lo, hi);                            \
   })

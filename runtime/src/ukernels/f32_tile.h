@@ -161,6 +161,28 @@ MIE_UK_INLINE void tileProducts(vf (&acc)[MR][NV], const float *__restrict a,
   }
 }
 
+/// Prefetches the m rows of C (for write) and of the residual (when the epilogue adds one) that a
+/// tile finishes with. In a convolution they lie a whole output plane apart, which no hardware
+/// prefetcher follows: without this the epilogue waits for MR cache misses, and the stores for MR
+/// more, once per tile; fetched before the K loop, they arrive while it computes. For the GEMM
+/// tile entry points only: the attention kernel's tiles live in L1.
+template <int NV>
+MIE_UK_INLINE void prefetchTileRows(const float *c, int64_t ldc, int64_t m, int64_t flags,
+                                    const float *res, int64_t ldr) {
+  if (flags & MIE_UK_TRANSPOSE_C)
+    return;
+  const bool residual =
+      (flags & (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL)) == (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL);
+  for (int64_t i = 0; i < m; ++i) {
+    __builtin_prefetch(c + i * ldc, 1, 3);
+    __builtin_prefetch(c + i * ldc + NV * VL - 1, 1, 3);
+    if (residual) {
+      __builtin_prefetch(res + i * ldr, 0, 3);
+      __builtin_prefetch(res + i * ldr + NV * VL - 1, 0, 3);
+    }
+  }
+}
+
 /// One register tile of C (m x n of MR x NR, row stride ldc) += or = A B over k: `a` is a packed
 /// LHS panel [k][MR] (rows broadcast), `b` rows of NR floats ldb apart (vector loads), then the
 /// epilogue and the store (finishTile). The GEMM tiles and the attention kernel's two products.
@@ -177,23 +199,6 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
       for (int v = 0; v < NV; ++v)
         acc[i][v] = splat(0.0f);
   }
-  // The rows of C (and of the residual) a tile finishes with lie a whole output plane apart in a
-  // convolution: no hardware prefetcher follows them, so without these the epilogue waits for MR
-  // cache misses, and the stores for MR more, once per tile. Fetched now, they arrive during the
-  // K loop.
-  if (!(flags & MIE_UK_TRANSPOSE_C)) {
-    const bool residual =
-        (flags & (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL)) == (MIE_UK_EPILOGUE | MIE_UK_RESIDUAL);
-    for (int64_t i = 0; i < m; ++i) {
-      __builtin_prefetch(c + i * ldc, 1, 3);
-      __builtin_prefetch(c + i * ldc + NV * VL - 1, 1, 3);
-      if (residual) {
-        __builtin_prefetch(res + i * ldr, 0, 3);
-        __builtin_prefetch(res + i * ldr + NV * VL - 1, 0, 3);
-      }
-    }
-  }
-
   if (flags & MIE_UK_PREFETCH_NEXT_B)
     tileProducts<MR, NV, true>(acc, a, b, ldb, k);
   else

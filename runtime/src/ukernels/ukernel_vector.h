@@ -156,7 +156,8 @@ MIE_UK_INLINE vf activate(vf x, int act) {
 
 /// Fills `rows` rows of `ld` floats at `plane` with the zero-padded image rows:
 /// plane[r][q] = x[r - PH][q - PW] for q < cols inside the image, zero elsewhere (the padding and
-/// the columns [cols, ld) that whole-vector reads run into). `z` is opaqueZero().
+/// the columns [cols, width) that whole-vector reads run into; width defaults to ld). `z` is
+/// opaqueZero().
 MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
                                    int64_t PW, int64_t rows, int64_t cols, int64_t ld,
                                    float *__restrict plane, float z, int64_t width = -1) {
