@@ -133,7 +133,8 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
         buildMieToLLVMPipeline(pm, options.parallelMinBytes);
       })))
     return failure();
-  FailureOr<std::string> code = emitCpuArtifact(module, target, CpuArtifact::SharedObject);
+  FailureOr<std::string> code =
+      emitCpuArtifact(module, target, CpuArtifact::SharedObject, "main", options.jobs);
   if (failed(code))
     return failure();
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};

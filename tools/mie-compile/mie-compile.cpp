@@ -78,6 +78,10 @@ cl::opt<int64_t> parallelMinBytes(
         "Run a kernel loop on one thread when all its buffers are smaller than this many bytes "
         "(default 65536: splitting smaller work costs more than it saves)"),
     cl::init(65536), cl::cat(category));
+cl::opt<int> jobs("jobs",
+                  cl::desc("Threads for code generation (default 0: one per core); the package "
+                           "is the same whatever the count"),
+                  cl::init(0), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass (to stderr)"),
                               cl::init(false), cl::cat(category));
@@ -278,6 +282,11 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     return failure();
   }
   options.parallelMinBytes = parallelMinBytes;
+  if (jobs < 0) {
+    llvm::errs() << "error: --jobs must be >= 0, got " << jobs << "\n";
+    return failure();
+  }
+  options.jobs = jobs;
   std::string fusionReport;
   if (report == Report::Fusion) {
     if (emit == EmitKind::Import || emit == EmitKind::Ms) {

@@ -34,6 +34,8 @@ struct CompileOptions {
   std::string *fusionReport = nullptr;
   /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).
   int64_t parallelMinBytes = 65536;
+  /// Threads for code generation (0: one per core). The package is the same whatever the count.
+  unsigned jobs = 0;
 };
 
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into

@@ -40,16 +40,20 @@ FailureOr<SmallVector<CpuTarget>> lookupCpuTargets(StringRef list, std::string &
 std::string knownCpuTargets();
 
 /// Links the microkernels that `module` calls (declarations named mie_uk_*) from the bitcode
-/// embedded for `target`'s ISA. A no-op when the module calls none.
-LogicalResult linkUKernels(llvm::Module &module, const CpuTarget &target, ModuleOp op);
+/// embedded for `target`'s ISA. A no-op when the module calls none. On failure, `error` says why
+/// (one line). Safe to call from several threads on modules of different LLVM contexts.
+LogicalResult linkUKernels(llvm::Module &module, const CpuTarget &target, std::string &error);
 
 enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 
 /// Produces `artifact` for `module` (in the LLVM dialect; its public function `entry` takes bare
 /// pointers: inputs, outputs, arena, weights). Adds the `mie_entry` wrapper, optimizes at O3 for
 /// the target and, for a shared object, links with ld.lld. Errors are reported on `module`.
+/// A shared object of a large module is generated in parts (a fixed number for the module, so the
+/// bytes do not depend on `jobs`) on up to `jobs` threads; 0 means one per core.
 FailureOr<std::string> emitCpuArtifact(ModuleOp module, const CpuTarget &target,
-                                       CpuArtifact artifact, StringRef entry = "main");
+                                       CpuArtifact artifact, StringRef entry = "main",
+                                       unsigned jobs = 0);
 
 } // namespace mlir::mie
 

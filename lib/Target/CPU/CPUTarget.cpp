@@ -5,6 +5,9 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -16,11 +19,16 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <algorithm>
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::mie;
@@ -193,14 +201,20 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
   return success();
 }
 
-/// Only mie_entry is exported; everything else can be internalized and inlined.
-static void internalize(llvm::Module &module) {
-  for (llvm::Function &f : module)
-    if (f.getName() != "mie_entry" && !f.isDeclaration())
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+/// Only mie_entry is exported, and what other parts of a split module reference (`shared`):
+/// everything else becomes internal, so that O3 may inline it and drop what is unused.
+static void internalize(llvm::Module &module, const llvm::StringSet<> &shared = {}) {
+  for (llvm::GlobalValue &v : module.global_values()) {
+    if (v.isDeclaration() || v.getName() == "mie_entry")
+      continue;
+    if (shared.contains(v.getName()))
+      v.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    else
+      v.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
 }
 
-static LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -217,44 +231,46 @@ static LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
-  return success();
 }
 
-/// Links `object` into a shared object with ld.lld (the LLVM 22 one from Debian, else any on PATH).
-static FailureOr<std::string> linkShared(StringRef object, ModuleOp op) {
+/// Links `objects` into one shared object with ld.lld (the LLVM 22 one from Debian, else any on
+/// PATH). The objects of a split module reference each other through hidden symbols, so only
+/// `mie_entry` is exported and nothing is left undefined.
+static FailureOr<std::string> linkShared(ArrayRef<std::string> objects, ModuleOp op) {
   llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
   if (!lld)
     lld = llvm::sys::findProgramByName("ld.lld");
   if (!lld)
     return op.emitError("cannot link: ld.lld-22 (Debian package lld-22) is not on PATH"), failure();
-  SmallString<128> objPath, soPath;
-  if (llvm::sys::fs::createTemporaryFile("mie-kernels", "o", objPath) ||
-      llvm::sys::fs::createTemporaryFile("mie-kernels", "so", soPath))
-    return op.emitError("cannot create temporary files for linking"), failure();
-  auto cleanup = llvm::make_scope_exit([&] {
-    llvm::sys::fs::remove(objPath);
-    llvm::sys::fs::remove(soPath);
+  SmallVector<SmallString<128>> objPaths(objects.size());
+  SmallString<128> soPath;
+  llvm::scope_exit cleanup([&] {
+    for (const SmallString<128> &path : objPaths)
+      if (!path.empty())
+        llvm::sys::fs::remove(path);
+    if (!soPath.empty())
+      llvm::sys::fs::remove(soPath);
   });
-  {
+  for (auto [object, path] : llvm::zip_equal(objects, objPaths)) {
+    if (llvm::sys::fs::createTemporaryFile("mie-kernels", "o", path))
+      return op.emitError("cannot create temporary files for linking"), failure();
     std::error_code ec;
-    llvm::raw_fd_ostream out(objPath, ec);
-    if (ec)
-      return op.emitError("cannot write ") << objPath << ": " << ec.message(), failure();
-    out << object;
+    llvm::raw_fd_ostream out(path, ec);
+    if (!ec)
+      out << object;
+    out.close();
+    if (ec || out.has_error())
+      return op.emitError("cannot write ") << path << ": " << (ec ? ec : out.error()).message(),
+             failure();
   }
-  SmallVector<StringRef> argv = {*lld,
-                                 "-shared",
-                                 "--hash-style=gnu",
-                                 "-z",
-                                 "now",
-                                 "-z",
-                                 "noexecstack",
-                                 "--gc-sections",
-                                 "-soname",
-                                 "mie-kernels.so",
-                                 "-o",
-                                 soPath,
-                                 objPath};
+  if (llvm::sys::fs::createTemporaryFile("mie-kernels", "so", soPath))
+    return op.emitError("cannot create temporary files for linking"), failure();
+  SmallVector<StringRef> argv = {
+      *lld, "-shared",     "--hash-style=gnu", "-z",      "now",
+      "-z", "noexecstack", "--gc-sections",    "-soname", "mie-kernels.so",
+      "-o", soPath};
+  for (const SmallString<128> &path : objPaths)
+    argv.push_back(path);
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &message);
   if (rc != 0)
@@ -265,62 +281,161 @@ static FailureOr<std::string> linkShared(StringRef object, ModuleOp op) {
   return (*buffer)->getBuffer().str();
 }
 
+static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CpuTarget &target,
+                                                                std::string &error) {
+  llvm::Triple triple(target.triple);
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget) {
+    error = "LLVM has no backend for " + target.triple + ": " + error;
+    return nullptr;
+  }
+  return std::unique_ptr<llvm::TargetMachine>(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+}
+
+/// The back half for one module (the whole one, or one part of a split): the microkernels it calls
+/// linked in, internalized but for `shared`, O3, then `artifact`. Touches nothing outside
+/// `module`'s context, so parts run on threads of their own; `error` gets a one-line reason on
+/// failure.
+static LogicalResult compileModulePart(llvm::Module &module, const CpuTarget &target,
+                                       const llvm::StringSet<> &shared, CpuArtifact artifact,
+                                       std::string &out, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, error);
+  if (!machine)
+    return failure();
+  if (failed(linkUKernels(module, target, error)))
+    return failure();
+  internalize(module, shared);
+  optimize(module, *machine);
+  out.clear();
+  if (artifact == CpuArtifact::LLVMIR) {
+    llvm::raw_string_ostream os(out);
+    module.print(os, nullptr);
+    return success();
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager codegen;
+  auto fileType = artifact == CpuArtifact::Assembly ? llvm::CodeGenFileType::AssemblyFile
+                                                    : llvm::CodeGenFileType::ObjectFile;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType)) {
+    error = "the target cannot emit this file type";
+    return failure();
+  }
+  codegen.run(module);
+  out.assign(buffer.begin(), buffer.end());
+  return success();
+}
+
+/// Into how many parts a module with `numFunctions` definitions is split for code generation. It
+/// depends on the module only, never on the machine, so the package is the same whatever --jobs.
+static unsigned codegenParts(unsigned numFunctions) {
+  constexpr unsigned kFunctionsPerPart = 32, kMaxParts = 4;
+  return std::clamp(numFunctions / kFunctionsPerPart, 1u, kMaxParts);
+}
+
+/// Splits `module` (wrappers added, not yet optimized) into parts and compiles them to objects on
+/// up to `jobs` threads. Each part travels as bitcode into an LLVM context of its own thread.
+static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
+                                                        const CpuTarget &target, unsigned parts,
+                                                        unsigned jobs, ModuleOp op) {
+  // Internal first: SplitModule then makes what crosses parts external but hidden.
+  internalize(module);
+  SmallVector<std::string> bitcode;
+  SmallVector<llvm::StringSet<>> defined, declared;
+  llvm::SplitModule(
+      module, parts,
+      [&](std::unique_ptr<llvm::Module> part) {
+        llvm::raw_string_ostream os(bitcode.emplace_back());
+        llvm::WriteBitcodeToFile(*part, os);
+        llvm::StringSet<> &def = defined.emplace_back(), &decl = declared.emplace_back();
+        for (const llvm::GlobalValue &v : part->global_values())
+          (v.isDeclaration() ? decl : def).insert(v.getName());
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/false);
+  // What one part defines and another calls stays visible (hidden) for the link.
+  llvm::StringSet<> shared;
+  for (const llvm::StringSet<> &decl : declared)
+    for (const auto &name : decl)
+      if (llvm::any_of(defined,
+                       [&](const llvm::StringSet<> &d) { return d.contains(name.first()); }))
+        shared.insert(name.first());
+
+  SmallVector<std::string> objects(bitcode.size()), errors(bitcode.size());
+  std::atomic<unsigned> next{0};
+  auto worker = [&] {
+    for (unsigned i; (i = next.fetch_add(1)) < bitcode.size();) {
+      llvm::LLVMContext context;
+      llvm::Expected<std::unique_ptr<llvm::Module>> part =
+          llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode[i], "mie-kernels-part"), context);
+      if (!part) {
+        errors[i] = "cannot read back part of the module: " + toString(part.takeError());
+        continue;
+      }
+      if (failed(compileModulePart(**part, target, shared, CpuArtifact::Object, objects[i],
+                                   errors[i])) &&
+          errors[i].empty())
+        errors[i] = "code generation failed";
+    }
+  };
+  unsigned threads = std::max(1u, std::min<unsigned>(jobs, bitcode.size()));
+  SmallVector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return op.emitError(error), failure();
+  return objects;
+}
+
 FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target,
-                                            CpuArtifact artifact, StringRef entry) {
+                                            CpuArtifact artifact, StringRef entry, unsigned jobs) {
   initializeLLVMTargets();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, llvmContext, "mie_kernels");
   if (!module)
     return op.emitError("translation to LLVM IR failed"), failure();
 
-  llvm::Triple triple(target.triple);
   std::string error;
-  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget)
-    return op.emitError("LLVM has no backend for ") << target.triple << ": " << error, failure();
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  module->setTargetTriple(triple);
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, error);
+  if (!machine)
+    return op.emitError(error), failure();
+  module->setTargetTriple(llvm::Triple(target.triple));
   module->setDataLayout(machine->createDataLayout());
+  unsigned numFunctions = 0;
   for (llvm::Function &f : *module) {
     if (f.isDeclaration())
       continue;
+    ++numFunctions;
     f.addFnAttr("target-cpu", target.cpu);
     f.addFnAttr("target-features", target.features);
   }
-
   // After the attributes above: the microkernels keep their own (the same CPU, see CMakeLists.txt).
-  if (failed(linkUKernels(*module, target, op)))
-    return failure();
   if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)) ||
       failed(implementProfileHook(*module, op)))
     return failure();
-  internalize(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return op.emitError("generated LLVM IR does not verify"), failure();
-  if (failed(optimize(*module, *machine)))
-    return failure();
 
+  // A shared object is linked from several objects anyway, so its code generation, the slowest
+  // step of a compile, is split and runs in parallel; the other artifacts are one file each.
+  unsigned parts = codegenParts(numFunctions);
+  if (artifact == CpuArtifact::SharedObject && parts > 1) {
+    if (jobs == 0)
+      jobs = llvm::heavyweight_hardware_concurrency().compute_thread_count();
+    FailureOr<SmallVector<std::string>> objects = compileSplit(*module, target, parts, jobs, op);
+    if (failed(objects))
+      return failure();
+    return linkShared(*objects, op);
+  }
   std::string out;
-  if (artifact == CpuArtifact::LLVMIR) {
-    llvm::raw_string_ostream os(out);
-    module->print(os, nullptr);
-    return out;
-  }
-  {
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream os(buffer);
-    llvm::legacy::PassManager codegen;
-    auto fileType = artifact == CpuArtifact::Assembly ? llvm::CodeGenFileType::AssemblyFile
-                                                      : llvm::CodeGenFileType::ObjectFile;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType))
-      return op.emitError("the target cannot emit this file type"), failure();
-    codegen.run(*module);
-    out.assign(buffer.begin(), buffer.end());
-  }
+  if (failed(compileModulePart(*module, target, {}, artifact, out, error)))
+    return op.emitError(error), failure();
   if (artifact != CpuArtifact::SharedObject)
     return out;
-  return linkShared(out, op);
+  return linkShared({out}, op);
 }

@@ -7,6 +7,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
 
@@ -36,7 +37,7 @@ static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa) {
   return std::nullopt;
 }
 
-LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, ModuleOp op) {
+LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, std::string &error) {
   bool needed = llvm::any_of(module, [](const llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("mie_uk_");
   });
@@ -44,21 +45,28 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, M
     return success();
   std::string isa = getUKernelIsa(target.arch, target.features).str();
   std::optional<llvm::StringRef> bitcode = bitcodeFor(isa);
-  if (!bitcode)
-    return op.emitError() << "target '" << target.name
-                          << "' has no microkernels, but the module calls them";
+  llvm::raw_string_ostream os(error);
+  if (!bitcode) {
+    os << "target '" << target.name << "' has no microkernels, but the module calls them";
+    return failure();
+  }
   llvm::Expected<std::unique_ptr<llvm::Module>> ukernels = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(*bitcode, "mie-ukernels-" + isa), module.getContext());
-  if (!ukernels)
-    return op.emitError() << "cannot read the " << isa
-                          << " microkernel bitcode: " << llvm::toString(ukernels.takeError());
+  if (!ukernels) {
+    os << "cannot read the " << isa << " microkernel bitcode: " << toString(ukernels.takeError());
+    return failure();
+  }
   (*ukernels)->setTargetTriple(module.getTargetTriple());
   (*ukernels)->setDataLayout(module.getDataLayout());
   // Only what the module calls comes in; it is internalized and inlined afterwards.
-  if (llvm::Linker::linkModules(module, std::move(*ukernels), llvm::Linker::LinkOnlyNeeded))
-    return op.emitError("linking the microkernels failed"), failure();
+  if (llvm::Linker::linkModules(module, std::move(*ukernels), llvm::Linker::LinkOnlyNeeded)) {
+    os << "linking the microkernels failed";
+    return failure();
+  }
   for (const llvm::Function &f : module)
-    if (f.isDeclaration() && f.getName().starts_with("mie_uk_"))
-      return op.emitError() << "no microkernel '" << f.getName() << "' for " << isa;
+    if (f.isDeclaration() && f.getName().starts_with("mie_uk_")) {
+      os << "no microkernel '" << f.getName() << "' for " << isa;
+      return failure();
+    }
   return success();
 }

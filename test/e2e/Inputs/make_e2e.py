@@ -322,9 +322,26 @@ def kernels():
     return nodes, inits, [1, 3, 27, 27], [1, 10]
 
 
+def deep(blocks=80):
+    """A long chain of small residual conv blocks: enough kernels that mie-compile splits code
+    generation into several parts (lib/Target/CPU, codegenParts)."""
+    inits, nodes, x = [], [], "x"
+    for i in range(blocks):
+        inits += [weight(f"w{i}", [8, 8, 3, 3], 0.2), weight(f"b{i}", [8], 0.1)]
+        nodes += [
+            helper.make_node("Conv", [x, f"w{i}", f"b{i}"], [f"c{i}"], name=f"conv{i}",
+                             pads=[1, 1, 1, 1]),
+            helper.make_node("Add", [f"c{i}", x], [f"s{i}"], name=f"skip{i}"),
+            helper.make_node("Relu", [f"s{i}"], [f"r{i}"], name=f"relu{i}"),
+        ]
+        x = f"r{i}"
+    nodes.append(helper.make_node("ReduceMean", [x], ["y"], name="mean", axes=[2, 3], keepdims=0))
+    return nodes, inits, [1, 8, 12, 12], [1, 8]
+
+
 MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
           "decoder": decoder, "gqa_decoder": gqa_decoder,
-          "matmuls": matmuls, "kernels": kernels}
+          "matmuls": matmuls, "kernels": kernels, "deep": deep}
 
 
 def main():

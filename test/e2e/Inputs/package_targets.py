@@ -2,7 +2,8 @@
 weights size, and per target its name, arch, whether it has its own weights section and how many
 kernels it lists. Reads the header and manifest only (docs/package-format.md).
 
-usage: package_targets.py PACKAGE.mie
+usage: package_targets.py PACKAGE.mie [--extract-code FILE]
+With --extract-code, also writes the first target's code section (an ELF shared object) to FILE.
 """
 import json
 import struct
@@ -23,6 +24,11 @@ def main():
         weights = f"own weights {own['size']} bytes" if own else "shared weights"
         print(f"target {t['name']} arch {t['arch']} abi {t['abi_version']}: {weights}, "
               f"{len(t.get('kernels', []))} kernels")
+    if len(sys.argv) == 4 and sys.argv[2] == "--extract-code":
+        code = manifest["targets"][0]["code"]
+        with open(sys.argv[1], "rb") as f, open(sys.argv[3], "wb") as out:
+            f.seek(code["offset"])
+            out.write(f.read(code["size"]))
 
 
 if __name__ == "__main__":
