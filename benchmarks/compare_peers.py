@@ -2,7 +2,7 @@
 
 Usage (a benchmark venv with the peers: `python3 -m venv B && B/bin/pip install onnxruntime openvino onnx`):
   B/bin/python benchmarks/compare_peers.py MODEL_DIR [MODEL_DIR...] [--threads 1,2] [--runs 20]
-      [--repeats 5] [--target x86-64] [--build build] [--no-openvino]
+      [--repeats 5] [--target host|x86-64|x86-64-avx512|...] [--build build] [--no-openvino]
 MODEL_DIR holds model.onnx and input_*.npy (the layout of shared/models/export_zoo.py). Each model is
 compiled once (compile time and package size are reported next to the ONNX file's size); then for
 every thread count the three runtimes are timed interleaved, `--repeats` rounds of `--runs` runs each
@@ -10,7 +10,9 @@ every thread count the three runtimes are timed interleaved, `--repeats` rounds 
 round's median is kept. Prints latencies, the ratios mie / onnxruntime and mie / OpenVINO (f32, its
 bf16 default switched off), the model's GFLOP/s (Conv/Gemm/MatMul FLOPs) and the share of the FMA
 peak this machine measures (benchmarks/peak/fma_peak.c, built with clang-22 -march=native, times the
-thread count). Never part of the test suite: these machines are shared and noisy.
+thread count). `--target host` (the default) compiles for the best target this CPU runs, as the peers
+pick their best kernels for it: x86-64-avx512 where /proc/cpuinfo lists avx512f, else x86-64.
+Never part of the test suite: these machines are shared and noisy.
 """
 import argparse
 import os
@@ -80,18 +82,33 @@ def timed(fn, runs):
     return statistics.median(times)
 
 
+def host_target():
+    """The best mie target this machine runs (the runtime makes the same check at load time)."""
+    import platform
+    if platform.machine() in ("aarch64", "arm64"):
+        return "aarch64"
+    try:
+        with open("/proc/cpuinfo") as f:
+            return "x86-64-avx512" if " avx512f" in f.read() else "x86-64"
+    except OSError:
+        return "x86-64"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model_dirs", nargs="+")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--target", default="x86-64")
+    parser.add_argument("--target", default="host")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--model", default="model.onnx")
     parser.add_argument("--no-openvino", action="store_true")
     args = parser.parse_args()
 
+    if args.target == "host":
+        args.target = host_target()
+    print(f"mie target: {args.target}")
     work = tempfile.mkdtemp(prefix="mie-peers-")
     peak = measure_peak(work)
     print(f"measured fp32 FMA peak: {peak:.1f} GFLOP/s per core")

@@ -27,6 +27,14 @@ struct CpuTarget {
   std::string triple;   // LLVM triple
   std::string cpu;      // LLVM CPU name
   std::string features; // LLVM feature string, also recorded in the package
+  /// LLVM tuning flags for code generation only: preferences, not CPU features, so the package
+  /// does not record them and the runtime does not check them.
+  std::string tuning = "";
+
+  /// What code generation is given: `features` plus `tuning`.
+  std::string codegenFeatures() const {
+    return tuning.empty() ? features : features + "," + tuning;
+  }
 };
 
 /// The target called `name` ("x86-64" or "aarch64"), or failure with the list of known names.
