@@ -297,8 +297,7 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CpuTarget 
   }
   return std::unique_ptr<llvm::TargetMachine>(llvmTarget->createTargetMachine(
       triple, target.cpu, target.codegenFeatures(), llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
 /// The back half for one module (the whole one, or one part of a split): the microkernels it calls
