@@ -301,19 +301,17 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CpuTarget 
 }
 
 /// The back half for one module (the whole one, or one part of a split): the microkernels it calls
-/// linked in, internalized but for `shared`, O3, then `artifact`. Touches nothing outside
-/// `module`'s context, so parts run on threads of their own; `error` gets a one-line reason on
-/// failure.
-static LogicalResult compileModulePart(llvm::Module &module, const CpuTarget &target,
-                                       const llvm::StringSet<> &shared, CpuArtifact artifact,
-                                       std::string &out, std::string &error) {
-  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, error);
-  if (!machine)
-    return failure();
+/// linked in, internalized but for `shared`, O3 and `artifact` with `machine` (one per thread).
+/// Touches nothing outside `module`'s context, so parts run on threads of their own; `error` gets
+/// a one-line reason on failure.
+static LogicalResult compileModulePart(llvm::Module &module, llvm::TargetMachine &machine,
+                                       const CpuTarget &target, const llvm::StringSet<> &shared,
+                                       CpuArtifact artifact, std::string &out,
+                                       std::string &error) {
   if (failed(linkUKernels(module, target, error)))
     return failure();
   internalize(module, shared);
-  optimize(module, *machine);
+  optimize(module, machine);
   out.clear();
   if (artifact == CpuArtifact::LLVMIR) {
     llvm::raw_string_ostream os(out);
@@ -325,7 +323,7 @@ static LogicalResult compileModulePart(llvm::Module &module, const CpuTarget &ta
   llvm::legacy::PassManager codegen;
   auto fileType = artifact == CpuArtifact::Assembly ? llvm::CodeGenFileType::AssemblyFile
                                                     : llvm::CodeGenFileType::ObjectFile;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr, fileType)) {
+  if (machine.addPassesToEmitFile(codegen, os, nullptr, fileType)) {
     error = "the target cannot emit this file type";
     return failure();
   }
@@ -379,8 +377,9 @@ static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
         errors[i] = "cannot read back part of the module: " + toString(part.takeError());
         continue;
       }
-      if (failed(compileModulePart(**part, target, shared, CpuArtifact::Object, objects[i],
-                                   errors[i])) &&
+      std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, errors[i]);
+      if (machine && failed(compileModulePart(**part, *machine, target, shared,
+                                              CpuArtifact::Object, objects[i], errors[i])) &&
           errors[i].empty())
         errors[i] = "code generation failed";
     }
@@ -439,7 +438,7 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
     return linkShared(*objects, op);
   }
   std::string out;
-  if (failed(compileModulePart(*module, target, {}, artifact, out, error)))
+  if (failed(compileModulePart(*module, *machine, target, {}, artifact, out, error)))
     return op.emitError(error), failure();
   if (artifact != CpuArtifact::SharedObject)
     return out;
