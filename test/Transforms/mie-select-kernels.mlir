@@ -27,8 +27,8 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // -----
 
 // Tests that a late 7x7 layer (few pixels) shares its packed panels across filter-block items (the
-// blocks split toward equal sizes in elements: 32 filters x 64 pixels, 16 items of the 8x16 tile,
-// whose 16 lanes waste no more of the 49 pixels than wider tiles do), and
+// blocks split toward equal sizes in elements: 32 filters x 64 pixels, 16 items of the 8x32 tile,
+// which fills 49 of 64 lanes as 8x16 does and is not load-bound on two-port AVX-512 cores), and
 // that a GEMM with a constant B gets a tiling with shared packed rows while one with a run-time B
 // gets one whose work items pack both operands.
 
@@ -37,9 +37,9 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // CHECK-SAME: winograd
 // DIRECT-LABEL: func.func @late
 // DIRECT: mie.conv2d
-// DIRECT-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 256, mc = 32, nc = 64, shared_panels = true>
+// DIRECT-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 128, mc = 32, nc = 64, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 48, kc = 512, mc = 8, nc = 48, shared_panels = true>
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 512, mc = 8, nc = 64, shared_panels = true>
 // CHECK: mie.gemm
 // CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 512, mc = 8, nc = 16>
 // CHECK: return
