@@ -273,6 +273,11 @@ TEST(UKernelPacking, ConvNchwPanelsMatchIm2col) {
       {2, 9, 7, 3, 3, 2, 2, 1, 1, 1, 1},   {3, 11, 10, 7, 7, 2, 2, 3, 3, 1, 1},
       {2, 10, 10, 3, 3, 1, 1, 2, 2, 2, 2}, {5, 5, 6, 1, 1, 2, 2, 0, 0, 1, 1},
       {1, 4, 17, 3, 5, 1, 3, 0, 2, 1, 1},
+      // Rows wide enough for whole vectors and an overlapping last one: stride 1 and 2, odd
+      // widths whose last vector must not read past the row, 1x1 stride 2.
+      {2, 4, 33, 3, 3, 1, 1, 1, 1, 1, 1},  {2, 6, 56, 3, 3, 2, 2, 1, 1, 1, 1},
+      {2, 4, 35, 3, 3, 2, 2, 0, 0, 1, 1},  {3, 5, 40, 1, 1, 2, 2, 0, 0, 1, 1},
+      {1, 5, 66, 3, 3, 2, 2, 1, 1, 1, 1},
   };
   for (const Isa &isa : allIsas()) {
     if (!supported(isa.name))

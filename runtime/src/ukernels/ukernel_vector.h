@@ -51,9 +51,8 @@ MIE_UK_INLINE float opaqueZero() {
   return z;
 }
 
-/// Lanes 0, 2, 4, ... of the 2 * VL floats at p (a stride-2 load).
-MIE_UK_INLINE vf loadEven(const float *p) {
-  vf a = load(p), b = load(p + VL);
+/// Lanes 0, 2, 4, ... of the 2 * VL lanes of a then b.
+MIE_UK_INLINE vf evenLanes(vf a, vf b) {
 #if MIE_UK_VL == 16
   return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
 #elif MIE_UK_VL == 8
@@ -61,6 +60,33 @@ MIE_UK_INLINE vf loadEven(const float *p) {
 #else
   return __builtin_shufflevector(a, b, 0, 2, 4, 6);
 #endif
+}
+
+/// Lanes 0, 2, 4, ... of the 2 * VL floats at p (a stride-2 load).
+MIE_UK_INLINE vf loadEven(const float *p) { return evenLanes(load(p), load(p + VL)); }
+
+/// 0, 1, 2, ..., VL - 1: the lane masks of loadFirst and storeFirst.
+MIE_UK_INLINE vi laneIndex() {
+#if MIE_UK_VL == 16
+  return vi{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+#elif MIE_UK_VL == 8
+  return vi{0, 1, 2, 3, 4, 5, 6, 7};
+#else
+  return vi{0, 1, 2, 3};
+#endif
+}
+typedef bool vmask __attribute__((ext_vector_type(MIE_UK_VL)));
+
+/// The first n (0..VL) lanes at p, zeros elsewhere; the other lanes' memory is never touched
+/// (AVX-512 and AVX masked moves suppress their faults), so a row's last floats load as a vector.
+MIE_UK_INLINE vf loadFirst(const float *p, int64_t n) {
+  vmask m = __builtin_convertvector(laneIndex() < vi(int32_t(n)), vmask);
+  return __builtin_masked_load(m, p, splat(0.0f));
+}
+/// Stores the first n (0..VL) lanes of v at p, nothing past them.
+MIE_UK_INLINE void storeFirst(float *p, vf v, int64_t n) {
+  vmask m = __builtin_convertvector(laneIndex() < vi(int32_t(n)), vmask);
+  __builtin_masked_store(m, v, p);
 }
 
 /// The first n < VL floats at p (zeros after), or a whole vector; never reads past p + n.
