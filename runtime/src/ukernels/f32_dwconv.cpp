@@ -121,8 +121,8 @@ MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t 
     float *even = plane + r * ld, *odd = even + ld / 2;
     const int64_t ih = r - PH;
     if (ih < 0 || ih >= H) {
-      for (int64_t q = 0; q < half; ++q)
-        even[q] = odd[q] = z;
+      fillFloats(even, half, z);
+      fillFloats(odd, half, z);
       continue;
     }
     const float *s = x + ih * W;
@@ -138,10 +138,21 @@ MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t 
     };
     for (int64_t j = 0; j < lo; ++j)
       edge(j);
+    // Whole vectors (their 2 VL reads end on the pair hi - 1, inside the image), then one masked.
     const float *sp = s - PW;
-    for (int64_t j = lo; j < hi; ++j) {
-      even[j] = sp[2 * j] + z;
-      odd[j] = sp[2 * j + 1] + z;
+    const vf vz = splat(z);
+    int64_t j = lo;
+    for (; j + VL <= hi; j += VL) {
+      const vf a = load(sp + 2 * j), b = load(sp + 2 * j + VL);
+      store(even + j, evenLanes(a, b) + vz);
+      store(odd + j, oddLanes(a, b) + vz);
+    }
+    if (j < hi) {
+      const int64_t n = hi - j;
+      const vf a = loadFirst(sp + 2 * j, 2 * n < VL ? 2 * n : VL);
+      const vf b = loadFirst(sp + 2 * j + VL, 2 * n > VL ? 2 * n - VL : 0);
+      storeFirst(even + j, evenLanes(a, b) + vz, n);
+      storeFirst(odd + j, oddLanes(a, b) + vz, n);
     }
     for (int64_t j = hi; j < half; ++j)
       edge(j);

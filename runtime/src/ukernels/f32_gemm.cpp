@@ -15,21 +15,13 @@ using namespace mie_uk;
 
 namespace {
 
-MIE_UK_INLINE void zero(float *d, int64_t count, float z) {
-  int64_t i = 0;
-  for (; i + VL <= count; i += VL)
-    store(d + i, splat(z));
-  if (i < count)
-    storeFirst(d + i, splat(z), count - i);
-}
-
 /// Lanes [lo, hi) of d get row[iw0 + l * SW] for SW 1 or 2, where those lanes' reads lie in the row
 /// [0, W). Whole vectors, then one masked vector for the rest: a panel's segments are output-row
 /// pieces of 7 to 56 pixels, which LLVM's vectorized loops (4 vectors an iteration) left almost
 /// entirely to their scalar remainders (resnet50's stride-2 layers 0.87-0.90x their time).
 MIE_UK_INLINE void copyRowLanes(float *__restrict d, const float *row, int64_t W, int64_t iw0,
                                 int64_t SW, int64_t lo, int64_t hi, float z) {
-  const vf vz = splat(z); // as in copy(): keeps LLVM from turning the loops into memcpy calls
+  const vf vz = splat(z); // as in copyFloats(): keeps LLVM from turning the loops into memcpy calls
   int64_t l = lo;
   if (SW == 1) {
     for (; l + VL <= hi; l += VL)
@@ -53,11 +45,6 @@ MIE_UK_INLINE void copyRowLanes(float *__restrict d, const float *row, int64_t W
   }
   for (; l < hi; ++l)
     d[l] = row[iw0 + l * SW] + z;
-}
-
-MIE_UK_INLINE void copy(float *__restrict d, const float *__restrict s, int64_t count, float z) {
-  for (int64_t i = 0; i < count; ++i)
-    d[i] = s[i] + z;
 }
 
 /// Packs pixel panels of an NCHW convolution's implicit GEMM. A panel's pixels fall into runs along
@@ -95,7 +82,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
         float *ds = d + sg.lane;
         const int64_t ih = sg.ih0 + kh * DH;
         if (ih < 0 || ih >= H) {
-          zero(ds, sg.len, z);
+          fillFloats(ds, sg.len, z);
           continue;
         }
         const float *row = xc + ih * W;
@@ -105,21 +92,21 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
           int64_t lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0;
           lo = lo > sg.len ? sg.len : lo;
           hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
-          zero(ds, lo, z);
+          fillFloats(ds, lo, z);
           copyRowLanes(ds, row, W, iw0, 1, lo, hi, z);
-          zero(ds + hi, sg.len - hi, z);
+          fillFloats(ds + hi, sg.len - hi, z);
         } else {
           // Lanes [lo, hi) have 0 <= iw0 + l * SW < W; a constant stride 2 vectorizes (even lanes).
           int64_t lo = iw0 < 0 ? (-iw0 + SW - 1) / SW : 0;
           int64_t hi = W - iw0 <= 0 ? 0 : (W - iw0 + SW - 1) / SW;
           lo = lo > sg.len ? sg.len : lo;
           hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
-          zero(ds, lo, z);
+          fillFloats(ds, lo, z);
           copyRowLanes(ds, row, W, iw0, SW, lo, hi, z);
-          zero(ds + hi, sg.len - hi, z);
+          fillFloats(ds + hi, sg.len - hi, z);
         }
       }
-      zero(d + cnt, nr - cnt, z);
+      fillFloats(d + cnt, nr - cnt, z);
       if (++kw == KW) {
         kw = 0;
         if (++kh == KH) {
@@ -141,8 +128,8 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
     if (trans) {
       for (int64_t kk = 0; kk < kc; ++kk) {
         const float *src = a + (k0 + kk) * lda + i0;
-        copy(d + kk * mr, src, rows, z);
-        zero(d + kk * mr + rows, mr - rows, z);
+        copyFloats(d + kk * mr, src, rows, z);
+        fillFloats(d + kk * mr + rows, mr - rows, z);
       }
     } else {
       for (int64_t i = 0; i < rows; ++i) {

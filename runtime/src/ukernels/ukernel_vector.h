@@ -62,6 +62,17 @@ MIE_UK_INLINE vf evenLanes(vf a, vf b) {
 #endif
 }
 
+/// Lanes 1, 3, 5, ... of the 2 * VL lanes of a then b.
+MIE_UK_INLINE vf oddLanes(vf a, vf b) {
+#if MIE_UK_VL == 16
+  return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+#elif MIE_UK_VL == 8
+  return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+#else
+  return __builtin_shufflevector(a, b, 1, 3, 5, 7);
+#endif
+}
+
 /// Lanes 0, 2, 4, ... of the 2 * VL floats at p (a stride-2 load).
 MIE_UK_INLINE vf loadEven(const float *p) { return evenLanes(load(p), load(p + VL)); }
 
@@ -89,26 +100,36 @@ MIE_UK_INLINE void storeFirst(float *p, vf v, int64_t n) {
   __builtin_masked_store(m, v, p);
 }
 
-/// The first n < VL floats at p (zeros after), or a whole vector; never reads past p + n.
-MIE_UK_INLINE vf loadN(const float *p, int64_t n) {
-  if (n >= VL)
-    return load(p);
-  float tmp[VL];
-  for (int l = 0; l < VL; ++l)
-    tmp[l] = l < n ? p[l] : 0.0f;
-  return load(tmp);
+/// d[0, n) = z and d[0, n) = s[0, n) + z: whole vectors, then one masked vector. The kernels' rows
+/// are 7 to 112 floats, which LLVM's own vectorized loops (four vectors an iteration) leave mostly
+/// to scalar remainders; the opaque zero z keeps LLVM from calling memset/memcpy (libc is not
+/// linked into generated code, and a call costs more than a short row).
+MIE_UK_INLINE void fillFloats(float *d, int64_t n, float z) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL)
+    store(d + i, splat(z));
+  if (i < n)
+    storeFirst(d + i, splat(z), n - i);
+}
+MIE_UK_INLINE void copyFloats(float *__restrict d, const float *__restrict s, int64_t n, float z) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL)
+    store(d + i, load(s + i) + splat(z));
+  if (i < n)
+    storeFirst(d + i, loadFirst(s + i, n - i) + splat(z), n - i);
 }
 
-/// Stores the first min(n, VL) lanes of v; `z` is opaqueZero() (see there).
+/// The first n < VL floats at p (zeros after), or a whole vector; never reads past p + n.
+MIE_UK_INLINE vf loadN(const float *p, int64_t n) {
+  return n >= VL ? load(p) : loadFirst(p, n);
+}
+
+/// Stores the first n < VL lanes of v (or all of them); never writes past p + n.
 MIE_UK_INLINE void storeN(float *p, vf v, int64_t n, float z) {
-  if (n >= VL) {
+  if (n >= VL)
     store(p, v);
-    return;
-  }
-  float tmp[VL];
-  store(tmp, v);
-  for (int64_t l = 0; l < n; ++l)
-    p[l] = tmp[l] + z;
+  else
+    storeFirst(p, v + splat(z), n);
 }
 
 /// e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-6 polynomial, 2^n through the exponent
@@ -195,20 +216,17 @@ MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t
     float *d = plane + r * ld;
     const int64_t ih = r - PH;
     if (ih < 0 || ih >= H) {
-      for (int64_t q = 0; q < width; ++q)
-        d[q] = z;
+      fillFloats(d, width, z);
       continue;
     }
     const float *s = x + ih * W;
     const int64_t left = PW < cols ? PW : cols;
     int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
     right = right < left ? left : right;
-    for (int64_t q = 0; q < left; ++q)
-      d[q] = z;
-    for (int64_t q = left; q < right; ++q)
-      d[q] = s[q - PW] + z;
-    for (int64_t q = right; q < width; ++q)
-      d[q] = z;
+    fillFloats(d, left, z);
+    copyFloats(d + left, s + left - PW, right - left, z);
+    if (width > right)
+      fillFloats(d + right, width - right, z);
   }
 }
 
