@@ -72,3 +72,37 @@ func.func @main(%y: memref<1xf32>) {
   call @main_k0_scalar(%y) : (memref<1xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that the address arithmetic of the microkernel lowering is recomputed in the body: a
+// buffer packed before the loop reaches it as an !llvm.ptr (a row GEMM's shared rows), and the
+// buffer itself is captured, so the loop is still split across threads.
+// CHECK-LABEL: func.func private @main_k0_rows
+// CHECK: call @main_k0_rows_p0__dispatch
+// CHECK-NOT: scf.parallel
+// CHECK-LABEL: func.func private @main_k0_rows_p0
+// CHECK-SAME: %[[B:[^:]+]]: memref<64xf32> {llvm.noalias}
+// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK: llvm.inttoptr
+// CHECK: scf.parallel
+// CHECK: llvm.load
+func.func private @main_k0_rows(%buf: memref<64xf32> {llvm.noalias}, %out: memref<4x16xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %intptr = memref.extract_aligned_pointer_as_index %buf : memref<64xf32> -> index
+  %i64 = arith.index_cast %intptr : index to i64
+  %p = llvm.inttoptr %i64 : i64 to !llvm.ptr
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+    %x = llvm.load %p : !llvm.ptr -> f32
+    memref.store %x, %out[%i, %j] : memref<4x16xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%b: memref<64xf32>, %y: memref<4x16xf32>) {
+  call @main_k0_rows(%b, %y) : (memref<64xf32>, memref<4x16xf32>) -> ()
+  return
+}

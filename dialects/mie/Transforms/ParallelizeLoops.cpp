@@ -21,10 +21,14 @@ std::optional<int64_t> constantIndex(Value v) {
   return std::nullopt;
 }
 
-/// Ops whose results may be recomputed inside the outlined body instead of being captured.
+/// Ops whose results may be recomputed inside the outlined body instead of being captured. The
+/// address arithmetic of the microkernel lowering is among them: a buffer packed once before the
+/// loop (a row GEMM's shared rows) reaches the loop as an `!llvm.ptr`, which only its buffer can
+/// be captured for (without them the classifiers and pixels-as-rows convolutions ran on one thread).
 bool isSinkable(Operation *op) {
-  return isa<arith::ConstantOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::ViewOp, memref::CastOp, memref::AllocaOp>(op);
+  return isa<arith::ConstantOp, arith::IndexCastOp, memref::SubViewOp, memref::CollapseShapeOp,
+             memref::ExpandShapeOp, memref::ViewOp, memref::CastOp, memref::AllocaOp,
+             memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp>(op);
 }
 
 /// The values `loop` uses from above after sinking cloneable producers; fails if one cannot be
