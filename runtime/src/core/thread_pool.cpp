@@ -122,24 +122,30 @@ void ThreadPool::run_chunks(uint32_t generation) {
   constexpr uint64_t kIndexMask = (uint64_t(1) << kIndexBits) - 1;
   const uint64_t tag = uint64_t(generation & 0xFFFFFF) << kIndexBits;
   BodyScope scope;
+  // Chunks this thread ran and has not reported yet: reported once, when it finds no more to claim, so
+  // a job costs each thread one write to done_chunks_ instead of one per chunk. Until then the job
+  // cannot finish, so its fields stay as they are while this thread still claims.
+  int64_t ran = 0;
   uint64_t c = claim_.load(std::memory_order_acquire);
   for (;;) {
-    if ((c & ~kIndexMask) != tag) return;  // the job this thread woke for is over
+    if ((c & ~kIndexMask) != tag) break;  // the job this thread woke for is over (ran is then 0)
     const int64_t i = int64_t(c & kIndexMask);
     // Acquire pairs with the release store in parallel_for: if this sees the next job's value, the claim word
     // was already closed, so the CAS below fails.
-    if (i >= num_chunks_.load(std::memory_order_acquire)) return;
+    if (i >= num_chunks_.load(std::memory_order_acquire)) break;
     if (!claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
     // Chunk i is ours: the job cannot finish (and its fields cannot change) until we report it done.
     const int64_t begin = i * chunk_;
     const int64_t end = count_ - begin > chunk_ ? begin + chunk_ : count_;
     body_(ctx_, begin, end);
-    const int64_t total = num_chunks_.load(std::memory_order_relaxed);
-    if (done_chunks_.fetch_add(1, std::memory_order_acq_rel) + 1 == total) {
-      std::lock_guard<std::mutex> lk(mu_);  // pairs with the caller's predicate check: no lost wakeup
-      done_cv_.notify_one();
-    }
+    ++ran;
     c = claim_.load(std::memory_order_acquire);
+  }
+  if (ran == 0) return;
+  const int64_t total = num_chunks_.load(std::memory_order_relaxed);
+  if (done_chunks_.fetch_add(ran, std::memory_order_acq_rel) + ran == total) {
+    std::lock_guard<std::mutex> lk(mu_);  // pairs with the caller's predicate check: no lost wakeup
+    done_cv_.notify_one();
   }
 }
 

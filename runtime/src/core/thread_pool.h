@@ -65,9 +65,11 @@ class ThreadPool {
   // job with the previous job's idea of it. Hence the caller waits only for chunks to finish, never for
   // workers to wake up: under oversubscription a descheduled worker costs nothing.
   static constexpr int kIndexBits = 40;
-  std::atomic<uint64_t> claim_{0};
-  std::atomic<int64_t> num_chunks_{0};  // atomic: late workers may read it while the next job is set up
-  std::atomic<int64_t> done_chunks_{0};
+  // On cache lines of their own: every claim writes claim_, every thread's last act in a job writes
+  // done_chunks_, and neither should take the other (or the read-mostly job fields) with it.
+  alignas(64) std::atomic<uint64_t> claim_{0};
+  alignas(64) std::atomic<int64_t> done_chunks_{0};
+  alignas(64) std::atomic<int64_t> num_chunks_{0};  // atomic: late workers may read it while the next job is set up
   // The current job; written before claim_ opens it, read only by threads holding a claimed chunk.
   mie_parallel_body_fn body_ = nullptr;
   void *ctx_ = nullptr;
