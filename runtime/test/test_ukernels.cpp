@@ -424,7 +424,9 @@ TEST(UKernelConvDirect, EveryTileMatchesReferenceConvolution) {
   // Stems (3 channels, 3x3 and 7x7 stride 2), odd sizes, a 1x1, dilation, filters past a panel.
   const Case cases[] = {{3, 16, 17, 19, 3, 3, 2, 2, 1, 1}, {3, 13, 23, 21, 7, 7, 2, 2, 3, 1},
                         {1, 5, 9, 30, 3, 3, 1, 1, 1, 1},   {2, 7, 6, 5, 1, 1, 1, 1, 0, 1},
-                        {3, 9, 11, 13, 3, 3, 1, 2, 0, 2},  {4, 1, 8, 8, 5, 5, 1, 1, 2, 1}};
+                        {3, 9, 11, 13, 3, 3, 1, 2, 0, 2},  {4, 1, 8, 8, 5, 5, 1, 1, 2, 1},
+                        // Stride-2 rows wide enough for whole vectors in the even/odd split.
+                        {3, 8, 9, 70, 3, 3, 2, 2, 1, 1},   {3, 5, 12, 67, 7, 7, 2, 2, 3, 1}};
   const Epilogue epis[] = {
       {"plain", MIE_UK_EPILOGUE},
       {"bias_hswish", MIE_UK_EPILOGUE | MIE_UK_BIAS | (MIE_UK_ACT_HARD_SWISH << MIE_UK_ACTIVATION_SHIFT)},

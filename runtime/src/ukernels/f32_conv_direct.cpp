@@ -66,21 +66,7 @@ MIE_UK_INLINE void convDirect(const float *__restrict x, int64_t C, int64_t H, i
       fillPaddedPlane(x + ch * H * W, H, W, PH - oh0 * SH, PW, rows, cols, ld, cp, z);
       continue;
     }
-    for (int64_t r = 0; r < rows; ++r) {
-      float *even = cp + r * ld, *odd = even + half;
-      const int64_t ih = oh0 * SH - PH + r;
-      if (ih < 0 || ih >= H) {
-        for (int64_t j = 0; j < ld; ++j)
-          even[j] = z;
-        continue;
-      }
-      const float *src = x + (ch * H + ih) * W;
-      for (int64_t j = 0; j < half; ++j) {
-        const int64_t q = 2 * j - PW;
-        even[j] = q >= 0 && q < W ? src[q] + z : z;
-        odd[j] = q + 1 >= 0 && q + 1 < W ? src[q + 1] + z : z;
-      }
-    }
+    fillSplitPlane(x + ch * H * W, H, W, PH - oh0 * SH, PW, rows, ld, half, cp, z);
   }
   int64_t off[MIE_UK_CONV_DIRECT_MAX_K];
   for (int64_t ch = 0, p = 0; ch < C; ++ch)

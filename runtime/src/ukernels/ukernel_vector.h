@@ -230,6 +230,55 @@ MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t
   }
 }
 
+/// The padded plane with every row split into its even columns (first half, ld / 2 floats) and
+/// its odd ones (second half); zeros where the window leaves the image and past the row.
+MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
+                                  int64_t PW, int64_t rows, int64_t ld, int64_t width,
+                                  float *__restrict plane, float z) {
+  // Only the first `width` floats of each half are read.
+  const int64_t half = width < ld / 2 ? width : ld / 2;
+  for (int64_t r = 0; r < rows; ++r) {
+    float *even = plane + r * ld, *odd = even + ld / 2;
+    const int64_t ih = r - PH;
+    if (ih < 0 || ih >= H) {
+      fillFloats(even, half, z);
+      fillFloats(odd, half, z);
+      continue;
+    }
+    const float *s = x + ih * W;
+    // Column pair j is (2 j - PW, 2 j + 1 - PW): wholly inside the image for j in [lo, hi), a
+    // branch-free deinterleave LLVM vectorizes; the few pairs at the borders are checked.
+    const int64_t lo = (PW + 1) / 2 < half ? (PW + 1) / 2 : half;
+    int64_t hi = (W + PW) / 2 < half ? (W + PW) / 2 : half;
+    hi = hi < lo ? lo : hi;
+    auto edge = [&](int64_t j) {
+      const int64_t c0 = 2 * j - PW, c1 = c0 + 1;
+      even[j] = (c0 >= 0 && c0 < W ? s[c0] : 0.0f) + z;
+      odd[j] = (c1 >= 0 && c1 < W ? s[c1] : 0.0f) + z;
+    };
+    for (int64_t j = 0; j < lo; ++j)
+      edge(j);
+    // Whole vectors (their 2 VL reads end on the pair hi - 1, inside the image), then one masked.
+    const float *sp = s - PW;
+    const vf vz = splat(z);
+    int64_t j = lo;
+    for (; j + VL <= hi; j += VL) {
+      const vf a = load(sp + 2 * j), b = load(sp + 2 * j + VL);
+      store(even + j, evenLanes(a, b) + vz);
+      store(odd + j, oddLanes(a, b) + vz);
+    }
+    if (j < hi) {
+      const int64_t n = hi - j;
+      const vf a = loadFirst(sp + 2 * j, 2 * n < VL ? 2 * n : VL);
+      const vf b = loadFirst(sp + 2 * j + VL, 2 * n > VL ? 2 * n - VL : 0);
+      storeFirst(even + j, evenLanes(a, b) + vz, n);
+      storeFirst(odd + j, oddLanes(a, b) + vz, n);
+    }
+    for (int64_t j = hi; j < half; ++j)
+      edge(j);
+  }
+}
+
 /// The epilogue of one output vector (bias value, residual row with `valid` lanes), flags as for
 /// the GEMM tiles (mie_ukernels.h): nothing unless MIE_UK_EPILOGUE is set.
 MIE_UK_INLINE vf epilogueVector(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
