@@ -5,7 +5,8 @@ Usage (a benchmark venv with the peers: `python3 -m venv B && B/bin/pip install 
       [--repeats 5] [--target host|x86-64|x86-64-avx512|...] [--build build] [--no-openvino]
 MODEL_DIR holds model.onnx and input_*.npy (the layout of shared/models/export_zoo.py). Each model is
 compiled once (compile time and package size are reported next to the ONNX file's size); then for
-every thread count the three runtimes are timed interleaved, `--repeats` rounds of `--runs` runs each
+every thread count the three runtimes are timed interleaved (the order reversed every other round),
+`--repeats` rounds of `--runs` runs each
 (mie through `mie-run --benchmark`, the peers in-process), and the minimum over rounds of each
 round's median is kept. Prints latencies, the ratios mie / onnxruntime and mie / OpenVINO (f32, its
 bf16 default switched off), the model's GFLOP/s (Conv/Gemm/MatMul FLOPs) and the share of the FMA
@@ -149,9 +150,12 @@ def main():
                 ov_feeds = list(feeds.values())
                 runners["openvino"] = lambda: timed(lambda: request.infer(ov_feeds), args.runs)
             results = {k: [] for k in runners}
-            for _ in range(args.repeats):
-                for key, run in runners.items():
-                    results[key].append(run())
+            order = list(runners)
+            for r in range(args.repeats):
+                # Alternate the order, so that no runtime always runs first (or right after another's
+                # threads went idle) in a round.
+                for key in (order if r % 2 == 0 else order[::-1]):
+                    results[key].append(runners[key]())
             best = {k: min(v) for k, v in results.items()}
             m = best["mie"]
             gflops = flops / (m * 1e-3) / 1e9
