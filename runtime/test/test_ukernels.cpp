@@ -57,6 +57,8 @@ struct Isa {
   DwConvFn dwconv;
   WinogradInFn winogradIn;
   WinogradOutFn winogradOut;
+  WinogradInFn winograd4In;
+  WinogradOutFn winograd4Out;
 };
 
 
@@ -90,14 +92,17 @@ std::vector<Isa> allIsas() {
 #if defined(__x86_64__)
   return {{"avx512", mie_uk_f32_pack_conv_nchw_avx512, mie_uk_f32_pack_lhs_avx512,
            mie_uk_f32_dwconv_nchw_avx512, mie_uk_f32_winograd_input_2x2_3x3_avx512,
-           mie_uk_f32_winograd_output_2x2_3x3_avx512},
+           mie_uk_f32_winograd_output_2x2_3x3_avx512, mie_uk_f32_winograd_input_4x4_3x3_avx512,
+           mie_uk_f32_winograd_output_4x4_3x3_avx512},
           {"avx2", mie_uk_f32_pack_conv_nchw_avx2, mie_uk_f32_pack_lhs_avx2,
            mie_uk_f32_dwconv_nchw_avx2, mie_uk_f32_winograd_input_2x2_3x3_avx2,
-           mie_uk_f32_winograd_output_2x2_3x3_avx2}};
+           mie_uk_f32_winograd_output_2x2_3x3_avx2, mie_uk_f32_winograd_input_4x4_3x3_avx2,
+           mie_uk_f32_winograd_output_4x4_3x3_avx2}};
 #else
   return {{"neon", mie_uk_f32_pack_conv_nchw_neon, mie_uk_f32_pack_lhs_neon,
            mie_uk_f32_dwconv_nchw_neon, mie_uk_f32_winograd_input_2x2_3x3_neon,
-           mie_uk_f32_winograd_output_2x2_3x3_neon}};
+           mie_uk_f32_winograd_output_2x2_3x3_neon, mie_uk_f32_winograd_input_4x4_3x3_neon,
+           mie_uk_f32_winograd_output_4x4_3x3_neon}};
 #endif
 }
 
@@ -491,62 +496,76 @@ TEST(UKernelConvDirect, EveryTileMatchesReferenceConvolution) {
 }
 
 TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
-  // Input transform, 16 reference GEMMs with G g G^T weights, output transform + epilogue.
+  // Input transform, alpha^2 reference GEMMs with G g G^T weights, output transform + epilogue, for
+  // F(2x2, 3x3) (alpha 4) and F(4x4, 3x3) (alpha 6).
   struct Case {
     int64_t c, f, h, w, pad;
   };
-  const Case cases[] = {{3, 5, 6, 6, 1}, {2, 3, 7, 9, 1}, {4, 2, 5, 40, 1},
-                        {1, 1, 3, 3, 0}, {3, 2, 8, 5, 0}, {2, 4, 17, 19, 1}};
-  const double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  const Case cases[] = {{3, 5, 6, 6, 1},  {2, 3, 7, 9, 1},  {4, 2, 5, 40, 1},   {1, 1, 3, 3, 0},
+                        {3, 2, 8, 5, 0},  {2, 4, 17, 19, 1}, {2, 3, 14, 14, 1}, {3, 2, 30, 70, 1},
+                        {1, 2, 9, 131, 0}};
+  const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  const double G4[6][3] = {{0.25, 0, 0},          {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                           {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                           {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
   for (const Isa &isa : allIsas()) {
     if (!supported(isa.name))
       continue;
-    for (const Case &cc : cases) {
-      const int64_t oh = cc.h + 2 * cc.pad - 2, ow = cc.w + 2 * cc.pad - 2;
-      const int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2, t = th * tw;
-      std::vector<float> x = randomVector(cc.c * cc.h * cc.w, 31),
-                         g = randomVector(cc.f * cc.c * 9, 32);
-      std::vector<float> bias = randomVector(cc.f, 33), res = randomVector(cc.f * oh * ow, 34);
-      std::vector<float> v(16 * cc.c * t + 1, -3.0f), plane(mie_uk_winograd_plane_floats(th, tw));
-      isa.winogradIn(x.data(), 0, cc.c, cc.h, cc.w, cc.pad, cc.pad, th, tw, 0, cc.c, v.data(), 0,
-                     plane.data());
-      ASSERT_EQ(v.back(), -3.0f) << "input transform wrote past V";
-      std::vector<float> m(16 * cc.f * t, 0.0f);
-      for (int64_t f = 0; f < cc.f; ++f)
-        for (int64_t c = 0; c < cc.c; ++c) {
-          double u[4][4] = {};
-          for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j)
-              for (int a = 0; a < 3; ++a)
-                for (int b = 0; b < 3; ++b)
-                  u[i][j] += G[i][a] * g[(f * cc.c + c) * 9 + a * 3 + b] * G[j][b];
-          for (int xi = 0; xi < 16; ++xi)
-            for (int64_t k = 0; k < t; ++k)
-              m[(xi * cc.f + f) * t + k] += float(u[xi / 4][xi % 4] * v[(xi * cc.c + c) * t + k]);
-        }
-      const int64_t flags = MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
-                            (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT);
-      std::vector<float> out(cc.f * oh * ow + 1, -5.0f);
-      isa.winogradOut(m.data(), 0, cc.f, th, tw, oh, ow, 0, cc.f, out.data(), 0, flags, bias.data(),
-                      0, res.data(), 0, 0, 0);
-      ASSERT_EQ(out.back(), -5.0f) << "output transform wrote past the output";
-      for (int64_t f = 0; f < cc.f; ++f)
-        for (int64_t y = 0; y < oh; ++y)
-          for (int64_t xx = 0; xx < ow; ++xx) {
-            double want = bias[f] + res[(f * oh + y) * ow + xx];
-            for (int64_t c = 0; c < cc.c; ++c)
-              for (int a = 0; a < 3; ++a)
-                for (int b = 0; b < 3; ++b) {
-                  int64_t ih = y - cc.pad + a, iw = xx - cc.pad + b;
-                  if (ih >= 0 && ih < cc.h && iw >= 0 && iw < cc.w)
-                    want +=
-                        double(x[(c * cc.h + ih) * cc.w + iw]) * g[(f * cc.c + c) * 9 + a * 3 + b];
-                }
-            want = std::max(want, 0.0);
-            ASSERT_NEAR(out[(f * oh + y) * ow + xx], want, 1e-4 * (1 + std::fabs(want)))
-                << isa.name << " c=" << cc.c << " f=" << cc.f << " " << cc.h << "x" << cc.w
-                << " at f" << f << " (" << y << ", " << xx << ")";
+    for (int tile : {2, 4}) {
+      const int alpha = tile + 2, elems = alpha * alpha;
+      auto G = [&](int i, int a) { return tile == 2 ? G2[i][a] : G4[i][a]; };
+      WinogradInFn in = tile == 2 ? isa.winogradIn : isa.winograd4In;
+      WinogradOutFn outFn = tile == 2 ? isa.winogradOut : isa.winograd4Out;
+      for (const Case &cc : cases) {
+        const int64_t oh = cc.h + 2 * cc.pad - 2, ow = cc.w + 2 * cc.pad - 2;
+        const int64_t th = (oh + tile - 1) / tile, tw = (ow + tile - 1) / tile, t = th * tw;
+        std::vector<float> x = randomVector(cc.c * cc.h * cc.w, 31),
+                           g = randomVector(cc.f * cc.c * 9, 32);
+        std::vector<float> bias = randomVector(cc.f, 33), res = randomVector(cc.f * oh * ow, 34);
+        std::vector<float> v(elems * cc.c * t + 1, -3.0f),
+            plane(tile == 2 ? mie_uk_winograd_plane_floats(th, tw)
+                            : mie_uk_winograd4_plane_floats(th, tw));
+        in(x.data(), 0, cc.c, cc.h, cc.w, cc.pad, cc.pad, th, tw, 0, cc.c, v.data(), 0,
+           plane.data());
+        ASSERT_EQ(v.back(), -3.0f) << "input transform wrote past V";
+        std::vector<float> m(elems * cc.f * t, 0.0f);
+        for (int64_t f = 0; f < cc.f; ++f)
+          for (int64_t c = 0; c < cc.c; ++c) {
+            double u[6][6] = {};
+            for (int i = 0; i < alpha; ++i)
+              for (int j = 0; j < alpha; ++j)
+                for (int a = 0; a < 3; ++a)
+                  for (int b = 0; b < 3; ++b)
+                    u[i][j] += G(i, a) * g[(f * cc.c + c) * 9 + a * 3 + b] * G(j, b);
+            for (int xi = 0; xi < elems; ++xi)
+              for (int64_t k = 0; k < t; ++k)
+                m[(xi * cc.f + f) * t + k] +=
+                    float(u[xi / alpha][xi % alpha] * v[(xi * cc.c + c) * t + k]);
           }
+        const int64_t flags = MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
+                              (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT);
+        std::vector<float> out(cc.f * oh * ow + 1, -5.0f);
+        outFn(m.data(), 0, cc.f, th, tw, oh, ow, 0, cc.f, out.data(), 0, flags, bias.data(), 0,
+              res.data(), 0, 0, 0);
+        ASSERT_EQ(out.back(), -5.0f) << "output transform wrote past the output";
+        for (int64_t f = 0; f < cc.f; ++f)
+          for (int64_t y = 0; y < oh; ++y)
+            for (int64_t xx = 0; xx < ow; ++xx) {
+              double want = bias[f] + res[(f * oh + y) * ow + xx];
+              for (int64_t c = 0; c < cc.c; ++c)
+                for (int a = 0; a < 3; ++a)
+                  for (int b = 0; b < 3; ++b) {
+                    int64_t ih = y - cc.pad + a, iw = xx - cc.pad + b;
+                    if (ih >= 0 && ih < cc.h && iw >= 0 && iw < cc.w)
+                      want += double(x[(c * cc.h + ih) * cc.w + iw]) *
+                              g[(f * cc.c + c) * 9 + a * 3 + b];
+                  }
+              want = std::max(want, 0.0);
+              ASSERT_NEAR(out[(f * oh + y) * ow + xx], want, 1e-4 * (1 + std::fabs(want)))
+                  << isa.name << " F(" << tile << "x" << tile << ") c=" << cc.c << " f=" << cc.f
+                  << " " << cc.h << "x" << cc.w << " at f" << f << " (" << y << ", " << xx << ")";
+            }
+      }
     }
   }
 }

@@ -138,6 +138,15 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
   void mie_uk_f32_winograd_output_2x2_3x3_##isa(                                                   \
       const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
       int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
+      int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);                     \
+  /* Winograd F(4x4, 3x3): the same, with TH x TW = ceil(OH / 4) x ceil(OW / 4) tiles, V[36][C][T] \
+     and M[36][F][T]; `plane` holds mie_uk_winograd4_plane_floats(TH, TW) floats. */               \
+  void mie_uk_f32_winograd_input_4x4_3x3_##isa(                                                    \
+      const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,      \
+      int64_t TH, int64_t TW, int64_t c0, int64_t cn, float *v, int64_t v_off, float *plane);      \
+  void mie_uk_f32_winograd_output_4x4_3x3_##isa(                                                   \
+      const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
+      int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
       int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);
 /* Fused attention (f32_attention.cpp): softmax(scale * Q K^T [+ mask]) V for query rows
    [0, rows) of one head, keys in tiles of about MIE_UK_ATTENTION_KEY_TILE with an online softmax.
@@ -193,6 +202,11 @@ static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t
 #define MIE_UK_WINOGRAD_SLACK 64
 static inline int64_t mie_uk_winograd_plane_floats(int64_t TH, int64_t TW) {
   return (2 * TH + 2) * (2 * TW + 2 + MIE_UK_WINOGRAD_SLACK);
+}
+/* F(4x4, 3x3)'s: 4 TH + 2 rows of 4 TW + 2 + MIE_UK_WINOGRAD_SLACK (a stride-4 load of VL tiles
+   reads 4 VL floats from the tile's column). */
+static inline int64_t mie_uk_winograd4_plane_floats(int64_t TH, int64_t TW) {
+  return (4 * TH + 2) * (4 * TW + 2 + MIE_UK_WINOGRAD_SLACK);
 }
 
 #ifdef __cplusplus
