@@ -336,7 +336,25 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_winograd_output_2x2_3x3_avx2({{.*}}%c262_i64
 func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  return
+}
+
+// -----
+
+// Tests the Winograd F(4x4, 3x3) form: a 10x10 output is 3x3 = 9 tiles of 4x4, so V [36 x 2 x 9]
+// and M [36 x 8 x 9], the 4x4 transforms, and 36 GEMM items (one per element, all tiles each).
+
+// CHECK-LABEL: func.func @conv_winograd4
+// CHECK: %[[V:.+]] = mie.alloc : memref<648xf32>
+// CHECK: %[[M:.+]] = mie.alloc : memref<2592xf32>
+// CHECK: mie.kernel "conv2d_winograd" {{.*}}outs(%{{.+}}, %[[V]], %[[M]] :
+// CHECK: func.call @mie_uk_f32_winograd_input_4x4_3x3_avx2(
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c36)
+// CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
+// CHECK: func.call @mie_uk_f32_winograd_output_4x4_3x3_avx2({{.*}}%c262_i64
+func.func @conv_winograd4(%x: memref<1x2x10x10xf32>, %w: memref<36x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x10x10xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x10x10xf32>, memref<36x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x10x10xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 4}
   return
 }
 

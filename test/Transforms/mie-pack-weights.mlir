@@ -93,3 +93,29 @@ func.func @runtime_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
   mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {tiling = #mie.tiling<"avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
   return
 }
+
+// -----
+
+// Tests the Winograd filter transforms of an all-ones 3x3 filter (one filter, one channel, mr = 1):
+// U = G g G^T is the outer product of G's row sums. F(2x2, 3x3): [16, 1, 1, 1], sums (1, 1.5, 0.5,
+// 1), so U starts 1, 1.5, 0.5, 1, 1.5, 2.25. F(4x4, 3x3): [36, 1, 1, 1], sums (1/4, -1/2, -1/6, 7/24,
+// 1/8, 1), so U starts 1/16, -1/8, -1/24. The two variants of one filter are separate globals.
+
+// CHECK-DAG: memref.global "private" constant @g_winograd2_1 : memref<16x1x1x1xf32>
+// CHECK-DAG: memref.global "private" constant @g_winograd4_1 : memref<36x1x1x1xf32>
+// CHECK-LABEL: func.func @winograd
+// CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x1x8x8xf32>, memref<16x1x1x1xf32>)
+// CHECK-SAME: winograd = 2
+// CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x1x8x8xf32>, memref<36x1x1x1xf32>)
+// CHECK-SAME: winograd = 4
+// 1.0 1.5 0.5 1.0 1.5 2.25 as little-endian f32:
+// CHECK-DAG: g_winograd2_1: "0x040000000000803F0000C03F0000003F0000803F0000C03F00001040
+// 0.0625 -0.125 -0.041666668 as little-endian f32:
+// CHECK-DAG: g_winograd4_1: "0x040000000000803D000000BEABAA2ABD
+memref.global "private" constant @g : memref<1x1x3x3xf32> = dense<1.0>
+func.func @winograd(%x: memref<1x1x8x8xf32>, %y: memref<1x1x8x8xf32>, %z: memref<1x1x8x8xf32>) {
+  %w = memref.get_global @g : memref<1x1x3x3xf32>
+  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, tiling = #mie.tiling<"avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>, winograd = 2}
+  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%z : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, tiling = #mie.tiling<"avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>, winograd = 4}
+  return
+}

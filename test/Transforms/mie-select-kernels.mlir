@@ -3,14 +3,14 @@
 // RUN: ms-opt %s -split-input-file -mie-select-kernels=isa=neon | FileCheck %s --check-prefix=NEON
 
 // Tests that a 3x3 stride-1 convolution with constant weights on an AVX2 target is computed by
-// Winograd F(2x2, 3x3): 16 GEMMs of 64 filters x 784 tiles x K = 64 channels, where the 4x24 tile
-// fills both sides best and one block of all tiles gives each of the 16 GEMMs its own item.
+// Winograd F(4x4, 3x3) (a 56x56 map): 36 GEMMs of 64 filters x 196 tiles x K = 64 channels, where
+// the 6x16 tile fills both sides best and one block of all tiles gives each GEMM its own item.
 // Without Winograd it is an implicit GEMM over 3136 pixels with K = 576 in four blocks of 144 (the
 // 24-wide panel re-read by the inner loop fits 16 KiB of L1) and enough pixel blocks to pack per item.
 
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: mie.conv2d
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 64, mc = 64, nc = 792>, winograd
+// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>, winograd = 4 : i64}
 // DIRECT-LABEL: func.func @conv3x3
 // DIRECT: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 144, mc = 64, nc = 120>}
 // NEON-LABEL: func.func @conv3x3
@@ -26,7 +26,8 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 
 // -----
 
-// Tests that a late 7x7 layer (few pixels) shares its packed panels across filter-block items (the
+// Tests that a late 7x7 layer keeps Winograd F(2x2, 3x3) (F(4x4, 3x3) would have four tiles);
+// without Winograd it (few pixels) shares its packed panels across filter-block items (the
 // blocks split toward equal sizes in elements: 32 filters x 64 pixels, 16 items of the 8x32 tile,
 // which fills 49 of 64 lanes as 8x16 does and is not load-bound on two-port AVX-512 cores), and
 // that a GEMM with a constant B gets a tiling with shared packed rows while one with a run-time B
@@ -34,7 +35,7 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 
 // CHECK-LABEL: func.func @late
 // CHECK: mie.conv2d
-// CHECK-SAME: winograd
+// CHECK-SAME: winograd = 2 : i64}
 // DIRECT-LABEL: func.func @late
 // DIRECT: mie.conv2d
 // DIRECT-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 128, mc = 32, nc = 64, shared_panels = true>

@@ -257,6 +257,10 @@ LogicalResult Conv2dOp::verify() {
       failed(checkArray(op, "dilations", dilations, 2, 1)))
     return failure();
 
+  if (std::optional<uint64_t> tile = getWinograd(); tile && *tile != 2 && *tile != 4)
+    return emitOpError() << "expects winograd = 2 or 4 (the output tile of F(m x m, 3x3)), got "
+                         << *tile;
+
   ArrayRef<int64_t> in = bufferType(getInput()).getShape(), w = bufferType(getFilter()).getShape();
   if (packedShape) {
     // The filter holds LHS panels; its logical shape is `filter_shape`.
@@ -267,13 +271,14 @@ LogicalResult Conv2dOp::verify() {
     if (!getTiling())
       return emitOpError("expects a tiling with a packed filter (filter_shape is set)");
     int64_t mr = getTiling()->getMr();
-    if (getWinograd()) {
+    if (std::optional<uint64_t> tile = getWinograd()) {
       if (w[2] != 3 || w[3] != 3 || strides[0] != 1 || strides[1] != 1 || dilations[0] != 1 ||
           dilations[1] != 1)
         return emitOpError("expects a 3x3 filter, strides 1 and dilations 1 with winograd");
-      SmallVector<int64_t> panels = {16, (int64_t)llvm::divideCeil(w[0], mr), w[1], mr};
+      const int64_t alpha = int64_t(*tile) + 2;
+      SmallVector<int64_t> panels = {alpha * alpha, (int64_t)llvm::divideCeil(w[0], mr), w[1], mr};
       if (failed(checkShape(op, "filter", getFilter(), panels,
-                            "[16, ceil(F / mr), C, mr], the Winograd-transformed panels")))
+                            "[(m + 2)^2, ceil(F / mr), C, mr], the Winograd-transformed panels")))
         return failure();
     } else {
       SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};

@@ -70,8 +70,9 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     KH, KW] shape and the filter buffer holds the LHS panels [ceil(F / mr), C / groups * KH * KW, mr]
     (docs/kernels.md). `ukernel` names the microkernel of a depthwise convolution (groups = C = F,
     strides of 1 or 2), e.g. `"mie_uk_f32_dwconv_nchw_avx2"`, which reads the filter as it is.
-    `winograd` computes a 3x3 stride-1 convolution by Winograd F(2x2, 3x3) as 16 GEMMs over the
-    2x2 output tiles; its packed filter holds G g G^T as panels [16, ceil(F / mr), C, mr].
+    `winograd = m` computes a 3x3 stride-1 convolution by Winograd F(m x m, 3x3), m = 2 or 4, as
+    (m + 2)^2 GEMMs (16 or 36) over the m x m output tiles; its packed filter holds G g G^T as panels
+    [(m + 2)^2, ceil(F / mr), C, mr].
     `direct` runs a tiled convolution with a short reduction (K = C * KH * KW <= 256, stride 1 or
     2 along W) on the direct microkernel: the tiles read the input rows in place from a padded
     copy instead of packed pixel panels (the filter is packed as for the implicit GEMM); its work
@@ -99,7 +100,7 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    OptionalAttr<Mie_TilingAttr>:$tiling,
                    OptionalAttr<DenseI64ArrayAttr>:$filter_shape,
                    OptionalAttr<StrAttr>:$ukernel,
-                   UnitAttr:$winograd,
+                   OptionalAttr<I64Attr>:$winograd,
                    UnitAttr:$direct);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`

@@ -95,9 +95,9 @@ struct Packer {
     return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
   }
 
-  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr], or with `winograd`
-  /// U = G g G^T per (f, c) as LHS panels [16][ceil(F / mr)][C][mr]: one GEMM's panels per
-  /// Winograd F(2x2, 3x3) element xi = 4 i + j.
+  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr], or with `winograd = m`
+  /// U = G g G^T per (f, c) as LHS panels [(m + 2)^2][ceil(F / mr)][C][mr]: one GEMM's panels per
+  /// Winograd F(m x m, 3x3) element xi = (m + 2) i + j.
   LogicalResult packConv(Conv2dOp conv) {
     memref::GlobalOp global = globalOf(conv.getFilter());
     ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
@@ -105,25 +105,34 @@ struct Packer {
     int64_t mr = conv.getTiling()->getMr(), panels = llvm::divideCeil(f, mr);
     FailureOr<memref::GlobalOp> out = failure();
     if (!global) {
-    } else if (conv.getWinograd()) {
-      std::string key = (global.getSymName() + "_winograd" + Twine(mr)).str();
-      out = packOnce(
-          global, key, {16, panels, c, mr}, [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
-            static const double kG[4][3] = {
-                {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-            for (int64_t row = 0; row < f; ++row)
-              for (int64_t ch = 0; ch < c; ++ch) {
-                const float *g = &w[(row * c + ch) * 9];
-                for (int i = 0; i < 4; ++i)
-                  for (int j = 0; j < 4; ++j) {
-                    double u = 0;
-                    for (int a = 0; a < 3; ++a)
-                      for (int b = 0; b < 3; ++b)
-                        u += kG[i][a] * g[a * 3 + b] * kG[j][b];
-                    packed[(((i * 4 + j) * panels + row / mr) * c + ch) * mr + row % mr] = float(u);
-                  }
-              }
-          });
+    } else if (std::optional<uint64_t> tile = conv.getWinograd()) {
+      // G of F(2x2, 3x3) (points 0, +-1) and of F(4x4, 3x3) (points 0, +-1, +-2; Lavin & Gray).
+      static const double kG2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+      static const double kG4[6][3] = {{0.25, 0, 0},
+                                       {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                       {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                       {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                       {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                       {0, 0, 1}};
+      const int alpha = int(*tile) + 2;
+      auto G = [&](int i, int a) { return alpha == 4 ? kG2[i][a] : kG4[i][a]; };
+      std::string key = (global.getSymName() + "_winograd" + Twine(*tile) + "_" + Twine(mr)).str();
+      out = packOnce(global, key, {alpha * alpha, panels, c, mr},
+                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                       for (int64_t row = 0; row < f; ++row)
+                         for (int64_t ch = 0; ch < c; ++ch) {
+                           const float *g = &w[(row * c + ch) * 9];
+                           for (int i = 0; i < alpha; ++i)
+                             for (int j = 0; j < alpha; ++j) {
+                               double u = 0;
+                               for (int a = 0; a < 3; ++a)
+                                 for (int b = 0; b < 3; ++b)
+                                   u += G(i, a) * g[a * 3 + b] * G(j, b);
+                               packed[(((i * alpha + j) * panels + row / mr) * c + ch) * mr +
+                                      row % mr] = float(u);
+                             }
+                         }
+                     });
     } else {
       std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
       out = packOnce(global, key, {panels, k, mr},

@@ -298,8 +298,8 @@ bool isDepthwise(Conv2dOp conv) {
   return static_cast<int64_t>(conv.getGroups()) == in[1] && w[0] == in[1] && w[1] == 1 && in[1] > 1;
 }
 
-/// Winograd F(2x2, 3x3) pays off for 3x3 stride-1 layers with enough channels that the 16 GEMMs
-/// dominate the transforms (which cost about 16 adds per input and output element).
+/// Winograd pays off for 3x3 stride-1 layers with enough channels that its GEMMs dominate the
+/// transforms (about 16 adds per input and output element for F(2x2, 3x3), 36 for F(4x4, 3x3)).
 bool suitsWinograd(Conv2dOp conv) {
   auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
   auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
@@ -307,6 +307,14 @@ bool suitsWinograd(Conv2dOp conv) {
          llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }) &&
          llvm::all_of(conv.getDilations(), [](int64_t d) { return d == 1; }) && in[1] >= 16 &&
          w[0] >= 16;
+}
+
+/// Output tile of the Winograd variant: F(4x4, 3x3) (36 GEMMs, 2.25 multiplications an output
+/// against F(2x2, 3x3)'s 4) once the feature map has at least two 4x4 tiles each way; smaller maps
+/// (7x7: four tiles of which most lanes would be padding) keep F(2x2, 3x3).
+constexpr int64_t kWinograd4MinSize = 8;
+int64_t winogradTile(ArrayRef<int64_t> outShape) {
+  return outShape[2] >= kWinograd4MinSize && outShape[3] >= kWinograd4MinSize ? 4 : 2;
 }
 
 bool isF32(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); }
@@ -339,12 +347,13 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
         auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
         if (winograd && suitsWinograd(conv)) {
-          // 16 GEMMs: F x (2x2 tiles) x C each.
-          int64_t tiles = llvm::divideCeil(out[2], 2) * llvm::divideCeil(out[3], 2);
-          GemmShape shape{out[1], tiles, in[1], 16 * out[0]};
+          // (m + 2)^2 GEMMs: F x (m x m tiles) x C each.
+          const int64_t m = winogradTile(out);
+          int64_t tiles = llvm::divideCeil(out[2], m) * llvm::divideCeil(out[3], m);
+          GemmShape shape{out[1], tiles, in[1], (m + 2) * (m + 2) * out[0]};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, true)) {
             conv.setTilingAttr(t);
-            conv.setWinograd(true);
+            conv.setWinograd(m);
           }
           return;
         }

@@ -664,7 +664,11 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
-  const int64_t th = llvm::divideCeil(oh, 2), tw = llvm::divideCeil(ow, 2), tiles = th * tw;
+  // F(m x m, 3x3): m x m output tiles, (m + 2)^2 GEMMs.
+  const int64_t outTile = int64_t(*op.getWinograd()), elems = (outTile + 2) * (outTile + 2);
+  const int64_t th = llvm::divideCeil(oh, outTile), tw = llvm::divideCeil(ow, outTile),
+                tiles = th * tw;
+  const std::string variant = outTile == 2 ? "2x2_3x3_" : "4x4_3x3_";
   // The GEMMs: M = F filters, N = tiles, K = C, one per (image, xi).
   const int64_t k = ch, mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
@@ -680,9 +684,9 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
 
   OpBuilder b(op);
   Location loc = op.getLoc();
-  // V [N][16][C][tiles] and M [N][16][F][tiles] live in the arena.
-  Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * ch * tiles}, b.getF32Type()));
-  Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * 16 * f * tiles}, b.getF32Type()));
+  // V [N][elems][C][tiles] and M [N][elems][F][tiles] live in the arena.
+  Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * elems * ch * tiles}, b.getF32Type()));
+  Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * elems * f * tiles}, b.getF32Type()));
   KernelOp kernel = KernelOp::create(
       b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
       [&](OpBuilder &kb, Location kl, ValueRange args) {
@@ -692,7 +696,9 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
               m = args[numIns + 2];
         Value bias = operands.bias(args, output);
         Value residual = operands.residual(args, output);
-        Value plane = stackBuffer(kb, kl, mie_uk_winograd_plane_floats(th, tw));
+        Value plane = stackBuffer(kb, kl,
+                                  outTile == 2 ? mie_uk_winograd_plane_floats(th, tw)
+                                               : mie_uk_winograd4_plane_floats(th, tw));
         Value edgePanel = stackBuffer(kb, kl, kc * nr);
         // 1. Input transform, channels in chunks.
         int64_t cPer = channelsPerItem(ch, tiles);
@@ -700,18 +706,18 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         parallelItems(ub, n * cChunks, [&](Value item) {
           Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
           Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
-          ub.call("mie_uk_f32_winograd_input_2x2_3x3_" + isa,
+          ub.call("mie_uk_f32_winograd_input_" + variant + isa,
                   {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
                    ub.i64(pads[0]), ub.i64(pads[1]), ub.i64(th), ub.i64(tw), ub.i64(c0), ub.i64(cn),
-                   ub.ptr(v), ub.i64(ub.mul(img, 16 * ch * tiles)), ub.ptr(plane)});
+                   ub.ptr(v), ub.i64(ub.mul(img, elems * ch * tiles)), ub.ptr(plane)});
         });
         // 2. The GEMMs, items (image x xi, tile block[, filter block]): V read in place (rows
         // `tiles` apart), a block's partial last panel packed; no epilogue.
-        parallelItems(ub, n * 16 * tBlocks * fItems, [&](Value item) {
+        parallelItems(ub, n * elems * tBlocks * fItems, [&](Value item) {
           Value fb = ub.rem(item, fItems);
           item = ub.div(item, fItems);
           Value gemm = ub.div(item, tBlocks), t0 = ub.mul(ub.rem(item, tBlocks), nc);
-          Value xi = ub.rem(gemm, 16);
+          Value xi = ub.rem(gemm, elems);
           Value nt = ub.min(ub.c(nc), ub.sub(ub.c(tiles), t0));
           Value fullPanels = ub.div(nt, nr);
           Value edge = ub.sub(nt, ub.mul(fullPanels, nr));
@@ -763,8 +769,8 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
           Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
           Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
           Value outOff = ub.i64(ub.mul(img, f * oh * ow));
-          ub.call("mie_uk_f32_winograd_output_2x2_3x3_" + isa,
-                  {ub.ptr(m), ub.i64(ub.mul(img, 16 * f * tiles)), ub.i64(f), ub.i64(th),
+          ub.call("mie_uk_f32_winograd_output_" + variant + isa,
+                  {ub.ptr(m), ub.i64(ub.mul(img, elems * f * tiles)), ub.i64(f), ub.i64(th),
                    ub.i64(tw), ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output),
                    outOff, ub.i64(epi.flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
                    ub.f32(epi.lo), ub.f32(epi.hi)});

@@ -33,7 +33,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
                           op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(),
                           /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
-                          /*ukernel=*/StringAttr(), /*winograd=*/false);
+                          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr());
     rewriter.replaceOp(op, out);
     return success();
   }

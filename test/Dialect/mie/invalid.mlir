@@ -547,7 +547,23 @@ func.func @packed_filter_without_tiling(%x: memref<1x2x5x5xf32>, %w: memref<2x18
 
 func.func @winograd_stride(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %y: memref<1x8x3x3xf32>) {
   // expected-error @+1 {{expects a 3x3 filter, strides 1 and dilations 1 with winograd}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x3x3xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x3x3xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  return
+}
+
+// -----
+
+func.func @winograd_tile(%x: memref<1x2x5x5xf32>, %w: memref<64x2x2x4xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{expects winograd = 2 or 4 (the output tile of F(m x m, 3x3)), got 6}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<64x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 6}
+  return
+}
+
+// -----
+
+func.func @winograd4_panels(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{expects filter of shape [36, 2, 2, 4] ([(m + 2)^2, ceil(F / mr), C, mr], the Winograd-transformed panels)}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 4}
   return
 }
 

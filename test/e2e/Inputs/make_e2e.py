@@ -278,7 +278,7 @@ def matmuls():
 
 def kernels():
     """Every microkernel path of mie-select-kernels on odd sizes: Winograd (3x3 stride 1, >= 16
-    channels, a residual), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
+    channels, a residual; F(4x4, 3x3) on the 27x27 map, F(2x2, 3x3) on the late 4x4 one), the implicit GEMM (3x3 stride 2), 1x1 read in place with a partial last
     panel, 1x1 on few pixels (7x7, K = 128) computed with the pixels as rows and a residual, 1x1 stride 2,
     depthwise 5x5 stride 2 with relu6, a late layer with shared panels (few pixels), and a Gemm
     with a packed B."""
