@@ -24,7 +24,7 @@ std::optional<int64_t> constantIndex(Value v) {
 /// Ops whose results may be recomputed inside the outlined body instead of being captured. The
 /// address arithmetic of the microkernel lowering is among them: a buffer packed once before the
 /// loop (a row GEMM's shared rows) reaches the loop as an `!llvm.ptr`, which only its buffer can
-/// be captured for (without them the classifiers and pixels-as-rows convolutions ran on one thread).
+/// be captured for (without them the classifiers and squeeze-excite FCs ran on one thread).
 bool isSinkable(Operation *op) {
   return isa<arith::ConstantOp, arith::IndexCastOp, memref::SubViewOp, memref::CollapseShapeOp,
              memref::ExpandShapeOp, memref::ViewOp, memref::CastOp, memref::AllocaOp,
