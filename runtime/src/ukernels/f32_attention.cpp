@@ -158,9 +158,9 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
       packQueries(q, ldq, r0, mr, D, scale, qp);
       // Scores of the block: S[i][j] = scale * <q_i, k_j>.
       for (int64_t j0 = 0; j0 < kt; j0 += kAttNR)
-        gemmTile<kAttMR, kAttNV>(qp, keys + (j0 / kAttNR) * D * kAttNR, kAttNR, s + j0, kAttKT, D,
-                                 mr, kt - j0 < kAttNR ? kt - j0 : kAttNR, 0, nullptr, nullptr, 0,
-                                 0.0f, 0.0f);
+        gemmTile<kAttMR, kAttNV, false>(qp, keys + (j0 / kAttNR) * D * kAttNR, kAttNR, s + j0,
+                                        kAttKT, D, mr, kt - j0 < kAttNR ? kt - j0 : kAttNR, 0,
+                                        nullptr, nullptr, 0, 0.0f, 0.0f);
       // Online softmax: new maximum, rescale factor of what was accumulated, probabilities.
       for (int i = 0; i < kAttMR; ++i) {
         if (i >= mr) {
@@ -226,8 +226,9 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
           b = vp;
           ldb = kAttNR;
         }
-        gemmTile<kAttMR, kAttNV>(pt, b, ldb, o + r0 * ldo + c0, ldo, kt, mr, nc,
-                                 first ? 0 : MIE_UK_ACCUMULATE, nullptr, nullptr, 0, 0.0f, 0.0f);
+        gemmTile<kAttMR, kAttNV, false>(pt, b, ldb, o + r0 * ldo + c0, ldo, kt, mr, nc,
+                                        first ? 0 : MIE_UK_ACCUMULATE, nullptr, nullptr, 0, 0.0f,
+                                        0.0f);
       }
     }
   }

@@ -175,8 +175,8 @@ MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m
       float lo, float hi) {                                                                        \
     static_assert(NR % VL == 0, "NR must be a multiple of the vector length");                     \
     prefetchTileRows<NR / VL>(c + c_off, ldc, m, flags, res + res_off, ldr);                       \
-    gemmTile<MR, NR / VL>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags,               \
-                          bias + bias_off, res + res_off, ldr, lo, hi);                            \
+    gemmTile<MR, NR / VL, true>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags,         \
+                                bias + bias_off, res + res_off, ldr, lo, hi);                      \
   })
 #include "f32_gemm_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE

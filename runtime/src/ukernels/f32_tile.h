@@ -144,8 +144,9 @@ constexpr int64_t kPrefetchARows = 32, kPrefetchBRows = 8;
 
 /// acc += A B over k: `a` a packed LHS panel [k][MR], `b` rows of NR floats ldb apart. With
 /// `prefetchNext`, also prefetches the NR floats after each row (the next panel of an operand read
-/// in place, whose rows the hardware prefetchers do not follow).
-template <int MR, int NV, bool prefetchNext, int stride = MR>
+/// in place, whose rows the hardware prefetchers do not follow); with `streamed`, the rows a few
+/// steps ahead (operands that come from L3 or memory; not the attention kernel's L1 tiles).
+template <int MR, int NV, bool prefetchNext, bool streamed, int stride = MR>
 MIE_UK_INLINE void tileProducts(vf (&acc)[MR][NV], const float *__restrict a,
                                 const float *__restrict b, int64_t ldb, int64_t k) {
 #pragma clang loop unroll_count(2)
@@ -163,9 +164,11 @@ MIE_UK_INLINE void tileProducts(vf (&acc)[MR][NV], const float *__restrict a,
     // miss in L1 on every step, and the hardware prefetchers cover neither in time on an Intel
     // Xeon (resnet50 1 thread: kernels 0.93x, the 7x7 layers 0.77-0.90x). Each costs a load slot,
     // which the tiles with more FMAs than loads per step have spare.
-    __builtin_prefetch(a + (p + kPrefetchARows) * stride, 0, 3);
-    for (int v = 0; v < NV; ++v)
-      __builtin_prefetch(b + (p + kPrefetchBRows) * ldb + v * VL, 0, 3);
+    if (streamed) {
+      __builtin_prefetch(a + (p + kPrefetchARows) * stride, 0, 3);
+      for (int v = 0; v < NV; ++v)
+        __builtin_prefetch(b + (p + kPrefetchBRows) * ldb + v * VL, 0, 3);
+    }
     for (int i = 0; i < MR; ++i) {
       vf av = splat(a[p * stride + i]);
       for (int v = 0; v < NV; ++v)
@@ -197,7 +200,7 @@ MIE_UK_INLINE void prefetchTileRows(const float *c, int64_t ldc, int64_t m, int6
 }
 
 /// gemmTile on the first R rows of a packed panel whose rows lie `stride` floats apart (MR).
-template <int R, int NV, int stride>
+template <int R, int NV, int stride, bool streamed>
 MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restrict b, int64_t ldb,
                                 float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                                 int64_t flags, const float *bias, const float *res, int64_t ldr,
@@ -211,9 +214,9 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
         acc[i][v] = splat(0.0f);
   }
   if (flags & MIE_UK_PREFETCH_NEXT_B)
-    tileProducts<R, NV, true, stride>(acc, a, b, ldb, k);
+    tileProducts<R, NV, true, streamed, stride>(acc, a, b, ldb, k);
   else
-    tileProducts<R, NV, false, stride>(acc, a, b, ldb, k);
+    tileProducts<R, NV, false, streamed, stride>(acc, a, b, ldb, k);
 
   finishTile<R, NV>(acc, c, ldc, m, n, flags, bias, res, ldr, lo, hi);
 }
@@ -223,16 +226,17 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
 /// epilogue and the store (finishTile). The GEMM tiles and the attention kernel's two products.
 /// A single row (a matrix-vector product: classifiers, squeeze-excite) runs one row of
 /// accumulators: the full tile would spend MR times the FMAs on the panel's zero rows (on AVX-512's
-/// 8x48 tile, 1.75x the AVX2 time of mobilenet_v3's classifier).
-template <int MR, int NV>
+/// 8x48 tile, 1.75x the AVX2 time of mobilenet_v3's classifier). `streamed`: the operands come from
+/// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead.
+template <int MR, int NV, bool streamed>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
                             float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
                             float lo, float hi) {
   if (MR > 1 && m == 1)
-    gemmTileRows<1, NV, MR>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
+    gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
   else
-    gemmTileRows<MR, NV, MR>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
+    gemmTileRows<MR, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
 }
 
 } // namespace mie_uk
