@@ -188,30 +188,23 @@ MIE_UK_INLINE void outputTransform(const float *__restrict m, int64_t F, int64_t
 #define MIE_UK_WG_NAME(name) name##_neon
 #endif
 
-extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(mie_uk_f32_winograd_input_2x2_3x3)(
-    const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,
-    int64_t TH, int64_t TW, int64_t c0, int64_t cn, float *v, int64_t v_off, float *plane) {
-  inputTransform<2>(x + x_off, H, W, PH, PW, TH, TW, C, c0, cn, v + v_off, plane);
-}
-
-extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(mie_uk_f32_winograd_output_2x2_3x3)(
-    const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,
-    int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,
-    int64_t bias_off, const float *res, int64_t res_off, float lo, float hi) {
-  outputTransform<2>(m + m_off, F, TH, TW, OH, OW, f0, fn, out + out_off, flags, bias + bias_off,
-                     (flags & MIE_UK_RESIDUAL) ? res + res_off : nullptr, lo, hi);
-}
-
-extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(mie_uk_f32_winograd_input_4x4_3x3)(
-    const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,
-    int64_t TH, int64_t TW, int64_t c0, int64_t cn, float *v, int64_t v_off, float *plane) {
-  inputTransform<4>(x + x_off, H, W, PH, PW, TH, TW, C, c0, cn, v + v_off, plane);
-}
-
-extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(mie_uk_f32_winograd_output_4x4_3x3)(
-    const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,
-    int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,
-    int64_t bias_off, const float *res, int64_t res_off, float lo, float hi) {
-  outputTransform<4>(m + m_off, F, TH, TW, OH, OW, f0, fn, out + out_off, flags, bias + bias_off,
-                     (flags & MIE_UK_RESIDUAL) ? res + res_off : nullptr, lo, hi);
-}
+// mie_uk_f32_winograd_{input,output}_MxM_3x3_<isa> for F(M x M, 3x3).
+#define MIE_UK_WG_ENTRIES(M)                                                                       \
+  extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(                                   \
+      mie_uk_f32_winograd_input_##M##x##M##_3x3)(                                                  \
+      const float *x, int64_t x_off, int64_t C, int64_t H, int64_t W, int64_t PH, int64_t PW,      \
+      int64_t TH, int64_t TW, int64_t c0, int64_t cn, float *v, int64_t v_off, float *plane) {     \
+    inputTransform<M>(x + x_off, H, W, PH, PW, TH, TW, C, c0, cn, v + v_off, plane);               \
+  }                                                                                                \
+  extern "C" __attribute__((always_inline)) void MIE_UK_WG_NAME(                                   \
+      mie_uk_f32_winograd_output_##M##x##M##_3x3)(                                                 \
+      const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
+      int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
+      int64_t bias_off, const float *res, int64_t res_off, float lo, float hi) {                   \
+    outputTransform<M>(m + m_off, F, TH, TW, OH, OW, f0, fn, out + out_off, flags,                 \
+                       bias + bias_off, (flags & MIE_UK_RESIDUAL) ? res + res_off : nullptr, lo,   \
+                       hi);                                                                        \
+  }
+MIE_UK_WG_ENTRIES(2)
+MIE_UK_WG_ENTRIES(4)
+#undef MIE_UK_WG_ENTRIES
