@@ -358,8 +358,8 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
   const Case cases[] = {{7, 9, 3, 3, 1, 1, 1},   {16, 16, 3, 3, 2, 1, 1}, {13, 37, 5, 5, 1, 2, 1},
                         {14, 14, 5, 5, 2, 2, 1}, {9, 70, 3, 3, 1, 1, 1},  {10, 10, 3, 3, 1, 2, 2},
                         {5, 5, 1, 1, 1, 0, 1},   {6, 7, 3, 3, 2, 0, 1},   {3, 4, 7, 7, 1, 3, 1},
-                        // Row blocks (6, 4 and 2 rows) with tails; split stride-2 planes with odd
-                        // widths and 5x5 windows; a stride that gathers.
+                        // Row blocks (8, 4 and 2 rows) with every tail; split stride-2 planes with
+                        // odd widths and 5x5 windows; a stride that gathers.
                         {23, 7, 3, 3, 1, 1, 1},  {19, 14, 5, 5, 1, 2, 1}, {11, 40, 3, 3, 2, 1, 1},
                         {21, 33, 5, 5, 2, 2, 1}, {15, 70, 3, 3, 2, 1, 1}, {12, 20, 3, 3, 3, 1, 1},
                         {13, 29, 3, 3, 2, 1, 2}};
@@ -380,8 +380,10 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
       std::vector<float> w = randomVector(channels * cc.kh * cc.kw, 22);
       std::vector<float> bias = randomVector(channels, 23),
                          res = randomVector(channels * oh * ow, 24);
+      // NaN scratch: the first channel must write every plane element the window reads (the
+      // second one writes only the image's elements, counting on the first one's zeros).
       std::vector<float> plane(
-          mie_uk_dwconv_plane_floats(cc.kh, cc.kw, cc.s, cc.s, cc.d, cc.d, oh, ow));
+          mie_uk_dwconv_plane_floats(cc.kh, cc.kw, cc.s, cc.s, cc.d, cc.d, oh, ow), NAN);
       for (const Epilogue &e : epis) {
         // Channels [1, 3) only, into an output with a guard value around them.
         std::vector<float> out(channels * oh * ow + 1, -9.0f);
@@ -524,7 +526,9 @@ TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
         std::vector<float> bias = randomVector(cc.f, 33), res = randomVector(cc.f * oh * ow, 34);
         std::vector<float> v(elems * cc.c * t + 1, -3.0f),
             plane(tile == 2 ? mie_uk_winograd_plane_floats(th, tw)
-                            : mie_uk_winograd4_plane_floats(th, tw));
+                            : mie_uk_winograd4_plane_floats(th, tw),
+                  NAN); // the first channel fills the padding, the others only the image
+
         in(x.data(), 0, cc.c, cc.h, cc.w, cc.pad, cc.pad, th, tw, 0, cc.c, v.data(), 0,
            plane.data());
         ASSERT_EQ(v.back(), -3.0f) << "input transform wrote past V";

@@ -98,7 +98,22 @@ MIE_UK_INLINE void dwconvRows(const DwPlane &pl, int64_t oh0, int64_t KH, int64_
     dwconvBlock<R, 1>(pl, oh0, v * VL, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
 }
 
-/// All output rows: blocks of R rows, then single rows.
+/// The last `rem` < R output rows from oh0 as one block of `rem` rows: its FMA chains stay
+/// independent (a 7-row map in blocks of 6 left one row's chain of KH x KW dependent FMAs alone).
+template <int R, int NU>
+MIE_UK_INLINE void dwconvLastRows(int64_t rem, const DwPlane &pl, int64_t oh0, int64_t KH,
+                                  int64_t KW, int64_t OW, const float *__restrict w,
+                                  float *__restrict out, const float *res, int64_t flags,
+                                  float bias, float lo, float hi, float z) {
+  if constexpr (R > 1) {
+    if (rem == R - 1)
+      dwconvRows<R - 1, NU>(pl, oh0, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+    else
+      dwconvLastRows<R - 1, NU>(rem, pl, oh0, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  }
+}
+
+/// All output rows: blocks of R rows, then one block of the rest.
 template <int R, int NU>
 MIE_UK_INLINE void dwconvPlane(const DwPlane &pl, int64_t OH, int64_t KH, int64_t KW, int64_t OW,
                                const float *__restrict w, float *__restrict out, const float *res,
@@ -106,8 +121,7 @@ MIE_UK_INLINE void dwconvPlane(const DwPlane &pl, int64_t OH, int64_t KH, int64_
   int64_t oh = 0;
   for (; oh + R <= OH; oh += R)
     dwconvRows<R, NU>(pl, oh, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
-  for (; oh < OH; ++oh)
-    dwconvRows<1, NU>(pl, oh, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+  dwconvLastRows<R, NU>(OH - oh, pl, oh, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
 }
 
 MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W, int64_t KH,
@@ -115,7 +129,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW,
                                  const float *__restrict w, float *__restrict out, int64_t flags,
                                  float bias, const float *res, float lo, float hi,
-                                 float *__restrict plane) {
+                                 float *__restrict plane, bool planeFilled) {
   const float z = opaqueZero();
   const int64_t rows = (OH - 1) * SH + (KH - 1) * DH + 1;
   const int64_t cols = (OW - 1) * SW + (KW - 1) * DW + 1;
@@ -125,19 +139,19 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   const int64_t vectors = (OW + VL - 1) / VL;
   const bool splitPlane = SW == 2 && DW == 1;
   if (splitPlane)
-    fillSplitPlane(x, H, W, PH, PW, rows, ld, vectors * VL + (KW - 1) / 2, plane, z);
+    fillSplitPlane(x, H, W, PH, PW, rows, ld, vectors * VL + (KW - 1) / 2, plane, z, planeFilled);
   else
     fillPaddedPlane(x, H, W, PH, PW, rows, cols, ld, plane, z,
-                    (vectors * VL - 1) * SW + (KW - 1) * DW + 1);
+                    (vectors * VL - 1) * SW + (KW - 1) * DW + 1, planeFilled);
   const DwPlane pl =
       splitPlane ? DwPlane::split(plane, ld, SH, DH) : DwPlane::plain(plane, ld, SH, DH, SW, DW);
-  // About 8 accumulators: 2 rows of 4 vectors, 4 rows of 2, or 6 rows of 1 (7-pixel rows).
+  // About 8 accumulators: 2 rows of 4 vectors, 4 rows of 2, or 8 rows of 1 (7- or 14-pixel rows).
   if (vectors >= 4)
     dwconvPlane<2, 4>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
   else if (vectors >= 2)
     dwconvPlane<4, 2>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
   else
-    dwconvPlane<6, 1>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
+    dwconvPlane<8, 1>(pl, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
 }
 
 } // namespace
@@ -161,6 +175,6 @@ MIE_UK_DW_NAME(const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, 
     const float b = (flags & MIE_UK_BIAS) ? bias[bias_off + c] : 0.0f;
     dwconvChannel(x + x_off + c * H * W, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW,
                   w + w_off + c * KH * KW, out + out_off + c * OH * OW, flags, b, resc, lo, hi,
-                  plane);
+                  plane, /*planeFilled=*/c != c0);
   }
 }

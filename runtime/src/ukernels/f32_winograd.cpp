@@ -105,7 +105,8 @@ MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t 
   const int64_t rows = M * TH + 2, cols = M * TW + 2, ld = cols + MIE_UK_WINOGRAD_SLACK;
   for (int64_t c = c0; c < c0 + cn; ++c) {
     // Tile (th, tw) reads plane rows M th .. M th + M + 1 and columns M tw .. M tw + M + 1 < cols.
-    fillPaddedPlane(x + c * H * W, H, W, PH, PW, rows, cols, ld, plane, z);
+    fillPaddedPlane(x + c * H * W, H, W, PH, PW, rows, cols, ld, plane, z, -1,
+                    /*interiorOnly=*/c != c0);
     for (int64_t th = 0; th < TH; ++th) {
       const float *r0 = plane + M * th * ld;
       for (int64_t tw0 = 0; tw0 < TW; tw0 += VL) {

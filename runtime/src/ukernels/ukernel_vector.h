@@ -204,63 +204,79 @@ MIE_UK_INLINE vf activate(vf x, int act) {
 /// Fills `rows` rows of `ld` floats at `plane` with the zero-padded image rows:
 /// plane[r][q] = x[r - PH][q - PW] for q < cols inside the image, zero elsewhere (the padding and
 /// the columns [cols, width) that whole-vector reads run into; width defaults to ld). `z` is
-/// opaqueZero().
+/// opaqueZero(). With `interiorOnly` only the image's elements are written: the caller filled
+/// this plane, same geometry, before (the kernels loop over channels on one scratch plane, and
+/// the padding is the same zeros for every channel; on 7x7 and 14x14 maps writing it again cost
+/// as much as the copy).
 MIE_UK_INLINE void fillPaddedPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
                                    int64_t PW, int64_t rows, int64_t cols, int64_t ld,
-                                   float *__restrict plane, float z, int64_t width = -1) {
+                                   float *__restrict plane, float z, int64_t width = -1,
+                                   bool interiorOnly = false) {
   // Only the first `width` floats of a row are ever read (all of ld by default): no need to fill
   // the slack of a row sized for the widest ISA.
   if (width < 0 || width > ld)
     width = ld;
-  for (int64_t r = 0; r < rows; ++r) {
+  const int64_t left = PW < cols ? PW : cols;
+  int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
+  right = right < left ? left : right;
+  // The rows inside the image: [r0, r1).
+  const int64_t r0 = PH < 0 ? 0 : (PH < rows ? PH : rows);
+  int64_t r1 = PH + H < rows ? PH + H : rows;
+  r1 = r1 < r0 ? r0 : r1;
+  for (int64_t r = r0; r < r1; ++r) {
     float *d = plane + r * ld;
-    const int64_t ih = r - PH;
-    if (ih < 0 || ih >= H) {
-      fillFloats(d, width, z);
-      continue;
+    copyFloats(d + left, x + (r - PH) * W + left - PW, right - left, z);
+    if (!interiorOnly) {
+      fillFloats(d, left, z);
+      if (width > right)
+        fillFloats(d + right, width - right, z);
     }
-    const float *s = x + ih * W;
-    const int64_t left = PW < cols ? PW : cols;
-    int64_t right = PW + W < cols ? PW + W : cols; // first column past the image
-    right = right < left ? left : right;
-    fillFloats(d, left, z);
-    copyFloats(d + left, s + left - PW, right - left, z);
-    if (width > right)
-      fillFloats(d + right, width - right, z);
   }
+  if (interiorOnly)
+    return;
+  for (int64_t r = 0; r < r0; ++r)
+    fillFloats(plane + r * ld, width, z);
+  for (int64_t r = r1; r < rows; ++r)
+    fillFloats(plane + r * ld, width, z);
 }
 
 /// The padded plane with every row split into its even columns (first half, ld / 2 floats) and
 /// its odd ones (second half); zeros where the window leaves the image and past the row.
+/// `interiorOnly` as for fillPaddedPlane: the zeros are already there.
 MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t W, int64_t PH,
                                   int64_t PW, int64_t rows, int64_t ld, int64_t width,
-                                  float *__restrict plane, float z) {
+                                  float *__restrict plane, float z, bool interiorOnly = false) {
   // Only the first `width` floats of each half are read.
   const int64_t half = width < ld / 2 ? width : ld / 2;
+  // Column pair j is (2 j - PW, 2 j + 1 - PW): wholly inside the image for j in [lo, hi), a
+  // branch-free deinterleave; the few pairs at the borders are checked, and with interiorOnly
+  // only those with a column in the image, [jFirst, jEnd), are written.
+  const int64_t lo = (PW + 1) / 2 < half ? (PW + 1) / 2 : half;
+  int64_t hi = (W + PW) / 2 < half ? (W + PW) / 2 : half;
+  hi = hi < lo ? lo : hi;
+  const int64_t jFirst = interiorOnly ? (PW / 2 < lo ? PW / 2 : lo) : 0;
+  const int64_t jEnd = interiorOnly ? ((W + PW + 1) / 2 < half ? (W + PW + 1) / 2 : half) : half;
+  const vf vz = splat(z);
   for (int64_t r = 0; r < rows; ++r) {
     float *even = plane + r * ld, *odd = even + ld / 2;
     const int64_t ih = r - PH;
     if (ih < 0 || ih >= H) {
-      fillFloats(even, half, z);
-      fillFloats(odd, half, z);
+      if (!interiorOnly) {
+        fillFloats(even, half, z);
+        fillFloats(odd, half, z);
+      }
       continue;
     }
     const float *s = x + ih * W;
-    // Column pair j is (2 j - PW, 2 j + 1 - PW): wholly inside the image for j in [lo, hi), a
-    // branch-free deinterleave LLVM vectorizes; the few pairs at the borders are checked.
-    const int64_t lo = (PW + 1) / 2 < half ? (PW + 1) / 2 : half;
-    int64_t hi = (W + PW) / 2 < half ? (W + PW) / 2 : half;
-    hi = hi < lo ? lo : hi;
     auto edge = [&](int64_t j) {
       const int64_t c0 = 2 * j - PW, c1 = c0 + 1;
       even[j] = (c0 >= 0 && c0 < W ? s[c0] : 0.0f) + z;
       odd[j] = (c1 >= 0 && c1 < W ? s[c1] : 0.0f) + z;
     };
-    for (int64_t j = 0; j < lo; ++j)
+    for (int64_t j = jFirst; j < lo; ++j)
       edge(j);
     // Whole vectors (their 2 VL reads end on the pair hi - 1, inside the image), then one masked.
     const float *sp = s - PW;
-    const vf vz = splat(z);
     int64_t j = lo;
     for (; j + VL <= hi; j += VL) {
       const vf a = load(sp + 2 * j), b = load(sp + 2 * j + VL);
@@ -274,7 +290,7 @@ MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t 
       storeFirst(even + j, evenLanes(a, b) + vz, n);
       storeFirst(odd + j, oddLanes(a, b) + vz, n);
     }
-    for (int64_t j = hi; j < half; ++j)
+    for (int64_t j = hi; j < jEnd; ++j)
       edge(j);
   }
 }
