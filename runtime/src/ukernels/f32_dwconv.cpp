@@ -10,8 +10,8 @@
 // computed once per block and tap), and rows outside the image are skipped.
 // Elsewhere, and for other strides, each channel's plane is first copied into a zero-padded
 // scratch plane (stride 2 split into even and odd columns); other strides gather lane by lane.
-// The copy was most of the time: resnet-style stride-2 layers over 112x112 maps spent 0.4 of
-// their 0.5 ms writing the split plane, and 7x7 maps paid a row's padding per channel.
+// The copy was most of the time: mobilenet_v2's stride-2 layer over a 112x112 map spent 0.4 of
+// its 0.5 ms writing the split plane, and 7x7 maps paid a row's padding per channel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,7 +75,7 @@ struct DwPlane {
 /// are zero (masked loads, which touch no memory there); rows outside it are skipped.
 struct DwImage {
   const float *x;
-  int64_t H, W, SH, SW, PH, PW, DH, DW, KW;
+  int64_t H, W, SH, SW, PH, PW, DH, DW;
   /// The input row of output row oh's tap row kh, or null when it lies in the padding.
   const float *row(int64_t oh, int64_t kh) const {
     const int64_t ih = oh * SH - PH + kh * DH;
@@ -104,7 +104,8 @@ struct DwImage {
     t.inside = t.c >= 0 && t.c + reach <= W;
     if (!t.inside) {
       t.m0 = columnsMask(t.c);
-      t.m1 = columnsMask(t.c + VL);
+      if (SW == 2)
+        t.m1 = columnsMask(t.c + VL);
     }
     return t;
   }
@@ -223,7 +224,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   // Stride 2 pays a shuffle per tap and row; with 5-wide windows that cost more than the split
   // plane (mobilenet_v3's 5x5 stride-2 layers 1.5x slower), with 3-wide ones less.
   if (SW == 1 || (SW == 2 && DW == 1 && KW <= 3)) {
-    const DwImage image{x, H, W, SH, SW, PH, PW, DH, DW, KW};
+    const DwImage image{x, H, W, SH, SW, PH, PW, DH, DW};
     dwconvOutputs(image, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
     return;
   }

@@ -15,30 +15,23 @@ using namespace mie_uk;
 
 namespace {
 
-/// Lanes [lo, hi) of d get row[iw0 + l * SW] for SW 1 or 2, where those lanes' reads lie in the row
-/// [0, W). Whole vectors, then one masked vector for the rest: a panel's segments are output-row
-/// pieces of 7 to 56 pixels, which LLVM's vectorized loops (4 vectors an iteration) left almost
-/// entirely to their scalar remainders (resnet50's stride-2 layers 0.87-0.90x their time).
+/// Lanes [lo, hi) of d get row[iw0 + l * SW] for a stride SW > 1, where those lanes' reads lie in
+/// the row [0, W) (stride 1 is copyFloats). Stride 2: whole vectors, then one masked vector for the
+/// rest: a panel's segments are output-row pieces of 7 to 56 pixels, which LLVM's vectorized loops
+/// (4 vectors an iteration) left almost entirely to their scalar remainders (resnet50's stride-2
+/// layers 0.87-0.90x their time).
 MIE_UK_INLINE void copyRowLanes(float *__restrict d, const float *row, int64_t W, int64_t iw0,
                                 int64_t SW, int64_t lo, int64_t hi, float z) {
-  const vf vz = splat(z); // as in copyFloats(): keeps LLVM from turning the loops into memcpy calls
   int64_t l = lo;
-  if (SW == 1) {
-    for (; l + VL <= hi; l += VL)
-      store(d + l, load(row + iw0 + l) + vz);
-    if (l < hi)
-      storeFirst(d + l, loadFirst(row + iw0 + l, hi - l) + vz, hi - l);
-    return;
-  }
   if (SW == 2) {
+    const vf vz = splat(z); // as in copyFloats(): keeps LLVM from turning the loop into memcpy
     // A whole vector reads 2 * VL floats, one past its last lane's input: only inside the row.
     for (; l + VL <= hi && iw0 + 2 * (l + VL) <= W; l += VL)
       store(d + l, loadEven(row + iw0 + 2 * l) + vz);
     if (l < hi) { // at most VL lanes are left: their inputs are the 2 n - 1 floats from 2 l
-      const int64_t n = hi - l, reads = 2 * n - 1;
-      const float *src = row + iw0 + 2 * l;
-      vf a = loadFirst(src, reads < VL ? reads : VL);
-      vf b = loadFirst(src + VL, reads > VL ? reads - VL : 0);
+      const int64_t n = hi - l;
+      vf a, b;
+      loadFirstPair(row + iw0 + 2 * l, 2 * n - 1, a, b);
       storeFirst(d + l, evenLanes(a, b) + vz, n);
     }
     return;
@@ -93,7 +86,7 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
           lo = lo > sg.len ? sg.len : lo;
           hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
           fillFloats(ds, lo, z);
-          copyRowLanes(ds, row, W, iw0, 1, lo, hi, z);
+          copyFloats(ds + lo, row + iw0 + lo, hi - lo, z);
           fillFloats(ds + hi, sg.len - hi, z);
         } else {
           // Lanes [lo, hi) have 0 <= iw0 + l * SW < W; a constant stride 2 vectorizes (even lanes).

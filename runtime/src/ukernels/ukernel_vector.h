@@ -94,6 +94,12 @@ MIE_UK_INLINE vf loadFirst(const float *p, int64_t n) {
   vmask m = __builtin_convertvector(laneIndex() < vi(int32_t(n)), vmask);
   return __builtin_masked_load(m, p, splat(0.0f));
 }
+/// The first n (0..2 VL) floats at p as two vectors (a: lanes [0, VL), b: the rest), zeros
+/// after: a stride-2 row's last pairs, deinterleaved with evenLanes/oddLanes.
+MIE_UK_INLINE void loadFirstPair(const float *p, int64_t n, vf &a, vf &b) {
+  a = loadFirst(p, n < VL ? n : VL);
+  b = loadFirst(p + VL, n > VL ? n - VL : 0);
+}
 /// Stores the first n (0..VL) lanes of v at p, nothing past them.
 MIE_UK_INLINE void storeFirst(float *p, vf v, int64_t n) {
   vmask m = __builtin_convertvector(laneIndex() < vi(int32_t(n)), vmask);
@@ -285,8 +291,8 @@ MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t 
     }
     if (j < hi) {
       const int64_t n = hi - j;
-      const vf a = loadFirst(sp + 2 * j, 2 * n < VL ? 2 * n : VL);
-      const vf b = loadFirst(sp + 2 * j + VL, 2 * n > VL ? 2 * n - VL : 0);
+      vf a, b;
+      loadFirstPair(sp + 2 * j, 2 * n, a, b);
       storeFirst(even + j, evenLanes(a, b) + vz, n);
       storeFirst(odd + j, oddLanes(a, b) + vz, n);
     }
