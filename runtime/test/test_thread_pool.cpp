@@ -127,6 +127,33 @@ TEST(ThreadPool, SharedByTwoCallers) {
   EXPECT_EQ(total.load(), 2 * 2000 * 50);
 }
 
+TEST(ThreadPool, OwnRangesFirstThenSteals) {
+  // Each thread starts on a contiguous range of its own; a thread stuck in its first chunk has the rest of
+  // its range taken by the others, so the caller never waits for more than the chunks already running.
+  auto pool = make_pool(2);
+  struct Ctx {
+    std::thread::id caller = std::this_thread::get_id();
+    std::vector<int> by_caller = std::vector<int>(64, 0);
+    std::atomic<bool> stalled{false};
+  } ctx;
+  pool->parallel_for(64, 1, [](void *p, int64_t b, int64_t e) {
+    auto *c = static_cast<Ctx *>(p);
+    if (std::this_thread::get_id() == c->caller) {
+      for (int64_t i = b; i < e; ++i) c->by_caller[size_t(i)] = 1;
+      // Slow enough that the worker wakes and claims the first chunk of its range while the caller is busy.
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    } else if (!c->stalled.exchange(true)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    }
+  }, &ctx);
+  int caller_chunks = 0;
+  for (int v : ctx.by_caller) caller_chunks += v;
+  // The caller owns [0, 32): it ran all of them, and stole all but the worker's stalled chunk (or ran
+  // everything if the worker never woke). Without stealing it would have waited for the worker: 32.
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(ctx.by_caller[size_t(i)], 1) << "chunk " << i;
+  EXPECT_GE(caller_chunks, 63);
+}
+
 TEST(ThreadPool, CreateAndDestroyRepeatedly) {
   for (int i = 0; i < 50; ++i) {
     auto pool = make_pool(4);

@@ -114,34 +114,48 @@ void ThreadPool::worker_loop(uint32_t index) {
     }
     if (stop_.load(std::memory_order_acquire)) return;
     seen_generation = uint32_t(word >> 32);
-    if (index < uint32_t(word)) run_chunks(seen_generation);  // else not needed for this job
+    if (index < uint32_t(word)) run_chunks(index + 1, seen_generation);  // else not needed for this job
   }
 }
 
-void ThreadPool::run_chunks(uint32_t generation) {
-  constexpr uint64_t kIndexMask = (uint64_t(1) << kIndexBits) - 1;
-  const uint64_t tag = uint64_t(generation & 0xFFFFFF) << kIndexBits;
+int64_t ThreadPool::claim_chunk(uint32_t self, uint64_t tag) {
+  constexpr uint64_t kMask = (uint64_t(1) << kChunkBits) - 1;
+  // Own range first: next moves up by one.
+  std::atomic<uint64_t> &own = ranges_[self].word;
+  uint64_t w = own.load(std::memory_order_acquire);
+  while ((w & ~((uint64_t(1) << kTagShift) - 1)) == tag && ((w >> kChunkBits) & kMask) < (w & kMask)) {
+    if (own.compare_exchange_weak(w, w + (uint64_t(1) << kChunkBits), std::memory_order_acq_rel,
+                                  std::memory_order_acquire))
+      return int64_t((w >> kChunkBits) & kMask);
+  }
+  // Then the others' ranges, from their back: end moves down by one, so the owner keeps its next rows.
+  for (uint32_t k = 1; k < num_threads_; ++k) {
+    const uint32_t victim = self + k < num_threads_ ? self + k : self + k - num_threads_;
+    std::atomic<uint64_t> &range = ranges_[victim].word;
+    w = range.load(std::memory_order_acquire);
+    while ((w & ~((uint64_t(1) << kTagShift) - 1)) == tag && ((w >> kChunkBits) & kMask) < (w & kMask)) {
+      if (range.compare_exchange_weak(w, w - 1, std::memory_order_acq_rel, std::memory_order_acquire))
+        return int64_t(w & kMask) - 1;
+    }
+  }
+  return -1;
+}
+
+void ThreadPool::run_chunks(uint32_t self, uint32_t generation) {
+  const uint64_t tag = uint64_t(generation & 0xFFFF) << kTagShift;
   BodyScope scope;
   // Chunks this thread ran and has not reported yet: reported once, when it finds no more to claim, so
   // a job costs each thread one write to done_chunks_ instead of one per chunk. Until then the job
   // cannot finish, so its fields stay as they are while this thread still claims.
   int64_t ran = 0;
-  uint64_t c = claim_.load(std::memory_order_acquire);
-  for (;;) {
-    if ((c & ~kIndexMask) != tag) break;  // the job this thread woke for is over (ran is then 0)
-    const int64_t i = int64_t(c & kIndexMask);
-    // Acquire pairs with the release store in parallel_for: if this sees the next job's value, the claim word
-    // was already closed, so the CAS below fails.
-    if (i >= num_chunks_.load(std::memory_order_acquire)) break;
-    if (!claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+  for (int64_t i; (i = claim_chunk(self, tag)) >= 0;) {
     // Chunk i is ours: the job cannot finish (and its fields cannot change) until we report it done.
     const int64_t begin = i * chunk_;
     const int64_t end = count_ - begin > chunk_ ? begin + chunk_ : count_;
     body_(ctx_, begin, end);
     ++ran;
-    c = claim_.load(std::memory_order_acquire);
   }
-  if (ran == 0) return;
+  if (ran == 0) return;  // also when the job this thread woke for is already over
   const int64_t total = num_chunks_.load(std::memory_order_relaxed);
   if (done_chunks_.fetch_add(ran, std::memory_order_acq_rel) + ran == total) {
     std::lock_guard<std::mutex> lk(mu_);  // pairs with the caller's predicate check: no lost wakeup
@@ -162,7 +176,7 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn
     return;
   }
   // Chunks are whole multiples of the grain (the ABI promises grain-aligned starts); several per thread so
-  // uneven work balances, but not so many that the shared counter becomes the bottleneck.
+  // uneven work balances (by stealing), but few enough that claiming stays negligible.
   // Kernels split their work into a few dozen items (blocks of output tiles) of unequal cost: each item is
   // its own chunk until there are more than kChunksPerThread per thread, so the last chunks, which decide
   // when the caller may return, are single items.
@@ -171,7 +185,7 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn
   const int64_t units = count / g + (count % g != 0);
   const int64_t units_per_chunk = units / (threads * kChunksPerThread) > 0 ? units / (threads * kChunksPerThread) : 1;
   const int64_t chunk = g * units_per_chunk;
-  // At most about 2 * kChunksPerThread chunks per thread, far below the 2^40 indices claim_ can count.
+  // At most about 2 * kChunksPerThread chunks per thread, far below the 2^24 a range word can count.
   const int64_t num_chunks = count / chunk + (count % chunk != 0);
   if (num_chunks <= 1) {
     BodyScope scope;
@@ -181,9 +195,13 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn
 
   std::lock_guard<std::mutex> submit(submit_mu_);
   const uint32_t generation = uint32_t(job_word_.load(std::memory_order_relaxed) >> 32) + 1;
-  const uint64_t tag = uint64_t(generation & 0xFFFFFF) << kIndexBits;
-  // 1. Close the previous job for late workers (its generation no longer matches), with no chunk claimable.
-  claim_.store(tag | ((uint64_t(1) << kIndexBits) - 1), std::memory_order_seq_cst);
+  const uint64_t tag = uint64_t(generation & 0xFFFF) << kTagShift;
+  const uint32_t workers = num_threads_ - 1;
+  const uint32_t wake = num_chunks - 1 < int64_t(workers) ? uint32_t(num_chunks - 1) : workers;
+  const uint32_t participants = wake + 1;
+  // 1. Close the previous job for late workers: every word it opened gets the new tag and an empty range.
+  const uint32_t close = open_ranges_ > participants ? open_ranges_ : participants;
+  for (uint32_t t = 0; t < close; ++t) ranges_[t].word.store(tag, std::memory_order_seq_cst);
   // 2. Describe the new job. The release on num_chunks_ orders it after step 1 for anyone who reads it.
   body_ = body;
   ctx_ = ctx;
@@ -191,17 +209,20 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, mie_parallel_body_fn
   chunk_ = chunk;
   done_chunks_.store(0, std::memory_order_relaxed);
   num_chunks_.store(num_chunks, std::memory_order_release);
-  // 3. Open it, then wake as many workers as there are chunks beyond the caller's first.
-  claim_.store(tag, std::memory_order_release);
-  const uint32_t workers = num_threads_ - 1;
-  const uint32_t wake = num_chunks - 1 < int64_t(workers) ? uint32_t(num_chunks - 1) : workers;
+  // 3. Open it: participant t owns chunks [t * n / p, (t + 1) * n / p). Then wake the workers among them.
+  for (uint32_t t = 0; t < participants; ++t) {
+    const uint64_t begin = uint64_t(num_chunks) * t / participants;
+    const uint64_t end = uint64_t(num_chunks) * (t + 1) / participants;
+    ranges_[t].word.store(tag | begin << kChunkBits | end, std::memory_order_release);
+  }
+  open_ranges_ = participants;
   {
     std::lock_guard<std::mutex> lk(mu_);
     job_word_.store(uint64_t(generation) << 32 | wake, std::memory_order_release);
   }
   wake_cv_.notify_all();
 
-  run_chunks(generation);
+  run_chunks(0, generation);
 
   // Wait for chunks other threads claimed and are still running.
   for (int i = 0; i < kSpinIterations && done_chunks_.load(std::memory_order_acquire) != num_chunks; ++i) cpu_relax();
