@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <sys/mman.h>
 #include <time.h>
 
 #include <cstddef>
@@ -133,12 +134,15 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
 
   if (target->arena_bytes > 0) {
     const uint64_t rounded = (target->arena_bytes + 63) / 64 * 64;
-    if (rounded > SIZE_MAX || posix_memalign(&s->arena_, 64, size_t(rounded)) != 0) {
+    // Large arenas on transparent huge pages, as the package's weights (Package::open).
+    const size_t align = rounded >= (2u << 20) ? (2u << 20) : 64;
+    if (rounded > SIZE_MAX || posix_memalign(&s->arena_, align, size_t(rounded)) != 0) {
       s->arena_ = nullptr;
       *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
                target->name + "'";
       return MIE_ERR_OUT_OF_MEMORY;
     }
+    if (align == (2u << 20)) madvise(s->arena_, size_t(rounded), MADV_HUGEPAGE);
   }
   std::string pool_error;
   if (!ThreadPool::create(options ? options->num_threads : 0, &s->pool_, &pool_error)) {
