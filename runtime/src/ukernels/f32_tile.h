@@ -28,11 +28,109 @@ MIE_UK_INLINE void loadBlock(vf (&t)[MR][NV], const float *p, int64_t rowStride,
       t[i][v] = load(&tmp[i][v * VL]);
 }
 
+#if MIE_UK_VL == 16
+/// 8 x 16 blocks transposed in registers (AVX-512 tiles of 8 rows: the pixels-as-rows products
+/// store their tiles transposed into NCHW outputs, 16 filters x 8 pixels a block). Three rounds of
+/// two-source shuffles (rows in pairs, then fours, then eights) turn 8 rows of 16 columns into 8
+/// vectors of two columns each; one element at a time, the stores (and the residual's loads) took
+/// about as long as a 256-long K loop of the tile. `transposeRows8x16` and `transposeCols8x16`
+/// are inverses: rows r[8] <-> w[8], w[q] = column 2q (lanes 0-7) then column 2q + 1 (lanes 8-15).
+typedef float v8f __attribute__((ext_vector_type(8)));
+typedef float v8fu __attribute__((ext_vector_type(8), aligned(4)));
+
+MIE_UK_INLINE void transposeRows8x16(const vf (&r)[8], vf (&w)[8]) {
+  vf s1[8], s2[8];
+  for (int i = 0; i < 4; ++i) { // s1[2i]: columns 0-7 of rows 2i, 2i + 1; s1[2i + 1]: columns 8-15
+    s1[2 * i] = __builtin_shufflevector(r[2 * i], r[2 * i + 1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20,
+                                        5, 21, 6, 22, 7, 23);
+    s1[2 * i + 1] = __builtin_shufflevector(r[2 * i], r[2 * i + 1], 8, 24, 9, 25, 10, 26, 11, 27,
+                                            12, 28, 13, 29, 14, 30, 15, 31);
+  }
+  for (int h = 0; h < 2; ++h)   // rows 0-3, then 4-7
+    for (int g = 0; g < 2; ++g) { // columns 0-7, then 8-15, of s1
+      const vf &a = s1[4 * h + g], &b = s1[4 * h + g + 2];
+      // s2[4h + 2g]: 4 columns x 4 rows (lanes 4j + row), the first four columns; + 1: the next four.
+      s2[4 * h + 2 * g] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6,
+                                                  7, 22, 23);
+      s2[4 * h + 2 * g + 1] = __builtin_shufflevector(a, b, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28,
+                                                      29, 14, 15, 30, 31);
+    }
+  for (int q = 0; q < 4; ++q) { // s2[q]: rows 0-3 of columns 4q..4q+3, s2[4 + q]: rows 4-7
+    w[2 * q] = __builtin_shufflevector(s2[q], s2[4 + q], 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20,
+                                       21, 22, 23);
+    w[2 * q + 1] = __builtin_shufflevector(s2[q], s2[4 + q], 8, 9, 10, 11, 24, 25, 26, 27, 12, 13,
+                                           14, 15, 28, 29, 30, 31);
+  }
+}
+
+MIE_UK_INLINE void transposeCols8x16(const vf (&w)[8], vf (&r)[8]) {
+  vf s1[8], s2[8];
+  for (int q = 0; q < 4; ++q) {
+    s2[q] = __builtin_shufflevector(w[2 * q], w[2 * q + 1], 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19,
+                                    24, 25, 26, 27);
+    s2[4 + q] = __builtin_shufflevector(w[2 * q], w[2 * q + 1], 4, 5, 6, 7, 12, 13, 14, 15, 20, 21,
+                                        22, 23, 28, 29, 30, 31);
+  }
+  for (int h = 0; h < 2; ++h)
+    for (int g = 0; g < 2; ++g) {
+      const vf &a = s2[4 * h + 2 * g], &b = s2[4 * h + 2 * g + 1];
+      s1[4 * h + g] = __builtin_shufflevector(a, b, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25,
+                                              28, 29);
+      s1[4 * h + g + 2] = __builtin_shufflevector(a, b, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23,
+                                                  26, 27, 30, 31);
+    }
+  for (int i = 0; i < 4; ++i) {
+    r[2 * i] = evenLanes(s1[2 * i], s1[2 * i + 1]);
+    r[2 * i + 1] = __builtin_shufflevector(s1[2 * i], s1[2 * i + 1], 1, 3, 5, 7, 9, 11, 13, 15, 17,
+                                           19, 21, 23, 25, 27, 29, 31);
+  }
+}
+
+/// Full 8-row tiles of NV vectors: C[i][j] of the tile to / from p[j * ld + i].
+template <int NV>
+MIE_UK_INLINE void storeTransposed8(float *p, int64_t ld, const vf (&t)[8][NV]) {
+  for (int v = 0; v < NV; ++v) {
+    vf r[8], w[8];
+    for (int i = 0; i < 8; ++i)
+      r[i] = t[i][v];
+    transposeRows8x16(r, w);
+    float *col = p + v * VL * ld;
+    for (int q = 0; q < 8; ++q) {
+      *reinterpret_cast<v8fu *>(col + 2 * q * ld) =
+          __builtin_shufflevector(w[q], w[q], 0, 1, 2, 3, 4, 5, 6, 7);
+      *reinterpret_cast<v8fu *>(col + (2 * q + 1) * ld) =
+          __builtin_shufflevector(w[q], w[q], 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+  }
+}
+
+template <int NV>
+MIE_UK_INLINE void loadTransposed8(vf (&t)[8][NV], const float *p, int64_t ld) {
+  for (int v = 0; v < NV; ++v) {
+    vf r[8], w[8];
+    const float *col = p + v * VL * ld;
+    for (int q = 0; q < 8; ++q) {
+      const v8f a = *reinterpret_cast<const v8fu *>(col + 2 * q * ld);
+      const v8f b = *reinterpret_cast<const v8fu *>(col + (2 * q + 1) * ld);
+      w[q] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+    transposeCols8x16(w, r);
+    for (int i = 0; i < 8; ++i)
+      t[i][v] = r[i];
+  }
+}
+#endif
+
 /// The m x n block of a C-shaped buffer (row stride ld; stored transposed when `transposed`, as
 /// MIE_UK_TRANSPOSE_C says): whole vector loads for a full tile, loadBlock otherwise.
 template <int MR, int NV>
 MIE_UK_INLINE void loadTile(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n,
                             bool transposed) {
+#if MIE_UK_VL == 16
+  if constexpr (MR == 8)
+    if (transposed && m == MR && n == NV * VL)
+      return loadTransposed8<NV>(t, p, ld);
+#endif
   if (transposed)
     return loadBlock<MR, NV>(t, p, 1, ld, m, n);
   if (m == MR && n == NV * VL) {
@@ -50,6 +148,11 @@ template <int MR, int NV>
 MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV], int64_t m,
                                    int64_t n) {
   constexpr int NR = NV * VL;
+#if MIE_UK_VL == 16
+  if constexpr (MR == 8)
+    if (m == MR && n == NR)
+      return storeTransposed8<NV>(c, ldc, t);
+#endif
   float tmp[MR][NR];
   for (int i = 0; i < MR; ++i)
     for (int v = 0; v < NV; ++v)
