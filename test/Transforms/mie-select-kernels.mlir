@@ -209,6 +209,32 @@ func.func @pointwise_short_k(%x: memref<1x40x14x14xf32>, %y: memref<1x240x14x14x
 
 // -----
 
+// Tests that AVX-512's 8-row tiles, which store transposed through an in-register transpose (about 4
+// K steps, not 16), take pixel rows for shorter reductions: mobilenet_v3's 96 -> 576 at 7x7 (49 of
+// 64 lanes in the NCHW form) runs as pixel rows with K = 96, while 40 -> 240 at 14x14 (94% of the
+// lanes) stays NCHW.
+
+// CHECK-LABEL: func.func @pointwise_avx512
+// CHECK: mie.gemm ins(%{{.+}} : memref<96x49xf32>, memref<576x96xf32>)
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32
+// CHECK-SAME: trans_a, trans_b, trans_c
+// CHECK: mie.conv2d ins(%{{.+}} : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>)
+// CHECK-SAME: tiling = #mie.tiling<"avx512"
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c,+avx512f">} {
+memref.global "private" constant @w96 : memref<576x96x1x1xf32> = dense<1.0>
+memref.global "private" constant @w40 : memref<240x40x1x1xf32> = dense<1.0>
+func.func @pointwise_avx512(%x: memref<1x96x7x7xf32>, %y: memref<1x576x7x7xf32>,
+                            %x2: memref<1x40x14x14xf32>, %y2: memref<1x240x14x14xf32>) {
+  %w = memref.get_global @w96 : memref<576x96x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x96x7x7xf32>, memref<576x96x1x1xf32>) outs(%y : memref<1x576x7x7xf32>)
+  %w2 = memref.get_global @w40 : memref<240x40x1x1xf32>
+  mie.conv2d ins(%x2, %w2 : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>) outs(%y2 : memref<1x240x14x14xf32>)
+  return
+}
+}
+
+// -----
+
 // Tests that a stem (3 input channels, K = 27) runs on the direct kernel: tiles along output rows
 // (OW = 112 fills 4x24 tiles best with 32 filters), kc = K, and bands of 7 of the 112 output rows
 // (16 work items: nc = 7 rows x 120 pixels of whole tiles); a 3x3 convolution with 64 channels
