@@ -20,10 +20,11 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
     A 1x1 stride-1 unpadded convolution of one image whose pixels fill the vector lanes poorly
     (late layers: 7x7 = 49 pixels) becomes `mie.gemm` with the pixels as rows: x^T [P, C] times
     w^T [C, F] on collapsed 2-D views, written back transposed (`trans_c`), when the cost model
-    predicts 5% more than for the NCHW form. Convolutions with at most 8 input channels and
-    K = C * KH * KW <= 256 (stems) are marked `direct`: the direct kernel reads their input rows
-    in place, where packing pixel panels would cost as much as the products. Depthwise convolutions (strides 1 or 2) get the
-    depthwise microkernel (`ukernel`). Ops it does
+    predicts 2% more for it than for the NCHW form, its transposed store counted. Convolutions
+    with at most 8 input channels and K = C * KH * KW <= 256 (stems) are marked `direct`: the
+    direct kernel reads their input rows in place, where packing pixel panels would cost as much as
+    the products. Depthwise convolutions (strides 1 or 2) get the depthwise microkernel
+    (`ukernel`). Ops it does
     not serve (grouped convolutions, batched or non-constant products, f16/bf16) keep no tiling and
     take the portable linalg path of `mie-lower-library-kernels`.
   }];
