@@ -309,6 +309,11 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 // CHECK: arith.cmpi sge
 // CHECK: arith.cmpi slt
 // CHECK: scf.if
+// The row pass takes 56 groups of 2 columns, storing even columns at g and odd ones at g + 56.
+// CHECK: scf.for %[[G:.+]] = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: memref.load %alloca[%{{.+}}] : memref<112xf32>
+// CHECK: %[[C56:.+]] = arith.constant 56 : index
+// CHECK-NEXT: arith.addi %[[G]], %[[C56]] : index
 // The window's left column (offset -1) skips output column 0; the other two cover all 56.
 // CHECK: scf.for %{{.+}} = %c1{{[_0-9]*}} to %c56{{[_0-9]*}} step
 // CHECK: arith.maximumf
