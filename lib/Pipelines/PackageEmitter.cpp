@@ -98,6 +98,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
+  (*func)->removeAttr(MieDialect::getMemoryAttrName());
   // Argument names served the IR reader; LLVM IR has no place for them.
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i)
     func->removeArgAttr(i, "mie.name");

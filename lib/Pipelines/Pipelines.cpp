@@ -177,6 +177,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         return failure();
       if (index == 0 && options.fusionReport)
         *options.fusionReport = buildFusionReport(work);
+      if (index == 0 && options.memoryReport)
+        *options.memoryReport = buildMemoryReport(work);
       FailureOr<PackageTargetCode> code = compileTargetCode(work, options, t);
       if (failed(code))
         return failure();
@@ -189,6 +191,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   if (options.fusionReport)
     *options.fusionReport = buildFusionReport(module);
+  if (options.memoryReport)
+    *options.memoryReport = buildMemoryReport(module);
   if (options.emit == EmitKind::Mie)
     return printModule(module);
   if (failed(readPlan(module)))

@@ -3,11 +3,13 @@
 // Tests a chain of kernels: a buffer lives from the kernel writing it to the last kernel reading it,
 // so %a and %c (disjoint lifetimes) share offset 0 while %b, alive with both, does not. A kernel
 // reading one buffer and writing another keeps them apart. An unused alloc is dropped. The arena is
-// a new last argument named "arena" and its size is the function's mie.arena_bytes.
+// a new last argument named "arena" and its size is the function's mie.arena_bytes; mie.memory
+// records the lower bound (the most bytes live at one kernel: two of the three buffers), the bytes
+// without reuse and the buffers live at the peak, largest first (unnamed here: no ONNX locations).
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
-// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64}
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {lower_bound = 2048 : i64, naive = 3072 : i64, peak = {{\[}}[1024, ""], [1024, ""]]}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>
@@ -51,7 +53,7 @@ func.func @chain(%x: memref<256xf32>, %y: memref<256xf32>) {
 // a byte (1024 + 256 + 64 bytes).
 
 // CHECK-LABEL: func.func @overlapping
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1344xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1344 : i64}
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1344xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1344 : i64, mie.memory
 // CHECK: mie.view %[[ARENA]][1280] : memref<1344xi8> to memref<16xf32>
 // CHECK: mie.view %[[ARENA]][0] : memref<1344xi8> to memref<256xf32>
 // CHECK: mie.view %[[ARENA]][1024] : memref<1344xi8> to memref<64xf32>
@@ -73,7 +75,7 @@ func.func @overlapping(%x: memref<4xf32>) {
 // alignment 1 goes into the smallest gap that fits it, right after the 100 bytes.
 
 // CHECK-LABEL: func.func @alignment
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<264xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 264 : i64}
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<264xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 264 : i64, mie.memory
 // CHECK: mie.view %[[ARENA]][0] : memref<264xi8> to memref<100xi8>
 // CHECK: mie.view %[[ARENA]][128] : memref<264xi8> to memref<4xf32>
 // CHECK: mie.view %[[ARENA]][100] : memref<264xi8> to memref<3xi8>
@@ -151,7 +153,7 @@ func.func @alias_keeps_alive() {
 // other kernels in between: the buffer written in between gets other bytes.
 
 // CHECK-LABEL: func.func @long_lived
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<128xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 128 : i64}
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<128xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 128 : i64, mie.memory
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<128xi8> to memref<16xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][64] : memref<128xi8> to memref<16xf32>
 func.func @long_lived(%x: memref<16xf32>, %y: memref<16xf32>) {
@@ -181,7 +183,7 @@ func.func @long_lived(%x: memref<16xf32>, %y: memref<16xf32>) {
 // not depend on the plan; declarations are left alone.
 
 // CHECK-LABEL: func.func @no_buffers
-// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 0 : i64}
+// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 0 : i64, mie.memory
 func.func @no_buffers(%x: memref<4xf32>) {
   return
 }

@@ -90,12 +90,16 @@ cl::opt<bool> fusion("fusion",
                               "kernel per op, the reference for checking fusion)"),
                      cl::init(true), cl::cat(category));
 
-enum class Report { None, Fusion };
+enum class Report { None, Fusion, Memory };
 cl::opt<Report> report(
     "report", cl::desc("Print a report of the compilation"), cl::init(Report::None),
     cl::values(clEnumValN(Report::Fusion, "fusion",
                           "source nodes in, kernels out, and the source nodes of each kernel "
-                          "(stdout; stderr when the output goes to stdout)")),
+                          "(stdout; stderr when the output goes to stdout)"),
+               clEnumValN(Report::Memory, "memory",
+                          "the arena next to its lower bound and the bytes without reuse, the "
+                          "largest buffers at the peak, and a last line 'memory: arena=<bytes> "
+                          "lower_bound=<bytes> naive=<bytes>' (stdout; stderr as for fusion)")),
     cl::cat(category));
 
 cl::list<std::string> inputShapes(
@@ -287,19 +291,20 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     return failure();
   }
   options.jobs = jobs;
-  std::string fusionReport;
-  if (report == Report::Fusion) {
+  std::string reportText;
+  if (report != Report::None) {
     if (emit == EmitKind::Import || emit == EmitKind::Ms) {
-      llvm::errs() << "error: --report=fusion needs the kernels: use --emit=mie or later\n";
+      llvm::errs() << "error: --report=" << (report == Report::Fusion ? "fusion" : "memory")
+                   << " needs the kernels: use --emit=mie or later\n";
       return failure();
     }
-    options.fusionReport = &fusionReport;
+    (report == Report::Fusion ? options.fusionReport : options.memoryReport) = &reportText;
   }
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
-  if (report == Report::Fusion)
-    (outputFile == "-" ? llvm::errs() : llvm::outs()) << fusionReport;
+  if (report != Report::None)
+    (outputFile == "-" ? llvm::errs() : llvm::outs()) << reportText;
 
   bool binary = emit == EmitKind::Object || emit == EmitKind::Package;
   if (binary && outputFile == "-" && llvm::sys::Process::StandardOutIsDisplayed()) {

@@ -33,6 +33,12 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << attribute.getName().strref()
                            << "' to be a non-negative i64, got " << attribute.getValue();
   }
+  if (attribute.getName() == getMemoryAttrName()) {
+    if (isa<DictionaryAttr>(attribute.getValue()))
+      return success();
+    return op->emitError() << "expects '" << getMemoryAttrName() << "' to be a dictionary, got "
+                           << attribute.getValue();
+  }
   if (attribute.getName() == getWeightsAttrName()) {
     auto blob = dyn_cast<ElementsAttr>(attribute.getValue());
     if (blob && blob.getElementType().isInteger(8) && blob.getShapedType().getRank() == 1)
@@ -44,5 +50,5 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
-                         << getFlopsAttrName() << "')";
+                         << getFlopsAttrName() << "', '" << getMemoryAttrName() << "')";
 }

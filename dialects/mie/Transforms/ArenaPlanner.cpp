@@ -11,6 +11,29 @@ static int64_t alignTo(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+ArenaBounds mlir::mie::arenaBounds(const std::vector<BufferRequest> &requests) {
+  ArenaBounds bounds;
+  // Sweep the ops in order: a buffer counts from its first use through its last (inclusive).
+  std::vector<std::pair<int64_t, int64_t>> events; // (op, +size at first use / -size after last)
+  for (const BufferRequest &req : requests) {
+    bounds.naive += req.size;
+    events.push_back({req.firstUse, req.size});
+    events.push_back({req.lastUse + 1, -req.size});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t live = 0;
+  for (size_t i = 0; i < events.size();) {
+    const int64_t op = events[i].first;
+    for (; i < events.size() && events[i].first == op; ++i)
+      live += events[i].second;
+    if (live > bounds.lowerBound) {
+      bounds.lowerBound = live;
+      bounds.peakOp = op;
+    }
+  }
+  return bounds;
+}
+
 ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
   ArenaPlan plan;
   plan.offsets.assign(requests.size(), 0);

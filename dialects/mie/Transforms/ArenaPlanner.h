@@ -25,6 +25,14 @@ struct ArenaPlan {
   int64_t totalBytes = 0;
 };
 
+/// What any packing of `requests` must reserve: the largest sum of the sizes of buffers live at one op
+/// (`lowerBound`, first reached at op `peakOp`), and what no reuse at all would (`naive`, the sum of
+/// all sizes).
+struct ArenaBounds {
+  int64_t lowerBound = 0, naive = 0, peakOp = -1;
+};
+ArenaBounds arenaBounds(const std::vector<BufferRequest> &requests);
+
 /// Greedy best-fit packing, largest buffers first (the heuristic of TFLite's and XLA's planners):
 /// each buffer goes into the smallest gap, among buffers whose lifetimes overlap its own, that fits
 /// it at its alignment, else after the last of them. Buffers whose lifetimes overlap never share a

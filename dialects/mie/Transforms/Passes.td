@@ -99,7 +99,10 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
     first to its last use, and packs the buffers into one arena: two buffers share bytes only if
     their lifetimes are disjoint (greedy best fit, largest first, `alignment`-aligned offsets). Each
     alloc becomes a `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the
-    function gets `mie.arena_bytes = N`.
+    function gets `mie.arena_bytes = N` and `mie.memory`, the plan's bounds for
+    `mie-compile --report=memory`: `lower_bound` (the most bytes live at one op), `naive` (the sum
+    of all buffers) and `peak`, the largest buffers live at the lower bound's op with the ONNX
+    nodes of their locations.
 
     Buffers reached through view-like ops (collapse/expand/subview/cast) live as long as their
     last alias is used. Only public functions are planned (the arena is their argument).

@@ -2,6 +2,7 @@
 
 #include "dialects/mie/Transforms/ArenaPlanner.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/KernelLaunches.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -14,6 +15,35 @@ namespace {
 int64_t bufferBytes(MemRefType type) {
   int64_t bits = type.getElementTypeBitWidth();
   return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
+}
+
+/// Buffers listed at the peak in the summary, largest first.
+constexpr size_t kPeakBuffersListed = 5;
+
+/// The plan's bounds for reports (`mie.memory`): the lower bound, the bytes without reuse, and the
+/// largest buffers live at the peak with the ONNX nodes that produce them.
+DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &requests,
+                         ArrayRef<Location> locs) {
+  Builder b(ctx);
+  ArenaBounds bounds = arenaBounds(requests);
+  SmallVector<size_t> live;
+  for (size_t i = 0; i < requests.size(); ++i)
+    if (requests[i].firstUse <= bounds.peakOp && bounds.peakOp <= requests[i].lastUse)
+      live.push_back(i);
+  llvm::sort(live, [&](size_t a, size_t b) {
+    return requests[a].size != requests[b].size ? requests[a].size > requests[b].size : a < b;
+  });
+  if (live.size() > kPeakBuffersListed)
+    live.resize(kPeakBuffersListed);
+  SmallVector<Attribute> peak;
+  for (size_t i : live) {
+    SmallVector<StringRef> nodes = sourceNodeNames(locs[i]);
+    std::string name = nodes.empty() ? "" : llvm::join(nodes, ",");
+    peak.push_back(b.getArrayAttr({b.getI64IntegerAttr(requests[i].size), b.getStringAttr(name)}));
+  }
+  return b.getDictionaryAttr({b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
+                              b.getNamedAttr("naive", b.getI64IntegerAttr(bounds.naive)),
+                              b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
 
 struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
@@ -76,6 +106,9 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     }
 
     ArenaPlan plan = planArena(requests);
+    SmallVector<Location> allocLocs;
+    for (AllocOp alloc : allocs)
+      allocLocs.push_back(alloc.getLoc());
     MLIRContext *ctx = &getContext();
     auto arenaType = MemRefType::get({plan.totalBytes}, IntegerType::get(ctx, 8));
     unsigned argIndex = func.getNumArguments();
@@ -95,6 +128,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     }
     func->setAttr(MieDialect::getArenaBytesAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64), plan.totalBytes));
+    func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, requests, allocLocs));
   }
 };
 

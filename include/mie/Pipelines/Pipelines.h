@@ -32,6 +32,8 @@ struct CompileOptions {
   bool fusion = true;
   /// When set, receives the fusion report of the compiled module (see buildFusionReport).
   std::string *fusionReport = nullptr;
+  /// When set, receives the memory report of the compiled module (see buildMemoryReport).
+  std::string *memoryReport = nullptr;
   /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).
   int64_t parallelMinBytes = 65536;
   /// Threads for code generation (0: one per core). The package is the same whatever the count.
@@ -60,6 +62,11 @@ void registerPipelines();
 /// source (ONNX) nodes, the kernels launched by each entry function in order, and the source nodes
 /// each kernel computes (from the kernels' locations).
 std::string buildFusionReport(ModuleOp module);
+
+/// The arena of each entry function of a module lowered by buildMsToMiePipeline next to its lower
+/// bound (the largest sum of buffers live at one kernel) and the bytes without reuse, the largest
+/// buffers at the peak, and a last line `memory: arena=<bytes> lower_bound=<bytes> naive=<bytes>`.
+std::string buildMemoryReport(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
 

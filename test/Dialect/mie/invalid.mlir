@@ -30,7 +30,12 @@ func.func private @target_not_target() attributes {mie.target = "x86-64"}
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops')}}
+// expected-error @+1 {{expects 'mie.memory' to be a dictionary, got 12 : i64}}
+func.func private @memory_not_dictionary() attributes {mie.memory = 12 : i64}
+
+// -----
+
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 //===----------------------------------------------------------------------===//
