@@ -41,7 +41,9 @@ std::string mlir::mie::buildMemoryReport(ModuleOp module) {
                         ratio(arena, lowerBound));
     os << llvm::formatv("  naive        {0,12} bytes   naive / arena {1:F2}\n", naive,
                         ratio(naive, arena));
-    os << "  heuristic    best fit, largest buffer first, in schedule order\n";
+    auto heuristic = summary.getAs<StringAttr>("heuristic");
+    os << "  heuristic    best fit, " << (heuristic ? heuristic.getValue() : StringRef("?"))
+       << " (the smallest of the orders tried)\n";
     os << "  largest buffers live at the peak:\n";
     if (auto peak = summary.getAs<ArrayAttr>("peak"))
       for (Attribute entry : peak) {

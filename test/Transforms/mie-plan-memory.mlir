@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
-// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {lower_bound = 2048 : i64, naive = 3072 : i64, peak = {{\[}}[1024, ""], [1024, ""]]}}
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "largest first", lower_bound = 2048 : i64, naive = 3072 : i64, peak = {{\[}}[1024, ""], [1024, ""]]}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>

@@ -36,9 +36,10 @@ def Mie_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() { return "mie.target"; }
     /// Name of the function attribute holding the planned arena size in bytes.
     static constexpr ::llvm::StringLiteral getArenaBytesAttrName() { return "mie.arena_bytes"; }
-    /// Name of the function attribute summarizing the plan for reports: a dictionary of the lower
-    /// bound (`lower_bound`, bytes), the bytes without reuse (`naive`) and the largest buffers live at
-    /// the peak (`peak`: [[bytes, "ONNX node"], ...]).
+    /// Name of the function attribute summarizing the plan for reports: a dictionary of the
+    /// placement order that won (`heuristic`), the lower bound (`lower_bound`, bytes), the bytes
+    /// without reuse (`naive`) and the largest buffers live at the peak (`peak`: [[bytes, "ONNX
+    /// node"], ...]).
     static constexpr ::llvm::StringLiteral getMemoryAttrName() { return "mie.memory"; }
     /// Name of the module attribute holding the packed weights blob (i8 elements).
     static constexpr ::llvm::StringLiteral getWeightsAttrName() { return "mie.weights"; }

@@ -3,6 +3,7 @@
 #include "dialects/mie/Transforms/ArenaPlanner.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 using namespace mlir::mie;
@@ -34,17 +35,10 @@ ArenaBounds mlir::mie::arenaBounds(const std::vector<BufferRequest> &requests) {
   return bounds;
 }
 
-ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
+ArenaPlan mlir::mie::planArenaInOrder(const std::vector<BufferRequest> &requests,
+                                      const std::vector<size_t> &order) {
   ArenaPlan plan;
   plan.offsets.assign(requests.size(), 0);
-  std::vector<size_t> order(requests.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (requests[a].size != requests[b].size)
-      return requests[a].size > requests[b].size;
-    return requests[a].firstUse < requests[b].firstUse;
-  });
-
   struct Placed {
     int64_t begin, end; // [begin, end) bytes
   };
@@ -78,4 +72,40 @@ ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
     placed.push_back(index);
   }
   return plan;
+}
+
+ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
+  auto lifetime = [&](size_t i) { return requests[i].lastUse - requests[i].firstUse + 1; };
+  // Each order sorts by its key, descending, then by first use and index: deterministic.
+  struct Heuristic {
+    const char *name;
+    std::function<double(size_t)> key;
+  };
+  const Heuristic heuristics[] = {
+      {"largest first", [&](size_t i) { return double(requests[i].size); }},
+      {"largest size x lifetime first",
+       [&](size_t i) { return double(requests[i].size) * double(lifetime(i)); }},
+      {"longest lifetime first", [&](size_t i) { return double(lifetime(i)); }},
+      {"schedule order", [&](size_t i) { return -double(requests[i].firstUse); }},
+  };
+  ArenaPlan best;
+  bool first = true;
+  for (const Heuristic &h : heuristics) {
+    std::vector<size_t> order(requests.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      double ka = h.key(a), kb = h.key(b);
+      if (ka != kb)
+        return ka > kb;
+      if (requests[a].firstUse != requests[b].firstUse)
+        return requests[a].firstUse < requests[b].firstUse;
+      return a < b;
+    });
+    ArenaPlan plan = planArenaInOrder(requests, order);
+    plan.heuristic = h.name;
+    if (first || plan.totalBytes < best.totalBytes)
+      best = std::move(plan);
+    first = false;
+  }
+  return best;
 }

@@ -8,6 +8,7 @@
 #ifndef MIE_TRANSFORMS_ARENAPLANNER_H
 #define MIE_TRANSFORMS_ARENAPLANNER_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct BufferRequest {
 struct ArenaPlan {
   std::vector<int64_t> offsets; // one per request, in request order
   int64_t totalBytes = 0;
+  const char *heuristic = "";   // the placement order that won (planArena)
 };
 
 /// What any packing of `requests` must reserve: the largest sum of the sizes of buffers live at one op
@@ -33,10 +35,16 @@ struct ArenaBounds {
 };
 ArenaBounds arenaBounds(const std::vector<BufferRequest> &requests);
 
-/// Greedy best-fit packing, largest buffers first (the heuristic of TFLite's and XLA's planners):
-/// each buffer goes into the smallest gap, among buffers whose lifetimes overlap its own, that fits
-/// it at its alignment, else after the last of them. Buffers whose lifetimes overlap never share a
-/// byte; the result is deterministic.
+/// Best-fit placement in one given order (indices into `requests`; each exactly once).
+ArenaPlan planArenaInOrder(const std::vector<BufferRequest> &requests,
+                           const std::vector<std::size_t> &order);
+
+/// Greedy best-fit packing: buffers are placed one at a time, each into the smallest gap, among the
+/// placed buffers whose lifetimes overlap its own, that fits it at its alignment, else after the last
+/// of them. As XLA's heap simulator does, several placement orders are tried (largest first, the
+/// heuristic of TFLite's and XLA's planners; largest size x lifetime first; longest lifetime first;
+/// schedule order) and the smallest arena kept, the earlier order on a tie. Buffers whose lifetimes
+/// overlap never share a byte; the result is deterministic.
 ArenaPlan planArena(const std::vector<BufferRequest> &requests);
 
 } // namespace mlir::mie

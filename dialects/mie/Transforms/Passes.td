@@ -97,10 +97,12 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
   let description = [{
     Computes each `mie.alloc`'s lifetime over the function's (single-block) op sequence, from its
     first to its last use, and packs the buffers into one arena: two buffers share bytes only if
-    their lifetimes are disjoint (greedy best fit, largest first, `alignment`-aligned offsets). Each
+    their lifetimes are disjoint (greedy best fit in several orders, the smallest kept,
+    `alignment`-aligned offsets). Each
     alloc becomes a `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the
     function gets `mie.arena_bytes = N` and `mie.memory`, the plan's bounds for
-    `mie-compile --report=memory`: `lower_bound` (the most bytes live at one op), `naive` (the sum
+    `mie-compile --report=memory`: `heuristic` (the order that won), `lower_bound` (the most bytes
+    live at one op), `naive` (the sum
     of all buffers) and `peak`, the largest buffers live at the lower bound's op with the ONNX
     nodes of their locations.
 

@@ -23,7 +23,7 @@ constexpr size_t kPeakBuffersListed = 5;
 /// The plan's bounds for reports (`mie.memory`): the lower bound, the bytes without reuse, and the
 /// largest buffers live at the peak with the ONNX nodes that produce them.
 DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &requests,
-                         ArrayRef<Location> locs) {
+                         ArrayRef<Location> locs, const ArenaPlan &plan) {
   Builder b(ctx);
   ArenaBounds bounds = arenaBounds(requests);
   SmallVector<size_t> live;
@@ -41,7 +41,8 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
     std::string name = nodes.empty() ? "" : llvm::join(nodes, ",");
     peak.push_back(b.getArrayAttr({b.getI64IntegerAttr(requests[i].size), b.getStringAttr(name)}));
   }
-  return b.getDictionaryAttr({b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
+  return b.getDictionaryAttr({b.getNamedAttr("heuristic", b.getStringAttr(plan.heuristic)),
+                              b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
                               b.getNamedAttr("naive", b.getI64IntegerAttr(bounds.naive)),
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
@@ -128,7 +129,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     }
     func->setAttr(MieDialect::getArenaBytesAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64), plan.totalBytes));
-    func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, requests, allocLocs));
+    func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, requests, allocLocs, plan));
   }
 };
 
