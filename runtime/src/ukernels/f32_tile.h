@@ -338,6 +338,11 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
                             float lo, float hi) {
   if (MR > 1 && m == 1)
     gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
+  else if (NV > 1 && n <= (NV - 1) * VL)
+    // A partial last column panel (the pixels past the last full panel of a row block) runs one
+    // vector narrower: its K loop skips a vector of FMAs on zero columns.
+    gemmTileRows<MR, (NV > 1 ? NV - 1 : 1), MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias,
+                                                           res, ldr, lo, hi);
   else
     gemmTileRows<MR, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
 }
