@@ -140,6 +140,14 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};
 }
 
+/// The reports the options ask for, read off a module lowered to mie.
+static void fillReports(ModuleOp module, const CompileOptions &options) {
+  if (options.fusionReport)
+    *options.fusionReport = buildFusionReport(module);
+  if (options.memoryReport)
+    *options.memoryReport = buildMemoryReport(module);
+}
+
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
   FailureOr<SmallVector<CpuTarget>> targets = lookupTargets(module, options.target);
   if (failed(targets))
@@ -175,10 +183,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
       }
       if (failed(lowerToMie(work, options, t)))
         return failure();
-      if (index == 0 && options.fusionReport)
-        *options.fusionReport = buildFusionReport(work);
-      if (index == 0 && options.memoryReport)
-        *options.memoryReport = buildMemoryReport(work);
+      if (index == 0)
+        fillReports(work, options);
       FailureOr<PackageTargetCode> code = compileTargetCode(work, options, t);
       if (failed(code))
         return failure();
@@ -189,10 +195,7 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (failed(lowerToMie(module, options, *target)))
     return failure();
-  if (options.fusionReport)
-    *options.fusionReport = buildFusionReport(module);
-  if (options.memoryReport)
-    *options.memoryReport = buildMemoryReport(module);
+  fillReports(module, options);
   if (options.emit == EmitKind::Mie)
     return printModule(module);
   if (failed(readPlan(module)))

@@ -246,7 +246,7 @@ bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels, int64_t k)
     return false;
   // The scatter shrinks with the rows a tile really has (one pixel: a contiguous run per tile).
   double perTile =
-      isa == "avx512" && rows->mr == 8 ? kTransposedStore8x16KSteps : kTransposedStoreKSteps;
+      rows->transposesInRegisters() ? kTransposedStore8x16KSteps : kTransposedStoreKSteps;
   double storeSteps = perTile * double(std::min(pixels, rows->mr)) / rows->mr;
   return rowsScore * double(k) / (double(k) + storeSteps) >
          kRowsMargin * bestTileScore(isa, filters, pixels);

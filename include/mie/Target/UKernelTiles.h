@@ -21,6 +21,10 @@ struct UKernelTile {
   int64_t nr;
   /// Fraction of the FMA peak the tile reaches on full tiles.
   double efficiency;
+
+  /// Whether a full tile stores (and loads) C transposed by an in-register transpose rather than one
+  /// element at a time: AVX-512's 8-row tiles (f32_tile.h, storeTransposed8).
+  bool transposesInRegisters() const { return isa == "avx512" && mr == 8; }
 };
 
 inline llvm::ArrayRef<UKernelTile> getAllF32GemmTiles() {

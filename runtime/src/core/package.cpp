@@ -159,10 +159,6 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
   return true;
 }
 
-namespace {
-constexpr uint64_t kHugePageBytes = uint64_t(2) << 20;
-}  // namespace
-
 mie_status Package::open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error) {
   const std::string prefix = "package '" + path + "': ";
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -186,23 +182,12 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
   pkg->path_ = path;
   pkg->size_ = size;
   if (size >= kHeaderSize) {  // smaller files fail validation below; mmap of 0 bytes is an error anyway
-    // Large packages: one spare huge page of address space to start the contents on a 2 MiB boundary.
-    const bool huge = size >= kHugePageBytes;
-    const uint64_t span = huge ? (size + 2 * kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes : size;
-    void *m = span > SIZE_MAX ? MAP_FAILED
-                              : mmap(nullptr, size_t(span), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
+    if (!pkg->memory_.allocate(size)) {
       *error = prefix + "cannot allocate " + std::to_string(size) + " bytes: " + std::strerror(errno);
       ::close(fd);
       return MIE_ERR_OUT_OF_MEMORY;
     }
-    pkg->mapping_ = m;
-    pkg->mapping_size_ = size_t(span);
-    uint8_t *data = static_cast<uint8_t *>(m);
-    if (huge) {
-      data += (kHugePageBytes - reinterpret_cast<uintptr_t>(data) % kHugePageBytes) % kHugePageBytes;
-      madvise(data, size_t(span) - size_t(data - static_cast<uint8_t *>(m)), MADV_HUGEPAGE);  // a hint
-    }
+    uint8_t *data = pkg->memory_.data();
     for (uint64_t done = 0; done < size;) {
       const ssize_t n = pread(fd, data + done, size_t(size - done), off_t(done));
       if (n < 0 && errno == EINTR) continue;
@@ -210,12 +195,11 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
         *error = prefix + (n < 0 ? "cannot read: " + std::string(std::strerror(errno))
                                  : "cannot read: the file shrank to " + std::to_string(done) + " bytes");
         ::close(fd);
-        return MIE_ERR_IO;  // ~Package unmaps
+        return MIE_ERR_IO;  // ~Package frees the memory
       }
       done += uint64_t(n);
     }
-    // Read-only from here on: the contents are the validated package, shared by every session.
-    mprotect(m, size_t(span), PROT_READ);
+    pkg->memory_.make_read_only();
     pkg->data_ = data;
   }
   ::close(fd);
@@ -230,10 +214,6 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
   pkg->manifest_text_.assign(reinterpret_cast<const char *>(pkg->data_ + h.manifest_offset), h.manifest_size);
   *out = std::move(pkg);
   return MIE_OK;
-}
-
-Package::~Package() {
-  if (mapping_) munmap(mapping_, mapping_size_);
 }
 
 const TargetDesc *Package::find_target(const std::string &name) const {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "huge_pages.h"
 #include "manifest.h"
 #include "mie/mie_rt.h"
 
@@ -17,13 +18,9 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
 
 class Package {
  public:
-  // Reads `path` into memory of its own and validates it. Errors are "package '<path>': ..." with a
-  // matching status. Packages of 2 MiB and more live in 2 MiB-aligned anonymous memory advised for
-  // transparent huge pages: a model's weights stream through the kernels once per inference, and on
-  // 4 KiB pages of the page cache (a plain mmap of the file) resnet50 ran about 4% slower (1 thread,
-  // kernel minima), from TLB misses on every 4 KiB of weights.
+  // Reads `path` into memory of its own (a HugePageBuffer: huge pages for the weights) and validates
+  // it. Errors are "package '<path>': ..." with a matching status.
   static mie_status open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error);
-  ~Package();
   Package(const Package &) = delete;
   Package &operator=(const Package &) = delete;
 
@@ -46,8 +43,7 @@ class Package {
   std::string path_;
   const uint8_t *data_ = nullptr;
   uint64_t size_ = 0;
-  void *mapping_ = nullptr;  // the anonymous mapping holding data_ (data_ may start past its base)
-  size_t mapping_size_ = 0;
+  HugePageBuffer memory_;  // holds data_, read-only once read
   Manifest manifest_;
   std::string manifest_text_;  // NUL-terminated copy for the C API
 };

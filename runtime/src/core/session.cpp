@@ -1,6 +1,5 @@
 #include "session.h"
 
-#include <sys/mman.h>
 #include <time.h>
 
 #include <cstddef>
@@ -133,16 +132,11 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
   s->entry_ = reinterpret_cast<mie_entry_fn>(s->code_.entry());
 
   if (target->arena_bytes > 0) {
-    const uint64_t rounded = (target->arena_bytes + 63) / 64 * 64;
-    // Large arenas on transparent huge pages, as the package's weights (Package::open).
-    const size_t align = rounded >= (2u << 20) ? (2u << 20) : 64;
-    if (rounded > SIZE_MAX || posix_memalign(&s->arena_, align, size_t(rounded)) != 0) {
-      s->arena_ = nullptr;
+    if (!s->arena_.allocate(target->arena_bytes)) {  // page aligned, so 64-byte aligned
       *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
                target->name + "'";
       return MIE_ERR_OUT_OF_MEMORY;
     }
-    if (align == (2u << 20)) madvise(s->arena_, size_t(rounded), MADV_HUGEPAGE);
   }
   std::string pool_error;
   if (!ThreadPool::create(options ? options->num_threads : 0, &s->pool_, &pool_error)) {
@@ -159,7 +153,7 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
   return MIE_OK;
 }
 
-Session::~Session() { std::free(arena_); }
+Session::~Session() = default;
 
 mie_status Session::set_threads(uint32_t num_threads, std::string *error) {
   std::lock_guard<std::mutex> lk(run_mu_);
@@ -226,7 +220,7 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   size_t k = 0;
   for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
   for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
-  args_[k++] = arena_;
+  args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());

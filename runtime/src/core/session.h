@@ -47,7 +47,7 @@ class Session {
   const TargetDesc *target_ = nullptr;
   LoadedCode code_;
   mie_entry_fn entry_ = nullptr;
-  void *arena_ = nullptr;
+  HugePageBuffer arena_;  // NULL data when the target needs no arena
   std::unique_ptr<ThreadPool> pool_;
   mie_kernel_env env_{};
   std::vector<void *> args_;  // reused by every run: no allocation on the run path

@@ -120,10 +120,14 @@ void ThreadPool::worker_loop(uint32_t index) {
 
 int64_t ThreadPool::claim_chunk(uint32_t self, uint64_t tag) {
   constexpr uint64_t kMask = (uint64_t(1) << kChunkBits) - 1;
+  // A range word of this job with chunks left: next < end.
+  auto claimable = [&](uint64_t w) {
+    return (w & ~((uint64_t(1) << kTagShift) - 1)) == tag && ((w >> kChunkBits) & kMask) < (w & kMask);
+  };
   // Own range first: next moves up by one.
   std::atomic<uint64_t> &own = ranges_[self].word;
   uint64_t w = own.load(std::memory_order_acquire);
-  while ((w & ~((uint64_t(1) << kTagShift) - 1)) == tag && ((w >> kChunkBits) & kMask) < (w & kMask)) {
+  while (claimable(w)) {
     if (own.compare_exchange_weak(w, w + (uint64_t(1) << kChunkBits), std::memory_order_acq_rel,
                                   std::memory_order_acquire))
       return int64_t((w >> kChunkBits) & kMask);
@@ -133,7 +137,7 @@ int64_t ThreadPool::claim_chunk(uint32_t self, uint64_t tag) {
     const uint32_t victim = self + k < num_threads_ ? self + k : self + k - num_threads_;
     std::atomic<uint64_t> &range = ranges_[victim].word;
     w = range.load(std::memory_order_acquire);
-    while ((w & ~((uint64_t(1) << kTagShift) - 1)) == tag && ((w >> kChunkBits) & kMask) < (w & kMask)) {
+    while (claimable(w)) {
       if (range.compare_exchange_weak(w, w - 1, std::memory_order_acq_rel, std::memory_order_acquire))
         return int64_t(w & kMask) - 1;
     }

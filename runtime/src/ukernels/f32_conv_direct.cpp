@@ -85,14 +85,11 @@ MIE_UK_INLINE void convDirect(const float *__restrict x, int64_t C, int64_t H, i
         const int64_t n = OW - ow0 < NR ? OW - ow0 : NR;
         const int64_t o = f0 * plane_size + oh * OW + ow0;
         // Stride 2: pixel ow0's tap sits ow0 columns into its (even or odd) half row.
-        const float *b = band + (SW == 2 ? ow0 : ow0 * SW);
-        if (NV > 1 && n <= (NV - 1) * VL) // the row's partial last tile, one vector narrower
-          directTile<MR, (NV > 1 ? NV - 1 : 1)>(a, b, off, K, out + o, plane_size, m, n, flags,
-                                                bias + f0, res ? res + o : nullptr, plane_size, lo,
-                                                hi);
-        else
-          directTile<MR, NV>(a, b, off, K, out + o, plane_size, m, n, flags, bias + f0,
-                             res ? res + o : nullptr, plane_size, lo, hi);
+        withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
+          directTile<MR, decltype(v)::value>(a, band + (SW == 2 ? ow0 : ow0 * SW), off, K, out + o,
+                                             plane_size, m, n, flags, bias + f0,
+                                             res ? res + o : nullptr, plane_size, lo, hi);
+        });
       }
     }
   }

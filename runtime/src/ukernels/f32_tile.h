@@ -121,6 +121,21 @@ MIE_UK_INLINE void loadTransposed8(vf (&t)[8][NV], const float *p, int64_t ld) {
 }
 #endif
 
+/// A tile width of NV vectors, as a type (for withTileVectors' callbacks).
+template <int NV> struct TileVectors {
+  static constexpr int value = NV;
+};
+
+/// Runs `run(TileVectors<V>{})` with V = NV, or NV - 1 for a partial last tile whose n columns fit
+/// one vector fewer (the pixels past the last full panel of a row): its K loop then spends no vector
+/// of FMAs on zero columns. The GEMM tiles and the direct convolution's share it.
+template <int NV, typename Run> MIE_UK_INLINE void withTileVectors(int64_t n, Run &&run) {
+  if constexpr (NV > 1)
+    if (n <= (NV - 1) * VL)
+      return run(TileVectors<NV - 1>{});
+  run(TileVectors<NV>{});
+}
+
 /// The m x n block of a C-shaped buffer (row stride ld; stored transposed when `transposed`, as
 /// MIE_UK_TRANSPOSE_C says): whole vector loads for a full tile, loadBlock otherwise.
 template <int MR, int NV>
@@ -337,14 +352,12 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
                             float lo, float hi) {
   if (MR > 1 && m == 1)
-    gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
-  else if (NV > 1 && n <= (NV - 1) * VL)
-    // A partial last column panel (the pixels past the last full panel of a row block) runs one
-    // vector narrower: its K loop skips a vector of FMAs on zero columns.
-    gemmTileRows<MR, (NV > 1 ? NV - 1 : 1), MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias,
-                                                           res, ldr, lo, hi);
-  else
-    gemmTileRows<MR, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
+    return gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo,
+                                             hi);
+  withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
+    gemmTileRows<MR, decltype(v)::value, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res,
+                                                       ldr, lo, hi);
+  });
 }
 
 } // namespace mie_uk

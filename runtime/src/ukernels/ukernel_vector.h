@@ -25,6 +25,9 @@
 #endif
 
 #define MIE_UK_INLINE static inline __attribute__((always_inline))
+// The same for a lambda's call operator (callbacks of the tile helpers), which is otherwise left out of
+// line: one copy per call site, called once per tile.
+#define MIE_UK_LAMBDA_INLINE __attribute__((always_inline))
 
 namespace mie_uk {
 

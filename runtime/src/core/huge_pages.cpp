@@ -1,0 +1,41 @@
+#include "huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdint>
+
+namespace mie::rt {
+namespace {
+constexpr uint64_t kHugePageBytes = uint64_t(2) << 20;
+}  // namespace
+
+HugePageBuffer::~HugePageBuffer() {
+  if (mapping_) munmap(mapping_, mapping_size_);
+}
+
+bool HugePageBuffer::allocate(uint64_t size) {
+  // Large buffers: one spare huge page of address space to start the contents on a 2 MiB boundary.
+  const bool huge = size >= kHugePageBytes;
+  const uint64_t span = huge ? (size + 2 * kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes : size;
+  if (span > SIZE_MAX) {
+    errno = ENOMEM;
+    return false;
+  }
+  void *m = mmap(nullptr, size_t(span), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return false;
+  mapping_ = m;
+  mapping_size_ = size_t(span);
+  data_ = static_cast<uint8_t *>(m);
+  if (huge) {
+    data_ += (kHugePageBytes - reinterpret_cast<uintptr_t>(data_) % kHugePageBytes) % kHugePageBytes;
+    madvise(data_, mapping_size_ - size_t(data_ - static_cast<uint8_t *>(m)), MADV_HUGEPAGE);  // a hint
+  }
+  return true;
+}
+
+void HugePageBuffer::make_read_only() {
+  if (mapping_) mprotect(mapping_, mapping_size_, PROT_READ);
+}
+
+}  // namespace mie::rt
