@@ -42,8 +42,9 @@ std::string mlir::mie::buildMemoryReport(ModuleOp module) {
     os << llvm::formatv("  naive        {0,12} bytes   naive / arena {1:F2}\n", naive,
                         ratio(naive, arena));
     auto heuristic = summary.getAs<StringAttr>("heuristic");
-    os << "  heuristic    best fit, " << (heuristic ? heuristic.getValue() : StringRef("?"))
-       << " (the smallest of the orders tried)\n";
+    auto optimal = summary.getAs<BoolAttr>("optimal");
+    os << "  heuristic    " << (heuristic ? heuristic.getValue() : StringRef("?"))
+       << (optimal && optimal.getValue() ? " (optimal)" : " (the smallest found)") << "\n";
     os << "  largest buffers live at the peak:\n";
     if (auto peak = summary.getAs<ArrayAttr>("peak"))
       for (Attribute entry : peak) {

@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
-// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "largest first", lower_bound = 2048 : i64, naive = 3072 : i64, peak = {{\[}}[1024, ""], [1024, ""]]}}
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "best fit, largest first", lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]]}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>
@@ -70,16 +70,18 @@ func.func @overlapping(%x: memref<4xf32>) {
 
 // -----
 
-// Tests the alignment attribute: the default 64 puts the 16-byte buffer at 128 after the 100-byte
-// one, 256 puts the 8-byte one at 256 (not in the gap [100, 128)), and the 3-byte buffer with
-// alignment 1 goes into the smallest gap that fits it, right after the 100 bytes.
+// Tests the alignment attribute: every offset is a multiple of its buffer's alignment (64 by
+// default), and the plan is the smallest possible, 144 bytes: the 256-aligned buffer at 0, the
+// 100 bytes after it, the 3 bytes after those, the 64-aligned 16 bytes at 128. (Largest first alone
+// gives 264: the 256-aligned buffer must then go after the others.)
 
 // CHECK-LABEL: func.func @alignment
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<264xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 264 : i64, mie.memory
-// CHECK: mie.view %[[ARENA]][0] : memref<264xi8> to memref<100xi8>
-// CHECK: mie.view %[[ARENA]][128] : memref<264xi8> to memref<4xf32>
-// CHECK: mie.view %[[ARENA]][100] : memref<264xi8> to memref<3xi8>
-// CHECK: mie.view %[[ARENA]][256] : memref<264xi8> to memref<2xf32>
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<144xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 144 : i64, mie.memory
+// CHECK-SAME: optimal = true
+// CHECK: mie.view %[[ARENA]][8] : memref<144xi8> to memref<100xi8>
+// CHECK: mie.view %[[ARENA]][128] : memref<144xi8> to memref<4xf32>
+// CHECK: mie.view %[[ARENA]][108] : memref<144xi8> to memref<3xi8>
+// CHECK: mie.view %[[ARENA]][0] : memref<144xi8> to memref<2xf32>
 func.func @alignment(%x: memref<4xf32>) {
   %a = mie.alloc {alignment = 1} : memref<100xi8>
   %b = mie.alloc : memref<4xf32>
@@ -94,11 +96,11 @@ func.func @alignment(%x: memref<4xf32>) {
 }
 
 // Tests that offsets are aligned to at least the element size, even with a smaller `alignment`:
-// the f32 buffer goes to 8, not right after the 5 bytes.
+// the f32 buffer never lands right after the 5 bytes (offset 5); it goes first, the bytes after it.
 // CHECK-LABEL: func.func @element_alignment
-// CHECK-SAME: mie.arena_bytes = 12 : i64
-// CHECK: mie.view %{{.*}}[0] : memref<12xi8> to memref<5xi8>
-// CHECK: mie.view %{{.*}}[8] : memref<12xi8> to memref<1xf32>
+// CHECK-SAME: mie.arena_bytes = 9 : i64
+// CHECK: mie.view %{{.*}}[4] : memref<9xi8> to memref<5xi8>
+// CHECK: mie.view %{{.*}}[0] : memref<9xi8> to memref<1xf32>
 func.func @element_alignment() {
   %a = mie.alloc {alignment = 1} : memref<5xi8>
   %b = mie.alloc {alignment = 1} : memref<1xf32>

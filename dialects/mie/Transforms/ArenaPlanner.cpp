@@ -35,24 +35,26 @@ ArenaBounds mlir::mie::arenaBounds(const std::vector<BufferRequest> &requests) {
   return bounds;
 }
 
+static bool livesOverlap(const BufferRequest &a, const BufferRequest &b) {
+  return !(a.lastUse < b.firstUse || b.lastUse < a.firstUse);
+}
+
 ArenaPlan mlir::mie::planArenaInOrder(const std::vector<BufferRequest> &requests,
-                                      const std::vector<size_t> &order) {
+                                      const std::vector<size_t> &order, Fit fit) {
   ArenaPlan plan;
   plan.offsets.assign(requests.size(), 0);
   struct Placed {
     int64_t begin, end; // [begin, end) bytes
   };
   std::vector<size_t> placed;
+  std::vector<Placed> busy;
   for (size_t index : order) {
     const BufferRequest &req = requests[index];
     // Intervals already taken by buffers alive at the same time, sorted by offset.
-    std::vector<Placed> busy;
-    for (size_t other : placed) {
-      const BufferRequest &o = requests[other];
-      if (o.lastUse < req.firstUse || req.lastUse < o.firstUse)
-        continue;
-      busy.push_back({plan.offsets[other], plan.offsets[other] + o.size});
-    }
+    busy.clear();
+    for (size_t other : placed)
+      if (livesOverlap(requests[other], req))
+        busy.push_back({plan.offsets[other], plan.offsets[other] + requests[other].size});
     std::sort(busy.begin(), busy.end(),
               [](const Placed &a, const Placed &b) { return a.begin < b.begin; });
 
@@ -62,6 +64,8 @@ ArenaPlan mlir::mie::planArenaInOrder(const std::vector<BufferRequest> &requests
       if (start + req.size <= p.begin && p.begin - start < bestGap) {
         bestGap = p.begin - start;
         bestOffset = start;
+        if (fit == Fit::First)
+          break;
       }
       cursor = std::max(cursor, p.end);
     }
@@ -74,7 +78,101 @@ ArenaPlan mlir::mie::planArenaInOrder(const std::vector<BufferRequest> &requests
   return plan;
 }
 
+namespace {
+
+/// SplitMix64: a tiny generator whose sequence is the same on every platform and standard library
+/// (std::uniform_int_distribution's is not), so plans are reproducible everywhere.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  size_t below(size_t n) { return size_t(next() % n); }
+};
+
+/// Placements tried by the local search: enough to close resnet50's fragmentation (a few hundred
+/// moves) several times over, bounded so that one search costs about 5e7 buffer pair checks (a
+/// quarter of a second) at most.
+constexpr size_t kLocalSearchMaxMoves = 2000;
+constexpr double kLocalSearchPairChecks = 5e7;
+/// Nodes of the exhaustive search before it gives up (a quarter of a second at most).
+constexpr int64_t kExactSearchMaxNodes = 400000;
+
+/// Branch and bound over offsets. Any packing can be pushed down until each buffer rests at 0 or on
+/// the (aligned) end of a buffer below it that is alive at the same time; placing buffers in the
+/// order of their offsets, each offset is then one of those candidates, so trying every remaining
+/// buffer at every feasible candidate not below the previous offset visits an optimal packing.
+struct ExactSearch {
+  const std::vector<BufferRequest> &requests;
+  int64_t lowerBound;
+  std::vector<int64_t> offsets, bestOffsets;
+  std::vector<bool> isPlaced;
+  std::vector<size_t> placed;
+  int64_t best;
+  int64_t nodes = 0;
+  bool cutOff = false;
+
+  bool fits(size_t index, int64_t offset) const {
+    const BufferRequest &req = requests[index];
+    for (size_t other : placed)
+      if (livesOverlap(requests[other], req) && offset < offsets[other] + requests[other].size &&
+          offsets[other] < offset + req.size)
+        return false;
+    return true;
+  }
+
+  void search(int64_t height, int64_t lastOffset, size_t lastIndex) {
+    if (best == lowerBound || cutOff)
+      return;
+    if (++nodes > kExactSearchMaxNodes) {
+      cutOff = true;
+      return;
+    }
+    if (placed.size() == requests.size()) {
+      if (height < best) {
+        best = height;
+        bestOffsets = offsets;
+      }
+      return;
+    }
+    // Every remaining buffer starts at or above lastOffset.
+    for (size_t i = 0; i < requests.size(); ++i)
+      if (!isPlaced[i] && std::max(height, lastOffset + requests[i].size) >= best)
+        return;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (isPlaced[i])
+        continue;
+      const BufferRequest &req = requests[i];
+      std::vector<int64_t> candidates = {0};
+      for (size_t other : placed)
+        if (livesOverlap(requests[other], req))
+          candidates.push_back(alignTo(offsets[other] + requests[other].size, req.alignment));
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+      for (int64_t offset : candidates) {
+        // Buffers at the same offset go in index order: one of the equivalent sequences.
+        if (offset < lastOffset || (offset == lastOffset && !placed.empty() && i < lastIndex))
+          continue;
+        if (std::max(height, offset + req.size) >= best || !fits(i, offset))
+          continue;
+        offsets[i] = offset;
+        isPlaced[i] = true;
+        placed.push_back(i);
+        search(std::max(height, offset + req.size), offset, i);
+        placed.pop_back();
+        isPlaced[i] = false;
+      }
+    }
+  }
+};
+
+} // namespace
+
 ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
+  const int64_t lowerBound = arenaBounds(requests).lowerBound;
   auto lifetime = [&](size_t i) { return requests[i].lastUse - requests[i].firstUse + 1; };
   // Each order sorts by its key, descending, then by first use and index: deterministic.
   struct Heuristic {
@@ -89,6 +187,8 @@ ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
       {"schedule order", [&](size_t i) { return -double(requests[i].firstUse); }},
   };
   ArenaPlan best;
+  std::vector<size_t> bestOrder;
+  Fit bestFit = Fit::Best;
   bool first = true;
   for (const Heuristic &h : heuristics) {
     std::vector<size_t> order(requests.size());
@@ -101,11 +201,59 @@ ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
         return requests[a].firstUse < requests[b].firstUse;
       return a < b;
     });
-    ArenaPlan plan = planArenaInOrder(requests, order);
-    plan.heuristic = h.name;
-    if (first || plan.totalBytes < best.totalBytes)
-      best = std::move(plan);
-    first = false;
+    for (Fit fit : {Fit::Best, Fit::First}) {
+      ArenaPlan plan = planArenaInOrder(requests, order, fit);
+      if (first || plan.totalBytes < best.totalBytes) {
+        best = std::move(plan);
+        best.heuristic = std::string(fit == Fit::Best ? "best fit, " : "first fit, ") + h.name;
+        bestOrder = order;
+        bestFit = fit;
+      }
+      first = false;
+    }
   }
+  if (requests.empty() || best.totalBytes == lowerBound) {
+    best.optimal = true;
+    return best;
+  }
+
+  // Stage 2: local search over the order.
+  const double n = double(requests.size());
+  const size_t maxMoves =
+      std::min<size_t>(kLocalSearchMaxMoves, size_t(kLocalSearchPairChecks / (n * n)) + 1);
+  SplitMix64 rng{0x6d69652d61726e61ull};
+  size_t kept = 0;
+  for (size_t move = 0; move < maxMoves && best.totalBytes > lowerBound && requests.size() > 1;
+       ++move) {
+    size_t from = 1 + rng.below(requests.size() - 1), to = rng.below(from);
+    std::vector<size_t> order = bestOrder;
+    std::rotate(order.begin() + to, order.begin() + from, order.begin() + from + 1);
+    ArenaPlan plan = planArenaInOrder(requests, order, bestFit);
+    if (plan.totalBytes <= best.totalBytes) {
+      kept += plan.totalBytes < best.totalBytes;
+      plan.heuristic = std::move(best.heuristic);
+      best = std::move(plan);
+      bestOrder = std::move(order);
+    }
+  }
+  if (kept)
+    best.heuristic += ", then " + std::to_string(kept) + " improving moves of a local search";
+  if (best.totalBytes == lowerBound) {
+    best.optimal = true;
+    return best;
+  }
+
+  // Stage 3: exhaustive search on small problems.
+  if (requests.size() > kExactSearchMaxBuffers)
+    return best;
+  ExactSearch exact{requests, lowerBound, std::vector<int64_t>(requests.size(), 0), best.offsets,
+                    std::vector<bool>(requests.size(), false), {}, best.totalBytes};
+  exact.search(0, 0, 0);
+  if (exact.best < best.totalBytes) {
+    best.offsets = exact.bestOffsets;
+    best.totalBytes = exact.best;
+    best.heuristic = exact.cutOff ? "branch and bound (cut off)" : "branch and bound";
+  }
+  best.optimal = !exact.cutOff;
   return best;
 }

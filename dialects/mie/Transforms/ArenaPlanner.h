@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mlir::mie {
@@ -24,7 +25,14 @@ struct BufferRequest {
 struct ArenaPlan {
   std::vector<int64_t> offsets; // one per request, in request order
   int64_t totalBytes = 0;
-  const char *heuristic = "";   // the placement order that won (planArena)
+  std::string heuristic;        // how the plan was found (planArena)
+  bool optimal = false;         // proven smallest: equal to the lower bound, or searched exhaustively
+};
+
+/// How a gap is chosen for each buffer in turn.
+enum class Fit {
+  Best,  // the smallest gap that holds it
+  First, // the lowest gap that holds it
 };
 
 /// What any packing of `requests` must reserve: the largest sum of the sizes of buffers live at one op
@@ -35,17 +43,28 @@ struct ArenaBounds {
 };
 ArenaBounds arenaBounds(const std::vector<BufferRequest> &requests);
 
-/// Best-fit placement in one given order (indices into `requests`; each exactly once).
+/// Greedy placement in one given order (indices into `requests`; each exactly once): each buffer goes
+/// into a gap, among the placed buffers whose lifetimes overlap its own, that fits it at its
+/// alignment (the smallest such gap or the lowest, by `fit`), else after the last of them.
 ArenaPlan planArenaInOrder(const std::vector<BufferRequest> &requests,
-                           const std::vector<std::size_t> &order);
+                           const std::vector<std::size_t> &order, Fit fit = Fit::Best);
 
-/// Greedy best-fit packing: buffers are placed one at a time, each into the smallest gap, among the
-/// placed buffers whose lifetimes overlap its own, that fits it at its alignment, else after the last
-/// of them. As XLA's heap simulator does, several placement orders are tried (largest first, the
-/// heuristic of TFLite's and XLA's planners; largest size x lifetime first; longest lifetime first;
-/// schedule order) and the smallest arena kept, the earlier order on a tie. Buffers whose lifetimes
-/// overlap never share a byte; the result is deterministic.
+/// Packs `requests` into the smallest arena found, in three stages that stop as soon as the arena
+/// equals the lower bound (then it is optimal):
+///  1. as XLA's heap simulator does, greedy placement in several orders (largest first, the heuristic
+///     of TFLite's and XLA's planners; largest size x lifetime first; longest lifetime first; schedule
+///     order), each with best fit and with first fit, the smallest kept (the earlier on a tie);
+///  2. a local search over the placement order from the best of those: one buffer at a time moves to
+///     an earlier place in the order, and the move is kept when the arena does not grow. The moves
+///     come from a fixed-seed generator and their number is bounded by the size of the problem, so
+///     the result is deterministic and the search takes well under a second;
+///  3. on small problems (kExactSearchMaxBuffers), an exhaustive branch and bound over the offsets
+///     (ArenaPlan::optimal when it completes).
+/// Buffers whose lifetimes overlap never share a byte.
 ArenaPlan planArena(const std::vector<BufferRequest> &requests);
+
+/// Problems up to this many buffers get the exhaustive search of planArena's stage 3.
+constexpr std::size_t kExactSearchMaxBuffers = 12;
 
 } // namespace mlir::mie
 

@@ -42,6 +42,7 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
     peak.push_back(b.getArrayAttr({b.getI64IntegerAttr(requests[i].size), b.getStringAttr(name)}));
   }
   return b.getDictionaryAttr({b.getNamedAttr("heuristic", b.getStringAttr(plan.heuristic)),
+                              b.getNamedAttr("optimal", b.getBoolAttr(plan.optimal)),
                               b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
                               b.getNamedAttr("naive", b.getI64IntegerAttr(bounds.naive)),
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
