@@ -41,6 +41,9 @@ std::string mlir::mie::buildMemoryReport(ModuleOp module) {
                         ratio(arena, lowerBound));
     os << llvm::formatv("  naive        {0,12} bytes   naive / arena {1:F2}\n", naive,
                         ratio(naive, arena));
+    os << llvm::formatv("  in place     {0,12} buffers written over the bytes of an input that "
+                        "dies at their kernel\n",
+                        get("in_place"));
     auto heuristic = summary.getAs<StringAttr>("heuristic");
     auto optimal = summary.getAs<BoolAttr>("optimal");
     os << "  heuristic    " << (heuristic ? heuristic.getValue() : StringRef("?"))

@@ -128,3 +128,22 @@ func.func @main(%a: memref<2x4xf32>, %b: memref<4x3xf32>, %c: memref<2x3xf32>, %
   }
   return
 }
+
+// -----
+
+// Tests that buffers sharing bytes are not noalias: the output written in place over the input
+// (the same arena offset, mie-plan-memory's in-place reuse) keeps neither attribute, while the
+// scale, at bytes of its own, keeps it.
+// CHECK-LABEL: func.func @in_place
+// CHECK: func.func private @in_place_k0_scale(%{{[^:]+}}: memref<4xf32> {llvm.noalias}, %{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<4xf32>)
+func.func @in_place(%arena: memref<64xi8>) {
+  %s = mie.view %arena[32] : memref<64xi8> to memref<4xf32>
+  %a = mie.view %arena[0] : memref<64xi8> to memref<4xf32>
+  %b = mie.view %arena[0] : memref<64xi8> to memref<4xf32>
+  mie.kernel "scale" ins(%s, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%v: memref<4xf32>, %i: memref<4xf32>, %o: memref<4xf32>):
+    linalg.mul ins(%v, %i : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+    mie.yield
+  }
+  return
+}

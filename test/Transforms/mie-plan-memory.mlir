@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
-// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "best fit, largest first", lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]]}}
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "best fit, largest first", in_place = 0 : i64, lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]]}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>
@@ -193,3 +193,199 @@ func.func @no_buffers(%x: memref<4xf32>) {
 // CHECK-LABEL: func.func private @declaration
 // CHECK-SAME: (memref<4xf32>){{$}}
 func.func private @declaration(memref<4xf32>)
+
+// -----
+
+// Tests in-place reuse: %b is first written by an elementwise kernel at which %a, of the same type,
+// is read for the last time, so %b takes %a's bytes (the same offset) and the arena holds one buffer
+// where it held two. The chain continues: %c takes them over from %b in turn.
+// CHECK-LABEL: func.func @in_place
+// CHECK-SAME: memref<1024xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1024 : i64, mie.memory = {heuristic = "best fit, largest first", in_place = 2 : i64, lower_bound = 1024 : i64, naive = 3072 : i64
+// CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
+// CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
+// CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @in_place(%x: memref<16x16xf32>, %s: memref<16xf32>, %y: memref<16x16xf32>) {
+  %a = mie.alloc : memref<16x16xf32>
+  %b = mie.alloc : memref<16x16xf32>
+  %c = mie.alloc : memref<16x16xf32>
+  mie.kernel "copy" ins(%x : memref<16x16xf32>) outs(%a : memref<16x16xf32>) {
+  ^bb0(%i: memref<16x16xf32>, %o: memref<16x16xf32>):
+    linalg.copy ins(%i : memref<16x16xf32>) outs(%o : memref<16x16xf32>)
+    mie.yield
+  }
+  // A broadcast second operand is fine: only %a must be read through the identity.
+  mie.kernel "scale" ins(%s, %a : memref<16xf32>, memref<16x16xf32>) outs(%b : memref<16x16xf32>) {
+  ^bb0(%v: memref<16xf32>, %i: memref<16x16xf32>, %o: memref<16x16xf32>):
+    linalg.generic {indexing_maps = [#row, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%v, %i : memref<16xf32>, memref<16x16xf32>) outs(%o : memref<16x16xf32>) {
+    ^bb0(%p: f32, %q: f32, %r: f32):
+      %m = arith.mulf %p, %q : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "relu" ins(%b : memref<16x16xf32>) outs(%c : memref<16x16xf32>) {
+  ^bb0(%i: memref<16x16xf32>, %o: memref<16x16xf32>):
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<16x16xf32>) outs(%o : memref<16x16xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %z = arith.constant 0.0 : f32
+      %m = arith.maximumf %q, %z : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%c : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%i: memref<16x16xf32>, %o: memref<16x16xf32>):
+    linalg.copy ins(%i : memref<16x16xf32>) outs(%o : memref<16x16xf32>)
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests where in-place reuse is refused, each output gets bytes of its own: the input is still read
+// later (@live_after), read transposed (@transposed), read by the kernel a second time through
+// another operand (@twice), the output is written before the elementwise op reads the input
+// (@written_first), and the payload reads the output's old value (@accumulates).
+// CHECK-LABEL: func.func @live_after
+// CHECK-SAME: in_place = 0 : i64
+// CHECK-LABEL: func.func @transposed
+// CHECK-SAME: in_place = 0 : i64
+// CHECK-LABEL: func.func @twice
+// CHECK-SAME: in_place = 0 : i64
+// CHECK-LABEL: func.func @written_first
+// CHECK-SAME: in_place = 0 : i64
+// CHECK-LABEL: func.func @accumulates
+// CHECK-SAME: in_place = 0 : i64
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @live_after(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %a = mie.alloc : memref<8x8xf32>
+  %b = mie.alloc : memref<8x8xf32>
+  mie.kernel "copy" ins(%x : memref<8x8xf32>) outs(%a : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  mie.kernel "neg" ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %m = arith.negf %q : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "add" ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %j: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.add ins(%i, %j : memref<8x8xf32>, memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @transposed(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %a = mie.alloc : memref<8x8xf32>
+  %b = mie.alloc : memref<8x8xf32>
+  mie.kernel "copy" ins(%x : memref<8x8xf32>) outs(%a : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  mie.kernel "transpose" ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      linalg.yield %q : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%b : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @twice(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %a = mie.alloc : memref<8x8xf32>
+  %b = mie.alloc : memref<8x8xf32>
+  mie.kernel "copy" ins(%x : memref<8x8xf32>) outs(%a : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  mie.kernel "mul_transposed" ins(%a, %a : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %j: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i, %j : memref<8x8xf32>, memref<8x8xf32>) outs(%o : memref<8x8xf32>) {
+    ^bb0(%p: f32, %q: f32, %r: f32):
+      %m = arith.mulf %p, %q : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%b : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @written_first(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %a = mie.alloc : memref<8x8xf32>
+  %b = mie.alloc : memref<8x8xf32>
+  mie.kernel "copy" ins(%x : memref<8x8xf32>) outs(%a : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  mie.kernel "fill_then_neg" ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    %z = arith.constant 0.0 : f32
+    linalg.fill ins(%z : f32) outs(%o : memref<8x8xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %m = arith.negf %q : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%b : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @accumulates(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %a = mie.alloc : memref<8x8xf32>
+  %b = mie.alloc : memref<8x8xf32>
+  mie.kernel "copy" ins(%x : memref<8x8xf32>) outs(%a : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  mie.kernel "acc" ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %m = arith.addf %q, %r : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%b : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%i: memref<8x8xf32>, %o: memref<8x8xf32>):
+    linalg.copy ins(%i : memref<8x8xf32>) outs(%o : memref<8x8xf32>)
+    mie.yield
+  }
+  return
+}

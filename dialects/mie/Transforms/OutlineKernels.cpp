@@ -1,6 +1,7 @@
 //===- OutlineKernels.cpp - the mie-outline-kernels pass ------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/FlopCount.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -22,6 +23,22 @@ std::string sanitize(StringRef name) {
 bool isEmptyBuffer(Value v) {
   auto memref = dyn_cast<MemRefType>(v.getType());
   return memref && memref.hasStaticShape() && memref.getNumElements() == 0;
+}
+
+/// Whether operand `index` of a kernel call may share bytes with another of its operands (buffers of
+/// unknown extent may).
+bool sharesBytes(ArrayRef<Value> operands, unsigned index) {
+  std::optional<ByteRange> bytes = bytesOf(operands[index]);
+  if (!bytes)
+    return true;
+  for (auto [other, operand] : llvm::enumerate(operands)) {
+    if (other == index || !isa<MemRefType>(operand.getType()))
+      continue;
+    std::optional<ByteRange> otherBytes = bytesOf(operand);
+    if (!otherBytes || otherBytes->overlaps(*bytes))
+      return true;
+  }
+  return false;
 }
 
 struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernelsPass> {
@@ -62,8 +79,10 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
                       flops ? flops : b.getI64IntegerAttr(countFlops(kernel)));
         symbols.insert(func, std::next(Block::iterator(parent)));
         func.getBody().takeBody(kernel.getBody());
+        // Outputs written in place over an input (mie-plan-memory) share bytes with it: neither
+        // of the two is noalias then.
         for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-          if (isa<MemRefType>(func.getArgument(i).getType()))
+          if (isa<MemRefType>(func.getArgument(i).getType()) && !sharesBytes(operands, i))
             func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
         Operation *terminator = func.getBody().front().getTerminator();
         b.setInsertionPoint(terminator);

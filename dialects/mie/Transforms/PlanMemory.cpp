@@ -2,9 +2,12 @@
 
 #include "dialects/mie/Transforms/ArenaPlanner.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <numeric>
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEPLANMEMORYPASS
@@ -20,10 +23,61 @@ int64_t bufferBytes(MemRefType type) {
 /// Buffers listed at the peak in the summary, largest first.
 constexpr size_t kPeakBuffersListed = 5;
 
-/// The plan's bounds for reports (`mie.memory`): the lower bound, the bytes without reuse, and the
-/// largest buffers live at the peak with the ONNX nodes that produce them.
+/// For each buffer, the buffer whose bytes it takes over in place (its own index if none): an
+/// output first written by an elementwise kernel at which one of its inputs, of the same type, is
+/// read for the last time (mayWriteInPlace). The input must reach the kernel through one operand
+/// only, or the kernel would read it after writing over it. Requests of buffers that take over
+/// another's bytes are folded into that one's (its lifetime now ends where theirs does).
+SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64_t> &position,
+                                 const DenseMap<Value, size_t> &bufferIndex,
+                                 std::vector<BufferRequest> &requests) {
+  SmallVector<size_t> owner(requests.size());
+  std::iota(owner.begin(), owner.end(), 0);
+  auto index = [&](Value operand) -> std::optional<size_t> {
+    auto it = bufferIndex.find(operand);
+    if (it == bufferIndex.end())
+      return std::nullopt;
+    return owner[it->second];
+  };
+  for (auto kernel : block.getOps<KernelOp>()) {
+    const int64_t at = position.lookup(kernel);
+    SmallVector<size_t> taken;
+    for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs())) {
+      std::optional<size_t> out = index(output);
+      if (!out || requests[*out].firstUse != at)
+        continue;
+      for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs())) {
+        std::optional<size_t> in = index(input);
+        if (!in || *in == *out || requests[*in].lastUse != at || llvm::is_contained(taken, *in))
+          continue;
+        std::optional<ByteRange> bytes = bytesOf(input);
+        if (!bytes || llvm::count_if(kernel->getOperands(), [&](Value operand) {
+              std::optional<ByteRange> other = bytesOf(operand);
+              return !other || other->root == bytes->root;
+            }) != 1)
+          continue;
+        if (!mayWriteInPlace(kernel, inputIndex, outputIndex))
+          continue;
+        BufferRequest &kept = requests[*in];
+        kept.lastUse = std::max(kept.lastUse, requests[*out].lastUse);
+        kept.alignment = std::max(kept.alignment, requests[*out].alignment);
+        for (size_t &o : owner)
+          if (o == *out)
+            o = *in;
+        taken.push_back(*in);
+        break;
+      }
+    }
+  }
+  return owner;
+}
+
+/// The plan's bounds for reports (`mie.memory`): the lower bound, the bytes without reuse, the
+/// buffers written in place, and the largest buffers live at the peak with the ONNX nodes that
+/// produce them.
 DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &requests,
-                         ArrayRef<Location> locs, const ArenaPlan &plan) {
+                         ArrayRef<Location> locs, const ArenaPlan &plan, int64_t naive,
+                         int64_t inPlace) {
   Builder b(ctx);
   ArenaBounds bounds = arenaBounds(requests);
   SmallVector<size_t> live;
@@ -44,7 +98,8 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
   return b.getDictionaryAttr({b.getNamedAttr("heuristic", b.getStringAttr(plan.heuristic)),
                               b.getNamedAttr("optimal", b.getBoolAttr(plan.optimal)),
                               b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
-                              b.getNamedAttr("naive", b.getI64IntegerAttr(bounds.naive)),
+                              b.getNamedAttr("in_place", b.getI64IntegerAttr(inPlace)),
+                              b.getNamedAttr("naive", b.getI64IntegerAttr(naive)),
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
 
@@ -107,10 +162,23 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       requests.push_back(req);
     }
 
-    ArenaPlan plan = planArena(requests);
-    SmallVector<Location> allocLocs;
-    for (AllocOp alloc : allocs)
-      allocLocs.push_back(alloc.getLoc());
+    DenseMap<Value, size_t> bufferIndex;
+    for (auto [index, alloc] : llvm::enumerate(allocs))
+      bufferIndex[alloc.getResult()] = index;
+    const int64_t naive = arenaBounds(requests).naive;
+    SmallVector<size_t> owner = shareInPlace(block, position, bufferIndex, requests);
+    // Pack the buffers that own their bytes; the others take their owner's offset.
+    std::vector<BufferRequest> packed;
+    SmallVector<size_t> packedIndex(allocs.size());
+    SmallVector<Location> packedLocs;
+    for (size_t i = 0; i < allocs.size(); ++i) {
+      if (owner[i] != i)
+        continue;
+      packedIndex[i] = packed.size();
+      packed.push_back(requests[i]);
+      packedLocs.push_back(allocs[i].getLoc());
+    }
+    ArenaPlan plan = planArena(packed);
     MLIRContext *ctx = &getContext();
     auto arenaType = MemRefType::get({plan.totalBytes}, IntegerType::get(ctx, 8));
     unsigned argIndex = func.getNumArguments();
@@ -121,8 +189,9 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
             func.getLoc())))
       return signalPassFailure();
     Value arena = func.getArgument(argIndex);
-    for (auto [alloc, offset] : llvm::zip(allocs, plan.offsets)) {
+    for (auto [index, alloc] : llvm::enumerate(allocs)) {
       OpBuilder b(alloc);
+      int64_t offset = plan.offsets[packedIndex[owner[index]]];
       Value view = ViewOp::create(b, alloc.getLoc(), alloc.getType(), arena,
                                   b.getI64IntegerAttr(offset), UnitAttr());
       alloc.replaceAllUsesWith(view);
@@ -130,7 +199,8 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     }
     func->setAttr(MieDialect::getArenaBytesAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64), plan.totalBytes));
-    func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, requests, allocLocs, plan));
+    func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, packed, packedLocs, plan, naive,
+                                                            int64_t(allocs.size() - packed.size())));
   }
 };
 
