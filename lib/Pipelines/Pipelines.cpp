@@ -39,6 +39,7 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createMieLowerLibraryKernelsPass());
   pm.addPass(createMieResultsToOutputsPass());
   pm.addNestedPass<func::FuncOp>(createMiePlanMemoryPass());
+  pm.addNestedPass<func::FuncOp>(createMieCheckMemoryPlanPass());
   pm.addPass(createMieBundleWeightsPass());
   pm.addPass(createMieOutlineKernelsPass());
   pm.addPass(createCanonicalizerPass());

@@ -1,4 +1,5 @@
 // RUN: ms-opt %s -split-input-file -mie-plan-memory | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mie-plan-memory -mie-check-memory-plan | FileCheck %s
 
 // Tests a chain of kernels: a buffer lives from the kernel writing it to the last kernel reading it,
 // so %a and %c (disjoint lifetimes) share offset 0 while %b, alive with both, does not. A kernel

@@ -114,6 +114,23 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
   let dependentDialects = ["::mlir::mie::MieDialect"];
 }
 
+def MieCheckMemoryPlanPass : Pass<"mie-check-memory-plan", "func::FuncOp"> {
+  let summary = "Fail if two buffers alive at the same op share bytes of the arena.";
+  let description = [{
+    The safety check of memory planning, run after `mie-plan-memory` in the pipeline and the tests.
+    It re-derives everything from the planned IR rather than trusting the planner: each `mie.view`
+    of the function's arena argument (`mie.name = "arena"`) is one buffer covering
+    [offset, offset + size); it is alive from the first to the last op that uses it or a view of it.
+    Two buffers alive at the same op must not share a byte, with one exception: an output written
+    in place over an input that dies at that kernel (the same bytes, and a kernel body for which
+    in-place writing is safe, as `mie-plan-memory` decides it). Every buffer must also lie inside
+    the arena (`mie.arena_bytes`).
+
+    Expects: one `mie.view` per buffer, as `mie-plan-memory` leaves them (CSE may later merge the
+    views of two buffers planned at the same offset, which would read as one long-lived buffer).
+  }];
+}
+
 def MieBundleWeightsPass : Pass<"mie-bundle-weights", "ModuleOp"> {
   let summary = "Move constant memref.globals into one aligned weights blob.";
   let description = [{

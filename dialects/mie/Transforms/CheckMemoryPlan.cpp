@@ -1,0 +1,138 @@
+//===- CheckMemoryPlan.cpp - the mie-check-memory-plan pass ---------------===//
+
+#include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/BufferAliasing.h"
+#include "dialects/mie/Utils/KernelLaunches.h"
+
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::mie {
+#define GEN_PASS_DEF_MIECHECKMEMORYPLANPASS
+#include "dialects/mie/Transforms/Passes.h.inc"
+
+namespace {
+
+/// One planned buffer: a view of the arena, its bytes and the ops (indices in the block) that use it.
+struct PlannedBuffer {
+  Value view; // the mie.view's result
+  ByteRange bytes;
+  int64_t first = INT64_MAX, last = -1;
+};
+
+/// The view of the arena that `value` is, or is a view of.
+ViewOp arenaViewOf(Value value, Value arena) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewOp>(def);
+    if (view && view.getBase() == arena)
+      return view;
+    auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
+    if (!viewLike)
+      return {};
+    value = viewLike.getViewSource();
+  }
+  return {};
+}
+
+std::string describe(const PlannedBuffer &buffer) {
+  SmallVector<StringRef> nodes = sourceNodeNames(buffer.view.getLoc());
+  std::string text = llvm::formatv("[{0}, {1})", buffer.bytes.begin, buffer.bytes.end).str();
+  if (!nodes.empty())
+    text += " (" + llvm::join(nodes, ",") + ")";
+  return text;
+}
+
+/// Whether `a`, dying at op `at`, and `b`, born there, are an input and an output that the kernel
+/// writes in place.
+bool writtenInPlace(Operation *at, const PlannedBuffer &a, const PlannedBuffer &b) {
+  auto kernel = dyn_cast<KernelOp>(at);
+  if (!kernel || a.last != b.first || a.bytes.begin != b.bytes.begin ||
+      a.bytes.end != b.bytes.end)
+    return false;
+  for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs()))
+    for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs()))
+      if (input == a.view && output == b.view &&
+          llvm::count(kernel->getOperands(), input) == 1 &&
+          mayWriteInPlace(kernel, inputIndex, outputIndex))
+        return true;
+  return false;
+}
+
+struct MieCheckMemoryPlanPass : impl::MieCheckMemoryPlanPassBase<MieCheckMemoryPlanPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto arenaBytes = func->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName());
+    if (func.isExternal() || !arenaBytes)
+      return;
+    Value arena;
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (auto name = func.getArgAttrOfType<StringAttr>(i, "mie.name"); name && name == "arena")
+        arena = func.getArgument(i);
+    if (!arena) {
+      func.emitError("mie-check-memory-plan: function has mie.arena_bytes but no arena argument");
+      return signalPassFailure();
+    }
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("mie-check-memory-plan expects a single-block function");
+      return signalPassFailure();
+    }
+
+    Block &block = func.getBody().front();
+    SmallVector<Operation *> ops;
+    SmallVector<PlannedBuffer> buffers;
+    DenseMap<Operation *, size_t> bufferOf;
+    bool failed = false;
+    for (Operation &op : block) {
+      const int64_t at = int64_t(ops.size());
+      ops.push_back(&op);
+      if (auto view = dyn_cast<ViewOp>(op); view && view.getBase() == arena) {
+        std::optional<ByteRange> bytes = bytesOf(view.getResult());
+        if (!bytes || bytes->end > arenaBytes.getInt()) {
+          view.emitError("mie-check-memory-plan: buffer ")
+              << (bytes ? llvm::formatv("[{0}, {1})", bytes->begin, bytes->end).str()
+                        : std::string("of unknown size"))
+              << " does not lie inside the arena of " << arenaBytes.getInt() << " bytes";
+          failed = true;
+          continue;
+        }
+        bufferOf[view] = buffers.size();
+        buffers.push_back({view.getResult(), *bytes});
+        continue;
+      }
+      if (isa<ViewLikeOpInterface>(op))
+        continue;
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (ViewOp view = arenaViewOf(operand, arena)) {
+            auto it = bufferOf.find(view);
+            if (it == bufferOf.end())
+              continue;
+            PlannedBuffer &buffer = buffers[it->second];
+            buffer.first = std::min(buffer.first, at);
+            buffer.last = std::max(buffer.last, at);
+          }
+      });
+    }
+
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      for (size_t j = i + 1; j < buffers.size(); ++j) {
+        const PlannedBuffer &a = buffers[i], &b = buffers[j];
+        if (a.last < 0 || b.last < 0 || a.last < b.first || b.last < a.first ||
+            !a.bytes.overlaps(b.bytes))
+          continue;
+        const int64_t at = std::max(a.first, b.first);
+        if (writtenInPlace(ops[at], a, b) || writtenInPlace(ops[at], b, a))
+          continue;
+        ops[at]->emitError("mie-check-memory-plan: buffers ")
+            << describe(a) << " and " << describe(b)
+            << " are both alive at this op and share arena bytes";
+        failed = true;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::mie

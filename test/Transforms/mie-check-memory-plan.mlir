@@ -1,0 +1,126 @@
+// RUN: ms-opt %s -split-input-file -mie-check-memory-plan -verify-diagnostics | FileCheck %s
+
+// Tests a correct plan, left unchanged: %a and %c share bytes, but %a's last use comes before %c's
+// first; %b is alive with both and has bytes of its own.
+// CHECK-LABEL: func.func @valid
+// CHECK-COUNT-3: mie.view
+#id = affine_map<(d0) -> (d0)>
+func.func @valid(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 32 : i64} {
+  %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  %b = mie.view %arena[16] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k1" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  %c = mie.view %arena[0] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k2" ins(%b : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  mie.kernel "k3" ins(%c : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// Tests that an output written in place over an input dying at an elementwise kernel is accepted.
+// CHECK-LABEL: func.func @in_place
+func.func @in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 16 : i64} {
+  %a = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  %b = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
+  mie.kernel "neg" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%i : memref<4xf32>) outs(%o : memref<4xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %m = arith.negf %q : f32
+      linalg.yield %m : f32
+    }
+    mie.yield
+  }
+  mie.kernel "k2" ins(%b : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests two buffers alive at the same kernel and sharing bytes: the error is at the kernel where
+// both are alive, with both buffers' byte ranges and ONNX nodes.
+func.func @overlap(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 32 : i64} {
+  %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32> loc(fused["/conv1/Conv"])
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  %b = mie.view %arena[8] : memref<32xi8> to memref<4xf32> loc(fused["/relu/Relu"])
+  // expected-error @below {{mie-check-memory-plan: buffers [0, 16) (/conv1/Conv) and [8, 24) (/relu/Relu) are both alive at this op and share arena bytes}}
+  mie.kernel "k1" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  mie.kernel "k2" ins(%b : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that the same bytes for an input and an output of a kernel that does not write elementwise
+// in place (here it reads the input reversed) are an overlap.
+#rev = affine_map<(d0) -> (3 - d0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @not_in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 16 : i64} {
+  %a = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  %b = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
+  // expected-error @below {{buffers [0, 16) and [0, 16) are both alive at this op}}
+  mie.kernel "reverse" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    linalg.generic {indexing_maps = [#rev, #id], iterator_types = ["parallel"]}
+        ins(%i : memref<4xf32>) outs(%o : memref<4xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      linalg.yield %q : f32
+    }
+    mie.yield
+  }
+  mie.kernel "k2" ins(%b : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests a buffer that runs past the end of the arena the plan reserved (mie.arena_bytes).
+func.func @outside(%x: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 16 : i64} {
+  // expected-error @below {{mie-check-memory-plan: buffer [8, 24) does not lie inside the arena of 16 bytes}}
+  %a = mie.view %arena[8] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
