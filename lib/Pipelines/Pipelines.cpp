@@ -147,6 +147,8 @@ static void fillReports(ModuleOp module, const CompileOptions &options) {
     *options.fusionReport = buildFusionReport(module);
   if (options.memoryReport)
     *options.memoryReport = buildMemoryReport(module);
+  if (options.memoryPlot)
+    *options.memoryPlot = buildMemoryPlot(module);
 }
 
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {

@@ -6,11 +6,12 @@
 // reading one buffer and writing another keeps them apart. An unused alloc is dropped. The arena is
 // a new last argument named "arena" and its size is the function's mie.arena_bytes; mie.memory
 // records the lower bound (the most bytes live at one kernel: two of the three buffers), the bytes
-// without reuse and the buffers live at the peak, largest first (unnamed here: no ONNX locations).
+// without reuse, the buffers live at the peak, largest first (unnamed here: no ONNX locations),
+// and for the memory plot every buffer's offset, size, first and last op (block positions).
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
-// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {heuristic = "best fit, largest first", in_place = 0 : i64, lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]]}}
+// CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {buffer_nodes = ["", "", ""], buffers = array<i64: 0, 1024, 4, 5, 1024, 1024, 5, 6, 0, 1024, 6, 7>, heuristic = "best fit, largest first", in_place = 0 : i64, lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]], peak_op = 5 : i64}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][1024] : memref<2048xi8> to memref<256xf32>
@@ -201,7 +202,7 @@ func.func private @declaration(memref<4xf32>)
 // is read for the last time, so %b takes %a's bytes (the same offset) and the arena holds one buffer
 // where it held two. The chain continues: %c takes them over from %b in turn.
 // CHECK-LABEL: func.func @in_place
-// CHECK-SAME: memref<1024xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1024 : i64, mie.memory = {heuristic = "best fit, largest first", in_place = 2 : i64, lower_bound = 1024 : i64, naive = 3072 : i64
+// CHECK-SAME: memref<1024xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1024 : i64, mie.memory = {{{.*}}heuristic = "best fit, largest first", in_place = 2 : i64, lower_bound = 1024 : i64, naive = 3072 : i64
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>

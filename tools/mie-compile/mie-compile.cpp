@@ -102,6 +102,12 @@ cl::opt<Report> report(
                           "lower_bound=<bytes> naive=<bytes>' (stdout; stderr as for fusion)")),
     cl::cat(category));
 
+cl::opt<std::string> memoryPlot(
+    "memory-plot",
+    cl::desc("Write the memory plan as an SVG picture: buffers as rectangles over time (kernels) "
+             "and arena offset, labelled with their ONNX node, the peak marked"),
+    cl::value_desc("FILE.svg"), cl::cat(category));
+
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Static shape for a graph input, e.g. --input-shape=input=1x3x224x224 (repeatable)"),
@@ -197,10 +203,10 @@ LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
   return success();
 }
 
-/// Writes the output file through `write`, atomically: into a new file beside it, synced and
+/// Writes `outputFile` through `write`, atomically: into a new file beside it, synced and
 /// renamed over it only when everything was written. A failed or killed compile (or a full disk) leaves any old
 /// file untouched, and a session that has the old package mapped keeps its inode and bytes.
-LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
+LogicalResult writeFile(StringRef outputFile, function_ref<void(llvm::raw_ostream &)> write) {
   if (outputFile == "-") {
     write(llvm::outs());
     llvm::outs().flush();
@@ -208,7 +214,8 @@ LogicalResult writeOutput(function_ref<void(llvm::raw_ostream &)> write) {
   }
   int fd;
   SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(outputFile + ".tmp-%%%%%%%%", fd, temp)) {
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(outputFile + ".tmp-%%%%%%%%", fd, temp)) {
     llvm::errs() << "error: cannot create '" << outputFile << "' (its directory): " << ec.message()
                  << "\n";
     return failure();
@@ -300,6 +307,19 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     }
     (report == Report::Fusion ? options.fusionReport : options.memoryReport) = &reportText;
   }
+  std::string plotText;
+  if (!memoryPlot.empty()) {
+    if (emit == EmitKind::Import || emit == EmitKind::Ms) {
+      llvm::errs() << "error: --memory-plot needs the planned kernels: use --emit=mie or later\n";
+      return failure();
+    }
+    if (memoryPlot == "-" || memoryPlot == outputFile) {
+      llvm::errs() << "error: --memory-plot needs a file of its own, not '" << memoryPlot
+                   << "'\n";
+      return failure();
+    }
+    options.memoryPlot = &plotText;
+  }
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
@@ -312,7 +332,11 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     return failure();
   }
   // Opened only now, so that a failed compilation never creates or truncates the output.
-  return writeOutput([&](llvm::raw_ostream &os) { os << *artifact; });
+  if (failed(writeFile(outputFile, [&](llvm::raw_ostream &os) { os << *artifact; })))
+    return failure();
+  if (!memoryPlot.empty())
+    return writeFile(memoryPlot, [&](llvm::raw_ostream &os) { os << plotText; });
+  return success();
 }
 
 /// --list-unsupported: one line per unsupported node on stdout; exit 1 when there is any.

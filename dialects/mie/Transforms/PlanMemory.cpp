@@ -95,7 +95,17 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
     std::string name = nodes.empty() ? "" : llvm::join(nodes, ",");
     peak.push_back(b.getArrayAttr({b.getI64IntegerAttr(requests[i].size), b.getStringAttr(name)}));
   }
-  return b.getDictionaryAttr({b.getNamedAttr("heuristic", b.getStringAttr(plan.heuristic)),
+  // Every buffer, for the memory plot: offset, size, first and last op, and its ONNX nodes.
+  SmallVector<int64_t> buffers;
+  SmallVector<Attribute> bufferNodes;
+  for (auto [i, req] : llvm::enumerate(requests)) {
+    buffers.append({plan.offsets[i], req.size, req.firstUse, req.lastUse});
+    bufferNodes.push_back(b.getStringAttr(llvm::join(sourceNodeNames(locs[i]), ",")));
+  }
+  return b.getDictionaryAttr({b.getNamedAttr("buffers", b.getDenseI64ArrayAttr(buffers)),
+                              b.getNamedAttr("buffer_nodes", b.getArrayAttr(bufferNodes)),
+                              b.getNamedAttr("peak_op", b.getI64IntegerAttr(bounds.peakOp)),
+                              b.getNamedAttr("heuristic", b.getStringAttr(plan.heuristic)),
                               b.getNamedAttr("optimal", b.getBoolAttr(plan.optimal)),
                               b.getNamedAttr("lower_bound", b.getI64IntegerAttr(bounds.lowerBound)),
                               b.getNamedAttr("in_place", b.getI64IntegerAttr(inPlace)),

@@ -34,6 +34,8 @@ struct CompileOptions {
   std::string *fusionReport = nullptr;
   /// When set, receives the memory report of the compiled module (see buildMemoryReport).
   std::string *memoryReport = nullptr;
+  /// When set, receives the memory plot of the compiled module, an SVG (see buildMemoryPlot).
+  std::string *memoryPlot = nullptr;
   /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).
   int64_t parallelMinBytes = 65536;
   /// Threads for code generation (0: one per core). The package is the same whatever the count.
@@ -67,6 +69,11 @@ std::string buildFusionReport(ModuleOp module);
 /// bound (the largest sum of buffers live at one kernel) and the bytes without reuse, the largest
 /// buffers at the peak, and a last line `memory: arena=<bytes> lower_bound=<bytes> naive=<bytes>`.
 std::string buildMemoryReport(ModuleOp module);
+
+/// The arena of each entry function of a module lowered by buildMsToMiePipeline as an SVG picture:
+/// every buffer a rectangle over time (kernels) and arena offset, labelled with its ONNX node (in
+/// full in its tooltip), and the op where the most bytes are live marked.
+std::string buildMemoryPlot(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
 
