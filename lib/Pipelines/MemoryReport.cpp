@@ -44,6 +44,15 @@ std::string mlir::mie::buildMemoryReport(ModuleOp module) {
     os << llvm::formatv("  in place     {0,12} buffers written over the bytes of an input that "
                         "dies at their kernel\n",
                         get("in_place"));
+    if (auto peaks = func->getAttrOfType<DenseI64ArrayAttr>(MieDialect::getSchedulePeakAttrName());
+        peaks && peaks.size() == 2) {
+      if (peaks[1] < peaks[0])
+        os << llvm::formatv("  schedule     kernels reordered for memory: {0} -> {1} bytes live at "
+                            "the peak\n",
+                            peaks[0], peaks[1]);
+      else
+        os << "  schedule     as given (no reordering of the kernels lowers the peak)\n";
+    }
     auto heuristic = summary.getAs<StringAttr>("heuristic");
     auto optimal = summary.getAs<BoolAttr>("optimal");
     os << "  heuristic    " << (heuristic ? heuristic.getValue() : StringRef("?"))

@@ -38,6 +38,7 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createMiePackWeightsPass());
   pm.addPass(createMieLowerLibraryKernelsPass());
   pm.addPass(createMieResultsToOutputsPass());
+  pm.addNestedPass<func::FuncOp>(createMieScheduleForMemoryPass());
   pm.addNestedPass<func::FuncOp>(createMiePlanMemoryPass());
   pm.addNestedPass<func::FuncOp>(createMieCheckMemoryPlanPass());
   pm.addPass(createMieBundleWeightsPass());

@@ -41,6 +41,9 @@ def Mie_Dialect : Dialect {
     /// without reuse (`naive`) and the largest buffers live at the peak (`peak`: [[bytes, "ONNX
     /// node"], ...]).
     static constexpr ::llvm::StringLiteral getMemoryAttrName() { return "mie.memory"; }
+    /// On entry functions: the most bytes live at once in the kernel order given to
+    /// mie-schedule-for-memory and in the order it kept ([before, after]).
+    static constexpr ::llvm::StringLiteral getSchedulePeakAttrName() { return "mie.schedule_peak"; }
     /// Name of the module attribute holding the packed weights blob (i8 elements).
     static constexpr ::llvm::StringLiteral getWeightsAttrName() { return "mie.weights"; }
     /// Name of the attribute on a mie.kernel (and its outlined function) holding the floating-point

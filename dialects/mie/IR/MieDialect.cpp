@@ -39,6 +39,13 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << getMemoryAttrName() << "' to be a dictionary, got "
                            << attribute.getValue();
   }
+  if (attribute.getName() == getSchedulePeakAttrName()) {
+    auto peaks = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    if (peaks && peaks.size() == 2)
+      return success();
+    return op->emitError() << "expects '" << getSchedulePeakAttrName()
+                           << "' to be array<i64: before, after>, got " << attribute.getValue();
+  }
   if (attribute.getName() == getWeightsAttrName()) {
     auto blob = dyn_cast<ElementsAttr>(attribute.getValue());
     if (blob && blob.getElementType().isInteger(8) && blob.getShapedType().getRank() == 1)
@@ -50,5 +57,6 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
-                         << getFlopsAttrName() << "', '" << getMemoryAttrName() << "')";
+                         << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
+                         << getSchedulePeakAttrName() << "')";
 }

@@ -35,7 +35,12 @@ func.func private @memory_not_dictionary() attributes {mie.memory = 12 : i64}
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory')}}
+// expected-error @+1 {{expects 'mie.schedule_peak' to be array<i64: before, after>, got array<i64: 5>}}
+func.func private @schedule_peak_one_number() attributes {mie.schedule_peak = array<i64: 5>}
+
+// -----
+
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 //===----------------------------------------------------------------------===//
