@@ -34,6 +34,32 @@ bool HugePageBuffer::allocate(uint64_t size) {
   return true;
 }
 
+MappedFile::~MappedFile() {
+  if (reservation_) munmap(reservation_, reservation_size_);
+}
+
+bool MappedFile::map(int fd, uint64_t size) {
+  // Reserve a huge page more than needed, then map the file over the reservation from its first 2 MiB
+  // boundary: file offsets and addresses then agree modulo 2 MiB, which a huge-page mapping needs.
+  const bool huge = size >= kHugePageBytes;
+  const uint64_t span = huge ? size + kHugePageBytes : size;
+  if (span > SIZE_MAX) {
+    errno = ENOMEM;
+    return false;
+  }
+  void *r = mmap(nullptr, size_t(span), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (r == MAP_FAILED) return false;
+  reservation_ = r;
+  reservation_size_ = size_t(span);
+  uint8_t *at = static_cast<uint8_t *>(r);
+  if (huge) at += (kHugePageBytes - reinterpret_cast<uintptr_t>(at) % kHugePageBytes) % kHugePageBytes;
+  void *m = mmap(at, size_t(size), PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  if (m == MAP_FAILED) return false;  // the destructor releases the reservation
+  if (huge) madvise(m, size_t(size), MADV_HUGEPAGE);  // a hint
+  data_ = static_cast<const uint8_t *>(m);
+  return true;
+}
+
 void HugePageBuffer::make_read_only() {
   if (mapping_) mprotect(mapping_, mapping_size_, PROT_READ);
 }

@@ -182,25 +182,13 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
   pkg->path_ = path;
   pkg->size_ = size;
   if (size >= kHeaderSize) {  // smaller files fail validation below; mmap of 0 bytes is an error anyway
-    if (!pkg->memory_.allocate(size)) {
-      *error = prefix + "cannot allocate " + std::to_string(size) + " bytes: " + std::strerror(errno);
+    if (!pkg->file_.map(fd, size)) {
+      const int why = errno;
+      *error = prefix + "cannot map " + std::to_string(size) + " bytes: " + std::strerror(why);
       ::close(fd);
-      return MIE_ERR_OUT_OF_MEMORY;
+      return why == ENOMEM ? MIE_ERR_OUT_OF_MEMORY : MIE_ERR_IO;
     }
-    uint8_t *data = pkg->memory_.data();
-    for (uint64_t done = 0; done < size;) {
-      const ssize_t n = pread(fd, data + done, size_t(size - done), off_t(done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        *error = prefix + (n < 0 ? "cannot read: " + std::string(std::strerror(errno))
-                                 : "cannot read: the file shrank to " + std::to_string(done) + " bytes");
-        ::close(fd);
-        return MIE_ERR_IO;  // ~Package frees the memory
-      }
-      done += uint64_t(n);
-    }
-    pkg->memory_.make_read_only();
-    pkg->data_ = data;
+    pkg->data_ = pkg->file_.data();
   }
   ::close(fd);
   std::string verr;

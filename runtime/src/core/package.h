@@ -18,8 +18,8 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
 
 class Package {
  public:
-  // Reads `path` into memory of its own (a HugePageBuffer: huge pages for the weights) and validates
-  // it. Errors are "package '<path>': ..." with a matching status.
+  // Maps `path` read-only (a MappedFile: never copied, huge pages where the file system allows) and
+  // validates it. Errors are "package '<path>': ..." with a matching status.
   static mie_status open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error);
   Package(const Package &) = delete;
   Package &operator=(const Package &) = delete;
@@ -43,7 +43,7 @@ class Package {
   std::string path_;
   const uint8_t *data_ = nullptr;
   uint64_t size_ = 0;
-  HugePageBuffer memory_;  // holds data_, read-only once read
+  MappedFile file_;  // holds data_
   Manifest manifest_;
   std::string manifest_text_;  // NUL-terminated copy for the C API
 };

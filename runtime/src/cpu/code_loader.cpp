@@ -135,13 +135,27 @@ mie_status LoadedCode::load(const uint8_t *data, size_t size, const std::string 
   std::string path;
   int fd = materialize(data, size, what, &memfd, &path, error);
   if (fd < 0) return MIE_ERR_IO;
+  // dlopen returns an object already loaded under the same name instead of loading this one: move the
+  // memfd to another number while its /proc name is taken (by an object that outlives its fd, one
+  // linked with -z nodelete say).
+  for (int tries = 0; memfd && tries < 64; ++tries) {
+    void *loaded = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (!loaded) break;
+    dlclose(loaded);
+    const int moved = fcntl(fd, F_DUPFD_CLOEXEC, fd + 1);
+    if (moved < 0) break;
+    ::close(fd);
+    fd = moved;
+    path = "/proc/self/fd/" + std::to_string(fd);
+  }
+  dlerror();
   // RTLD_LOCAL: two sessions (or two packages) may export the same symbols without interfering.
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   const char *dl_error = handle ? nullptr : dlerror();
   const std::string dl_message = dl_error ? dl_error : "unknown error";
   if (!memfd) unlink(path.c_str());  // the mapping stays valid; nothing is left behind on disk
-  ::close(fd);
   if (!handle) {
+    ::close(fd);
     *error = what + ": cannot load code object: " + dl_message;
     return MIE_ERR_LOAD;
   }
@@ -149,17 +163,23 @@ mie_status LoadedCode::load(const uint8_t *data, size_t size, const std::string 
   void *sym = dlsym(handle, entry.c_str());
   if (!sym) {
     dlclose(handle);
+    ::close(fd);
     *error = what + ": code object does not export entry symbol '" + entry + "'";
     return MIE_ERR_LOAD;
   }
   handle_ = handle;
   entry_ = sym;
   used_memfd_ = memfd;
+  if (memfd)
+    memfd_ = fd;
+  else
+    ::close(fd);
   return MIE_OK;
 }
 
 LoadedCode::~LoadedCode() {
   if (handle_) dlclose(handle_);
+  if (memfd_ >= 0) ::close(memfd_);
 }
 
 }  // namespace mie::rt
