@@ -99,6 +99,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     plan.arenaBytes = bytes.getInt();
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
+  (*func)->removeAttr(MieDialect::getSchedulePeakAttrName());
   // Argument names served the IR reader; LLVM IR has no place for them.
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i)
     func->removeArgAttr(i, "mie.name");
@@ -119,10 +120,14 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     auto callee = module.lookupSymbol<func::FuncOp>(launch.getCallee());
     if (auto flops = callee->getAttrOfType<IntegerAttr>(MieDialect::getFlopsAttrName()))
       kernel.flops = uint64_t(flops.getInt());
+    if (auto dead = launch->getAttrOfType<DenseI64ArrayAttr>(MieDialect::getDeadAfterAttrName()))
+      for (size_t i = 0; i + 1 < dead.asArrayRef().size(); i += 2)
+        kernel.dead.push_back({uint64_t(dead[i]), uint64_t(dead[i + 1])});
     plan.kernels.push_back(std::move(kernel));
   }
   for (auto callee : module.getOps<func::FuncOp>())
     callee->removeAttr(MieDialect::getFlopsAttrName());
+  func->walk([](Operation *op) { op->removeAttr(MieDialect::getDeadAfterAttrName()); });
   return plan;
 }
 

@@ -381,6 +381,14 @@ TEST(PackageReader, RejectsManifestProblems) {
             "manifest: targets[0].kernels[0].nodes[1]: expected a string, got 3");
   EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"kernels\": [{\"flops\": 1, \"nodes\": []}]")),
             "manifest: targets[0].kernels[0]: missing field 'name'");
+  // Dead bytes (what --poison-dead-buffers overwrites) must be [offset, bytes] pairs inside the arena.
+  const std::string kernel = ", \"kernels\": [{\"name\": \"k\", \"flops\": 1, \"nodes\": [], \"dead\": ";
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + kernel + "[[500, 64]]}]")),
+            "manifest: targets[0].kernels[0].dead[0]: bytes [500, 564) lie outside the arena of 512 bytes");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + kernel + "[[0, 64, 1]]}]")),
+            "manifest: targets[0].kernels[0].dead[0]: expected [offset, bytes], got array");
+  EXPECT_EQ(manifest_rejection(replace(m, arena, arena + kernel + "[[0, -4]]}]")),
+            "manifest: targets[0].kernels[0].dead[0][1]: expected a non-negative integer, got -4");
   EXPECT_EQ(manifest_rejection(replace(m, "\"inputs\": [", "\"inputs\": {\"a\": 1}, \"unused\": [")),
             "manifest: inputs: expected an array, got object");
   const size_t targets = m.find("\"targets\"");

@@ -322,6 +322,63 @@ TEST(Session, ProfilerHookAndKernelList) {
   EXPECT_EQ(log.calls.size(), 4u);
 }
 
+TEST(Session, PoisonDeadBuffers) {
+  // The test kernel writes the arena's 512 bytes in kernel 0 and reads them in kernel 1.
+  const auto weights = test_weights();
+  auto run_poisoned = [&](std::vector<std::pair<uint64_t, uint64_t>> dead0,
+                          std::vector<std::pair<uint64_t, uint64_t>> dead1, const std::string &name, Io *io,
+                          HookLog *log) {
+    auto target = host_target(kernel_bytes());
+    target.kernels = {{"main_k0_mul", {}, 0, std::move(dead0)}, {"main_k1_add", {}, 0, std::move(dead1)}};
+    const std::string path = write_package(writer_with(weights, {target}), name);
+    mie::Package pkg;
+    EXPECT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+    mie::Session s;
+    EXPECT_EQ(s.create(pkg, 2), MIE_OK) << mie_last_error();
+    EXPECT_EQ(mie_session_set_poison_dead_buffers(s.get(), 1), MIE_OK) << mie_last_error();
+    if (log) EXPECT_EQ(mie_session_set_profiler(s.get(), &HookLog::record, log), MIE_OK);
+    EXPECT_EQ(s.run(io->in, io->out), MIE_OK) << mie_last_error();
+  };
+  // The right plan: the scratch dies at kernel 1. Outputs are exact, and a profiler still sees every call.
+  Io right;
+  HookLog log;
+  run_poisoned({}, {{0, 512}}, "right.mie", &right, &log);
+  right.check();
+  const std::vector<std::pair<int32_t, int32_t>> want = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+  EXPECT_EQ(log.calls, want);
+  // A wrong plan declaring the scratch dead after kernel 0: kernel 1 reads NaN, every output is NaN.
+  Io wrong;
+  run_poisoned({{0, 512}}, {}, "wrong.mie", &wrong, nullptr);
+  for (float v : wrong.y) EXPECT_TRUE(std::isnan(v));
+  for (float v : wrong.rowsum) EXPECT_TRUE(std::isnan(v));
+  // Half of it wrong: exactly the rows in the dead bytes turn NaN.
+  Io half;
+  run_poisoned({{256, 256}}, {{0, 256}}, "half.mie", &half, nullptr);
+  EXPECT_FALSE(std::isnan(half.rowsum[0]));
+  EXPECT_TRUE(std::isnan(half.rowsum[1]));
+}
+
+TEST(Session, PoisonNeedsDeadRanges) {
+  // A package listing no dead bytes (an older compiler) cannot be checked: refused, not silently ignored.
+  const auto weights = test_weights();
+  auto target = host_target(kernel_bytes());
+  target.kernels = {{"main_k0_mul", {}, 0}, {"main_k1_add", {}, 0}};
+  const std::string path = write_package(writer_with(weights, {target}), "nodead.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  mie::Session s;
+  ASSERT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+  EXPECT_EQ(mie_session_set_poison_dead_buffers(s.get(), 1), MIE_ERR_UNSUPPORTED);
+  EXPECT_NE(std::string(mie_last_error()).find("lists no dead buffers"), std::string::npos) << mie_last_error();
+  EXPECT_EQ(mie_session_set_poison_dead_buffers(s.get(), 0), MIE_OK);
+  EXPECT_EQ(mie_session_set_poison_dead_buffers(nullptr, 1), MIE_ERR_INVALID_ARGUMENT);
+  // Dead bytes outside the arena never make it into a package.
+  target.kernels = {{"main_k0_mul", {}, 0, {{500, 64}}}};
+  const std::string refused = writer_with(weights, {target}).write(tmp_path("outside.mie"));
+  EXPECT_NE(refused.find("kernel 'main_k0_mul': dead bytes [500, +64) lie outside the arena"), std::string::npos)
+      << refused;
+}
+
 TEST(Session, ProfilerNeedsAbi2) {
   const auto weights = test_weights();
   auto target = host_target(kernel_bytes());

@@ -30,6 +30,8 @@ const char kUsage[] =
     "                         and % of this machine's FMA peak (measured first), with its ONNX nodes\n"
     "  --trace FILE.json      write the profiled runs' kernels as a Chrome trace (chrome://tracing, Perfetto);\n"
     "                         implies --profile\n"
+    "  --poison-dead-buffers  debug the memory plan: fill the arena with NaN before the run and a buffer's bytes\n"
+    "                         again after the last kernel that uses it; a wrong plan shows as NaN outputs\n"
     "  --help                 show this help\n";
 
 struct Options {
@@ -41,6 +43,7 @@ struct Options {
   bool print = false;
   bool help = false;
   bool profile = false;
+  bool poison = false;
   std::string trace;
 };
 
@@ -134,6 +137,8 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
       o->print = true;
     } else if (arg == "--profile") {
       o->profile = true;
+    } else if (arg == "--poison-dead-buffers") {
+      o->poison = true;
     } else if (arg == "--trace") {
       if (!need_value("--trace")) return false;
       if (value.empty()) {
@@ -345,6 +350,8 @@ int Runner::main(int argc, char **argv) {
     std::fprintf(out_, "other targets in the package: %s\n", others.c_str());
   }
 
+  if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)
+    return fail(std::string("--poison-dead-buffers: ") + mie_last_error());
   KernelProfiler profiler;
   double peak_per_core = 0;
   std::string peak_isa;

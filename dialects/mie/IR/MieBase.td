@@ -44,6 +44,9 @@ def Mie_Dialect : Dialect {
     /// On entry functions: the most bytes live at once in the kernel order given to
     /// mie-schedule-for-memory and in the order it kept ([before, after]).
     static constexpr ::llvm::StringLiteral getSchedulePeakAttrName() { return "mie.schedule_peak"; }
+    /// On ops of a planned entry function: the arena bytes whose buffers are used for the last time by
+    /// this op, as [offset, bytes] pairs (what the runtime's dead-buffer poisoning overwrites after it).
+    static constexpr ::llvm::StringLiteral getDeadAfterAttrName() { return "mie.dead_after"; }
     /// Name of the module attribute holding the packed weights blob (i8 elements).
     static constexpr ::llvm::StringLiteral getWeightsAttrName() { return "mie.weights"; }
     /// Name of the attribute on a mie.kernel (and its outlined function) holding the floating-point

@@ -46,6 +46,16 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << getSchedulePeakAttrName()
                            << "' to be array<i64: before, after>, got " << attribute.getValue();
   }
+  if (attribute.getName() == getDeadAfterAttrName()) {
+    auto ranges = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    if (ranges && ranges.size() % 2 == 0 && llvm::all_of(ranges.asArrayRef(), [](int64_t v) {
+          return v >= 0;
+        }))
+      return success();
+    return op->emitError() << "expects '" << getDeadAfterAttrName()
+                           << "' to be array<i64: offset, bytes, ...> of non-negative pairs, got "
+                           << attribute.getValue();
+  }
   if (attribute.getName() == getWeightsAttrName()) {
     auto blob = dyn_cast<ElementsAttr>(attribute.getValue());
     if (blob && blob.getElementType().isInteger(8) && blob.getShapedType().getRank() == 1)
@@ -58,5 +68,5 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
                          << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
-                         << getSchedulePeakAttrName() << "')";
+                         << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "')";
 }

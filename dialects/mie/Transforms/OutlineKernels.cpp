@@ -90,7 +90,10 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         terminator->erase();
 
         b.setInsertionPoint(kernel);
-        func::CallOp::create(b, kernel.getLoc(), func, operands);
+        auto call = func::CallOp::create(b, kernel.getLoc(), func, operands);
+        // The buffers that die at the kernel die at its call.
+        if (Attribute dead = kernel->getAttr(MieDialect::getDeadAfterAttrName()))
+          call->setAttr(MieDialect::getDeadAfterAttrName(), dead);
         kernel.erase();
       }
       // Entry arguments for empty tensors (e.g. a 3x0x5 graph input) are no kernel's argument now;

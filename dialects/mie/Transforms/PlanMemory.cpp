@@ -134,8 +134,11 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     }
     Block &block = func.getBody().front();
     DenseMap<Operation *, int64_t> position;
-    for (auto [index, op] : llvm::enumerate(block))
+    SmallVector<Operation *> ops; // by position (the allocations erased below are never a last use)
+    for (auto [index, op] : llvm::enumerate(block)) {
       position[&op] = index;
+      ops.push_back(&op);
+    }
 
     SmallVector<AllocOp> allocs;
     std::vector<BufferRequest> requests;
@@ -207,6 +210,12 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       alloc.replaceAllUsesWith(view);
       alloc.erase();
     }
+    // Where each buffer (with the buffers written in place over it) is used for the last time.
+    DenseMap<Operation *, SmallVector<int64_t>> deadAfter;
+    for (auto [index, req] : llvm::enumerate(packed))
+      deadAfter[ops[req.lastUse]].append({plan.offsets[index], req.size});
+    for (auto &[op, ranges] : deadAfter)
+      op->setAttr(MieDialect::getDeadAfterAttrName(), DenseI64ArrayAttr::get(ctx, ranges));
     func->setAttr(MieDialect::getArenaBytesAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64), plan.totalBytes));
     func->setAttr(MieDialect::getMemoryAttrName(), summarize(ctx, packed, packedLocs, plan, naive,

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mie/mie_kernel_abi.h"
@@ -21,6 +22,9 @@ struct PackageKernelSpec {
   std::string name;                // generated function name
   std::vector<std::string> nodes;  // source (ONNX) node names it computes
   uint64_t flops = 0;              // floating-point operations per run (0: not counted)
+  // Arena bytes [offset, offset + bytes) whose buffers the kernel uses for the last time (what the
+  // runtime's dead-buffer poisoning overwrites after it).
+  std::vector<std::pair<uint64_t, uint64_t>> dead;
 };
 
 struct PackageTargetSpec {

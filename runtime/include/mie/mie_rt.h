@@ -149,6 +149,13 @@ MIE_RT_API mie_status mie_session_kernel_info(const mie_session *session, uint32
 MIE_RT_API mie_status mie_session_set_profiler(mie_session *session, mie_profile_callback callback,
                                                void *user);
 
+/* Debug mode checking the memory plan: with `enable` nonzero every run fills the session's arena with
+   0xFF bytes (NaN in every float type) before the first kernel, and after each kernel refills the bytes
+   of the buffers that kernel used for the last time; a plan that reused bytes still alive would show as
+   NaN in the outputs. Costs a pass over the dead bytes per kernel. MIE_ERR_UNSUPPORTED for code
+   predating kernel ABI 2 or packages without the kernels' dead ranges (older compilers). */
+MIE_RT_API mie_status mie_session_set_poison_dead_buffers(mie_session *session, int enable);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -310,4 +310,13 @@ mie_status mie_session_set_profiler(mie_session *session, mie_profile_callback c
   return MIE_OK;
 }
 
+mie_status mie_session_set_poison_dead_buffers(mie_session *session, int enable) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_set_poison_dead_buffers", "session");
+  std::string error;
+  mie_status s = session->session->set_poison_dead_buffers(enable != 0, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
 }  // extern "C"

@@ -142,7 +142,7 @@ class SchemaReader {
       for (const auto &other : *out)
         if (other.name == d.name) return fail(p + ".name", "duplicate target name '" + d.name + "'");
       d.abi_version = uint32_t(abi);
-      if (t.find("kernels") && !kernels(t, p, &d.kernels)) return false;
+      if (t.find("kernels") && !kernels(t, p, d.arena_bytes, &d.kernels)) return false;
       if (t.find("weights")) {
         if (format_version < 2) return fail(p + ".weights", "per-target weights need format_version 2");
         if (!section(t, p, "weights", &d.weights)) return false;
@@ -153,7 +153,7 @@ class SchemaReader {
     return true;
   }
 
-  bool kernels(const Value &target, const std::string &path, std::vector<KernelDesc> *out) {
+  bool kernels(const Value &target, const std::string &path, uint64_t arena_bytes, std::vector<KernelDesc> *out) {
     const Value *arr;
     if (!field(target, path, "kernels", Type::Array, &arr)) return false;
     for (size_t i = 0; i < arr->array.size(); ++i) {
@@ -172,7 +172,32 @@ class SchemaReader {
         if (std::memchr(n.string.data(), 0, n.string.size())) return fail(np, "string contains a NUL character");
         d.nodes += (j ? "," : "") + n.string;
       }
+      if (k.find("dead") && !dead_ranges(k, p, arena_bytes, &d.dead)) return false;
       out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  // "dead": [[offset, bytes], ...], each range inside the arena.
+  bool dead_ranges(const Value &kernel, const std::string &path, uint64_t arena_bytes,
+                   std::vector<std::pair<uint64_t, uint64_t>> *out) {
+    const Value *arr;
+    if (!field(kernel, path, "dead", Type::Array, &arr)) return false;
+    for (size_t i = 0; i < arr->array.size(); ++i) {
+      const std::string p = path + ".dead[" + std::to_string(i) + "]";
+      const Value &r = arr->array[i];
+      if (r.type != Type::Array || r.array.size() != 2) return fail(p, "expected [offset, bytes], got " + describe(r));
+      uint64_t v[2];
+      for (int j = 0; j < 2; ++j) {
+        const Value &n = r.array[j];
+        if (n.type != Type::Number || !n.is_integer || n.integer < 0)
+          return fail(p + "[" + std::to_string(j) + "]", "expected a non-negative integer, got " + describe(n));
+        v[j] = uint64_t(n.integer);
+      }
+      if (v[0] > arena_bytes || v[1] > arena_bytes - v[0])
+        return fail(p, "bytes [" + std::to_string(v[0]) + ", " + std::to_string(v[0] + v[1]) +
+                           ") lie outside the arena of " + std::to_string(arena_bytes) + " bytes");
+      out->push_back({v[0], v[1]});
     }
     return true;
   }

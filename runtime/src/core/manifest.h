@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "json.h"
@@ -30,6 +31,8 @@ struct KernelDesc {
   std::string name;   // the generated function, e.g. "main_k3_conv2d"
   std::string nodes;  // the ONNX nodes it computes, comma-separated (may be empty)
   uint64_t flops = 0; // floating-point operations per run as the compiler counted them (0: not counted)
+  // Arena bytes [offset, offset + bytes) whose buffers this kernel uses for the last time (optional).
+  std::vector<std::pair<uint64_t, uint64_t>> dead;
 };
 
 struct TargetDesc {

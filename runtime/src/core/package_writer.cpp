@@ -136,6 +136,10 @@ std::string PackageWriter::check() const {
       if (kd.flops > uint64_t(INT64_MAX)) return what + ": kernel '" + kd.name + "': flops is too large";
       for (const auto &n : kd.nodes)
         if (!valid_text(n)) return what + ": kernel '" + kd.name + "': node names must be UTF-8 without NUL";
+      for (const auto &[offset, bytes] : kd.dead)
+        if (offset > t.arena_bytes || bytes > t.arena_bytes - offset)
+          return what + ": kernel '" + kd.name + "': dead bytes [" + std::to_string(offset) + ", +" +
+                 std::to_string(bytes) + ") lie outside the arena";
     }
   }
   return "";
@@ -219,7 +223,16 @@ std::string PackageWriter::plan(Layout *L) const {
             if (n) o += ", ";
             rt::json::append_quoted(o, kd.nodes[n]);
           }
-          o += "]}";
+          o += "]";
+          if (!kd.dead.empty()) {
+            o += ", ";
+            add_key(o, "dead");
+            o += "[";
+            for (size_t d = 0; d < kd.dead.size(); ++d)
+              o += (d ? ", [" : "[") + std::to_string(kd.dead[d].first) + ", " + std::to_string(kd.dead[d].second) + "]";
+            o += "]";
+          }
+          o += "}";
         }
         o += "]";
       }

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <cstring>
 #include <cstddef>
 #include <cstdlib>
 
@@ -182,9 +184,43 @@ mie_status Session::set_profiler(mie_profile_fn hook, void *ctx, std::string *er
              std::to_string(target_->abi_version) + ", which has no profile hooks (recompile the model)";
     return MIE_ERR_UNSUPPORTED;
   }
-  env_.profile = hook;
-  env_.profile_ctx = hook ? ctx : nullptr;
+  user_profile_ = hook;
+  user_profile_ctx_ = hook ? ctx : nullptr;
+  install_hook();
   return MIE_OK;
+}
+
+mie_status Session::set_poison_dead_buffers(bool enable, std::string *error) {
+  std::lock_guard<std::mutex> lk(run_mu_);
+  const std::string prefix = "package '" + pkg_->path() + "': target '" + target_->name + "': ";
+  if (enable && target_->abi_version < 2) {
+    *error = prefix + "compiled for kernel ABI " + std::to_string(target_->abi_version) +
+             ", which has no kernel hooks (recompile the model)";
+    return MIE_ERR_UNSUPPORTED;
+  }
+  if (enable && target_->arena_bytes > 0 &&
+      std::none_of(target_->kernels.begin(), target_->kernels.end(),
+                   [](const KernelDesc &k) { return !k.dead.empty(); })) {
+    *error = prefix + "the package lists no dead buffers (an older mie-compile); recompile the model";
+    return MIE_ERR_UNSUPPORTED;
+  }
+  poison_ = enable;
+  install_hook();
+  return MIE_OK;
+}
+
+void Session::install_hook() {
+  const bool on = poison_ || user_profile_;
+  env_.profile = on ? &Session::dispatch : nullptr;
+  env_.profile_ctx = on ? this : nullptr;
+}
+
+void Session::dispatch(void *ctx, int32_t kernel, int32_t phase) {
+  Session *s = static_cast<Session *>(ctx);
+  if (s->user_profile_) s->user_profile_(s->user_profile_ctx_, kernel, phase);
+  if (!s->poison_ || phase != 1 || kernel < 0 || size_t(kernel) >= s->target_->kernels.size()) return;
+  for (const auto &[offset, bytes] : s->target_->kernels[size_t(kernel)].dead)
+    std::memset(s->arena_.data() + offset, 0xFF, size_t(bytes));  // NaN in every float type
 }
 
 mie_status Session::run(const void *const *inputs, void *const *outputs, std::string *error) {
@@ -222,6 +258,7 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
   args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
+  if (poison_ && arena_.data()) std::memset(arena_.data(), 0xFF, size_t(target_->arena_bytes));
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());
   last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);

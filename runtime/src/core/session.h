@@ -37,6 +37,11 @@ class Session {
   // Installs (or, with a NULL hook, removes) the profile hook the generated code calls around each
   // kernel; MIE_ERR_UNSUPPORTED for code built before ABI 2, which has no hook calls.
   mie_status set_profiler(mie_profile_fn hook, void *ctx, std::string *error);
+  // Debug mode checking memory planning: every run starts with the arena filled with NaN (all bytes
+  // 0xFF), and after each kernel the bytes of the buffers it used for the last time are filled again,
+  // so that a kernel reading a buffer the plan thinks dead reads NaN. MIE_ERR_UNSUPPORTED for code
+  // built before ABI 2 (no hooks) or packages without the kernels' dead ranges.
+  mie_status set_poison_dead_buffers(bool enable, std::string *error);
   uint32_t num_threads() const { return env_.num_threads; }
   const TargetDesc &target() const { return *target_; }
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
@@ -50,6 +55,12 @@ class Session {
   HugePageBuffer arena_;  // NULL data when the target needs no arena
   std::unique_ptr<ThreadPool> pool_;
   mie_kernel_env env_{};
+  // The generated code calls env_.profile; it is dispatch() whenever a user profiler or poisoning is on.
+  static void dispatch(void *ctx, int32_t kernel, int32_t phase);
+  void install_hook();
+  mie_profile_fn user_profile_ = nullptr;
+  void *user_profile_ctx_ = nullptr;
+  bool poison_ = false;
   std::vector<void *> args_;  // reused by every run: no allocation on the run path
   std::mutex run_mu_;
   std::atomic<uint64_t> last_run_ns_{0};  // read by mie_session_last_run_ns without the run lock

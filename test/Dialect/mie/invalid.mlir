@@ -40,7 +40,12 @@ func.func private @schedule_peak_one_number() attributes {mie.schedule_peak = ar
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak')}}
+// expected-error @+1 {{expects 'mie.dead_after' to be array<i64: offset, bytes, ...> of non-negative pairs, got array<i64: 0, 64, 128>}}
+func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 64, 128>}
+
+// -----
+
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 //===----------------------------------------------------------------------===//
