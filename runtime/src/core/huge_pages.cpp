@@ -60,6 +60,15 @@ bool MappedFile::map(int fd, uint64_t size) {
   return true;
 }
 
+void MappedFile::release(const uint8_t *begin, uint64_t size) const {
+  // Whole 2 MiB pages only: dropping part of one would split a huge-page mapping into 4 KiB ones. The page
+  // holding `begin` goes (its bytes before `begin` were read before, by the streaming caller); the one
+  // holding the end stays unless the range ends on a boundary, for the next call to drop.
+  const uintptr_t from = reinterpret_cast<uintptr_t>(begin) / kHugePageBytes * kHugePageBytes;
+  const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + size) / kHugePageBytes * kHugePageBytes;
+  if (to > from) madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);
+}
+
 void HugePageBuffer::make_read_only() {
   if (mapping_) mprotect(mapping_, mapping_size_, PROT_READ);
 }

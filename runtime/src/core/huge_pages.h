@@ -41,6 +41,10 @@ class MappedFile {
   // Maps the first `size` (> 0) bytes of `fd`; false (errno set) on failure.
   bool map(int fd, uint64_t size);
   const uint8_t *data() const { return data_; }
+  // Drops the 2 MiB pages holding [begin, begin + size), but for the last one when the range ends inside
+  // it, from the process's resident memory: made for a caller streaming through the file in order. The
+  // next read maps them back from the page cache (or the file); the contents never change.
+  void release(const uint8_t *begin, uint64_t size) const;
 
  private:
   void *reservation_ = nullptr;  // the address space reserved to align the mapping

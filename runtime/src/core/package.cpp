@@ -1,6 +1,7 @@
 #include "package.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -48,7 +49,8 @@ bool check_placement(const std::string &label, uint64_t offset, uint64_t size, u
 
 }  // namespace
 
-bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error) {
+bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error,
+                      const std::function<void(const uint8_t *, uint64_t)> &hashed) {
   if (size < kHeaderSize) {
     *error = "file is too small to be a package (" + std::to_string(size) + " bytes, the header alone is " +
              std::to_string(kHeaderSize) + ")";
@@ -150,7 +152,14 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
   }
   // Hashes last: they are the expensive part and everything they read is now known to be in bounds.
   for (const auto &s : sections) {
-    sha256(data + s.ref->offset, s.ref->size, digest);
+    Sha256 hash;
+    for (uint64_t done = 0; done < s.ref->size;) {
+      const uint64_t n = std::min(kHashChunk, s.ref->size - done);
+      hash.update(data + s.ref->offset + done, size_t(n));
+      if (hashed) hashed(data + s.ref->offset + done, n);
+      done += n;
+    }
+    hash.finish(digest);
     if (std::memcmp(digest, s.ref->sha256, 32) != 0) {
       *error = "sha256 mismatch in " + s.label;
       return false;
@@ -193,7 +202,11 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
   ::close(fd);
   std::string verr;
   static const uint8_t kEmpty[kHeaderSize] = {};
-  if (!validate_package(pkg->data_ ? pkg->data_ : kEmpty, size, &pkg->manifest_, &verr)) {
+  // Validation reads every byte; what it has hashed leaves the process's resident memory again (clean
+  // file pages: the page cache keeps them, a later read maps them back), so a session holds only the
+  // weights its kernels read: all of them for a CNN, a few rows of a large embedding table.
+  auto release = [&](const uint8_t *begin, uint64_t n) { pkg->file_.release(begin, n); };
+  if (!validate_package(pkg->data_ ? pkg->data_ : kEmpty, size, &pkg->manifest_, &verr, release)) {
     *error = prefix + verr;
     return MIE_ERR_INVALID_PACKAGE;
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <string>
 
 #include "huge_pages.h"
@@ -14,7 +15,11 @@ namespace mie::rt {
 
 // Validates a whole package image: header, section bounds/alignment/overlaps, manifest hash, manifest schema
 // and every section hash. Pure (no I/O) so tests can feed it mutated bytes. *error has no "package" prefix.
-bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error);
+// `hashed`, when given, is told each stretch of the sections (at most kHashChunk bytes) once its hash has
+// been computed: the package is then done with those bytes until a kernel reads them.
+constexpr uint64_t kHashChunk = uint64_t(8) << 20;
+bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error,
+                      const std::function<void(const uint8_t *, uint64_t)> &hashed = {});
 
 class Package {
  public:
