@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 
@@ -57,6 +58,7 @@ bool MappedFile::map(int fd, uint64_t size) {
   if (m == MAP_FAILED) return false;  // the destructor releases the reservation
   if (huge) madvise(m, size_t(size), MADV_HUGEPAGE);  // a hint
   data_ = static_cast<const uint8_t *>(m);
+  size_ = size;
   return true;
 }
 
@@ -64,9 +66,14 @@ void MappedFile::release(const uint8_t *begin, uint64_t size) const {
   // Whole 2 MiB pages only: dropping part of one would split a huge-page mapping into 4 KiB ones. The page
   // holding `begin` goes (its bytes before `begin` were read before, by the streaming caller); the one
   // holding the end stays unless the range ends on a boundary, for the next call to drop.
+  // Only inside a huge mapping, which starts on a 2 MiB boundary: rounding down can then never reach
+  // below it (below a small mapping lies other memory, which MADV_DONTNEED would zero if anonymous).
+  if (size_ < kHugePageBytes || begin < data_ || begin > data_ + size_) return;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(data_), end = start + size_;
   const uintptr_t from = reinterpret_cast<uintptr_t>(begin) / kHugePageBytes * kHugePageBytes;
-  const uintptr_t to = (reinterpret_cast<uintptr_t>(begin) + size) / kHugePageBytes * kHugePageBytes;
-  if (to > from) madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);
+  const uintptr_t to = std::min<uintptr_t>(reinterpret_cast<uintptr_t>(begin) + size, end) / kHugePageBytes *
+                       kHugePageBytes;
+  if (from >= start && to > from) madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);
 }
 
 void HugePageBuffer::make_read_only() {

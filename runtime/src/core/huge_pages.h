@@ -50,6 +50,7 @@ class MappedFile {
   void *reservation_ = nullptr;  // the address space reserved to align the mapping
   size_t reservation_size_ = 0;
   const uint8_t *data_ = nullptr;
+  uint64_t size_ = 0;
 };
 
 }  // namespace mie::rt
