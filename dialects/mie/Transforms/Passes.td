@@ -116,14 +116,19 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
   let description = [{
     Computes each `mie.alloc`'s lifetime over the function's (single-block) op sequence, from its
     first to its last use, and packs the buffers into one arena: two buffers share bytes only if
-    their lifetimes are disjoint (greedy best fit in several orders, the smallest kept,
-    `alignment`-aligned offsets). Each
-    alloc becomes a `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the
-    function gets `mie.arena_bytes = N` and `mie.memory`, the plan's bounds for
-    `mie-compile --report=memory`: `heuristic` (the order that won), `lower_bound` (the most bytes
-    live at one op), `naive` (the sum
-    of all buffers) and `peak`, the largest buffers live at the lower bound's op with the ONNX
-    nodes of their locations.
+    their lifetimes are disjoint, with one exception: an output first written by an elementwise
+    kernel at which an input of the same type is read for the last time takes over that input's
+    bytes (in-place reuse; `mayWriteInPlace` checks the kernel body). Packing (`planArena`): greedy
+    best and first fit in several orders, a deterministic local search over the order, and an
+    exhaustive branch and bound on small problems; `alignment`-aligned offsets. Each alloc becomes a
+    `mie.view` of a new trailing function argument `%arena : memref<Nxi8>` and the function gets
+    `mie.arena_bytes = N` and `mie.memory`, the plan for `mie-compile --report=memory` and
+    `--memory-plot`: `heuristic` (how the plan was found), `optimal`, `in_place` (buffers written
+    over an input), `lower_bound` (the most bytes live at one op) and `peak_op` (where), `naive`
+    (the sum of all buffers), `peak` (the largest buffers live at the peak with the ONNX nodes of
+    their locations), and `buffers` / `buffer_nodes` (every packed buffer's offset, size, first and
+    last op, and nodes). The op where buffers are used for the last time gets `mie.dead_after`,
+    their bytes (what `mie-run --poison-dead-buffers` overwrites after it).
 
     Buffers reached through view-like ops (collapse/expand/subview/cast) live as long as their
     last alias is used. Only public functions are planned (the arena is their argument).
