@@ -51,9 +51,7 @@ bool writtenInPlace(Operation *at, const PlannedBuffer &a, const PlannedBuffer &
     return false;
   for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs()))
     for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs()))
-      if (input == a.view && output == b.view &&
-          llvm::count(kernel->getOperands(), input) == 1 &&
-          mayWriteInPlace(kernel, inputIndex, outputIndex))
+      if (input == a.view && output == b.view && mayWriteInPlace(kernel, inputIndex, outputIndex))
         return true;
   return false;
 }

@@ -15,18 +15,12 @@ namespace mlir::mie {
 
 namespace {
 
-int64_t bufferBytes(MemRefType type) {
-  int64_t bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
-}
-
 /// Buffers listed at the peak in the summary, largest first.
 constexpr size_t kPeakBuffersListed = 5;
 
 /// For each buffer, the buffer whose bytes it takes over in place (its own index if none): an
 /// output first written by an elementwise kernel at which one of its inputs, of the same type, is
-/// read for the last time (mayWriteInPlace). The input must reach the kernel through one operand
-/// only, or the kernel would read it after writing over it. Requests of buffers that take over
+/// read for the last time (mayWriteInPlace). Requests of buffers that take over
 /// another's bytes are folded into that one's (its lifetime now ends where theirs does).
 SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64_t> &position,
                                  const DenseMap<Value, size_t> &bufferIndex,
@@ -49,12 +43,6 @@ SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64
       for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs())) {
         std::optional<size_t> in = index(input);
         if (!in || *in == *out || requests[*in].lastUse != at || llvm::is_contained(taken, *in))
-          continue;
-        std::optional<ByteRange> bytes = bytesOf(input);
-        if (!bytes || llvm::count_if(kernel->getOperands(), [&](Value operand) {
-              std::optional<ByteRange> other = bytesOf(operand);
-              return !other || other->root == bytes->root;
-            }) != 1)
           continue;
         if (!mayWriteInPlace(kernel, inputIndex, outputIndex))
           continue;
@@ -147,8 +135,13 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
         alloc.erase();
         continue;
       }
+      std::optional<int64_t> bytes = bufferBytes(alloc.getType());
+      if (!bytes) {
+        alloc.emitError("mie-plan-memory: cannot size a buffer of ") << alloc.getType();
+        return signalPassFailure();
+      }
       BufferRequest req;
-      req.size = bufferBytes(alloc.getType());
+      req.size = *bytes;
       // Never less than the element size, so every element access stays naturally aligned.
       req.alignment = std::max<int64_t>(
           alloc.getAlignment(),

@@ -1,5 +1,6 @@
 //===- ScheduleForMemory.cpp - the mie-schedule-for-memory pass -----------===//
 
+#include "dialects/mie/Transforms/ArenaPlanner.h"
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/BufferAliasing.h"
 
@@ -24,24 +25,21 @@ struct Step {
 };
 
 /// The most bytes alive at one step of `order` (a buffer from the first step touching it through
-/// the last, inclusive).
+/// the last, inclusive): the lower bound mie-plan-memory will report for that order.
 int64_t peakBytes(ArrayRef<Step> steps, ArrayRef<size_t> order, ArrayRef<int64_t> sizes) {
-  SmallVector<int64_t> first(sizes.size(), INT64_MAX), last(sizes.size(), -1);
+  std::vector<BufferRequest> requests(sizes.size());
+  for (auto [buffer, req] : llvm::enumerate(requests)) {
+    req.size = sizes[buffer];
+    req.firstUse = INT64_MAX;
+    req.lastUse = -1;
+  }
   for (auto [position, step] : llvm::enumerate(order))
     for (size_t buffer : steps[step].buffers) {
-      first[buffer] = std::min<int64_t>(first[buffer], position);
-      last[buffer] = std::max<int64_t>(last[buffer], position);
+      requests[buffer].firstUse = std::min<int64_t>(requests[buffer].firstUse, position);
+      requests[buffer].lastUse = std::max<int64_t>(requests[buffer].lastUse, position);
     }
-  SmallVector<int64_t> delta(order.size() + 1, 0);
-  for (size_t buffer = 0; buffer < sizes.size(); ++buffer)
-    if (last[buffer] >= 0) {
-      delta[first[buffer]] += sizes[buffer];
-      delta[last[buffer] + 1] -= sizes[buffer];
-    }
-  int64_t live = 0, peak = 0;
-  for (int64_t d : delta)
-    peak = std::max(peak, live += d);
-  return peak;
+  llvm::erase_if(requests, [](const BufferRequest &req) { return req.lastUse < 0; });
+  return arenaBounds(requests).lowerBound;
 }
 
 /// Greedy list scheduling: of the ready steps, the one adding the fewest live bytes.

@@ -9,7 +9,7 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-static std::optional<int64_t> staticBytes(MemRefType type) {
+std::optional<int64_t> mlir::mie::bufferBytes(MemRefType type) {
   if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
     return std::nullopt;
   return type.getNumElements() * std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
@@ -22,7 +22,7 @@ std::optional<ByteRange> mlir::mie::bytesOf(Value buffer) {
   Operation *def = buffer.getDefiningOp();
   if (auto view = dyn_cast_or_null<mie::ViewOp>(def)) {
     std::optional<ByteRange> base = bytesOf(view.getBase());
-    std::optional<int64_t> bytes = staticBytes(type);
+    std::optional<int64_t> bytes = bufferBytes(type);
     if (!base || !bytes)
       return std::nullopt;
     int64_t begin = base->begin + int64_t(view.getOffset());
@@ -32,7 +32,7 @@ std::optional<ByteRange> mlir::mie::bytesOf(Value buffer) {
     return bytesOf(def->getOperand(0));
   if (auto viewLike = dyn_cast_or_null<ViewLikeOpInterface>(def))
     return bytesOf(viewLike.getViewSource());
-  std::optional<int64_t> bytes = staticBytes(type);
+  std::optional<int64_t> bytes = bufferBytes(type);
   if (!bytes)
     return std::nullopt;
   return ByteRange{buffer, 0, *bytes};
@@ -41,6 +41,19 @@ std::optional<ByteRange> mlir::mie::bytesOf(Value buffer) {
 bool mlir::mie::mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned outputIndex) {
   if (inputIndex >= kernel.getInputs().size() || outputIndex >= kernel.getOutputs().size())
     return false;
+  // No other operand may reach the input's bytes: the kernel would read them after writing over
+  // them (operands of unknown extent might).
+  const unsigned inOperand = inputIndex, outOperand = kernel.getInputs().size() + outputIndex;
+  std::optional<ByteRange> inBytes = bytesOf(kernel->getOperand(inOperand));
+  if (!inBytes)
+    return false;
+  for (auto [index, operand] : llvm::enumerate(kernel->getOperands())) {
+    if (index == inOperand || index == outOperand)
+      continue;
+    std::optional<ByteRange> bytes = bytesOf(operand);
+    if (!bytes || bytes->overlaps(*inBytes))
+      return false;
+  }
   BlockArgument in = kernel.getInputArgs()[inputIndex];
   BlockArgument out = kernel.getOutputArgs()[outputIndex];
   auto inType = dyn_cast<MemRefType>(in.getType());

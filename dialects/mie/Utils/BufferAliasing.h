@@ -26,6 +26,10 @@ struct ByteRange {
   }
 };
 
+/// Bytes of a buffer of static shape (one per i1); std::nullopt for dynamic shapes or non-scalar
+/// elements.
+std::optional<int64_t> bufferBytes(MemRefType type);
+
 /// The bytes `buffer` covers, following view-like ops to the root: a `mie.view` covers its offset
 /// and its result's size; a collapse or expand of the shape, the bytes of its source; any other view
 /// (subview, reinterpret_cast...) conservatively the whole of its source. std::nullopt for buffers
@@ -37,7 +41,8 @@ std::optional<ByteRange> bytesOf(Value buffer);
 /// writes the output both through the identity map, without reading the output's old value, and
 /// nothing touches the output before that op. Each element of the input is then read in the same
 /// iteration that writes the element of the output at the same address, and never after.
-/// Both must have the same static, identity-layout type.
+/// Both must have the same static, identity-layout type, and no other operand of the kernel may
+/// reach the input's bytes (bytesOf).
 bool mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned outputIndex);
 
 } // namespace mlir::mie

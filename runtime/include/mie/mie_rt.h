@@ -94,9 +94,9 @@ MIE_RT_API const char *mie_last_error(void);
 MIE_RT_API const char *mie_dtype_name(mie_dtype dtype); /* "f32", ...; "invalid" for unknown values */
 MIE_RT_API size_t mie_dtype_size(mie_dtype dtype);      /* bytes per element; 0 for unknown values */
 
-/* Packages. mie_package_open reads the file into read-only memory of its own (packages of 2 MiB and more
-   on transparent huge pages, which the weights stream through faster than through 4 KiB page-cache pages)
-   and validates all of it before returning. Sessions share it; nothing else copies the weights. */
+/* Packages. mie_package_open maps the file read-only (never copied; from 2 MiB on at a 2 MiB-aligned address
+   advised for transparent huge pages) and validates all of it before returning. Sessions share the mapping.
+   Replace a package by renaming a new file over it, as mie-compile does, never by rewriting it in place. */
 MIE_RT_API mie_status mie_package_open(const char *path, mie_package **out_package);
 MIE_RT_API mie_status mie_package_close(mie_package *package); /* NULL is a no-op */
 MIE_RT_API mie_status mie_package_model_name(const mie_package *package, const char **out_name);

@@ -9,6 +9,12 @@
 namespace mie::rt {
 namespace {
 constexpr uint64_t kHugePageBytes = uint64_t(2) << 20;
+
+// The first 2 MiB boundary at or after `p`.
+uint8_t *huge_page_aligned(void *p) {
+  uint8_t *b = static_cast<uint8_t *>(p);
+  return b + (kHugePageBytes - reinterpret_cast<uintptr_t>(b) % kHugePageBytes) % kHugePageBytes;
+}
 }  // namespace
 
 HugePageBuffer::~HugePageBuffer() {
@@ -29,7 +35,7 @@ bool HugePageBuffer::allocate(uint64_t size) {
   mapping_size_ = size_t(span);
   data_ = static_cast<uint8_t *>(m);
   if (huge) {
-    data_ += (kHugePageBytes - reinterpret_cast<uintptr_t>(data_) % kHugePageBytes) % kHugePageBytes;
+    data_ = huge_page_aligned(m);
     madvise(data_, mapping_size_ - size_t(data_ - static_cast<uint8_t *>(m)), MADV_HUGEPAGE);  // a hint
   }
   return true;
@@ -52,8 +58,7 @@ bool MappedFile::map(int fd, uint64_t size) {
   if (r == MAP_FAILED) return false;
   reservation_ = r;
   reservation_size_ = size_t(span);
-  uint8_t *at = static_cast<uint8_t *>(r);
-  if (huge) at += (kHugePageBytes - reinterpret_cast<uintptr_t>(at) % kHugePageBytes) % kHugePageBytes;
+  uint8_t *at = huge ? huge_page_aligned(r) : static_cast<uint8_t *>(r);
   void *m = mmap(at, size_t(size), PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
   if (m == MAP_FAILED) return false;  // the destructor releases the reservation
   if (huge) madvise(m, size_t(size), MADV_HUGEPAGE);  // a hint
@@ -74,10 +79,6 @@ void MappedFile::release(const uint8_t *begin, uint64_t size) const {
   const uintptr_t to = std::min<uintptr_t>(reinterpret_cast<uintptr_t>(begin) + size, end) / kHugePageBytes *
                        kHugePageBytes;
   if (from >= start && to > from) madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);
-}
-
-void HugePageBuffer::make_read_only() {
-  if (mapping_) mprotect(mapping_, mapping_size_, PROT_READ);
 }
 
 }  // namespace mie::rt

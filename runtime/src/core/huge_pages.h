@@ -20,8 +20,6 @@ class HugePageBuffer {
   // Maps `size` (> 0) zeroed, writable bytes; false (errno set) when the system has no room.
   bool allocate(uint64_t size);
   uint8_t *data() const { return data_; }
-  // No more writes: the contents are final (a validated package, shared by every session).
-  void make_read_only();
 
  private:
   void *mapping_ = nullptr;  // the whole mapping; data_ may start past its base

@@ -154,8 +154,8 @@ mie_status LoadedCode::load(const uint8_t *data, size_t size, const std::string 
   const char *dl_error = handle ? nullptr : dlerror();
   const std::string dl_message = dl_error ? dl_error : "unknown error";
   if (!memfd) unlink(path.c_str());  // the mapping stays valid; nothing is left behind on disk
+  ::close(fd);
   if (!handle) {
-    ::close(fd);
     *error = what + ": cannot load code object: " + dl_message;
     return MIE_ERR_LOAD;
   }
@@ -163,23 +163,17 @@ mie_status LoadedCode::load(const uint8_t *data, size_t size, const std::string 
   void *sym = dlsym(handle, entry.c_str());
   if (!sym) {
     dlclose(handle);
-    ::close(fd);
     *error = what + ": code object does not export entry symbol '" + entry + "'";
     return MIE_ERR_LOAD;
   }
   handle_ = handle;
   entry_ = sym;
   used_memfd_ = memfd;
-  if (memfd)
-    memfd_ = fd;
-  else
-    ::close(fd);
   return MIE_OK;
 }
 
 LoadedCode::~LoadedCode() {
   if (handle_) dlclose(handle_);
-  if (memfd_ >= 0) ::close(memfd_);
 }
 
 }  // namespace mie::rt

@@ -29,9 +29,6 @@ class LoadedCode {
   void *handle_ = nullptr;
   void *entry_ = nullptr;
   bool used_memfd_ = false;
-  // The memfd stays open while its code is loaded: dlopen finds an already loaded object by name first,
-  // so a second code object must never get the same "/proc/self/fd/N" while the first is loaded.
-  int memfd_ = -1;
 };
 
 // Header checks that turn dlopen's vague failures into precise ones: ELF magic, 64-bit, little-endian,
