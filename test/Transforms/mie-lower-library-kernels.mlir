@@ -544,3 +544,29 @@ func.func @gemm_items_column_major(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>,
   mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
   return
 }
+
+// -----
+
+// Tests a `pixel_rows` convolution (a 3x3 stride-2 one on two images, 5x5 = 25 output pixels,
+// 20 filters): first every (image, 6-pixel row panel) is packed over all of K = 27 by the
+// convolution packing with a panel width of mr = 6 into the shared buffer (2 x 5 panels x 27 x 6
+// floats); then items (image, column block of 16 filters, row block of 12 pixels) run the tiles on
+// the filter's column panels, storing transposed (flags | 64) into the NCHW output at image * 500 +
+// filter * 25 + pixel with ldc = 25, the bias per column (per filter) and the residual alike.
+
+// CHECK-LABEL: func.func @conv_pixel_rows
+// CHECK: %[[SHARED:.+]] = mie.alloc : memref<1620xf32>
+// CHECK: scf.parallel (%[[P:.+]]) = (%c0{{.*}}) to (%c10) step
+// CHECK: %[[IMG:.+]] = arith.divui %[[P]], %c5
+// CHECK: %[[DST:.+]] = arith.muli %[[P]], %c162
+// CHECK: arith.muli %[[IMG]], %c243
+// CHECK: func.call @mie_uk_f32_pack_conv_nchw_avx2({{.*}}, %c5_i64, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %c6_i64, %{{.+}}, %{{.+}})
+// CHECK: scf.parallel (%[[I:.+]]) = (%c0{{.*}}) to (%c12) step
+// CHECK: %[[IMG2:.+]] = arith.divui %[[I]], %c6
+// CHECK: arith.muli %[[IMG2]], %c500
+// CHECK: %[[FLAGS:.+]] = arith.ori %c286_i64, %c64_i64 : i64
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c16_i64, %{{.+}}, %[[C:.+]], %c25_i64, {{.*}}, %[[FLAGS]], {{.*}}, %[[C]], %c25_i64
+func.func @conv_pixel_rows(%x: memref<2x3x9x9xf32>, %w: memref<2x27x16xf32>, %b: memref<20xf32>, %r: memref<2x20x5x5xf32>, %y: memref<2x20x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<2x3x9x9xf32>, memref<2x27x16xf32>) bias(%b : memref<20xf32>) residual(%r : memref<2x20x5x5xf32>) outs(%y : memref<2x20x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, filter_shape = array<i64: 20, 3, 3, 3>, epilogue = #mie.epilogue<bias, residual, activation = relu>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 27, mc = 12, nc = 16, shared_panels = true>}
+  return
+}

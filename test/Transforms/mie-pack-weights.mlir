@@ -22,6 +22,26 @@ func.func @conv(%x: memref<1x2x4x4xf32>, %y: memref<1x3x4x4xf32>) {
 
 // -----
 
+// Tests that a `pixel_rows` convolution (filters in the vector lanes) gets its [3, 1, 1, 2] filter
+// as RHS panels of w^T with the tiling's nr = 2, not LHS panels of mr = 4: [ceil(3 / 2), K = 2, 2]
+// = panel 0 (w00 w10, w01 w11), panel 1 (w20 0, w21 0), filter_shape keeping the logical shape.
+
+// CHECK-LABEL: func.func @conv_pixel_rows
+// CHECK: %[[P:.+]] = memref.get_global @wr_rhs2t : memref<2x2x2xf32>
+// CHECK: mie.conv2d ins(%{{.+}}, %[[P]] : memref<1x1x4x4xf32>, memref<2x2x2xf32>)
+// CHECK-SAME: filter_shape = array<i64: 3, 1, 1, 2>
+// CHECK-SAME: pixel_rows
+// 1 3 2 4 5 0 6 0:
+// CHECK: wr_rhs2t: "0x040000000000803F0000404000000040000080400000A040000000000000C04000000000"
+memref.global "private" constant @wr : memref<3x1x1x2xf32> = dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]], [[[5.0, 6.0]]]]>
+func.func @conv_pixel_rows(%x: memref<1x1x4x4xf32>, %y: memref<1x3x4x3xf32>) {
+  %w = memref.get_global @wr : memref<3x1x1x2xf32>
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xf32>, memref<3x1x1x2xf32>) outs(%y : memref<1x3x4x3xf32>) {pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 2, kc = 2, mc = 4, nc = 2>}
+  return
+}
+
+// -----
+
 // Tests packing a transposed B [N = 3, K = 2] scaled by alpha = 2 into RHS panels of nr = 2:
 // [ceil(3 / 2), 2, 2] = panel 0 (2*b00 2*b10, 2*b01 2*b11), panel 1 (2*b20 0, 2*b21 0); trans_b
 // goes, alpha becomes 1 and b_packed is set. Two GEMMs reading one constant share the panels.

@@ -27,18 +27,22 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // -----
 
 // Tests that a late 7x7 layer keeps Winograd F(2x2, 3x3) (F(4x4, 3x3) would have four tiles);
-// without Winograd it (few pixels) shares its packed panels across filter-block items (the
-// blocks split toward equal sizes in elements: 32 filters x 64 pixels, 16 items of the 8x32 tile,
-// which fills 49 of 64 lanes as 8x16 does and is not load-bound on two-port AVX-512 cores), and
-// that a GEMM with a constant B gets a tiling with shared packed rows while one with a run-time B
-// gets one whose work items pack both operands.
+// without Winograd its 49 pixels (49 of 64 lanes of the NCHW form's tiles) become the rows of the
+// transposed implicit GEMM (`pixel_rows`: 56 rows of 8x32 tiles, the 512 filters in the lanes),
+// its pixel panels packed once and shared (K = 4608 in five blocks of 928), and so does the 3x3
+// stride-2 layer to 14x14 (196 pixels) next to it. A GEMM with a constant B gets a tiling with
+// shared packed rows while one with a run-time B gets one whose work items pack both operands.
 
 // CHECK-LABEL: func.func @late
 // CHECK: mie.conv2d
 // CHECK-SAME: winograd = 2 : i64}
+// CHECK: mie.conv2d
+// CHECK-SAME: pixel_rows, strides = array<i64: 2, 2>, tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 768, mc = 104, nc = 32, shared_panels = true>
 // DIRECT-LABEL: func.func @late
 // DIRECT: mie.conv2d
-// DIRECT-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 128, mc = 32, nc = 64, shared_panels = true>
+// DIRECT-SAME: pixel_rows, tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 928, mc = 56, nc = 32, shared_panels = true>
+// DIRECT: mie.conv2d
+// DIRECT-SAME: pixel_rows, strides = array<i64: 2, 2>
 // CHECK: mie.gemm
 // CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 512, mc = 8, nc = 64, shared_panels = true>
 // CHECK: mie.gemm
@@ -47,10 +51,14 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
 memref.global "private" constant @w : memref<512x512x3x3xf32> = dense<1.0>
 memref.global "private" constant @fc : memref<1000x512xf32> = dense<1.0>
+memref.global "private" constant @w2 : memref<256x256x3x3xf32> = dense<1.0>
 func.func @late(%x: memref<1x512x7x7xf32>, %y: memref<1x512x7x7xf32>, %a: memref<1x512xf32>,
-                %b: memref<512x8xf32>, %c: memref<1x1000xf32>, %d: memref<1x8xf32>) {
+                %b: memref<512x8xf32>, %c: memref<1x1000xf32>, %d: memref<1x8xf32>,
+                %x2: memref<1x256x28x28xf32>, %y2: memref<1x256x14x14xf32>) {
   %w = memref.get_global @w : memref<512x512x3x3xf32>
   mie.conv2d ins(%x, %w : memref<1x512x7x7xf32>, memref<512x512x3x3xf32>) outs(%y : memref<1x512x7x7xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  %w2 = memref.get_global @w2 : memref<256x256x3x3xf32>
+  mie.conv2d ins(%x2, %w2 : memref<1x256x28x28xf32>, memref<256x256x3x3xf32>) outs(%y2 : memref<1x256x14x14xf32>) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
   %fc = memref.get_global @fc : memref<1000x512xf32>
   mie.gemm ins(%a, %fc : memref<1x512xf32>, memref<1000x512xf32>) outs(%c : memref<1x1000xf32>) {trans_b}
   mie.gemm ins(%a, %b : memref<1x512xf32>, memref<512x8xf32>) outs(%d : memref<1x8xf32>)
@@ -143,7 +151,8 @@ func.func @no_target(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
 // Tests that a pointwise convolution on a 7x7 output (49 pixels: 49 of 64 lanes of a 16-wide tile)
 // becomes the GEMM with pixels as rows, x^T [49, 512] x w^T [512, 2048] written back transposed
 // (trans_c) on 2-D views of the same buffers, bias and residual kept; on 56x56 (3136 pixels, every
-// lane filled) the convolution stays, as do a strided 1x1 and a batch of two images.
+// lane filled) the convolution stays; a strided 1x1 and a batch of two images, which are not one
+// GEMM on views, stay convolutions with their pixels as rows (packed at run time).
 
 // CHECK-LABEL: func.func @pointwise
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1x512x7x7xf32>, %[[Y:[^:]+]]: memref<1x2048x7x7xf32>, %[[B:[^:]+]]: memref<2048xf32>, %[[R:[^:]+]]: memref<1x2048x7x7xf32>
@@ -159,8 +168,9 @@ func.func @no_target(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
 // CHECK-NOT: mie.conv2d ins(%[[X]]
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x64x56x56xf32>, memref<256x64x1x1xf32>)
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x512x14x14xf32>, memref<2048x512x1x1xf32>)
-// CHECK-SAME: strides = array<i64: 2, 2>
+// CHECK-SAME: pixel_rows, strides = array<i64: 2, 2>
 // CHECK: mie.conv2d ins(%{{.+}} : memref<2x512x7x7xf32>, memref<2048x512x1x1xf32>)
+// CHECK-SAME: pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 512, mc = 52, nc = 264, shared_panels = true>
 // CHECK-NOT: mie.gemm
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {

@@ -280,6 +280,12 @@ LogicalResult Conv2dOp::verify() {
       if (failed(checkShape(op, "filter", getFilter(), panels,
                             "[(m + 2)^2, ceil(F / mr), C, mr], the Winograd-transformed panels")))
         return failure();
+    } else if (getPixelRows()) {
+      int64_t nr = getTiling()->getNr();
+      SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], nr), w[1] * w[2] * w[3], nr};
+      if (failed(checkShape(op, "filter", getFilter(), panels,
+                            "[ceil(F / nr), C * KH * KW, nr], the packed column panels")))
+        return failure();
     } else {
       SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};
       if (failed(checkShape(op, "filter", getFilter(), panels,
@@ -302,6 +308,8 @@ LogicalResult Conv2dOp::verify() {
                            << " and a stride of 1 or 2 along W with direct, got K = "
                            << w[1] * w[2] * w[3] << " and stride " << strides[1];
   }
+  if (getPixelRows() && (!getTiling() || getWinograd() || getDirect()))
+    return emitOpError("expects a tiling and neither winograd nor direct with pixel_rows");
   if (getUkernel()) {
     if (getTiling() || groups != in[1] || w[0] != in[1] || w[1] != 1)
       return emitOpError() << "expects a depthwise convolution (groups = C = F) without a tiling "

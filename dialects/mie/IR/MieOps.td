@@ -77,6 +77,11 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     2 along W) on the direct microkernel: the tiles read the input rows in place from a padded
     copy instead of packed pixel panels (the filter is packed as for the implicit GEMM); its work
     items are bands of output rows, `nc` pixels each (whole rows of whole nr-pixel tiles).
+    `pixel_rows` computes the transposed implicit GEMM out^T[P, F] = im2col^T[P, K] w^T[K, F]
+    (pixels the broadcast rows, filters the vector lanes) for maps whose few pixels fill the vector
+    lanes poorly: the pixels are packed into row panels at run time, the filter is packed as RHS
+    panels [ceil(F / nr), C * KH * KW, nr] (`nr` of the tiling), and the tiles store transposed
+    into the NCHW output.
 
     Example:
     ```mlir
@@ -101,7 +106,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    OptionalAttr<DenseI64ArrayAttr>:$filter_shape,
                    OptionalAttr<StrAttr>:$ukernel,
                    OptionalAttr<I64Attr>:$winograd,
-                   UnitAttr:$direct);
+                   UnitAttr:$direct,
+                   UnitAttr:$pixel_rows);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

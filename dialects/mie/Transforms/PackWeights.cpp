@@ -95,7 +95,8 @@ struct Packer {
     return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
   }
 
-  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr], or with `winograd = m`
+  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr] (with `pixel_rows` RHS
+  /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T), or with `winograd = m`
   /// U = G g G^T per (f, c) as LHS panels [(m + 2)^2][ceil(F / mr)][C][mr]: one GEMM's panels per
   /// Winograd F(m x m, 3x3) element xi = (m + 2) i + j.
   LogicalResult packConv(Conv2dOp conv) {
@@ -133,6 +134,16 @@ struct Packer {
                              }
                          }
                      });
+    } else if (conv.getPixelRows()) {
+      // The filters are the columns of the transposed product: w^T [K, F] as RHS panels.
+      int64_t nr = conv.getTiling()->getNr(), colPanels = llvm::divideCeil(f, nr);
+      std::string key = (global.getSymName() + "_rhs" + Twine(nr) + "t").str();
+      out = packOnce(global, key, {colPanels, k, nr},
+                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                       for (int64_t col = 0; col < f; ++col)
+                         for (int64_t kk = 0; kk < k; ++kk)
+                           packed[((col / nr) * k + kk) * nr + col % nr] = w[col * k + kk];
+                     });
     } else {
       std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
       out = packOnce(global, key, {panels, k, mr},
@@ -145,6 +156,8 @@ struct Packer {
     if (failed(out)) {
       conv.removeTilingAttr();
       conv.removeWinogradAttr();
+      conv.removePixelRowsAttr();
+      conv.removeDirectAttr();
       return success();
     }
     conv.setFilterShape(shape);

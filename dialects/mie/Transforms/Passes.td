@@ -20,7 +20,9 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
     A 1x1 stride-1 unpadded convolution of one image whose pixels fill the vector lanes poorly
     (late layers: 7x7 = 49 pixels) becomes `mie.gemm` with the pixels as rows: x^T [P, C] times
     w^T [C, F] on collapsed 2-D views, written back transposed (`trans_c`), when the cost model
-    predicts 2% more for it than for the NCHW form, its transposed store counted. Convolutions
+    predicts 2% more for it than for the NCHW form, its transposed store counted. Any other
+    convolution the same cost model prefers that way (3x3 or 1x1 stride 2 on a small map, a batch)
+    is marked `pixel_rows`: the transposed implicit GEMM, its pixels packed as rows. Convolutions
     with at most 8 input channels and K = C * KH * KW <= 256 (stems) are marked `direct`: the
     direct kernel reads their input rows in place, where packing pixel panels would cost as much as
     the products. Depthwise convolutions (strides 1 or 2) get the depthwise microkernel
@@ -44,7 +46,8 @@ def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
   let description = [{
     For every `mie.conv2d` with a tiling whose filter is a constant `memref.global`, writes a new
     constant global holding the filter as LHS panels [ceil(F / mr), C * KH * KW, mr] (zero-padded
-    past F, K in (c, kh, kw) order) and records the logical shape as `filter_shape`. For every 2-D
+    past F, K in (c, kh, kw) order), or with `pixel_rows` as RHS panels [ceil(F / nr), K, nr] of
+    w^T, and records the logical shape as `filter_shape`. For every 2-D
     `mie.gemm` with a tiling whose `b` is constant, writes op(b) * alpha as RHS panels
     [ceil(N / nr), K, nr], sets `b_packed` and alpha = 1. Old globals no longer read are erased. Ops
     whose weights are not constant lose their tiling (the portable path computes them).

@@ -379,7 +379,19 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           conv.setDirect(true);
           return;
         }
-        GemmShape shape{out[1], out[2] * out[3], in[1] * w[2] * w[3], out[0]};
+        // Any other window or stride (3x3 stride 2, 1x1 stride 2) on a map of few pixels: the
+        // transposed implicit GEMM, pixels packed as rows (the pointwise case needs no packing
+        // and became a GEMM above).
+        const int64_t k = in[1] * w[2] * w[3];
+        if (prefersPixelRows(chosenIsa, out[1], out[2] * out[3], k)) {
+          GemmShape shape{out[2] * out[3], out[1], k, out[0]};
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false)) {
+            conv.setTilingAttr(t);
+            conv.setPixelRows(true);
+          }
+          return;
+        }
+        GemmShape shape{out[1], out[2] * out[3], k, out[0]};
         if (TilingAttr t =
                 chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
           conv.setTilingAttr(t);

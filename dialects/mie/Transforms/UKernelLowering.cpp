@@ -382,6 +382,103 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   return kernel;
 }
 
+namespace {
+
+/// A product whose rows (M, the broadcast side) are an activation packed at run time into row
+/// panels and whose columns are a constant weight packed as RHS panels [ceil(N / nr)][K][nr]:
+/// `batch` independent copies (images), C of copy `img` at `img * cBatch` in the output.
+struct RowsProduct {
+  int64_t batch, m, n, k, cBatch, ldc;
+  bool transposeC; // C(i, j) at [j * ldc + i] (MIE_UK_TRANSPOSE_C)
+  TilingAttr tiling;
+  TileEpilogue epi;
+};
+
+/// The kernel body of a RowsProduct: with shared panels, every (image, row panel) packed over all
+/// of K first; then items (image, column block, row block), each packing its row block per K block
+/// unless shared. `pack(img, m0, mcur, k0, kcur, scratch, dstOff)` writes row panels
+/// [ceil(mcur / mr)][kcur][mr] of rows [m0, m0 + mcur) at `dstOff` of `scratch`.
+using PackRows = function_ref<void(Value img, Value m0, Value mcur, Value k0, Value kcur,
+                                   Value scratch, Value dstOff)>;
+void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Value output,
+                     Value bias, Value residual, Value sharedPanels, PackRows pack) {
+  TilingAttr t = g.tiling;
+  const int64_t m = g.m, n = g.n, k = g.k;
+  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
+                nc = t.getNc();
+  const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
+                mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  const std::string tile = t.getTileSymbol();
+  Value scratch = sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, mc * kc);
+  // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
+  // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
+  // L1), row panels inside (from L2).
+  auto tiles = [&](Value img, Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0,
+                   Value kcur, Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
+    Value bp = ub.ptr(weights), outp = ub.ptr(output), sp = ub.ptr(scratch),
+          biasp = ub.ptr(bias), rp = ub.ptr(residual);
+    Value cImg = ub.mul(img, g.cBatch);
+    ub.loop(ntBegin, ntEnd, [&](Value nt) {
+      Value col = ub.mul(nt, nr);
+      Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+      Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
+      ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+        Value row = ub.add(m0, ub.mul(mt, mr));
+        Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+        Value cOff = ub.i64(ub.add(cImg, g.transposeC ? ub.add(ub.mul(col, g.ldc), row)
+                                                      : ub.add(ub.mul(row, g.ldc), col)));
+        Value tileFlags = g.transposeC ? arith::OrIOp::create(ub.b, ub.loc, flags,
+                                                              ub.i64(MIE_UK_TRANSPOSE_C))
+                                       : flags;
+        ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
+                       cOff, ub.i64(g.ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags,
+                       biasp, ub.i64(col), rp, cOff, ub.i64(g.ldc), ub.f32(g.epi.lo),
+                       ub.f32(g.epi.hi)});
+      });
+    });
+  };
+  if (sharedPanels) {
+    parallelItems(ub, g.batch * mPanels, [&](Value item) {
+      Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
+      Value m0 = ub.mul(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
+      pack(img, m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k), scratch,
+           ub.mul(item, k * mr));
+    });
+  }
+  // Items column block major: the row blocks of one column block are neighbours, so the weight
+  // panels they all stream are read from DRAM once and then from cache (by the same thread, or by
+  // another one at about the same time), not once per row block.
+  parallelItems(ub, g.batch * mBlocks * nBlocks, [&](Value item) {
+    Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mBlocks * nBlocks);
+    Value rest = g.batch == 1 ? item : ub.rem(item, mBlocks * nBlocks);
+    Value nb = ub.div(rest, mBlocks), mb = ub.rem(rest, mBlocks);
+    Value m0 = ub.mul(mb, mc);
+    Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+    Value ntBegin = ub.mul(nb, nc / nr);
+    Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
+    emitKBlocks(
+        ub, k, kc, g.epi.flags,
+        [&](Value k0, Value kcur) {
+          if (!sharedPanels)
+            pack(img, m0, mBlock, k0, kcur, scratch, ub.c(0));
+        },
+        [&](Value k0, Value kcur, Value flags) {
+          tiles(img, m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
+                [&](Value mt, Value k0_, Value kc_) {
+                  if (sharedPanels) // panels of all images and rows, all of K
+                    return ub.mul(
+                        ub.add(ub.mul(ub.add(ub.add(ub.mul(img, mPanels), ub.div(m0, mr)), mt),
+                                      k),
+                               k0_),
+                        mr);
+                  return ub.mul(ub.mul(mt, kc_), mr);
+                });
+        });
+  });
+}
+
+} // namespace
+
 KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
@@ -389,90 +486,77 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   const bool ta = op.getTransA(), tc = op.getTransC();
   // With trans_c the output is the product transposed: tiles store with MIE_UK_TRANSPOSE_C.
   const int64_t m = tc ? out[1] : out[0], n = tc ? out[0] : out[1], k = ta ? a[0] : a[1],
-                lda = a[1], ldc = tc ? m : n;
-  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
-                nc = t.getNc();
-  const bool shared = t.getSharedPanels();
-  const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
-                mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
+                lda = a[1];
+  const int64_t mr = t.getMr();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
-  const TileEpilogue epi =
-      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/true);
-  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+  const RowsProduct g{1, m, n, k, 0, tc ? m : n, tc, t,
+                      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
+                                   /*biasPerColumn=*/true)};
+  std::string isa = t.getIsa().str();
 
   OpBuilder b(op);
   SmallVector<Value> outs = {op.getOutput()};
-  if (shared)
-    outs.push_back(
-        AllocOp::create(b, op.getLoc(), MemRefType::get({mPanels * k * mr}, b.getF32Type())));
+  if (t.getSharedPanels())
+    outs.push_back(AllocOp::create(
+        b, op.getLoc(), MemRefType::get({(int64_t)llvm::divideCeil(m, mr) * k * mr}, b.getF32Type())));
   KernelOp kernel = KernelOp::create(
       b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
-        Value av = args[0], bv = args[1], output = args[operands.ins.size()];
-        Value bias = operands.bias(args, output);
-        Value residual = operands.residual(args, output);
-        Value scratch = shared ? args.back() : stackBuffer(kb, kl, mc * kc);
-        auto pack = [&](Value m0, Value mcur, Value k0, Value kcur, Value dstOff) {
-          ub.call("mie_uk_f32_pack_lhs_" + isa,
-                  {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
-                   ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
-        };
-        // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
-        // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays
-        // in L1), row panels inside (from L2).
-        auto tiles = [&](Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0, Value kcur,
-                         Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
-          Value bp = ub.ptr(bv), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
-                rp = ub.ptr(residual);
-          ub.loop(ntBegin, ntEnd, [&](Value nt) {
-            Value col = ub.mul(nt, nr);
-            Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
-            Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
-            ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-              Value row = ub.add(m0, ub.mul(mt, mr));
-              Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
-              Value cOff = ub.i64(tc ? ub.add(ub.mul(col, m), row) : ub.add(ub.mul(row, n), col));
-              Value tileFlags =
-                  tc ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
-                     : flags;
-              ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
-                             cOff, ub.i64(ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
-                             tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(ldc), ub.f32(epi.lo),
-                             ub.f32(epi.hi)});
-            });
-          });
-        };
-        if (shared) {
-          parallelItems(ub, mPanels, [&](Value panel) {
-            Value m0 = ub.mul(panel, mr);
-            pack(m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k),
-                 ub.mul(panel, k * mr));
-          });
-        }
-        // Items column block major: the row blocks of one column block are neighbours, so the
-        // weight panels they all stream are read from DRAM once and then from cache (by the same
-        // thread, or by another one at about the same time), not once per row block.
-        parallelItems(ub, mBlocks * nBlocks, [&](Value item) {
-          Value nb = ub.div(item, mBlocks), mb = ub.rem(item, mBlocks);
-          Value m0 = ub.mul(mb, mc);
-          Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
-          Value ntBegin = ub.mul(nb, nc / nr);
-          Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
-          emitKBlocks(
-              ub, k, kc, epi.flags,
-              [&](Value k0, Value kcur) {
-                if (!shared)
-                  pack(m0, mBlock, k0, kcur, ub.c(0));
-              },
-              [&](Value k0, Value kcur, Value flags) {
-                tiles(m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
-                      [&](Value mt, Value k0_, Value kc_) {
-                        if (shared) // panels of all rows, all of K
-                          return ub.mul(ub.add(ub.mul(ub.add(ub.div(m0, mr), mt), k), k0_), mr);
-                        return ub.mul(ub.mul(mt, kc_), mr);
-                      });
-              });
-        });
+        Value av = args[0], output = args[operands.ins.size()];
+        emitRowsProduct(ub, g, args[1], output, operands.bias(args, output),
+                        operands.residual(args, output),
+                        t.getSharedPanels() ? args.back() : Value(),
+                        [&](Value, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
+                            Value dstOff) {
+                          ub.call("mie_uk_f32_pack_lhs_" + isa,
+                                  {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0),
+                                   ub.i64(m0), ub.i64(mcur), ub.i64(k0), ub.i64(kcur),
+                                   ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
+                        });
+      });
+  op.erase();
+  return kernel;
+}
+
+KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = *op.getFilterShape();
+  const int64_t batch = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], p = out[2] * out[3];
+  const int64_t k = ch * w[2] * w[3], mr = t.getMr();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  // out^T[P, F] per image: rows are pixels, columns filters, stored transposed into [F, P].
+  const RowsProduct g{batch, p, f, k, f * p, p, /*transposeC=*/true, t,
+                      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
+                                   /*biasPerColumn=*/true)};
+  std::string isa = t.getIsa().str();
+
+  OpBuilder b(op);
+  SmallVector<Value> outs = {op.getOutput()};
+  if (t.getSharedPanels())
+    outs.push_back(AllocOp::create(
+        b, op.getLoc(),
+        MemRefType::get({batch * (int64_t)llvm::divideCeil(p, mr) * k * mr}, b.getF32Type())));
+  KernelOp kernel = KernelOp::create(
+      b, op.getLoc(), "conv2d", operands.ins, outs,
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], output = args[operands.ins.size()];
+        // The pixel panels of the implicit GEMM are its row panels when their width is mr.
+        emitRowsProduct(ub, g, args[1], output, operands.bias(args, output),
+                        operands.residual(args, output),
+                        t.getSharedPanels() ? args.back() : Value(),
+                        [&](Value img, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
+                            Value dstOff) {
+                          SmallVector<Value> a = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)),
+                                                  ub.i64(ch), ub.i64(h), ub.i64(wd)};
+                          llvm::append_range(a, windowArgs(ub, op, w));
+                          a.append({ub.i64(out[3]), ub.i64(m0), ub.i64(mcur), ub.i64(k0),
+                                    ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
+                          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, a);
+                        });
       });
   op.erase();
   return kernel;

@@ -19,6 +19,10 @@ KernelOp lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// the input rows in place from a padded copy (no pixel panels), filter packed as LHS panels.
 KernelOp lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// A convolution marked `pixel_rows`: the transposed implicit GEMM, pixels packed into row panels,
+/// the filter packed as column panels, tiles storing transposed into the NCHW output.
+KernelOp lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols);
+
 /// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
 /// microkernels, output transform with the epilogue.
 KernelOp lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);

@@ -552,6 +552,22 @@ func.func @packed_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x8xf32>, 
 
 // -----
 
+func.func @pixel_rows_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{expects filter of shape [1, 18, 8] ([ceil(F / nr), C * KH * KW, nr], the packed column panels), got [2, 18, 4]}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  return
+}
+
+// -----
+
+func.func @pixel_rows_no_tiling(%x: memref<1x2x5x5xf32>, %w: memref<8x2x3x3xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects a tiling and neither winograd nor direct with pixel_rows}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<8x2x3x3xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, pixel_rows}
+  return
+}
+
+// -----
+
 func.func @packed_filter_without_tiling(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
   // expected-error @+1 {{expects a tiling with a packed filter (filter_shape is set)}}
   mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>}

@@ -239,20 +239,24 @@ func.func @kernel_no_inputs(%c: memref<4x4xf16>) {
 
 // Tests that the microkernel attributes round-trip: a tiling (with and without shared panels) on a
 // conv2d with a packed filter and on a gemm with packed b, the accumulator type, Winograd conv2ds
-// (F(2x2, 3x3) and F(4x4, 3x3)) and a depthwise ukernel.
+// (F(2x2, 3x3) and F(4x4, 3x3)), a pixel-rows conv2d (filter as column panels of nr = 8) and a
+// depthwise ukernel.
 
 // CHECK-LABEL: func.func @microkernel_attrs
 // CHECK: mie.conv2d {{.*}}accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>
 // CHECK: mie.conv2d {{.*}}tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>, winograd = 2
 // CHECK: mie.conv2d {{.*}}winograd = 4
+// CHECK: mie.conv2d {{.*}}filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>
 // CHECK: mie.conv2d {{.*}}ukernel = "mie_uk_f32_dwconv_nchw_neon"
 // CHECK: mie.gemm {{.*}}b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>
 func.func @microkernel_attrs(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>,
                              %wg: memref<16x1x2x8xf32>, %wg4: memref<36x1x2x8xf32>, %dw: memref<2x1x3x3xf32>, %z: memref<1x2x5x5xf32>,
-                             %a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memref<3x20xf32>) {
+                             %a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memref<3x20xf32>,
+                             %wr: memref<1x18x8xf32>) {
   mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
   mie.conv2d ins(%x, %wg : memref<1x2x5x5xf32>, memref<16x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>, winograd = 2}
   mie.conv2d ins(%x, %wg4 : memref<1x2x5x5xf32>, memref<36x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16>, winograd = 4}
+  mie.conv2d ins(%x, %wr : memref<1x2x5x5xf32>, memref<1x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>}
   mie.conv2d ins(%x, %dw : memref<1x2x5x5xf32>, memref<2x1x3x3xf32>) outs(%z : memref<1x2x5x5xf32>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_neon"}
   mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
   return

@@ -322,6 +322,21 @@ def kernels():
     return nodes, inits, [1, 3, 27, 27], [1, 10]
 
 
+def strided_batch():
+    """Strided convolutions on a batch of two small maps (7x7 outputs): a 1x1 stride-2 one and a
+    3x3 stride-2 one whose sum with it (the residual) and relu are fused into its epilogue."""
+    inits = [weight("w_a", [48, 64, 3, 3]), weight("b_a", [48], 0.1),
+             weight("w_b", [48, 64, 1, 1]), weight("b_b", [48], 0.1)]
+    nodes = [
+        helper.make_node("Conv", ["x", "w_a", "b_a"], ["a"], name="strided3x3", strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["x", "w_b", "b_b"], ["b"], name="strided1x1", strides=[2, 2]),
+        helper.make_node("Add", ["a", "b"], ["s"], name="sum"),
+        helper.make_node("Relu", ["s"], ["y"], name="relu"),
+    ]
+    return nodes, inits, [2, 64, 13, 13], [2, 48, 7, 7]
+
+
 def deep(blocks=80):
     """A long chain of small residual conv blocks: enough kernels that mie-compile splits code
     generation into several parts (lib/Target/CPU, codegenParts)."""
@@ -339,7 +354,7 @@ def deep(blocks=80):
     return nodes, inits, [1, 8, 12, 12], [1, 8]
 
 
-MODELS = {"mlp": mlp, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
+MODELS = {"mlp": mlp, "strided_batch": strided_batch, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
           "decoder": decoder, "gqa_decoder": gqa_decoder,
           "matmuls": matmuls, "kernels": kernels, "deep": deep}
 
