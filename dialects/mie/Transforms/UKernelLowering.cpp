@@ -477,6 +477,38 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
   });
 }
 
+/// Replaces `op` by one `mie.kernel name` computing `g` (emitRowsProduct) over `operands` (the
+/// activation first, then the packed weights, bias, residual) into `output`, the row panels in an
+/// arena buffer when the tiling shares them; `pack(ub, activation, ...)` packs row panels.
+using PackRowsOf = function_ref<void(UKernelBuilder &ub, Value activation, Value img, Value m0,
+                                     Value mcur, Value k0, Value kcur, Value scratch,
+                                     Value dstOff)>;
+KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct &g,
+                               const KernelOperands &operands, Value output, SymbolTable &symbols,
+                               PackRowsOf pack) {
+  TilingAttr t = g.tiling;
+  OpBuilder b(op);
+  SmallVector<Value> outs = {output};
+  if (t.getSharedPanels())
+    outs.push_back(AllocOp::create(
+        b, op->getLoc(),
+        MemRefType::get({g.batch * (int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr()},
+                        b.getF32Type())));
+  KernelOp kernel = KernelOp::create(
+      b, op->getLoc(), name, operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value out = args[operands.ins.size()];
+        emitRowsProduct(ub, g, args[1], out, operands.bias(args, out), operands.residual(args, out),
+                        t.getSharedPanels() ? args.back() : Value(),
+                        [&](Value img, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
+                            Value dstOff) {
+                          pack(ub, args[0], img, m0, mcur, k0, kcur, scratch, dstOff);
+                        });
+      });
+  op->erase();
+  return kernel;
+}
+
 } // namespace
 
 KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
@@ -493,29 +525,14 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
                                    /*biasPerColumn=*/true)};
   std::string isa = t.getIsa().str();
-
-  OpBuilder b(op);
-  SmallVector<Value> outs = {op.getOutput()};
-  if (t.getSharedPanels())
-    outs.push_back(AllocOp::create(
-        b, op.getLoc(), MemRefType::get({(int64_t)llvm::divideCeil(m, mr) * k * mr}, b.getF32Type())));
-  KernelOp kernel = KernelOp::create(
-      b, op.getLoc(), "gemm", operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value av = args[0], output = args[operands.ins.size()];
-        emitRowsProduct(ub, g, args[1], output, operands.bias(args, output),
-                        operands.residual(args, output),
-                        t.getSharedPanels() ? args.back() : Value(),
-                        [&](Value, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
-                            Value dstOff) {
-                          ub.call("mie_uk_f32_pack_lhs_" + isa,
-                                  {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0),
-                                   ub.i64(m0), ub.i64(mcur), ub.i64(k0), ub.i64(kcur),
-                                   ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
-                        });
+  return emitRowsProductKernel(
+      op, "gemm", g, operands, op.getOutput(), symbols,
+      [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value k0, Value kcur,
+          Value scratch, Value dstOff) {
+        ub.call("mie_uk_f32_pack_lhs_" + isa,
+                {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
+                 ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
       });
-  op.erase();
-  return kernel;
 }
 
 KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
@@ -532,34 +549,18 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
                       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
                                    /*biasPerColumn=*/true)};
   std::string isa = t.getIsa().str();
-
-  OpBuilder b(op);
-  SmallVector<Value> outs = {op.getOutput()};
-  if (t.getSharedPanels())
-    outs.push_back(AllocOp::create(
-        b, op.getLoc(),
-        MemRefType::get({batch * (int64_t)llvm::divideCeil(p, mr) * k * mr}, b.getF32Type())));
-  KernelOp kernel = KernelOp::create(
-      b, op.getLoc(), "conv2d", operands.ins, outs,
-      [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value x = args[0], output = args[operands.ins.size()];
-        // The pixel panels of the implicit GEMM are its row panels when their width is mr.
-        emitRowsProduct(ub, g, args[1], output, operands.bias(args, output),
-                        operands.residual(args, output),
-                        t.getSharedPanels() ? args.back() : Value(),
-                        [&](Value img, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
-                            Value dstOff) {
-                          SmallVector<Value> a = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)),
-                                                  ub.i64(ch), ub.i64(h), ub.i64(wd)};
-                          llvm::append_range(a, windowArgs(ub, op, w));
-                          a.append({ub.i64(out[3]), ub.i64(m0), ub.i64(mcur), ub.i64(k0),
-                                    ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
-                          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, a);
-                        });
+  // The pixel panels of the implicit GEMM are its row panels when their width is mr.
+  return emitRowsProductKernel(
+      op, "conv2d", g, operands, op.getOutput(), symbols,
+      [&](UKernelBuilder &ub, Value x, Value img, Value m0, Value mcur, Value k0, Value kcur,
+          Value scratch, Value dstOff) {
+        SmallVector<Value> a = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h),
+                                ub.i64(wd)};
+        llvm::append_range(a, windowArgs(ub, op, w));
+        a.append({ub.i64(out[3]), ub.i64(m0), ub.i64(mcur), ub.i64(k0), ub.i64(kcur), ub.i64(mr),
+                  ub.ptr(scratch), ub.i64(dstOff)});
+        ub.call("mie_uk_f32_pack_conv_nchw_" + isa, a);
       });
-  op.erase();
-  return kernel;
 }
 
 KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
