@@ -362,7 +362,10 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
                         // odd widths and 5x5 windows; a stride that gathers.
                         {23, 7, 3, 3, 1, 1, 1},  {19, 14, 5, 5, 1, 2, 1}, {11, 40, 3, 3, 2, 1, 1},
                         {21, 33, 5, 5, 2, 2, 1}, {15, 70, 3, 3, 2, 1, 1}, {12, 20, 3, 3, 3, 1, 1},
-                        {13, 29, 3, 3, 2, 1, 2}};
+                        {13, 29, 3, 3, 2, 1, 2},
+                        // 3x3 stride 2 read row by row (every input row loaded once): four
+                        // vectors a row and a tail, no padding with an odd height.
+                        {9, 113, 3, 3, 2, 1, 1}, {17, 34, 3, 3, 2, 0, 1}};
   const int64_t channels = 3;
   const Epilogue epis[] = {
       {"plain", MIE_UK_EPILOGUE},

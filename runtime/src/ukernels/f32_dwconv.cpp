@@ -117,7 +117,72 @@ struct DwImage {
                           : __builtin_masked_load(t.m1, r + t.c + VL, splat(0.0f));
     return t.odd ? oddLanes(a, b) : evenLanes(a, b);
   }
+  /// Stride 2: the even and the odd lanes of a tap pair's two loads (taps kw and kw + 1).
+  __attribute__((always_inline)) void tapPair(const float *r, const Tap &t, vf &even,
+                                              vf &odd) const {
+    const vf a = t.inside ? load(r + t.c) : __builtin_masked_load(t.m0, r + t.c, splat(0.0f));
+    const vf b = t.inside ? load(r + t.c + VL)
+                          : __builtin_masked_load(t.m1, r + t.c + VL, splat(0.0f));
+    even = evenLanes(a, b);
+    odd = oddLanes(a, b);
+  }
 };
+
+/// R output rows x NU vectors of a 3x3 undilated window of stride S (1 or 2) read from the image:
+/// each of the (R - 1) S + 3 input rows the block reads is loaded once and serves every output row
+/// whose window holds it (stride 2: taps 0 and 1 from one pair of loads, tap 2 from the next). The
+/// generic block loads every (tap, output row) pair itself: at stride 2, 36 loads and 18 shuffles
+/// per 2 x 1 vectors against 20 and 15 here (mobilenet_v2's stride-2 layers 0.47-0.74x their
+/// time; they were bound by loads, not memory).
+template <int S, int R, int NU>
+MIE_UK_INLINE void dwconvBlock3x3(const DwImage &src, int64_t oh0, int64_t ow0, int64_t OW,
+                                  const float *__restrict w, float *__restrict out,
+                                  const float *res, int64_t flags, float bias, float lo, float hi,
+                                  float z) {
+  vf acc[R][NU];
+  for (int r = 0; r < R; ++r)
+    for (int u = 0; u < NU; ++u)
+      acc[r][u] = splat(0.0f);
+  // Stride 2: the pairs of loads of taps 0 and 1, and of tap 2; stride 1: taps 0, 1, 2.
+  DwImage::Tap taps[3][NU];
+  for (int u = 0; u < NU; ++u)
+    for (int kw = 0; kw < 3; ++kw)
+      taps[kw][u] = src.prepare(ow0 + u * VL, kw);
+  for (int ir = 0; ir < (R - 1) * S + 3; ++ir) {
+    // Input row ir of the block is tap row kh = ir - S r of output row r.
+    const float *row = src.row(oh0, ir);
+    if (!row)
+      continue;
+    for (int u = 0; u < NU; ++u) {
+      vf t0, t1, t2;
+      if constexpr (S == 2) {
+        vf unused;
+        src.tapPair(row, taps[0][u], t0, t1);
+        src.tapPair(row, taps[2][u], t2, unused);
+      } else {
+        t0 = src.tap(row, taps[0][u]);
+        t1 = src.tap(row, taps[1][u]);
+        t2 = src.tap(row, taps[2][u]);
+      }
+      for (int r = 0; r < R; ++r) {
+        const int kh = ir - S * r;
+        if (kh < 0 || kh > 2)
+          continue;
+        acc[r][u] = fma(splat(w[kh * 3]), t0, acc[r][u]);
+        acc[r][u] = fma(splat(w[kh * 3 + 1]), t1, acc[r][u]);
+        acc[r][u] = fma(splat(w[kh * 3 + 2]), t2, acc[r][u]);
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int u = 0; u < NU; ++u) {
+      const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
+      const int64_t rest = OW - (ow0 + u * VL);
+      const int64_t valid = rest < VL ? rest : VL;
+      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
+      storeN(out + base, y, valid, z);
+    }
+}
 #endif
 
 /// R output rows [oh0, oh0 + R) x NU vectors from column ow0, over the whole window: R x NU
@@ -129,6 +194,19 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
                                int64_t OW, const float *__restrict w, float *__restrict out,
                                const float *res, int64_t flags, float bias, float lo, float hi,
                                float z) {
+#if MIE_UK_VL >= 8
+  if constexpr (__is_same(Src, DwImage)) {
+    if (KH == 3 && KW == 3 && src.DH == 1 && src.DW == 1 && src.SH == src.SW) {
+      if (src.SH == 2)
+        return dwconvBlock3x3<2, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
+      // Stride 1 pays on short rows with AVX-512 (tall blocks share more rows: 14x14 and 7x7 maps
+      // 0.9x); on rows of four vectors its twelve taps' masks and offsets cost what the loads
+      // saved, and AVX2's 16 registers do not hold its blocks (1.1-1.15x slower).
+      if (src.SH == 1 && NU <= 2 && VL == 16)
+        return dwconvBlock3x3<1, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
+    }
+  }
+#endif
   vf acc[R][NU];
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < NU; ++u)
