@@ -69,6 +69,22 @@ struct DwPlane {
   }
 };
 
+/// The epilogue and the store of an R x NU block of output vectors from (oh0, ow0), the last
+/// vector of a row cut at OW.
+template <int R, int NU>
+MIE_UK_INLINE void storeDwBlock(vf (&acc)[R][NU], int64_t oh0, int64_t ow0, int64_t OW,
+                                float *__restrict out, const float *res, int64_t flags, float bias,
+                                float lo, float hi, float z) {
+  for (int r = 0; r < R; ++r)
+    for (int u = 0; u < NU; ++u) {
+      const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
+      const int64_t rest = OW - (ow0 + u * VL);
+      const int64_t valid = rest < VL ? rest : VL;
+      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
+      storeN(out + base, y, valid, z);
+    }
+}
+
 #if MIE_UK_VL >= 8
 /// Where a channel's taps are read without a scratch plane: the image itself, rows W apart, for
 /// stride 1 (any dilation) and stride 2 (undilated along W). Lanes that fall outside the image
@@ -174,14 +190,7 @@ MIE_UK_INLINE void dwconvBlock3x3(const DwImage &src, int64_t oh0, int64_t ow0, 
       }
     }
   }
-  for (int r = 0; r < R; ++r)
-    for (int u = 0; u < NU; ++u) {
-      const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
-      const int64_t rest = OW - (ow0 + u * VL);
-      const int64_t valid = rest < VL ? rest : VL;
-      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
-      storeN(out + base, y, valid, z);
-    }
+  storeDwBlock<R, NU>(acc, oh0, ow0, OW, out, res, flags, bias, lo, hi, z);
 }
 #endif
 
@@ -226,14 +235,7 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
       }
     }
   }
-  for (int r = 0; r < R; ++r)
-    for (int u = 0; u < NU; ++u) {
-      const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
-      const int64_t rest = OW - (ow0 + u * VL);
-      const int64_t valid = rest < VL ? rest : VL;
-      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
-      storeN(out + base, y, valid, z);
-    }
+  storeDwBlock<R, NU>(acc, oh0, ow0, OW, out, res, flags, bias, lo, hi, z);
 }
 
 /// Output rows [oh0, oh0 + R): NU vectors at a time while the row has that many, then one.
