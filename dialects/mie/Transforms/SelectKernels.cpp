@@ -379,9 +379,10 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           conv.setDirect(true);
           return;
         }
-        // Any other window or stride (3x3 stride 2, 1x1 stride 2) on a map of few pixels: the
-        // transposed implicit GEMM, pixels packed as rows (the pointwise case needs no packing
-        // and became a GEMM above).
+        // Any other window, stride or batch (3x3 stride 2, 1x1 stride 2) on a map of few pixels:
+        // the transposed implicit GEMM, its pixel rows packed by the convolution packing (a
+        // pointwise one on one image became a GEMM on views above). Its packed filter has the
+        // layout and key of that GEMM's transposed B, so the two share it.
         const int64_t k = in[1] * w[2] * w[3];
         if (prefersPixelRows(chosenIsa, out[1], out[2] * out[3], k)) {
           GemmShape shape{out[2] * out[3], out[1], k, out[0]};
