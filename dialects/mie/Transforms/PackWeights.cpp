@@ -135,15 +135,9 @@ struct Packer {
                          }
                      });
     } else if (conv.getPixelRows()) {
-      // The filters are the columns of the transposed product: w^T [K, F] as RHS panels.
-      int64_t nr = conv.getTiling()->getNr(), colPanels = llvm::divideCeil(f, nr);
-      std::string key = (global.getSymName() + "_rhs" + Twine(nr) + "t").str();
-      out = packOnce(global, key, {colPanels, k, nr},
-                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
-                       for (int64_t col = 0; col < f; ++col)
-                         for (int64_t kk = 0; kk < k; ++kk)
-                           packed[((col / nr) * k + kk) * nr + col % nr] = w[col * k + kk];
-                     });
+      // The filters are the columns of the transposed product: w^T [K, F], the filter [F, K] read
+      // as a transposed B (the panels a pointwise pixel-rows GEMM of the same weights reads).
+      out = packColumnPanels(global, f, k, conv.getTiling()->getNr(), /*transposed=*/true, 1.0);
     } else {
       std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
       out = packOnce(global, key, {panels, k, mr},
@@ -165,29 +159,34 @@ struct Packer {
     return success();
   }
 
+  /// op(b) * alpha, b [K, N] (or [N, K] `transposed`) -> RHS panels [ceil(N / nr)][K][nr], keyed
+  /// so that every op reading the same weights with the same nr, transposition and alpha shares
+  /// them.
+  FailureOr<memref::GlobalOp> packColumnPanels(memref::GlobalOp global, int64_t n, int64_t k,
+                                               int64_t nr, bool transposed, double alpha) {
+    std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (transposed ? "t" : "") +
+                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
+                          .str();
+    return packOnce(global, key, {(int64_t)llvm::divideCeil(n, nr), k, nr},
+                    [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                      for (int64_t kk = 0; kk < k; ++kk)
+                        for (int64_t col = 0; col < n; ++col) {
+                          float v = transposed ? w[col * k + kk] : w[kk * n + col];
+                          packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
+                        }
+                    });
+  }
+
   /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr].
   LogicalResult packGemm(GemmOp gemm) {
     memref::GlobalOp global = globalOf(gemm.getB());
     ArrayRef<int64_t> shape = cast<MemRefType>(gemm.getB().getType()).getShape();
     bool tb = gemm.getTransB();
     int64_t k = tb ? shape[1] : shape[0], n = tb ? shape[0] : shape[1];
-    int64_t nr = gemm.getTiling()->getNr();
-    double alpha = gemm.getAlpha().convertToDouble();
-    int64_t panels = llvm::divideCeil(n, nr);
     FailureOr<memref::GlobalOp> out = failure();
-    if (global) {
-      std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (tb ? "t" : "") +
-                         (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
-                            .str();
-      out = packOnce(global, key, {panels, k, nr},
-                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
-                       for (int64_t kk = 0; kk < k; ++kk)
-                         for (int64_t col = 0; col < n; ++col) {
-                           float v = tb ? w[col * k + kk] : w[kk * n + col];
-                           packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
-                         }
-                     });
-    }
+    if (global)
+      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb,
+                             gemm.getAlpha().convertToDouble());
     if (failed(out)) {
       gemm.removeTilingAttr();
       return success();

@@ -368,7 +368,9 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           }
           return;
         }
-        if (isPointwise(conv) && prefersPixelRows(chosenIsa, out[1], out[2] * out[3], in[1])) {
+        const int64_t k = in[1] * w[2] * w[3];
+        const bool pixelRows = prefersPixelRows(chosenIsa, out[1], out[2] * out[3], k);
+        if (isPointwise(conv) && pixelRows) {
           GemmShape shape{out[2] * out[3], out[1], in[1], 1};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
             rewriteAsPixelRowsGemm(conv).setTilingAttr(t);
@@ -383,8 +385,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         // the transposed implicit GEMM, its pixel rows packed by the convolution packing (a
         // pointwise one on one image became a GEMM on views above). Its packed filter has the
         // layout and key of that GEMM's transposed B, so the two share it.
-        const int64_t k = in[1] * w[2] * w[3];
-        if (prefersPixelRows(chosenIsa, out[1], out[2] * out[3], k)) {
+        if (pixelRows) {
           GemmShape shape{out[2] * out[3], out[1], k, out[0]};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false)) {
             conv.setTilingAttr(t);

@@ -201,6 +201,21 @@ SmallVector<Value> windowArgs(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t>
           ub.i64(p[0]),           ub.i64(p[1]),           ub.i64(d[0]), ub.i64(d[1])};
 }
 
+/// Calls the convolution packing of `op` (logical filter shape `w`): pixel panels `width` wide of
+/// pixels [p0, p0 + np) of image `img` of `x`, K rows [k0, k0 + kc), at `dstOff` of `dst`.
+void packConvPanels(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t> w, StringRef isa, Value x,
+                    Value img, Value p0, Value np, Value k0, Value kc, int64_t width, Value dst,
+                    Value dstOff) {
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  SmallVector<Value> args = {ub.ptr(x), ub.i64(ub.mul(img, in[1] * in[2] * in[3])),
+                             ub.i64(in[1]), ub.i64(in[2]), ub.i64(in[3])};
+  llvm::append_range(args, windowArgs(ub, op, w));
+  args.append({ub.i64(out[3]), ub.i64(p0), ub.i64(np), ub.i64(k0), ub.i64(kc), ub.i64(width),
+               ub.ptr(dst), ub.i64(dstOff)});
+  ub.call(("mie_uk_f32_pack_conv_nchw_" + isa).str(), args);
+}
+
 
 } // namespace
 
@@ -227,8 +242,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
-  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
-  const int64_t p = oh * ow, k = ch * w[2] * w[3];
+  const int64_t n = in[0], ch = in[1], f = out[1], p = out[2] * out[3], k = ch * w[2] * w[3];
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
   // 1x1, stride 1, no padding: the image [C, P] already is the K x N operand, read in place.
@@ -262,12 +276,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         // body.
         Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc * kc);
         auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
-          SmallVector<Value> args = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch),
-                                     ub.i64(h), ub.i64(wd)};
-          llvm::append_range(args, windowArgs(ub, op, w));
-          args.append({ub.i64(ow), ub.i64(p0), ub.i64(np), ub.i64(k0), ub.i64(kcur), ub.i64(nr),
-                       ub.ptr(scratch), ub.i64(dstOff)});
-          ub.call("mie_uk_f32_pack_conv_nchw_" + isa, args);
+          packConvPanels(ub, op, w, isa, x, img, p0, np, k0, kcur, nr, scratch, dstOff);
         };
         // Tiles of filter panels [ftBegin, ftEnd) x pixel panels [ptBegin, ptEnd) of the block
         // starting at p0 (np pixels); `bOffset(pt, k0, kcur)` locates pixel panel pt's K block in
@@ -540,8 +549,8 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
-  const int64_t batch = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], p = out[2] * out[3];
-  const int64_t k = ch * w[2] * w[3], mr = t.getMr();
+  const int64_t batch = in[0], f = out[1], p = out[2] * out[3];
+  const int64_t k = in[1] * w[2] * w[3], mr = t.getMr();
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   // out^T[P, F] per image: rows are pixels, columns filters, stored transposed into [F, P].
@@ -554,12 +563,7 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
       op, "conv2d", g, operands, op.getOutput(), symbols,
       [&](UKernelBuilder &ub, Value x, Value img, Value m0, Value mcur, Value k0, Value kcur,
           Value scratch, Value dstOff) {
-        SmallVector<Value> a = {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h),
-                                ub.i64(wd)};
-        llvm::append_range(a, windowArgs(ub, op, w));
-        a.append({ub.i64(out[3]), ub.i64(m0), ub.i64(mcur), ub.i64(k0), ub.i64(kcur), ub.i64(mr),
-                  ub.ptr(scratch), ub.i64(dstOff)});
-        ub.call("mie_uk_f32_pack_conv_nchw_" + isa, a);
+        packConvPanels(ub, op, w, isa, x, img, m0, mcur, k0, kcur, mr, scratch, dstOff);
       });
 }
 

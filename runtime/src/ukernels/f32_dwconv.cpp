@@ -159,10 +159,10 @@ MIE_UK_INLINE void dwconvBlock3x3(const DwImage &src, int64_t oh0, int64_t ow0, 
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < NU; ++u)
       acc[r][u] = splat(0.0f);
-  // Stride 2: the pairs of loads of taps 0 and 1, and of tap 2; stride 1: taps 0, 1, 2.
+  // Stride 2: the pairs of loads of taps 0 and 1 (taps[0]), and of tap 2; stride 1: taps 0, 1, 2.
   DwImage::Tap taps[3][NU];
   for (int u = 0; u < NU; ++u)
-    for (int kw = 0; kw < 3; ++kw)
+    for (int kw = 0; kw < 3; kw += S == 2 ? 2 : 1)
       taps[kw][u] = src.prepare(ow0 + u * VL, kw);
   for (int ir = 0; ir < (R - 1) * S + 3; ++ir) {
     // Input row ir of the block is tap row kh = ir - S r of output row r.
