@@ -175,11 +175,13 @@ std::vector<Epilogue> epilogues() {
 
 /// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray
 /// stores) and compares against a double-precision reference. With MIE_UK_TRANSPOSE_C, C and the
-/// residual hold the block transposed (n rows of m).
-void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e) {
+/// residual hold the block transposed (n rows of m). `residualInC`: the residual is the block of C
+/// itself (an output planned over a residual that dies at the kernel: `mie.in_place_input`).
+void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e,
+               bool residualInC = false) {
   const bool transposed = e.flags & MIE_UK_TRANSPOSE_C;
   const int64_t rowsC = transposed ? n : m, colsC = transposed ? m : n;
-  const int64_t ldc = colsC + 5, ldr = colsC + 3, border = 2;
+  const int64_t ldc = colsC + 5, ldr = residualInC ? ldc : colsC + 3, border = 2;
   std::vector<float> a = randomVector(k * t.mr, 1 + k + m); // [k][mr], zero past m
   for (int64_t p = 0; p < k; ++p)
     for (int64_t i = m; i < t.mr; ++i)
@@ -194,8 +196,9 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
   std::vector<float> res = randomVector(rowsC * ldr, 17);
   const float lo = -0.25f, hi = 0.5f;
   float *cBlock = c.data() + border * ldc + border;
-  t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), border * ldc + border, ldc, k, m, n, e.flags,
-       bias.data(), 0, res.data(), 0, ldr, lo, hi);
+  const int64_t cOff = border * ldc + border;
+  t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), cOff, ldc, k, m, n, e.flags, bias.data(), 0,
+       residualInC ? c.data() : res.data(), residualInC ? cOff : 0, ldr, lo, hi);
   (void)cBlock;
   const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
   for (int64_t i = 0; i < rowsC + 2 * border; ++i)
@@ -215,7 +218,7 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
         if (e.flags & MIE_UK_BIAS)
           want += (e.flags & MIE_UK_BIAS_PER_COL) ? bias[bj] : bias[bi];
         if (e.flags & MIE_UK_RESIDUAL)
-          want += res[br * ldr + bq];
+          want += residualInC ? c0[i * ldc + j] : res[br * ldr + bq];
         want = activate(want, act);
         if (e.flags & MIE_UK_CLAMP)
           want = std::min(std::max(want, double(lo)), double(hi));
@@ -241,6 +244,27 @@ TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
           for (const Epilogue &e : epilogues())
             checkTile(t, k, m, n, e);
         }
+  }
+  if (!tested)
+    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+}
+
+TEST(UKernelTiles, ResidualReadFromTheBlockItWrites) {
+  int tested = 0;
+  for (const Tile &t : allTiles()) {
+    if (!supported(t.isa))
+      continue;
+    ++tested;
+    SCOPED_TRACE(t.name);
+    for (const Epilogue &e : epilogues()) {
+      if (!(e.flags & MIE_UK_RESIDUAL) || (e.flags & MIE_UK_ACCUMULATE))
+        continue;
+      for (int64_t k : {1, 17, 64})
+        for (int64_t m : {1, t.mr - 1, t.mr})
+          for (int64_t n : {1, 7, t.nr - 1, t.nr})
+            if (m >= 1 && n >= 1 && n <= t.nr)
+              checkTile(t, k, m, n, e, /*residualInC=*/true);
+    }
   }
   if (!tested)
     GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
@@ -572,6 +596,16 @@ TEST(UKernelWinograd, TransformsAroundGemmsMatchDirectConvolution) {
                   << isa.name << " F(" << tile << "x" << tile << ") c=" << cc.c << " f=" << cc.f
                   << " " << cc.h << "x" << cc.w << " at f" << f << " (" << y << ", " << xx << ")";
             }
+        // The residual read from the output written over it (`mie.in_place_input`): each vector
+        // is read before its own store, so the same values come out.
+        std::vector<float> inPlace(res);
+        inPlace.push_back(-5.0f);
+        outFn(m.data(), 0, cc.f, th, tw, oh, ow, 0, cc.f, inPlace.data(), 0, flags, bias.data(), 0,
+              inPlace.data(), 0, 0, 0);
+        ASSERT_EQ(inPlace.back(), -5.0f) << "output transform wrote past the output";
+        for (size_t i = 0; i < res.size(); ++i)
+          ASSERT_EQ(inPlace[i], out[i]) << isa.name << " F(" << tile << "x" << tile
+                                        << ") in place, element " << i;
       }
     }
   }

@@ -56,6 +56,59 @@ func.func @in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> 
   return
 }
 
+// Tests that an output written in place over a residual that the microkernel lowering vouches for
+// (`mie.in_place_input`) is accepted, also through collapses of the whole buffers.
+// CHECK-LABEL: func.func @residual_in_place
+func.func @residual_in_place(%x: memref<2x4xf32>, %y: memref<1x2x2x2xf32>,
+                             %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 32 : i64} {
+  %r = mie.view %arena[0] : memref<32xi8> to memref<1x2x2x2xf32>
+  mie.kernel "k0" ins(%x : memref<2x4xf32>) outs(%r : memref<1x2x2x2xf32>) {
+  ^bb0(%i: memref<2x4xf32>, %o: memref<1x2x2x2xf32>):
+    mie.yield
+  }
+  %o = mie.view %arena[0] : memref<32xi8> to memref<1x2x2x2xf32>
+  %rc = memref.collapse_shape %r [[0, 1], [2, 3]] : memref<1x2x2x2xf32> into memref<2x4xf32>
+  %oc = memref.collapse_shape %o [[0, 1], [2, 3]] : memref<1x2x2x2xf32> into memref<2x4xf32>
+  mie.kernel "gemm" ins(%x, %rc : memref<2x4xf32>, memref<2x4xf32>) outs(%oc : memref<2x4xf32>)
+      attributes {mie.in_place_input = 1 : i64} {
+  ^bb0(%a: memref<2x4xf32>, %b: memref<2x4xf32>, %c: memref<2x4xf32>):
+    mie.yield
+  }
+  mie.kernel "k2" ins(%o : memref<1x2x2x2xf32>) outs(%y : memref<1x2x2x2xf32>) {
+  ^bb0(%i: memref<1x2x2x2xf32>, %p: memref<1x2x2x2xf32>):
+    mie.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that the attribute vouches only for the input it names: here the kernel writes its output
+// over input 0, the microkernel lowering vouched for input 1.
+func.func @residual_other_input(%x: memref<4xf32>, %y: memref<4xf32>,
+                                %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 32 : i64} {
+  %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32> loc(fused["/a/Conv"])
+  %r = mie.view %arena[16] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a, %r : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>, %p: memref<4xf32>):
+    mie.yield
+  }
+  %o = mie.view %arena[0] : memref<32xi8> to memref<4xf32> loc(fused["/b/Conv"])
+  // expected-error @below {{mie-check-memory-plan: buffers [0, 16) (/a/Conv) and [0, 16) (/b/Conv) are both alive at this op and share arena bytes}}
+  mie.kernel "gemm" ins(%a, %r : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+      attributes {mie.in_place_input = 1 : i64} {
+  ^bb0(%i: memref<4xf32>, %j: memref<4xf32>, %p: memref<4xf32>):
+    mie.yield
+  }
+  mie.kernel "k2" ins(%o : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %p: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
+
 // -----
 
 // Tests two buffers alive at the same kernel and sharing bytes: the error is at the kernel where

@@ -570,3 +570,41 @@ func.func @conv_pixel_rows(%x: memref<2x3x9x9xf32>, %w: memref<2x27x16xf32>, %b:
   mie.conv2d ins(%x, %w : memref<2x3x9x9xf32>, memref<2x27x16xf32>) bias(%b : memref<20xf32>) residual(%r : memref<2x20x5x5xf32>) outs(%y : memref<2x20x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, filter_shape = array<i64: 20, 3, 3, 3>, epilogue = #mie.epilogue<bias, residual, activation = relu>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 27, mc = 12, nc = 16, shared_panels = true>}
   return
 }
+
+// -----
+
+// Tests which microkernel lowerings let memory planning write the output over the residual
+// (`mie.in_place_input`, the residual's index among the kernel's inputs): the tiles read the
+// residual whole in the epilogue before storing the same elements, so a product of one K block
+// (@residual_one_k_block: x, w, residual = 2; @gemm_residual: a, b, bias, residual = 3) and the
+// Winograd form (only its output transform writes the output) qualify; with several K blocks
+// (@residual_k_blocks, K = 18 in blocks of 8) the first ones store partial sums before the last
+// reads the residual, so it does not.
+// CHECK-LABEL: func.func @residual_one_k_block
+// CHECK: mie.kernel "conv2d"
+// CHECK-SAME: mie.in_place_input = 2 : i64
+// CHECK-LABEL: func.func @residual_k_blocks
+// CHECK: mie.kernel "conv2d"
+// CHECK-NOT: mie.in_place_input
+// CHECK-LABEL: func.func @gemm_residual
+// CHECK: mie.kernel "gemm"
+// CHECK-SAME: mie.in_place_input = 3 : i64
+// CHECK-LABEL: func.func @winograd_residual
+// CHECK: mie.kernel "conv2d_winograd"
+// CHECK-SAME: mie.in_place_input = 2 : i64
+func.func @residual_one_k_block(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  return
+}
+func.func @residual_k_blocks(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 8, mc = 8, nc = 16>}
+  return
+}
+func.func @gemm_residual(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>, %bias: memref<32xf32>, %r: memref<18x32xf32>, %c: memref<18x32xf32>) {
+  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<32xf32>) residual(%r : memref<18x32xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<bias, residual>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  return
+}
+func.func @winograd_residual(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  return
+}

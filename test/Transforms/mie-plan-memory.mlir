@@ -391,3 +391,83 @@ func.func @accumulates(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests in-place reuse that the microkernel lowering vouches for (`mie.in_place_input`: a residual
+// read in the epilogue of the tile that stores the same elements): the output takes the bytes of
+// the residual, which dies at the kernel, also when the kernel reads both through 2-D collapses of
+// the whole buffers (a pixel-rows GEMM on an image) and the collapses come before it. Without the
+// attribute (@residual_not_vouched), or with the residual read again later (@residual_live_after),
+// the output gets bytes of its own.
+// CHECK-LABEL: func.func @residual_in_place
+// CHECK-SAME: in_place = 1 : i64, lower_bound = 256 : i64, naive = 512 : i64
+// CHECK: mie.view %{{.*}}[0] : memref<256xi8> to memref<1x4x2x8xf32>
+// CHECK: mie.view %{{.*}}[0] : memref<256xi8> to memref<1x4x2x8xf32>
+// CHECK-LABEL: func.func @residual_not_vouched
+// CHECK-SAME: in_place = 0 : i64
+// CHECK-LABEL: func.func @residual_live_after
+// CHECK-SAME: in_place = 0 : i64
+func.func @residual_in_place(%x: memref<1x4x2x8xf32>, %w: memref<16x16xf32>, %y: memref<1x4x2x8xf32>) {
+  %res = mie.alloc : memref<1x4x2x8xf32>
+  %out = mie.alloc : memref<1x4x2x8xf32>
+  mie.kernel "copy" ins(%x : memref<1x4x2x8xf32>) outs(%res : memref<1x4x2x8xf32>) {
+  ^bb0(%i: memref<1x4x2x8xf32>, %o: memref<1x4x2x8xf32>):
+    linalg.copy ins(%i : memref<1x4x2x8xf32>) outs(%o : memref<1x4x2x8xf32>)
+    mie.yield
+  }
+  %xc = memref.collapse_shape %x [[0, 1], [2, 3]] : memref<1x4x2x8xf32> into memref<4x16xf32>
+  %rc = memref.collapse_shape %res [[0, 1], [2, 3]] : memref<1x4x2x8xf32> into memref<4x16xf32>
+  %oc = memref.collapse_shape %out [[0, 1], [2, 3]] : memref<1x4x2x8xf32> into memref<4x16xf32>
+  mie.kernel "gemm" ins(%xc, %w, %rc : memref<4x16xf32>, memref<16x16xf32>, memref<4x16xf32>)
+      outs(%oc : memref<4x16xf32>) attributes {mie.in_place_input = 2 : i64} {
+  ^bb0(%a: memref<4x16xf32>, %b: memref<16x16xf32>, %r: memref<4x16xf32>, %o: memref<4x16xf32>):
+    mie.yield
+  }
+  mie.kernel "copy" ins(%out : memref<1x4x2x8xf32>) outs(%y : memref<1x4x2x8xf32>) {
+  ^bb0(%i: memref<1x4x2x8xf32>, %o: memref<1x4x2x8xf32>):
+    linalg.copy ins(%i : memref<1x4x2x8xf32>) outs(%o : memref<1x4x2x8xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @residual_not_vouched(%x: memref<4x16xf32>, %w: memref<16x16xf32>, %y: memref<4x16xf32>) {
+  %res = mie.alloc : memref<4x16xf32>
+  %out = mie.alloc : memref<4x16xf32>
+  mie.kernel "copy" ins(%x : memref<4x16xf32>) outs(%res : memref<4x16xf32>) {
+  ^bb0(%i: memref<4x16xf32>, %o: memref<4x16xf32>):
+    linalg.copy ins(%i : memref<4x16xf32>) outs(%o : memref<4x16xf32>)
+    mie.yield
+  }
+  mie.kernel "gemm" ins(%x, %w, %res : memref<4x16xf32>, memref<16x16xf32>, memref<4x16xf32>)
+      outs(%out : memref<4x16xf32>) {
+  ^bb0(%a: memref<4x16xf32>, %b: memref<16x16xf32>, %r: memref<4x16xf32>, %o: memref<4x16xf32>):
+    mie.yield
+  }
+  mie.kernel "copy" ins(%out : memref<4x16xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%i: memref<4x16xf32>, %o: memref<4x16xf32>):
+    linalg.copy ins(%i : memref<4x16xf32>) outs(%o : memref<4x16xf32>)
+    mie.yield
+  }
+  return
+}
+func.func @residual_live_after(%x: memref<4x16xf32>, %w: memref<16x16xf32>, %y: memref<4x16xf32>) {
+  %res = mie.alloc : memref<4x16xf32>
+  %out = mie.alloc : memref<4x16xf32>
+  mie.kernel "copy" ins(%x : memref<4x16xf32>) outs(%res : memref<4x16xf32>) {
+  ^bb0(%i: memref<4x16xf32>, %o: memref<4x16xf32>):
+    linalg.copy ins(%i : memref<4x16xf32>) outs(%o : memref<4x16xf32>)
+    mie.yield
+  }
+  mie.kernel "gemm" ins(%x, %w, %res : memref<4x16xf32>, memref<16x16xf32>, memref<4x16xf32>)
+      outs(%out : memref<4x16xf32>) attributes {mie.in_place_input = 2 : i64} {
+  ^bb0(%a: memref<4x16xf32>, %b: memref<16x16xf32>, %r: memref<4x16xf32>, %o: memref<4x16xf32>):
+    mie.yield
+  }
+  mie.kernel "add" ins(%out, %res : memref<4x16xf32>, memref<4x16xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%i: memref<4x16xf32>, %j: memref<4x16xf32>, %o: memref<4x16xf32>):
+    linalg.add ins(%i, %j : memref<4x16xf32>, memref<4x16xf32>) outs(%o : memref<4x16xf32>)
+    mie.yield
+  }
+  return
+}

@@ -52,6 +52,11 @@ def Mie_Dialect : Dialect {
     /// Name of the attribute on a mie.kernel (and its outlined function) holding the floating-point
     /// operations it performs per run (non-negative i64; the profiler's GFLOP/s).
     static constexpr ::llvm::StringLiteral getFlopsAttrName() { return "mie.flops"; }
+    /// On a mie.kernel: the index of an input it reads element by element only where, and just
+    /// before, it writes the same element of its first output (a residual added in the epilogue of
+    /// the register tile that stores it). Memory planning may then give that output the input's
+    /// bytes when the input is read for the last time there (mayWriteInPlace).
+    static constexpr ::llvm::StringLiteral getInPlaceInputAttrName() { return "mie.in_place_input"; }
   }];
 }
 

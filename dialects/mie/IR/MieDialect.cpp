@@ -33,6 +33,17 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << attribute.getName().strref()
                            << "' to be a non-negative i64, got " << attribute.getValue();
   }
+  if (attribute.getName() == getInPlaceInputAttrName()) {
+    auto index = dyn_cast<IntegerAttr>(attribute.getValue());
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (kernel && index && index.getType().isInteger(64) && index.getInt() >= 0 &&
+        index.getInt() < int64_t(kernel.getInputs().size()) && !kernel.getOutputs().empty())
+      return success();
+    return op->emitError() << "expects '" << getInPlaceInputAttrName()
+                           << "' on a mie.kernel with outputs, as the i64 index of one of its "
+                              "inputs, got "
+                           << attribute.getValue();
+  }
   if (attribute.getName() == getMemoryAttrName()) {
     if (isa<DictionaryAttr>(attribute.getValue()))
       return success();
@@ -68,5 +79,6 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
                          << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
-                         << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "')";
+                         << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "', '"
+                         << getInPlaceInputAttrName() << "')";
 }

@@ -42,16 +42,27 @@ std::string describe(const PlannedBuffer &buffer) {
   return text;
 }
 
+/// Whether `operand` is `buffer`, or a view of all of its bytes (a GEMM's collapse of an image).
+bool coversBuffer(Value operand, const PlannedBuffer &buffer, Value arena) {
+  if (operand == buffer.view)
+    return true;
+  ViewOp view = arenaViewOf(operand, arena);
+  std::optional<ByteRange> bytes = bytesOf(operand);
+  return view && view.getResult() == buffer.view && bytes && bytes->begin == buffer.bytes.begin &&
+         bytes->end == buffer.bytes.end;
+}
+
 /// Whether `a`, dying at op `at`, and `b`, born there, are an input and an output that the kernel
 /// writes in place.
-bool writtenInPlace(Operation *at, const PlannedBuffer &a, const PlannedBuffer &b) {
+bool writtenInPlace(Operation *at, const PlannedBuffer &a, const PlannedBuffer &b, Value arena) {
   auto kernel = dyn_cast<KernelOp>(at);
   if (!kernel || a.last != b.first || a.bytes.begin != b.bytes.begin ||
       a.bytes.end != b.bytes.end)
     return false;
   for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs()))
     for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs()))
-      if (input == a.view && output == b.view && mayWriteInPlace(kernel, inputIndex, outputIndex))
+      if (coversBuffer(input, a, arena) && coversBuffer(output, b, arena) &&
+          mayWriteInPlace(kernel, inputIndex, outputIndex))
         return true;
   return false;
 }
@@ -119,7 +130,7 @@ struct MieCheckMemoryPlanPass : impl::MieCheckMemoryPlanPassBase<MieCheckMemoryP
             !a.bytes.overlaps(b.bytes))
           continue;
         const int64_t at = std::max(a.first, b.first);
-        if (writtenInPlace(ops[at], a, b) || writtenInPlace(ops[at], b, a))
+        if (writtenInPlace(ops[at], a, b, arena) || writtenInPlace(ops[at], b, a, arena))
           continue;
         ops[at]->emitError("mie-check-memory-plan: buffers ")
             << describe(a) << " and " << describe(b)

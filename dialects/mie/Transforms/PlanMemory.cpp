@@ -5,6 +5,7 @@
 #include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <numeric>
@@ -19,15 +20,22 @@ namespace {
 constexpr size_t kPeakBuffersListed = 5;
 
 /// For each buffer, the buffer whose bytes it takes over in place (its own index if none): an
-/// output first written by an elementwise kernel at which one of its inputs, of the same type, is
-/// read for the last time (mayWriteInPlace). Requests of buffers that take over
+/// output first written by a kernel at which one of its inputs, of the same type, is read for the
+/// last time, where the kernel reads each input element just before writing the same output
+/// element (mayWriteInPlace: an elementwise kernel, or a residual read in a tile's epilogue). Either
+/// may be passed as a collapse or expand of the whole buffer (a GEMM's 2-D view of an image), and
+/// `firstTouch` ignores such views, which touch no memory. Requests of buffers that take over
 /// another's bytes are folded into that one's (its lifetime now ends where theirs does).
 SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64_t> &position,
                                  const DenseMap<Value, size_t> &bufferIndex,
+                                 ArrayRef<int64_t> firstTouch,
                                  std::vector<BufferRequest> &requests) {
   SmallVector<size_t> owner(requests.size());
   std::iota(owner.begin(), owner.end(), 0);
   auto index = [&](Value operand) -> std::optional<size_t> {
+    while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+        operand.getDefiningOp()))
+      operand = operand.getDefiningOp()->getOperand(0);
     auto it = bufferIndex.find(operand);
     if (it == bufferIndex.end())
       return std::nullopt;
@@ -38,7 +46,7 @@ SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64
     SmallVector<size_t> taken;
     for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs())) {
       std::optional<size_t> out = index(output);
-      if (!out || requests[*out].firstUse != at)
+      if (!out || firstTouch[*out] != at)
         continue;
       for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs())) {
         std::optional<size_t> in = index(input);
@@ -130,6 +138,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
 
     SmallVector<AllocOp> allocs;
     std::vector<BufferRequest> requests;
+    SmallVector<int64_t> firstTouch; // the first op that is not a view of the buffer
     for (AllocOp alloc : llvm::make_early_inc_range(block.getOps<AllocOp>())) {
       if (alloc->use_empty()) {
         alloc.erase();
@@ -148,6 +157,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
           std::max<int64_t>(alloc.getType().getElementTypeBitWidth() / 8, 1));
       req.firstUse = INT64_MAX;
       req.lastUse = -1;
+      int64_t touch = INT64_MAX;
       // Uses of the buffer and of every view of it (collapse/expand/subview/...) keep it alive.
       SmallVector<Value> aliases = {alloc.getResult()};
       while (!aliases.empty()) {
@@ -162,17 +172,20 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
           req.lastUse = std::max(req.lastUse, position[top]);
           if (top == user && isa<ViewLikeOpInterface>(user))
             llvm::append_range(aliases, user->getResults());
+          else
+            touch = std::min(touch, position[top]);
         }
       }
       allocs.push_back(alloc);
       requests.push_back(req);
+      firstTouch.push_back(touch);
     }
 
     DenseMap<Value, size_t> bufferIndex;
     for (auto [index, alloc] : llvm::enumerate(allocs))
       bufferIndex[alloc.getResult()] = index;
     const int64_t naive = arenaBounds(requests).naive;
-    SmallVector<size_t> owner = shareInPlace(block, position, bufferIndex, requests);
+    SmallVector<size_t> owner = shareInPlace(block, position, bufferIndex, firstTouch, requests);
     // Pack the buffers that own their bytes; the others take their owner's offset.
     std::vector<BufferRequest> packed;
     SmallVector<size_t> packedIndex(allocs.size());

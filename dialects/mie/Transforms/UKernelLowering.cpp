@@ -172,6 +172,18 @@ KernelOperands collectOperands(Value x, Value w, Value bias, Value residual) {
   return k;
 }
 
+/// Marks `kernel` as reading its residual input only in the epilogues of the tiles that store the
+/// same elements of its output 0, so memory planning may give the output the residual's bytes
+/// (mayWriteInPlace). Holds for a product of one K block: with several, the blocks before the
+/// last store partial sums into the output before the last one reads the residual there.
+void allowResidualInPlace(KernelOp kernel, const KernelOperands &operands, int64_t k, int64_t kc) {
+  if (operands.residualIndex < 0 || llvm::divideCeil(k, kc) != 1)
+    return;
+  kernel->setAttr(MieDialect::getInPlaceInputAttrName(),
+                  IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
+                                   operands.residualIndex));
+}
+
 /// Filter panels [begin, end) of group `group`: `perGroup` panels each, the last one cut at
 /// `panels`.
 std::pair<Value, Value> panelGroup(UKernelBuilder &ub, Value group, int64_t perGroup,
@@ -387,6 +399,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
               });
         });
       });
+  allowResidualInPlace(kernel, operands, k, kc);
   op.erase();
   return kernel;
 }
@@ -514,6 +527,7 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
                           pack(ub, args[0], img, m0, mcur, k0, kcur, scratch, dstOff);
                         });
       });
+  allowResidualInPlace(kernel, operands, g.k, t.getKc());
   op->erase();
   return kernel;
 }
@@ -865,6 +879,9 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
                    ub.f32(epi.lo), ub.f32(epi.hi)});
         });
       });
+  // The output is written only by the output transform, vector by vector after reading the
+  // residual's same elements; the GEMMs' K blocks accumulate in the arena buffer M.
+  allowResidualInPlace(kernel, operands, /*k=*/1, /*kc=*/1);
   op.erase();
   return kernel;
 }

@@ -58,7 +58,12 @@ bool mlir::mie::mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned o
   BlockArgument out = kernel.getOutputArgs()[outputIndex];
   auto inType = dyn_cast<MemRefType>(in.getType());
   if (!inType || inType != out.getType() || !inType.hasStaticShape() ||
-      !inType.getLayout().isIdentity() || !in.hasOneUse())
+      !inType.getLayout().isIdentity())
+    return false;
+  // The lowering vouches for the body (microkernel calls this analysis cannot look into).
+  if (auto vouched = kernel->getAttrOfType<IntegerAttr>(MieDialect::getInPlaceInputAttrName()))
+    return outputIndex == 0 && vouched.getInt() == int64_t(inputIndex);
+  if (!in.hasOneUse())
     return false;
   auto generic = dyn_cast<linalg::GenericOp>(in.use_begin()->getOwner());
   if (!generic || generic->getBlock() != &kernel.getBodyBlock() ||

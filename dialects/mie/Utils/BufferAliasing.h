@@ -41,8 +41,9 @@ std::optional<ByteRange> bytesOf(Value buffer);
 /// writes the output both through the identity map, without reading the output's old value, and
 /// nothing touches the output before that op. Each element of the input is then read in the same
 /// iteration that writes the element of the output at the same address, and never after.
-/// Both must have the same static, identity-layout type, and no other operand of the kernel may
-/// reach the input's bytes (bytesOf).
+/// Or the kernel carries `mie.in_place_input` = `inputIndex` and `outputIndex` is 0 (the lowering
+/// that emitted its microkernel calls vouches for the same order). Both must have the same static,
+/// identity-layout type, and no other operand of the kernel may reach the input's bytes (bytesOf).
 bool mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned outputIndex);
 
 } // namespace mlir::mie

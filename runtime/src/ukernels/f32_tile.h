@@ -185,9 +185,11 @@ MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV],
 }
 
 /// The epilogue (when MIE_UK_EPILOGUE) on the m x n corner of a tile, then its store to C (row
-/// stride ldc; transposed with MIE_UK_TRANSPOSE_C): everything a tile does after its K loop.
+/// stride ldc; transposed with MIE_UK_TRANSPOSE_C): everything a tile does after its K loop. The
+/// residual is read whole before the first store, so it may be C itself (memory planning writes an
+/// output over a residual that dies there: `mie.in_place_input`), hence no __restrict on c.
 template <int MR, int NV>
-MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *__restrict c, int64_t ldc, int64_t m,
+MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *c, int64_t ldc, int64_t m,
                               int64_t n, int64_t flags, const float *bias, const float *res,
                               int64_t ldr, float lo, float hi) {
   constexpr int NR = NV * VL;
@@ -320,7 +322,7 @@ MIE_UK_INLINE void prefetchTileRows(const float *c, int64_t ldc, int64_t m, int6
 /// gemmTile on the first R rows of a packed panel whose rows lie `stride` floats apart (MR).
 template <int R, int NV, int stride, bool streamed>
 MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restrict b, int64_t ldb,
-                                float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
+                                float *c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                                 int64_t flags, const float *bias, const float *res, int64_t ldr,
                                 float lo, float hi) {
   vf acc[R][NV];
@@ -348,7 +350,7 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
 /// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead.
 template <int MR, int NV, bool streamed>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
-                            float *__restrict c, int64_t ldc, int64_t k, int64_t m, int64_t n,
+                            float *c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
                             float lo, float hi) {
   if (MR > 1 && m == 1)

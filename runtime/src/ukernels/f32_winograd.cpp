@@ -137,7 +137,7 @@ MIE_UK_INLINE void inputTransform(const float *__restrict x, int64_t H, int64_t 
 template <int M>
 MIE_UK_INLINE void outputTransform(const float *__restrict m, int64_t F, int64_t TH, int64_t TW,
                                    int64_t OH, int64_t OW, int64_t f0, int64_t fn,
-                                   float *__restrict out, int64_t flags, const float *bias,
+                                   float *out, int64_t flags, const float *bias,
                                    const float *res, float lo, float hi) {
   constexpr int A = M + 2;
   const float z = opaqueZero();

@@ -45,8 +45,24 @@ func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 6
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
+
+// -----
+
+// expected-error @+1 {{expects 'mie.in_place_input' on a mie.kernel with outputs, as the i64 index of one of its inputs, got 1 : i64}}
+func.func private @in_place_input_not_a_kernel() attributes {mie.in_place_input = 1 : i64}
+
+// -----
+
+func.func @in_place_input_out_of_range(%a: memref<4xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{expects 'mie.in_place_input' on a mie.kernel with outputs, as the i64 index of one of its inputs, got 1 : i64}}
+  mie.kernel "k" ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) attributes {mie.in_place_input = 1 : i64} {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  return
+}
 
 //===----------------------------------------------------------------------===//
 // #mie.epilogue

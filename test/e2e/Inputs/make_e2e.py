@@ -337,6 +337,37 @@ def strided_batch():
     return nodes, inits, [2, 64, 13, 13], [2, 48, 7, 7]
 
 
+def residual_in_place():
+    """Bottleneck-like blocks whose residual dies at the convolution that adds it, so its output is
+    planned over the residual's bytes (mie.in_place_input): a 1x1 convolution read in place on a
+    14x14 map (NCHW tiles) and a 1x1 convolution on a 7x7 map (pixels as rows, tiles storing
+    transposed), each adding a residual computed two convolutions earlier."""
+    inits = [weight("w1", [64, 32, 1, 1]), weight("b1", [64], 0.1),
+             weight("w2", [64, 64, 1, 1]), weight("b2", [64], 0.1),
+             weight("w3", [64, 64, 1, 1]), weight("b3", [64], 0.1),
+             weight("w4", [128, 64, 3, 3]), weight("b4", [128], 0.1),
+             weight("w5", [128, 128, 1, 1]), weight("b5", [128], 0.1),
+             weight("w6", [128, 128, 1, 1]), weight("b6", [128], 0.1)]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["a"], name="conv1"),
+        helper.make_node("Conv", ["a", "w2", "b2"], ["b"], name="conv2"),
+        helper.make_node("Relu", ["b"], ["br"], name="relu2"),
+        helper.make_node("Conv", ["br", "w3", "b3"], ["c"], name="conv3"),
+        helper.make_node("Add", ["c", "a"], ["cs"], name="skip3"),
+        helper.make_node("Relu", ["cs"], ["cr"], name="relu3"),
+        helper.make_node("Conv", ["cr", "w4", "b4"], ["d"], name="conv4", strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["d", "w5", "b5"], ["e"], name="conv5"),
+        helper.make_node("Relu", ["e"], ["er"], name="relu5"),
+        helper.make_node("Conv", ["er", "w6", "b6"], ["f"], name="conv6"),
+        helper.make_node("Add", ["f", "d"], ["fs"], name="skip6"),
+        helper.make_node("Relu", ["fs"], ["fr"], name="relu6"),
+        helper.make_node("GlobalAveragePool", ["fr"], ["gap"], name="gap"),
+        helper.make_node("Flatten", ["gap"], ["y"], name="flatten", axis=1),
+    ]
+    return nodes, inits, [1, 32, 14, 14], [1, 128]
+
+
 def deep(blocks=80):
     """A long chain of small residual conv blocks: enough kernels that mie-compile splits code
     generation into several parts (lib/Target/CPU, codegenParts)."""
@@ -356,7 +387,8 @@ def deep(blocks=80):
 
 MODELS = {"mlp": mlp, "strided_batch": strided_batch, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
           "decoder": decoder, "gqa_decoder": gqa_decoder,
-          "matmuls": matmuls, "kernels": kernels, "deep": deep}
+          "matmuls": matmuls, "kernels": kernels, "deep": deep,
+          "residual_in_place": residual_in_place}
 
 
 def main():
