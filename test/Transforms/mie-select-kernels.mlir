@@ -334,3 +334,32 @@ func.func @attention_items(%q: memref<2x12x128x64xf32>, %o: memref<2x12x128x64xf
   return
 }
 }
+
+// -----
+
+// Tests the streamed-filter rule of the AVX-512 cost model on 1x1 convolutions over 14x14 = 196
+// pixels: with 24 filters x K = 64 (6 KiB, in L1) the NCHW form's 24x16 tile fills both sides best
+// (196 of 208 lanes) and is kept; with 576 filters x K = 96 (216 KiB, re-read from L2 for every
+// pixel panel) a one-vector-wide tile, which broadcasts one filter value per FMA, loses a tenth of
+// its efficiency, and the NCHW form (then 12x32: 196 of 224 lanes) loses to the pixels as rows
+// (8x32 tiles storing transposed in registers).
+// CHECK-LABEL: func.func @filters_in_l1
+// CHECK: mie.conv2d
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 24, nr = 16,
+// CHECK-LABEL: func.func @filters_from_l2
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 96, mc = 200, nc = 32, shared_panels = true>, trans_a, trans_b, trans_c}
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl">} {
+memref.global "private" constant @w_small : memref<24x64x1x1xf32> = dense<1.0>
+memref.global "private" constant @w_large : memref<576x96x1x1xf32> = dense<1.0>
+func.func @filters_in_l1(%x: memref<1x64x14x14xf32>, %y: memref<1x24x14x14xf32>) {
+  %w = memref.get_global @w_small : memref<24x64x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x64x14x14xf32>, memref<24x64x1x1xf32>) outs(%y : memref<1x24x14x14xf32>)
+  return
+}
+func.func @filters_from_l2(%x: memref<1x96x14x14xf32>, %y: memref<1x576x14x14xf32>) {
+  %w = memref.get_global @w_large : memref<576x96x1x1xf32>
+  mie.conv2d ins(%x, %w : memref<1x96x14x14xf32>, memref<576x96x1x1xf32>) outs(%y : memref<1x576x14x14xf32>)
+  return
+}
+}

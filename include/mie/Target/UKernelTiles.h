@@ -25,6 +25,9 @@ struct UKernelTile {
   /// Whether a full tile stores (and loads) C transposed by an in-register transpose rather than one
   /// element at a time: AVX-512's 8-row tiles (f32_tile.h, storeTransposed8).
   bool transposesInRegisters() const { return isa == "avx512" && mr == 8; }
+
+  /// Floats in one vector register of the tile's ISA (NR is a multiple of it).
+  int64_t vectorLanes() const { return isa == "avx512" ? 16 : isa == "avx2" ? 8 : 4; }
 };
 
 inline llvm::ArrayRef<UKernelTile> getAllF32GemmTiles() {
