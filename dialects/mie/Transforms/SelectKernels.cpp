@@ -122,7 +122,9 @@ TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_
 /// per item, so that costs the least.
 TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
                                    int64_t minItems) {
-  const UKernelTile *best = bestTile(getF32GemmTiles(isa), s.m, s.n);
+  // bestTile points into the list: it must outlive every use of `best`.
+  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
+  const UKernelTile *best = bestTile(tiles, s.m, s.n);
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
@@ -257,7 +259,8 @@ constexpr double kRowsMargin = 1.02;
 /// 256 at 14x14 1.13x faster).
 bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels, int64_t k) {
   double rowsScore;
-  const UKernelTile *rows = bestTile(getF32GemmTiles(isa), pixels, filters, &rowsScore);
+  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa); // outlives `rows`, which points into it
+  const UKernelTile *rows = bestTile(tiles, pixels, filters, &rowsScore);
   if (!rows)
     return false;
   // The scatter shrinks with the rows a tile really has (one pixel: a contiguous run per tile).
