@@ -229,45 +229,41 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
     }
 }
 
-TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
+/// checkTile on every tile this CPU runs, for reductions `ks`, odd corners of the tile (1, MR - 1,
+/// MR rows; 1, 7, NR - 1, NR columns) and every epilogue `use` accepts.
+void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogue &),
+                    bool residualInC) {
   int tested = 0;
   for (const Tile &t : allTiles()) {
     if (!supported(t.isa))
       continue;
     ++tested;
     SCOPED_TRACE(t.name);
-    for (int64_t k : {1, 7, 17, 63, 64, 65})
+    for (int64_t k : ks)
       for (int64_t m : {1, t.mr - 1, t.mr})
         for (int64_t n : {1, 7, t.nr - 1, t.nr}) {
           if (m < 1 || n < 1 || n > t.nr)
             continue;
           for (const Epilogue &e : epilogues())
-            checkTile(t, k, m, n, e);
+            if (use(e))
+              checkTile(t, k, m, n, e, residualInC);
         }
   }
   if (!tested)
     GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
 }
 
+TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
+  checkEveryTile({1, 7, 17, 63, 64, 65}, [](const Epilogue &) { return true; }, false);
+}
+
 TEST(UKernelTiles, ResidualReadFromTheBlockItWrites) {
-  int tested = 0;
-  for (const Tile &t : allTiles()) {
-    if (!supported(t.isa))
-      continue;
-    ++tested;
-    SCOPED_TRACE(t.name);
-    for (const Epilogue &e : epilogues()) {
-      if (!(e.flags & MIE_UK_RESIDUAL) || (e.flags & MIE_UK_ACCUMULATE))
-        continue;
-      for (int64_t k : {1, 17, 64})
-        for (int64_t m : {1, t.mr - 1, t.mr})
-          for (int64_t n : {1, 7, t.nr - 1, t.nr})
-            if (m >= 1 && n >= 1 && n <= t.nr)
-              checkTile(t, k, m, n, e, /*residualInC=*/true);
-    }
-  }
-  if (!tested)
-    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+  checkEveryTile(
+      {1, 17, 64},
+      [](const Epilogue &e) {
+        return (e.flags & MIE_UK_RESIDUAL) && !(e.flags & MIE_UK_ACCUMULATE);
+      },
+      /*residualInC=*/true);
 }
 
 TEST(UKernelTiles, ActivationsOverWideRange) {
