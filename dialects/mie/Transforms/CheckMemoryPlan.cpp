@@ -44,8 +44,6 @@ std::string describe(const PlannedBuffer &buffer) {
 
 /// Whether `operand` is `buffer`, or a view of all of its bytes (a GEMM's collapse of an image).
 bool coversBuffer(Value operand, const PlannedBuffer &buffer, Value arena) {
-  if (operand == buffer.view)
-    return true;
   ViewOp view = arenaViewOf(operand, arena);
   std::optional<ByteRange> bytes = bytesOf(operand);
   return view && view.getResult() == buffer.view && bytes && bytes->begin == buffer.bytes.begin &&

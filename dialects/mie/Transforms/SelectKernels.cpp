@@ -11,6 +11,8 @@
 #include "mie/Target/UKernelTiles.h"
 #include "runtime/src/ukernels/mie_ukernels.h"
 
+#include <optional>
+
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIESELECTKERNELSPASS
 #include "dialects/mie/Transforms/Passes.h.inc"
@@ -50,18 +52,19 @@ constexpr int64_t kSharedPanelsBudget = 4 * 1024 * 1024;
 constexpr double kStreamedLhsOneVectorFactor = 0.9;
 
 /// The tile maximizing efficiency x the share of its lanes an M x N product fills (ties keep the
-/// list's order), with that score; null when the ISA has no tiles. `lhsBytes`: the bytes of the
-/// LHS that every column panel re-reads when they are constant filters (0: packed per block).
-const UKernelTile *bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
-                            double *bestScore = nullptr, int64_t lhsBytes = 0) {
-  const UKernelTile *best = nullptr;
+/// list's order), with that score; none when the ISA has no tiles. A copy, so that no caller keeps
+/// a pointer into a temporary list (getF32GemmTiles builds one per call). `lhsBytes`: the bytes
+/// of the LHS that every column panel re-reads when they are constant filters (0: packed per block).
+std::optional<UKernelTile> bestTile(ArrayRef<UKernelTile> tiles, int64_t m, int64_t n,
+                                    double *bestScore = nullptr, int64_t lhsBytes = 0) {
+  std::optional<UKernelTile> best;
   double score = -1;
   for (const UKernelTile &t : tiles) {
     double s = t.efficiency * utilization(m, t.mr) * utilization(n, t.nr);
     if (lhsBytes > kL1Budget && t.nr == t.vectorLanes())
       s *= kStreamedLhsOneVectorFactor;
     if (s > score + 1e-9) {
-      best = &t;
+      best = t;
       score = s;
     }
   }
@@ -122,9 +125,7 @@ TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_
 /// per item, so that costs the least.
 TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
                                    int64_t minItems) {
-  // bestTile points into the list: it must outlive every use of `best`.
-  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
-  const UKernelTile *best = bestTile(tiles, s.m, s.n);
+  std::optional<UKernelTile> best = bestTile(getF32GemmTiles(isa), s.m, s.n);
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
@@ -150,7 +151,7 @@ TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
 TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
                         bool activationIsN) {
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
-  const UKernelTile *best =
+  std::optional<UKernelTile> best =
       bestTile(tiles, s.m, s.n, nullptr, activationIsN ? kElementBytes * s.m * s.k : 0);
   if (!best)
     return {};
@@ -259,8 +260,8 @@ constexpr double kRowsMargin = 1.02;
 /// 256 at 14x14 1.13x faster).
 bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels, int64_t k) {
   double rowsScore;
-  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa); // outlives `rows`, which points into it
-  const UKernelTile *rows = bestTile(tiles, pixels, filters, &rowsScore);
+  std::optional<UKernelTile> rows =
+      bestTile(getF32GemmTiles(isa), pixels, filters, &rowsScore);
   if (!rows)
     return false;
   // The scatter shrinks with the rows a tile really has (one pixel: a contiguous run per tile).
@@ -287,7 +288,7 @@ TilingAttr chooseDirectTiling(MLIRContext *ctx, StringRef isa, Conv2dOp conv, in
     return {};
   // Tiles run along one output row: N is OW, not OH * OW.
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
-  const UKernelTile *best = bestTile(tiles, out[1], out[3]);
+  std::optional<UKernelTile> best = bestTile(tiles, out[1], out[3]);
   if (!best)
     return {};
   // Bands: enough items for every thread, then no larger than the plane budget allows.

@@ -172,12 +172,14 @@ KernelOperands collectOperands(Value x, Value w, Value bias, Value residual) {
   return k;
 }
 
-/// Marks `kernel` as reading its residual input only in the epilogues of the tiles that store the
-/// same elements of its output 0, so memory planning may give the output the residual's bytes
-/// (mayWriteInPlace). Holds for a product of one K block: with several, the blocks before the
-/// last store partial sums into the output before the last one reads the residual there.
-void allowResidualInPlace(KernelOp kernel, const KernelOperands &operands, int64_t k, int64_t kc) {
-  if (operands.residualIndex < 0 || llvm::divideCeil(k, kc) != 1)
+/// Marks `kernel`, when `readBeforeWritten`, as reading its residual input only where and just
+/// before it stores the same elements of its output 0, so memory planning may give the output the
+/// residual's bytes (mayWriteInPlace). The tiles of a product of one K block do (each reads its
+/// residual block in the epilogue); with several, the blocks before the last store partial sums
+/// into the output before the last one reads the residual there.
+void allowResidualInPlace(KernelOp kernel, const KernelOperands &operands,
+                          bool readBeforeWritten) {
+  if (operands.residualIndex < 0 || !readBeforeWritten)
     return;
   kernel->setAttr(MieDialect::getInPlaceInputAttrName(),
                   IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
@@ -399,7 +401,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
               });
         });
       });
-  allowResidualInPlace(kernel, operands, k, kc);
+  allowResidualInPlace(kernel, operands, /*readBeforeWritten=*/kc >= k);
   op.erase();
   return kernel;
 }
@@ -527,7 +529,7 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
                           pack(ub, args[0], img, m0, mcur, k0, kcur, scratch, dstOff);
                         });
       });
-  allowResidualInPlace(kernel, operands, g.k, t.getKc());
+  allowResidualInPlace(kernel, operands, /*readBeforeWritten=*/t.getKc() >= g.k);
   op->erase();
   return kernel;
 }
@@ -881,7 +883,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
       });
   // The output is written only by the output transform, vector by vector after reading the
   // residual's same elements; the GEMMs' K blocks accumulate in the arena buffer M.
-  allowResidualInPlace(kernel, operands, /*k=*/1, /*kc=*/1);
+  allowResidualInPlace(kernel, operands, /*readBeforeWritten=*/true);
   op.erase();
   return kernel;
 }
