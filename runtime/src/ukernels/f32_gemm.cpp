@@ -15,53 +15,65 @@ using namespace mie_uk;
 
 namespace {
 
-/// Lanes [lo, hi) of d get row[iw0 + l * SW] for a stride SW > 1, where those lanes' reads lie in
-/// the row [0, W) (stride 1 is copyFloats). Stride 2: whole vectors, then one masked vector for the
-/// rest: a panel's segments are output-row pieces of 7 to 56 pixels, which LLVM's vectorized loops
-/// (4 vectors an iteration) left almost entirely to their scalar remainders (resnet50's stride-2
-/// layers 0.87-0.90x their time).
-MIE_UK_INLINE void copyRowLanes(float *__restrict d, const float *row, int64_t W, int64_t iw0,
-                                int64_t SW, int64_t lo, int64_t hi, float z) {
-  int64_t l = lo;
-  if (SW == 2) {
-    const vf vz = splat(z); // as in copyFloats(): keeps LLVM from turning the loop into memcpy
-    // A whole vector reads 2 * VL floats, one past its last lane's input: only inside the row.
-    for (; l + VL <= hi && iw0 + 2 * (l + VL) <= W; l += VL)
-      store(d + l, loadEven(row + iw0 + 2 * l) + vz);
-    if (l < hi) { // at most VL lanes are left: their inputs are the 2 n - 1 floats from 2 l
-      const int64_t n = hi - l;
-      vf a, b;
-      loadFirstPair(row + iw0 + 2 * l, 2 * n - 1, a, b);
-      storeFirst(d + l, evenLanes(a, b) + vz, n);
-    }
-    return;
-  }
-  for (; l < hi; ++l)
-    d[l] = row[iw0 + l * SW] + z;
-}
-
 /// Where one tap of one segment reads: lane l of [lo, hi) gets row[iw0 + l * SW] of the input row
 /// at `row` (an offset in the channel's plane); the other lanes fall into the padding.
 struct TapRun {
   int64_t row, iw0, lo, hi;
 };
 
-/// Copies one segment of one K row (a tap of the channel plane `xc`) into its panel lanes `ds`.
-MIE_UK_INLINE void copyTapRun(float *__restrict ds, const float *xc, const TapRun &r, int64_t len,
-                              int64_t W, int64_t SW, float z) {
-  fillFloats(ds, r.lo, z);
-  if (SW == 1)
-    copyFloats(ds + r.lo, xc + r.row + r.iw0 + r.lo, r.hi - r.lo, z);
-  else
-    copyRowLanes(ds, xc + r.row, W, r.iw0, SW, r.lo, r.hi, z);
-  fillFloats(ds + r.hi, len - r.hi, z);
+/// Lanes of a vector whose segment lanes v + l lie in [lo, hi) (v: the vector's first lane).
+MIE_UK_INLINE vmask lanesWithin(vi l, int64_t v, int64_t lo, int64_t hi) {
+  return __builtin_convertvector((l >= vi(int32_t(lo - v))) & (l < vi(int32_t(hi - v))), vmask);
+}
+
+/// One tap of one segment for the channels [cbeg, cend): lanes [0, len) of the K row of channel c
+/// at ds + (c - cbeg) * dstride get xc[r.row + r.iw0 + l * SW] (xc: channel c's plane) for l in
+/// [r.lo, r.hi) and zeros elsewhere. The masks depend on the tap and the segment only, so they are
+/// worked out once for all channels, and a channel costs one or two masked loads (whose masked-off
+/// lanes touch no memory: the padding reads nothing), a deinterleave for stride 2 and one masked
+/// store per vector. Copying per K row with the bounds and fills recomputed each time cost
+/// resnet50's stride-2 3x3 layers a quarter of their time in packing.
+MIE_UK_INLINE void packTapSegment(float *__restrict ds, int64_t dstride, const float *x,
+                                  int64_t plane, int64_t channels, const TapRun &r, int64_t len,
+                                  int64_t SW) {
+  const vi l = laneIndex();
+  for (int64_t v = 0; v < len; v += VL) {
+    const vmask st = __builtin_convertvector(l < vi(int32_t(len - v)), vmask);
+    float *d = ds + v;
+    if (SW == 1) {
+      const vmask ld = lanesWithin(l, v, r.lo, r.hi);
+      const float *s = x + r.row + r.iw0 + v;
+      for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride)
+        __builtin_masked_store(st, __builtin_masked_load(ld, s, splat(0.0f)), d);
+    } else if (SW == 2) {
+      // Lane v + j reads element 2 (v + j) of the row: element e of the pair (a: [0, VL),
+      // b: [VL, 2 VL)) at s is lane j = e / 2's read when e is even.
+      const vi even = (l & vi(1)) == vi(0);
+      const vmask la = __builtin_convertvector(
+          even & (l >= vi(int32_t(2 * (r.lo - v)))) & (l < vi(int32_t(2 * (r.hi - v)))), vmask);
+      const vi lb = l + vi(int32_t(VL));
+      const vmask lbm = __builtin_convertvector(
+          even & (lb >= vi(int32_t(2 * (r.lo - v)))) & (lb < vi(int32_t(2 * (r.hi - v)))), vmask);
+      const float *s = x + r.row + r.iw0 + 2 * v;
+      for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride) {
+        const vf a = __builtin_masked_load(la, s, splat(0.0f));
+        const vf b = __builtin_masked_load(lbm, s + VL, splat(0.0f));
+        __builtin_masked_store(st, evenLanes(a, b), d);
+      }
+    } else {
+      const int64_t n = len - v < VL ? len - v : VL;
+      const float *s = x + r.row + r.iw0;
+      for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride)
+        for (int64_t j = 0; j < n; ++j)
+          d[j] = v + j >= r.lo && v + j < r.hi ? s[(v + j) * SW] : 0.0f;
+    }
+  }
 }
 
 /// Packs pixel panels of an NCHW convolution's implicit GEMM. A panel's pixels fall into runs along
-/// output rows (segments), found once per panel. What a segment reads for a tap (kh, kw) is the same
-/// for every channel, so the reads' bounds and offsets are worked out once per panel for all taps
-/// (a table of taps x segments), and every K row only copies. Recomputed per K row (two divisions
-/// by the stride each), they made resnet50's strided layers 1.02-1.08x slower (1 thread, in the model).
+/// output rows (segments), found once per panel. What a segment reads for a tap (kh, kw) is the
+/// same for every channel, so the loops run tap, segment, then the block's channels of that tap (K
+/// rows c * taps + tap): bounds and masks once per tap and segment, a few instructions per K row.
 MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W, int64_t KH,
                                 int64_t KW, int64_t SH, int64_t SW, int64_t PH, int64_t PW,
                                 int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
@@ -73,10 +85,6 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
     int64_t lane, len, ih0, iw0; // first lane, lanes, input row / column of tap (0, 0)
   };
   Segment segs[64]; // a panel has at most nr <= 64 segments (the widest tile has nr = 48)
-  // The table of a panel: runs[tap * numSegs + seg]; larger windows x segment counts (a 1-wide
-  // output, 7x7 windows and more) work the runs out per K row instead.
-  constexpr int64_t kMaxRuns = 256;
-  TapRun runs[kMaxRuns];
   auto runOf = [&](const Segment &sg, int64_t kh, int64_t kw) -> TapRun {
     const int64_t ih = sg.ih0 + kh * DH, iw0 = sg.iw0 + kw * DW;
     if (ih < 0 || ih >= H)
@@ -99,26 +107,23 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
       ow = 0;
       ++oh;
     }
-    const bool tabled = taps * numSegs <= kMaxRuns;
-    if (tabled)
-      for (int64_t tap = 0; tap < taps; ++tap)
-        for (int64_t sidx = 0; sidx < numSegs; ++sidx)
-          runs[tap * numSegs + sidx] = runOf(segs[sidx], tap / KW, tap - (tap / KW) * KW);
-    int64_t c = k0 / taps, tap = k0 - c * taps;
-    for (int64_t kk = 0; kk < kc; ++kk) {
-      float *d = dst + (t * kc + kk) * nr;
-      const float *xc = x + c * H * W;
-      for (int64_t sidx = 0; sidx < numSegs; ++sidx) {
-        const Segment &sg = segs[sidx];
-        const TapRun r = tabled ? runs[tap * numSegs + sidx] : runOf(sg, tap / KW, tap % KW);
-        copyTapRun(d + sg.lane, xc, r, sg.len, W, SW, z);
-      }
-      fillFloats(d + cnt, nr - cnt, z);
-      if (++tap == taps) {
-        tap = 0;
-        ++c;
-      }
+    float *panel = dst + t * kc * nr;
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      // The block's K rows of this tap: channels c with k0 <= c * taps + tap < k0 + kc.
+      const int64_t cbeg = (k0 - tap + taps - 1) / taps;
+      const int64_t cend = (k0 + kc - tap + taps - 1) / taps;
+      if (cend <= cbeg)
+        continue;
+      float *d = panel + (cbeg * taps + tap - k0) * nr;
+      const float *xc = x + cbeg * H * W;
+      const int64_t kh = tap / KW, kw = tap - kh * KW;
+      for (int64_t sidx = 0; sidx < numSegs; ++sidx)
+        packTapSegment(d + segs[sidx].lane, taps * nr, xc, H * W, cend - cbeg,
+                       runOf(segs[sidx], kh, kw), segs[sidx].len, SW);
     }
+    if (cnt < nr) // the lanes past the last pixel
+      for (int64_t kk = 0; kk < kc; ++kk)
+        fillFloats(panel + kk * nr + cnt, nr - cnt, z);
   }
 }
 
