@@ -123,7 +123,10 @@ EpilogueChain ms::matchEpilogueChain(Operation *anchor) {
   chain.bias = anchorBias(anchor);
   Value cur = anchor->getResult(0);
   auto type = tensorTypeOf(cur);
-  auto sameType = [&](Operation *op) { return op->getResult(0).getType() == type; };
+  // The user may have no result at all (the function's return): no result 0 to compare then.
+  auto sameType = [&](Operation *op) {
+    return op->getNumResults() == 1 && op->getResult(0).getType() == type;
+  };
 
   Operation *next = singleUser(cur);
   // Bias add: only when the anchor has no bias of its own.
