@@ -124,9 +124,17 @@ MIE_RT_API mie_status mie_session_options_init(mie_session_options *options);
 MIE_RT_API mie_status mie_session_create(mie_package *package, const mie_session_options *options,
                                          mie_session **out_session);
 MIE_RT_API mie_status mie_session_destroy(mie_session *session); /* NULL is a no-op */
-/* inputs/outputs: one buffer per manifest entry, byte_size bytes each, aligned to the element size. */
+/* inputs/outputs: one buffer per manifest entry, byte_size bytes each, aligned to the element size.
+   The runtime cannot see how large the buffers are: prefer mie_session_run_sized. */
 MIE_RT_API mie_status mie_session_run(mie_session *session, const void *const *inputs,
                                       void *const *outputs);
+/* mie_session_run with the caller's counts and buffer sizes: num_inputs and num_outputs must be the
+   package's counts and input_bytes[i] / output_bytes[i] each tensor's byte_size, else
+   MIE_ERR_INVALID_ARGUMENT naming the first mismatch, before any generated code runs. */
+MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_inputs,
+                                            const void *const *inputs, const uint64_t *input_bytes,
+                                            uint32_t num_outputs, void *const *outputs,
+                                            const uint64_t *output_bytes);
 MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads);
 MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);

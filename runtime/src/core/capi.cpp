@@ -244,6 +244,18 @@ mie_status mie_session_run(mie_session *session, const void *const *inputs, void
   return MIE_OK;
 }
 
+mie_status mie_session_run_sized(mie_session *session, uint32_t num_inputs, const void *const *inputs,
+                                 const uint64_t *input_bytes, uint32_t num_outputs, void *const *outputs,
+                                 const uint64_t *output_bytes) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_run_sized", "session");
+  std::string error;
+  mie_status s =
+      session->session->run_sized(num_inputs, inputs, input_bytes, num_outputs, outputs, output_bytes, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
 mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads) {
   Call c;
   if (!session) return c.null_arg("mie_session_set_threads", "session");
