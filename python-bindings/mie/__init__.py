@@ -112,7 +112,8 @@ def _runtime():
     lib.mie_session_options_init.argtypes = [ctypes.POINTER(_SessionOptionsC)]
     lib.mie_session_create.argtypes = [p, ctypes.POINTER(_SessionOptionsC), ctypes.POINTER(p)]
     lib.mie_session_destroy.argtypes = [p]
-    lib.mie_session_run.argtypes = [p, ctypes.POINTER(p), ctypes.POINTER(p)]
+    u64p = ctypes.POINTER(ctypes.c_uint64)
+    lib.mie_session_run_sized.argtypes = [p, u32, ctypes.POINTER(p), u64p, u32, ctypes.POINTER(p), u64p]
     lib.mie_session_set_threads.argtypes = [p, u32]
     lib.mie_session_last_run_ns.argtypes = [p, ctypes.POINTER(ctypes.c_uint64)]
     lib.mie_session_target.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
@@ -229,8 +230,12 @@ class Session:
         outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
+        # The runtime checks every buffer's size against the package, whatever was checked above.
+        in_sizes = (ctypes.c_uint64 * max(len(arrays), 1))(*[a.nbytes for a in arrays])
+        out_sizes = (ctypes.c_uint64 * len(outputs))(*[o.nbytes for o in outputs])
         with self._lock:
-            _check(_runtime().mie_session_run(self._live(), in_ptrs, out_ptrs))
+            _check(_runtime().mie_session_run_sized(self._live(), len(arrays), in_ptrs, in_sizes,
+                                                    len(outputs), out_ptrs, out_sizes))
         return {info.name: out for info, out in zip(self.outputs, outputs)}
 
     def close(self):

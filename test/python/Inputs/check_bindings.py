@@ -22,6 +22,16 @@ with mie.load(package, threads=2) as session:
     again = session.run([x])["y"]  # positional inputs, repeated runs give the same numbers
     np.testing.assert_array_equal(out, again)
     print("run ok", session.last_run_ms >= 0)
+    # The runtime checks the buffers' sizes itself (mie_session_run_sized): a stale TensorInfo that
+    # lets a smaller array through Python's own checks is refused, not read past its end.
+    shape = session.inputs[0].shape
+    session.inputs[0].shape = shape[:-1] + (shape[-1] // 2,)
+    try:
+        session.run({"x": np.ascontiguousarray(x[..., : shape[-1] // 2])})
+        sys.exit("a buffer of the wrong size was accepted")
+    except mie.MieError as e:
+        print("size error:", e)
+    session.inputs[0].shape = shape
     try:
         session.run({"x": x.astype(np.float64)})
         sys.exit("a wrong dtype was accepted")
