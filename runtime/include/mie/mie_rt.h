@@ -30,6 +30,16 @@ extern "C" {
 #define MIE_RT_VERSION_STRING "0.1.0"
 #define MIE_PACKAGE_FORMAT_VERSION 2 /* the newest format this runtime reads (it reads 1 too) */
 
+/* Limits on sizes read from files (a package's manifest, a tensor file), checked before anything of that
+   size is allocated, so a few bytes declaring a huge size are an error rather than an allocation failure.
+   docs/package-format.md lists where each applies. */
+#define MIE_MAX_MANIFEST_BYTES (UINT64_C(64) << 20) /* a package's JSON manifest */
+#define MIE_MAX_RANK 64                             /* dimensions of one tensor (numpy's own limit) */
+#define MIE_MAX_TENSOR_BYTES (UINT64_C(1) << 40)    /* one input or output tensor */
+#define MIE_MAX_ARENA_BYTES (UINT64_C(1) << 40)     /* a target's arena_bytes */
+#define MIE_MAX_NPY_HEADER_BYTES (UINT64_C(1) << 20) /* the header dict of an .npy file */
+#define MIE_MAX_TENSOR_FILE_BYTES (UINT64_C(1) << 41) /* an .npy or .pb file read by mie_tensor_io */
+
 typedef enum mie_status {
   MIE_OK = 0,
   MIE_ERR_INVALID_ARGUMENT = 1, /* NULL handle, index out of range, bad option */
