@@ -134,6 +134,16 @@ TEST(AbiTable, MalformedTables) {
   const std::vector<int64_t> good = {MIE_ABI_TABLE_MAGIC, 12, 64, 0, 1, 1, 1, 1, 3, 1, 1, 3};
   std::string error;
   EXPECT_TRUE(mie::rt::check_abi_table(good.data(), good.size(), m, t, 0, &error)) << error;
+  // Empty tensors agree whatever their shapes: the code never touches their buffers.
+  m.outputs[0].dims = {3, 0, 5};
+  m.outputs[0].num_elements = 0;
+  const std::vector<int64_t> empty_out = {MIE_ABI_TABLE_MAGIC, 12, 64, 0, 1, 1, 1, 1, 3, 1, 1, 0};
+  EXPECT_TRUE(mie::rt::check_abi_table(empty_out.data(), empty_out.size(), m, t, 0, &error)) << error;
+  m.outputs[0].dims = {3};
+  m.outputs[0].num_elements = 3;
+  EXPECT_FALSE(mie::rt::check_abi_table(empty_out.data(), empty_out.size(), m, t, 0, &error));
+  EXPECT_EQ(error, "manifest disagrees with the code object: output 0 'y': the code was compiled for f32 [0], the "
+                   "manifest says f32 [3]");
   auto check = [&](std::vector<int64_t> words, size_t count) {
     std::string e;
     EXPECT_FALSE(mie::rt::check_abi_table(words.data(), count, m, t, 0, &e));
