@@ -183,16 +183,20 @@ class Session:
             infos.append(TensorInfo(info))
         return infos
 
+    # Every call into the C API holds the lock: close() on another thread must not free the session
+    # between the check that it is open and the call.
     @property
     def target(self):
         name = ctypes.c_char_p()
-        _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
-        return name.value.decode()
+        with self._lock:
+            _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
+            return name.value.decode()
 
     @property
     def last_run_ms(self):
         ns = ctypes.c_uint64()
-        _check(_runtime().mie_session_last_run_ns(self._live(), ctypes.byref(ns)))
+        with self._lock:
+            _check(_runtime().mie_session_last_run_ns(self._live(), ctypes.byref(ns)))
         return ns.value / 1e6
 
     def _live(self):

@@ -72,6 +72,17 @@ t.start()
 session.close()
 t.join()
 print("closed while running:", errors or ["finished first"])
+# The properties take the session's lock too (close() cannot free the session under them): while this
+# thread holds it, reading `target` on another thread waits.
+with mie.load(package, threads=1) as other:
+    seen = []
+    with other._lock:
+        reader = threading.Thread(target=lambda: seen.append(other.target))
+        reader.start()
+        reader.join(0.5)
+        print("property waits for the lock:", reader.is_alive())
+    reader.join()
+    print("property after the lock:", seen)
 try:
     session.run({"x": x})
     sys.exit("a closed session ran")
