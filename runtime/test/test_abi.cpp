@@ -160,6 +160,13 @@ TEST(AbiTable, MalformedTables) {
   auto huge_rank = good;
   huge_rank[7] = INT64_MAX;
   EXPECT_EQ(check(huge_rank, good.size()), "the code's ABI table ends inside the entry of input 0 'x'");
+  // A dtype number outside mie_dtype is named as a number (found by fuzz_abi_table: the conversion to the
+  // enum was undefined behaviour).
+  auto odd_dtype = good;
+  odd_dtype[6] = 16515073;
+  EXPECT_EQ(check(odd_dtype, good.size()),
+            "manifest disagrees with the code object: input 0 'x': the code was compiled for dtype 16515073 [3], "
+            "the manifest says f32 [3]");
   auto trailing = good;
   trailing.push_back(0);
   trailing[1] = 13;
