@@ -295,6 +295,14 @@ int Runner::main(int argc, char **argv) {
     if (in_paths[i].empty()) missing += (missing.empty() ? "'" : ", '") + std::string(ins[i].name) + "'";
   if (!missing.empty()) return fail("missing input " + missing + "; the model expects: " + describe(ins));
 
+  // The session first: creating it checks the manifest against the code's own ABI table, and only a
+  // manifest that passed is trusted to size the buffers below.
+  mie_session_options so;
+  mie_session_options_init(&so);
+  so.num_threads = uint32_t(o.threads);
+  so.target = o.target.empty() ? nullptr : o.target.c_str();
+  if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
+
   std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
   std::vector<const void *> in_ptrs(n_in);
   std::vector<void *> out_ptrs(n_out);
@@ -321,11 +329,6 @@ int Runner::main(int argc, char **argv) {
     out_sizes[i] = out_bufs[i].size();
   }
 
-  mie_session_options so;
-  mie_session_options_init(&so);
-  so.num_threads = uint32_t(o.threads);
-  so.target = o.target.empty() ? nullptr : o.target.c_str();
-  if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
 
   // First run: produces the outputs and, when benchmarking, doubles as the warmup.
   auto run = [&] {
