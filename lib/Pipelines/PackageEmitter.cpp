@@ -55,7 +55,7 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
 /// The mie_dtype value (mie_rt.h) of a manifest dtype name; 0 for none.
 static int64_t dtypeCode(StringRef name) {
   static const char *const kNames[] = {"f32", "f16", "bf16", "f64", "i8",
-                                       "i16", "i32", "i64", "u8",  "bool"};
+                                       "i16", "i32", "i64",  "u8",  "bool"};
   for (auto [index, known] : llvm::enumerate(kNames))
     if (name == known)
       return int64_t(index) + 1;
@@ -120,8 +120,8 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     FailureOr<std::string> dtype = dtypeName(type.getElementType(), func->getLoc());
     if (failed(dtype))
       return failure();
-    plan.arguments.push_back({dtypeCode(*dtype), std::vector<int64_t>(type.getShape().begin(),
-                                                                      type.getShape().end())});
+    plan.arguments.push_back(
+        {dtypeCode(*dtype), std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
   }
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
@@ -158,12 +158,13 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
 }
 
 std::vector<int64_t> mlir::mie::buildAbiTable(const PackagePlan &plan, size_t numInputs) {
-  std::vector<int64_t> words = {MIE_ABI_TABLE_MAGIC,
-                                0, // the length, once known
-                                plan.arenaArgBytes,
-                                plan.weightsArgBytes,
-                                int64_t(std::min(numInputs, plan.arguments.size())),
-                                int64_t(plan.arguments.size() - std::min(numInputs, plan.arguments.size()))};
+  std::vector<int64_t> words = {
+      MIE_ABI_TABLE_MAGIC,
+      0, // the length, once known
+      plan.arenaArgBytes,
+      plan.weightsArgBytes,
+      int64_t(std::min(numInputs, plan.arguments.size())),
+      int64_t(plan.arguments.size() - std::min(numInputs, plan.arguments.size()))};
   for (const ArgumentAbi &arg : plan.arguments) {
     words.push_back(arg.dtype);
     words.push_back(int64_t(arg.shape.size()));

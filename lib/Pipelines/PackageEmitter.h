@@ -24,7 +24,8 @@ struct PackageSignature {
   std::vector<::mie::PackageTensorSpec> inputs, outputs;
 };
 
-/// One data argument of the entry as the code was compiled for it (a memref's element type and shape).
+/// One data argument of the entry as the code was compiled for it (a memref's element type and
+/// shape).
 struct ArgumentAbi {
   int64_t dtype = 0; // mie_dtype value
   std::vector<int64_t> shape;

@@ -221,8 +221,8 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
   return success();
 }
 
-/// Only mie_entry is exported, and what other parts of a split module reference (`shared`):
-/// everything else becomes internal, so that O3 may inline it and drop what is unused.
+/// Only mie_entry and the ABI table are exported, and what other parts of a split module reference
+/// (`shared`): everything else becomes internal, so that O3 may inline it and drop what is unused.
 static void internalize(llvm::Module &module, const llvm::StringSet<> &shared = {}) {
   for (llvm::GlobalValue &v : module.global_values()) {
     if (v.isDeclaration() || v.getName() == "mie_entry" || v.getName() == kAbiSymbol)
@@ -255,7 +255,7 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 
 /// Links `objects` into one shared object with ld.lld (the LLVM 22 one from Debian, else any on
 /// PATH). The objects of a split module reference each other through hidden symbols, so only
-/// `mie_entry` is exported and nothing is left undefined.
+/// `mie_entry` and `mie_abi` are exported and nothing is left undefined.
 static FailureOr<std::string> linkShared(ArrayRef<std::string> objects, ModuleOp op) {
   llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
   if (!lld)
