@@ -15,8 +15,8 @@ APT_PACKAGES=(
   cmake ninja-build ccache
   # ONNX importer.
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
-  # Runtime tests.
-  libgtest-dev
+  # Runtime tests; the sanitizer and libFuzzer runtimes of clang-22 for scripts/fuzz.sh.
+  libgtest-dev libclang-rt-22-dev
   # AArch64 cross build + emulation.
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # Python for the tests: Debian's interpreter + a venv (pyenv's python3 on PATH is not used).

@@ -52,6 +52,16 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
          failure();
 }
 
+/// The mie_dtype value (mie_rt.h) of a manifest dtype name; 0 for none.
+static int64_t dtypeCode(StringRef name) {
+  static const char *const kNames[] = {"f32", "f16", "bf16", "f64", "i8",
+                                       "i16", "i32", "i64",  "u8",  "bool"};
+  for (auto [index, known] : llvm::enumerate(kNames))
+    if (name == known)
+      return int64_t(index) + 1;
+  return 0;
+}
+
 static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name,
                                                       std::string fallback, Location loc) {
   auto shaped = dyn_cast<RankedTensorType>(type);
@@ -97,6 +107,22 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   PackagePlan plan;
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();
+  for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
+    auto type = dyn_cast<MemRefType>(func->getArgument(i).getType());
+    if (!type || !type.hasStaticShape())
+      return func->emitError("entry argument ") << i << " is not a static memref", failure();
+    auto name = func->getArgAttrOfType<StringAttr>(i, "mie.name");
+    if (name && (name.getValue() == "arena" || name.getValue() == "weights")) {
+      int64_t bytes = type.getNumElements() * int64_t(type.getElementTypeBitWidth() / 8);
+      (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
+      continue;
+    }
+    FailureOr<std::string> dtype = dtypeName(type.getElementType(), func->getLoc());
+    if (failed(dtype))
+      return failure();
+    plan.arguments.push_back(
+        {dtypeCode(*dtype), std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
+  }
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
   (*func)->removeAttr(MieDialect::getSchedulePeakAttrName());
@@ -129,6 +155,23 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     callee->removeAttr(MieDialect::getFlopsAttrName());
   func->walk([](Operation *op) { op->removeAttr(MieDialect::getDeadAfterAttrName()); });
   return plan;
+}
+
+std::vector<int64_t> mlir::mie::buildAbiTable(const PackagePlan &plan, size_t numInputs) {
+  std::vector<int64_t> words = {
+      MIE_ABI_TABLE_MAGIC,
+      0, // the length, once known
+      plan.arenaArgBytes,
+      plan.weightsArgBytes,
+      int64_t(std::min(numInputs, plan.arguments.size())),
+      int64_t(plan.arguments.size() - std::min(numInputs, plan.arguments.size()))};
+  for (const ArgumentAbi &arg : plan.arguments) {
+    words.push_back(arg.dtype);
+    words.push_back(int64_t(arg.shape.size()));
+    words.insert(words.end(), arg.shape.begin(), arg.shape.end());
+  }
+  words[1] = int64_t(words.size());
+  return words;
 }
 
 FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,

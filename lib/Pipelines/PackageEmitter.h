@@ -24,11 +24,26 @@ struct PackageSignature {
   std::vector<::mie::PackageTensorSpec> inputs, outputs;
 };
 
+/// One data argument of the entry as the code was compiled for it (a memref's element type and
+/// shape).
+struct ArgumentAbi {
+  int64_t dtype = 0; // mie_dtype value
+  std::vector<int64_t> shape;
+};
+
 struct PackagePlan {
   int64_t arenaBytes = 0;
   std::vector<char> weights;
   std::vector<::mie::PackageKernelSpec> kernels; // launch order: the profile hooks' kernel ids
+  /// Read off the entry's argument types rather than the signature the manifest is written from, so
+  /// that the code object's ABI table states what the code itself assumes.
+  std::vector<ArgumentAbi> arguments; // inputs then outputs
+  int64_t arenaArgBytes = 0, weightsArgBytes = 0;
 };
+
+/// The words of the code object's ABI table (MIE_ABI_SYMBOL in mie_kernel_abi.h) for `plan`, whose
+/// first `numInputs` arguments are the inputs.
+std::vector<int64_t> buildAbiTable(const PackagePlan &plan, size_t numInputs);
 
 /// Inputs and outputs (names from `mie.name`, shapes, dtypes) of the module's one public function.
 FailureOr<PackageSignature> readSignature(ModuleOp module);

@@ -127,7 +127,7 @@ static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
 
 /// The rest of a package target after lowerToMie: plan, LLVM, shared object.
 static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const CompileOptions &options,
-                                                       const CpuTarget &target) {
+                                                       const CpuTarget &target, size_t numInputs) {
   FailureOr<PackagePlan> plan = readPlan(module);
   if (failed(plan))
     return failure();
@@ -135,8 +135,8 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
         buildMieToLLVMPipeline(pm, options.parallelMinBytes);
       })))
     return failure();
-  FailureOr<std::string> code =
-      emitCpuArtifact(module, target, CpuArtifact::SharedObject, "main", options.jobs);
+  FailureOr<std::string> code = emitCpuArtifact(module, target, CpuArtifact::SharedObject, "main",
+                                                options.jobs, buildAbiTable(*plan, numInputs));
   if (failed(code))
     return failure();
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};
@@ -189,7 +189,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         return failure();
       if (index == 0)
         fillReports(work, options);
-      FailureOr<PackageTargetCode> code = compileTargetCode(work, options, t);
+      FailureOr<PackageTargetCode> code =
+          compileTargetCode(work, options, t, signature->inputs.size());
       if (failed(code))
         return failure();
       compiled.push_back(std::move(*code));

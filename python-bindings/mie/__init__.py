@@ -112,7 +112,8 @@ def _runtime():
     lib.mie_session_options_init.argtypes = [ctypes.POINTER(_SessionOptionsC)]
     lib.mie_session_create.argtypes = [p, ctypes.POINTER(_SessionOptionsC), ctypes.POINTER(p)]
     lib.mie_session_destroy.argtypes = [p]
-    lib.mie_session_run.argtypes = [p, ctypes.POINTER(p), ctypes.POINTER(p)]
+    u64p = ctypes.POINTER(ctypes.c_uint64)
+    lib.mie_session_run_sized.argtypes = [p, u32, ctypes.POINTER(p), u64p, u32, ctypes.POINTER(p), u64p]
     lib.mie_session_set_threads.argtypes = [p, u32]
     lib.mie_session_last_run_ns.argtypes = [p, ctypes.POINTER(ctypes.c_uint64)]
     lib.mie_session_target.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
@@ -182,16 +183,20 @@ class Session:
             infos.append(TensorInfo(info))
         return infos
 
+    # Every call into the C API holds the lock: close() on another thread must not free the session
+    # between the check that it is open and the call.
     @property
     def target(self):
         name = ctypes.c_char_p()
-        _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
-        return name.value.decode()
+        with self._lock:
+            _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
+            return name.value.decode()
 
     @property
     def last_run_ms(self):
         ns = ctypes.c_uint64()
-        _check(_runtime().mie_session_last_run_ns(self._live(), ctypes.byref(ns)))
+        with self._lock:
+            _check(_runtime().mie_session_last_run_ns(self._live(), ctypes.byref(ns)))
         return ns.value / 1e6
 
     def _live(self):
@@ -229,8 +234,12 @@ class Session:
         outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
+        # The runtime checks every buffer's size against the package, whatever was checked above.
+        in_sizes = (ctypes.c_uint64 * max(len(arrays), 1))(*[a.nbytes for a in arrays])
+        out_sizes = (ctypes.c_uint64 * len(outputs))(*[o.nbytes for o in outputs])
         with self._lock:
-            _check(_runtime().mie_session_run(self._live(), in_ptrs, out_ptrs))
+            _check(_runtime().mie_session_run_sized(self._live(), len(arrays), in_ptrs, in_sizes,
+                                                    len(outputs), out_ptrs, out_sizes))
         return {info.name: out for info, out in zip(self.outputs, outputs)}
 
     def close(self):

@@ -199,6 +199,20 @@ TEST_F(MieRun, InputErrors) {
   EXPECT_EQ(r.err.rfind("mie-run: error: input 'k': '" + model_ + "': ", 0), 0u) << r.err;
 }
 
+// A 17-byte TensorProto declaring 2^48 floats (dims 2^24 x 2^24, FLOAT, 3 bytes of raw_data) once made
+// mie-run abort with std::bad_alloc; it is an error naming the sizes, with exit code 1.
+TEST_F(MieRun, HugeDeclaredSizesAreErrors) {
+  const std::vector<uint8_t> pb = {0x08, 0x80, 0x80, 0x80, 0x08, 0x08, 0x80, 0x80, 0x80,
+                                   0x08, 0x10, 0x01, 0x4a, 0x03, 0x00, 0x00, 0x00};
+  ASSERT_EQ(pb.size(), 17u);
+  const std::string path = tmp_path("huge.pb");
+  write_file(path, pb);
+  Result r = run({model_, "--input", path, "--input", k_pb_});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "mie-run: error: input 'x': '" + path +
+                       "': dims [16777216, 16777216] of f32 are larger than the maximum of 1099511627776 bytes\n");
+}
+
 TEST_F(MieRun, OutputErrors) {
   Result r = run({model_, "--input", x_npy_, "--input", k_pb_, "--output", "a.npy", "--output", "b.npy", "--output", "c.npy"});
   EXPECT_EQ(r.code, 1);

@@ -409,6 +409,28 @@ TEST(PackageReader, RejectsManifestProblems) {
             MIE_OK);
 }
 
+// Sizes that come from the manifest are bounded (mie_rt.h) before anything of that size is allocated.
+TEST(PackageReader, RejectsSizesBeyondTheLimits) {
+  const std::string m = raw_package().manifest;
+  std::string rank65 = "[1";
+  for (int i = 1; i < 65; ++i) rank65 += ", 1";
+  EXPECT_EQ(manifest_rejection(replace(m, "[2, 64]", rank65 + "]")),
+            "manifest: inputs[0].shape: rank 65 exceeds the maximum of 64");
+  EXPECT_EQ(manifest_rejection(replace(m, "[2]", "[1099511627776, 2]")),
+            "manifest: outputs[1].shape: 8796093022208 bytes exceed the maximum of 1099511627776 per tensor");
+  EXPECT_EQ(manifest_rejection(replace(m, "\"arena_bytes\": 512", "\"arena_bytes\": 1099511627777")),
+            "manifest: targets[0].arena_bytes: value 1099511627777 is too large (at most 1099511627776)");
+  // A manifest past the maximum is refused before it is hashed or parsed.
+  EXPECT_EQ(rejection(assemble(std::string(MIE_MAX_MANIFEST_BYTES + 1, ' '), {})),
+            "manifest is 67108865 bytes, more than the maximum of 67108864");
+  // The writer refuses what the reader would.
+  mie::PackageWriter w;
+  w.add_output({"y", "f32", {1 << 20, 1 << 20, 2}});
+  w.add_target(host_target(kernel_bytes()));
+  std::vector<uint8_t> out;
+  EXPECT_EQ(w.serialize(&out), "output 0 ('y'): more than 1099511627776 bytes");
+}
+
 TEST(PackageReader, FileProblems) {
   mie_package *pkg = nullptr;
   const std::string missing = tmp_path("missing.mie");

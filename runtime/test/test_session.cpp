@@ -265,11 +265,11 @@ TEST(Session, TargetSelection) {
   EXPECT_EQ(r.second, std::string("target '") + other_target_name() + "': built for " + other_arch() +
                           " but this host is " + host_arch());
   auto abi3 = host_target(code);
-  abi3.abi_version = 3;
+  abi3.abi_version = 4;
   r = create_error(writer_with(weights, {abi3}), host_target_name());
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
   EXPECT_EQ(r.second, std::string("target '") + host_target_name() +
-                          "': kernel ABI version 3 is not supported (this runtime runs 1 to 2)");
+                          "': kernel ABI version 4 is not supported (this runtime runs 1 to 3)");
   auto unknown = host_target(code);
   unknown.features = "+madeup-feature";
   r = create_error(writer_with(weights, {unknown}));

@@ -119,6 +119,33 @@ TEST(Npy, Rejections) {
   EXPECT_EQ(mie::io::read_npy(tmp_path("nope.npy"), &t), "'" + tmp_path("nope.npy") + "': cannot open: No such file or directory");
 }
 
+// Sizes the header declares are bounded before anything is allocated (mie_rt.h).
+TEST(Npy, Limits) {
+  std::string dims = "1";
+  for (int i = 1; i < 65; ++i) dims += ", 1";
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }", {0, 0, 0, 0})),
+            "'t.npy': bad .npy header: more than 64 dimensions in 'shape'");
+  EXPECT_EQ(npy_error(numpy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, 2), }", {})),
+            "'t.npy': shape [1099511627776, 2] of f32 is larger than the maximum of 1099511627776 bytes");
+  // A version 2 header declaring more than the maximum, with the bytes there: refused before it is parsed.
+  std::vector<uint8_t> big = bytes_of(std::string("\x93NUMPY\x02\x00", 8));
+  const uint32_t len = uint32_t(MIE_MAX_NPY_HEADER_BYTES + 1);
+  for (int i = 0; i < 4; ++i) big.push_back(uint8_t(len >> (8 * i)));
+  big.resize(big.size() + len, ' ');
+  EXPECT_EQ(npy_error(big), "'t.npy': .npy header is 1048577 bytes, more than the maximum of 1048576");
+  // Truncated: the declared header is longer than the file.
+  big.resize(100);
+  EXPECT_EQ(npy_error(big), "'t.npy': truncated .npy header");
+}
+
+// Tensor files are read only when they are regular files of a bounded size: a directory, a device or a
+// pipe has no size to check in advance.
+TEST(TensorIo, ReadsOnlyRegularFiles) {
+  Tensor t;
+  EXPECT_EQ(mie::io::read_tensor_file(MIE_TEST_TMP, &t), std::string("'") + MIE_TEST_TMP + "': not a regular file");
+  EXPECT_EQ(mie::io::read_npy("/dev/zero", &t), "'/dev/zero': not a regular file");
+}
+
 // --- ONNX TensorProto ---------------------------------------------------------------------------------
 
 struct Pb {
@@ -271,6 +298,15 @@ TEST(OnnxTensor, Rejections) {
   hugeraw.field_varint(1, 1 << 18).field_varint(1, 1 << 18).field_varint(2, 1).field_bytes(9, {1, 2, 3, 4});
   EXPECT_EQ(pb_parse(hugeraw, &t),
             "'t.pb': raw_data is 4 bytes but dims [262144, 262144] of f32 need 274877906944");
+  // Beyond the maximum tensor size or rank: refused on the dims alone.
+  Pb huger;
+  huger.field_varint(1, 1 << 20).field_varint(1, 1 << 20).field_varint(1, 2).field_varint(2, 1);
+  EXPECT_EQ(pb_parse(huger, &t),
+            "'t.pb': dims [1048576, 1048576, 2] of f32 are larger than the maximum of 1099511627776 bytes");
+  Pb rank65;
+  for (int i = 0; i < 65; ++i) rank65.field_varint(1, 1);
+  rank65.field_varint(2, 1);
+  EXPECT_EQ(pb_parse(rank65, &t), "'t.pb': 65 dims, more than the maximum of 64");
 }
 
 TEST(TensorIo, HalfAndBfloatConversions) {

@@ -44,6 +44,7 @@ void write_file(const std::string &path, const std::vector<uint8_t> &bytes) {
 
 std::vector<uint8_t> kernel_bytes() { return read_file(MIE_TEST_KERNEL); }
 std::vector<uint8_t> noentry_kernel_bytes() { return read_file(MIE_TEST_KERNEL_NOENTRY); }
+std::vector<uint8_t> notable_kernel_bytes() { return read_file(MIE_TEST_KERNEL_NOTABLE); }
 
 #if defined(__aarch64__)
 const char *host_target_name() { return "aarch64"; }

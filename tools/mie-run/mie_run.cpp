@@ -295,9 +295,18 @@ int Runner::main(int argc, char **argv) {
     if (in_paths[i].empty()) missing += (missing.empty() ? "'" : ", '") + std::string(ins[i].name) + "'";
   if (!missing.empty()) return fail("missing input " + missing + "; the model expects: " + describe(ins));
 
+  // The session first: creating it checks the manifest against the code's own ABI table, and only a
+  // manifest that passed is trusted to size the buffers below.
+  mie_session_options so;
+  mie_session_options_init(&so);
+  so.num_threads = uint32_t(o.threads);
+  so.target = o.target.empty() ? nullptr : o.target.c_str();
+  if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
+
   std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
   std::vector<const void *> in_ptrs(n_in);
   std::vector<void *> out_ptrs(n_out);
+  std::vector<uint64_t> in_sizes(n_in), out_sizes(n_out);  // the runtime checks them against the package
   for (size_t i = 0; i < ins.size(); ++i) {
     io::Tensor t;
     error = io::read_tensor_file(in_paths[i], &t);
@@ -311,21 +320,22 @@ int Runner::main(int argc, char **argv) {
     if (!in_bufs[i].allocate(t.data.size())) return fail(what + "out of memory");
     if (!t.data.empty()) std::memcpy(in_bufs[i].data(), t.data.data(), t.data.size());
     in_ptrs[i] = in_bufs[i].data();
+    in_sizes[i] = in_bufs[i].size();
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     if (!out_bufs[i].allocate(outs[i].byte_size))
       return fail("output '" + std::string(outs[i].name) + "': cannot allocate " + std::to_string(outs[i].byte_size) + " bytes");
     out_ptrs[i] = out_bufs[i].data();
+    out_sizes[i] = out_bufs[i].size();
   }
 
-  mie_session_options so;
-  mie_session_options_init(&so);
-  so.num_threads = uint32_t(o.threads);
-  so.target = o.target.empty() ? nullptr : o.target.c_str();
-  if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
 
   // First run: produces the outputs and, when benchmarking, doubles as the warmup.
-  if (mie_session_run(session_, in_ptrs.data(), out_ptrs.data()) != MIE_OK) return fail(mie_last_error());
+  auto run = [&] {
+    return mie_session_run_sized(session_, n_in, in_ptrs.data(), in_sizes.data(), n_out, out_ptrs.data(),
+                                 out_sizes.data());
+  };
+  if (run() != MIE_OK) return fail(mie_last_error());
   uint64_t first_ns = 0;
   mie_session_last_run_ns(session_, &first_ns);
 
@@ -367,7 +377,7 @@ int Runner::main(int argc, char **argv) {
     ms.reserve(size_t(o.benchmark));
     for (long i = 0; i < o.benchmark; ++i) {
       const auto t0 = std::chrono::steady_clock::now();
-      if (mie_session_run(session_, in_ptrs.data(), out_ptrs.data()) != MIE_OK) return fail(mie_last_error());
+      if (run() != MIE_OK) return fail(mie_last_error());
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::vector<double> sorted = ms;

@@ -59,9 +59,11 @@ enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 /// the target and, for a shared object, links with ld.lld. Errors are reported on `module`.
 /// A shared object of a large module is generated in parts (a fixed number for the module, so the
 /// bytes do not depend on `jobs`) on up to `jobs` threads; 0 means one per core.
+/// `abiTable`, when not empty, is exported as the code object's ABI table (MIE_ABI_SYMBOL of
+/// runtime/include/mie/mie_kernel_abi.h), the facts the runtime checks the manifest against.
 FailureOr<std::string> emitCpuArtifact(ModuleOp module, const CpuTarget &target,
                                        CpuArtifact artifact, StringRef entry = "main",
-                                       unsigned jobs = 0);
+                                       unsigned jobs = 0, ArrayRef<int64_t> abiTable = {});
 
 } // namespace mlir::mie
 

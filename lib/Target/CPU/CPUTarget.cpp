@@ -37,6 +37,9 @@ using namespace mlir::mie;
 /// cheap, so it vectorized a broadcast multiply over [C, 196] rows across the channels with
 /// gather/scatter pairs (after fully unrolling the contiguous row), 10x slower than the AVX2 code
 /// on mobilenet_v3's squeeze-excite scaling. The microkernels, vectorized by hand, need neither.
+/// MIE_ABI_SYMBOL of runtime/include/mie/mie_kernel_abi.h: exported next to mie_entry.
+constexpr const char *kAbiSymbol = "mie_abi";
+
 constexpr const char *kX86Tuning = "+prefer-no-gather,+prefer-no-scatter";
 
 static const CpuTarget kTargets[] = {
@@ -118,6 +121,17 @@ static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, 
   b.CreateCall(entry, operands);
   b.CreateRet(b.getInt32(0));
   return success();
+}
+
+/// Exports `words` as the constant int64 array `mie_abi` (the ABI table of mie_kernel_abi.h).
+static void addAbiTable(llvm::Module &module, ArrayRef<int64_t> words) {
+  llvm::LLVMContext &ctx = module.getContext();
+  SmallVector<uint64_t> data(words.begin(), words.end());
+  llvm::Constant *init = llvm::ConstantDataArray::get(ctx, ArrayRef<uint64_t>(data));
+  auto *table = new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
+                                         llvm::GlobalValue::ExternalLinkage, init, kAbiSymbol);
+  table->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  table->setAlignment(llvm::Align(8));
 }
 
 /// Implements every `<body>__dispatch(env, captures..., count)` declared by mie-parallelize-loops:
@@ -207,11 +221,11 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
   return success();
 }
 
-/// Only mie_entry is exported, and what other parts of a split module reference (`shared`):
-/// everything else becomes internal, so that O3 may inline it and drop what is unused.
+/// Only mie_entry and the ABI table are exported, and what other parts of a split module reference
+/// (`shared`): everything else becomes internal, so that O3 may inline it and drop what is unused.
 static void internalize(llvm::Module &module, const llvm::StringSet<> &shared = {}) {
   for (llvm::GlobalValue &v : module.global_values()) {
-    if (v.isDeclaration() || v.getName() == "mie_entry")
+    if (v.isDeclaration() || v.getName() == "mie_entry" || v.getName() == kAbiSymbol)
       continue;
     if (shared.contains(v.getName()))
       v.setVisibility(llvm::GlobalValue::HiddenVisibility);
@@ -241,7 +255,7 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 
 /// Links `objects` into one shared object with ld.lld (the LLVM 22 one from Debian, else any on
 /// PATH). The objects of a split module reference each other through hidden symbols, so only
-/// `mie_entry` is exported and nothing is left undefined.
+/// `mie_entry` and `mie_abi` are exported and nothing is left undefined.
 static FailureOr<std::string> linkShared(ArrayRef<std::string> objects, ModuleOp op) {
   llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
   if (!lld)
@@ -398,7 +412,8 @@ static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
 }
 
 FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target,
-                                            CpuArtifact artifact, StringRef entry, unsigned jobs) {
+                                            CpuArtifact artifact, StringRef entry, unsigned jobs,
+                                            ArrayRef<int64_t> abiTable) {
   initializeLLVMTargets();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, llvmContext, "mie_kernels");
@@ -423,6 +438,8 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
   if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)) ||
       failed(implementProfileHook(*module, op)))
     return failure();
+  if (!abiTable.empty())
+    addAbiTable(*module, abiTable);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return op.emitError("generated LLVM IR does not verify"), failure();
 

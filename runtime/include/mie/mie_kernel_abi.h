@@ -15,10 +15,22 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 2
+#define MIE_KERNEL_ABI_VERSION 3
 /* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
-   never calls the profile hook. */
+   never calls the profile hook; version 1 and 2 code may lack the ABI table below. */
 #define MIE_KERNEL_ABI_MIN_VERSION 1
+
+/* Since ABI 3 every cpu code object also exports, with default visibility, a read-only array of int64_t
+   named MIE_ABI_SYMBOL: the facts its entry was compiled for. The runtime compares them with the manifest
+   before it allocates the arena or runs anything, and refuses a package where they disagree (a manifest
+   that is wrong about them would otherwise make the code read or write outside the caller's buffers, the
+   arena or the weights). Words:
+     [0] MIE_ABI_TABLE_MAGIC   [1] number of words in the table   [2] arena bytes   [3] weights bytes
+     [4] number of inputs      [5] number of outputs
+     then each input, then each output: dtype (the mie_dtype value of mie_rt.h), rank, rank dimensions. */
+#define MIE_ABI_SYMBOL "mie_abi"
+#define MIE_ABI_TABLE_MAGIC 0x003149424145494DLL /* the bytes "MIEABI1\0" read as a little-endian int64 */
+#define MIE_ABI_TABLE_HEADER_WORDS 6
 
 /* One chunk of a parallel loop: iterations [begin, end). */
 typedef void (*mie_parallel_body_fn)(void *ctx, int64_t begin, int64_t end);

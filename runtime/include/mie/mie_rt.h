@@ -30,6 +30,16 @@ extern "C" {
 #define MIE_RT_VERSION_STRING "0.1.0"
 #define MIE_PACKAGE_FORMAT_VERSION 2 /* the newest format this runtime reads (it reads 1 too) */
 
+/* Limits on sizes read from files (a package's manifest, a tensor file), checked before anything of that
+   size is allocated, so a few bytes declaring a huge size are an error rather than an allocation failure.
+   docs/package-format.md lists where each applies. */
+#define MIE_MAX_MANIFEST_BYTES (UINT64_C(64) << 20) /* a package's JSON manifest */
+#define MIE_MAX_RANK 64                             /* dimensions of one tensor (numpy's own limit) */
+#define MIE_MAX_TENSOR_BYTES (UINT64_C(1) << 40)    /* one input or output tensor */
+#define MIE_MAX_ARENA_BYTES (UINT64_C(1) << 40)     /* a target's arena_bytes */
+#define MIE_MAX_NPY_HEADER_BYTES (UINT64_C(1) << 20) /* the header dict of an .npy file */
+#define MIE_MAX_TENSOR_FILE_BYTES (UINT64_C(1) << 41) /* an .npy or .pb file read by mie_tensor_io */
+
 typedef enum mie_status {
   MIE_OK = 0,
   MIE_ERR_INVALID_ARGUMENT = 1, /* NULL handle, index out of range, bad option */
@@ -124,9 +134,17 @@ MIE_RT_API mie_status mie_session_options_init(mie_session_options *options);
 MIE_RT_API mie_status mie_session_create(mie_package *package, const mie_session_options *options,
                                          mie_session **out_session);
 MIE_RT_API mie_status mie_session_destroy(mie_session *session); /* NULL is a no-op */
-/* inputs/outputs: one buffer per manifest entry, byte_size bytes each, aligned to the element size. */
+/* inputs/outputs: one buffer per manifest entry, byte_size bytes each, aligned to the element size.
+   The runtime cannot see how large the buffers are: prefer mie_session_run_sized. */
 MIE_RT_API mie_status mie_session_run(mie_session *session, const void *const *inputs,
                                       void *const *outputs);
+/* mie_session_run with the caller's counts and buffer sizes: num_inputs and num_outputs must be the
+   package's counts and input_bytes[i] / output_bytes[i] each tensor's byte_size, else
+   MIE_ERR_INVALID_ARGUMENT naming the first mismatch, before any generated code runs. */
+MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_inputs,
+                                            const void *const *inputs, const uint64_t *input_bytes,
+                                            uint32_t num_outputs, void *const *outputs,
+                                            const uint64_t *output_bytes);
 MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads);
 MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);

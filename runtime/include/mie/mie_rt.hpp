@@ -109,6 +109,10 @@ class Session {
   mie_session *get() const { return s_; }
 
   mie_status run(const void *const *inputs, void *const *outputs) { return mie_session_run(s_, inputs, outputs); }
+  mie_status run(uint32_t num_inputs, const void *const *inputs, const uint64_t *input_bytes, uint32_t num_outputs,
+                 void *const *outputs, const uint64_t *output_bytes) {
+    return mie_session_run_sized(s_, num_inputs, inputs, input_bytes, num_outputs, outputs, output_bytes);
+  }
   mie_status set_threads(uint32_t n) { return mie_session_set_threads(s_, n); }
   uint32_t num_threads() const {
     uint32_t n = 0;

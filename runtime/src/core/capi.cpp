@@ -1,4 +1,5 @@
 // The C API (mie_rt.h): thin handle wrappers around Package and Session plus the thread-local last error.
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -85,8 +86,16 @@ const char *mie_status_string(mie_status status) {
 }
 
 const char *mie_last_error(void) { return tls_last_error.c_str(); }
-const char *mie_dtype_name(mie_dtype dtype) { return mie::rt::dtype_to_name(dtype); }
-size_t mie_dtype_size(mie_dtype dtype) { return mie::rt::dtype_byte_size(dtype); }
+// C callers (and ctypes) may pass any int where a mie_dtype is expected, and in C++ reading a value outside
+// the enumerators' range through the enum type is undefined: read the parameter's bytes as an int instead.
+static mie_dtype checked_dtype(const mie_dtype &dtype) {
+  int value;
+  static_assert(sizeof value == sizeof dtype, "mie_dtype is int-sized");
+  std::memcpy(&value, &dtype, sizeof value);
+  return value >= MIE_DTYPE_F32 && value <= MIE_DTYPE_BOOL ? mie_dtype(value) : MIE_DTYPE_INVALID;
+}
+const char *mie_dtype_name(mie_dtype dtype) { return mie::rt::dtype_to_name(checked_dtype(dtype)); }
+size_t mie_dtype_size(mie_dtype dtype) { return mie::rt::dtype_byte_size(checked_dtype(dtype)); }
 
 mie_status mie_package_open(const char *path, mie_package **out_package) {
   Call c;
@@ -240,6 +249,18 @@ mie_status mie_session_run(mie_session *session, const void *const *inputs, void
   if (!session) return c.null_arg("mie_session_run", "session");
   std::string error;
   mie_status s = session->session->run(inputs, outputs, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
+mie_status mie_session_run_sized(mie_session *session, uint32_t num_inputs, const void *const *inputs,
+                                 const uint64_t *input_bytes, uint32_t num_outputs, void *const *outputs,
+                                 const uint64_t *output_bytes) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_run_sized", "session");
+  std::string error;
+  mie_status s =
+      session->session->run_sized(num_inputs, inputs, input_bytes, num_outputs, outputs, output_bytes, &error);
   if (s != MIE_OK) return c.fail(s, error);
   return MIE_OK;
 }

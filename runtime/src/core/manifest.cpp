@@ -99,6 +99,9 @@ class SchemaReader {
         return fail(p + ".dtype", "unknown dtype '" + dtype + "' (expected one of " + dtype_name_list() + ")");
       const Value *shape;
       if (!field(t, p, "shape", Type::Array, &shape)) return false;
+      if (shape->array.size() > MIE_MAX_RANK)
+        return fail(p + ".shape", "rank " + std::to_string(shape->array.size()) + " exceeds the maximum of " +
+                                      std::to_string(MIE_MAX_RANK));
       uint64_t elems = 1;
       for (size_t j = 0; j < shape->array.size(); ++j) {
         const Value &dim = shape->array[j];
@@ -112,6 +115,11 @@ class SchemaReader {
       }
       const uint64_t esize = dtype_byte_size(d.dtype);
       if (elems > UINT64_MAX / esize) return fail(p + ".shape", "byte size overflows 64 bits");
+      // Callers allocate this much per tensor (mie-run, the Python bindings) before the code can vouch
+      // for it, so it is bounded like every size read from a file.
+      if (elems * esize > MIE_MAX_TENSOR_BYTES)
+        return fail(p + ".shape", std::to_string(elems * esize) + " bytes exceed the maximum of " +
+                                      std::to_string(MIE_MAX_TENSOR_BYTES) + " per tensor");
       d.num_elements = elems;
       d.byte_size = elems * esize;
       out->push_back(std::move(d));
@@ -133,7 +141,7 @@ class SchemaReader {
           !string(t, p, "arch", true, &d.arch) || !string(t, p, "features", false, &d.features) ||
           !string(t, p, "format", true, &d.format) || !string(t, p, "entry", true, &d.entry) ||
           !uint(t, p, "abi_version", UINT32_MAX, &abi) ||
-          !uint(t, p, "arena_bytes", INT64_MAX, &d.arena_bytes) || !section(t, p, "code", &d.code))
+          !uint(t, p, "arena_bytes", MIE_MAX_ARENA_BYTES, &d.arena_bytes) || !section(t, p, "code", &d.code))
         return false;
       if (d.kind != "cpu" && d.kind != "cuda")
         return fail(p + ".kind", "unknown kind '" + d.kind + "' (expected cpu or cuda)");

@@ -94,6 +94,12 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
     *error = "manifest " + range(h.manifest_offset, h.manifest_size) + " overlaps the header [0, 128)";
     return false;
   }
+  // Parsing takes memory in proportion: bounded before the parser sees it.
+  if (h.manifest_size > MIE_MAX_MANIFEST_BYTES) {
+    *error = "manifest is " + std::to_string(h.manifest_size) + " bytes, more than the maximum of " +
+             std::to_string(MIE_MAX_MANIFEST_BYTES);
+    return false;
+  }
   const uint8_t *mtext = data + h.manifest_offset;
   uint8_t digest[32];
   sha256(mtext, h.manifest_size, digest);

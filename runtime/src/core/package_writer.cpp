@@ -105,12 +105,16 @@ std::string PackageWriter::check() const {
       mie_dtype dt;
       if (!rt::dtype_from_name(t.dtype, &dt))
         return what + ": unknown dtype '" + t.dtype + "' (expected one of " + rt::dtype_name_list() + ")";
+      // The reader's limits (mie_rt.h): a package it would refuse is not written.
+      if (t.shape.size() > MIE_MAX_RANK) return what + ": rank is more than " + std::to_string(MIE_MAX_RANK);
       uint64_t elems = 1;
       for (int64_t d : t.shape) {
         if (d < 0) return what + ": negative dimension " + std::to_string(d);
         if (d != 0 && elems > UINT64_MAX / uint64_t(d) / 8) return what + ": shape is too large";
         elems *= uint64_t(d);
       }
+      if (elems * rt::dtype_byte_size(dt) > MIE_MAX_TENSOR_BYTES)
+        return what + ": more than " + std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes";
     }
   }
   for (size_t i = 0; i < targets_.size(); ++i) {
@@ -125,7 +129,8 @@ std::string PackageWriter::check() const {
     if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
     if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
     if (t.abi_version == 0) return what + ": abi_version must be at least 1";
-    if (t.arena_bytes > uint64_t(INT64_MAX)) return what + ": arena_bytes is too large";
+    if (t.arena_bytes > MIE_MAX_ARENA_BYTES)
+      return what + ": arena_bytes is more than " + std::to_string(MIE_MAX_ARENA_BYTES);
     if (t.code.empty()) return what + ": code is empty";
     if (!t.own_weights && (t.weights || t.weights_size)) return what + ": weights given but own_weights is not set";
     if (t.own_weights && t.weights_size && !t.weights) return what + ": own weights have a size but no data";

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "../cpu/host_cpu.h"
+#include "abi_table.h"
 #include "format.h"
 
 namespace mie::rt {
@@ -20,7 +21,7 @@ static_assert(offsetof(mie_kernel_env, parallel_for) == 16, "mie_kernel_env layo
 static_assert(offsetof(mie_kernel_env, profile_ctx) == 24, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, profile) == 32, "mie_kernel_env layout");
 static_assert(sizeof(mie_kernel_env) == 40, "mie_kernel_env layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 2, "update the static_asserts with the ABI");
+static_assert(MIE_KERNEL_ABI_VERSION == 3, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -133,6 +134,24 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
   // The entry is data-pointer-typed from dlsym; POSIX guarantees the round trip to a function pointer.
   s->entry_ = reinterpret_cast<mie_entry_fn>(s->code_.entry());
 
+  // Before anything is sized by the manifest: the code says what it was compiled for. A table is checked
+  // whatever abi_version the manifest claims, so lowering that number cannot skip the check; code from
+  // before ABI 3 has none and runs on the manifest's word, as it always did.
+  size_t table_bytes = 0;
+  const void *table = s->code_.symbol(MIE_ABI_SYMBOL, &table_bytes);
+  const std::string where = prefix + "target '" + target->name + "': ";
+  if (!table && target->abi_version >= 3) {
+    *error = where + "the code object exports no ABI table '" + MIE_ABI_SYMBOL + "' (kernel ABI " +
+             std::to_string(target->abi_version) + " code must)";
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+  const SectionRef &weights = target->has_own_weights ? target->weights : pkg->manifest().weights;
+  if (table && !check_abi_table(static_cast<const int64_t *>(table), table_bytes / sizeof(int64_t), pkg->manifest(),
+                                *target, weights.size, error)) {
+    *error = where + *error;
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+
   if (target->arena_bytes > 0) {
     if (!s->arena_.allocate(target->arena_bytes)) {  // page aligned, so 64-byte aligned
       *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
@@ -221,6 +240,35 @@ void Session::dispatch(void *ctx, int32_t kernel, int32_t phase) {
   if (!s->poison_ || phase != 1 || kernel < 0 || size_t(kernel) >= s->target_->kernels.size()) return;
   for (const auto &[offset, bytes] : s->target_->kernels[size_t(kernel)].dead)
     std::memset(s->arena_.data() + offset, 0xFF, size_t(bytes));  // NaN in every float type
+}
+
+mie_status Session::run_sized(uint32_t num_inputs, const void *const *inputs, const uint64_t *input_bytes,
+                              uint32_t num_outputs, void *const *outputs, const uint64_t *output_bytes,
+                              std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  const std::string prefix = "package '" + pkg_->path() + "': ";
+  if (num_inputs != m.inputs.size() || num_outputs != m.outputs.size()) {
+    *error = prefix + "the model has " + std::to_string(m.inputs.size()) + " input(s) and " +
+             std::to_string(m.outputs.size()) + " output(s), the call passes " + std::to_string(num_inputs) +
+             " and " + std::to_string(num_outputs);
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  if ((num_inputs && !input_bytes) || !output_bytes) {
+    *error = prefix + (num_inputs && !input_bytes ? "input" : "output") + " sizes array is NULL";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  auto check = [&](const TensorDesc &t, uint64_t bytes, const char *kind) {
+    if (bytes == t.byte_size) return true;
+    *error = prefix + kind + " '" + t.name + "': buffer is " + std::to_string(bytes) + " bytes, the model's " +
+             dtype_to_name(t.dtype) + " tensor of " + std::to_string(t.num_elements) + " elements needs " +
+             std::to_string(t.byte_size);
+    return false;
+  };
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (!check(m.inputs[i], input_bytes[i], "input")) return MIE_ERR_INVALID_ARGUMENT;
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (!check(m.outputs[i], output_bytes[i], "output")) return MIE_ERR_INVALID_ARGUMENT;
+  return run(inputs, outputs, error);
 }
 
 mie_status Session::run(const void *const *inputs, void *const *outputs, std::string *error) {

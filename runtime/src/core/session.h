@@ -33,6 +33,9 @@ class Session {
   Session &operator=(const Session &) = delete;
 
   mie_status run(const void *const *inputs, void *const *outputs, std::string *error);
+  // run() after checking the caller's counts and buffer sizes against the manifest.
+  mie_status run_sized(uint32_t num_inputs, const void *const *inputs, const uint64_t *input_bytes,
+                       uint32_t num_outputs, void *const *outputs, const uint64_t *output_bytes, std::string *error);
   mie_status set_threads(uint32_t num_threads, std::string *error);
   // Installs (or, with a NULL hook, removes) the profile hook the generated code calls around each
   // kernel; MIE_ERR_UNSUPPORTED for code built before ABI 2, which has no hook calls.

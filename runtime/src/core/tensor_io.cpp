@@ -14,20 +14,35 @@
 namespace mie::io {
 namespace {
 
+// The whole file, its size checked against MIE_MAX_TENSOR_FILE_BYTES before anything is allocated and
+// read into a buffer of exactly that size. Only regular files: a device or pipe has no size to check
+// (reading /dev/zero would only end when memory does).
 bool read_file(const std::string &path, std::vector<uint8_t> *out, std::string *error) {
   FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) {
     *error = "'" + path + "': cannot open: " + std::strerror(errno);
     return false;
   }
-  out->clear();
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->insert(out->end(), buf, buf + n);
-  const bool failed = std::ferror(f);
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    *error = "'" + path + "': not a regular file";
+    std::fclose(f);
+    return false;
+  }
+  const uint64_t size = uint64_t(st.st_size);
+  if (size > MIE_MAX_TENSOR_FILE_BYTES) {
+    *error = "'" + path + "': file is " + std::to_string(size) + " bytes, more than the maximum of " +
+             std::to_string(MIE_MAX_TENSOR_FILE_BYTES) + " for a tensor file";
+    std::fclose(f);
+    return false;
+  }
+  out->assign(size_t(size), 0);
+  const size_t got = size ? std::fread(out->data(), 1, size_t(size), f) : 0;
+  // A file that changed size while being read is an error too, not a silently short tensor.
+  const bool failed = std::ferror(f) || got != size || std::fgetc(f) != EOF;
   std::fclose(f);
   if (failed) {
-    *error = "'" + path + "': read error";
+    *error = "'" + path + "': read error (or the file changed while being read)";
     return false;
   }
   return true;
@@ -121,6 +136,7 @@ class NpyHeader {
           }
           if (p_ == start) return "expected a non-negative integer in 'shape'";
           if (p_ < end_ && *p_ == 'L') ++p_;  // Python 2 long suffix
+          if (shape->size() == MIE_MAX_RANK) return "more than " + std::to_string(MIE_MAX_RANK) + " dimensions in 'shape'";
           shape->push_back(v);
           ws();
           if (eat(')')) break;
@@ -296,6 +312,9 @@ std::string parse_npy(const uint8_t *data, size_t size, const std::string &what,
     return pre + "unsupported .npy format version " + std::to_string(major);
   }
   if (header_len > size - header_start) return pre + "truncated .npy header";
+  if (header_len > MIE_MAX_NPY_HEADER_BYTES)
+    return pre + ".npy header is " + std::to_string(header_len) + " bytes, more than the maximum of " +
+           std::to_string(MIE_MAX_NPY_HEADER_BYTES);
   std::string descr;
   bool fortran = false;
   std::vector<int64_t> shape;
@@ -318,7 +337,9 @@ std::string parse_npy(const uint8_t *data, size_t size, const std::string &what,
   if (fortran && nontrivial > 1) return pre + "Fortran-order arrays are not supported (save with C order)";
   uint64_t n;
   const size_t esize = dtype_size(dtype);
-  if (!count_elements(shape, esize, &n)) return pre + "shape " + shape_string(shape) + " is too large";
+  if (!count_elements(shape, esize, &n) || n * esize > MIE_MAX_TENSOR_BYTES)
+    return pre + "shape " + shape_string(shape) + " of " + dtype_name(dtype) + " is larger than the maximum of " +
+           std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes";
   const uint64_t payload = size - header_start - header_len;
   if (payload != n * esize)
     return pre + "data is " + std::to_string(payload) + " bytes but shape " + shape_string(shape) + " of " +
@@ -443,9 +464,13 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
     return pre + "unsupported ONNX data type " + onnx_type_name(int(data_type)) + " (" + std::to_string(data_type) + ")";
   const size_t esize = dtype_size(dtype);
   uint64_t n;
+  if (dims.size() > MIE_MAX_RANK)
+    return pre + std::to_string(dims.size()) + " dims, more than the maximum of " + std::to_string(MIE_MAX_RANK);
   for (int64_t d : dims)
     if (d < 0) return pre + "negative dimension in dims " + shape_string(dims);
-  if (!count_elements(dims, esize, &n)) return pre + "dims " + shape_string(dims) + " are too large";
+  if (!count_elements(dims, esize, &n) || n * esize > MIE_MAX_TENSOR_BYTES)
+    return pre + "dims " + shape_string(dims) + " of " + dtype_name(dtype) + " are larger than the maximum of " +
+           std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes";
   const std::string shape_text = shape_string(dims);
   // The values the file holds must match dims before anything is allocated: a few bytes declaring
   // huge dims are an error, not an allocation failure.

@@ -1,6 +1,7 @@
 #include "code_loader.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -170,6 +171,23 @@ mie_status LoadedCode::load(const uint8_t *data, size_t size, const std::string 
   entry_ = sym;
   used_memfd_ = memfd;
   return MIE_OK;
+}
+
+const void *LoadedCode::symbol(const char *name, size_t *size) const {
+  *size = 0;
+  if (!handle_) return nullptr;
+  dlerror();
+  void *sym = dlsym(handle_, name);
+  if (!sym) return nullptr;
+  // dlsym also searches the object's dependencies (libc); only a symbol of the code object itself counts.
+  Dl_info info;
+  ElfW(Sym) *entry = nullptr;
+  Dl_info entry_info;
+  if (!dladdr1(sym, &info, reinterpret_cast<void **>(&entry), RTLD_DL_SYMENT) || !dladdr(entry_, &entry_info) ||
+      info.dli_fbase != entry_info.dli_fbase)
+    return nullptr;
+  if (entry) *size = size_t(entry->st_size);
+  return sym;
 }
 
 LoadedCode::~LoadedCode() {

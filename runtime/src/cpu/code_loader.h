@@ -23,6 +23,9 @@ class LoadedCode {
   mie_status load(const uint8_t *data, size_t size, const std::string &what, const std::string &entry,
                   std::string *error);
   void *entry() const { return entry_; }
+  // A data symbol the code object itself defines, with its ELF size in bytes (0 where the dynamic linker
+  // cannot say); NULL when it has none.
+  const void *symbol(const char *name, size_t *size) const;
   bool used_memfd() const { return used_memfd_; }
 
  private:

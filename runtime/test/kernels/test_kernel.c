@@ -33,6 +33,15 @@ static void add_body(void *p, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) c->y[i] = c->scratch[i] + (float)c->k;
 }
 
+#ifndef MIE_TEST_NO_ABI_TABLE
+/* What this entry assumes (kernel ABI 3); built without it (mie_test_kernel_notable) it stands for code
+   from before ABI 3. */
+__attribute__((visibility("default"))) const int64_t mie_abi[] = {
+    MIE_ABI_TABLE_MAGIC, 20, ROWS * COLS * 4 /* arena */, COLS * 4 /* weights */, 2, 2,
+    1 /* f32 */, 2, ROWS, COLS, /* x */ 7 /* i32 */, 1, 1, /* k */
+    1, 2, ROWS, COLS, /* y */ 1, 1, ROWS /* rowsum */};
+#endif
+
 __attribute__((visibility("default"))) int32_t mie_entry(const mie_kernel_env *env, void *const *args) {
   if (env->abi_version != MIE_KERNEL_ABI_VERSION || env->num_threads < 1 || !env->parallel_for) return 2;
   Ctx c;

@@ -22,6 +22,16 @@ with mie.load(package, threads=2) as session:
     again = session.run([x])["y"]  # positional inputs, repeated runs give the same numbers
     np.testing.assert_array_equal(out, again)
     print("run ok", session.last_run_ms >= 0)
+    # The runtime checks the buffers' sizes itself (mie_session_run_sized): a stale TensorInfo that
+    # lets a smaller array through Python's own checks is refused, not read past its end.
+    shape = session.inputs[0].shape
+    session.inputs[0].shape = shape[:-1] + (shape[-1] // 2,)
+    try:
+        session.run({"x": np.ascontiguousarray(x[..., : shape[-1] // 2])})
+        sys.exit("a buffer of the wrong size was accepted")
+    except mie.MieError as e:
+        print("size error:", e)
+    session.inputs[0].shape = shape
     try:
         session.run({"x": x.astype(np.float64)})
         sys.exit("a wrong dtype was accepted")
@@ -62,6 +72,17 @@ t.start()
 session.close()
 t.join()
 print("closed while running:", errors or ["finished first"])
+# The properties take the session's lock too (close() cannot free the session under them): while this
+# thread holds it, reading `target` on another thread waits.
+with mie.load(package, threads=1) as other:
+    seen = []
+    with other._lock:
+        reader = threading.Thread(target=lambda: seen.append(other.target))
+        reader.start()
+        reader.join(0.5)
+        print("property waits for the lock:", reader.is_alive())
+    reader.join()
+    print("property after the lock:", seen)
 try:
     session.run({"x": x})
     sys.exit("a closed session ran")
