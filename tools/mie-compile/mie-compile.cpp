@@ -89,6 +89,11 @@ cl::opt<bool> fusion("fusion",
                      cl::desc("Run the graph fusion passes (default: on; --fusion=false gives one "
                               "kernel per op, the reference for checking fusion)"),
                      cl::init(true), cl::cat(category));
+cl::opt<unsigned> maxFusedOps(
+    "max-fused-ops",
+    cl::desc("The most ops one fused elementwise kernel may hold (default 64, at least 2): longer "
+             "chains become several kernels, which keeps code generation time linear"),
+    cl::init(64), cl::cat(category));
 
 enum class Report { None, Fusion, Memory };
 cl::opt<Report> report(
@@ -288,6 +293,11 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
+  if (maxFusedOps < 2) {
+    llvm::errs() << "error: --max-fused-ops must be at least 2, got " << maxFusedOps << "\n";
+    return failure();
+  }
+  options.maxFusedOps = maxFusedOps;
   if (parallelMinBytes < 0) {
     llvm::errs() << "error: --parallel-min-bytes must be >= 0, got " << parallelMinBytes << "\n";
     return failure();
