@@ -128,6 +128,18 @@ cl::opt<int64_t> defaultSymbolicDim(
     cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
     cl::init(1), cl::cat(category));
 
+cl::opt<uint64_t> maxTensorBytes(
+    "max-tensor-bytes",
+    cl::desc("The most bytes one tensor of the model may have (default 17179869184 = 16 GiB); "
+             "a larger initializer, input or computed value is an error naming it"),
+    cl::init(mie::OnnxImportOptions::kDefaultMaxTensorBytes), cl::cat(category));
+
+cl::opt<uint64_t> maxModelBytes(
+    "max-model-bytes",
+    cl::desc("The most bytes the model may bring, its file and external data together (default "
+             "68719476736 = 64 GiB)"),
+    cl::init(mie::OnnxImportOptions::kDefaultMaxModelBytes), cl::cat(category));
+
 cl::opt<bool> listUnsupported(
     "list-unsupported",
     cl::desc("Print every unsupported node (op, domain, opset, node) instead of compiling; exit 1 "
@@ -373,6 +385,12 @@ int main(int argc, char **argv) {
 
   mie::OnnxImportOptions opts;
   opts.defaultSymbolicDim = defaultSymbolicDim;
+  if (maxTensorBytes == 0 || maxModelBytes == 0) {
+    llvm::errs() << "error: --max-tensor-bytes and --max-model-bytes must be at least 1\n";
+    return 1;
+  }
+  opts.maxTensorBytes = maxTensorBytes;
+  opts.maxModelBytes = maxModelBytes;
   for (const std::string &text : inputShapes)
     if (failed(parseInputShape(text, opts)))
       return 1;
