@@ -229,6 +229,28 @@ LogicalResult writeFile(StringRef outputFile, function_ref<void(llvm::raw_ostrea
     llvm::outs().flush();
     return success();
   }
+  // An existing output that is not a regular file (/dev/null, a FIFO, a terminal) is written
+  // into: renaming over it would replace the device node with a regular file.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(outputFile, status) && llvm::sys::fs::exists(status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputFile, ec);
+    if (ec) {
+      llvm::errs() << "error: cannot write '" << outputFile << "': " << ec.message() << "\n";
+      return failure();
+    }
+    write(os);
+    os.close();
+    if (os.has_error()) {
+      llvm::errs() << "error: cannot write '" << outputFile << "': " << os.error().message()
+                   << "\n";
+      os.clear_error();
+      return failure();
+    }
+    return success();
+  }
   int fd;
   SmallString<256> temp;
   if (std::error_code ec =
