@@ -45,14 +45,16 @@ std::string mlir::mie::onnx_import::formatByteLimit(uint64_t bytes) {
 
 /// Errs at `loc` when a tensor of `type` would exceed `limit` bytes (OnnxImportOptions::
 /// maxTensorBytes): checked on every value the import builds, before a constant of that size is.
-static LogicalResult checkTensorSize(Type t, Location loc, StringRef what, uint64_t limit) {
+/// `prefix` names the node ("Expand node 'e': "), so that the diagnostic is one line.
+static LogicalResult checkTensorSize(Type t, Location loc, StringRef prefix, StringRef what,
+                                     uint64_t limit) {
   auto type = dyn_cast<RankedTensorType>(t);
   if (!type || !type.getElementType().isIntOrFloat())
     return success();
   std::optional<uint64_t> bytes = tensorBytes(type);
   if (bytes && *bytes <= limit)
     return success();
-  return emitError(loc) << "'" << what << "' would produce a tensor of "
+  return emitError(loc) << prefix << "'" << what << "' would produce a tensor of "
                         << (bytes ? std::to_string(*bytes) + " bytes"
                                   : std::string("over 2^64 bytes"))
                         << " (" << type << "), more than the " << formatByteLimit(limit)
@@ -428,14 +430,13 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   // Values known at import time (a ConstantOfShape's splat) become constants without a node's op:
   // every tensor of the graph, inputs included, is held to the size limit here.
   bool tooLarge = false;
+  // (Graph inputs were checked with their types.)
   module->walk([&](Operation *op) {
+    auto name = dyn_cast<NameLoc>(op->getLoc());
+    std::string prefix = name ? "node '" + name.getName().str() + "': " : std::string();
     for (Value v : op->getResults())
-      tooLarge |= failed(checkTensorSize(v.getType(), op->getLoc(), op->getName().getStringRef(),
-                                         opts.maxTensorBytes));
-    for (Region &region : op->getRegions())
-      for (BlockArgument arg : region.getArguments())
-        tooLarge |=
-            failed(checkTensorSize(arg.getType(), arg.getLoc(), "input", opts.maxTensorBytes));
+      tooLarge |= failed(checkTensorSize(v.getType(), op->getLoc(), prefix,
+                                         op->getName().getStringRef(), opts.maxTensorBytes));
   });
   if (tooLarge || failed(mlir::verify(*module)))
     return failure();
@@ -646,7 +647,8 @@ NodeImporter::inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
 FailureOr<Operation *> NodeImporter::finishOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   for (Type t : op->getResultTypes())
-    if (failed(checkTensorSize(t, location, name, graph.maxTensorBytes()))) {
+    if (failed(checkTensorSize(t, location, (opType() + " node '" + this->name() + "': ").str(),
+                               name, graph.maxTensorBytes()))) {
       op->erase();
       return failure();
     }
