@@ -196,6 +196,9 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
     return emitError(loc) << what << " of shape " << listToString(shape) << " declares more than "
                           << formatByteLimit(opts.maxTensorBytes)
                           << ", the most one tensor may have (--max-tensor-bytes)";
+  // An empty tensor may still declare absurd dims, which would overflow element counts later.
+  if (!isReasonableShape(shape))
+    return emitError(loc) << what << " of shape " << listToString(shape) << " is too large";
   int64_t numElements = static_cast<int64_t>(bytes / width);
 
   OnnxTensor result;

@@ -88,6 +88,12 @@ def huge_initializer_dims_overflow():
 
 
 @case
+def empty_with_huge_dims():
+    """No elements (a 0 dim), but dims whose product overflows int64."""
+    return identity_of(TensorProto(name="w", data_type=F, dims=[1 << 62, 1 << 62, 0]))
+
+
+@case
 def negative_dim_initializer():
     return identity_of(TensorProto(name="w", data_type=F, dims=[4, -2], raw_data=b"\0" * 32))
 
