@@ -18,7 +18,7 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion) {
+void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (!fusion)
@@ -29,7 +29,9 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(ms::createMsFuseEpiloguesPass());
-  pm.addNestedPass<func::FuncOp>(ms::createMsFuseElementwisePass());
+  ms::MsFuseElementwisePassOptions elementwiseOptions;
+  elementwiseOptions.maxOps = maxFusedOps;
+  pm.addNestedPass<func::FuncOp>(ms::createMsFuseElementwisePass(elementwiseOptions));
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
@@ -165,8 +167,9 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
-  if (failed(runPipeline(module, options,
-                         [&](OpPassManager &pm) { buildMsPipeline(pm, options.fusion); })))
+  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        buildMsPipeline(pm, options.fusion, options.maxFusedOps);
+      })))
     return failure();
   if (options.emit == EmitKind::Ms)
     return printModule(module);

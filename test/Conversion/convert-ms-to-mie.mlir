@@ -500,6 +500,28 @@ func.func @constants() -> (tensor<2x2xf32>, tensor<3xi64>, tensor<4xf32>) {
 
 // -----
 
+// Tests that a splat constant of 16 MiB or more is not stored: it becomes a buffer filled by a
+// kernel at run time (its one value, not its 2^22 copies). Integer splats too; smaller ones stay
+// globals (above).
+
+// CHECK-LABEL: func.func @large_splats
+// CHECK-NOT: memref.global
+// CHECK: %[[F:.+]] = mie.alloc : memref<4194304xf32>
+// CHECK: mie.kernel "fill" outs(%[[F]] : memref<4194304xf32>)
+// CHECK: %[[C:.+]] = arith.constant 1.500000e+00 : f32
+// CHECK: linalg.fill ins(%[[C]] : f32) outs(%{{.+}} : memref<4194304xf32>)
+// CHECK: %[[I:.+]] = mie.alloc : memref<2048x1024xi64>
+// CHECK: mie.kernel "fill" outs(%[[I]] : memref<2048x1024xi64>)
+// CHECK: arith.constant -7 : i64
+// CHECK: return %[[F]], %[[I]]
+func.func @large_splats() -> (tensor<4194304xf32>, tensor<2048x1024xi64>) {
+  %0 = ms.constant dense<1.5> : tensor<4194304xf32>
+  %1 = ms.constant dense<-7> : tensor<2048x1024xi64>
+  return %0, %1 : tensor<4194304xf32>, tensor<2048x1024xi64>
+}
+
+// -----
+
 // Tests the signatures: tensors become identity-layout memrefs of the same shape with argument and
 // result attributes kept, calls follow, non-tensor types stay.
 

@@ -89,6 +89,11 @@ cl::opt<bool> fusion("fusion",
                      cl::desc("Run the graph fusion passes (default: on; --fusion=false gives one "
                               "kernel per op, the reference for checking fusion)"),
                      cl::init(true), cl::cat(category));
+cl::opt<unsigned> maxFusedOps(
+    "max-fused-ops",
+    cl::desc("The most ops one fused elementwise kernel may hold (default 64, at least 2): longer "
+             "chains become several kernels, which keeps code generation time linear"),
+    cl::init(64), cl::cat(category));
 
 enum class Report { None, Fusion, Memory };
 cl::opt<Report> report(
@@ -122,6 +127,18 @@ cl::opt<int64_t> defaultSymbolicDim(
     "symbolic-dim-default",
     cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
     cl::init(1), cl::cat(category));
+
+cl::opt<uint64_t> maxTensorBytes(
+    "max-tensor-bytes",
+    cl::desc("The most bytes one tensor of the model may have (default 17179869184 = 16 GiB); "
+             "a larger initializer, input or computed value is an error naming it"),
+    cl::init(mie::OnnxImportOptions::kDefaultMaxTensorBytes), cl::cat(category));
+
+cl::opt<uint64_t> maxModelBytes(
+    "max-model-bytes",
+    cl::desc("The most bytes the model may bring, its file and external data together (default "
+             "68719476736 = 64 GiB)"),
+    cl::init(mie::OnnxImportOptions::kDefaultMaxModelBytes), cl::cat(category));
 
 cl::opt<bool> listUnsupported(
     "list-unsupported",
@@ -212,6 +229,28 @@ LogicalResult writeFile(StringRef outputFile, function_ref<void(llvm::raw_ostrea
     llvm::outs().flush();
     return success();
   }
+  // An existing output that is not a regular file (/dev/null, a FIFO, a terminal) is written
+  // into: renaming over it would replace the device node with a regular file.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(outputFile, status) && llvm::sys::fs::exists(status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputFile, ec);
+    if (ec) {
+      llvm::errs() << "error: cannot write '" << outputFile << "': " << ec.message() << "\n";
+      return failure();
+    }
+    write(os);
+    os.close();
+    if (os.has_error()) {
+      llvm::errs() << "error: cannot write '" << outputFile << "': " << os.error().message()
+                   << "\n";
+      os.clear_error();
+      return failure();
+    }
+    return success();
+  }
   int fd;
   SmallString<256> temp;
   if (std::error_code ec =
@@ -288,6 +327,11 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
+  if (maxFusedOps < 2) {
+    llvm::errs() << "error: --max-fused-ops must be at least 2, got " << maxFusedOps << "\n";
+    return failure();
+  }
+  options.maxFusedOps = maxFusedOps;
   if (parallelMinBytes < 0) {
     llvm::errs() << "error: --parallel-min-bytes must be >= 0, got " << parallelMinBytes << "\n";
     return failure();
@@ -363,6 +407,12 @@ int main(int argc, char **argv) {
 
   mie::OnnxImportOptions opts;
   opts.defaultSymbolicDim = defaultSymbolicDim;
+  if (maxTensorBytes == 0 || maxModelBytes == 0) {
+    llvm::errs() << "error: --max-tensor-bytes and --max-model-bytes must be at least 1\n";
+    return 1;
+  }
+  opts.maxTensorBytes = maxTensorBytes;
+  opts.maxModelBytes = maxModelBytes;
   for (const std::string &text : inputShapes)
     if (failed(parseInputShape(text, opts)))
       return 1;

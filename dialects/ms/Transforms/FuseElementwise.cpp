@@ -22,15 +22,18 @@ ArrayRef<int64_t> iterationShape(Operation *root) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// Grows the group of `root` over its producers; returns the members in block order.
-SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> &taken) {
+/// Grows the group of `root` over its producers, up to `maxOps` members; returns the members in
+/// block order. Every member is legal on its own when it joins, so stopping early leaves a legal
+/// group: the producers left out become roots of the next groups.
+SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> &taken,
+                                   unsigned maxOps) {
   ArrayRef<int64_t> shape = iterationShape(root);
   llvm::SetVector<Operation *> members;
   members.insert(root);
   bool changed = true;
-  while (changed) {
+  while (changed && members.size() < maxOps) {
     changed = false;
-    for (size_t i = 0; i < members.size(); ++i) {
+    for (size_t i = 0; i < members.size() && members.size() < maxOps; ++i) {
       for (Value operand : members[i]->getOperands()) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || members.contains(producer) || taken.contains(producer) ||
@@ -43,6 +46,8 @@ SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> 
           continue;
         members.insert(producer);
         changed = true;
+        if (members.size() >= maxOps)
+          break;
       }
     }
   }
@@ -52,7 +57,14 @@ SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> 
 }
 
 struct MsFuseElementwisePass : impl::MsFuseElementwisePassBase<MsFuseElementwisePass> {
+  using impl::MsFuseElementwisePassBase<MsFuseElementwisePass>::MsFuseElementwisePassBase;
+
   void runOnOperation() override {
+    if (maxOps < 2) {
+      getOperation().emitError() << "ms-fuse-elementwise: max-ops must be at least 2, got "
+                                 << maxOps.getValue();
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     SmallVector<SmallVector<Operation *>> groups;
     DenseSet<Operation *> taken;
@@ -66,7 +78,7 @@ struct MsFuseElementwisePass : impl::MsFuseElementwisePassBase<MsFuseElementwise
         if (!type || !type.hasStaticShape() ||
             !(isFusibleElementwise(&op) || isFusibleReduction(&op)))
           continue;
-        SmallVector<Operation *> members = growGroup(&op, taken);
+        SmallVector<Operation *> members = growGroup(&op, taken, maxOps);
         if (members.size() < 2)
           continue;
         taken.insert(members.begin(), members.end());

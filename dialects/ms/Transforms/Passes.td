@@ -69,7 +69,19 @@ def MsFuseElementwisePass : Pass<"ms-fuse-elementwise", "func::FuncOp"> {
       so no value is needed outside that is not computed there, a value with several consumers is
       computed once and used by all of them, and no cycle through outside ops can form.
     Groups of one op are left alone. Runs after ms-fuse-epilogues.
+
+    A group holds at most `max-ops` ops: the root and the producers reached first from it. The rest
+    of a longer chain forms the next groups, each of them legal by the same rule (a producer whose
+    user sits in a full group is a root of its own). The body of a group becomes one basic block of
+    straight-line code in one LLVM function, and LLVM's code generation takes time superlinear in
+    the size of such a block (a chain of 1,000 sigmoids in one kernel: about 15 s, 5,000: minutes);
+    capped, compile time grows linearly with the graph. Each split costs one round trip of the
+    intermediate value through memory.
   }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"64",
+           "The most ops one fused group may hold (at least 2)">,
+  ];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
 

@@ -50,6 +50,16 @@ struct OnnxImportOptions {
   /// Size used for any other symbolic or unknown input dim; 0 makes such a dim an error.
   int64_t defaultSymbolicDim = 1;
 
+  /// The most bytes one tensor may have: an initializer, a Constant's value, a graph input or any
+  /// value the graph computes (a ConstantOfShape, an Expand). Checked before anything of that size
+  /// is allocated; more is an error naming the initializer or node. `mie-compile
+  /// --max-tensor-bytes`; see docs/limits.md.
+  uint64_t maxTensorBytes = kDefaultMaxTensorBytes;
+  /// The most bytes the model may bring: its .onnx file plus all the tensor data it stores
+  /// (inline or as external data). `mie-compile --max-model-bytes`.
+  uint64_t maxModelBytes = kDefaultMaxModelBytes;
+  static constexpr uint64_t kDefaultMaxTensorBytes = uint64_t(16) << 30; // 16 GiB
+  static constexpr uint64_t kDefaultMaxModelBytes = uint64_t(64) << 30;  // 64 GiB
   /// When set, unsupported ops are appended here instead of being reported as diagnostics (other
   /// errors are still diagnostics). Used by `mie-compile --list-unsupported`.
   std::vector<OnnxUnsupportedNode> *unsupportedNodes = nullptr;

@@ -30,6 +30,9 @@ struct CompileOptions {
   /// Run the graph fusion passes (folding into weights, composite recognition, epilogue and
   /// elementwise grouping). Off gives one kernel per ms op: the reference for checking fusion.
   bool fusion = true;
+  /// The most ops one elementwise fused group (one generated kernel) may hold: LLVM's code
+  /// generation is superlinear in the size of a kernel's body, so longer chains are split.
+  unsigned maxFusedOps = 64;
   /// When set, receives the fusion report of the compiled module (see buildFusionReport).
   std::string *fusionReport = nullptr;
   /// When set, receives the memory report of the compiled module (see buildMemoryReport).
@@ -43,8 +46,9 @@ struct CompileOptions {
 };
 
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
-/// weights, composite recognition and grouping into `ms.fused` kernels.
-void buildMsPipeline(OpPassManager &pm, bool fusion = true);
+/// weights, composite recognition and grouping into `ms.fused` kernels of at most `maxFusedOps`
+/// ops.
+void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64);
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined.

@@ -319,7 +319,10 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
                  [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
                    Value v = e[0];
                    if (mean) {
-                     Value n = scalarConstant(gb, gl, accType, static_cast<double>(count));
+                     // Over no elements the sum is 0 and so is the mean, as in onnxruntime
+                     // (0 / 0 would be NaN for floats and a trap for integers).
+                     Value n = scalarConstant(gb, gl, accType,
+                                              static_cast<double>(std::max<int64_t>(count, 1)));
                      v = isFloat ? (Value)arith::DivFOp::create(gb, gl, v, n)
                                  : (Value)arith::DivSIOp::create(gb, gl, v, n);
                    }

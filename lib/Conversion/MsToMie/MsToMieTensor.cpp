@@ -15,8 +15,14 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
+/// Splat constants of at least this many bytes are filled at run time instead of stored.
+constexpr int64_t kMinFilledSplatBytes = int64_t(16) << 20;
+
 /// ms.constant -> a private constant memref.global (the weight packer later moves its bytes into
-/// the package's weights blob) read through memref.get_global.
+/// the package's weights blob) read through memref.get_global. A large splat (a ConstantOfShape
+/// mask, say) becomes a buffer and a `fill` kernel instead: its bytes, one value repeated, would
+/// otherwise be written out one by one into the package (up to --max-tensor-bytes of them), where
+/// a fill costs one pass over the buffer per run.
 struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -24,6 +30,20 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto module = op->getParentOfType<ModuleOp>();
     MemRefType type = bufferTypeFor(op.getType());
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (splat && type.getRank() > 0 &&
+        type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8) >=
+            kMinFilledSplatBytes) {
+      Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+      auto value = cast<TypedAttr>(splat.getSplatValue<Attribute>());
+      KernelOp::create(rewriter, op.getLoc(), "fill", ValueRange(), out,
+                       [&](OpBuilder &kb, Location kl, ValueRange args) {
+                         Value scalar = arith::ConstantOp::create(kb, kl, value);
+                         linalg::FillOp::create(kb, kl, scalar, args[0]);
+                       });
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     std::string name = "__constant";
     if (auto resource = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
       name += "_" + resource.getRawHandle().getKey().str();

@@ -24,10 +24,6 @@ using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::onnx_import;
 
-/// The most bytes one tensor may have (16 GiB): a model that declares more (a ConstantOfShape or
-/// Expand to 2^39 elements) is refused at its node, before anything of that size is built.
-constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 34;
-
 /// The bytes of a static tensor type, or nullopt past 2^64 (element count times element bytes).
 static std::optional<uint64_t> tensorBytes(RankedTensorType type) {
   uint64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
@@ -41,18 +37,28 @@ static std::optional<uint64_t> tensorBytes(RankedTensorType type) {
   return bytes;
 }
 
-/// Errs at `loc` when a tensor of `type` would exceed kMaxTensorBytes.
-static LogicalResult checkTensorSize(Type t, Location loc, StringRef what) {
+std::string mlir::mie::onnx_import::formatByteLimit(uint64_t bytes) {
+  if (bytes && bytes % (uint64_t(1) << 30) == 0)
+    return std::to_string(bytes >> 30) + " GiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+/// Errs at `loc` when a tensor of `type` would exceed `limit` bytes (OnnxImportOptions::
+/// maxTensorBytes): checked on every value the import builds, before a constant of that size is.
+/// `prefix` names the node ("Expand node 'e': "), so that the diagnostic is one line.
+static LogicalResult checkTensorSize(Type t, Location loc, StringRef prefix, StringRef what,
+                                     uint64_t limit) {
   auto type = dyn_cast<RankedTensorType>(t);
   if (!type || !type.getElementType().isIntOrFloat())
     return success();
   std::optional<uint64_t> bytes = tensorBytes(type);
-  if (bytes && *bytes <= kMaxTensorBytes)
+  if (bytes && *bytes <= limit)
     return success();
-  return emitError(loc) << "'" << what << "' would produce a tensor of "
-                        << (bytes ? std::to_string(*bytes) + " bytes" : std::string("over 2^64 bytes"))
-                        << " (" << type << "), more than the " << (kMaxTensorBytes >> 30)
-                        << " GiB one tensor may have";
+  return emitError(loc) << prefix << "'" << what << "' would produce a tensor of "
+                        << (bytes ? std::to_string(*bytes) + " bytes"
+                                  : std::string("over 2^64 bytes"))
+                        << " (" << type << "), more than the " << formatByteLimit(limit)
+                        << " one tensor may have (--max-tensor-bytes)";
 }
 
 std::string mlir::mie::formatUnsupported(const OnnxUnsupportedNode &node) {
@@ -100,6 +106,7 @@ public:
   FailureOr<OwningOpRef<ModuleOp>> run();
 
   int64_t semanticOpset() const { return std::min(model.opset, kMaxOpset); }
+  uint64_t maxTensorBytes() const { return opts.maxTensorBytes; }
   ValueEntry *lookup(StringRef name) const { return values.lookup(name); }
   ValueEntry &newEntry(RankedTensorType type, Location loc) {
     entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc});
@@ -218,7 +225,15 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
     if (!isReasonableShape(shape))
       return emitError(fileLoc) << "graph input '" << input.name << "' of shape "
                                 << listToString(shape) << " is too large";
-    types.push_back(RankedTensorType::get(shape, elementType));
+    auto type = RankedTensorType::get(shape, elementType);
+    std::optional<uint64_t> bytes = tensorBytes(type);
+    if (!bytes || *bytes > opts.maxTensorBytes)
+      return emitError(fileLoc) << "graph input '" << input.name << "' of shape "
+                                << listToString(shape) << " needs "
+                                << (bytes ? std::to_string(*bytes) : std::string("over 2^64"))
+                                << " bytes, more than the " << formatByteLimit(opts.maxTensorBytes)
+                                << " one tensor may have (--max-tensor-bytes)";
+    types.push_back(type);
   }
   for (const auto &entry : opts.inputShapes)
     if (!inputNames.contains(entry.getKey()))
@@ -415,12 +430,13 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   // Values known at import time (a ConstantOfShape's splat) become constants without a node's op:
   // every tensor of the graph, inputs included, is held to the size limit here.
   bool tooLarge = false;
+  // (Graph inputs were checked with their types.)
   module->walk([&](Operation *op) {
+    auto name = dyn_cast<NameLoc>(op->getLoc());
+    std::string prefix = name ? "node '" + name.getName().str() + "': " : std::string();
     for (Value v : op->getResults())
-      tooLarge |= failed(checkTensorSize(v.getType(), op->getLoc(), op->getName().getStringRef()));
-    for (Region &region : op->getRegions())
-      for (BlockArgument arg : region.getArguments())
-        tooLarge |= failed(checkTensorSize(arg.getType(), arg.getLoc(), "input"));
+      tooLarge |= failed(checkTensorSize(v.getType(), op->getLoc(), prefix,
+                                         op->getName().getStringRef(), opts.maxTensorBytes));
   });
   if (tooLarge || failed(mlir::verify(*module)))
     return failure();
@@ -631,7 +647,8 @@ NodeImporter::inferTypes(OperationState &state, SmallVectorImpl<Type> &types,
 FailureOr<Operation *> NodeImporter::finishOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   for (Type t : op->getResultTypes())
-    if (failed(checkTensorSize(t, location, name))) {
+    if (failed(checkTensorSize(t, location, (opType() + " node '" + this->name() + "': ").str(),
+                               name, graph.maxTensorBytes()))) {
       op->erase();
       return failure();
     }
@@ -704,7 +721,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mie::importOnnxModel(StringRef path, MLIR
                                                             const OnnxImportOptions &opts) {
   ctx.loadDialect<ms::MsDialect, func::FuncDialect>();
   OnnxModel model;
-  if (failed(readOnnxModel(path, ctx, model)))
+  if (failed(readOnnxModel(path, ctx, opts, model)))
     return failure();
   GraphImporter importer(ctx, model, opts);
   return importer.run();

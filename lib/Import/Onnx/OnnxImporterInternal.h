@@ -198,8 +198,13 @@ struct OnnxModel {
   std::vector<OnnxNode> nodes;
 };
 
-/// Parses the model file into `model`; reports errors through `ctx`.
-LogicalResult readOnnxModel(StringRef path, MLIRContext &ctx, OnnxModel &model);
+/// Parses the model file into `model`, within the size limits of `opts`; reports errors through
+/// `ctx`.
+LogicalResult readOnnxModel(StringRef path, MLIRContext &ctx, const OnnxImportOptions &opts,
+                            OnnxModel &model);
+
+/// "16 GiB" for whole GiB, else "<n> bytes": how limits appear in diagnostics.
+std::string formatByteLimit(uint64_t bytes);
 
 /// Opsets whose semantics the importer implements; newer ones import with a warning.
 constexpr int64_t kMinOpset = 7;

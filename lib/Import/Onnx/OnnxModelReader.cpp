@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -19,9 +20,13 @@
 #include "onnx/onnx_pb.h"
 #include <google/protobuf/io/coded_stream.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -50,6 +55,66 @@ size_t byteWidth(int64_t dataType) {
   }
 }
 
+/// A file opened for reading, checked to be a regular file; closed when it goes.
+class RegularFile {
+public:
+  RegularFile() = default;
+  RegularFile(const RegularFile &) = delete;
+  RegularFile &operator=(const RegularFile &) = delete;
+  ~RegularFile() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+
+  /// Opens `path` (its last component not a symlink when `noFollow`). A FIFO, device, socket or
+  /// directory is refused without reading from it: opened non-blocking, so a FIFO without a writer
+  /// cannot hang the compile, and never read, so /dev/zero cannot feed it without end. On failure
+  /// `error` says why in a few words.
+  LogicalResult open(StringRef path, bool noFollow, std::string &error) {
+    std::string zpath = path.str();
+    fd = ::open(zpath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0));
+    if (fd < 0) {
+      error = std::strerror(errno);
+      return failure();
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      error = std::strerror(errno);
+      return failure();
+    }
+    if (!S_ISREG(st.st_mode)) {
+      error = S_ISFIFO(st.st_mode)   ? "it is a FIFO, not a regular file"
+              : S_ISDIR(st.st_mode)  ? "it is a directory, not a regular file"
+              : S_ISCHR(st.st_mode)  ? "it is a character device, not a regular file"
+              : S_ISBLK(st.st_mode)  ? "it is a block device, not a regular file"
+              : S_ISSOCK(st.st_mode) ? "it is a socket, not a regular file"
+                                     : "it is not a regular file";
+      return failure();
+    }
+    size = static_cast<uint64_t>(st.st_size);
+    return success();
+  }
+
+  /// Reads `out.size()` bytes at `offset` (within the size checked by the caller).
+  LogicalResult read(uint64_t offset, MutableArrayRef<char> out, std::string &error) {
+    size_t done = 0;
+    while (done < out.size()) {
+      ssize_t n = ::pread(fd, out.data() + done, out.size() - done, offset + done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        error = n < 0 ? std::strerror(errno) : "the file became shorter while it was read";
+        return failure();
+      }
+      done += static_cast<size_t>(n);
+    }
+    return success();
+  }
+
+  int fd = -1;
+  uint64_t size = 0;
+};
+
 /// The double whose shortest decimal form is the float's: attributes are stored as float32, and
 /// `epsilon = 1e-3` should print as 1.0e-03, not 0.0010000000474974513.
 double widenFloat(float value) { return shortestDecimal(value); }
@@ -60,9 +125,10 @@ std::string normalizeDomain(const std::string &domain) {
 
 class ModelReader {
 public:
-  ModelReader(MLIRContext &ctx, StringRef path, OnnxModel &model)
-      : ctx(ctx), fileLoc(FileLineColLoc::get(&ctx, path, 0, 0)), model(model),
-        modelDir(llvm::sys::path::parent_path(path).str()) {}
+  ModelReader(MLIRContext &ctx, StringRef path, const mie::OnnxImportOptions &opts,
+              OnnxModel &model, uint64_t fileBytes)
+      : ctx(ctx), fileLoc(FileLineColLoc::get(&ctx, path, 0, 0)), opts(opts), model(model),
+        modelDir(llvm::sys::path::parent_path(path).str()), modelBytes(fileBytes) {}
 
   LogicalResult read(const ::onnx::ModelProto &proto);
 
@@ -75,16 +141,25 @@ private:
   LogicalResult readTypedData(const ::onnx::TensorProto &tensor, Location loc,
                               const std::string &what, int64_t numElements,
                               MutableArrayRef<char> out);
-  LogicalResult readExternalData(const ::onnx::TensorProto &tensor, Location loc,
-                                 const std::string &what, MutableArrayRef<char> out);
+  /// Where an external tensor's bytes are: its file, opened and checked (inside the model's
+  /// directory once symlinks are resolved, a regular file, holding `bytes` bytes at the offset).
+  struct ExternalData {
+    std::unique_ptr<RegularFile> file;
+    uint64_t offset = 0;
+  };
+  FailureOr<ExternalData> openExternalData(const ::onnx::TensorProto &tensor, Location loc,
+                                           const std::string &what, RankedTensorType type,
+                                           uint64_t bytes);
   LogicalResult readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
                                OnnxGraphValue &value, bool requireType);
   LogicalResult readNode(const ::onnx::NodeProto &proto, size_t index);
 
   MLIRContext &ctx;
   Location fileLoc;
+  const mie::OnnxImportOptions &opts;
   OnnxModel &model;
   std::string modelDir;
+  uint64_t modelBytes; // the model file and the external data read so far (maxModelBytes)
 };
 
 } // namespace
@@ -92,17 +167,6 @@ private:
 FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor, Location loc,
                                               const std::string &what,
                                               const std::string &nameHint) {
-  SmallVector<int64_t> shape;
-  int64_t numElements = 1;
-  for (int64_t dim : tensor.dims()) {
-    if (dim < 0)
-      return emitError(loc) << what << " has a negative dim (" << dim << ")";
-    // Cap at 2^40 elements so that every size computation below stays far from overflow.
-    if (dim > 0 && numElements > (int64_t(1) << 40) / dim)
-      return emitError(loc) << what << " is too large";
-    numElements *= dim;
-    shape.push_back(dim);
-  }
   if (tensor.has_segment())
     return emitError(loc) << what << " is segmented, which is not supported";
   int64_t dataType = tensor.data_type();
@@ -110,13 +174,37 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
   size_t width = byteWidth(dataType);
   if (!elementType || width == 0)
     return emitError(loc) << what << " has unsupported element type " << dataTypeName(dataType);
+  // Every size here comes from the file and is checked against the limits before anything of
+  // that size is allocated: a few bytes that declare 2^39 elements are an error naming the
+  // tensor, not an out-of-memory abort. The product stops growing at the limit, so it cannot
+  // overflow.
+  SmallVector<int64_t> shape;
+  uint64_t bytes = width;
+  bool tooLarge = false;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0)
+      return emitError(loc) << what << " has a negative dim (" << dim << ")";
+    shape.push_back(dim);
+    if (dim == 0)
+      bytes = 0;
+    else if (!tooLarge && bytes > opts.maxTensorBytes / static_cast<uint64_t>(dim))
+      tooLarge = true;
+    else if (!tooLarge)
+      bytes *= static_cast<uint64_t>(dim);
+  }
+  if (tooLarge && bytes != 0)
+    return emitError(loc) << what << " of shape " << listToString(shape) << " declares more than "
+                          << formatByteLimit(opts.maxTensorBytes)
+                          << ", the most one tensor may have (--max-tensor-bytes)";
+  // An empty tensor may still declare absurd dims, which would overflow element counts later.
+  if (!isReasonableShape(shape))
+    return emitError(loc) << what << " of shape " << listToString(shape) << " is too large";
+  int64_t numElements = static_cast<int64_t>(bytes / width);
 
   OnnxTensor result;
   result.name = nameHint;
   result.type = RankedTensorType::get(shape, elementType);
-  size_t bytes = static_cast<size_t>(numElements) * width;
-  // The data in the file must cover the dims before anything is allocated: a few bytes that
-  // declare 2^39 elements are an error, not an out-of-memory abort.
+  // The data in the file must cover the dims before anything is allocated.
   const bool external = tensor.data_location() == ::onnx::TensorProto::EXTERNAL;
   if (!external && tensor.has_raw_data() && tensor.raw_data().size() != bytes)
     return emitError(loc) << what << " has " << tensor.raw_data().size()
@@ -127,12 +215,26 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
   if (!external && !tensor.has_raw_data() && typedValues < numElements)
     return emitError(loc) << what << " holds " << typedValues << " values, but " << result.type
                           << " needs " << numElements;
+  ExternalData data;
+  if (external) {
+    FailureOr<ExternalData> opened = openExternalData(tensor, loc, what, result.type, bytes);
+    if (failed(opened))
+      return failure();
+    data = std::move(*opened);
+    // Inline data came with the model file, counted already; external data adds to the model.
+    if (bytes > opts.maxModelBytes - std::min(modelBytes, opts.maxModelBytes))
+      return emitError(loc) << what << ": its " << bytes << " bytes of external data bring the "
+                            << "model past " << formatByteLimit(opts.maxModelBytes)
+                            << ", the most one model may have (--max-model-bytes)";
+    modelBytes += bytes;
+  }
   result.blob = HeapAsmResourceBlob::allocate(bytes, /*align=*/64, /*dataIsMutable=*/true);
   MutableArrayRef<char> out = result.blob.getMutableData();
 
   if (external) {
-    if (failed(readExternalData(tensor, loc, what, out)))
-      return failure();
+    std::string error;
+    if (bytes && failed(data.file->read(data.offset, out, error)))
+      return emitError(loc) << what << ": cannot read its external data: " << error;
   } else if (tensor.has_raw_data()) {
     if (bytes)
       std::memcpy(out.data(), tensor.raw_data().data(), bytes);
@@ -192,8 +294,9 @@ LogicalResult ModelReader::readTypedData(const ::onnx::TensorProto &tensor, Loca
   return success();
 }
 
-LogicalResult ModelReader::readExternalData(const ::onnx::TensorProto &tensor, Location loc,
-                                            const std::string &what, MutableArrayRef<char> out) {
+FailureOr<ModelReader::ExternalData>
+ModelReader::openExternalData(const ::onnx::TensorProto &tensor, Location loc,
+                              const std::string &what, RankedTensorType type, uint64_t bytes) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const ::onnx::StringStringEntryProto &entry : tensor.external_data()) {
@@ -210,7 +313,8 @@ LogicalResult ModelReader::readExternalData(const ::onnx::TensorProto &tensor, L
   }
   if (location.empty())
     return emitError(loc) << what << " has external data without a location";
-  // Like onnx.checker: the data file must lie next to (or below) the model.
+  // Like onnx.checker: the data file must lie next to (or below) the model. Checked on the name
+  // first, then on the file it resolves to, so that no symlink leads outside either.
   if (llvm::sys::path::is_absolute(location) ||
       llvm::any_of(
           llvm::make_range(llvm::sys::path::begin(location), llvm::sys::path::end(location)),
@@ -219,22 +323,41 @@ LogicalResult ModelReader::readExternalData(const ::onnx::TensorProto &tensor, L
                           << "' outside the model's directory";
   SmallString<256> file(modelDir);
   llvm::sys::path::append(file, location);
-  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
+  SmallString<256> realDir, realFile;
+  if (std::error_code ec = llvm::sys::fs::real_path(
+          modelDir.empty() ? StringRef(".") : StringRef(modelDir), realDir))
+    return emitError(loc) << what << ": cannot resolve the model's directory: " << ec.message();
+  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
     return emitError(loc) << what << ": cannot read external data file '" << file
-                          << "': " << buffer.getError().message();
-  int64_t available = static_cast<int64_t>((*buffer)->getBufferSize()) - offset;
-  if (length < 0)
-    length = available;
-  if (offset > static_cast<int64_t>((*buffer)->getBufferSize()) || length > available)
-    return emitError(loc) << what << ": external data file '" << file << "' is too short";
-  if (static_cast<size_t>(length) != out.size())
-    return emitError(loc) << what << " has " << length << " bytes of external data, but needs "
-                          << out.size();
-  if (length)
-    std::memcpy(out.data(), (*buffer)->getBufferStart() + offset, length);
-  return success();
+                          << "': " << ec.message();
+  StringRef inside = realFile.str();
+  if (!inside.consume_front(realDir) || inside.empty() ||
+      !llvm::sys::path::is_separator(inside.front()))
+    return emitError(loc) << what << " has external data location '" << location
+                          << "', which resolves to '" << realFile
+                          << "', outside the model's directory";
+  ExternalData data;
+  data.file = std::make_unique<RegularFile>();
+  std::string error;
+  // The resolved path, its last component not followed: a symlink swapped in after the check is
+  // refused rather than followed outside.
+  if (failed(data.file->open(realFile, /*noFollow=*/true, error)))
+    return emitError(loc) << what << ": cannot read external data file '" << file << "': " << error;
+  uint64_t size = data.file->size;
+  if (static_cast<uint64_t>(offset) > size)
+    return emitError(loc) << what << ": external data offset " << offset << " is past the end of '"
+                          << file << "' (" << size << " bytes)";
+  uint64_t available = size - static_cast<uint64_t>(offset);
+  uint64_t used = length < 0 ? available : static_cast<uint64_t>(length);
+  if (used > available)
+    return emitError(loc) << what << ": external data of " << length << " bytes at offset "
+                          << offset << " reaches past the end of '" << file << "' (" << size
+                          << " bytes)";
+  if (used != bytes)
+    return emitError(loc) << what << " has " << used << " bytes of external data, but " << type
+                          << " needs " << bytes;
+  data.offset = static_cast<uint64_t>(offset);
+  return data;
 }
 
 LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
@@ -421,21 +544,32 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
 }
 
 LogicalResult mlir::mie::onnx_import::readOnnxModel(StringRef path, MLIRContext &ctx,
+                                                    const mie::OnnxImportOptions &opts,
                                                     OnnxModel &model) {
   Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
   if (!llvm::sys::IsLittleEndianHost)
     return emitError(fileLoc) << "the ONNX importer needs a little-endian host";
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return emitError(fileLoc) << "cannot read ONNX model '" << path
-                              << "': " << buffer.getError().message();
-  size_t size = (*buffer)->getBufferSize();
-  if (size > static_cast<size_t>(INT_MAX))
+  // Checked as a regular file of bounded size before any byte is read (a FIFO would block, a
+  // device would be read without end).
+  RegularFile file;
+  std::string error;
+  if (failed(file.open(path, /*noFollow=*/false, error)))
+    return emitError(fileLoc) << "cannot read ONNX model '" << path << "': " << error;
+  uint64_t size = file.size;
+  if (size > opts.maxModelBytes)
+    return emitError(fileLoc) << "ONNX model '" << path << "' has " << size << " bytes, more than "
+                              << formatByteLimit(opts.maxModelBytes)
+                              << ", the most one model may have (--max-model-bytes)";
+  if (size > static_cast<uint64_t>(INT_MAX))
     return emitError(fileLoc) << "ONNX model '" << path
                               << "' is larger than 2 GiB; store its weights as external data";
   if (size == 0)
     return emitError(fileLoc) << "'" << path << "' is not an ONNX model: the file is empty";
+  auto buffer = llvm::MemoryBuffer::getOpenFile(file.fd, path, size,
+                                                /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(fileLoc) << "cannot read ONNX model '" << path
+                              << "': " << buffer.getError().message();
 
   model.path = path.str();
   try {
@@ -450,7 +584,7 @@ LogicalResult mlir::mie::onnx_import::readOnnxModel(StringRef path, MLIRContext 
     if (!proto.has_graph())
       return emitError(fileLoc) << "'" << path << "' is not an ONNX model: it has no graph";
     buffer->reset(); // The proto holds its own copy now.
-    ModelReader reader(ctx, path, model);
+    ModelReader reader(ctx, path, opts, model, size);
     return reader.read(proto);
   } catch (const std::exception &e) {
     return emitError(fileLoc) << "cannot read ONNX model '" << path << "': " << e.what();

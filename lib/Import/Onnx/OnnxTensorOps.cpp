@@ -581,6 +581,11 @@ LogicalResult importSlice(NodeImporter &n) {
     int64_t d = (*normAxes)[i], dim = xType.getDimSize(d), step = steps[i];
     if (step == 0)
       return n.error() << "steps must be non-zero, got " << listToString(steps);
+    // A step of at least the dim's size takes one element at most, as a step of the dim's size
+    // does; clamped, the arithmetic below stays far from overflow (a step of INT64_MIN has no
+    // negation).
+    if (dim > 0)
+      step = std::clamp<int64_t>(step, -dim, dim);
     int64_t start = starts[i], end = ends[i];
     if (start < 0)
       start = start < -dim ? -1 : start + dim; // stays below 0: clamped next
@@ -600,7 +605,7 @@ LogicalResult importSlice(NodeImporter &n) {
     }
     box.starts[d] = size == 0 ? 0 : start;
     box.sizes[d] = size;
-    box.steps[d] = step;
+    box.steps[d] = size <= 1 ? 1 : step; // one element or none: any step reads the same
   }
   return sliceTo(n, box);
 }
