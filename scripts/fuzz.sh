@@ -91,12 +91,14 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$dir/corpus/$t" "$dir/artifacts/$t"
   log="$dir/fuzz_$t.log"
   # -timeout: one input taking 10 s is a hang (the slowest seed takes well under one).
+  t0=$(date +%s)
   "$bin" "$dir/corpus/$t" -max_total_time="$SECONDS_EACH" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
     -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/artifacts/$t/" >"$log" 2>&1
   rc=$?
+  elapsed=$(( $(date +%s) - t0 )); (( elapsed > 0 )) || elapsed=1  # a crash ends the run early
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)
   crashes=$(find "$dir/artifacts/$t" -type f | wc -l)
-  echo "fuzz_$t: ${runs:-0} executions in ${SECONDS_EACH} s ($(( ${runs:-0} / SECONDS_EACH ))/s), exit $rc, crash inputs: $crashes"
+  echo "fuzz_$t: ${runs:-0} executions in ${elapsed} s ($(( ${runs:-0} / elapsed ))/s), exit $rc, crash inputs: $crashes"
   if [[ $rc -ne 0 || $crashes -ne 0 ]]; then
     status=1
     grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5
