@@ -5,6 +5,7 @@
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <numeric>
 
@@ -477,7 +478,13 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t size = dim + before + after;
+    // Pads come from the model: any int64, so the sum can overflow (found by fuzz_onnx_import).
+    std::optional<int64_t> padded = llvm::checkedAdd(dim, before);
+    if (padded)
+      padded = llvm::checkedAdd(*padded, after);
+    if (!padded)
+      return diag.error("pads ", before, " and ", after, " overflow dim ", d, " of size ", dim);
+    int64_t size = *padded;
     if (size < 0)
       return diag.error("pads ", before, " and ", after, " crop dim ", d, " of size ", dim,
                         " below zero");

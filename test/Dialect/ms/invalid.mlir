@@ -1233,6 +1233,16 @@ func.func @pad_crop(%x: tensor<4x6xf32>) {
 
 // -----
 
+// Tests that pads whose sum overflows int64 are an error, not undefined behaviour (found by
+// fuzz_onnx_import).
+func.func @pad_overflow(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'ms.pad' op pads 7526359402266230785 and 5477540904500294755 overflow dim 0 of size 4}}
+  %0 = ms.pad %x {pads = array<i64: 7526359402266230785, 0, 5477540904500294755, 0>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
 func.func @pad_mode(%x: tensor<4x6xf32>) {
   // expected-error @+2 {{expected ::mlir::ms::PadMode to be one of: constant, reflect, edge}}
   // expected-error @+1 {{failed to parse Ms_PadModeAttr parameter 'value' which is to be a `::mlir::ms::PadMode`}}
