@@ -514,6 +514,10 @@ LogicalResult importEinsum(NodeImporter &n) {
     }
     acc = sumOut(o, *acc, unneeded(&next));
     next = sumOut(o, next, unneeded(&*acc));
+    // A step that failed (an operand whose diagonal or sum could not be built) left no value to
+    // contract: the error is already reported.
+    if (o.failed())
+      break;
     acc = contract(o, *acc, next, later);
   }
   if (o.failed())

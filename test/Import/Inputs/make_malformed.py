@@ -281,6 +281,15 @@ def shape_mismatch_add():
 
 
 @case
+def einsum_failed_diagonal():
+    """A repeated label over dims of different sizes in the second operand: its diagonal cannot be
+    built, and the contraction after it must not run on the missing value (found by
+    fuzz_onnx_import: a null value dereferenced)."""
+    return model([node("Einsum", ["q", "k"], ["y"], name="attn", equation="bhid,bhjj->bhij")],
+                 [vi("q", [1, 2, 5, 4]), vi("k", [1, 2, 4, 5])], [vi("y", None)])
+
+
+@case
 def shape_mismatch_matmul():
     return model([node("MatMul", ["a", "b"], ["y"], name="mm")], [vi("a", [2, 3]), vi("b", [4, 5])],
                  [vi("y", None)])
