@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxCompositeBuilder.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -64,7 +65,11 @@ LogicalResult importTile(NodeImporter &n) {
       return n.error() << "repeats " << listToString(*repeats) << " must be non-negative";
     lifted.append({1, size});
     expanded.append({r, size});
-    result.push_back(r * size);
+    int64_t tiled;
+    if (llvm::MulOverflow(r, size, tiled))
+      return n.error() << "tiled shape of " << xType << " by repeats " << listToString(*repeats)
+                       << " is too large";
+    result.push_back(tiled);
   }
   if (!isReasonableShape(result))
     return n.error() << "tiled shape " << listToString(result) << " is too large";

@@ -639,9 +639,12 @@ LogicalResult importSplit(NodeImporter &n) {
                        << " equal parts";
     sizes.assign(parts, dim / parts);
   }
-  if ((int64_t)sizes.size() != parts ||
-      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
-      llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+  // Summed only while it stays at most dim: sizes from the model may overflow int64 together.
+  int64_t total = 0;
+  bool fits = llvm::all_of(sizes, [&](int64_t s) {
+    return s >= 0 && s <= dim - total && ((total += s), true);
+  });
+  if ((int64_t)sizes.size() != parts || !fits || total != dim)
     return n.error() << "split sizes " << listToString(sizes) << " must be " << parts
                      << " non-negative sizes adding up to " << dim;
 

@@ -290,6 +290,22 @@ def einsum_failed_diagonal():
 
 
 @case
+def split_sizes_overflow():
+    """Split sizes whose sum overflows int64 (found by fuzz_onnx_import)."""
+    big = 2**62
+    return model([node("Split", ["x", "s"], ["a", "b", "c"], name="split", axis=0)],
+                 [vi("x", [4])], [vi("a", None), vi("b", None), vi("c", None)],
+                 [ints("s", [big, big, 4 - 2 * big])])
+
+
+@case
+def tile_overflow():
+    """Tile repeats whose product with the dim overflows int64 (found by fuzz_onnx_import)."""
+    return model([node("Tile", ["x", "r"], ["y"], name="tile")], [vi("x", [4])], [vi("y", None)],
+                 [ints("r", [2**62])])
+
+
+@case
 def shape_mismatch_matmul():
     return model([node("MatMul", ["a", "b"], ["y"], name="mm")], [vi("a", [2, 3]), vi("b", [4, 5])],
                  [vi("y", None)])
