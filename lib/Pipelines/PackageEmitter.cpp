@@ -52,16 +52,6 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
          failure();
 }
 
-/// The mie_dtype value (mie_rt.h) of a manifest dtype name; 0 for none.
-static int64_t dtypeCode(StringRef name) {
-  static const char *const kNames[] = {"f32", "f16", "bf16", "f64", "i8",
-                                       "i16", "i32", "i64",  "u8",  "bool"};
-  for (auto [index, known] : llvm::enumerate(kNames))
-    if (name == known)
-      return int64_t(index) + 1;
-  return 0;
-}
-
 static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name,
                                                       std::string fallback, Location loc) {
   auto shaped = dyn_cast<RankedTensorType>(type);
@@ -121,7 +111,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     if (failed(dtype))
       return failure();
     plan.arguments.push_back(
-        {dtypeCode(*dtype), std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
+        {::mie::dtype_code(*dtype), std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
   }
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());

@@ -17,6 +17,9 @@ struct PackageTensorSpec {
   std::vector<int64_t> shape;  // every dim >= 0; empty = scalar
 };
 
+// The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.
+int64_t dtype_code(const std::string &name);
+
 // One kernel launch of the entry, in launch order: what `mie-run --profile` names and counts.
 struct PackageKernelSpec {
   std::string name;                // generated function name

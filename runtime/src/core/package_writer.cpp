@@ -85,6 +85,11 @@ void add_tensors(std::string &o, const char *key, const std::vector<PackageTenso
 
 }  // namespace
 
+int64_t dtype_code(const std::string &name) {
+  mie_dtype dtype;
+  return rt::dtype_from_name(name, &dtype) ? int64_t(dtype) : 0;
+}
+
 std::string PackageWriter::check() const {
   if (!valid_text(model_)) return "model name is not valid UTF-8 or contains NUL";
   if (precision_.empty() || !valid_text(precision_)) return "precision must be a non-empty UTF-8 string";
