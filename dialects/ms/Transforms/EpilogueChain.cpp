@@ -12,7 +12,13 @@ bool ms::isEpilogueAnchor(Operation *op) {
   if (!isa<Conv2dOp, GemmOp, MatMulOp>(op))
     return false;
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType || !resultType.getElementType().isF32() || !resultType.hasStaticShape())
+  // f32, or a reduced product that accumulates in f32 (precision assignment): the library
+  // kernels apply the epilogue to the accumulator before rounding.
+  if (!resultType || !resultType.hasStaticShape())
+    return false;
+  Type et = resultType.getElementType();
+  auto acc = op->getAttrOfType<TypeAttr>("acc_type");
+  if (!et.isF32() && !((et.isBF16() || et.isF16()) && acc && acc.getValue().isF32()))
     return false;
   if (isa<Conv2dOp>(op))
     return true;

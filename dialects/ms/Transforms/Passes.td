@@ -40,6 +40,60 @@ def MsRecognizeCompositesPass : Pass<"ms-recognize-composites", "func::FuncOp"> 
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
 
+def MsAssignPrecisionPass : Pass<"ms-assign-precision", "func::FuncOp"> {
+  let summary = "Assign f32/bf16/f16 element types under a precision policy and minimize casts";
+  let description = [{
+    Chooses an element type for every op with f32 data under `precision` (TVM's always / follow /
+    never classes):
+    - `fp32`: nothing changes (unless `quantize-method` is set).
+    - `mixed`: conv2d, matmul and gemm compute in `mixed-type` (bf16 or fp16) with
+      `acc_type = f32`; softmax, layer_norm, batch_norm, the reductions (reduce_*, global_avg_pool,
+      cumsum), exp, log, pow, gather from a constant table (embedding lookups) and attention stay
+      f32; every other op follows its operands: reduced when all its non-constant float operands
+      are, f32 otherwise (so the statistics of a decomposed instance/group norm stay f32).
+    - `bf16` / `fp16`: every op with f32 data is reduced except what must stay f32: attention
+      (its kernels are f32 only), and under fp16, whose largest finite value is 65504, exp, pow,
+      reduce_sum, reduce_prod and cumsum (their results overflow it where f32's do not).
+    `keep-fp32` and `force-reduced` override the policy per op; an entry is an ONNX op type
+    (`Softmax`, `MatMul`, ...), an ms op name (`ms.softmax`) or an ONNX node name (any node the op
+    was built from, as its location records). Keeping wins over forcing; attention cannot be
+    forced (its kernels are f32 only; a warning says so); an entry that matches no op is warned
+    about.
+
+    Guarantees: the function's signature is unchanged (inputs and outputs keep their declared
+    types; `ms.cast`s convert at the boundary); a reduced conv2d/matmul/gemm has reduced operands,
+    a reduced result and `acc_type = f32`; casts are minimized:
+    - a value is converted at most once per type (one cast right after its producer, shared by all
+      consumers), and a conversion back to a type the value was widened from reuses the original
+      (no back-to-back cast pairs);
+    - casts of constants are folded at compile time: reduced weights are stored as bf16/f16
+      constants (new `dense_resource` blobs, rounded to nearest even);
+    - a cast moves past a data-movement op (slice, gather, max_pool, expand, pad, ...) to its side
+      where fewer elements flow; rounding commutes with moving and selecting data, so this is exact.
+
+    `quantize-method=dynamic_fp16` (with `precision=fp32` only) stores every f32 weight (a constant
+    of at least 16 elements whose values fit f16's range) as f16 and converts it back to f32 where
+    it is used; a cast of a weight feeding a gather moves behind the gather.
+
+    The function gets an `ms.precision` dictionary: the policy, ops per element type, casts
+    inserted (conversions the policy needed, folded ones included), casts removed (folded or
+    merged away) and constant bytes before and after; `mie-compile --report=precision` prints it.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "fp32, fp16, bf16 or mixed">,
+    Option<"mixedType", "mixed-type", "std::string", /*default=*/"\"bf16\"",
+           "The reduced type of `mixed`: bf16 (x86-64) or fp16 (aarch64)">,
+    ListOption<"keepFp32", "keep-fp32", "std::string",
+               "ONNX op types, ms op names or ONNX node names kept in f32">,
+    ListOption<"forceReduced", "force-reduced", "std::string",
+               "ONNX op types, ms op names or ONNX node names computed in the reduced type">,
+    Option<"quantizeMethod", "quantize-method", "std::string", /*default=*/"\"\"",
+           "dynamic_fp16: weights stored as f16, computed in f32">,
+  ];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
 def MsFuseEpiloguesPass : Pass<"ms-fuse-epilogues", "func::FuncOp"> {
   let summary = "Group conv2d/gemm/matmul with their bias, residual, activation and clamp";
   let description = [{
