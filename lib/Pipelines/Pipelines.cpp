@@ -18,16 +18,35 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps) {
+void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
+                                const PrecisionOptions &precision) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (fusion) {
+    pm.addNestedPass<func::FuncOp>(ms::createMsFoldBatchNormPass());
+    pm.addNestedPass<func::FuncOp>(ms::createMsRecognizeCompositesPass());
+    // Recognition leaves transposes to merge and dead chains to drop.
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  // Precision assignment sits between recognition and fusion. After: batch norms must be folded
+  // into the conv weights while they are f32 (the folding reads f32 only, and folding in f32 then
+  // rounding once loses less than rounding twice), and layer_norm/softmax/gelu/attention must be
+  // single ops so that the policy classifies each as a whole instead of reducing its
+  // decomposition piece by piece. Before: fusion then sees the casts the pass leaves and absorbs
+  // them into elementwise groups (ms.cast is elementwise), so they cost no kernel of their own
+  // where a neighbour is elementwise; and the epilogue groups form around the reduced products.
+  if (!precision.isDefault()) {
+    ms::MsAssignPrecisionPassOptions options;
+    options.precision = precision.precision;
+    options.mixedType = precision.mixedType.empty() ? "bf16" : precision.mixedType;
+    options.keepFp32.assign(precision.keepFp32.begin(), precision.keepFp32.end());
+    options.forceReduced.assign(precision.forceReduced.begin(), precision.forceReduced.end());
+    options.quantizeMethod = precision.quantizeMethod;
+    pm.addNestedPass<func::FuncOp>(ms::createMsAssignPrecisionPass(options));
+  }
   if (!fusion)
     return;
-  pm.addNestedPass<func::FuncOp>(ms::createMsFoldBatchNormPass());
-  pm.addNestedPass<func::FuncOp>(ms::createMsRecognizeCompositesPass());
-  // Recognition leaves transposes to merge and dead chains to drop.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(ms::createMsFuseEpiloguesPass());
   ms::MsFuseElementwisePassOptions elementwiseOptions;
   elementwiseOptions.maxOps = maxFusedOps;
@@ -167,12 +186,20 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
+  PrecisionOptions precision = options.precision;
+  if (precision.mixedType.empty())
+    precision.mixedType = target->arch == "aarch64" ? "fp16" : "bf16";
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMsPipeline(pm, options.fusion, options.maxFusedOps);
+        buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision);
       })))
     return failure();
+  if (options.precisionReport)
+    *options.precisionReport = buildPrecisionReport(module);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
+  // The summaries were for the report; the lowering has no use for them.
+  for (auto func : module.getOps<func::FuncOp>())
+    func->removeAttr("ms.precision");
 
   FailureOr<PackageSignature> signature = readSignature(module);
   if (failed(signature))
@@ -198,7 +225,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         return failure();
       compiled.push_back(std::move(*code));
     }
-    return buildPackage(module, options.modelName, *signature, compiled);
+    return buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
+                        compiled);
   }
 
   if (failed(lowerToMie(module, options, *target)))

@@ -95,7 +95,30 @@ cl::opt<unsigned> maxFusedOps(
              "chains become several kernels, which keeps code generation time linear"),
     cl::init(64), cl::cat(category));
 
-enum class Report { None, Fusion, Memory };
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("Element types: fp32 (default), bf16 or fp16 (everything reduced but what must stay "
+             "f32), mixed (conv/matmul/gemm in bf16 on x86-64, fp16 on aarch64, with f32 "
+             "accumulation; normalizations, softmax, reductions, exp/log/pow, embedding lookups "
+             "and the outputs in f32); see docs/precision.md"),
+    cl::value_desc("fp32|fp16|bf16|mixed"), cl::init("fp32"), cl::cat(category));
+cl::list<std::string> keepFp32(
+    "keep-fp32",
+    cl::desc("Ops kept in f32 whatever --precision says: ONNX op types (Softmax) or node names "
+             "(/encoder/layer.0/attention/Softmax), comma-separated"),
+    cl::value_desc("name[,name...]"), cl::CommaSeparated, cl::cat(category));
+cl::list<std::string> forceReduced(
+    "force-reduced",
+    cl::desc("Ops computed in the reduced type whatever the policy says (needs --precision other "
+             "than fp32): ONNX op types or node names, comma-separated"),
+    cl::value_desc("name[,name...]"), cl::CommaSeparated, cl::cat(category));
+cl::opt<std::string> quantizeMethod(
+    "quantize-method",
+    cl::desc("Weight-only quantization: dynamic_fp16 stores the weights as fp16 (half the "
+             "weight bytes) and converts them to fp32 where they are used"),
+    cl::value_desc("dynamic_fp16"), cl::cat(category));
+
+enum class Report { None, Fusion, Memory, Precision };
 cl::opt<Report> report(
     "report", cl::desc("Print a report of the compilation"), cl::init(Report::None),
     cl::values(clEnumValN(Report::Fusion, "fusion",
@@ -104,7 +127,12 @@ cl::opt<Report> report(
                clEnumValN(Report::Memory, "memory",
                           "the arena next to its lower bound and the bytes without reuse, the "
                           "largest buffers at the peak, and a last line 'memory: arena=<bytes> "
-                          "lower_bound=<bytes> naive=<bytes>' (stdout; stderr as for fusion)")),
+                          "lower_bound=<bytes> naive=<bytes>' (stdout; stderr as for fusion)"),
+               clEnumValN(Report::Precision, "precision",
+                          "ops per element type, casts inserted, removed and left, weight bytes "
+                          "before and after, and a last line 'precision: policy=<p> "
+                          "casts_left=<n> weight_bytes=<before>-><after>' (stdout; stderr as for "
+                          "fusion)")),
     cl::cat(category));
 
 cl::opt<std::string> memoryPlot(
@@ -317,11 +345,35 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     llvm::errs() << "error: --target: " << targetError << "\n";
     return failure();
   }
+  if (precision != "fp32" && precision != "fp16" && precision != "bf16" && precision != "mixed") {
+    llvm::errs() << "error: --precision must be fp32, fp16, bf16 or mixed, got '" << precision
+                 << "'" << (precision == "auto" ? " (auto is not implemented yet)" : "") << "\n";
+    return failure();
+  }
+  if (!quantizeMethod.empty() && quantizeMethod != "dynamic_fp16") {
+    llvm::errs() << "error: --quantize-method must be dynamic_fp16, got '" << quantizeMethod
+                 << "'\n";
+    return failure();
+  }
+  if (!quantizeMethod.empty() && precision != "fp32") {
+    llvm::errs() << "error: --quantize-method=" << quantizeMethod
+                 << " computes in fp32: it cannot be combined with --precision=" << precision
+                 << "\n";
+    return failure();
+  }
+  if (!forceReduced.empty() && precision == "fp32") {
+    llvm::errs() << "error: --force-reduced needs --precision=bf16, fp16 or mixed\n";
+    return failure();
+  }
   FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
   if (failed(module))
     return failure();
 
   mie::CompileOptions options;
+  options.precision.precision = precision;
+  options.precision.keepFp32.assign(keepFp32.begin(), keepFp32.end());
+  options.precision.forceReduced.assign(forceReduced.begin(), forceReduced.end());
+  options.precision.quantizeMethod = quantizeMethod;
   options.emit = emit;
   options.target = target;
   options.modelName = llvm::sys::path::stem(inputFile).str();
@@ -343,7 +395,13 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   }
   options.jobs = jobs;
   std::string reportText;
-  if (report != Report::None) {
+  if (report == Report::Precision) {
+    if (emit == EmitKind::Import) {
+      llvm::errs() << "error: --report=precision needs the graph passes: use --emit=ms or later\n";
+      return failure();
+    }
+    options.precisionReport = &reportText;
+  } else if (report != Report::None) {
     if (emit == EmitKind::Import || emit == EmitKind::Ms) {
       llvm::errs() << "error: --report=" << (report == Report::Fusion ? "fusion" : "memory")
                    << " needs the kernels: use --emit=mie or later\n";

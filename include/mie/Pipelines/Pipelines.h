@@ -19,6 +19,28 @@ namespace mlir::mie {
 /// What a compilation stops at and returns. `Import` is the module as given, before any pass.
 enum class EmitKind { Import, Ms, Mie, LLVMIR, Assembly, Object, Package };
 
+/// Precision assignment (ms-assign-precision; docs/precision.md).
+struct PrecisionOptions {
+  /// fp32, fp16, bf16 or mixed.
+  std::string precision = "fp32";
+  /// The reduced type of `mixed`: bf16 or fp16; empty picks it from the (first) target: bf16 on
+  /// x86-64, fp16 on aarch64.
+  std::string mixedType;
+  /// ONNX op types, ms op names or ONNX node names kept in f32 / computed in the reduced type.
+  std::vector<std::string> keepFp32, forceReduced;
+  /// Empty, or dynamic_fp16 (weights stored as f16, computed in f32).
+  std::string quantizeMethod;
+
+  bool isDefault() const {
+    return precision == "fp32" && quantizeMethod.empty() && keepFp32.empty() &&
+           forceReduced.empty();
+  }
+  /// What the package manifest records: the policy, or the weight-only method.
+  std::string manifestName() const {
+    return quantizeMethod.empty() ? precision : quantizeMethod;
+  }
+};
+
 struct CompileOptions {
   /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512"): one code object
   /// per target in one package, whose runtime picks the best the machine supports.
@@ -33,6 +55,10 @@ struct CompileOptions {
   /// The most ops one elementwise fused group (one generated kernel) may hold: LLVM's code
   /// generation is superlinear in the size of a kernel's body, so longer chains are split.
   unsigned maxFusedOps = 64;
+  /// Element types: the policy, per-op overrides and weight-only quantization.
+  PrecisionOptions precision;
+  /// When set, receives the precision report (see buildPrecisionReport).
+  std::string *precisionReport = nullptr;
   /// When set, receives the fusion report of the compiled module (see buildFusionReport).
   std::string *fusionReport = nullptr;
   /// When set, receives the memory report of the compiled module (see buildMemoryReport).
@@ -46,9 +72,11 @@ struct CompileOptions {
 };
 
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
-/// weights, composite recognition and grouping into `ms.fused` kernels of at most `maxFusedOps`
-/// ops.
-void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64);
+/// weights and composite recognition; precision assignment unless `precision` is the default
+/// (fp32); with `fusion`, grouping into `ms.fused` kernels of at most `maxFusedOps` ops. An empty
+/// `precision.mixedType` means bf16.
+void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
+                     const PrecisionOptions &precision = {});
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined.
@@ -68,6 +96,12 @@ void registerPipelines();
 /// source (ONNX) nodes, the kernels launched by each entry function in order, and the source nodes
 /// each kernel computes (from the kernels' locations).
 std::string buildFusionReport(ModuleOp module);
+
+/// What precision assignment did, read off the `ms.precision` summaries the pass leaves on the
+/// functions of an ms module: ops per element type, casts inserted, removed and left, constant
+/// bytes before and after, and a last line `precision: policy=<p> casts_left=<n>
+/// weight_bytes=<before>-><after>`. Empty when the pass did not run.
+std::string buildPrecisionReport(ModuleOp module);
 
 /// The arena of each entry function of a module lowered by buildMsToMiePipeline next to its lower
 /// bound (the largest sum of buffers live at one kernel) and the bytes without reuse, the largest
