@@ -57,6 +57,8 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createConvertMsToMiePass());
   pm.addPass(createMieSelectKernelsPass());
   pm.addPass(createMiePackWeightsPass());
+  // Narrow products the microkernels do not serve yet accumulate in f32 on the portable path.
+  pm.addPass(createMieWidenAccumulationPass());
   pm.addPass(createMieLowerLibraryKernelsPass());
   pm.addPass(createMieResultsToOutputsPass());
   pm.addNestedPass<func::FuncOp>(createMieScheduleForMemoryPass());

@@ -57,6 +57,23 @@ def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
   let dependentDialects = ["::mlir::mie::MieDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def MieWidenAccumulationPass : Pass<"mie-widen-accumulation", "ModuleOp"> {
+  let summary = "Give f16/bf16 convolutions and GEMMs left to the portable path an f32 accumulator";
+  let description = [{
+    The portable lowering of `mie.conv2d` / `mie.gemm` (mie-lower-library-kernels without a
+    `tiling` or `ukernel`) sums products in the element type of its buffers. For every such op
+    whose buffers are f16 or bf16 and whose `accumulator` is wider (f32, set from the ms op's
+    `acc_type` by precision assignment), this pass widens the operands into f32 scratch buffers
+    (one conversion kernel each: input, filter, bias, residual), runs the op on them, epilogue
+    included, with no `accumulator` left to honour, and rounds the result into the original output
+    once. Products of two f16/bf16 values are exact in f32, so this is f32 accumulation of the
+    narrow operands. Ops with a `tiling` or `ukernel` are left to their microkernels, which take
+    `accumulator` themselves. Runs after mie-select-kernels and mie-pack-weights, before
+    mie-lower-library-kernels.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
+}
+
 def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "ModuleOp"> {
   let summary = "Implement library kernels (mie.conv2d, mie.gemm) as generated kernels.";
   let description = [{

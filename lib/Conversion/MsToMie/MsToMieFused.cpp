@@ -93,16 +93,18 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     Value bias = chain.bias ? collapseToVector(rewriter, loc, bufferOf(chain.bias)) : Value();
     Value residual = bufferOf(chain.residual);
     Value out = allocBuffer(rewriter, loc, op.getType());
+    // The accumulation type precision assignment chose (f32 for f16/bf16 products).
+    auto accumulator = chain.anchor->getAttrOfType<TypeAttr>("acc_type");
     if (auto conv = dyn_cast<ms::Conv2dOp>(chain.anchor)) {
       mie::Conv2dOp::create(
           rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()), bias, residual, out,
           conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups(), epilogue,
-          /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
+          accumulator, /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
           /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr());
     } else if (auto gemm = dyn_cast<ms::GemmOp>(chain.anchor)) {
       mie::GemmOp::create(rewriter, loc, bufferOf(gemm.getA()), bufferOf(gemm.getB()), bias,
                           residual, out, gemm.getTransAAttr(), gemm.getTransBAttr(),
-                          gemm.getAlphaAttr(), epilogue, /*accumulator=*/TypeAttr(),
+                          gemm.getAlphaAttr(), epilogue, accumulator,
                           /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     } else {
       // matmul [..., M, K] x [K, N]: one GEMM over all rows of the left operand.
@@ -111,7 +113,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
                           bufferOf(matmul.getRhs()), bias,
                           residual ? collapseToRows(rewriter, loc, residual) : Value(),
                           collapseToRows(rewriter, loc, out), UnitAttr(), UnitAttr(),
-                          rewriter.getF64FloatAttr(1.0), epilogue, /*accumulator=*/TypeAttr(),
+                          rewriter.getF64FloatAttr(1.0), epilogue, accumulator,
                           /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
     }
     rewriter.replaceOp(op, out);

@@ -31,7 +31,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                                       /*residual=*/false, Activation::none);
     mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
-                          op.getDilations(), op.getGroups(), epilogue, /*accumulator=*/TypeAttr(),
+                          op.getDilations(), op.getGroups(), epilogue, op.getAccTypeAttr(),
                           /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
                           /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr());
     rewriter.replaceOp(op, out);
@@ -55,7 +55,7 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
     mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
                         Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
-                        epilogue, /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(),
+                        epilogue, op.getAccTypeAttr(), /*tiling=*/TilingAttr(),
                         /*b_packed=*/UnitAttr());
     if (!c || biasEpilogue || beta == 0.0) {
       rewriter.replaceOp(op, product);
@@ -92,7 +92,7 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     auto libraryGemm = [&](Value a, Value b, Value c) {
       mie::GemmOp::create(rewriter, loc, a, b, Value(), Value(), c, UnitAttr(), UnitAttr(),
                           rewriter.getF64FloatAttr(1.0), EpilogueAttr::get(rewriter.getContext()),
-                          /*accumulator=*/TypeAttr(), /*tiling=*/TilingAttr(),
+                          op.getAccTypeAttr(), /*tiling=*/TilingAttr(),
                           /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
