@@ -43,18 +43,29 @@ def _compiler():
     raise MieError("mie-compile not found: build the project or set MIE_COMPILE")
 
 
-def compile(model, output=None, target="x86-64", emit="package", extra_args=()):
+def compile(model, output=None, target="x86-64", emit="package", extra_args=(), precision="fp32",
+            keep_fp32=(), force_reduced=(), quantize_method=None):
     """Compiles `model` (an .onnx or ms-dialect .mlir path).
 
     `target` is one target name or, for a package, a comma-separated list ("x86-64,x86-64-avx512"):
     one code object each, the runtime runs the best one the machine supports.
+    `precision` is fp32, fp16, bf16 or mixed; `keep_fp32` / `force_reduced` list ONNX op types or
+    node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16
+    (docs/precision.md). They are mie-compile's options of the same names: the same pipeline runs.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure.
     """
     with tempfile.TemporaryDirectory(prefix="mie-") as tmp:
         path = output or os.path.join(tmp, "out")
         cmd = [_compiler(), os.fspath(model), "-o", os.fspath(path), f"--target={target}",
-               f"--emit={emit}", *extra_args]
+               f"--emit={emit}", f"--precision={precision}"]
+        if keep_fp32:
+            cmd.append("--keep-fp32=" + ",".join(keep_fp32))
+        if force_reduced:
+            cmd.append("--force-reduced=" + ",".join(force_reduced))
+        if quantize_method:
+            cmd.append(f"--quantize-method={quantize_method}")
+        cmd += list(extra_args)
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
             raise MieError(result.stderr.strip() or f"mie-compile exited with {result.returncode}")
