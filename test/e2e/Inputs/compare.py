@@ -1,8 +1,10 @@
 """Compares an output .npy with a reference .npy.
 
-Usage: compare.py OUTPUT REFERENCE [--rtol R] [--atol A]
+Usage: compare.py OUTPUT REFERENCE [--rtol R] [--atol A] [--cosine C]
 Passes when |out - ref| <= atol + rtol * |ref| everywhere (numpy.allclose); prints the maximum
 absolute and relative errors either way, and exits 1 on a mismatch or a shape/dtype difference.
+With --cosine (reduced precision), passes instead when the output has no NaN/Inf and its cosine
+similarity to the reference is at least C; the max error relative to max |reference| is printed.
 """
 import argparse
 import sys
@@ -14,6 +16,7 @@ parser.add_argument("output")
 parser.add_argument("reference")
 parser.add_argument("--rtol", type=float, default=1e-4)
 parser.add_argument("--atol", type=float, default=1e-5)
+parser.add_argument("--cosine", type=float)
 args = parser.parse_args()
 
 out, ref = np.load(args.output), np.load(args.reference)
@@ -21,6 +24,14 @@ if out.shape != ref.shape or out.dtype != ref.dtype:
     print(f"mismatch: output {out.dtype}{list(out.shape)} vs reference {ref.dtype}{list(ref.shape)}")
     sys.exit(1)
 diff = np.abs(out.astype(np.float64) - ref.astype(np.float64))
+if args.cosine is not None:
+    o, r = out.astype(np.float64).ravel(), ref.astype(np.float64).ravel()
+    finite = bool(np.isfinite(o).all())
+    cos = float(o @ r / (np.linalg.norm(o) * np.linalg.norm(r))) if finite else float("nan")
+    ok = finite and cos >= args.cosine
+    print(f"{'match' if ok else 'MISMATCH'}: cosine {cos:.6f} (>= {args.cosine}), max err / max|ref| "
+          f"{diff.max() / np.abs(ref).max():.3e}, {'finite' if finite else 'NaN/Inf in output'}")
+    sys.exit(0 if ok else 1)
 rel = diff / np.maximum(np.abs(ref.astype(np.float64)), 1e-12)
 ok = np.allclose(out, ref, rtol=args.rtol, atol=args.atol)
 print(f"{'match' if ok else 'MISMATCH'}: max abs err {diff.max():.3e}, max rel err {rel.max():.3e} "
