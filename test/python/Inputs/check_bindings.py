@@ -106,6 +106,18 @@ with mie.load(mie.compile(os.path.join(work, "scalar.onnx"),
     y = s.run({"s": np.float32(2.0), "v": np.array([1, 2, 3], np.float32)})["y"]
     print("scalar input:", y.tolist())
 
+# Precision options reach the same pipeline: the ms graph is reduced where asked, kept where named.
+ms = mie.compile(os.path.join(work, "model.onnx"), emit="ms", precision="mixed")
+kept = mie.compile(os.path.join(work, "model.onnx"), emit="ms", precision="mixed",
+                   keep_fp32=["Conv", "Gemm"])
+weights = mie.compile(os.path.join(work, "model.onnx"), emit="ms", quantize_method="dynamic_fp16")
+print("precision:", b"xbf16>" in ms, b"acc_type = f32" in ms, b"xbf16>" in kept, b"xf16>" in weights)
+try:
+    mie.compile(os.path.join(work, "model.onnx"), precision="fp8")
+    sys.exit("a bad precision compiled")
+except mie.MieError as e:
+    print("precision error:", e)
+
 # Bytes without an output path; a bad model is a MieError naming the problem.
 assert b"mie.arena_bytes" in mie.compile(os.path.join(work, "model.onnx"), emit="mie")
 bad = os.path.join(work, "bad.onnx")
