@@ -86,8 +86,8 @@ struct MieWidenAccumulationPass : impl::MieWidenAccumulationPassBase<MieWidenAcc
       }
     });
     for (auto [op, wide] : work) {
-      Value output = isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getOutput()
-                                       : cast<GemmOp>(op).getOutput();
+      Value output =
+          isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getOutput() : cast<GemmOp>(op).getOutput();
       unsigned outputIndex = 0;
       for (OpOperand &operand : op->getOpOperands())
         if (operand.get() == output)

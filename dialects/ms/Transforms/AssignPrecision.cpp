@@ -13,8 +13,8 @@ struct MsAssignPrecisionPass : impl::MsAssignPrecisionPassBase<MsAssignPrecision
 
   void runOnOperation() override {
     std::string error;
-    FailureOr<PrecisionConfig> config = parsePrecisionConfig(
-        precision, mixedType, keepFp32, forceReduced, quantizeMethod, error);
+    FailureOr<PrecisionConfig> config =
+        parsePrecisionConfig(precision, mixedType, keepFp32, forceReduced, quantizeMethod, error);
     if (failed(config)) {
       getOperation().emitError("ms-assign-precision: ") << error;
       return signalPassFailure();

@@ -83,8 +83,8 @@ FailureOr<PrecisionConfig> ms::parsePrecisionConfig(StringRef precision, StringR
     return error = "mixed-type must be bf16 or fp16, got '" + mixedType.str() + "'", failure();
   config.mixedUsesF16 = mixedType == "fp16";
   if (!quantizeMethod.empty() && quantizeMethod != "dynamic_fp16")
-    return error = "quantize-method must be dynamic_fp16 (or empty), got '" +
-                   quantizeMethod.str() + "'",
+    return error = "quantize-method must be dynamic_fp16 (or empty), got '" + quantizeMethod.str() +
+                   "'",
            failure();
   config.weightsFp16 = quantizeMethod == "dynamic_fp16";
   if (config.weightsFp16 && config.policy != PrecisionPolicy::FP32)

@@ -36,9 +36,7 @@ struct PrecisionOptions {
            forceReduced.empty();
   }
   /// What the package manifest records: the policy, or the weight-only method.
-  std::string manifestName() const {
-    return quantizeMethod.empty() ? precision : quantizeMethod;
-  }
+  std::string manifestName() const { return quantizeMethod.empty() ? precision : quantizeMethod; }
 };
 
 struct CompileOptions {

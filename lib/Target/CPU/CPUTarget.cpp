@@ -265,7 +265,8 @@ static void bfloat16AsBits(llvm::Module &module) {
   auto isBF16 = [](llvm::Type *type) { return type->getScalarType()->isBFloatTy(); };
   for (llvm::Function &function : module)
     for (llvm::Instruction &inst : llvm::instructions(function)) {
-      if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst); select && isBF16(select->getType()))
+      if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst);
+          select && isBF16(select->getType()))
         work.push_back(select);
       if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
           store && isBF16(store->getValueOperand()->getType()))
@@ -278,8 +279,7 @@ static void bfloat16AsBits(llvm::Module &module) {
       llvm::Type *bits = value->getType()->getWithNewType(b.getInt16Ty());
       // A value that is itself a bitcast from bits is stored as those bits.
       llvm::Value *raw = nullptr;
-      if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value);
-          cast && cast->getSrcTy() == bits)
+      if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value); cast && cast->getSrcTy() == bits)
         raw = cast->getOperand(0);
       store->setOperand(0, raw ? raw : b.CreateBitCast(value, bits));
       continue;
