@@ -122,3 +122,26 @@ func.func @trig(%x: f32) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f
   %10 = math.atanh %x : f32
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
 }
+
+// -----
+
+// Tests that math ops the approximations leave alone (floor, absf, fma) are computed in f32 on bf16
+// values too: LLVM would otherwise promote them itself and round back through __truncsfbf2, which
+// a loaded package cannot call. f16 ones stay (the targets convert f16 in hardware).
+
+// CHECK-LABEL: func.func @bf16_rounding
+// CHECK-NOT: math.floor {{.*}} : bf16
+// CHECK-NOT: math.absf {{.*}} : bf16
+// CHECK: math.floor %{{.+}} : vector<8xf32>
+// CHECK: math.absf %{{.+}} : f32
+// CHECK: math.floor %{{.+}} : f16
+// CHECK: math.fma %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK-NOT: math.fma {{.*}} bf16
+// CHECK: return
+func.func @bf16_rounding(%v: vector<8xbf16>, %b: bf16, %h: f16) -> (vector<8xbf16>, bf16, f16, bf16) {
+  %0 = math.floor %v : vector<8xbf16>
+  %1 = math.absf %b : bf16
+  %2 = math.floor %h : f16
+  %3 = math.fma %b, %b, %b : bf16
+  return %0, %1, %2, %3 : vector<8xbf16>, bf16, f16, bf16
+}

@@ -239,3 +239,19 @@ func.func @existing_cast(%x: tensor<4xf16>) -> tensor<4xf32> {
   %r = ms.relu %c : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// is_inf answers for the f32 value: 1e5 rounds to +inf in f16, so under fp16 (and bf16) it stays
+// f32 while the relu next to it is reduced.
+
+// FP16-LABEL: func.func @is_inf
+// FP16: ms.is_inf %arg0 : tensor<4xf32> -> tensor<4xi1>
+// FP16: ms.relu %{{.+}} : tensor<4xf16>
+// BF16-LABEL: func.func @is_inf
+// BF16: ms.is_inf %arg0 : tensor<4xf32> -> tensor<4xi1>
+func.func @is_inf(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xf32>) {
+  %i = ms.is_inf %x : tensor<4xf32> -> tensor<4xi1>
+  %r = ms.relu %x : tensor<4xf32>
+  return %i, %r : tensor<4xi1>, tensor<4xf32>
+}

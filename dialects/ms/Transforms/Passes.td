@@ -52,8 +52,9 @@ def MsAssignPrecisionPass : Pass<"ms-assign-precision", "func::FuncOp"> {
       f32; every other op follows its operands: reduced when all its non-constant float operands
       are, f32 otherwise (so the statistics of a decomposed instance/group norm stay f32).
     - `bf16` / `fp16`: every op with f32 data is reduced except what must stay f32: attention
-      (its kernels are f32 only), and under fp16, whose largest finite value is 65504, exp, pow,
-      reduce_sum, reduce_prod and cumsum (their results overflow it where f32's do not).
+      (its kernels are f32 only), is_inf (a value rounded to the narrow type may overflow to
+      infinity where the f32 one is finite), and under fp16, whose largest finite value is 65504,
+      exp, pow, reduce_sum, reduce_prod and cumsum (their results overflow it where f32's do not).
     `keep-fp32` and `force-reduced` override the policy per op; an entry is an ONNX op type
     (`Softmax`, `MatMul`, ...), an ms op name (`ms.softmax`) or an ONNX node name (any node the op
     was built from, as its location records). Keeping wins over forcing; attention cannot be

@@ -386,6 +386,10 @@ bool Assigner::decideReduced(Operation *op) {
     return false;
   if (force)
     return true;
+  // is_inf of a value rounded to the narrow type is true where the f32 value merely exceeded the
+  // narrow type's largest finite value; widening is exact, so f32 always answers for the value.
+  if (isa<IsInfOp>(op) && config.policy != PrecisionPolicy::Mixed)
+    return false;
   switch (config.policy) {
   case PrecisionPolicy::FP32:
     return false;
