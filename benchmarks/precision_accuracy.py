@@ -6,8 +6,11 @@ Usage: precision_accuracy.py ZOO_DIR MODEL ... [--precisions bf16,mixed,dynamic_
   e.g. precision_accuracy.py ~/.cache/mie-models tiny_cnn resnet18 bert_tiny
 ZOO_DIR is what ../shared/models/export_zoo.py wrote (<name>/model.onnx, input_0.npy, output_0.npy).
 Prints one row per model and precision: cosine similarity to the fp32 output, the max error relative
-to max |fp32 output|, the number of NaN/Inf outputs, the package's weight bytes next to fp32's, the
-casts left in the graph, and whether it meets the bar (cosine >= 0.999, all finite). The fp32 row
+to max |fp32 output|, the number of NaN/Inf outputs, the model's weight bytes (the graph's constants,
+from --report=precision) next to fp32's, the package's weights section next to fp32's (fp32 weights
+are packed for the microkernels, Winograd-transformed 3x3 filters larger than the model's, while
+bf16/fp16 weights are stored as they are until their microkernels land), the casts left in the
+graph, and whether it meets the bar (cosine >= 0.999, all finite). The fp32 row
 compares with the saved PyTorch reference instead. Accuracy only: nothing is timed (the portable
 bf16 path is slow until the bf16 microkernels land). Not part of the test suite.
 """
@@ -54,12 +57,14 @@ def compile_and_run(model, inputs, precision, tmp):
                              f"--target={args.target}", "--report=precision", *flags(precision)],
                             check=True, capture_output=True, text=True).stdout
     casts = re.search(r"casts_left=(\d+)", report)
+    consts = re.search(r"weight_bytes=(\d+)->(\d+)", report)
     cmd = [os.path.join(args.build, "bin", "mie-run"), package, "--output", out, "--threads",
            str(args.threads)]
     for i in inputs:
         cmd += ["--input", i]
     subprocess.run(cmd, check=True, capture_output=True)
-    return np.load(out).astype(np.float64), weight_bytes(package), int(casts.group(1)) if casts else 0
+    return (np.load(out).astype(np.float64), weight_bytes(package),
+            int(casts.group(1)) if casts else 0, int(consts.group(2)))
 
 
 def compare(out, ref):
@@ -72,19 +77,20 @@ def compare(out, ref):
 
 failed = 0
 print(f"{'model':20s} {'precision':13s} {'cosine':>9s} {'max rel':>9s} {'NaN/Inf':>7s} "
-      f"{'weight MB':>9s} {'vs fp32':>7s} {'casts':>5s}  ok")
+      f"{'model MB':>8s} {'vs fp32':>7s} {'pkg MB':>7s} {'vs fp32':>7s} {'casts':>5s}  ok")
 for name in args.models:
     d = os.path.join(args.zoo, name)
     inputs = sorted(os.path.join(d, f) for f in os.listdir(d) if re.fullmatch(r"input_\d+\.npy", f))
     with tempfile.TemporaryDirectory(prefix="mie-precision-") as tmp:
         model = os.path.join(d, "model.onnx")
-        fp32, fp32_bytes, _ = compile_and_run(model, inputs, "fp32", tmp)
+        fp32, fp32_bytes, _, fp32_consts = compile_and_run(model, inputs, "fp32", tmp)
         cos, rel, bad = compare(fp32, np.load(os.path.join(d, "output_0.npy")).astype(np.float64))
         print(f"{name:20s} {'fp32 (ref)':13s} {cos:9.6f} {rel:9.2e} {bad:7d} "
-              f"{fp32_bytes / 1e6:9.2f} {1.0:7.3f} {0:5d}  {cos >= 0.999 and bad == 0}", flush=True)
+              f"{fp32_consts / 1e6:8.2f} {1.0:7.3f} {fp32_bytes / 1e6:7.2f} {1.0:7.3f} {0:5d}  "
+              f"{cos >= 0.999 and bad == 0}", flush=True)
         for precision in args.precisions.split(","):
             try:
-                out, nbytes, casts = compile_and_run(model, inputs, precision, tmp)
+                out, nbytes, casts, consts = compile_and_run(model, inputs, precision, tmp)
             except subprocess.CalledProcessError as e:
                 failed += 1
                 print(f"{name:20s} {precision:13s} FAILED: {(e.stderr or '').strip()[:200]}")
@@ -92,6 +98,7 @@ for name in args.models:
             cos, rel, bad = compare(out, fp32)
             ok = cos >= 0.999 and bad == 0
             failed += not ok
-            print(f"{name:20s} {precision:13s} {cos:9.6f} {rel:9.2e} {bad:7d} {nbytes / 1e6:9.2f} "
-                  f"{nbytes / fp32_bytes:7.3f} {casts:5d}  {ok}", flush=True)
+            print(f"{name:20s} {precision:13s} {cos:9.6f} {rel:9.2e} {bad:7d} {consts / 1e6:8.2f} "
+                  f"{consts / fp32_consts:7.3f} {nbytes / 1e6:7.2f} {nbytes / fp32_bytes:7.3f} "
+                  f"{casts:5d}  {ok}", flush=True)
 sys.exit(1 if failed else 0)

@@ -8,6 +8,8 @@
 
 #include "mie/Pipelines/Pipelines.h"
 
+#include "dialects/ms/Transforms/PrecisionAssignment.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -49,8 +51,12 @@ std::string mlir::mie::buildPrecisionReport(ModuleOp module) {
     before += b;
     after += a;
   }
-  if (!any)
-    os << "  precision assignment did not run (fp32, no quantization)\n";
+  if (!any) {
+    // Nothing changed: the graph's constants are what they were.
+    before = after = ms::constantBytes(module);
+    os << "  precision assignment did not run (fp32, no quantization); constant bytes: " << before
+       << "\n";
+  }
   os << llvm::formatv("precision: policy={0} casts_left={1} weight_bytes={2}->{3}\n", policy,
                       castsLeft, before, after);
   return text;

@@ -125,6 +125,12 @@ static int64_t storedBytes(ConstantOp cst) {
   return count * std::max<int64_t>(1, bits / 8);
 }
 
+int64_t ms::constantBytes(Operation *root) {
+  int64_t bytes = 0;
+  root->walk([&](ConstantOp cst) { bytes += storedBytes(cst); });
+  return bytes;
+}
+
 /// The name of the blob a converted constant gets: the original's name (or "constant") with the
 /// type appended, so the package and ms-opt output still tell which weight it was.
 static std::string convertedBlobName(ConstantOp cst, StringRef suffix) {

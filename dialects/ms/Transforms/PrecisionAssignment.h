@@ -45,6 +45,10 @@ LogicalResult assignPrecision(func::FuncOp func, const PrecisionConfig &config);
 /// constants, and casts moved past data-movement ops to where fewer elements flow.
 void populateCastMinimizationPatterns(RewritePatternSet &patterns);
 
+/// Bytes the ms.constant ops under `root` store: every element of a blob or non-splat dense
+/// attribute, one of a splat.
+int64_t constantBytes(Operation *root);
+
 /// Round to nearest even, f32 -> the bit pattern of a bf16 / IEEE half (NaN stays NaN, overflow
 /// gives infinity).
 uint16_t roundToBF16(float value);
