@@ -72,9 +72,10 @@ def MsAssignPrecisionPass : Pass<"ms-assign-precision", "func::FuncOp"> {
     - a cast moves past a data-movement op (slice, gather, max_pool, expand, pad, ...) to its side
       where fewer elements flow; rounding commutes with moving and selecting data, so this is exact.
 
-    `quantize-method=dynamic_fp16` (with `precision=fp32` only) stores every f32 weight (a constant
-    of at least 16 elements whose values fit f16's range) as f16 and converts it back to f32 where
-    it is used; a cast of a weight feeding a gather moves behind the gather.
+    `quantize-method=dynamic_fp16` (with `precision=fp32` only) stores every f32 weight (a
+    `dense_resource` constant of at least 16 elements; one with a finite value beyond f16's range
+    keeps f32) as f16 and converts it back to f32 where it is used; a cast of a weight feeding a
+    gather moves behind the gather.
 
     The function gets an `ms.precision` dictionary: the policy, ops per element type, casts
     inserted (conversions the policy needed, folded ones included), casts removed (folded or
