@@ -42,6 +42,7 @@ template <typename Run> double bestRate(int64_t iters, double flops, Run &&run) 
   return rate;
 }
 
+#if defined(__x86_64__)
 /// The AMX bf16 tile on full 32 x 32 blocks (f32 C, plain store), and the packing of its operands
 /// from f32 (elements per ns).
 void benchAmx(int64_t k) {
@@ -64,6 +65,7 @@ void benchAmx(int64_t k) {
   std::printf("%-28s %8.1f   (packing from f32: A %.1f, B %.1f elements/ns)\n",
               "bf16_gemm_32x32_amx", tile, packA, packB);
 }
+#endif
 
 } // namespace
 
@@ -116,7 +118,9 @@ int main(int argc, char **argv) {
     std::printf("%-28s %8.1f %10.2f %.2f\n", name.c_str(), rates[i], rates[i] / best, tiles[i].eff);
   }
   std::printf("(compare with benchmarks/peak/fma_peak.c for the machine's FMA peak)\n");
+#if defined(__x86_64__)
   if (supported("amx"))
     benchAmx(k);
+#endif
   return 0;
 }

@@ -67,8 +67,8 @@ cl::opt<EmitKind>
 
 cl::opt<std::string>
     target("target",
-           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
-                    "aarch64 (NEON); for a package a comma-separated list, e.g. "
+           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512, "
+                    "x86-64-amx (AVX-512 with AMX-BF16) or aarch64 (NEON); for a package a comma-separated list, e.g. "
                     "x86-64,x86-64-avx512: one code object each, the runtime runs the best one "
                     "the machine supports"),
            cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
