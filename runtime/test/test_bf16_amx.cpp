@@ -99,27 +99,48 @@ TEST(UKernelBf16Amx, PackBMatchesScalarRoundingInVnniPairs) {
 
 /// One tile call on an m x n block of a larger C (a border catches stray stores), from A [m][k]
 /// and B [k][n] packed by the packing routines, against the double product of their bf16 values.
-void checkTile(int64_t k, int64_t m, int64_t n, const Epilogue &e) {
+/// `bf16C`: the bf16 product's tile (C, bias and residual in bf16, C rounded once at the store);
+/// its A is packed from bf16 rows.
+void checkTile(int64_t k, int64_t m, int64_t n, const Epilogue &e, bool bf16C) {
   const bool transposed = e.flags & MIE_UK_TRANSPOSE_C;
   const int64_t rowsC = transposed ? n : m, colsC = transposed ? m : n;
   const int64_t ldc = colsC + 5, ldr = colsC + 3, border = 2, kp = roundUp(k, T);
   std::vector<float> a = randomVector(m * k, uint32_t(1 + k + m));
   std::vector<float> b = randomVector(k * n, uint32_t(7 + k + n));
-  std::vector<uint16_t> ap(kp * T), bp(kp * T);
-  mie_uk_bf16_pack_a_amx(a.data(), 0, k, 0, 0, m, 0, k, ap.data(), 0);
-  mie_uk_bf16_pack_b_amx(b.data(), 0, n, 0, 0, n, 0, k, bp.data(), 0);
   std::vector<float> c0 = randomVector((rowsC + 2 * border) * ldc, 11);
-  std::vector<float> c = c0;
   std::vector<float> bias = randomVector(std::max<int64_t>(m, n), 13);
   std::vector<float> res = randomVector(rowsC * ldr, 17);
+  auto toHalves = [](std::vector<float> &v) { // rounds v to bf16 in place, returns the bf16
+    std::vector<uint16_t> h(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      h[i] = toBf16(v[i]);
+      v[i] = fromBf16(h[i]);
+    }
+    return h;
+  };
+  std::vector<uint16_t> ap(kp * T), bp(kp * T);
+  mie_uk_bf16_pack_b_amx(b.data(), 0, n, 0, 0, n, 0, k, bp.data(), 0);
   const float lo = -0.25f, hi = 0.5f;
-  mie_uk_bf16_gemm_32x32_amx(ap.data(), 0, bp.data(), 0, c.data(), border * ldc + border, ldc,
-                             kp, m, n, e.flags, bias.data(), 0, res.data(), 0, ldr, lo, hi);
+  const int64_t cOff = border * ldc + border;
+  std::vector<float> c = c0;
+  std::vector<uint16_t> cH;
+  if (bf16C) {
+    std::vector<uint16_t> aH = toHalves(a);
+    mie_uk_bf16_pack_a_amx_bf16(aH.data(), 0, k, 0, 0, m, 0, k, ap.data(), 0);
+    cH = toHalves(c0);
+    std::vector<uint16_t> biasH = toHalves(bias), resH = toHalves(res);
+    mie_uk_bf16_gemm_32x32_amx_bf16c(ap.data(), 0, bp.data(), 0, cH.data(), cOff, ldc, kp, m, n,
+                                     e.flags, biasH.data(), 0, resH.data(), 0, ldr, lo, hi);
+  } else {
+    mie_uk_bf16_pack_a_amx(a.data(), 0, k, 0, 0, m, 0, k, ap.data(), 0);
+    mie_uk_bf16_gemm_32x32_amx(ap.data(), 0, bp.data(), 0, c.data(), cOff, ldc, kp, m, n,
+                               e.flags, bias.data(), 0, res.data(), 0, ldr, lo, hi);
+  }
   const int act = int((e.flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
   for (int64_t i = 0; i < rowsC + 2 * border; ++i)
     for (int64_t j = 0; j < ldc; ++j) {
       const int64_t br = i - border, bq = j - border;
-      const float got = c[i * ldc + j];
+      const float got = bf16C ? fromBf16(cH[i * ldc + j]) : c[i * ldc + j];
       if (br < 0 || br >= rowsC || bq < 0 || bq >= colsC) {
         ASSERT_EQ(got, c0[i * ldc + j]) << "store outside the block at (" << br << ", " << bq << ")";
         continue;
@@ -141,9 +162,11 @@ void checkTile(int64_t k, int64_t m, int64_t n, const Epilogue &e) {
         if (e.flags & MIE_UK_CLAMP)
           want = std::min(std::max(want, double(lo)), double(hi));
       }
-      // The products of bf16 values are exact in f32; only the f32 sums round.
-      ASSERT_NEAR(got, want, 1e-6 * scale + 2e-6 * std::fabs(want))
-          << e.name << " k=" << k << " m=" << m << " n=" << n << " at (" << bi << ", " << bj << ")";
+      // The products of bf16 values are exact in f32; only the f32 sums round, and a bf16 C once
+      // more (half an ulp of bf16: 2^-9 relative).
+      const double tol = 1e-6 * scale + (bf16C ? std::ldexp(std::fabs(want), -8) : 2e-6 * std::fabs(want));
+      ASSERT_NEAR(got, want, tol) << e.name << (bf16C ? " bf16c" : "") << " k=" << k << " m=" << m
+                                  << " n=" << n << " at (" << bi << ", " << bj << ")";
     }
 }
 
@@ -154,7 +177,8 @@ TEST(UKernelBf16Amx, TileEveryEpilogueOddSizes) {
       for (int64_t n : {1, 9, 16, 17, 32})
         for (const Epilogue &e : epilogues()) {
           SCOPED_TRACE(e.name);
-          checkTile(k, m, n, e);
+          checkTile(k, m, n, e, /*bf16C=*/false);
+          checkTile(k, m, n, e, /*bf16C=*/true);
         }
 }
 

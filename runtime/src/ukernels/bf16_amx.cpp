@@ -63,24 +63,60 @@ MIE_UK_INLINE vf loadRow(const float *p, int64_t stride, int64_t n) {
   return load(tmp);
 }
 
-} // namespace
+/// Lanes [0, n) of 16 set (n may be <= 0 or >= 16).
+MIE_UK_INLINE __mmask16 firstLanes(int64_t n) {
+  return n >= 16 ? __mmask16(0xffff) : n <= 0 ? __mmask16(0) : __mmask16((1u << n) - 1);
+}
 
-/// One 32 x 32 block: C[0:m, 0:n] (m, n <= 32) = or += A B over `k` (a multiple of 32) from one
-/// packed A panel and one packed B panel, then the epilogue and the store as for the f32 tiles
-/// (flags, bias, residual, clamp; MIE_UK_TRANSPOSE_C). The C blocks go through a 4 KiB scratch in
-/// L1: AMX stores whole tile rows, while C's block may be partial, transposed or in place over a
-/// residual.
-extern "C" __attribute__((noinline)) void
-mie_uk_bf16_gemm_32x32_amx(const uint16_t *a, int64_t a_off, const uint16_t *b, int64_t b_off,
-                           float *c, int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n,
-                           int64_t flags, const float *bias, int64_t bias_off, const float *res,
-                           int64_t res_off, int64_t ldr, float lo, float hi) {
+/// 16 bf16 at p widened to f32 (exact), `n` valid, zeros past them: masked-off lanes read nothing.
+MIE_UK_INLINE vf loadBf16(const uint16_t *p, int64_t n) {
+  const __m256i h = _mm256_maskz_loadu_epi16(firstLanes(n), p);
+  return (vf)_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+/// Stores lanes [0, n) of x rounded to bf16 at p.
+MIE_UK_INLINE void storeBf16(uint16_t *p, vf x, int64_t n) {
+  _mm256_mask_storeu_epi16(p, firstLanes(n), toBf16(x));
+}
+
+MIE_UK_INLINE float bf16ToFloat(uint16_t h) {
+  union {
+    uint32_t u;
+    float f;
+  } v = {uint32_t(h) << 16};
+  return v.f;
+}
+
+/// 16 elements of a row of f32 or bf16 values (strided or not) as f32: the packing's source.
+MIE_UK_INLINE vf loadRow(const uint16_t *p, int64_t stride, int64_t n) {
+  if (stride == 1)
+    return loadBf16(p, n);
+  float tmp[VL];
+  const float z = opaqueZero();
+  for (int j = 0; j < VL; ++j)
+    tmp[j] = j < n ? bf16ToFloat(p[j * stride]) + z : z;
+  return load(tmp);
+}
+
+/// Rounds to bf16, to nearest even; NaN stays a (quiet) NaN. The scalar twin of toBf16.
+MIE_UK_INLINE uint16_t floatToBf16(float x) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {x};
+  if ((v.u & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((v.u >> 16) | 0x40);
+  v.u += 0x7fffu + ((v.u >> 16) & 1u);
+  return uint16_t(v.u >> 16);
+}
+
+/// The A B products of one 32 x 32 block over k (a multiple of 32) into `out` [32][32] (f32).
+MIE_UK_INLINE void amxProducts(const uint16_t *a, const uint16_t *b, int64_t k,
+                               float (&out)[32][32]) {
   // Loading the configuration costs about as much as two TDPBF16PS; a call runs at least one 32-k
   // step (four of them), usually eight or more.
   static const TileConfig config;
   _tile_loadconfig(&config);
-  a += a_off;
-  b += b_off;
   _tile_zero(0);
   _tile_zero(1);
   _tile_zero(2);
@@ -95,13 +131,51 @@ mie_uk_bf16_gemm_32x32_amx(const uint16_t *a, int64_t a_off, const uint16_t *b, 
     _tile_dpbf16ps(2, 5, 6);
     _tile_dpbf16ps(3, 5, 7);
   }
-  alignas(64) float scratch[32][32];
-  _tile_stored(0, &scratch[0][0], 128);
-  _tile_stored(1, &scratch[0][16], 128);
-  _tile_stored(2, &scratch[16][0], 128);
-  _tile_stored(3, &scratch[16][16], 128);
+  _tile_stored(0, &out[0][0], 128);
+  _tile_stored(1, &out[0][16], 128);
+  _tile_stored(2, &out[16][0], 128);
+  _tile_stored(3, &out[16][16], 128);
   // Hands the tile state back: a thread holding it has 8 KiB more to save on every context switch.
   _tile_release();
+}
+
+/// A panels [ceil(mc / 32)][ceil(kc / 32)][2][16][32] of rows [m0, m0 + mc) and K columns
+/// [k0, k0 + kc) of A (f32 or bf16; A[i][k] at a[i * lda + k], or a[k * lda + i] when `trans`),
+/// rounded to bf16 (exact for a bf16 source), zeros past mc and kc.
+template <typename T>
+MIE_UK_INLINE void packA(const T *a, int64_t lda, int64_t trans, int64_t m0, int64_t mc, int64_t k0,
+                         int64_t kc, uint16_t *dst) {
+  const int64_t kb = (kc + 31) / 32;
+  for (int64_t pm = 0; pm < mc; pm += 32)
+    for (int64_t blk = 0; blk < kb; ++blk)
+      for (int64_t r = 0; r < 32; ++r) {
+        uint16_t *d = dst + (pm / 32) * kb * 1024 + blk * 1024 + r * 32;
+        const int64_t i = m0 + pm + r, kk = k0 + blk * 32;
+        const int64_t valid = pm + r < mc ? (kc - blk * 32 < 32 ? kc - blk * 32 : 32) : 0;
+        const T *row = trans ? a + kk * lda + i : a + i * lda + kk;
+        const int64_t stride = trans ? lda : 1;
+        for (int h = 0; h < 2; ++h) {
+          const int64_t nh = valid - h * VL;
+          const vf x = nh > 0 ? loadRow(row + h * VL * stride, stride, nh) : splat(0.0f);
+          _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + h * VL), toBf16(x));
+        }
+      }
+}
+
+} // namespace
+
+/// One 32 x 32 block: C[0:m, 0:n] (m, n <= 32) = or += A B over `k` (a multiple of 32) from one
+/// packed A panel and one packed B panel, then the epilogue and the store as for the f32 tiles
+/// (flags, bias, residual, clamp; MIE_UK_TRANSPOSE_C). The C blocks go through a 4 KiB scratch in
+/// L1: AMX stores whole tile rows, while C's block may be partial, transposed or in place over a
+/// residual.
+extern "C" __attribute__((noinline)) void
+mie_uk_bf16_gemm_32x32_amx(const uint16_t *a, int64_t a_off, const uint16_t *b, int64_t b_off,
+                           float *c, int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n,
+                           int64_t flags, const float *bias, int64_t bias_off, const float *res,
+                           int64_t res_off, int64_t ldr, float lo, float hi) {
+  alignas(64) float scratch[32][32];
+  amxProducts(a + a_off, b + b_off, k, scratch);
 
   c += c_off;
   bias += bias_off;
@@ -128,29 +202,78 @@ mie_uk_bf16_gemm_32x32_amx(const uint16_t *a, int64_t a_off, const uint16_t *b, 
   }
 }
 
-/// A panels from f32 rows [m0, m0 + mc) and K columns [k0, k0 + kc) of A (A[i][k] at
-/// a[a_off + i * lda + k], or a[a_off + k * lda + i] when `trans`): ceil(mc / 32) panels of
-/// ceil(kc / 32) blocks [2][16][32], rounded to bf16, zeros past mc and kc.
+/// The 32 x 32 block of a bf16 product: as mie_uk_bf16_gemm_32x32_amx, but C, the bias and the
+/// residual hold bf16 (as uint16_t). The epilogue runs on the f32 sums (bias and residual widened,
+/// exactly), and C is rounded to bf16 once, at the store: a bf16 layer gets one rounding, not one
+/// per K block (the compiler gives it all of K in one call). A residual read in place (the block
+/// of C itself) is read whole before the store.
+extern "C" __attribute__((noinline)) void mie_uk_bf16_gemm_32x32_amx_bf16c(
+    const uint16_t *a, int64_t a_off, const uint16_t *b, int64_t b_off, uint16_t *c,
+    int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags,
+    const uint16_t *bias, int64_t bias_off, const uint16_t *res, int64_t res_off, int64_t ldr,
+    float lo, float hi) {
+  alignas(64) float sums[32][32];
+  amxProducts(a + a_off, b + b_off, k, sums);
+  c += c_off;
+  const bool transposed = flags & MIE_UK_TRANSPOSE_C;
+  // C(i, j) of the product: row i of memory, or column i when transposed.
+  auto at = [&](int64_t i, int64_t j, int64_t ld) { return transposed ? j * ld + i : i * ld + j; };
+  const bool epilogue = flags & MIE_UK_EPILOGUE;
+  alignas(64) float resF[32][32], biasF[32], out[32][32];
+  if (epilogue && (flags & MIE_UK_RESIDUAL)) {
+    res += res_off;
+    for (int64_t i = 0; i < m; ++i)
+      if (transposed) {
+        for (int64_t j = 0; j < n; ++j)
+          resF[i][j] = bf16ToFloat(res[at(i, j, ldr)]);
+      } else {
+        for (int h = 0; h < 2; ++h)
+          store(&resF[i][h * VL], loadBf16(res + i * ldr + h * VL, n - h * VL));
+      }
+  }
+  if (epilogue && (flags & MIE_UK_BIAS)) {
+    bias += bias_off;
+    const int64_t count = flags & MIE_UK_BIAS_PER_COL ? n : m;
+    for (int64_t j = 0; j < count; ++j)
+      biasF[j] = bf16ToFloat(bias[j]);
+  }
+  if (flags & MIE_UK_ACCUMULATE)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        sums[i][j] += bf16ToFloat(c[at(i, j, ldc)]);
+  // The f32 epilogue into `out` (row-major, the product's orientation), then the bf16 store.
+  const int64_t f32Flags = flags & ~int64_t(MIE_UK_TRANSPOSE_C | MIE_UK_ACCUMULATE);
+  for (int64_t i0 = 0; i0 < m; i0 += 8) {
+    const int64_t rows = m - i0 < 8 ? m - i0 : 8;
+    vf acc[8][2];
+    for (int i = 0; i < 8; ++i)
+      for (int v = 0; v < 2; ++v)
+        acc[i][v] = load(&sums[i0 + i][v * VL]);
+    finishTile<8, 2>(acc, &out[i0][0], 32, rows, n, f32Flags,
+                     flags & MIE_UK_BIAS_PER_COL ? biasF : biasF + i0, &resF[i0][0], 32, lo, hi);
+  }
+  for (int64_t i = 0; i < m; ++i)
+    if (transposed) {
+      for (int64_t j = 0; j < n; ++j)
+        c[at(i, j, ldc)] = floatToBf16(out[i][j]);
+    } else {
+      for (int h = 0; h < 2; ++h)
+        storeBf16(c + i * ldc + h * VL, load(&out[i][h * VL]), n - h * VL);
+    }
+}
+
+/// A panels from f32 rows (packA): the activation of an f32 product computed in bf16.
 extern "C" void mie_uk_bf16_pack_a_amx(const float *a, int64_t a_off, int64_t lda, int64_t trans,
                                        int64_t m0, int64_t mc, int64_t k0, int64_t kc,
                                        uint16_t *dst, int64_t dst_off) {
-  a += a_off;
-  dst += dst_off;
-  const int64_t kb = (kc + 31) / 32;
-  for (int64_t pm = 0; pm < mc; pm += 32)
-    for (int64_t blk = 0; blk < kb; ++blk)
-      for (int64_t r = 0; r < 32; ++r) {
-        uint16_t *d = dst + (pm / 32) * kb * 1024 + blk * 1024 + r * 32;
-        const int64_t i = m0 + pm + r, kk = k0 + blk * 32;
-        const int64_t valid = pm + r < mc ? (kc - blk * 32 < 32 ? kc - blk * 32 : 32) : 0;
-        const float *row = trans ? a + kk * lda + i : a + i * lda + kk;
-        const int64_t stride = trans ? lda : 1;
-        for (int h = 0; h < 2; ++h) {
-          const int64_t nh = valid - h * VL;
-          const vf x = nh > 0 ? loadRow(row + h * VL * stride, stride, nh) : splat(0.0f);
-          _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + h * VL), toBf16(x));
-        }
-      }
+  packA(a + a_off, lda, trans, m0, mc, k0, kc, dst + dst_off);
+}
+
+/// A panels from bf16 rows (packA): the activation of a bf16 product.
+extern "C" void mie_uk_bf16_pack_a_amx_bf16(const uint16_t *a, int64_t a_off, int64_t lda,
+                                            int64_t trans, int64_t m0, int64_t mc, int64_t k0,
+                                            int64_t kc, uint16_t *dst, int64_t dst_off) {
+  packA(a + a_off, lda, trans, m0, mc, k0, kc, dst + dst_off);
 }
 
 /// B panels from f32 columns [n0, n0 + nc) and K rows [k0, k0 + kc) of B (B[k][j] at
