@@ -53,7 +53,7 @@ bool check_signature(const uint8_t *data, const Header &h, const SignatureTraile
   const SignaturePolicy &p = policy ? *policy : kNoPolicy;
   if (!trailer) {
     if (p.require) {
-      *error = "package is not signed, and a signature by a trusted key is required";
+      *error = "not signed, and a signature by a trusted key is required";
       return false;
     }
     return true;
