@@ -242,7 +242,7 @@ TEST(Signing, TamperingAfterSigningIsRefused) {
     EXPECT_EQ(open_and_run(stripped, &options, "stripped.mie"), MIE_ERR_SIGNATURE);
   }
 
-  // A flipped bit in the trailer's signature, or its key swapped for the trusted one's neighbour.
+  // A flipped bit in the trailer's signature.
   {
     auto bad = good;
     bad[h.file_size + 48 + 10] ^= 4;

@@ -1,6 +1,6 @@
 // Ed25519 signature verification (RFC 8032, pure Ed25519 with SHA-512), for package signatures.
 // Verification only: the runtime never holds a secret key. Key generation and signing live in the
-// tools' signing library (signing.h), which shares the group arithmetic through ed25519_internal.h.
+// tools' signing library (mie_signing.h), which shares the group arithmetic through ed25519_internal.h.
 #pragma once
 
 #include <cstddef>
