@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mie_tools_dir, append_path=True)
 tool_dirs = [config.mie_tools_dir, config.llvm_tools_dir]
-tools = ["ms-opt", "mie-compile"]
+tools = ["ms-opt", "mie-compile", "mie-sign"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # End-to-end tests: mie-run for the host; for aarch64 packages, the cross-built mie-run under qemu.

@@ -13,6 +13,7 @@
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
 #include "mie/Target/CPUTarget.h"
+#include "PackageSigner.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -51,6 +52,12 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx | model.mli
 
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"), cl::cat(category));
+
+cl::opt<std::string> signKey(
+    "sign-key",
+    cl::desc("Sign the package with this Ed25519 secret key (NAME.key from `mie-sign keygen`); "
+             "see docs/security.md"),
+    cl::value_desc("file"), cl::cat(category));
 
 cl::opt<EmitKind>
     emit("emit", cl::desc("What to produce (default: package)"), cl::init(EmitKind::Package),
@@ -317,6 +324,18 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     llvm::errs() << "error: --target: " << targetError << "\n";
     return failure();
   }
+  // The key too: a compile must not run only to find that it cannot be signed.
+  mie_compile::PackageSigner signer;
+  if (!signKey.empty()) {
+    if (emit != EmitKind::Package) {
+      llvm::errs() << "error: --sign-key signs a package: it needs --emit=package\n";
+      return failure();
+    }
+    if (std::string error = signer.load(signKey); !error.empty()) {
+      llvm::errs() << "error: --sign-key: " << error << "\n";
+      return failure();
+    }
+  }
   FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
   if (failed(module))
     return failure();
@@ -367,6 +386,12 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
+  if (!signKey.empty()) {
+    if (std::string error = signer.sign(*artifact); !error.empty()) {
+      llvm::errs() << "error: --sign-key: " << error << "\n";
+      return failure();
+    }
+  }
   if (report != Report::None)
     (outputFile == "-" ? llvm::errs() : llvm::outs()) << reportText;
 
