@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mie_tools_dir, append_path=True)
 tool_dirs = [config.mie_tools_dir, config.llvm_tools_dir]
-tools = ["ms-opt", "mie-compile"]
+tools = ["ms-opt", "mie-compile", "mie-sign"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # End-to-end tests: mie-run for the host; for aarch64 packages, the cross-built mie-run under qemu.
@@ -37,10 +37,15 @@ if config.aarch64_runtime_dir and config.qemu_aarch64:
          "%s -L /usr/aarch64-linux-gnu %s/bin/mie-run" % (config.qemu_aarch64,
                                                          config.aarch64_runtime_dir)))
 
-# Tests that run AVX-512 code need a host that has it (the x86-64-avx512 target is always compiled).
+# Tests that run AVX-512 (or AMX) code need a host that has it (those targets are always compiled).
 try:
     with open("/proc/cpuinfo") as cpuinfo:
-        if " avx512f" in cpuinfo.read():
+        flags = cpuinfo.read()
+        if " avx512f" in flags:
             config.available_features.add("avx512")
+        # The x86-64-amx target's code runs where the CPU has AMX-BF16 (Linux grants the tile state
+        # to any process that asks, on such a CPU).
+        if " amx_bf16" in flags and " amx_tile" in flags and " avx512_bf16" in flags:
+            config.available_features.add("amx")
 except OSError:
     pass

@@ -1,7 +1,9 @@
 // ukernel_bench: GFLOP/s of every f32 GEMM tile this CPU runs, on full tiles with the panels in L1
 // (k = 256), next to this machine's FMA peak measured the same way. The efficiencies in
-// runtime/src/ukernels/f32_gemm_tiles.def come from here. Never part of the tests.
+// runtime/src/ukernels/f32_gemm_tiles.def come from here. Then, where the CPU has AMX-BF16, the bf16
+// AMX tile (32 x 32, panels in L1/L2) and its packing rates. Never part of the tests.
 //   build/benchmarks/ukernels/ukernel_bench [k]
+#include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
 #include <chrono>
@@ -11,6 +13,8 @@
 #include <vector>
 
 namespace {
+
+using mie_uk_test::supported;
 
 using TileFn = void (*)(const float *, int64_t, const float *, int64_t, int64_t, float *, int64_t,
                         int64_t, int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
@@ -22,20 +26,46 @@ struct Tile {
   TileFn fn;
 };
 
-bool supported(const std::string &isa) {
-#if defined(__x86_64__)
-  if (isa == "avx512")
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-  return isa == "avx2" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return isa == "neon";
-#endif
-}
-
 double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+/// Best of 5 rates of `run(iters)` doing `flops` each iteration, in GFLOP/s.
+template <typename Run> double bestRate(int64_t iters, double flops, Run &&run) {
+  double rate = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    auto t0 = std::chrono::steady_clock::now();
+    run(iters);
+    const double g = flops * iters / seconds(t0) / 1e9;
+    rate = g > rate ? g : rate;
+  }
+  return rate;
+}
+
+#if defined(__x86_64__)
+/// The AMX bf16 tile on full 32 x 32 blocks (f32 C, plain store), and the packing of its operands
+/// from f32 (elements per ns).
+void benchAmx(int64_t k) {
+  const int64_t T = MIE_UK_BF16_AMX_TILE, kp = (k + T - 1) / T * T;
+  std::vector<float> af(T * kp, 0.5f), bf(kp * T, 0.25f), c(T * T, 0.0f);
+  std::vector<uint16_t> a(T * kp), b(kp * T);
+  const double tile = bestRate(40000000 / (T * T * kp / 64 + 1), 2.0 * T * T * kp, [&](int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      mie_uk_bf16_gemm_32x32_amx(a.data(), 0, b.data(), 0, c.data(), 0, T, kp, T, T,
+                                 MIE_UK_EPILOGUE, c.data(), 0, c.data(), 0, T, 0, 0);
+  });
+  const double packA = bestRate(200000000 / (T * kp), 1.0 * T * kp, [&](int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      mie_uk_bf16_pack_a_amx(af.data(), 0, kp, 0, 0, T, 0, kp, a.data(), 0);
+  });
+  const double packB = bestRate(200000000 / (T * kp), 1.0 * T * kp, [&](int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      mie_uk_bf16_pack_b_amx(bf.data(), 0, T, 0, 0, T, 0, kp, b.data(), 0);
+  });
+  std::printf("%-28s %8.1f   (packing from f32: A %.1f, B %.1f elements/ns)\n",
+              "bf16_gemm_32x32_amx", tile, packA, packB);
+}
+#endif
 
 } // namespace
 
@@ -88,5 +118,9 @@ int main(int argc, char **argv) {
     std::printf("%-28s %8.1f %10.2f %.2f\n", name.c_str(), rates[i], rates[i] / best, tiles[i].eff);
   }
   std::printf("(compare with benchmarks/peak/fma_peak.c for the machine's FMA peak)\n");
+#if defined(__x86_64__)
+  if (supported("amx"))
+    benchAmx(k);
+#endif
   return 0;
 }

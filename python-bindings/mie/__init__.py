@@ -94,6 +94,11 @@ class _SessionOptionsC(ctypes.Structure):
     _fields_ = [("num_threads", ctypes.c_uint32), ("target", ctypes.c_char_p)]
 
 
+class _PackageOptionsC(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("num_trusted_keys", ctypes.c_uint32),
+                ("trusted_keys", ctypes.c_void_p), ("require_signature", ctypes.c_int32)]
+
+
 _lib = None
 
 
@@ -115,6 +120,10 @@ def _runtime():
     p, u32 = ctypes.c_void_p, ctypes.c_uint32
     lib.mie_last_error.restype = ctypes.c_char_p
     lib.mie_package_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(p)]
+    lib.mie_package_options_init.argtypes = [ctypes.POINTER(_PackageOptionsC)]
+    lib.mie_package_open_with_options.argtypes = [ctypes.c_char_p, ctypes.POINTER(_PackageOptionsC),
+                                                  ctypes.POINTER(p)]
+    lib.mie_public_key_read.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
     lib.mie_package_close.argtypes = [p]
     for name in ("mie_package_num_inputs", "mie_package_num_outputs"):
         getattr(lib, name).argtypes = [p, ctypes.POINTER(u32)]
@@ -161,19 +170,50 @@ def _thread_count(threads):
     return int(threads)
 
 
+def _trusted_keys(keys):
+    """The public keys as one buffer of 32-byte keys: each a key file path (NAME.pub from
+    `mie-sign keygen`) or the key's 32 raw bytes."""
+    if isinstance(keys, (str, bytes, os.PathLike)):
+        keys = [keys]
+    out = b""
+    for key in keys:
+        if isinstance(key, (bytes, bytearray)) and len(key) == 32:
+            out += bytes(key)
+        elif isinstance(key, (str, os.PathLike)):
+            buf = ctypes.create_string_buffer(32)
+            _check(_runtime().mie_public_key_read(os.fsencode(key), buf))
+            out += buf.raw
+        else:
+            raise MieError(f"trusted key {key!r}: expected a public key file path or 32 bytes")
+    return out
+
+
 class Session:
     """A loaded, validated package with its arena and threads, ready to run.
+
+    `trusted_keys` (public key files or 32-byte keys) and `require_signature` are the signature
+    policy of docs/security.md: with keys, a signed package must be signed by one of them; with
+    `require_signature`, an unsigned package is refused too (MIE_TRUSTED_KEYS in the environment
+    adds keys and requires a signature whatever is passed here).
 
     One session runs one call at a time: run(), set_threads() and close() from several Python
     threads are serialized (close() waits for a run in progress; a closed session raises)."""
 
-    def __init__(self, path, threads=0, target=None):
+    def __init__(self, path, threads=0, target=None, trusted_keys=(), require_signature=False):
         threads = _thread_count(threads)
         lib = _runtime()
         self._lock = threading.Lock()
         self._package = ctypes.c_void_p()
         self._session = None
-        _check(lib.mie_package_open(os.fsencode(path), ctypes.byref(self._package)))
+        keys = _trusted_keys(trusted_keys)
+        package_options = _PackageOptionsC()
+        _check(lib.mie_package_options_init(ctypes.byref(package_options)))
+        key_buffer = ctypes.create_string_buffer(keys, max(len(keys), 1))
+        package_options.num_trusted_keys = len(keys) // 32
+        package_options.trusted_keys = ctypes.cast(key_buffer, ctypes.c_void_p) if keys else None
+        package_options.require_signature = 1 if require_signature else 0
+        _check(lib.mie_package_open_with_options(os.fsencode(path), ctypes.byref(package_options),
+                                                 ctypes.byref(self._package)))
         self.inputs = self._infos(lib.mie_package_num_inputs, lib.mie_package_input_info)
         self.outputs = self._infos(lib.mie_package_num_outputs, lib.mie_package_output_info)
         options = _SessionOptionsC()
@@ -276,6 +316,8 @@ class Session:
             pass
 
 
-def load(path, threads=0, target=None):
-    """Opens and validates the package at `path` and creates a session on it."""
-    return Session(path, threads=threads, target=target)
+def load(path, threads=0, target=None, trusted_keys=(), require_signature=False):
+    """Opens and validates the package at `path` (under the signature policy given by `trusted_keys`
+    and `require_signature`, see Session) and creates a session on it."""
+    return Session(path, threads=threads, target=target, trusted_keys=trusted_keys,
+                   require_signature=require_signature)

@@ -277,6 +277,29 @@ TEST(Session, TargetSelection) {
                           host_target_name() + "': needs CPU feature 'madeup-feature' which this runtime cannot check");
 }
 
+#if defined(__x86_64__)
+// AMX is checked, not assumed: a code object needing it runs where the CPU has it and Linux granted
+// this process the tile state, and is refused as missing (never as uncheckable) elsewhere.
+TEST(Session, AmxTargetIsCheckedOnThisHost) {
+  const auto weights = test_weights();
+  auto amx = host_target(kernel_bytes());
+  amx.features = "+avx512f,+avx512bf16,+amx-tile,+amx-bf16";
+  const bool host_has_amx = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16") &&
+                            __builtin_cpu_supports("amx-tile") && __builtin_cpu_supports("amx-bf16");
+  if (!host_has_amx) {
+    auto r = create_error(writer_with(weights, {amx}));
+    EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
+    EXPECT_NE(r.second.find("which this host lacks"), std::string::npos) << r.second;
+    return;
+  }
+  const std::string path = write_package(writer_with(weights, {amx}), "amx.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  mie::Session s;
+  EXPECT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+}
+#endif
+
 struct HookLog {
   std::vector<std::pair<int32_t, int32_t>> calls;  // (kernel, phase)
   static void record(void *self, int32_t kernel, int32_t phase) {

@@ -13,6 +13,9 @@
 
 namespace {
 
+using mie_uk_test::activate;
+using mie_uk_test::Epilogue;
+using mie_uk_test::epilogues;
 using mie_uk_test::randomVector;
 using mie_uk_test::supported;
 
@@ -106,72 +109,6 @@ std::vector<Isa> allIsas() {
 #endif
 }
 
-
-double activate(double x, int act) {
-  auto clamp = [](double v, double lo, double hi) { return std::min(std::max(v, lo), hi); };
-  auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
-  switch (act) {
-  case MIE_UK_ACT_RELU:
-    return std::max(x, 0.0);
-  case MIE_UK_ACT_RELU6:
-    return clamp(x, 0, 6);
-  case MIE_UK_ACT_SIGMOID:
-    return sigmoid(x);
-  case MIE_UK_ACT_HARD_SIGMOID:
-    return clamp(x + 3, 0, 6) / 6;
-  case MIE_UK_ACT_HARD_SWISH:
-    return x * clamp(x + 3, 0, 6) / 6;
-  case MIE_UK_ACT_SILU:
-    return x * sigmoid(x);
-  case MIE_UK_ACT_GELU:
-    return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-  case MIE_UK_ACT_GELU_TANH:
-    return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-  case MIE_UK_ACT_TANH:
-    return std::tanh(x);
-  default:
-    return x;
-  }
-}
-
-struct Epilogue {
-  const char *name;
-  int64_t flags;
-};
-
-std::vector<Epilogue> epilogues() {
-  std::vector<Epilogue> e = {
-      {"plain", 0},
-      {"store_only", MIE_UK_EPILOGUE},
-      {"bias_row", MIE_UK_EPILOGUE | MIE_UK_BIAS},
-      {"bias_col", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_BIAS_PER_COL},
-      {"residual", MIE_UK_EPILOGUE | MIE_UK_RESIDUAL},
-      {"bias_residual_relu", MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
-                                 (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
-      {"clamp", MIE_UK_EPILOGUE | MIE_UK_CLAMP},
-      {"accumulate", MIE_UK_ACCUMULATE},
-      {"accumulate_bias_col_silu", MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE | MIE_UK_BIAS |
-                                       MIE_UK_BIAS_PER_COL |
-                                       (MIE_UK_ACT_SILU << MIE_UK_ACTIVATION_SHIFT)},
-      {"transposed", MIE_UK_TRANSPOSE_C},
-      {"transposed_bias_col_residual_relu", MIE_UK_TRANSPOSE_C | MIE_UK_EPILOGUE | MIE_UK_BIAS |
-                                                MIE_UK_BIAS_PER_COL | MIE_UK_RESIDUAL |
-                                                (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
-      {"transposed_accumulate_clamp", MIE_UK_TRANSPOSE_C | MIE_UK_ACCUMULATE | MIE_UK_EPILOGUE |
-                                          MIE_UK_CLAMP},
-      // Prefetching the next panel (past the end of b here: a prefetch never faults) changes
-      // nothing in C.
-      {"prefetch_next_bias_relu", MIE_UK_PREFETCH_NEXT_B | MIE_UK_EPILOGUE | MIE_UK_BIAS |
-                                      (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
-      {"prefetch_next_accumulate", MIE_UK_PREFETCH_NEXT_B | MIE_UK_ACCUMULATE},
-  };
-  static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
-                                "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
-  for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
-    e.push_back(
-        {kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
-  return e;
-}
 
 /// Runs one tile call on an m x n block (embedded with a border in a larger C to catch stray
 /// stores) and compares against a double-precision reference. With MIE_UK_TRANSPOSE_C, C and the

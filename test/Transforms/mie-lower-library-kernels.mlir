@@ -608,3 +608,21 @@ func.func @winograd_residual(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, 
   mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
   return
 }
+
+// -----
+
+// Tests the AMX lowering of a bf16 product with packed weights [ceil(20 / 32), 128, 32] (K = 100
+// rounded up): the 5 rows are packed once (shared panels, 32 rows x 128 k of bf16 = 2048 words)
+// from bf16 over the real K = 100, then each item runs the bf16-output tile over all of K rounded
+// up (k = 128), with no B row stride, the bias per column and the residual read in place.
+// CHECK-LABEL: func.func @gemm_amx
+// CHECK: %[[PANELS:.+]] = mie.alloc : memref<2048xf32>
+// CHECK: mie.kernel "gemm"
+// CHECK-SAME: mie.in_place_input = 3 : i64
+// CHECK: func.call @mie_uk_bf16_pack_a_amx_bf16(%{{[^,]+}}, %{{[^,]+}}, %c100_i64, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %c100_i64{{[_0-9]*}}, %{{[^,]+}}, %{{[^,]+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64) -> ()
+// CHECK: %[[KP:.+]] = arith.index_cast %c128 : index to i64
+// CHECK: func.call @mie_uk_bf16_gemm_32x32_amx_bf16c(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[KP]], {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
+func.func @gemm_amx(%a: memref<5x100xbf16>, %b: memref<1x128x32xbf16>, %bias: memref<20xbf16>, %r: memref<5x20xbf16>, %c: memref<5x20xbf16>) {
+  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x128x32xbf16>) bias(%bias : memref<20xbf16>) residual(%r : memref<5x20xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, epilogue = #mie.epilogue<bias, residual>, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>}
+  return
+}

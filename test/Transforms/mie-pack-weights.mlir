@@ -139,3 +139,23 @@ func.func @winograd(%x: memref<1x1x8x8xf32>, %y: memref<1x1x8x8xf32>, %z: memref
   mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%z : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, tiling = #mie.tiling<"avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>, winograd = 4}
   return
 }
+
+// -----
+
+// Tests packing a bf16 transposed B [N = 3, K = 2] scaled by alpha = 2 for the AMX tiling: one panel
+// [ceil(3 / 32), K rounded up to 32, 32] in the tile's VNNI order, the k pairs of a column side by
+// side: (2*b00 2*b01) (2*b10 2*b11) (2*b20 2*b21), zeros for the other 29 columns and past K = 2.
+
+// CHECK-LABEL: func.func @gemm_amx
+// CHECK: %[[P:.+]] = memref.get_global @{{b16_amxt_a[0-9]+}} : memref<1x32x32xbf16>
+// CHECK: mie.gemm ins(%{{.+}}, %[[P]] : memref<1x2xbf16>, memref<1x32x32xbf16>)
+// CHECK-SAME: b_packed
+// CHECK-NOT: trans_b
+// 2 4 6 8 10 12 as little-endian bf16 (after the alignment header), then zeros:
+// CHECK: "0x0400000000408040C0400041204140410000{{0+}}"
+memref.global "private" constant @b16 : memref<3x2xbf16> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
+func.func @gemm_amx(%a: memref<1x2xbf16>, %c: memref<1x3xbf16>) {
+  %b = memref.get_global @b16 : memref<3x2xbf16>
+  mie.gemm ins(%a, %b : memref<1x2xbf16>, memref<3x2xbf16>) outs(%c : memref<1x3xbf16>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32>}
+  return
+}

@@ -363,3 +363,56 @@ func.func @filters_from_l2(%x: memref<1x96x14x14xf32>, %y: memref<1x576x14x14xf3
   return
 }
 }
+
+// -----
+
+// Tests that on a target with AMX-BF16 a bf16 linear layer (bf16 buffers, f32 sums) takes the AMX
+// tiling: 32 x 32 tiles, all of K in one block rounded up to 32 (100 -> 128), row blocks within
+// 512 KiB at 2 bytes an element, the 16 items splitting the columns (24 panels -> 1 per item); an
+// f32 product on the same target
+// keeps the AVX-512 tiles, a bf16 product summed in bf16 and one whose weights are computed keep
+// the generic kernel, and without AMX a bf16 product gets no tiling.
+// CHECK-LABEL: func.func @amx
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 32, shared_panels = true>
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK: mie.gemm
+// CHECK-NOT: tiling
+// CHECK: mie.gemm
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f,+avx512bf16,+amx-tile,+amx-bf16">} {
+memref.global "private" constant @w : memref<768x768xbf16> = dense<1.0>
+memref.global "private" constant @v : memref<20x100xbf16> = dense<1.0>
+memref.global "private" constant @wf : memref<768x768xf32> = dense<1.0>
+func.func @amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>, %s: memref<5x100xbf16>,
+               %t: memref<5x20xbf16>, %xf: memref<128x768xf32>, %yf: memref<128x768xf32>,
+               %m: memref<768x768xbf16>) {
+  %w = memref.get_global @w : memref<768x768xbf16>
+  mie.gemm ins(%x, %w : memref<128x768xbf16>, memref<768x768xbf16>) outs(%y : memref<128x768xbf16>) {accumulator = f32}
+  %v = memref.get_global @v : memref<20x100xbf16>
+  mie.gemm ins(%s, %v : memref<5x100xbf16>, memref<20x100xbf16>) outs(%t : memref<5x20xbf16>) {trans_b}
+  %wf = memref.get_global @wf : memref<768x768xf32>
+  mie.gemm ins(%xf, %wf : memref<128x768xf32>, memref<768x768xf32>) outs(%yf : memref<128x768xf32>)
+  mie.gemm ins(%x, %w : memref<128x768xbf16>, memref<768x768xbf16>) outs(%y : memref<128x768xbf16>) {accumulator = bf16}
+  mie.gemm ins(%x, %m : memref<128x768xbf16>, memref<768x768xbf16>) outs(%y : memref<128x768xbf16>) {accumulator = f32}
+  return
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bf16_without_amx
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
+memref.global "private" constant @w : memref<768x768xbf16> = dense<1.0>
+func.func @bf16_without_amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>) {
+  %w = memref.get_global @w : memref<768x768xbf16>
+  mie.gemm ins(%x, %w : memref<128x768xbf16>, memref<768x768xbf16>) outs(%y : memref<128x768xbf16>) {accumulator = f32}
+  return
+}
+}

@@ -13,6 +13,7 @@
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
 #include "mie/Target/CPUTarget.h"
+#include "PackageSigner.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -52,6 +53,12 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx | model.mli
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"), cl::cat(category));
 
+cl::opt<std::string> signKey(
+    "sign-key",
+    cl::desc("Sign the package with this Ed25519 secret key (NAME.key from `mie-sign keygen`); "
+             "see docs/security.md"),
+    cl::value_desc("file"), cl::cat(category));
+
 cl::opt<EmitKind>
     emit("emit", cl::desc("What to produce (default: package)"), cl::init(EmitKind::Package),
          cl::values(clEnumValN(EmitKind::Import, "import",
@@ -67,8 +74,8 @@ cl::opt<EmitKind>
 
 cl::opt<std::string>
     target("target",
-           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512 or "
-                    "aarch64 (NEON); for a package a comma-separated list, e.g. "
+           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512, "
+                    "x86-64-amx (AVX-512 with AMX-BF16) or aarch64 (NEON); for a package a comma-separated list, e.g. "
                     "x86-64,x86-64-avx512: one code object each, the runtime runs the best one "
                     "the machine supports"),
            cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
@@ -365,6 +372,18 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     llvm::errs() << "error: --force-reduced needs --precision=bf16, fp16 or mixed\n";
     return failure();
   }
+  // The key too: a compile must not run only to find that it cannot be signed.
+  mie_compile::PackageSigner signer;
+  if (!signKey.empty()) {
+    if (emit != EmitKind::Package) {
+      llvm::errs() << "error: --sign-key signs a package: it needs --emit=package\n";
+      return failure();
+    }
+    if (std::string error = signer.load(signKey); !error.empty()) {
+      llvm::errs() << "error: --sign-key: " << error << "\n";
+      return failure();
+    }
+  }
   FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
   if (failed(module))
     return failure();
@@ -425,6 +444,12 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
+  if (!signKey.empty()) {
+    if (std::string error = signer.sign(*artifact); !error.empty()) {
+      llvm::errs() << "error: --sign-key: " << error << "\n";
+      return failure();
+    }
+  }
   if (report != Report::None)
     (outputFile == "-" ? llvm::errs() : llvm::outs()) << reportText;
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/signature.h"
 #include "mie/mie_rt.h"
 #include "mie/mie_tensor_io.h"
 
@@ -25,6 +26,10 @@ const char kUsage[] =
     "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
     "  --target NAME          run this package target (default: the best one for this host)\n"
+    "  --trusted-key FILE     trust packages signed with this Ed25519 public key (NAME.pub from mie-sign);\n"
+    "                         repeatable; a signed package must then be signed by one of them\n"
+    "  --require-signature    refuse a package that is not signed by a trusted key (needs --trusted-key or\n"
+    "                         MIE_TRUSTED_KEYS)\n"
     "  --print                print shape, first values and min/max/mean of every output\n"
     "  --profile              time every kernel over the --benchmark runs (default 20): time, share, GFLOP/s\n"
     "                         and % of this machine's FMA peak (measured first), with its ONNX nodes\n"
@@ -40,6 +45,8 @@ struct Options {
   long benchmark = 0;
   long threads = 0;
   std::string target;
+  std::vector<std::string> trusted_keys;
+  bool require_signature = false;
   bool print = false;
   bool help = false;
   bool profile = false;
@@ -133,6 +140,15 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
     };
     if (arg == "--help" || arg == "-h") {
       o->help = true;
+    } else if (arg == "--require-signature") {
+      o->require_signature = true;
+    } else if (arg == "--trusted-key") {
+      if (!need_value("--trusted-key")) return false;
+      if (value.empty()) {
+        *error = "--trusted-key needs a public key file";
+        return false;
+      }
+      o->trusted_keys.push_back(value);
     } else if (arg == "--print") {
       o->print = true;
     } else if (arg == "--profile") {
@@ -278,7 +294,19 @@ int Runner::main(int argc, char **argv) {
     std::fputs(kUsage, err_);
     return fail("no model given");
   }
-  if (mie_package_open(o.model.c_str(), &package_) != MIE_OK) return fail(mie_last_error());
+  // The signature policy: checked while the package is opened, before any of its code is loaded.
+  if (o.require_signature && o.trusted_keys.empty() && !std::getenv("MIE_TRUSTED_KEYS"))
+    return fail("--require-signature needs the keys to trust: --trusted-key FILE (or MIE_TRUSTED_KEYS)");
+  std::vector<uint8_t> keys(o.trusted_keys.size() * MIE_PUBLIC_KEY_BYTES);
+  for (size_t i = 0; i < o.trusted_keys.size(); ++i)
+    if (mie_public_key_read(o.trusted_keys[i].c_str(), keys.data() + i * MIE_PUBLIC_KEY_BYTES) != MIE_OK)
+      return fail(std::string("--trusted-key: ") + mie_last_error());
+  mie_package_options po;
+  mie_package_options_init(&po);
+  po.num_trusted_keys = uint32_t(o.trusted_keys.size());
+  po.trusted_keys = keys.empty() ? nullptr : keys.data();
+  po.require_signature = o.require_signature ? 1 : 0;
+  if (mie_package_open_with_options(o.model.c_str(), &po, &package_) != MIE_OK) return fail(mie_last_error());
 
   uint32_t n_in = 0, n_out = 0;
   mie_package_num_inputs(package_, &n_in);
@@ -346,6 +374,16 @@ int Runner::main(int argc, char **argv) {
   mie_session_num_threads(session_, &threads);
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
+  mie_signature_state signature = MIE_SIGNATURE_NONE;
+  uint8_t signer[MIE_PUBLIC_KEY_BYTES];
+  mie_package_signature(package_, &signature, signer);
+  if (signature != MIE_SIGNATURE_NONE) {
+    rt::PublicKey key;
+    std::memcpy(key.data(), signer, key.size());
+    std::fprintf(out_, "signature: %s key %s\n",
+                 signature == MIE_SIGNATURE_TRUSTED ? "verified, by trusted" : "valid but not checked (no trusted keys), by",
+                 rt::key_id(key).c_str());
+  }
   // A package for several machines: say what else it holds and whether this host could run it.
   uint32_t n_targets = 0;
   mie_package_num_targets(package_, &n_targets);

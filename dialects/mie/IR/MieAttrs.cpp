@@ -1,6 +1,7 @@
 //===- MieAttrs.cpp - #mie.target and #mie.epilogue -----------------------===//
 
 #include "dialects/mie/IR/MieOps.h"
+#include "runtime/src/ukernels/mie_ukernels.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -201,8 +202,13 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
                                  int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc, bool) {
-  if (isa != "avx512" && isa != "avx2" && isa != "neon")
-    return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon)";
+  if (isa != "avx512" && isa != "avx2" && isa != "neon" && isa != "amx")
+    return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon, amx)";
+  if (isa == "amx" && (mr != MIE_UK_BF16_AMX_TILE || nr != MIE_UK_BF16_AMX_TILE ||
+                       kc % MIE_UK_BF16_AMX_TILE != 0))
+    return emitError() << "expects mr = nr = " << MIE_UK_BF16_AMX_TILE << " and kc a multiple of "
+                       << MIE_UK_BF16_AMX_TILE << " for the AMX tile, got mr = " << mr
+                       << ", nr = " << nr << ", kc = " << kc;
   if (mr < 1 || nr < 1 || kc < 1 || mc < 1 || nc < 1)
     return emitError() << "expects positive tile and block sizes, got mr = " << mr
                        << ", nr = " << nr << ", kc = " << kc << ", mc = " << mc << ", nc = " << nc;
@@ -213,5 +219,7 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
 }
 
 std::string TilingAttr::getTileSymbol() const {
+  if (getIsa() == "amx") // f32 C; the bf16 product's tile adds "_bf16c"
+    return ("mie_uk_bf16_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_amx").str();
   return ("mie_uk_f32_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_" + getIsa()).str();
 }

@@ -93,6 +93,10 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     microkernel family, with K in blocks of `kc`, and splits the work over threads in blocks of `mc`
     rows by `nc` columns. `mc` is a multiple of `mr`, `nc` of `nr`.
 
+    The `"amx"` tiling runs a bf16 product on the AMX tiles (`mie_uk_bf16_gemm_32x32_amx*`, targets
+    with AMX-BF16): `mr = nr = 32`, and `kc` is all of K rounded up to 32 (the sums stay in the tile
+    registers over the whole reduction, so a bf16 output is rounded once).
+
     The activation operand is packed into panels at run time. By default each work item packs the
     panels of its own block into a stack buffer, once per K block, and runs every tile that reads
     them. With `shared_panels` the whole activation operand is packed once into an arena buffer by a
@@ -103,6 +107,7 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     ```mlir
     #mie.tiling<"avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
     #mie.tiling<"avx2", mr = 6, nr = 16, kc = 512, mc = 36, nc = 64, shared_panels = true>
+    #mie.tiling<"amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
     ```
   }];
   let parameters = (ins StringRefParameter<"microkernel ISA">:$isa, "int64_t":$mr, "int64_t":$nr,

@@ -373,8 +373,13 @@ LogicalResult GemmOp::verify() {
     int64_t nr = getTiling()->getNr();
     int64_t k = getTransA() ? a[0] : a[1], m = getTransA() ? a[1] : a[0];
     int64_t n = getTransC() ? c[0] : c[1];
-    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(n, nr), k, nr};
-    if (failed(checkShape(op, "b", getB(), panels, "[ceil(N / nr), K, nr], the packed panels")))
+    // AMX panels hold K rounded up to the tile's 32 (zeros past K), in VNNI pairs.
+    const bool amx = getTiling()->getIsa() == "amx";
+    SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(n, nr),
+                                   amx ? (int64_t)llvm::alignTo(k, nr) : k, nr};
+    if (failed(checkShape(op, "b", getB(), panels,
+                          amx ? "[ceil(N / 32), K rounded up to 32, 32], the packed AMX panels"
+                              : "[ceil(N / nr), K, nr], the packed panels")))
       return failure();
     if (getTransC() && c[1] != m)
       return emitOpError() << "expects output [N, M] with trans_c, got " << c[1]

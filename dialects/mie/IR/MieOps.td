@@ -135,7 +135,9 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
     `tiling` (set by `mie-select-kernels`) runs the product on the microkernels. With `b_packed`
     (set by `mie-pack-weights`, 2-D only) `b` holds op(b) scaled by alpha as RHS panels
     [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md). Without it (`b` an activation, 2-D or
-    batched) each work item packs its blocks of both operands at run time; alpha is 1 then.
+    batched) each work item packs its blocks of both operands at run time; alpha is 1 then. With the
+    `"amx"` tiling (bf16 buffers) the packed panels are [ceil(N / 32), K rounded up to 32, 32] in
+    the AMX tile's VNNI order (k pairs side by side), zeros past N and K.
 
     Example:
     ```mlir

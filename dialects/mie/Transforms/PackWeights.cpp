@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "runtime/src/ukernels/mie_ukernels.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
@@ -17,27 +18,55 @@ namespace mlir::mie {
 
 namespace {
 
-/// The f32 values of a constant global, row-major; failure for anything else.
+float bf16ToFloat(uint16_t h) { return llvm::bit_cast<float>(uint32_t(h) << 16); }
+
+/// Rounds to bf16, to nearest even (what the AMX packing kernels do at run time); NaN stays NaN.
+uint16_t floatToBf16(float x) {
+  uint32_t u = llvm::bit_cast<uint32_t>(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((u >> 16) | 0x40);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/// The values of a constant f32 or bf16 global as f32 (bf16 widens exactly), row-major; failure for
+/// anything else.
 FailureOr<std::vector<float>> readFloats(memref::GlobalOp global) {
   auto type = cast<MemRefType>(global.getType());
-  if (!global.getConstant() || !type.getElementType().isF32())
+  Type et = type.getElementType();
+  if (!global.getConstant() || !(et.isF32() || et.isBF16()))
     return failure();
   Attribute init = global.getInitialValueAttr();
   int64_t count = type.getNumElements();
   std::vector<float> values(count);
   if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(init)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != size_t(count) * sizeof(float))
+    const size_t bytes = et.isF32() ? sizeof(float) : sizeof(uint16_t);
+    if (!blob || blob->getData().size() != size_t(count) * bytes)
       return failure();
-    std::memcpy(values.data(), blob->getData().data(), values.size() * sizeof(float));
+    const char *data = blob->getData().data();
+    if (et.isF32()) {
+      std::memcpy(values.data(), data, values.size() * sizeof(float));
+      return values;
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      uint16_t h;
+      std::memcpy(&h, data + i * sizeof(uint16_t), sizeof(h));
+      values[i] = bf16ToFloat(h);
+    }
     return values;
   }
   if (auto dense = dyn_cast_if_present<DenseElementsAttr>(init)) {
+    auto toFloat = [](const APFloat &v) {
+      bool lost;
+      APFloat f = v;
+      f.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+      return f.convertToFloat();
+    };
     if (dense.isSplat()) {
-      std::fill(values.begin(), values.end(), dense.getSplatValue<float>());
+      std::fill(values.begin(), values.end(), toFloat(dense.getSplatValue<APFloat>()));
       return values;
     }
-    llvm::copy(dense.getValues<float>(), values.begin());
+    llvm::transform(dense.getValues<APFloat>(), values.begin(), toFloat);
     return values;
   }
   return failure();
@@ -53,9 +82,11 @@ struct Packer {
   /// The packed constant global `key` of `shape`: on first use, `fill` writes it from the f32
   /// values of `global` (read only then, so weights shared by several ops are read and packed
   /// once); failure when they cannot be read.
+  /// The packed global holds f32, or with `bf16` the packed values rounded to bf16.
   FailureOr<memref::GlobalOp>
   packOnce(memref::GlobalOp global, StringRef key, ArrayRef<int64_t> shape,
-           function_ref<void(ArrayRef<float> w, MutableArrayRef<float> packed)> fill) {
+           function_ref<void(ArrayRef<float> w, MutableArrayRef<float> packed)> fill,
+           bool bf16 = false) {
     if (auto it = cache.find(key); it != cache.end())
       return it->second;
     FailureOr<std::vector<float>> w = readFloats(global);
@@ -63,14 +94,21 @@ struct Packer {
       return failure();
     std::vector<float> packed(ShapedType::getNumElements(shape), 0.0f);
     fill(*w, packed);
+    std::vector<uint16_t> halves;
+    if (bf16)
+      llvm::transform(packed, std::back_inserter(halves), floatToBf16);
     MLIRContext *ctx = module.getContext();
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto memrefType = MemRefType::get(shape, Float32Type::get(ctx));
-    auto tensorType = RankedTensorType::get(shape, Float32Type::get(ctx));
+    Type et = bf16 ? Type(BFloat16Type::get(ctx)) : Type(Float32Type::get(ctx));
+    auto memrefType = MemRefType::get(shape, et);
+    auto tensorType = RankedTensorType::get(shape, et);
+    ArrayRef<char> bytes =
+        bf16 ? ArrayRef<char>(reinterpret_cast<const char *>(halves.data()),
+                              halves.size() * sizeof(uint16_t))
+             : ArrayRef<char>(reinterpret_cast<const char *>(packed.data()),
+                              packed.size() * sizeof(float));
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(reinterpret_cast<const char *>(packed.data()),
-                       packed.size() * sizeof(float)),
-        alignof(float), /*dataIsMutable=*/false);
+        bytes, alignof(float), /*dataIsMutable=*/false);
     auto init = DenseResourceElementsAttr::get(tensorType, key, std::move(blob));
     auto out = memref::GlobalOp::create(b, global.getLoc(), key, b.getStringAttr("private"),
                                         memrefType, init, /*constant=*/true, /*alignment=*/nullptr);
@@ -177,16 +215,41 @@ struct Packer {
                     });
   }
 
-  /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr].
+  /// op(b) * alpha in bf16, b [K, N] (or [N, K] `transposed`) -> the AMX tile's B panels
+  /// [ceil(N / 32)][K rounded up to 32][32]: per 32-k block, columns 0-15 then 16-31, each as 16
+  /// pairs of k side by side (mie_ukernels.h), zeros past N and K.
+  FailureOr<memref::GlobalOp> packAmxColumnPanels(memref::GlobalOp global, int64_t n, int64_t k,
+                                                  bool transposed, double alpha) {
+    const int64_t t = MIE_UK_BF16_AMX_TILE, kp = llvm::alignTo(k, t);
+    std::string key = (global.getSymName() + "_amx" + (transposed ? "t" : "") +
+                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
+                          .str();
+    return packOnce(
+        global, key, {(int64_t)llvm::divideCeil(n, t), kp, t},
+        [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+          for (int64_t kk = 0; kk < k; ++kk)
+            for (int64_t col = 0; col < n; ++col) {
+              float v = transposed ? w[col * k + kk] : w[kk * n + col];
+              const int64_t panel = col / t, j = col % t, blk = kk / t, p = (kk % t) / 2;
+              packed[panel * kp * t + blk * t * t + (j / 16) * 512 + p * 32 + (j % 16) * 2 +
+                     kk % 2] = float(v * alpha);
+            }
+        },
+        /*bf16=*/true);
+  }
+
+  /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr] (the AMX tiling's own panels).
   LogicalResult packGemm(GemmOp gemm) {
     memref::GlobalOp global = globalOf(gemm.getB());
     ArrayRef<int64_t> shape = cast<MemRefType>(gemm.getB().getType()).getShape();
     bool tb = gemm.getTransB();
     int64_t k = tb ? shape[1] : shape[0], n = tb ? shape[0] : shape[1];
+    double alpha = gemm.getAlpha().convertToDouble();
     FailureOr<memref::GlobalOp> out = failure();
-    if (global)
-      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb,
-                             gemm.getAlpha().convertToDouble());
+    if (global && gemm.getTiling()->getIsa() == "amx")
+      out = packAmxColumnPanels(global, n, k, tb, alpha);
+    else if (global)
+      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb, alpha);
     if (failed(out)) {
       gemm.removeTilingAttr();
       return success();

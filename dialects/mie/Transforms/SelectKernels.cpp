@@ -93,14 +93,15 @@ constexpr int64_t kActivationsMaxKc = 512;
 /// re-reads the C tiles, and the weight panel streams from L2 about as fast as from L1 (measured
 /// on BERT's 128 x 768 x 3072 and 128 x 3072 x 768 products: 20-30% faster than L1-sized panels
 /// and 32-row blocks).
+/// `kc` and `elementBytes`: the K block and the size of a packed element (f32 by default; the
+/// AMX tiling packs bf16 and takes all of K).
 TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
-                            int64_t mr, int64_t nr) {
-  int64_t kc = balancedKc(s.k, kRowsMaxKc);
+                            int64_t mr, int64_t nr, int64_t kc, int64_t elementBytes) {
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
   // Row blocks of equal size: each streams all the weights, so a small tail block (256 rows of
   // 6-row tiles in 252-row blocks left one of 4 rows) pays a whole weight pass for little work.
   // A block may exceed the budget by an eighth to stay whole.
-  int64_t mcMax = std::max<int64_t>(1, kRowBlockBudget * 9 / 8 / (kElementBytes * kc * mr));
+  int64_t mcMax = std::max<int64_t>(1, kRowBlockBudget * 9 / 8 / (elementBytes * kc * mr));
   int64_t mcPanels = llvm::divideCeil(mPanels, llvm::divideCeil(mPanels, mcMax));
   int64_t ncPanels = nPanels;
   auto items = [&] {
@@ -114,9 +115,19 @@ TilingAttr chooseRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_
       mcPanels = llvm::divideCeil(mcPanels, 2);
   }
   // Rows packed once for all items when they fit the shared budget, else per item.
-  bool shared = s.batch * kElementBytes * s.k * mPanels * mr <= kSharedPanelsBudget;
+  bool shared = s.batch * elementBytes * kc * mPanels * mr <= kSharedPanelsBudget;
   return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, shared);
 }
+
+/// The AMX tiling of a bf16 product whose columns are constant weights: the row GEMM's blocking
+/// with 32 x 32 tiles, bf16 panels and all of K in one block (the tile registers hold the sums
+/// over the whole reduction, so a bf16 output is rounded once).
+TilingAttr chooseAmxTiling(MLIRContext *ctx, GemmShape s, int64_t minItems) {
+  const int64_t t = MIE_UK_BF16_AMX_TILE;
+  return chooseRowsTiling(ctx, "amx", s, minItems, t, t, llvm::alignTo(s.k, t),
+                          /*elementBytes=*/2);
+}
+
 
 /// Tiling of a GEMM of two activations (attention's products when attention is not recognized,
 /// a matmul by a computed matrix): each work item packs its row block and column block of every
@@ -157,7 +168,8 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
     return {};
   int64_t mr = best->mr, nr = best->nr;
   if (!activationIsN)
-    return chooseRowsTiling(ctx, isa, s, minItems, mr, nr);
+    return chooseRowsTiling(ctx, isa, s, minItems, mr, nr, balancedKc(s.k, kRowsMaxKc),
+                            kElementBytes);
   auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
   // K blocks: the vector-side panel (kc x nr) is re-read by every row tile of the inner loop.
   int64_t kcMax = std::max<int64_t>(64, kL1Budget / (kElementBytes * nr));
@@ -219,6 +231,22 @@ bool isConstantBuffer(Value v) {
   if (auto collapse = v.getDefiningOp<memref::CollapseShapeOp>())
     v = collapse.getSrc();
   return v.getDefiningOp<memref::GetGlobalOp>() != nullptr;
+}
+
+/// Whether the module's target runs the AMX bf16 tiles (its features have AMX-BF16).
+bool targetHasAmx(ModuleOp module) {
+  auto target = module->getAttrOfType<TargetAttr>(MieDialect::getTargetAttrName());
+  return target && target.getKind() == TargetKind::cpu &&
+         target.getFeatures().contains("+amx-bf16");
+}
+
+/// A product for the AMX tiles: 2-D, bf16 buffers summed in f32 (an absent accumulator means
+/// bf16 sums; f32 ones are at least as precise), constant weights as the columns.
+bool suitsAmx(GemmOp gemm) {
+  auto out = cast<MemRefType>(gemm.getOutput().getType());
+  std::optional<Type> acc = gemm.getAccumulator();
+  return out.getElementType().isBF16() && out.getRank() == 2 && (!acc || acc->isF32()) &&
+         isConstantBuffer(gemm.getB());
 }
 
 /// The best tile's predicted efficiency for the NCHW form of a convolution, M = filters x N =
@@ -363,6 +391,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
+    const bool amx = targetHasAmx(module);
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() || conv.getUkernel() || !isF32(conv.getOutput()))
@@ -432,13 +461,19 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
-        if (gemm.getTiling() || !isF32(gemm.getOutput()))
-          return;
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
         int64_t r = out.size();
         bool tc = gemm.getTransC();
         GemmShape shape{tc ? out[r - 1] : out[r - 2], tc ? out[r - 2] : out[r - 1],
                         gemm.getTransA() ? a[r - 2] : a[r - 1], r == 3 ? out[0] : 1};
+        if (gemm.getTiling())
+          return;
+        if (amx && suitsAmx(gemm)) {
+          gemm.setTilingAttr(chooseAmxTiling(ctx, shape, minWorkItems));
+          return;
+        }
+        if (!isF32(gemm.getOutput()))
+          return;
         TilingAttr t;
         if (r == 2 && isConstantBuffer(gemm.getB()))
           t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false);

@@ -416,6 +416,15 @@ struct RowsProduct {
   bool transposeC; // C(i, j) at [j * ldc + i] (MIE_UK_TRANSPOSE_C)
   TilingAttr tiling;
   TileEpilogue epi;
+  /// The AMX tiles (the "amx" tiling): bf16 panels, `k` all of K rounded up to 32 (the packing
+  /// reads the real K and fills the rest with zeros), no B row stride; `tile` names the tile
+  /// (f32 or bf16 C). Otherwise the f32 tiles of the tiling's ISA.
+  bool amx = false;
+  std::string tile;
+
+  /// Bytes of one packed element, and the f32 words a buffer of `elements` of them takes.
+  int64_t elementBytes() const { return amx ? 2 : 4; }
+  int64_t words(int64_t elements) const { return llvm::divideCeil(elements * elementBytes(), 4); }
 };
 
 /// The kernel body of a RowsProduct: with shared panels, every (image, row panel) packed over all
@@ -432,8 +441,8 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
                 nc = t.getNc();
   const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
                 mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
-  const std::string tile = t.getTileSymbol();
-  Value scratch = sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, mc * kc);
+  const std::string tile = g.tile.empty() ? t.getTileSymbol() : g.tile;
+  Value scratch = sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, g.words(mc * kc));
   // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
   // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
   // L1), row panels inside (from L2).
@@ -454,10 +463,13 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
         Value tileFlags = g.transposeC ? arith::OrIOp::create(ub.b, ub.loc, flags,
                                                               ub.i64(MIE_UK_TRANSPOSE_C))
                                        : flags;
-        ub.call(tile, {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff), ub.i64(nr), outp,
-                       cOff, ub.i64(g.ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags,
-                       biasp, ub.i64(col), rp, cOff, ub.i64(g.ldc), ub.f32(g.epi.lo),
-                       ub.f32(g.epi.hi)});
+        SmallVector<Value> args = {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff)};
+        if (!g.amx) // the AMX panels have no row stride
+          args.push_back(ub.i64(nr));
+        args.append({outp, cOff, ub.i64(g.ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
+                     tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(g.ldc), ub.f32(g.epi.lo),
+                     ub.f32(g.epi.hi)});
+        ub.call(tile, args);
       });
     });
   };
@@ -516,8 +528,9 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
   if (t.getSharedPanels())
     outs.push_back(AllocOp::create(
         b, op->getLoc(),
-        MemRefType::get({g.batch * (int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr()},
-                        b.getF32Type())));
+        MemRefType::get(
+            {g.words(g.batch * (int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr())},
+            b.getF32Type())));
   KernelOp kernel = KernelOp::create(
       b, op->getLoc(), name, operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
@@ -546,10 +559,25 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                 lda = a[1];
   const int64_t mr = t.getMr();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
-  const RowsProduct g{1, m, n, k, 0, tc ? m : n, tc, t,
-                      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
-                                   /*biasPerColumn=*/true)};
+  RowsProduct g{1, m, n, k, 0, tc ? m : n, tc, t,
+                tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
+                             /*biasPerColumn=*/true)};
   std::string isa = t.getIsa().str();
+  if (isa == "amx") {
+    // bf16 rows packed into the AMX A panels over the real K; the tiles run all of K rounded up.
+    const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
+    g.amx = true;
+    g.k = t.getKc();
+    g.tile = t.getTileSymbol() + (bf16 ? "_bf16c" : "");
+    const std::string packA = bf16 ? "mie_uk_bf16_pack_a_amx_bf16" : "mie_uk_bf16_pack_a_amx";
+    return emitRowsProductKernel(
+        op, "gemm", g, operands, op.getOutput(), symbols,
+        [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value, Value, Value scratch,
+            Value dstOff) {
+          ub.call(packA, {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
+                          ub.i64(mcur), ub.i64(0), ub.i64(k), ub.ptr(scratch), ub.i64(dstOff)});
+        });
+  }
   return emitRowsProductKernel(
       op, "gemm", g, operands, op.getOutput(), symbols,
       [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value k0, Value kcur,

@@ -14,6 +14,8 @@
 namespace mlir::mie::embedded {
 extern const unsigned char kUKernelBitcode_avx512[];
 extern const size_t kUKernelBitcode_avx512_size;
+extern const unsigned char kUKernelBitcode_avx512amx[];
+extern const size_t kUKernelBitcode_avx512amx_size;
 extern const unsigned char kUKernelBitcode_avx2[];
 extern const size_t kUKernelBitcode_avx2_size;
 extern const unsigned char kUKernelBitcode_neon[];
@@ -23,11 +25,16 @@ extern const size_t kUKernelBitcode_neon_size;
 using namespace mlir;
 using namespace mlir::mie;
 
-static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa) {
+/// The bitcode of `isa`'s microkernels for a target with `features`: AVX-512 targets with AMX-BF16 get
+/// the unit that adds the AMX bf16 family (the f32 kernels are the same; the AMX ones need the
+/// target's AMX features to be inlined and compiled).
+static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa, llvm::StringRef features) {
   using namespace mlir::mie::embedded;
   auto ref = [](const unsigned char *data, size_t size) {
     return llvm::StringRef(reinterpret_cast<const char *>(data), size);
   };
+  if (isa == "avx512" && features.contains("+amx-bf16"))
+    return ref(kUKernelBitcode_avx512amx, kUKernelBitcode_avx512amx_size);
   if (isa == "avx512")
     return ref(kUKernelBitcode_avx512, kUKernelBitcode_avx512_size);
   if (isa == "avx2")
@@ -44,7 +51,7 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, s
   if (!needed)
     return success();
   std::string isa = getUKernelIsa(target.arch, target.features).str();
-  std::optional<llvm::StringRef> bitcode = bitcodeFor(isa);
+  std::optional<llvm::StringRef> bitcode = bitcodeFor(isa, target.features);
   llvm::raw_string_ostream os(error);
   if (!bitcode) {
     os << "target '" << target.name << "' has no microkernels, but the module calls them";

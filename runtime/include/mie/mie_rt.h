@@ -49,7 +49,9 @@ typedef enum mie_status {
   MIE_ERR_LOAD = 5,             /* the code object could not be loaded or lacks its entry symbol */
   MIE_ERR_OUT_OF_MEMORY = 6,   /* also: threads could not be started */
   MIE_ERR_KERNEL = 7,           /* the generated entry returned non-zero */
-  MIE_ERR_NOT_FOUND = 8         /* named target does not exist */
+  MIE_ERR_NOT_FOUND = 8,        /* named target does not exist */
+  MIE_ERR_SIGNATURE = 9         /* refused by the signature policy: unsigned where a signature is required,
+                                   signed by a key that is not trusted, or a signature that does not verify */
 } mie_status;
 
 /* Element types. Values are stable (they are part of the ABI). */
@@ -128,6 +130,40 @@ MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32
 /* Arena bytes of a target (NULL = the target mie_session_create would pick). */
 MIE_RT_API mie_status mie_package_arena_bytes(const mie_package *package, const char *target,
                                               uint64_t *out_bytes);
+
+/* Signatures (docs/security.md). A package may end in an Ed25519 signature over its header and manifest,
+   which pin every section through their SHA-256s. mie_package_open_with_options takes the keys to trust
+   and whether a signature is required; mie_package_open is the same with no keys and no requirement.
+   Both also obey the environment: MIE_TRUSTED_KEYS, a ':'-separated list of public key files (NAME.pub
+   as mie-sign writes them), adds those keys and requires a signature by one of them, so that a deployment
+   can impose the policy on programs that do not set it. With any trusted key given, a signed package must
+   be signed by one of them; a signature always has to verify. Every refusal happens while the package is
+   opened, before any of its code is loaded. */
+#define MIE_PUBLIC_KEY_BYTES 32
+
+typedef struct mie_package_options {
+  uint32_t struct_size;        /* sizeof(mie_package_options) as the caller was compiled: set by _init */
+  uint32_t num_trusted_keys;   /* keys in trusted_keys */
+  const uint8_t *trusted_keys; /* num_trusted_keys Ed25519 public keys, MIE_PUBLIC_KEY_BYTES each, back to back */
+  int32_t require_signature;   /* nonzero: refuse a package that is not signed by a trusted key */
+} mie_package_options;
+
+typedef enum mie_signature_state {
+  MIE_SIGNATURE_NONE = 0,    /* not signed */
+  MIE_SIGNATURE_PRESENT = 1, /* signed, and the signature verifies under the key it names, but no trusted
+                                keys were given: nothing says whose key that is */
+  MIE_SIGNATURE_TRUSTED = 2  /* signed by one of the trusted keys, and verified */
+} mie_signature_state;
+
+MIE_RT_API mie_status mie_package_options_init(mie_package_options *options);
+MIE_RT_API mie_status mie_package_open_with_options(const char *path, const mie_package_options *options,
+                                                    mie_package **out_package);
+/* The signature state and, unless NONE, the signer's key (out_key may be NULL). */
+MIE_RT_API mie_status mie_package_signature(const mie_package *package, mie_signature_state *out_state,
+                                            uint8_t out_key[MIE_PUBLIC_KEY_BYTES]);
+/* Reads a public key file (one line: "mie-ed25519-public " and 64 hex digits). MIE_ERR_IO when it cannot
+   be read, MIE_ERR_INVALID_ARGUMENT when it is not a valid key; the message names the file. */
+MIE_RT_API mie_status mie_public_key_read(const char *path, uint8_t out_key[MIE_PUBLIC_KEY_BYTES]);
 
 /* Sessions: one loaded code object, one arena, one thread pool. */
 MIE_RT_API mie_status mie_session_options_init(mie_session_options *options);

@@ -31,6 +31,11 @@ class Package {
     reset();
     return mie_package_open(path, &p_);
   }
+  // With a signature policy (mie_package_options, from mie_package_options_init).
+  mie_status open(const char *path, const mie_package_options &options) {
+    reset();
+    return mie_package_open_with_options(path, &options, &p_);
+  }
   void reset() {
     mie_package_close(p_);
     p_ = nullptr;

@@ -1,4 +1,6 @@
 // The C API (mie_rt.h): thin handle wrappers around Package and Session plus the thread-local last error.
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -7,6 +9,7 @@
 #include "mie/mie_rt.h"
 #include "package.h"
 #include "session.h"
+#include "signature.h"
 
 struct mie_package {
   std::shared_ptr<const mie::rt::Package> pkg;
@@ -81,6 +84,7 @@ const char *mie_status_string(mie_status status) {
     case MIE_ERR_OUT_OF_MEMORY: return "out of memory";
     case MIE_ERR_KERNEL: return "kernel error";
     case MIE_ERR_NOT_FOUND: return "not found";
+    case MIE_ERR_SIGNATURE: return "signature refused";
   }
   return "unknown status";
 }
@@ -97,16 +101,105 @@ static mie_dtype checked_dtype(const mie_dtype &dtype) {
 const char *mie_dtype_name(mie_dtype dtype) { return mie::rt::dtype_to_name(checked_dtype(dtype)); }
 size_t mie_dtype_size(mie_dtype dtype) { return mie::rt::dtype_byte_size(checked_dtype(dtype)); }
 
+mie_status mie_package_options_init(mie_package_options *options) {
+  Call c;
+  if (!options) return c.null_arg("mie_package_options_init", "options");
+  *options = mie_package_options();
+  options->struct_size = sizeof(mie_package_options);
+  return MIE_OK;
+}
+
+mie_status mie_package_open_with_options(const char *path, const mie_package_options *options,
+                                         mie_package **out_package) {
+  Call c;
+  const char *fn = "mie_package_open_with_options";
+  if (!path) return c.null_arg(fn, "path");
+  if (!out_package) return c.null_arg(fn, "out_package");
+  *out_package = nullptr;
+  mie::rt::SignaturePolicy policy;
+  if (options) {
+    // struct_size lets the struct grow: fields past what the caller's header had read as zero. A larger
+    // struct than this runtime knows may carry a stricter policy it cannot apply, so it is refused.
+    if (options->struct_size == 0)
+      return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": options->struct_size is 0 (call mie_package_options_init)");
+    if (options->struct_size > sizeof(mie_package_options))
+      return c.fail(MIE_ERR_UNSUPPORTED, std::string(fn) + ": options->struct_size is " +
+                                             std::to_string(options->struct_size) + ", this runtime knows " +
+                                             std::to_string(sizeof(mie_package_options)) + " bytes of options");
+    auto has = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
+    const uint32_t n = has(offsetof(mie_package_options, num_trusted_keys), 4) ? options->num_trusted_keys : 0;
+    const uint8_t *keys = has(offsetof(mie_package_options, trusted_keys), sizeof(void *)) ? options->trusted_keys : nullptr;
+    if (n > 0 && !keys)
+      return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": num_trusted_keys is " + std::to_string(n) +
+                                                  " but trusted_keys is NULL");
+    for (uint32_t i = 0; i < n; ++i) {
+      mie::rt::PublicKey key;
+      std::memcpy(key.data(), keys + size_t(i) * MIE_PUBLIC_KEY_BYTES, MIE_PUBLIC_KEY_BYTES);
+      if (!mie::rt::ed25519_public_key_valid(key.data()))
+        return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": trusted key " + std::to_string(i) +
+                                                    " is not a valid Ed25519 public key");
+      policy.trusted_keys.push_back(key);
+    }
+    policy.require = has(offsetof(mie_package_options, require_signature), 4) && options->require_signature != 0;
+  }
+  // The environment's keys join the caller's and make a signature required (mie_rt.h).
+  if (const char *env = std::getenv("MIE_TRUSTED_KEYS"); env && *env) {
+    const std::string list = env;
+    size_t before = policy.trusted_keys.size();
+    for (size_t begin = 0; begin <= list.size();) {
+      size_t end = list.find(':', begin);
+      if (end == std::string::npos) end = list.size();
+      if (end > begin) {
+        mie::rt::PublicKey key;
+        std::string error;
+        if (mie::rt::read_public_key_file(list.substr(begin, end - begin), &key, &error) != MIE_OK)
+          return c.fail(MIE_ERR_INVALID_ARGUMENT, "MIE_TRUSTED_KEYS: " + error);
+        policy.trusted_keys.push_back(key);
+      }
+      begin = end + 1;
+    }
+    if (policy.trusted_keys.size() == before)
+      return c.fail(MIE_ERR_INVALID_ARGUMENT, "MIE_TRUSTED_KEYS is set but names no key file");
+    policy.require = true;
+  }
+  if (policy.require && policy.trusted_keys.empty())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": a signature is required but no trusted keys are given");
+  std::shared_ptr<const mie::rt::Package> pkg;
+  std::string error;
+  mie_status s = mie::rt::Package::open(path, policy, &pkg, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  *out_package = new mie_package{std::move(pkg)};
+  return MIE_OK;
+}
+
 mie_status mie_package_open(const char *path, mie_package **out_package) {
   Call c;
   if (!path) return c.null_arg("mie_package_open", "path");
   if (!out_package) return c.null_arg("mie_package_open", "out_package");
-  *out_package = nullptr;
-  std::shared_ptr<const mie::rt::Package> pkg;
+  return mie_package_open_with_options(path, nullptr, out_package);
+}
+
+mie_status mie_package_signature(const mie_package *package, mie_signature_state *out_state, uint8_t *out_key) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_signature", "package");
+  if (!out_state) return c.null_arg("mie_package_signature", "out_state");
+  const mie::rt::SignatureState &sig = package->pkg->signature();
+  *out_state = !sig.present ? MIE_SIGNATURE_NONE : sig.trusted ? MIE_SIGNATURE_TRUSTED : MIE_SIGNATURE_PRESENT;
+  if (out_key) {
+    if (sig.present) std::memcpy(out_key, sig.key.data(), MIE_PUBLIC_KEY_BYTES);
+    else std::memset(out_key, 0, MIE_PUBLIC_KEY_BYTES);
+  }
+  return MIE_OK;
+}
+
+mie_status mie_public_key_read(const char *path, uint8_t *out_key) {
+  Call c;
+  if (!path) return c.null_arg("mie_public_key_read", "path");
+  if (!out_key) return c.null_arg("mie_public_key_read", "out_key");
+  mie::rt::PublicKey key;
   std::string error;
-  mie_status s = mie::rt::Package::open(path, &pkg, &error);
-  if (s != MIE_OK) return c.fail(s, error);
-  *out_package = new mie_package{std::move(pkg)};
+  if (mie_status s = mie::rt::read_public_key_file(path, &key, &error); s != MIE_OK) return c.fail(s, error);
+  std::memcpy(out_key, key.data(), MIE_PUBLIC_KEY_BYTES);
   return MIE_OK;
 }
 

@@ -47,10 +47,43 @@ bool check_placement(const std::string &label, uint64_t offset, uint64_t size, u
   return true;
 }
 
+bool check_signature(const uint8_t *data, const Header &h, const SignatureTrailer *trailer,
+                     const SignaturePolicy *policy, SignatureState *sig, std::string *error) {
+  static const SignaturePolicy kNoPolicy;
+  const SignaturePolicy &p = policy ? *policy : kNoPolicy;
+  if (!trailer) {
+    if (p.require) {
+      *error = "not signed, and a signature by a trusted key is required";
+      return false;
+    }
+    return true;
+  }
+  uint8_t digest[kSignedDigestBytes];
+  package_signed_digest(data, data + h.manifest_offset, h.manifest_size, digest);
+  bool listed = false;
+  for (const PublicKey &k : p.trusted_keys) listed |= k == trailer->public_key;
+  if (!p.trusted_keys.empty() && !listed) {
+    *error = "signed by key " + key_id(trailer->public_key) + ", which is not among the " +
+             std::to_string(p.trusted_keys.size()) + " trusted key" + (p.trusted_keys.size() == 1 ? "" : "s");
+    return false;
+  }
+  if (!ed25519_verify(trailer->public_key.data(), digest, sizeof digest, trailer->signature)) {
+    *error = "signature by key " + key_id(trailer->public_key) +
+             " does not verify (the header or manifest changed after signing, or the trailer is damaged)";
+    return false;
+  }
+  sig->trusted = listed;
+  return true;
+}
+
 }  // namespace
 
 bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, std::string *error,
-                      const std::function<void(const uint8_t *, uint64_t)> &hashed) {
+                      const std::function<void(const uint8_t *, uint64_t)> &hashed, const SignaturePolicy *policy,
+                      SignatureState *signature) {
+  SignatureState local_state;
+  SignatureState &sig = signature ? *signature : local_state;
+  sig = SignatureState();
   if (size < kHeaderSize) {
     *error = "file is too small to be a package (" + std::to_string(size) + " bytes, the header alone is " +
              std::to_string(kHeaderSize) + ")";
@@ -80,10 +113,29 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
              std::to_string(size);
     return false;
   }
+  // The body is [0, file_size); a signed package has exactly one signature trailer after it, and
+  // anything else after it is an error as before.
+  SignatureTrailer trailer;
   if (h.file_size < size) {
-    *error = "file has " + std::to_string(size) + " bytes but the header says " + std::to_string(h.file_size) +
-             " (trailing data)";
-    return false;
+    if (size - h.file_size != kSignatureTrailerSize || !is_signature_trailer(data + h.file_size)) {
+      *error = "file has " + std::to_string(size) + " bytes but the header says " + std::to_string(h.file_size) +
+               " (trailing data)";
+      return false;
+    }
+    decode_signature_trailer(data + h.file_size, &trailer);
+    if (trailer.version != kSignatureVersion) {
+      *error = "signature trailer version " + std::to_string(trailer.version) +
+               " is not supported (this runtime reads version " + std::to_string(kSignatureVersion) + ")";
+      return false;
+    }
+    if (trailer.size != kSignatureTrailerSize || !trailer.reserved_zero) {
+      *error = "malformed signature trailer (its size field is " + std::to_string(trailer.size) +
+               ", expected " + std::to_string(kSignatureTrailerSize) + ", and its reserved bytes must be zero)";
+      return false;
+    }
+    sig.present = true;
+    sig.key = trailer.public_key;
+    size = h.file_size;  // every check below is on the body alone
   }
   if (h.manifest_size == 0) {
     *error = "manifest is empty";
@@ -107,6 +159,13 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
     *error = "sha256 mismatch in manifest";
     return false;
   }
+  // The signature and the policy come before the manifest is parsed: with trusted keys configured, no
+  // parser sees bytes that a trusted key did not sign.
+  if (!check_signature(data, h, sig.present ? &trailer : nullptr, policy, &sig, error)) {
+    sig.refused = true;
+    return false;
+  }
+
   json::Value root;
   std::string jerr;
   if (!json::parse(reinterpret_cast<const char *>(mtext), h.manifest_size, &root, &jerr)) {
@@ -174,7 +233,8 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
   return true;
 }
 
-mie_status Package::open(const std::string &path, std::shared_ptr<const Package> *out, std::string *error) {
+mie_status Package::open(const std::string &path, const SignaturePolicy &policy, std::shared_ptr<const Package> *out,
+                         std::string *error) {
   const std::string prefix = "package '" + path + "': ";
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -212,9 +272,10 @@ mie_status Package::open(const std::string &path, std::shared_ptr<const Package>
   // file pages: the page cache keeps them, a later read maps them back), so a session holds only the
   // weights its kernels read: all of them for a CNN, a few rows of a large embedding table.
   auto release = [&](const uint8_t *begin, uint64_t n) { pkg->file_.release(begin, n); };
-  if (!validate_package(pkg->data_ ? pkg->data_ : kEmpty, size, &pkg->manifest_, &verr, release)) {
+  if (!validate_package(pkg->data_ ? pkg->data_ : kEmpty, size, &pkg->manifest_, &verr, release, &policy,
+                        &pkg->signature_)) {
     *error = prefix + verr;
-    return MIE_ERR_INVALID_PACKAGE;
+    return pkg->signature_.refused ? MIE_ERR_SIGNATURE : MIE_ERR_INVALID_PACKAGE;
   }
   Header h;
   decode_header(pkg->data_, &h);

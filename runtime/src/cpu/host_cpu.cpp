@@ -5,6 +5,10 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #elif defined(__aarch64__)
 #include <sys/auxv.h>
 #endif
@@ -16,8 +20,24 @@ namespace {
 #if defined(__x86_64__)
 struct X86Regs {
   unsigned l1c = 0, l1d = 0, l7b = 0, l7c = 0, l7d = 0, l71a = 0, ext1c = 0;
+  uint32_t xcr0 = 0;
   bool avx_os = false, avx512_os = false;
 };
+
+/// Whether this process may use the AMX tile registers. The OS must save their state (XCR0 bits 17
+/// and 18), and Linux additionally hands the 8 KiB tile data state out per process, on request:
+/// without the request the first tile instruction faults (SIGILL). The request is made here, once,
+/// so a code object needing AMX is picked only when it can run; and only when an AMX feature is asked
+/// about, since the grant enlarges every signal frame of the process.
+bool request_amx(const X86Regs &r) {
+  if (!((r.l7d >> 24) & 1u) || (r.xcr0 & 0x60000) != 0x60000) return false;
+#if defined(__linux__)
+  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
 
 X86Regs read_x86() {
   X86Regs r;
@@ -32,6 +52,7 @@ X86Regs read_x86() {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     r.avx_os = (lo & 0x6) == 0x6;
     r.avx512_os = (lo & 0xE6) == 0xE6;
+    r.xcr0 = lo;
   }
   return r;
 }
@@ -39,7 +60,8 @@ X86Regs read_x86() {
 int has_feature(const std::string &f) {
   static const X86Regs r = read_x86();
   auto bit = [](unsigned reg, int n) { return (reg >> n) & 1u; };
-  struct Entry { const char *name; int reg; int bit; int needs; };  // needs: 0 none, 1 AVX state, 2 AVX-512 state
+  // needs: 0 none, 1 AVX state, 2 AVX-512 state, 3 AMX tile state (granted to this process)
+  struct Entry { const char *name; int reg; int bit; int needs; };
   // reg: 0 l1c, 1 l1d, 2 l7b, 3 l7c, 4 l7d, 5 l71a, 6 ext1c, -1 always present on x86-64
   static const Entry kTable[] = {
       {"x87", -1, 0, 0},        {"mmx", -1, 0, 0},         {"sse", -1, 0, 0},          {"sse2", -1, 0, 0},
@@ -52,7 +74,8 @@ int has_feature(const std::string &f) {
       {"avx512ifma", 2, 21, 2}, {"avx512cd", 2, 28, 2},    {"sha", 2, 29, 0},          {"avx512bw", 2, 30, 2},
       {"avx512vl", 2, 31, 2},   {"avx512vbmi", 3, 1, 2},   {"avx512vbmi2", 3, 6, 2},   {"avx512vnni", 3, 11, 2},
       {"avx512bitalg", 3, 12, 2}, {"avx512vpopcntdq", 3, 14, 2}, {"avx512fp16", 4, 23, 2}, {"avxvnni", 5, 4, 1},
-      {"avx512bf16", 5, 5, 2},  {"lzcnt", 6, 5, 0},
+      {"avx512bf16", 5, 5, 2},  {"lzcnt", 6, 5, 0},       {"amx-bf16", 4, 22, 3},     {"amx-tile", 4, 24, 3},
+      {"amx-int8", 4, 25, 3},
   };
   const unsigned regs[] = {r.l1c, r.l1d, r.l7b, r.l7c, r.l7d, r.l71a, r.ext1c};
   for (const auto &e : kTable) {
@@ -61,6 +84,10 @@ int has_feature(const std::string &f) {
     if (!bit(regs[e.reg], e.bit)) return 0;
     if (e.needs == 1 && !r.avx_os) return 0;
     if (e.needs == 2 && !r.avx512_os) return 0;
+    if (e.needs == 3) {
+      static const bool amx = request_amx(r);
+      if (!amx) return 0;
+    }
     return 1;
   }
   return -1;

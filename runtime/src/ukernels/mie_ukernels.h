@@ -209,6 +209,36 @@ static inline int64_t mie_uk_winograd4_plane_floats(int64_t TH, int64_t TW) {
   return (4 * TH + 2) * (4 * TW + 2 + MIE_UK_WINOGRAD_SLACK);
 }
 
+/* bf16 GEMM on Intel AMX (bf16_amx.cpp; the `amx` ISA only, after the process obtained the AMX tile
+   state from the OS). Panels hold bf16 as uint16_t, K padded with zeros to a multiple of 32:
+     A panels [ceil(M / 32)][K / 32][2][16][32]  (32 rows, each 32 consecutive k per block)
+     B panels [ceil(N / 32)][K / 32][2][16][16][2]  (columns 0-15 then 16-31, k in VNNI pairs)
+   The tile computes C[0:m, 0:n] (m, n <= 32) from one A and one B panel over k (a multiple of 32),
+   accumulating in f32, with the flags, bias, residual and clamp of the f32 tiles. */
+#define MIE_UK_BF16_AMX_TILE 32
+void mie_uk_bf16_gemm_32x32_amx(const uint16_t *a, int64_t a_off, const uint16_t *b, int64_t b_off,
+                                float *c, int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n,
+                                int64_t flags, const float *bias, int64_t bias_off, const float *res,
+                                int64_t res_off, int64_t ldr, float lo, float hi);
+/* The same block of a bf16 product: C, bias and residual hold bf16, the epilogue runs in f32 and C
+   is rounded once, at the store. */
+void mie_uk_bf16_gemm_32x32_amx_bf16c(const uint16_t *a, int64_t a_off, const uint16_t *b,
+                                      int64_t b_off, uint16_t *c, int64_t c_off, int64_t ldc,
+                                      int64_t k, int64_t m, int64_t n, int64_t flags,
+                                      const uint16_t *bias, int64_t bias_off, const uint16_t *res,
+                                      int64_t res_off, int64_t ldr, float lo, float hi);
+/* A panels from f32 rows [m0, m0 + mc), K columns [k0, k0 + kc) of A (A[i][k] at a[a_off + i * lda + k],
+   or a[a_off + k * lda + i] when trans), rounded to nearest even bf16; `_bf16`: from bf16 rows. */
+void mie_uk_bf16_pack_a_amx(const float *a, int64_t a_off, int64_t lda, int64_t trans, int64_t m0,
+                            int64_t mc, int64_t k0, int64_t kc, uint16_t *dst, int64_t dst_off);
+void mie_uk_bf16_pack_a_amx_bf16(const uint16_t *a, int64_t a_off, int64_t lda, int64_t trans,
+                                 int64_t m0, int64_t mc, int64_t k0, int64_t kc, uint16_t *dst,
+                                 int64_t dst_off);
+/* B panels from f32 columns [n0, n0 + nc), K rows [k0, k0 + kc) of B (B[k][j] at b[b_off + k * ldb + j],
+   or b[b_off + j * ldb + k] when trans), rounded to nearest even bf16. */
+void mie_uk_bf16_pack_b_amx(const float *b, int64_t b_off, int64_t ldb, int64_t trans, int64_t n0,
+                            int64_t nc, int64_t k0, int64_t kc, uint16_t *dst, int64_t dst_off);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -10,3 +10,7 @@
 // After f32_gemm.cpp: instantiates its tiles with the same per-ISA macros.
 #include "f32_conv_direct.cpp"
 #include "f32_winograd.cpp"
+#if defined(MIE_UK_AMX)
+// The AMX targets' unit: the AVX-512 kernels above and the bf16 AMX family.
+#include "bf16_amx.cpp"
+#endif

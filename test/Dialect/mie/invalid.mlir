@@ -550,8 +550,21 @@ module attributes {mie.weights = dense<1.0> : tensor<4xf32>} {
 // #mie.tiling and the microkernel forms of mie.conv2d / mie.gemm
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{unknown microkernel ISA 'sse2' (known: avx512, avx2, neon)}}
+// expected-error @+1 {{unknown microkernel ISA 'sse2' (known: avx512, avx2, neon, amx)}}
 func.func private @tiling_isa() attributes {t = #mie.tiling<"sse2", mr = 4, nr = 8, kc = 8, mc = 4, nc = 8>}
+
+// -----
+
+// expected-error @+1 {{expects mr = nr = 32 and kc a multiple of 32 for the AMX tile, got mr = 32, nr = 32, kc = 100}}
+func.func private @tiling_amx() attributes {t = #mie.tiling<"amx", mr = 32, nr = 32, kc = 100, mc = 32, nc = 32>}
+
+// -----
+
+func.func @amx_packed_b_shape(%a: memref<5x100xbf16>, %b: memref<1x100x32xbf16>, %c: memref<5x20xbf16>) {
+  // expected-error @+1 {{expects b of shape [1, 128, 32] ([ceil(N / 32), K rounded up to 32, 32], the packed AMX panels), got [1, 100, 32]}}
+  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x100x32xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32>}
+  return
+}
 
 // -----
 
