@@ -255,7 +255,7 @@ def run_tool(cmd, timeout):
         return None, "", ""
 
 
-def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None):
+def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, compile_args=()):
     """Returns dict(name, op, status, reason, detail, seconds)."""
     t0 = time.time()
     res = {"name": name, "op": "?", "status": "fail", "reason": "", "detail": ""}
@@ -277,8 +277,8 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None):
     work = tempfile.mkdtemp(prefix="mie-conf-%s-" % name)
     try:
         pkg = os.path.join(work, "model.mie")
-        rc, out, err = run_tool([os.path.join(tools, "mie-compile"), model_path, "-o", pkg],
-                                compile_timeout)
+        rc, out, err = run_tool([os.path.join(tools, "mie-compile"), model_path, "-o", pkg,
+                                 *compile_args], compile_timeout)
         if rc is None:
             res.update(reason="compile timeout", detail="mie-compile ran over %ds" % compile_timeout)
             return res
@@ -405,6 +405,7 @@ def write_table(path, results, header_note):
 
 
 def main():
+    global RTOL, ATOL
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", action="append", default=None,
                     help="directory of test_* case dirs (repeatable; default: Debian's libonnx-testdata "
@@ -421,7 +422,16 @@ def main():
     ap.add_argument("--run-timeout", type=int, default=60, help="seconds per mie-run (default 60)")
     ap.add_argument("--keep", help="copy each case's work dir (package, outputs) under DIR")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
+    ap.add_argument("--compile-arg", action="append", default=[],
+                    help="an extra mie-compile argument (repeatable), e.g. --compile-arg=--precision=bf16")
+    ap.add_argument("--skip", help="leave out the case names listed in FILE (one a line, # comments)")
+    ap.add_argument("--rtol", type=float, help="relative tolerance for float outputs (default %g)" % RTOL)
+    ap.add_argument("--atol", type=float, help="absolute tolerance for float outputs (default %g)" % ATOL)
     args = ap.parse_args()
+    if args.rtol is not None:
+        RTOL = args.rtol
+    if args.atol is not None:
+        ATOL = args.atol
 
     tools = os.path.abspath(args.tools)
     for t in ("mie-compile", "mie-run"):
@@ -442,6 +452,11 @@ def main():
                     wanted.append(line)
         missing = [n for n in wanted if n not in cases]
         names = [n for n in wanted if n in cases]
+    if args.skip:
+        with open(args.skip) as f:
+            skipped = {line.split("#", 1)[0].strip() for line in f} - {""}
+        names = [n for n in names if n not in skipped]
+        missing = [n for n in missing if n not in skipped]
     if args.filter:
         rx = re.compile(args.filter)
         names = [n for n in names if rx.search(n)]
@@ -454,7 +469,8 @@ def main():
     t0 = time.time()
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = [ex.submit(run_case, n, cases[n], tools, args.compile_timeout, args.run_timeout, args.keep)
+        futs = [ex.submit(run_case, n, cases[n], tools, args.compile_timeout, args.run_timeout, args.keep,
+                          args.compile_arg)
                 for n in names]
         for fut in concurrent.futures.as_completed(futs):
             r = fut.result()

@@ -2,6 +2,8 @@
 
 #include "mie/Target/CPUTarget.h"
 
+#include "BFloat16AsBits.h"
+
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -258,46 +260,6 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
-}
-
-/// Selects between bf16 values and stores of bf16 values work on their bits. bf16 is a
-/// storage-only type on targets without native bf16 arithmetic: the code generator promotes a
-/// bf16 value that is not a plain load to f32 and rounds it back for a select or a store through
-/// libgcc's __truncsfbf2, which a loaded package cannot call. mie-expand-math works on i16 bits,
-/// but InstCombine moves the final bitcasts to bf16 into selects and stores; this runs after the
-/// optimizer, so the integer form stays.
-static void bfloat16AsBits(llvm::Module &module) {
-  SmallVector<llvm::Instruction *> work;
-  auto isBF16 = [](llvm::Type *type) { return type->getScalarType()->isBFloatTy(); };
-  for (llvm::Function &function : module)
-    for (llvm::Instruction &inst : llvm::instructions(function)) {
-      if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&inst);
-          select && isBF16(select->getType()))
-        work.push_back(select);
-      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
-          store && isBF16(store->getValueOperand()->getType()))
-        work.push_back(store);
-    }
-  for (llvm::Instruction *inst : work) {
-    llvm::IRBuilder<> b(inst);
-    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(inst)) {
-      llvm::Value *value = store->getValueOperand();
-      llvm::Type *bits = value->getType()->getWithNewType(b.getInt16Ty());
-      // A value that is itself a bitcast from bits is stored as those bits.
-      llvm::Value *raw = nullptr;
-      if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value); cast && cast->getSrcTy() == bits)
-        raw = cast->getOperand(0);
-      store->setOperand(0, raw ? raw : b.CreateBitCast(value, bits));
-      continue;
-    }
-    auto *select = llvm::cast<llvm::SelectInst>(inst);
-    llvm::Type *bits = select->getType()->getWithNewType(b.getInt16Ty());
-    llvm::Value *picked =
-        b.CreateSelect(select->getCondition(), b.CreateBitCast(select->getTrueValue(), bits),
-                       b.CreateBitCast(select->getFalseValue(), bits));
-    select->replaceAllUsesWith(b.CreateBitCast(picked, select->getType()));
-    select->eraseFromParent();
-  }
 }
 
 /// Links `objects` into one shared object with ld.lld (the LLVM 22 one from Debian, else any on
