@@ -248,6 +248,31 @@ DenseElementsAttr KnownTensor::toAttr() const {
   return DenseElementsAttr::get(type, values);
 }
 
+KnownTensor mlir::mie::onnx_import::knownFromAttr(DenseElementsAttr attr) {
+  KnownTensor t;
+  t.type = cast<RankedTensorType>(attr.getType());
+  t.splat = attr.isSplat();
+  Type et = t.type.getElementType();
+  auto stored = [&](auto tag) {
+    using T = decltype(tag);
+    SmallVector<T> values;
+    if (attr.isSplat())
+      values.push_back(attr.getSplatValue<T>());
+    else
+      llvm::append_range(values, attr.getValues<T>());
+    return values;
+  };
+  if (isa<FloatType>(et)) {
+    for (const APFloat &f : stored(APFloat(0.0)))
+      t.floats.push_back(et.isF32() ? shortestDecimal(f.convertToFloat()) : f.convertToDouble());
+    return t;
+  }
+  bool zeroExtend = et.isInteger(1) || cast<IntegerType>(et).isUnsigned();
+  for (const APInt &v : stored(APInt()))
+    t.ints.push_back(zeroExtend ? (int64_t)v.getZExtValue() : v.getSExtValue());
+  return t;
+}
+
 KnownTensor mlir::mie::onnx_import::knownFromBytes(RankedTensorType type, ArrayRef<char> bytes) {
   KnownTensor t;
   t.type = type;
