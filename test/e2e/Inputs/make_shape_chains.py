@@ -105,7 +105,7 @@ def variants():
         node("Gather", ["eshape", "zero1"], ["head"], axis=0),
         node("Concat", ["head", "tail_n"], ["flat"], axis=0),
         node("Reshape", ["e", "flat"], ["z"]),
-        node("Less", ["tail_n", "head"], ["less"]),
+        node("Greater", ["tail_n", "head"], ["less"]),
         node("Cast", ["less"], ["less_f"], to=T.FLOAT),
         node("Mul", ["z", "less_f"], ["out"]),
     ], {"y": y}, {"want": i64(2, -1, 4), "minus1": i64(-1), "one1": i64(1), "zero1": i64(0),
