@@ -123,7 +123,7 @@ LogicalResult importArith(NodeImporter &n) {
 
   FailureOr<Value> acc = n.input(0);
   for (unsigned i = 1; i < count && succeeded(acc); ++i) {
-    FailureOr<Value> rhs = n.input(i);
+    FailureOr<Value> rhs = variadic ? n.input(i) : legacyBinaryInput(n, i);
     if (failed(rhs))
       return failure();
     acc = createArith<OpTy>(n, kind, *acc, *rhs);
@@ -140,7 +140,7 @@ LogicalResult importArith(NodeImporter &n) {
 
 template <ms::ComparePredicate predicate>
 LogicalResult importCompare(NodeImporter &n) {
-  FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
+  FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
   FailureOr<Value> result = n.create<ms::CompareOp>(predicate, *lhs, *rhs);
@@ -168,7 +168,18 @@ LogicalResult importWhere(NodeImporter &n) {
 LogicalResult importCast(NodeImporter &n) {
   if (!n.hasAttr("to"))
     return n.error() << "attribute 'to' is required";
-  int64_t to = n.getInt("to", 0);
+  // Before opset 6, `to` names the type ("FLOAT", "INT64").
+  int64_t to = -1;
+  if (n.opset() < 6 && n.node().attributes.lookup("to").kind == OnnxAttribute::Kind::String) {
+    std::string name = n.getString("to", "");
+    for (int64_t t = 0; t < 32 && to < 0; ++t)
+      if (StringRef(dataTypeName(t)).equals_insensitive(name))
+        to = t;
+    if (to < 0)
+      return n.error() << "attribute 'to' names no ONNX data type: '" << name << "'";
+  } else {
+    to = n.getInt("to", 0);
+  }
   if (n.hasFailed())
     return failure();
   Type elementType = elementTypeFor(n.context(), to);
@@ -184,6 +195,10 @@ LogicalResult importIdentity(NodeImporter &n) {
 
 /// Dropout at inference is the identity; its optional mask output is all true.
 LogicalResult importDropout(NodeImporter &n) {
+  // Before opset 7 the mode is an attribute, training (random masks) by default.
+  if (n.opset() < 7 && n.getInt("is_test", 0) == 0)
+    return n.unsupportedFeature()
+           << "training mode (is_test = 0, opsets 1-6) is not supported: its output is random";
   if (n.opset() >= 12 && n.hasInput(2)) {
     FailureOr<const KnownTensor *> training = n.requireKnown(2, "training_mode");
     if (failed(training))
@@ -199,6 +214,44 @@ LogicalResult importDropout(NodeImporter &n) {
 }
 
 } // namespace
+
+FailureOr<Value> mlir::mie::onnx_import::legacyBinaryInput(NodeImporter &n, unsigned i) {
+  FailureOr<Value> value = n.input(i);
+  if (failed(value) || n.opset() >= 7 || i != 1)
+    return value;
+  RankedTensorType a = n.inputType(0), b = n.inputType(1);
+  int64_t broadcast = n.getInt("broadcast", 0);
+  if (n.hasFailed())
+    return failure();
+  if (!broadcast) {
+    if (a.getShape() != b.getShape())
+      return n.error() << "inputs of shapes " << listToString(a.getShape()) << " and "
+                       << listToString(b.getShape())
+                       << " need broadcast = 1 to broadcast (opsets 1-6)";
+    return value;
+  }
+  int64_t rankA = a.getRank(), rankB = b.getRank();
+  int64_t axis = n.getInt("axis", rankA - rankB);
+  if (n.hasFailed())
+    return failure();
+  if (axis < 0)
+    axis += rankA;
+  if (rankB > rankA || axis < 0 || axis + rankB > rankA)
+    return n.error() << "cannot broadcast " << listToString(b.getShape()) << " onto "
+                     << listToString(a.getShape()) << " from axis " << axis;
+  SmallVector<int64_t> shape(rankA, 1);
+  for (int64_t d = 0; d < rankB; ++d) {
+    int64_t size = b.getDimSize(d);
+    if (size != 1 && size != a.getDimSize(axis + d))
+      return n.error() << "cannot broadcast " << listToString(b.getShape()) << " onto "
+                       << listToString(a.getShape()) << " from axis " << axis;
+    shape[axis + d] = size;
+  }
+  // Trailing alignment is numpy's own: only other axes need B reshaped.
+  if (axis == rankA - rankB || ArrayRef<int64_t>(shape) == b.getShape())
+    return value;
+  return n.create<ms::ReshapeOp>(*value, ArrayRef<int64_t>(shape));
+}
 
 LogicalResult mlir::mie::onnx_import::importCastTo(NodeImporter &n, Type elementType) {
   RankedTensorType inputType = n.inputType(0);

@@ -212,8 +212,10 @@ LogicalResult readOnnxModel(StringRef path, MLIRContext &ctx, const OnnxImportOp
 /// "16 GiB" for whole GiB, else "<n> bytes": how limits appear in diagnostics.
 std::string formatByteLimit(uint64_t bytes);
 
-/// Opsets whose semantics the importer implements; newer ones import with a warning.
-constexpr int64_t kMinOpset = 7;
+/// Opsets whose semantics the importer implements; newer ones import with a warning. Opsets 1-6
+/// are read with their own semantics where they differ (attributes that later became inputs, the
+/// `broadcast`/`axis` flags of binary ops, `is_test`); `consumed_inputs` has no meaning here.
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 18;
 
 //===----------------------------------------------------------------------===//
@@ -398,6 +400,11 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
                                                                    StringRef attrName,
                                                                    unsigned inputIndex,
                                                                    int64_t inputSinceOpset);
+
+/// Input `i` (0 or 1) of a two-input elementwise op. Before opset 7 such ops broadcast only with
+/// `broadcast = 1`: B's dims then line up with A's from `axis` (default: the trailing dims), which
+/// is B reshaped to A's rank with ones around; without it the shapes must be equal.
+FailureOr<Value> legacyBinaryInput(NodeImporter &node, unsigned i);
 
 /// BatchNormalization with training_mode = 1 (opset 14+): batch statistics for Y and the updated
 /// running mean and variance outputs (OnnxCompositeOps.cpp).

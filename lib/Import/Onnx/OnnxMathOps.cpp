@@ -23,7 +23,7 @@ namespace {
 /// Two-input ops whose operands share the element type (logical, bitwise, shifts).
 template <typename OpTy>
 LogicalResult importBinary(NodeImporter &n) {
-  FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
+  FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
   FailureOr<Value> result = n.create<OpTy>(*lhs, *rhs);
@@ -158,6 +158,12 @@ LogicalResult importPRelu(NodeImporter &n) {
   if (failed(slope))
     return failure();
   RankedTensorType xType = n.inputType(0), slopeType = n.inputType(1);
+  // Before opset 7 a slope is shared (one element) or per element; other shapes had no defined
+  // broadcasting.
+  if (n.opset() < 7 && slopeType.getNumElements() != 1 && slopeType != xType)
+    return n.unsupportedFeature() << "a slope of shape " << listToString(slopeType.getShape())
+                                  << " for an input of shape " << listToString(xType.getShape())
+                                  << " (opsets 1-6 define only one shared or per-element slopes)";
   std::optional<SmallVector<int64_t>> shape =
       broadcastStaticShapes(xType.getShape(), slopeType.getShape());
   if (!shape || ArrayRef<int64_t>(*shape) != xType.getShape())

@@ -180,7 +180,16 @@ LogicalResult reshapeTo(NodeImporter &n, ArrayRef<int64_t> shape) {
 
 /// Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
 LogicalResult importReshape(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> requested = knownShape(n, 1, "shape", -1);
+  // Before opset 5 the shape is an attribute.
+  FailureOr<SmallVector<int64_t>> requested = failure();
+  if (n.opset() < 5 && !n.hasInput(1)) {
+    std::optional<SmallVector<int64_t>> attr = n.getInts("shape");
+    if (!attr)
+      return n.hasFailed() ? failure() : n.error() << "attribute 'shape' is required";
+    requested = std::move(*attr);
+  } else {
+    requested = knownShape(n, 1, "shape", -1);
+  }
   if (failed(requested))
     return failure();
   bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
@@ -311,9 +320,9 @@ LogicalResult importTranspose(NodeImporter &n) {
 }
 
 LogicalResult importConcat(NodeImporter &n) {
-  if (!n.hasAttr("axis"))
+  if (!n.hasAttr("axis") && n.opset() >= 4)
     return n.error() << "attribute 'axis' is required";
-  int64_t axis = n.getInt("axis", 0);
+  int64_t axis = n.getInt("axis", 1); // optional before opset 4, with 1 as the default
   if (n.hasFailed())
     return failure();
   unsigned count = n.node().inputs.size();
@@ -574,7 +583,9 @@ LogicalResult importPad(NodeImporter &n) {
   SmallVector<int64_t> pads;
   double value = 0.0;
   if (n.opset() < 11) {
-    std::optional<SmallVector<int64_t>> attr = n.getInts("pads");
+    // Pad-1 calls them `paddings`.
+    std::optional<SmallVector<int64_t>> attr =
+        n.getInts(n.opset() < 2 && n.hasAttr("paddings") ? "paddings" : "pads");
     if (!attr && !n.hasFailed())
       return n.error() << "attribute 'pads' is required";
     pads = attr.value_or(SmallVector<int64_t>());
@@ -634,7 +645,7 @@ void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
   table["Size"] = {importSize, 1, 1};
   table["ConstantOfShape"] = {importConstantOfShape, 1, 1, 9};
   table["Range"] = {importRange, 3, 3, 11};
-  table["Reshape"] = {importReshape, 2, 2, 5};
+  table["Reshape"] = {importReshape, 1, 2};
   table["Flatten"] = {importFlatten, 1, 1};
   table["Squeeze"] = {importSqueeze, 1, 2};
   table["Unsqueeze"] = {importUnsqueeze, 1, 2};
