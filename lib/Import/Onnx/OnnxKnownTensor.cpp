@@ -39,6 +39,12 @@ Type mlir::mie::onnx_import::elementTypeFor(MLIRContext *ctx, int64_t dataType) 
     return b.getI8Type();
   case OnnxDataType::UInt8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case OnnxDataType::UInt16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case OnnxDataType::UInt32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case OnnxDataType::UInt64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case OnnxDataType::Bool:
     return b.getI1Type();
   default:
@@ -296,6 +302,13 @@ KnownTensor mlir::mie::onnx_import::knownFromBytes(RankedTensorType type, ArrayR
       t.ints.push_back(load(uint8_t(), i) != 0);
     } else if (et.isUnsignedInteger(8)) {
       t.ints.push_back(load(uint8_t(), i));
+    } else if (et.isUnsignedInteger(16)) {
+      t.ints.push_back(load(uint16_t(), i));
+    } else if (et.isUnsignedInteger(32)) {
+      t.ints.push_back(load(uint32_t(), i));
+    } else if (et.isUnsignedInteger(64)) {
+      // Stored as int64 bits; toAttr and the folders read them back with the type's width.
+      t.ints.push_back((int64_t)load(uint64_t(), i));
     } else if (et.isInteger(8)) {
       t.ints.push_back(load(int8_t(), i));
     } else if (et.isInteger(16)) {

@@ -467,6 +467,10 @@ def dtypes():
         typed("i32_typed", TensorProto.INT32, [4], [0, 1, 2, 3]),
         init("i8_raw", np.arange(4, dtype=np.int8)),
         typed("u8_typed", TensorProto.UINT8, [4], [0, 1, 2, 255]),
+        typed("u16_typed", TensorProto.UINT16, [2], [1, 65535]),
+        typed("u32_typed", TensorProto.UINT32, [2], [1, 4294967295]),
+        typed("u64_typed", TensorProto.UINT64, [2], [1, 18446744073709551615]),
+        init("u64_raw", np.array([2, 2**63], dtype=np.uint64)),
         init("bool_raw", np.array([True, False, True, True])),
         typed("bool_typed", TensorProto.BOOL, [2], [True, False]),
     ]
