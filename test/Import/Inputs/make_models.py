@@ -637,6 +637,23 @@ def old_opsets():
 
 
 @register
+def old_tile_upsample():
+    # Tile-1 (tiles and axis inputs) and the experimental Upsample-1 (scale attributes).
+    return model([node("Tile", ["input", "tiles", "axis"], ["tiled"], name="tile1"),
+                  node("Upsample", ["tiled"], ["output"], name="up1", height_scale=2.0,
+                       width_scale=3.0, mode="nearest")],
+                 [vi("input", [1, 2, 3, 4])], [vi("output", None)],
+                 [ints("tiles", [2]), ints("axis", [1])], opset=5)
+
+
+@register
+def old_upsample_bilinear():
+    return model([node("Upsample", ["input"], ["output"], name="up_bilinear", height_scale=2.0,
+                       width_scale=2.0, mode="bilinear")],
+                 [vi("input", [1, 1, 2, 2])], [vi("output", None)], opset=6)
+
+
+@register
 def old_dropout_training():
     return model([node("Dropout", ["input"], ["output"], name="drop")],
                  [vi("input", [4])], [vi("output", None)], opset=6)
