@@ -40,6 +40,12 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
     return std::string("bool");
   if (type.isUnsignedInteger(8))
     return std::string("u8");
+  if (type.isUnsignedInteger(16))
+    return std::string("u16");
+  if (type.isUnsignedInteger(32))
+    return std::string("u32");
+  if (type.isUnsignedInteger(64))
+    return std::string("u64");
   if (type.isSignlessInteger(8))
     return std::string("i8");
   if (type.isSignlessInteger(16))
@@ -107,7 +113,12 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
       (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
       continue;
     }
-    FailureOr<std::string> dtype = dtypeName(type.getElementType(), func->getLoc());
+    // Unsigned inputs and outputs live in signless buffers, marked by convert-ms-to-mie.
+    Type elementType = type.getElementType();
+    if (func->getArgAttr(i, "mie.unsigned") && elementType.isSignlessInteger())
+      elementType = IntegerType::get(module.getContext(), elementType.getIntOrFloatBitWidth(),
+                                     IntegerType::Unsigned);
+    FailureOr<std::string> dtype = dtypeName(elementType, func->getLoc());
     if (failed(dtype))
       return failure();
     plan.arguments.push_back(
@@ -117,8 +128,10 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
   (*func)->removeAttr(MieDialect::getSchedulePeakAttrName());
   // Argument names served the IR reader; LLVM IR has no place for them.
-  for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i)
+  for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
     func->removeArgAttr(i, "mie.name");
+    func->removeArgAttr(i, "mie.unsigned");
+  }
   if (auto blob =
           module->getAttrOfType<DenseResourceElementsAttr>(MieDialect::getWeightsAttrName())) {
     AsmResourceBlob *data = blob.getRawHandle().getBlob();

@@ -80,7 +80,8 @@ def compile(model, output=None, target="x86-64", emit="package", extra_args=(), 
 # --------------------------------------------------------------------------------------------
 
 _DTYPES = {1: np.float32, 2: np.float16, 4: np.float64, 5: np.int8, 6: np.int16, 7: np.int32,
-           8: np.int64, 9: np.uint8, 10: np.bool_}
+           8: np.int64, 9: np.uint8, 10: np.bool_,
+           11: np.uint16, 12: np.uint32, 13: np.uint64}
 _BF16 = 3
 
 

@@ -258,11 +258,34 @@ TEST(OnnxTensor, RawDataRoundTrip) {
   }
 }
 
-TEST(OnnxTensor, Rejections) {
+// UINT16 arrives in int32_data, UINT32 and UINT64 in uint64_data (field 11).
+TEST(OnnxTensor, UnsignedTypedData) {
   Tensor t;
   Pb u16;
-  u16.field_varint(1, 1).field_varint(2, 4).field_bytes(9, {0, 0});
-  EXPECT_EQ(pb_parse(u16, &t), "'t.pb': unsupported ONNX data type UINT16 (4)");
+  u16.field_varint(1, 2).field_varint(2, 4).field_varint(5, 1).field_varint(5, 65535);
+  ASSERT_EQ(pb_parse(u16, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_U16);
+  EXPECT_EQ(t.data, std::vector<uint8_t>({1, 0, 0xFF, 0xFF}));
+  Pb u32;
+  u32.field_varint(1, 1).field_varint(2, 12).field_varint(11, 4294967295u);
+  ASSERT_EQ(pb_parse(u32, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_U32);
+  EXPECT_EQ(t.data, std::vector<uint8_t>({0xFF, 0xFF, 0xFF, 0xFF}));
+  Pb u64;
+  u64.field_varint(1, 1).field_varint(2, 13).field_varint(11, uint64_t(1) << 63);
+  ASSERT_EQ(pb_parse(u64, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_U64);
+  EXPECT_EQ(t.data, std::vector<uint8_t>({0, 0, 0, 0, 0, 0, 0, 0x80}));
+  Pb short64;
+  short64.field_varint(1, 2).field_varint(2, 13).field_varint(11, 1);
+  EXPECT_EQ(pb_parse(short64, &t), "'t.pb': uint64_data has 1 values but dims [2] need 2");
+}
+
+TEST(OnnxTensor, Rejections) {
+  Tensor t;
+  Pb c64;
+  c64.field_varint(1, 1).field_varint(2, 14).field_bytes(9, {0, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(pb_parse(c64, &t), "'t.pb': unsupported ONNX data type COMPLEX64 (14)");
   Pb count;
   count.field_varint(1, 3).field_varint(2, 1).field_bytes(4, raw<float>({1, 2}));
   EXPECT_EQ(pb_parse(count, &t), "'t.pb': float_data has 2 values but dims [3] need 3");

@@ -13,7 +13,7 @@ Classes:
   unsupported  the importer reports `unsupported ONNX op` (or --list-unsupported is non-empty, or the
                model uses only a non-default domain such as ai.onnx.ml), a declared dtype limitation
                (`unsupported element type`, `cast to X is not supported`, sequence/map/optional values),
-               a model opset below 7, a shape-determining input given as a graph input
+               a model opset the importer refuses, a shape-determining input given as a graph input
                (`unsupported dynamic input 'axes' of ReduceSum at node 'X'`: reason dynamic-input), or
                a declared limitation of an imported op (`unsupported feature of MaxPool at node 'X'`:
                reason limitation), or test data that contradicts the model (an input whose shape is
@@ -56,7 +56,7 @@ UNSUPPORTED_PATTERNS = [
     (re.compile(r"unsupported element type"), "dtype"),
     (re.compile(r"cast to .+ is not supported"), "dtype"),
     (re.compile(r"sequence, map and optional values are not supported"), "dtype"),
-    (re.compile(r"model opset [0-6] is not supported"), "opset"),  # the issue's range is opsets 7 to 21
+    (re.compile(r"model opset -?[0-9]+ is not supported"), "opset"),  # opsets 1 and later import
     # A shape-determining input (axes, pads, shape, repeats, ...) given as a graph input.
     (re.compile(r"unsupported dynamic input '[^']*' of \S+ at node"), "dynamic-input"),
     # A declared limitation of an imported op (training mode, 3-D pooling, pooling indices, ...).

@@ -36,12 +36,12 @@ def Ms_Dialect : Dialect {
 //===----------------------------------------------------------------------===//
 
 def Ms_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
-def Ms_Int : AnyTypeOf<[I1, I8, I16, I32, I64, UI8], "integer">;
+def Ms_Int : AnyTypeOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64], "integer">;
 def Ms_Element : AnyTypeOf<[Ms_Float, Ms_Int], "float or integer">;
 
 def Ms_Tensor : RankedTensorOf<[Ms_Element]>;
 def Ms_FloatTensor : RankedTensorOf<[Ms_Float]>;
-def Ms_NumericTensor : RankedTensorOf<[Ms_Float, I8, I16, I32, I64, UI8]>;
+def Ms_NumericTensor : RankedTensorOf<[Ms_Float, I8, I16, I32, I64, UI8, UI16, UI32, UI64]>;
 def Ms_IndexTensor : RankedTensorOf<[I32, I64]>;
 def Ms_BoolTensor : RankedTensorOf<[I1]>;
 def Ms_IntegerTensor : RankedTensorOf<[Ms_Int]>;

@@ -1,5 +1,6 @@
 //===- MsElementwiseOps.cpp - unary, binary, compare, where, cast ---------===//
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
@@ -63,25 +64,25 @@ static Value foldIdentityOperand(Value keep, Attribute other, double identity, T
   return {};
 }
 
-/// Constant-folds a same-shape binary float op (broadcasting folds are left to later passes).
-static Attribute foldBinaryFloat(ArrayRef<Attribute> operands, Type resultType,
-                                 function_ref<APFloat(const APFloat &, const APFloat &)> fn) {
-  auto lhs = dyn_cast_if_present<DenseElementsAttr>(operands[0]);
-  auto rhs = dyn_cast_if_present<DenseElementsAttr>(operands[1]);
-  if (!lhs || !rhs || lhs.getType() != resultType || rhs.getType() != resultType ||
-      !isa<FloatType>(lhs.getElementType()))
-    return {};
-  return constFoldBinaryOp<FloatAttr, APFloat, void>(operands, resultType, fn);
-}
+using IntFn = function_ref<std::optional<APInt>(const APInt &, const APInt &, bool isUnsigned)>;
+using FloatFn = function_ref<std::optional<APFloat>(const APFloat &, const APFloat &)>;
 
-static Attribute foldBinaryInt(ArrayRef<Attribute> operands, Type resultType,
-                               function_ref<APInt(const APInt &, const APInt &)> fn) {
-  auto lhs = dyn_cast_if_present<DenseElementsAttr>(operands[0]);
-  auto rhs = dyn_cast_if_present<DenseElementsAttr>(operands[1]);
-  if (!lhs || !rhs || lhs.getType() != resultType || rhs.getType() != resultType ||
-      !isa<IntegerType>(lhs.getElementType()))
+/// Constant-folds a broadcasting binary op: `intFn` on integer operands (told whether the element
+/// type is unsigned), `floatFn` on floating-point ones; either may be null (not folded).
+static Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType, IntFn intFn,
+                            FloatFn floatFn) {
+  Type et = getElementTypeOrSelf(resultType);
+  if (isa<FloatType>(et)) {
+    if (!floatFn)
+      return {};
+    return foldFloatElementwise(operands, resultType,
+                                [&](ArrayRef<APFloat> x) { return floatFn(x[0], x[1]); });
+  }
+  if (!intFn)
     return {};
-  return constFoldBinaryOp<IntegerAttr, APInt, void>(operands, resultType, fn);
+  bool isUnsigned = isUnsignedInteger(et);
+  return foldIntElementwise(operands, resultType,
+                            [&](ArrayRef<APInt> x) { return intFn(x[0], x[1], isUnsigned); });
 }
 
 /// Constant-folds a unary float op on f32/f64 dense constants by evaluating in double.
@@ -141,22 +142,18 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
     return v;
   if (Value v = foldIdentityOperand(getRhs(), adaptor.getLhs(), 0.0, type))
     return v;
-  if (Attribute a = foldBinaryFloat(adaptor.getOperands(), type,
-                                    [](const APFloat &x, const APFloat &y) { return x + y; }))
-    return a;
-  return foldBinaryInt(adaptor.getOperands(), type,
-                       [](const APInt &x, const APInt &y) { return x + y; });
+  return foldBinary(
+      adaptor.getOperands(), type, [](const APInt &x, const APInt &y, bool) { return x + y; },
+      [](const APFloat &x, const APFloat &y) { return x + y; });
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   Type type = getType();
   if (Value v = foldIdentityOperand(getLhs(), adaptor.getRhs(), 0.0, type))
     return v;
-  if (Attribute a = foldBinaryFloat(adaptor.getOperands(), type,
-                                    [](const APFloat &x, const APFloat &y) { return x - y; }))
-    return a;
-  return foldBinaryInt(adaptor.getOperands(), type,
-                       [](const APInt &x, const APInt &y) { return x - y; });
+  return foldBinary(
+      adaptor.getOperands(), type, [](const APInt &x, const APInt &y, bool) { return x - y; },
+      [](const APFloat &x, const APFloat &y) { return x - y; });
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
@@ -165,24 +162,72 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
     return v;
   if (Value v = foldIdentityOperand(getRhs(), adaptor.getLhs(), 1.0, type))
     return v;
-  if (Attribute a = foldBinaryFloat(adaptor.getOperands(), type,
-                                    [](const APFloat &x, const APFloat &y) { return x * y; }))
-    return a;
-  return foldBinaryInt(adaptor.getOperands(), type,
-                       [](const APInt &x, const APInt &y) { return x * y; });
+  return foldBinary(
+      adaptor.getOperands(), type, [](const APInt &x, const APInt &y, bool) { return x * y; },
+      [](const APFloat &x, const APFloat &y) { return x * y; });
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   Type type = getType();
   if (Value v = foldIdentityOperand(getLhs(), adaptor.getRhs(), 1.0, type))
     return v;
-  // Integer division by zero is undefined; only floats fold (IEEE gives inf/nan).
-  return foldBinaryFloat(adaptor.getOperands(), type,
-                         [](const APFloat &x, const APFloat &y) { return x / y; });
+  // An integer division by zero is left to the generated code (which defines it as 0); the most
+  // negative value divided by -1 wraps to itself, as there.
+  return foldBinary(
+      adaptor.getOperands(), type,
+      [](const APInt &x, const APInt &y, bool isUnsigned) -> std::optional<APInt> {
+        if (y.isZero())
+          return std::nullopt;
+        return isUnsigned ? x.udiv(y) : x.sdiv(y);
+      },
+      [](const APFloat &x, const APFloat &y) { return x / y; });
+}
+
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  bool fmod = getFmod();
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [&](const APInt &x, const APInt &y, bool isUnsigned) -> std::optional<APInt> {
+        if (y.isZero())
+          return std::nullopt;
+        if (isUnsigned)
+          return x.urem(y);
+        APInt r = x.srem(y); // the dividend's sign (fmod)
+        if (!fmod && !r.isZero() && r.isNegative() != y.isNegative())
+          r += y; // the divisor's sign (Python's %)
+        return r;
+      },
+      [](const APFloat &x, const APFloat &y) -> std::optional<APFloat> {
+        APFloat r = x;
+        r.mod(y); // C's fmod: exact
+        return r;
+      });
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
-  return foldIdentityOperand(getLhs(), adaptor.getRhs(), 1.0, getType());
+  if (Value v = foldIdentityOperand(getLhs(), adaptor.getRhs(), 1.0, getType()))
+    return v;
+  // Integer powers only (shape arithmetic), and only where the exact result fits: the generated
+  // code's overflow behaviour is not something to bake into a constant.
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &x, const APInt &y, bool isUnsigned) -> std::optional<APInt> {
+        if (!isUnsigned && y.isNegative())
+          return std::nullopt;
+        APInt result(x.getBitWidth(), 1);
+        if (x.isZero() || x.isOne())
+          return y.isZero() ? result : x;
+        if (y.getActiveBits() > 8)
+          return std::nullopt; // |x| >= 2 to a power past 255 overflows any width
+        for (uint64_t i = 0, e = y.getZExtValue(); i < e; ++i) {
+          bool overflow = false;
+          result = isUnsigned ? result.umul_ov(x, overflow) : result.smul_ov(x, overflow);
+          if (overflow)
+            return std::nullopt;
+        }
+        return result;
+      },
+      nullptr);
 }
 
 /// The value of a splat constant, or of a one-element resource (a model's Constant node, such as
@@ -254,29 +299,39 @@ LogicalResult PowOp::canonicalize(PowOp op, PatternRewriter &rewriter) {
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldBinaryFloat(adaptor.getOperands(), getType(),
-                         [](const APFloat &x, const APFloat &y) { return llvm::maximum(x, y); });
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &x, const APInt &y, bool isUnsigned) {
+        return isUnsigned ? (x.uge(y) ? x : y) : (x.sge(y) ? x : y);
+      },
+      [](const APFloat &x, const APFloat &y) { return llvm::maximum(x, y); });
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldBinaryFloat(adaptor.getOperands(), getType(),
-                         [](const APFloat &x, const APFloat &y) { return llvm::minimum(x, y); });
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &x, const APInt &y, bool isUnsigned) {
+        return isUnsigned ? (x.ule(y) ? x : y) : (x.sle(y) ? x : y);
+      },
+      [](const APFloat &x, const APFloat &y) { return llvm::minimum(x, y); });
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldBinaryInt(adaptor.getOperands(), getType(),
-                       [](const APInt &x, const APInt &y) { return x & y; });
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](const APInt &x, const APInt &y, bool) { return x & y; },
+      nullptr);
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() && getLhs().getType() == getType())
     return getLhs();
-  return foldBinaryInt(adaptor.getOperands(), getType(),
-                       [](const APInt &x, const APInt &y) { return x | y; });
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](const APInt &x, const APInt &y, bool) { return x | y; },
+      nullptr);
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
@@ -285,8 +340,29 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
     return v;
   if (Value v = foldIdentityOperand(getRhs(), adaptor.getLhs(), 0.0, type))
     return v;
-  return foldBinaryInt(adaptor.getOperands(), type,
-                       [](const APInt &x, const APInt &y) { return x ^ y; });
+  return foldBinary(
+      adaptor.getOperands(), type, [](const APInt &x, const APInt &y, bool) { return x ^ y; },
+      nullptr);
+}
+
+/// Shifts read the amount as unsigned; shifting by the width or more gives 0 (ONNX BitShift).
+static std::optional<APInt> shift(const APInt &x, const APInt &y, bool left) {
+  if (y.uge(x.getBitWidth()))
+    return APInt(x.getBitWidth(), 0);
+  unsigned amount = y.getZExtValue();
+  return left ? x.shl(amount) : x.lshr(amount);
+}
+
+OpFoldResult ShiftLeftOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &x, const APInt &y, bool) { return shift(x, y, true); }, nullptr);
+}
+
+OpFoldResult ShiftRightOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APInt &x, const APInt &y, bool) { return shift(x, y, false); }, nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -307,10 +383,54 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return inferBroadcast(diag, adaptor.getOperands(), values, Type(), results);
 }
 
+template <typename T>
+static bool compareWith(ComparePredicate predicate, const T &less, const T &equal) {
+  switch (predicate) {
+  case ComparePredicate::eq:
+    return equal;
+  case ComparePredicate::ne:
+    return !equal;
+  case ComparePredicate::lt:
+    return less;
+  case ComparePredicate::le:
+    return less || equal;
+  case ComparePredicate::gt:
+    return !less && !equal;
+  case ComparePredicate::ge:
+    return !less;
+  }
+  return false;
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  ComparePredicate predicate = getPredicate();
+  Type et = getElementTypeOrSelf(getLhs().getType());
+  if (isa<FloatType>(et)) {
+    // Ordered predicates, except ne: any comparison with NaN is false, NaN != x is true.
+    return foldFloatToIntElementwise(
+        adaptor.getOperands(), getType(), [&](ArrayRef<APFloat> x) -> std::optional<APInt> {
+          APFloat::cmpResult r = x[0].compare(x[1]);
+          if (r == APFloat::cmpUnordered)
+            return APInt(1, predicate == ComparePredicate::ne);
+          return APInt(1, compareWith(predicate, r == APFloat::cmpLessThan,
+                                      r == APFloat::cmpEqual));
+        });
+  }
+  bool isUnsigned = isUnsignedInteger(et);
+  return foldIntElementwise(adaptor.getOperands(), getType(),
+                            [&](ArrayRef<APInt> x) -> std::optional<APInt> {
+                              bool less = isUnsigned ? x[0].ult(x[1]) : x[0].slt(x[1]);
+                              return APInt(1, compareWith(predicate, less, x[0] == x[1]));
+                            });
+}
+
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   Type type = getType();
   if (getOnTrue() == getOnFalse() && getOnTrue().getType() == type)
     return getOnTrue();
+  if (Attribute folded = foldSelect(adaptor.getCondition(), adaptor.getOnTrue(),
+                                    adaptor.getOnFalse(), type))
+    return folded;
   auto cond = dyn_cast_if_present<SplatElementsAttr>(adaptor.getCondition());
   if (!cond)
     return {};
@@ -328,15 +448,31 @@ OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
   return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return x > 0.0 ? x : 0.0; });
 }
 
+/// Integer neg/abs of constants; the most negative value (whose negation wraps) is not folded.
+static Attribute foldUnaryInt(Attribute operand, Type resultType, bool isAbs) {
+  bool isUnsigned = isUnsignedInteger(resultType);
+  return foldIntElementwise({operand}, resultType, [&](ArrayRef<APInt> x) -> std::optional<APInt> {
+    if (isUnsigned)
+      return isAbs ? std::optional<APInt>(x[0]) : std::nullopt;
+    if (x[0].isMinSignedValue())
+      return std::nullopt;
+    return isAbs ? x[0].abs() : -x[0];
+  });
+}
+
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto producer = getInput().getDefiningOp<NegOp>())
     return producer.getInput();
+  if (Attribute a = foldUnaryInt(adaptor.getInput(), getType(), false))
+    return a;
   return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return -x; });
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
   if (auto producer = getInput().getDefiningOp<AbsOp>())
     return producer.getResult();
+  if (Attribute a = foldUnaryInt(adaptor.getInput(), getType(), true))
+    return a;
   return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return std::fabs(x); });
 }
 
@@ -378,6 +514,26 @@ OpFoldResult SqrtOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult RsqrtOp::fold(FoldAdaptor adaptor) {
   return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return 1.0 / std::sqrt(x); });
+}
+
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return std::floor(x); });
+}
+
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return std::ceil(x); });
+}
+
+OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
+  // Halves to even, as ONNX Round: nearbyint in the default rounding mode.
+  return foldUnaryFloat(adaptor.getInput(), getType(), [](double x) { return std::nearbyint(x); });
+}
+
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  if (auto producer = getInput().getDefiningOp<NotOp>())
+    return producer.getInput();
+  return foldIntElementwise({adaptor.getInput()}, getType(),
+                            [](ArrayRef<APInt> x) -> std::optional<APInt> { return ~x[0]; });
 }
 
 LogicalResult ClipOp::verify() {
@@ -422,7 +578,7 @@ LogicalResult IsInfOp::inferReturnTypes(MLIRContext *context, std::optional<Loca
 // Cast
 //===----------------------------------------------------------------------===//
 
-OpFoldResult CastOp::fold(FoldAdaptor) {
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
   // cast(cast(x)) back to x's type is exact when the middle type widens (f16 -> f32 -> f16).
@@ -433,5 +589,5 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
     if (inner == getType() && innerEt && midEt && midEt.getWidth() > innerEt.getWidth())
       return producer.getInput();
   }
-  return {};
+  return foldCast(adaptor.getInput(), getType());
 }

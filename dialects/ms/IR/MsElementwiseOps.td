@@ -68,7 +68,6 @@ def Ms_ModOp : Ms_BinaryOp<"mod", "modulo"> {
     ```
   }];
   let arguments = (ins Ms_NumericTensor:$lhs, Ms_NumericTensor:$rhs, UnitAttr:$fmod);
-  let hasFolder = 0;
 }
 
 // Bitwise ops on integers; on i1 they are the logical ops (ONNX And/Or/Xor and BitwiseAnd/...).
@@ -91,12 +90,8 @@ def Ms_OrOp : Ms_BitwiseOp<"or", "|", [Commutative]>;
 def Ms_XorOp : Ms_BitwiseOp<"xor", "^", [Commutative]>;
 // Shifts treat the elements as unsigned (ONNX BitShift is defined on unsigned types only): bits
 // shifted in are 0, and a shift by the bit width or more gives 0.
-def Ms_ShiftLeftOp : Ms_BitwiseOp<"shift_left", "<<"> {
-  let hasFolder = 0;
-}
-def Ms_ShiftRightOp : Ms_BitwiseOp<"shift_right", ">> (logical)"> {
-  let hasFolder = 0;
-}
+def Ms_ShiftLeftOp : Ms_BitwiseOp<"shift_left", "<<">;
+def Ms_ShiftRightOp : Ms_BitwiseOp<"shift_right", ">> (logical)">;
 
 def Ms_CompareOp : Ms_InferredOp<"compare"> {
   let summary = "Elementwise comparison with numpy broadcasting, producing i1.";
@@ -114,6 +109,7 @@ def Ms_CompareOp : Ms_InferredOp<"compare"> {
   let assemblyFormat = [{
     $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
+  let hasFolder = 1;
 }
 
 def Ms_WhereOp : Ms_InferredOp<"where"> {
@@ -175,11 +171,12 @@ def Ms_NegOp : Ms_FoldableUnaryOp<"neg", "negation", Ms_NumericTensor>;
 def Ms_AbsOp : Ms_FoldableUnaryOp<"abs", "the absolute value", Ms_NumericTensor>;
 def Ms_ReciprocalOp : Ms_FoldableUnaryOp<"reciprocal", "1 / x">;
 
-// Rounding, sign and trigonometric / hyperbolic functions. No folders: they appear on activations,
-// not on the constant shape arithmetic that folding is for.
-def Ms_FloorOp : Ms_UnaryOp<"floor", "rounding down to an integer">;
-def Ms_CeilOp : Ms_UnaryOp<"ceil", "rounding up to an integer">;
-def Ms_RoundOp : Ms_UnaryOp<"round", "rounding to the nearest integer, halves to even">;
+// Rounding folds: it appears in shape arithmetic (Resize sizes computed from scales).
+def Ms_FloorOp : Ms_FoldableUnaryOp<"floor", "rounding down to an integer">;
+def Ms_CeilOp : Ms_FoldableUnaryOp<"ceil", "rounding up to an integer">;
+def Ms_RoundOp : Ms_FoldableUnaryOp<"round", "rounding to the nearest integer, halves to even">;
+// Sign and trigonometric / hyperbolic functions: no folders, they appear on activations, not on
+// the constant shape arithmetic that folding is for.
 def Ms_SignOp : Ms_UnaryOp<"sign", "the sign (-1, 0 or 1; NaN stays NaN)", Ms_NumericTensor>;
 def Ms_SinOp : Ms_UnaryOp<"sin", "the sine">;
 def Ms_CosOp : Ms_UnaryOp<"cos", "the cosine">;
@@ -201,6 +198,7 @@ def Ms_NotOp : Ms_UnaryOp<"not", "bitwise not (logical not on i1)", Ms_IntegerTe
     %r = ms.not %m : tensor<4x8xi1>
     ```
   }];
+  let hasFolder = 1;
 }
 
 def Ms_ClipOp : Ms_UnaryOp<"clip", "clamping to [min, max]", Ms_NumericTensor> {

@@ -1,5 +1,6 @@
 //===- MsNNOps.cpp - convolution, GEMM, normalization, pooling, reductions -===//
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
@@ -263,6 +264,83 @@ MS_REDUCE_INFER(ReduceMaxOp)
 MS_REDUCE_INFER(ReduceMinOp)
 MS_REDUCE_INFER(ReduceProdOp)
 #undef MS_REDUCE_INFER
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+
+/// Reduces an integer constant (wrapping, as the generated code does). Means are not folded (their
+/// integer rounding is the lowering's business), nor are max/min of nothing.
+static Attribute foldIntReduce(Attribute operand, Value input, ArrayRef<int64_t> axes,
+                               RankedTensorType resultType, ReduceKind kind) {
+  DenseElementsAttr dense = getDenseConstant(operand);
+  if (!dense || !isa<IntegerType>(dense.getElementType()) || kind == ReduceKind::Mean ||
+      resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes)
+    reduced[a < 0 ? a + rank : a] = true;
+  int64_t count = dense.getNumElements();
+  if (count == 0 && (kind == ReduceKind::Max || kind == ReduceKind::Min))
+    return {};
+  bool isUnsigned = isUnsignedInteger(dense.getElementType());
+  unsigned width = dense.getElementType().getIntOrFloatBitWidth();
+  APInt init(width, kind == ReduceKind::Prod ? 1 : 0);
+  SmallVector<APInt> acc(resultType.getNumElements(), init);
+  SmallVector<bool> seen(acc.size(), false);
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  // The result index of input element i: its kept dims, row-major.
+  SmallVector<int64_t> keptStrides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (reduced[d])
+      continue;
+    keptStrides[d] = stride;
+    stride *= shape[d];
+  }
+  SmallVector<APInt> values;
+  if (dense.isSplat())
+    values.assign(count, dense.getSplatValue<APInt>());
+  else
+    llvm::append_range(values, dense.getValues<APInt>());
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t out = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      out += ((i / strides[d]) % shape[d]) * keptStrides[d];
+    const APInt &v = values[i];
+    APInt &a = acc[out];
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+      a += v;
+      break;
+    case ReduceKind::Prod:
+      a *= v;
+      break;
+    case ReduceKind::Max:
+      if (!seen[out] || (isUnsigned ? v.ugt(a) : v.sgt(a)))
+        a = v;
+      break;
+    case ReduceKind::Min:
+      if (!seen[out] || (isUnsigned ? v.ult(a) : v.slt(a)))
+        a = v;
+      break;
+    }
+    seen[out] = true;
+  }
+  return DenseElementsAttr::get(resultType, acc);
+}
+
+#define MS_REDUCE_FOLD(OP, KIND)                                                                   \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                                     \
+    return foldIntReduce(adaptor.getInput(), getInput(), getAxes(), getType(), ReduceKind::KIND);  \
+  }
+MS_REDUCE_FOLD(ReduceSumOp, Sum)
+MS_REDUCE_FOLD(ReduceMeanOp, Mean)
+MS_REDUCE_FOLD(ReduceMaxOp, Max)
+MS_REDUCE_FOLD(ReduceMinOp, Min)
+MS_REDUCE_FOLD(ReduceProdOp, Prod)
+#undef MS_REDUCE_FOLD
 
 /// arg_max / arg_min: the input shape without `axis` (or with it as 1), int64 elements.
 static LogicalResult inferArgReduce(const InferDiag &diag, Value input, int64_t axis, bool keepDims,

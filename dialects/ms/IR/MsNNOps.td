@@ -153,6 +153,8 @@ class Ms_ReduceOp<string mnemonic, string what> : Ms_InferredOp<mnemonic> {
                    UnitAttr:$keep_dims);
   let results = (outs Ms_NumericTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  // Integer reductions of constants fold (element counts in shape arithmetic).
+  let hasFolder = 1;
 }
 
 def Ms_ReduceSumOp : Ms_ReduceOp<"reduce_sum", "sum">;

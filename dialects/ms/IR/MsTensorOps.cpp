@@ -1,5 +1,6 @@
 //===- MsTensorOps.cpp - constants and shape/data movement ops ------------===//
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
@@ -188,10 +189,22 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> perms = getPerms();
   if (llvm::equal(perms, llvm::seq<int64_t>(0, perms.size())))
     return getInput();
+  if (getDenseConstant(adaptor.getInput())) {
+    // Result dim d walks input dim perms[d].
+    SmallVector<int64_t> inStrides = rowMajorStrides(getInput().getType().getShape());
+    ArrayRef<int64_t> outShape = getType().getShape();
+    SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
+    return foldGather({adaptor.getInput()}, getType(), [&](int64_t i) {
+      int64_t from = 0;
+      for (size_t d = 0; d < outShape.size(); ++d)
+        from += ((i / outStrides[d]) % outShape[d]) * inStrides[perms[d]];
+      return std::make_pair(0u, from);
+    });
+  }
   // transpose(transpose(x, p), q) == transpose(x, p o q): compose in place.
   if (auto producer = getInput().getDefiningOp<TransposeOp>()) {
     ArrayRef<int64_t> inner = producer.getPerms();
@@ -247,10 +260,30 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs().front().getType() == getType())
     return getInputs().front();
-  return {};
+  if (!llvm::all_of(adaptor.getInputs(), [](Attribute a) { return getDenseConstant(a); }))
+    return {};
+  // Each outer index (the dims before the axis) takes one slab from every input in turn.
+  RankedTensorType type = getType();
+  int64_t axis = getAxis() < 0 ? getAxis() + type.getRank() : getAxis();
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < type.getRank(); ++d)
+    inner *= type.getDimSize(d);
+  SmallVector<std::pair<unsigned, int64_t>> slabs; // (input, slab size) along the result's axis
+  for (auto [k, v] : llvm::enumerate(getInputs()))
+    slabs.push_back({(unsigned)k, tensorType(v).getDimSize(axis) * inner});
+  int64_t outerSize = type.getDimSize(axis) * inner;
+  return foldGather(adaptor.getInputs(), type, [&](int64_t i) {
+    int64_t outer = i / std::max<int64_t>(outerSize, 1), within = i % std::max<int64_t>(outerSize, 1);
+    for (auto [k, size] : slabs) {
+      if (within < size)
+        return std::make_pair(k, outer * size + within);
+      within -= size;
+    }
+    return std::make_pair(~0u, int64_t(0));
+  });
 }
 
 LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
@@ -308,12 +341,46 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
-OpFoldResult SliceOp::fold(FoldAdaptor) {
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType() &&
       llvm::all_of(getStarts(), [](int64_t s) { return s == 0; }) &&
       llvm::all_of(getSteps(), [](int64_t s) { return s == 1; }))
     return getInput();
-  return {};
+  if (!getDenseConstant(adaptor.getInput()))
+    return {};
+  ArrayRef<int64_t> starts = getStarts(), sizes = getSizes(), steps = getSteps();
+  SmallVector<int64_t> inStrides = rowMajorStrides(getInput().getType().getShape());
+  SmallVector<int64_t> outStrides = rowMajorStrides(sizes);
+  return foldGather({adaptor.getInput()}, getType(), [&](int64_t i) {
+    int64_t from = 0;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      from += (starts[d] + ((i / outStrides[d]) % sizes[d]) * steps[d]) * inStrides[d];
+    return std::make_pair(0u, from);
+  });
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr indices = getDenseConstant(adaptor.getIndices());
+  if (!indices || !getDenseConstant(adaptor.getData()))
+    return {};
+  RankedTensorType data = getData().getType();
+  int64_t axis = getAxis() < 0 ? getAxis() + data.getRank() : getAxis();
+  int64_t dim = data.getDimSize(axis), inner = 1;
+  for (int64_t d = axis + 1; d < data.getRank(); ++d)
+    inner *= data.getDimSize(d);
+  SmallVector<int64_t> idx;
+  for (const APInt &v : indices.getValues<APInt>()) {
+    int64_t at = v.getSExtValue();
+    if (at < -dim || at >= dim)
+      return {}; // out of range: left to the generated code's diagnostics
+    idx.push_back(at < 0 ? at + dim : at);
+  }
+  int64_t count = std::max<int64_t>(idx.size(), 1);
+  return foldGather({adaptor.getData()}, getType(), [&](int64_t i) {
+    int64_t in = i % inner, rest = i / inner;
+    int64_t at = idx.empty() ? -1 : idx[rest % count], outer = rest / count;
+    return std::make_pair(0u, at < 0 ? -1 : (outer * dim + at) * inner + in);
+  });
 }
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -520,7 +587,19 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   // Broadcasting a splat is a bigger splat.
   if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
     return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
-  return {};
+  if (!getDenseConstant(adaptor.getInput()))
+    return {};
+  // Right-aligned broadcast: a size-1 (or missing) input dim repeats.
+  ArrayRef<int64_t> inShape = getInput().getType().getShape(), outShape = getType().getShape();
+  SmallVector<int64_t> inStrides = rowMajorStrides(inShape), outStrides = rowMajorStrides(outShape);
+  size_t offset = outShape.size() - inShape.size();
+  return foldGather({adaptor.getInput()}, getType(), [&](int64_t i) {
+    int64_t from = 0;
+    for (size_t d = offset; d < outShape.size(); ++d)
+      if (inShape[d - offset] != 1)
+        from += ((i / outStrides[d]) % outShape[d]) * inStrides[d - offset];
+    return std::make_pair(0u, from);
+  });
 }
 
 LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,

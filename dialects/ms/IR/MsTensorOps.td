@@ -188,6 +188,7 @@ def Ms_GatherOp : Ms_InferredOp<"gather"> {
   let arguments = (ins Ms_Tensor:$data, Ms_IndexTensor:$indices, DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Ms_GatherElementsOp : Ms_InferredOp<"gather_elements"> {

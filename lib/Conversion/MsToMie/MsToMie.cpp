@@ -84,22 +84,36 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
         unsupported = true;
         return;
       }
-      // Kernel bodies compute with arith, which has signless integers only.
-      auto isUnsigned = [](Type t) {
-        auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
-        return it && it.isUnsigned();
+      // Buffers hold unsigned values as signless integers; only lowerings that read the
+      // signedness from the ms op take them (a fused group: each member).
+      auto checkUnsigned = [&](Operation *o) {
+        if (isa<ms::FusedOp, ms::YieldOp>(o) || mstomie::lowersUnsigned(o))
+          return;
+        for (Type t : llvm::concat<const Type>(o->getOperandTypes(), o->getResultTypes())) {
+          if (!mstomie::isUnsignedType(t))
+            continue;
+          o->emitError() << "unsupported element type " << getElementTypeOrSelf(t) << " in '"
+                         << o->getName() << "': unsigned integers are not lowered for it yet";
+          unsupported = true;
+          return;
+        }
       };
-      for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
-        if (!isUnsigned(t))
-          continue;
-        op->emitError() << "unsupported element type " << getElementTypeOrSelf(t) << " in '"
-                        << op->getName() << "': unsigned integers are not lowered yet";
-        unsupported = true;
-        return;
-      }
+      checkUnsigned(op);
+      if (auto group = dyn_cast<ms::FusedOp>(op))
+        group.getBody().walk([&](Operation *member) { checkUnsigned(member); });
     });
     if (unsupported)
       return signalPassFailure();
+    // The buffers of unsigned graph inputs and outputs are signless: the package's ABI table
+    // reads their element types from this mark (see readPlan).
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        if (mstomie::isUnsignedType(func.getArgumentTypes()[i]))
+          func.setArgAttr(i, "mie.unsigned", UnitAttr::get(ctx));
+      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+        if (mstomie::isUnsignedType(func.getResultTypes()[i]))
+          func.setResultAttr(i, "mie.unsigned", UnitAttr::get(ctx));
+    }
     if (failed(applyFullConversion(getOperation(), target, frozen)))
       signalPassFailure();
   }

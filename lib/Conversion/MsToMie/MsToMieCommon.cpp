@@ -2,6 +2,8 @@
 
 #include "MsToMieCommon.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 #include "dialects/mie/IR/MieOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -13,9 +15,31 @@
 using namespace mlir;
 using namespace mlir::mie;
 
+Type mstomie::signlessType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(signlessType(shaped.getElementType()));
+  if (auto it = dyn_cast<IntegerType>(type); it && !it.isSignless())
+    return IntegerType::get(type.getContext(), it.getWidth());
+  return type;
+}
+
+bool mstomie::isUnsignedType(Type type) {
+  auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  return it && it.isUnsigned();
+}
+
+bool mstomie::lowersUnsigned(Operation *op) {
+  return isa<ms::ConstantOp, ms::ReshapeOp, ms::FlattenOp, ms::SqueezeOp, ms::UnsqueezeOp,
+             ms::TransposeOp, ms::ConcatOp, ms::SliceOp, ms::GatherOp, ms::ExpandOp, ms::AddOp,
+             ms::SubOp, ms::MulOp, ms::DivOp, ms::MaxOp, ms::MinOp, ms::ModOp, ms::AndOp,
+             ms::OrOp, ms::XorOp, ms::ShiftLeftOp, ms::ShiftRightOp, ms::NotOp, ms::CompareOp,
+             ms::WhereOp, ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp>(
+      op);
+}
+
 MemRefType mstomie::bufferTypeFor(Type tensorType) {
   auto tensor = cast<RankedTensorType>(tensorType);
-  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  return MemRefType::get(tensor.getShape(), signlessType(tensor.getElementType()));
 }
 
 Value mstomie::allocBuffer(OpBuilder &b, Location loc, Type tensorType) {

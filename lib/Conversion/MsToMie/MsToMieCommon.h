@@ -19,8 +19,22 @@
 
 namespace mlir::mie::mstomie {
 
-/// The buffer type that holds a value of ranked tensor type `type` (identity layout).
+/// The buffer type that holds a value of ranked tensor type `type` (identity layout). Unsigned
+/// integers are held as signless integers of their width: arith computes on signless values only,
+/// and the ops that care (division, comparison, min/max, casts) read the signedness from the ms
+/// op's own types (see emitElementwiseScalar).
 MemRefType bufferTypeFor(Type tensorType);
+
+/// `type` with an unsigned (or signed) integer element type made signless; others unchanged.
+Type signlessType(Type type);
+
+/// Whether `type` (or its element type) is an unsigned integer type (`ui*`; not i1).
+bool isUnsignedType(Type type);
+
+/// Whether the lowering of `op` reads the signedness of unsigned operands and results where it
+/// matters (or does not compute on their values at all). Other ops on unsigned values are
+/// reported as not lowered.
+bool lowersUnsigned(Operation *op);
 
 /// A fresh, not yet placed buffer for a value of `tensorType`.
 Value allocBuffer(OpBuilder &b, Location loc, Type tensorType);

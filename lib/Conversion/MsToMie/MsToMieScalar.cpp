@@ -1,7 +1,9 @@
 //===- MsToMieScalar.cpp - scalar bodies of elementwise ms ops ------------===//
 //
-// One place that says what every elementwise ms op computes per element, for floats and signless
-// integers. Transcendentals use the math dialect; its polynomial approximations keep the generated
+// One place that says what every elementwise ms op computes per element, for floats and integers.
+// Integers compute on signless values; the signedness of `ui*` types, which arith does not carry,
+// comes from the ms op's own types and picks the unsigned division, remainder, min/max, comparison
+// and conversion. Transcendentals use the math dialect; its polynomial approximations keep the generated
 // code free of libm calls.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +27,7 @@ struct ScalarBuilder {
   OpBuilder &b;
   Location loc;
   Type type;
+  bool isUnsigned = false; // integer elements of a `ui*` type
 
   bool isFloat() const { return isa<FloatType>(type); }
   Value cst(double v) const { return scalarConstant(b, loc, type, v); }
@@ -46,7 +49,8 @@ struct ScalarBuilder {
     // x / 0 is 0 (numpy's value; ONNX leaves it undefined), never a SIGFPE.
     Value zero = cst(0.0);
     Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
-    Value q = arith::DivSIOp::create(b, loc, x, safeDivisor(x, y));
+    Value q = isUnsigned ? (Value)arith::DivUIOp::create(b, loc, x, safeDivisor(x, y))
+                         : (Value)arith::DivSIOp::create(b, loc, x, safeDivisor(x, y));
     return arith::SelectOp::create(b, loc, byZero, zero, q);
   }
   /// The integer divisor `y` with the two divisions the CPU traps on (SIGFPE) replaced by 1: by 0,
@@ -58,6 +62,8 @@ struct ScalarBuilder {
     };
     Value zero = intCst(APInt(width, 0)), one = intCst(APInt(width, 1));
     Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    if (isUnsigned) // no overflowing unsigned quotient
+      return arith::SelectOp::create(b, loc, byZero, one, y);
     Value minByMinusOne = arith::AndIOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
@@ -68,12 +74,16 @@ struct ScalarBuilder {
     return arith::SelectOp::create(b, loc, trap, one, y);
   }
   Value max(Value x, Value y) const {
-    return isFloat() ? (Value)arith::MaximumFOp::create(b, loc, x, y)
-                     : (Value)arith::MaxSIOp::create(b, loc, x, y);
+    if (isFloat())
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MaxUIOp::create(b, loc, x, y)
+                      : (Value)arith::MaxSIOp::create(b, loc, x, y);
   }
   Value min(Value x, Value y) const {
-    return isFloat() ? (Value)arith::MinimumFOp::create(b, loc, x, y)
-                     : (Value)arith::MinSIOp::create(b, loc, x, y);
+    if (isFloat())
+      return arith::MinimumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MinUIOp::create(b, loc, x, y)
+                      : (Value)arith::MinSIOp::create(b, loc, x, y);
   }
   Value clamp(Value x, double lo, double hi) const { return min(max(x, cst(lo)), cst(hi)); }
   Value sigmoid(Value x) const {
@@ -133,6 +143,8 @@ Value emitFMod(const ScalarBuilder &s, Value x, Value y) {
 Value emitIntMod(const ScalarBuilder &s, Value x, Value y, bool pythonSign) {
   OpBuilder &b = s.b;
   Location loc = s.loc;
+  if (s.isUnsigned) // both sign rules agree
+    return arith::RemUIOp::create(b, loc, x, s.safeDivisor(x, y));
   Value r = arith::RemSIOp::create(b, loc, x, s.safeDivisor(x, y));
   if (!pythonSign)
     return r;
@@ -166,6 +178,9 @@ Value emitSign(const ScalarBuilder &s, Value x) {
   if (s.isFloat()) {
     pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
     neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  } else if (s.isUnsigned) {
+    Value nonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+    return arith::SelectOp::create(b, loc, nonZero, s.cst(1.0), zero);
   } else {
     pos = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
     neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
@@ -188,8 +203,10 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x, bool negative, bool positiv
   return result;
 }
 
-/// Element type conversion with ONNX Cast semantics.
-Value emitCast(OpBuilder &b, Location loc, Value x, Type to) {
+/// Element type conversion with ONNX Cast semantics; `fromUnsigned`/`toUnsigned` say whether the
+/// signless integers on either side hold `ui*` values.
+Value emitCast(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned = false,
+               bool toUnsigned = false) {
   Type from = x.getType();
   if (from == to)
     return x;
@@ -210,18 +227,21 @@ Value emitCast(OpBuilder &b, Location loc, Value x, Type to) {
                  : (Value)arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
   }
   if (fromF)
-    return arith::FPToSIOp::create(b, loc, to, x);
+    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, to, x)
+                      : (Value)arith::FPToSIOp::create(b, loc, to, x);
+  bool zeroExtend = fromUnsigned || from.isInteger(1);
   if (toF)
-    return from.isInteger(1) ? (Value)arith::UIToFPOp::create(b, loc, to, x)
-                             : (Value)arith::SIToFPOp::create(b, loc, to, x);
+    return zeroExtend ? (Value)arith::UIToFPOp::create(b, loc, to, x)
+                      : (Value)arith::SIToFPOp::create(b, loc, to, x);
   unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
   if (fw < tw)
-    return from.isInteger(1) ? (Value)arith::ExtUIOp::create(b, loc, to, x)
-                             : (Value)arith::ExtSIOp::create(b, loc, to, x);
+    return zeroExtend ? (Value)arith::ExtUIOp::create(b, loc, to, x)
+                      : (Value)arith::ExtSIOp::create(b, loc, to, x);
   return arith::TruncIOp::create(b, loc, to, x);
 }
 
-Value emitCompare(OpBuilder &b, Location loc, ms::ComparePredicate pred, Value x, Value y) {
+Value emitCompare(OpBuilder &b, Location loc, ms::ComparePredicate pred, Value x, Value y,
+                  bool isUnsigned) {
   if (isa<FloatType>(x.getType())) {
     // Ordered predicates: any comparison with NaN is false, except ne (unordered), as in ONNX.
     arith::CmpFPredicate p;
@@ -256,16 +276,16 @@ Value emitCompare(OpBuilder &b, Location loc, ms::ComparePredicate pred, Value x
     p = arith::CmpIPredicate::ne;
     break;
   case ms::ComparePredicate::lt:
-    p = arith::CmpIPredicate::slt;
+    p = isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
     break;
   case ms::ComparePredicate::le:
-    p = arith::CmpIPredicate::sle;
+    p = isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
     break;
   case ms::ComparePredicate::gt:
-    p = arith::CmpIPredicate::sgt;
+    p = isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
     break;
   case ms::ComparePredicate::ge:
-    p = arith::CmpIPredicate::sge;
+    p = isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
     break;
   }
   return arith::CmpIOp::create(b, loc, p, x, y);
@@ -275,7 +295,11 @@ Value emitCompare(OpBuilder &b, Location loc, ms::ComparePredicate pred, Value x
 Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
                                      Type resultType) {
   // Compare and cast decide by their operand type; everything else computes in the result type.
-  ScalarBuilder s{b, loc, resultType};
+  // Signedness comes from the ms op's types, the signless type is what the elements are.
+  bool resultUnsigned = isUnsignedType(op->getResult(0).getType());
+  bool operandUnsigned = op->getNumOperands() && isUnsignedType(op->getOperand(0).getType());
+  resultType = signlessType(resultType);
+  ScalarBuilder s{b, loc, resultType, resultUnsigned};
   auto unary = [&](auto fn) { return fn(args[0]); };
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](ms::AddOp) { return s.add(args[0], args[1]); })
@@ -327,19 +351,32 @@ Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, 
       .Case([&](ms::AcoshOp) { return (Value)math::AcoshOp::create(b, loc, args[0]); })
       .Case([&](ms::AtanhOp) { return (Value)math::AtanhOp::create(b, loc, args[0]); })
       .Case([&](ms::CompareOp cmp) {
-        return emitCompare(b, loc, cmp.getPredicate(), args[0], args[1]);
+        return emitCompare(b, loc, cmp.getPredicate(), args[0], args[1], operandUnsigned);
       })
       .Case([&](ms::WhereOp) {
         return (Value)arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
       })
-      .Case([&](ms::CastOp) { return emitCast(b, loc, args[0], resultType); })
+      .Case([&](ms::CastOp) {
+        return emitCast(b, loc, args[0], resultType, operandUnsigned, resultUnsigned);
+      })
       .Case([&](ms::ReluOp) { return s.max(args[0], s.cst(0.0)); })
       .Case([&](ms::ClipOp clip) {
         Value x = args[0];
+        // An unsigned bound is read within the type's range (a bound of -1 is no bound at all,
+        // not 2^w - 1); one at or past the largest value bounds nothing from above.
+        double largest = std::ldexp(1.0, resultType.getIntOrFloatBitWidth()) - 1.0;
+        auto bounded = [&](const APFloat &v, bool upper, Value x) {
+          double d = v.convertToDouble();
+          if (s.isUnsigned && d < 0.0)
+            d = 0.0;
+          if (s.isUnsigned && d >= std::min(largest, 9.2e18))
+            return upper ? x : s.max(x, s.cst(std::min(largest, 9.2e18)));
+          return upper ? s.min(x, s.cst(d)) : s.max(x, s.cst(d));
+        };
         if (std::optional<APFloat> lo = clip.getMin())
-          x = s.max(x, s.cst(lo->convertToDouble()));
+          x = bounded(*lo, false, x);
         if (std::optional<APFloat> hi = clip.getMax())
-          x = s.min(x, s.cst(hi->convertToDouble()));
+          x = bounded(*hi, true, x);
         return x;
       })
       .Case([&](ms::SigmoidOp) { return s.sigmoid(args[0]); })
@@ -392,6 +429,8 @@ Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, 
       .Case([&](ms::AbsOp) -> Value {
         if (s.isFloat())
           return math::AbsFOp::create(b, loc, args[0]);
+        if (s.isUnsigned)
+          return args[0];
         return math::AbsIOp::create(b, loc, args[0]);
       })
       .Default([](Operation *) { return Value(); });

@@ -30,7 +30,16 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto module = op->getParentOfType<ModuleOp>();
     MemRefType type = bufferTypeFor(op.getType());
-    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    // Unsigned data keeps its bytes in a signless buffer.
+    Attribute value = op.getValue();
+    if (isUnsignedType(op.getType())) {
+      auto signless = cast<ShapedType>(signlessType(op.getType()));
+      if (auto dense = dyn_cast<DenseElementsAttr>(value))
+        value = dense.bitcast(signless.getElementType());
+      else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+        value = DenseResourceElementsAttr::get(signless, resource.getRawHandle());
+    }
+    auto splat = dyn_cast<SplatElementsAttr>(value);
     if (splat && type.getRank() > 0 &&
         type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8) >=
             kMinFilledSplatBytes) {
@@ -45,13 +54,13 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
       return success();
     }
     std::string name = "__constant";
-    if (auto resource = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
       name += "_" + resource.getRawHandle().getKey().str();
     // Built detached, then inserted through the symbol table, which renames on a clash.
     OpBuilder detached(rewriter.getContext());
     auto global = memref::GlobalOp::create(
         detached, op.getLoc(), name, rewriter.getStringAttr("private"), type,
-        cast<Attribute>(op.getValue()), /*constant=*/true, rewriter.getI64IntegerAttr(64));
+        value, /*constant=*/true, rewriter.getI64IntegerAttr(64));
     SymbolTable(module).insert(global, module.getBody()->begin());
     rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, global.getSymName());
     return success();

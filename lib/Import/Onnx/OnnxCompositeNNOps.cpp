@@ -26,14 +26,27 @@ namespace {
 // Upsample, LRN, ConvTranspose
 //===----------------------------------------------------------------------===//
 
-/// Upsample (opsets 7-9): an ms.resize to floor(dim * scale) with Upsample's asymmetric
-/// coordinates (nearest rounds down).
+/// Upsample (opsets 7-9, and the experimental nearest form of opsets 1-6): an ms.resize to
+/// floor(dim * scale) with Upsample's asymmetric coordinates (nearest rounds down).
 LogicalResult importUpsample(NodeImporter &n) {
   std::string mode = n.getString("mode", "nearest");
   if (n.hasFailed())
     return failure();
   SmallVector<double> scales;
-  if (n.hasInput(1)) {
+  if (n.opset() < 7) {
+    // The experimental Upsample-1: NCHW, height_scale/width_scale attributes. Its bilinear mode
+    // has no coordinate convention written down, so only nearest is taken.
+    if (mode != "nearest")
+      return n.unsupportedFeature() << "mode '" << mode
+                                    << "' of Upsample-1 (opsets 1-6) is not supported";
+    if (n.inputType(0).getRank() != 4)
+      return n.error() << "expects a 4-D input (opsets 1-6), got " << n.inputType(0);
+    if (!n.hasAttr("height_scale") || !n.hasAttr("width_scale"))
+      return n.error() << "attributes 'height_scale' and 'width_scale' are required";
+    scales = {1.0, 1.0, n.getFloat("height_scale", 1.0), n.getFloat("width_scale", 1.0)};
+    if (n.hasFailed())
+      return failure();
+  } else if (n.hasInput(1)) {
     FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
     if (failed(known))
       return failure();
@@ -593,7 +606,7 @@ FailureOr<Value> mlir::mie::onnx_import::maxPoolIndices(
 }
 
 void mlir::mie::onnx_import::composite::registerCompositeNNOps(OnnxOpTable &table) {
-  table["Upsample"] = {importUpsample, 1, 2, 7};
+  table["Upsample"] = {importUpsample, 1, 2};
   table["LRN"] = {importLRN, 1, 1};
   table["ConvTranspose"] = {importConvTranspose, 2, 3};
   table["Einsum"] = {importEinsum, 1, ~0u, 12};

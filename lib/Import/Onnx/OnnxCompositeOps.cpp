@@ -52,10 +52,32 @@ Value prefixSum(Ops &o, Value x, int64_t axis, bool reverse) {
 /// Tile: each dim d becomes [repeats[d], size] by an expand of [1, size], then one reshape merges
 /// the pairs.
 LogicalResult importTile(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> repeats = knownInts(n, 1, "repeats");
+  RankedTensorType xType = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> repeats = failure();
+  if (n.opset() < 6) {
+    // Tile-1: `tiles` copies along `axis`, both one-element inputs.
+    if (!n.hasInput(2))
+      return n.error() << "expects the 'axis' input (opsets 1-5)";
+    FailureOr<SmallVector<int64_t>> tiles = knownInts(n, 1, "tiles");
+    FailureOr<SmallVector<int64_t>> axis =
+        succeeded(tiles) ? knownInts(n, 2, "axis") : FailureOr<SmallVector<int64_t>>(failure());
+    if (failed(axis))
+      return failure();
+    if (tiles->size() != 1 || axis->size() != 1)
+      return n.error() << "tiles and axis must have one element each, got "
+                       << listToString(*tiles) << " and " << listToString(*axis);
+    FailureOr<int64_t> normalized = normalizeAxis(n, axis->front(), xType.getRank());
+    if (failed(normalized))
+      return failure();
+    repeats = SmallVector<int64_t>(xType.getRank(), 1);
+    (*repeats)[*normalized] = tiles->front();
+  } else {
+    if (n.hasInput(2))
+      return n.error() << "expects 2 inputs, got 3 (the 'axis' input is Tile-1's)";
+    repeats = knownInts(n, 1, "repeats");
+  }
   if (failed(repeats))
     return failure();
-  RankedTensorType xType = n.inputType(0);
   if ((int64_t)repeats->size() != xType.getRank())
     return n.error() << "repeats " << listToString(*repeats) << " must have " << xType.getRank()
                      << " entries for " << xType;
@@ -528,7 +550,7 @@ LogicalResult importOneHot(NodeImporter &n) {
 } // namespace
 
 void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
-  table["Tile"] = {importTile, 2, 2, 6};
+  table["Tile"] = {importTile, 2, 3};
   table["DepthToSpace"] = {importDepthToSpace, 1, 1};
   table["SpaceToDepth"] = {importSpaceToDepth, 1, 1};
   table["InstanceNormalization"] = {importInstanceNorm, 3, 3};

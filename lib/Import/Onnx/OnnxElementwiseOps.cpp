@@ -1,7 +1,7 @@
 //===- OnnxElementwiseOps.cpp - unary, binary, compare, where, cast, clip -===//
 //
-// Binary, compare, Where, Cast, Neg and Abs evaluate at import time when all their inputs are known
-// (shape arithmetic on int64 scalars); everything else maps one-to-one onto an ms op.
+// Every op maps onto ms ops; on known inputs (shape arithmetic) they fold as they are created
+// (NodeImporter::create), through the ms folders.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,25 +21,6 @@ namespace {
 // Unary ops
 //===----------------------------------------------------------------------===//
 
-
-/// Neg and Abs: evaluated on known integer values (they appear in index arithmetic).
-template <typename OpTy, bool isNeg>
-LogicalResult importSignOp(NodeImporter &n) {
-  if (const KnownTensor *x = n.known(0); x && !x->isFloat()) {
-    std::optional<KnownTensor> folded = foldElementwise(
-        {x}, x->type.getElementType(), [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          int64_t v = x->intAt(idx[0]);
-          if (v == std::numeric_limits<int64_t>::min())
-            return std::nullopt;
-          return KnownElement{isNeg ? -v : (v < 0 ? -v : v), 0.0};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
-  return importUnary<OpTy>(n);
-}
 
 LogicalResult importHardSigmoid(NodeImporter &n) {
   double alpha = n.getFloat("alpha", 0.2), beta = n.getFloat("beta", 0.5);
@@ -115,85 +96,13 @@ LogicalResult importClip(NodeImporter &n) {
 
 enum class Arith { Add, Sub, Mul, Div, Pow, Max, Min };
 
-std::optional<int64_t> evalInt(Arith kind, int64_t a, int64_t b) {
-  int64_t r;
-  switch (kind) {
-  case Arith::Add:
-    if (__builtin_add_overflow(a, b, &r))
-      return std::nullopt;
-    return r;
-  case Arith::Sub:
-    if (__builtin_sub_overflow(a, b, &r))
-      return std::nullopt;
-    return r;
-  case Arith::Mul:
-    if (__builtin_mul_overflow(a, b, &r))
-      return std::nullopt;
-    return r;
-  case Arith::Div:
-    if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
-      return std::nullopt;
-    return a / b; // ONNX integer Div truncates, as C++ does
-  case Arith::Pow: {
-    if (b < 0)
-      return std::nullopt;
-    int64_t result = 1;
-    for (int64_t i = 0; i < b; ++i)
-      if (__builtin_mul_overflow(result, a, &result))
-        return std::nullopt;
-    return result;
-  }
-  case Arith::Max:
-    return std::max(a, b);
-  case Arith::Min:
-    return std::min(a, b);
-  }
-  return std::nullopt;
-}
-
-double evalFloat(Arith kind, double a, double b) {
-  switch (kind) {
-  case Arith::Add:
-    return a + b;
-  case Arith::Sub:
-    return a - b;
-  case Arith::Mul:
-    return a * b;
-  case Arith::Div:
-    return a / b;
-  case Arith::Pow:
-    return std::pow(a, b);
-  case Arith::Max:
-    return std::fmax(a, b);
-  case Arith::Min:
-    return std::fmin(a, b);
-  }
-  return 0.0;
-}
-
-/// Evaluates `lhs op rhs` on known values (the result has lhs's element type, as in ONNX).
-std::optional<KnownTensor> foldArith(Arith kind, const KnownTensor &lhs, const KnownTensor &rhs) {
-  Type et = lhs.type.getElementType();
-  bool isFloat = lhs.isFloat();
-  return foldElementwise(
-      {&lhs, &rhs}, et, [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-        if (isFloat)
-          return KnownElement{0, evalFloat(kind, lhs.floatAt(idx[0]), rhs.valueAt(idx[1]))};
-        int64_t b = rhs.isFloat() ? static_cast<int64_t>(rhs.floatAt(idx[1])) : rhs.intAt(idx[1]);
-        std::optional<int64_t> r = evalInt(kind, lhs.intAt(idx[0]), b);
-        if (!r)
-          return std::nullopt;
-        return KnownElement{*r, 0.0};
-      });
-}
-
 template <typename OpTy>
 FailureOr<Value> createArith(NodeImporter &n, Arith kind, Value lhs, Value rhs) {
   // Pow may have an exponent of another type (opset 12+); ms.pow wants one element type.
   Type lhsType = cast<RankedTensorType>(lhs.getType()).getElementType();
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   if (kind == Arith::Pow && rhsType.getElementType() != lhsType)
-    rhs = ms::CastOp::create(n.builder(), n.loc(), rhsType.clone(lhsType), rhs);
+    rhs = n.foldCreated(ms::CastOp::create(n.builder(), n.loc(), rhsType.clone(lhsType), rhs));
   return n.create<OpTy>(lhs, rhs);
 }
 
@@ -212,19 +121,9 @@ LogicalResult importArith(NodeImporter &n) {
     return success();
   }
 
-  if (n.allInputsKnown()) {
-    std::optional<KnownTensor> acc = *n.known(0);
-    for (unsigned i = 1; i < count && acc; ++i)
-      acc = foldArith(kind, *acc, *n.known(i));
-    if (acc) {
-      n.setKnownOutput(0, std::move(*acc));
-      return success();
-    }
-  }
-
   FailureOr<Value> acc = n.input(0);
   for (unsigned i = 1; i < count && succeeded(acc); ++i) {
-    FailureOr<Value> rhs = n.input(i);
+    FailureOr<Value> rhs = variadic ? n.input(i) : legacyBinaryInput(n, i);
     if (failed(rhs))
       return failure();
     acc = createArith<OpTy>(n, kind, *acc, *rhs);
@@ -239,44 +138,9 @@ LogicalResult importArith(NodeImporter &n) {
 // Compare and where
 //===----------------------------------------------------------------------===//
 
-/// Evaluates a comparison on known values (doubles, or int64 so large integers compare exactly).
-template <typename T>
-bool evalCompare(ms::ComparePredicate predicate, T a, T b) {
-  switch (predicate) {
-  case ms::ComparePredicate::eq:
-    return a == b;
-  case ms::ComparePredicate::ne:
-    return a != b;
-  case ms::ComparePredicate::lt:
-    return a < b;
-  case ms::ComparePredicate::le:
-    return a <= b;
-  case ms::ComparePredicate::gt:
-    return a > b;
-  case ms::ComparePredicate::ge:
-    return a >= b;
-  }
-  return false;
-}
-
 template <ms::ComparePredicate predicate>
 LogicalResult importCompare(NodeImporter &n) {
-  if (n.allInputsKnown()) {
-    const KnownTensor *lhs = n.known(0), *rhs = n.known(1);
-    bool asInts = !lhs->isFloat() && !rhs->isFloat();
-    std::optional<KnownTensor> folded = foldElementwise(
-        {lhs, rhs}, n.builder().getI1Type(),
-        [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          bool r = asInts ? evalCompare<int64_t>(predicate, lhs->intAt(idx[0]), rhs->intAt(idx[1]))
-                          : evalCompare<double>(predicate, lhs->valueAt(idx[0]), rhs->valueAt(idx[1]));
-          return KnownElement{r, 0.0};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
-  FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
+  FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
   FailureOr<Value> result = n.create<ms::CompareOp>(predicate, *lhs, *rhs);
@@ -287,24 +151,6 @@ LogicalResult importCompare(NodeImporter &n) {
 }
 
 LogicalResult importWhere(NodeImporter &n) {
-  if (n.allInputsKnown()) {
-    const KnownTensor *cond = n.known(0), *x = n.known(1), *y = n.known(2);
-    if (x->type.getElementType() == y->type.getElementType()) {
-      std::optional<KnownTensor> folded =
-          foldElementwise({cond, x, y}, x->type.getElementType(),
-                          [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-                            const KnownTensor *chosen = cond->intAt(idx[0]) ? x : y;
-                            int64_t at = cond->intAt(idx[0]) ? idx[1] : idx[2];
-                            if (chosen->isFloat())
-                              return KnownElement{0, chosen->floatAt(at)};
-                            return KnownElement{chosen->intAt(at), 0.0};
-                          });
-      if (folded) {
-        n.setKnownOutput(0, std::move(*folded));
-        return success();
-      }
-    }
-  }
   FailureOr<Value> cond = n.input(0), x = n.input(1), y = n.input(2);
   if (failed(cond) || failed(x) || failed(y))
     return failure();
@@ -322,7 +168,18 @@ LogicalResult importWhere(NodeImporter &n) {
 LogicalResult importCast(NodeImporter &n) {
   if (!n.hasAttr("to"))
     return n.error() << "attribute 'to' is required";
-  int64_t to = n.getInt("to", 0);
+  // Before opset 6, `to` names the type ("FLOAT", "INT64").
+  int64_t to = -1;
+  if (n.opset() < 6 && n.node().attributes.lookup("to").kind == OnnxAttribute::Kind::String) {
+    std::string name = n.getString("to", "");
+    for (int64_t t = 0; t < 32 && to < 0; ++t)
+      if (StringRef(dataTypeName(t)).equals_insensitive(name))
+        to = t;
+    if (to < 0)
+      return n.error() << "attribute 'to' names no ONNX data type: '" << name << "'";
+  } else {
+    to = n.getInt("to", 0);
+  }
   if (n.hasFailed())
     return failure();
   Type elementType = elementTypeFor(n.context(), to);
@@ -338,6 +195,10 @@ LogicalResult importIdentity(NodeImporter &n) {
 
 /// Dropout at inference is the identity; its optional mask output is all true.
 LogicalResult importDropout(NodeImporter &n) {
+  // Before opset 7 the mode is an attribute, training (random masks) by default.
+  if (n.opset() < 7 && n.getInt("is_test", 0) == 0)
+    return n.unsupportedFeature()
+           << "training mode (is_test = 0, opsets 1-6) is not supported: its output is random";
   if (n.opset() >= 12 && n.hasInput(2)) {
     FailureOr<const KnownTensor *> training = n.requireKnown(2, "training_mode");
     if (failed(training))
@@ -354,20 +215,55 @@ LogicalResult importDropout(NodeImporter &n) {
 
 } // namespace
 
+FailureOr<Value> mlir::mie::onnx_import::legacyBinaryInput(NodeImporter &n, unsigned i) {
+  FailureOr<Value> value = n.input(i);
+  if (failed(value) || n.opset() >= 7 || i != 1)
+    return value;
+  RankedTensorType a = n.inputType(0), b = n.inputType(1);
+  int64_t broadcast = n.getInt("broadcast", 0);
+  if (n.hasFailed())
+    return failure();
+  if (!broadcast) {
+    if (a.getShape() != b.getShape())
+      return n.error() << "inputs of shapes " << listToString(a.getShape()) << " and "
+                       << listToString(b.getShape())
+                       << " need broadcast = 1 to broadcast (opsets 1-6)";
+    return value;
+  }
+  int64_t rankA = a.getRank(), rankB = b.getRank();
+  int64_t axis = n.getInt("axis", rankA - rankB);
+  if (n.hasFailed())
+    return failure();
+  if (axis < 0)
+    axis += rankA;
+  if (rankB > rankA || axis < 0 || axis + rankB > rankA)
+    return n.error() << "cannot broadcast " << listToString(b.getShape()) << " onto "
+                     << listToString(a.getShape()) << " from axis " << axis;
+  SmallVector<int64_t> shape(rankA, 1);
+  for (int64_t d = 0; d < rankB; ++d) {
+    int64_t size = b.getDimSize(d);
+    if (size != 1 && size != a.getDimSize(axis + d))
+      return n.error() << "cannot broadcast " << listToString(b.getShape()) << " onto "
+                       << listToString(a.getShape()) << " from axis " << axis;
+    shape[axis + d] = size;
+  }
+  // Trailing alignment is numpy's own: only other axes need B reshaped.
+  if (axis == rankA - rankB || ArrayRef<int64_t>(shape) == b.getShape())
+    return value;
+  return n.create<ms::ReshapeOp>(*value, ArrayRef<int64_t>(shape));
+}
+
 LogicalResult mlir::mie::onnx_import::importCastTo(NodeImporter &n, Type elementType) {
   RankedTensorType inputType = n.inputType(0);
   if (inputType.getElementType() == elementType) {
     n.forwardInput(0, 0);
     return success();
   }
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->castTo(elementType));
-    return success();
-  }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  n.setOutput(0, ms::CastOp::create(n.builder(), n.loc(), inputType.clone(elementType), *x));
+  n.setOutput(0, n.foldCreated(ms::CastOp::create(n.builder(), n.loc(),
+                                                  inputType.clone(elementType), *x)));
   return success();
 }
 
@@ -381,8 +277,8 @@ void mlir::mie::onnx_import::registerElementwiseOps(OnnxOpTable &table) {
   table["Log"] = {importUnary<ms::LogOp>, 1, 1};
   table["Sqrt"] = {importUnary<ms::SqrtOp>, 1, 1};
   table["Reciprocal"] = {importUnary<ms::ReciprocalOp>, 1, 1};
-  table["Neg"] = {importSignOp<ms::NegOp, true>, 1, 1};
-  table["Abs"] = {importSignOp<ms::AbsOp, false>, 1, 1};
+  table["Neg"] = {importUnary<ms::NegOp>, 1, 1};
+  table["Abs"] = {importUnary<ms::AbsOp>, 1, 1};
   table["HardSwish"] = {importUnary<ms::HardSwishOp>, 1, 1, 14};
   table["HardSigmoid"] = {importHardSigmoid, 1, 1};
   table["Clip"] = {importClip, 1, 3};

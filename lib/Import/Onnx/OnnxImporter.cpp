@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -114,6 +115,12 @@ public:
   }
   void define(StringRef name, ValueEntry &entry) { values[name] = &entry; }
   FailureOr<Value> materialize(ValueEntry &entry);
+  /// The contents of `value` for folding: a dense constant, or a tracked initializer's resource
+  /// read as one; null otherwise.
+  Attribute foldOperand(Value value);
+  /// Records a constant made by folding, which may be erased again once its value is known.
+  void addFoldedConstant(Operation *op) { foldedConstants.insert(op); }
+  bool takeFoldedConstant(Operation *op) { return foldedConstants.erase(op); }
   void reportUnsupported(const OnnxNode &node, Location loc);
 
 private:
@@ -136,6 +143,7 @@ private:
   std::deque<ValueEntry> entries;
   llvm::StringMap<ValueEntry *> values;
   llvm::StringSet<> poisoned; // outputs of failed nodes (collect mode)
+  llvm::SmallPtrSet<Operation *, 16> foldedConstants;
 };
 
 } // namespace mlir::mie::onnx_import
@@ -163,6 +171,25 @@ FailureOr<Value> GraphImporter::materialize(ValueEntry &entry) {
   lastConstant = constant;
   entry.value = constant.getResult();
   return entry.value;
+}
+
+Attribute GraphImporter::foldOperand(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return {};
+  if (isa<DenseElementsAttr>(attr))
+    return attr;
+  // Model data stays a resource, but small integer tensors (shapes, axes) and scalars take part
+  // in folding, as their known values do.
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!resource || !shouldTrackAsKnown(type) || !resource.getRawHandle().getBlob())
+    return {};
+  ArrayRef<char> bytes = resource.getData();
+  int64_t width = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  if ((int64_t)bytes.size() != type.getNumElements() * width)
+    return {};
+  return knownFromBytes(type, bytes).toAttr();
 }
 
 void GraphImporter::reportUnsupported(const OnnxNode &node, Location loc) {
@@ -427,6 +454,13 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   }
   if (failed(buildReturn()) || hadError)
     return failure();
+  // Known values whose only users folded away (the operands of shape arithmetic, small integer
+  // initializers among them). Other model data is left to the pipeline's own clean-up.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (auto constant = dyn_cast<ms::ConstantOp>(op);
+        constant && op.use_empty() &&
+        (isa<DenseElementsAttr>(constant.getValue()) || shouldTrackAsKnown(constant.getType())))
+      op.erase();
   // Values known at import time (a ConstantOfShape's splat) become constants without a node's op:
   // every tensor of the graph, inputs included, is held to the size limit here.
   bool tooLarge = false;
@@ -508,12 +542,53 @@ FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef 
                                 "(initializers or Constant nodes)";
 }
 
+Value NodeImporter::foldCreated(Operation *op) {
+  Value result = op->getResult(0);
+  // Only computations on known values are evaluated here; simplifications of computations on
+  // run-time values (log(exp(x)), x + 0) are the canonicalizer's, later in the pipeline.
+  SmallVector<Attribute> operands;
+  for (Value v : op->getOperands()) {
+    operands.push_back(graph.foldOperand(v));
+    if (!operands.back())
+      return result;
+  }
+  SmallVector<OpFoldResult> folded;
+  // An in-place fold (no results) leaves an updated op: keep it.
+  if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
+    return result;
+  if (auto value = dyn_cast<Value>(folded[0])) {
+    if (value.getType() != result.getType())
+      return result;
+    op->erase();
+    return value;
+  }
+  auto attr = dyn_cast<DenseElementsAttr>(cast<Attribute>(folded[0]));
+  if (!attr || attr.getType() != result.getType())
+    return result;
+  auto constant = ms::ConstantOp::create(b, location, attr);
+  graph.addFoldedConstant(constant);
+  op->erase();
+  return constant.getResult();
+}
+
 void NodeImporter::setOutput(unsigned i, Value value) {
   if (!hasOutput(i))
     return;
   GraphImporter::ValueEntry &entry =
       graph.newEntry(cast<RankedTensorType>(value.getType()), location);
   entry.value = value;
+  // A folded result is a known value: later nodes fold through it or read it (Reshape's shape),
+  // and it is materialized again, at the top of @main, only where a real op needs it.
+  if (auto constant = value.getDefiningOp<ms::ConstantOp>()) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        dense && dense.getNumElements() <= kMaxKnownElements) {
+      entry.known = knownFromAttr(dense);
+      if (constant->use_empty() && graph.takeFoldedConstant(constant)) {
+        constant->erase();
+        entry.value = Value();
+      }
+    }
+  }
   graph.define(onnxNode.outputs[i], entry);
 }
 

@@ -8,8 +8,11 @@
 // from op type to handler.
 //
 // Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
-// `KnownTensor`s: ops on them are evaluated during import and emit nothing; an `ms.constant`
-// appears only where a real op consumes such a value as a tensor.
+// `KnownTensor`s. Handlers build `ms` ops whatever their inputs; every op is folded as it is
+// created (the `ms` folders, with known inputs as dense constants), and a result that folds to a
+// constant becomes a known value again. So any chain of foldable ops on known values resolves
+// without the importer evaluating anything itself, and an `ms.constant` appears only where a
+// real op consumes a known value as a tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +78,9 @@ struct KnownTensor {
 
 /// Reads `bytes` (row-major, little-endian, one byte per bool) of `type` into a KnownTensor.
 KnownTensor knownFromBytes(RankedTensorType type, ArrayRef<char> bytes);
+
+/// The contents of a dense constant (a value folded on `ms`) as a KnownTensor.
+KnownTensor knownFromAttr(DenseElementsAttr attr);
 
 /// Whether an initializer of `type` is tracked as a known value: integer/bool tensors up to 1024
 /// elements (shapes, axes, indices) and float scalars. Larger float data never is, so weights are
@@ -206,8 +212,10 @@ LogicalResult readOnnxModel(StringRef path, MLIRContext &ctx, const OnnxImportOp
 /// "16 GiB" for whole GiB, else "<n> bytes": how limits appear in diagnostics.
 std::string formatByteLimit(uint64_t bytes);
 
-/// Opsets whose semantics the importer implements; newer ones import with a warning.
-constexpr int64_t kMinOpset = 7;
+/// Opsets whose semantics the importer implements; newer ones import with a warning. Opsets 1-6
+/// are read with their own semantics where they differ (attributes that later became inputs, the
+/// `broadcast`/`axis` flags of binary ops, `is_test`); `consumed_inputs` has no meaning here.
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 18;
 
 //===----------------------------------------------------------------------===//
@@ -277,13 +285,21 @@ public:
   /// Creates an ms op through its `build(builder, state, TypeRange, args...)` overload, with the
   /// result types inferred here: an invalid combination is reported at the node instead of
   /// aborting, and the op is verified. Returns the op's first result.
+  ///
+  /// The op is folded right away (see foldCreated): the value returned may be an existing value
+  /// or a constant, which setOutput records as a known value.
   template <typename OpTy, typename... Args>
   FailureOr<Value> create(Args &&...args) {
     FailureOr<Operation *> op = createOp<OpTy>(std::forward<Args>(args)...);
     if (failed(op))
       return failure();
-    return (*op)->getResult(0);
+    return foldCreated(*op);
   }
+
+  /// Folds a single-result op just built with the `ms` folders, its known operands given as dense
+  /// constants: returns the folded value (an existing value or a new ms.constant, the op erased)
+  /// or the op's result.
+  Value foldCreated(Operation *op);
 
   template <typename OpTy, typename... Args>
   FailureOr<Operation *> createOp(Args &&...args) {
@@ -384,6 +400,11 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
                                                                    StringRef attrName,
                                                                    unsigned inputIndex,
                                                                    int64_t inputSinceOpset);
+
+/// Input `i` (0 or 1) of a two-input elementwise op. Before opset 7 such ops broadcast only with
+/// `broadcast = 1`: B's dims then line up with A's from `axis` (default: the trailing dims), which
+/// is B reshaped to A's rank with ones around; without it the shapes must be equal.
+FailureOr<Value> legacyBinaryInput(NodeImporter &node, unsigned i);
 
 /// BatchNormalization with training_mode = 1 (opset 14+): batch statistics for Y and the updated
 /// running mean and variance outputs (OnnxCompositeOps.cpp).

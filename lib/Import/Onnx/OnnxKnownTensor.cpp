@@ -39,6 +39,12 @@ Type mlir::mie::onnx_import::elementTypeFor(MLIRContext *ctx, int64_t dataType) 
     return b.getI8Type();
   case OnnxDataType::UInt8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case OnnxDataType::UInt16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case OnnxDataType::UInt32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case OnnxDataType::UInt64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case OnnxDataType::Bool:
     return b.getI1Type();
   default:
@@ -248,6 +254,31 @@ DenseElementsAttr KnownTensor::toAttr() const {
   return DenseElementsAttr::get(type, values);
 }
 
+KnownTensor mlir::mie::onnx_import::knownFromAttr(DenseElementsAttr attr) {
+  KnownTensor t;
+  t.type = cast<RankedTensorType>(attr.getType());
+  t.splat = attr.isSplat();
+  Type et = t.type.getElementType();
+  auto stored = [&](auto tag) {
+    using T = decltype(tag);
+    SmallVector<T> values;
+    if (attr.isSplat())
+      values.push_back(attr.getSplatValue<T>());
+    else
+      llvm::append_range(values, attr.getValues<T>());
+    return values;
+  };
+  if (isa<FloatType>(et)) {
+    for (const APFloat &f : stored(APFloat(0.0)))
+      t.floats.push_back(et.isF32() ? shortestDecimal(f.convertToFloat()) : f.convertToDouble());
+    return t;
+  }
+  bool zeroExtend = et.isInteger(1) || cast<IntegerType>(et).isUnsigned();
+  for (const APInt &v : stored(APInt()))
+    t.ints.push_back(zeroExtend ? (int64_t)v.getZExtValue() : v.getSExtValue());
+  return t;
+}
+
 KnownTensor mlir::mie::onnx_import::knownFromBytes(RankedTensorType type, ArrayRef<char> bytes) {
   KnownTensor t;
   t.type = type;
@@ -271,6 +302,13 @@ KnownTensor mlir::mie::onnx_import::knownFromBytes(RankedTensorType type, ArrayR
       t.ints.push_back(load(uint8_t(), i) != 0);
     } else if (et.isUnsignedInteger(8)) {
       t.ints.push_back(load(uint8_t(), i));
+    } else if (et.isUnsignedInteger(16)) {
+      t.ints.push_back(load(uint16_t(), i));
+    } else if (et.isUnsignedInteger(32)) {
+      t.ints.push_back(load(uint32_t(), i));
+    } else if (et.isUnsignedInteger(64)) {
+      // Stored as int64 bits; toAttr and the folders read them back with the type's width.
+      t.ints.push_back((int64_t)load(uint64_t(), i));
     } else if (et.isInteger(8)) {
       t.ints.push_back(load(int8_t(), i));
     } else if (et.isInteger(16)) {

@@ -20,48 +20,10 @@ using namespace mlir::mie::onnx_import;
 namespace {
 
 
-/// Floor, Ceil and Round also appear in shape arithmetic: evaluated when the input is known.
-template <typename OpTy, double (*fn)(double)>
-LogicalResult importRounding(NodeImporter &n) {
-  if (const KnownTensor *x = n.known(0); x && x->isFloat()) {
-    std::optional<KnownTensor> folded = foldElementwise(
-        {x}, x->type.getElementType(), [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          return KnownElement{0, fn(x->floatAt(idx[0]))};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
-  return importUnary<OpTy>(n);
-}
-
-double floorOf(double x) { return std::floor(x); }
-double ceilOf(double x) { return std::ceil(x); }
-// Halves to even, as ONNX Round: nearbyint in the default rounding mode.
-double roundOf(double x) { return std::nearbyint(x); }
-
-/// Not, And, Or, Xor on known booleans (masks computed from shapes) are evaluated at import.
-LogicalResult importNot(NodeImporter &n) {
-  if (const KnownTensor *x = n.known(0); x && x->type.getElementType().isInteger(1)) {
-    std::optional<KnownTensor> folded = foldElementwise(
-        {x}, x->type.getElementType(), [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          return KnownElement{x->intAt(idx[0]) ? 0 : 1, 0.0};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
-  return importUnary<ms::NotOp>(n);
-}
-
-enum class Logic { And, Or, Xor };
-
 /// Two-input ops whose operands share the element type (logical, bitwise, shifts).
 template <typename OpTy>
 LogicalResult importBinary(NodeImporter &n) {
-  FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
+  FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
   FailureOr<Value> result = n.create<OpTy>(*lhs, *rhs);
@@ -69,25 +31,6 @@ LogicalResult importBinary(NodeImporter &n) {
     return failure();
   n.setOutput(0, *result);
   return success();
-}
-
-template <typename OpTy, Logic kind>
-LogicalResult importLogical(NodeImporter &n) {
-  const KnownTensor *lhs = n.known(0), *rhs = n.known(1);
-  Type i1 = n.builder().getI1Type();
-  if (lhs && rhs && lhs->type.getElementType() == i1 && rhs->type.getElementType() == i1) {
-    std::optional<KnownTensor> folded =
-        foldElementwise({lhs, rhs}, i1, [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          bool a = lhs->intAt(idx[0]) != 0, b = rhs->intAt(idx[1]) != 0;
-          bool r = kind == Logic::And ? (a && b) : kind == Logic::Or ? (a || b) : (a != b);
-          return KnownElement{r, 0.0};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
-  return importBinary<OpTy>(n);
 }
 
 LogicalResult importMod(NodeImporter &n) {
@@ -98,25 +41,6 @@ LogicalResult importMod(NodeImporter &n) {
     return n.error() << "attribute 'fmod' must be 0 or 1, got " << fmod;
   if (isa<FloatType>(n.inputType(0).getElementType()) && fmod == 0)
     return n.error() << "attribute 'fmod' must be 1 for floating-point inputs";
-  // Integer Mod appears in shape arithmetic (head counts in Attention's function body).
-  const KnownTensor *knownLhs = n.known(0), *knownRhs = n.known(1);
-  if (knownLhs && knownRhs && !knownLhs->isFloat() && !knownRhs->isFloat()) {
-    std::optional<KnownTensor> folded = foldElementwise(
-        {knownLhs, knownRhs}, knownLhs->type.getElementType(),
-        [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          int64_t a = knownLhs->intAt(idx[0]), b = knownRhs->intAt(idx[1]);
-          if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
-            return std::nullopt;
-          int64_t r = a % b; // C++ truncates: the dividend's sign, as fmod = 1
-          if (!fmod && r != 0 && ((r < 0) != (b < 0)))
-            r += b;
-          return KnownElement{r, 0.0};
-        });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
   FailureOr<Value> lhs = n.input(0), rhs = n.input(1);
   if (failed(lhs) || failed(rhs))
     return failure();
@@ -234,6 +158,12 @@ LogicalResult importPRelu(NodeImporter &n) {
   if (failed(slope))
     return failure();
   RankedTensorType xType = n.inputType(0), slopeType = n.inputType(1);
+  // Before opset 7 a slope is shared (one element) or per element; other shapes had no defined
+  // broadcasting.
+  if (n.opset() < 7 && slopeType.getNumElements() != 1 && slopeType != xType)
+    return n.unsupportedFeature() << "a slope of shape " << listToString(slopeType.getShape())
+                                  << " for an input of shape " << listToString(xType.getShape())
+                                  << " (opsets 1-6 define only one shared or per-element slopes)";
   std::optional<SmallVector<int64_t>> shape =
       broadcastStaticShapes(xType.getShape(), slopeType.getShape());
   if (!shape || ArrayRef<int64_t>(*shape) != xType.getShape())
@@ -371,9 +301,9 @@ LogicalResult importMean(NodeImporter &n) {
 
 void mlir::mie::onnx_import::registerMathOps(OnnxOpTable &table) {
   constexpr unsigned variadic = ~0u;
-  table["Floor"] = {importRounding<ms::FloorOp, floorOf>, 1, 1};
-  table["Ceil"] = {importRounding<ms::CeilOp, ceilOf>, 1, 1};
-  table["Round"] = {importRounding<ms::RoundOp, roundOf>, 1, 1, 11};
+  table["Floor"] = {importUnary<ms::FloorOp>, 1, 1};
+  table["Ceil"] = {importUnary<ms::CeilOp>, 1, 1};
+  table["Round"] = {importUnary<ms::RoundOp>, 1, 1, 11};
   table["Sign"] = {importUnary<ms::SignOp>, 1, 1, 9};
   table["Sin"] = {importUnary<ms::SinOp>, 1, 1, 7};
   table["Cos"] = {importUnary<ms::CosOp>, 1, 1, 7};
@@ -390,10 +320,10 @@ void mlir::mie::onnx_import::registerMathOps(OnnxOpTable &table) {
   table["IsInf"] = {importIsInf, 1, 1, 10};
 
   table["Mod"] = {importMod, 2, 2, 10};
-  table["Not"] = {importNot, 1, 1};
-  table["And"] = {importLogical<ms::AndOp, Logic::And>, 2, 2};
-  table["Or"] = {importLogical<ms::OrOp, Logic::Or>, 2, 2};
-  table["Xor"] = {importLogical<ms::XorOp, Logic::Xor>, 2, 2};
+  table["Not"] = {importUnary<ms::NotOp>, 1, 1};
+  table["And"] = {importBinary<ms::AndOp>, 2, 2};
+  table["Or"] = {importBinary<ms::OrOp>, 2, 2};
+  table["Xor"] = {importBinary<ms::XorOp>, 2, 2};
   table["BitwiseNot"] = {importUnary<ms::NotOp>, 1, 1, 18};
   table["BitwiseAnd"] = {importBinary<ms::AndOp>, 2, 2, 18};
   table["BitwiseOr"] = {importBinary<ms::OrOp>, 2, 2, 18};

@@ -41,13 +41,16 @@ size_t byteWidth(int64_t dataType) {
   case OnnxDataType::UInt8:
     return 1;
   case OnnxDataType::Int16:
+  case OnnxDataType::UInt16:
   case OnnxDataType::Float16:
   case OnnxDataType::BFloat16:
     return 2;
   case OnnxDataType::Int32:
+  case OnnxDataType::UInt32:
   case OnnxDataType::Float:
     return 4;
   case OnnxDataType::Int64:
+  case OnnxDataType::UInt64:
   case OnnxDataType::Double:
     return 8;
   default:
@@ -277,10 +280,23 @@ LogicalResult ModelReader::readTypedData(const ::onnx::TensorProto &tensor, Loca
     if (numElements)
       std::memcpy(dst, tensor.int64_data().data(), numElements * sizeof(int64_t));
     return success();
+  case OnnxDataType::UInt32:
+  case OnnxDataType::UInt64: {
+    // Both live in uint64_data; UINT32 keeps the low 4 bytes (little-endian host).
+    if (failed(checkCount(tensor.uint64_data_size(), "uint64_data")))
+      return failure();
+    size_t width = byteWidth(tensor.data_type());
+    for (int64_t i = 0; i < numElements; ++i) {
+      uint64_t v = tensor.uint64_data(i);
+      std::memcpy(dst + i * width, &v, width);
+    }
+    return success();
+  }
   default:
     break;
   }
-  // Every other supported type (int32 and narrower, bool, f16/bf16 bit patterns) is in int32_data.
+  // Every other supported type (int32 and narrower, uint16, bool, f16/bf16 bit patterns) is in
+  // int32_data.
   if (failed(checkCount(tensor.int32_data_size(), "int32_data")))
     return failure();
   size_t width = byteWidth(tensor.data_type());

@@ -152,6 +152,9 @@ LogicalResult importBatchNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.getInt("training_mode", 0) != 0)
     return importBatchNormTraining(n);
+  // Before opset 7 the mode is an attribute, training (batch statistics) by default.
+  if (n.opset() < 7 && n.getInt("is_test", 0) == 0)
+    return n.unsupportedFeature() << "training mode (is_test = 0, opsets 1-6) is not supported";
   if (n.opset() < 9 && n.getInt("spatial", 1) != 1)
     return n.unsupportedFeature() << "spatial = 0 is not implemented";
   if (n.hasFailed() || failed(n.onlyOutputs(1, "only the inference form is implemented")))

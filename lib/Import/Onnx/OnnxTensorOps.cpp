@@ -1,10 +1,9 @@
 //===- OnnxTensorOps.cpp - constants, shape chains, data movement ---------===//
 //
 // Constant, Shape, Size, ConstantOfShape and Range always produce known values. Reshape, Flatten,
-// Squeeze, Unsqueeze, Concat, Gather, Slice, Split and Expand evaluate at import time when their
-// data input is known (the Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exporters),
-// and map onto ms ops otherwise. Shape-like inputs (Reshape's shape, Slice's starts, Pad's pads,
-// ...) must be known.
+// Squeeze, Unsqueeze, Concat, Gather, Slice, Split and Expand map onto ms ops, which fold on known
+// data (the Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exporters). Shape-like
+// inputs (Reshape's shape, Slice's starts, Pad's pads, ...) must be known after that folding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,30 +24,6 @@ int64_t product(ArrayRef<int64_t> values) {
   return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
 }
 
-/// A known tensor of `shape` whose element i is `source`'s element `sourceIndex(i)`; nullopt when
-/// it would be too large (a splat source gives a splat).
-std::optional<KnownTensor> selectElements(const KnownTensor &source, ArrayRef<int64_t> shape,
-                                          function_ref<int64_t(int64_t)> sourceIndex) {
-  KnownTensor result;
-  result.type = RankedTensorType::get(shape, source.type.getElementType());
-  int64_t count = product(shape);
-  if (source.splat && count > 0) {
-    result.splat = count != 1;
-    result.ints = source.ints;
-    result.floats = source.floats;
-    return result;
-  }
-  if (count > kMaxKnownElements)
-    return std::nullopt;
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t from = sourceIndex(i);
-    if (source.isFloat())
-      result.floats.push_back(source.floatAt(from));
-    else
-      result.ints.push_back(source.intAt(from));
-  }
-  return result;
-}
 
 LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
   if (failed(result))
@@ -191,12 +166,8 @@ LogicalResult importRange(NodeImporter &n) {
 // Reshape family
 //===----------------------------------------------------------------------===//
 
-/// Output 0 is input 0 with a new static shape: known, forwarded or an ms.reshape.
+/// Output 0 is input 0 with a new static shape: forwarded or an ms.reshape (folded when known).
 LogicalResult reshapeTo(NodeImporter &n, ArrayRef<int64_t> shape) {
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->reshaped(shape));
-    return success();
-  }
   if (n.inputType(0).getShape() == shape) {
     n.forwardInput(0, 0);
     return success();
@@ -209,7 +180,16 @@ LogicalResult reshapeTo(NodeImporter &n, ArrayRef<int64_t> shape) {
 
 /// Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
 LogicalResult importReshape(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> requested = knownShape(n, 1, "shape", -1);
+  // Before opset 5 the shape is an attribute.
+  FailureOr<SmallVector<int64_t>> requested = failure();
+  if (n.opset() < 5 && !n.hasInput(1)) {
+    std::optional<SmallVector<int64_t>> attr = n.getInts("shape");
+    if (!attr)
+      return n.hasFailed() ? failure() : n.error() << "attribute 'shape' is required";
+    requested = std::move(*attr);
+  } else {
+    requested = knownShape(n, 1, "shape", -1);
+  }
   if (failed(requested))
     return failure();
   bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
@@ -261,10 +241,6 @@ LogicalResult importFlatten(NodeImporter &n) {
     axis += rank;
   ArrayRef<int64_t> shape = xType.getShape();
   SmallVector<int64_t> flat = {product(shape.take_front(axis)), product(shape.drop_front(axis))};
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->reshaped(flat));
-    return success();
-  }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -294,10 +270,6 @@ LogicalResult importSqueeze(NodeImporter &n) {
       continue;
     shape.push_back(size);
   }
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->reshaped(shape));
-    return success();
-  }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -320,10 +292,6 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
   auto next = xType.getShape().begin();
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(llvm::is_contained(*normalized, d) ? 1 : *next++);
-  if (const KnownTensor *x = n.known(0)) {
-    n.setKnownOutput(0, x->reshaped(shape));
-    return success();
-  }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -352,9 +320,9 @@ LogicalResult importTranspose(NodeImporter &n) {
 }
 
 LogicalResult importConcat(NodeImporter &n) {
-  if (!n.hasAttr("axis"))
+  if (!n.hasAttr("axis") && n.opset() >= 4)
     return n.error() << "attribute 'axis' is required";
-  int64_t axis = n.getInt("axis", 0);
+  int64_t axis = n.getInt("axis", 1); // optional before opset 4, with 1 as the default
   if (n.hasFailed())
     return failure();
   unsigned count = n.node().inputs.size();
@@ -370,39 +338,6 @@ LogicalResult importConcat(NodeImporter &n) {
     return success();
   }
 
-  if (n.allInputsKnown()) {
-    // Evaluate: result[outer, (input k's slab)] for each outer index before the axis.
-    SmallVector<int64_t> shape(first.getShape());
-    shape[*normAxis] = 0;
-    bool consistent = true;
-    for (unsigned i = 0; i < count; ++i) {
-      RankedTensorType t = n.inputType(i);
-      consistent &= t.getRank() == first.getRank() && t.getElementType() == first.getElementType();
-      for (int64_t d = 0; consistent && d < first.getRank(); ++d)
-        consistent &= d == *normAxis || t.getDimSize(d) == first.getDimSize(d);
-      if (consistent)
-        shape[*normAxis] += t.getDimSize(*normAxis);
-    }
-    if (consistent && product(shape) <= kMaxKnownElements) {
-      int64_t outer = product(ArrayRef<int64_t>(shape).take_front(*normAxis));
-      KnownTensor result;
-      result.type = RankedTensorType::get(shape, first.getElementType());
-      for (int64_t o = 0; o < outer; ++o) {
-        for (unsigned i = 0; i < count; ++i) {
-          const KnownTensor *t = n.known(i);
-          int64_t slab = product(t->shape().drop_front(*normAxis));
-          for (int64_t j = 0; j < slab; ++j) {
-            if (t->isFloat())
-              result.floats.push_back(t->floatAt(o * slab + j));
-            else
-              result.ints.push_back(t->intAt(o * slab + j));
-          }
-        }
-      }
-      n.setKnownOutput(0, std::move(result));
-      return success();
-    }
-  }
   SmallVector<Value> inputs;
   for (unsigned i = 0; i < count; ++i) {
     FailureOr<Value> v = n.input(i);
@@ -414,7 +349,7 @@ LogicalResult importConcat(NodeImporter &n) {
 }
 
 LogicalResult importGather(NodeImporter &n) {
-  RankedTensorType dataType = n.inputType(0), indicesType = n.inputType(1);
+  RankedTensorType dataType = n.inputType(0);
   if (dataType.getRank() == 0)
     return n.error() << "expects data of rank >= 1, got " << dataType;
   FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), dataType.getRank());
@@ -430,24 +365,6 @@ LogicalResult importGather(NodeImporter &n) {
         return n.error() << "index " << indices->intAt(i) << " is out of range for dim " << *axis
                          << " of size " << dim;
   }
-  if (const KnownTensor *data = n.known(0); data && indices) {
-    ArrayRef<int64_t> ds = dataType.getShape();
-    SmallVector<int64_t> shape(ds.take_front(*axis));
-    llvm::append_range(shape, indicesType.getShape());
-    llvm::append_range(shape, ds.drop_front(*axis + 1));
-    int64_t inner = product(ds.drop_front(*axis + 1)), numIndices = indices->numElements();
-    std::optional<KnownTensor> folded = selectElements(*data, shape, [&](int64_t i) {
-      int64_t in = i % inner, rest = i / inner;
-      int64_t idx = indices->intAt(rest % numIndices), outer = rest / numIndices;
-      if (idx < 0)
-        idx += dim;
-      return (outer * dim + idx) * inner + in;
-    });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
   FailureOr<Value> data = n.input(0), idx = n.input(1);
   if (failed(data) || failed(idx))
     return failure();
@@ -462,19 +379,6 @@ LogicalResult importExpand(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> result = broadcastStaticShapes(xType.getShape(), *shape);
   if (!result)
     return n.error() << "cannot expand " << xType << " to " << listToString(*shape);
-  if (const KnownTensor *x = n.known(0)) {
-    std::optional<KnownTensor> folded = foldElementwise(
-        {x}, xType.getElementType(),
-        [&](ArrayRef<int64_t> idx) -> std::optional<KnownElement> {
-          return KnownElement{x->isFloat() ? 0 : x->intAt(idx[0]),
-                              x->isFloat() ? x->floatAt(idx[0]) : 0.0};
-        },
-        *shape);
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
   if (ArrayRef<int64_t>(*result) == xType.getShape()) {
     n.forwardInput(0, 0);
     return success();
@@ -502,23 +406,9 @@ Box fullBox(ArrayRef<int64_t> shape) {
   return box;
 }
 
-/// Output 0 is `box` of input 0 (or output `out` for Split): known, forwarded or an ms.slice.
+/// Output 0 is `box` of input 0: forwarded or an ms.slice (folded when known).
 LogicalResult sliceTo(NodeImporter &n, const Box &box) {
   RankedTensorType xType = n.inputType(0);
-  if (const KnownTensor *x = n.known(0)) {
-    SmallVector<int64_t> strides = stridesOf(xType.getShape());
-    SmallVector<int64_t> outStrides = stridesOf(box.sizes);
-    std::optional<KnownTensor> folded = selectElements(*x, box.sizes, [&](int64_t i) {
-      int64_t from = 0;
-      for (size_t d = 0; d < box.sizes.size(); ++d)
-        from += (box.starts[d] + ((i / outStrides[d]) % box.sizes[d]) * box.steps[d]) * strides[d];
-      return from;
-    });
-    if (folded) {
-      n.setKnownOutput(0, std::move(*folded));
-      return success();
-    }
-  }
   if (ArrayRef<int64_t>(box.sizes) == xType.getShape() &&
       llvm::all_of(box.starts, [](int64_t s) { return s == 0; }) &&
       llvm::all_of(box.steps, [](int64_t s) { return s == 1; })) {
@@ -648,31 +538,25 @@ LogicalResult importSplit(NodeImporter &n) {
     return n.error() << "split sizes " << listToString(sizes) << " must be " << parts
                      << " non-negative sizes adding up to " << dim;
 
-  if (const KnownTensor *x = n.known(0)) {
-    SmallVector<KnownTensor> pieces;
+  // A known input (a shape split into dims) is sliced piece by piece, so that each piece folds.
+  if (n.known(0)) {
+    FailureOr<Value> x = n.input(0);
+    if (failed(x))
+      return failure();
     int64_t offset = 0;
-    SmallVector<int64_t> strides = stridesOf(xType.getShape());
-    for (int64_t size : sizes) {
+    for (auto [i, size] : llvm::enumerate(sizes)) {
       Box box = fullBox(xType.getShape());
-      box.starts[*axis] = offset;
+      box.starts[*axis] = size ? offset : 0;
       box.sizes[*axis] = size;
       offset += size;
-      SmallVector<int64_t> outStrides = stridesOf(box.sizes);
-      std::optional<KnownTensor> piece = selectElements(*x, box.sizes, [&](int64_t i) {
-        int64_t from = 0;
-        for (size_t d = 0; d < box.sizes.size(); ++d)
-          from += (box.starts[d] + (i / outStrides[d]) % box.sizes[d]) * strides[d];
-        return from;
-      });
-      if (!piece)
-        break;
-      pieces.push_back(std::move(*piece));
+      FailureOr<Value> piece = n.create<ms::SliceOp>(*x, ArrayRef<int64_t>(box.starts),
+                                                     ArrayRef<int64_t>(box.sizes),
+                                                     ArrayRef<int64_t>(box.steps));
+      if (failed(piece))
+        return failure();
+      n.setOutput(i, *piece);
     }
-    if (pieces.size() == sizes.size()) {
-      for (auto [i, piece] : llvm::enumerate(pieces))
-        n.setKnownOutput(i, std::move(piece));
-      return success();
-    }
+    return success();
   }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
@@ -699,7 +583,9 @@ LogicalResult importPad(NodeImporter &n) {
   SmallVector<int64_t> pads;
   double value = 0.0;
   if (n.opset() < 11) {
-    std::optional<SmallVector<int64_t>> attr = n.getInts("pads");
+    // Pad-1 calls them `paddings`.
+    std::optional<SmallVector<int64_t>> attr =
+        n.getInts(n.opset() < 2 && n.hasAttr("paddings") ? "paddings" : "pads");
     if (!attr && !n.hasFailed())
       return n.error() << "attribute 'pads' is required";
     pads = attr.value_or(SmallVector<int64_t>());
@@ -759,7 +645,7 @@ void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
   table["Size"] = {importSize, 1, 1};
   table["ConstantOfShape"] = {importConstantOfShape, 1, 1, 9};
   table["Range"] = {importRange, 3, 3, 11};
-  table["Reshape"] = {importReshape, 2, 2, 5};
+  table["Reshape"] = {importReshape, 1, 2};
   table["Flatten"] = {importFlatten, 1, 1};
   table["Squeeze"] = {importSqueeze, 1, 2};
   table["Unsqueeze"] = {importUnsqueeze, 1, 2};

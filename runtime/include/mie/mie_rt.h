@@ -66,7 +66,10 @@ typedef enum mie_dtype {
   MIE_DTYPE_I32 = 7,
   MIE_DTYPE_I64 = 8,
   MIE_DTYPE_U8 = 9,
-  MIE_DTYPE_BOOL = 10
+  MIE_DTYPE_BOOL = 10,
+  MIE_DTYPE_U16 = 11,
+  MIE_DTYPE_U32 = 12,
+  MIE_DTYPE_U64 = 13
 } mie_dtype;
 
 typedef struct mie_package mie_package;

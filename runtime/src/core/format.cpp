@@ -53,7 +53,8 @@ constexpr DtypeEntry kDtypes[] = {
     {MIE_DTYPE_F32, "f32", 4}, {MIE_DTYPE_F16, "f16", 2}, {MIE_DTYPE_BF16, "bf16", 2},
     {MIE_DTYPE_F64, "f64", 8}, {MIE_DTYPE_I8, "i8", 1},   {MIE_DTYPE_I16, "i16", 2},
     {MIE_DTYPE_I32, "i32", 4}, {MIE_DTYPE_I64, "i64", 8}, {MIE_DTYPE_U8, "u8", 1},
-    {MIE_DTYPE_BOOL, "bool", 1},
+    {MIE_DTYPE_BOOL, "bool", 1}, {MIE_DTYPE_U16, "u16", 2}, {MIE_DTYPE_U32, "u32", 4},
+    {MIE_DTYPE_U64, "u64", 8},
 };
 }  // namespace
 

@@ -95,7 +95,8 @@ constexpr NpyType kNpyTypes[] = {
     {"<f4", MIE_DTYPE_F32}, {"<f2", MIE_DTYPE_F16}, {"<V2", MIE_DTYPE_BF16}, {"|V2", MIE_DTYPE_BF16},
     {"<f8", MIE_DTYPE_F64}, {"|i1", MIE_DTYPE_I8},  {"<i1", MIE_DTYPE_I8},   {"<i2", MIE_DTYPE_I16},
     {"<i4", MIE_DTYPE_I32}, {"<i8", MIE_DTYPE_I64}, {"|u1", MIE_DTYPE_U8},   {"<u1", MIE_DTYPE_U8},
-    {"|b1", MIE_DTYPE_BOOL}, {"<b1", MIE_DTYPE_BOOL},
+    {"|b1", MIE_DTYPE_BOOL}, {"<b1", MIE_DTYPE_BOOL}, {"<u2", MIE_DTYPE_U16}, {"<u4", MIE_DTYPE_U32},
+    {"<u8", MIE_DTYPE_U64},
 };
 
 // Minimal reader for the Python dict literal in an .npy header, e.g.
@@ -258,7 +259,8 @@ constexpr OnnxType kOnnxTypes[] = {
     {1, MIE_DTYPE_F32, "FLOAT"},  {2, MIE_DTYPE_U8, "UINT8"},    {3, MIE_DTYPE_I8, "INT8"},
     {5, MIE_DTYPE_I16, "INT16"},  {6, MIE_DTYPE_I32, "INT32"},   {7, MIE_DTYPE_I64, "INT64"},
     {9, MIE_DTYPE_BOOL, "BOOL"},  {10, MIE_DTYPE_F16, "FLOAT16"}, {11, MIE_DTYPE_F64, "DOUBLE"},
-    {16, MIE_DTYPE_BF16, "BFLOAT16"},
+    {16, MIE_DTYPE_BF16, "BFLOAT16"}, {4, MIE_DTYPE_U16, "UINT16"}, {12, MIE_DTYPE_U32, "UINT32"},
+    {13, MIE_DTYPE_U64, "UINT64"},
 };
 
 const char *onnx_type_name(int code) {
@@ -277,17 +279,18 @@ uint64_t Tensor::num_elements() const {
 
 size_t dtype_size(mie_dtype dtype) {
   switch (dtype) {
-    case MIE_DTYPE_F64: case MIE_DTYPE_I64: return 8;
-    case MIE_DTYPE_F32: case MIE_DTYPE_I32: return 4;
-    case MIE_DTYPE_F16: case MIE_DTYPE_BF16: case MIE_DTYPE_I16: return 2;
+    case MIE_DTYPE_F64: case MIE_DTYPE_I64: case MIE_DTYPE_U64: return 8;
+    case MIE_DTYPE_F32: case MIE_DTYPE_I32: case MIE_DTYPE_U32: return 4;
+    case MIE_DTYPE_F16: case MIE_DTYPE_BF16: case MIE_DTYPE_I16: case MIE_DTYPE_U16: return 2;
     case MIE_DTYPE_I8: case MIE_DTYPE_U8: case MIE_DTYPE_BOOL: return 1;
     default: return 0;
   }
 }
 
 const char *dtype_name(mie_dtype dtype) {
-  static const char *kNames[] = {"invalid", "f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "u8", "bool"};
-  return dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_BOOL ? kNames[dtype] : "invalid";
+  static const char *kNames[] = {"invalid", "f32", "f16", "bf16", "f64", "i8",  "i16",
+                                 "i32",     "i64", "u8",  "bool", "u16", "u32", "u64"};
+  return dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_U64 ? kNames[dtype] : "invalid";
 }
 
 std::string shape_string(const std::vector<int64_t> &shape) {
@@ -413,7 +416,7 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
   size_t raw_size = 0;
   bool have_raw = false;
   std::vector<float> floats;
-  std::vector<int64_t> int32s, int64s;  // int32_data arrives as (sign-extended) varints
+  std::vector<int64_t> int32s, int64s, uint64s;  // int32_data arrives as (sign-extended) varints
   std::vector<double> doubles;
   auto varint_i64 = [](Wire &x, int64_t *v) {
     uint64_t u;
@@ -447,6 +450,7 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
       }
       case 9: ok = wt == 2 && w.bytes(&raw, &raw_size); have_raw = ok; break;
       case 10: ok = repeated(w, wt, 1, &doubles, [](Wire &x, double *v) { return x.fixed(v, 8); }); break;
+      case 11: ok = repeated(w, wt, 0, &uint64s, varint_i64); break;  // uint64_data: UINT32, UINT64
       case 14: {
         uint64_t v = 0;
         ok = wt == 0 && w.varint(&v);
@@ -485,10 +489,12 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
     const char *field = dtype == MIE_DTYPE_F32 ? "float_data"
                         : dtype == MIE_DTYPE_F64 ? "double_data"
                         : dtype == MIE_DTYPE_I64 ? "int64_data"
+                        : dtype == MIE_DTYPE_U32 || dtype == MIE_DTYPE_U64 ? "uint64_data"
                                                  : "int32_data";
     const size_t got = dtype == MIE_DTYPE_F32 ? floats.size()
                        : dtype == MIE_DTYPE_F64 ? doubles.size()
                        : dtype == MIE_DTYPE_I64 ? int64s.size()
+                       : dtype == MIE_DTYPE_U32 || dtype == MIE_DTYPE_U64 ? uint64s.size()
                                                 : int32s.size();
     if (got != n) return count_error(field, got);
   }
@@ -511,7 +517,14 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
     case MIE_DTYPE_I64:
       if (n) std::memcpy(dst, int64s.data(), n * 8);
       return "";
-    default:  // INT32, INT16, INT8, UINT8, BOOL, FLOAT16, BFLOAT16 all live in int32_data (low bits)
+    case MIE_DTYPE_U32:
+    case MIE_DTYPE_U64:
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t v = uint64_t(uint64s[i]);
+        std::memcpy(dst + i * esize, &v, esize);  // little-endian: the low bytes come first
+      }
+      return "";
+    default:  // INT32, INT16, INT8, UINT8, UINT16, BOOL, FLOAT16, BFLOAT16 live in int32_data (low bits)
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t v = uint64_t(int32s[i]);
         std::memcpy(dst + i * esize, &v, esize);  // little-endian: the low bytes come first
@@ -608,6 +621,9 @@ double element_as_double(mie_dtype dtype, const void *data, uint64_t i) {
     case MIE_DTYPE_I16: { int16_t v; std::memcpy(&v, p, 2); return v; }
     case MIE_DTYPE_I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
     case MIE_DTYPE_I64: { int64_t v; std::memcpy(&v, p, 8); return double(v); }
+    case MIE_DTYPE_U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case MIE_DTYPE_U32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case MIE_DTYPE_U64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
     default: return 0;
   }
 }

@@ -184,7 +184,7 @@ func.func @unary_result_type(%a: tensor<4xf32>) {
 // -----
 
 func.func @sign_bool(%a: tensor<4xi1>) {
-  // expected-error @+1 {{'ms.sign' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  // expected-error @+1 {{'ms.sign' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
   %0 = ms.sign %a : tensor<4xi1>
   return
 }
@@ -370,7 +370,7 @@ func.func @gelu_float_only(%x: tensor<4xi64>) {
 // -----
 
 func.func @neg_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'ms.neg' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  // expected-error @+1 {{'ms.neg' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
   %0 = ms.neg %x : tensor<4xi1>
   return
 }
@@ -378,7 +378,7 @@ func.func @neg_bool(%x: tensor<4xi1>) {
 // -----
 
 func.func @abs_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'ms.abs' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  // expected-error @+1 {{'ms.abs' op operand #0 must be ranked tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
   %0 = ms.abs %x : tensor<4xi1>
   return
 }

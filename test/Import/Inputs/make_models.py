@@ -467,6 +467,10 @@ def dtypes():
         typed("i32_typed", TensorProto.INT32, [4], [0, 1, 2, 3]),
         init("i8_raw", np.arange(4, dtype=np.int8)),
         typed("u8_typed", TensorProto.UINT8, [4], [0, 1, 2, 255]),
+        typed("u16_typed", TensorProto.UINT16, [2], [1, 65535]),
+        typed("u32_typed", TensorProto.UINT32, [2], [1, 4294967295]),
+        typed("u64_typed", TensorProto.UINT64, [2], [1, 18446744073709551615]),
+        init("u64_raw", np.array([2, 2**63], dtype=np.uint64)),
         init("bool_raw", np.array([True, False, True, True])),
         typed("bool_typed", TensorProto.BOOL, [2], [True, False]),
     ]
@@ -604,6 +608,61 @@ def undefined_input():
 def opset6():
     return model([node("Relu", ["input"], ["output"], name="relu")],
                  [vi("input", [4])], [vi("output", None)], opset=6)
+
+
+@register
+def old_opsets():
+    # Opset 1 forms: broadcast/axis flags, consumed_inputs, Reshape's shape attribute, Concat
+    # without an axis, Cast to a type name, Dropout and BatchNormalization with is_test.
+    rng = np.random.default_rng(14)
+    nodes = [
+        node("Add", ["a", "b"], ["sum"], name="add_axis", broadcast=1, axis=1),
+        node("Mul", ["sum", "s"], ["prod"], name="mul_trailing", broadcast=1,
+             consumed_inputs=[0, 0]),
+        node("Sub", ["prod", "a"], ["diff"], name="sub_same"),
+        node("Relu", ["diff"], ["r"], name="relu", consumed_inputs=[1]),
+        node("Dropout", ["r"], ["d"], name="dropout", is_test=1, ratio=0.5),
+        node("Reshape", ["d"], ["flat"], name="reshape_attr", shape=[2, 12]),
+        node("Concat", ["flat", "flat"], ["cat"], name="concat_default"),
+        node("Cast", ["cat"], ["casted"], name="cast_name", to="DOUBLE"),
+        node("BatchNormalization", ["x", "g", "beta", "mean", "var"], ["bn"], name="bn",
+             is_test=1, spatial=1, consumed_inputs=[0, 0, 0, 1, 1]),
+    ]
+    c = 3
+    return model(nodes, [vi("a", [2, 3, 4]), vi("b", [3]), vi("x", [1, c, 2, 2])],
+                 [vi("casted", None, TensorProto.DOUBLE), vi("bn", None)],
+                 [init("s", np.array([1.0, 2.0, 3.0, 4.0], np.float32)),
+                  init("g", weights(rng, c)), init("beta", weights(rng, c)),
+                  init("mean", weights(rng, c)), init("var", np.abs(weights(rng, c)))], opset=1)
+
+
+@register
+def old_tile_upsample():
+    # Tile-1 (tiles and axis inputs) and the experimental Upsample-1 (scale attributes).
+    return model([node("Tile", ["input", "tiles", "axis"], ["tiled"], name="tile1"),
+                  node("Upsample", ["tiled"], ["output"], name="up1", height_scale=2.0,
+                       width_scale=3.0, mode="nearest")],
+                 [vi("input", [1, 2, 3, 4])], [vi("output", None)],
+                 [ints("tiles", [2]), ints("axis", [1])], opset=5)
+
+
+@register
+def old_upsample_bilinear():
+    return model([node("Upsample", ["input"], ["output"], name="up_bilinear", height_scale=2.0,
+                       width_scale=2.0, mode="bilinear")],
+                 [vi("input", [1, 1, 2, 2])], [vi("output", None)], opset=6)
+
+
+@register
+def old_dropout_training():
+    return model([node("Dropout", ["input"], ["output"], name="drop")],
+                 [vi("input", [4])], [vi("output", None)], opset=6)
+
+
+@register
+def old_broadcast_missing():
+    return model([node("Add", ["a", "b"], ["output"], name="add_no_flag")],
+                 [vi("a", [2, 3]), vi("b", [3])], [vi("output", None)], opset=6)
 
 
 @register
