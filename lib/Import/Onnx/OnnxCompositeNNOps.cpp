@@ -65,7 +65,10 @@ LogicalResult importUpsample(NodeImporter &n) {
   for (auto [dim, scale] : llvm::zip(xType.getShape(), scales)) {
     if (!(scale >= 1.0))
       return n.error() << "scales must be >= 1, got " << scale;
-    sizes.push_back(static_cast<int64_t>(std::floor(dim * scale)));
+    std::optional<int64_t> size = sizeFromDouble(std::floor(double(dim) * scale));
+    if (!size)
+      return n.error() << "upsampled dimension " << dim << " x " << scale << " is too large";
+    sizes.push_back(*size);
   }
   if (!isReasonableShape(sizes))
     return n.error() << "upsampled shape " << listToString(sizes) << " is too large";

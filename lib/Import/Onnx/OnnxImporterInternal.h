@@ -116,6 +116,14 @@ double shortestDecimal(float value);
 /// and byte sizes computed from it cannot overflow).
 bool isReasonableShape(ArrayRef<int64_t> shape);
 
+/// `v` as a size when it is finite and within [0, 2^62] (a size computed in floating point from a
+/// model's scales or range bounds); none otherwise, where converting would be undefined behaviour.
+inline std::optional<int64_t> sizeFromDouble(double v) {
+  if (!(v >= 0.0 && v <= 4611686018427387904.0))
+    return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
 /// Row-major strides of `shape`.
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
 

@@ -145,9 +145,12 @@ LogicalResult importRange(NodeImporter &n) {
   double s = start->valueAt(0), l = limit->valueAt(0), d = delta->valueAt(0);
   if (d == 0.0)
     return n.error() << "delta must not be zero";
-  int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
-  if (count > kMaxKnownElements)
-    return n.error() << "produces " << count << " elements, too many to evaluate at compile time";
+  // (l - s) / d may be NaN or beyond int64 (infinite or huge bounds): no such range is evaluable.
+  const double steps = std::ceil((l - s) / d);
+  std::optional<int64_t> size = sizeFromDouble(steps < 0.0 ? 0.0 : steps);
+  if (!size || *size > kMaxKnownElements)
+    return n.error() << "produces " << steps << " elements, too many to evaluate at compile time";
+  const int64_t count = *size;
   if (start->isFloat()) {
     SmallVector<double> values;
     for (int64_t i = 0; i < count; ++i)

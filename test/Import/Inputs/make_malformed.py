@@ -306,6 +306,21 @@ def tile_overflow():
 
 
 @case
+def upsample_scale_overflow():
+    """Upsample scales whose product with the dim is beyond int64 (found by fuzz_onnx_import)."""
+    return model([node("Upsample", ["x", "s"], ["y"], name="up")], [vi("x", [1, 1, 2, 2])],
+                 [vi("y", None)], [floats("s", [1.0, 1.0, 1e33, 1.0])], opset=9)
+
+
+@case
+def range_overflow():
+    """A Range whose element count is beyond int64 (start 0, limit 1e30, delta 1)."""
+    return model([node("Range", ["s", "l", "d"], ["y"], name="range")], [], [vi("y", None)],
+                 [numpy_helper.from_array(np.array(v, np.float32), n)
+                  for n, v in (("s", 0.0), ("l", 1e30), ("d", 1.0))])
+
+
+@case
 def shape_mismatch_matmul():
     return model([node("MatMul", ["a", "b"], ["y"], name="mm")], [vi("a", [2, 3]), vi("b", [4, 5])],
                  [vi("y", None)])
