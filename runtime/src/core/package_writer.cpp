@@ -12,6 +12,7 @@
 #include "format.h"
 #include "json.h"
 #include "sha256.h"
+#include "temp_file.h"
 
 namespace mie {
 
@@ -311,22 +312,9 @@ std::string PackageWriter::serialize(std::vector<uint8_t> *out) const {
 std::string PackageWriter::write(const std::string &path) const {
   Layout L;
   if (std::string e = plan(&L); !e.empty()) return "cannot write package '" + path + "': " + e;
-  // Our own O_EXCL name instead of mkstemp so the final file gets the usual 0666 & ~umask permissions.
+  // The final file gets the usual 0666 & ~umask permissions (temp_file.h).
   std::string tmp;
-  int fd = -1;
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  uint64_t seed = uint64_t(ts.tv_nsec) ^ (uint64_t(getpid()) << 32) ^ uint64_t(ts.tv_sec);
-  static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = path + ".tmp-";
-    for (int i = 0; i < 6; ++i) {
-      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-      tmp += kChars[(seed >> 33) % 62];
-    }
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
+  const int fd = rt::create_temp_beside(path, 0666, &tmp);
   if (fd < 0) return "cannot write package '" + path + "': cannot create '" + tmp + "': " + std::strerror(errno);
 
   int saved_errno = 0;

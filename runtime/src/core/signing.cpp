@@ -18,6 +18,7 @@
 #include "package.h"
 #include "sha256.h"
 #include "signature.h"
+#include "temp_file.h"
 
 namespace mie {
 namespace {
@@ -115,20 +116,7 @@ std::string write_pieces_atomically(const std::string &path, std::initializer_li
   // Our own O_EXCL name beside the target, as PackageWriter::write does: same file system, so the rename
   // or link is atomic, and the file is created with `mode` from the start (never briefly wider).
   std::string tmp;
-  int fd = -1;
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  uint64_t seed = uint64_t(ts.tv_nsec) ^ (uint64_t(getpid()) << 32) ^ uint64_t(ts.tv_sec);
-  static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = path + ".tmp-";
-    for (int i = 0; i < 6; ++i) {
-      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-      tmp += kChars[(seed >> 33) % 62];
-    }
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0 && errno != EEXIST) break;
-  }
+  const int fd = rt::create_temp_beside(path, mode, &tmp);
   if (fd < 0) return prefix + "cannot create '" + tmp + "': " + std::strerror(errno);
   int saved_errno = 0;
   for (const Piece &piece : pieces) {
