@@ -143,14 +143,17 @@ def build(name, spec, out_dir):
             f.write(text + "\n")
 
 
-def main():
-    out_dir = sys.argv[1]
-    all_variants = variants()
+def write_variants(all_variants, out_dir):
+    """Builds every variant into out_dir/<name>/ and lists their names in out_dir/variants."""
     os.makedirs(out_dir, exist_ok=True)
     for name, spec in all_variants.items():
         build(name, spec, out_dir)
     with open(os.path.join(out_dir, "variants"), "w") as f:
         f.write("\n".join(all_variants) + "\n")
+
+
+def main():
+    write_variants(variants(), sys.argv[1])
 
 
 if __name__ == "__main__":

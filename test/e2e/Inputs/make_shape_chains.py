@@ -20,7 +20,6 @@ import make_math_e2e  # noqa: E402
 # ONNX's shape inference cannot give the outputs static shapes (they depend on computed values),
 # which onnx.checker then refuses; onnxruntime is the judge of these models instead.
 make_math_e2e.onnx.checker.check_model = lambda model: None
-build = make_math_e2e.build
 
 node = helper.make_node
 
@@ -114,13 +113,7 @@ def variants():
 
 
 def main():
-    out_dir = sys.argv[1]
-    all_variants = variants()
-    os.makedirs(out_dir, exist_ok=True)
-    for name, spec in all_variants.items():
-        build(name, spec, out_dir)
-    with open(os.path.join(out_dir, "variants"), "w") as f:
-        f.write("\n".join(all_variants) + "\n")
+    make_math_e2e.write_variants(variants(), sys.argv[1])
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import make_math_e2e  # noqa: E402
 
 make_math_e2e.NP_TO_ONNX.update({np.dtype(np.uint8): T.UINT8, np.dtype(np.uint16): T.UINT16,
                                  np.dtype(np.uint32): T.UINT32, np.dtype(np.uint64): T.UINT64})
-build = make_math_e2e.build
 node = helper.make_node
 
 
@@ -101,13 +100,7 @@ def variants():
 
 
 def main():
-    out_dir = sys.argv[1]
-    all_variants = variants()
-    os.makedirs(out_dir, exist_ok=True)
-    for name, spec in all_variants.items():
-        build(name, spec, out_dir)
-    with open(os.path.join(out_dir, "variants"), "w") as f:
-        f.write("\n".join(all_variants) + "\n")
+    make_math_e2e.write_variants(variants(), sys.argv[1])
 
 
 if __name__ == "__main__":
