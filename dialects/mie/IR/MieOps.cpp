@@ -286,6 +286,14 @@ LogicalResult Conv2dOp::verify() {
       if (failed(checkShape(op, "filter", getFilter(), panels,
                             "[ceil(F / nr), C * KH * KW, nr], the packed column panels")))
         return failure();
+    } else if (getTiling()->getIsa() == "amx") {
+      // The AMX tiles' A panels: K rounded up to the tile's 32 (zeros past K), 32 filters each.
+      SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr),
+                                     (int64_t)llvm::alignTo(w[1] * w[2] * w[3], mr), mr};
+      if (failed(checkShape(op, "filter", getFilter(), panels,
+                            "[ceil(F / 32), C * KH * KW rounded up to 32, 32], the packed AMX "
+                            "panels")))
+        return failure();
     } else {
       SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr), w[1] * w[2] * w[3], mr};
       if (failed(checkShape(op, "filter", getFilter(), panels,

@@ -406,6 +406,8 @@ struct MieLowerLibraryKernelsPass
           kernel = lowerWinogradToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())
           kernel = lowerDirectConvToUKernels(conv, symbols);
+        else if (conv.getTiling() && conv.getFilterShape() && conv.getTiling()->getIsa() == "amx")
+          kernel = lowerAmxConvToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape() && conv.getPixelRows())
           kernel = lowerPixelRowsConvToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape())

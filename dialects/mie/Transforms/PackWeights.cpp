@@ -134,7 +134,8 @@ struct Packer {
   }
 
   /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr] (with `pixel_rows` RHS
-  /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T), or with `winograd = m`
+  /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T; with the "amx" tiling bf16 A panels), or with
+  /// `winograd = m`
   /// U = G g G^T per (f, c) as LHS panels [(m + 2)^2][ceil(F / mr)][C][mr]: one GEMM's panels per
   /// Winograd F(m x m, 3x3) element xi = (m + 2) i + j.
   LogicalResult packConv(Conv2dOp conv) {
@@ -176,6 +177,20 @@ struct Packer {
       // The filters are the columns of the transposed product: w^T [K, F], the filter [F, K] read
       // as a transposed B (the panels a pointwise pixel-rows GEMM of the same weights reads).
       out = packColumnPanels(global, f, k, conv.getTiling()->getNr(), /*transposed=*/true, 1.0);
+    } else if (conv.getTiling()->getIsa() == "amx") {
+      // The AMX tiles' A panels [ceil(F / 32)][K32 / 32][32][32] in bf16: per 32-k block, the
+      // panel's 32 filters as rows of 32 consecutive k (mie_ukernels.h), zeros past F and K.
+      const int64_t kp = llvm::alignTo(k, mr);
+      std::string key = (global.getSymName() + "_amxa").str();
+      out = packOnce(
+          global, key, {panels, kp, mr},
+          [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+            for (int64_t row = 0; row < f; ++row)
+              for (int64_t kk = 0; kk < k; ++kk)
+                packed[(row / mr) * kp * mr + (kk / mr) * mr * mr + (row % mr) * mr + kk % mr] =
+                    w[row * k + kk];
+          },
+          /*bf16=*/true);
     } else {
       std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
       out = packOnce(global, key, {panels, k, mr},

@@ -249,6 +249,47 @@ bool suitsAmx(GemmOp gemm) {
          isConstantBuffer(gemm.getB());
 }
 
+/// A convolution for the AMX tiles: bf16 image, filter (constant) and output summed in f32 (or in
+/// bf16 when no accumulator is set: f32 sums are at least as precise), one group, a window the
+/// packing's staging block holds.
+bool suitsAmxConv(Conv2dOp conv) {
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  std::optional<Type> acc = conv.getAccumulator();
+  auto isBf16 = [](Value v) { return cast<MemRefType>(v.getType()).getElementType().isBF16(); };
+  return isBf16(conv.getInput()) && isBf16(conv.getFilter()) && isBf16(conv.getOutput()) &&
+         (!acc || acc->isF32()) && conv.getGroups() == 1 && isConstantBuffer(conv.getFilter()) &&
+         w[2] * w[3] <= MIE_UK_BF16_AMX_CONV_MAX_TAPS;
+}
+
+/// The AMX tiling of a bf16 convolution (M = filters, N = pixels, K all in one call, bf16 panels
+/// of 32 x K32): a filter block's A panels get half an L2 and are streamed past each pixel panel,
+/// a pixel block's B panels a quarter. The pixel panels are packed once per image and shared
+/// (an arena buffer) when they fit kSharedPanelsBudget, so items may split the filters too; else
+/// each item packs its own pixel block and runs every filter on it.
+TilingAttr chooseAmxConvTiling(MLIRContext *ctx, GemmShape s, int64_t minItems) {
+  const int64_t t = MIE_UK_BF16_AMX_TILE, kp = llvm::alignTo(s.k, t), panelBytes = 2 * kp * t;
+  const int64_t fPanels = llvm::divideCeil(s.m, t), pPanels = llvm::divideCeil(s.n, t);
+  int64_t mcPanels = std::clamp<int64_t>(2 * kL2Budget / panelBytes, 1, fPanels);
+  int64_t ncPanels = std::clamp<int64_t>(kL2Budget / panelBytes, 1, pPanels);
+  auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
+  const bool shared = s.batch * pPanels * panelBytes <= kSharedPanelsBudget;
+  if (!shared) {
+    while (s.batch * blocks(pPanels, ncPanels) < minItems && ncPanels >= 2)
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+    return TilingAttr::get(ctx, "amx", t, t, kp, mcPanels * t, ncPanels * t, false);
+  }
+  // Split the larger block (in elements) until every thread has work.
+  while (s.batch * blocks(fPanels, mcPanels) * blocks(pPanels, ncPanels) < minItems) {
+    if (mcPanels >= 2 && (mcPanels >= ncPanels || ncPanels < 2))
+      mcPanels = llvm::divideCeil(mcPanels, 2);
+    else if (ncPanels >= 2)
+      ncPanels = llvm::divideCeil(ncPanels, 2);
+    else
+      break;
+  }
+  return TilingAttr::get(ctx, "amx", t, t, kp, mcPanels * t, ncPanels * t, true);
+}
+
 /// The best tile's predicted efficiency for the NCHW form of a convolution, M = filters x N =
 /// pixels over K (the cost model of chooseTiling).
 double bestNchwTileScore(StringRef isa, int64_t m, int64_t n, int64_t k) {
@@ -394,7 +435,16 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
     const bool amx = targetHasAmx(module);
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
-        if (conv.getTiling() || conv.getUkernel() || !isF32(conv.getOutput()))
+        if (conv.getTiling() || conv.getUkernel())
+          return;
+        if (amx && suitsAmxConv(conv)) {
+          auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+          auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+          GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
+          conv.setTilingAttr(chooseAmxConvTiling(ctx, shape, minWorkItems));
+          return;
+        }
+        if (!isF32(conv.getOutput()))
           return;
         if (isDepthwise(conv)) {
           if (conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2)

@@ -611,6 +611,106 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
       });
 }
 
+KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
+  TilingAttr t = *op.getTiling();
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = *op.getFilterShape();
+  constexpr int64_t T = MIE_UK_BF16_AMX_TILE;
+  const int64_t n = in[0], f = out[1], p = out[2] * out[3];
+  const int64_t kp = llvm::alignTo(in[1] * w[2] * w[3], T), mc = t.getMc(), nc = t.getNc();
+  // A panel (32 filters or 32 pixels over all of K) in bf16 elements.
+  const int64_t panel = kp * T;
+  const int64_t fPanels = llvm::divideCeil(f, T), pPanels = llvm::divideCeil(p, T),
+                pBlocks = llvm::divideCeil(p, nc), fBlocks = llvm::divideCeil(fPanels, mc / T);
+  const bool shared = t.getSharedPanels();
+  KernelOperands operands =
+      collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
+  const TileEpilogue epi =
+      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
+  const bool bf16Out = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
+  const std::string tile = t.getTileSymbol() + (bf16Out ? "_bf16c" : "");
+
+  OpBuilder b(op);
+  SmallVector<Value> outs = {op.getOutput()};
+  // Shared panels live in the arena (bf16 pairs as f32 words): every pixel panel of every image.
+  if (shared)
+    outs.push_back(
+        AllocOp::create(b, op.getLoc(), MemRefType::get({n * pPanels * panel / 2}, b.getF32Type())));
+  KernelOp kernel = KernelOp::create(
+      b, op.getLoc(), "conv2d", operands.ins, outs,
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], output = args[operands.ins.size()];
+        Value bias = operands.bias(args, output), residual = operands.residual(args, output);
+        Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc / T * panel / 2);
+        // Pixel panels of pixels [p0, p0 + np) of image `img`, at element `dstOff` of the scratch.
+        auto pack = [&](Value img, Value p0, Value np, Value dstOff) {
+          SmallVector<Value> packArgs = {ub.ptr(x), ub.i64(ub.mul(img, in[1] * in[2] * in[3])),
+                                         ub.i64(in[1]), ub.i64(in[2]), ub.i64(in[3])};
+          llvm::append_range(packArgs, windowArgs(ub, op, w));
+          packArgs.append({ub.i64(out[3]), ub.i64(p0), ub.i64(np), ub.ptr(scratch),
+                           ub.i64(dstOff)});
+          ub.call("mie_uk_bf16_pack_conv_amx", packArgs);
+        };
+        // Blocks of 32 filters [ftBegin, ftEnd) x 32 pixels of the np pixels from p0, all of K
+        // per call; `panelOf(pt)` is pixel panel pt's first element in the scratch. Pixel panels
+        // outside (each stays in L1), filter panels inside (streamed from L2).
+        auto tiles = [&](Value img, Value ftBegin, Value ftEnd, Value p0, Value np,
+                         function_ref<Value(Value)> panelOf) {
+          Value wp = ub.ptr(filter), outp = ub.ptr(output), sp = ub.ptr(scratch),
+                bp = ub.ptr(bias), rp = ub.ptr(residual);
+          Value outImg = ub.mul(img, f * p);
+          ub.loop(ub.c(0), ub.ceilDiv(np, T), [&](Value pt) {
+            Value ncur = ub.min(ub.c(T), ub.sub(np, ub.mul(pt, T)));
+            Value bOff = ub.i64(panelOf(pt));
+            ub.loop(ftBegin, ftEnd, [&](Value ft) {
+              Value row = ub.mul(ft, T);
+              Value mcur = ub.min(ub.c(T), ub.sub(ub.c(f), row));
+              Value cOff =
+                  ub.i64(ub.add(ub.add(outImg, ub.mul(row, p)), ub.add(p0, ub.mul(pt, T))));
+              ub.call(tile, {wp, ub.i64(ub.mul(ft, panel)), sp, bOff, outp, cOff, ub.i64(p),
+                             ub.i64(kp), ub.i64(mcur), ub.i64(ncur), ub.i64(epi.flags), bp,
+                             ub.i64(row), rp, cOff, ub.i64(p), ub.f32(epi.lo), ub.f32(epi.hi)});
+            });
+          });
+        };
+        if (!shared) {
+          // Items: (image, pixel block), packed by the item; every filter group runs on it.
+          parallelItems(ub, n * pBlocks, [&](Value item) {
+            Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
+            Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
+            pack(img, p0, np, ub.c(0));
+            forPanelGroups(ub, 1, Value(), fBlocks, mc / T, fPanels,
+                           [&](Value ftBegin, Value ftEnd) {
+                             tiles(img, ftBegin, ftEnd, p0, np,
+                                   [&](Value pt) { return ub.mul(pt, panel); });
+                           });
+          });
+          return;
+        }
+        // Shared: every (image, pixel panel) packed first, then the items (image, pixel block,
+        // filter block) only compute.
+        parallelItems(ub, n * pPanels, [&](Value item) {
+          Value img = ub.div(item, pPanels), p0 = ub.mul(ub.rem(item, pPanels), T);
+          pack(img, p0, ub.min(ub.c(T), ub.sub(ub.c(p), p0)), ub.mul(item, panel));
+        });
+        parallelItems(ub, n * pBlocks * fBlocks, [&](Value item) {
+          Value img = ub.div(item, pBlocks * fBlocks), rest = ub.rem(item, pBlocks * fBlocks);
+          Value pb = ub.div(rest, fBlocks);
+          auto [ftBegin, ftEnd] = panelGroup(ub, ub.rem(rest, fBlocks), mc / T, fPanels);
+          Value p0 = ub.mul(pb, nc);
+          Value firstPanel = ub.add(ub.mul(img, pPanels), ub.mul(pb, nc / T));
+          tiles(img, ftBegin, ftEnd, p0, ub.min(ub.c(nc), ub.sub(ub.c(p), p0)),
+                [&](Value pt) { return ub.mul(ub.add(firstPanel, pt), panel); });
+        });
+      });
+  // All of K in one call: each tile reads its residual block just before it stores it.
+  allowResidualInPlace(kernel, operands, /*readBeforeWritten=*/true);
+  op.erase();
+  return kernel;
+}
+
 KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();

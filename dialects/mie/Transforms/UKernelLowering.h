@@ -23,6 +23,11 @@ KernelOp lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// the filter packed as column panels, tiles storing transposed into the NCHW output.
 KernelOp lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// A bf16 convolution with the "amx" tiling: the NCHW implicit GEMM on the AMX tiles, the filter
+/// packed as bf16 A panels at compile time, pixels packed at run time into VNNI B panels of all of
+/// K, one rounding of each output to bf16.
+KernelOp lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols);
+
 /// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
 /// microkernels, output transform with the epilogue.
 KernelOp lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);

@@ -305,3 +305,136 @@ extern "C" void mie_uk_bf16_pack_b_amx(const float *b, int64_t b_off, int64_t ld
         }
       }
 }
+
+namespace {
+
+/// Lanes [lo, hi) of 32 (0 <= lo <= hi <= 32).
+MIE_UK_INLINE __mmask32 laneRange(int64_t lo, int64_t hi) {
+  const uint64_t upTo = hi >= 32 ? 0xffffffffull : (1ull << hi) - 1;
+  return __mmask32(upTo & ~((1ull << lo) - 1));
+}
+
+/// One tap of one run of output pixels (a segment of a panel along an output row): lanes
+/// [lane + lo, lane + hi) of the panel read x[c][ih][iw0 + (l - lane) SW] (l: the lane), the other
+/// lanes of [lane, lane + len) are padding.
+struct AmxTapRun {
+  int64_t lane, len, offset, lo, hi;
+  bool inside; // the input row exists (else the whole segment is padding)
+};
+
+/// Writes the segment's lanes of `channels` K rows (one per channel, `rowStride` apart, the
+/// channels' planes `plane` elements apart) from x + r.offset: one or two masked loads per row
+/// (masked-off lanes read nothing, so the padding costs no memory access) and one masked store.
+MIE_UK_INLINE void packConvSegment(uint16_t *__restrict rows, int64_t rowStride, const uint16_t *x,
+                                   int64_t plane, int64_t channels, const AmxTapRun &r,
+                                   int64_t SW) {
+  const __mmask32 st = laneRange(r.lane, r.lane + r.len);
+  if (!r.inside || r.hi <= r.lo) {
+    for (int64_t c = 0; c < channels; ++c)
+      _mm512_mask_storeu_epi16(rows + c * rowStride, st, _mm512_setzero_si512());
+    return;
+  }
+  const __mmask32 live = laneRange(r.lane + r.lo, r.lane + r.hi);
+  if (SW == 1) {
+    // Lane l reads s[l] with s = x + offset - lane: lane `lane` reads the segment's first column.
+    const uint16_t *s = x + r.offset - r.lane;
+    for (int64_t c = 0; c < channels; ++c, s += plane)
+      _mm512_mask_storeu_epi16(rows + c * rowStride, st, _mm512_maskz_loadu_epi16(live, s));
+  } else if (SW == 2) {
+    // Lane l reads element 2 l of s = x + offset - 2 lane: the even elements of 64, gathered by one
+    // two-source permutation; only the elements a live lane takes are loaded.
+    const uint64_t liveBits = live;
+    uint64_t even = 0;
+    for (int j = 0; j < 32; ++j)
+      even |= ((liveBits >> j) & 1ull) << (2 * j);
+    const __mmask32 lowHalf = __mmask32(even), highHalf = __mmask32(even >> 32);
+    alignas(64) static const uint16_t kEvenIndex[32] = {0,  2,  4,  6,  8,  10, 12, 14,
+                                                         16, 18, 20, 22, 24, 26, 28, 30,
+                                                         32, 34, 36, 38, 40, 42, 44, 46,
+                                                         48, 50, 52, 54, 56, 58, 60, 62};
+    const __m512i idx = _mm512_load_si512(kEvenIndex);
+    const uint16_t *s = x + r.offset - 2 * r.lane;
+    for (int64_t c = 0; c < channels; ++c, s += plane) {
+      const __m512i a = _mm512_maskz_loadu_epi16(lowHalf, s);
+      const __m512i b = _mm512_maskz_loadu_epi16(highHalf, s + 32);
+      _mm512_mask_storeu_epi16(rows + c * rowStride, st, _mm512_permutex2var_epi16(a, idx, b));
+    }
+  } else {
+    for (int64_t c = 0; c < channels; ++c) {
+      const uint16_t *s = x + r.offset + c * plane;
+      uint16_t *d = rows + c * rowStride + r.lane;
+      for (int64_t l = 0; l < r.len; ++l)
+        d[l] = l >= r.lo && l < r.hi ? s[l * SW] : uint16_t(0);
+    }
+  }
+}
+
+} // namespace
+
+/// B panels of a bf16 NCHW convolution's implicit GEMM on the AMX tiles (K = C * KH * KW in
+/// (c, kh, kw) order, N = output pixels): pixels [p0, p0 + np) of one image x + x_off [C, H, W]
+/// into ceil(np / 32) panels [K32 / 32][2][16][16][2] (K32: K rounded up to 32; VNNI pairs of k,
+/// the layout of mie_uk_bf16_pack_b_amx), zeros where the window leaves the image, past K and past
+/// np. The K rows of up to 32 channels at a time go to a k-major staging block first (the bounds
+/// and masks of a tap and an output-row segment are worked out once for all those channels, as
+/// in the f32 packing), then pairs of rows are interleaved into VNNI order.
+extern "C" void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int64_t H,
+                                          int64_t W, int64_t KH, int64_t KW, int64_t SH,
+                                          int64_t SW, int64_t PH, int64_t PW, int64_t DH,
+                                          int64_t DW, int64_t OW, int64_t p0, int64_t np,
+                                          uint16_t *dst, int64_t dst_off) {
+  constexpr int64_t kChunk = 32; // channels per staging block: their K rows start on a 32-k block
+  x += x_off;
+  dst += dst_off;
+  const int64_t taps = KH * KW, K = C * taps, kb = (K + 31) / 32;
+  alignas(64) uint16_t staging[kChunk * MIE_UK_BF16_AMX_CONV_MAX_TAPS][32];
+  struct Segment {
+    int64_t lane, len, ih0, iw0; // first lane, lanes, input row / column of tap (0, 0)
+  };
+  for (int64_t t = 0, panels = (np + 31) / 32; t < panels; ++t) {
+    const int64_t pbeg = p0 + t * 32, cnt = np - t * 32 < 32 ? np - t * 32 : 32;
+    Segment segs[32];
+    int64_t numSegs = 0;
+    for (int64_t lane = 0, oh = pbeg / OW, ow = pbeg % OW; lane < cnt; ow = 0, ++oh) {
+      const int64_t len = OW - ow < cnt - lane ? OW - ow : cnt - lane;
+      segs[numSegs++] = {lane, len, oh * SH - PH, ow * SW - PW};
+      lane += len;
+    }
+    uint16_t *panel = dst + t * kb * 1024;
+    for (int64_t c0 = 0; c0 < C; c0 += kChunk) {
+      const int64_t channels = C - c0 < kChunk ? C - c0 : kChunk;
+      const int64_t rows = channels * taps, paddedRows = (rows + 31) / 32 * 32;
+      for (int64_t tap = 0; tap < taps; ++tap) {
+        const int64_t kh = tap / KW, kw = tap % KW;
+        for (int64_t s = 0; s < numSegs; ++s) {
+          const Segment &sg = segs[s];
+          const int64_t ih = sg.ih0 + kh * DH, iw0 = sg.iw0 + kw * DW;
+          // Lanes [lo, hi) of the segment have 0 <= iw0 + l SW < W.
+          int64_t lo = iw0 < 0 ? (-iw0 + SW - 1) / SW : 0;
+          int64_t hi = W - iw0 <= 0 ? 0 : (W - iw0 + SW - 1) / SW;
+          lo = lo > sg.len ? sg.len : lo;
+          hi = hi < lo ? lo : (hi > sg.len ? sg.len : hi);
+          const AmxTapRun run{sg.lane, sg.len, ih * W + iw0, lo, hi, ih >= 0 && ih < H};
+          packConvSegment(&staging[tap][0], taps * 32, x + c0 * H * W, H * W, channels, run, SW);
+        }
+      }
+      // Lanes past the panel's pixels and rows past K hold zeros.
+      if (cnt < 32)
+        for (int64_t r = 0; r < rows; ++r)
+          _mm512_mask_storeu_epi16(&staging[r][0], laneRange(cnt, 32), _mm512_setzero_si512());
+      for (int64_t r = rows; r < paddedRows; ++r)
+        _mm512_store_si512(&staging[r][0], _mm512_setzero_si512());
+      // Rows 2p and 2p + 1 of each 32-row block side by side: the block's two halves of columns.
+      uint16_t *blocks = panel + (c0 * taps / 32) * 1024;
+      for (int64_t r0 = 0; r0 < paddedRows; r0 += 32, blocks += 1024)
+        for (int h = 0; h < 2; ++h)
+          for (int64_t p = 0; p < 16; ++p) {
+            const __m256i k0 = _mm256_load_si256(
+                reinterpret_cast<const __m256i *>(&staging[r0 + 2 * p][h * 16]));
+            const __m256i k1 = _mm256_load_si256(
+                reinterpret_cast<const __m256i *>(&staging[r0 + 2 * p + 1][h * 16]));
+            _mm512_storeu_si512(blocks + h * 512 + p * 32, pairRows(k0, k1));
+          }
+    }
+  }
+}

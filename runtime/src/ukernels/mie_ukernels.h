@@ -238,6 +238,16 @@ void mie_uk_bf16_pack_a_amx_bf16(const uint16_t *a, int64_t a_off, int64_t lda, 
    or b[b_off + j * ldb + k] when trans), rounded to nearest even bf16. */
 void mie_uk_bf16_pack_b_amx(const float *b, int64_t b_off, int64_t ldb, int64_t trans, int64_t n0,
                             int64_t nc, int64_t k0, int64_t kc, uint16_t *dst, int64_t dst_off);
+/* B panels of a bf16 NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N =
+   output pixels): pixels [p0, p0 + np) of one image x + x_off [C, H, W] into ceil(np / 32) panels of
+   K rounded up to 32 (the B layout above), zeros where the window leaves the image. The filters are
+   the A panels, packed at compile time: C = out [F, P] rows, bias per filter. KH * KW at most
+   MIE_UK_BF16_AMX_CONV_MAX_TAPS. */
+#define MIE_UK_BF16_AMX_CONV_MAX_TAPS 64
+void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+                               int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t PH,
+                               int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0,
+                               int64_t np, uint16_t *dst, int64_t dst_off);
 
 #ifdef __cplusplus
 } /* extern "C" */
