@@ -249,15 +249,19 @@ bool suitsAmx(GemmOp gemm) {
          isConstantBuffer(gemm.getB());
 }
 
+/// Image, filter and output in bf16 (bias and residual have the output's type).
+bool isBf16Throughout(Conv2dOp conv) {
+  auto isBf16 = [](Value v) { return cast<MemRefType>(v.getType()).getElementType().isBF16(); };
+  return isBf16(conv.getInput()) && isBf16(conv.getFilter()) && isBf16(conv.getOutput());
+}
+
 /// A convolution for the AMX tiles: bf16 image, filter (constant) and output summed in f32 (or in
 /// bf16 when no accumulator is set: f32 sums are at least as precise), one group, a window the
 /// packing's staging block holds.
 bool suitsAmxConv(Conv2dOp conv) {
   auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
   std::optional<Type> acc = conv.getAccumulator();
-  auto isBf16 = [](Value v) { return cast<MemRefType>(v.getType()).getElementType().isBF16(); };
-  return isBf16(conv.getInput()) && isBf16(conv.getFilter()) && isBf16(conv.getOutput()) &&
-         (!acc || acc->isF32()) && conv.getGroups() == 1 && isConstantBuffer(conv.getFilter()) &&
+  return isBf16Throughout(conv) && (!acc || acc->isF32()) && conv.getGroups() == 1 && isConstantBuffer(conv.getFilter()) &&
          w[2] * w[3] <= MIE_UK_BF16_AMX_CONV_MAX_TAPS;
 }
 
@@ -444,13 +448,18 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           conv.setTilingAttr(chooseAmxConvTiling(ctx, shape, minWorkItems));
           return;
         }
-        if (!isF32(conv.getOutput()))
-          return;
         if (isDepthwise(conv)) {
-          if (conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2)
-            conv.setUkernel("mie_uk_f32_dwconv_nchw_" + chosenIsa);
+          // f32, or bf16 throughout (summed in f32: no accumulator, or an f32 one).
+          std::optional<Type> acc = conv.getAccumulator();
+          const char *kind = isF32(conv.getOutput())             ? "f32"
+                             : isBf16Throughout(conv) && (!acc || acc->isF32()) ? "bf16"
+                                                                                 : nullptr;
+          if (kind && conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2)
+            conv.setUkernel(("mie_uk_" + Twine(kind) + "_dwconv_nchw_" + chosenIsa).str());
           return;
         }
+        if (!isF32(conv.getOutput()))
+          return;
         if (conv.getGroups() != 1 || !isConstantBuffer(conv.getFilter()))
           return;
         auto in = cast<MemRefType>(conv.getInput().getType()).getShape();

@@ -841,8 +841,12 @@ KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) 
   ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
-  int64_t planeFloats = mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1], dilations[0],
-                                                   dilations[1], oh, ow);
+  const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
+  int64_t planeFloats =
+      bf16 ? mie_uk_bf16_dwconv_plane_floats(h, wd, w[2], w[3], strides[0], strides[1],
+                                             dilations[0], dilations[1], oh, ow)
+           : mie_uk_dwconv_plane_floats(w[2], w[3], strides[0], strides[1], dilations[0],
+                                        dilations[1], oh, ow);
   int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = op.getUkernel()->str();

@@ -330,10 +330,13 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
 
 #if defined(MIE_UK_ISA_AVX512)
 #define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_avx512
+#define MIE_UK_BF16_DW_NAME mie_uk_bf16_dwconv_nchw_avx512
 #elif defined(MIE_UK_ISA_AVX2)
 #define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_avx2
+#define MIE_UK_BF16_DW_NAME mie_uk_bf16_dwconv_nchw_avx2
 #else
 #define MIE_UK_DW_NAME mie_uk_f32_dwconv_nchw_neon
+#define MIE_UK_BF16_DW_NAME mie_uk_bf16_dwconv_nchw_neon
 #endif
 
 extern "C" __attribute__((always_inline)) void
@@ -348,5 +351,61 @@ MIE_UK_DW_NAME(const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, 
     dwconvChannel(x + x_off + c * H * W, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW,
                   w + w_off + c * KH * KW, out + out_off + c * OH * OW, flags, b, resc, lo, hi,
                   plane, /*planeFilled=*/c != c0);
+  }
+}
+
+namespace {
+
+/// bf16 (as uint16_t) widened to f32: exact, a shift (loops the compiler vectorizes).
+MIE_UK_INLINE void widenBf16(const uint16_t *__restrict src, float *__restrict dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t u = uint32_t(src[i]) << 16;
+    __builtin_memcpy(&dst[i], &u, sizeof(u));
+  }
+}
+
+/// f32 rounded to bf16, to nearest even; NaN stays a (quiet) NaN.
+MIE_UK_INLINE void narrowToBf16(const float *__restrict src, uint16_t *__restrict dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t u;
+    __builtin_memcpy(&u, &src[i], sizeof(u));
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    dst[i] = uint16_t((u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded);
+  }
+}
+
+} // namespace
+
+/// The depthwise convolution of bf16 tensors (mie_ukernels.h): each channel is widened into the
+/// scratch, run through the f32 kernel (f32 sums and epilogue), and its output rounded to bf16
+/// once. Depthwise layers do a window's multiply-adds per element they read, so they are bound by
+/// loads, not by arithmetic a bf16 instruction would halve; the widening is one pass over data the
+/// f32 kernel then reads from L1/L2.
+extern "C" __attribute__((always_inline)) void
+MIE_UK_BF16_DW_NAME(const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW,
+                    int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW,
+                    int64_t OH, int64_t OW, const uint16_t *w, int64_t w_off, int64_t c0,
+                    int64_t cn, uint16_t *out, int64_t out_off, int64_t flags,
+                    const uint16_t *bias, int64_t bias_off, const uint16_t *res, int64_t res_off,
+                    float lo, float hi, float *plane) {
+  // The scratch: the f32 kernel's plane, then the channel's input, output, residual and window.
+  const int64_t planeFloats = (mie_uk_dwconv_plane_floats(KH, KW, SH, SW, DH, DW, OH, OW) + 15) /
+                              16 * 16;
+  const int64_t inFloats = (H * W + 15) / 16 * 16, outFloats = (OH * OW + 15) / 16 * 16;
+  float *xf = plane + planeFloats, *of = xf + inFloats, *rf = of + outFloats, *wf = rf + outFloats;
+  for (int64_t c = c0; c < c0 + cn; ++c) {
+    widenBf16(x + x_off + c * H * W, xf, H * W);
+    widenBf16(w + w_off + c * KH * KW, wf, KH * KW);
+    const float *resc = nullptr;
+    if (flags & MIE_UK_RESIDUAL) {
+      widenBf16(res + res_off + c * OH * OW, rf, OH * OW);
+      resc = rf;
+    }
+    float b = 0.0f;
+    if (flags & MIE_UK_BIAS)
+      widenBf16(bias + bias_off + c, &b, 1);
+    dwconvChannel(xf, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW, wf, of, flags, b, resc, lo, hi,
+                  plane, /*planeFilled=*/c != c0);
+    narrowToBf16(of, out + out_off + c * OH * OW, OH * OW);
   }
 }

@@ -125,6 +125,14 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
       const float *w, int64_t w_off, int64_t c0, int64_t cn, float *out, int64_t out_off,          \
       int64_t flags, const float *bias, int64_t bias_off, const float *res, int64_t res_off,       \
       float lo, float hi, float *plane);                                                           \
+  /* The same for bf16 tensors (as uint16_t), summed in f32 and rounded once: `plane` holds        \
+     mie_uk_bf16_dwconv_plane_floats(...) floats. */                                               \
+  void mie_uk_bf16_dwconv_nchw_##isa(                                                              \
+      const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,  \
+      int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,          \
+      const uint16_t *w, int64_t w_off, int64_t c0, int64_t cn, uint16_t *out, int64_t out_off,    \
+      int64_t flags, const uint16_t *bias, int64_t bias_off, const uint16_t *res,                  \
+      int64_t res_off, float lo, float hi, float *plane);                                          \
   /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H,  \
      W] (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)):      \
      writes V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW)     \
@@ -195,6 +203,15 @@ static inline int64_t mie_uk_dwconv_plane_ld(int64_t KW, int64_t SW, int64_t DW,
 static inline int64_t mie_uk_dwconv_plane_floats(int64_t KH, int64_t KW, int64_t SH, int64_t SW,
                                                  int64_t DH, int64_t DW, int64_t OH, int64_t OW) {
   return ((OH - 1) * SH + (KH - 1) * DH + 1) * mie_uk_dwconv_plane_ld(KW, SW, DW, OW);
+}
+
+/* The bf16 depthwise kernel's scratch: the f32 plane, then a channel's input, output and residual
+   widened to f32 and its window (each part a multiple of 16 floats). */
+static inline int64_t mie_uk_bf16_dwconv_plane_floats(int64_t H, int64_t W, int64_t KH, int64_t KW,
+                                                      int64_t SH, int64_t SW, int64_t DH,
+                                                      int64_t DW, int64_t OH, int64_t OW) {
+  return (mie_uk_dwconv_plane_floats(KH, KW, SH, SW, DH, DW, OH, OW) + 15) / 16 * 16 +
+         (H * W + 15) / 16 * 16 + 2 * ((OH * OW + 15) / 16 * 16) + KH * KW;
 }
 
 /* The Winograd input transform's padded plane: 2 TH + 2 rows of 2 TW + 2 + MIE_UK_WINOGRAD_SLACK.
