@@ -204,4 +204,57 @@ TEST(UKernelBf16Amx, ResidualReadFromTheBlockItWrites) {
     }
 }
 
+/// A convolution's window and image for the conv packing test.
+struct ConvCase {
+  int64_t C, H, W, KH, KW, SH, SW, PH, PW, DH, DW;
+};
+
+/// The conv packing against the implicit GEMM's B matrix built element by element: pixel panels of
+/// 32 with K in VNNI pairs, zeros in the padding, past K and past the pixels asked for. The cases
+/// cover the stem (C = 3, 7x7 stride 2), 3x3 strides 1 and 2, more than one 32-channel staging
+/// block, 1x1 strided, dilation, a stride of 3 (the scalar path) and rows shorter than a panel.
+TEST(UKernelBf16Amx, PackConvMatchesTheImplicitGemm) {
+  SKIP_WITHOUT_AMX();
+  const ConvCase cases[] = {{3, 20, 19, 7, 7, 2, 2, 3, 3, 1, 1},  {5, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1},
+                            {40, 7, 7, 3, 3, 2, 2, 1, 1, 1, 1}, {33, 6, 6, 1, 1, 2, 2, 0, 0, 1, 1},
+                            {4, 12, 13, 3, 3, 1, 1, 2, 2, 2, 2}, {6, 10, 14, 3, 3, 3, 3, 1, 0, 1, 1},
+                            {64, 5, 3, 3, 3, 1, 1, 1, 1, 1, 1}};
+  for (const ConvCase &q : cases) {
+    const int64_t OH = (q.H + 2 * q.PH - q.DH * (q.KH - 1) - 1) / q.SH + 1;
+    const int64_t OW = (q.W + 2 * q.PW - q.DW * (q.KW - 1) - 1) / q.SW + 1;
+    const int64_t P = OH * OW, K = q.C * q.KH * q.KW, kb = roundUp(K, T) / T;
+    std::vector<float> xf = randomVector(q.C * q.H * q.W + 3, uint32_t(K + P));
+    std::vector<uint16_t> x(xf.size());
+    for (size_t i = 0; i < xf.size(); ++i)
+      x[i] = toBf16(xf[i]);
+    // Every pixel from 0, and a block that starts inside a row and ends before the last pixel.
+    const int64_t ranges[][2] = {{0, P}, {P / 3, P - P / 3 - 1}};
+    for (const auto &range : ranges) {
+      const int64_t p0 = range[0], np = std::max<int64_t>(range[1], 1);
+      const int64_t panels = roundUp(np, T) / T;
+      std::vector<uint16_t> got(panels * kb * T * T + 5, 0xdead);
+      mie_uk_bf16_pack_conv_amx(x.data(), 3, q.C, q.H, q.W, q.KH, q.KW, q.SH, q.SW, q.PH, q.PW,
+                                q.DH, q.DW, OW, p0, np, got.data(), 5);
+      for (int64_t t = 0; t < panels; ++t)
+        for (int64_t kk = 0; kk < kb * T; ++kk)
+          for (int64_t j = 0; j < T; ++j) {
+            const int64_t pix = p0 + t * T + j;
+            uint16_t want = 0;
+            if (kk < K && t * T + j < np) {
+              const int64_t c = kk / (q.KH * q.KW), tap = kk % (q.KH * q.KW);
+              const int64_t ih = pix / OW * q.SH - q.PH + tap / q.KW * q.DH;
+              const int64_t iw = pix % OW * q.SW - q.PW + tap % q.KW * q.DW;
+              if (ih >= 0 && ih < q.H && iw >= 0 && iw < q.W)
+                want = x[3 + (c * q.H + ih) * q.W + iw];
+            }
+            const int64_t at = 5 + t * kb * 1024 + kk / T * 1024 + j / 16 * 512 +
+                               kk % T / 2 * 32 + j % 16 * 2 + kk % 2;
+            ASSERT_EQ(got[at], want) << "C=" << q.C << " " << q.KH << "x" << q.KW << " stride "
+                                     << q.SH << " p0=" << p0 << " np=" << np << " k " << kk
+                                     << " pixel " << pix;
+          }
+    }
+  }
+}
+
 } // namespace

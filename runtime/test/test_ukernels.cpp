@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -381,6 +383,82 @@ TEST(UKernelDepthwise, MatchesDirectConvolution) {
             }
         ASSERT_EQ(out.back(), -9.0f);
       }
+    }
+  }
+}
+
+/// The bf16 depthwise kernel is the f32 one on the widened tensors with its output rounded once
+/// (to nearest even): bit for bit, over strides 1 and 2, a 5x5 window, the residual and bias.
+TEST(UKernelDepthwise, Bf16IsTheF32KernelRoundedOnce) {
+  using Bf16DwConvFn = void (*)(const uint16_t *, int64_t, int64_t, int64_t, int64_t, int64_t,
+                                int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                                int64_t, const uint16_t *, int64_t, int64_t, int64_t, uint16_t *,
+                                int64_t, int64_t, const uint16_t *, int64_t, const uint16_t *,
+                                int64_t, float, float, float *);
+#if defined(__x86_64__)
+  const std::pair<const char *, Bf16DwConvFn> kernels[] = {
+      {"avx512", mie_uk_bf16_dwconv_nchw_avx512}, {"avx2", mie_uk_bf16_dwconv_nchw_avx2}};
+#else
+  const std::pair<const char *, Bf16DwConvFn> kernels[] = {{"neon", mie_uk_bf16_dwconv_nchw_neon}};
+#endif
+  auto toBf16 = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return uint16_t((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  };
+  auto fromBf16 = [](uint16_t h) {
+    const uint32_t u = uint32_t(h) << 16;
+    float v;
+    std::memcpy(&v, &u, 4);
+    return v;
+  };
+  struct Case {
+    int64_t h, w, kh, s, p;
+  };
+  const Case cases[] = {{7, 9, 3, 1, 1}, {16, 17, 3, 2, 1}, {13, 20, 5, 1, 2}, {14, 14, 5, 2, 2}};
+  const int64_t channels = 3;
+  const int64_t flags = MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
+                        (MIE_UK_ACT_RELU6 << MIE_UK_ACTIVATION_SHIFT);
+  for (const Isa &isa : allIsas()) {
+    if (!supported(isa.name))
+      continue;
+    Bf16DwConvFn bf16Kernel = nullptr;
+    for (const auto &[name, fn] : kernels)
+      if (isa.name == name)
+        bf16Kernel = fn;
+    ASSERT_NE(bf16Kernel, nullptr) << isa.name;
+    for (const Case &cc : cases) {
+      const int64_t oh = (cc.h + 2 * cc.p - cc.kh) / cc.s + 1, ow = (cc.w + 2 * cc.p - cc.kh) / cc.s + 1;
+      // Operands rounded to bf16: `f` the f32 kernel's, `b` the bf16 kernel's, the same values.
+      auto operand = [&](int64_t n, uint32_t seed, std::vector<float> &f, std::vector<uint16_t> &b) {
+        f = randomVector(n, seed);
+        b.resize(n);
+        for (int64_t i = 0; i < n; ++i) {
+          b[i] = toBf16(f[i]);
+          f[i] = fromBf16(b[i]);
+        }
+      };
+      std::vector<float> x, w, bias, res;
+      std::vector<uint16_t> xb, wb, biasb, resb;
+      operand(channels * cc.h * cc.w, 31, x, xb);
+      operand(channels * cc.kh * cc.kh, 32, w, wb);
+      operand(channels, 33, bias, biasb);
+      operand(channels * oh * ow, 34, res, resb);
+      std::vector<float> plane(mie_uk_dwconv_plane_floats(cc.kh, cc.kh, cc.s, cc.s, 1, 1, oh, ow));
+      std::vector<float> want(channels * oh * ow);
+      isa.dwconv(x.data(), 0, cc.h, cc.w, cc.kh, cc.kh, cc.s, cc.s, cc.p, cc.p, 1, 1, oh, ow,
+                 w.data(), 0, 0, channels, want.data(), 0, flags, bias.data(), 0, res.data(), 0,
+                 0.0f, 0.0f, plane.data());
+      std::vector<float> scratch(mie_uk_bf16_dwconv_plane_floats(cc.h, cc.w, cc.kh, cc.kh, cc.s,
+                                                                 cc.s, 1, 1, oh, ow));
+      std::vector<uint16_t> got(channels * oh * ow + 1, 0xdead);
+      bf16Kernel(xb.data(), 0, cc.h, cc.w, cc.kh, cc.kh, cc.s, cc.s, cc.p, cc.p, 1, 1, oh, ow,
+                 wb.data(), 0, 0, channels, got.data(), 0, flags, biasb.data(), 0, resb.data(), 0,
+                 0.0f, 0.0f, scratch.data());
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(got[i], toBf16(want[i])) << isa.name << " h=" << cc.h << " k=" << cc.kh
+                                           << " s=" << cc.s << " at " << i;
+      ASSERT_EQ(got.back(), 0xdead) << "stored past the output";
     }
   }
 }

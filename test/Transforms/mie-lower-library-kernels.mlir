@@ -626,3 +626,37 @@ func.func @gemm_amx(%a: memref<5x100xbf16>, %b: memref<1x128x32xbf16>, %bias: me
   mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x128x32xbf16>) bias(%bias : memref<20xbf16>) residual(%r : memref<5x20xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, epilogue = #mie.epilogue<bias, residual>, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>}
   return
 }
+
+// -----
+
+// Tests the AMX lowering of a bf16 3x3 convolution (C = 4, K = 36 rounded up to 64; F = 40 filters in
+// two A panels of 32 x 64; P = 6 x 6 = 36 pixels in two B panels): shared pixel panels (2 panels x
+// 64 k x 32 pixels of bf16 = 2048 words) packed per (image, pixel panel) over all of K, then items
+// running the bf16-output tile over k = 64 with the bias per filter (row) and the residual read in
+// place; the window goes to the packing (KH, KW, SH, SW, PH, PW, DH, DW = 3, 3, 1, 1, 1, 1, 1, 1).
+// CHECK-LABEL: func.func @conv_amx
+// CHECK: %[[PANELS:.+]] = mie.alloc : memref<2048xf32>
+// CHECK: mie.kernel "conv2d"
+// CHECK-SAME: mie.in_place_input = 3 : i64
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_bf16_pack_conv_amx({{.+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64) -> ()
+// CHECK: scf.parallel
+// CHECK: %[[KP:.+]] = arith.constant 64 : i64
+// CHECK: func.call @mie_uk_bf16_gemm_32x32_amx_bf16c(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[KP]], {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
+func.func @conv_amx(%x: memref<1x4x6x6xbf16>, %w: memref<2x64x32xbf16>, %bias: memref<40xbf16>, %r: memref<1x40x6x6xbf16>, %y: memref<1x40x6x6xbf16>) {
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xbf16>, memref<2x64x32xbf16>) bias(%bias : memref<40xbf16>) residual(%r : memref<1x40x6x6xbf16>) outs(%y : memref<1x40x6x6xbf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 40, 4, 3, 3>, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 64, mc = 64, nc = 64, shared_panels = true>}
+  return
+}
+
+// -----
+
+// Tests a bf16 depthwise convolution with the bf16 microkernel: the kernel's scratch holds the f32
+// plane and the channel widened (mie_uk_bf16_dwconv_plane_floats: 192 + 16 + 2 x 16 + 9 = 249 floats).
+// CHECK-LABEL: func.func @dwconv_bf16
+// CHECK: mie.kernel "dwconv"
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<249xf32>
+// CHECK: func.call @mie_uk_bf16_dwconv_nchw_avx512(
+func.func @dwconv_bf16(%x: memref<1x4x4x4xbf16>, %w: memref<4x1x3x3xbf16>, %y: memref<1x4x4x4xbf16>) {
+  mie.conv2d ins(%x, %w : memref<1x4x4x4xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x4x4xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_bf16_dwconv_nchw_avx512"}
+  return
+}

@@ -159,3 +159,21 @@ func.func @gemm_amx(%a: memref<1x2xbf16>, %c: memref<1x3xbf16>) {
   mie.gemm ins(%a, %b : memref<1x2xbf16>, memref<3x2xbf16>) outs(%c : memref<1x3xbf16>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32>}
   return
 }
+
+// -----
+
+// Tests packing a bf16 filter [F = 2, C = 1, 1, 2] for the AMX convolution tiling: the A panels
+// [ceil(2 / 32), K = 2 rounded up to 32, 32] in bf16, each filter a row of 32 consecutive k: 1 2 then
+// 30 zeros, 3 4 then zeros (rows of no filter and k past K are zeros).
+
+// CHECK-LABEL: func.func @conv_amx
+// CHECK: %[[P:.+]] = memref.get_global @{{wc_amxa[0-9]*}} : memref<1x32x32xbf16>
+// CHECK: mie.conv2d ins(%{{.+}}, %[[P]] : memref<1x1x4x4xbf16>, memref<1x32x32xbf16>)
+// CHECK-SAME: filter_shape = array<i64: 2, 1, 1, 2>
+// CHECK: "0x04000000803F004000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000040408040{{0+}}"
+memref.global "private" constant @wc : memref<2x1x1x2xbf16> = dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]>
+func.func @conv_amx(%x: memref<1x1x4x4xbf16>, %y: memref<1x2x4x3xbf16>) {
+  %w = memref.get_global @wc : memref<2x1x1x2xbf16>
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xbf16>, memref<2x1x1x2xbf16>) outs(%y : memref<1x2x4x3xbf16>) {accumulator = f32, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32, shared_panels = true>}
+  return
+}

@@ -416,3 +416,39 @@ func.func @bf16_without_amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>) 
   return
 }
 }
+
+// -----
+
+// Tests bf16 convolutions on an AMX target. A 3x3 one (64 -> 64 at 56x56, K = 576) takes the AMX
+// tiling: 32 x 32 tiles over all of K, its 98 pixel panels (3.6 MB) packed once and shared, the two
+// filter panels (36 KiB each) in one block, pixel blocks of 7 panels (a quarter of the L2 budget)
+// halved to 4 so that there are items for every thread.
+// A depthwise one runs the bf16 depthwise microkernel; a grouped one and one summed in bf16 keep the
+// portable path.
+
+// CHECK-LABEL: func.func @amx_conv
+// CHECK: mie.conv2d
+// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 576, mc = 64, nc = 128, shared_panels = true>
+// CHECK: mie.conv2d
+// CHECK-SAME: ukernel = "mie_uk_bf16_dwconv_nchw_avx512"
+// CHECK: mie.conv2d
+// CHECK-NOT: tiling
+// CHECK-SAME: groups = 2
+// CHECK: mie.conv2d
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f,+avx512bf16,+amx-tile,+amx-bf16">} {
+memref.global "private" constant @w : memref<64x64x3x3xbf16> = dense<1.0>
+memref.global "private" constant @dw : memref<64x1x3x3xbf16> = dense<1.0>
+memref.global "private" constant @g : memref<64x32x3x3xbf16> = dense<1.0>
+func.func @amx_conv(%x: memref<1x64x56x56xbf16>, %y: memref<1x64x56x56xbf16>) {
+  %w = memref.get_global @w : memref<64x64x3x3xbf16>
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xbf16>, memref<64x64x3x3xbf16>) outs(%y : memref<1x64x56x56xbf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>}
+  %dw = memref.get_global @dw : memref<64x1x3x3xbf16>
+  mie.conv2d ins(%x, %dw : memref<1x64x56x56xbf16>, memref<64x1x3x3xbf16>) outs(%y : memref<1x64x56x56xbf16>) {accumulator = f32, groups = 64 : i64, pads = array<i64: 1, 1, 1, 1>}
+  %g = memref.get_global @g : memref<64x32x3x3xbf16>
+  mie.conv2d ins(%x, %g : memref<1x64x56x56xbf16>, memref<64x32x3x3xbf16>) outs(%y : memref<1x64x56x56xbf16>) {accumulator = f32, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %w : memref<1x64x56x56xbf16>, memref<64x64x3x3xbf16>) outs(%y : memref<1x64x56x56xbf16>) {accumulator = bf16, pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+}
