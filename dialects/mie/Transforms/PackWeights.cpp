@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Transforms/WidenOperands.h"
 #include "runtime/src/ukernels/mie_ukernels.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -18,58 +19,12 @@ namespace mlir::mie {
 
 namespace {
 
-float bf16ToFloat(uint16_t h) { return llvm::bit_cast<float>(uint32_t(h) << 16); }
-
 /// Rounds to bf16, to nearest even (what the AMX packing kernels do at run time); NaN stays NaN.
 uint16_t floatToBf16(float x) {
   uint32_t u = llvm::bit_cast<uint32_t>(x);
   if ((u & 0x7fffffffu) > 0x7f800000u)
     return uint16_t((u >> 16) | 0x40);
   return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-/// The values of a constant f32 or bf16 global as f32 (bf16 widens exactly), row-major; failure for
-/// anything else.
-FailureOr<std::vector<float>> readFloats(memref::GlobalOp global) {
-  auto type = cast<MemRefType>(global.getType());
-  Type et = type.getElementType();
-  if (!global.getConstant() || !(et.isF32() || et.isBF16()))
-    return failure();
-  Attribute init = global.getInitialValueAttr();
-  int64_t count = type.getNumElements();
-  std::vector<float> values(count);
-  if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(init)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    const size_t bytes = et.isF32() ? sizeof(float) : sizeof(uint16_t);
-    if (!blob || blob->getData().size() != size_t(count) * bytes)
-      return failure();
-    const char *data = blob->getData().data();
-    if (et.isF32()) {
-      std::memcpy(values.data(), data, values.size() * sizeof(float));
-      return values;
-    }
-    for (int64_t i = 0; i < count; ++i) {
-      uint16_t h;
-      std::memcpy(&h, data + i * sizeof(uint16_t), sizeof(h));
-      values[i] = bf16ToFloat(h);
-    }
-    return values;
-  }
-  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(init)) {
-    auto toFloat = [](const APFloat &v) {
-      bool lost;
-      APFloat f = v;
-      f.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
-      return f.convertToFloat();
-    };
-    if (dense.isSplat()) {
-      std::fill(values.begin(), values.end(), toFloat(dense.getSplatValue<APFloat>()));
-      return values;
-    }
-    llvm::transform(dense.getValues<APFloat>(), values.begin(), toFloat);
-    return values;
-  }
-  return failure();
 }
 
 struct Packer {
@@ -89,7 +44,7 @@ struct Packer {
            bool bf16 = false) {
     if (auto it = cache.find(key); it != cache.end())
       return it->second;
-    FailureOr<std::vector<float>> w = readFloats(global);
+    FailureOr<std::vector<float>> w = readGlobalAsF32(global);
     if (failed(w))
       return failure();
     std::vector<float> packed(ShapedType::getNumElements(shape), 0.0f);

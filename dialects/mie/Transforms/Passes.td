@@ -63,8 +63,9 @@ def MieWidenAccumulationPass : Pass<"mie-widen-accumulation", "ModuleOp"> {
     The portable lowering of `mie.conv2d` / `mie.gemm` (mie-lower-library-kernels without a
     `tiling` or `ukernel`) sums products in the element type of its buffers. For every such op
     whose buffers are f16 or bf16 and whose `accumulator` is wider (f32, set from the ms op's
-    `acc_type` by precision assignment), this pass widens the operands into f32 scratch buffers
-    (one conversion kernel each: input, filter, bias, residual), runs the op on them, epilogue
+    `acc_type` by precision assignment), this pass widens the operands into f32 buffers (constant
+    weights and biases converted once at compile time into f32 globals, the others by one
+    conversion kernel each), runs the op on them, epilogue
     included, with no `accumulator` left to honour, and rounds the result into the original output
     once. Products of two f16/bf16 values are exact in f32, so this is f32 accumulation of the
     narrow operands. Ops with a `tiling` or `ukernel` are left to their microkernels, which take

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Transforms/WidenOperands.h"
 #include "mie/Target/UKernelTiles.h"
 #include "runtime/src/ukernels/mie_ukernels.h"
 
@@ -437,31 +438,43 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
     }
     MLIRContext *ctx = &getContext();
     const bool amx = targetHasAmx(module);
+    SymbolTable symbols(module);
+    // Collected first: widening inserts kernels next to the ops it rewrites.
+    SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
+      if (llvm::isa<Conv2dOp, AttentionOp, GemmOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() || conv.getUkernel())
-          return;
+          continue;
         if (amx && suitsAmxConv(conv)) {
           auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
           auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
           GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
           conv.setTilingAttr(chooseAmxConvTiling(ctx, shape, minWorkItems));
-          return;
+          continue;
         }
-        if (isDepthwise(conv)) {
-          // f32, or bf16 throughout (summed in f32: no accumulator, or an f32 one).
-          std::optional<Type> acc = conv.getAccumulator();
-          const char *kind = isF32(conv.getOutput())             ? "f32"
-                             : isBf16Throughout(conv) && (!acc || acc->isF32()) ? "bf16"
-                                                                                 : nullptr;
-          if (kind && conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2)
-            conv.setUkernel(("mie_uk_" + Twine(kind) + "_dwconv_nchw_" + chosenIsa).str());
-          return;
+        // A bf16 depthwise one (summed in f32: no accumulator, or an f32 one) has its own kernel.
+        const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
+        if (std::optional<Type> acc = conv.getAccumulator();
+            isDepthwise(conv) && isBf16Throughout(conv) && (!acc || acc->isF32()) && smallStrides) {
+          conv.setUkernel("mie_uk_bf16_dwconv_nchw_" + chosenIsa);
+          continue;
         }
+        // A narrow product no reduced-precision kernel took: the f32 kernels on widened copies.
+        if (Type wide = wideAccumulatorOf(conv); wide && wide.isF32())
+          widenToF32(conv, wide, symbols);
         if (!isF32(conv.getOutput()))
-          return;
+          continue;
+        if (isDepthwise(conv)) {
+          if (smallStrides)
+            conv.setUkernel("mie_uk_f32_dwconv_nchw_" + chosenIsa);
+          continue;
+        }
         if (conv.getGroups() != 1 || !isConstantBuffer(conv.getFilter()))
-          return;
+          continue;
         auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
         auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
         auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
@@ -474,7 +487,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
             conv.setTilingAttr(t);
             conv.setWinograd(m);
           }
-          return;
+          continue;
         }
         const int64_t k = in[1] * w[2] * w[3];
         const bool pixelRows = prefersPixelRows(chosenIsa, out[1], out[2] * out[3], k);
@@ -482,12 +495,12 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           GemmShape shape{out[2] * out[3], out[1], in[1], 1};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
             rewriteAsPixelRowsGemm(conv).setTilingAttr(t);
-          return;
+          continue;
         }
         if (TilingAttr t = chooseDirectTiling(ctx, chosenIsa, conv, minWorkItems)) {
           conv.setTilingAttr(t);
           conv.setDirect(true);
-          return;
+          continue;
         }
         // Any other window, stride or batch (3x3 stride 2, 1x1 stride 2) on a map of few pixels:
         // the transposed implicit GEMM, its pixel rows packed by the convolution packing (a
@@ -499,24 +512,24 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
             conv.setTilingAttr(t);
             conv.setPixelRows(true);
           }
-          return;
+          continue;
         }
         GemmShape shape{out[1], out[2] * out[3], k, out[0]};
         if (TilingAttr t =
                 chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
           conv.setTilingAttr(t);
-        return;
+        continue;
       }
       if (auto attention = dyn_cast<AttentionOp>(op)) {
         if (attention.getUkernel() || !isF32(attention.getOutput()))
-          return;
+          continue;
         attention.setUkernel("mie_uk_f32_attention_" + chosenIsa);
         SmallVector<int64_t> q = attention.getLogicalShape(attention.getQuery());
         int64_t seq = q[q.size() - 2], batch = 1;
         for (int64_t size : ArrayRef(q).drop_back(2))
           batch *= size;
         attention.setQueryRows(attentionRowsPerItem(batch, seq, minWorkItems));
-        return;
+        continue;
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
         auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
@@ -526,13 +539,15 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         GemmShape shape{tc ? out[r - 1] : out[r - 2], tc ? out[r - 2] : out[r - 1],
                         gemm.getTransA() ? a[r - 2] : a[r - 1], r == 3 ? out[0] : 1};
         if (gemm.getTiling())
-          return;
+          continue;
         if (amx && suitsAmx(gemm)) {
           gemm.setTilingAttr(chooseAmxTiling(ctx, shape, minWorkItems));
-          return;
+          continue;
         }
+        if (Type wide = wideAccumulatorOf(gemm); wide && wide.isF32())
+          widenToF32(gemm, wide, symbols);
         if (!isF32(gemm.getOutput()))
-          return;
+          continue;
         TilingAttr t;
         if (r == 2 && isConstantBuffer(gemm.getB()))
           t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false);
@@ -541,7 +556,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         if (t)
           gemm.setTilingAttr(t);
       }
-    });
+    }
   }
 };
 
