@@ -31,6 +31,40 @@ MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
   return load(tmp);
 }
 
+/// bf16 storage (as uint16_t): VL elements widened to f32 in registers (a shift), and f32 rounded
+/// to bf16, to nearest even (NaN stays a quiet NaN), so the depthwise kernel reads and writes bf16
+/// images directly. f32 storage passes through.
+typedef uint16_t vh __attribute__((ext_vector_type(MIE_UK_VL), aligned(2)));
+
+MIE_UK_INLINE vf widen(vh h) {
+  return __builtin_bit_cast(vf, __builtin_convertvector(h, vi) << 16);
+}
+MIE_UK_INLINE vf loadElems(const float *p) { return load(p); }
+MIE_UK_INLINE vf loadElems(const uint16_t *p) { return widen(*reinterpret_cast<const vh *>(p)); }
+MIE_UK_INLINE vf maskedLoadElems(vmask m, const float *p) {
+  return __builtin_masked_load(m, p, splat(0.0f));
+}
+MIE_UK_INLINE vf maskedLoadElems(vmask m, const uint16_t *p) {
+  return widen(__builtin_masked_load(m, p, vh(uint16_t(0))));
+}
+MIE_UK_INLINE vh roundToBf16(vf x) {
+  const vi u = __builtin_bit_cast(vi, x);
+  const vi rounded = (u + vi(0x7fff) + ((u >> 16) & vi(1))) >> 16;
+  const vi quiet = (u >> 16) | vi(0x40);
+  const vi nan = (u & vi(0x7fffffff)) > vi(0x7f800000);
+  return __builtin_convertvector(nan ? quiet : rounded, vh);
+}
+/// The first `valid` lanes of a row of outputs (f32 or bf16), zeros after.
+MIE_UK_INLINE vf loadFirstElems(const float *p, int64_t valid) { return loadN(p, valid); }
+MIE_UK_INLINE vf loadFirstElems(const uint16_t *p, int64_t valid) {
+  return maskedLoadElems(__builtin_convertvector(laneIndex() < vi(int32_t(valid)), vmask), p);
+}
+MIE_UK_INLINE void storeElems(float *p, vf v, int64_t valid, float z) { storeN(p, v, valid, z); }
+MIE_UK_INLINE void storeElems(uint16_t *p, vf v, int64_t valid, float) {
+  __builtin_masked_store(__builtin_convertvector(laneIndex() < vi(int32_t(valid)), vmask),
+                         roundToBf16(v), p);
+}
+
 /// Where a channel's taps are read: `plane` rows `ld` apart, tap (kh, kw) of output (oh, ow) at
 /// row oh * SH + kh * DH, column ow * colScale + tapCol(kw), lanes `laneStride` apart. Stride 2
 /// (undilated along W) splits each padded row into its even and odd columns (half rows `ld / 2`
@@ -71,17 +105,21 @@ struct DwPlane {
 
 /// The epilogue and the store of an R x NU block of output vectors from (oh0, ow0), the last
 /// vector of a row cut at OW.
-template <int R, int NU>
+template <int R, int NU, class O>
 MIE_UK_INLINE void storeDwBlock(vf (&acc)[R][NU], int64_t oh0, int64_t ow0, int64_t OW,
-                                float *__restrict out, const float *res, int64_t flags, float bias,
+                                O *__restrict out, const O *res, int64_t flags, float bias,
                                 float lo, float hi, float z) {
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < NU; ++u) {
       const int64_t base = (oh0 + r) * OW + ow0 + u * VL;
       const int64_t rest = OW - (ow0 + u * VL);
       const int64_t valid = rest < VL ? rest : VL;
-      vf y = epilogueVector(acc[r][u], flags, bias, res ? res + base : nullptr, valid, lo, hi);
-      storeN(out + base, y, valid, z);
+      // The residual as f32 (a bf16 one widened), for the f32 epilogue.
+      float resRow[VL];
+      if (res)
+        store(resRow, loadFirstElems(res + base, valid));
+      vf y = epilogueVector(acc[r][u], flags, bias, res ? resRow : nullptr, valid, lo, hi);
+      storeElems(out + base, y, valid, z);
     }
 }
 
@@ -89,11 +127,11 @@ MIE_UK_INLINE void storeDwBlock(vf (&acc)[R][NU], int64_t oh0, int64_t ow0, int6
 /// Where a channel's taps are read without a scratch plane: the image itself, rows W apart, for
 /// stride 1 (any dilation) and stride 2 (undilated along W). Lanes that fall outside the image
 /// are zero (masked loads, which touch no memory there); rows outside it are skipped.
-struct DwImage {
-  const float *x;
+template <class T> struct DwImage {
+  const T *x;
   int64_t H, W, SH, SW, PH, PW, DH, DW;
   /// The input row of output row oh's tap row kh, or null when it lies in the padding.
-  const float *row(int64_t oh, int64_t kh) const {
+  const T *row(int64_t oh, int64_t kh) const {
     const int64_t ih = oh * SH - PH + kh * DH;
     return ih >= 0 && ih < H ? x + ih * W : nullptr;
   }
@@ -125,20 +163,18 @@ struct DwImage {
     }
     return t;
   }
-  __attribute__((always_inline)) vf tap(const float *r, const Tap &t) const {
-    const vf a = t.inside ? load(r + t.c) : __builtin_masked_load(t.m0, r + t.c, splat(0.0f));
+  __attribute__((always_inline)) vf tap(const T *r, const Tap &t) const {
+    const vf a = t.inside ? loadElems(r + t.c) : maskedLoadElems(t.m0, r + t.c);
     if (SW == 1)
       return a;
-    const vf b = t.inside ? load(r + t.c + VL)
-                          : __builtin_masked_load(t.m1, r + t.c + VL, splat(0.0f));
+    const vf b = t.inside ? loadElems(r + t.c + VL) : maskedLoadElems(t.m1, r + t.c + VL);
     return t.odd ? oddLanes(a, b) : evenLanes(a, b);
   }
   /// Stride 2: the even and the odd lanes of a tap pair's two loads (taps kw and kw + 1).
-  __attribute__((always_inline)) void tapPair(const float *r, const Tap &t, vf &even,
+  __attribute__((always_inline)) void tapPair(const T *r, const Tap &t, vf &even,
                                               vf &odd) const {
-    const vf a = t.inside ? load(r + t.c) : __builtin_masked_load(t.m0, r + t.c, splat(0.0f));
-    const vf b = t.inside ? load(r + t.c + VL)
-                          : __builtin_masked_load(t.m1, r + t.c + VL, splat(0.0f));
+    const vf a = t.inside ? loadElems(r + t.c) : maskedLoadElems(t.m0, r + t.c);
+    const vf b = t.inside ? loadElems(r + t.c + VL) : maskedLoadElems(t.m1, r + t.c + VL);
     even = evenLanes(a, b);
     odd = oddLanes(a, b);
   }
@@ -150,23 +186,22 @@ struct DwImage {
 /// generic block loads every (tap, output row) pair itself: at stride 2, 36 loads and 18 shuffles
 /// per 2 x 1 vectors against 20 and 15 here (mobilenet_v2's stride-2 layers 0.47-0.74x their
 /// time; they were bound by loads, not memory).
-template <int S, int R, int NU>
-MIE_UK_INLINE void dwconvBlock3x3(const DwImage &src, int64_t oh0, int64_t ow0, int64_t OW,
-                                  const float *__restrict w, float *__restrict out,
-                                  const float *res, int64_t flags, float bias, float lo, float hi,
-                                  float z) {
+template <int S, int R, int NU, class T, class O>
+MIE_UK_INLINE void dwconvBlock3x3(const DwImage<T> &src, int64_t oh0, int64_t ow0, int64_t OW,
+                                  const float *__restrict w, O *__restrict out, const O *res,
+                                  int64_t flags, float bias, float lo, float hi, float z) {
   vf acc[R][NU];
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < NU; ++u)
       acc[r][u] = splat(0.0f);
   // Stride 2: the pairs of loads of taps 0 and 1 (taps[0]), and of tap 2; stride 1: taps 0, 1, 2.
-  DwImage::Tap taps[3][NU];
+  typename DwImage<T>::Tap taps[3][NU];
   for (int u = 0; u < NU; ++u)
     for (int kw = 0; kw < 3; kw += S == 2 ? 2 : 1)
       taps[kw][u] = src.prepare(ow0 + u * VL, kw);
   for (int ir = 0; ir < (R - 1) * S + 3; ++ir) {
     // Input row ir of the block is tap row kh = ir - S r of output row r.
-    const float *row = src.row(oh0, ir);
+    const T *row = src.row(oh0, ir);
     if (!row)
       continue;
     for (int u = 0; u < NU; ++u) {
@@ -198,13 +233,18 @@ MIE_UK_INLINE void dwconvBlock3x3(const DwImage &src, int64_t oh0, int64_t ow0, 
 /// independent accumulators, so short rows (7 or 14 pixels: one or two vectors) still keep
 /// several FMA chains in flight, and each weight broadcast serves all of them. Epilogue, store.
 /// `Src` is where the taps come from: a DwPlane or a DwImage.
-template <int R, int NU, class Src>
+template <class Src> constexpr bool kIsImage = false;
+#if MIE_UK_VL >= 8
+template <class T> constexpr bool kIsImage<DwImage<T>> = true;
+#endif
+
+template <int R, int NU, class Src, class O>
 MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t KH, int64_t KW,
-                               int64_t OW, const float *__restrict w, float *__restrict out,
-                               const float *res, int64_t flags, float bias, float lo, float hi,
+                               int64_t OW, const float *__restrict w, O *__restrict out,
+                               const O *res, int64_t flags, float bias, float lo, float hi,
                                float z) {
 #if MIE_UK_VL >= 8
-  if constexpr (__is_same(Src, DwImage)) {
+  if constexpr (kIsImage<Src>) {
     if (KH == 3 && KW == 3 && src.DH == 1 && src.DW == 1 && src.SH == src.SW) {
       if (src.SH == 2)
         return dwconvBlock3x3<2, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
@@ -227,7 +267,7 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
     for (int64_t kh = 0; kh < KH; ++kh) {
       const vf wv = splat(w[kh * KW + kw]);
       for (int r = 0; r < R; ++r) {
-        const float *row = src.row(oh0 + r, kh);
+        const auto *row = src.row(oh0 + r, kh);
         if (!row)
           continue;
         for (int u = 0; u < NU; ++u)
@@ -239,9 +279,9 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
 }
 
 /// Output rows [oh0, oh0 + R): NU vectors at a time while the row has that many, then one.
-template <int R, int NU, class Src>
+template <int R, int NU, class Src, class O>
 MIE_UK_INLINE void dwconvRows(const Src &pl, int64_t oh0, int64_t KH, int64_t KW, int64_t OW,
-                              const float *__restrict w, float *__restrict out, const float *res,
+                              const float *__restrict w, O *__restrict out, const O *res,
                               int64_t flags, float bias, float lo, float hi, float z) {
   const int64_t vectors = (OW + VL - 1) / VL;
   int64_t v = 0;
@@ -253,11 +293,11 @@ MIE_UK_INLINE void dwconvRows(const Src &pl, int64_t oh0, int64_t KH, int64_t KW
 
 /// The last `rem` < R output rows from oh0 as one block of `rem` rows: its FMA chains stay
 /// independent (a 7-row map in blocks of 6 left one row's chain of KH x KW dependent FMAs alone).
-template <int R, int NU, class Src>
+template <int R, int NU, class Src, class O>
 MIE_UK_INLINE void dwconvLastRows(int64_t rem, const Src &pl, int64_t oh0, int64_t KH,
                                   int64_t KW, int64_t OW, const float *__restrict w,
-                                  float *__restrict out, const float *res, int64_t flags,
-                                  float bias, float lo, float hi, float z) {
+                                  O *__restrict out, const O *res, int64_t flags, float bias,
+                                  float lo, float hi, float z) {
   if constexpr (R > 1) {
     if (rem == R - 1)
       dwconvRows<R - 1, NU>(pl, oh0, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
@@ -267,9 +307,9 @@ MIE_UK_INLINE void dwconvLastRows(int64_t rem, const Src &pl, int64_t oh0, int64
 }
 
 /// All output rows: blocks of R rows, then one block of the rest.
-template <int R, int NU, class Src>
+template <int R, int NU, class Src, class O>
 MIE_UK_INLINE void dwconvPlane(const Src &pl, int64_t OH, int64_t KH, int64_t KW, int64_t OW,
-                               const float *__restrict w, float *__restrict out, const float *res,
+                               const float *__restrict w, O *__restrict out, const O *res,
                                int64_t flags, float bias, float lo, float hi, float z) {
   int64_t oh = 0;
   for (; oh + R <= OH; oh += R)
@@ -279,11 +319,10 @@ MIE_UK_INLINE void dwconvPlane(const Src &pl, int64_t OH, int64_t KH, int64_t KW
 
 /// Every output row of a channel from `src`, register blocks by row width: about 8
 /// accumulators, 2 rows of 4 vectors, 4 rows of 2, or 8 rows of 1 (7- or 14-pixel rows).
-template <class Src>
+template <class Src, class O>
 MIE_UK_INLINE void dwconvOutputs(const Src &src, int64_t OH, int64_t KH, int64_t KW, int64_t OW,
-                                 const float *__restrict w, float *__restrict out,
-                                 const float *res, int64_t flags, float bias, float lo, float hi,
-                                 float z) {
+                                 const float *__restrict w, O *__restrict out, const O *res,
+                                 int64_t flags, float bias, float lo, float hi, float z) {
   const int64_t vectors = (OW + VL - 1) / VL;
   if (vectors >= 4)
     dwconvPlane<2, 4>(src, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
@@ -304,7 +343,7 @@ MIE_UK_INLINE void dwconvChannel(const float *__restrict x, int64_t H, int64_t W
   // Stride 2 pays a shuffle per tap and row; with 5-wide windows that cost more than the split
   // plane (mobilenet_v3's 5x5 stride-2 layers 1.5x slower), with 3-wide ones less.
   if (SW == 1 || (SW == 2 && DW == 1 && KW <= 3)) {
-    const DwImage image{x, H, W, SH, SW, PH, PW, DH, DW};
+    const DwImage<float> image{x, H, W, SH, SW, PH, PW, DH, DW};
     dwconvOutputs(image, OH, KH, KW, OW, w, out, res, flags, bias, lo, hi, z);
     return;
   }
@@ -376,11 +415,11 @@ MIE_UK_INLINE void narrowToBf16(const float *__restrict src, uint16_t *__restric
 
 } // namespace
 
-/// The depthwise convolution of bf16 tensors (mie_ukernels.h): each channel is widened into the
-/// scratch, run through the f32 kernel (f32 sums and epilogue), and its output rounded to bf16
-/// once. Depthwise layers do a window's multiply-adds per element they read, so they are bound by
-/// loads, not by arithmetic a bf16 instruction would halve; the widening is one pass over data the
-/// f32 kernel then reads from L1/L2.
+/// The depthwise convolution of bf16 tensors (mie_ukernels.h), summed in f32. Where the f32 kernel
+/// reads the image in place (x86 stride 1, and stride 2 with windows up to 3 wide) this one does the
+/// same on the bf16 image, widening each loaded vector in registers, and rounds each output vector
+/// once at its store. The other windows widen the channel into the scratch first and run the f32
+/// kernel on it (one more pass over the channel).
 extern "C" __attribute__((always_inline)) void
 MIE_UK_BF16_DW_NAME(const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW,
                     int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW,
@@ -388,24 +427,39 @@ MIE_UK_BF16_DW_NAME(const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int6
                     int64_t cn, uint16_t *out, int64_t out_off, int64_t flags,
                     const uint16_t *bias, int64_t bias_off, const uint16_t *res, int64_t res_off,
                     float lo, float hi, float *plane) {
-  // The scratch: the f32 kernel's plane, then the channel's input, output, residual and window.
+  // The scratch: the f32 kernel's plane, then a channel's input, output and residual and its window.
   const int64_t planeFloats = (mie_uk_dwconv_plane_floats(KH, KW, SH, SW, DH, DW, OH, OW) + 15) /
                               16 * 16;
   const int64_t inFloats = (H * W + 15) / 16 * 16, outFloats = (OH * OW + 15) / 16 * 16;
   float *xf = plane + planeFloats, *of = xf + inFloats, *rf = of + outFloats, *wf = rf + outFloats;
+#if MIE_UK_VL >= 8
+  const bool inPlace = SW == 1 || (SW == 2 && DW == 1 && KW <= 3);
+#else
+  const bool inPlace = false;
+#endif
   for (int64_t c = c0; c < c0 + cn; ++c) {
-    widenBf16(x + x_off + c * H * W, xf, H * W);
     widenBf16(w + w_off + c * KH * KW, wf, KH * KW);
-    const float *resc = nullptr;
-    if (flags & MIE_UK_RESIDUAL) {
-      widenBf16(res + res_off + c * OH * OW, rf, OH * OW);
-      resc = rf;
-    }
     float b = 0.0f;
     if (flags & MIE_UK_BIAS)
       widenBf16(bias + bias_off + c, &b, 1);
-    dwconvChannel(xf, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW, wf, of, flags, b, resc, lo, hi,
+    const uint16_t *xc = x + x_off + c * H * W;
+    uint16_t *outc = out + out_off + c * OH * OW;
+    const uint16_t *resc = (flags & MIE_UK_RESIDUAL) ? res + res_off + c * OH * OW : nullptr;
+#if MIE_UK_VL >= 8
+    if (inPlace) {
+      const DwImage<uint16_t> image{xc, H, W, SH, SW, PH, PW, DH, DW};
+      dwconvOutputs(image, OH, KH, KW, OW, wf, outc, resc, flags, b, lo, hi, opaqueZero());
+      continue;
+    }
+#endif
+    widenBf16(xc, xf, H * W);
+    const float *rfc = nullptr;
+    if (resc) {
+      widenBf16(resc, rf, OH * OW);
+      rfc = rf;
+    }
+    dwconvChannel(xf, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW, wf, of, flags, b, rfc, lo, hi,
                   plane, /*planeFilled=*/c != c0);
-    narrowToBf16(of, out + out_off + c * OH * OW, OH * OW);
+    narrowToBf16(of, outc, OH * OW);
   }
 }
