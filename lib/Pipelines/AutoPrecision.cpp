@@ -128,9 +128,8 @@ FailureOr<CalibrationSet> readSet(StringRef dir, ArrayRef<std::string> files,
     if (tensor.dtype != dtypeOf(spec.dtype) || tensor.shape != spec.shape)
       return emitError(loc) << "--calibration: '" << file << "' is "
                             << ::mie::io::dtype_name(tensor.dtype) << " "
-                            << ::mie::io::shape_string(tensor.shape) << ", but input '"
-                            << spec.name << "' is " << spec.dtype << " "
-                            << ::mie::io::shape_string(spec.shape),
+                            << ::mie::io::shape_string(tensor.shape) << ", but input '" << spec.name
+                            << "' is " << spec.dtype << " " << ::mie::io::shape_string(spec.shape),
              failure();
     from[*index] = file;
     set[*index] = std::move(tensor);
@@ -146,9 +145,8 @@ FailureOr<CalibrationSet> readSet(StringRef dir, ArrayRef<std::string> files,
 
 /// The sets of `dir`: its own tensor files (one set) and those of each subdirectory (one set each,
 /// as ONNX's test_data_set_<n> folders).
-FailureOr<std::vector<CalibrationSet>> readCalibration(StringRef dir,
-                                                       const PackageSignature &signature,
-                                                       Location loc) {
+FailureOr<std::vector<CalibrationSet>>
+readCalibration(StringRef dir, const PackageSignature &signature, Location loc) {
   if (!llvm::sys::fs::is_directory(dir))
     return emitError(loc) << "--calibration: '" << dir << "' is not a directory", failure();
   std::vector<std::string> subdirs;
@@ -189,8 +187,10 @@ int64_t integerBound(Value input) {
       Operation *user = use.getOwner();
       if (auto gather = dyn_cast<ms::GatherOp>(user)) {
         auto table = dyn_cast<RankedTensorType>(gather.getData().getType());
-        if (use.getOperandNumber() == 1 && table && gather.getData().getDefiningOp<ms::ConstantOp>()) {
-          int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + table.getRank() : gather.getAxis();
+        if (use.getOperandNumber() == 1 && table &&
+            gather.getData().getDefiningOp<ms::ConstantOp>()) {
+          int64_t axis =
+              gather.getAxis() < 0 ? gather.getAxis() + table.getRank() : gather.getAxis();
           if (axis >= 0 && axis < table.getRank() && !table.isDynamicDim(axis)) {
             int64_t rows = table.getDimSize(axis);
             bound = bound ? std::min(bound, rows) : rows;
@@ -225,20 +225,47 @@ std::vector<CalibrationSet> randomSets(func::FuncOp func, const PackageSignature
         uint8_t *p = t.data.data() + e * width;
         auto put = [&](auto value) { std::memcpy(p, &value, sizeof(value)); };
         switch (t.dtype) {
-        case MIE_DTYPE_F32: put(real(rng)); break;
-        case MIE_DTYPE_F64: put(double(real(rng))); break;
-        case MIE_DTYPE_F16: put(ms::roundToF16(real(rng))); break;
-        case MIE_DTYPE_BF16: put(ms::roundToBF16(real(rng))); break;
-        case MIE_DTYPE_I8: put(int8_t(integer(rng))); break;
-        case MIE_DTYPE_I16: put(int16_t(integer(rng))); break;
-        case MIE_DTYPE_I32: put(int32_t(integer(rng))); break;
-        case MIE_DTYPE_I64: put(int64_t(integer(rng))); break;
-        case MIE_DTYPE_U8: put(uint8_t(integer(rng))); break;
-        case MIE_DTYPE_U16: put(uint16_t(integer(rng))); break;
-        case MIE_DTYPE_U32: put(uint32_t(integer(rng))); break;
-        case MIE_DTYPE_U64: put(uint64_t(integer(rng))); break;
-        case MIE_DTYPE_BOOL: put(uint8_t(rng() & 1)); break;
-        default: break;
+        case MIE_DTYPE_F32:
+          put(real(rng));
+          break;
+        case MIE_DTYPE_F64:
+          put(double(real(rng)));
+          break;
+        case MIE_DTYPE_F16:
+          put(ms::roundToF16(real(rng)));
+          break;
+        case MIE_DTYPE_BF16:
+          put(ms::roundToBF16(real(rng)));
+          break;
+        case MIE_DTYPE_I8:
+          put(int8_t(integer(rng)));
+          break;
+        case MIE_DTYPE_I16:
+          put(int16_t(integer(rng)));
+          break;
+        case MIE_DTYPE_I32:
+          put(int32_t(integer(rng)));
+          break;
+        case MIE_DTYPE_I64:
+          put(int64_t(integer(rng)));
+          break;
+        case MIE_DTYPE_U8:
+          put(uint8_t(integer(rng)));
+          break;
+        case MIE_DTYPE_U16:
+          put(uint16_t(integer(rng)));
+          break;
+        case MIE_DTYPE_U32:
+          put(uint32_t(integer(rng)));
+          break;
+        case MIE_DTYPE_U64:
+          put(uint64_t(integer(rng)));
+          break;
+        case MIE_DTYPE_BOOL:
+          put(uint8_t(rng() & 1));
+          break;
+        default:
+          break;
         }
       }
       set.push_back(std::move(t));
@@ -281,7 +308,7 @@ FailureOr<std::vector<Outputs>> runPackage(StringRef bytes, StringRef targetName
   if (mie_package_open(path.c_str(), &package) != MIE_OK)
     return fail("cannot open the calibration package");
   std::unique_ptr<mie_package, decltype(&mie_package_close)> packageGuard(package,
-                                                                         mie_package_close);
+                                                                          mie_package_close);
   mie_session_options sessionOptions;
   mie_session_options_init(&sessionOptions);
   std::string target = targetName.str();
@@ -290,7 +317,7 @@ FailureOr<std::vector<Outputs>> runPackage(StringRef bytes, StringRef targetName
   if (mie_session_create(package, &sessionOptions, &session) != MIE_OK)
     return fail("cannot run the calibration package here");
   std::unique_ptr<mie_session, decltype(&mie_session_destroy)> sessionGuard(session,
-                                                                           mie_session_destroy);
+                                                                            mie_session_destroy);
   uint32_t numOutputs = 0;
   mie_package_num_outputs(package, &numOutputs);
   std::vector<mie_tensor_info> infos(numOutputs);
@@ -368,9 +395,8 @@ FailureOr<CpuTarget> pickCalibrationTarget(ArrayRef<CpuTarget> targets, Location
       continue;
     SmallVector<StringRef> list;
     StringRef(t.features).split(list, ',', -1, false);
-    if (llvm::all_of(list, [&](StringRef f) {
-          return !f.consume_front("+") || features.lookup(f);
-        }))
+    if (llvm::all_of(list,
+                     [&](StringRef f) { return !f.consume_front("+") || features.lookup(f); }))
       return t;
   }
   std::string error;
@@ -381,7 +407,8 @@ FailureOr<CpuTarget> pickCalibrationTarget(ArrayRef<CpuTarget> targets, Location
       return baseline;
   }
   return emitError(loc) << "--precision=auto measures the variants by running them, but this "
-                           "machine runs none of the targets (" << host.str() << ")",
+                           "machine runs none of the targets ("
+                        << host.str() << ")",
          failure();
 }
 
@@ -694,9 +721,10 @@ FailureOr<AutoPrecisionOutcome> Search::run(ArrayRef<CpuTarget> targets) {
 
 } // namespace
 
-FailureOr<AutoPrecisionOutcome>
-mlir::mie::searchAutoPrecision(ModuleOp module, const CompileOptions &options,
-                               ArrayRef<CpuTarget> targets, const PrecisionOptions &mixed) {
+FailureOr<AutoPrecisionOutcome> mlir::mie::searchAutoPrecision(ModuleOp module,
+                                                               const CompileOptions &options,
+                                                               ArrayRef<CpuTarget> targets,
+                                                               const PrecisionOptions &mixed) {
   return Search(module, options, mixed).run(targets);
 }
 

@@ -1,8 +1,8 @@
 //===- AutoPrecision.h - mixed precision under a measured error budget -*- C++ -*-===//
 //
-// Internal to the pipeline. `--precision=auto` is `mixed` with some of its reduced products (conv2d,
-// matmul, gemm) kept in f32: as few as the accuracy budget allows, chosen by compiling and running
-// the variants on calibration inputs through the runtime (docs/precision.md).
+// Internal to the pipeline. `--precision=auto` is `mixed` with some of its reduced products
+// (conv2d, matmul, gemm) kept in f32: as few as the accuracy budget allows, chosen by compiling and
+// running the variants on calibration inputs through the runtime (docs/precision.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -60,8 +60,8 @@ struct PackageTargetCode {
 };
 
 /// The bytes of a package holding `targets` (at least one); the manifest records `precision`
-/// (fp32, fp16, bf16, mixed, auto or dynamic_fp16) and, under auto, what the search measured. The first target's weights are the
-/// package's shared weights; a later target whose weights differ (packed for another tile) gets
+/// (fp32, fp16, bf16, mixed, auto or dynamic_fp16) and, under auto, what the search measured.
+/// The first target's weights are the package's shared weights; a later target whose weights differ (packed for another tile) gets
 /// its own weights section, identical ones are stored once.
 FailureOr<std::string> buildPackage(ModuleOp module, StringRef modelName, StringRef precision,
                                     const PackageSignature &signature,

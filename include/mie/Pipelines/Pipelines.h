@@ -85,8 +85,8 @@ struct CompileOptions {
 void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
                      const PrecisionOptions &precision = {});
 
-/// The two halves of buildMsPipeline, split where precision is assigned: auto precision prepares the
-/// graph once and then assigns and fuses each variant it measures.
+/// The two halves of buildMsPipeline, split where precision is assigned: auto precision prepares
+/// the graph once, then assigns and fuses each variant it measures.
 void buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion = true);
 void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
                                   const PrecisionOptions &precision = {});
