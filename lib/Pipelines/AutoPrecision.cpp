@@ -206,8 +206,23 @@ int64_t integerBound(Value input) {
   return bound > 0 ? bound : 2;
 }
 
-/// Seeded random sets: floats uniform in [-1, 1), integers in their inferred range.
-std::vector<CalibrationSet> randomSets(func::FuncOp func, const PackageSignature &signature) {
+/// Seeded random sets: floats uniform in [-1, 1), integers in their inferred range; `ranges`
+/// says which, per input, for the report.
+std::vector<CalibrationSet> randomSets(func::FuncOp func, const PackageSignature &signature,
+                                       std::string &ranges) {
+  llvm::raw_string_ostream os(ranges);
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    mie_dtype dtype = dtypeOf(spec.dtype);
+    bool isFloat = dtype == MIE_DTYPE_F32 || dtype == MIE_DTYPE_F64 || dtype == MIE_DTYPE_F16 ||
+                   dtype == MIE_DTYPE_BF16;
+    os << (i ? ", " : "") << spec.name;
+    if (isFloat)
+      os << " in [-1, 1)";
+    else if (dtype == MIE_DTYPE_BOOL)
+      os << " 0 or 1";
+    else
+      os << " in [0, " << integerBound(func.getArgument(i)) << ")";
+  }
   std::mt19937_64 rng(20261203);
   std::vector<CalibrationSet> sets(kRandomSets);
   for (CalibrationSet &set : sets) {
@@ -583,7 +598,7 @@ FailureOr<AutoPrecisionOutcome> Search::run(ArrayRef<CpuTarget> targets) {
   if (failed(target))
     return failure();
   outcome.calibrationTarget = *target;
-  std::string calibration;
+  std::string calibration, randomRanges;
   if (!mixed.calibrationDir.empty()) {
     FailureOr<std::vector<CalibrationSet>> sets =
         readCalibration(mixed.calibrationDir, *signature, loc);
@@ -592,7 +607,7 @@ FailureOr<AutoPrecisionOutcome> Search::run(ArrayRef<CpuTarget> targets) {
     outcome.sets = std::move(*sets);
     calibration = "dir:" + std::to_string(outcome.sets.size());
   } else {
-    outcome.sets = randomSets(func, *signature);
+    outcome.sets = randomSets(func, *signature, randomRanges);
     calibration = "random:" + std::to_string(outcome.sets.size());
   }
 
@@ -700,6 +715,8 @@ FailureOr<AutoPrecisionOutcome> Search::run(ArrayRef<CpuTarget> targets) {
      << (mixed.calibrationDir.empty() ? " random input sets (seeded)"
                                       : " input sets from '" + mixed.calibrationDir + "'")
      << ", run on target " << outcome.calibrationTarget.name << "\n";
+  if (!randomRanges.empty())
+    os << "    random inputs: " << randomRanges << "\n";
   os << "    candidates: " << candidates.size()
      << " products (conv2d, matmul, gemm) that mixed computes in " << reduced << "\n";
   os << llvm::formatv("    all candidates reduced (mixed): error {0:e2} ({1} budget)\n", mixedError,
