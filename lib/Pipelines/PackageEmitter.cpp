@@ -180,10 +180,13 @@ std::vector<int64_t> mlir::mie::buildAbiTable(const PackagePlan &plan, size_t nu
 FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,
                                                StringRef precision,
                                                const PackageSignature &signature,
-                                               const std::vector<PackageTargetCode> &targets) {
+                                               const std::vector<PackageTargetCode> &targets,
+                                               const ::mie::PackagePrecisionAuto *autoRecord) {
   ::mie::PackageWriter writer;
   writer.set_model(modelName.str());
   writer.set_precision(precision.str());
+  if (autoRecord)
+    writer.set_precision_auto(*autoRecord);
   for (const auto &in : signature.inputs)
     writer.add_input(in);
   for (const auto &out : signature.outputs)

@@ -60,12 +60,13 @@ struct PackageTargetCode {
 };
 
 /// The bytes of a package holding `targets` (at least one); the manifest records `precision`
-/// (fp32, fp16, bf16, mixed or dynamic_fp16). The first target's weights are the
-/// package's shared weights; a later target whose weights differ (packed for another tile) gets
+/// (fp32, fp16, bf16, mixed, auto or dynamic_fp16) and, under auto, what the search measured.
+/// The first target's weights are the package's shared weights; a later target whose weights differ (packed for another tile) gets
 /// its own weights section, identical ones are stored once.
 FailureOr<std::string> buildPackage(ModuleOp module, StringRef modelName, StringRef precision,
                                     const PackageSignature &signature,
-                                    const std::vector<PackageTargetCode> &targets);
+                                    const std::vector<PackageTargetCode> &targets,
+                                    const ::mie::PackagePrecisionAuto *autoRecord = nullptr);
 
 } // namespace mlir::mie
 

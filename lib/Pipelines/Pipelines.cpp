@@ -2,6 +2,7 @@
 
 #include "mie/Pipelines/Pipelines.h"
 
+#include "AutoPrecision.h"
 #include "PackageEmitter.h"
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/mie/Transforms/Passes.h"
@@ -14,12 +15,14 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::mie;
 
-void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
-                                const PrecisionOptions &precision) {
+void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (fusion) {
@@ -29,6 +32,10 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+}
+
+void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
+                                             const PrecisionOptions &precision) {
   // Precision assignment sits between recognition and fusion. After: batch norms must be folded
   // into the conv weights while they are f32 (the folding reads f32 only, and folding in f32 then
   // rounding once loses less than rounding twice), and layer_norm/softmax/gelu/attention must be
@@ -51,6 +58,12 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
   ms::MsFuseElementwisePassOptions elementwiseOptions;
   elementwiseOptions.maxOps = maxFusedOps;
   pm.addNestedPass<func::FuncOp>(ms::createMsFuseElementwisePass(elementwiseOptions));
+}
+
+void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
+                                const PrecisionOptions &precision) {
+  buildMsPrePrecisionPipeline(pm, fusion);
+  buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision);
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
@@ -165,6 +178,60 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};
 }
 
+FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
+                                                          const CompileOptions &options,
+                                                          const CpuTarget &target,
+                                                          size_t numInputs) {
+  CompileOptions quiet = options;
+  quiet.printIRAfterAll = false;
+  if (failed(lowerToMie(msModule, quiet, target)))
+    return failure();
+  return compileTargetCode(msModule, quiet, target, numInputs);
+}
+
+/// --precision=auto up to the optimized ms graph: the graph prepared once, the search (which
+/// marks the products it keeps in f32), then assignment under mixed and fusion.
+static FailureOr<AutoPrecisionOutcome> runAutoPrecision(ModuleOp module,
+                                                        const CompileOptions &options,
+                                                        ArrayRef<CpuTarget> targets,
+                                                        PrecisionOptions mixed) {
+  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        buildMsPrePrecisionPipeline(pm, options.fusion);
+      })))
+    return failure();
+  mixed.precision = "mixed";
+  FailureOr<AutoPrecisionOutcome> outcome = searchAutoPrecision(module, options, targets, mixed);
+  if (failed(outcome))
+    return failure();
+  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        buildMsPostPrecisionPipeline(pm, options.fusion, options.maxFusedOps, mixed);
+      })))
+    return failure();
+  // The summaries name the policy the user asked for.
+  Builder b(module.getContext());
+  for (auto func : module.getOps<func::FuncOp>())
+    if (auto summary = func->getAttrOfType<DictionaryAttr>("ms.precision")) {
+      NamedAttrList entries(summary);
+      entries.set("policy", b.getStringAttr("auto(" + mixed.mixedType + ")"));
+      func->setAttr("ms.precision", entries.getDictionary(module.getContext()));
+    }
+  return outcome;
+}
+
+/// The precision report with the search's account before its last line, which gains the measured
+/// error, the budget and the count kept in f32.
+static std::string autoPrecisionReport(ModuleOp module, const AutoPrecisionOutcome &outcome) {
+  std::string report = buildPrecisionReport(module);
+  StringRef text(report);
+  size_t last = text.drop_back().rfind('\n') + 1;
+  std::string tail = text.substr(last).rtrim().str();
+  return (text.take_front(last) + outcome.reportText + tail +
+          llvm::formatv(" error={0:e2} budget={1:e1} kept_fp32={2}\n", outcome.record.error,
+                        outcome.record.budget, outcome.record.kept.size())
+              .str())
+      .str();
+}
+
 /// The reports the options ask for, read off a module lowered to mie.
 static void fillReports(ModuleOp module, const CompileOptions &options) {
   if (options.fusionReport)
@@ -191,12 +258,28 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   PrecisionOptions precision = options.precision;
   if (precision.mixedType.empty())
     precision.mixedType = target->arch == "aarch64" ? "fp16" : "bf16";
-  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision);
-      })))
+  std::optional<AutoPrecisionOutcome> autoOutcome;
+  if (precision.precision == "auto") {
+    FailureOr<AutoPrecisionOutcome> outcome =
+        runAutoPrecision(module, options, *targets, precision);
+    if (failed(outcome))
+      return failure();
+    autoOutcome = std::move(*outcome);
+  } else if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+               buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision);
+             }))) {
     return failure();
+  }
   if (options.precisionReport)
-    *options.precisionReport = buildPrecisionReport(module);
+    *options.precisionReport = autoOutcome ? autoPrecisionReport(module, *autoOutcome)
+                                           : buildPrecisionReport(module);
+  if (autoOutcome && options.autoPrecisionSummary)
+    *options.autoPrecisionSummary = llvm::formatv(
+        "auto precision: {0} of {1} products kept in f32, the rest in {2}; measured error "
+        "{3:e2} (budget {4:e1}) on {5} calibration input sets, {6} compiles",
+        autoOutcome->record.kept.size(), autoOutcome->record.candidates,
+        autoOutcome->record.reduced, autoOutcome->record.error, autoOutcome->record.budget,
+        autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
   // The summaries were for the report; the lowering has no use for them.
@@ -209,8 +292,16 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Package) {
     // Every target starts from the same optimized ms graph; the last one may consume the module.
+    // Under auto the calibration target's code is the one the search measured (the same graph,
+    // compiled the same way), unless a report needs the lowered module.
+    bool reuse = autoOutcome && autoOutcome->code && !options.fusionReport &&
+                 !options.memoryReport && !options.memoryPlot;
     std::vector<PackageTargetCode> compiled;
     for (auto [index, t] : llvm::enumerate(*targets)) {
+      if (reuse && t.name == autoOutcome->calibrationTarget.name) {
+        compiled.push_back(*autoOutcome->code);
+        continue;
+      }
       OwningOpRef<ModuleOp> copy;
       ModuleOp work = module;
       if (index + 1 < targets->size()) {
@@ -227,8 +318,27 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         return failure();
       compiled.push_back(std::move(*code));
     }
-    return buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
-                        compiled);
+    FailureOr<std::string> package =
+        buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
+                     compiled, autoOutcome ? &autoOutcome->record : nullptr);
+    if (failed(package) || !autoOutcome)
+      return package;
+    // The final package itself, run once more: its error is the one its manifest records.
+    if (llvm::any_of(*targets, [&](const CpuTarget &t) {
+          return t.name == autoOutcome->calibrationTarget.name;
+        })) {
+      FailureOr<double> error = measurePackageError(*package, *autoOutcome, module.getLoc());
+      if (failed(error))
+        return failure();
+      if (*error > options.precision.accuracyBudget)
+        return emitError(module.getLoc())
+                   << llvm::formatv("--precision=auto: the final package's error {0:e2} exceeds "
+                                    "the budget {1:e1} (the search measured {2:e2})",
+                                    *error, options.precision.accuracyBudget,
+                                    autoOutcome->record.error),
+               failure();
+    }
+    return package;
   }
 
   if (failed(lowerToMie(module, options, *target)))

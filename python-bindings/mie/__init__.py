@@ -44,13 +44,15 @@ def _compiler():
 
 
 def compile(model, output=None, target="x86-64", emit="package", extra_args=(), precision="fp32",
-            keep_fp32=(), force_reduced=(), quantize_method=None):
+            keep_fp32=(), force_reduced=(), quantize_method=None, accuracy_budget=None,
+            calibration=None):
     """Compiles `model` (an .onnx or ms-dialect .mlir path).
 
     `target` is one target name or, for a package, a comma-separated list ("x86-64,x86-64-avx512"):
     one code object each, the runtime runs the best one the machine supports.
-    `precision` is fp32, fp16, bf16 or mixed; `keep_fp32` / `force_reduced` list ONNX op types or
-    node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16
+    `precision` is fp32, fp16, bf16, mixed or auto; `keep_fp32` / `force_reduced` list ONNX op types
+    or node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16;
+    under auto, `accuracy_budget` (default 1e-2) and `calibration` (a directory of input sets)
     (docs/precision.md). They are mie-compile's options of the same names: the same pipeline runs.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure.
@@ -65,6 +67,10 @@ def compile(model, output=None, target="x86-64", emit="package", extra_args=(), 
             cmd.append("--force-reduced=" + ",".join(force_reduced))
         if quantize_method:
             cmd.append(f"--quantize-method={quantize_method}")
+        if accuracy_budget is not None:
+            cmd.append(f"--accuracy-budget={accuracy_budget!r}")
+        if calibration is not None:
+            cmd.append(f"--calibration={os.fspath(calibration)}")
         cmd += list(extra_args)
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:

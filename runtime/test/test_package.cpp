@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -179,6 +180,37 @@ TEST(PackageWriter, EmptyWeightsAndScalars) {
   EXPECT_EQ(pkg.input(0).num_elements, 1u);
   EXPECT_EQ(pkg.input(0).byte_size, 8u);
   EXPECT_EQ(pkg.output(0).byte_size, 0u);
+}
+
+// --precision=auto's record: written as the manifest's "precision_auto" object, which readers
+// ignore; a non-finite error is refused.
+TEST(PackageWriter, PrecisionAutoRecord) {
+  const auto code = kernel_bytes();
+  mie::PackageWriter w;
+  w.set_model("m");
+  w.set_precision("auto");
+  w.add_output({"y", "f32", {2}});
+  w.add_target(host_target(code));
+  w.set_precision_auto({"bf16", 0.01, 0.00454, "random:4", 2, {"/sensitive/MatMul", "a\"b"}});
+  const std::string path = tmp_path("auto.mie");
+  ASSERT_EQ(w.write(path), "");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  const char *precision = nullptr;
+  ASSERT_EQ(mie_package_precision(pkg.get(), &precision), MIE_OK);
+  EXPECT_STREQ(precision, "auto");
+  const char *json = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(mie_package_manifest_json(pkg.get(), &json, &size), MIE_OK);
+  EXPECT_NE(std::string(json, size).find(
+                "\"precision_auto\": {\"reduced\": \"bf16\", \"budget\": 0.01, \"error\": 0.00454, "
+                "\"calibration\": \"random:4\", \"candidates\": 2, \"kept_fp32\": "
+                "[\"/sensitive/MatMul\", \"a\\\"b\"]}"),
+            std::string::npos)
+      << std::string(json, size);
+  w.set_precision_auto({"bf16", 0.01, HUGE_VAL, "random:4", 2, {}});
+  std::vector<uint8_t> bytes;
+  EXPECT_EQ(w.serialize(&bytes), "precision_auto: budget and error must be finite and non-negative");
 }
 
 TEST(PackageWriter, RejectsBadSpecs) {

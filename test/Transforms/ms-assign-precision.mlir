@@ -255,3 +255,18 @@ func.func @is_inf(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xf32>) {
   %r = ms.relu %x : tensor<4xf32>
   return %i, %r : tensor<4xi1>, tensor<4xf32>
 }
+
+// -----
+
+// `ms.keep_fp32` on an op (what --precision=auto marks on the products it keeps) keeps it f32 like
+// a --keep-fp32 entry naming it; its unmarked twin is reduced.
+
+// MIXED-LABEL: func.func @marked_keep
+// MIXED: ms.matmul %arg0, %{{.+}} {ms.keep_fp32} : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+// MIXED: ms.matmul %{{.+}}, %{{.+}} {acc_type = f32} : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16>
+func.func @marked_keep(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %w = ms.constant dense<0.5> : tensor<8x8xf32>
+  %a = ms.matmul %x, %w {ms.keep_fp32} : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+  %b = ms.matmul %x, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+  return %a, %b : tensor<2x8xf32>, tensor<2x8xf32>
+}

@@ -107,8 +107,21 @@ cl::opt<std::string> precision(
     cl::desc("Element types: fp32 (default), bf16 or fp16 (everything reduced but what must stay "
              "f32), mixed (conv/matmul/gemm in bf16 on x86-64, fp16 on aarch64, with f32 "
              "accumulation; normalizations, softmax, reductions, exp/log/pow, embedding lookups "
-             "and the outputs in f32); see docs/precision.md"),
-    cl::value_desc("fp32|fp16|bf16|mixed"), cl::init("fp32"), cl::cat(category));
+             "and the outputs in f32), auto (mixed, with the fewest products kept in f32 that "
+             "bring the measured error within --accuracy-budget); see docs/precision.md"),
+    cl::value_desc("fp32|fp16|bf16|mixed|auto"), cl::init("fp32"), cl::cat(category));
+cl::opt<double> accuracyBudget(
+    "accuracy-budget",
+    cl::desc("With --precision=auto: the largest relative error of the outputs (max |reduced - "
+             "fp32| / max |fp32| per output, over the calibration inputs), in (0, 1]; default "
+             "0.01"),
+    cl::value_desc("R"), cl::init(1e-2), cl::cat(category));
+cl::opt<std::string> calibrationDir(
+    "calibration",
+    cl::desc("With --precision=auto: a directory of input sets (.npy or ONNX .pb files named "
+             "after the inputs or input_<i>; the directory's own files and each subdirectory's "
+             "are one set each); default: seeded random inputs"),
+    cl::value_desc("DIR"), cl::cat(category));
 cl::list<std::string> keepFp32(
     "keep-fp32",
     cl::desc("Ops kept in f32 whatever --precision says: ONNX op types (Softmax) or node names "
@@ -352,9 +365,24 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     llvm::errs() << "error: --target: " << targetError << "\n";
     return failure();
   }
-  if (precision != "fp32" && precision != "fp16" && precision != "bf16" && precision != "mixed") {
-    llvm::errs() << "error: --precision must be fp32, fp16, bf16 or mixed, got '" << precision
-                 << "'" << (precision == "auto" ? " (auto is not implemented yet)" : "") << "\n";
+  if (precision != "fp32" && precision != "fp16" && precision != "bf16" && precision != "mixed" &&
+      precision != "auto") {
+    llvm::errs() << "error: --precision must be fp32, fp16, bf16, mixed or auto, got '"
+                 << precision << "'\n";
+    return failure();
+  }
+  if (precision != "auto" && (accuracyBudget.getNumOccurrences() || !calibrationDir.empty())) {
+    llvm::errs() << "error: --" << (calibrationDir.empty() ? "accuracy-budget" : "calibration")
+                 << " is for --precision=auto, not --precision=" << precision << "\n";
+    return failure();
+  }
+  if (!(accuracyBudget > 0 && accuracyBudget <= 1)) {
+    llvm::errs() << "error: --accuracy-budget must be in (0, 1] (a relative error), got "
+                 << accuracyBudget << "\n";
+    return failure();
+  }
+  if (!calibrationDir.empty() && !llvm::sys::fs::is_directory(calibrationDir)) {
+    llvm::errs() << "error: --calibration: '" << calibrationDir << "' is not a directory\n";
     return failure();
   }
   if (!quantizeMethod.empty() && quantizeMethod != "dynamic_fp16") {
@@ -369,7 +397,7 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     return failure();
   }
   if (!forceReduced.empty() && precision == "fp32") {
-    llvm::errs() << "error: --force-reduced needs --precision=bf16, fp16 or mixed\n";
+    llvm::errs() << "error: --force-reduced needs --precision=bf16, fp16, mixed or auto\n";
     return failure();
   }
   // The key too: a compile must not run only to find that it cannot be signed.
@@ -393,6 +421,10 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.precision.keepFp32.assign(keepFp32.begin(), keepFp32.end());
   options.precision.forceReduced.assign(forceReduced.begin(), forceReduced.end());
   options.precision.quantizeMethod = quantizeMethod;
+  options.precision.accuracyBudget = accuracyBudget;
+  options.precision.calibrationDir = calibrationDir;
+  std::string autoSummary;
+  options.autoPrecisionSummary = &autoSummary;
   options.emit = emit;
   options.target = target;
   options.modelName = llvm::sys::path::stem(inputFile).str();
@@ -444,6 +476,8 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
+  if (!autoSummary.empty())
+    llvm::errs() << "mie-compile: " << autoSummary << "\n";
   if (!signKey.empty()) {
     if (std::string error = signer.sign(*artifact); !error.empty()) {
       llvm::errs() << "error: --sign-key: " << error << "\n";

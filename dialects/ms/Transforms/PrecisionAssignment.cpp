@@ -380,7 +380,8 @@ bool Assigner::matches(Operation *op, ArrayRef<std::string> entries,
 
 /// Whether `op` (an ms op with f32 data) computes in the reduced type.
 bool Assigner::decideReduced(Operation *op) {
-  bool keep = matches(op, config.keepFp32, keepUsed);
+  // `ms.keep_fp32` on the op: --precision=auto's choice (lib/Pipelines/AutoPrecision.cpp).
+  bool keep = matches(op, config.keepFp32, keepUsed) || op->hasAttr("ms.keep_fp32");
   bool force = matches(op, config.forceReduced, forceUsed);
   if (isa<AttentionOp>(op)) {
     if (force && !keep)

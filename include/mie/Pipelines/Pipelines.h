@@ -21,7 +21,8 @@ enum class EmitKind { Import, Ms, Mie, LLVMIR, Assembly, Object, Package };
 
 /// Precision assignment (ms-assign-precision; docs/precision.md).
 struct PrecisionOptions {
-  /// fp32, fp16, bf16 or mixed.
+  /// fp32, fp16, bf16, mixed or auto (mixed, with the products that the measured error needs kept
+  /// in f32; see AutoPrecision.h).
   std::string precision = "fp32";
   /// The reduced type of `mixed`: bf16 or fp16; empty picks it from the (first) target: bf16 on
   /// x86-64, fp16 on aarch64.
@@ -30,6 +31,11 @@ struct PrecisionOptions {
   std::vector<std::string> keepFp32, forceReduced;
   /// Empty, or dynamic_fp16 (weights stored as f16, computed in f32).
   std::string quantizeMethod;
+  /// auto: the largest relative error of the outputs allowed (max |reduced - fp32| / max |fp32|
+  /// per output, over every calibration set).
+  double accuracyBudget = 1e-2;
+  /// auto: a directory of input sets (.npy / .pb); empty draws random inputs.
+  std::string calibrationDir;
 
   bool isDefault() const {
     return precision == "fp32" && quantizeMethod.empty() && keepFp32.empty() &&
@@ -55,8 +61,11 @@ struct CompileOptions {
   unsigned maxFusedOps = 64;
   /// Element types: the policy, per-op overrides and weight-only quantization.
   PrecisionOptions precision;
-  /// When set, receives the precision report (see buildPrecisionReport).
+  /// When set, receives the precision report (see buildPrecisionReport; under auto followed by
+  /// what the search measured and kept).
   std::string *precisionReport = nullptr;
+  /// When set, under auto receives a one-line summary of the search (the driver prints it).
+  std::string *autoPrecisionSummary = nullptr;
   /// When set, receives the fusion report of the compiled module (see buildFusionReport).
   std::string *fusionReport = nullptr;
   /// When set, receives the memory report of the compiled module (see buildMemoryReport).
@@ -75,6 +84,12 @@ struct CompileOptions {
 /// `precision.mixedType` means bf16.
 void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
                      const PrecisionOptions &precision = {});
+
+/// The two halves of buildMsPipeline, split where precision is assigned: auto precision prepares
+/// the graph once, then assigns and fuses each variant it measures.
+void buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion = true);
+void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
+                                  const PrecisionOptions &precision = {});
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined.

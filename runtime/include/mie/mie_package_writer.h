@@ -48,6 +48,17 @@ struct PackageTargetSpec {
   uint64_t weights_size = 0;
 };
 
+// What `mie-compile --precision=auto` measured: the manifest's optional "precision_auto" object
+// (docs/package-format.md). Readers that do not know it ignore it.
+struct PackagePrecisionAuto {
+  std::string reduced;             // the reduced type of the products: "bf16" or "fp16"
+  double budget = 0;               // the accuracy budget (relative error of the outputs)
+  double error = 0;                // the final package's measured error
+  std::string calibration;         // "random:<sets>" or "dir:<sets>"
+  uint64_t candidates = 0;         // the products mixed would compute in the reduced type
+  std::vector<std::string> kept;   // those kept in f32 (ONNX node names)
+};
+
 class PackageWriter {
  public:
   // Sections are placed at multiples of this (the format only requires 64): page-aligned code and weights
@@ -57,6 +68,10 @@ class PackageWriter {
   void set_model(std::string name) { model_ = std::move(name); }
   void set_precision(std::string precision) { precision_ = std::move(precision); }  // "fp32", "fp16", ...
   void set_compiler(std::string compiler) { compiler_ = std::move(compiler); }
+  void set_precision_auto(PackagePrecisionAuto record) {
+    precision_auto_ = std::move(record);
+    has_precision_auto_ = true;
+  }
   void add_input(PackageTensorSpec spec) { inputs_.push_back(std::move(spec)); }
   void add_output(PackageTensorSpec spec) { outputs_.push_back(std::move(spec)); }
   // Not copied (weights can be large): `data` must stay valid until write()/serialize() return.
@@ -86,6 +101,8 @@ class PackageWriter {
   const uint8_t *weights_ = nullptr;
   uint64_t weights_size_ = 0;
   std::vector<PackageTargetSpec> targets_;
+  PackagePrecisionAuto precision_auto_;
+  bool has_precision_auto_ = false;
 };
 
 }  // namespace mie

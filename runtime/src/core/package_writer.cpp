@@ -94,6 +94,14 @@ int64_t dtype_code(const std::string &name) {
 std::string PackageWriter::check() const {
   if (!valid_text(model_)) return "model name is not valid UTF-8 or contains NUL";
   if (precision_.empty() || !valid_text(precision_)) return "precision must be a non-empty UTF-8 string";
+  if (has_precision_auto_) {
+    const PackagePrecisionAuto &a = precision_auto_;
+    if (!valid_text(a.reduced) || !valid_text(a.calibration)) return "precision_auto: strings must be UTF-8";
+    for (const std::string &k : a.kept)
+      if (!valid_text(k)) return "precision_auto: kept_fp32 names must be UTF-8";
+    if (!(a.budget >= 0 && a.budget < 1e300) || !(a.error >= 0 && a.error < 1e300))
+      return "precision_auto: budget and error must be finite and non-negative";
+  }
   if (!valid_text(compiler_)) return "compiler string is not valid UTF-8 or contains NUL";
   if (outputs_.empty()) return "the model has no outputs";
   if (targets_.empty()) return "the package has no targets";
@@ -194,6 +202,26 @@ std::string PackageWriter::plan(Layout *L) const {
     add_key(o, "compiler"); rt::json::append_quoted(o, compiler_); o += ",\n  ";
     add_key(o, "model"); rt::json::append_quoted(o, model_); o += ",\n  ";
     add_key(o, "precision"); rt::json::append_quoted(o, precision_); o += ",\n";
+    if (has_precision_auto_) {
+      const PackagePrecisionAuto &a = precision_auto_;
+      char number[64];
+      o += "  ";
+      add_key(o, "precision_auto");
+      o += "{";
+      add_key(o, "reduced"); rt::json::append_quoted(o, a.reduced); o += ", ";
+      std::snprintf(number, sizeof(number), "%.6g", a.budget);
+      add_key(o, "budget"); o += number; o += ", ";
+      std::snprintf(number, sizeof(number), "%.6g", a.error);
+      add_key(o, "error"); o += number; o += ", ";
+      add_key(o, "calibration"); rt::json::append_quoted(o, a.calibration); o += ", ";
+      add_key(o, "candidates"); o += std::to_string(a.candidates); o += ", ";
+      add_key(o, "kept_fp32"); o += "[";
+      for (size_t i = 0; i < a.kept.size(); ++i) {
+        if (i) o += ", ";
+        rt::json::append_quoted(o, a.kept[i]);
+      }
+      o += "]},\n";
+    }
     add_tensors(o, "inputs", inputs_);
     add_tensors(o, "outputs", outputs_);
     o += "  ";

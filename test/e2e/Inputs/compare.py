@@ -1,10 +1,12 @@
 """Compares an output .npy with a reference .npy.
 
-Usage: compare.py OUTPUT REFERENCE [--rtol R] [--atol A] [--cosine C]
+Usage: compare.py OUTPUT REFERENCE [--rtol R] [--atol A] [--cosine C] [--max-rel R]
 Passes when |out - ref| <= atol + rtol * |ref| everywhere (numpy.allclose); prints the maximum
 absolute and relative errors either way, and exits 1 on a mismatch or a shape/dtype difference.
 With --cosine (reduced precision), passes instead when the output has no NaN/Inf and its cosine
 similarity to the reference is at least C; the max error relative to max |reference| is printed.
+With --max-rel (an accuracy budget), passes when the output has no NaN/Inf and
+max |out - ref| / max |ref| <= R.
 """
 import argparse
 import sys
@@ -17,6 +19,7 @@ parser.add_argument("reference")
 parser.add_argument("--rtol", type=float, default=1e-4)
 parser.add_argument("--atol", type=float, default=1e-5)
 parser.add_argument("--cosine", type=float)
+parser.add_argument("--max-rel", type=float)
 args = parser.parse_args()
 
 out, ref = np.load(args.output), np.load(args.reference)
@@ -24,6 +27,12 @@ if out.shape != ref.shape or out.dtype != ref.dtype:
     print(f"mismatch: output {out.dtype}{list(out.shape)} vs reference {ref.dtype}{list(ref.shape)}")
     sys.exit(1)
 diff = np.abs(out.astype(np.float64) - ref.astype(np.float64))
+if args.max_rel is not None:
+    finite = bool(np.isfinite(out.astype(np.float64)).all())
+    rel = float(diff.max() / np.abs(ref.astype(np.float64)).max()) if finite else float("inf")
+    ok = rel <= args.max_rel
+    print(f"{'match' if ok else 'MISMATCH'}: max err / max|ref| {rel:.3e} (<= {args.max_rel})")
+    sys.exit(0 if ok else 1)
 if args.cosine is not None:
     o, r = out.astype(np.float64).ravel(), ref.astype(np.float64).ravel()
     finite = bool(np.isfinite(o).all())

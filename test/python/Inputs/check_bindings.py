@@ -112,6 +112,10 @@ kept = mie.compile(os.path.join(work, "model.onnx"), emit="ms", precision="mixed
                    keep_fp32=["Conv", "Gemm"])
 weights = mie.compile(os.path.join(work, "model.onnx"), emit="ms", quantize_method="dynamic_fp16")
 print("precision:", b"xbf16>" in ms, b"acc_type = f32" in ms, b"xbf16>" in kept, b"xf16>" in weights)
+# auto with a budget below bf16's rounding keeps every product f32 (nothing bf16 is left).
+auto = mie.compile(os.path.join(work, "model.onnx"), emit="ms", precision="auto",
+                   accuracy_budget=1e-7)
+print("auto:", b"ms.keep_fp32" in auto, b"xbf16>" in auto)
 try:
     mie.compile(os.path.join(work, "model.onnx"), precision="fp8")
     sys.exit("a bad precision compiled")
