@@ -277,6 +277,8 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
 
 LogicalResult importDequantizeLinear(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
+  if (!isa<IntegerType>(xType.getElementType()))
+    return n.error() << "x must be an integer tensor, got " << xType;
   if (!quantRange(xType.getElementType()))
     return n.unsupportedFeature() << "dequantizing " << xType.getElementType()
                                   << " is not supported";
