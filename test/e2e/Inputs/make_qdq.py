@@ -16,6 +16,11 @@ For each variant OUT_DIR/<variant>/ holds model.onnx, input.npy and two referenc
 
 OUT_DIR/variants lists the variants and OUT_DIR/<variant>/step the output's quantization step (the
 scale of the last DequantizeLinear), the unit of the test's tolerance.
+
+OUT_DIR/folded_variants lists models whose DequantizeLinear reads model data (so mie dequantizes it
+at compile time) with every parameter layout: per tensor, per axis along each axis of a weight, per
+block (opset 21), int8/uint8/int32 with and without zero points; each feeds a MatMul or Conv whose
+output ONNX's reference evaluator (onnx.reference) computes into reference.npy.
 """
 
 import os
@@ -82,8 +87,61 @@ def run(path, x, optimize):
     return session.run(None, {"x": x})[0]
 
 
+def folded_models(rng):
+    """(name, model, input) for the compile-time dequantization of weights."""
+    n = helper.make_node
+    models = []
+
+    def matmul_model(name, weight, scale, zero_point, attrs, opset=19):
+        inits = [numpy_helper.from_array(weight, "wq"), numpy_helper.from_array(scale, "ws")]
+        dq_inputs = ["wq", "ws"]
+        if zero_point is not None:
+            inits.append(numpy_helper.from_array(zero_point, "wzp"))
+            dq_inputs.append("wzp")
+        k, m = weight.shape
+        graph = helper.make_graph(
+            [n("DequantizeLinear", dq_inputs, ["w"], **attrs), n("MatMul", ["x", "w"], ["y"])],
+            name, [helper.make_tensor_value_info("x", T.FLOAT, [3, k])],
+            [helper.make_tensor_value_info("y", T.FLOAT, [3, m])], inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        model.ir_version = 8
+        x = rng.standard_normal([3, k]).astype(np.float32)
+        models.append((name, model, x))
+
+    i8 = lambda shape: rng.integers(-128, 128, size=shape).astype(np.int8)  # noqa: E731
+    u8 = lambda shape: rng.integers(0, 256, size=shape).astype(np.uint8)  # noqa: E731
+    f32 = lambda shape: (rng.random(shape) * 0.1 + 0.01).astype(np.float32)  # noqa: E731
+    matmul_model("tensor_u8", u8([6, 5]), f32([]), np.array(128, np.uint8), {})
+    matmul_model("tensor_i8_no_zp", i8([6, 5]), f32([]), None, {})
+    matmul_model("axis0_i8", i8([6, 5]), f32([6]), i8([6]), {"axis": 0})
+    matmul_model("axis1_u8", u8([6, 5]), f32([5]), u8([5]), {"axis": 1})
+    matmul_model("axis_neg1_i8", i8([6, 5]), f32([5]), None, {"axis": -1})
+    matmul_model("int32", rng.integers(-10**6, 10**6, size=[6, 5]).astype(np.int32), f32([]),
+                 None, {})
+    matmul_model("block_axis0", i8([7, 5]), f32([3, 5]), i8([3, 5]), {"axis": 0, "block_size": 3},
+                 opset=21)
+    matmul_model("block_axis1", u8([6, 5]), f32([6, 3]), u8([6, 3]), {"axis": 1, "block_size": 2},
+                 opset=21)
+    return models
+
+
+def write_folded(out):
+    from onnx.reference import ReferenceEvaluator
+    names = []
+    for name, model, x in folded_models(np.random.default_rng(13)):
+        d = os.path.join(out, "folded_" + name)
+        os.makedirs(d, exist_ok=True)
+        onnx.save(model, os.path.join(d, "model.onnx"))
+        np.save(os.path.join(d, "input.npy"), x)
+        np.save(os.path.join(d, "reference.npy"), ReferenceEvaluator(model).run(None, {"x": x})[0])
+        names.append("folded_" + name)
+    with open(os.path.join(out, "folded_variants"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
 def main():
     out = sys.argv[1]
+    write_folded(out)
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(7)
     float_path = os.path.join(out, "float.onnx")
