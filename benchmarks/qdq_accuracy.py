@@ -28,6 +28,7 @@ from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantT
                                       quantize_static)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ort.set_default_logger_severity(3)  # not the unused-initializer warnings of quantized models
 
 
 class Reader(CalibrationDataReader):

@@ -71,7 +71,7 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 } // namespace
 
 FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Value x, Value w,
-                                                             Value bias) {
+                                                            Value bias) {
   RankedTensorType xType = cast<RankedTensorType>(x.getType());
   RankedTensorType wType = cast<RankedTensorType>(w.getType());
   if (xType.getRank() != 4 || wType.getRank() != 4)

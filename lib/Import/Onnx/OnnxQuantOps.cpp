@@ -79,8 +79,8 @@ FailureOr<ParamLayout> paramLayout(NodeImporter &n, RankedTensorType xType,
     return n.error() << what << " " << paramType << " must have the input's rank for block_size "
                      << blockSize;
   for (int64_t d = 0; d < xType.getRank(); ++d) {
-    int64_t expected = d == *axis ? (xType.getDimSize(d) + blockSize - 1) / blockSize
-                                  : xType.getDimSize(d);
+    int64_t expected =
+        d == *axis ? (xType.getDimSize(d) + blockSize - 1) / blockSize : xType.getDimSize(d);
     if (paramType.getDimSize(d) != expected)
       return n.error() << what << " " << paramType << " does not match blocks of " << blockSize
                        << " along axis " << *axis << " of " << xType;
@@ -142,10 +142,9 @@ Value requantize(Ops &o, Value scaled, Value zeroPoint, Type qType) {
   Value rounded = o.cast(o.op<ms::RoundOp>(scaled), computeType);
   if (zeroPoint)
     rounded = o.add(rounded, o.cast(zeroPoint, computeType));
-  Value clipped = o.op<ms::ClipOp>(rounded, FloatAttr::get(Float64Type::get(scaled.getContext()),
-                                                            range->first),
-                                   FloatAttr::get(Float64Type::get(scaled.getContext()),
-                                                  range->second));
+  Value clipped =
+      o.op<ms::ClipOp>(rounded, FloatAttr::get(Float64Type::get(scaled.getContext()), range->first),
+                       FloatAttr::get(Float64Type::get(scaled.getContext()), range->second));
   return o.cast(clipped, qType);
 }
 
@@ -161,9 +160,8 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
   } else if (n.hasAttr("output_dtype")) {
     qType = elementTypeFor(n.context(), n.getInt("output_dtype", 0));
     if (!qType)
-      return n.unsupportedFeature() << "output_dtype "
-                                    << dataTypeName(n.getInt("output_dtype", 0))
-                                    << " is not supported";
+      return n.unsupportedFeature()
+             << "output_dtype " << dataTypeName(n.getInt("output_dtype", 0)) << " is not supported";
   } else {
     qType = IntegerType::get(n.context(), 8, IntegerType::Unsigned);
   }
@@ -184,8 +182,7 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
                                                           : Float32Type::get(n.context());
   x = o.cast(x, floatType);
   Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), floatType);
-  Value zeroPoint =
-      n.hasInput(2) ? broadcastParam(o, o.in(2), xType, *layout) : Value();
+  Value zeroPoint = n.hasInput(2) ? broadcastParam(o, o.in(2), xType, *layout) : Value();
   return finish(n, o, requantize(o, o.div(x, scale), zeroPoint, qType));
 }
 
@@ -434,8 +431,7 @@ Value scaleInput(Ops &o, NodeImporter &n, unsigned i, int64_t axis, int64_t rank
 LogicalResult checkScales(NodeImporter &n, ArrayRef<unsigned> scales) {
   Type et = n.inputType(scales[0]).getElementType();
   for (unsigned i : scales)
-    if (!isa<FloatType>(n.inputType(i).getElementType()) ||
-        n.inputType(i).getElementType() != et)
+    if (!isa<FloatType>(n.inputType(i).getElementType()) || n.inputType(i).getElementType() != et)
       return n.error() << "scales must share one floating-point type, got "
                        << n.inputType(scales[0]) << " and " << n.inputType(i);
   if (n.inputType(scales.back()).getNumElements() != 1)
