@@ -272,6 +272,34 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
   return ms::ConstantOp::create(n.builder(), n.loc(), attr);
 }
 
+/// The f32 value that `x` was converted from when `x` is a QuantizeLinear's result built here:
+/// cast(clip(round(v) [+ cast(zero point)], qmin, qmax)) in f32. Its elements are integers in the
+/// range of x's type, which f32 holds exactly, so converting x back to f32 gives that value: the
+/// activation's QuantizeLinear -> DequantizeLinear pair then skips the round trip through the
+/// integer type (two conversions per element of the fused kernel).
+Value quantizedAsF32(Value x) {
+  auto cast = x.getDefiningOp<ms::CastOp>();
+  auto clip = cast ? cast.getInput().getDefiningOp<ms::ClipOp>() : ms::ClipOp();
+  if (!clip || !typeOf(clip.getResult()).getElementType().isF32() || !clip.getMin() ||
+      !clip.getMax())
+    return Value();
+  std::optional<std::pair<double, double>> range = quantRange(typeOf(x).getElementType());
+  if (!range || range->second > 65535.0 ||
+      clip.getMin()->convertToDouble() != range->first ||
+      clip.getMax()->convertToDouble() != range->second)
+    return Value();
+  Value v = clip.getInput();
+  if (auto add = v.getDefiningOp<ms::AddOp>()) {
+    auto zeroPoint = add.getRhs().getDefiningOp<ms::CastOp>();
+    if (!zeroPoint || !isa<IntegerType>(typeOf(zeroPoint.getInput()).getElementType()))
+      return Value();
+    v = add.getLhs();
+  }
+  if (!v.getDefiningOp<ms::RoundOp>())
+    return Value();
+  return clip.getResult();
+}
+
 LogicalResult importDequantizeLinear(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
   if (!isa<IntegerType>(xType.getElementType()))
@@ -295,7 +323,9 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   if (Value folded = foldDequantize(n, o, x, *layout))
     return finish(n, o, folded);
   Type f32 = Float32Type::get(n.context());
-  Value shifted = o.cast(x, f32);
+  Value shifted = quantizedAsF32(x);
+  if (!shifted)
+    shifted = o.cast(x, f32);
   if (n.hasInput(2))
     shifted = o.sub(shifted, o.cast(broadcastParam(o, o.in(2), xType, *layout), f32));
   Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), f32);
