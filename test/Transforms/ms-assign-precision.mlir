@@ -270,3 +270,26 @@ func.func @marked_keep(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>
   %b = ms.matmul %x, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
   return %a, %b : tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// -----
+
+// A QDQ conv: the QuantizeLinear arithmetic (x / scale, round, + zero point, clip) is converted to
+// uint8, so it stays f32 under bf16 (a bf16 quotient lands on other integers); the convolution
+// before it, which the backward walk from the cast does not cross, is reduced.
+
+// BF16-LABEL: func.func @quantize
+// BF16: ms.conv2d %{{.+}}, %{{.+}} {acc_type = f32} : (tensor<1x2x4x4xbf16>, tensor<2x2x1x1xbf16>) -> tensor<1x2x4x4xbf16>
+// BF16: %[[D:.+]] = ms.div %{{.+}}, %{{.+}} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// BF16-NEXT: %[[R:.+]] = ms.round %[[D]] : tensor<1x2x4x4xf32>
+// BF16-NEXT: %[[A:.+]] = ms.add %[[R]], %{{.+}} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// BF16-NEXT: %[[C:.+]] = ms.clip %[[A]] {{.+}} : tensor<1x2x4x4xf32>
+// BF16-NEXT: ms.cast %[[C]] : tensor<1x2x4x4xf32> to tensor<1x2x4x4xui8>
+func.func @quantize(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %s: tensor<f32>, %zp: tensor<f32>) -> tensor<1x2x4x4xui8> {
+  %c = ms.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %d = ms.div %c, %s : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %r = ms.round %d : tensor<1x2x4x4xf32>
+  %a = ms.add %r, %zp : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %k = ms.clip %a {min = 0.0 : f64, max = 255.0 : f64} : tensor<1x2x4x4xf32>
+  %q = ms.cast %k : tensor<1x2x4x4xf32> to tensor<1x2x4x4xui8>
+  return %q : tensor<1x2x4x4xui8>
+}

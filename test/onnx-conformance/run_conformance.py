@@ -165,6 +165,38 @@ def data_contradicts_model(model, path):
     return None
 
 
+def qlinearmatmul_saturated(inputs):
+    """QLinearMatMul as its spec says (and onnxruntime computes): saturate(rint(acc * a_scale *
+    b_scale / y_scale + y_zero_point)). ONNX's reference implementation before onnx/onnx#7868
+    (issue #7835) cast without saturating, so the data of the int8 cases generated with it holds
+    wrapped values (-236 stored as 20)."""
+    a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp = inputs
+    acc = np.matmul(a.astype(np.int32) - a_zp.astype(np.int32),
+                    b.astype(np.int32) - b_zp.astype(np.int32))
+    d = np.rint(acc * (a_scale * b_scale / y_scale) + y_zp)
+    info = np.iinfo(y_zp.dtype)
+    return [np.clip(d, info.min, info.max).astype(y_zp.dtype)]
+
+
+# Cases whose stored outputs contradict the ONNX spec (a since-fixed bug of the generator): their
+# outputs are computed from the data set's inputs by the spec's formula instead, and the case
+# passes only when it matches those exactly.
+CORRECTED_REFERENCES = {
+    re.compile(r"^test_qlinearmatmul_\dD_int8_float(16|32)$"): qlinearmatmul_saturated,
+}
+
+
+def corrected_reference(name, ds, k):
+    """The spec's output `k` of data set `ds` where CORRECTED_REFERENCES lists the case; else None."""
+    for pat, fn in CORRECTED_REFERENCES.items():
+        if pat.search(name):
+            inputs = [load_proto_tensor(p) for p in
+                      sorted(glob.glob(os.path.join(ds, "input_*.pb")),
+                             key=lambda p: int(re.search(r"input_(\d+)", p).group(1)))]
+            return fn(inputs)[k]
+    return None
+
+
 def bf16_input_file(pb_path, graph_type, work, tag):
     """The input file to give mie-run: ONNX's older test generator stored bfloat16 tensors as UINT16
     (the same bit patterns); such a file is rewritten as BFLOAT16 when the graph input is bfloat16."""
@@ -353,6 +385,9 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
                     continue
                 try:
                     ref = load_proto_tensor(ref_path)
+                    corrected = corrected_reference(name, ds, k)
+                    if corrected is not None:
+                        ref = corrected
                 except Exception as e:
                     res.update(reason="reference unreadable", detail="%s output_%d: %s" % (ds_name, k, e))
                     return res

@@ -339,7 +339,38 @@ private:
   DenseMap<std::pair<Value, Type>, Value> conversions;
   int64_t conversionsNeeded = 0;
   std::vector<bool> keepUsed, forceUsed;
+  DenseSet<Operation *> feedsInteger; // computes a value that is converted to integers
 };
+
+/// The elementwise ops (and the reshapes, broadcasts and min/max reductions of quantization
+/// parameters) whose float results reach a float -> integer cast through such ops only: a
+/// QuantizeLinear's x / scale, rounding and zero point, a requantization's multiplier,
+/// DynamicQuantizeLinear's range. A value rounded to bf16 or f16 on the way lands on other
+/// integers (a uint8 quantization step is 1/256 of the range, bf16 keeps 8 bits), so these stay
+/// f32 whatever the policy; the convolutions and products around them are not reached.
+DenseSet<Operation *> opsFeedingIntegers(func::FuncOp func) {
+  DenseSet<Operation *> found;
+  SmallVector<Operation *> worklist;
+  func.walk([&](CastOp cast) {
+    if (isa_and_nonnull<FloatType>(elementTypeOf(cast.getInput())) &&
+        isa_and_nonnull<IntegerType>(elementTypeOf(cast.getResult())))
+      worklist.push_back(cast);
+  });
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || isa<ConstantOp>(def) || !isa_and_nonnull<FloatType>(elementTypeOf(operand)))
+        continue;
+      if (!isElementwiseOp(def) &&
+          !isa<ReshapeOp, ExpandOp, SliceOp, ReduceMinOp, ReduceMaxOp>(def))
+        continue;
+      if (found.insert(def).second)
+        worklist.push_back(def);
+    }
+  }
+  return found;
+}
 
 Class Assigner::classify(Operation *op) const {
   if (isa<Conv2dOp, MatMulOp, GemmOp>(op))
@@ -393,6 +424,8 @@ bool Assigner::decideReduced(Operation *op) {
     return false;
   if (force)
     return true;
+  if (feedsInteger.contains(op))
+    return false;
   // is_inf of a value rounded to the narrow type is true where the f32 value merely exceeded the
   // narrow type's largest finite value; widening is exact, so f32 always answers for the value.
   if (isa<IsInfOp>(op) && config.policy != PrecisionPolicy::Mixed)
@@ -486,6 +519,7 @@ LogicalResult Assigner::run() {
   });
   if (config.weightsFp16)
     storeWeightsAsF16();
+  feedsInteger = opsFeedingIntegers(func);
 
   for (Block &block : func.getBody()) {
     for (Operation &op : llvm::make_early_inc_range(block)) {

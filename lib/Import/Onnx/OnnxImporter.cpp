@@ -77,6 +77,7 @@ static const OnnxOpTable &opTable() {
     registerCompositeOps(t);
     // After the composites: CumSum is a real op (ms.cumsum) here, not a composition.
     registerIndexingOps(t);
+    registerQuantOps(t);
     return t;
   }();
   return table;
@@ -513,9 +514,9 @@ FailureOr<Value> NodeImporter::input(unsigned i) {
   return graph.materialize(*graph.lookup(inputName(i)));
 }
 
-FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef what) {
+const KnownTensor *NodeImporter::constantData(unsigned i) {
   if (!hasInput(i))
-    return error() << what << " input is missing";
+    return nullptr;
   if (const KnownTensor *value = known(i))
     return value;
   // Model data the importer does not track (float tensors of more than one element) is read from
@@ -535,6 +536,14 @@ FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef 
       return &*entry->known;
     }
   }
+  return nullptr;
+}
+
+FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef what) {
+  if (!hasInput(i))
+    return error() << what << " input is missing";
+  if (const KnownTensor *value = constantData(i))
+    return value;
   failedFlag = true;
   return emitError(location) << "unsupported dynamic input '" << what << "' of " << opType()
                              << " at node '" << name()

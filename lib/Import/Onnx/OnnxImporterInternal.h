@@ -254,6 +254,9 @@ public:
   bool allInputsKnown() const;
   /// The input as an SSA value, materializing a constant for a known value or weight.
   FailureOr<Value> input(unsigned i);
+  /// The contents of input `i` when it is known or model data of at most kMaxKnownElements
+  /// elements (read from its bytes); null otherwise, with nothing reported.
+  const KnownTensor *constantData(unsigned i);
   /// The known value of an input that must be one. A graph input there gets the uniform
   /// "unsupported dynamic input '<what>' of <OpType> at node '<name>': ..." report.
   FailureOr<const KnownTensor *> requireKnown(unsigned i, StringRef what);
@@ -389,6 +392,7 @@ void registerMathOps(OnnxOpTable &table);
 void registerTensorOps(OnnxOpTable &table);
 void registerCompositeOps(OnnxOpTable &table);
 void registerIndexingOps(OnnxOpTable &table);
+void registerQuantOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers
@@ -413,6 +417,11 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
 /// `broadcast = 1`: B's dims then line up with A's from `axis` (default: the trailing dims), which
 /// is B reshaped to A's rank with ones around; without it the shapes must be equal.
 FailureOr<Value> legacyBinaryInput(NodeImporter &node, unsigned i);
+
+/// A 2-D ms.conv2d of `x` and `w` (plus the optional `bias`) with the node's Conv attributes
+/// (strides, pads / auto_pad, dilations, group, kernel_shape): Conv and the quantized convolutions
+/// (OnnxQuantOps.cpp) share it. Reports at the node.
+FailureOr<Value> buildConvFromAttrs(NodeImporter &node, Value x, Value w, Value bias);
 
 /// BatchNormalization with training_mode = 1 (opset 14+): batch statistics for Y and the updated
 /// running mean and variance outputs (OnnxCompositeOps.cpp).

@@ -68,8 +68,12 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 // Conv, Gemm, MatMul
 //===----------------------------------------------------------------------===//
 
-LogicalResult importConv(NodeImporter &n) {
-  RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
+} // namespace
+
+FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Value x, Value w,
+                                                            Value bias) {
+  RankedTensorType xType = cast<RankedTensorType>(x.getType());
+  RankedTensorType wType = cast<RankedTensorType>(w.getType());
   if (xType.getRank() != 4 || wType.getRank() != 4)
     return n.unsupportedFeature()
            << "only 2-D convolutions (4-D input and weight) are implemented, got " << xType
@@ -90,7 +94,14 @@ LogicalResult importConv(NodeImporter &n) {
     return failure();
   if (group < 1)
     return n.error() << "group must be >= 1, got " << group;
+  return n.create<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>(*strides), ArrayRef<int64_t>(*pads),
+                                ArrayRef<int64_t>(*dilations), static_cast<uint64_t>(group),
+                                TypeAttr());
+}
 
+namespace {
+
+LogicalResult importConv(NodeImporter &n) {
   FailureOr<Value> x = n.input(0), w = n.input(1);
   if (failed(x) || failed(w))
     return failure();
@@ -101,9 +112,7 @@ LogicalResult importConv(NodeImporter &n) {
       return failure();
     bias = *b;
   }
-  FailureOr<Value> result = n.create<ms::Conv2dOp>(
-      *x, *w, bias, ArrayRef<int64_t>(*strides), ArrayRef<int64_t>(*pads),
-      ArrayRef<int64_t>(*dilations), static_cast<uint64_t>(group), TypeAttr());
+  FailureOr<Value> result = buildConvFromAttrs(n, *x, *w, bias);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
