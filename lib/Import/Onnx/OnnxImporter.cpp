@@ -77,6 +77,7 @@ static const OnnxOpTable &opTable() {
     registerCompositeOps(t);
     // After the composites: CumSum is a real op (ms.cumsum) here, not a composition.
     registerIndexingOps(t);
+    registerRecurrentOps(t);
     return t;
   }();
   return table;

@@ -389,6 +389,7 @@ void registerMathOps(OnnxOpTable &table);
 void registerTensorOps(OnnxOpTable &table);
 void registerCompositeOps(OnnxOpTable &table);
 void registerIndexingOps(OnnxOpTable &table);
+void registerRecurrentOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers
