@@ -27,8 +27,12 @@ LogicalResult checkShaped(const InferDiag &diag, StringRef name, Value v, ArrayR
   if (!v)
     return success();
   RankedTensorType type = tensorType(v);
-  if (type.getShape() != shape)
-    return diag.error("expects ", name, " of shape [", shapeToString(shape), "], got ", type);
+  if (type.getShape() != shape) {
+    std::string dims;
+    llvm::raw_string_ostream os(dims);
+    llvm::interleaveComma(shape, os);
+    return diag.error("expects ", name, " of shape [", dims, "], got ", type);
+  }
   if (et && type.getElementType() != et)
     return diag.error("expects ", name, " element type ", et, ", got ", type.getElementType());
   return success();
