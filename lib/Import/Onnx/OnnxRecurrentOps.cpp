@@ -9,7 +9,11 @@
 
 #include "OnnxCompositeBuilder.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include "llvm/ADT/StringSwitch.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -64,6 +68,50 @@ FailureOr<Value> optionalInput(NodeImporter &n, unsigned i) {
   if (!n.hasInput(i))
     return Value();
   return n.input(i);
+}
+
+/// The projection's bias [D * G * H] (Wb + Rb, without Rbh when `rbhApart`) and with `rbhApart`
+/// Rbh [D, H], computed at import from B [D, 2 * G * H] when it is f32 model data, as new
+/// resources next to it; nullopt otherwise (the caller then builds them out of ms ops).
+std::optional<std::pair<Value, Value>> biasesFromData(NodeImporter &n, Value bias, int64_t dirs,
+                                                      int64_t gh, int64_t hidden, bool rbhApart) {
+  auto constant = bias.getDefiningOp<ms::ConstantOp>();
+  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                           : DenseResourceElementsAttr();
+  if (!resource || !resource.getRawHandle().getBlob() ||
+      !typeOf(bias).getElementType().isF32() ||
+      resource.getData().size() != size_t(dirs * 2 * gh) * sizeof(float))
+    return std::nullopt;
+  ArrayRef<char> bytes = resource.getData();
+  auto at = [&](int64_t i) {
+    float v;
+    std::memcpy(&v, bytes.data() + i * sizeof(float), sizeof(float));
+    return v;
+  };
+  std::vector<float> sum(dirs * gh), rbh;
+  for (int64_t d = 0; d < dirs; ++d) {
+    for (int64_t j = 0; j < gh; ++j) {
+      float rb = at(d * 2 * gh + gh + j);
+      bool isRbh = rbhApart && j >= gh - hidden;
+      sum[d * gh + j] = at(d * 2 * gh + j) + (isRbh ? 0.0f : rb);
+      if (isRbh)
+        rbh.push_back(rb);
+    }
+  }
+  OpBuilder &b = n.builder();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(constant); // with the model's other constants
+  auto make = [&](ArrayRef<float> values, ArrayRef<int64_t> shape, StringRef suffix) {
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(reinterpret_cast<const char *>(values.data()), values.size() * 4),
+        alignof(float), /*dataIsMutable=*/false);
+    std::string name = (resource.getRawHandle().getKey() + suffix).str();
+    auto attr = DenseResourceElementsAttr::get(typeOf(bias).clone(shape), name, std::move(blob));
+    return (Value)ms::ConstantOp::create(b, constant.getLoc(), attr);
+  };
+  Value gemmBias = make(sum, {dirs * gh}, ".projection_bias");
+  Value recurrenceBias = rbhApart ? make(rbh, {dirs, hidden}, ".rbh") : Value();
+  return std::make_pair(gemmBias, recurrenceBias);
 }
 
 LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
@@ -161,13 +209,20 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
   int64_t inputSize = xType.getDimSize(2);
 
   // Biases that do not depend on the state go into the projection: Wb + Rb, except GRU's Rbh
-  // with linear_before_reset, which the reset gate scales inside the recurrence.
+  // with linear_before_reset, which the reset gate scales inside the recurrence. Model data is
+  // summed here, once; a computed B by ms ops.
   Value gemmBias, recurrenceBias;
   if (*bias) {
     RankedTensorType bType = typeOf(*bias);
     if (bType.getShape() != ArrayRef<int64_t>{dirs, 2 * gh})
       return n.error() << "expects B of shape [" << dirs << ", " << 2 * gh << "], got "
                        << bType;
+  }
+  if (*bias) {
+    if (auto folded = biasesFromData(n, *bias, dirs, gh, hidden, linearBeforeReset))
+      std::tie(gemmBias, recurrenceBias) = *folded;
+  }
+  if (*bias && !gemmBias) {
     Value wb = o.slice(*bias, {0, 0}, {dirs, gh}, {1, 1});
     Value rb = o.slice(*bias, {0, gh}, {dirs, gh}, {1, 1});
     if (linearBeforeReset) {

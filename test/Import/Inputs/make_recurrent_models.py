@@ -72,6 +72,14 @@ def gru_linear_before_reset():
 
 
 @register
+def gru_runtime_bias():
+    # B a graph input: the biases are sliced and summed by ms ops at run time.
+    return model(
+        [node("GRU", ["x", "w", "r", "b"], ["y"], name="gru", linear_before_reset=1)],
+        [vi("x", [T, B, I]), vi("b", [1, 6 * H])], [vi("y", None)], cell_weights(1, 3, False))
+
+
+@register
 def rnn_layout1():
     # Batch-major tensors; one activation list for both directions; alpha/beta consumed in order.
     return model(

@@ -52,6 +52,12 @@ def variants():
         outputs=["y", "y_h"], inits=weights("gru", 1, 3, h, i, 14), opset=14,
         linear_before_reset=1, hidden_size=h,
         node_inputs=["x", "gru_w", "gru_r", "gru_b", "", "h0"])
+    # The same with B a graph input (the biases are sliced and summed at run time).
+    gru_weights = weights("gru", 1, 3, h, i, 14)
+    v["gru_runtime_bias"] = Variant(
+        "GRU", {"x": normal([t, b, i], 12), "gru_b": gru_weights.pop("gru_b")},
+        outputs=["y", "y_h"], inits=gru_weights, opset=14, linear_before_reset=1, hidden_size=h,
+        node_inputs=["x", "gru_w", "gru_r", "gru_b"])
     # GRU, bidirectional, reset before the product, with sequence lengths.
     v["gru_bidirectional_lens"] = Variant(
         "GRU", {"x": normal([t, b, i], 17), "lens": lens},
