@@ -120,7 +120,7 @@ void forRange(OpBuilder &b, Location loc, int64_t n, function_ref<void(OpBuilder
 
 /// Builds the kernel body. `args`: the kernel's inputs (gates, recurrence, then the optional
 /// operands at the indices `r` names), then y, y_h, [y_c], then the f32 scratch: h, [c], the
-/// products of one row [G·H], and for a GRU without linear_before_reset r ⊙ H [H].
+/// products of one step [B, G·H], and for a GRU without linear_before_reset r ⊙ H [B, H].
 void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange args,
                      unsigned numInputs) {
   bool lstm = r.cell == Cell::Lstm;
@@ -164,114 +164,126 @@ void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange
     };
     Value d = f.idx(dir);
     forRange(b, loc, r.steps, [&](OpBuilder &sb, Value s) {
-      forRange(sb, loc, r.batch, [&](OpBuilder &bb, Value bi) {
-        // The row's length, clamped into [0, T]; steps past it leave the state alone.
-        Value len = arith::ConstantIndexOp::create(bb, loc, r.steps);
-        if (lens) {
-          Value raw = memref::LoadOp::create(bb, loc, lens, bi);
-          Value l = arith::IndexCastOp::create(bb, loc, bb.getIndexType(), raw);
-          l = arith::MaxSIOp::create(bb, loc, l, arith::ConstantIndexOp::create(bb, loc, 0));
-          len = arith::MinSIOp::create(bb, loc, l, len);
-        }
-        auto step = [&](OpBuilder &ib) {
-          F32 g{ib, loc};
-          Value t = s;
-          if (reverse)
-            t = arith::SubIOp::create(ib, loc, arith::SubIOp::create(ib, loc, len, g.idx(1)), s);
-          // prod[j] = sum_k state[k] R[d, first + j, k] for j in [0, count).
-          auto products = [&](OpBuilder &pb, Value state, bool stateIsRow, int64_t first,
-                              int64_t count) {
-            forRange(pb, loc, count, [&](OpBuilder &jb, Value j) {
-              F32 h{jb, loc};
-              Value row = arith::AddIOp::create(jb, loc, j, h.idx(first));
-              auto dot = scf::ForOp::create(
-                  jb, loc, h.idx(0), h.idx(H), h.idx(1), ValueRange{h.cst(0.0)},
-                  [&](OpBuilder &kb, Location kl, Value k, ValueRange acc) {
-                    F32 q{kb, kl};
-                    Value sv = stateIsRow ? q.load(state, {k}) : q.load(state, {d, bi, k});
-                    Value prodK = q.mul(sv, q.load(weights, {d, row, k}));
-                    scf::YieldOp::create(kb, kl,
-                                         ValueRange{arith::AddFOp::create(kb, kl, acc[0], prodK,
-                                                                          kReassoc)});
-                  });
-              h.store(dot.getResult(0), prod, {row});
-            });
-          };
-          auto gate = [&](F32 &q, Value u, int64_t which) {
-            Value col = arith::AddIOp::create(q.b, loc, u, q.idx(which * H));
-            return q.add(q.load(gates, {t, bi, d, col}), q.load(prod, {col}));
-          };
-          if (resetFirst) {
-            // z and r, then r ⊙ H, then its product with Rh.
-            products(ib, hs, false, 0, 2 * H);
-            forRange(ib, loc, H, [&](OpBuilder &ub, Value u) {
-              F32 q{ub, loc};
-              Value rg = act(q, 0, clip(q, gate(q, u, 1)));
-              q.store(q.mul(rg, q.load(hs, {d, bi, u})), rh, {u});
-            });
-            products(ib, rh, true, 2 * H, H);
-          } else {
-            products(ib, hs, false, 0, r.gates * H);
+      // prod[b, first + j] = sum_k state[b, k] R[d, first + j, k] for every batch row and j in
+      // [0, count): each row of R is read once per step and reused for all batch rows from L1.
+      // Rows past their length get products too (their state is unchanged, the result unused).
+      auto products = [&](OpBuilder &pb, Value state, bool perDirection, int64_t first,
+                          int64_t count) {
+        forRange(pb, loc, count, [&](OpBuilder &jb, Value j) {
+          Value row = arith::AddIOp::create(jb, loc, j, F32{jb, loc}.idx(first));
+          forRange(jb, loc, r.batch, [&](OpBuilder &rb, Value bi) {
+            F32 h{rb, loc};
+            auto dot = scf::ForOp::create(
+                rb, loc, h.idx(0), h.idx(H), h.idx(1), ValueRange{h.cst(0.0)},
+                [&](OpBuilder &kb, Location kl, Value k, ValueRange acc) {
+                  F32 q{kb, kl};
+                  Value sv = perDirection ? q.load(state, {d, bi, k}) : q.load(state, {bi, k});
+                  Value prodK = q.mul(sv, q.load(weights, {d, row, k}));
+                  scf::YieldOp::create(
+                      kb, kl, ValueRange{arith::AddFOp::create(kb, kl, acc[0], prodK, kReassoc)});
+                });
+            h.store(dot.getResult(0), prod, {bi, row});
+          });
+        });
+      };
+      // `body(t, bi)` for every batch row still within its length at this step, t its time
+      // index: s forward, len - 1 - s backward.
+      auto eachActiveRow = [&](OpBuilder &ob, function_ref<void(OpBuilder &, Value, Value)> body) {
+        forRange(ob, loc, r.batch, [&](OpBuilder &bb, Value bi) {
+          // The row's length, clamped into [0, T]; steps past it leave the state alone.
+          Value len = arith::ConstantIndexOp::create(bb, loc, r.steps);
+          if (lens) {
+            Value raw = memref::LoadOp::create(bb, loc, lens, bi);
+            Value l = arith::IndexCastOp::create(bb, loc, bb.getIndexType(), raw);
+            l = arith::MaxSIOp::create(bb, loc, l, arith::ConstantIndexOp::create(bb, loc, 0));
+            len = arith::MinSIOp::create(bb, loc, l, len);
           }
+          auto step = [&](OpBuilder &ib) {
+            Value t = s;
+            if (reverse)
+              t = arith::SubIOp::create(
+                  ib, loc, arith::SubIOp::create(ib, loc, len, F32{ib, loc}.idx(1)), s);
+            body(ib, t, bi);
+          };
+          if (!lens) {
+            step(bb);
+            return;
+          }
+          Value active = arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, s, len);
+          scf::IfOp::create(bb, loc, active, [&](OpBuilder &ib, Location il) {
+            step(ib);
+            scf::YieldOp::create(ib, il);
+          });
+        });
+      };
+      auto gate = [&](F32 &q, Value t, Value bi, Value u, int64_t which) {
+        Value col = arith::AddIOp::create(q.b, loc, u, q.idx(which * H));
+        return q.add(q.load(gates, {t, bi, d, col}), q.load(prod, {bi, col}));
+      };
+      if (resetFirst) {
+        // z and r, then r ⊙ H, then its product with Rh.
+        products(sb, hs, true, 0, 2 * H);
+        eachActiveRow(sb, [&](OpBuilder &ib, Value t, Value bi) {
           forRange(ib, loc, H, [&](OpBuilder &ub, Value u) {
             F32 q{ub, loc};
-            Value hPrev = q.load(hs, {d, bi, u});
-            Value hNew;
-            switch (r.cell) {
-            case Cell::Rnn:
-              hNew = act(q, 0, clip(q, gate(q, u, 0)));
-              break;
-            case Cell::Gru: {
-              Value z = act(q, 0, clip(q, gate(q, u, 0)));
-              Value pre;
-              if (resetFirst) {
-                pre = gate(q, u, 2);
-              } else {
-                Value rg = act(q, 0, clip(q, gate(q, u, 1)));
-                Value col = arith::AddIOp::create(ub, loc, u, q.idx(2 * H));
-                Value rec = q.load(prod, {col});
-                if (rbias)
-                  rec = q.add(rec, q.load(rbias, {d, u}));
-                pre = q.add(q.load(gates, {t, bi, d, col}), q.mul(rg, rec));
-              }
-              Value hc = act(q, 1, clip(q, pre));
-              // (1 - z) h + z H = h + z (H - h)
-              hNew = q.add(hc, q.mul(z, q.sub(hPrev, hc)));
-              break;
-            }
-            case Cell::Lstm: {
-              Value cPrev = q.load(cs, {d, bi, u});
-              auto peephole = [&](int64_t which, Value c) -> Value {
-                if (!peep)
-                  return q.cst(0.0);
-                Value col = arith::AddIOp::create(ub, loc, u, q.idx(which * H));
-                return q.mul(q.load(peep, {d, col}), c);
-              };
-              // Gates i, o, f, c; peepholes i, o, f.
-              Value ig = act(q, 0, clip(q, q.add(gate(q, u, 0), peephole(0, cPrev))));
-              Value fg = r.inputForget
-                             ? q.sub(q.cst(1.0), ig)
-                             : act(q, 0, clip(q, q.add(gate(q, u, 2), peephole(2, cPrev))));
-              Value cc = act(q, 1, clip(q, gate(q, u, 3)));
-              Value cNew = q.add(q.mul(fg, cPrev), q.mul(ig, cc));
-              Value og = act(q, 0, clip(q, q.add(gate(q, u, 1), peephole(1, cNew))));
-              hNew = q.mul(og, act(q, 2, cNew));
-              q.store(cNew, cs, {d, bi, u});
-              break;
-            }
-            }
-            q.store(hNew, hs, {d, bi, u});
-            q.store(hNew, y, {t, d, bi, u});
+            Value rg = act(q, 0, clip(q, gate(q, t, bi, u, 1)));
+            q.store(q.mul(rg, q.load(hs, {d, bi, u})), rh, {bi, u});
           });
-        };
-        if (!lens) {
-          step(bb);
-          return;
-        }
-        Value active = arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, s, len);
-        scf::IfOp::create(bb, loc, active, [&](OpBuilder &ib, Location il) {
-          step(ib);
-          scf::YieldOp::create(ib, il);
+        });
+        products(sb, rh, false, 2 * H, H);
+      } else {
+        products(sb, hs, true, 0, r.gates * H);
+      }
+      eachActiveRow(sb, [&](OpBuilder &ib, Value t, Value bi) {
+        forRange(ib, loc, H, [&](OpBuilder &ub, Value u) {
+          F32 q{ub, loc};
+          Value hPrev = q.load(hs, {d, bi, u});
+          Value hNew;
+          switch (r.cell) {
+          case Cell::Rnn:
+            hNew = act(q, 0, clip(q, gate(q, t, bi, u, 0)));
+            break;
+          case Cell::Gru: {
+            Value z = act(q, 0, clip(q, gate(q, t, bi, u, 0)));
+            Value pre;
+            if (resetFirst) {
+              pre = gate(q, t, bi, u, 2);
+            } else {
+              Value rg = act(q, 0, clip(q, gate(q, t, bi, u, 1)));
+              Value col = arith::AddIOp::create(ub, loc, u, q.idx(2 * H));
+              Value rec = q.load(prod, {bi, col});
+              if (rbias)
+                rec = q.add(rec, q.load(rbias, {d, u}));
+              pre = q.add(q.load(gates, {t, bi, d, col}), q.mul(rg, rec));
+            }
+            Value hc = act(q, 1, clip(q, pre));
+            // (1 - z) h + z H = h + z (H - h)
+            hNew = q.add(hc, q.mul(z, q.sub(hPrev, hc)));
+            break;
+          }
+          case Cell::Lstm: {
+            Value cPrev = q.load(cs, {d, bi, u});
+            auto peephole = [&](int64_t which, Value c) -> Value {
+              if (!peep)
+                return q.cst(0.0);
+              Value col = arith::AddIOp::create(ub, loc, u, q.idx(which * H));
+              return q.mul(q.load(peep, {d, col}), c);
+            };
+            // Gates i, o, f, c; peepholes i, o, f.
+            Value ig = act(q, 0, clip(q, q.add(gate(q, t, bi, u, 0), peephole(0, cPrev))));
+            Value fg = r.inputForget
+                           ? q.sub(q.cst(1.0), ig)
+                           : act(q, 0, clip(q, q.add(gate(q, t, bi, u, 2), peephole(2, cPrev))));
+            Value cc = act(q, 1, clip(q, gate(q, t, bi, u, 3)));
+            Value cNew = q.add(q.mul(fg, cPrev), q.mul(ig, cc));
+            Value og = act(q, 0, clip(q, q.add(gate(q, t, bi, u, 1), peephole(1, cNew))));
+            hNew = q.mul(og, act(q, 2, cNew));
+            q.store(cNew, cs, {d, bi, u});
+            break;
+          }
+          }
+          q.store(hNew, hs, {d, bi, u});
+          q.store(hNew, y, {t, d, bi, u});
         });
       });
     });
@@ -347,9 +359,9 @@ struct RecurrenceToKernel : OpConversionPattern<OpTy> {
     scratch({r.dirs, r.batch, r.hidden});
     if (r.cell == Cell::Lstm)
       scratch({r.dirs, r.batch, r.hidden});
-    scratch({r.gates * r.hidden});
+    scratch({r.batch, r.gates * r.hidden});
     if (r.cell == Cell::Gru && !r.linearBeforeReset)
-      scratch({r.hidden});
+      scratch({r.batch, r.hidden});
 
     unsigned numInputs = ins.size();
     KernelOp::create(rewriter, loc, op->getName().stripDialect(), ins, outs,
