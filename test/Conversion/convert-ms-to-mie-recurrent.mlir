@@ -2,8 +2,8 @@
 
 // Tests that a reverse GRU (reset gate before the product) with sequence lengths and clip is one
 // kernel looping over time: the state in an f32 scratch buffer; per step the z and r products of
-// every batch row as dot products along R's rows (each row of R once per step, reassociable sums)
-// into a [B, 2H] scratch; then per batch row its length read and clamped into [0, T], the row
+// every batch row as dot products along R's rows (each row of R once per step, loaded once for up
+// to four batch rows, reassociable sums) into a [B, 2H] scratch; then per batch row its length read and clamped into [0, T], the row
 // skipped past it, the time index counted back from its last valid step, r ⊙ H into a [B, H]
 // scratch; its product with Rh; the gate math. No library kernel per step.
 
@@ -19,12 +19,17 @@
 // CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[KY]] : memref<5x1x2x8xf32>)
 // CHECK: scf.for %[[S:.+]] = %{{.+}} to %{{.+}} step
 // CHECK: scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step
-// CHECK: scf.for %[[PB:.+]] = %{{.+}} to %{{.+}} step
-// CHECK: scf.for {{.+}} iter_args
-// CHECK: memref.load %[[KH]]
-// CHECK: memref.load %[[R]]
-// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
-// CHECK: memref.store %{{.+}}, %[[KP]][%[[PB]],
+// CHECK: %[[ROW:.+]] = arith.addi %[[J]],
+// CHECK: %[[DOTS:.+]]:2 = scf.for %{{.+}} iter_args(%[[A0:.+]] = %{{.+}}, %[[A1:.+]] = %{{.+}}) -> (f32, f32)
+// CHECK: %[[RK:.+]] = memref.load %[[R]][%{{.+}}, %[[ROW]], %{{.+}}]
+// CHECK: %[[H0:.+]] = memref.load %[[KH]]
+// CHECK: %[[P0:.+]] = arith.mulf %[[H0]], %[[RK]] : f32
+// CHECK: arith.addf %[[A0]], %[[P0]] fastmath<reassoc> : f32
+// CHECK: %[[H1:.+]] = memref.load %[[KH]]
+// CHECK: %[[P1:.+]] = arith.mulf %[[H1]], %[[RK]] : f32
+// CHECK: arith.addf %[[A1]], %[[P1]] fastmath<reassoc> : f32
+// CHECK: memref.store %[[DOTS]]#0, %[[KP]][%{{.+}}, %[[ROW]]]
+// CHECK: memref.store %[[DOTS]]#1, %[[KP]][%{{.+}}, %[[ROW]]]
 // CHECK: scf.for %[[B:.+]] = %{{.+}} to %{{.+}} step
 // CHECK: %[[RAW:.+]] = memref.load %[[LENS]][%[[B]]] : memref<2xi32>
 // CHECK: %[[LEN:.+]] = arith.index_cast %[[RAW]] : i32 to index

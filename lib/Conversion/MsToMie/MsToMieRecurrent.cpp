@@ -2,16 +2,16 @@
 //
 // A recurrence becomes one mie.kernel holding the loop over time (the input projection was one
 // GEMM before it, see OnnxRecurrentOps.cpp). Per direction (code generated for each, so the
-// direction and activations are constants), step and batch row: the products of the previous
-// state with the recurrence weights as dot products along R's contiguous rows (reassociable sums,
-// which LLVM vectorizes), then the gate math per hidden unit. The state lives in f32 scratch
-// buffers for every element type, so narrow floats round only what is stored in the outputs.
+// direction and activations are constants) and step: the products of every batch row's previous
+// state with the recurrence weights as dot products along R's contiguous rows, four batch rows per
+// pass over a row of R (reassociable sums, which LLVM vectorizes); then, for each batch row still
+// within its length, the gate math per hidden unit. The state lives in f32 scratch buffers for
+// every element type, so narrow floats round only what is stored in the outputs.
 //
-// The steps are sequential and a step's rows are small ([B, G·H] by H), so the kernel stays on
-// one thread: all loops are scf.for, which mie-parallelize-loops leaves alone. The recurrent
-// product stays generated code rather than a mie.gemm per step: mie has no loops around library
-// kernels (the memory planner sees one straight-line schedule), and a step's product is too small
-// for packing to pay off.
+// The steps are sequential, so the kernel stays on one thread: all loops are scf.for, which
+// mie-parallelize-loops leaves alone. The recurrent product is generated code rather than a
+// mie.gemm per step because mie has no loops around library kernels (the memory planner sees one
+// straight-line schedule); see docs/recurrent.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,25 +165,47 @@ void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange
     Value d = f.idx(dir);
     forRange(b, loc, r.steps, [&](OpBuilder &sb, Value s) {
       // prod[b, first + j] = sum_k state[b, k] R[d, first + j, k] for every batch row and j in
-      // [0, count): each row of R is read once per step and reused for all batch rows from L1.
+      // [0, count): each row of R is read once per step and reused for all batch rows from L1,
+      // four rows at a time in one loop over k (four independent sums, one load of R).
       // Rows past their length get products too (their state is unchanged, the result unused).
       auto products = [&](OpBuilder &pb, Value state, bool perDirection, int64_t first,
                           int64_t count) {
+        // Dot products of `width` consecutive batch rows from `b0` with row `row` of R in one
+        // loop over k: each element of R is loaded once for all of them.
+        auto dots = [&](OpBuilder &rb, Value row, Value b0, int64_t width) {
+          F32 h{rb, loc};
+          SmallVector<Value> rows, zeros;
+          for (int64_t w = 0; w < width; ++w) {
+            rows.push_back(arith::AddIOp::create(rb, loc, b0, h.idx(w)));
+            zeros.push_back(h.cst(0.0));
+          }
+          auto loop = scf::ForOp::create(
+              rb, loc, h.idx(0), h.idx(H), h.idx(1), zeros,
+              [&](OpBuilder &kb, Location kl, Value k, ValueRange acc) {
+                F32 q{kb, kl};
+                Value rk = q.load(weights, {d, row, k});
+                SmallVector<Value> next;
+                for (int64_t w = 0; w < width; ++w) {
+                  Value sv = perDirection ? q.load(state, {d, rows[w], k})
+                                          : q.load(state, {rows[w], k});
+                  next.push_back(arith::AddFOp::create(kb, kl, acc[w], q.mul(sv, rk), kReassoc));
+                }
+                scf::YieldOp::create(kb, kl, next);
+              });
+          for (int64_t w = 0; w < width; ++w)
+            h.store(loop.getResult(w), prod, {rows[w], row});
+        };
+        constexpr int64_t kRowBlock = 4;
+        int64_t blocks = r.batch / kRowBlock, rest = r.batch % kRowBlock;
         forRange(pb, loc, count, [&](OpBuilder &jb, Value j) {
           Value row = arith::AddIOp::create(jb, loc, j, F32{jb, loc}.idx(first));
-          forRange(jb, loc, r.batch, [&](OpBuilder &rb, Value bi) {
-            F32 h{rb, loc};
-            auto dot = scf::ForOp::create(
-                rb, loc, h.idx(0), h.idx(H), h.idx(1), ValueRange{h.cst(0.0)},
-                [&](OpBuilder &kb, Location kl, Value k, ValueRange acc) {
-                  F32 q{kb, kl};
-                  Value sv = perDirection ? q.load(state, {d, bi, k}) : q.load(state, {bi, k});
-                  Value prodK = q.mul(sv, q.load(weights, {d, row, k}));
-                  scf::YieldOp::create(
-                      kb, kl, ValueRange{arith::AddFOp::create(kb, kl, acc[0], prodK, kReassoc)});
-                });
-            h.store(dot.getResult(0), prod, {bi, row});
-          });
+          if (blocks > 0)
+            forRange(jb, loc, blocks, [&](OpBuilder &rb, Value blk) {
+              dots(rb, row, arith::MulIOp::create(rb, loc, blk, F32{rb, loc}.idx(kRowBlock)),
+                   kRowBlock);
+            });
+          if (rest > 0)
+            dots(jb, row, F32{jb, loc}.idx(blocks * kRowBlock), rest);
         });
       };
       // `body(t, bi)` for every batch row still within its length at this step, t its time

@@ -63,6 +63,13 @@ def variants():
         "GRU", {"x": normal([t, b, i], 17), "lens": lens},
         outputs=["y", "y_h"], inits=weights("gru", 2, 3, h, i, 18), opset=14,
         direction="bidirectional", hidden_size=h, node_inputs=["x", "gru_w", "gru_r", "gru_b", "lens"])
+    # Six batch rows: the recurrent products take four rows at a time, then the other two.
+    v["gru_six_rows"] = Variant(
+        "GRU", {"x": normal([t, 6, i], 19), "lens": np.array([7, 2, 5, 7, 1, 6], np.int32),
+                "h0": normal([1, 6, h], 20)},
+        outputs=["y", "y_h"], inits=weights("gru", 1, 3, h, i, 36), opset=14,
+        direction="reverse", hidden_size=h,
+        node_inputs=["x", "gru_w", "gru_r", "gru_b", "lens", "h0"])
     # A tanh RNN with a bias, forward.
     v["rnn_tanh"] = Variant(
         "RNN", {"x": normal([t, b, i], 21)}, outputs=["y", "y_h"],
