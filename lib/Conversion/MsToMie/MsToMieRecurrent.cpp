@@ -374,6 +374,11 @@ struct RecurrenceToKernel : OpConversionPattern<OpTy> {
       outs.push_back(allocBuffer(rewriter, loc, result.getType()));
       results.push_back(outs.back());
     }
+    // No batch rows or no hidden units: every result is empty, there is nothing to compute.
+    if (r.batch == 0 || r.hidden == 0) {
+      rewriter.replaceOp(op, results);
+      return success();
+    }
     Type f32 = Float32Type::get(ctx);
     auto scratch = [&](ArrayRef<int64_t> shape) {
       outs.push_back(AllocOp::create(rewriter, loc, MemRefType::get(shape, f32)));
