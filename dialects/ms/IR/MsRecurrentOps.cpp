@@ -72,8 +72,8 @@ inferRecurrence(const InferDiag &diag, const RecurrentParts &p, bool withCell,
                       hidden, "] (", stringifyRnnDirection(p.direction), ", ", p.numGates,
                       " gates of the hidden size ", hidden, "), got ", rType);
   if (gatesType.getDimSize(2) != dirs || gatesType.getDimSize(3) != p.numGates * hidden)
-    return diag.error("expects gates of shape [T, B, ", dirs, ", ", p.numGates * hidden,
-                      "], got ", gatesType);
+    return diag.error("expects gates of shape [T, B, ", dirs, ", ", p.numGates * hidden, "], got ",
+                      gatesType);
   if (failed(checkShaped(diag, "initial_h", p.initialH, {dirs, batch, hidden}, et)))
     return failure();
   if (p.sequenceLens && failed(checkShaped(diag, "sequence_lens", p.sequenceLens, {batch}, {})))
@@ -151,14 +151,14 @@ LogicalResult GruOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
       results);
 }
 
-LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   return inferRecurrence(
       diag, commonParts<Adaptor, LstmOp>(adaptor), /*withCell=*/true,
       [&](int64_t, int64_t batch, int64_t dirs, int64_t hidden, Type et) -> LogicalResult {
-        if (failed(checkShaped(diag, "initial_c", adaptor.getInitialC(), {dirs, batch, hidden},
-                               et)))
+        if (failed(
+                checkShaped(diag, "initial_c", adaptor.getInitialC(), {dirs, batch, hidden}, et)))
           return failure();
         return checkShaped(diag, "peepholes", adaptor.getPeepholes(), {dirs, 3 * hidden}, et);
       },

@@ -139,7 +139,8 @@ void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange
   F32 f{b, loc};
 
   // Initial state and zeroed y (rows past a sequence's length stay zero).
-  linalg::FillOp::create(b, loc, scalarConstant(b, loc, cast<MemRefType>(y.getType()).getElementType(), 0.0), y);
+  linalg::FillOp::create(
+      b, loc, scalarConstant(b, loc, cast<MemRefType>(y.getType()).getElementType(), 0.0), y);
   forRange(b, loc, r.dirs, [&](OpBuilder &b1, Value d) {
     forRange(b1, loc, r.batch, [&](OpBuilder &b2, Value bi) {
       forRange(b2, loc, H, [&](OpBuilder &b3, Value u) {
@@ -156,8 +157,7 @@ void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange
     int64_t perDir = r.activations.size() / r.dirs;
     auto act = [&](F32 &g, int64_t which, Value x) {
       int64_t i = dir * perDir + which;
-      return g.activation(cast<StringAttr>(r.activations[i]).getValue(), r.alpha[i], r.beta[i],
-                          x);
+      return g.activation(cast<StringAttr>(r.activations[i]).getValue(), r.alpha[i], r.beta[i], x);
     };
     auto clip = [&](F32 &g, Value x) {
       return r.clip ? g.max(g.cst(-*r.clip), g.min(x, g.cst(*r.clip))) : x;
@@ -186,8 +186,8 @@ void buildRecurrence(OpBuilder &b, Location loc, const Recurrence &r, ValueRange
                 Value rk = q.load(weights, {d, row, k});
                 SmallVector<Value> next;
                 for (int64_t w = 0; w < width; ++w) {
-                  Value sv = perDirection ? q.load(state, {d, rows[w], k})
-                                          : q.load(state, {rows[w], k});
+                  Value sv =
+                      perDirection ? q.load(state, {d, rows[w], k}) : q.load(state, {rows[w], k});
                   next.push_back(arith::AddFOp::create(kb, kl, acc[w], q.mul(sv, rk), kReassoc));
                 }
                 scf::YieldOp::create(kb, kl, next);

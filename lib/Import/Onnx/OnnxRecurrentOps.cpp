@@ -78,8 +78,7 @@ std::optional<std::pair<Value, Value>> biasesFromData(NodeImporter &n, Value bia
   auto constant = bias.getDefiningOp<ms::ConstantOp>();
   auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
                            : DenseResourceElementsAttr();
-  if (!resource || !resource.getRawHandle().getBlob() ||
-      !typeOf(bias).getElementType().isF32() ||
+  if (!resource || !resource.getRawHandle().getBlob() || !typeOf(bias).getElementType().isF32() ||
       resource.getData().size() != size_t(dirs * 2 * gh) * sizeof(float))
     return std::nullopt;
   ArrayRef<char> bytes = resource.getData();
@@ -173,8 +172,8 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
 
   Ops o(n);
   Value x = o.in(0), w = o.in(1), r = o.in(2);
-  FailureOr<Value> bias = optionalInput(n, 3), lens = optionalInput(n, 4),
-                   h0 = optionalInput(n, 5), c0 = Value(), peep = Value();
+  FailureOr<Value> bias = optionalInput(n, 3), lens = optionalInput(n, 4), h0 = optionalInput(n, 5),
+                   c0 = Value(), peep = Value();
   if (cell == Cell::Lstm) {
     c0 = optionalInput(n, 6);
     peep = optionalInput(n, 7);
@@ -192,8 +191,8 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
     return n.error() << "hidden_size " << hiddenAttr << " does not match R " << rType;
   if (wType.getDimSize(0) != dirs || wType.getDimSize(1) != gh ||
       wType.getDimSize(2) != xType.getDimSize(2))
-    return n.error() << "expects W of shape [" << dirs << ", " << gh << ", "
-                     << xType.getDimSize(2) << "], got " << wType;
+    return n.error() << "expects W of shape [" << dirs << ", " << gh << ", " << xType.getDimSize(2)
+                     << "], got " << wType;
 
   // layout 1 holds [B, T, I] and [B, D, H]: the recurrence runs on layout 0.
   if (layout == 1) {
@@ -215,8 +214,7 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
   if (*bias) {
     RankedTensorType bType = typeOf(*bias);
     if (bType.getShape() != ArrayRef<int64_t>{dirs, 2 * gh})
-      return n.error() << "expects B of shape [" << dirs << ", " << 2 * gh << "], got "
-                       << bType;
+      return n.error() << "expects B of shape [" << dirs << ", " << 2 * gh << "], got " << bType;
   }
   if (*bias) {
     if (auto folded = biasesFromData(n, *bias, dirs, gh, hidden, linearBeforeReset))
@@ -250,9 +248,8 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
                                        betaAttr, clipAttr);
     break;
   case Cell::Gru:
-    op = n.createVariadicOp<ms::GruOp>(gates, r, recurrenceBias, *h0, *lens, dirAttr,
-                                       activations, alphaAttr, betaAttr, clipAttr,
-                                       flag(linearBeforeReset));
+    op = n.createVariadicOp<ms::GruOp>(gates, r, recurrenceBias, *h0, *lens, dirAttr, activations,
+                                       alphaAttr, betaAttr, clipAttr, flag(linearBeforeReset));
     break;
   case Cell::Lstm:
     op = n.createVariadicOp<ms::LstmOp>(gates, r, *h0, *c0, *peep, *lens, dirAttr, activations,
