@@ -12,5 +12,6 @@ include "dialects/ms/IR/MsElementwiseOps.td"
 include "dialects/ms/IR/MsNNOps.td"
 include "dialects/ms/IR/MsTensorOps.td"
 include "dialects/ms/IR/MsFusionOps.td"
+include "dialects/ms/IR/MsRecurrentOps.td"
 
 #endif // MS_OPS_TD

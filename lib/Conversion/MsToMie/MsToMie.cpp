@@ -50,6 +50,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieAttentionPatterns(converter, patterns);
     mstomie::populateMsToMieIndexingPatterns(converter, patterns);
     mstomie::populateMsToMieScanPatterns(converter, patterns);
+    mstomie::populateMsToMieRecurrentPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

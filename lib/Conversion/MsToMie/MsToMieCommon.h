@@ -145,6 +145,7 @@ void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &p
 void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

@@ -78,6 +78,7 @@ static const OnnxOpTable &opTable() {
     // After the composites: CumSum is a real op (ms.cumsum) here, not a composition.
     registerIndexingOps(t);
     registerQuantOps(t);
+    registerRecurrentOps(t);
     return t;
   }();
   return table;

@@ -393,6 +393,7 @@ void registerTensorOps(OnnxOpTable &table);
 void registerCompositeOps(OnnxOpTable &table);
 void registerIndexingOps(OnnxOpTable &table);
 void registerQuantOps(OnnxOpTable &table);
+void registerRecurrentOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers

@@ -1285,6 +1285,130 @@ func.func @resize_zero(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 //===----------------------------------------------------------------------===//
+// Recurrences
+//===----------------------------------------------------------------------===//
+
+func.func @rnn_gates_rank(%g: tensor<5x2x8xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects static gates of rank 4 [T, B, D, 1H], got 'tensor<5x2x8xf32>'}}
+  %0:2 = ms.rnn %g, %r {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x8xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_recurrence_rank(%g: tensor<5x2x1x8xf32>, %r: tensor<8x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects a static recurrence of rank 3 [D, 1H, H], got 'tensor<8x8xf32>'}}
+  %0:2 = ms.rnn %g, %r {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_recurrence_type(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf16>) {
+  // expected-error @+1 {{'ms.rnn' op expects recurrence element type 'f32', got 'f16'}}
+  %0:2 = ms.rnn %g, %r {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf16>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_recurrence_directions(%g: tensor<5x2x1x24xf32>, %r: tensor<1x24x8xf32>) {
+  // expected-error @+1 {{'ms.gru' op expects a recurrence of shape [2, 24, 8] (bidirectional, 3 gates of the hidden size 8), got 'tensor<1x24x8xf32>'}}
+  %0:2 = ms.gru %g, %r {direction = #ms<rnn_direction bidirectional>, activations = ["sigmoid", "tanh", "sigmoid", "tanh"], activation_alpha = array<f64: 0.0, 0.0, 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.0, 0.0>} : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @lstm_gates_columns(%g: tensor<5x2x1x24xf32>, %r: tensor<1x32x8xf32>) {
+  // expected-error @+1 {{'ms.lstm' op expects gates of shape [T, B, 1, 32], got 'tensor<5x2x1x24xf32>'}}
+  %0:3 = ms.lstm %g, %r {activations = ["sigmoid", "tanh", "tanh"], activation_alpha = array<f64: 0.0, 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.0>} : (tensor<5x2x1x24xf32>, tensor<1x32x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_initial_h_shape(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf32>, %h: tensor<1x3x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects initial_h of shape [1, 2, 8], got 'tensor<1x3x8xf32>'}}
+  %0:2 = ms.rnn %g, %r initial_h(%h) {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>, tensor<1x3x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_sequence_lens_shape(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf32>, %l: tensor<3xi32>) {
+  // expected-error @+1 {{'ms.rnn' op expects sequence_lens of shape [2], got 'tensor<3xi32>'}}
+  %0:2 = ms.rnn %g, %r sequence_lens(%l) {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>, tensor<3xi32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_activation_count(%g: tensor<5x2x1x24xf32>, %r: tensor<1x24x8xf32>) {
+  // expected-error @+1 {{'ms.gru' op expects 2 activations (2 per direction), got 1}}
+  %0:2 = ms.gru %g, %r {activations = ["sigmoid"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_activation_name(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects activations among relu, tanh, sigmoid, affine, leakyrelu, thresholdedrelu, scaledtanh, hardsigmoid, elu, softsign, softplus, got 'gelu'}}
+  %0:2 = ms.rnn %g, %r {activations = ["gelu"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_activation_alpha_count(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects one activation_alpha and one activation_beta per activation (1), got 2 and 1}}
+  %0:2 = ms.rnn %g, %r {activations = ["tanh"], activation_alpha = array<f64: 0.0, 1.0>, activation_beta = array<f64: 0.0>} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_clip(%g: tensor<5x2x1x8xf32>, %r: tensor<1x8x8xf32>) {
+  // expected-error @+1 {{'ms.rnn' op expects a positive clip, got 0}}
+  %0:2 = ms.rnn %g, %r {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>, clip = 0.0 : f64} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_recurrence_bias_without_linear_before_reset(%g: tensor<5x2x1x24xf32>, %r: tensor<1x24x8xf32>, %rb: tensor<1x8xf32>) {
+  // expected-error @+1 {{'ms.gru' op expects a recurrence_bias only with linear_before_reset}}
+  %0:2 = ms.gru %g, %r recurrence_bias(%rb) {activations = ["sigmoid", "tanh"], activation_alpha = array<f64: 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0>} : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>, tensor<1x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_recurrence_bias_shape(%g: tensor<5x2x1x24xf32>, %r: tensor<1x24x8xf32>, %rb: tensor<1x24xf32>) {
+  // expected-error @+1 {{'ms.gru' op expects recurrence_bias of shape [1, 8], got 'tensor<1x24xf32>'}}
+  %0:2 = ms.gru %g, %r recurrence_bias(%rb) {linear_before_reset, activations = ["sigmoid", "tanh"], activation_alpha = array<f64: 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0>} : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>, tensor<1x24xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @lstm_initial_c_shape(%g: tensor<5x2x1x32xf32>, %r: tensor<1x32x8xf32>, %c: tensor<2x2x8xf32>) {
+  // expected-error @+1 {{'ms.lstm' op expects initial_c of shape [1, 2, 8], got 'tensor<2x2x8xf32>'}}
+  %0:3 = ms.lstm %g, %r initial_c(%c) {activations = ["sigmoid", "tanh", "tanh"], activation_alpha = array<f64: 0.0, 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.0>} : (tensor<5x2x1x32xf32>, tensor<1x32x8xf32>, tensor<2x2x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @lstm_peepholes_shape(%g: tensor<5x2x1x32xf32>, %r: tensor<1x32x8xf32>, %p: tensor<1x32xf32>) {
+  // expected-error @+1 {{'ms.lstm' op expects peepholes of shape [1, 24], got 'tensor<1x32xf32>'}}
+  %0:3 = ms.lstm %g, %r peepholes(%p) {activations = ["sigmoid", "tanh", "tanh"], activation_alpha = array<f64: 0.0, 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.0>} : (tensor<5x2x1x32xf32>, tensor<1x32x8xf32>, tensor<1x32xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // Fusion ops
 //===----------------------------------------------------------------------===//
 

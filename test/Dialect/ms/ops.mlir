@@ -453,6 +453,32 @@ func.func @pad_expand_resize(%x: tensor<1x3x4x4xf32>, %y: tensor<3x1xf32>)
 // -----
 
 //===----------------------------------------------------------------------===//
+// Recurrences
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @recurrences
+func.func @recurrences(%g1: tensor<5x2x1x8xf32>, %r1: tensor<1x8x8xf32>, %h1: tensor<1x2x8xf32>,
+                       %g3: tensor<5x2x2x24xf32>, %r3: tensor<2x24x8xf32>, %rb: tensor<1x8xf32>,
+                       %g3f: tensor<5x2x1x24xf32>, %r3f: tensor<1x24x8xf32>, %len: tensor<2xi32>,
+                       %g4: tensor<5x2x1x32xf32>, %r4: tensor<1x32x8xf32>, %p: tensor<1x24xf32>) {
+  // CHECK: ms.rnn %{{.*}}, %{{.*}} initial_h(%{{.*}}) {activation_alpha = array<f64: 0.000000e+00>, activation_beta = array<f64: 0.000000e+00>, activations = ["tanh"]} : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>, tensor<1x2x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  %0:2 = ms.rnn %g1, %r1 initial_h(%h1) {activations = ["tanh"], activation_alpha = array<f64: 0.0>, activation_beta = array<f64: 0.0>}
+      : (tensor<5x2x1x8xf32>, tensor<1x8x8xf32>, tensor<1x2x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  // CHECK: ms.gru %{{.*}}, %{{.*}} sequence_lens(%{{.*}}) {{{.*}}direction = #ms<rnn_direction bidirectional>{{.*}}} : (tensor<5x2x2x24xf32>, tensor<2x24x8xf32>, tensor<2xi32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
+  %1:2 = ms.gru %g3, %r3 sequence_lens(%len) {direction = #ms<rnn_direction bidirectional>, activations = ["sigmoid", "tanh", "hardsigmoid", "relu"], activation_alpha = array<f64: 0.0, 0.0, 0.2, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.5, 0.0>, clip = 3.0 : f64}
+      : (tensor<5x2x2x24xf32>, tensor<2x24x8xf32>, tensor<2xi32>) -> (tensor<5x2x2x8xf32>, tensor<2x2x8xf32>)
+  // CHECK: ms.gru %{{.*}}, %{{.*}} recurrence_bias(%{{.*}}) {{{.*}}linear_before_reset{{.*}}} : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>, tensor<1x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  %2:2 = ms.gru %g3f, %r3f recurrence_bias(%rb) {linear_before_reset, activations = ["sigmoid", "tanh"], activation_alpha = array<f64: 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0>}
+      : (tensor<5x2x1x24xf32>, tensor<1x24x8xf32>, tensor<1x8xf32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>)
+  // CHECK: ms.lstm %{{.*}}, %{{.*}} initial_h(%{{.*}}) initial_c(%{{.*}}) peepholes(%{{.*}}) sequence_lens(%{{.*}}) {{{.*}}direction = #ms<rnn_direction reverse>, input_forget} : (tensor<5x2x1x32xf32>, tensor<1x32x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x24xf32>, tensor<2xi32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  %3:3 = ms.lstm %g4, %r4 initial_h(%h1) initial_c(%h1) peepholes(%p) sequence_lens(%len) {direction = #ms<rnn_direction reverse>, input_forget, activations = ["sigmoid", "tanh", "tanh"], activation_alpha = array<f64: 0.0, 0.0, 0.0>, activation_beta = array<f64: 0.0, 0.0, 0.0>}
+      : (tensor<5x2x1x32xf32>, tensor<1x32x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x24xf32>, tensor<2xi32>) -> (tensor<5x1x2x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // Fusion ops
 //===----------------------------------------------------------------------===//
 

@@ -157,8 +157,8 @@ def build(name, var, out_dir):
     node = helper.make_node(var.op, node_inputs, var.outputs, name=name, **attrs)
     graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
                     for k, a in var.inputs.items()]
-    # Output types are left to shape inference.
-    graph_outputs = [helper.make_empty_tensor_value_info(o) for o in var.outputs]
+    # Output types are left to shape inference; "" marks an omitted optional output.
+    graph_outputs = [helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
     inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", var.opset)])
