@@ -381,8 +381,14 @@ func.func @filters_from_l2(%x: memref<1x96x14x14xf32>, %y: memref<1x576x14x14xf3
 // CHECK-SAME: tiling = #mie.tiling<"avx512"
 // CHECK: mie.gemm
 // CHECK-NOT: tiling
-// CHECK: mie.gemm
-// CHECK-NOT: tiling
+// CHECK-SAME: accumulator = bf16
+// The product by an activation (no AMX tiling) runs the f32 tiles on widened copies of both.
+// CHECK: mie.kernel "widen"
+// CHECK: mie.kernel "widen"
+// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<128x768xf32>, memref<768x768xf32>) outs(%[[W:.+]] : memref<128x768xf32>)
+// CHECK-NOT: accumulator
+// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK: mie.kernel "narrow" ins(%[[W]] : memref<128x768xf32>) outs(%arg1 : memref<128x768xbf16>)
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f,+avx512bf16,+amx-tile,+amx-bf16">} {
 memref.global "private" constant @w : memref<768x768xbf16> = dense<1.0>
@@ -405,8 +411,18 @@ func.func @amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>, %s: memref<5x
 
 // -----
 
+// Tests a bf16 product summed in f32 on a target without AMX: the f32 tiles on f32 copies, the
+// constant weights converted at compile time into an f32 global (the bf16 one leaves the module),
+// the activation by a "widen" kernel, the result rounded back by a "narrow" kernel.
+
+// CHECK: memref.global "private" constant @w_f32 : memref<768x768xf32>
+// CHECK-NOT: memref.global "private" constant @w :
 // CHECK-LABEL: func.func @bf16_without_amx
-// CHECK-NOT: tiling
+// CHECK: mie.kernel "widen" ins(%arg0 : memref<128x768xbf16>) outs(%[[X:.+]] : memref<128x768xf32>)
+// CHECK: %[[W:.+]] = memref.get_global @w_f32 : memref<768x768xf32>
+// CHECK: mie.gemm ins(%[[X]], %[[W]] : memref<128x768xf32>, memref<768x768xf32>) outs(%[[Y:.+]] : memref<128x768xf32>)
+// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK: mie.kernel "narrow" ins(%[[Y]] : memref<128x768xf32>) outs(%arg1 : memref<128x768xbf16>)
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
 memref.global "private" constant @w : memref<768x768xbf16> = dense<1.0>

@@ -26,9 +26,14 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
     with at most 8 input channels and K = C * KH * KW <= 256 (stems) are marked `direct`: the
     direct kernel reads their input rows in place, where packing pixel panels would cost as much as
     the products. Depthwise convolutions (strides 1 or 2) get the depthwise microkernel
-    (`ukernel`). Ops it does
-    not serve (grouped convolutions, batched or non-constant products, f16/bf16) keep no tiling and
-    take the portable linalg path of `mie-lower-library-kernels`.
+    (`ukernel`). On targets with AMX-BF16, bf16 convolutions (groups = 1, constant filter) and 2-D
+    bf16 products with constant weights, summed in f32, take the "amx" tiling, and bf16 depthwise
+    convolutions on every ISA get the bf16 depthwise microkernel. Any other f16/bf16 product with
+    an f32 `accumulator` is first rewritten onto f32 copies of its operands (constant weights
+    converted at compile time, activations by a "widen" kernel, the result rounded back by a
+    "narrow" kernel) and then takes the f32 tiles like any f32 op. Ops it does not serve (grouped
+    convolutions, batched products with alpha != 1, narrow products summed in their own type) keep
+    no tiling and take the portable linalg path of `mie-lower-library-kernels`.
   }];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"\"",
@@ -38,7 +43,8 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "Compute 3x3 stride-1 convolutions (>= 16 channels in and out) by Winograd F(2x2, 3x3)">,
   ];
-  let dependentDialects = ["::mlir::mie::MieDialect"];
+  let dependentDialects = ["::mlir::mie::MieDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {

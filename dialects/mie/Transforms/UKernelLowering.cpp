@@ -215,6 +215,14 @@ SmallVector<Value> windowArgs(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t>
           ub.i64(p[0]),           ub.i64(p[1]),           ub.i64(d[0]), ub.i64(d[1])};
 }
 
+/// A 1x1 window with strides 1 and no padding (dilation is then irrelevant): output pixel p reads
+/// input pixel p of every channel.
+bool isPointwiseWindow(Conv2dOp op, ArrayRef<int64_t> filterShape) {
+  return filterShape[2] == 1 && filterShape[3] == 1 &&
+         llvm::all_of(op.getStrides(), [](int64_t v) { return v == 1; }) &&
+         llvm::all_of(op.getPads(), [](int64_t v) { return v == 0; });
+}
+
 /// Calls the convolution packing of `op` (logical filter shape `w`): pixel panels `width` wide of
 /// pixels [p0, p0 + np) of image `img` of `x`, K rows [k0, k0 + kc), at `dstOff` of `dst`.
 void packConvPanels(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t> w, StringRef isa, Value x,
@@ -645,11 +653,15 @@ KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
         Value bias = operands.bias(args, output), residual = operands.residual(args, output);
         Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc / T * panel / 2);
         // Pixel panels of pixels [p0, p0 + np) of image `img`, at element `dstOff` of the scratch.
+        // A 1x1 stride-1 unpadded window reads the plane as one row of H * W pixels: every K row
+        // of a panel is then one run of 32 (the packing copies a run per output row it meets).
         auto pack = [&](Value img, Value p0, Value np, Value dstOff) {
+          const bool oneRow = isPointwiseWindow(op, w);
           SmallVector<Value> packArgs = {ub.ptr(x), ub.i64(ub.mul(img, in[1] * in[2] * in[3])),
-                                         ub.i64(in[1]), ub.i64(in[2]), ub.i64(in[3])};
+                                         ub.i64(in[1]), ub.i64(oneRow ? 1 : in[2]),
+                                         ub.i64(oneRow ? p : in[3])};
           llvm::append_range(packArgs, windowArgs(ub, op, w));
-          packArgs.append({ub.i64(out[3]), ub.i64(p0), ub.i64(np), ub.ptr(scratch),
+          packArgs.append({ub.i64(oneRow ? p : out[3]), ub.i64(p0), ub.i64(np), ub.ptr(scratch),
                            ub.i64(dstOff)});
           ub.call("mie_uk_bf16_pack_conv_amx", packArgs);
         };
