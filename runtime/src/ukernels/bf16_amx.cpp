@@ -216,6 +216,37 @@ extern "C" __attribute__((noinline)) void mie_uk_bf16_gemm_32x32_amx_bf16c(
   amxProducts(a + a_off, b + b_off, k, sums);
   c += c_off;
   const bool transposed = flags & MIE_UK_TRANSPOSE_C;
+  if (!transposed && !(flags & MIE_UK_ACCUMULATE)) {
+    // Row by row in one pass: the epilogue on two vectors of sums, then the bf16 store. With a
+    // short K (a 1x1 convolution over 16 or 32 channels) this pass, not the products, is most of
+    // the call, and the general path below makes three. A residual read in place is read a row
+    // at a time, each row before it is stored.
+    const bool epilogue = flags & MIE_UK_EPILOGUE;
+    const int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+    const bool perCol = flags & MIE_UK_BIAS_PER_COL;
+    bias += bias_off;
+    res += res_off;
+    for (int64_t i = 0; i < m; ++i) {
+      const vf rowBias = epilogue && (flags & MIE_UK_BIAS) && !perCol ? splat(bf16ToFloat(bias[i]))
+                                                                      : splat(0.0f);
+      for (int h = 0; h < 2 && h * VL < n; ++h) {
+        const int64_t nh = n - h * VL;
+        vf v = load(&sums[i][h * VL]);
+        if (epilogue) {
+          if (flags & MIE_UK_BIAS)
+            v += perCol ? loadBf16(bias + h * VL, nh) : rowBias;
+          if (flags & MIE_UK_RESIDUAL)
+            v += loadBf16(res + i * ldr + h * VL, nh);
+          if (act != MIE_UK_ACT_NONE)
+            v = activate(v, act);
+          if (flags & MIE_UK_CLAMP)
+            v = clamp(v, lo, hi);
+        }
+        storeBf16(c + i * ldc + h * VL, v, nh);
+      }
+    }
+    return;
+  }
   // C(i, j) of the product: row i of memory, or column i when transposed.
   auto at = [&](int64_t i, int64_t j, int64_t ld) { return transposed ? j * ld + i : i * ld + j; };
   const bool epilogue = flags & MIE_UK_EPILOGUE;
