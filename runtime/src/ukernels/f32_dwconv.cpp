@@ -234,8 +234,10 @@ MIE_UK_INLINE void dwconvBlock3x3(const DwImage<T> &src, int64_t oh0, int64_t ow
 /// several FMA chains in flight, and each weight broadcast serves all of them. Epilogue, store.
 /// `Src` is where the taps come from: a DwPlane or a DwImage.
 template <class Src> constexpr bool kIsImage = false;
+template <class Src> constexpr bool kIsBf16Image = false;
 #if MIE_UK_VL >= 8
 template <class T> constexpr bool kIsImage<DwImage<T>> = true;
+template <> constexpr bool kIsBf16Image<DwImage<uint16_t>> = true;
 #endif
 
 template <int R, int NU, class Src, class O>
@@ -250,8 +252,9 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
         return dwconvBlock3x3<2, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
       // Stride 1 pays on short rows with AVX-512 (tall blocks share more rows: 14x14 and 7x7 maps
       // 0.9x); on rows of four vectors its twelve taps' masks and offsets cost what the loads
-      // saved, and AVX2's 16 registers do not hold its blocks (1.1-1.15x slower).
-      if (src.SH == 1 && NU <= 2 && VL == 16)
+      // saved, and AVX2's 16 registers do not hold its blocks (1.1-1.15x slower). A bf16 image's
+      // loads cost a widening each, so it shares its rows whatever their length.
+      if (src.SH == 1 && VL == 16 && (NU <= 2 || kIsBf16Image<Src>))
         return dwconvBlock3x3<1, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
     }
   }
