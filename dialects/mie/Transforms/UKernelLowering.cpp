@@ -569,7 +569,8 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
   RowsProduct g{1, m, n, k, 0, tc ? m : n, tc, t,
                 tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
-                             /*biasPerColumn=*/true)};
+                             /*biasPerColumn=*/true),
+                /*amx=*/false, /*tile=*/""};
   std::string isa = t.getIsa().str();
   if (isa == "amx") {
     // bf16 rows packed into the AMX A panels over the real K; the tiles run all of K rounded up.
@@ -608,7 +609,8 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
   // out^T[P, F] per image: rows are pixels, columns filters, stored transposed into [F, P].
   const RowsProduct g{batch, p, f, k, f * p, p, /*transposeC=*/true, t,
                       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
-                                   /*biasPerColumn=*/true)};
+                                   /*biasPerColumn=*/true),
+                      /*amx=*/false, /*tile=*/""};
   std::string isa = t.getIsa().str();
   // The pixel panels of the implicit GEMM are its row panels when their width is mr.
   return emitRowsProductKernel(
