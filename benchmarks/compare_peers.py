@@ -73,6 +73,14 @@ def mie_latency(build, package, inputs, threads, runs):
     return float(re.search(r"median ([0-9.]+) ms", out).group(1))
 
 
+def compile_package(build, model, out, target, extra=()):
+    """Compiles `model` into `out` for `target` (with the mie-compile flags `extra`); the seconds."""
+    start = time.perf_counter()
+    subprocess.run([os.path.join(build, "bin", "mie-compile"), model, "-o", out,
+                    f"--target={target}", *extra], check=True)
+    return time.perf_counter() - start
+
+
 def timed(fn, runs):
     fn()
     times = []
@@ -122,10 +130,7 @@ def main():
         model = os.path.join(model_dir, args.model)
         name = os.path.basename(os.path.normpath(model_dir))
         package = os.path.join(work, name + ".mie")
-        start = time.perf_counter()
-        subprocess.run([os.path.join(args.build, "bin", "mie-compile"), model, "-o", package,
-                        f"--target={args.target}"], check=True)
-        compile_s = time.perf_counter() - start
+        compile_s = compile_package(args.build, model, package, args.target)
         flops = model_flops(model)
         probe = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
         inputs, feeds = [], {}

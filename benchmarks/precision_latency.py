@@ -15,13 +15,12 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnxruntime as ort
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_peers import ROOT, host_target, mie_latency, timed  # noqa: E402
+from compare_peers import ROOT, compile_package, host_target, mie_latency, timed  # noqa: E402
 
 
 def reduced_target():
@@ -33,14 +32,6 @@ def reduced_target():
     if " amx_bf16" in flags and " amx_tile" in flags and " avx512_bf16" in flags:
         return "x86-64-amx"
     return host_target()
-
-
-def compile_package(build, model, out, target, extra):
-    import subprocess
-    start = time.perf_counter()
-    subprocess.run([os.path.join(build, "bin", "mie-compile"), model, "-o", out,
-                    f"--target={target}", *extra], check=True)
-    return time.perf_counter() - start
 
 
 def main():

@@ -268,9 +268,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
   // 1x1, stride 1, no padding: the image [C, P] already is the K x N operand, read in place.
-  const bool direct = w[2] == 1 && w[3] == 1 && op.getStrides()[0] == 1 &&
-                      op.getStrides()[1] == 1 &&
-                      llvm::all_of(op.getPads(), [](int64_t v) { return v == 0; });
+  const bool direct = isPointwiseWindow(op, w);
   // Shared panels split filters over items; the direct form shares the image itself.
   const bool shared = t.getSharedPanels() && !direct;
   const int64_t fPanels = llvm::divideCeil(f, mr), pPanels = llvm::divideCeil(p, nr),

@@ -8,39 +8,21 @@ Built with onnx.helper and numpy at test time; no model is passed through onnx.c
 invalid on purpose).
 """
 
-import sys
-
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
+from onnx_test_models import Registry, model, vi
 
 F = TensorProto.FLOAT
 I8 = TensorProto.INT8
 U8 = TensorProto.UINT8
 I32 = TensorProto.INT32
 
-MODELS = {}
+register = Registry()
 node = helper.make_node
-
-
-def register(fn):
-    MODELS[fn.__name__] = fn
-    return fn
-
-
-def vi(name, shape, dtype=F):
-    return helper.make_tensor_value_info(name, dtype, shape)
 
 
 def init(name, array):
     return numpy_helper.from_array(array, name)
-
-
-def model(nodes, inputs, outputs, inits=(), opset=13):
-    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="mie-tests")
-    m.ir_version = 8
-    return m
 
 
 @register
@@ -144,12 +126,5 @@ def matmul_integer_int32():
                  [vi("a", [2, 3], I32), vi("b", [3, 4], I32)], [vi("y", [2, 4], I32)])
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
-        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
-    with open(sys.argv[2], "wb") as f:
-        f.write(MODELS[sys.argv[1]]().SerializeToString())
-
-
 if __name__ == "__main__":
-    main()
+    register.main()

@@ -7,24 +7,15 @@ Same conventions as make_models.py: built with onnx.helper and numpy at test tim
 through onnx.checker (some are invalid on purpose).
 """
 
-import sys
-
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
+from onnx_test_models import Registry, vi
+from onnx_test_models import model as base_model
 
 F = TensorProto.FLOAT
 I32 = TensorProto.INT32
 
-MODELS = {}
-
-
-def register(fn):
-    MODELS[fn.__name__] = fn
-    return fn
-
-
-def vi(name, shape, dtype=F):
-    return helper.make_tensor_value_info(name, dtype, shape)
+register = Registry()
 
 
 def weight(name, shape, seed):
@@ -33,11 +24,7 @@ def weight(name, shape, seed):
 
 
 def model(nodes, inputs, outputs, inits=(), opset=14):
-    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="mie-tests")
-    m.ir_version = 8
-    return m
+    return base_model(nodes, inputs, outputs, inits, opset)
 
 
 node = helper.make_node
@@ -138,12 +125,5 @@ def lstm_bad_initial_c():
                  cell_weights(1, 4, bias=False))
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
-        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
-    with open(sys.argv[2], "wb") as f:
-        f.write(MODELS[sys.argv[1]]().SerializeToString())
-
-
 if __name__ == "__main__":
-    main()
+    register.main()
