@@ -415,7 +415,10 @@ TEST(UKernelDepthwise, Bf16IsTheF32KernelRoundedOnce) {
   struct Case {
     int64_t h, w, kh, s, p;
   };
-  const Case cases[] = {{7, 9, 3, 1, 1}, {16, 17, 3, 2, 1}, {13, 20, 5, 1, 2}, {14, 14, 5, 2, 2}};
+  // Rows of one vector and of several (stride 1 widens the plane first where a row is longer
+  // than a vector, the others widen each tap's load), strides 1 and 2, 3x3 and 5x5.
+  const Case cases[] = {{7, 9, 3, 1, 1},    {16, 17, 3, 2, 1}, {13, 20, 5, 1, 2},
+                        {14, 14, 5, 2, 2}, {5, 70, 3, 1, 1},  {6, 40, 3, 1, 1}};
   const int64_t channels = 3;
   const int64_t flags = MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_RESIDUAL |
                         (MIE_UK_ACT_RELU6 << MIE_UK_ACTIVATION_SHIFT);

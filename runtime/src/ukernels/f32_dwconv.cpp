@@ -234,10 +234,8 @@ MIE_UK_INLINE void dwconvBlock3x3(const DwImage<T> &src, int64_t oh0, int64_t ow
 /// several FMA chains in flight, and each weight broadcast serves all of them. Epilogue, store.
 /// `Src` is where the taps come from: a DwPlane or a DwImage.
 template <class Src> constexpr bool kIsImage = false;
-template <class Src> constexpr bool kIsBf16Image = false;
 #if MIE_UK_VL >= 8
 template <class T> constexpr bool kIsImage<DwImage<T>> = true;
-template <> constexpr bool kIsBf16Image<DwImage<uint16_t>> = true;
 #endif
 
 template <int R, int NU, class Src, class O>
@@ -252,9 +250,8 @@ MIE_UK_INLINE void dwconvBlock(const Src &src, int64_t oh0, int64_t ow0, int64_t
         return dwconvBlock3x3<2, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
       // Stride 1 pays on short rows with AVX-512 (tall blocks share more rows: 14x14 and 7x7 maps
       // 0.9x); on rows of four vectors its twelve taps' masks and offsets cost what the loads
-      // saved, and AVX2's 16 registers do not hold its blocks (1.1-1.15x slower). A bf16 image's
-      // loads cost a widening each, so it shares its rows whatever their length.
-      if (src.SH == 1 && VL == 16 && (NU <= 2 || kIsBf16Image<Src>))
+      // saved, and AVX2's 16 registers do not hold its blocks (1.1-1.15x slower).
+      if (src.SH == 1 && VL == 16 && NU <= 2)
         return dwconvBlock3x3<1, R, NU>(src, oh0, ow0, OW, w, out, res, flags, bias, lo, hi, z);
     }
   }
@@ -449,6 +446,18 @@ MIE_UK_BF16_DW_NAME(const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int6
     uint16_t *outc = out + out_off + c * OH * OW;
     const uint16_t *resc = (flags & MIE_UK_RESIDUAL) ? res + res_off + c * OH * OW : nullptr;
 #if MIE_UK_VL >= 8
+    // Stride 1 over rows longer than a vector: the f32 kernel's in-place path on the widened
+    // plane, each input element widened once (widening every tap's load cost two more uops per
+    // tap on the FMA ports: mobilenet_v2's 3x3 layers over 28x28 to 112x112 maps 0.80-0.95x the
+    // time this way). Stride 2 reads each element for fewer taps and its 112x112 plane no longer
+    // stays in L1 once widened (1.5x slower that way), and a 7x7 map's extra pass costs more
+    // than its few loads save (1.17x): those widen the taps they load.
+    if (inPlace && SW == 1 && W > VL) {
+      widenBf16(xc, xf, H * W);
+      const DwImage<float> image{xf, H, W, SH, SW, PH, PW, DH, DW};
+      dwconvOutputs(image, OH, KH, KW, OW, wf, outc, resc, flags, b, lo, hi, opaqueZero());
+      continue;
+    }
     if (inPlace) {
       const DwImage<uint16_t> image{xc, H, W, SH, SW, PH, PW, DH, DW};
       dwconvOutputs(image, OH, KH, KW, OW, wf, outc, resc, flags, b, lo, hi, opaqueZero());
