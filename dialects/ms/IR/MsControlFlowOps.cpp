@@ -148,9 +148,13 @@ LogicalResult LoopOp::verify() {
   return success();
 }
 
+SmallVector<Region *> LoopOp::getLoopRegions() { return {&getBody()}; }
+
 //===----------------------------------------------------------------------===//
 // ScanOp
 //===----------------------------------------------------------------------===//
+
+SmallVector<Region *> ScanOp::getLoopRegions() { return {&getBody()}; }
 
 int64_t ScanOp::getSequenceLength() {
   if (getScanInputs().empty())

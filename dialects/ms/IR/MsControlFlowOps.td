@@ -10,6 +10,7 @@
 #define MS_CONTROL_FLOW_OPS_TD
 
 include "dialects/ms/IR/MsBase.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Ms_IfOp : Ms_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
@@ -38,7 +39,10 @@ def Ms_IfOp : Ms_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
   let hasVerifier = 1;
 }
 
-def Ms_LoopOp : Ms_Op<"loop", [RecursiveMemoryEffects, AttrSizedOperandSegments]> {
+// Loops are LoopLikeOpInterface so that -loop-invariant-code-motion hoists what does not depend on
+// the iteration out of their bodies.
+def Ms_LoopOp : Ms_Op<"loop", [RecursiveMemoryEffects, AttrSizedOperandSegments,
+                                DeclareOpInterfaceMethods<LoopLikeOpInterface>]> {
   let summary = "A loop with a trip count and/or a condition (ONNX Loop).";
   let description = [{
     Runs the body while `i < max_trip_count` (when given) and the condition holds (when `cond` is
@@ -78,7 +82,8 @@ def Ms_LoopOp : Ms_Op<"loop", [RecursiveMemoryEffects, AttrSizedOperandSegments]
   }];
 }
 
-def Ms_ScanOp : Ms_Op<"scan", [RecursiveMemoryEffects, AttrSizedOperandSegments]> {
+def Ms_ScanOp : Ms_Op<"scan", [RecursiveMemoryEffects, AttrSizedOperandSegments,
+                                DeclareOpInterfaceMethods<LoopLikeOpInterface>]> {
   let summary = "Runs a body over slices of sequences, with state (ONNX Scan, opset 9+).";
   let description = [{
     Every scan input is sliced along its axis `scan_input_axes[i]` (all of the same length T, read
