@@ -25,6 +25,8 @@ using namespace mlir::mie;
 void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Out of ms.loop / ms.scan bodies: what does not depend on the iteration runs once.
+  pm.addPass(createLoopInvariantCodeMotionPass());
   if (fusion) {
     pm.addNestedPass<func::FuncOp>(ms::createMsFoldBatchNormPass());
     pm.addNestedPass<func::FuncOp>(ms::createMsRecognizeCompositesPass());

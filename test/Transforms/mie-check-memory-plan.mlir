@@ -177,3 +177,39 @@ func.func @outside(%x: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"}
   }
   return
 }
+
+// -----
+
+// Tests a plan that would be right on straight-line code but not in a loop: %w is read at the start
+// of every iteration, so %t, written later in the body, must not take its bytes (the next
+// iteration would read %t's values as %w).
+#id = affine_map<(d0) -> (d0)>
+func.func @loop_overwrites_outer(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+    attributes {mie.arena_bytes = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %w = mie.view %arena[0] : memref<32xi8> to memref<4xf32>
+  mie.kernel "k0" ins(%x : memref<4xf32>) outs(%w : memref<4xf32>) {
+  ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+    mie.yield
+  }
+  scf.for %iv = %c0 to %c4 step %c1 {
+    %s = mie.view %arena[16] : memref<32xi8> to memref<4xf32>
+    mie.kernel "k1" ins(%w : memref<4xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+      mie.yield
+    }
+    %t = mie.view %arena[0] : memref<32xi8> to memref<4xf32>
+    // expected-error @below {{mie-check-memory-plan: buffers [0, 16) and [0, 16) are both alive at this op and share arena bytes}}
+    mie.kernel "k2" ins(%s : memref<4xf32>) outs(%t : memref<4xf32>) {
+    ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+      mie.yield
+    }
+    mie.kernel "k3" ins(%t : memref<4xf32>) outs(%y : memref<4xf32>) {
+    ^bb0(%i: memref<4xf32>, %o: memref<4xf32>):
+      mie.yield
+    }
+  }
+  return
+}

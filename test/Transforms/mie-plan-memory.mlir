@@ -471,3 +471,76 @@ func.func @residual_live_after(%x: memref<4x16xf32>, %w: memref<16x16xf32>, %y: 
   }
   return
 }
+
+// -----
+
+// Tests buffers around a loop (ONNX Loop/Scan lowered to scf.for): %w, written before the loop and
+// read at the start of every iteration, stays alive over the whole loop (points 4 to 13, the
+// loop's last nested op), so no buffer of the body takes its bytes, although on straight-line
+// order %w's last use (k1) comes before %t2 and %t3 are first written. The body's buffers live
+// within one iteration and share bytes among themselves (%t3 takes %t1's); %a, after the loop,
+// takes %w's. %w dies at the loop's terminator, which launches nothing: its bytes are not listed
+// as dead after any kernel.
+// CHECK-LABEL: func.func @loop_keeps_outer_buffers
+// CHECK-SAME: mie.arena_bytes = 3072 : i64, mie.memory = {buffer_nodes = ["", "", "", "", ""], buffers = array<i64: 0, 1024, 4, 13, 1024, 1024, 7, 9, 2048, 1024, 9, 11, 1024, 1024, 11, 12, 0, 1024, 15, 16>
+// CHECK: %[[W:.+]] = mie.view %{{.+}}[0] : memref<3072xi8> to memref<256xf32>
+// CHECK: mie.kernel "k0" ins(%arg0 : memref<256xf32>) outs(%[[W]] : memref<256xf32>) {
+// CHECK: scf.for
+// CHECK:   %[[T1:.+]] = mie.view %{{.+}}[1024] : memref<3072xi8> to memref<256xf32>
+// CHECK:   mie.kernel "k1" ins(%[[W]] : memref<256xf32>) outs(%[[T1]] : memref<256xf32>) {
+// CHECK:   %[[T2:.+]] = mie.view %{{.+}}[2048] : memref<3072xi8> to memref<256xf32>
+// CHECK:   mie.kernel "k2" ins(%[[T1]] : memref<256xf32>) outs(%[[T2]] : memref<256xf32>) attributes {mie.dead_after = array<i64: 1024, 1024>}
+// CHECK:   %[[T3:.+]] = mie.view %{{.+}}[1024] : memref<3072xi8> to memref<256xf32>
+// CHECK:   mie.kernel "k3" ins(%[[T2]] : memref<256xf32>) outs(%[[T3]] : memref<256xf32>) attributes {mie.dead_after = array<i64: 2048, 1024>}
+// CHECK:   mie.kernel "k4" ins(%[[T3]] : memref<256xf32>) outs(%arg1 : memref<256xf32>) attributes {mie.dead_after = array<i64: 1024, 1024>}
+// CHECK: %[[A:.+]] = mie.view %{{.+}}[0] : memref<3072xi8> to memref<256xf32>
+// CHECK: mie.kernel "k5" ins(%arg1 : memref<256xf32>) outs(%[[A]] : memref<256xf32>) {
+// CHECK: mie.kernel "k6" ins(%[[A]] : memref<256xf32>) outs(%arg1 : memref<256xf32>) attributes {mie.dead_after = array<i64: 0, 1024>}
+func.func @loop_keeps_outer_buffers(%x: memref<256xf32>, %y: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %w = mie.alloc : memref<256xf32>
+  mie.kernel "k0" ins(%x : memref<256xf32>) outs(%w : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  scf.for %iv = %c0 to %c4 step %c1 {
+    %t1 = mie.alloc : memref<256xf32>
+    mie.kernel "k1" ins(%w : memref<256xf32>) outs(%t1 : memref<256xf32>) {
+    ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+      linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+      mie.yield
+    }
+    %t2 = mie.alloc : memref<256xf32>
+    mie.kernel "k2" ins(%t1 : memref<256xf32>) outs(%t2 : memref<256xf32>) {
+    ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+      linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+      mie.yield
+    }
+    %t3 = mie.alloc : memref<256xf32>
+    mie.kernel "k3" ins(%t2 : memref<256xf32>) outs(%t3 : memref<256xf32>) {
+    ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+      linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+      mie.yield
+    }
+    mie.kernel "k4" ins(%t3 : memref<256xf32>) outs(%y : memref<256xf32>) {
+    ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+      linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+      mie.yield
+    }
+  }
+  %a = mie.alloc : memref<256xf32>
+  mie.kernel "k5" ins(%y : memref<256xf32>) outs(%a : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  mie.kernel "k6" ins(%a : memref<256xf32>) outs(%y : memref<256xf32>) {
+  ^bb0(%i: memref<256xf32>, %o: memref<256xf32>):
+    linalg.copy ins(%i : memref<256xf32>) outs(%o : memref<256xf32>)
+    mie.yield
+  }
+  return
+}

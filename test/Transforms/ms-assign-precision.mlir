@@ -293,3 +293,28 @@ func.func @quantize(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %s: tensor
   %q = ms.cast %k : tensor<1x2x4x4xf32> to tensor<1x2x4x4xui8>
   return %q : tensor<1x2x4x4xui8>
 }
+
+// -----
+
+// Control flow stays f32, its regions included: a reduced value that a branch uses (here captured
+// from the function) is widened before the ms.if, whose result is narrowed again for the relu.
+// BF16-LABEL: func.func @control_flow_stays_f32
+// BF16: %[[M:.+]] = ms.mul %{{.+}}, %{{.+}} : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+// BF16: %[[W:.+]] = ms.cast %[[M]] : tensor<4xbf16> to tensor<4xf32>
+// BF16: %[[R:.+]] = ms.if %arg0 : tensor<i1> -> (tensor<4xf32>) {
+// BF16-NEXT: ms.add %[[W]], %arg1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// BF16: } else {
+// BF16-NEXT: ms.region_yield %[[W]] : tensor<4xf32>
+// BF16: %[[N:.+]] = ms.cast %[[R]] : tensor<4xf32> to tensor<4xbf16>
+// BF16: ms.relu %[[N]] : tensor<4xbf16>
+func.func @control_flow_stays_f32(%c: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %m = ms.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %0 = ms.if %c : tensor<i1> -> (tensor<4xf32>) {
+    %s = ms.add %m, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ms.region_yield %s : tensor<4xf32>
+  } else {
+    ms.region_yield %m : tensor<4xf32>
+  }
+  %r = ms.relu %0 : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

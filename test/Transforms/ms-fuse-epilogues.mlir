@@ -92,3 +92,24 @@ func.func @conv_hard_swish(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x1x1xf32>) -> 
   %m2 = ms.mul %c2, %g2 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   return %m, %m2 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
 }
+
+// -----
+
+// An epilogue in a region of control flow does not pull its anchor in (in a loop body it would
+// run once per iteration): the matmul stays where it is, unfused.
+// CHECK-LABEL: func.func @epilogue_across_region
+// CHECK: %[[M:.+]] = ms.matmul %arg1, %arg2
+// CHECK-NEXT: ms.if
+// CHECK-NEXT: ms.add %[[M]], %arg3
+// CHECK-NOT: ms.fused
+func.func @epilogue_across_region(%c: tensor<i1>, %a: tensor<4x8xf32>, %w: tensor<8x8xf32>, %r: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = ms.matmul %a, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %0 = ms.if %c : tensor<i1> -> (tensor<4x8xf32>) {
+    %s = ms.add %m, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %t = ms.relu %s : tensor<4x8xf32>
+    ms.region_yield %t : tensor<4x8xf32>
+  } else {
+    ms.region_yield %r : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}

@@ -3,6 +3,7 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
+#include "dialects/mie/Utils/ProgramOrder.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -13,7 +14,8 @@ namespace mlir::mie {
 
 namespace {
 
-/// One planned buffer: a view of the arena, its bytes and the ops (indices in the block) that use it.
+/// One planned buffer: a view of the arena, its bytes and the program points (ProgramOrder) at
+/// which it is alive.
 struct PlannedBuffer {
   Value view; // the mie.view's result
   ByteRange bytes;
@@ -84,41 +86,50 @@ struct MieCheckMemoryPlanPass : impl::MieCheckMemoryPlanPassBase<MieCheckMemoryP
       return signalPassFailure();
     }
 
-    Block &block = func.getBody().front();
-    SmallVector<Operation *> ops;
+    // Lifetimes re-derived from the planned IR: program points over the ops of the function and
+    // of its control flow, a use inside a loop of a buffer placed outside it covering the loop.
+    ProgramOrder order(func.getBody());
+    ArrayRef<Operation *> ops = order.ops();
     SmallVector<PlannedBuffer> buffers;
     DenseMap<Operation *, size_t> bufferOf;
     bool failed = false;
-    for (Operation &op : block) {
-      const int64_t at = int64_t(ops.size());
-      ops.push_back(&op);
-      if (auto view = dyn_cast<ViewOp>(op); view && view.getBase() == arena) {
-        std::optional<ByteRange> bytes = bytesOf(view.getResult());
-        if (!bytes || bytes->end > arenaBytes.getInt()) {
-          view.emitError("mie-check-memory-plan: buffer ")
-              << (bytes ? llvm::formatv("[{0}, {1})", bytes->begin, bytes->end).str()
-                        : std::string("of unknown size"))
-              << " does not lie inside the arena of " << arenaBytes.getInt() << " bytes";
-          failed = true;
-          continue;
-        }
-        bufferOf[view] = buffers.size();
-        buffers.push_back({view.getResult(), *bytes});
+    for (Operation *op : ops) {
+      auto view = dyn_cast<ViewOp>(op);
+      if (!view || view.getBase() != arena)
+        continue;
+      std::optional<ByteRange> bytes = bytesOf(view.getResult());
+      if (!bytes || bytes->end > arenaBytes.getInt()) {
+        view.emitError("mie-check-memory-plan: buffer ")
+            << (bytes ? llvm::formatv("[{0}, {1})", bytes->begin, bytes->end).str()
+                      : std::string("of unknown size"))
+            << " does not lie inside the arena of " << arenaBytes.getInt() << " bytes";
+        failed = true;
         continue;
       }
+      bufferOf[view] = buffers.size();
+      buffers.push_back({view.getResult(), *bytes});
+    }
+    for (Operation *op : ops) {
       if (isa<ViewLikeOpInterface>(op))
         continue;
-      op.walk([&](Operation *nested) {
+      // Ops nested in region ops have points of their own; only kernel bodies are walked (they
+      // are isolated, so this finds only the kernel's operands).
+      auto visit = [&](Operation *nested) {
         for (Value operand : nested->getOperands())
           if (ViewOp view = arenaViewOf(operand, arena)) {
             auto it = bufferOf.find(view);
             if (it == bufferOf.end())
               continue;
             PlannedBuffer &buffer = buffers[it->second];
-            buffer.first = std::min(buffer.first, at);
-            buffer.last = std::max(buffer.last, at);
+            auto [first, last] = order.useRange(view, op);
+            buffer.first = std::min(buffer.first, first);
+            buffer.last = std::max(buffer.last, last);
           }
-      });
+      };
+      if (isa<KernelOp>(op) || op->getNumRegions() == 0)
+        op->walk(visit);
+      else
+        visit(op);
     }
 
     for (size_t i = 0; i < buffers.size(); ++i) {

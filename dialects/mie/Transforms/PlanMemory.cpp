@@ -4,6 +4,7 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
+#include "dialects/mie/Utils/ProgramOrder.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -25,8 +26,10 @@ constexpr size_t kPeakBuffersListed = 5;
 /// element (mayWriteInPlace: an elementwise kernel, or a residual read in a tile's epilogue). Either
 /// may be passed as a collapse or expand of the whole buffer (a GEMM's 2-D view of an image), and
 /// `firstTouch` ignores such views, which touch no memory. Requests of buffers that take over
-/// another's bytes are folded into that one's (its lifetime now ends where theirs does).
-SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64_t> &position,
+/// another's bytes are folded into that one's (its lifetime now ends where theirs does). Only
+/// buffers allocated in the kernel's own block qualify: one defined outside a loop around the
+/// kernel outlives the iteration, one defined inside lives only in it.
+SmallVector<size_t> shareInPlace(const ProgramOrder &order, ArrayRef<AllocOp> allocs,
                                  const DenseMap<Value, size_t> &bufferIndex,
                                  ArrayRef<int64_t> firstTouch,
                                  std::vector<BufferRequest> &requests) {
@@ -41,16 +44,20 @@ SmallVector<size_t> shareInPlace(Block &block, const DenseMap<Operation *, int64
       return std::nullopt;
     return owner[it->second];
   };
-  for (auto kernel : block.getOps<KernelOp>()) {
-    const int64_t at = position.lookup(kernel);
+  for (auto [at, op] : llvm::enumerate(order.ops())) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (!kernel)
+      continue;
     SmallVector<size_t> taken;
     for (auto [outputIndex, output] : llvm::enumerate(kernel.getOutputs())) {
       std::optional<size_t> out = index(output);
-      if (!out || firstTouch[*out] != at)
+      if (!out || firstTouch[*out] != int64_t(at) ||
+          allocs[*out]->getBlock() != kernel->getBlock())
         continue;
       for (auto [inputIndex, input] : llvm::enumerate(kernel.getInputs())) {
         std::optional<size_t> in = index(input);
-        if (!in || *in == *out || requests[*in].lastUse != at || llvm::is_contained(taken, *in))
+        if (!in || *in == *out || requests[*in].lastUse != int64_t(at) ||
+            llvm::is_contained(taken, *in) || allocs[*in]->getBlock() != kernel->getBlock())
           continue;
         if (!mayWriteInPlace(kernel, inputIndex, outputIndex))
           continue;
@@ -128,18 +135,19 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       func.emitError("mie-plan-memory expects a single-block function");
       return signalPassFailure();
     }
-    Block &block = func.getBody().front();
-    DenseMap<Operation *, int64_t> position;
-    SmallVector<Operation *> ops; // by position (the allocations erased below are never a last use)
-    for (auto [index, op] : llvm::enumerate(block)) {
-      position[&op] = index;
-      ops.push_back(&op);
-    }
+    // Program points: the ops in order, those in the regions of control flow included (the
+    // allocations erased below are never a last use).
+    ProgramOrder order(func.getBody());
+    SmallVector<Operation *> ops(order.ops());
+    SmallVector<AllocOp> candidates;
+    for (Operation *op : ops)
+      if (auto alloc = dyn_cast<AllocOp>(op))
+        candidates.push_back(alloc);
 
     SmallVector<AllocOp> allocs;
     std::vector<BufferRequest> requests;
     SmallVector<int64_t> firstTouch; // the first op that is not a view of the buffer
-    for (AllocOp alloc : llvm::make_early_inc_range(block.getOps<AllocOp>())) {
+    for (AllocOp alloc : candidates) {
       if (alloc->use_empty()) {
         alloc.erase();
         continue;
@@ -163,17 +171,18 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       while (!aliases.empty()) {
         Value value = aliases.pop_back_val();
         for (Operation *user : value.getUsers()) {
-          Operation *top = block.findAncestorOpInBlock(*user);
+          Operation *top = order.numberedAncestor(user);
           if (!top || isa<func::ReturnOp, func::CallOp>(top)) {
             user->emitError("mie-plan-memory: buffer escapes its function through this op");
             return signalPassFailure();
           }
-          req.firstUse = std::min(req.firstUse, position[top]);
-          req.lastUse = std::max(req.lastUse, position[top]);
+          auto [first, last] = order.useRange(alloc, user);
+          req.firstUse = std::min(req.firstUse, first);
+          req.lastUse = std::max(req.lastUse, last);
           if (top == user && isa<ViewLikeOpInterface>(user))
             llvm::append_range(aliases, user->getResults());
           else
-            touch = std::min(touch, position[top]);
+            touch = std::min(touch, order.positionOf(top));
         }
       }
       allocs.push_back(alloc);
@@ -185,7 +194,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     for (auto [index, alloc] : llvm::enumerate(allocs))
       bufferIndex[alloc.getResult()] = index;
     const int64_t naive = arenaBounds(requests).naive;
-    SmallVector<size_t> owner = shareInPlace(block, position, bufferIndex, firstTouch, requests);
+    SmallVector<size_t> owner = shareInPlace(order, allocs, bufferIndex, firstTouch, requests);
     // Pack the buffers that own their bytes; the others take their owner's offset.
     std::vector<BufferRequest> packed;
     SmallVector<size_t> packedIndex(allocs.size());
@@ -217,9 +226,12 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       alloc.erase();
     }
     // Where each buffer (with the buffers written in place over it) is used for the last time.
+    // A buffer alive to the end of a loop dies at the loop's terminator, which launches nothing:
+    // its bytes are not listed (they serve --poison-dead-buffers, a check).
     DenseMap<Operation *, SmallVector<int64_t>> deadAfter;
     for (auto [index, req] : llvm::enumerate(packed))
-      deadAfter[ops[req.lastUse]].append({plan.offsets[index], req.size});
+      if (!ops[req.lastUse]->hasTrait<OpTrait::IsTerminator>())
+        deadAfter[ops[req.lastUse]].append({plan.offsets[index], req.size});
     for (auto &[op, ranges] : deadAfter)
       op->setAttr(MieDialect::getDeadAfterAttrName(), DenseI64ArrayAttr::get(ctx, ranges));
     func->setAttr(MieDialect::getArenaBytesAttrName(),

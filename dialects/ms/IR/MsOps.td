@@ -13,5 +13,6 @@ include "dialects/ms/IR/MsNNOps.td"
 include "dialects/ms/IR/MsTensorOps.td"
 include "dialects/ms/IR/MsFusionOps.td"
 include "dialects/ms/IR/MsRecurrentOps.td"
+include "dialects/ms/IR/MsControlFlowOps.td"
 
 #endif // MS_OPS_TD

@@ -72,9 +72,14 @@ static Value otherOperand(Operation *op, Value v) {
   return Value();
 }
 
-/// The single user of `v`, if it has exactly one use.
+/// The single user of `v`, if it has exactly one use in the block that defines `v`. A user in a
+/// region of control flow (an ms.loop body) would pull the anchor into that region, where it
+/// would run once per iteration.
 static Operation *singleUser(Value v) {
-  return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
+  if (!v.hasOneUse())
+    return nullptr;
+  Operation *user = *v.getUsers().begin();
+  return user->getBlock() == v.getParentBlock() ? user : nullptr;
 }
 
 /// Whether `op` is PyTorch's hardsigmoid, relu6(x + 3) / 6 (the epilogue's hard_sigmoid).
@@ -93,6 +98,8 @@ static Operation *matchGatedActivation(Value v, StringRef &activation) {
   Operation *gate = nullptr;
   MulOp mul;
   for (Operation *user : v.getUsers()) {
+    if (user->getBlock() != v.getParentBlock())
+      return nullptr;
     if (isa<SigmoidOp>(user) || isTorchHardSigmoid(user))
       gate = user;
     else if (auto m = dyn_cast<MulOp>(user))

@@ -525,7 +525,8 @@ LogicalResult Assigner::run() {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (isa<ConstantOp, CastOp>(op))
         continue;
-      bool msOp = isa<MsDialect>(op.getDialect()) && !isa<FusedOp>(op);
+      // Control flow stays f32, regions included (only the function's own block is assigned).
+      bool msOp = isa<MsDialect>(op.getDialect()) && !isa<FusedOp, IfOp, LoopOp, ScanOp>(op);
       auto hasF32 = [](ValueRange values) {
         return llvm::any_of(values, [](Value v) {
           Type et = elementTypeOf(v);
@@ -545,10 +546,13 @@ LogicalResult Assigner::run() {
           op.setAttr("acc_type", TypeAttr::get(f32));
         continue;
       }
-      // An f32 consumer (any op that stays, func.return included): reduced operands widen back.
-      for (OpOperand &operand : op.getOpOperands())
-        if (narrowed.contains(operand.get()))
-          operand.set(convert(operand.get(), f32));
+      // An f32 consumer (any op that stays, func.return included): reduced operands widen back,
+      // also where the regions of control flow use them.
+      op.walk([&](Operation *user) {
+        for (OpOperand &operand : user->getOpOperands())
+          if (narrowed.contains(operand.get()))
+            operand.set(convert(operand.get(), f32));
+      });
     }
   }
 

@@ -51,6 +51,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieIndexingPatterns(converter, patterns);
     mstomie::populateMsToMieScanPatterns(converter, patterns);
     mstomie::populateMsToMieRecurrentPatterns(converter, patterns);
+    mstomie::populateMsToMieControlFlowPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -146,6 +146,7 @@ void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSe
 void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieControlFlowPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

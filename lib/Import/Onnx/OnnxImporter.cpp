@@ -17,6 +17,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <queue>
@@ -79,6 +80,7 @@ static const OnnxOpTable &opTable() {
     registerIndexingOps(t);
     registerQuantOps(t);
     registerRecurrentOps(t);
+    registerControlFlowOps(t);
     return t;
   }();
   return table;
@@ -124,11 +126,16 @@ public:
   void addFoldedConstant(Operation *op) { foldedConstants.insert(op); }
   bool takeFoldedConstant(Operation *op) { return foldedConstants.erase(op); }
   void reportUnsupported(const OnnxNode &node, Location loc);
+  /// Imports `graph` at the end of `block` with its inputs bound to `args` (as many as it has
+  /// inputs); returns its outputs. Its nodes may use every value visible where `block` is (implicit
+  /// captures); the names it defines are forgotten again afterwards.
+  FailureOr<SmallVector<Value>> importSubgraph(OnnxGraph &graph, Block *block,
+                                               ArrayRef<Value> args);
 
 private:
   Location nodeLoc(StringRef name) { return NameLoc::get(StringAttr::get(&ctx, name), fileLoc); }
   FailureOr<SmallVector<Type>> inputTypes();
-  LogicalResult sortNodes(std::vector<size_t> &order);
+  LogicalResult sortNodes(const std::vector<OnnxNode> &nodes, std::vector<size_t> &order);
   LogicalResult importNode(const OnnxNode &node);
   void poisonOutputs(const OnnxNode &node);
   LogicalResult buildReturn();
@@ -271,10 +278,11 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
   return types;
 }
 
-LogicalResult GraphImporter::sortNodes(std::vector<size_t> &order) {
-  size_t n = model.nodes.size();
+LogicalResult GraphImporter::sortNodes(const std::vector<OnnxNode> &nodes,
+                                       std::vector<size_t> &order) {
+  size_t n = nodes.size();
   llvm::StringMap<size_t> producer;
-  for (const OnnxNode &node : model.nodes) {
+  for (const OnnxNode &node : nodes) {
     for (const std::string &output : node.outputs) {
       if (output.empty())
         continue;
@@ -286,7 +294,7 @@ LogicalResult GraphImporter::sortNodes(std::vector<size_t> &order) {
   }
   std::vector<unsigned> indegree(n, 0);
   std::vector<SmallVector<size_t, 2>> consumers(n);
-  for (const OnnxNode &node : model.nodes) {
+  for (const OnnxNode &node : nodes) {
     for (const std::string &input : node.inputs) {
       if (input.empty() || values.count(input))
         continue;
@@ -314,9 +322,9 @@ LogicalResult GraphImporter::sortNodes(std::vector<size_t> &order) {
   if (order.size() != n) {
     for (size_t i = 0; i < n; ++i)
       if (indegree[i] != 0)
-        return emitError(nodeLoc(model.nodes[i].name))
-               << "graph has a cycle through " << model.nodes[i].opType << " node '"
-               << model.nodes[i].name << "'";
+        return emitError(nodeLoc(nodes[i].name))
+               << "graph has a cycle through " << nodes[i].opType << " node '" << nodes[i].name
+               << "'";
   }
   return success();
 }
@@ -378,6 +386,67 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   if (failed(result))
     poisonOutputs(node);
   return result;
+}
+
+FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Block *block,
+                                                            ArrayRef<Value> args) {
+  // The subgraph's names shadow nothing (ONNX forbids it) but must not outlive it: a sibling
+  // branch may define the same names.
+  llvm::StringMap<ValueEntry *> outerValues = values;
+  llvm::StringSet<> outerPoisoned = poisoned;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  llvm::scope_exit restore([&] {
+    values = std::move(outerValues);
+    poisoned = std::move(outerPoisoned);
+  });
+
+  assert(args.size() == graph.inputs.size() && "one value per subgraph input");
+  for (auto [input, arg] : llvm::zip(graph.inputs, args)) {
+    ValueEntry &entry = newEntry(cast<RankedTensorType>(arg.getType()), nodeLoc(input.name));
+    entry.value = arg;
+    define(input.name, entry);
+  }
+  for (OnnxTensor &tensor : graph.initializers) {
+    if (llvm::any_of(graph.inputs, [&](const OnnxGraphValue &v) { return v.name == tensor.name; }))
+      continue;
+    ValueEntry &entry = newEntry(tensor.type, nodeLoc(tensor.name));
+    entry.tensor = &tensor;
+    entry.known = tensor.known;
+    define(tensor.name, entry);
+  }
+  std::vector<size_t> order;
+  if (failed(sortNodes(graph.nodes, order)))
+    return failure();
+  bool hadError = false;
+  for (size_t index : order) {
+    if (succeeded(importNode(graph.nodes[index])))
+      continue;
+    hadError = true;
+    if (!opts.collectAllUnsupported)
+      return failure();
+  }
+  if (hadError)
+    return failure();
+  SmallVector<Value> results;
+  for (const OnnxGraphValue &output : graph.outputs) {
+    ValueEntry *entry = lookup(output.name);
+    if (!entry)
+      return emitError(fileLoc) << "subgraph output '" << output.name
+                                << "' is not produced by any node";
+    if (poisoned.contains(output.name))
+      return failure();
+    Type declared = elementTypeFor(&ctx, output.dataType);
+    if (output.dataType != 0 && declared != entry->type.getElementType())
+      return emitError(entry->loc)
+             << "subgraph output '" << output.name << "' is declared as "
+             << dataTypeName(output.dataType) << ", but the import computes " << entry->type;
+    FailureOr<Value> value = materialize(*entry);
+    if (failed(value))
+      return failure();
+    results.push_back(*value);
+  }
+  return results;
 }
 
 LogicalResult GraphImporter::buildReturn() {
@@ -444,7 +513,7 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   }
 
   std::vector<size_t> order;
-  if (failed(sortNodes(order)))
+  if (failed(sortNodes(model.nodes, order)))
     return failure();
   bool hadError = false;
   for (size_t index : order) {
@@ -682,6 +751,16 @@ std::optional<SmallVector<double>> NodeImporter::getFloats(StringRef attrName) {
 OnnxTensor *NodeImporter::getTensor(StringRef attrName) {
   const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Tensor, "a TENSOR");
   return attr ? attr->tensor.get() : nullptr;
+}
+
+OnnxGraph *NodeImporter::getGraph(StringRef attrName) {
+  const OnnxAttribute *attr = findAttr(attrName, OnnxAttribute::Kind::Graph, "a GRAPH");
+  return attr ? attr->graph.get() : nullptr;
+}
+
+FailureOr<SmallVector<Value>> NodeImporter::importSubgraph(OnnxGraph &subgraph, Block *block,
+                                                           ArrayRef<Value> args) {
+  return graph.importSubgraph(subgraph, block, args);
 }
 
 InFlightDiagnostic NodeImporter::error() {

@@ -166,8 +166,10 @@ struct OnnxTensor {
   bool materialized = false; // the blob has been moved into a resource attribute
 };
 
+struct OnnxGraph;
+
 struct OnnxAttribute {
-  enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+  enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Graph, Other };
   Kind kind = Kind::Other;
   std::string typeName; // the ONNX attribute type, for diagnostics ("GRAPH", "INTS", ...)
   double f = 0.0;
@@ -177,6 +179,7 @@ struct OnnxAttribute {
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
   std::shared_ptr<OnnxTensor> tensor;
+  std::shared_ptr<OnnxGraph> graph; // a subgraph (If's branches, Loop's and Scan's bodies)
 };
 
 struct OnnxNode {
@@ -199,6 +202,16 @@ struct OnnxGraphValue {
   std::string name;
   int64_t dataType = 0;
   std::optional<std::vector<OnnxDim>> dims; // absent when the model gives no shape
+};
+
+/// A subgraph: its inputs are bound by the node that runs it (If, Loop, Scan), its outputs are what
+/// that node gets back; names it does not define refer to values of the enclosing graphs.
+struct OnnxGraph {
+  std::string name;
+  std::vector<OnnxGraphValue> inputs;
+  std::vector<OnnxGraphValue> outputs;
+  std::deque<OnnxTensor> initializers;
+  std::vector<OnnxNode> nodes;
 };
 
 struct OnnxModel {
@@ -282,6 +295,15 @@ public:
   std::optional<SmallVector<int64_t>> getInts(StringRef attrName);
   std::optional<SmallVector<double>> getFloats(StringRef attrName);
   OnnxTensor *getTensor(StringRef attrName);
+  /// The subgraph of a GRAPH attribute; null when it is absent (nothing reported) or of another
+  /// kind (reported).
+  OnnxGraph *getGraph(StringRef attrName);
+
+  // Subgraphs (OnnxControlFlowOps.cpp).
+  /// Imports `graph` at the end of `block`, its inputs bound to `args`; returns its outputs. The
+  /// builder is back where it was afterwards.
+  FailureOr<SmallVector<Value>> importSubgraph(OnnxGraph &graph, Block *block,
+                                               ArrayRef<Value> args);
 
   // Diagnostics.
   /// An error at the node prefixed with "<OpType> node '<name>': ".
@@ -394,6 +416,7 @@ void registerCompositeOps(OnnxOpTable &table);
 void registerIndexingOps(OnnxOpTable &table);
 void registerQuantOps(OnnxOpTable &table);
 void registerRecurrentOps(OnnxOpTable &table);
+void registerControlFlowOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers

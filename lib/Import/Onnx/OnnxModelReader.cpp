@@ -155,7 +155,13 @@ private:
                                            uint64_t bytes);
   LogicalResult readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
                                OnnxGraphValue &value, bool requireType);
-  LogicalResult readNode(const ::onnx::NodeProto &proto, size_t index);
+  /// Reads a node into `nodes`; an unnamed node of a subgraph is named after its index there,
+  /// prefixed with the subgraph's path (`prefix`, "" for the main graph).
+  LogicalResult readNode(const ::onnx::NodeProto &proto, size_t index, std::vector<OnnxNode> &nodes,
+                         const std::string &namePrefix, unsigned depth);
+  /// Reads a GRAPH attribute (If's branches, Loop's and Scan's bodies), nested `depth` deep.
+  LogicalResult readSubgraph(const ::onnx::GraphProto &proto, OnnxGraph &graph,
+                             const std::string &prefix, unsigned depth);
 
   MLIRContext &ctx;
   Location fileLoc;
@@ -411,12 +417,54 @@ LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, St
   return success();
 }
 
-LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index) {
+LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGraph &graph,
+                                        const std::string &prefix, unsigned depth) {
+  graph.name = proto.name();
+  if (proto.sparse_initializer_size())
+    return emitError(fileLoc) << "subgraph '" << prefix << "': sparse initializers are not supported";
+  llvm::StringSet<> initializerNames;
+  for (const ::onnx::TensorProto &tensor : proto.initializer()) {
+    const std::string &name = tensor.name();
+    if (name.empty() || !initializerNames.insert(name).second)
+      return emitError(fileLoc) << "subgraph '" << prefix << "': initializer '" << name
+                                << "' has no name or is defined twice";
+    FailureOr<OnnxTensor> read =
+        readTensor(tensor, NameLoc::get(StringAttr::get(&ctx, name), fileLoc),
+                   "initializer '" + name + "'", name);
+    if (failed(read))
+      return failure();
+    graph.initializers.push_back(std::move(*read));
+  }
+  // Subgraph inputs and outputs often leave their types to the node that runs the subgraph.
+  for (const ::onnx::ValueInfoProto &info : proto.input()) {
+    if (initializerNames.contains(info.name()))
+      continue;
+    OnnxGraphValue value;
+    if (failed(readGraphValue(info, "input", value, /*requireType=*/false)))
+      return failure();
+    graph.inputs.push_back(std::move(value));
+  }
+  for (const ::onnx::ValueInfoProto &info : proto.output()) {
+    OnnxGraphValue value;
+    if (failed(readGraphValue(info, "output", value, /*requireType=*/false)))
+      return failure();
+    graph.outputs.push_back(std::move(value));
+  }
+  for (int i = 0, e = proto.node_size(); i < e; ++i)
+    if (failed(readNode(proto.node(i), i, graph.nodes, prefix, depth)))
+      return failure();
+  return success();
+}
+
+LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index,
+                                    std::vector<OnnxNode> &nodes,
+                                    const std::string &namePrefix, unsigned depth) {
   OnnxNode node;
   node.opType = proto.op_type();
   node.domain = normalizeDomain(proto.domain());
   node.index = index;
-  node.name = proto.name().empty() ? node.opType + "_" + std::to_string(index) : proto.name();
+  node.name =
+      proto.name().empty() ? namePrefix + node.opType + "_" + std::to_string(index) : proto.name();
   if (node.opType.empty())
     return emitError(nodeLoc(node.name)) << "node '" << node.name << "' has no op_type";
   node.inputs.assign(proto.input().begin(), proto.input().end());
@@ -488,13 +536,28 @@ LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index
       value.tensor = std::make_shared<OnnxTensor>(std::move(*tensor));
       break;
     }
+    case ::onnx::AttributeProto::GRAPH: {
+      // Nesting is bounded so that a hostile model cannot exhaust the stack of the importer,
+      // which recurses once per level.
+      constexpr unsigned kMaxSubgraphDepth = 16;
+      if (depth >= kMaxSubgraphDepth)
+        return emitError(loc) << prefix << "attribute '" << attr.name()
+                              << "': subgraphs are nested more than " << kMaxSubgraphDepth
+                              << " deep";
+      value.kind = OnnxAttribute::Kind::Graph;
+      value.graph = std::make_shared<OnnxGraph>();
+      if (failed(readSubgraph(attr.g(), *value.graph, node.name + "/" + attr.name() + "/",
+                              depth + 1)))
+        return failure();
+      break;
+    }
     default:
       value.kind = OnnxAttribute::Kind::Other;
       break;
     }
     node.attributes.insert_or_assign(attr.name(), std::move(value));
   }
-  model.nodes.push_back(std::move(node));
+  nodes.push_back(std::move(node));
   return success();
 }
 
@@ -554,7 +617,7 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
     return emitError(fileLoc) << "graph has no outputs";
 
   for (int i = 0, e = graph.node_size(); i < e; ++i)
-    if (failed(readNode(graph.node(i), i)))
+    if (failed(readNode(graph.node(i), i, model.nodes, "", 0)))
       return failure();
   return success();
 }

@@ -1539,3 +1539,151 @@ func.func @attention_causal_keys(%q: tensor<2x8x16xf32>, %k: tensor<2x6x16xf32>,
   %0 = ms.attention %q, %k, %v {causal, scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x6x16xf32>, tensor<2x6x32xf32>) -> tensor<2x8x32xf32>
   return %0 : tensor<2x8x32xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+func.func @if_cond_elements(%c: tensor<2xi1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.if' op expects a condition of one element, got 'tensor<2xi1>'}}
+  %0 = ms.if %c : tensor<2xi1> -> (tensor<4xf32>) {
+    ms.region_yield %a : tensor<4xf32>
+  } else {
+    ms.region_yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_branch_shapes(%c: tensor<i1>, %a: tensor<4xf32>, %b: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.if' op expects else value #0 to have the type of result ('tensor<4xf32>'), got 'tensor<8xf32>'}}
+  %0 = ms.if %c : tensor<i1> -> (tensor<4xf32>) {
+    ms.region_yield %a : tensor<4xf32>
+  } else {
+    ms.region_yield %b : tensor<8xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_yield_count(%c: tensor<i1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.if' op expects the then region to yield 1 values, got 2}}
+  %0 = ms.if %c : tensor<i1> -> (tensor<4xf32>) {
+    ms.region_yield %a, %a : tensor<4xf32>, tensor<4xf32>
+  } else {
+    ms.region_yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @loop_carried_shape(%m: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.loop' op expects loop-carried value #0 to have the type of its initial value ('tensor<2xf32>'), got 'tensor<4xf32>'}}
+  %0 = ms.loop trip %m : tensor<i64> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    %z = ms.concat %y, %y {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+    ms.region_yield %c, %z : tensor<i1>, tensor<4xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_body_args(%m: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.loop' op expects 3 body arguments (iteration number, condition, loop-carried values), got 2}}
+  %0 = ms.loop trip %m : tensor<i64> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%c: tensor<i1>, %y: tensor<2xf32>):
+    ms.region_yield %c, %y : tensor<i1>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_condition_type(%m: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.loop' op expects the body to yield a condition of one i1 element, got 'tensor<2xf32>'}}
+  %0 = ms.loop trip %m : tensor<i64> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    ms.region_yield %y, %y : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_scan_with_condition(%m: tensor<i64>, %c0: tensor<i1>, %x: tensor<2xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'ms.loop' op with scan outputs expects a trip count and no condition (the number of iterations must be static)}}
+  %0:2 = ms.loop trip %m : tensor<i64> cond %c0 : tensor<i1> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    ms.region_yield %c, %y, %y : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#1 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @loop_scan_trip_count(%x: tensor<2xf32>) -> tensor<3x2xf32> {
+  %m = ms.constant dense<4> : tensor<i64>
+  // expected-error @+1 {{'ms.loop' op expects scan output #0 to have the trip count (4) as leading dim, got 'tensor<3x2xf32>'}}
+  %0:2 = ms.loop trip %m : tensor<i64> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    ms.region_yield %c, %y, %y : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#1 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @scan_lengths(%h: tensor<2xf32>, %x: tensor<3x2xf32>, %z: tensor<4x2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.scan' op expects all scan inputs to have the same length (3), scan input #1 has 4}}
+  %0 = ms.scan states(%h : tensor<2xf32>) inputs(%x, %z : tensor<3x2xf32>, tensor<4x2xf32>) {scan_input_axes = array<i64: 0, 0>, scan_input_directions = array<i64: 0, 0>, scan_output_axes = array<i64>, scan_output_directions = array<i64>} -> (tensor<2xf32>) {
+  ^bb0(%s: tensor<2xf32>, %a: tensor<2xf32>, %b: tensor<2xf32>):
+    ms.region_yield %s : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @scan_slice_type(%h: tensor<2xf32>, %x: tensor<3x2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.scan' op expects body argument #1 to have the type of a state or scan input slice ('tensor<2xf32>'), got 'tensor<3xf32>'}}
+  %0 = ms.scan states(%h : tensor<2xf32>) inputs(%x : tensor<3x2xf32>) {scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 0>, scan_output_axes = array<i64>, scan_output_directions = array<i64>} -> (tensor<2xf32>) {
+  ^bb0(%s: tensor<2xf32>, %a: tensor<3xf32>):
+    ms.region_yield %s : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @scan_output_type(%h: tensor<2xf32>, %x: tensor<3x2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'ms.scan' op expects scan output #0 of type 'tensor<3x2xf32>' (its elements stacked along axis 0), got 'tensor<2x3xf32>'}}
+  %0:2 = ms.scan states(%h : tensor<2xf32>) inputs(%x : tensor<3x2xf32>) {scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 0>, scan_output_axes = array<i64: 0>, scan_output_directions = array<i64: 0>} -> (tensor<2xf32>, tensor<2x3xf32>) {
+  ^bb0(%s: tensor<2xf32>, %a: tensor<2xf32>):
+    ms.region_yield %s, %a : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#1 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @scan_direction(%h: tensor<2xf32>, %x: tensor<3x2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'ms.scan' op expects directions 0 (forward) or 1 (reverse), got 2}}
+  %0 = ms.scan states(%h : tensor<2xf32>) inputs(%x : tensor<3x2xf32>) {scan_input_axes = array<i64: 0>, scan_input_directions = array<i64: 2>, scan_output_axes = array<i64>, scan_output_directions = array<i64>} -> (tensor<2xf32>) {
+  ^bb0(%s: tensor<2xf32>, %a: tensor<2xf32>):
+    ms.region_yield %s : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @region_yield_parent(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ms.region_yield' op expects parent op to be one of 'ms.if, ms.loop, ms.scan'}}
+  ms.region_yield %a : tensor<4xf32>
+}

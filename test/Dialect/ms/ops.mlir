@@ -543,3 +543,67 @@ func.func @attention_token_major(%q: tensor<2x8x4x16xf32>, %k: tensor<2x6x4x16xf
   %0 = ms.attention %q, %k, %v, %m {scale = 0.125 : f64, token_major} : (tensor<2x8x4x16xf32>, tensor<2x6x4x16xf32>, tensor<2x6x4x32xf32>, tensor<2x1x8x6xf32>) -> tensor<2x8x4x32xf32>
   return %0 : tensor<2x8x4x32xf32>
 }
+
+// -----
+
+// Control flow (ONNX If / Loop / Scan): regions use outer values directly (implicit captures).
+
+// CHECK-LABEL: func.func @if_captures
+// CHECK: %[[R:.+]]:2 = ms.if %{{.+}} : tensor<i1> -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK:   %[[S:.+]] = ms.add %arg1, %arg2
+// CHECK:   ms.region_yield %[[S]], %arg1 : tensor<4xf32>, tensor<4xf32>
+// CHECK: } else {
+// CHECK:   ms.region_yield %arg2, %arg2 : tensor<4xf32>, tensor<4xf32>
+// CHECK: }
+func.func @if_captures(%c: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = ms.if %c : tensor<i1> -> (tensor<4xf32>, tensor<4xf32>) {
+    %s = ms.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ms.region_yield %s, %a : tensor<4xf32>, tensor<4xf32>
+  } else {
+    ms.region_yield %b, %b : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @loop_scan_outputs
+// CHECK: ms.loop trip %{{.+}} : tensor<i64> iter_args(%arg0 : tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+// CHECK: ^bb0(%{{.+}}: tensor<i64>, %[[C:.+]]: tensor<i1>, %[[Y:.+]]: tensor<2xf32>):
+// CHECK:   ms.region_yield %[[C]], %{{.+}}, %{{.+}} : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+func.func @loop_scan_outputs(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %m = ms.constant dense<3> : tensor<i64>
+  %0:2 = ms.loop trip %m : tensor<i64> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    %z = ms.add %y, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ms.region_yield %c, %z, %z : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @loop_while
+// CHECK: ms.loop cond %arg0 : tensor<i1> iter_args(%arg1 : tensor<2xf32>) -> (tensor<2xf32>) {
+func.func @loop_while(%c0: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = ms.loop cond %c0 : tensor<i1> iter_args(%x : tensor<2xf32>) -> (tensor<2xf32>) {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %y: tensor<2xf32>):
+    %z = ms.add %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ms.region_yield %c, %z : tensor<i1>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scan_axes
+// CHECK: ms.scan states(%arg0 : tensor<2xf32>) inputs(%arg1 : tensor<2x5xf32>) {scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>} -> (tensor<2xf32>, tensor<2x5xf32>) {
+// CHECK: ^bb0(%{{.+}}: tensor<2xf32>, %{{.+}}: tensor<2xf32>):
+func.func @scan_axes(%h: tensor<2xf32>, %x: tensor<2x5xf32>) -> (tensor<2xf32>, tensor<2x5xf32>) {
+  %0:2 = ms.scan states(%h : tensor<2xf32>) inputs(%x : tensor<2x5xf32>) {scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>} -> (tensor<2xf32>, tensor<2x5xf32>) {
+  ^bb0(%s: tensor<2xf32>, %t: tensor<2xf32>):
+    %n = ms.add %s, %t : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ms.region_yield %n, %n : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2x5xf32>
+}
