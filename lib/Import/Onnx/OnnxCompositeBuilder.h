@@ -172,6 +172,9 @@ inline Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
 
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
 void registerCompositeNNOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,
+/// SoftmaxCrossEntropyLoss).
+void registerCompositeLossOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

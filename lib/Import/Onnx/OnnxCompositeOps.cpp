@@ -4,8 +4,9 @@
 // movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
 // reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
 // an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
-// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp. (CumSum is an op
-// of its own, ms.cumsum, imported in OnnxIndexingOps.cpp.)
+// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
+// in OnnxCompositeLossOps.cpp. (CumSum is an op of its own, ms.cumsum, imported in
+// OnnxIndexingOps.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -569,4 +570,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["EyeLike"] = {importEyeLike, 1, 1, 9};
   table["OneHot"] = {importOneHot, 3, 3, 9};
   registerCompositeNNOps(table);
+  registerCompositeLossOps(table);
 }
