@@ -72,6 +72,15 @@ def normalizations():
 
 
 @register
+def rms_norm():
+    rng = np.random.default_rng(4)
+    return model([node("RMSNormalization", ["x", "scale"], ["y"], name="rms", axis=1, epsilon=1e-3)],
+                 [vi("x", [2, 3, 4], TensorProto.FLOAT16)], [vi("y", [2, 3, 4], TensorProto.FLOAT16)],
+                 [numpy_helper.from_array(rng.standard_normal(4).astype(np.float16), "scale")],
+                 opset=23)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
