@@ -175,6 +175,8 @@ void registerCompositeNNOps(OnnxOpTable &table);
 /// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,
 /// SoftmaxCrossEntropyLoss).
 void registerCompositeLossOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeAttention.cpp (Attention, opsets 23/24).
+void registerCompositeAttentionOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

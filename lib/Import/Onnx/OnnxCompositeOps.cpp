@@ -598,4 +598,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["OneHot"] = {importOneHot, 3, 3, 9};
   registerCompositeNNOps(table);
   registerCompositeLossOps(table);
+  registerCompositeAttentionOps(table);
 }

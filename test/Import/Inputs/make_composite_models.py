@@ -81,6 +81,27 @@ def rms_norm():
 
 
 @register
+def attention_3d_gqa():
+    """3-D grouped-query attention (4 query heads on 2 key/value heads) with a bool mask shorter
+    than the total length, a key/value cache, causal masking and the softmax as 4th output."""
+    return model([node("Attention", ["q", "k", "v", "mask", "past_k", "past_v"],
+                       ["y", "present_k", "present_v", "qk"], name="attn", q_num_heads=4,
+                       kv_num_heads=2, is_causal=1, qk_matmul_output_mode=3, softcap=2.0)],
+                 [vi("q", [1, 3, 16]), vi("k", [1, 3, 8]), vi("v", [1, 3, 8]),
+                  vi("mask", [3, 4], TensorProto.BOOL), vi("past_k", [1, 2, 2, 4]),
+                  vi("past_v", [1, 2, 2, 4])],
+                 outs("y", "present_k", "present_v", "qk"), opset=23)
+
+
+@register
+def attention_bad_heads():
+    return model([node("Attention", ["q", "k", "v"], ["y"], name="attn_bad", q_num_heads=3,
+                       kv_num_heads=2)],
+                 [vi("q", [1, 3, 16]), vi("k", [1, 3, 8]), vi("v", [1, 3, 8])], outs("y"),
+                 opset=23)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
