@@ -177,6 +177,8 @@ void registerCompositeNNOps(OnnxOpTable &table);
 void registerCompositeLossOps(OnnxOpTable &table);
 /// Registers the handler of OnnxCompositeAttention.cpp (Attention, opsets 23/24).
 void registerCompositeAttentionOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeGridSample.cpp (GridSample).
+void registerCompositeSamplingOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -599,4 +599,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   registerCompositeNNOps(table);
   registerCompositeLossOps(table);
   registerCompositeAttentionOps(table);
+  registerCompositeSamplingOps(table);
 }

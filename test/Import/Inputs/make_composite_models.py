@@ -102,6 +102,19 @@ def attention_bad_heads():
 
 
 @register
+def grid_sample_border():
+    return model([node("GridSample", ["x", "grid"], ["y"], name="gs", mode="linear",
+                       padding_mode="border", align_corners=1)],
+                 [vi("x", [1, 2, 3, 4]), vi("grid", [1, 5, 6, 2])], outs("y"), opset=20)
+
+
+@register
+def grid_sample_bad_mode():
+    return model([node("GridSample", ["x", "grid"], ["y"], name="gs_bad", mode="area")],
+                 [vi("x", [1, 2, 3, 4]), vi("grid", [1, 5, 6, 2])], outs("y"), opset=20)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
