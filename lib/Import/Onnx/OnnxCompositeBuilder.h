@@ -179,6 +179,9 @@ void registerCompositeLossOps(OnnxOpTable &table);
 void registerCompositeAttentionOps(OnnxOpTable &table);
 /// Registers the handler of OnnxCompositeGridSample.cpp (GridSample).
 void registerCompositeSamplingOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeIndexingOps.cpp (ReverseSequence, TensorScatter,
+/// MaxUnpool).
+void registerCompositeIndexingOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -600,4 +600,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   registerCompositeLossOps(table);
   registerCompositeAttentionOps(table);
   registerCompositeSamplingOps(table);
+  registerCompositeIndexingOps(table);
 }

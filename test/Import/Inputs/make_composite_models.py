@@ -115,6 +115,21 @@ def grid_sample_bad_mode():
 
 
 @register
+def indexing_compositions():
+    """ReverseSequence (time axis 0), TensorScatter (circular) and MaxUnpool."""
+    return model([node("ReverseSequence", ["x", "lens"], ["rev"], name="rev", batch_axis=1,
+                       time_axis=0),
+                  node("TensorScatter", ["cache", "update", "w"], ["present"], name="ts",
+                       mode="circular"),
+                  node("MaxUnpool", ["pooled", "indices"], ["unpooled"], name="unpool",
+                       kernel_shape=[2, 2], strides=[2, 2])],
+                 [vi("x", [4, 3, 2]), vi("lens", [3], TensorProto.INT64),
+                  vi("cache", [2, 5, 4]), vi("update", [2, 2, 4]), vi("w", [2], TensorProto.INT64),
+                  vi("pooled", [1, 1, 2, 2]), vi("indices", [1, 1, 2, 2], TensorProto.INT64)],
+                 outs("rev", "present", "unpooled"), opset=24)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
