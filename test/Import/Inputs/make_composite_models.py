@@ -130,6 +130,31 @@ def indexing_compositions():
 
 
 @register
+def resize():
+    """Resize by known scales (nearest, defaults) and by sizes over axes (linear, align_corners)."""
+    return model([node("Resize", ["x", "", "scales"], ["up"], name="up"),
+                  node("Resize", ["x", "", "", "sizes"], ["lin"], name="lin", mode="linear",
+                       coordinate_transformation_mode="align_corners", axes=[3, 2])],
+                 [vi("x", [1, 2, 4, 6])], outs("up", "lin"),
+                 [floats("scales", np.array([1, 1, 2, 1.5], np.float32)), ints("sizes", [3, 5])],
+                 opset=18)
+
+
+@register
+def resize_cubic():
+    return model([node("Resize", ["x", "", "scales"], ["y"], name="cubic", mode="cubic")],
+                 [vi("x", [1, 2, 4, 6])], outs("y"),
+                 [floats("scales", np.array([1, 1, 2, 2], np.float32))], opset=13)
+
+
+@register
+def resize_inexact_scale():
+    return model([node("Resize", ["x", "", "scales"], ["y"], name="inexact")],
+                 [vi("x", [1, 2, 4, 6])], outs("y"),
+                 [floats("scales", np.array([1, 1, 1.3, 1], np.float32))], opset=13)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",
