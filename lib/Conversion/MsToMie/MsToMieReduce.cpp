@@ -287,7 +287,8 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
     Value y = args[inputs.size()], acc = args.back();
     Value init = additive             ? scalarConstant(kb, l, accType, 0.0)
                  : kind == Kind::Prod ? scalarConstant(kb, l, accType, 1.0)
-                                      : extremeConstant(kb, l, accType, kind == Kind::Max, isUnsigned);
+                                      : extremeConstant(kb, l, accType, kind == Kind::Max,
+                                                        isUnsigned);
     linalg::FillOp::create(kb, l, init, acc);
     buildGeneric(kb, l, ins, acc, maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
       Value x = element(gb, gl, e.drop_back(), et);

@@ -103,7 +103,8 @@ LogicalResult importAttention(NodeImporter &n) {
   int64_t past = 0;
   if (n.hasInput(kPastKey)) {
     RankedTensorType pkType = n.inputType(kPastKey), pvType = n.inputType(kPastValue);
-    if (pkType.getRank() != 4 || pvType.getRank() != 4 || pkType.getDimSize(2) != pvType.getDimSize(2))
+    if (pkType.getRank() != 4 || pvType.getRank() != 4 ||
+        pkType.getDimSize(2) != pvType.getDimSize(2))
       return n.error() << "past_key " << pkType << " and past_value " << pvType
                        << " must be 4-D with one past length";
     past = pkType.getDimSize(2);

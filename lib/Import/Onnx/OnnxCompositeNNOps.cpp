@@ -147,7 +147,8 @@ LogicalResult importResize(NodeImporter &n) {
   bool haveScales = n.hasInput(2) && n.inputType(2).getNumElements() > 0;
   if (haveSizes == haveScales)
     return n.error() << "expects exactly one of scales and sizes";
-  FailureOr<KnownTensor> known = constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
+  FailureOr<KnownTensor> known =
+      constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
   if (failed(known))
     return failure();
   if (known->numElements() != (int64_t)normAxes->size())

@@ -307,8 +307,10 @@ LogicalResult importRMSNorm(NodeImporter &n) {
     return failure();
   Ops o(n);
   Value x = o.cast(o.in(0), stash);
-  Value meanSquare = o.reduce<ms::ReduceMeanOp>(o.mul(x, x), iota(*normAxis, xType.getRank()), true);
-  Value invRms = o.op<ms::ReciprocalOp>(o.op<ms::SqrtOp>(o.add(meanSquare, o.scalar(stash, epsilon))));
+  Value meanSquare =
+      o.reduce<ms::ReduceMeanOp>(o.mul(x, x), iota(*normAxis, xType.getRank()), true);
+  Value invRms =
+      o.op<ms::ReciprocalOp>(o.op<ms::SqrtOp>(o.add(meanSquare, o.scalar(stash, epsilon))));
   Value normalized = o.cast(o.mul(x, invRms), et);
   return finish(n, o, o.mul(normalized, o.in(1)));
 }
