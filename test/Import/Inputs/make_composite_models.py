@@ -74,8 +74,10 @@ def normalizations():
 @register
 def rms_norm():
     rng = np.random.default_rng(4)
-    return model([node("RMSNormalization", ["x", "scale"], ["y"], name="rms", axis=1, epsilon=1e-3)],
-                 [vi("x", [2, 3, 4], TensorProto.FLOAT16)], [vi("y", [2, 3, 4], TensorProto.FLOAT16)],
+    f16 = TensorProto.FLOAT16
+    return model([node("RMSNormalization", ["x", "scale"], ["y"], name="rms", axis=1,
+                       epsilon=1e-3)],
+                 [vi("x", [2, 3, 4], f16)], [vi("y", [2, 3, 4], f16)],
                  [numpy_helper.from_array(rng.standard_normal(4).astype(np.float16), "scale")],
                  opset=23)
 
