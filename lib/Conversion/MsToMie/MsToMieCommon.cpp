@@ -33,8 +33,10 @@ bool mstomie::lowersUnsigned(Operation *op) {
              ms::TransposeOp, ms::ConcatOp, ms::SliceOp, ms::GatherOp, ms::ExpandOp, ms::AddOp,
              ms::SubOp, ms::MulOp, ms::DivOp, ms::MaxOp, ms::MinOp, ms::ModOp, ms::AndOp,
              ms::OrOp, ms::XorOp, ms::ShiftLeftOp, ms::ShiftRightOp, ms::NotOp, ms::CompareOp,
-             ms::WhereOp, ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp>(
-      op);
+             ms::WhereOp, ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp,
+             ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp,
+             ms::ArgMaxOp, ms::ArgMinOp, ms::TopKOp, ms::CumSumOp, ms::GatherElementsOp,
+             ms::GatherNdOp, ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp>(op);
 }
 
 MemRefType mstomie::bufferTypeFor(Type tensorType) {
@@ -146,14 +148,16 @@ Value mstomie::convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncFOp::create(b, loc, target, v);
 }
 
-Value mstomie::extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest) {
+Value mstomie::extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest,
+                               bool isUnsigned) {
   if (auto ft = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(
         b, loc,
         b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
                                   : std::numeric_limits<double>::infinity()));
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
+  APInt value = isUnsigned ? (lowest ? APInt::getMinValue(width) : APInt::getMaxValue(width))
+                : (lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 

@@ -102,8 +102,9 @@ int64_t normalizeAxis(uint64_t axis, int64_t rank);
 /// `v` converted between float types (extf / truncf; the value itself when the types agree).
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type to);
 
-/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes.
-Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest);
+/// The identity element of max (lowest = true) or min: -inf / +inf, or the integer extremes
+/// (of the unsigned range when `isUnsigned`: 0 and all ones).
+Value extremeConstant(OpBuilder &b, Location loc, Type type, bool lowest, bool isUnsigned = false);
 
 /// An ONNX index element (any integer type) as an index into a dim of `dimSize`: negative values
 /// count from the end, and out-of-range values, which ONNX declares invalid, are clamped into the

@@ -123,8 +123,10 @@ struct GatherNdToKernel : OpConversionPattern<ms::GatherNdOp> {
   }
 };
 
-/// `update` combined with the element `old` already in place.
-Value combine(OpBuilder &b, Location loc, ms::ScatterReduction reduction, Value old, Value update) {
+/// `update` combined with the element `old` already in place (max and min of integers compare
+/// unsigned when `isUnsigned`).
+Value combine(OpBuilder &b, Location loc, ms::ScatterReduction reduction, Value old, Value update,
+              bool isUnsigned) {
   bool isFloat = isa<FloatType>(update.getType());
   // Booleans combine logically, as numpy does (add and max are or, mul and min are and); signed
   // i1 arithmetic would make true + true false and max(true, false) false.
@@ -143,29 +145,32 @@ Value combine(OpBuilder &b, Location loc, ms::ScatterReduction reduction, Value 
     return isFloat ? (Value)arith::MulFOp::create(b, loc, old, update)
                    : (Value)arith::MulIOp::create(b, loc, old, update);
   case ms::ScatterReduction::max:
-    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, old, update)
-                   : (Value)arith::MaxSIOp::create(b, loc, old, update);
+    return isFloat      ? (Value)arith::MaximumFOp::create(b, loc, old, update)
+           : isUnsigned ? (Value)arith::MaxUIOp::create(b, loc, old, update)
+                        : (Value)arith::MaxSIOp::create(b, loc, old, update);
   case ms::ScatterReduction::min:
-    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, old, update)
-                   : (Value)arith::MinSIOp::create(b, loc, old, update);
+    return isFloat      ? (Value)arith::MinimumFOp::create(b, loc, old, update)
+           : isUnsigned ? (Value)arith::MinUIOp::create(b, loc, old, update)
+                        : (Value)arith::MinSIOp::create(b, loc, old, update);
   }
   llvm_unreachable("unknown scatter reduction");
 }
 
 /// Stores `update` (combined with what is there) at `pos` of `out`.
 void scatterElement(OpBuilder &b, Location loc, ms::ScatterReduction reduction, Value update,
-                    Value out, ValueRange pos) {
+                    Value out, ValueRange pos, bool isUnsigned) {
   Value old;
   if (reduction != ms::ScatterReduction::none)
     old = memref::LoadOp::create(b, loc, out, pos);
-  memref::StoreOp::create(b, loc, combine(b, loc, reduction, old, update), out, pos);
+  memref::StoreOp::create(b, loc, combine(b, loc, reduction, old, update, isUnsigned), out, pos);
 }
 
-/// Scatters must combine elementwise in types arith can compute with.
+/// Scatters must combine elementwise in types arith can compute with (unsigned integers as the
+/// signless ones of their buffers).
 LogicalResult checkScatterElements(Operation *op, Type elementType,
                                    ConversionPatternRewriter &rewriter) {
-  if (!elementType.isSignlessIntOrFloat())
-    return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+  if (!signlessType(elementType).isSignlessIntOrFloat())
+    return rewriter.notifyMatchFailure(op, "expects float or integer elements");
   return success();
 }
 
@@ -184,6 +189,7 @@ struct ScatterElementsToKernel : OpConversionPattern<ms::ScatterElementsOp> {
     int64_t axisSize = type.getDimSize(axis);
     ArrayRef<int64_t> updShape = cast<RankedTensorType>(op.getUpdates().getType()).getShape();
     ms::ScatterReduction reduction = op.getReduction();
+    bool isUnsigned = isUnsignedType(type);
     Value out = allocBuffer(rewriter, loc, type);
     KernelOp::create(rewriter, loc, "scatter_elements",
                      ValueRange{adaptor.getData(), adaptor.getIndices(), adaptor.getUpdates()}, out,
@@ -195,7 +201,8 @@ struct ScatterElementsToKernel : OpConversionPattern<ms::ScatterElementsOp> {
                                        Value i = memref::LoadOp::create(lb, ll, args[1], ivs);
                                        pos[axis] = wrapIndex(lb, ll, i, axisSize);
                                        Value update = memref::LoadOp::create(lb, ll, args[2], ivs);
-                                       scatterElement(lb, ll, reduction, update, args[3], pos);
+                                       scatterElement(lb, ll, reduction, update, args[3], pos,
+                                                      isUnsigned);
                                      });
                      });
     rewriter.replaceOp(op, out);
@@ -218,6 +225,7 @@ struct ScatterNdToKernel : OpConversionPattern<ms::ScatterNdOp> {
     int64_t r = idxShape.back();
     ArrayRef<int64_t> sliceShape = type.getShape().drop_front(r);
     ms::ScatterReduction reduction = op.getReduction();
+    bool isUnsigned = isUnsignedType(type);
     Value out = allocBuffer(rewriter, loc, type);
     KernelOp::create(rewriter, loc, "scatter_nd",
                      ValueRange{adaptor.getData(), adaptor.getIndices(), adaptor.getUpdates()}, out,
@@ -241,7 +249,8 @@ struct ScatterNdToKernel : OpConversionPattern<ms::ScatterNdOp> {
                                    updPos.append(ss.begin(), ss.end());
                                    pos.append(ss.begin(), ss.end());
                                    Value update = memref::LoadOp::create(sb, sl, args[2], updPos);
-                                   scatterElement(sb, sl, reduction, update, args[3], pos);
+                                   scatterElement(sb, sl, reduction, update, args[3], pos,
+                                                  isUnsigned);
                                  });
                            });
                      });

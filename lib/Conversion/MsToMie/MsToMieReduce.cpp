@@ -235,8 +235,10 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
   auto outType = cast<RankedTensorType>(reduceOp->getResult(0).getType());
   auto axes = cast<DenseI64ArrayAttr>(reduceOp->getAttr("axes")).asArrayRef();
   bool keepDims = reduceOp->hasAttr("keep_dims");
-  Type et = inType.getElementType();
-  bool isFloat = isa<FloatType>(et);
+  // Buffers hold unsigned elements as signless integers; max, min and the mean's division read
+  // the signedness from the ms type.
+  Type et = signlessType(inType.getElementType());
+  bool isFloat = isa<FloatType>(et), isUnsigned = isUnsignedType(inType);
   int64_t rank = inType.getRank();
   SmallVector<bool> reduced(rank, axes.empty());
   for (int64_t a : axes)
@@ -285,7 +287,8 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
     Value y = args[inputs.size()], acc = args.back();
     Value init = additive             ? scalarConstant(kb, l, accType, 0.0)
                  : kind == Kind::Prod ? scalarConstant(kb, l, accType, 1.0)
-                                      : extremeConstant(kb, l, accType, kind == Kind::Max);
+                                      : extremeConstant(kb, l, accType, kind == Kind::Max,
+                                                        isUnsigned);
     linalg::FillOp::create(kb, l, init, acc);
     buildGeneric(kb, l, ins, acc, maps, iters, [&](OpBuilder &gb, Location gl, ValueRange e) -> Value {
       Value x = element(gb, gl, e.drop_back(), et);
@@ -299,11 +302,13 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
         return isFloat ? (Value)arith::MulFOp::create(gb, gl, e.back(), v)
                        : (Value)arith::MulIOp::create(gb, gl, e.back(), v);
       case Kind::Max:
-        return isFloat ? (Value)arith::MaximumFOp::create(gb, gl, e.back(), v)
-                       : (Value)arith::MaxSIOp::create(gb, gl, e.back(), v);
+        return isFloat      ? (Value)arith::MaximumFOp::create(gb, gl, e.back(), v)
+               : isUnsigned ? (Value)arith::MaxUIOp::create(gb, gl, e.back(), v)
+                            : (Value)arith::MaxSIOp::create(gb, gl, e.back(), v);
       case Kind::Min:
-        return isFloat ? (Value)arith::MinimumFOp::create(gb, gl, e.back(), v)
-                       : (Value)arith::MinSIOp::create(gb, gl, e.back(), v);
+        return isFloat      ? (Value)arith::MinimumFOp::create(gb, gl, e.back(), v)
+               : isUnsigned ? (Value)arith::MinUIOp::create(gb, gl, e.back(), v)
+                            : (Value)arith::MinSIOp::create(gb, gl, e.back(), v);
       }
       llvm_unreachable("unknown reduction");
     });
@@ -323,8 +328,9 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
                      // (0 / 0 would be NaN for floats and a trap for integers).
                      Value n = scalarConstant(gb, gl, accType,
                                               static_cast<double>(std::max<int64_t>(count, 1)));
-                     v = isFloat ? (Value)arith::DivFOp::create(gb, gl, v, n)
-                                 : (Value)arith::DivSIOp::create(gb, gl, v, n);
+                     v = isFloat      ? (Value)arith::DivFOp::create(gb, gl, v, n)
+                         : isUnsigned ? (Value)arith::DivUIOp::create(gb, gl, v, n)
+                                      : (Value)arith::DivSIOp::create(gb, gl, v, n);
                    }
                    return isFloat ? convertFloat(gb, gl, v, et) : v;
                  });
@@ -342,8 +348,8 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!op.getInput().getType().getElementType().isSignlessIntOrFloat())
-      return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+    if (!signlessType(op.getInput().getType().getElementType()).isSignlessIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "expects float or integer elements");
     Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
     buildReductionKernel(rewriter, op.getLoc(), op, OpTy::getOperationName().drop_front(3),
                          adaptor.getInput(), out,

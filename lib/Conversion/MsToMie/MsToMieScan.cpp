@@ -35,15 +35,17 @@ Value isNaN(OpBuilder &b, Location loc, Value v) {
 }
 
 /// Whether `a` comes strictly before `b` in the order of `largest ? descending : ascending`
-/// (`orEqual`: or ties with it). Integers compare signed.
-Value precedes(OpBuilder &b, Location loc, Value a, Value c, bool largest, bool orEqual) {
+/// (`orEqual`: or ties with it). Integers compare signed, or unsigned when `isUnsigned`.
+Value precedes(OpBuilder &b, Location loc, Value a, Value c, bool largest, bool orEqual,
+               bool isUnsigned) {
   if (isa<FloatType>(a.getType())) {
     auto pred = largest ? (orEqual ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT)
                         : (orEqual ? arith::CmpFPredicate::OLE : arith::CmpFPredicate::OLT);
     return arith::CmpFOp::create(b, loc, pred, a, c);
   }
-  auto pred = largest ? (orEqual ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sgt)
-                      : (orEqual ? arith::CmpIPredicate::sle : arith::CmpIPredicate::slt);
+  using P = arith::CmpIPredicate;
+  auto pred = isUnsigned ? (largest ? (orEqual ? P::uge : P::ugt) : (orEqual ? P::ule : P::ult))
+                         : (largest ? (orEqual ? P::sge : P::sgt) : (orEqual ? P::sle : P::slt));
   return arith::CmpIOp::create(b, loc, pred, a, c);
 }
 
@@ -61,9 +63,10 @@ struct ArgReduceToKernel : OpConversionPattern<OpTy> {
     MLIRContext *ctx = rewriter.getContext();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType outType = op.getType();
-    Type et = inType.getElementType();
+    Type et = signlessType(inType.getElementType()); // unsigned: signless buffers
+    bool isUnsigned = isUnsignedType(inType);
     if (!et.isSignlessIntOrFloat())
-      return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+      return rewriter.notifyMatchFailure(op, "expects float or integer elements");
     int64_t rank = inType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     bool keepDims = op.getKeepDims(), last = op.getSelectLastIndex();
@@ -88,13 +91,14 @@ struct ArgReduceToKernel : OpConversionPattern<OpTy> {
     KernelOp::create(
         rewriter, loc, name, adaptor.getInput(), ValueRange{out, best},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::FillOp::create(b, l, extremeConstant(b, l, et, /*lowest=*/IsMax), args[2]);
+          linalg::FillOp::create(b, l, extremeConstant(b, l, et, /*lowest=*/IsMax, isUnsigned),
+                                 args[2]);
           linalg::FillOp::create(b, l, scalarConstant(b, l, b.getI64Type(), 0), args[1]);
           linalg::GenericOp::create(
               b, l, args[0], ValueRange{args[2], args[1]}, {inMap, outMap, outMap}, iters,
               [&](OpBuilder &gb, Location gl, ValueRange e) {
                 Value v = e[0], cur = e[1], idx = e[2];
-                Value take = precedes(gb, gl, v, cur, IsMax, last);
+                Value take = precedes(gb, gl, v, cur, IsMax, last, isUnsigned);
                 if (isa<FloatType>(et)) {
                   // First NaN: v is NaN and the best is not yet; last NaN: any NaN.
                   Value nan = isNaN(gb, gl, v);
@@ -128,9 +132,10 @@ struct TopKToKernel : OpConversionPattern<ms::TopKOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
-    Type et = inType.getElementType();
+    Type et = signlessType(inType.getElementType()); // unsigned: signless buffers
+    bool isUnsigned = isUnsignedType(inType);
     if (!et.isSignlessIntOrFloat())
-      return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+      return rewriter.notifyMatchFailure(op, "expects float or integer elements");
     int64_t rank = inType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     auto k = static_cast<int64_t>(op.getK());
@@ -148,7 +153,7 @@ struct TopKToKernel : OpConversionPattern<ms::TopKOp> {
             return;
           Value x = args[0], vals = args[1], idxs = args[2];
           auto better = [&](OpBuilder &bb, Location bl, Value a, Value c) -> Value {
-            Value p = precedes(bb, bl, a, c, largest, /*orEqual=*/false);
+            Value p = precedes(bb, bl, a, c, largest, /*orEqual=*/false, isUnsigned);
             if (!isa<FloatType>(et))
               return p;
             // A number precedes a NaN.
@@ -234,9 +239,9 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    Type et = type.getElementType();
+    Type et = signlessType(type.getElementType()); // sums wrap alike signed and unsigned
     if (!et.isSignlessIntOrFloat())
-      return rewriter.notifyMatchFailure(op, "expects float or signless integer elements");
+      return rewriter.notifyMatchFailure(op, "expects float or integer elements");
     bool isFloat = isa<FloatType>(et);
     Type accType = computeType(et);
     ArrayRef<int64_t> shape = type.getShape();

@@ -172,6 +172,16 @@ inline Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
 
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
 void registerCompositeNNOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,
+/// SoftmaxCrossEntropyLoss).
+void registerCompositeLossOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeAttention.cpp (Attention, opsets 23/24).
+void registerCompositeAttentionOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeGridSample.cpp (GridSample).
+void registerCompositeSamplingOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeIndexingOps.cpp (ReverseSequence, TensorScatter,
+/// MaxUnpool).
+void registerCompositeIndexingOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -4,8 +4,9 @@
 // movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
 // reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
 // an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
-// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp. (CumSum is an op
-// of its own, ms.cumsum, imported in OnnxIndexingOps.cpp.)
+// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
+// in OnnxCompositeLossOps.cpp. (CumSum is an op of its own, ms.cumsum, imported in
+// OnnxIndexingOps.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -286,6 +287,34 @@ LogicalResult importMeanVarianceNorm(NodeImporter &n) {
   return finish(n, o, o.div(centered, stddev));
 }
 
+/// RMSNormalization (opset 23), ONNX's function body: x * 1 / sqrt(mean(x^2) + epsilon) over the
+/// dims from `axis` on, computed in `stash_type` (float32 by default, so f16/bf16 inputs widen),
+/// converted back, then times scale.
+LogicalResult importRMSNorm(NodeImporter &n) {
+  int64_t axis = n.getInt("axis", -1);
+  double epsilon = n.getFloat("epsilon", 1e-5);
+  int64_t stashType = n.getInt("stash_type", 1);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  Type et = xType.getElementType();
+  Type stash = elementTypeFor(n.context(), stashType);
+  if (!isa<FloatType>(et) || !stash || !isa<FloatType>(stash))
+    return n.error() << "expects a float input and a float stash_type, got " << xType
+                     << " and stash_type " << dataTypeName(stashType);
+  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, xType.getRank());
+  if (failed(normAxis))
+    return failure();
+  Ops o(n);
+  Value x = o.cast(o.in(0), stash);
+  Value meanSquare =
+      o.reduce<ms::ReduceMeanOp>(o.mul(x, x), iota(*normAxis, xType.getRank()), true);
+  Value invRms =
+      o.op<ms::ReciprocalOp>(o.op<ms::SqrtOp>(o.add(meanSquare, o.scalar(stash, epsilon))));
+  Value normalized = o.cast(o.mul(x, invRms), et);
+  return finish(n, o, o.mul(normalized, o.in(1)));
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and log-softmax
 //===----------------------------------------------------------------------===//
@@ -557,6 +586,7 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["GroupNormalization"] = {importGroupNorm, 3, 3, 18};
   table["LpNormalization"] = {importLpNorm, 1, 1};
   table["MeanVarianceNormalization"] = {importMeanVarianceNorm, 1, 1, 9};
+  table["RMSNormalization"] = {importRMSNorm, 2, 2, 23};
   table["ReduceL1"] = {importReduction<Reduction::L1>, 1, 2};
   table["ReduceL2"] = {importReduction<Reduction::L2>, 1, 2};
   table["ReduceSumSquare"] = {importReduction<Reduction::SumSquare>, 1, 2};
@@ -569,4 +599,8 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["EyeLike"] = {importEyeLike, 1, 1, 9};
   table["OneHot"] = {importOneHot, 3, 3, 9};
   registerCompositeNNOps(table);
+  registerCompositeLossOps(table);
+  registerCompositeAttentionOps(table);
+  registerCompositeSamplingOps(table);
+  registerCompositeIndexingOps(table);
 }

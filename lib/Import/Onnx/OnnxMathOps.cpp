@@ -239,6 +239,18 @@ LogicalResult importMish(NodeImporter &n) {
   });
 }
 
+/// Swish (opset 24): x * sigmoid(alpha * x).
+LogicalResult importSwish(NodeImporter &n) {
+  double alpha = n.getFloat("alpha", 1.0);
+  if (n.hasFailed())
+    return failure();
+  return decompose(n, [&](Decomposer &d) {
+    Value x = d.input();
+    Value scaled = alpha == 1.0 ? x : d.mul(x, d.cst(alpha));
+    return d.mul(x, ms::SigmoidOp::create(n.builder(), n.loc(), scaled));
+  });
+}
+
 LogicalResult importShrink(NodeImporter &n) {
   double bias = n.getFloat("bias", 0.0), lambd = n.getFloat("lambd", 0.5);
   return decompose(
@@ -339,6 +351,7 @@ void mlir::mie::onnx_import::registerMathOps(OnnxOpTable &table) {
   table["Softplus"] = {importSoftplus, 1, 1};
   table["Softsign"] = {importSoftsign, 1, 1};
   table["Mish"] = {importMish, 1, 1, 18};
+  table["Swish"] = {importSwish, 1, 1, 24};
   table["Shrink"] = {importShrink, 1, 1, 9};
   table["Gelu"] = {importGelu, 1, 1, 20};
   table["Mean"] = {importMean, 1, variadic};

@@ -354,9 +354,10 @@ LogicalResult importReduce(NodeImporter &n) {
 /// separable: a 2-D pool over (H, W) of [N, C * D, H, W], then a pool over D of
 /// [N, C, D, H' * W'] (exact for max, and for average since the window's element count, padding
 /// counted or not, is the product of per-dim counts). MaxPool on 8/16-bit integers runs on f32,
-/// which holds them exactly.
+/// which holds them exactly. With `lpNorm` (LpPool, average only) the pool is
+/// (kernel size * avg(|x|^p, padding counted))^(1/p): the window's sum with zero padding.
 template <typename OpTy, bool isAverage>
-LogicalResult importPool(NodeImporter &n) {
+LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
   if (rank < 3 || rank > 5)
@@ -373,9 +374,14 @@ LogicalResult importPool(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", spatial, 1);
   FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", spatial, 1);
   bool ceilMode = n.getInt("ceil_mode", 0) != 0;
-  bool countIncludePad = isAverage && n.getInt("count_include_pad", 0) != 0;
+  bool countIncludePad = isAverage && (lpNorm || n.getInt("count_include_pad", 0) != 0);
   if (failed(strides) || failed(dilations) || n.hasFailed())
     return failure();
+  if (lpNorm && !isa<FloatType>(xType.getElementType()))
+    return n.error() << "expects a float input, got " << xType;
+  // A ceil-mode window past the padding would divide by fewer elements than the kernel's.
+  if (lpNorm && ceilMode)
+    return n.unsupportedFeature() << "ceil_mode = 1 is not implemented for LpPool";
   bool wantIndices = !isAverage && n.hasOutput(1);
   bool columnMajor = !isAverage && n.getInt("storage_order", 0) != 0;
   if (wantIndices && spatial != 2)
@@ -389,8 +395,21 @@ LogicalResult importPool(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-
   Type elementType = xType.getElementType();
+  auto scalar = [&](double v) -> Value {
+    return ms::ConstantOp::create(n.builder(), n.loc(),
+                                  KnownTensor::splatOf({}, elementType, v).toAttr());
+  };
+  if (lpNorm) {
+    x = n.create<ms::AbsOp>(*x);
+    if (succeeded(x) && *lpNorm == 2.0)
+      x = n.create<ms::MulOp>(*x, *x);
+    else if (succeeded(x) && *lpNorm != 1.0)
+      x = n.create<ms::PowOp>(*x, scalar(*lpNorm));
+    if (failed(x))
+      return failure();
+  }
+
   auto intType = dyn_cast<IntegerType>(elementType);
   bool viaFloat = !isAverage && intType && intType.getWidth() > 1 && intType.getWidth() <= 16;
   if (viaFloat)
@@ -443,6 +462,16 @@ LogicalResult importPool(NodeImporter &n) {
     if (succeeded(result))
       result = reshape(result, {shape[0], shape[1], shapeOf(*result)[2], h, w});
   }
+  if (succeeded(result) && lpNorm) {
+    int64_t taps = 1;
+    for (int64_t size : k)
+      taps *= size;
+    result = n.create<ms::MulOp>(*result, scalar(static_cast<double>(taps)));
+    if (succeeded(result) && *lpNorm == 2.0)
+      result = n.create<ms::SqrtOp>(*result);
+    else if (succeeded(result) && *lpNorm != 1.0)
+      result = n.create<ms::PowOp>(*result, scalar(1.0 / *lpNorm));
+  }
   if (failed(result))
     return failure();
   if (viaFloat)
@@ -452,6 +481,21 @@ LogicalResult importPool(NodeImporter &n) {
             .getResult();
   n.setOutput(0, *result);
   return success();
+}
+
+template <typename OpTy, bool isAverage>
+LogicalResult importPool(NodeImporter &n) {
+  return importPoolOf<OpTy, isAverage>(n, std::nullopt);
+}
+
+/// LpPool: the p-norm of each window (p an integer >= 1, default 2).
+LogicalResult importLpPool(NodeImporter &n) {
+  int64_t p = n.getInt("p", 2);
+  if (n.hasFailed())
+    return failure();
+  if (p < 1)
+    return n.error() << "p = " << p << " must be >= 1";
+  return importPoolOf<ms::AvgPoolOp, true>(n, static_cast<double>(p));
 }
 
 LogicalResult importGlobalAveragePool(NodeImporter &n) {
@@ -476,6 +520,7 @@ void mlir::mie::onnx_import::registerNNOps(OnnxOpTable &table) {
   table["Softmax"] = {importSoftmax, 1, 1};
   table["MaxPool"] = {importPool<ms::MaxPoolOp, false>, 1, 1};
   table["AveragePool"] = {importPool<ms::AvgPoolOp, true>, 1, 1};
+  table["LpPool"] = {importLpPool, 1, 1};
   table["GlobalAveragePool"] = {importGlobalAveragePool, 1, 1};
   table["ReduceSum"] = {importReduce<ms::ReduceSumOp, 13>, 1, 2};
   table["ReduceMean"] = {importReduce<ms::ReduceMeanOp, 18>, 1, 2};

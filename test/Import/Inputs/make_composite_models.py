@@ -72,6 +72,91 @@ def normalizations():
 
 
 @register
+def rms_norm():
+    rng = np.random.default_rng(4)
+    f16 = TensorProto.FLOAT16
+    return model([node("RMSNormalization", ["x", "scale"], ["y"], name="rms", axis=1,
+                       epsilon=1e-3)],
+                 [vi("x", [2, 3, 4], f16)], [vi("y", [2, 3, 4], f16)],
+                 [numpy_helper.from_array(rng.standard_normal(4).astype(np.float16), "scale")],
+                 opset=23)
+
+
+@register
+def attention_3d_gqa():
+    """3-D grouped-query attention (4 query heads on 2 key/value heads) with a bool mask shorter
+    than the total length, a key/value cache, causal masking and the softmax as 4th output."""
+    return model([node("Attention", ["q", "k", "v", "mask", "past_k", "past_v"],
+                       ["y", "present_k", "present_v", "qk"], name="attn", q_num_heads=4,
+                       kv_num_heads=2, is_causal=1, qk_matmul_output_mode=3, softcap=2.0)],
+                 [vi("q", [1, 3, 16]), vi("k", [1, 3, 8]), vi("v", [1, 3, 8]),
+                  vi("mask", [3, 4], TensorProto.BOOL), vi("past_k", [1, 2, 2, 4]),
+                  vi("past_v", [1, 2, 2, 4])],
+                 outs("y", "present_k", "present_v", "qk"), opset=23)
+
+
+@register
+def attention_bad_heads():
+    return model([node("Attention", ["q", "k", "v"], ["y"], name="attn_bad", q_num_heads=3,
+                       kv_num_heads=2)],
+                 [vi("q", [1, 3, 16]), vi("k", [1, 3, 8]), vi("v", [1, 3, 8])], outs("y"),
+                 opset=23)
+
+
+@register
+def grid_sample_border():
+    return model([node("GridSample", ["x", "grid"], ["y"], name="gs", mode="linear",
+                       padding_mode="border", align_corners=1)],
+                 [vi("x", [1, 2, 3, 4]), vi("grid", [1, 5, 6, 2])], outs("y"), opset=20)
+
+
+@register
+def grid_sample_bad_mode():
+    return model([node("GridSample", ["x", "grid"], ["y"], name="gs_bad", mode="area")],
+                 [vi("x", [1, 2, 3, 4]), vi("grid", [1, 5, 6, 2])], outs("y"), opset=20)
+
+
+@register
+def indexing_compositions():
+    """ReverseSequence (time axis 0), TensorScatter (circular) and MaxUnpool."""
+    return model([node("ReverseSequence", ["x", "lens"], ["rev"], name="rev", batch_axis=1,
+                       time_axis=0),
+                  node("TensorScatter", ["cache", "update", "w"], ["present"], name="ts",
+                       mode="circular"),
+                  node("MaxUnpool", ["pooled", "indices"], ["unpooled"], name="unpool",
+                       kernel_shape=[2, 2], strides=[2, 2])],
+                 [vi("x", [4, 3, 2]), vi("lens", [3], TensorProto.INT64),
+                  vi("cache", [2, 5, 4]), vi("update", [2, 2, 4]), vi("w", [2], TensorProto.INT64),
+                  vi("pooled", [1, 1, 2, 2]), vi("indices", [1, 1, 2, 2], TensorProto.INT64)],
+                 outs("rev", "present", "unpooled"), opset=24)
+
+
+@register
+def resize():
+    """Resize by known scales (nearest, defaults) and by sizes over axes (linear, align_corners)."""
+    return model([node("Resize", ["x", "", "scales"], ["up"], name="up"),
+                  node("Resize", ["x", "", "", "sizes"], ["lin"], name="lin", mode="linear",
+                       coordinate_transformation_mode="align_corners", axes=[3, 2])],
+                 [vi("x", [1, 2, 4, 6])], outs("up", "lin"),
+                 [floats("scales", np.array([1, 1, 2, 1.5], np.float32)), ints("sizes", [3, 5])],
+                 opset=18)
+
+
+@register
+def resize_cubic():
+    return model([node("Resize", ["x", "", "scales"], ["y"], name="cubic", mode="cubic")],
+                 [vi("x", [1, 2, 4, 6])], outs("y"),
+                 [floats("scales", np.array([1, 1, 2, 2], np.float32))], opset=13)
+
+
+@register
+def resize_inexact_scale():
+    return model([node("Resize", ["x", "", "scales"], ["y"], name="inexact")],
+                 [vi("x", [1, 2, 4, 6])], outs("y"),
+                 [floats("scales", np.array([1, 1, 1.3, 1], np.float32))], opset=13)
+
+
+@register
 def group_norm_opset18():
     # Opset 18: scale and bias per group.
     return model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="gn",

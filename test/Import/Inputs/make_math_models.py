@@ -98,6 +98,12 @@ def activations():
 
 
 @register
+def swish():
+    return model([node("Swish", ["input"], ["output"], name="swish", alpha=0.5)],
+                 [vi("input", [4])], [vi("output", [4])], opset=24)
+
+
+@register
 def gelu_castlike():
     nodes = [node("Gelu", ["input"], ["g"], name="gelu"),
              node("Gelu", ["g"], ["t"], name="gelu_tanh", approximate="tanh"),

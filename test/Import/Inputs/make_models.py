@@ -106,6 +106,20 @@ def pools():
     return model(nodes, [vi("input", [1, 2, 7, 7])], outs)
 
 
+@register
+def lp_pools():
+    nodes = [node("LpPool", ["input"], ["lp2"], name="lp2", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             node("LpPool", ["input"], ["lp3"], name="lp3", kernel_shape=[2, 2], p=3)]
+    return model(nodes, [vi("input", [1, 2, 7, 7])], [vi("lp2", None), vi("lp3", None)], opset=18)
+
+
+@register
+def lp_pool_ceil():
+    return model([node("LpPool", ["input"], ["y"], name="lp_ceil", kernel_shape=[2, 2],
+                       strides=[2, 2], ceil_mode=1)],
+                 [vi("input", [1, 2, 7, 7])], [vi("y", None)], opset=18)
+
+
 # ----------------------------------------------------------------------------------------------------
 # Elementwise
 # ----------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes unsigned-integer models (uint8/16/32/64 graph inputs and outputs; Div, Mod, Min, Max,
-comparisons, BitShift, Clip, Cast, Where, Abs, Sign) with inputs and onnxruntime references, in
+comparisons, BitShift, Clip, Cast, Where, Abs, Sign; the reductions, ArgMax/ArgMin, TopK, CumSum,
+GatherElements and ScatterElements with max/min) with inputs and onnxruntime references, in
 make_math_e2e.py's layout:
 
     make_unsigned.py OUT_DIR
@@ -13,7 +14,7 @@ import os
 import sys
 
 import numpy as np
-from onnx import TensorProto as T, helper
+from onnx import TensorProto as T, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_math_e2e  # noqa: E402
@@ -23,7 +24,7 @@ make_math_e2e.NP_TO_ONNX.update({np.dtype(np.uint8): T.UINT8, np.dtype(np.uint16
 node = helper.make_node
 
 
-def runs_on_onnxruntime(nodes, inputs, opset):
+def runs_on_onnxruntime(nodes, inputs, opset, inits=None):
     """Whether onnxruntime has kernels for these nodes and types (it lacks some unsigned ones, e.g.
     Max on uint8): only what it can check is compared."""
     import onnxruntime as ort
@@ -31,14 +32,23 @@ def runs_on_onnxruntime(nodes, inputs, opset):
         nodes, "probe",
         [helper.make_tensor_value_info(k, make_math_e2e.NP_TO_ONNX[a.dtype], a.shape)
          for k, a in inputs.items()],
-        [helper.make_empty_tensor_value_info(nodes[-1].output[0])])
+        [helper.make_empty_tensor_value_info(nodes[-1].output[0])],
+        initializer=[numpy_helper.from_array(a, k) for k, a in (inits or {}).items()])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
+    options = ort.SessionOptions()
+    options.log_severity_level = 3  # no warnings about the probe's unused initializers
     try:
-        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        ort.InferenceSession(model.SerializeToString(), options,
+                             providers=["CPUExecutionProvider"])
         return True
     except Exception:  # NOT_IMPLEMENTED: no kernel for this op and type
         return False
+
+
+def onnx_reference(path, inputs):
+    from onnx.reference import ReferenceEvaluator
+    return ReferenceEvaluator(path).run(None, inputs)
 
 
 def values(dtype, rng, n):
@@ -84,6 +94,30 @@ def variants():
             return [d for c in deps for d in c] + [n]
         kept = [n for n in nodes if runs_on_onnxruntime(chain(n), inputs, 18)]
         v[f"arith_{name}"] = (kept, inputs, {}, 18, (0, 0))
+        # Reductions, arg/top-k and scans order or combine the values unsigned.
+        idx = np.array([[1, 0, 7, 3, 2, 6, 5, 4], [0, 0, 1, 1, 7, 7, 2, 2]], np.int64)
+        inits = {"k": np.array([3], np.int64), "axis": np.array(1, np.int64)}
+        nodes = [node("ReduceMax", ["a"], ["rmax"], keepdims=0),
+                 node("ReduceMin", ["a"], ["rmin"], keepdims=0),
+                 node("ReduceSum", ["a"], ["rsum"], keepdims=0),
+                 node("ArgMax", ["a"], ["argmax"], axis=1),
+                 node("ArgMin", ["a"], ["argmin"], axis=1),
+                 node("TopK", ["a", "k"], ["topk", "topk_i"], axis=1),
+                 node("TopK", ["a", "k"], ["bottomk", "bottomk_i"], axis=1, largest=0),
+                 node("CumSum", ["a", "axis"], ["cumsum"]),
+                 node("GatherElements", ["a", "idx"], ["gathered"], axis=1),
+                 node("ScatterElements", ["a", "idx", "b"], ["smax"], axis=1, reduction="max"),
+                 node("ScatterElements", ["a", "idx", "b"], ["smin"], axis=1, reduction="min")]
+        inputs = {"a": a, "b": b, "idx": idx}
+        def used(kept):
+            names = {i for n in kept for i in n.input}
+            return {k: a for k, a in inits.items() if k in names}
+        on_ort = [n for n in nodes if runs_on_onnxruntime([n], inputs, 18, inits)]
+        v[f"reduce_{name}"] = (on_ort, inputs, used(on_ort), 18, (0, 0))
+        # What onnxruntime has no kernel for is checked against ONNX's reference implementation.
+        rest = [n for n in nodes if n not in on_ort]
+        if rest:
+            v[f"reduce_ref_{name}"] = (rest, inputs, used(rest), 18, (0, 0), None, onnx_reference)
     # Widening and narrowing casts between unsigned and signed types, and float <-> unsigned.
     x8 = values(np.uint8, rng, 16)
     f = np.array([[0.0, 1.5, 200.7, 255.0], [3.2, 127.9, 128.0, 65535.0]], dtype=np.float32)

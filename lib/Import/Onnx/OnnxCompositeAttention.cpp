@@ -1,0 +1,214 @@
+//===- OnnxCompositeAttention.cpp - ONNX Attention as ms ops --------------===//
+//
+// The Attention op of opsets 23/24, written as ONNX's own function body in ms ops: the 3-D inputs
+// split into heads, the key/value cache concatenated, the mask (float, or bool turned into 0 /
+// -inf; padded with -inf to the total length), the causal mask and the padding of
+// nonpad_kv_seqlen added as one bias, grouped-query heads repeated, then Q Kᵀ (Q and K each
+// scaled by sqrt(scale), as the reference does), softcap, softmax and the product with V. The
+// chain is what exporters emit for attention, so the ms attention fold can take it over.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxCompositeBuilder.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
+
+namespace {
+
+enum : unsigned {
+  kQ = 0,
+  kK,
+  kV,
+  kMask,
+  kPastKey,
+  kPastValue,
+  kNonpadKvSeqlen,
+};
+
+/// A 3-D [B, L, heads * size] input as [B, heads, L, size].
+Value splitHeads(Ops &o, Value x, int64_t heads) {
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  return o.transpose(o.reshape(x, {shape[0], shape[1], heads, shape[2] / heads}), {0, 2, 1, 3});
+}
+
+LogicalResult importAttention(NodeImporter &n) {
+  bool causal = n.getInt("is_causal", 0) != 0;
+  std::optional<int64_t> qHeadsAttr, kvHeadsAttr;
+  if (n.hasAttr("q_num_heads"))
+    qHeadsAttr = n.getInt("q_num_heads", 0);
+  if (n.hasAttr("kv_num_heads"))
+    kvHeadsAttr = n.getInt("kv_num_heads", 0);
+  int64_t qkMode = n.getInt("qk_matmul_output_mode", 0);
+  double softcap = n.getFloat("softcap", 0.0);
+  std::optional<double> scaleAttr;
+  if (n.hasAttr("scale"))
+    scaleAttr = n.getFloat("scale", 1.0);
+  std::optional<int64_t> softmaxPrecision;
+  if (n.hasAttr("softmax_precision"))
+    softmaxPrecision = n.getInt("softmax_precision", 1);
+  if (n.hasFailed())
+    return failure();
+
+  RankedTensorType qType = n.inputType(kQ), kType = n.inputType(kK), vType = n.inputType(kV);
+  Type et = qType.getElementType();
+  int64_t rank = qType.getRank();
+  if (!isa<FloatType>(et) || (rank != 3 && rank != 4) || kType.getRank() != rank ||
+      vType.getRank() != rank || kType.getElementType() != et || vType.getElementType() != et)
+    return n.error() << "expects Q, K and V of one float type, all 3-D or all 4-D, got " << qType
+                     << ", " << kType << " and " << vType;
+  if (qkMode < 0 || qkMode > 3)
+    return n.error() << "qk_matmul_output_mode " << qkMode << " must be in [0, 3]";
+  if (n.hasInput(kPastKey) != n.hasInput(kPastValue))
+    return n.error() << "expects past_key and past_value together";
+  Type softmaxType = et;
+  if (softmaxPrecision) {
+    softmaxType = elementTypeFor(n.context(), *softmaxPrecision);
+    if (!softmaxType || !isa<FloatType>(softmaxType))
+      return n.error() << "softmax_precision " << dataTypeName(*softmaxPrecision)
+                       << " must be a float type";
+  }
+
+  Ops o(n);
+  Value q = o.in(kQ), k = o.in(kK), v = o.in(kV);
+  int64_t batch = qType.getDimSize(0);
+  if (rank == 3) {
+    if (!qHeadsAttr || !kvHeadsAttr || *qHeadsAttr < 1 || *kvHeadsAttr < 1)
+      return n.error() << "3-D inputs need positive q_num_heads and kv_num_heads attributes";
+    if (qType.getDimSize(2) % *qHeadsAttr || kType.getDimSize(2) % *kvHeadsAttr ||
+        vType.getDimSize(2) % *kvHeadsAttr)
+      return n.error() << "hidden sizes " << qType.getDimSize(2) << ", " << kType.getDimSize(2)
+                       << " and " << vType.getDimSize(2) << " must divide by q_num_heads "
+                       << *qHeadsAttr << " and kv_num_heads " << *kvHeadsAttr;
+    q = splitHeads(o, q, *qHeadsAttr);
+    k = splitHeads(o, k, *kvHeadsAttr);
+    v = splitHeads(o, v, *kvHeadsAttr);
+  }
+  if (o.failed())
+    return failure();
+  // From here Q is [B, Hq, S, D], K [B, Hkv, L, D], V [B, Hkv, L, Dv].
+  ArrayRef<int64_t> qShape = typeOf(q).getShape(), kShape = typeOf(k).getShape(),
+                    vShape = typeOf(v).getShape();
+  int64_t qHeads = qShape[1], kvHeads = kShape[1], seq = qShape[2], headSize = qShape[3];
+  if (kShape[0] != batch || vShape[0] != batch || vShape[1] != kvHeads || kShape[3] != headSize ||
+      vShape[2] != kShape[2] || kvHeads < 1 || qHeads % kvHeads != 0)
+    return n.error() << "Q " << typeOf(q) << ", K " << typeOf(k) << " and V " << typeOf(v)
+                     << " (as [batch, heads, sequence, head size]) do not match: equal batch, "
+                        "K and V heads dividing Q's, equal K/V lengths and Q/K head sizes";
+
+  int64_t past = 0;
+  if (n.hasInput(kPastKey)) {
+    RankedTensorType pkType = n.inputType(kPastKey), pvType = n.inputType(kPastValue);
+    if (pkType.getRank() != 4 || pvType.getRank() != 4 ||
+        pkType.getDimSize(2) != pvType.getDimSize(2))
+      return n.error() << "past_key " << pkType << " and past_value " << pvType
+                       << " must be 4-D with one past length";
+    past = pkType.getDimSize(2);
+    k = o.op<ms::ConcatOp>(ValueRange{o.in(kPastKey), k}, uint64_t(2));
+    v = o.op<ms::ConcatOp>(ValueRange{o.in(kPastValue), v}, uint64_t(2));
+  }
+  if (o.failed())
+    return failure();
+  if (n.hasOutput(1))
+    n.setOutput(1, k);
+  if (n.hasOutput(2))
+    n.setOutput(2, v);
+  int64_t total = typeOf(k).getDimSize(2);
+
+  // The additive bias: mask, causal and padding parts, each broadcast against [B, H, S, T].
+  double negInf = -std::numeric_limits<double>::infinity();
+  Value bias;
+  auto addBias = [&](Value part) { bias = bias ? o.add(bias, part) : part; };
+  if (n.hasInput(kMask)) {
+    RankedTensorType mType = n.inputType(kMask);
+    Type mt = mType.getElementType();
+    if (mType.getRank() < 1 || mType.getRank() > 4 || mType.getShape().back() > total ||
+        (!mt.isInteger(1) && mt != et))
+      return n.error() << "attn_mask " << mType << " must be bool or " << et
+                       << ", of rank 1 to 4, with a last dim of at most " << total;
+    Value mask = o.in(kMask);
+    if (mt.isInteger(1))
+      mask = o.where(mask, o.scalar(et, 0.0), o.scalar(et, negInf));
+    int64_t short_ = total - mType.getShape().back();
+    if (short_ > 0) {
+      SmallVector<int64_t> pads(2 * mType.getRank(), 0);
+      pads.back() = short_;
+      mask = o.op<ms::PadOp>(mask, pads, ms::PadMode::constant, APFloat(negInf));
+    }
+    addBias(mask);
+  }
+  if (causal) {
+    // Query row i sees the keys j <= i + past (upper-left alignment of the new keys).
+    if (seq * total > kMaxKnownElements)
+      return n.error() << "a causal mask of " << seq << "x" << total
+                       << " is too large to build at compile time";
+    SmallVector<double> values;
+    for (int64_t i = 0; i < seq; ++i)
+      for (int64_t j = 0; j < total; ++j)
+        values.push_back(j > i + past ? negInf : 0.0);
+    addBias(o.constant(KnownTensor::fromFloats({seq, total}, et, values)));
+  }
+  if (n.hasInput(kNonpadKvSeqlen)) {
+    RankedTensorType lType = n.inputType(kNonpadKvSeqlen);
+    if (lType.getRank() != 1 || lType.getDimSize(0) != batch ||
+        !lType.getElementType().isSignlessInteger(64))
+      return n.error() << "nonpad_kv_seqlen " << lType << " must be int64 [" << batch << "]";
+    Type i64 = n.builder().getI64Type();
+    Value positions = o.constant(KnownTensor::fromInts({1, total}, i64, iota(0, total)));
+    Value kept = o.compare(ms::ComparePredicate::lt, positions,
+                           o.reshape(o.in(kNonpadKvSeqlen), {batch, 1}));
+    addBias(o.reshape(o.where(kept, o.scalar(et, 0.0), o.scalar(et, negInf)),
+                      {batch, 1, 1, total}));
+  }
+
+  // Grouped-query attention: each K/V head serves qHeads / kvHeads query heads in a row.
+  if (qHeads != kvHeads) {
+    int64_t reps = qHeads / kvHeads;
+    auto repeat = [&](Value x) {
+      ArrayRef<int64_t> s = typeOf(x).getShape();
+      Value lifted = o.reshape(x, {s[0], s[1], 1, s[2], s[3]});
+      Value expanded = o.expand(lifted, {s[0], s[1], reps, s[2], s[3]});
+      return o.reshape(expanded, {s[0], qHeads, s[2], s[3]});
+    };
+    k = repeat(k);
+    v = repeat(v);
+  }
+
+  double scale = scaleAttr ? *scaleAttr : 1.0 / std::sqrt(static_cast<double>(headSize));
+  Value rootScale = o.scalar(et, std::sqrt(scale));
+  Value scores = o.op<ms::MatMulOp>(o.mul(q, rootScale),
+                                    o.transpose(o.mul(k, rootScale), {0, 1, 3, 2}), TypeAttr());
+  Value qkOutput = scores;
+  Value logits = bias ? o.add(scores, bias) : scores;
+  if (qkMode == 1)
+    qkOutput = logits;
+  if (softcap > 0.0) {
+    Value cap = o.scalar(et, softcap);
+    logits = o.mul(o.op<ms::TanhOp>(o.div(logits, cap)), cap);
+    if (qkMode == 2)
+      qkOutput = logits;
+  }
+  Value probs = o.op<ms::SoftmaxOp>(o.cast(logits, softmaxType), uint64_t(-1));
+  if (qkMode == 3)
+    qkOutput = probs;
+  Value y = o.op<ms::MatMulOp>(o.cast(probs, et), v, TypeAttr());
+  if (rank == 3 && !o.failed()) {
+    ArrayRef<int64_t> s = typeOf(y).getShape();
+    y = o.reshape(o.transpose(y, {0, 2, 1, 3}), {s[0], s[2], s[1] * s[3]});
+  }
+  if (failed(finish(n, o, y)))
+    return failure();
+  if (n.hasOutput(3))
+    n.setOutput(3, o.cast(qkOutput, et));
+  return o.failed() ? failure() : success();
+}
+
+} // namespace
+
+void mlir::mie::onnx_import::composite::registerCompositeAttentionOps(OnnxOpTable &table) {
+  table["Attention"] = {importAttention, 3, 7, 23};
+}
