@@ -72,6 +72,7 @@ TEST(PackageWriter, RoundTrip) {
   gpu.name = "cuda-sm_90";
   gpu.kind = "cuda";
   gpu.arch = "sm_90";
+  gpu.host_arch = host_arch();
   gpu.format = "cuda-bundle";
   gpu.code = {1, 2, 3};
   w.add_target(gpu);
