@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 
 #include "core/package.h"
 #include "cuda/cuda_driver.h"
@@ -18,35 +17,6 @@
 using namespace mie::test;
 
 namespace {
-
-// Sets environment variables for one test and restores them afterwards.
-class ScopedEnv {
- public:
-  ScopedEnv &set(const char *name, const std::string &value) {
-    save(name);
-    setenv(name, value.c_str(), 1);
-    return *this;
-  }
-  ScopedEnv &unset(const char *name) {
-    save(name);
-    unsetenv(name);
-    return *this;
-  }
-  ~ScopedEnv() {
-    for (const auto &[name, old] : saved_) {
-      if (old.first) setenv(name.c_str(), old.second.c_str(), 1);
-      else unsetenv(name.c_str());
-    }
-  }
-
- private:
-  void save(const char *name) {
-    if (saved_.count(name)) return;
-    const char *v = std::getenv(name);
-    saved_[name] = {v != nullptr, v ? v : ""};
-  }
-  std::map<std::string, std::pair<bool, std::string>> saved_;
-};
 
 // The fake driver, with its defaults (one sm_90 device, nothing failing).
 struct FakeDriver : ScopedEnv {
@@ -75,20 +45,6 @@ FakeStats fake_stats() {
   if (fn) fn(&s);
   dlclose(h);
   return s;
-}
-
-std::vector<uint8_t> cuda_kernel_bytes() { return read_file(MIE_TEST_CUDA_KERNEL); }
-
-mie::PackageTargetSpec cuda_target(const std::vector<uint8_t> &code, const std::string &sm = "sm_90") {
-  mie::PackageTargetSpec t;
-  t.name = "cuda-" + sm;
-  t.kind = "cuda";
-  t.arch = sm;
-  t.host_arch = host_arch();
-  t.abi_version = 4;
-  t.arena_bytes = kRows * kCols * sizeof(float);
-  t.code = code;
-  return t;
 }
 
 std::string write_package(std::vector<mie::PackageTargetSpec> targets, const std::vector<float> &weights,
