@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 
+#include "core/format.h"
 #include "core/package.h"
+#include "core/sha256.h"
 #include "cuda/cuda_driver.h"
 #include "mie/mie_rt.h"
 #include "mie/mie_rt.hpp"
@@ -171,11 +174,21 @@ TEST(CudaTargets, TargetRulesBeforeTheDriver) {
   auto other_host = cuda_target(code);
   other_host.host_arch = other_arch();
   auto abi3 = cuda_target(code, "sm_80");
-  abi3.abi_version = 3;
+  abi3.abi_version = 5;  // rewritten to 3 below: the writer refuses to write it
   auto exact = cuda_target(code, "sm_90a");
   auto bundle = cuda_target(code, "sm_75");
   bundle.format = "cuda-bundle";
-  const std::string path = write_package({other_host, abi3, exact, bundle}, weights);
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(test_model_writer(weights, {other_host, abi3, exact, bundle}).serialize(&bytes), "");
+  mie::rt::Header h;
+  mie::rt::decode_header(bytes.data(), &h);
+  std::string manifest(bytes.begin() + long(h.manifest_offset), bytes.begin() + long(h.manifest_offset + h.manifest_size));
+  manifest = replace(manifest, "\"abi_version\": 5", "\"abi_version\": 3");
+  std::copy(manifest.begin(), manifest.end(), bytes.begin() + long(h.manifest_offset));
+  mie::rt::sha256(manifest.data(), manifest.size(), h.manifest_sha256);
+  mie::rt::encode_header(h, bytes.data());
+  const std::string path = tmp_path("rules.mie");
+  write_file(path, bytes);
   mie::Package pkg;
   ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
   EXPECT_EQ(why_not(pkg, 0), std::string("host code built for ") + other_arch() + " but this host is " + host_arch());
@@ -418,6 +431,10 @@ TEST(CudaManifest, WriterRefusesWhatTheReaderWould) {
   bad_arch.arch = "ampere";
   EXPECT_EQ(test_model_writer(weights, {bad_arch}).serialize(&out),
             "target 0 ('cuda-sm_90'): arch must be an SM architecture such as sm_90 for a cuda target, not 'ampere'");
+  auto old = cuda_target({1});
+  old.abi_version = 3;
+  EXPECT_EQ(test_model_writer(weights, {old}).serialize(&out),
+            "target 0 ('cuda-sm_90'): a cuda target needs kernel ABI 4 or later (its host code calls the mie_gpu_api)");
   auto cpu = host_target({1});
   cpu.host_arch = "x86_64";
   EXPECT_EQ(test_model_writer(weights, {cpu}).serialize(&out),
@@ -430,14 +447,16 @@ TEST(CudaManifest, WriterRefusesWhatTheReaderWould) {
   EXPECT_EQ(m.targets[0].kind, "cuda");
   EXPECT_EQ(m.targets[0].arch, "sm_90");
   EXPECT_EQ(m.targets[0].host_arch, host_arch());
-  EXPECT_EQ(m.targets[0].abi_version, 4u);
+  EXPECT_EQ(m.targets[0].abi_version, 4u);  // the writer's default for cuda targets
 }
 
-// The real thing: the same host code object and PTX on the machine's GPU. Skipped, with the reason, where
-// the driver or a device is missing (the reason is what a session would report).
+// The real thing: the same host code object and PTX on the machine's GPU, through the driver the runtime
+// loads (libcuda.so.1, or MIE_CUDA_DRIVER where the caller set it). Skipped, with the reason, where the
+// driver or a device is missing (the reason is what a session would report); scripts/gpu-check.sh fails
+// when it is skipped on a machine with a GPU.
 TEST(CudaGpu, RunsTheTestModelOnTheDevice) {
   ScopedEnv env;
-  env.unset("MIE_CUDA_DRIVER").unset("MIE_CUDA_GRAPHS");
+  env.unset("MIE_CUDA_GRAPHS");
   std::string why;
   const mie::rt::cuda::Driver *d = mie::rt::cuda::load_driver(&why);
   mie::rt::cuda::Device dev;

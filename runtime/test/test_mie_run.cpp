@@ -292,6 +292,12 @@ TEST_F(MieRun, CudaTargetOrFallback) {
             std::string::npos)
       << r.out;
   check_outputs(y, rs);
+  r = run({"--devices"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\ncuda: Fake GPU 0, sm_90, device 0, driver 13000\n"), std::string::npos) << r.out;
+  env.set("MIE_FAKE_CUDA_DEVICES", "0");
+  r = run({"--devices"});
+  EXPECT_NE(r.out.find("\ncuda: none: no CUDA device\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

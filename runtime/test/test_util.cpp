@@ -81,7 +81,6 @@ mie::PackageTargetSpec cuda_target(const std::vector<uint8_t> &code, const std::
   t.kind = "cuda";
   t.arch = sm;
   t.host_arch = host_arch();
-  t.abi_version = 4;
   t.arena_bytes = kRows * kCols * sizeof(float);
   t.code = code;
   return t;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/utsname.h>
+
 #include "core/signature.h"
 #include "mie/mie_rt.h"
 #include "mie/mie_tensor_io.h"
@@ -28,6 +30,8 @@ const char kUsage[] =
     "  --target NAME          run this package target (default: the best one for this host: a cuda target\n"
     "                         when a CUDA device can run one, else the most specialized cpu target)\n"
     "  -v, --verbose          also say why each other target of the package was not chosen\n"
+    "  --devices              print what this machine can run packages on (the CPU and the CUDA device, or why\n"
+    "                         there is none) and exit\n"
     "  --trusted-key FILE     trust packages signed with this Ed25519 public key (NAME.pub from mie-sign);\n"
     "                         repeatable; a signed package must then be signed by one of them\n"
     "  --require-signature    refuse a package that is not signed by a trusted key (needs --trusted-key or\n"
@@ -51,6 +55,7 @@ struct Options {
   bool require_signature = false;
   bool print = false;
   bool verbose = false;
+  bool devices = false;
   bool help = false;
   bool profile = false;
   bool poison = false;
@@ -152,6 +157,8 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->trusted_keys.push_back(value);
+    } else if (arg == "--devices") {
+      o->devices = true;
     } else if (arg == "-v" || arg == "--verbose") {
       o->verbose = true;
     } else if (arg == "--print") {
@@ -293,6 +300,16 @@ int Runner::main(int argc, char **argv) {
   if (!parse_args(argc, argv, &o, &error)) return fail(error);
   if (o.help) {
     std::fputs(kUsage, out_);
+    return 0;
+  }
+  if (o.devices) {
+    const char *cuda = nullptr;
+    utsname u;
+    std::fprintf(out_, "cpu: %s\n", uname(&u) == 0 ? u.machine : "unknown");
+    if (mie_cuda_device(&cuda) == MIE_OK)
+      std::fprintf(out_, "cuda: %s\n", cuda);
+    else
+      std::fprintf(out_, "cuda: none: %s\n", mie_last_error());
     return 0;
   }
   if (o.model.empty()) {

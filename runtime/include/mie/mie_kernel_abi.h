@@ -21,6 +21,9 @@ extern "C" {
    never calls the profile hook; version 1 and 2 code may lack the ABI table below; version 3 code reads no
    field past `profile` (cpu code may keep declaring 3: ABI 4 only added the GPU fields). */
 #define MIE_KERNEL_ABI_MIN_VERSION 1
+/* What cpu code declares: ABI 4 added only fields cpu code never reads, and declaring 3 keeps cpu packages
+   loadable by runtimes that predate ABI 4. cuda targets declare MIE_KERNEL_ABI_VERSION. */
+#define MIE_KERNEL_ABI_CPU_VERSION 3
 
 /* Since ABI 3 every cpu code object also exports, with default visibility, a read-only array of int64_t
    named MIE_ABI_SYMBOL: the facts its entry was compiled for. The runtime compares them with the manifest

@@ -111,6 +111,11 @@ MIE_RT_API const char *mie_last_error(void);
 MIE_RT_API const char *mie_dtype_name(mie_dtype dtype); /* "f32", ...; "invalid" for unknown values */
 MIE_RT_API size_t mie_dtype_size(mie_dtype dtype);      /* bytes per element; 0 for unknown values */
 
+/* The CUDA device cuda targets would run on: MIE_OK with *out_description "NVIDIA H200, sm_90, device 0,
+   driver 13000" (valid until the next call on this thread), or MIE_ERR_UNSUPPORTED with the reason in
+   mie_last_error ("no CUDA driver (libcuda.so.1: ...)", "no CUDA device"). Loads the driver on first use. */
+MIE_RT_API mie_status mie_cuda_device(const char **out_description);
+
 /* Packages. mie_package_open maps the file read-only (never copied; from 2 MiB on at a 2 MiB-aligned address
    advised for transparent huge pages) and validates all of it before returning. Sessions share the mapping.
    Replace a package by renaming a new file over it, as mie-compile does, never by rewriting it in place. */

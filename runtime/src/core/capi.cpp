@@ -9,6 +9,7 @@
 #include "mie/mie_rt.h"
 #include "package.h"
 #include "session.h"
+#include "../cuda/cuda_driver.h"
 #include "signature.h"
 
 struct mie_package {
@@ -289,6 +290,20 @@ mie_status mie_package_target_info(const mie_package *package, uint32_t index, m
   out_info->code_size = t.code.size;
   std::string why;
   out_info->runnable_here = mie::rt::target_runnable_here(t, false, &why) ? 1 : 0;
+  return MIE_OK;
+}
+
+mie_status mie_cuda_device(const char **out_description) {
+  Call c;
+  if (!out_description) return c.null_arg("mie_cuda_device", "out_description");
+  std::string why;
+  const mie::rt::cuda::Driver *d = mie::rt::cuda::load_driver(&why);
+  mie::rt::cuda::Device dev;
+  if (!d || !mie::rt::cuda::find_device(*d, &dev, &why)) return c.fail(MIE_ERR_UNSUPPORTED, why);
+  static thread_local std::string description;
+  description = dev.name + ", sm_" + std::to_string(dev.sm) + ", device " + std::to_string(dev.ordinal) +
+                ", driver " + std::to_string(d->version);
+  *out_description = description.c_str();
   return MIE_OK;
 }
 
