@@ -293,16 +293,18 @@ mie_status CudaSession::call_entry(mie_entry_fn entry, mie_kernel_env *env, cons
 }
 
 // Records the entry's GPU work into a graph and instantiates it. false when the work could not be captured
-// (the entry then runs directly, now and from then on); a failure of the entry itself is *status.
-bool CudaSession::capture_graph(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name,
-                                mie_status *status, std::string *error) {
-  *status = MIE_OK;
+// for any reason, a failure of the entry under capture included (the caller then runs the entry directly,
+// now and from then on, so a call that fails only under capture costs the graph, not the run, and a real
+// failure is reported by the direct call).
+bool CudaSession::capture_graph(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name) {
   // Thread-local mode: only this thread's calls are refused while capturing, other sessions keep running.
   if (d_->cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) != CUDA_SUCCESS) return false;
-  *status = call_entry(entry, env, entry_name, error);
+  std::string ignored;
+  const mie_status status = call_entry(entry, env, entry_name, &ignored);
   CUgraph graph = nullptr;
   const CUresult end = d_->cuStreamEndCapture(stream_, &graph);
-  if (*status != MIE_OK || end != CUDA_SUCCESS || !graph) {
+  run_error_.clear();
+  if (status != MIE_OK || end != CUDA_SUCCESS || !graph) {
     if (graph) d_->cuGraphDestroy(graph);
     return false;
   }
@@ -336,22 +338,15 @@ mie_status CudaSession::run(mie_entry_fn entry, mie_kernel_env *env, const void 
         !check("cuMemcpyHtoDAsync", d_->cuMemcpyHtoDAsync(inputs_[i], inputs[i], size_t(input_bytes_[i]), stream_), error))
       return bail(MIE_ERR_KERNEL);
 
-  mie_status status = MIE_OK;
-  bool done = false;
-  if (!graph_exec_ && graphs_enabled_ && runs_ > 0) {
-    // Captured work is recorded, not run: the graph is launched right below. A capture that fails for a
-    // reason of CUDA's (a call the capture does not allow) turns graphs off for the session.
-    if (!capture_graph(entry, env, entry_name, &status, error)) {
-      if (status != MIE_OK) return bail(status);
-      graphs_enabled_ = false;
-      run_error_.clear();
-    }
-  }
+  // Captured work is recorded, not run: the graph is launched right below. A capture that fails turns
+  // graphs off for the session.
+  if (!graph_exec_ && graphs_enabled_ && runs_ > 0 && !capture_graph(entry, env, entry_name))
+    graphs_enabled_ = false;
   if (graph_exec_) {
     if (!check("cuGraphLaunch", d_->cuGraphLaunch(graph_exec_, stream_), error)) return bail(MIE_ERR_KERNEL);
-    done = true;
+  } else if (mie_status status = call_entry(entry, env, entry_name, error); status != MIE_OK) {
+    return bail(status);
   }
-  if (!done && (status = call_entry(entry, env, entry_name, error)) != MIE_OK) return bail(status);
   for (size_t i = 0; i < outputs_.size(); ++i)
     if (output_bytes_[i] &&
         !check("cuMemcpyDtoHAsync", d_->cuMemcpyDtoHAsync(outputs[i], outputs_[i], size_t(output_bytes_[i]), stream_), error))

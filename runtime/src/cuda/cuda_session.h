@@ -49,8 +49,7 @@ class CudaSession {
   bool check(const char *call, CUresult r, std::string *error) const;
   mie_status load_modules(const LoadedCode &code, std::string *error);
   mie_status call_entry(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name, std::string *error);
-  bool capture_graph(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name, mie_status *status,
-                     std::string *error);
+  bool capture_graph(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name);
 
   static void *api_get_function(void *ctx, int32_t module, const char *name);
   static int32_t api_launch(void *ctx, void *function, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx,

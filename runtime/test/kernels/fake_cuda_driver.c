@@ -13,7 +13,8 @@
  *    block (x only), thread by thread, as that PTX computes them.
  * Environment: MIE_FAKE_CUDA_DEVICES (default 1; 0 makes cuInit report CUDA_ERROR_NO_DEVICE, as a real
  * driver without devices does), MIE_FAKE_CUDA_SM (compute capability, default 90), MIE_FAKE_CUDA_FAIL (the
- * name of one function that then fails). mie_fake_cuda_stats() reports what happened. Not thread-safe
+ * name of one function that then fails; "cuLaunchKernel-capturing": launches fail only while a stream
+ * captures). mie_fake_cuda_stats() reports what happened. Not thread-safe
  * beyond what the tests need (one thread at a time). */
 #include <stdint.h>
 #include <stdio.h>
@@ -425,6 +426,7 @@ EXPORT CUresult cuLaunchKernel(struct CUfunc_st *f, unsigned gx, unsigned gy, un
   if (!f || !params || extra || gy != 1 || gz != 1 || by != 1 || bz != 1 || shared_bytes != 0 || gx == 0 || bx == 0)
     return INVALID_VALUE;
   if (failing("cuLaunchKernel")) return LAUNCH_FAILED;
+  if (stream->capturing && failing("cuLaunchKernel-capturing")) return CAPTURE_UNSUPPORTED;
   static const int arity[3] = {5, 4, 4};
   static const int sizes[3][5] = {{8, 8, 8, 4, 4}, {8, 8, 8, 4, 0}, {8, 8, 4, 4, 0}};
   struct op o = {.kind = OP_LAUNCH, .kernel = f->kernel, .grid = gx, .block = bx};
