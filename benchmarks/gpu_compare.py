@@ -4,7 +4,9 @@ error, at batch 1 and 32 where the model allows. Called by scripts/gpu-check.sh;
 what it skipped and why.
 
 Usage: gpu_compare.py --build DIR --work DIR [--target x86-64,cuda:sm_90] [--batches 1,32] [--runs 20]
-                      [--kind cuda|cpu] NAME=MODEL.onnx ...
+                      [--kind cuda|cpu] [--compile-only | --packages DIR] NAME=MODEL.onnx ...
+  --compile-only  compile NAME_bBATCH.mie into --work and stop (on a machine with mie-compile, for a GPU
+                  machine without one); --packages DIR runs such precompiled packages instead of compiling.
 Exit status: 0 when every model that compiled ran within the tolerance, 1 otherwise.
 """
 import argparse
@@ -101,6 +103,8 @@ def main():
     parser.add_argument("--target", default="x86-64,cuda:sm_90")
     parser.add_argument("--batches", default="1,32")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--compile-only", action="store_true")
+    parser.add_argument("--packages", help="a folder of NAME_bBATCH.mie from --compile-only")
     parser.add_argument("--kind", default="cuda", choices=["cuda", "cpu"],
                         help="the target kind the 'gpu' columns measure; cpu is a dry run of this script on a "
                              "machine without a GPU")
@@ -116,15 +120,23 @@ def main():
         for batch in [int(b) for b in args.batches.split(",")]:
             what = f"{name} batch {batch}"
             feeds = model_inputs(model, batch)
-            package = os.path.join(args.work, f"{name}_b{batch}.mie")
-            shapes = [f"--input-shape={k}={'x'.join(str(d) for d in v.shape)}" for k, v in feeds.items()]
-            compiled = subprocess.run([os.path.join(args.build, "bin", "mie-compile"), model, "-o", package,
-                                       f"--target={args.target}", *(shapes if batch != 1 else [])],
-                                      capture_output=True, text=True)
-            if compiled.returncode != 0:
-                last = (compiled.stderr.strip().splitlines() or ["no message"])[-1]
-                notes.append(f"{what}: skipped: mie-compile failed: {last}")
-                continue
+            package = os.path.join(args.packages or args.work, f"{name}_b{batch}.mie")
+            if args.packages:
+                if not os.path.exists(package):
+                    notes.append(f"{what}: skipped: no {package}")
+                    continue
+            else:
+                shapes = [f"--input-shape={k}={'x'.join(str(d) for d in v.shape)}" for k, v in feeds.items()]
+                compiled = subprocess.run([os.path.join(args.build, "bin", "mie-compile"), model, "-o", package,
+                                           f"--target={args.target}", *(shapes if batch != 1 else [])],
+                                          capture_output=True, text=True)
+                if compiled.returncode != 0:
+                    last = (compiled.stderr.strip().splitlines() or ["no message"])[-1]
+                    notes.append(f"{what}: skipped: mie-compile failed: {last}")
+                    continue
+                if args.compile_only:
+                    notes.append(f"{what}: compiled {package}")
+                    continue
             try:
                 probe = mie.load(package)
                 targets = probe.targets

@@ -6,11 +6,13 @@
 # largest error. Whatever cannot be done is skipped with the reason.
 #
 # Usage: scripts/gpu-check.sh [--build-dir DIR] [--models-dir DIR] [--model NAME=PATH.onnx]... [--models a,b]
-#                             [--target LIST] [--batches 1,32] [--runs N]
+#                             [--target LIST] [--batches 1,32] [--runs N] [--packages DIR]
 #   --build-dir   build directory (default: build-gpu; an existing configured one is reused as it is)
 #   --models-dir  where the zoo lives, one folder per model with model.onnx (default: ~/.cache/mie-models)
 #   --model       a model by path (repeatable; replaces the zoo list)
 #   --models      which zoo models (default: tiny_mlp,tiny_cnn,resnet18,resnet50,mobilenet_v2,bert_tiny,bert_base)
+#   --packages    run packages compiled elsewhere (benchmarks/gpu_compare.py --compile-only, NAME_bBATCH.mie)
+#                 instead of compiling: for a GPU machine without LLVM/MLIR 22 (the ONNX models are still read)
 # Environment: PYTHON (default python3), MIE_CUDA_DRIVER (another libcuda, as the runtime reads it).
 # Exit status: 0 all ran and passed, 1 a build, test or comparison failed, 2 no GPU here.
 set -uo pipefail
@@ -23,6 +25,7 @@ TARGET="x86-64,cuda:sm_90"
 BATCHES="1,32"
 RUNS=20
 MODELS=()
+PACKAGES=""
 PYTHON="${PYTHON:-python3}"
 
 while [[ $# -gt 0 ]]; do
@@ -34,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --target) TARGET="$2"; shift 2 ;;
     --batches) BATCHES="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
+    --packages) PACKAGES="$(realpath -m "$2")"; shift 2 ;;
     -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check: unknown argument '$1' (see --help)" >&2; exit 1 ;;
   esac
@@ -146,9 +150,11 @@ fi
 # 5. The zoo on the GPU, when the compiler can target CUDA.
 step "models ($TARGET)"
 MIE_COMPILE="$BUILD_DIR/bin/mie-compile"
-if [[ ! -x "$MIE_COMPILE" ]]; then
-  skipped+=("models: no mie-compile in $BUILD_DIR")
-elif ! "$MIE_COMPILE" --help 2>&1 | grep -qi 'cuda'; then
+compare=()
+[[ -n "$PACKAGES" ]] && compare=(--packages "$PACKAGES")
+if [[ -z "$PACKAGES" && ! -x "$MIE_COMPILE" ]]; then
+  skipped+=("models: no mie-compile in $BUILD_DIR (and no --packages)")
+elif [[ -z "$PACKAGES" ]] && ! "$MIE_COMPILE" --help 2>&1 | grep -qi 'cuda'; then
   skipped+=("models: mie-compile --help lists no cuda targets (this build cannot compile for the GPU)")
 elif ! "$PYTHON" -c 'import numpy, onnxruntime' 2>/dev/null; then
   skipped+=("models: $PYTHON lacks numpy or onnxruntime")
@@ -163,7 +169,7 @@ else
   if [[ ${#MODELS[@]} -eq 0 ]]; then
     skipped+=("models: none found (--models-dir, --model NAME=PATH)")
   elif ! "$PYTHON" "$ROOT/benchmarks/gpu_compare.py" --build "$BUILD_DIR" --work "$BUILD_DIR/gpu-check" \
-      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" "${MODELS[@]}"; then
+      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" "${compare[@]}" "${MODELS[@]}"; then
     failures+=("models: a model failed to run or was outside the tolerance (table above)")
   fi
 fi
