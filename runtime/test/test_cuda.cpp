@@ -45,9 +45,12 @@ FakeStats fake_stats() {
   static void *h = dlopen(MIE_TEST_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
   EXPECT_NE(h, nullptr) << "cannot load the fake driver: " << dlerror();
   if (!h) return s;
-  auto fn = reinterpret_cast<void (*)(FakeStats *)>(dlsym(h, "mie_fake_cuda_stats"));
+  auto fn = reinterpret_cast<void (*)(int64_t *)>(dlsym(h, "mie_fake_cuda_stats"));
   EXPECT_NE(fn, nullptr);
-  if (fn) fn(&s);
+  int64_t words[8] = {};
+  if (fn) fn(words);
+  static_assert(sizeof(FakeStats) == sizeof words, "the fake's 8 counters");
+  std::memcpy(&s, words, sizeof s);
   return s;
 }
 

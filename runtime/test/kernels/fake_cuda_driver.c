@@ -500,4 +500,7 @@ EXPORT CUresult cuGraphDestroy(struct CUgraph_st *graph) {
   return OK;
 }
 
-EXPORT void mie_fake_cuda_stats(struct mie_fake_cuda_stats *out) { *out = stats; }
+/* The counters as 8 int64 words in the order of struct mie_fake_cuda_stats (a plain int64_t array keeps the
+   function's type the same on both sides of the C/C++ line). */
+EXPORT void mie_fake_cuda_stats(int64_t *out) { memcpy(out, &stats, sizeof stats); }
+_Static_assert(sizeof(struct mie_fake_cuda_stats) == 8 * sizeof(int64_t), "8 counters");
