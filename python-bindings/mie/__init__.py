@@ -101,6 +101,13 @@ class _SessionOptionsC(ctypes.Structure):
     _fields_ = [("num_threads", ctypes.c_uint32), ("target", ctypes.c_char_p)]
 
 
+class _TargetInfoC(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_char_p), ("arch", ctypes.c_char_p),
+                ("features", ctypes.c_char_p), ("format", ctypes.c_char_p), ("entry", ctypes.c_char_p),
+                ("abi_version", ctypes.c_uint32), ("arena_bytes", ctypes.c_uint64),
+                ("code_size", ctypes.c_uint64), ("runnable_here", ctypes.c_int32)]
+
+
 class _PackageOptionsC(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("num_trusted_keys", ctypes.c_uint32),
                 ("trusted_keys", ctypes.c_void_p), ("require_signature", ctypes.c_int32)]
@@ -144,6 +151,11 @@ def _runtime():
     lib.mie_session_set_threads.argtypes = [p, u32]
     lib.mie_session_last_run_ns.argtypes = [p, ctypes.POINTER(ctypes.c_uint64)]
     lib.mie_session_target.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
+    lib.mie_session_device.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
+    lib.mie_package_num_targets.argtypes = [p, ctypes.POINTER(u32)]
+    lib.mie_package_target_info.argtypes = [p, u32, ctypes.POINTER(_TargetInfoC)]
+    lib.mie_package_target_check.argtypes = [p, u32, ctypes.POINTER(ctypes.c_int32),
+                                             ctypes.POINTER(ctypes.c_char_p)]
     _lib = lib
     return lib
 
@@ -249,6 +261,37 @@ class Session:
         with self._lock:
             _check(_runtime().mie_session_target(self._live(), ctypes.byref(name)))
             return name.value.decode()
+
+    @property
+    def device(self):
+        """What the session runs on: "cpu", or the CUDA device of a cuda target
+        ("NVIDIA H200, sm_90, device 0")."""
+        name = ctypes.c_char_p()
+        with self._lock:
+            _check(_runtime().mie_session_device(self._live(), ctypes.byref(name)))
+            return name.value.decode()
+
+    @property
+    def targets(self):
+        """Every target of the package: dicts with name, kind, arch and, for this host, runnable and
+        reason (why it cannot run here; "" when it can). Automatic selection prefers a runnable cuda
+        target, else the most specialized cpu target; `target=` at load forces one."""
+        lib = _runtime()
+        out = []
+        with self._lock:
+            self._live()
+            count = ctypes.c_uint32()
+            _check(lib.mie_package_num_targets(self._package, ctypes.byref(count)))
+            for i in range(count.value):
+                info = _TargetInfoC()
+                _check(lib.mie_package_target_info(self._package, i, ctypes.byref(info)))
+                runnable, reason = ctypes.c_int32(), ctypes.c_char_p()
+                _check(lib.mie_package_target_check(self._package, i, ctypes.byref(runnable),
+                                                    ctypes.byref(reason)))
+                out.append({"name": info.name.decode(), "kind": info.kind.decode(),
+                            "arch": info.arch.decode(), "runnable": bool(runnable.value),
+                            "reason": reason.value.decode()})
+        return out
 
     @property
     def last_run_ms(self):

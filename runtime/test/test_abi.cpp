@@ -101,6 +101,7 @@ TEST(AbiTable, OwnWeightsAreChecked) {
 TEST(AbiTable, Abi3CodeMustExportIt) {
   Spec spec;
   spec.target.code = notable_kernel_bytes();
+  spec.target.abi_version = 3;
   auto r = create(spec);
   EXPECT_EQ(r.first, MIE_ERR_INVALID_PACKAGE);
   EXPECT_EQ(r.second, "the code object exports no ABI table 'mie_abi' (kernel ABI 3 code must)");

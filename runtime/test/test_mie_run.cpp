@@ -257,4 +257,47 @@ TEST_F(MieRun, ArgumentAndRuntimeErrors) {
                        "': entry 'mie_entry' returned 3\n");
 }
 
+// A package with a cuda and a cpu target: without a driver the cpu target runs, and -v says why the cuda
+// one was skipped; with a (fake) driver the cuda target runs and the device is named.
+TEST_F(MieRun, CudaTargetOrFallback) {
+  const std::string pkg = tmp_path("gpu.mie");
+  ASSERT_EQ(test_model_writer(weights_, {cuda_target(cuda_kernel_bytes()), host_target(kernel_bytes())}).write(pkg), "");
+  const std::string y = tmp_path("y.npy"), rs = tmp_path("rowsum.npy");
+  {
+    ScopedEnv env;
+    env.set("MIE_CUDA_DRIVER", "/nonexistent/libcuda.so.1");
+    Result r = run({pkg, "--input", x_npy_, "--input", k_pb_, "--output", y, "--output", rs, "-v"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(std::string("model 'test-model', target '") + host_target_name() + "', "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("other targets in the package: cuda-sm_90 (not for this host)\n"
+                         "  target 'cuda-sm_90': skipped: no CUDA driver (/nonexistent/libcuda.so.1: "),
+              std::string::npos)
+        << r.out;
+    check_outputs(y, rs);
+    r = run({pkg, "--input", x_npy_, "--input", k_pb_, "--target", "cuda-sm_90"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err.rfind("mie-run: error: package '" + pkg + "': target 'cuda-sm_90': no CUDA driver (", 0), 0u)
+        << r.err;
+  }
+  ScopedEnv env;
+  env.set("MIE_CUDA_DRIVER", MIE_TEST_FAKE_CUDA).set("MIE_FAKE_CUDA_SM", "90").set("MIE_FAKE_CUDA_DEVICES", "1");
+  env.unset("MIE_FAKE_CUDA_FAIL");
+  Result r = run({pkg, "--input", x_npy_, "--input", k_pb_, "--output", y, "--output", rs, "--benchmark", "3", "-v"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("model 'test-model', target 'cuda-sm_90', 1 thread, first run "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("device: Fake GPU 0, sm_90, device 0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(std::string("  target '") + host_target_name() +
+                       "': runnable here, not chosen (the selected target ranks higher)\n"),
+            std::string::npos)
+      << r.out;
+  check_outputs(y, rs);
+  r = run({"--devices"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\ncuda: Fake GPU 0, sm_90, device 0, driver 13000\n"), std::string::npos) << r.out;
+  env.set("MIE_FAKE_CUDA_DEVICES", "0");
+  r = run({"--devices"});
+  EXPECT_NE(r.out.find("\ncuda: none: no CUDA device\n"), std::string::npos) << r.out;
+}
+
 }  // namespace

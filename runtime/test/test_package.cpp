@@ -72,6 +72,7 @@ TEST(PackageWriter, RoundTrip) {
   gpu.name = "cuda-sm_90";
   gpu.kind = "cuda";
   gpu.arch = "sm_90";
+  gpu.host_arch = host_arch();
   gpu.format = "cuda-bundle";
   gpu.code = {1, 2, 3};
   w.add_target(gpu);
@@ -125,7 +126,7 @@ TEST(PackageWriter, RoundTrip) {
   EXPECT_STREQ(t0.arch, host_arch());
   EXPECT_STREQ(t0.format, "elf-shared-object");
   EXPECT_STREQ(t0.entry, "mie_entry");
-  EXPECT_EQ(t0.abi_version, uint32_t(MIE_KERNEL_ABI_VERSION));
+  EXPECT_EQ(t0.abi_version, uint32_t(MIE_KERNEL_ABI_CPU_VERSION));  // the writer's default for cpu code
   EXPECT_EQ(t0.arena_bytes, 512u);
   EXPECT_EQ(t0.code_size, code.size());
   EXPECT_EQ(t0.runnable_here, 1);

@@ -248,28 +248,29 @@ TEST(Session, TargetSelection) {
   gpu.name = "cuda-sm_90";
   gpu.kind = "cuda";
   gpu.arch = "sm_90";
-  gpu.format = "cuda-bundle";
+  gpu.host_arch = host_arch();
+  gpu.format = "cuda-bundle";  // refused before the driver is looked for: the same message on every machine
   gpu.code = {1};
   auto r = create_error(writer_with(weights, {other, gpu}));
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
   EXPECT_EQ(r.second, std::string("no target in this package can run on this host (") + host_arch() + "): '" +
                           other_target_name() + "': built for " + other_arch() + " but this host is " + host_arch() +
-                          "; 'cuda-sm_90': no CUDA support in this runtime build");
+                          "; 'cuda-sm_90': unsupported code format 'cuda-bundle' (expected elf-shared-object)");
   r = create_error(writer_with(weights, {host_target(code), gpu}), "cuda-sm_90");
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
-  EXPECT_EQ(r.second, "target 'cuda-sm_90': no CUDA support in this runtime build");
+  EXPECT_EQ(r.second, "target 'cuda-sm_90': unsupported code format 'cuda-bundle' (expected elf-shared-object)");
   r = create_error(writer_with(weights, {host_target(code), gpu}), "foo");
   EXPECT_EQ(r.first, MIE_ERR_NOT_FOUND);
   EXPECT_EQ(r.second, std::string("no target named 'foo' (package has: ") + host_target_name() + ", cuda-sm_90)");
   r = create_error(writer_with(weights, {host_target(code), other}), other_target_name());
   EXPECT_EQ(r.second, std::string("target '") + other_target_name() + "': built for " + other_arch() +
                           " but this host is " + host_arch());
-  auto abi3 = host_target(code);
-  abi3.abi_version = 4;
-  r = create_error(writer_with(weights, {abi3}), host_target_name());
+  auto abi5 = host_target(code);
+  abi5.abi_version = 5;
+  r = create_error(writer_with(weights, {abi5}), host_target_name());
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
   EXPECT_EQ(r.second, std::string("target '") + host_target_name() +
-                          "': kernel ABI version 4 is not supported (this runtime runs 1 to 3)");
+                          "': kernel ABI version 5 is not supported (this runtime runs 1 to 4)");
   auto unknown = host_target(code);
   unknown.features = "+madeup-feature";
   r = create_error(writer_with(weights, {unknown}));

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/format.h"
@@ -45,6 +46,7 @@ void write_file(const std::string &path, const std::vector<uint8_t> &bytes) {
 std::vector<uint8_t> kernel_bytes() { return read_file(MIE_TEST_KERNEL); }
 std::vector<uint8_t> noentry_kernel_bytes() { return read_file(MIE_TEST_KERNEL_NOENTRY); }
 std::vector<uint8_t> notable_kernel_bytes() { return read_file(MIE_TEST_KERNEL_NOTABLE); }
+std::vector<uint8_t> cuda_kernel_bytes() { return read_file(MIE_TEST_CUDA_KERNEL); }
 
 #if defined(__aarch64__)
 const char *host_target_name() { return "aarch64"; }
@@ -71,6 +73,42 @@ mie::PackageTargetSpec host_target(const std::vector<uint8_t> &code) {
   t.arena_bytes = kRows * kCols * sizeof(float);
   t.code = code;
   return t;
+}
+
+mie::PackageTargetSpec cuda_target(const std::vector<uint8_t> &code, const std::string &sm) {
+  mie::PackageTargetSpec t;
+  t.name = "cuda-" + sm;
+  t.kind = "cuda";
+  t.arch = sm;
+  t.host_arch = host_arch();
+  t.arena_bytes = kRows * kCols * sizeof(float);
+  t.code = code;
+  return t;
+}
+
+ScopedEnv &ScopedEnv::set(const char *name, const std::string &value) {
+  save(name);
+  setenv(name, value.c_str(), 1);
+  return *this;
+}
+
+ScopedEnv &ScopedEnv::unset(const char *name) {
+  save(name);
+  unsetenv(name);
+  return *this;
+}
+
+void ScopedEnv::save(const char *name) {
+  if (saved_.count(name)) return;
+  const char *v = std::getenv(name);
+  saved_[name] = {v != nullptr, v ? v : ""};
+}
+
+ScopedEnv::~ScopedEnv() {
+  for (const auto &[name, old] : saved_) {
+    if (old.first) setenv(name.c_str(), old.second.c_str(), 1);
+    else unsetenv(name.c_str());
+  }
 }
 
 mie::PackageWriter test_model_writer(const std::vector<float> &weights, const std::vector<uint8_t> &code) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@ void write_file(const std::string &path, const std::vector<uint8_t> &bytes);
 std::vector<uint8_t> kernel_bytes();          // kernels/test_kernel.c, built for this host
 std::vector<uint8_t> noentry_kernel_bytes();  // kernels/noentry_kernel.c
 std::vector<uint8_t> notable_kernel_bytes();  // kernels/test_kernel.c without its ABI table (before ABI 3)
+std::vector<uint8_t> cuda_kernel_bytes();     // kernels/cuda_test_kernel.c: the host side of a cuda target
 const char *host_target_name();               // "x86-64" or "aarch64"
 const char *host_arch();                      // "x86_64" or "aarch64"
 const char *other_target_name();              // the cpu target this host cannot run
@@ -31,6 +33,23 @@ mie::PackageWriter test_model_writer(const std::vector<float> &weights, const st
 // The same model with the given targets (kernel lists, own weights, ...).
 mie::PackageWriter test_model_writer(const std::vector<float> &weights, std::vector<mie::PackageTargetSpec> targets);
 mie::PackageTargetSpec host_target(const std::vector<uint8_t> &code);
+// A cuda target "cuda-<sm>" of the test model, host code for this host, kernel ABI 4.
+mie::PackageTargetSpec cuda_target(const std::vector<uint8_t> &code, const std::string &sm = "sm_90");
+
+// Sets environment variables for a scope and restores them afterwards.
+class ScopedEnv {
+ public:
+  ScopedEnv() = default;
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+  ~ScopedEnv();
+  ScopedEnv &set(const char *name, const std::string &value);
+  ScopedEnv &unset(const char *name);
+
+ private:
+  void save(const char *name);
+  std::map<std::string, std::pair<bool, std::string>> saved_;
+};
 // Reference results of the test model.
 void reference(const std::vector<float> &x, int32_t k, std::vector<float> *y, std::vector<float> *rowsum);
 

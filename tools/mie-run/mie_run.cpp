@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/utsname.h>
+
 #include "core/signature.h"
 #include "mie/mie_rt.h"
 #include "mie/mie_tensor_io.h"
@@ -25,7 +27,11 @@ const char kUsage[] =
     "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the model's order\n"
     "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
-    "  --target NAME          run this package target (default: the best one for this host)\n"
+    "  --target NAME          run this package target (default: the best one for this host: a cuda target\n"
+    "                         when a CUDA device can run one, else the most specialized cpu target)\n"
+    "  -v, --verbose          also say why each other target of the package was not chosen\n"
+    "  --devices              print what this machine can run packages on (the CPU and the CUDA device, or why\n"
+    "                         there is none) and exit\n"
     "  --trusted-key FILE     trust packages signed with this Ed25519 public key (NAME.pub from mie-sign);\n"
     "                         repeatable; a signed package must then be signed by one of them\n"
     "  --require-signature    refuse a package that is not signed by a trusted key (needs --trusted-key or\n"
@@ -48,6 +54,8 @@ struct Options {
   std::vector<std::string> trusted_keys;
   bool require_signature = false;
   bool print = false;
+  bool verbose = false;
+  bool devices = false;
   bool help = false;
   bool profile = false;
   bool poison = false;
@@ -149,6 +157,10 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->trusted_keys.push_back(value);
+    } else if (arg == "--devices") {
+      o->devices = true;
+    } else if (arg == "-v" || arg == "--verbose") {
+      o->verbose = true;
     } else if (arg == "--print") {
       o->print = true;
     } else if (arg == "--profile") {
@@ -290,6 +302,16 @@ int Runner::main(int argc, char **argv) {
     std::fputs(kUsage, out_);
     return 0;
   }
+  if (o.devices) {
+    const char *cuda = nullptr;
+    utsname u;
+    std::fprintf(out_, "cpu: %s\n", uname(&u) == 0 ? u.machine : "unknown");
+    if (mie_cuda_device(&cuda) == MIE_OK)
+      std::fprintf(out_, "cuda: %s\n", cuda);
+    else
+      std::fprintf(out_, "cuda: none: %s\n", mie_last_error());
+    return 0;
+  }
   if (o.model.empty()) {
     std::fputs(kUsage, err_);
     return fail("no model given");
@@ -372,8 +394,11 @@ int Runner::main(int argc, char **argv) {
   mie_package_model_name(package_, &model_name);
   mie_session_target(session_, &target_name);
   mie_session_num_threads(session_, &threads);
+  const char *device = "";
+  mie_session_device(session_, &device);
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
+  if (std::strcmp(device, "cpu") != 0) std::fprintf(out_, "device: %s\n", device);
   mie_signature_state signature = MIE_SIGNATURE_NONE;
   uint8_t signer[MIE_PUBLIC_KEY_BYTES];
   mie_package_signature(package_, &signature, signer);
@@ -396,6 +421,19 @@ int Runner::main(int argc, char **argv) {
       others += std::string(others.empty() ? "" : ", ") + t.name + (t.runnable_here ? " (runnable here)" : " (not for this host)");
     }
     std::fprintf(out_, "other targets in the package: %s\n", others.c_str());
+    for (uint32_t i = 0; o.verbose && i < n_targets; ++i) {
+      mie_target_info t;
+      mie_package_target_info(package_, i, &t);
+      if (std::strcmp(t.name, target_name) == 0) continue;
+      int32_t runnable = 0;
+      const char *why = "";
+      mie_package_target_check(package_, i, &runnable, &why);
+      if (runnable)
+        std::fprintf(out_, "  target '%s': runnable here, not chosen (%s)\n", t.name,
+                     o.target.empty() ? "the selected target ranks higher" : "--target chose another");
+      else
+        std::fprintf(out_, "  target '%s': skipped: %s\n", t.name, why);
+    }
   }
 
   if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)

@@ -35,9 +35,12 @@ struct PackageTargetSpec {
   std::string kind = "cpu";
   std::string arch;      // "x86_64", "aarch64", "sm_90"
   std::string features;  // "+avx2,+fma"; may be empty
-  std::string format = "elf-shared-object";
+  std::string format = "elf-shared-object";  // also the host code object of a cuda target
+  std::string host_arch;  // cuda targets only, required there: the host code object's machine ("x86_64")
   std::string entry = "mie_entry";
-  uint32_t abi_version = MIE_KERNEL_ABI_VERSION;  // the ABI the code was generated for
+  // The ABI the code was generated for; 0 = the kind's: MIE_KERNEL_ABI_CPU_VERSION for cpu,
+  // MIE_KERNEL_ABI_VERSION for cuda (the first with the mie_gpu_api).
+  uint32_t abi_version = 0;
   uint64_t arena_bytes = 0;
   std::vector<uint8_t> code;  // the whole code object; must not be empty
   std::vector<PackageKernelSpec> kernels;  // optional; index = the kernel id the profile hook reports

@@ -89,17 +89,19 @@ typedef struct mie_target_info {
   const char *kind;     /* "cpu" or "cuda" */
   const char *arch;     /* "x86_64", "aarch64", "sm_90", ... */
   const char *features; /* LLVM-style feature list, e.g. "+avx2,+fma" (may be empty) */
-  const char *format;   /* "elf-shared-object" for cpu targets */
+  const char *format;   /* "elf-shared-object" (for cuda targets: their host code object) */
   const char *entry;    /* exported entry symbol, "mie_entry" */
   uint32_t abi_version;
   uint64_t arena_bytes;
   uint64_t code_size;
-  int32_t runnable_here; /* 1 when mie_session_create could pick or accept this target on this host */
+  int32_t runnable_here; /* 1 when mie_session_create could pick or accept this target on this host
+                            (mie_package_target_check says why not) */
 } mie_target_info;
 
 typedef struct mie_session_options {
   uint32_t num_threads; /* 0 = the CPUs this process may run on */
-  const char *target;   /* target name; NULL = best runnable target for this host */
+  const char *target;   /* target name; NULL = best runnable target for this host: a cuda target when
+                           one runs here, else the most specialized cpu target */
 } mie_session_options;
 
 /* Runtime version and messages. */
@@ -108,6 +110,11 @@ MIE_RT_API const char *mie_status_string(mie_status status);
 MIE_RT_API const char *mie_last_error(void);
 MIE_RT_API const char *mie_dtype_name(mie_dtype dtype); /* "f32", ...; "invalid" for unknown values */
 MIE_RT_API size_t mie_dtype_size(mie_dtype dtype);      /* bytes per element; 0 for unknown values */
+
+/* The CUDA device cuda targets would run on: MIE_OK with *out_description "NVIDIA H200, sm_90, device 0,
+   driver 13000" (valid until the next call on this thread), or MIE_ERR_UNSUPPORTED with the reason in
+   mie_last_error ("no CUDA driver (libcuda.so.1: ...)", "no CUDA device"). Loads the driver on first use. */
+MIE_RT_API mie_status mie_cuda_device(const char **out_description);
 
 /* Packages. mie_package_open maps the file read-only (never copied; from 2 MiB on at a 2 MiB-aligned address
    advised for transparent huge pages) and validates all of it before returning. Sessions share the mapping.
@@ -130,6 +137,12 @@ MIE_RT_API mie_status mie_package_output_info(const mie_package *package, uint32
 MIE_RT_API mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count);
 MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32_t index,
                                               mie_target_info *out_info);
+/* Whether mie_session_create could pick target `index` on this host and, when not, why (*out_reason
+   "" when it could; otherwise e.g. "no CUDA driver (libcuda.so.1: ...)", "no CUDA device", "device sm_80
+   is older than the package's sm_90", "needs CPU feature 'avx512f' which this host lacks"). The reason
+   stays valid until the next call of this function on the same thread. Either out pointer may be NULL. */
+MIE_RT_API mie_status mie_package_target_check(const mie_package *package, uint32_t index,
+                                               int32_t *out_runnable, const char **out_reason);
 /* Arena bytes of a target (NULL = the target mie_session_create would pick). */
 MIE_RT_API mie_status mie_package_arena_bytes(const mie_package *package, const char *target,
                                               uint64_t *out_bytes);
@@ -168,7 +181,10 @@ MIE_RT_API mie_status mie_package_signature(const mie_package *package, mie_sign
    be read, MIE_ERR_INVALID_ARGUMENT when it is not a valid key; the message names the file. */
 MIE_RT_API mie_status mie_public_key_read(const char *path, uint8_t out_key[MIE_PUBLIC_KEY_BYTES]);
 
-/* Sessions: one loaded code object, one arena, one thread pool. */
+/* Sessions: one loaded code object, one arena, one thread pool. A session of a cuda target also holds the
+   device's primary context, one stream, the arena and the weights in device memory and one device buffer
+   per input and output; its runs copy the inputs in and the outputs out, and return when the device is
+   done. Its thread pool defaults to one thread (the host code only launches). */
 MIE_RT_API mie_status mie_session_options_init(mie_session_options *options);
 MIE_RT_API mie_status mie_session_create(mie_package *package, const mie_session_options *options,
                                          mie_session **out_session);
@@ -187,6 +203,9 @@ MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_i
 MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads);
 MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);
+/* What the session runs on: "cpu" for cpu targets, the CUDA device for cuda targets ("NVIDIA H200, sm_90,
+   device 0"). Valid while the session lives. */
+MIE_RT_API mie_status mie_session_device(const mie_session *session, const char **out_device);
 MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
 
 /* Profiling. The session's target lists its kernel launches in order (mie_kernel_info; packages from

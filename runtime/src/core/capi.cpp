@@ -9,6 +9,7 @@
 #include "mie/mie_rt.h"
 #include "package.h"
 #include "session.h"
+#include "../cuda/cuda_driver.h"
 #include "signature.h"
 
 struct mie_package {
@@ -292,6 +293,37 @@ mie_status mie_package_target_info(const mie_package *package, uint32_t index, m
   return MIE_OK;
 }
 
+mie_status mie_cuda_device(const char **out_description) {
+  Call c;
+  if (!out_description) return c.null_arg("mie_cuda_device", "out_description");
+  std::string why;
+  const mie::rt::cuda::Driver *d = mie::rt::cuda::load_driver(&why);
+  mie::rt::cuda::Device dev;
+  if (!d || !mie::rt::cuda::find_device(*d, &dev, &why)) return c.fail(MIE_ERR_UNSUPPORTED, why);
+  static thread_local std::string description;
+  description = dev.name + ", sm_" + std::to_string(dev.sm) + ", device " + std::to_string(dev.ordinal) +
+                ", driver " + std::to_string(d->version);
+  *out_description = description.c_str();
+  return MIE_OK;
+}
+
+mie_status mie_package_target_check(const mie_package *package, uint32_t index, int32_t *out_runnable,
+                                    const char **out_reason) {
+  Call c;
+  if (!package) return c.null_arg("mie_package_target_check", "package");
+  const auto &targets = package->pkg->manifest().targets;
+  if (index >= targets.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, "mie_package_target_check: index " + std::to_string(index) +
+                                                " out of range (package has " + std::to_string(targets.size()) + ")");
+  static thread_local std::string reason;
+  reason.clear();
+  const bool ok = mie::rt::target_runnable_here(targets[index], false, &reason);
+  if (ok) reason.clear();
+  if (out_runnable) *out_runnable = ok ? 1 : 0;
+  if (out_reason) *out_reason = reason.c_str();
+  return MIE_OK;
+}
+
 mie_status mie_package_arena_bytes(const mie_package *package, const char *target, uint64_t *out_bytes) {
   Call c;
   if (!package) return c.null_arg("mie_package_arena_bytes", "package");
@@ -380,6 +412,14 @@ mie_status mie_session_target(const mie_session *session, const char **out_targe
   if (!session) return c.null_arg("mie_session_target", "session");
   if (!out_target_name) return c.null_arg("mie_session_target", "out_target_name");
   *out_target_name = session->session->target().name.c_str();
+  return MIE_OK;
+}
+
+mie_status mie_session_device(const mie_session *session, const char **out_device) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_device", "session");
+  if (!out_device) return c.null_arg("mie_session_device", "out_device");
+  *out_device = session->session->device().c_str();
   return MIE_OK;
 }
 

@@ -81,4 +81,20 @@ size_t dtype_byte_size(mie_dtype dtype) {
 
 const char *dtype_name_list() { return "f32, f16, bf16, f64, i8, i16, i32, i64, u8, bool"; }
 
+bool parse_sm_arch(const std::string &arch, int *sm, bool *exact) {
+  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0) return false;
+  size_t end = arch.size();
+  *exact = arch.back() == 'a';
+  if (*exact) --end;
+  if (end - 3 > 4) return false;  // sm_1000 at most: no overflow below
+  int v = 0;
+  for (size_t i = 3; i < end; ++i) {
+    if (arch[i] < '0' || arch[i] > '9') return false;
+    v = v * 10 + (arch[i] - '0');
+  }
+  if (end - 3 < 2 || arch[3] == '0') return false;  // two digits at least: major and minor
+  *sm = v;
+  return true;
+}
+
 }  // namespace mie::rt

@@ -46,4 +46,8 @@ const char *dtype_to_name(mie_dtype dtype);
 size_t dtype_byte_size(mie_dtype dtype);
 const char *dtype_name_list();  // "f32, f16, bf16, f64, i8, i16, i32, i64, u8, bool" for error messages
 
+// A cuda target's arch: "sm_90" -> 90, "sm_90a" -> 90 with *exact set (code for exactly that compute
+// capability); false for anything else.
+bool parse_sm_arch(const std::string &arch, int *sm, bool *exact);
+
 }  // namespace mie::rt

@@ -145,6 +145,12 @@ class SchemaReader {
         return false;
       if (d.kind != "cpu" && d.kind != "cuda")
         return fail(p + ".kind", "unknown kind '" + d.kind + "' (expected cpu or cuda)");
+      if (d.kind == "cuda") {
+        if (!parse_sm_arch(d.arch, &d.sm, &d.sm_exact))
+          return fail(p + ".arch", "expected an SM architecture such as sm_90 for a cuda target, got '" + d.arch + "'");
+        // The host code object's machine: without it nothing says which CPU the launching code is for.
+        if (!string(t, p, "host_arch", true, &d.host_arch)) return false;
+      }
       if (abi == 0) return fail(p + ".abi_version", "must be at least 1");
       if (d.code.size == 0) return fail(p + ".code.size", "code section is empty");
       for (const auto &other : *out)

@@ -37,6 +37,12 @@ struct KernelDesc {
 
 struct TargetDesc {
   std::string name, kind, arch, features, format, entry;
+  // cuda targets: the machine of the host code object ("x86_64", "aarch64"); empty for cpu targets.
+  std::string host_arch;
+  // cuda targets: `arch` as a number (sm_90 -> 90), and whether it was an arch-specific "sm_90a" (that code
+  // runs on exactly that compute capability).
+  int sm = 0;
+  bool sm_exact = false;
   uint32_t abi_version = 0;
   uint64_t arena_bytes = 0;
   SectionRef code;

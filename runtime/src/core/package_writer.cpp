@@ -31,6 +31,11 @@ namespace {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+uint32_t abi_version_of(const PackageTargetSpec &t) {
+  if (t.abi_version != 0) return t.abi_version;
+  return t.kind == "cuda" ? MIE_KERNEL_ABI_VERSION : MIE_KERNEL_ABI_CPU_VERSION;
+}
+
 // The reader rejects invalid UTF-8 and embedded NULs, so the writer must never produce them.
 bool valid_text(const std::string &s) {
   const unsigned char *p = reinterpret_cast<const unsigned char *>(s.data());
@@ -139,10 +144,21 @@ std::string PackageWriter::check() const {
       if (targets_[j].name == t.name) return what + ": duplicate target name";
     if (t.kind != "cpu" && t.kind != "cuda") return what + ": kind must be cpu or cuda, not '" + t.kind + "'";
     if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
+    if (t.kind == "cuda") {
+      int sm;
+      bool exact;
+      if (!rt::parse_sm_arch(t.arch, &sm, &exact))
+        return what + ": arch must be an SM architecture such as sm_90 for a cuda target, not '" + t.arch + "'";
+      if (t.host_arch.empty() || !valid_text(t.host_arch))
+        return what + ": a cuda target needs host_arch, the machine of its host code object";
+    } else if (!t.host_arch.empty()) {
+      return what + ": host_arch is for cuda targets only";
+    }
     if (!valid_text(t.features)) return what + ": features is not valid UTF-8";
     if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
     if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
-    if (t.abi_version == 0) return what + ": abi_version must be at least 1";
+    if (t.kind == "cuda" && t.abi_version != 0 && t.abi_version < 4)
+      return what + ": a cuda target needs kernel ABI 4 or later (its host code calls the mie_gpu_api)";
     if (t.arena_bytes > MIE_MAX_ARENA_BYTES)
       return what + ": arena_bytes is more than " + std::to_string(MIE_MAX_ARENA_BYTES);
     if (t.code.empty()) return what + ": code is empty";
@@ -237,9 +253,12 @@ std::string PackageWriter::plan(Layout *L) const {
       add_key(o, "kind"); rt::json::append_quoted(o, t.kind); o += ", ";
       add_key(o, "arch"); rt::json::append_quoted(o, t.arch); o += ", ";
       add_key(o, "features"); rt::json::append_quoted(o, t.features); o += ",\n     ";
+      if (!t.host_arch.empty()) {
+        add_key(o, "host_arch"); rt::json::append_quoted(o, t.host_arch); o += ", ";
+      }
       add_key(o, "format"); rt::json::append_quoted(o, t.format); o += ", ";
       add_key(o, "entry"); rt::json::append_quoted(o, t.entry); o += ", ";
-      add_key(o, "abi_version"); o += std::to_string(t.abi_version) + ", ";
+      add_key(o, "abi_version"); o += std::to_string(abi_version_of(t)) + ", ";
       add_key(o, "arena_bytes"); o += std::to_string(t.arena_bytes) + ",\n     ";
       add_key(o, "code");
       add_section(o, L->code_offsets[i], t.code.size(), code_sha[i]);

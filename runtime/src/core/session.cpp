@@ -20,8 +20,19 @@ static_assert(offsetof(mie_kernel_env, pool) == 8, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, parallel_for) == 16, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, profile_ctx) == 24, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, profile) == 32, "mie_kernel_env layout");
-static_assert(sizeof(mie_kernel_env) == 40, "mie_kernel_env layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 3, "update the static_asserts with the ABI");
+static_assert(offsetof(mie_kernel_env, gpu_ctx) == 40, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, gpu) == 48, "mie_kernel_env layout");
+static_assert(sizeof(mie_kernel_env) == 56, "mie_kernel_env layout");
+static_assert(offsetof(mie_gpu_api, version) == 0, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_api, get_function) == 8, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_api, launch) == 16, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_api, memcpy_d2d) == 24, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_api, memset_d8) == 32, "mie_gpu_api layout");
+static_assert(sizeof(mie_gpu_api) == 40, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
+                  sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
+              "mie_gpu_modules layout");
+static_assert(MIE_KERNEL_ABI_VERSION == 4, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -41,10 +52,7 @@ int count_required_features(const std::string &features) {
 }  // namespace
 
 bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why) {
-  if (t.kind == "cuda") {
-    *why = "no CUDA support in this runtime build";
-    return false;
-  }
+  if (t.kind == "cuda") return cuda::target_runnable(t, why);
   if (t.kind != "cpu") {
     *why = "unknown target kind '" + t.kind + "'";
     return false;
@@ -98,7 +106,7 @@ const TargetDesc *select_target(const Package &pkg, const char *name, mie_status
     }
     return t;
   }
-  const TargetDesc *best = nullptr;
+  const TargetDesc *best = nullptr, *best_gpu = nullptr;
   std::string reasons;
   for (const auto &t : targets) {
     std::string why;
@@ -106,8 +114,13 @@ const TargetDesc *select_target(const Package &pkg, const char *name, mie_status
       reasons += (reasons.empty() ? "" : "; ") + ("'" + t.name + "': " + why);
       continue;
     }
-    if (!best || count_required_features(t.features) > count_required_features(best->features)) best = &t;
+    if (t.kind == "cuda") {
+      if (!best_gpu || t.sm > best_gpu->sm) best_gpu = &t;
+    } else if (!best || count_required_features(t.features) > count_required_features(best->features)) {
+      best = &t;
+    }
   }
+  if (best_gpu) return best_gpu;
   if (!best) {
     *error = prefix + "no target in this package can run on this host (" + host_arch() + "): " + reasons;
     *status = MIE_ERR_UNSUPPORTED;
@@ -152,7 +165,19 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
     return MIE_ERR_INVALID_PACKAGE;
   }
 
-  if (target->arena_bytes > 0) {
+  if (target->kind == "cuda") {
+    // Arena, weights and tensors live on the device; the host code only launches.
+    status = cuda::CudaSession::create(*target, pkg->manifest(), s->code_, pkg->weights(*target), weights.size,
+                                       &s->gpu_, error);
+    if (status != MIE_OK) {
+      *error = where + *error;
+      return status;
+    }
+    const cuda::Device &dev = s->gpu_->device();
+    s->device_ = dev.name + ", sm_" + std::to_string(dev.sm) + ", device " + std::to_string(dev.ordinal);
+  }
+
+  if (target->arena_bytes > 0 && !s->gpu_) {
     if (!s->arena_.allocate(target->arena_bytes)) {  // page aligned, so 64-byte aligned
       *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
                target->name + "'";
@@ -160,7 +185,9 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
     }
   }
   std::string pool_error;
-  if (!ThreadPool::create(options ? options->num_threads : 0, &s->pool_, &pool_error)) {
+  // A cuda target's host code only launches: one thread unless asked for more.
+  const uint32_t threads = options && options->num_threads ? options->num_threads : s->gpu_ ? 1 : 0;
+  if (!ThreadPool::create(threads, &s->pool_, &pool_error)) {
     *error = prefix + pool_error;
     return options && options->num_threads > ThreadPool::kMaxThreads ? MIE_ERR_INVALID_ARGUMENT : MIE_ERR_OUT_OF_MEMORY;
   }
@@ -198,6 +225,12 @@ mie_status Session::set_threads(uint32_t num_threads, std::string *error) {
 
 mie_status Session::set_profiler(mie_profile_fn hook, void *ctx, std::string *error) {
   std::lock_guard<std::mutex> lk(run_mu_);
+  if (hook && gpu_) {
+    // The host code's hook calls would time kernel launches, not kernels: the GPU runs them later.
+    *error = "package '" + pkg_->path() + "': target '" + target_->name +
+             "': per-kernel profiling is not supported for cuda targets (kernels run asynchronously)";
+    return MIE_ERR_UNSUPPORTED;
+  }
   if (hook && target_->abi_version < 2) {
     *error = "package '" + pkg_->path() + "': target '" + target_->name + "' was compiled for kernel ABI " +
              std::to_string(target_->abi_version) + ", which has no profile hooks (recompile the model)";
@@ -212,6 +245,10 @@ mie_status Session::set_profiler(mie_profile_fn hook, void *ctx, std::string *er
 mie_status Session::set_poison_dead_buffers(bool enable, std::string *error) {
   std::lock_guard<std::mutex> lk(run_mu_);
   const std::string prefix = "package '" + pkg_->path() + "': target '" + target_->name + "': ";
+  if (enable && gpu_) {
+    *error = prefix + "dead-buffer poisoning is not supported for cuda targets (the arena is device memory)";
+    return MIE_ERR_UNSUPPORTED;
+  }
   if (enable && target_->abi_version < 2) {
     *error = prefix + "compiled for kernel ABI " + std::to_string(target_->abi_version) +
              ", which has no kernel hooks (recompile the model)";
@@ -301,6 +338,14 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     if (!check(m.outputs[i], outputs[i], "output")) return MIE_ERR_INVALID_ARGUMENT;
 
   std::lock_guard<std::mutex> lk(run_mu_);
+  if (gpu_) {
+    const uint64_t t0 = now_ns();
+    std::string gpu_error;
+    const mie_status st = gpu_->run(entry_, &env_, inputs, outputs, target_->entry, &gpu_error);
+    last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);
+    if (st != MIE_OK) *error = prefix + "target '" + target_->name + "': " + gpu_error;
+    return st;
+  }
   size_t k = 0;
   for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
   for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../cpu/code_loader.h"
+#include "../cuda/cuda_session.h"
 #include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
 #include "package.h"
@@ -20,8 +21,9 @@ namespace mie::rt {
 // what kind of refusal it is (MIE_ERR_UNSUPPORTED).
 bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why);
 
-// Explicit name: that target or a precise error. NULL name: the best runnable cpu target (the one with the
-// most required features, i.e. the most specialized build; ties keep manifest order).
+// Explicit name: that target or a precise error. NULL name: the best runnable cuda target (the highest SM
+// the device runs), else the best runnable cpu target (the one with the most required features, i.e. the
+// most specialized build); ties keep manifest order.
 const TargetDesc *select_target(const Package &pkg, const char *name, mie_status *status, std::string *error);
 
 class Session {
@@ -47,6 +49,8 @@ class Session {
   mie_status set_poison_dead_buffers(bool enable, std::string *error);
   uint32_t num_threads() const { return env_.num_threads; }
   const TargetDesc &target() const { return *target_; }
+  const cuda::CudaSession *gpu() const { return gpu_.get(); }
+  const std::string &device() const { return device_; }  // "cpu" or the CUDA device (mie_session_device)
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
 
  private:
@@ -55,6 +59,8 @@ class Session {
   const TargetDesc *target_ = nullptr;
   LoadedCode code_;
   mie_entry_fn entry_ = nullptr;
+  std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
+  std::string device_ = "cpu";
   HugePageBuffer arena_;  // NULL data when the target needs no arena
   std::unique_ptr<ThreadPool> pool_;
   mie_kernel_env env_{};

@@ -17,6 +17,7 @@ ref = np.load(os.path.join(work, "reference_0.npy"))
 
 with mie.load(package, threads=2) as session:
     print("inputs", session.inputs, "outputs", session.outputs, "target", session.target)
+    print("device", session.device, "targets", session.targets)
     out = session.run({"x": x})["y"]
     np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
     again = session.run([x])["y"]  # positional inputs, repeated runs give the same numbers

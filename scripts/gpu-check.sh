@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The GPU check, for a machine with an NVIDIA GPU (< 5 minutes there): builds (Release), runs the runtime's
+# gtests including the ones that need the GPU, then, when mie-compile can target CUDA, compiles the zoo models
+# for x86-64 and cuda:sm_90, runs them on the GPU and on the CPU and compares both with onnxruntime (its CUDA
+# provider where installed): a table of latency, throughput at batch 1 and 32 where the model allows, and the
+# largest error. Whatever cannot be done is skipped with the reason.
+#
+# Usage: scripts/gpu-check.sh [--build-dir DIR] [--models-dir DIR] [--model NAME=PATH.onnx]... [--models a,b]
+#                             [--target LIST] [--batches 1,32] [--runs N] [--packages DIR]
+#   --build-dir   build directory (default: build-gpu; an existing configured one is reused as it is)
+#   --models-dir  where the zoo lives, one folder per model with model.onnx (default: ~/.cache/mie-models)
+#   --model       a model by path (repeatable; replaces the zoo list)
+#   --models      which zoo models (default: tiny_mlp,tiny_cnn,resnet18,resnet50,mobilenet_v2,bert_tiny,bert_base)
+#   --packages    run packages compiled elsewhere (benchmarks/gpu_compare.py --compile-only, NAME_bBATCH.mie)
+#                 instead of compiling: for a GPU machine without LLVM/MLIR 22 (the ONNX models are still read)
+# Environment: PYTHON (default python3), MIE_CUDA_DRIVER (another libcuda, as the runtime reads it).
+# Exit status: 0 all ran and passed, 1 a build, test or comparison failed, 2 no GPU here.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="$ROOT/build-gpu"
+MODELS_DIR="${HOME:-/root}/.cache/mie-models"
+ZOO="tiny_mlp,tiny_cnn,resnet18,resnet50,mobilenet_v2,bert_tiny,bert_base"
+TARGET="x86-64,cuda:sm_90"
+BATCHES="1,32"
+RUNS=20
+MODELS=()
+PACKAGES=""
+PYTHON="${PYTHON:-python3}"
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build-dir) BUILD_DIR="$(realpath -m "$2")"; shift 2 ;;
+    --models-dir) MODELS_DIR="$2"; shift 2 ;;
+    --model) MODELS+=("$2"); shift 2 ;;
+    --models) ZOO="$2"; shift 2 ;;
+    --target) TARGET="$2"; shift 2 ;;
+    --batches) BATCHES="$2"; shift 2 ;;
+    --runs) RUNS="$2"; shift 2 ;;
+    --packages) PACKAGES="$(realpath -m "$2")"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check: unknown argument '$1' (see --help)" >&2; exit 1 ;;
+  esac
+done
+
+failures=()
+skipped=()
+no_gpu() {
+  echo "gpu-check: no GPU: $1"
+  echo "gpu-check: nothing was checked on a GPU (exit 2)"
+  exit 2
+}
+step() { echo; echo "== $*"; }
+
+# 1. A quick look before building: without a driver there is nothing to check.
+step "GPU"
+if [[ -z "${MIE_CUDA_DRIVER:-}" ]]; then
+  if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && \
+     ! compgen -G "/usr/lib*/libcuda.so.1" >/dev/null && ! compgen -G "/usr/lib*/*/libcuda.so.1" >/dev/null && \
+     ! compgen -G "/usr/local/cuda*/compat/libcuda.so.1" >/dev/null; then
+    no_gpu "no CUDA driver (libcuda.so.1 is not installed)"
+  fi
+  if command -v nvidia-smi >/dev/null; then
+    if ! nvidia-smi -L 2>&1 | grep -q '^GPU '; then
+      no_gpu "nvidia-smi lists no GPU ($(nvidia-smi -L 2>&1 | head -1))"
+    fi
+    nvidia-smi -L
+  fi
+else
+  echo "driver: MIE_CUDA_DRIVER=$MIE_CUDA_DRIVER"
+fi
+
+# 2. Build: reuse a configured build directory; else the whole project where LLVM/MLIR 22 is installed
+# (mie-compile then targets CUDA if it can), else the runtime alone (it needs no LLVM and no CUDA toolkit).
+step "build ($BUILD_DIR)"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+jobs="$(nproc 2>/dev/null || echo 4)"
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+  if [[ -f /usr/lib/llvm-22/lib/cmake/mlir/MLIRConfig.cmake ]]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DMIE_PYTHON="$(command -v "$PYTHON")" >"$BUILD_DIR.configure.log" 2>&1 || {
+      echo "gpu-check: configuring the project failed (last lines of $BUILD_DIR.configure.log):"
+      tail -5 "$BUILD_DIR.configure.log"
+      exit 1
+    }
+  else
+    skipped+=("mie-compile: LLVM/MLIR 22 is not installed here; built the runtime alone")
+    gtest=ON
+    if [[ ! -f /usr/src/googletest/CMakeLists.txt && ! -f /usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake && \
+          ! -f /usr/lib/aarch64-linux-gnu/cmake/GTest/GTestConfig.cmake ]]; then
+      gtest=OFF
+      skipped+=("runtime gtests: GoogleTest is not installed (libgtest-dev)")
+    fi
+    mkdir -p "$BUILD_DIR"
+    cmake -S "$ROOT/runtime" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DMIE_RT_BUILD_TESTS="$gtest" >"$BUILD_DIR/configure.log" 2>&1 || {
+      echo "gpu-check: configuring the runtime failed (last lines of $BUILD_DIR/configure.log):"
+      tail -5 "$BUILD_DIR/configure.log"
+      exit 1
+    }
+  fi
+fi
+targets=(mie-run mie_rt)
+grep -q 'mie_run_tests' "$BUILD_DIR"/build.ninja "$BUILD_DIR"/Makefile 2>/dev/null && targets+=(mie_run_tests)
+grep -q '^CMAKE_PROJECT_NAME:STATIC=mie-compiler$' "$BUILD_DIR/CMakeCache.txt" && targets+=(mie-compile)
+grep -q 'mie_rt_tests' "$BUILD_DIR"/build.ninja "$BUILD_DIR"/Makefile 2>/dev/null && targets+=(mie_rt_tests)
+if ! cmake --build "$BUILD_DIR" -j "$jobs" --target "${targets[@]}" >"$BUILD_DIR/build.log" 2>&1; then
+  echo "gpu-check: the build failed (last lines of $BUILD_DIR/build.log):"
+  grep -E 'error|FAILED' "$BUILD_DIR/build.log" | head -10
+  exit 1
+fi
+echo "built: ${targets[*]}"
+MIE_RUN="$BUILD_DIR/bin/mie-run"
+
+# 3. The runtime's own view of the device: what a session would use, or why there is none.
+devices="$("$MIE_RUN" --devices 2>&1)"
+echo "$devices"
+if grep -q '^cuda: none: ' <<<"$devices"; then
+  no_gpu "$(sed -n 's/^cuda: none: //p' <<<"$devices")"
+fi
+
+# 4. The runtime tests, the GPU ones included: on a machine with a GPU they must run, not skip.
+step "runtime tests"
+ran_tests=0
+for name in mie_rt_tests mie_run_tests; do
+  bin="$(find "$BUILD_DIR" -name "$name" -type f -perm -u+x 2>/dev/null | head -1)"
+  [[ -n "$bin" ]] || continue
+  ran_tests=1
+  log="$BUILD_DIR/$name.log"
+  "$bin" >"$log" 2>&1
+  rc=$?
+  echo "$name: $(grep -E '^\[  PASSED  \]' "$log" | tail -1) $(grep -E '^\[  (FAILED|SKIPPED) \] [0-9]+ test' "$log" | tr '\n' ' ')"
+  if [[ $rc -ne 0 ]]; then
+    failures+=("$name failed (see $log)")
+    grep -E '^\[  FAILED  \] [A-Za-z]' "$log" | sort -u | head -10
+  fi
+done
+if [[ $ran_tests -eq 0 ]]; then
+  skipped+=("runtime gtests: not built")
+else
+  log="$BUILD_DIR/mie_rt_tests.log"
+  if grep -q '^\[  SKIPPED \] CudaGpu' "$log"; then
+    failures+=("the GPU gtests were skipped on a machine with a GPU: $(grep -A1 ': Skipped$' "$log" | tail -1)")
+  elif grep -q '^\[       OK \] CudaGpu' "$log"; then
+    echo "GPU gtests ran: $(grep -c '^\[       OK \] CudaGpu' "$log") passed"
+  fi
+fi
+
+# 5. The zoo on the GPU, when the compiler can target CUDA.
+step "models ($TARGET)"
+MIE_COMPILE="$BUILD_DIR/bin/mie-compile"
+compare=()
+[[ -n "$PACKAGES" ]] && compare=(--packages "$PACKAGES")
+if [[ -z "$PACKAGES" && ! -x "$MIE_COMPILE" ]]; then
+  skipped+=("models: no mie-compile in $BUILD_DIR (and no --packages)")
+elif [[ -z "$PACKAGES" ]] && ! "$MIE_COMPILE" --help 2>&1 | grep -qi 'cuda'; then
+  skipped+=("models: mie-compile --help lists no cuda targets (this build cannot compile for the GPU)")
+elif ! "$PYTHON" -c 'import numpy, onnxruntime' 2>/dev/null; then
+  skipped+=("models: $PYTHON lacks numpy or onnxruntime")
+else
+  if [[ ${#MODELS[@]} -eq 0 ]]; then
+    IFS=, read -ra names <<<"$ZOO"
+    for n in "${names[@]}"; do
+      if [[ -f "$MODELS_DIR/$n/model.onnx" ]]; then MODELS+=("$n=$MODELS_DIR/$n/model.onnx")
+      else skipped+=("model $n: no $MODELS_DIR/$n/model.onnx"); fi
+    done
+  fi
+  if [[ ${#MODELS[@]} -eq 0 ]]; then
+    skipped+=("models: none found (--models-dir, --model NAME=PATH)")
+  elif ! "$PYTHON" "$ROOT/benchmarks/gpu_compare.py" --build "$BUILD_DIR" --work "$BUILD_DIR/gpu-check" \
+      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" "${compare[@]}" "${MODELS[@]}"; then
+    failures+=("models: a model failed to run or was outside the tolerance (table above)")
+  fi
+fi
+
+step "summary"
+for s in "${skipped[@]}"; do echo "skipped: $s"; done
+for f in "${failures[@]}"; do echo "FAILED: $f"; done
+if [[ ${#failures[@]} -gt 0 ]]; then
+  echo "gpu-check: ${#failures[@]} failure(s)"
+  exit 1
+fi
+echo "gpu-check: ok"
+exit 0
