@@ -35,6 +35,7 @@ struct PackageTargetSpec {
   std::string kind = "cpu";
   std::string arch;      // "x86_64", "aarch64", "sm_90"
   std::string features;  // "+avx2,+fma"; may be empty
+  std::string host_arch;  // cuda targets: the CPU the host code object runs on ("x86_64"); written when set
   std::string format = "elf-shared-object";
   std::string entry = "mie_entry";
   uint32_t abi_version = MIE_KERNEL_ABI_VERSION;  // the ABI the code was generated for

@@ -140,6 +140,7 @@ std::string PackageWriter::check() const {
     if (t.kind != "cpu" && t.kind != "cuda") return what + ": kind must be cpu or cuda, not '" + t.kind + "'";
     if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
     if (!valid_text(t.features)) return what + ": features is not valid UTF-8";
+    if (!valid_text(t.host_arch)) return what + ": host_arch is not valid UTF-8";
     if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
     if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
     if (t.abi_version == 0) return what + ": abi_version must be at least 1";
@@ -237,6 +238,9 @@ std::string PackageWriter::plan(Layout *L) const {
       add_key(o, "kind"); rt::json::append_quoted(o, t.kind); o += ", ";
       add_key(o, "arch"); rt::json::append_quoted(o, t.arch); o += ", ";
       add_key(o, "features"); rt::json::append_quoted(o, t.features); o += ",\n     ";
+      if (!t.host_arch.empty()) {
+        add_key(o, "host_arch"); rt::json::append_quoted(o, t.host_arch); o += ", ";
+      }
       add_key(o, "format"); rt::json::append_quoted(o, t.format); o += ", ";
       add_key(o, "entry"); rt::json::append_quoted(o, t.entry); o += ", ";
       add_key(o, "abi_version"); o += std::to_string(t.abi_version) + ", ";
