@@ -157,7 +157,10 @@ void mlir::mie::buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOpti
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   // Kernels take bare pointers: the host side passes each buffer's address, nothing more.
   nvvm.useBarePtrCallConv = true;
+  // Math becomes libdevice calls (__nv_sqrtf, __nv_fabsf), linked from the toolkit's libdevice by
+  // gpu-module-to-binary; what has none (math.trunc) becomes an LLVM intrinsic NVPTX selects.
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  device.addPass(createConvertMathToLLVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
@@ -225,19 +228,19 @@ static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
 }
 
 /// The cuda lowering of a module after lowerToMie: cubins (format "bin", through the toolkit's
-/// ptxas) or PTX ("isa").
+/// ptxas) or PTX ("isa"), libdevice linked from the toolkit either way.
 static LogicalResult lowerForCuda(ModuleOp module, const CompileOptions &options,
                                   const PackageTarget &target, StringRef format) {
   CudaPipelineOptions cuda;
   cuda.chip = target.arch;
   cuda.format = format.str();
-  if (format == "bin") {
-    std::string error;
-    FailureOr<std::string> toolkit = findCudaToolkit(options.cudaPath, error);
-    if (failed(toolkit))
-      return emitError(module.getLoc()) << "target '" << target.name << "': " << error, failure();
-    cuda.toolkit = *toolkit;
-  }
+  // The toolkit's ptxas makes cubins and its libdevice implements the math the kernels call (PTX
+  // included), so every cuda compilation needs it.
+  std::string error;
+  FailureOr<std::string> toolkit = findCudaToolkit(options.cudaPath, error);
+  if (failed(toolkit))
+    return emitError(module.getLoc()) << "target '" << target.name << "': " << error, failure();
+  cuda.toolkit = *toolkit;
   return runPipeline(module, options,
                      [&](OpPassManager &pm) { buildMieToCudaPipeline(pm, cuda); });
 }

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::mie {
@@ -129,6 +130,33 @@ struct MieGpuMapLoopsPass : impl::MieGpuMapLoopsPassBase<MieGpuMapLoopsPass> {
       op->moveBefore(terminator);
   }
 
+  /// A strided buffer captured by `launch` (a kernel argument that is a view into a padded
+  /// buffer) cannot travel as a bare pointer: its base buffer does (a rank-0 buffer at the same
+  /// address), and the launch rebuilds the view from the static offset and strides.
+  LogicalResult passStridedAsBase(gpu::LaunchOp launch) {
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(launch.getBody(), captured);
+    for (Value value : captured) {
+      auto type = dyn_cast<MemRefType>(value.getType());
+      if (!type || type.getLayout().isIdentity())
+        continue;
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (!type.hasStaticShape() || failed(type.getStridesAndOffset(strides, offset)) ||
+          ShapedType::isDynamic(offset) || llvm::any_of(strides, ShapedType::isDynamic))
+        return launch.emitError("mie-gpu-map-loops: cannot pass ")
+               << type << " to a kernel (a dynamic layout)";
+      OpBuilder b(launch);
+      Location loc = launch.getLoc();
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, value);
+      b.setInsertionPointToStart(&launch.getBody().front());
+      Value view = memref::ReinterpretCastOp::create(b, loc, type, metadata.getBaseBuffer(),
+                                                     offset, type.getShape(), strides);
+      replaceAllUsesInRegionWith(value, view, launch.getBody());
+    }
+    return success();
+  }
+
   LogicalResult mapFunction(func::FuncOp func) {
     if (func.isExternal())
       return success();
@@ -164,9 +192,12 @@ struct MieGpuMapLoopsPass : impl::MieGpuMapLoopsPassBase<MieGpuMapLoopsPass> {
         mapLoop(loop);
     }
     SmallVector<gpu::LaunchOp> launches(body.getOps<gpu::LaunchOp>());
-    for (gpu::LaunchOp launch : launches)
+    for (gpu::LaunchOp launch : launches) {
       if (failed(sinkOperationsIntoLaunchOp(launch, isSinkable)))
         return launch.emitError("mie-gpu-map-loops: cannot sink the launch's operands");
+      if (failed(passStridedAsBase(launch)))
+        return failure();
+    }
     // What was cloned into the launches is dead on the host now.
     SmallVector<Operation *> hostOps;
     for (Operation &op : body.without_terminator())
