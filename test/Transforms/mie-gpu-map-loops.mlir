@@ -119,3 +119,32 @@ func.func @main(%x: memref<4xf32>, %i: index) {
   call @main_k0(%x) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that stack scratch shared by two parallel loops (written by one, read by the next) keeps
+// the kernel serial: cloned into two launches it would be two buffers.
+// CHECK-LABEL: func.func private @main_k0_shared_scratch
+// CHECK: gpu.launch
+// CHECK: memref.alloca
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+func.func private @main_k0_shared_scratch(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tmp = memref.alloca() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %tmp[%i] : memref<8xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %tmp[%i] : memref<8xf32>
+    memref.store %v, %x[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}

@@ -180,6 +180,15 @@ struct MieGpuMapLoopsPass : impl::MieGpuMapLoopsPassBase<MieGpuMapLoopsPass> {
       else if (!isSinkable(&op) && !other)
         other = &op;
     }
+    // Stack scratch is cloned into each launch that uses it: one that several top-level ops share
+    // carries data between them and must stay one buffer, so the kernel runs serially.
+    for (auto alloca : body.getOps<memref::AllocaOp>()) {
+      SmallPtrSet<Operation *, 2> users;
+      for (Operation *user : alloca->getUsers())
+        users.insert(body.findAncestorOpInBlock(*user));
+      if (users.size() > 1 && !other)
+        other = alloca;
+    }
     if (other) {
       // Kernels only: an entry's calls launch kernels of their own and must stay on the host.
       if (hasCalls)

@@ -35,8 +35,8 @@ struct PackageTargetSpec {
   std::string kind = "cpu";
   std::string arch;      // "x86_64", "aarch64", "sm_90"
   std::string features;  // "+avx2,+fma"; may be empty
-  std::string host_arch;  // cuda targets: the CPU the host code object runs on ("x86_64"); written when set
   std::string format = "elf-shared-object";
+  std::string host_arch;  // cuda targets only, required there: the host code object's machine ("x86_64")
   std::string entry = "mie_entry";
   uint32_t abi_version = MIE_KERNEL_ABI_VERSION;  // the ABI the code was generated for
   uint64_t arena_bytes = 0;

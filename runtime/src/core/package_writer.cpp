@@ -140,7 +140,6 @@ std::string PackageWriter::check() const {
     if (t.kind != "cpu" && t.kind != "cuda") return what + ": kind must be cpu or cuda, not '" + t.kind + "'";
     if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
     if (!valid_text(t.features)) return what + ": features is not valid UTF-8";
-    if (!valid_text(t.host_arch)) return what + ": host_arch is not valid UTF-8";
     if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
     if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
     if (t.abi_version == 0) return what + ": abi_version must be at least 1";
