@@ -167,7 +167,7 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
     DenseSet<func::FuncOp> fallible;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() &&
-          (func.isPublic() || !func.getOps<gpu::LaunchFuncOp>().empty() ||
+          (func.isPublic() ||
            func.walk([](gpu::LaunchFuncOp) { return WalkResult::interrupt(); }).wasInterrupted()))
         fallible.insert(func);
     for (bool changed = true; changed;) {
