@@ -49,3 +49,10 @@ try:
             config.available_features.add("amx")
 except OSError:
     pass
+
+# cuda targets: cubins need the CUDA toolkit's ptxas (docs/cuda.md); where there is one, the PTX of
+# the generated kernels is checked with it too. No GPU is needed for either.
+ptxas = os.path.join(os.environ.get("CUDA_ROOT", "/usr/local/cuda"), "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

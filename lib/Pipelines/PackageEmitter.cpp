@@ -11,6 +11,9 @@
 using namespace mlir;
 using namespace mlir::mie;
 
+/// The kernel ABI of cuda code: version 3 plus mie_kernel_env::gpu_ctx and ::gpu.
+constexpr uint32_t kCudaKernelAbiVersion = 4;
+
 static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
   func::FuncOp found;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -196,9 +199,15 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
   for (const PackageTargetCode &t : targets) {
     ::mie::PackageTargetSpec spec;
     spec.name = t.target.name;
-    spec.kind = "cpu";
+    spec.kind = t.target.kindName().str();
     spec.arch = t.target.arch;
     spec.features = t.target.features;
+    if (t.target.isCuda()) {
+      // /work/notes/cuda-contract.md: a host ELF object that launches the kernels, kernel ABI 4.
+      spec.format = "elf";
+      spec.host_arch = t.target.host.arch;
+      spec.abi_version = kCudaKernelAbiVersion;
+    }
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;

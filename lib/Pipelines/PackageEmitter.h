@@ -9,7 +9,7 @@
 #ifndef MIE_LIB_PIPELINES_PACKAGEEMITTER_H
 #define MIE_LIB_PIPELINES_PACKAGEEMITTER_H
 
-#include "mie/Target/CPUTarget.h"
+#include "mie/Target/Target.h"
 
 #include "mie/mie_package_writer.h"
 
@@ -54,7 +54,7 @@ FailureOr<PackagePlan> readPlan(ModuleOp module);
 
 /// One compiled package target: its code object and what its plan put in the package.
 struct PackageTargetCode {
-  CpuTarget target;
+  PackageTarget target;
   PackagePlan plan;
   std::string code;
 };

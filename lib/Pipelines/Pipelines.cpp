@@ -9,8 +9,12 @@
 #include "dialects/ms/Transforms/Passes.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Target/CPUTarget.h"
+#include "mie/Target/CUDATarget.h"
+#include "mie/Target/Target.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -114,6 +118,62 @@ void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinByt
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// The host side after the device side: what buildMieToLLVMPipeline does after its parallel loops
+/// (the host code has none left).
+static void buildHostToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::mie::buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options) {
+  pm.addPass(createMieLowerViewsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  // The same polynomials as on the CPU: no libdevice calls for exp, tanh, erf.
+  pm.addPass(createMieExpandMathPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createMieGpuMapLoopsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createMieGpuMergeModulesPass());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  // Kernels take bare pointers: the host side passes each buffer's address, nothing more.
+  nvvm.useBarePtrCallConv = true;
+  // Math becomes libdevice calls (__nv_sqrtf, __nv_fabsf), linked from the toolkit's libdevice by
+  // gpu-module-to-binary; what has none (math.trunc) becomes an LLVM intrinsic NVPTX selects.
+  device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  device.addPass(createConvertMathToLLVMPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createMieGpuLowerLaunchesPass());
+  buildHostToLLVMPipeline(pm);
+}
+
 void mlir::mie::registerPipelines() {
   PassPipelineRegistration<>("mie-ms-pipeline", "Graph-level clean-up of ms",
                              [](OpPassManager &pm) { buildMsPipeline(pm); });
@@ -121,6 +181,10 @@ void mlir::mie::registerPipelines() {
                              [](OpPassManager &pm) { buildMsToMiePipeline(pm); });
   PassPipelineRegistration<>("mie-to-llvm-pipeline", "Lower mie kernels to the LLVM dialect",
                              [](OpPassManager &pm) { buildMieToLLVMPipeline(pm); });
+  PassPipelineRegistration<>(
+      "mie-to-cuda-pipeline",
+      "Lower mie kernels to sm_90 PTX and host code launching them (kernel ABI 4)",
+      [](OpPassManager &pm) { buildMieToCudaPipeline(pm); });
 }
 
 static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
@@ -143,9 +207,9 @@ static std::string printModule(ModuleOp module) {
 
 /// The targets of `list`; an unknown or repeated name is reported at the module's location only
 /// (attaching the module would print all of it, weights included, under the error).
-static FailureOr<SmallVector<CpuTarget>> lookupTargets(ModuleOp module, StringRef list) {
+static FailureOr<std::vector<PackageTarget>> lookupTargets(ModuleOp module, StringRef list) {
   std::string error;
-  FailureOr<SmallVector<CpuTarget>> targets = lookupCpuTargets(list, error);
+  FailureOr<std::vector<PackageTarget>> targets = parseTargetList(list, error);
   if (failed(targets))
     return emitError(module.getLoc()) << error, failure();
   return targets;
@@ -154,27 +218,60 @@ static FailureOr<SmallVector<CpuTarget>> lookupTargets(ModuleOp module, StringRe
 /// ms -> mie for one target: the module gets the target's attribute (kernel selection, weight
 /// packing and microkernels follow it) and leaves planned and outlined.
 static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
-                                const CpuTarget &target) {
+                                const PackageTarget &target) {
   module.getContext()->getOrLoadDialect<MieDialect>();
-  module->setAttr(MieDialect::getTargetAttrName(),
-                  TargetAttr::get(module.getContext(), TargetKind::cpu,
-                                  target.arch == "x86_64" ? "x86-64" : target.arch,
-                                  target.features));
+  TargetAttr attr =
+      target.isCuda()
+          ? TargetAttr::get(module.getContext(), TargetKind::cuda, target.arch, "")
+          : TargetAttr::get(module.getContext(), TargetKind::cpu,
+                            target.arch == "x86_64" ? "x86-64" : target.arch, target.features);
+  module->setAttr(MieDialect::getTargetAttrName(), attr);
   return runPipeline(module, options, buildMsToMiePipeline);
 }
 
-/// The rest of a package target after lowerToMie: plan, LLVM, shared object.
+/// The cuda lowering of a module after lowerToMie: cubins (format "bin", through the toolkit's
+/// ptxas) or PTX ("isa"), libdevice linked from the toolkit either way.
+static LogicalResult lowerForCuda(ModuleOp module, const CompileOptions &options,
+                                  const PackageTarget &target, StringRef format) {
+  CudaPipelineOptions cuda;
+  cuda.chip = target.arch;
+  cuda.format = format.str();
+  // The toolkit's ptxas makes cubins and its libdevice implements the math the kernels call (PTX
+  // included), so every cuda compilation needs it.
+  std::string error;
+  FailureOr<std::string> toolkit = findCudaToolkit(options.cudaPath, error);
+  if (failed(toolkit))
+    return emitError(module.getLoc()) << "target '" << target.name << "': " << error, failure();
+  cuda.toolkit = *toolkit;
+  return runPipeline(module, options,
+                     [&](OpPassManager &pm) { buildMieToCudaPipeline(pm, cuda); });
+}
+
+/// The rest of a package target after lowerToMie: plan, LLVM, shared object. Dispatches on the
+/// target's kind.
 static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const CompileOptions &options,
-                                                       const CpuTarget &target, size_t numInputs) {
+                                                       const PackageTarget &target,
+                                                       size_t numInputs) {
   FailureOr<PackagePlan> plan = readPlan(module);
   if (failed(plan))
     return failure();
-  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMieToLLVMPipeline(pm, options.parallelMinBytes);
-      })))
-    return failure();
-  FailureOr<std::string> code = emitCpuArtifact(module, target, CpuArtifact::SharedObject, "main",
-                                                options.jobs, buildAbiTable(*plan, numInputs));
+  FailureOr<std::string> code;
+  switch (target.kind) {
+  case TargetKindId::Cpu:
+    if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
+          buildMieToLLVMPipeline(pm, options.parallelMinBytes);
+        })))
+      return failure();
+    code = emitCpuArtifact(module, target.host, CpuArtifact::SharedObject, "main", options.jobs,
+                           buildAbiTable(*plan, numInputs));
+    break;
+  case TargetKindId::Cuda:
+    if (failed(lowerForCuda(module, options, target, "bin")))
+      return failure();
+    code = emitCudaArtifact(module, target, CudaArtifact::SharedObject, options.jobs,
+                            buildAbiTable(*plan, numInputs));
+    break;
+  }
   if (failed(code))
     return failure();
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};
@@ -182,10 +279,11 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
 
 FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
                                                           const CompileOptions &options,
-                                                          const CpuTarget &target,
+                                                          const CpuTarget &cpu,
                                                           size_t numInputs) {
   CompileOptions quiet = options;
   quiet.printIRAfterAll = false;
+  PackageTarget target = makeCpuPackageTarget(cpu);
   if (failed(lowerToMie(msModule, quiet, target)))
     return failure();
   return compileTargetCode(msModule, quiet, target, numInputs);
@@ -245,15 +343,20 @@ static void fillReports(ModuleOp module, const CompileOptions &options) {
 }
 
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
-  FailureOr<SmallVector<CpuTarget>> targets = lookupTargets(module, options.target);
+  FailureOr<std::vector<PackageTarget>> targets = lookupTargets(module, options.target);
   if (failed(targets))
     return failure();
+  // Auto precision measures candidates by running them: on the cpu targets only.
+  SmallVector<CpuTarget> cpuTargets;
+  for (const PackageTarget &t : *targets)
+    if (t.isCpu())
+      cpuTargets.push_back(t.host);
   if (targets->size() > 1 && options.emit != EmitKind::Package && options.emit != EmitKind::Import &&
       options.emit != EmitKind::Ms)
     return emitError(module.getLoc(), "several targets make a package; --emit=mie, llvm, asm and "
                                       "obj take one target"),
            failure();
-  const CpuTarget *target = &targets->front();
+  const PackageTarget *target = &targets->front();
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
@@ -262,8 +365,12 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     precision.mixedType = target->arch == "aarch64" ? "fp16" : "bf16";
   std::optional<AutoPrecisionOutcome> autoOutcome;
   if (precision.precision == "auto") {
+    if (cpuTargets.size() != targets->size())
+      return emitError(module.getLoc(), "--precision=auto measures its candidates on the CPU: "
+                                        "it takes cpu targets only"),
+             failure();
     FailureOr<AutoPrecisionOutcome> outcome =
-        runAutoPrecision(module, options, *targets, precision);
+        runAutoPrecision(module, options, cpuTargets, precision);
     if (failed(outcome))
       return failure();
     autoOutcome = std::move(*outcome);
@@ -326,7 +433,7 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     if (failed(package) || !autoOutcome)
       return package;
     // The final package itself, run once more: its error is the one its manifest records.
-    if (llvm::any_of(*targets, [&](const CpuTarget &t) {
+    if (llvm::any_of(*targets, [&](const PackageTarget &t) {
           return t.name == autoOutcome->calibrationTarget.name;
         })) {
       FailureOr<double> error = measurePackageError(*package, *autoOutcome, module.getLoc());
@@ -350,6 +457,15 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return printModule(module);
   if (failed(readPlan(module)))
     return failure();
+  if (target->isCuda()) {
+    // llvm: the host code; asm: the kernels' PTX; obj: their cubin.
+    StringRef format = options.emit == EmitKind::Object ? "bin" : "isa";
+    if (failed(lowerForCuda(module, options, *target, format)))
+      return failure();
+    return emitCudaArtifact(module, *target,
+                            options.emit == EmitKind::LLVMIR ? CudaArtifact::HostLLVMIR
+                                                             : CudaArtifact::DeviceImage);
+  }
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
         buildMieToLLVMPipeline(pm, options.parallelMinBytes);
       })))
@@ -357,5 +473,5 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   CpuArtifact artifact = options.emit == EmitKind::LLVMIR     ? CpuArtifact::LLVMIR
                          : options.emit == EmitKind::Assembly ? CpuArtifact::Assembly
                                                               : CpuArtifact::Object;
-  return emitCpuArtifact(module, *target, artifact);
+  return emitCpuArtifact(module, target->host, artifact);
 }

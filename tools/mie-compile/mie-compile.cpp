@@ -13,6 +13,7 @@
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
 #include "mie/Target/CPUTarget.h"
+#include "mie/Target/Target.h"
 #include "PackageSigner.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
@@ -26,6 +27,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Support/FileUtilities.h"
@@ -75,10 +77,16 @@ cl::opt<EmitKind>
 cl::opt<std::string>
     target("target",
            cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512, "
-                    "x86-64-amx (AVX-512 with AMX-BF16) or aarch64 (NEON); for a package a comma-separated list, e.g. "
-                    "x86-64,x86-64-avx512: one code object each, the runtime runs the best one "
-                    "the machine supports"),
+                    "x86-64-amx (AVX-512 with AMX-BF16), aarch64 (NEON) or cuda:sm_<N> (NVIDIA "
+                    "GPUs, N >= 75; cuda:sm_80+sm_90 makes one target per SM); for a package a "
+                    "comma-separated list, e.g. x86-64,cuda:sm_90: one code object each, the "
+                    "runtime runs the best one the machine supports"),
            cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
+cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("The CUDA toolkit whose ptxas makes the cubins of cuda targets (default: $CUDA_ROOT, "
+             "else /usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(category));
 cl::opt<int64_t> parallelMinBytes(
     "parallel-min-bytes",
     cl::desc(
@@ -361,7 +369,7 @@ FailureOr<OwningOpRef<ModuleOp>> loadModel(MLIRContext &ctx, const mie::OnnxImpo
 LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   // Checked before the model is read: a typo must not cost an import.
   std::string targetError;
-  if (failed(mie::lookupCpuTargets(target, targetError))) {
+  if (failed(mie::parseTargetList(target, targetError))) {
     llvm::errs() << "error: --target: " << targetError << "\n";
     return failure();
   }
@@ -427,6 +435,7 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.autoPrecisionSummary = &autoSummary;
   options.emit = emit;
   options.target = target;
+  options.cudaPath = cudaPath;
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
@@ -540,6 +549,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   mie::registerAllDialects(registry);
   registry.insert<func::FuncDialect>();
+  // The lowering to NVVM finds each dialect's conversion to LLVM through these.
+  registerAllExtensions(registry);
   MLIRContext ctx(registry);
   ScopedDiagnosticHandler handler(&ctx, printDiagnostic);
 

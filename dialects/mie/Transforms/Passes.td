@@ -233,6 +233,74 @@ def MieParallelizeLoopsPass : Pass<"mie-parallelize-loops", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def MieGpuMapLoopsPass : Pass<"mie-gpu-map-loops", "ModuleOp"> {
+  let summary = "Turn the parallel loops of every kernel into GPU launches (cuda targets).";
+  let description = [{
+    Expects outlined kernels whose linalg ops were lowered to `scf.parallel` nests (as
+    `mie-parallelize-loops` does for cpu targets). In every function, each top-level `scf.parallel`
+    becomes a `gpu.launch` of one-dimensional blocks of `block-size` threads: the loop's iteration
+    space is flattened, innermost dimension fastest (so neighbouring threads touch neighbouring
+    elements of the innermost dimension: coalesced), and each thread runs a grid-stride loop over
+    the flat index, at most `max-blocks` blocks. Inner parallel loops stay in the body (sequential
+    per thread). `memref.copy` becomes such a loop first.
+
+    A function with any other op of memory effect at its top level (a sequential loop around
+    parallel ones, a scalar load) runs as one single-thread launch: correct, slow, and reported by
+    the kernel name in docs/cuda.md. Calls (the entry's kernel launches) stay on the host.
+
+    Constants, pure index arithmetic, views and `memref.alloca` used by a launch are cloned into it,
+    so that its captures are only function arguments (static buffers, passed as bare pointers) and
+    scalars, as `gpu-kernel-outlining` and the bare-pointer NVVM lowering need.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256", "Threads per block">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"65536",
+           "The most blocks of one launch (threads then stride over the rest)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def MieGpuMergeModulesPass : Pass<"mie-gpu-merge-modules", "ModuleOp"> {
+  let summary = "Move every outlined GPU kernel into one gpu.module.";
+  let description = [{
+    `gpu-kernel-outlining` makes one `gpu.module` per kernel; each would become a cubin of its own
+    (one ptxas run and one module load each). This pass moves every `gpu.func` into the first
+    module, renamed `module-name`, and points the `gpu.launch_func` ops at it. Outlining makes
+    module names unique but not the kernels in them (two launches in `f` give modules `f_kernel`
+    and `f_kernel_0`, each holding a kernel `f_kernel`), so each kernel takes its module's name.
+  }];
+  let options = [
+    Option<"moduleName", "module-name", "std::string", /*default=*/"\"mie_gpu\"",
+           "Name of the merged module">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def MieGpuLowerLaunchesPass : Pass<"mie-gpu-lower-launches", "ModuleOp"> {
+  let summary = "Lower gpu.launch_func to calls through the runtime's GPU API (kernel ABI 4).";
+  let description = [{
+    Runs after `gpu-module-to-binary`: the `gpu.binary` ops, in module order, are the images the
+    code object exports as `mie_gpu_modules` (their index is the `module` argument below). Each
+    `gpu.launch_func` becomes, through `env->gpu` (`mie_kernel_env` offset 48) and `env->gpu_ctx`
+    (offset 40):
+
+      fn = gpu->get_function(ctx, module, "kernel")         // offset 8 of mie_gpu_api
+      rc = gpu->launch(ctx, fn, grid xyz, block xyz, shared bytes, params)  // offset 16
+
+    with `params` an array of pointers to each kernel argument (a buffer's aligned pointer, an
+    index as i64, other scalars as they are): the bare-pointer calling convention of
+    `convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv}`. A missing function is status 1.
+
+    Every public function and every function that launches gets `%env : !llvm.ptr` as a new first
+    argument and returns an i32 status: 0, or the first non-zero one of a launch or of a call to
+    such a function, returned at once (later launches do not run). Launches and such calls must be
+    at the top level of their function's body.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
 def MieInsertProfileHooksPass : Pass<"mie-insert-profile-hooks", "ModuleOp"> {
   let summary = "Call the runtime's profile hook around every kernel launch.";
   let description = [{

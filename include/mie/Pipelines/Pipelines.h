@@ -46,9 +46,11 @@ struct PrecisionOptions {
 };
 
 struct CompileOptions {
-  /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512"): one code object
-  /// per target in one package, whose runtime picks the best the machine supports.
+  /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512,cuda:sm_90"): one
+  /// code object per target in one package, whose runtime picks the best the machine supports.
   std::string target = "x86-64";
+  /// The CUDA toolkit for cuda targets' cubins (ptxas); empty: $CUDA_ROOT, else /usr/local/cuda.
+  std::string cudaPath;
   EmitKind emit = EmitKind::Package;
   std::string modelName = "model";
   /// Dump the IR after every pass (to stderr); for debugging the compiler.
@@ -98,7 +100,21 @@ void buildMsToMiePipeline(OpPassManager &pm);
 /// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.
 void buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes = 65536);
 
-/// Registers the three pipelines with ms-opt ("mie-ms-pipeline", "mie-ms-to-mie-pipeline",
+/// How buildMieToCudaPipeline makes the device code.
+struct CudaPipelineOptions {
+  /// "sm_90".
+  std::string chip = "sm_90";
+  /// "bin" (cubins through ptxas, needs `toolkit`) or "isa" (PTX, needs no toolkit).
+  std::string format = "isa";
+  /// The CUDA toolkit directory (bin/ptxas, nvvm/libdevice).
+  std::string toolkit;
+};
+
+/// mie (after buildMsToMiePipeline, for a cuda target) -> host code in the LLVM dialect that
+/// launches the kernels through kernel ABI 4, and the kernels as one `gpu.binary` (docs/cuda.md).
+void buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options = {});
+
+/// Registers the four pipelines with ms-opt ("mie-ms-pipeline", "mie-ms-to-mie-pipeline",
 /// "mie-to-llvm-pipeline").
 void registerPipelines();
 

@@ -61,9 +61,13 @@ enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 /// bytes do not depend on `jobs`) on up to `jobs` threads; 0 means one per core.
 /// `abiTable`, when not empty, is exported as the code object's ABI table (MIE_ABI_SYMBOL of
 /// runtime/include/mie/mie_kernel_abi.h), the facts the runtime checks the manifest against.
-FailureOr<std::string> emitCpuArtifact(ModuleOp module, const CpuTarget &target,
-                                       CpuArtifact artifact, StringRef entry = "main",
-                                       unsigned jobs = 0, ArrayRef<int64_t> abiTable = {});
+/// `addExports`, when given, adds what else the code object exports (a cuda target's
+/// `mie_gpu_modules`) to the translated module before optimization. An entry that returns an i32
+/// has it returned by `mie_entry` (a status); otherwise `mie_entry` returns 0.
+FailureOr<std::string>
+emitCpuArtifact(ModuleOp module, const CpuTarget &target, CpuArtifact artifact,
+                StringRef entry = "main", unsigned jobs = 0, ArrayRef<int64_t> abiTable = {},
+                function_ref<LogicalResult(llvm::Module &)> addExports = nullptr);
 
 } // namespace mlir::mie
 

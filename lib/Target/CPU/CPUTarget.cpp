@@ -42,6 +42,13 @@ using namespace mlir::mie;
 /// on mobilenet_v3's squeeze-excite scaling. The microkernels, vectorized by hand, need neither.
 /// MIE_ABI_SYMBOL of runtime/include/mie/mie_kernel_abi.h: exported next to mie_entry.
 constexpr const char *kAbiSymbol = "mie_abi";
+/// The GPU module table a cuda target's host code exports (CUDATarget.h); never defined by cpu code.
+constexpr const char *kGpuModulesSymbol = "mie_gpu_modules";
+
+/// What a code object exports; everything else is internal.
+static bool isExported(StringRef name) {
+  return name == "mie_entry" || name == kAbiSymbol || name == kGpuModulesSymbol;
+}
 
 constexpr const char *kX86Tuning = "+prefer-no-gather,+prefer-no-scatter";
 
@@ -104,7 +111,8 @@ static void initializeLLVMTargets() {
 }
 
 /// Adds `int32_t mie_entry(const mie_kernel_env *env, void *const *args)`: passes `env` as the
-/// first parameter of `entry` and loads one pointer per remaining parameter from `args`.
+/// first parameter of `entry` and loads one pointer per remaining parameter from `args`. Returns
+/// what `entry` returns when it returns an i32 status (a cuda target's host code), else 0.
 static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, ModuleOp op) {
   llvm::Function *entry = module.getFunction(entryName);
   if (!entry)
@@ -127,8 +135,8 @@ static LogicalResult addEntryWrapper(llvm::Module &module, StringRef entryName, 
     llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, args, i - 1);
     operands.push_back(b.CreateLoad(ptr, slot));
   }
-  b.CreateCall(entry, operands);
-  b.CreateRet(b.getInt32(0));
+  llvm::Value *status = b.CreateCall(entry, operands);
+  b.CreateRet(entry->getReturnType()->isIntegerTy(32) ? status : b.getInt32(0));
   return success();
 }
 
@@ -234,7 +242,7 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
 /// (`shared`): everything else becomes internal, so that O3 may inline it and drop what is unused.
 static void internalize(llvm::Module &module, const llvm::StringSet<> &shared = {}) {
   for (llvm::GlobalValue &v : module.global_values()) {
-    if (v.isDeclaration() || v.getName() == "mie_entry" || v.getName() == kAbiSymbol)
+    if (v.isDeclaration() || isExported(v.getName()))
       continue;
     if (shared.contains(v.getName()))
       v.setVisibility(llvm::GlobalValue::HiddenVisibility);
@@ -423,7 +431,8 @@ static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
 
 FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target,
                                             CpuArtifact artifact, StringRef entry, unsigned jobs,
-                                            ArrayRef<int64_t> abiTable) {
+                                            ArrayRef<int64_t> abiTable,
+                                            function_ref<LogicalResult(llvm::Module &)> addExports) {
   initializeLLVMTargets();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, llvmContext, "mie_kernels");
@@ -459,6 +468,8 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
     return failure();
   if (!abiTable.empty())
     addAbiTable(*module, abiTable);
+  if (addExports && failed(addExports(*module)))
+    return failure();
   if (llvm::verifyModule(*module, &llvm::errs()))
     return op.emitError("generated LLVM IR does not verify"), failure();
 

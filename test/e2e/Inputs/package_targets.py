@@ -2,8 +2,10 @@
 weights size, and per target its name, arch, whether it has its own weights section and how many
 kernels it lists. Reads the header and manifest only (docs/package-format.md).
 
-usage: package_targets.py PACKAGE.mie [--extract-code FILE]
-With --extract-code, also writes the first target's code section (an ELF shared object) to FILE.
+usage: package_targets.py PACKAGE.mie [--extract-code FILE [TARGET]]
+With --extract-code, also writes the code section (an ELF shared object) of the first target, or of
+the one named TARGET, to FILE. Targets of a kind other than cpu also print their kind, format and
+host_arch.
 """
 import json
 import struct
@@ -22,10 +24,14 @@ def main():
     for t in manifest["targets"]:
         own = t.get("weights")
         weights = f"own weights {own['size']} bytes" if own else "shared weights"
+        extra = ""
+        if t["kind"] != "cpu":
+            extra = f" (kind {t['kind']}, format {t['format']}, host_arch {t.get('host_arch')})"
         print(f"target {t['name']} arch {t['arch']} abi {t['abi_version']}: {weights}, "
-              f"{len(t.get('kernels', []))} kernels")
-    if len(sys.argv) == 4 and sys.argv[2] == "--extract-code":
-        code = manifest["targets"][0]["code"]
+              f"{len(t.get('kernels', []))} kernels{extra}")
+    if len(sys.argv) in (4, 5) and sys.argv[2] == "--extract-code":
+        chosen = [t for t in manifest["targets"] if len(sys.argv) == 4 or t["name"] == sys.argv[4]]
+        code = chosen[0]["code"]
         with open(sys.argv[1], "rb") as f, open(sys.argv[3], "wb") as out:
             f.seek(code["offset"])
             out.write(f.read(code["size"]))
