@@ -89,18 +89,9 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes) {
-  pm.addPass(createMieLowerViewsPass());
-  // Parallel dims become scf.parallel; the outer one of each kernel runs on the runtime's pool.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
-  MieParallelizeLoopsPassOptions parallelOptions;
-  parallelOptions.minBytes = parallelMinBytes;
-  pm.addPass(createMieParallelizeLoopsPass(parallelOptions));
-  pm.addPass(createMieInsertProfileHooksPass());
-  pm.addPass(createMieExpandMathPass());
-  // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
-  pm.addPass(createConvertMathToFuncs());
+/// Host code without parallel loops to LLVM: the end of buildMieToLLVMPipeline, and the host side
+/// of a cuda target after its device side.
+static void buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -118,23 +109,19 @@ void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinByt
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The host side after the device side: what buildMieToLLVMPipeline does after its parallel loops
-/// (the host code has none left).
-static void buildHostToLLVMPipeline(OpPassManager &pm) {
+void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes) {
+  pm.addPass(createMieLowerViewsPass());
+  // Parallel dims become scf.parallel; the outer one of each kernel runs on the runtime's pool.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  MieParallelizeLoopsPassOptions parallelOptions;
+  parallelOptions.minBytes = parallelMinBytes;
+  pm.addPass(createMieParallelizeLoopsPass(parallelOptions));
+  pm.addPass(createMieInsertProfileHooksPass());
+  pm.addPass(createMieExpandMathPass());
+  // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
+  pm.addPass(createConvertMathToFuncs());
+  buildHostToLLVMPipeline(pm);
 }
 
 void mlir::mie::buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options) {
