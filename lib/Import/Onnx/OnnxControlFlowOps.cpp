@@ -40,8 +40,8 @@ FailureOr<OnnxGraph *> requireGraph(NodeImporter &n, StringRef name) {
 /// Imports `graph` into a new block of `region` with arguments of `argTypes`, terminated by
 /// ms.region_yield of the subgraph's outputs. Null when the import failed (reported).
 ///
-/// The region belongs to a placeholder op without results (the result types are those of the
-/// subgraph's outputs, known only now): the real op takes the region over (takeOver).
+/// The region belongs to a holder, an op of the same kind without results (the result types are
+/// those of the subgraph's outputs, known only now): the real op takes the region over (takeOver).
 Block *importRegion(NodeImporter &n, OnnxGraph &graph, TypeRange argTypes, Region &region) {
   Block *block = new Block();
   region.push_back(block);
@@ -56,11 +56,11 @@ Block *importRegion(NodeImporter &n, OnnxGraph &graph, TypeRange argTypes, Regio
   return block;
 }
 
-/// Moves the regions of `placeholder` into `op` and erases the placeholder.
-void takeOver(Operation *op, Operation *placeholder) {
-  for (auto [to, from] : llvm::zip(op->getRegions(), placeholder->getRegions()))
+/// Moves the regions of `holder` into `op` and erases the holder.
+void takeOver(Operation *op, Operation *holder) {
+  for (auto [to, from] : llvm::zip(op->getRegions(), holder->getRegions()))
     to.takeBody(from);
-  placeholder->erase();
+  holder->erase();
 }
 
 ValueRange yieldedValues(Block &block) {
@@ -116,15 +116,15 @@ LogicalResult importIf(NodeImporter &n) {
   FailureOr<Value> cond = n.input(0);
   if (failed(cond))
     return failure();
-  auto placeholder = ms::IfOp::create(n.builder(), n.loc(), TypeRange(), *cond);
-  llvm::scope_exit erasePlaceholder([&] {
-    if (placeholder)
-      placeholder->erase();
+  auto holder = ms::IfOp::create(n.builder(), n.loc(), TypeRange(), *cond);
+  llvm::scope_exit eraseHolder([&] {
+    if (holder)
+      holder->erase();
   });
-  Block *thenBlock = importRegion(n, **thenGraph, {}, placeholder.getThenRegion());
+  Block *thenBlock = importRegion(n, **thenGraph, {}, holder.getThenRegion());
   if (!thenBlock)
     return failure();
-  Block *elseBlock = importRegion(n, **elseGraph, {}, placeholder.getElseRegion());
+  Block *elseBlock = importRegion(n, **elseGraph, {}, holder.getElseRegion());
   if (!elseBlock)
     return failure();
   ValueRange thenValues = yieldedValues(*thenBlock), elseValues = yieldedValues(*elseBlock);
@@ -139,8 +139,8 @@ LogicalResult importIf(NodeImporter &n) {
               "compiler needs shapes known at compile time)";
   }
   auto op = ms::IfOp::create(n.builder(), n.loc(), thenValues.getTypes(), *cond);
-  takeOver(op, placeholder);
-  placeholder = nullptr;
+  takeOver(op, holder);
+  holder = nullptr;
   if (failed(finishRegionOp(n, op)))
     return failure();
   for (unsigned i = 0; i < op.getNumResults(); ++i)
@@ -203,12 +203,12 @@ LogicalResult importLoop(NodeImporter &n) {
       return failure();
     cond = *c;
   }
-  auto placeholder = ms::LoopOp::create(n.builder(), n.loc(), TypeRange(), tripCount, cond, inits);
-  llvm::scope_exit erasePlaceholder([&] {
-    if (placeholder)
-      placeholder->erase();
+  auto holder = ms::LoopOp::create(n.builder(), n.loc(), TypeRange(), tripCount, cond, inits);
+  llvm::scope_exit eraseHolder([&] {
+    if (holder)
+      holder->erase();
   });
-  Block *block = importRegion(n, **body, argTypes, placeholder.getBody());
+  Block *block = importRegion(n, **body, argTypes, holder.getBody());
   if (!block)
     return failure();
   ValueRange yielded = yieldedValues(*block);
@@ -262,8 +262,8 @@ LogicalResult importLoop(NodeImporter &n) {
     }
   }
   auto op = ms::LoopOp::create(n.builder(), n.loc(), resultTypes, tripCount, cond, inits);
-  takeOver(op, placeholder);
-  placeholder = nullptr;
+  takeOver(op, holder);
+  holder = nullptr;
   if (failed(finishRegionOp(n, op)))
     return failure();
   for (unsigned i = 0; i < n.numOutputs(); ++i)
@@ -309,13 +309,13 @@ FailureOr<ms::ScanOp> buildScan(NodeImporter &n, OnnxGraph &graph, ArrayRef<Valu
     slice.erase(slice.begin() + inAxes[i]);
     argTypes.push_back(RankedTensorType::get(slice, type.getElementType()));
   }
-  auto placeholder = ms::ScanOp::create(n.builder(), n.loc(), TypeRange(), states, inputs, inAxes,
+  auto holder = ms::ScanOp::create(n.builder(), n.loc(), TypeRange(), states, inputs, inAxes,
                                         inDirections, outAxes, outDirections);
-  llvm::scope_exit erasePlaceholder([&] {
-    if (placeholder)
-      placeholder->erase();
+  llvm::scope_exit eraseHolder([&] {
+    if (holder)
+      holder->erase();
   });
-  Block *block = importRegion(n, graph, argTypes, placeholder.getBody());
+  Block *block = importRegion(n, graph, argTypes, holder.getBody());
   if (!block)
     return failure();
   ValueRange yielded = yieldedValues(*block);
@@ -343,8 +343,8 @@ FailureOr<ms::ScanOp> buildScan(NodeImporter &n, OnnxGraph &graph, ArrayRef<Valu
   }
   auto op = ms::ScanOp::create(n.builder(), n.loc(), resultTypes, states, inputs, inAxes,
                                inDirections, axes, directions);
-  takeOver(op, placeholder);
-  placeholder = nullptr;
+  takeOver(op, holder);
+  holder = nullptr;
   if (failed(finishRegionOp(n, op)))
     return failure();
   return op;

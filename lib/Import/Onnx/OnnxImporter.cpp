@@ -137,6 +137,11 @@ private:
   FailureOr<SmallVector<Type>> inputTypes();
   LogicalResult sortNodes(const std::vector<OnnxNode> &nodes, std::vector<size_t> &order);
   LogicalResult importNode(const OnnxNode &node);
+  /// Defines the initializers that no input of the same name shadows (`isInput`), then imports
+  /// `nodes` in dependency order. Failure stops the import at once; with collectAllUnsupported a
+  /// failing node only sets `hadError` and the others are still imported (and reported).
+  LogicalResult importBody(std::deque<OnnxTensor> &initializers, const std::vector<OnnxNode> &nodes,
+                           function_ref<bool(StringRef)> isInput, bool &hadError);
   void poisonOutputs(const OnnxNode &node);
   LogicalResult buildReturn();
 
@@ -388,6 +393,32 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   return result;
 }
 
+LogicalResult GraphImporter::importBody(std::deque<OnnxTensor> &initializers,
+                                        const std::vector<OnnxNode> &nodes,
+                                        function_ref<bool(StringRef)> isInput,
+                                        bool &hadError) {
+  for (OnnxTensor &tensor : initializers) {
+    if (isInput(tensor.name))
+      continue;
+    ValueEntry &entry = newEntry(tensor.type, nodeLoc(tensor.name));
+    entry.tensor = &tensor;
+    entry.known = tensor.known;
+    define(tensor.name, entry);
+  }
+  std::vector<size_t> order;
+  if (failed(sortNodes(nodes, order)))
+    return failure();
+  hadError = false;
+  for (size_t index : order) {
+    if (succeeded(importNode(nodes[index])))
+      continue;
+    hadError = true;
+    if (!opts.collectAllUnsupported)
+      return failure();
+  }
+  return success();
+}
+
 FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Block *block,
                                                             ArrayRef<Value> args) {
   // The subgraph's names shadow nothing (ONNX forbids it) but must not outlive it: a sibling
@@ -407,26 +438,15 @@ FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Bl
     entry.value = arg;
     define(input.name, entry);
   }
-  for (OnnxTensor &tensor : graph.initializers) {
-    if (llvm::any_of(graph.inputs, [&](const OnnxGraphValue &v) { return v.name == tensor.name; }))
-      continue;
-    ValueEntry &entry = newEntry(tensor.type, nodeLoc(tensor.name));
-    entry.tensor = &tensor;
-    entry.known = tensor.known;
-    define(tensor.name, entry);
-  }
-  std::vector<size_t> order;
-  if (failed(sortNodes(graph.nodes, order)))
-    return failure();
   bool hadError = false;
-  for (size_t index : order) {
-    if (succeeded(importNode(graph.nodes[index])))
-      continue;
-    hadError = true;
-    if (!opts.collectAllUnsupported)
-      return failure();
-  }
-  if (hadError)
+  if (failed(importBody(
+          graph.initializers, graph.nodes,
+          [&](StringRef name) {
+            return llvm::any_of(graph.inputs,
+                                [&](const OnnxGraphValue &v) { return v.name == name; });
+          },
+          hadError)) ||
+      hadError)
     return failure();
   SmallVector<Value> results;
   for (const OnnxGraphValue &output : graph.outputs) {
@@ -503,26 +523,11 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
     entry.value.setLoc(entry.loc);
     define(input.name, entry);
   }
-  for (OnnxTensor &tensor : model.initializers) {
-    if (values.count(tensor.name)) // an input of the same name wins, as ONNX says
-      continue;
-    ValueEntry &entry = newEntry(tensor.type, nodeLoc(tensor.name));
-    entry.tensor = &tensor;
-    entry.known = tensor.known;
-    define(tensor.name, entry);
-  }
-
-  std::vector<size_t> order;
-  if (failed(sortNodes(model.nodes, order)))
-    return failure();
+  // An input of the same name as an initializer wins, as ONNX says.
   bool hadError = false;
-  for (size_t index : order) {
-    if (succeeded(importNode(model.nodes[index])))
-      continue;
-    hadError = true;
-    if (!opts.collectAllUnsupported)
-      return failure();
-  }
+  if (failed(importBody(model.initializers, model.nodes,
+                        [&](StringRef name) { return values.count(name) != 0; }, hadError)))
+    return failure();
   if (failed(buildReturn()) || hadError)
     return failure();
   // Known values whose only users folded away (the operands of shape arithmetic, small integer
