@@ -72,9 +72,13 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
   buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision);
 }
 
-void mlir::mie::buildMsToMiePipeline(OpPassManager &pm) {
+void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) {
   pm.addPass(createConvertMsToMiePass());
   pm.addPass(createMieSelectKernelsPass());
+  // cuda targets only: convolutions and GEMMs on cuDNN / cuBLASLt, before anything lowers them.
+  MieGpuLibraryCallsPassOptions libraryOptions;
+  libraryOptions.libraries = gpuLibraries.str();
+  pm.addPass(createMieGpuLibraryCallsPass(libraryOptions));
   pm.addPass(createMiePackWeightsPass());
   // Narrow products the microkernels do not serve yet accumulate in f32 on the portable path.
   pm.addPass(createMieWidenAccumulationPass());
@@ -213,7 +217,9 @@ static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
           : TargetAttr::get(module.getContext(), TargetKind::cpu,
                             target.arch == "x86_64" ? "x86-64" : target.arch, target.features);
   module->setAttr(MieDialect::getTargetAttrName(), attr);
-  return runPipeline(module, options, buildMsToMiePipeline);
+  return runPipeline(module, options, [&](OpPassManager &pm) {
+    buildMsToMiePipeline(pm, options.cudaLibraries);
+  });
 }
 
 /// The cuda lowering of a module after lowerToMie: cubins (format "bin", through the toolkit's

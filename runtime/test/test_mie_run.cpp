@@ -300,4 +300,75 @@ TEST_F(MieRun, CudaTargetOrFallback) {
   EXPECT_NE(r.out.find("\ncuda: none: no CUDA device\n"), std::string::npos) << r.out;
 }
 
+// The selection rule of a portable package (cpu and cuda targets) and its overrides: --target with a kind
+// (cpu, cuda, gpu) or a name, MIE_TARGET, and the "selected:" line that says why.
+TEST_F(MieRun, PortablePackageSelectionAndOverrides) {
+  const std::string pkg = tmp_path("portable.mie");
+  ASSERT_EQ(test_model_writer(weights_, {host_target(kernel_bytes()), cuda_target(cuda_kernel_bytes(), "sm_80"),
+                                         cuda_target(cuda_kernel_bytes(), "sm_90")})
+                .write(pkg),
+            "");
+  const std::string y = tmp_path("y.npy"), rs = tmp_path("rowsum.npy");
+  const std::vector<std::string> io = {"--input", x_npy_, "--input", k_pb_, "--output", y, "--output", rs};
+  auto args = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = {pkg};
+    a.insert(a.end(), io.begin(), io.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  {
+    ScopedEnv env;
+    env.set("MIE_CUDA_DRIVER", "/nonexistent/libcuda.so.1").unset("MIE_TARGET");
+    Result r = run(args({}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(std::string("target '") + host_target_name() + "'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("selected: automatic: the best cpu target for this host; no cuda target runs here "
+                         "('cuda-sm_80': no CUDA driver (/nonexistent/libcuda.so.1: "),
+              std::string::npos)
+        << r.out;
+    check_outputs(y, rs);
+    r = run(args({"--target", "cuda"}));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err.rfind("mie-run: error: package '" + pkg +
+                              "': target 'cuda': no cuda target can run here: 'cuda-sm_80': no CUDA driver (",
+                          0),
+              0u)
+        << r.err;
+  }
+  ScopedEnv env;
+  env.set("MIE_CUDA_DRIVER", MIE_TEST_FAKE_CUDA).set("MIE_FAKE_CUDA_SM", "90").set("MIE_FAKE_CUDA_DEVICES", "1");
+  env.unset("MIE_FAKE_CUDA_FAIL").unset("MIE_TARGET");
+  Result r = run(args({}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("target 'cuda-sm_90'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("selected: automatic: a CUDA device runs it, and cuda targets rank above cpu ones\n"),
+            std::string::npos)
+      << r.out;
+  check_outputs(y, rs);
+  // An sm_80 device runs only the sm_80 target.
+  env.set("MIE_FAKE_CUDA_SM", "80");
+  r = run(args({"--target", "gpu"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("target 'cuda-sm_80'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("selected: --target gpu\n"), std::string::npos) << r.out;
+  check_outputs(y, rs);
+  r = run(args({"--target", "cpu"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(std::string("target '") + host_target_name() + "'"), std::string::npos) << r.out;
+  check_outputs(y, rs);
+  env.set("MIE_TARGET", "cpu");
+  r = run(args({}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(std::string("target '") + host_target_name() + "'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("selected: MIE_TARGET=cpu\n"), std::string::npos) << r.out;
+  // --target wins over the environment; a name that is neither a target nor a kind is refused.
+  r = run(args({"--target", "cuda-sm_80"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("target 'cuda-sm_80'"), std::string::npos) << r.out;
+  env.set("MIE_TARGET", "tpu");
+  r = run(args({}));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("MIE_TARGET: no target named 'tpu' (package has: "), std::string::npos) << r.err;
+}
+
 }  // namespace

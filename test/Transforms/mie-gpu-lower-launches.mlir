@@ -104,3 +104,82 @@ module attributes {gpu.container_module} {
   }
   gpu.binary @a [#gpu.object<#nvvm.target<chip = "sm_90">, bin = "A">]
 }
+
+// -----
+
+// Tests that a GEMM marked for cuBLASLt becomes a call of gpu->matmul (mie_gpu_api offset 40) with
+// a constant mie_gpu_matmul_desc of 13 i64 words: dtype 1 (f32), batch 2, m 4, n 8, k 16, trans_a
+// 0, trans_b 1, batch strides 64 / 128 / 32, epilogue 5 (bias + gelu), residual 0, alpha 0.5 as
+// its IEEE bits (0x3FE0000000000000); the operands as pointers, NULL for the absent residual; its
+// status returned at once. The module exports mie_gpu_libraries = 1 (cuBLASLt).
+// CHECK: llvm.mlir.global internal constant @__mie_gpu_matmul_desc(dense<[1, 2, 4, 8, 16, 0, 1, 64, 128, 32, 5, 0, 4602678819172646912]> : tensor<13xi64>)
+// CHECK: llvm.mlir.global external constant @mie_gpu_libraries(1 : i64)
+// CHECK-LABEL: func.func private @main_k0
+// CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[A:[^:]+]]: memref<2x4x16xf32>, %[[B:[^:]+]]: memref<2x8x16xf32>, %[[BIAS:[^:]+]]: memref<8xf32>, %[[Y:[^:]+]]: memref<2x4x8xf32>) -> i32
+// CHECK: %[[GPUSLOT:.+]] = llvm.getelementptr %[[ENV]][48]
+// CHECK: %[[GPU:.+]] = llvm.load %[[GPUSLOT]]
+// CHECK: %[[CTXSLOT:.+]] = llvm.getelementptr %[[ENV]][40]
+// CHECK: %[[CTX:.+]] = llvm.load %[[CTXSLOT]]
+// CHECK: %[[FNSLOT:.+]] = llvm.getelementptr %[[GPU]][40]
+// CHECK: %[[FN:.+]] = llvm.load %[[FNSLOT]]
+// CHECK: %[[DESC:.+]] = llvm.mlir.addressof @__mie_gpu_matmul_desc
+// CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[PA:.+]] = llvm.inttoptr
+// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK: %[[PB:.+]] = llvm.inttoptr
+// CHECK: memref.extract_aligned_pointer_as_index %[[BIAS]]
+// CHECK: %[[PBIAS:.+]] = llvm.inttoptr
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: %[[PY:.+]] = llvm.inttoptr
+// CHECK: %[[ST:.+]] = llvm.call %[[FN]](%[[CTX]], %[[DESC]], %[[PA]], %[[PB]], %[[PBIAS]], %[[NULL]], %[[PY]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK: %[[BAD:.+]] = arith.cmpi ne, %[[ST]], %{{.+}} : i32
+// CHECK: cf.cond_br %[[BAD]], ^[[EXIT:bb[0-9]+]](%[[ST]] : i32), ^{{bb[0-9]+}}
+// CHECK-NOT: mie.gemm
+// CHECK-LABEL: func.func @main
+// CHECK: call @main_k0(%{{.+}}) : (!llvm.ptr, memref<2x4x16xf32>, memref<2x8x16xf32>, memref<8xf32>, memref<2x4x8xf32>) -> i32
+module attributes {gpu.container_module} {
+  func.func private @main_k0(%a: memref<2x4x16xf32>, %b: memref<2x8x16xf32>, %bias: memref<8xf32>, %y: memref<2x4x8xf32>) {
+    mie.gemm ins(%a, %b : memref<2x4x16xf32>, memref<2x8x16xf32>) bias(%bias : memref<8xf32>) outs(%y : memref<2x4x8xf32>) {trans_b, alpha = 0.5 : f64, epilogue = #mie.epilogue<bias, activation = gelu_tanh>, mie.gpu_library = "cublaslt"}
+    return
+  }
+  func.func @main(%a: memref<2x4x16xf32>, %b: memref<2x8x16xf32>, %bias: memref<8xf32>, %y: memref<2x4x8xf32>) {
+    call @main_k0(%a, %b, %bias, %y) : (memref<2x4x16xf32>, memref<2x8x16xf32>, memref<8xf32>, memref<2x4x8xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// Tests that a convolution marked for cuDNN becomes a call of gpu->conv2d (offset 48) with a
+// constant mie_gpu_conv2d_desc of 20 words (dtype 2 = f16, n c h w, k r s, out_h out_w, strides,
+// pads, dilations, groups, activation 1 = relu, bias 0, residual 1), next to a kernel launch in the
+// same function; mie_gpu_libraries = 2 (cuDNN).
+// CHECK: llvm.mlir.global internal constant @__mie_gpu_conv2d_desc(dense<[2, 1, 8, 16, 16, 16, 3, 3, 8, 8, 2, 2, 1, 1, 1, 1, 2, 1, 0, 1]> : tensor<20xi64>)
+// CHECK: llvm.mlir.global external constant @mie_gpu_libraries(2 : i64)
+// CHECK-LABEL: func.func private @main_k0
+// CHECK: llvm.getelementptr %{{.+}}[48] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.mlir.addressof @__mie_gpu_conv2d_desc
+// CHECK: llvm.call %{{.+}}(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK: cf.cond_br
+// CHECK: llvm.getelementptr %{{.+}}[16] : (!llvm.ptr) -> !llvm.ptr, i8
+module attributes {gpu.container_module} {
+  func.func private @main_k0(%x: memref<1x8x16x16xf16>, %w: memref<16x4x3x3xf16>, %r: memref<1x16x8x8xf16>, %y: memref<1x16x8x8xf16>) {
+    mie.conv2d ins(%x, %w : memref<1x8x16x16xf16>, memref<16x4x3x3xf16>) residual(%r : memref<1x16x8x8xf16>) outs(%y : memref<1x16x8x8xf16>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, groups = 2 : i64, epilogue = #mie.epilogue<residual, activation = relu>, mie.gpu_library = "cudnn"}
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @mie_gpu::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<1x16x8x8xf16>)
+    return
+  }
+  gpu.binary @mie_gpu [#gpu.object<#nvvm.target<chip = "sm_90">, bin = "\7FELF">]
+}
+
+// -----
+
+// Tests that a library op the library cannot compute is refused (an uneven padding cuDNN lacks).
+module attributes {gpu.container_module} {
+  func.func private @uneven(%x: memref<1x8x16x16xf32>, %w: memref<16x8x3x3xf32>, %y: memref<1x16x8x8xf32>) {
+    // expected-error @below {{mie-gpu-lower-launches: cuDNN cannot compute this op (mie-gpu-library-calls should have kept it a kernel)}}
+    mie.conv2d ins(%x, %w : memref<1x8x16x16xf32>, memref<16x8x3x3xf32>) outs(%y : memref<1x16x8x8xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 1, 1>, mie.gpu_library = "cudnn"}
+    return
+  }
+}

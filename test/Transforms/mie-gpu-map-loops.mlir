@@ -148,3 +148,31 @@ func.func private @main_k0_shared_scratch(%x: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that a library call (a GEMM for cuBLASLt) stays on the host next to the launch of the
+// loop after it (the rest of its epilogue), which is mapped as usual.
+// CHECK-LABEL: func.func private @library_then_loop
+// CHECK: mie.gemm
+// CHECK-SAME: mie.gpu_library = "cublaslt"
+// CHECK: gpu.launch
+// CHECK: math.tanh
+// CHECK: gpu.terminator
+// CHECK: return
+module {
+  func.func private @library_then_loop(%a: memref<8x32xf32>, %b: memref<32x16xf32>, %y: memref<8x16xf32>) {
+    mie.gemm ins(%a, %b : memref<8x32xf32>, memref<32x16xf32>) outs(%y : memref<8x16xf32>) {mie.gpu_library = "cublaslt"}
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
+      %v = memref.load %y[%i, %j] : memref<8x16xf32>
+      %t = math.tanh %v : f32
+      memref.store %t, %y[%i, %j] : memref<8x16xf32>
+      scf.reduce
+    }
+    return
+  }
+}

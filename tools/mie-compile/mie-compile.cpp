@@ -87,6 +87,12 @@ cl::opt<std::string> cudaPath(
     cl::desc("The CUDA toolkit whose ptxas makes the cubins of cuda targets (default: $CUDA_ROOT, "
              "else /usr/local/cuda)"),
     cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string> cudaLibraries(
+    "cuda-libraries",
+    cl::desc("What cuda targets compute convolutions and GEMMs with: cublaslt,cudnn (default: "
+             "cuBLASLt for GEMMs and MatMuls, cuDNN for convolutions, loaded by the runtime), a "
+             "subset, or none (generated kernels only)"),
+    cl::value_desc("list"), cl::init("cublaslt,cudnn"), cl::cat(category));
 cl::opt<int64_t> parallelMinBytes(
     "parallel-min-bytes",
     cl::desc(
@@ -436,6 +442,7 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.emit = emit;
   options.target = target;
   options.cudaPath = cudaPath;
+  options.cudaLibraries = cudaLibraries;
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;

@@ -20,6 +20,33 @@
 namespace mie::run {
 namespace {
 
+// Why the session runs `chosen`: the user's choice, or the automatic rule and what it skipped.
+std::string selection_reason(const std::string &requested, const char *chosen, const mie_package *package) {
+  const char *env = std::getenv("MIE_TARGET");
+  if (!requested.empty()) return "--target " + requested;
+  if (env && env[0]) return std::string("MIE_TARGET=") + env;
+  uint32_t n = 0;
+  mie_package_num_targets(package, &n);
+  std::string chosen_kind, skipped_cuda;
+  bool has_cuda = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    mie_target_info t;
+    if (mie_package_target_info(package, i, &t) != MIE_OK) continue;
+    if (std::strcmp(t.name, chosen) == 0) chosen_kind = t.kind;
+    if (std::strcmp(t.kind, "cuda") != 0) continue;
+    has_cuda = true;
+    int32_t runnable = 0;
+    const char *why = "";
+    mie_package_target_check(package, i, &runnable, &why);
+    if (!runnable && skipped_cuda.empty()) skipped_cuda = std::string("'") + t.name + "': " + why;
+  }
+  if (chosen_kind == "cuda") return "automatic: a CUDA device runs it, and cuda targets rank above cpu ones";
+  if (has_cuda)
+    return "automatic: the best cpu target for this host; no cuda target runs here (" +
+           (skipped_cuda.empty() ? std::string("none is runnable") : skipped_cuda) + ")";
+  return "automatic: the best cpu target for this host (the package has no cuda target)";
+}
+
 const char kUsage[] =
     "usage: mie-run model.mie [options]\n"
     "  --input [NAME=]FILE    input tensor (.npy or ONNX TensorProto .pb); without NAME= inputs are taken in\n"
@@ -27,8 +54,9 @@ const char kUsage[] =
     "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the model's order\n"
     "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
-    "  --target NAME          run this package target (default: the best one for this host: a cuda target\n"
-    "                         when a CUDA device can run one, else the most specialized cpu target)\n"
+    "  --target NAME|KIND     run this package target, or the best one of a kind: cpu, cuda (or gpu); default:\n"
+    "                         $MIE_TARGET when set, else the best one for this host: a cuda target when a CUDA\n"
+    "                         device can run one, else the most specialized cpu target\n"
     "  -v, --verbose          also say why each other target of the package was not chosen\n"
     "  --devices              print what this machine can run packages on (the CPU and the CUDA device, or why\n"
     "                         there is none) and exit\n"
@@ -399,6 +427,7 @@ int Runner::main(int argc, char **argv) {
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
   if (std::strcmp(device, "cpu") != 0) std::fprintf(out_, "device: %s\n", device);
+  std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, package_).c_str());
   mie_signature_state signature = MIE_SIGNATURE_NONE;
   uint8_t signer[MIE_PUBLIC_KEY_BYTES];
   mie_package_signature(package_, &signature, signer);

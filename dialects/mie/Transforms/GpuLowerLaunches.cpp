@@ -3,6 +3,7 @@
 #include "dialects/mie/Transforms/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/bit.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEGPULOWERLAUNCHESPASS
@@ -14,6 +15,12 @@ namespace {
 // mie_kernel_env::gpu_ctx and ::gpu, and of mie_gpu_api::get_function and ::launch.
 constexpr int64_t kEnvGpuCtxOffset = 40, kEnvGpuOffset = 48;
 constexpr int64_t kApiGetFunctionOffset = 8, kApiLaunchOffset = 16;
+/// gpu api 2: mie_gpu_api::matmul and ::conv2d, and the MIE_GPU_LIBRARY_* bits of mie_gpu_libraries.
+constexpr int64_t kApiMatmulOffset = 40, kApiConv2dOffset = 48;
+constexpr int64_t kLibraryCublasLt = 1, kLibraryCudnn = 2;
+/// mie_gpu_matmul_desc / mie_gpu_conv2d_desc field values (mie_kernel_abi.h).
+constexpr int64_t kEpilogueBias = 1, kEpilogueRelu = 2, kEpilogueGelu = 4;
+constexpr int64_t kActivationRelu = 1;
 /// The status of a launch whose kernel the runtime does not find.
 constexpr int32_t kMissingFunctionStatus = 1;
 
@@ -76,6 +83,128 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
     if (type.isIntOrFloat())
       return value;
     return failure();
+  }
+
+  /// The mie_dtype of mie_rt.h for a library call's element type.
+  static int64_t dtypeCode(Type t) { return t.isF32() ? 1 : t.isF16() ? 2 : 3; }
+
+  /// The words of `op`'s descriptor (every field 8 bytes, in the header's order), or failure.
+  static FailureOr<SmallVector<int64_t>> descriptorWords(Operation *op) {
+    auto shape = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+    Type element = cast<MemRefType>(op->getOperand(0).getType()).getElementType();
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      ArrayRef<int64_t> out = shape(gemm.getOutput()), a = shape(gemm.getA());
+      if (gemm.getTransC() || (out.size() != 2 && out.size() != 3))
+        return failure();
+      bool batched = out.size() == 3;
+      int64_t m = out[out.size() - 2], n = out[out.size() - 1];
+      int64_t k = gemm.getTransA() ? a[a.size() - 2] : a[a.size() - 1];
+      EpilogueAttr epilogue = gemm.getEpilogue();
+      int64_t code = epilogue.getBias() ? kEpilogueBias : 0;
+      if (epilogue.getActivation() == Activation::relu)
+        code |= kEpilogueRelu;
+      else if (epilogue.getActivation() == Activation::gelu_tanh)
+        code |= kEpilogueGelu;
+      else if (epilogue.getActivation() != Activation::none || epilogue.getClamp())
+        return failure();
+      double alpha = gemm.getAlpha().convertToDouble();
+      return SmallVector<int64_t>{dtypeCode(element),
+                                  batched ? out[0] : 1,
+                                  m,
+                                  n,
+                                  k,
+                                  gemm.getTransA() ? 1 : 0,
+                                  gemm.getTransB() ? 1 : 0,
+                                  batched ? m * k : 0,
+                                  batched ? k * n : 0,
+                                  batched ? m * n : 0,
+                                  code,
+                                  epilogue.getResidual() ? 1 : 0,
+                                  llvm::bit_cast<int64_t>(alpha)};
+    }
+    auto conv = cast<Conv2dOp>(op);
+    ArrayRef<int64_t> x = shape(conv.getInput()), w = shape(conv.getFilter()),
+                      y = shape(conv.getOutput());
+    ArrayRef<int64_t> pads = conv.getPads(), strides = conv.getStrides(),
+                      dilations = conv.getDilations();
+    EpilogueAttr epilogue = conv.getEpilogue();
+    if (pads[0] != pads[2] || pads[1] != pads[3] || epilogue.getClamp() ||
+        (epilogue.getActivation() != Activation::none &&
+         epilogue.getActivation() != Activation::relu))
+      return failure();
+    return SmallVector<int64_t>{dtypeCode(element),
+                                x[0], x[1], x[2], x[3],
+                                w[0], w[2], w[3],
+                                y[2], y[3],
+                                strides[0], strides[1],
+                                pads[0], pads[1],
+                                dilations[0], dilations[1],
+                                conv.getGroups(),
+                                epilogue.getActivation() == Activation::relu ? kActivationRelu : 0,
+                                epilogue.getBias() ? 1 : 0,
+                                epilogue.getResidual() ? 1 : 0};
+  }
+
+  /// `op` (a mie.gemm / mie.conv2d marked by mie-gpu-library-calls) as a call of gpu->matmul /
+  /// gpu->conv2d with a constant descriptor; its status returned at once when not zero.
+  LogicalResult lowerLibraryCall(Operation *op, func::FuncOp func, OpBuilder &top,
+                                 SymbolTable &symbols, int64_t &libraries) {
+    MLIRContext *ctx = op->getContext();
+    Location loc = op->getLoc();
+    bool isGemm = isa<GemmOp>(op);
+    FailureOr<SmallVector<int64_t>> words = descriptorWords(op);
+    if (failed(words))
+      return op->emitError("mie-gpu-lower-launches: ")
+             << (isGemm ? "cuBLASLt" : "cuDNN")
+             << " cannot compute this op (mie-gpu-library-calls should have kept it a kernel)";
+    libraries |= isGemm ? kLibraryCublasLt : kLibraryCudnn;
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+    auto arrayType = LLVM::LLVMArrayType::get(i64, words->size());
+    auto global = LLVM::GlobalOp::create(
+        top, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        isGemm ? "__mie_gpu_matmul_desc" : "__mie_gpu_conv2d_desc",
+        DenseElementsAttr::get(RankedTensorType::get({int64_t(words->size())}, i64),
+                               ArrayRef<int64_t>(*words)));
+    symbols.insert(global); // renamed when the name is taken
+
+    OpBuilder b(op);
+    Value env = func.getArgument(0);
+    Value gpu = loadPointer(b, loc, env, kEnvGpuOffset);
+    Value gpuCtx = loadPointer(b, loc, env, kEnvGpuCtxOffset);
+    Value fn = loadPointer(b, loc, gpu, isGemm ? kApiMatmulOffset : kApiConv2dOffset);
+    Value desc = LLVM::AddressOfOp::create(b, loc, global);
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    // (ctx, desc, in0, in1, bias, residual, out): both ops order their operands this way.
+    SmallVector<Value> args = {gpuCtx, desc};
+    auto pointer = [&](Value v) -> Value {
+      if (!v)
+        return null;
+      FailureOr<Value> p = kernelArgument(b, loc, v);
+      return succeeded(p) ? *p : Value();
+    };
+    Value in0, in1, bias, residual, out;
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      in0 = gemm.getA(), in1 = gemm.getB(), bias = gemm.getBias(), residual = gemm.getResidual();
+      out = gemm.getOutput();
+    } else {
+      auto conv = cast<Conv2dOp>(op);
+      in0 = conv.getInput(), in1 = conv.getFilter(), bias = conv.getBias();
+      residual = conv.getResidual(), out = conv.getOutput();
+    }
+    for (Value v : {in0, in1, bias, residual, out}) {
+      Value p = pointer(v);
+      if (!p)
+        return op->emitError("mie-gpu-lower-launches: cannot pass ")
+               << v.getType() << " to a GPU library (static identity buffers only)";
+      args.push_back(p);
+    }
+    auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+    SmallVector<Value> operands = {fn};
+    llvm::append_range(operands, args);
+    Value status = LLVM::CallOp::create(b, loc, type, operands).getResult();
+    op->erase();
+    return returnOnFailure(func, status.getDefiningOp(), status);
   }
 
   LogicalResult lowerLaunch(gpu::LaunchFuncOp launch, func::FuncOp func, int32_t moduleIndex,
@@ -167,8 +296,11 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
     DenseSet<func::FuncOp> fallible;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() &&
-          (func.isPublic() ||
-           func.walk([](gpu::LaunchFuncOp) { return WalkResult::interrupt(); }).wasInterrupted()))
+          (func.isPublic() || func.walk([](Operation *op) {
+                                   return isa<gpu::LaunchFuncOp>(op) || isGpuLibraryCall(op)
+                                              ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+                                 }).wasInterrupted()))
         fallible.insert(func);
     for (bool changed = true; changed;) {
       changed = false;
@@ -259,6 +391,24 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
       }
       if (failed(lowerLaunch(launch, func, index->second, name)))
         return signalPassFailure();
+    }
+
+    // Library calls, and the symbol that tells the runtime which libraries to load.
+    SmallVector<std::pair<Operation *, func::FuncOp>> libraryCalls;
+    module.walk([&](Operation *op) {
+      if (isGpuLibraryCall(op))
+        libraryCalls.push_back({op, op->getParentOfType<func::FuncOp>()});
+    });
+    int64_t libraries = 0;
+    for (auto [op, func] : libraryCalls)
+      if (failed(lowerLibraryCall(op, func, top, symbols, libraries)))
+        return signalPassFailure();
+    if (libraries) {
+      Type i64 = IntegerType::get(ctx, 64);
+      auto symbol = LLVM::GlobalOp::create(top, module.getLoc(), i64, /*isConstant=*/true,
+                                           LLVM::Linkage::External, "mie_gpu_libraries",
+                                           top.getI64IntegerAttr(libraries));
+      symbols.insert(symbol);
     }
   }
 };

@@ -175,8 +175,8 @@ struct MieGpuMapLoopsPass : impl::MieGpuMapLoopsPassBase<MieGpuMapLoopsPass> {
     for (Operation &op : body.without_terminator()) {
       if (auto loop = dyn_cast<scf::ParallelOp>(op); loop && loop.getNumResults() == 0)
         loops.push_back(loop);
-      else if (isa<func::CallOp>(op))
-        hasCalls = true;
+      else if (isa<func::CallOp>(op) || isGpuLibraryCall(&op))
+        hasCalls = true; // host calls: kernel launches of their own, or a GPU library's
       else if (!isSinkable(&op) && !other)
         other = &op;
     }

@@ -393,7 +393,8 @@ struct MieLowerLibraryKernelsPass
     SymbolTable symbols(getOperation());
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<Conv2dOp, GemmOp, AttentionOp>(op))
+      // Library calls of a cuda target are not kernels to generate (mie-gpu-library-calls).
+      if (isa<Conv2dOp, GemmOp, AttentionOp>(op) && !isGpuLibraryCall(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

@@ -26,6 +26,11 @@ namespace mlir::mie {
 #define GEN_PASS_REGISTRATION
 #include "dialects/mie/Transforms/Passes.h.inc"
 
+/// Marks a mie.gemm / mie.conv2d that a GPU library computes (`mie-gpu-library-calls`): "cublaslt" or
+/// "cudnn". Such an op is a host-side call, not a kernel to generate.
+constexpr llvm::StringLiteral kGpuLibraryAttrName = "mie.gpu_library";
+inline bool isGpuLibraryCall(Operation *op) { return op->hasAttr(kGpuLibraryAttrName); }
+
 } // namespace mlir::mie
 
 #endif // MIE_TRANSFORMS_PASSES_H

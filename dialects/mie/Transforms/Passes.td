@@ -81,6 +81,35 @@ def MieWidenAccumulationPass : Pass<"mie-widen-accumulation", "ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
 }
 
+def MieGpuLibraryCallsPass : Pass<"mie-gpu-library-calls", "ModuleOp"> {
+  let summary = "Place the convolutions and GEMMs of a cuda target on cuDNN and cuBLASLt.";
+  let description = [{
+    Acts on modules whose `mie.target` is a cuda target (others are left alone). Each `mie.gemm`
+    and `mie.conv2d` the libraries serve is wrapped in a `mie.kernel` (named `gemm_cublaslt` /
+    `conv2d_cudnn`) whose body holds the op itself, marked `mie.gpu_library = "cublaslt"` /
+    `"cudnn"`, on the kernel's arguments: planning, scheduling and outlining treat it like any
+    kernel, `mie-lower-library-kernels` leaves it alone, and `mie-gpu-lower-launches` turns it
+    into a call of the runtime's `matmul` / `conv2d` (gpu api 2).
+
+    What of the epilogue the library fuses stays on the op: bias, residual and relu / gelu_tanh
+    for cuBLASLt (its RELU / GELU epilogues, GELU being the tanh form), bias, residual and relu
+    for cuDNN (cudnnConvolutionBiasActivationForward). The rest (other activations, a clamp) is
+    applied in place on the output by a `linalg.generic` after the op in the same kernel, which
+    becomes a generated GPU kernel.
+
+    Served: f32, f16 and bf16 buffers of one element type with an f32 (or no) accumulator, static
+    identity layouts, no microkernel tiling; GEMMs 2-D or batched, without `trans_c`;
+    convolutions with the same padding on both sides of each dimension. Anything else keeps the
+    generated kernel.
+  }];
+  let options = [
+    Option<"libraries", "libraries", "std::string", /*default=*/"\"cublaslt,cudnn\"",
+           "Which libraries to call: a comma-separated subset of cublaslt,cudnn, or none">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "ModuleOp"> {
   let summary = "Implement library kernels (mie.conv2d, mie.gemm) as generated kernels.";
   let description = [{
@@ -296,6 +325,13 @@ def MieGpuLowerLaunchesPass : Pass<"mie-gpu-lower-launches", "ModuleOp"> {
     argument and returns an i32 status: 0, or the first non-zero one of a launch or of a call to
     such a function, returned at once (later launches do not run). Launches and such calls must be
     at the top level of their function's body.
+
+    Library ops (`mie.gemm` / `mie.conv2d` marked `mie.gpu_library` by `mie-gpu-library-calls`)
+    become calls of `gpu->matmul` (offset 40) / `gpu->conv2d` (offset 48) with a constant
+    descriptor (`struct mie_gpu_matmul_desc` / `mie_gpu_conv2d_desc` of mie_kernel_abi.h, emitted
+    as an array of i64 words) and the operands' device pointers (NULL for an absent bias or
+    residual), their status handled as a launch's. The module then defines the exported i64
+    `mie_gpu_libraries`: the MIE_GPU_LIBRARY_* bits of the libraries it calls.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
                            "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];

@@ -20,6 +20,9 @@ struct MieWidenAccumulationPass : impl::MieWidenAccumulationPassBase<MieWidenAcc
   void runOnOperation() override {
     SmallVector<std::pair<Operation *, Type>> work;
     getOperation().walk([&](Operation *op) {
+      // A GPU library sums in f32 whatever the buffers are.
+      if (isGpuLibraryCall(op))
+        return;
       if (auto conv = dyn_cast<Conv2dOp>(op); conv && (conv.getTiling() || conv.getUkernel()))
         return;
       if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling())

@@ -51,6 +51,9 @@ struct CompileOptions {
   std::string target = "x86-64";
   /// The CUDA toolkit for cuda targets' cubins (ptxas); empty: $CUDA_ROOT, else /usr/local/cuda.
   std::string cudaPath;
+  /// Which GPU libraries cuda targets call for convolutions and GEMMs (mie-gpu-library-calls):
+  /// "cublaslt,cudnn", a subset, or "none" (every op a generated kernel).
+  std::string cudaLibraries = "cublaslt,cudnn";
   EmitKind emit = EmitKind::Package;
   std::string modelName = "model";
   /// Dump the IR after every pass (to stderr); for debugging the compiler.
@@ -94,8 +97,9 @@ void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigne
                                   const PrecisionOptions &precision = {});
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
-/// planned, weights packed, kernels outlined.
-void buildMsToMiePipeline(OpPassManager &pm);
+/// planned, weights packed, kernels outlined. For a cuda module, the convolutions and GEMMs that
+/// `gpuLibraries` serve become library calls (mie-gpu-library-calls).
+void buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries = "cublaslt,cudnn");
 
 /// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.
 void buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes = 65536);

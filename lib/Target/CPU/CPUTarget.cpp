@@ -45,9 +45,13 @@ constexpr const char *kAbiSymbol = "mie_abi";
 /// The GPU module table a cuda target's host code exports (CUDATarget.h); never defined by cpu code.
 constexpr const char *kGpuModulesSymbol = "mie_gpu_modules";
 
+/// The GPU libraries a cuda target's host code calls (MIE_GPU_LIBRARIES_SYMBOL); never cpu code's.
+constexpr const char *kGpuLibrariesSymbol = "mie_gpu_libraries";
+
 /// What a code object exports; everything else is internal.
 static bool isExported(StringRef name) {
-  return name == "mie_entry" || name == kAbiSymbol || name == kGpuModulesSymbol;
+  return name == "mie_entry" || name == kAbiSymbol || name == kGpuModulesSymbol ||
+         name == kGpuLibrariesSymbol;
 }
 
 constexpr const char *kX86Tuning = "+prefer-no-gather,+prefer-no-scatter";

@@ -1,8 +1,8 @@
 /*
  * mie_kernel_abi.h - the stable C ABI between the mie runtime and generated code.
  *
- * The code generator hard-codes the layout of mie_kernel_env (field offsets 0, 4, 8, 16, 24, 32, 40, 48 on LP64)
- * and of mie_gpu_api (0, 8, 16, 24, 32), so any
+ * The code generator hard-codes the layout of mie_kernel_env (field offsets 0, 4, 8, 16, 24, 32, 40, 48 on LP64),
+ * of mie_gpu_api (0, 8, 16, 24, 32, 40, 48) and of the library call descriptors below, so any
  * change here must bump MIE_KERNEL_ABI_VERSION and the "abi_version" every package target declares.
  * Generated code never links against the runtime: everything it needs arrives through this table, which
  * keeps code objects free of undefined runtime symbols and loadable the same way on every target.
@@ -48,7 +48,50 @@ typedef void (*mie_profile_fn)(void *ctx, int32_t kernel, int32_t phase);
 /* Since ABI 4: what the host code of a cuda target calls to run GPU work (docs/package-format.md, "CUDA
    targets"). Every call works on the session's CUDA context and stream; none blocks on the device. The
    runtime records the CUDA error behind any non-zero result and reports it with the entry's failure. */
-#define MIE_GPU_API_VERSION 1
+/* Version 2 appended `matmul` and `conv2d` (library calls: cuBLASLt, cuDNN); version 1 code never reads past
+   memset_d8, so every version 2 table serves it. */
+#define MIE_GPU_API_VERSION 2
+
+/* Library call descriptors (since gpu api 2). Constant data of the host code object, passed by pointer;
+   every field is 8 bytes (offsets in brackets, which the code generator hard-codes). Matrices and
+   images are dense row-major / NCHW buffers of one element type `dtype` (the mie_dtype of mie_rt.h:
+   f32, f16 or bf16); products are summed in f32. */
+#define MIE_GPU_EPILOGUE_NONE 0
+#define MIE_GPU_EPILOGUE_BIAS 1      /* + bias[n], one value per column of d */
+#define MIE_GPU_EPILOGUE_RELU 2
+#define MIE_GPU_EPILOGUE_BIAS_RELU 3
+#define MIE_GPU_EPILOGUE_GELU 4      /* the tanh approximation of GELU (cuBLASLt's) */
+#define MIE_GPU_EPILOGUE_BIAS_GELU 5
+/* d[b] = epilogue(alpha * op(a[b]) * op(b[b]) (+ residual[b])), b < batch; the residual is added before the
+   activation. a is [m, k] ([k, m] with trans_a), b is [k, n] ([n, k] with trans_b), d and residual [m, n]. */
+struct mie_gpu_matmul_desc {
+  int64_t dtype;                          /* [0] */
+  int64_t batch;                          /* [8]  >= 1 */
+  int64_t m, n, k;                        /* [16] [24] [32] */
+  int64_t trans_a, trans_b;               /* [40] [48] 0 or 1 */
+  int64_t stride_a, stride_b, stride_d;   /* [56] [64] [72] elements between batch entries (d's also the
+                                                            residual's); 0: one matrix for every entry */
+  int64_t epilogue;                       /* [80] MIE_GPU_EPILOGUE_* */
+  int64_t residual;                       /* [88] 1: a residual operand is added */
+  double alpha;                           /* [96] */
+};
+#define MIE_GPU_ACTIVATION_NONE 0
+#define MIE_GPU_ACTIVATION_RELU 1
+/* y = activation(conv(x, w) + bias[k] + residual) with x [n, c, h, w], w [k, c / groups, r, s], y and
+   residual [n, k, out_h, out_w]; padding is the same on both sides of each dimension. */
+struct mie_gpu_conv2d_desc {
+  int64_t dtype;                          /* [0] */
+  int64_t n, c, h, w;                     /* [8] [16] [24] [32] */
+  int64_t k, r, s;                        /* [40] [48] [56] */
+  int64_t out_h, out_w;                   /* [64] [72] */
+  int64_t stride_h, stride_w;             /* [80] [88] */
+  int64_t pad_h, pad_w;                   /* [96] [104] */
+  int64_t dilation_h, dilation_w;         /* [112] [120] */
+  int64_t groups;                         /* [128] */
+  int64_t activation;                     /* [136] MIE_GPU_ACTIVATION_* */
+  int64_t bias, residual;                 /* [144] [152] 1: the operand is present */
+};
+
 typedef struct mie_gpu_api {
   uint32_t version; /* MIE_GPU_API_VERSION */
   /* The kernel `name` of module `module` (an index into the code object's mie_gpu_modules table), NULL
@@ -60,7 +103,22 @@ typedef struct mie_gpu_api {
   /* Device-to-device copy / byte fill on the session's stream, asynchronous. 0 = ok. */
   int32_t (*memcpy_d2d)(void *gpu_ctx, void *dst, const void *src, int64_t bytes);
   int32_t (*memset_d8)(void *gpu_ctx, void *dst, uint8_t value, int64_t bytes);
+  /* Since version 2 [40]: the product of `desc` through cuBLASLt on the session's stream (bias and residual
+     NULL when the descriptor has none). The plan (layouts, heuristic's algorithm) is made on the first call
+     with a descriptor and cached; the workspace is the session's. 0 = ok. */
+  int32_t (*matmul)(void *gpu_ctx, const struct mie_gpu_matmul_desc *desc, const void *a, const void *b,
+                    const void *bias, const void *residual, void *d);
+  /* Since version 2 [48]: the convolution of `desc` through cuDNN, likewise planned once per descriptor. */
+  int32_t (*conv2d)(void *gpu_ctx, const struct mie_gpu_conv2d_desc *desc, const void *x, const void *w,
+                    const void *bias, const void *residual, void *y);
 } mie_gpu_api;
+
+/* Since gpu api 2 host code that calls the libraries exports, with default visibility, an int64_t named
+   MIE_GPU_LIBRARIES_SYMBOL: which libraries it calls. The runtime loads them when the session is created
+   and refuses the session, naming the library, where one is missing; code without the symbol calls none. */
+#define MIE_GPU_LIBRARIES_SYMBOL "mie_gpu_libraries"
+#define MIE_GPU_LIBRARY_CUBLASLT 1
+#define MIE_GPU_LIBRARY_CUDNN 2
 
 /* Since ABI 4 the host code object of a cuda target also exports, with default visibility, read-only
    data named MIE_GPU_MODULES_SYMBOL: the GPU code images the runtime loads (cuModuleLoadData) on the

@@ -100,8 +100,10 @@ typedef struct mie_target_info {
 
 typedef struct mie_session_options {
   uint32_t num_threads; /* 0 = the CPUs this process may run on */
-  const char *target;   /* target name; NULL = best runnable target for this host: a cuda target when
-                           one runs here, else the most specialized cpu target */
+  const char *target;   /* target name, or a kind ("cpu", "cuda" or "gpu": the best runnable target of that
+                           kind); NULL = the environment variable MIE_TARGET (a name or kind) when set, else
+                           the best runnable target for this host: a cuda target when one runs here, else the
+                           most specialized cpu target */
 } mie_session_options;
 
 /* Runtime version and messages. */
@@ -204,7 +206,8 @@ MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num
 MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);
 /* What the session runs on: "cpu" for cpu targets, the CUDA device for cuda targets ("NVIDIA H200, sm_90,
-   device 0"). Valid while the session lives. */
+   device 0", followed by "; cuBLASLt <version> (<library>), cuDNN <version> (<library>)" for the libraries its
+   code calls). Valid while the session lives. */
 MIE_RT_API mie_status mie_session_device(const mie_session *session, const char **out_device);
 MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
 

@@ -89,12 +89,47 @@ bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::s
 const TargetDesc *select_target(const Package &pkg, const char *name, mie_status *status, std::string *error) {
   const auto &targets = pkg.manifest().targets;
   const std::string prefix = "package '" + pkg.path() + "': ";
+  // The environment's choice where the caller made none: for every program using the runtime.
+  std::string from = "target";
+  if (!name) {
+    const char *env = std::getenv("MIE_TARGET");
+    if (env && env[0]) {
+      name = env;
+      from = "MIE_TARGET";
+    }
+  }
+  // A kind instead of a name ("cpu", "cuda", "gpu"; a target of that name wins): the best runnable target of
+  // that kind, by the automatic rule.
+  std::string kind = name ? name : "";
+  if (kind == "gpu") kind = "cuda";
+  if (name && (kind == "cpu" || kind == "cuda") && !pkg.find_target(name)) {
+    const TargetDesc *best = nullptr;
+    std::string reasons;
+    for (const auto &t : targets) {
+      if (t.kind != kind) continue;
+      std::string why;
+      if (!target_runnable_here(t, false, &why)) {
+        reasons += (reasons.empty() ? "" : "; ") + ("'" + t.name + "': " + why);
+        continue;
+      }
+      if (!best || (kind == "cuda" ? t.sm > best->sm
+                                   : count_required_features(t.features) > count_required_features(best->features)))
+        best = &t;
+    }
+    if (!best) {
+      *error = prefix + from + " '" + name + "': " +
+               (reasons.empty() ? "the package has no " + kind + " target" : "no " + kind + " target can run here: " + reasons);
+      *status = reasons.empty() ? MIE_ERR_NOT_FOUND : MIE_ERR_UNSUPPORTED;
+    }
+    return best;
+  }
   if (name) {
     const TargetDesc *t = pkg.find_target(name);
     if (!t) {
       std::string names;
       for (const auto &x : targets) names += (names.empty() ? "" : ", ") + x.name;
-      *error = prefix + "no target named '" + name + "' (package has: " + names + ")";
+      *error = prefix + (from == "MIE_TARGET" ? "MIE_TARGET: " : "") + "no target named '" + name +
+               "' (package has: " + names + ")";
       *status = MIE_ERR_NOT_FOUND;
       return nullptr;
     }
@@ -175,6 +210,7 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
     }
     const cuda::Device &dev = s->gpu_->device();
     s->device_ = dev.name + ", sm_" + std::to_string(dev.sm) + ", device " + std::to_string(dev.ordinal);
+    if (std::string libraries = s->gpu_->libraries(); !libraries.empty()) s->device_ += "; " + libraries;
   }
 
   if (target->arena_bytes > 0 && !s->gpu_) {

@@ -103,6 +103,24 @@ mie_status CudaSession::create(const TargetDesc &target, const Manifest &m, cons
   }
   // Modules first: a package whose GPU code this device cannot run fails before memory is spent on it.
   if (mie_status st = s->load_modules(code, error); st != MIE_OK) return st;
+  // The libraries the host code calls (gpu api 2), loaded now so that a missing one fails the session, not a run.
+  size_t libraries_bytes = 0;
+  if (const void *sym = code.symbol(MIE_GPU_LIBRARIES_SYMBOL, &libraries_bytes)) {
+    int64_t libraries = 0;
+    std::memcpy(&libraries, sym, sizeof libraries);
+    if (libraries & ~int64_t(MIE_GPU_LIBRARY_CUBLASLT | MIE_GPU_LIBRARY_CUDNN)) {
+      *error = "the host code calls GPU libraries this runtime does not know (" MIE_GPU_LIBRARIES_SYMBOL " = " +
+               std::to_string(libraries) + ")";
+      return MIE_ERR_UNSUPPORTED;
+    }
+    if (libraries && !LibraryCalls::create(d, libraries, s->stream_, &s->libraries_, error)) {
+      *error = "target '" + target.name + "' calls " +
+               std::string(libraries & MIE_GPU_LIBRARY_CUBLASLT ? "cuBLASLt" : "") +
+               (libraries == (MIE_GPU_LIBRARY_CUBLASLT | MIE_GPU_LIBRARY_CUDNN) ? " and " : "") +
+               (libraries & MIE_GPU_LIBRARY_CUDNN ? "cuDNN" : "") + ": " + *error;
+      return MIE_ERR_UNSUPPORTED;
+    }
+  }
 
   auto alloc = [&](uint64_t bytes, const std::string &what, CUdeviceptr *p) {
     *p = 0;
@@ -145,6 +163,8 @@ mie_status CudaSession::create(const TargetDesc &target, const Manifest &m, cons
   s->api_.launch = &CudaSession::api_launch;
   s->api_.memcpy_d2d = &CudaSession::api_memcpy_d2d;
   s->api_.memset_d8 = &CudaSession::api_memset_d8;
+  s->api_.matmul = &CudaSession::api_matmul;
+  s->api_.conv2d = &CudaSession::api_conv2d;
   *out = std::move(s);
   return MIE_OK;
 }
@@ -228,6 +248,7 @@ CudaSession::~CudaSession() {
       if (stream_) d_->cuStreamSynchronize(stream_);
       if (graph_exec_) d_->cuGraphExecDestroy(graph_exec_);
       if (graph_) d_->cuGraphDestroy(graph_);
+      libraries_.reset();
       for (CUdeviceptr p : allocations_) d_->cuMemFree(p);
       for (CUmodule m : modules_) d_->cuModuleUnload(m);
       if (stream_) d_->cuStreamDestroy(stream_);
@@ -280,6 +301,38 @@ int32_t CudaSession::api_memset_d8(void *ctx, void *dst, uint8_t value, int64_t 
   if (bytes == 0) return 0;
   CUresult r = s->d_->cuMemsetD8Async(CUdeviceptr(uintptr_t(dst)), value, size_t(bytes), s->stream_);
   return r == CUDA_SUCCESS ? 0 : s->fail("cuMemsetD8Async", r);
+}
+
+int32_t CudaSession::fail_library(const std::string &what) {
+  if (run_error_.empty()) run_error_ = what;
+  return int32_t(CUDA_ERROR_INVALID_VALUE);
+}
+
+int32_t CudaSession::api_matmul(void *ctx, const mie_gpu_matmul_desc *desc, const void *a, const void *b,
+                                const void *bias, const void *residual, void *d) {
+  auto *s = static_cast<CudaSession *>(ctx);
+  if (!s->libraries_) return s->fail_library("matmul: the host code did not declare that it calls cuBLASLt (" MIE_GPU_LIBRARIES_SYMBOL ")");
+  if (!desc) return s->fail_library("matmul: the descriptor is NULL");
+  const std::string e = s->libraries_->matmul(*desc, a, b, bias, residual, d);
+  return e.empty() ? 0 : s->fail_library(e);
+}
+
+int32_t CudaSession::api_conv2d(void *ctx, const mie_gpu_conv2d_desc *desc, const void *x, const void *w,
+                                const void *bias, const void *residual, void *y) {
+  auto *s = static_cast<CudaSession *>(ctx);
+  if (!s->libraries_) return s->fail_library("conv2d: the host code did not declare that it calls cuDNN (" MIE_GPU_LIBRARIES_SYMBOL ")");
+  if (!desc) return s->fail_library("conv2d: the descriptor is NULL");
+  const std::string e = s->libraries_->conv2d(*desc, x, w, bias, residual, y);
+  return e.empty() ? 0 : s->fail_library(e);
+}
+
+std::string CudaSession::libraries() const {
+  if (!libraries_) return "";
+  std::string out;
+  if (const CublasLt *lt = libraries_->cublaslt()) out = "cuBLASLt " + std::to_string(lt->version) + " (" + lt->path + ")";
+  if (const Cudnn *dnn = libraries_->cudnn())
+    out += (out.empty() ? "" : ", ") + ("cuDNN " + std::to_string(dnn->version) + " (" + dnn->path + ")");
+  return out;
 }
 
 mie_status CudaSession::call_entry(mie_entry_fn entry, mie_kernel_env *env, const std::string &entry_name,

@@ -13,6 +13,7 @@
 #include "../core/manifest.h"
 #include "../cpu/code_loader.h"
 #include "cuda_driver.h"
+#include "cuda_libraries.h"
 #include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
 
@@ -40,6 +41,8 @@ class CudaSession {
   mie_status run(mie_entry_fn entry, mie_kernel_env *env, const void *const *inputs, void *const *outputs,
                  const std::string &entry_name, std::string *error);
   const Device &device() const { return device_; }
+  // The libraries the host code calls, loaded: "cuBLASLt 130000 (libcublasLt.so.13), cuDNN 91900 (...)"; "" when none.
+  std::string libraries() const;
   bool graph_ready() const { return graph_exec_ != nullptr; }
 
  private:
@@ -56,6 +59,12 @@ class CudaSession {
                             uint32_t by, uint32_t bz, uint32_t shared_bytes, void **params);
   static int32_t api_memcpy_d2d(void *ctx, void *dst, const void *src, int64_t bytes);
   static int32_t api_memset_d8(void *ctx, void *dst, uint8_t value, int64_t bytes);
+  static int32_t api_matmul(void *ctx, const mie_gpu_matmul_desc *desc, const void *a, const void *b,
+                            const void *bias, const void *residual, void *d);
+  static int32_t api_conv2d(void *ctx, const mie_gpu_conv2d_desc *desc, const void *x, const void *w,
+                            const void *bias, const void *residual, void *y);
+  // The first failure of a library call (`what`: its error text) of the current run.
+  int32_t fail_library(const std::string &what);
 
   const Driver *d_ = nullptr;
   Device device_;
@@ -69,6 +78,7 @@ class CudaSession {
   std::vector<std::map<std::string, CUfunction, std::less<>>> functions_;  // per module, filled on demand
   std::vector<void *> args_;  // the entry's arguments: device pointers
   mie_gpu_api api_{};
+  std::unique_ptr<LibraryCalls> libraries_;  // when the host code calls cuBLASLt or cuDNN
   std::string run_error_;  // the first failed api call of the current run
   // CUDA graph of the entry's GPU work: captured on the second run (the first one loads and checks).
   bool graphs_enabled_ = true;

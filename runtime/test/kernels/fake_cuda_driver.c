@@ -14,7 +14,8 @@
  * Environment: MIE_FAKE_CUDA_DEVICES (default 1; 0 makes cuInit report CUDA_ERROR_NO_DEVICE, as a real
  * driver without devices does), MIE_FAKE_CUDA_SM (compute capability, default 90), MIE_FAKE_CUDA_FAIL (the
  * name of one function that then fails; "cuLaunchKernel-capturing": launches fail only while a stream
- * captures). mie_fake_cuda_stats() reports what happened. Not thread-safe
+ * captures). mie_fake_cuda_stats() reports what happened; mie_fake_cuda_enqueue() and mie_fake_cuda_on_device()
+ * serve the fake cuBLASLt and cuDNN. Not thread-safe
  * beyond what the tests need (one thread at a time). */
 #include <stdint.h>
 #include <stdio.h>
@@ -238,7 +239,7 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr ptr) {
 }
 
 /* ---- streams and graphs: work is done at once, or recorded while capturing ---- */
-enum { OP_LAUNCH, OP_D2D, OP_SET };
+enum { OP_LAUNCH, OP_D2D, OP_SET, OP_HOST };
 enum { K_SCALE, K_ADD_K, K_ROWSUM };
 struct op {
   int kind;
@@ -248,6 +249,8 @@ struct op {
   CUdeviceptr dst, src;
   unsigned char value;
   size_t bytes;
+  void (*fn)(void *); /* OP_HOST: work of a fake library (fake_cublaslt.c, fake_cudnn.c) */
+  void *arg;
 };
 struct CUstream_st {
   int capturing;
@@ -297,6 +300,10 @@ static CUresult execute(const struct op *o) {
   }
   if (o->kind == OP_SET) {
     memset((void *)(uintptr_t)o->dst, o->value, o->bytes);
+    return OK;
+  }
+  if (o->kind == OP_HOST) {
+    o->fn(o->arg);
     return OK;
   }
   ++stats.kernel_launches;
@@ -367,6 +374,18 @@ EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t byt
   struct op o = {.kind = OP_SET, .dst = dst, .value = value, .bytes = bytes};
   return submit(stream, &o);
 }
+
+/* For the fake libraries, which run their work on this driver's streams as the real ones run theirs on
+   libcuda's: `fn(arg)` runs in stream order (at once, or recorded while the stream captures and run by every
+   launch of the graph); and whether [p, p + n) is device memory. */
+EXPORT CUresult mie_fake_cuda_enqueue(struct CUstream_st *stream, void (*fn)(void *), void *arg) {
+  if (!have_context()) return INVALID_CONTEXT;
+  if (!stream || !fn) return INVALID_VALUE;
+  struct op o = {.kind = OP_HOST, .fn = fn, .arg = arg};
+  return submit(stream, &o);
+}
+
+EXPORT int mie_fake_cuda_on_device(CUdeviceptr p, size_t n) { return on_device(p, n); }
 
 /* ---- modules ---- */
 struct CUmod_st {
