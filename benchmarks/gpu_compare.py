@@ -4,7 +4,12 @@ error, at batch 1 and 32 where the model allows. Called by scripts/gpu-check.sh;
 what it skipped and why.
 
 Usage: gpu_compare.py --build DIR --work DIR [--target x86-64,cuda:sm_90] [--batches 1,32] [--runs 20]
-                      [--kind cuda|cpu] [--compile-only | --packages DIR] NAME=MODEL.onnx ...
+                      [--cuda-libraries cublaslt,cudnn] [--naive] [--kind cuda|cpu]
+                      [--compile-only | --packages DIR] NAME=MODEL.onnx ...
+  --cuda-libraries  passed to mie-compile (default cublaslt,cudnn: GEMMs on cuBLASLt, convolutions on cuDNN)
+  --naive           also compile with --cuda-libraries=none and time that package on the GPU (column "naive ms")
+Columns "libs" (the GPU libraries the session loaded: L = cuBLASLt, D = cuDNN), "torch ms" / "compile ms"
+(PyTorch eager and torch.compile on the same GPU, where torch with CUDA and onnx2torch are installed).
   --compile-only  compile NAME_bBATCH.mie into --work and stop (on a machine with mie-compile, for a GPU
                   machine without one); --packages DIR runs such precompiled packages instead of compiling.
 Exit status: 0 when every model that compiled ran within the tolerance, 1 otherwise.
@@ -86,6 +91,33 @@ def batched_model(model_path, batch, work):
     return out
 
 
+def torch_times(model_path, feeds, runs):
+    """PyTorch eager and torch.compile latencies (ms) of the ONNX model on the GPU, through onnx2torch; None
+    for what cannot run here (with the reason)."""
+    try:
+        import torch
+        import onnx2torch
+    except ImportError as e:
+        return None, None, f"torch skipped: {e}"
+    if not torch.cuda.is_available():
+        return None, None, "torch skipped: torch.cuda.is_available() is False"
+    try:
+        module = onnx2torch.convert(model_path).eval().cuda()
+        args = [torch.from_numpy(v).cuda() for v in feeds.values()]
+
+        def run(m):
+            with torch.no_grad():
+                m(*args)
+            torch.cuda.synchronize()
+        eager = timed(lambda: run(module), runs)
+        compiled_module = torch.compile(module)
+        run(compiled_module)  # compiles
+        compiled = timed(lambda: run(compiled_module), runs)
+        return eager, compiled, None
+    except Exception as e:  # conversion and compilation raise many types
+        return None, None, f"torch skipped: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+
+
 def ort_session(path):
     import onnxruntime as ort
     available = ort.get_available_providers()
@@ -105,6 +137,8 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--compile-only", action="store_true")
     parser.add_argument("--packages", help="a folder of NAME_bBATCH.mie from --compile-only")
+    parser.add_argument("--cuda-libraries", default="cublaslt,cudnn")
+    parser.add_argument("--naive", action="store_true")
     parser.add_argument("--kind", default="cuda", choices=["cuda", "cpu"],
                         help="the target kind the 'gpu' columns measure; cpu is a dry run of this script on a "
                              "machine without a GPU")
@@ -127,9 +161,17 @@ def main():
                     continue
             else:
                 shapes = [f"--input-shape={k}={'x'.join(str(d) for d in v.shape)}" for k, v in feeds.items()]
-                compiled = subprocess.run([os.path.join(args.build, "bin", "mie-compile"), model, "-o", package,
-                                           f"--target={args.target}", *(shapes if batch != 1 else [])],
-                                          capture_output=True, text=True)
+                compile_cmd = [os.path.join(args.build, "bin", "mie-compile"), model, "-o", package,
+                               f"--target={args.target}", f"--cuda-libraries={args.cuda_libraries}",
+                               *(shapes if batch != 1 else [])]
+                compiled = subprocess.run(compile_cmd, capture_output=True, text=True)
+                if compiled.returncode == 0 and args.naive:
+                    naive_cmd = compile_cmd[:]
+                    naive_cmd[3] = package.replace(".mie", "_naive.mie")
+                    naive_cmd[5] = "--cuda-libraries=none"
+                    naive = subprocess.run(naive_cmd, capture_output=True, text=True)
+                    if naive.returncode != 0:
+                        notes.append(f"{what}: naive package skipped: mie-compile failed")
                 if compiled.returncode != 0:
                     last = (compiled.stderr.strip().splitlines() or ["no message"])[-1]
                     notes.append(f"{what}: skipped: mie-compile failed: {last}")
@@ -153,6 +195,14 @@ def main():
                     inputs = {i.name: feeds[i.name].astype(i.dtype) for i in s.inputs}
                     gpu_out = list(s.run(inputs).values())
                     gpu_ms = timed(lambda: s.run(inputs), args.runs)
+                libs = ("L" if "cuBLASLt" in device else "") + ("D" if "cuDNN" in device else "") or "-"
+                naive_ms, naive_path = None, package.replace(".mie", "_naive.mie")
+                if args.naive and os.path.exists(naive_path):
+                    with mie.load(naive_path, target=gpu) as s:
+                        naive_out = list(s.run(inputs).values())
+                        naive_ms = timed(lambda: s.run(inputs), max(3, args.runs // 4))
+                    naive_err = rel_error(naive_out, gpu_out)
+                    notes.append(f"{what}: naive kernels vs libraries: {naive_err:.2e}")
                 cpu_out, cpu_ms = None, None
                 if cpu:
                     with mie.load(package, target=cpu) as s:
@@ -175,21 +225,26 @@ def main():
                     ort_err = rel_error(gpu_out, ref)
                 except Exception as e:  # onnxruntime raises its own types
                     notes.append(f"{what}: onnxruntime skipped: {str(e).splitlines()[0]}")
+            torch_ms, compile_ms, torch_note = torch_times(ort_path or model, inputs, args.runs) \
+                if args.kind == "cuda" else (None, None, None)
+            if torch_note:
+                notes.append(f"{what}: {torch_note}")
             cpu_err = rel_error(gpu_out, cpu_out) if cpu_out is not None else None
             worst = max(e for e in (ort_err, cpu_err) if e is not None) if (ort_err is not None or
                                                                            cpu_err is not None) else None
             ok = worst is not None and worst <= TOLERANCE
             failed |= not ok
             rows.append((name, batch, gpu_ms, batch * 1e3 / gpu_ms, cpu_ms, ort_ms, provider, ort_err, cpu_err,
-                         "ok" if ok else "FAIL"))
+                         "ok" if ok else "FAIL", libs, naive_ms, torch_ms, compile_ms))
             notes.append(f"{what}: ran on {device}")
 
     fmt = lambda v, f: "-" if v is None else format(v, f)
-    print(f"{'model':<20} {'batch':>5} {'mie gpu ms':>10} {'gpu /s':>9} {'mie cpu ms':>10} {'ort ms':>9} "
-          f"{'ort ep':>6} {'err vs ort':>10} {'err vs cpu':>10}  check")
+    print(f"{'model':<20} {'batch':>5} {'libs':>4} {'mie gpu ms':>10} {'gpu /s':>9} {'naive ms':>9} {'mie cpu ms':>10} "
+          f"{'ort ms':>9} {'ort ep':>6} {'torch ms':>9} {'compile ms':>10} {'err vs ort':>10} {'err vs cpu':>10}  check")
     for r in rows:
-        print(f"{r[0]:<20} {r[1]:>5} {r[2]:>10.3f} {r[3]:>9.1f} {fmt(r[4], '10.3f'):>10} {fmt(r[5], '9.3f'):>9} "
-              f"{r[6]:>6} {fmt(r[7], '10.2e'):>10} {fmt(r[8], '10.2e'):>10}  {r[9]}")
+        print(f"{r[0]:<20} {r[1]:>5} {r[10]:>4} {r[2]:>10.3f} {r[3]:>9.1f} {fmt(r[11], '9.3f'):>9} "
+              f"{fmt(r[4], '10.3f'):>10} {fmt(r[5], '9.3f'):>9} {r[6]:>6} {fmt(r[12], '9.3f'):>9} "
+              f"{fmt(r[13], '10.3f'):>10} {fmt(r[7], '10.2e'):>10} {fmt(r[8], '10.2e'):>10}  {r[9]}")
     for n in notes:
         print("  " + n)
     print(f"(errors: largest |difference| over the largest |reference|; tolerance {TOLERANCE:g})")

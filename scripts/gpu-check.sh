@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # The GPU check, for a machine with an NVIDIA GPU (< 5 minutes there): builds (Release), runs the runtime's
-# gtests including the ones that need the GPU, then, when mie-compile can target CUDA, compiles the zoo models
-# for x86-64 and cuda:sm_90, runs them on the GPU and on the CPU and compares both with onnxruntime (its CUDA
-# provider where installed): a table of latency, throughput at batch 1 and 32 where the model allows, and the
-# largest error. Whatever cannot be done is skipped with the reason.
+# gtests including the ones that need the GPU (CudaGpu.*: the generated-kernel test model, and the cuBLASLt /
+# cuDNN library calls against a host reference), then, when mie-compile can target CUDA, compiles the zoo
+# models for x86-64 and cuda:sm_90 (GEMMs on cuBLASLt, convolutions on cuDNN), runs them on the GPU and on the
+# CPU and compares both with onnxruntime (its CUDA provider where installed) and PyTorch (eager and
+# torch.compile, where torch with CUDA and onnx2torch are installed): a table of latency, throughput at batch
+# 1 and 32 where the model allows, the libraries used, and the largest error. Whatever cannot be done is
+# skipped with the reason.
 #
 # Usage: scripts/gpu-check.sh [--build-dir DIR] [--models-dir DIR] [--model NAME=PATH.onnx]... [--models a,b]
 #                             [--target LIST] [--batches 1,32] [--runs N] [--packages DIR]
+#                             [--cuda-libraries LIST] [--naive]
 #   --build-dir   build directory (default: build-gpu; an existing configured one is reused as it is)
 #   --models-dir  where the zoo lives, one folder per model with model.onnx (default: ~/.cache/mie-models)
 #   --model       a model by path (repeatable; replaces the zoo list)
 #   --models      which zoo models (default: tiny_mlp,tiny_cnn,resnet18,resnet50,mobilenet_v2,bert_tiny,bert_base)
 #   --packages    run packages compiled elsewhere (benchmarks/gpu_compare.py --compile-only, NAME_bBATCH.mie)
 #                 instead of compiling: for a GPU machine without LLVM/MLIR 22 (the ONNX models are still read)
-# Environment: PYTHON (default python3), MIE_CUDA_DRIVER (another libcuda, as the runtime reads it).
+#   --cuda-libraries  mie-compile's --cuda-libraries (default cublaslt,cudnn; none: generated kernels only)
+#   --naive       also time each model compiled with --cuda-libraries=none (generated kernels) next to it
+# Environment: PYTHON (default python3), MIE_CUDA_DRIVER (another libcuda, as the runtime reads it),
+#   MIE_CUBLASLT_LIBRARY / MIE_CUDNN_LIBRARY (other cuBLASLt / cuDNN files).
 # Exit status: 0 all ran and passed, 1 a build, test or comparison failed, 2 no GPU here.
 set -uo pipefail
 
@@ -27,6 +34,8 @@ RUNS=20
 MODELS=()
 PACKAGES=""
 PYTHON="${PYTHON:-python3}"
+LIBRARIES="cublaslt,cudnn"
+NAIVE=()
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -38,7 +47,9 @@ while [[ $# -gt 0 ]]; do
     --batches) BATCHES="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
     --packages) PACKAGES="$(realpath -m "$2")"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --cuda-libraries) LIBRARIES="$2"; shift 2 ;;
+    --naive) NAIVE=(--naive); shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check: unknown argument '$1' (see --help)" >&2; exit 1 ;;
   esac
 done
@@ -145,6 +156,12 @@ else
   elif grep -q '^\[       OK \] CudaGpu' "$log"; then
     echo "GPU gtests ran: $(grep -c '^\[       OK \] CudaGpu' "$log") passed"
   fi
+  # The library path on the real cuBLASLt and cuDNN: everything else about it was checked with fakes only.
+  if grep -q '^\[       OK \] CudaGpu.LibraryCallsOnTheDevice' "$log"; then
+    echo "cuBLASLt/cuDNN library calls: ran on the GPU and matched the host reference"
+  elif grep -q 'CudaGpu.LibraryCallsOnTheDevice' "$log"; then
+    failures+=("the cuBLASLt/cuDNN gtest did not pass: $(grep -A2 'CudaGpu.LibraryCallsOnTheDevice' "$log" | grep -v '^\[ RUN' | head -2 | tr '\n' ' ')")
+  fi
 fi
 
 # 5. The zoo on the GPU, when the compiler can target CUDA.
@@ -169,7 +186,8 @@ else
   if [[ ${#MODELS[@]} -eq 0 ]]; then
     skipped+=("models: none found (--models-dir, --model NAME=PATH)")
   elif ! "$PYTHON" "$ROOT/benchmarks/gpu_compare.py" --build "$BUILD_DIR" --work "$BUILD_DIR/gpu-check" \
-      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" "${compare[@]}" "${MODELS[@]}"; then
+      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" --cuda-libraries "$LIBRARIES" "${NAIVE[@]}" \
+      "${compare[@]}" "${MODELS[@]}"; then
     failures+=("models: a model failed to run or was outside the tolerance (table above)")
   fi
 fi

@@ -83,3 +83,21 @@ FailureOr<std::vector<PackageTarget>> mie::parseTargetList(StringRef list, std::
   }
   return targets;
 }
+
+FailureOr<std::string> mie::expandTargetClasses(StringRef classes, std::string &error) {
+  SmallVector<StringRef> items;
+  classes.split(items, ',', -1, /*KeepEmpty=*/false);
+  std::string list;
+  for (StringRef item : items) {
+    item = item.trim();
+    StringRef expanded = item == "cpu"                      ? StringRef("x86-64,x86-64-avx512")
+                         : item == "gpu" || item == "cuda" ? StringRef("cuda:sm_80+sm_90")
+                                                            : item;
+    list += (list.empty() ? "" : ",") + expanded.str();
+  }
+  if (list.empty()) {
+    error = "no targets (expected cpu, gpu or target names)";
+    return failure();
+  }
+  return list;
+}

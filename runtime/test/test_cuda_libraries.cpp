@@ -14,6 +14,8 @@
 
 #include "mie/mie_package_writer.h"
 #include "mie/mie_rt.h"
+#include "cuda/cuda_driver.h"
+#include "cuda/cuda_libraries.h"
 #include "mie/mie_rt.hpp"
 #include "test_util.h"
 
@@ -218,7 +220,8 @@ TEST(CudaLibraries, AMissingLibraryFailsTheSessionAndNamesIt) {
   mie::Session s;
   EXPECT_EQ(s.create(pkg, 1), MIE_ERR_UNSUPPORTED);
   const std::string msg = mie::last_error();
-  EXPECT_NE(msg.find("target 'cuda-sm_90' calls cuBLASLt and cuDNN: cannot load cuDNN (/nonexistent/libcudnn.so.9: "),
+  EXPECT_NE(msg.find("target 'cuda-sm_90': its host code calls cuBLASLt and cuDNN: cannot load cuDNN "
+                     "(/nonexistent/libcudnn.so.9: "),
             std::string::npos)
       << msg;
 }
@@ -237,6 +240,41 @@ TEST(CudaLibraries, PackagesThatCallNoLibraryNeedNone) {
   const char *device = nullptr;
   ASSERT_EQ(mie_session_device(s.get(), &device), MIE_OK);
   EXPECT_STREQ(device, "Fake GPU 0, sm_90, device 0");
+}
+
+// A portable package on a machine with a driver but without the library its cuda target calls: the automatic
+// choice falls back on the cpu target and says why; asking for the cuda target gives the error itself.
+TEST(CudaLibraries, AutomaticSelectionFallsBackOnTheCpuTarget) {
+  FakeLibraries env;
+  env.set("MIE_CUBLASLT_LIBRARY", "/nonexistent/libcublasLt.so.13").unset("MIE_TARGET");
+  const auto ws = test_weights();
+  const std::string path = tmp_path("library_fallback.mie");
+  ASSERT_EQ(test_model_writer(ws, {cuda_target(read_file(MIE_TEST_CUDA_KERNEL_LIBRARIES)), host_target(kernel_bytes())})
+                .write(path),
+            "");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  {
+    mie::Session s;
+    ASSERT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+    EXPECT_EQ(s.target(), host_target_name());
+    const char *device = nullptr;
+    ASSERT_EQ(mie_session_device(s.get(), &device), MIE_OK);
+    EXPECT_EQ(std::string(device).rfind("cpu; cuda target 'cuda-sm_90' did not start: package '" + path +
+                                            "': target 'cuda-sm_90': its host code calls cuBLASLt: cannot load "
+                                            "cuBLASLt (/nonexistent/libcublasLt.so.13: ",
+                                        0),
+              0u)
+        << device;
+  }
+  mie::Session s;
+  EXPECT_EQ(s.create(pkg, 1, "cuda"), MIE_ERR_UNSUPPORTED);
+  EXPECT_NE(mie::last_error().find("calls cuBLASLt: cannot load cuBLASLt"), std::string::npos) << mie::last_error();
+  // With the library the cuda target runs.
+  env.set("MIE_CUBLASLT_LIBRARY", MIE_TEST_FAKE_CUBLASLT);
+  mie::Session t;
+  ASSERT_EQ(t.create(pkg, 1), MIE_OK) << mie_last_error();
+  EXPECT_EQ(t.target(), "cuda-sm_90");
 }
 
 TEST(CudaLibraries, LibraryErrorsAreReported) {
@@ -263,6 +301,34 @@ TEST(CudaLibraries, LibraryErrorsAreReported) {
   EXPECT_NE(mie::last_error().find("conv2d: the host code did not declare that it calls cuDNN (mie_gpu_libraries)"),
             std::string::npos)
       << mie::last_error();
+}
+
+// The real thing: the same host code object calling the real cuBLASLt and cuDNN on the machine's GPU (the
+// libraries' default sonames, or MIE_CUBLASLT_LIBRARY / MIE_CUDNN_LIBRARY where the caller set them). f32
+// products stay f32 (cuBLASLt's CUBLAS_COMPUTE_32F, cuDNN's FMA math), so the host reference holds to 1e-4.
+// Skipped, with the reason, where the driver, a device or a library is missing; scripts/gpu-check.sh fails
+// when the CudaGpu tests are skipped on a machine with a GPU.
+TEST(CudaGpu, LibraryCallsOnTheDevice) {
+  ScopedEnv env;
+  env.unset("MIE_CUDA_GRAPHS");
+  std::string why;
+  const mie::rt::cuda::Driver *d = mie::rt::cuda::load_driver(&why);
+  mie::rt::cuda::Device dev;
+  if (!d || !mie::rt::cuda::find_device(*d, &dev, &why)) GTEST_SKIP() << "no GPU to run on: " << why;
+  if (!mie::rt::cuda::load_cublaslt(&why) || !mie::rt::cuda::load_cudnn(&why)) GTEST_SKIP() << why;
+  const std::string path = write_package(MIE_TEST_CUDA_LIBRARY_KERNEL, "library_gpu.mie");
+  mie::Package pkg;
+  ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
+  mie::Session s;
+  ASSERT_EQ(s.create(pkg, 1), MIE_OK) << mie_last_error();
+  for (int run = 0; run < 5; ++run) {  // direct, captured, then graph replays with new inputs
+    Io io(run * 3 + 1);
+    ASSERT_EQ(s.run(io.in, io.out), MIE_OK) << "run " << run << ": " << mie_last_error();
+    std::vector<float> ry, rc;
+    reference(io.x, io.r, &ry, &rc);
+    for (size_t i = 0; i < rc.size(); ++i) ASSERT_NEAR(io.c[i], rc[i], 1e-4f * (1 + std::fabs(rc[i]))) << "c[" << i << "]";
+    for (size_t i = 0; i < ry.size(); ++i) ASSERT_NEAR(io.y[i], ry[i], 1e-4f * (1 + std::fabs(ry[i]))) << "y[" << i << "]";
+  }
 }
 
 }  // namespace

@@ -82,6 +82,12 @@ cl::opt<std::string>
                     "comma-separated list, e.g. x86-64,cuda:sm_90: one code object each, the "
                     "runtime runs the best one the machine supports"),
            cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
+cl::opt<std::string> includeTargets(
+    "include-targets",
+    cl::desc("The targets of a portable package by class: cpu (x86-64 and x86-64-avx512), gpu or "
+             "cuda (cuda:sm_80+sm_90), or target names; e.g. cpu,gpu. The runtime runs a cuda "
+             "target where a CUDA device can, else the best cpu one. Instead of --target"),
+    cl::value_desc("class[,class...]"), cl::cat(category));
 cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("The CUDA toolkit whose ptxas makes the cubins of cuda targets (default: $CUDA_ROOT, "
@@ -375,6 +381,19 @@ FailureOr<OwningOpRef<ModuleOp>> loadModel(MLIRContext &ctx, const mie::OnnxImpo
 LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   // Checked before the model is read: a typo must not cost an import.
   std::string targetError;
+  if (includeTargets.getNumOccurrences()) {
+    if (target.getNumOccurrences()) {
+      llvm::errs() << "error: --include-targets and --target both name the package's targets; give "
+                      "one of them\n";
+      return failure();
+    }
+    FailureOr<std::string> list = mie::expandTargetClasses(includeTargets, targetError);
+    if (failed(list)) {
+      llvm::errs() << "error: --include-targets: " << targetError << "\n";
+      return failure();
+    }
+    target.setValue(*list);
+  }
   if (failed(mie::parseTargetList(target, targetError))) {
     llvm::errs() << "error: --target: " << targetError << "\n";
     return failure();

@@ -21,7 +21,8 @@ namespace mie::run {
 namespace {
 
 // Why the session runs `chosen`: the user's choice, or the automatic rule and what it skipped.
-std::string selection_reason(const std::string &requested, const char *chosen, const mie_package *package) {
+std::string selection_reason(const std::string &requested, const char *chosen, const char *device,
+                             const mie_package *package) {
   const char *env = std::getenv("MIE_TARGET");
   if (!requested.empty()) return "--target " + requested;
   if (env && env[0]) return std::string("MIE_TARGET=") + env;
@@ -41,6 +42,7 @@ std::string selection_reason(const std::string &requested, const char *chosen, c
     if (!runnable && skipped_cuda.empty()) skipped_cuda = std::string("'") + t.name + "': " + why;
   }
   if (chosen_kind == "cuda") return "automatic: a CUDA device runs it, and cuda targets rank above cpu ones";
+  if (std::strncmp(device, "cpu; ", 5) == 0) return std::string("automatic: the best cpu target, as the ") + (device + 5);
   if (has_cuda)
     return "automatic: the best cpu target for this host; no cuda target runs here (" +
            (skipped_cuda.empty() ? std::string("none is runnable") : skipped_cuda) + ")";
@@ -426,8 +428,8 @@ int Runner::main(int argc, char **argv) {
   mie_session_device(session_, &device);
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
-  if (std::strcmp(device, "cpu") != 0) std::fprintf(out_, "device: %s\n", device);
-  std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, package_).c_str());
+  if (std::strncmp(device, "cpu", 3) != 0) std::fprintf(out_, "device: %s\n", device);
+  std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, device, package_).c_str());
   mie_signature_state signature = MIE_SIGNATURE_NONE;
   uint8_t signer[MIE_PUBLIC_KEY_BYTES];
   mie_package_signature(package_, &signature, signer);

@@ -139,7 +139,7 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
                                 strides[0], strides[1],
                                 pads[0], pads[1],
                                 dilations[0], dilations[1],
-                                conv.getGroups(),
+                                int64_t(conv.getGroups()),
                                 epilogue.getActivation() == Activation::relu ? kActivationRelu : 0,
                                 epilogue.getBias() ? 1 : 0,
                                 epilogue.getResidual() ? 1 : 0};

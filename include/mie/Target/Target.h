@@ -64,6 +64,12 @@ ArrayRef<std::unique_ptr<TargetKindInfo>> targetKinds();
 /// a one-line `error` on an unknown name, an unsupported SM or a target listed twice.
 FailureOr<std::vector<PackageTarget>> parseTargetList(StringRef list, std::string &error);
 
+/// The target list of `--include-targets` (the portable package): each item a class, `cpu` (x86-64
+/// and x86-64-avx512: the x86 machines, AVX2 and AVX-512) or `gpu` / `cuda` (cuda:sm_80+sm_90: A100
+/// and H100/H200 class GPUs), or a target name as --target takes it. Failure with `error` on an
+/// empty list.
+FailureOr<std::string> expandTargetClasses(StringRef classes, std::string &error);
+
 /// Every accepted spelling, for help texts ("x86-64, ..., aarch64, cuda:sm_<N> (N >= 75)").
 std::string knownTargets();
 

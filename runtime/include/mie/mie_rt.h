@@ -207,7 +207,9 @@ MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);
 /* What the session runs on: "cpu" for cpu targets, the CUDA device for cuda targets ("NVIDIA H200, sm_90,
    device 0", followed by "; cuBLASLt <version> (<library>), cuDNN <version> (<library>)" for the libraries its
-   code calls). Valid while the session lives. */
+   code calls). A session that runs a cpu target because the cuda target chosen automatically could not start
+   (a GPU library it calls is missing) says so: "cpu; cuda target 'cuda-sm_90' did not start: <error>". Valid
+   while the session lives. */
 MIE_RT_API mie_status mie_session_device(const mie_session *session, const char **out_device);
 MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
 

@@ -166,8 +166,32 @@ const TargetDesc *select_target(const Package &pkg, const char *name, mie_status
 mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session_options *options,
                            std::unique_ptr<Session> *out, std::string *error) {
   mie_status status = MIE_OK;
-  const TargetDesc *target = select_target(*pkg, options ? options->target : nullptr, &status, error);
+  const char *requested = options ? options->target : nullptr;
+  const TargetDesc *target = select_target(*pkg, requested, &status, error);
   if (!target) return status;
+  status = create_for(pkg, target, options, out, error);
+  // An automatic choice of a cuda target whose session cannot start (a GPU library it calls is missing, the
+  // device refuses its modules) falls back on the best cpu target: the portable package still runs.
+  const char *env = std::getenv("MIE_TARGET");
+  if (status != MIE_OK && status != MIE_ERR_OUT_OF_MEMORY && target->kind == "cuda" && !requested &&
+      !(env && env[0])) {
+    mie_status cpu_status = MIE_OK;
+    std::string ignored;
+    if (const TargetDesc *cpu = select_target(*pkg, "cpu", &cpu_status, &ignored)) {
+      std::string cpu_error;
+      if (create_for(pkg, cpu, options, out, &cpu_error) == MIE_OK) {
+        (*out)->device_ += "; cuda target '" + target->name + "' did not start: " + *error;
+        return MIE_OK;
+      }
+    }
+  }
+  return status;
+}
+
+mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetDesc *target,
+                               const mie_session_options *options, std::unique_ptr<Session> *out,
+                               std::string *error) {
+  mie_status status = MIE_OK;
   const std::string prefix = "package '" + pkg->path() + "': ";
 
   std::unique_ptr<Session> s(new Session());

@@ -30,6 +30,10 @@ class Session {
  public:
   static mie_status create(std::shared_ptr<const Package> pkg, const mie_session_options *options,
                            std::unique_ptr<Session> *out, std::string *error);
+  // A session of `target`, chosen by create.
+  static mie_status create_for(std::shared_ptr<const Package> pkg, const TargetDesc *target,
+                               const mie_session_options *options, std::unique_ptr<Session> *out,
+                               std::string *error);
   ~Session();
   Session(const Session &) = delete;
   Session &operator=(const Session &) = delete;
@@ -60,7 +64,7 @@ class Session {
   LoadedCode code_;
   mie_entry_fn entry_ = nullptr;
   std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
-  std::string device_ = "cpu";
+  std::string device_ = "cpu";  // "cpu; cuda target 'x' did not start: ..." after a fallback (create)
   HugePageBuffer arena_;  // NULL data when the target needs no arena
   std::unique_ptr<ThreadPool> pool_;
   mie_kernel_env env_{};

@@ -114,7 +114,7 @@ mie_status CudaSession::create(const TargetDesc &target, const Manifest &m, cons
       return MIE_ERR_UNSUPPORTED;
     }
     if (libraries && !LibraryCalls::create(d, libraries, s->stream_, &s->libraries_, error)) {
-      *error = "target '" + target.name + "' calls " +
+      *error = "its host code calls " +
                std::string(libraries & MIE_GPU_LIBRARY_CUBLASLT ? "cuBLASLt" : "") +
                (libraries == (MIE_GPU_LIBRARY_CUBLASLT | MIE_GPU_LIBRARY_CUDNN) ? " and " : "") +
                (libraries & MIE_GPU_LIBRARY_CUDNN ? "cuDNN" : "") + ": " + *error;

@@ -5,7 +5,7 @@
  * pointer; it only launches work, through each call of the mie_gpu_api:
  *   memset the arena, scratch = x * w (scale), y = scratch + k (add_k), scratch = copy of y, rowsum.
  * Variants: MIE_TEST_NO_GPU_MODULES (no module table), MIE_TEST_MISSING_FUNCTION (asks for a kernel the
- * module lacks). */
+ * module lacks), MIE_TEST_DECLARE_LIBRARIES (declares that it calls cuBLASLt). */
 #include <stdint.h>
 
 #include "mie/mie_kernel_abi.h"
@@ -29,6 +29,11 @@ struct test_module_table {
 };
 __attribute__((visibility("default"))) const struct test_module_table mie_gpu_modules = {
     MIE_GPU_MODULES_MAGIC, 1, {{mie_test_ptx, sizeof mie_test_ptx, MIE_GPU_MODULE_PTX, 0}}};
+#endif
+
+#ifdef MIE_TEST_DECLARE_LIBRARIES
+/* Says it calls cuBLASLt (it does not): the runtime must load it for the session. */
+__attribute__((visibility("default"))) const int64_t mie_gpu_libraries = MIE_GPU_LIBRARY_CUBLASLT;
 #endif
 
 #ifdef MIE_TEST_MISSING_FUNCTION
