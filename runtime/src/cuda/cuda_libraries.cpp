@@ -288,7 +288,7 @@ std::string LibraryCalls::matmul(const mie_gpu_matmul_desc &g, const void *a, co
                                  const void *residual, void *d) {
   if (!lt_) return "matmul: the host code did not declare that it calls cuBLASLt (mie_gpu_libraries)";
   if (!supported_dtype(g.dtype) || g.batch < 1 || g.m < 1 || g.n < 1 || g.k < 1 || g.epilogue < 0 ||
-      g.epilogue > MIE_GPU_EPILOGUE_BIAS_GELU || (g.trans_a | g.trans_b) & ~int64_t(1))
+      g.epilogue > MIE_GPU_EPILOGUE_BIAS_GELU || ((g.trans_a | g.trans_b) & ~int64_t(1)) != 0)
     return "matmul: malformed descriptor";
   if (((g.epilogue & MIE_GPU_EPILOGUE_BIAS) != 0) != (bias != nullptr) || (g.residual != 0) != (residual != nullptr))
     return "matmul: the bias and residual operands do not match the descriptor";
