@@ -9,13 +9,14 @@
 // `libraries` it stays as it is.
 // CHECK-LABEL: func.func @gemm_bias_gelu
 // CHECK: mie.kernel "gemm_cublaslt" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<8x32xf32>, memref<16x32xf32>, memref<16xf32>) outs(%{{.+}} : memref<8x16xf32>)
+// CHECK-SAME: attributes {mie.flops = {{[0-9]+}} : i64}
 // CHECK-NEXT: ^bb0(%[[A:.+]]: memref<8x32xf32>, %[[B:.+]]: memref<16x32xf32>, %[[BIAS:.+]]: memref<16xf32>, %[[Y:.+]]: memref<8x16xf32>):
 // CHECK-NEXT: mie.gemm ins(%[[A]], %[[B]] : memref<8x32xf32>, memref<16x32xf32>) bias(%[[BIAS]] : memref<16xf32>) outs(%[[Y]] : memref<8x16xf32>)
 // CHECK-SAME: epilogue = #mie.epilogue<bias, activation = gelu_tanh>
 // CHECK-SAME: mie.gpu_library = "cublaslt"
 // CHECK-SAME: trans_b
 // CHECK-NEXT: mie.yield
-// CHECK-NEXT: } {mie.flops = {{[0-9]+}} : i64}
+// CHECK-NEXT: }
 // CUDNN-LABEL: func.func @gemm_bias_gelu
 // CUDNN-NOT: mie.kernel
 // CUDNN: mie.gemm

@@ -111,7 +111,8 @@ module attributes {gpu.container_module} {
 // a constant mie_gpu_matmul_desc of 13 i64 words: dtype 1 (f32), batch 2, m 4, n 8, k 16, trans_a
 // 0, trans_b 1, batch strides 64 / 128 / 32, epilogue 5 (bias + gelu), residual 0, alpha 0.5 as
 // its IEEE bits (0x3FE0000000000000); the operands as pointers, NULL for the absent residual; its
-// status returned at once. The module exports mie_gpu_libraries = 1 (cuBLASLt).
+// status returned at once; before it, a gpu api older than version 2 returns status 2. The module exports
+// mie_gpu_libraries = 1 (cuBLASLt).
 // CHECK: llvm.mlir.global internal constant @__mie_gpu_matmul_desc(dense<[1, 2, 4, 8, 16, 0, 1, 64, 128, 32, 5, 0, 4602678819172646912]> : tensor<13xi64>)
 // CHECK: llvm.mlir.global external constant @mie_gpu_libraries(1 : i64)
 // CHECK-LABEL: func.func private @main_k0
@@ -120,6 +121,10 @@ module attributes {gpu.container_module} {
 // CHECK: %[[GPU:.+]] = llvm.load %[[GPUSLOT]]
 // CHECK: %[[CTXSLOT:.+]] = llvm.getelementptr %[[ENV]][40]
 // CHECK: %[[CTX:.+]] = llvm.load %[[CTXSLOT]]
+// CHECK: %[[VERSION:.+]] = llvm.load %[[GPU]] : !llvm.ptr -> i32
+// CHECK: %[[OLD:.+]] = arith.cmpi ult, %[[VERSION]], %{{.+}} : i32
+// CHECK: %[[OLDST:.+]] = arith.select %[[OLD]], %{{.+}}, %{{.+}} : i32
+// CHECK: cf.cond_br %{{.+}}, ^[[EXIT:bb[0-9]+]](%[[OLDST]] : i32), ^{{bb[0-9]+}}
 // CHECK: %[[FNSLOT:.+]] = llvm.getelementptr %[[GPU]][40]
 // CHECK: %[[FN:.+]] = llvm.load %[[FNSLOT]]
 // CHECK: %[[DESC:.+]] = llvm.mlir.addressof @__mie_gpu_matmul_desc
@@ -134,7 +139,7 @@ module attributes {gpu.container_module} {
 // CHECK: %[[PY:.+]] = llvm.inttoptr
 // CHECK: %[[ST:.+]] = llvm.call %[[FN]](%[[CTX]], %[[DESC]], %[[PA]], %[[PB]], %[[PBIAS]], %[[NULL]], %[[PY]]) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK: %[[BAD:.+]] = arith.cmpi ne, %[[ST]], %{{.+}} : i32
-// CHECK: cf.cond_br %[[BAD]], ^[[EXIT:bb[0-9]+]](%[[ST]] : i32), ^{{bb[0-9]+}}
+// CHECK: cf.cond_br %[[BAD]], ^[[EXIT]](%[[ST]] : i32), ^{{bb[0-9]+}}
 // CHECK-NOT: mie.gemm
 // CHECK-LABEL: func.func @main
 // CHECK: call @main_k0(%{{.+}}) : (!llvm.ptr, memref<2x4x16xf32>, memref<2x8x16xf32>, memref<8xf32>, memref<2x4x8xf32>) -> i32

@@ -23,6 +23,8 @@ constexpr int64_t kEpilogueBias = 1, kEpilogueRelu = 2, kEpilogueGelu = 4;
 constexpr int64_t kActivationRelu = 1;
 /// The status of a launch whose kernel the runtime does not find.
 constexpr int32_t kMissingFunctionStatus = 1;
+/// The status of a library call on a runtime whose gpu api predates version 2 (no matmul, conv2d).
+constexpr int32_t kOldGpuApiStatus = 2;
 
 struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLaunchesPass> {
   using Base::Base;
@@ -172,6 +174,16 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
     Value env = func.getArgument(0);
     Value gpu = loadPointer(b, loc, env, kEnvGpuOffset);
     Value gpuCtx = loadPointer(b, loc, env, kEnvGpuCtxOffset);
+    // A runtime older than gpu api 2 has no such entry: fail cleanly instead of reading past its table.
+    Value version = LLVM::LoadOp::create(b, loc, i32, gpu);
+    Value tooOld = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, version,
+                                         arith::ConstantIntOp::create(b, loc, 2, 32));
+    Value oldStatus = arith::SelectOp::create(
+        b, loc, tooOld, arith::ConstantIntOp::create(b, loc, kOldGpuApiStatus, 32),
+        arith::ConstantIntOp::create(b, loc, 0, 32));
+    if (failed(returnOnFailure(func, op, oldStatus)))
+      return failure();
+    b.setInsertionPoint(op);
     Value fn = loadPointer(b, loc, gpu, isGemm ? kApiMatmulOffset : kApiConv2dOffset);
     Value desc = LLVM::AddressOfOp::create(b, loc, global);
     Value null = LLVM::ZeroOp::create(b, loc, ptr);

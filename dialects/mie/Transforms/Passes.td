@@ -330,7 +330,8 @@ def MieGpuLowerLaunchesPass : Pass<"mie-gpu-lower-launches", "ModuleOp"> {
     become calls of `gpu->matmul` (offset 40) / `gpu->conv2d` (offset 48) with a constant
     descriptor (`struct mie_gpu_matmul_desc` / `mie_gpu_conv2d_desc` of mie_kernel_abi.h, emitted
     as an array of i64 words) and the operands' device pointers (NULL for an absent bias or
-    residual), their status handled as a launch's. The module then defines the exported i64
+    residual), their status handled as a launch's; status 2 where the runtime's gpu api is older
+    than version 2 (`mie_gpu_api::version` < 2). The module then defines the exported i64
     `mie_gpu_libraries`: the MIE_GPU_LIBRARY_* bits of the libraries it calls.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
