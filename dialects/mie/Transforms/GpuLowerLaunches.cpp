@@ -96,7 +96,8 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
     Type element = cast<MemRefType>(op->getOperand(0).getType()).getElementType();
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       ArrayRef<int64_t> out = shape(gemm.getOutput()), a = shape(gemm.getA());
-      if (gemm.getTransC() || (out.size() != 2 && out.size() != 3))
+      if (gemm.getTransC() || (out.size() != 2 && out.size() != 3) ||
+          gemm.getEpilogue().getClamp())
         return failure();
       bool batched = out.size() == 3;
       int64_t m = out[out.size() - 2], n = out[out.size() - 1];
@@ -107,7 +108,7 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
         code |= kEpilogueRelu;
       else if (epilogue.getActivation() == Activation::gelu_tanh)
         code |= kEpilogueGelu;
-      else if (epilogue.getActivation() != Activation::none || epilogue.getClamp())
+      else if (epilogue.getActivation() != Activation::none)
         return failure();
       double alpha = gemm.getAlpha().convertToDouble();
       return SmallVector<int64_t>{dtypeCode(element),
