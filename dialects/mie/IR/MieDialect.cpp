@@ -74,11 +74,21 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return op->emitError() << "expects '" << getWeightsAttrName() << "' to be 1-D i8 elements, got "
                            << attribute.getValue();
   }
+  // A convolution or GEMM a GPU library computes (mie-gpu-library-calls): cuDNN / cuBLASLt.
+  if (attribute.getName() == "mie.gpu_library") {
+    auto library = dyn_cast<StringAttr>(attribute.getValue());
+    if (library && ((isa<GemmOp>(op) && library.getValue() == "cublaslt") ||
+                    (isa<Conv2dOp>(op) && library.getValue() == "cudnn")))
+      return success();
+    return op->emitError() << "expects 'mie.gpu_library' to be \"cublaslt\" on a mie.gemm or "
+                              "\"cudnn\" on a mie.conv2d, got "
+                           << attribute.getValue();
+  }
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
                          << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
                          << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "', '"
-                         << getInPlaceInputAttrName() << "')";
+                         << getInPlaceInputAttrName() << "', 'mie.gpu_library')";
 }

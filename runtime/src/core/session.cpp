@@ -28,7 +28,8 @@ static_assert(offsetof(mie_gpu_api, get_function) == 8, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, launch) == 16, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, memcpy_d2d) == 24, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, memset_d8) == 32, "mie_gpu_api layout");
-static_assert(sizeof(mie_gpu_api) == 40, "mie_gpu_api layout");
+static_assert(offsetof(mie_gpu_api, matmul) == 40 && offsetof(mie_gpu_api, conv2d) == 48, "mie_gpu_api layout (version 2)");
+static_assert(sizeof(mie_gpu_api) == 56, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
                   sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
               "mie_gpu_modules layout");

@@ -45,7 +45,7 @@ func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 6
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.gpu_library')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 // -----
@@ -740,5 +740,14 @@ func.func @attention_token_major_rank(%q: memref<4x8xf32>, %k: memref<6x8xf32>, 
 func.func @attention_causal_keys(%q: memref<2x6x8xf32>, %k: memref<2x4x8xf32>, %v: memref<2x4x3xf32>, %o: memref<2x6x3xf32>) {
   // expected-error @+1 {{'mie.attention' op expects at least as many keys as queries when causal, got 4 keys and 6 queries}}
   mie.attention ins(%q, %k, %v : memref<2x6x8xf32>, memref<2x4x8xf32>, memref<2x4x3xf32>) outs(%o : memref<2x6x3xf32>) {causal, scale = 0.5 : f64}
+  return
+}
+
+// -----
+
+// Tests that a GPU library mark names the library of its op: cuBLASLt computes GEMMs, not convolutions.
+func.func @gpu_library_mismatch(%x: memref<1x1x4x4xf32>, %w: memref<1x1x1x1xf32>, %y: memref<1x1x4x4xf32>) {
+  // expected-error @+1 {{expects 'mie.gpu_library' to be "cublaslt" on a mie.gemm or "cudnn" on a mie.conv2d, got "cublaslt"}}
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xf32>, memref<1x1x1x1xf32>) outs(%y : memref<1x1x4x4xf32>) {mie.gpu_library = "cublaslt"}
   return
 }
