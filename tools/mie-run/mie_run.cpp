@@ -429,7 +429,6 @@ int Runner::main(int argc, char **argv) {
   std::fprintf(out_, "model '%s', target '%s', %u thread%s, first run %.3f ms\n", model_name, target_name, threads,
                threads == 1 ? "" : "s", double(first_ns) / 1e6);
   if (std::strncmp(device, "cpu", 3) != 0) std::fprintf(out_, "device: %s\n", device);
-  std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, device, package_).c_str());
   mie_signature_state signature = MIE_SIGNATURE_NONE;
   uint8_t signer[MIE_PUBLIC_KEY_BYTES];
   mie_package_signature(package_, &signature, signer);
@@ -443,6 +442,10 @@ int Runner::main(int argc, char **argv) {
   // A package for several machines: say what else it holds and whether this host could run it.
   uint32_t n_targets = 0;
   mie_package_num_targets(package_, &n_targets);
+  // Why this target: where there was a choice, or where one was asked for.
+  const char *env_target = std::getenv("MIE_TARGET");
+  if (n_targets > 1 || !o.target.empty() || (env_target && env_target[0]))
+    std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, device, package_).c_str());
   if (n_targets > 1) {
     std::string others;
     for (uint32_t i = 0; i < n_targets; ++i) {
