@@ -30,6 +30,9 @@ func.func @non_zero(%x: tensor<3x4xf32>) -> (tensor<2x12xi64>, tensor<1xi64>) {
 // and the renumbering of the inverse indices.
 
 // CHECK-LABEL: func.func @unique_sorted
+// CHECK: mie.alloc : memref<8xf32>
+// CHECK-COUNT-3: mie.alloc : memref<8xi64>
+// CHECK: mie.alloc : memref<1xi64>
 // CHECK: %[[ORD:.+]] = mie.alloc : memref<8xi64>
 // CHECK: %[[RNK:.+]] = mie.alloc : memref<8xi64>
 // CHECK: mie.kernel "unique" ins(%{{.+}} : memref<8xf32>) outs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ORD]], %[[RNK]] : memref<8xf32>, memref<8xi64>, memref<8xi64>, memref<8xi64>, memref<1xi64>, memref<8xi64>, memref<8xi64>)

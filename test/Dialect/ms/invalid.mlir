@@ -1703,7 +1703,8 @@ func.func @non_zero_scalar(%x: tensor<f32>) {
 // -----
 
 func.func @non_zero_bound(%x: tensor<3x4xf32>) {
-  // expected-error @+1 {{'ms.non_zero' op inferred type(s) 'tensor<2x12xi64>', 'tensor<1xi64>' are incompatible with return type(s) of operation 'tensor<2x4xi64>', 'tensor<1xi64>'}}
+  // expected-error @+2 {{'ms.non_zero' op inferred type(s) 'tensor<2x12xi64>', 'tensor<1xi64>' are incompatible with return type(s) of operation 'tensor<2x4xi64>', 'tensor<1xi64>'}}
+  // expected-error @+1 {{'ms.non_zero' op failed to infer returned types}}
   %0:2 = ms.non_zero %x : (tensor<3x4xf32>) -> (tensor<2x4xi64>, tensor<1xi64>)
   return
 }
