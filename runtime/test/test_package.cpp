@@ -291,8 +291,8 @@ TEST(PackageReader, RejectsHeaderProblems) {
   bytes[0] = 'X';
   EXPECT_EQ(rejection(bytes), "bad magic (not a .mie package)");
   bytes = good;
-  bytes[8] = 3;
-  EXPECT_EQ(rejection(bytes), "unsupported format version 3 (this runtime reads versions 1 to 2)");
+  bytes[8] = 4;
+  EXPECT_EQ(rejection(bytes), "unsupported format version 4 (this runtime reads versions 1 to 3)");
   bytes[8] = 2;  // readable, but the manifest says 1
   EXPECT_EQ(rejection(bytes), "manifest format_version 1 differs from the header's 2");
   bytes = good;

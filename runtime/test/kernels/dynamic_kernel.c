@@ -10,7 +10,7 @@
 #define N 6
 
 __attribute__((visibility("default"))) const int64_t mie_abi[] = {
-    MIE_ABI_TABLE_MAGIC, 17, 0 /* arena */, 0 /* weights */, 1, 2,
+    MIE_ABI_TABLE_MAGIC, 16, 0 /* arena */, 0 /* weights */, 1, 2,
     1 /* f32 */, 1, N, /* x */ 1, 2, 2, N, /* y */ 8 /* i64 */, 1, 1 /* y's extent */};
 
 __attribute__((visibility("default"))) int32_t mie_entry(const mie_kernel_env *env, void *const *args) {
