@@ -89,13 +89,32 @@ FailureOr<PackageSignature> mlir::mie::readSignature(ModuleOp module) {
       return failure();
     signature.inputs.push_back(*spec);
   }
+  // Results marked `mie.extent_of` are the extent buffers of the outputs with data-dependent dims
+  // (`mie.dynamic_dims`): after every output, in the order of their outputs (docs/package-format.md).
+  SmallVector<int64_t> extentsOf;
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    if (auto of = func->getResultAttrOfType<IntegerAttr>(i, "mie.extent_of")) {
+      extentsOf.push_back(of.getInt());
+      continue;
+    }
+    if (!extentsOf.empty())
+      return func->emitError("output ") << i << " follows an extent buffer", failure();
     auto spec = tensorSpec(type.getResult(i), func->getResultAttrOfType<StringAttr>(i, "mie.name"),
                            "output_" + std::to_string(i), func->getLoc());
     if (failed(spec))
       return failure();
+    if (auto dims = func->getResultAttrOfType<DenseI64ArrayAttr>(i, "mie.dynamic_dims"))
+      spec->dynamic_dims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     signature.outputs.push_back(*spec);
   }
+  SmallVector<int64_t> dynamicOutputs;
+  for (auto [i, out] : llvm::enumerate(signature.outputs))
+    if (!out.dynamic_dims.empty())
+      dynamicOutputs.push_back(static_cast<int64_t>(i));
+  if (extentsOf != dynamicOutputs)
+    return func->emitError("the extent buffers do not follow the outputs with data-dependent "
+                           "dims one for one"),
+           failure();
   return signature;
 }
 
@@ -134,6 +153,8 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
     func->removeArgAttr(i, "mie.name");
     func->removeArgAttr(i, "mie.unsigned");
+    func->removeArgAttr(i, "mie.dynamic_dims");
+    func->removeArgAttr(i, "mie.extent_of");
   }
   if (auto blob =
           module->getAttrOfType<DenseResourceElementsAttr>(MieDialect::getWeightsAttrName())) {

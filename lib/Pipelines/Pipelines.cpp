@@ -391,6 +391,14 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   FailureOr<PackageSignature> signature = readSignature(module);
   if (failed(signature))
     return failure();
+  // The runtime reads data-dependent extents from host memory after a run (docs/dynamic-shapes.md).
+  for (const auto &out : signature->outputs)
+    for (const PackageTarget &t : *targets)
+      if (!out.dynamic_dims.empty() && t.isCuda())
+        return module.emitError("output '")
+                   << out.name << "' has a data-dependent shape, which target '" << t.name
+                   << "' does not support (cpu targets only)",
+               failure();
 
   if (options.emit == EmitKind::Package) {
     // Every target starts from the same optimized ms graph; the last one may consume the module.

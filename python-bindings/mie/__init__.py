@@ -143,6 +143,10 @@ def _runtime():
         getattr(lib, name).argtypes = [p, ctypes.POINTER(u32)]
     for name in ("mie_package_input_info", "mie_package_output_info"):
         getattr(lib, name).argtypes = [p, u32, ctypes.POINTER(_TensorInfoC)]
+    lib.mie_package_output_dynamic_dims.argtypes = [p, u32, ctypes.POINTER(u32),
+                                                    ctypes.POINTER(ctypes.POINTER(u32))]
+    lib.mie_session_output_shape.argtypes = [p, u32, ctypes.POINTER(u32),
+                                             ctypes.POINTER(ctypes.POINTER(ctypes.c_int64))]
     lib.mie_session_options_init.argtypes = [ctypes.POINTER(_SessionOptionsC)]
     lib.mie_session_create.argtypes = [p, ctypes.POINTER(_SessionOptionsC), ctypes.POINTER(p)]
     lib.mie_session_destroy.argtypes = [p]
@@ -166,17 +170,21 @@ def _check(status):
 
 
 class TensorInfo:
-    """Name, numpy dtype and shape of a package input or output."""
+    """Name, numpy dtype and shape of a package input or output. `dynamic_dims`: the dims of an
+    output whose extent the model computes at run time (NonZero, Unique, ...); `shape` is then
+    their upper bound, and run() returns arrays of the real shape."""
 
-    def __init__(self, info):
+    def __init__(self, info, dynamic_dims=()):
         self.name = info.name.decode()
         if info.dtype == _BF16:
             raise MieError(f"tensor '{self.name}': bf16 has no numpy dtype")
         self.dtype = np.dtype(_DTYPES[info.dtype])
         self.shape = tuple(info.dims[i] for i in range(info.rank))
+        self.dynamic_dims = tuple(dynamic_dims)
 
     def __repr__(self):
-        return f"TensorInfo({self.name!r}, {self.dtype}, {self.shape})"
+        dynamic = f", dynamic_dims={self.dynamic_dims}" if self.dynamic_dims else ""
+        return f"TensorInfo({self.name!r}, {self.dtype}, {self.shape}{dynamic})"
 
 
 def _thread_count(threads):
@@ -234,7 +242,8 @@ class Session:
         _check(lib.mie_package_open_with_options(os.fsencode(path), ctypes.byref(package_options),
                                                  ctypes.byref(self._package)))
         self.inputs = self._infos(lib.mie_package_num_inputs, lib.mie_package_input_info)
-        self.outputs = self._infos(lib.mie_package_num_outputs, lib.mie_package_output_info)
+        self.outputs = self._infos(lib.mie_package_num_outputs, lib.mie_package_output_info,
+                                   dynamic=True)
         options = _SessionOptionsC()
         _check(lib.mie_session_options_init(ctypes.byref(options)))
         options.num_threads = threads
@@ -243,14 +252,21 @@ class Session:
         _check(lib.mie_session_create(self._package, ctypes.byref(options), ctypes.byref(session)))
         self._session = session
 
-    def _infos(self, count_fn, info_fn):
+    def _infos(self, count_fn, info_fn, dynamic=False):
         count = ctypes.c_uint32()
         _check(count_fn(self._package, ctypes.byref(count)))
         infos = []
         for i in range(count.value):
             info = _TensorInfoC()
             _check(info_fn(self._package, i, ctypes.byref(info)))
-            infos.append(TensorInfo(info))
+            dims = ()
+            if dynamic:
+                n = ctypes.c_uint32()
+                ptr = ctypes.POINTER(ctypes.c_uint32)()
+                _check(_runtime().mie_package_output_dynamic_dims(self._package, i, ctypes.byref(n),
+                                                                  ctypes.byref(ptr)))
+                dims = tuple(ptr[j] for j in range(n.value))
+            infos.append(TensorInfo(info, dims))
         return infos
 
     # Every call into the C API holds the lock: close() on another thread must not free the session
@@ -341,7 +357,21 @@ class Session:
         with self._lock:
             _check(_runtime().mie_session_run_sized(self._live(), len(arrays), in_ptrs, in_sizes,
                                                     len(outputs), out_ptrs, out_sizes))
+            for i, info in enumerate(self.outputs):
+                if info.dynamic_dims:
+                    outputs[i] = self._real_shape(i, outputs[i])
         return {info.name: out for info, out in zip(self.outputs, outputs)}
+
+    def _real_shape(self, index, buffer):
+        """An output with data-dependent dims: the run's real shape, whose elements the runtime
+        left dense at the start of the bound-sized buffer."""
+        rank = ctypes.c_uint32()
+        dims = ctypes.POINTER(ctypes.c_int64)()
+        _check(_runtime().mie_session_output_shape(self._session, index, ctypes.byref(rank),
+                                                   ctypes.byref(dims)))
+        shape = tuple(dims[j] for j in range(rank.value))
+        count = int(np.prod(shape, dtype=np.int64))
+        return buffer.reshape(-1)[:count].copy().reshape(shape)
 
     def close(self):
         lib = _runtime()

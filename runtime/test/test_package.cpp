@@ -291,8 +291,8 @@ TEST(PackageReader, RejectsHeaderProblems) {
   bytes[0] = 'X';
   EXPECT_EQ(rejection(bytes), "bad magic (not a .mie package)");
   bytes = good;
-  bytes[8] = 3;
-  EXPECT_EQ(rejection(bytes), "unsupported format version 3 (this runtime reads versions 1 to 2)");
+  bytes[8] = 4;
+  EXPECT_EQ(rejection(bytes), "unsupported format version 4 (this runtime reads versions 1 to 3)");
   bytes[8] = 2;  // readable, but the manifest says 1
   EXPECT_EQ(rejection(bytes), "manifest format_version 1 differs from the header's 2");
   bytes = good;
@@ -402,8 +402,15 @@ TEST(PackageReader, RejectsManifestProblems) {
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"\"")), "manifest: inputs[1].name: must not be empty");
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"a\\u0000b\"")),
             "manifest: inputs[1].name: string contains a NUL character");
-  EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 3")),
-            "manifest: format_version: unsupported version 3 (this runtime reads 1 to 2)");
+  EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 4")),
+            "manifest: format_version: unsupported version 4 (this runtime reads 1 to 3)");
+  // Data-dependent output dims (format 3).
+  const std::string y = "\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [2, 64]";
+  EXPECT_EQ(manifest_rejection(replace(m, y, y + ", \"dynamic_dims\": [1]")),
+            "manifest: outputs[0].dynamic_dims: data-dependent output dims need format_version 3");
+  const std::string x = "\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [2, 64]";
+  EXPECT_EQ(manifest_rejection(replace(m, x, x + ", \"dynamic_dims\": [1]")),
+            "manifest: inputs[0].dynamic_dims: only outputs may have data-dependent dims");
   EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 2")),
             "manifest format_version 2 differs from the header's 1");
   EXPECT_EQ(manifest_rejection(replace(m, arena, arena + ", \"weights\": {\"offset\": 0, \"size\": 0, \"sha256\": \"\"}")),

@@ -508,11 +508,29 @@ int Runner::main(int argc, char **argv) {
       }
     }
   }
+  // Outputs with data-dependent dims: the last run's real shape (the data is dense at the buffer's start).
+  std::vector<std::vector<int64_t>> real_shapes(outs.size());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    uint32_t rank = 0, num_dynamic = 0;
+    const int64_t *dims = nullptr;
+    const uint32_t *dynamic = nullptr;
+    mie_session_output_shape(session_, uint32_t(i), &rank, &dims);
+    real_shapes[i].assign(dims, dims + rank);
+    mie_package_output_dynamic_dims(package_, uint32_t(i), &num_dynamic, &dynamic);
+    if (num_dynamic == 0) continue;
+    const std::vector<int64_t> bound(outs[i].dims, outs[i].dims + outs[i].rank);
+    std::fprintf(out_, "output '%s': shape %s (data-dependent; bound %s)\n", outs[i].name,
+                 io::shape_string(real_shapes[i]).c_str(), io::shape_string(bound).c_str());
+    outs[i].dims = real_shapes[i].empty() ? nullptr : real_shapes[i].data();
+    outs[i].num_elements = 1;
+    for (int64_t d : real_shapes[i]) outs[i].num_elements *= uint64_t(d);
+    outs[i].byte_size = outs[i].num_elements * mie_dtype_size(outs[i].dtype);
+  }
   if (o.print)
     for (size_t i = 0; i < outs.size(); ++i) print_summary(outs[i], out_bufs[i].data());
   for (size_t i = 0; i < outs.size(); ++i) {
     if (out_paths[i].empty()) continue;
-    const std::vector<int64_t> shape(outs[i].dims, outs[i].dims + outs[i].rank);
+    const std::vector<int64_t> &shape = real_shapes[i];
     error = io::write_npy(out_paths[i], outs[i].dtype, shape, out_bufs[i].data(), size_t(outs[i].byte_size));
     if (!error.empty()) return fail("output '" + std::string(outs[i].name) + "': " + error);
   }

@@ -14,5 +14,6 @@ include "dialects/ms/IR/MsTensorOps.td"
 include "dialects/ms/IR/MsFusionOps.td"
 include "dialects/ms/IR/MsRecurrentOps.td"
 include "dialects/ms/IR/MsControlFlowOps.td"
+include "dialects/ms/IR/MsDynamicShapeOps.td"
 
 #endif // MS_OPS_TD

@@ -430,6 +430,10 @@ bool Assigner::decideReduced(Operation *op) {
   // narrow type's largest finite value; widening is exact, so f32 always answers for the value.
   if (isa<IsInfOp>(op) && config.policy != PrecisionPolicy::Mixed)
     return false;
+  // unique and non_max_suppression select by exact comparison: rounded inputs would merge distinct
+  // values or move boxes across the IoU threshold, so they answer for the f32 values.
+  if (isa<UniqueOp, NonMaxSuppressionOp>(op))
+    return false;
   switch (config.policy) {
   case PrecisionPolicy::FP32:
     return false;

@@ -52,6 +52,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieScanPatterns(converter, patterns);
     mstomie::populateMsToMieRecurrentPatterns(converter, patterns);
     mstomie::populateMsToMieControlFlowPatterns(converter, patterns);
+    mstomie::populateMsToMieDynamicShapePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -148,6 +148,7 @@ void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet
 void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieControlFlowPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieDynamicShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

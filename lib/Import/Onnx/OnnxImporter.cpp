@@ -78,6 +78,7 @@ static const OnnxOpTable &opTable() {
     registerCompositeOps(t);
     // After the composites: CumSum is a real op (ms.cumsum) here, not a composition.
     registerIndexingOps(t);
+    registerDynamicShapeOps(t);
     registerQuantOps(t);
     registerRecurrentOps(t);
     registerControlFlowOps(t);
@@ -102,6 +103,7 @@ public:
     std::optional<KnownTensor> known; // compile-time contents, when known
     OnnxTensor *tensor = nullptr;     // model data to materialize as a resource
     Location loc;
+    std::optional<DynamicExtent> extent; // a data-dependent extent (docs/dynamic-shapes.md)
   };
 
   GraphImporter(MLIRContext &ctx, OnnxModel &model, const OnnxImportOptions &opts)
@@ -114,7 +116,7 @@ public:
   uint64_t maxTensorBytes() const { return opts.maxTensorBytes; }
   ValueEntry *lookup(StringRef name) const { return values.lookup(name); }
   ValueEntry &newEntry(RankedTensorType type, Location loc) {
-    entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc});
+    entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc, std::nullopt});
     return entries.back();
   }
   void define(StringRef name, ValueEntry &entry) { values[name] = &entry; }
@@ -375,10 +377,26 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       break;
     }
   }
+  // A value with a data-dependent extent only reaches ops that keep it as the bound plus a count.
+  bool takesExtents = false;
+  for (unsigned i = 0; succeeded(result) && i < numInputs; ++i) {
+    if (!importer.hasInput(i) || !importer.inputExtent(i))
+      continue;
+    takesExtents = true;
+    if (!takesDynamicExtents(node.opType)) {
+      importer.unsupportedFeature()
+          << "input " << i << " ('" << node.inputs[i]
+          << "') has a data-dependent shape, which this op does not take (docs/dynamic-shapes.md "
+             "lists the ops that do)";
+      result = failure();
+    }
+  }
   if (succeeded(result))
     result = info.handler(importer);
   if (succeeded(result) && importer.hasFailed())
     result = failure(); // an attribute error the handler did not act on
+  if (succeeded(result) && takesExtents)
+    result = propagateDynamicExtents(importer);
   if (succeeded(result)) {
     for (unsigned i = 0; i < node.outputs.size(); ++i) {
       if (importer.hasOutput(i) && !values.count(node.outputs[i])) {
@@ -456,6 +474,9 @@ FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Bl
                                 << "' is not produced by any node";
     if (poisoned.contains(output.name))
       return failure();
+    if (entry->extent)
+      return emitError(entry->loc) << "unsupported feature: subgraph output '" << output.name
+                                   << "' has a data-dependent shape";
     Type declared = elementTypeFor(&ctx, output.dataType);
     if (output.dataType != 0 && declared != entry->type.getElementType())
       return emitError(entry->loc)
@@ -495,10 +516,26 @@ LogicalResult GraphImporter::buildReturn() {
   }
   if (failedOutput)
     return failure();
+  // Outputs with a data-dependent extent: their counts follow as extra results, which the package
+  // passes as the outputs' extent buffers (docs/package-format.md, format 3).
+  SmallVector<std::pair<unsigned, DynamicExtent>> extents;
+  for (auto [i, output] : llvm::enumerate(model.outputs))
+    if (ValueEntry *entry = lookup(output.name); entry->extent)
+      extents.push_back({unsigned(i), *entry->extent});
+  for (auto &[i, extent] : extents) {
+    results.push_back(extent.count);
+    resultTypes.push_back(extent.count.getType());
+  }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(FunctionType::get(&ctx, func.getArgumentTypes(), resultTypes));
   for (auto [i, output] : llvm::enumerate(model.outputs))
     func.setResultAttr(i, "mie.name", StringAttr::get(&ctx, output.name));
+  for (auto [k, item] : llvm::enumerate(extents)) {
+    auto &[i, extent] = item;
+    func.setResultAttr(i, "mie.dynamic_dims", DenseI64ArrayAttr::get(&ctx, {extent.dim}));
+    func.setResultAttr(model.outputs.size() + k, "mie.extent_of",
+                       IntegerAttr::get(IntegerType::get(&ctx, 64), i));
+  }
   return success();
 }
 
@@ -691,6 +728,32 @@ void NodeImporter::setTensorOutput(unsigned i, OnnxTensor &tensor) {
   entry.tensor = &tensor;
   entry.known = tensor.known;
   graph.define(onnxNode.outputs[i], entry);
+}
+
+void NodeImporter::setOutputExtent(unsigned i, Value count, int64_t dim) {
+  if (!hasOutput(i))
+    return;
+  GraphImporter::ValueEntry *entry = graph.lookup(onnxNode.outputs[i]);
+  assert(entry && "the output is defined before its extent");
+  // An alias (forwardInput) shares the entry of its input, which already has the extent.
+  entry->extent = DynamicExtent{count, dim};
+}
+
+std::optional<DynamicExtent> NodeImporter::inputExtent(unsigned i) const {
+  if (!hasInput(i))
+    return std::nullopt;
+  return graph.lookup(inputName(i))->extent;
+}
+
+RankedTensorType NodeImporter::outputType(unsigned i) const {
+  return graph.lookup(onnxNode.outputs[i])->type;
+}
+
+std::optional<DynamicExtent> NodeImporter::outputExtent(unsigned i) const {
+  if (!hasOutput(i))
+    return std::nullopt;
+  GraphImporter::ValueEntry *entry = graph.lookup(onnxNode.outputs[i]);
+  return entry ? entry->extent : std::nullopt;
 }
 
 void NodeImporter::forwardInput(unsigned out, unsigned in) {

@@ -245,6 +245,15 @@ constexpr int64_t kMaxOpset = 18;
 
 class GraphImporter;
 
+/// A value whose extent along `dim` is known only at run time (NonZero, Unique, Compress,
+/// NonMaxSuppression, TopK with a runtime K; docs/dynamic-shapes.md): the ms value is typed at its
+/// upper bound, `count` (tensor<1xi64>) holds the real extent, and the elements past it are
+/// padding that no graph output shows.
+struct DynamicExtent {
+  Value count;
+  int64_t dim = 0;
+};
+
 /// What a handler sees of one node: its inputs (materialized on request), known inputs, attributes,
 /// an OpBuilder at the node's location, and its outputs to define.
 class NodeImporter {
@@ -283,6 +292,15 @@ public:
   void setTensorOutput(unsigned i, OnnxTensor &tensor);
   /// Output `out` is the same value as input `in` (Identity, no-op reshapes).
   void forwardInput(unsigned out, unsigned in);
+  /// Output `i` is `value` whose extent along `dim` is `count` at run time (after setOutput or
+  /// forwardInput defined it).
+  void setOutputExtent(unsigned i, Value count, int64_t dim);
+  /// The data-dependent extent of input `i`, if it has one.
+  std::optional<DynamicExtent> inputExtent(unsigned i) const;
+  /// The type of output `i`, once defined.
+  RankedTensorType outputType(unsigned i) const;
+  /// The data-dependent extent of output `i`, once defined.
+  std::optional<DynamicExtent> outputExtent(unsigned i) const;
   /// Reports an error unless only the first `count` outputs are requested.
   LogicalResult onlyOutputs(unsigned count, StringRef why);
 
@@ -417,6 +435,14 @@ void registerIndexingOps(OnnxOpTable &table);
 void registerQuantOps(OnnxOpTable &table);
 void registerRecurrentOps(OnnxOpTable &table);
 void registerControlFlowOps(OnnxOpTable &table);
+void registerDynamicShapeOps(OnnxOpTable &table);
+
+/// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
+/// `opType` is one (a node of any other op type is refused when such a value reaches it).
+bool takesDynamicExtents(StringRef opType);
+/// Gives the outputs of a node that took data-dependent inputs their extents (or reports at the
+/// node why they cannot have one), after its handler built them.
+LogicalResult propagateDynamicExtents(NodeImporter &node);
 
 //===----------------------------------------------------------------------===//
 // Shared helpers for handlers

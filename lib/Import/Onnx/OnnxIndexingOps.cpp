@@ -1,8 +1,8 @@
 //===- OnnxIndexingOps.cpp - arg reductions, top-k, cumsum, gathers, scatters ===//
 //
 // ArgMax, ArgMin, TopK, CumSum, GatherElements, GatherND, ScatterElements (and its opset 9-10
-// name Scatter) and ScatterND, each onto its ms op. TopK's K must be known (it sets the output
-// shape); CumSum's axis may be a runtime input. Known index inputs are range-checked here, so an
+// name Scatter) and ScatterND, each onto its ms op. A known TopK K sets the output shape; a
+// runtime one makes the axis a data-dependent extent; CumSum's axis may be a runtime input. Known index inputs are range-checked here, so an
 // out-of-range index in the model itself is reported at the node; runtime indices out of range
 // are clamped by the lowering.
 //
@@ -38,6 +38,45 @@ LogicalResult importArgReduce(NodeImporter &n) {
   return finish(n, n.create<OpTy>(*x, static_cast<uint64_t>(axis), keepDims, last));
 }
 
+/// TopK with K computed at run time: the whole axis sorted (k = its size), and the real extent
+/// along the axis min(max(K, 0), size) (docs/dynamic-shapes.md).
+LogicalResult importTopKRuntimeK(NodeImporter &n, int64_t axis, bool largest) {
+  RankedTensorType xType = n.inputType(0), kType = n.inputType(1);
+  if (xType.getRank() == 0)
+    return n.error() << "expects an input of rank >= 1, got " << xType;
+  if (!kType.getElementType().isInteger(64) || kType.getNumElements() != 1)
+    return n.error() << "K input must be a one-element int64 tensor, got " << kType;
+  FailureOr<int64_t> a = normalizeAxis(n, axis, xType.getRank());
+  FailureOr<Value> x = n.input(0), kv = n.input(1);
+  if (failed(a) || failed(x) || failed(kv))
+    return failure();
+  if (kType.getRank() != 1)
+    kv = n.create<ms::ReshapeOp>(*kv, ArrayRef<int64_t>{1});
+  int64_t size = xType.getDimSize(*a);
+  auto countType = RankedTensorType::get({1}, kType.getElementType());
+  FailureOr<Value> zero = n.create<ms::ConstantOp>(
+      cast<ElementsAttr>(DenseElementsAttr::get(countType, ArrayRef<int64_t>{0})));
+  FailureOr<Value> top = n.create<ms::ConstantOp>(
+      cast<ElementsAttr>(DenseElementsAttr::get(countType, ArrayRef<int64_t>{size})));
+  if (failed(kv) || failed(zero) || failed(top))
+    return failure();
+  FailureOr<Value> low = n.create<ms::MaxOp>(*kv, *zero);
+  if (failed(low))
+    return failure();
+  FailureOr<Value> count = n.create<ms::MinOp>(*low, *top);
+  if (failed(count))
+    return failure();
+  FailureOr<Operation *> op = n.createOp<ms::TopKOp>(*x, static_cast<uint64_t>(size),
+                                                     static_cast<uint64_t>(axis), !largest);
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < 2; ++i) {
+    n.setOutput(i, (*op)->getResult(i));
+    n.setOutputExtent(i, *count, *a);
+  }
+  return success();
+}
+
 /// TopK: k is an attribute before opset 10 and an input (a one-element int64 tensor) from then
 /// on; `sorted` = 0 leaves the order open, so the sorted result is a valid answer for it too.
 LogicalResult importTopK(NodeImporter &n) {
@@ -53,6 +92,8 @@ LogicalResult importTopK(NodeImporter &n) {
     k = n.getInt("k", 0);
     if (n.hasFailed())
       return failure();
+  } else if (!n.constantData(1)) {
+    return importTopKRuntimeK(n, axis, largest);
   } else {
     FailureOr<const KnownTensor *> known = n.requireKnown(1, "K");
     if (failed(known))

@@ -15,6 +15,9 @@ struct PackageTensorSpec {
   std::string name;
   std::string dtype;           // f32 f16 bf16 f64 i8 i16 i32 i64 u8 bool
   std::vector<int64_t> shape;  // every dim >= 0; empty = scalar
+  // Outputs only: the dims whose extent the code computes at run time (ascending); `shape` is their upper
+  // bound. Such a package is format 3 (docs/package-format.md, "Data-dependent output shapes").
+  std::vector<int64_t> dynamic_dims;
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.

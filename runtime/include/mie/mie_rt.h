@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define MIE_RT_VERSION_STRING "0.1.0"
-#define MIE_PACKAGE_FORMAT_VERSION 2 /* the newest format this runtime reads (it reads 1 too) */
+#define MIE_PACKAGE_FORMAT_VERSION 3 /* the newest format this runtime reads (it reads 1 and 2 too) */
 
 /* Limits on sizes read from files (a package's manifest, a tensor file), checked before anything of that
    size is allocated, so a few bytes declaring a huge size are an error rather than an allocation failure.
@@ -136,6 +136,12 @@ MIE_RT_API mie_status mie_package_input_info(const mie_package *package, uint32_
                                              mie_tensor_info *out_info);
 MIE_RT_API mie_status mie_package_output_info(const mie_package *package, uint32_t index,
                                               mie_tensor_info *out_info);
+/* Outputs with data-dependent shapes (NonZero, Unique, Compress, NonMaxSuppression, TopK with a K computed at
+   run time; package format 3): mie_package_output_info gives the upper bound the caller's buffer is sized
+   for, this function the dims whose real extent is known only after a run (*out_count of them at *out_dims,
+   ascending; 0 and NULL for an output of static shape). mie_session_output_shape gives the real shape. */
+MIE_RT_API mie_status mie_package_output_dynamic_dims(const mie_package *package, uint32_t index,
+                                                      uint32_t *out_count, const uint32_t **out_dims);
 MIE_RT_API mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count);
 MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32_t index,
                                               mie_target_info *out_info);
@@ -202,6 +208,13 @@ MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_i
                                             const void *const *inputs, const uint64_t *input_bytes,
                                             uint32_t num_outputs, void *const *outputs,
                                             const uint64_t *output_bytes);
+/* The shape of output `index` as the session's last successful run computed it: the manifest's shape with
+   every data-dependent dim replaced by its real extent (the manifest's shape before the first run).
+   After a run, an output with data-dependent dims occupies the first product(shape) elements of the
+   caller's buffer, dense and row-major; the rest of the buffer is unspecified. *out_dims stays valid until
+   the session's next run or its destruction (NULL when the rank is 0). */
+MIE_RT_API mie_status mie_session_output_shape(const mie_session *session, uint32_t index, uint32_t *out_rank,
+                                               const int64_t **out_dims);
 MIE_RT_API mie_status mie_session_set_threads(mie_session *session, uint32_t num_threads);
 MIE_RT_API mie_status mie_session_num_threads(const mie_session *session, uint32_t *out_threads);
 MIE_RT_API mie_status mie_session_target(const mie_session *session, const char **out_target_name);

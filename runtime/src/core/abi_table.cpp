@@ -1,6 +1,7 @@
 #include "abi_table.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "format.h"
 #include "mie/mie_kernel_abi.h"
@@ -42,8 +43,19 @@ bool check_abi_table(const int64_t *words, size_t count, const Manifest &m, cons
     return mismatch("weights size", std::to_string(words[3]) + " bytes", std::to_string(weights_bytes) + " bytes");
   if (uint64_t(words[4]) != m.inputs.size())
     return mismatch("inputs", std::to_string(words[4]), std::to_string(m.inputs.size()));
-  if (uint64_t(words[5]) != m.outputs.size())
-    return mismatch("outputs", std::to_string(words[5]), std::to_string(m.outputs.size()));
+  // The extent buffers of outputs with data-dependent dims are outputs of the entry too, after the others.
+  std::vector<TensorDesc> extents;
+  for (const TensorDesc &t : m.outputs) {
+    if (t.dynamic_dims.empty()) continue;
+    TensorDesc e;
+    e.name = t.name + " extents";
+    e.dtype = MIE_DTYPE_I64;
+    e.dims = {int64_t(t.dynamic_dims.size())};
+    e.num_elements = t.dynamic_dims.size();
+    extents.push_back(std::move(e));
+  }
+  if (uint64_t(words[5]) != m.outputs.size() + extents.size())
+    return mismatch("outputs", std::to_string(words[5]), std::to_string(m.outputs.size() + extents.size()));
   size_t at = MIE_ABI_TABLE_HEADER_WORDS;
   auto tensor = [&](const TensorDesc &t, const std::string &what) {
     if (n - at < 2 || words[at + 1] < 0 || uint64_t(words[at + 1]) > n - at - 2) {
@@ -68,6 +80,8 @@ bool check_abi_table(const int64_t *words, size_t count, const Manifest &m, cons
     if (!tensor(m.inputs[i], "input " + std::to_string(i) + " '" + m.inputs[i].name + "'")) return false;
   for (size_t i = 0; i < m.outputs.size(); ++i)
     if (!tensor(m.outputs[i], "output " + std::to_string(i) + " '" + m.outputs[i].name + "'")) return false;
+  for (const TensorDesc &e : extents)
+    if (!tensor(e, "the extent buffer of '" + e.name.substr(0, e.name.size() - 8) + "'")) return false;
   if (at != n) {
     *error = "the code's ABI table has " + std::to_string(n - at) + " words after its last tensor";
     return false;

@@ -262,6 +262,23 @@ mie_status mie_package_output_info(const mie_package *package, uint32_t index, m
   return tensor_info(package, index, out_info, false);
 }
 
+mie_status mie_package_output_dynamic_dims(const mie_package *package, uint32_t index, uint32_t *out_count,
+                                           const uint32_t **out_dims) {
+  Call c;
+  const char *fn = "mie_package_output_dynamic_dims";
+  if (!package) return c.null_arg(fn, "package");
+  if (!out_count) return c.null_arg(fn, "out_count");
+  if (!out_dims) return c.null_arg(fn, "out_dims");
+  const auto &list = package->pkg->manifest().outputs;
+  if (index >= list.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (model has " + std::to_string(list.size()) + ")");
+  const auto &dims = list[index].dynamic_dims;
+  *out_count = uint32_t(dims.size());
+  *out_dims = dims.empty() ? nullptr : dims.data();
+  return MIE_OK;
+}
+
 mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count) {
   Call c;
   if (!package) return c.null_arg("mie_package_num_targets", "package");
@@ -420,6 +437,23 @@ mie_status mie_session_device(const mie_session *session, const char **out_devic
   if (!session) return c.null_arg("mie_session_device", "session");
   if (!out_device) return c.null_arg("mie_session_device", "out_device");
   *out_device = session->session->device().c_str();
+  return MIE_OK;
+}
+
+mie_status mie_session_output_shape(const mie_session *session, uint32_t index, uint32_t *out_rank,
+                                    const int64_t **out_dims) {
+  Call c;
+  const char *fn = "mie_session_output_shape";
+  if (!session) return c.null_arg(fn, "session");
+  if (!out_rank) return c.null_arg(fn, "out_rank");
+  if (!out_dims) return c.null_arg(fn, "out_dims");
+  const size_t count = session->session->num_outputs();
+  if (index >= count)
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (model has " + std::to_string(count) + ")");
+  const std::vector<int64_t> &shape = session->session->output_shape(index);
+  *out_rank = uint32_t(shape.size());
+  *out_dims = shape.empty() ? nullptr : shape.data();
   return MIE_OK;
 }
 

@@ -12,8 +12,10 @@ namespace mie::rt {
 
 constexpr uint8_t kMagic[8] = {'M', 'I', 'E', 'P', 'K', 'G', 0, 0};
 // Versions this runtime reads. 2 adds per-target weights sections (a version 1 reader would silently run
-// such a target on the shared weights); writers emit 1 unless a package needs them.
-constexpr uint32_t kFormatVersion = 2;
+// such a target on the shared weights); 3 adds outputs with data-dependent dims, whose extents the code
+// writes into buffers after the outputs (a version 2 reader would pass the wrong arguments). Writers emit
+// the lowest version a package needs.
+constexpr uint32_t kFormatVersion = 3;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr uint32_t kHeaderSize = 128;
 constexpr uint64_t kSectionAlignment = 64;

@@ -83,7 +83,7 @@ class SchemaReader {
     return true;
   }
 
-  bool tensors(const Value &root, const char *key, std::vector<TensorDesc> *out) {
+  bool tensors(const Value &root, const char *key, uint64_t format_version, std::vector<TensorDesc> *out) {
     const Value *arr;
     if (!field(root, "", key, Type::Array, &arr)) return false;
     for (size_t i = 0; i < arr->array.size(); ++i) {
@@ -122,7 +122,31 @@ class SchemaReader {
                                       std::to_string(MIE_MAX_TENSOR_BYTES) + " per tensor");
       d.num_elements = elems;
       d.byte_size = elems * esize;
+      if (!dynamic_dims(t, p, key, format_version, &d)) return false;
       out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  // Optional `dynamic_dims` of an output: strictly ascending dims of its shape (format 3).
+  bool dynamic_dims(const Value &t, const std::string &p, const char *key, uint64_t format_version, TensorDesc *d) {
+    const Value *v = t.find("dynamic_dims");
+    if (!v) return true;
+    const std::string dp = p + ".dynamic_dims";
+    if (std::string(key) != "outputs") return fail(dp, "only outputs may have data-dependent dims");
+    if (format_version < 3) return fail(dp, "data-dependent output dims need format_version 3");
+    if (v->type != Type::Array) return fail(dp, "expected an array, got " + describe(*v));
+    if (v->array.empty()) return fail(dp, "must not be empty");
+    for (size_t j = 0; j < v->array.size(); ++j) {
+      const Value &dim = v->array[j];
+      const std::string ep = dp + "[" + std::to_string(j) + "]";
+      if (dim.type != Type::Number || !dim.is_integer) return fail(ep, "expected an integer, got " + describe(dim));
+      if (dim.integer < 0 || uint64_t(dim.integer) >= d->dims.size())
+        return fail(ep, "dim " + std::to_string(dim.integer) + " is out of range for rank " +
+                            std::to_string(d->dims.size()));
+      if (!d->dynamic_dims.empty() && uint32_t(dim.integer) <= d->dynamic_dims.back())
+        return fail(ep, "dims must be strictly ascending");
+      d->dynamic_dims.push_back(uint32_t(dim.integer));
     }
     return true;
   }
@@ -233,8 +257,8 @@ bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) 
                                         ")");
   out->format_version = int64_t(version);
   if (!r.string(root, "", "compiler", false, &out->compiler) || !r.string(root, "", "model", false, &out->model) ||
-      !r.string(root, "", "precision", true, &out->precision) || !r.tensors(root, "inputs", &out->inputs) ||
-      !r.tensors(root, "outputs", &out->outputs) || !r.section(root, "", "weights", &out->weights) ||
+      !r.string(root, "", "precision", true, &out->precision) || !r.tensors(root, "inputs", version, &out->inputs) ||
+      !r.tensors(root, "outputs", version, &out->outputs) || !r.section(root, "", "weights", &out->weights) ||
       !r.targets(root, version, &out->targets))
     return false;
   if (out->outputs.empty()) return r.fail("outputs", "model has no outputs");

@@ -18,6 +18,10 @@ struct TensorDesc {
   std::vector<int64_t> dims;
   uint64_t num_elements = 0;
   uint64_t byte_size = 0;
+  // Outputs only (format 3): the dims whose real extent the code computes at run time, ascending. `dims`
+  // is then the upper bound the caller's buffer is sized for; the code writes one int64 per entry into
+  // the output's extent buffer (an entry argument after the outputs) and the runtime reports the real shape.
+  std::vector<uint32_t> dynamic_dims;
 };
 
 struct SectionRef {

@@ -84,7 +84,15 @@ void add_tensors(std::string &o, const char *key, const std::vector<PackageTenso
     add_key(o, "shape");
     o += "[";
     for (size_t d = 0; d < t.shape.size(); ++d) o += (d ? ", " : "") + std::to_string(t.shape[d]);
-    o += "]}";
+    o += "]";
+    if (!t.dynamic_dims.empty()) {
+      o += ", ";
+      add_key(o, "dynamic_dims");
+      o += "[";
+      for (size_t d = 0; d < t.dynamic_dims.size(); ++d) o += (d ? ", " : "") + std::to_string(t.dynamic_dims[d]);
+      o += "]";
+    }
+    o += "}";
   }
   o += list.empty() ? "],\n" : "\n  ],\n";
 }
@@ -134,6 +142,12 @@ std::string PackageWriter::check() const {
       }
       if (elems * rt::dtype_byte_size(dt) > MIE_MAX_TENSOR_BYTES)
         return what + ": more than " + std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes";
+      if (!t.dynamic_dims.empty() && std::string(kind) != "output")
+        return what + ": only outputs may have data-dependent dims";
+      for (size_t j = 0; j < t.dynamic_dims.size(); ++j)
+        if (t.dynamic_dims[j] < 0 || size_t(t.dynamic_dims[j]) >= t.shape.size() ||
+            (j && t.dynamic_dims[j] <= t.dynamic_dims[j - 1]))
+          return what + ": dynamic dims must be strictly ascending dims of its shape";
     }
   }
   for (size_t i = 0; i < targets_.size(); ++i) {
@@ -191,7 +205,10 @@ std::string PackageWriter::plan(Layout *L) const {
     any_own_weights |= t.own_weights;
   }
   // Version 1 readers would run a target with its own weights on the shared ones: only such packages are 2.
-  const uint32_t version = any_own_weights ? 2 : 1;
+  // Version 2 readers would pass no extent buffers to code that writes them: only such packages are 3.
+  bool any_dynamic = false;
+  for (const auto &t : outputs_) any_dynamic |= !t.dynamic_dims.empty();
+  const uint32_t version = any_dynamic ? 3 : any_own_weights ? 2 : 1;
 
   // Section offsets depend on the manifest length, which depends on the offsets' digits: iterate until the
   // data start stops moving (two or three rounds; the page rounding absorbs small changes).

@@ -50,6 +50,32 @@ int count_required_features(const std::string &features) {
   return n;
 }
 
+// Moves an output written in its upper-bound layout (`bound` dims, row-major) to the dense row-major layout
+// of its real shape `real` (each dim <= its bound) at the start of the same buffer. Runs of the innermost
+// dim are moved in row-major order; every run's destination lies at or before its source and after the
+// previous run's destination, so moving in place forward never overwrites data still to be moved.
+void compact_output(uint8_t *data, size_t element_size, const std::vector<int64_t> &bound,
+                    const std::vector<int64_t> &real) {
+  const size_t rank = bound.size();
+  if (rank == 0 || bound == real) return;
+  for (int64_t d : real)
+    if (d == 0) return;
+  std::vector<int64_t> stride(rank, 1);
+  for (size_t d = rank - 1; d > 0; --d) stride[d - 1] = stride[d] * bound[d];
+  const size_t run = size_t(real[rank - 1]) * element_size;
+  std::vector<int64_t> index(rank, 0);
+  size_t dst = 0;
+  while (true) {
+    int64_t src = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) src += index[d] * stride[d];
+    std::memmove(data + dst, data + size_t(src) * element_size, run);
+    dst += run;
+    size_t d = rank - 1;
+    while (d > 0 && ++index[d - 1] == real[d - 1]) index[--d] = 0;
+    if (d == 0) return;
+  }
+}
+
 }  // namespace
 
 bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why) {
@@ -195,9 +221,19 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   mie_status status = MIE_OK;
   const std::string prefix = "package '" + pkg->path() + "': ";
 
+  const Manifest &manifest = pkg->manifest();
+  size_t num_extents = 0;
+  for (const TensorDesc &t : manifest.outputs) num_extents += t.dynamic_dims.size();
+  if (num_extents > 0 && target->kind != "cpu") {
+    *error = prefix + "target '" + target->name + "': outputs with data-dependent shapes run on cpu targets only";
+    return MIE_ERR_UNSUPPORTED;
+  }
+
   std::unique_ptr<Session> s(new Session());
   s->pkg_ = pkg;
   s->target_ = target;
+  s->extents_.assign(num_extents, 0);
+  for (const TensorDesc &t : manifest.outputs) s->output_shapes_.push_back(t.dims);
   status = s->code_.load(pkg->data() + target->code.offset, target->code.size, "target '" + target->name + "'",
                          target->entry, error);
   if (status != MIE_OK) {
@@ -257,7 +293,9 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   s->env_.pool = s->pool_.get();
   s->env_.parallel_for = &ThreadPool::parallel_for_thunk;
   const auto &m = pkg->manifest();
-  s->args_.assign(m.inputs.size() + m.outputs.size() + 2, nullptr);
+  size_t dynamic_outputs = 0;
+  for (const TensorDesc &t : m.outputs) dynamic_outputs += t.dynamic_dims.empty() ? 0 : 1;
+  s->args_.assign(m.inputs.size() + m.outputs.size() + dynamic_outputs + 2, nullptr);
   *out = std::move(s);
   return MIE_OK;
 }
@@ -410,6 +448,9 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   size_t k = 0;
   for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
   for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
+  // Format 3: each output with data-dependent dims has its extent buffer after the outputs.
+  for (size_t i = 0, e = 0; i < m.outputs.size(); e += m.outputs[i].dynamic_dims.size(), ++i)
+    if (!m.outputs[i].dynamic_dims.empty()) args_[k++] = extents_.data() + e;
   args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   if (poison_ && arena_.data()) std::memset(arena_.data(), 0xFF, size_t(target_->arena_bytes));
@@ -419,6 +460,30 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   if (rc != 0) {
     *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
     return MIE_ERR_KERNEL;
+  }
+  return finish_dynamic_outputs(outputs, error);
+}
+
+mie_status Session::finish_dynamic_outputs(void *const *outputs, std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  for (size_t i = 0, e = 0; i < m.outputs.size(); ++i) {
+    const TensorDesc &t = m.outputs[i];
+    if (t.dynamic_dims.empty()) continue;
+    std::vector<int64_t> &shape = output_shapes_[i];
+    shape = t.dims;
+    for (uint32_t d : t.dynamic_dims) {
+      const int64_t extent = extents_[e++];
+      // The code is trusted to stay in its buffers, but a wrong extent would make the runtime read past one.
+      if (extent < 0 || extent > t.dims[d]) {
+        *error = "package '" + pkg_->path() + "': output '" + t.name + "': the code reported extent " +
+                 std::to_string(extent) + " for dim " + std::to_string(d) + " whose bound is " +
+                 std::to_string(t.dims[d]);
+        shape = t.dims;
+        return MIE_ERR_KERNEL;
+      }
+      shape[d] = extent;
+    }
+    compact_output(static_cast<uint8_t *>(outputs[i]), dtype_byte_size(t.dtype), t.dims, shape);
   }
   return MIE_OK;
 }

@@ -56,6 +56,10 @@ class Session {
   const cuda::CudaSession *gpu() const { return gpu_.get(); }
   const std::string &device() const { return device_; }  // "cpu" or the CUDA device (mie_session_device)
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
+  // The shape of output `index` after the last successful run: the manifest's shape with each
+  // data-dependent dim replaced by the extent the code reported (the manifest's shape before any run).
+  const std::vector<int64_t> &output_shape(size_t index) const { return output_shapes_[index]; }
+  size_t num_outputs() const { return output_shapes_.size(); }
 
  private:
   Session() = default;
@@ -74,7 +78,12 @@ class Session {
   mie_profile_fn user_profile_ = nullptr;
   void *user_profile_ctx_ = nullptr;
   bool poison_ = false;
+  // Reads the extents the code wrote, checks them against the bounds and moves each data-dependent output
+  // to the dense layout of its real shape.
+  mie_status finish_dynamic_outputs(void *const *outputs, std::string *error);
   std::vector<void *> args_;  // reused by every run: no allocation on the run path
+  std::vector<int64_t> extents_;  // one per data-dependent dim of the outputs, in output order
+  std::vector<std::vector<int64_t>> output_shapes_;
   std::mutex run_mu_;
   std::atomic<uint64_t> last_run_ns_{0};  // read by mie_session_last_run_ns without the run lock
 };

@@ -1687,3 +1687,64 @@ func.func @region_yield_parent(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'ms.region_yield' op expects parent op to be one of 'ms.if, ms.loop, ms.scan'}}
   ms.region_yield %a : tensor<4xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// Ops with data-dependent extents
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @non_zero_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'ms.non_zero' op expects a static input of rank >= 1, got 'tensor<f32>'}}
+  %0:2 = ms.non_zero %x : (tensor<f32>) -> (tensor<1x1xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @non_zero_bound(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{'ms.non_zero' op inferred type(s) 'tensor<2x12xi64>', 'tensor<1xi64>' are incompatible with return type(s) of operation 'tensor<2x4xi64>', 'tensor<1xi64>'}}
+  // expected-error @+1 {{'ms.non_zero' op failed to infer returned types}}
+  %0:2 = ms.non_zero %x : (tensor<3x4xf32>) -> (tensor<2x4xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @unique_axis(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'ms.unique' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0:5 = ms.unique %x {axis = 2 : i64} : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<4xi64>, tensor<4xi64>, tensor<4xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_boxes(%b: tensor<1x6x3xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) {
+  // expected-error @+1 {{'ms.non_max_suppression' op expects static boxes of shape [batches, boxes, 4], got 'tensor<1x6x3xf32>'}}
+  %0:2 = ms.non_max_suppression %b, %s, %m, %t, %t {max_per_class = 6 : i64} : (tensor<1x6x3xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_scores(%b: tensor<1x6x4xf32>, %s: tensor<1x2x5xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) {
+  // expected-error @+1 {{'ms.non_max_suppression' op expects scores of shape [1, classes, 6], got 'tensor<1x2x5xf32>'}}
+  %0:2 = ms.non_max_suppression %b, %s, %m, %t, %t {max_per_class = 6 : i64} : (tensor<1x6x4xf32>, tensor<1x2x5xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_bound(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) {
+  // expected-error @+1 {{'ms.non_max_suppression' op expects max_per_class in [0, 6], got 7}}
+  %0:2 = ms.non_max_suppression %b, %s, %m, %t, %t {max_per_class = 7 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<14x3xi64>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_threshold(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %t: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.non_max_suppression' op expects a one-element iou_threshold, got 'tensor<2xf32>'}}
+  %0:2 = ms.non_max_suppression %b, %s, %m, %t, %t {max_per_class = 6 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<2xf32>, tensor<2xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
+  return
+}

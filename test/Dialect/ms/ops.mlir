@@ -607,3 +607,22 @@ func.func @scan_axes(%h: tensor<2xf32>, %x: tensor<2x5xf32>) -> (tensor<2xf32>, 
   }
   return %0#0, %0#1 : tensor<2xf32>, tensor<2x5xf32>
 }
+
+// -----
+
+// Ops with data-dependent extents: results at their upper bound plus a tensor<1xi64> count.
+// CHECK-LABEL: func.func @dynamic_shape_ops
+func.func @dynamic_shape_ops(%x: tensor<3x4xf32>, %u: tensor<5x3xi64>, %boxes: tensor<1x6x4xf32>,
+                             %scores: tensor<1x2x6xf32>, %max: tensor<1xi64>, %iou: tensor<1xf32>)
+    -> (tensor<2x12xi64>, tensor<12xf32>, tensor<5x3xi64>, tensor<12x3xi64>) {
+  // CHECK: ms.non_zero %{{.*}} : (tensor<3x4xf32>) -> (tensor<2x12xi64>, tensor<1xi64>)
+  %0:2 = ms.non_zero %x : (tensor<3x4xf32>) -> (tensor<2x12xi64>, tensor<1xi64>)
+  // CHECK: ms.unique %{{.*}} {sorted} : (tensor<3x4xf32>) -> (tensor<12xf32>, tensor<12xi64>, tensor<12xi64>, tensor<12xi64>, tensor<1xi64>)
+  %1:5 = ms.unique %x {sorted} : (tensor<3x4xf32>) -> (tensor<12xf32>, tensor<12xi64>, tensor<12xi64>, tensor<12xi64>, tensor<1xi64>)
+  // CHECK: ms.unique %{{.*}} {axis = 0 : i64} : (tensor<5x3xi64>) -> (tensor<5x3xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<1xi64>)
+  %2:5 = ms.unique %u {axis = 0 : i64} : (tensor<5x3xi64>) -> (tensor<5x3xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<1xi64>)
+  // CHECK: ms.non_max_suppression %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {center_point_box, max_per_class = 6 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
+  %3:2 = ms.non_max_suppression %boxes, %scores, %max, %iou, %iou {max_per_class = 6 : i64, center_point_box}
+      : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
+  return %0#0, %1#0, %2#0, %3#0 : tensor<2x12xi64>, tensor<12xf32>, tensor<5x3xi64>, tensor<12x3xi64>
+}

@@ -527,7 +527,7 @@ def unsupported_op():
 def unsupported_many():
     return model([node("Det", ["input"], ["a"], name="det1"),
                   node("Relu", ["a"], ["b"], name="relu_after"),
-                  node("NonZero", ["input"], ["nz"], name="nonzero"),
+                  node("TfIdfVectorizer", ["input"], ["nz"], name="tfidf"),
                   node("Relu", ["input"], ["c"], name="relu_ok"),
                   node("FusedGemm", ["c", "c"], ["d"], name="fused", domain="com.microsoft"),
                   node("Add", ["b", "d"], ["output"], name="add")],

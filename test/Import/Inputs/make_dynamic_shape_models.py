@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Writes one small ONNX model with data-dependent output shapes (NonZero, Unique, Compress,
+NonMaxSuppression, TopK with a runtime K, their consumers), chosen by name, for
+onnx-dynamic-shapes.test.
+
+    make_dynamic_shape_models.py NAME OUT.onnx
+
+Same conventions as make_models.py: built with onnx.helper and numpy at test time, never passed
+through onnx.checker (some are invalid on purpose).
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+B = TensorProto.BOOL
+
+MODELS = {}
+
+
+def register(fn):
+    MODELS[fn.__name__] = fn
+    return fn
+
+
+def vi(name, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def ints(name, values, dtype=np.int64):
+    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                          producer_name="mie-tests")
+    m.ir_version = 8
+    return m
+
+
+node = helper.make_node
+
+
+@register
+def non_zero():
+    return model([node("NonZero", ["x"], ["nz"], name="nz")], [vi("x", [3, 4])], [vi("nz", None, I64)])
+
+
+@register
+def non_zero_known():
+    return model([node("NonZero", ["c"], ["nz"], name="nz")], [], [vi("nz", None, I64)],
+                 [ints("c", [[1, 0, 2], [0, 0, 3]])])
+
+
+@register
+def non_zero_chain():
+    # NonZero -> Transpose -> GatherND -> Unsqueeze: the extent moves with each op.
+    return model(
+        [node("NonZero", ["x"], ["nz"], name="nz"),
+         node("Transpose", ["nz"], ["pairs"], name="t", perm=[1, 0]),
+         node("GatherND", ["x", "pairs"], ["picked"], name="g"),
+         node("Unsqueeze", ["picked", "axes"], ["col"], name="u")],
+        [vi("x", [3, 4])], [vi("col", None)], [ints("axes", [0])])
+
+
+@register
+def non_zero_reduce():
+    return model(
+        [node("NonZero", ["x"], ["nz"], name="nz"),
+         node("ReduceSum", ["nz"], ["s"], name="sum", keepdims=0)],
+        [vi("x", [3, 4])], [vi("s", None, I64)])
+
+
+@register
+def non_zero_broadcast():
+    # A static operand of size 4 along the data-dependent dim cannot match it.
+    return model(
+        [node("NonZero", ["x"], ["nz"], name="nz"),
+         node("Add", ["nz", "w"], ["y"], name="add")],
+        [vi("x", [2, 2])], [vi("y", None, I64)], [ints("w", [[1, 2, 3, 4]])])
+
+
+@register
+def top_k_runtime_k():
+    return model([node("TopK", ["x", "k"], ["v", "i"], name="topk", axis=1)],
+                  [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", None), vi("i", None, I64)])
+
+
+@register
+def compress():
+    return model([node("Compress", ["x", "c"], ["y"], name="cmp", axis=1)],
+                 [vi("x", [2, 5]), vi("c", [3], B)], [vi("y", None)])
+
+
+@register
+def compress_known():
+    return model([node("Compress", ["x", "c"], ["y"], name="cmp")], [vi("x", [2, 3])],
+                 [vi("y", None)], [numpy_helper.from_array(np.array([0, 1, 1, 0, 1], bool), "c")])
+
+
+@register
+def unique():
+    return model([node("Unique", ["x"], ["y", "idx", "inv", "cnt"], name="u", axis=-1)],
+                 [vi("x", [2, 5])], [vi("y", None), vi("idx", None, I64), vi("inv", None, I64),
+                                     vi("cnt", None, I64)], opset=11)
+
+
+@register
+def nms():
+    return model(
+        [node("NonMaxSuppression", ["b", "s", "m", "iou"], ["sel"], name="nms")],
+        [vi("b", [2, 8, 4]), vi("s", [2, 3, 8]), vi("iou", [1])], [vi("sel", None, I64)],
+        [ints("m", [2])], opset=11)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
+        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
+    with open(sys.argv[2], "wb") as f:
+        f.write(MODELS[sys.argv[1]]().SerializeToString())
+
+
+if __name__ == "__main__":
+    main()
