@@ -175,13 +175,19 @@ void registerCompositeNNOps(OnnxOpTable &table);
 /// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,
 /// SoftmaxCrossEntropyLoss).
 void registerCompositeLossOps(OnnxOpTable &table);
-/// Registers the handler of OnnxCompositeAttention.cpp (Attention, opsets 23/24).
+/// Registers the handlers of OnnxCompositeAttention.cpp (Attention, opsets 23/24;
+/// RotaryEmbedding).
 void registerCompositeAttentionOps(OnnxOpTable &table);
-/// Registers the handler of OnnxCompositeGridSample.cpp (GridSample).
+/// Registers the handlers of OnnxCompositeGridSample.cpp (GridSample, RoiAlign, DeformConv).
 void registerCompositeSamplingOps(OnnxOpTable &table);
 /// Registers the handlers of OnnxCompositeIndexingOps.cpp (ReverseSequence, TensorScatter,
 /// MaxUnpool).
 void registerCompositeIndexingOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeSignalOps.cpp (DFT, STFT, HannWindow, HammingWindow,
+/// BlackmanWindow, MelWeightMatrix).
+void registerCompositeSignalOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeResize.cpp (Resize).
+void registerCompositeResizeOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -1,4 +1,4 @@
-//===- OnnxCompositeGridSample.cpp - GridSample as ms ops -----------------===//
+//===- OnnxCompositeGridSample.cpp - GridSample, RoiAlign, DeformConv -----===//
 //
 // GridSample (2-D and 3-D) written in ms ops, following ONNX's reference: each sampling point's
 // normalized coordinates become input coordinates (align_corners or not); nearest rounds half to
@@ -6,7 +6,8 @@
 // the taps are taken; each tap index then obeys the padding mode on its own (zeros: 0 outside,
 // border: clamped, reflection: reflected). Every tap is one ms.gather_elements of the input
 // flattened to [N, C, spatial], weighted by the product of its per-dim linear or cubic
-// (Keys, a = -0.75) coefficients.
+// (Keys, a = -0.75) coefficients. RoiAlign and DeformConv sample the same way, their taps computed
+// from the ROIs or from the learned offsets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,8 +194,232 @@ LogicalResult importGridSample(NodeImporter &n) {
   return finish(n, o, o.reshape(result, outShape));
 }
 
+/// RoiAlign (opsets 10, 16): for each ROI, an output_height x output_width grid of bins, each the
+/// average (or maximum) of sampling_ratio^2 bilinear samples of its batch item, following ONNX's
+/// reference: a sample beyond [-1, size] counts 0; one below 0 is taken at 0; one past the last
+/// row or column takes that row or column. The taps of all samples are one ms.gather_elements of
+/// X laid out as [C, N * H * W]. An adaptive sample count (sampling_ratio 0) varies per ROI and is
+/// reported as unsupported.
+LogicalResult importRoiAlign(NodeImporter &n) {
+  // Opset 10 has no coordinate_transformation_mode: its ROIs are output_half_pixel.
+  std::string coordName = n.getString("coordinate_transformation_mode",
+                                      n.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+  std::string modeName = n.getString("mode", "avg");
+  int64_t outH = n.getInt("output_height", 1), outW = n.getInt("output_width", 1);
+  int64_t ratio = n.getInt("sampling_ratio", 0);
+  double spatialScale = n.getFloat("spatial_scale", 1.0);
+  if (n.hasFailed())
+    return failure();
+  if (coordName != "half_pixel" && coordName != "output_half_pixel")
+    return n.error() << "coordinate_transformation_mode '" << coordName
+                     << "' must be half_pixel or output_half_pixel";
+  if (modeName != "avg" && modeName != "max")
+    return n.error() << "mode '" << modeName << "' must be avg or max";
+  if (outH < 1 || outW < 1 || ratio < 0)
+    return n.error() << "expects positive output_height and output_width and sampling_ratio >= 0";
+  if (ratio == 0)
+    return n.unsupportedFeature() << "sampling_ratio 0 (a sample count that varies with each "
+                                     "ROI's size) is not supported; give a positive one";
+  bool halfPixel = coordName == "half_pixel", isMax = modeName == "max";
+  RankedTensorType xType = n.inputType(0), rType = n.inputType(1), bType = n.inputType(2);
+  Type et = xType.getElementType();
+  if (xType.getRank() != 4 || !isa<FloatType>(et) || rType.getRank() != 2 ||
+      rType.getDimSize(1) != 4 || !isa<FloatType>(rType.getElementType()) ||
+      bType.getRank() != 1 || bType.getDimSize(0) != rType.getDimSize(0) ||
+      !isa<IntegerType>(bType.getElementType()))
+    return n.error() << "expects X [N, C, H, W], rois [R, 4] (float) and batch_indices [R] "
+                        "(integer), got "
+                     << xType << ", " << rType << " and " << bType;
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+  int64_t rois = rType.getDimSize(0);
+  int64_t samplesH = outH * ratio, samplesW = outW * ratio;
+  int64_t points = rois * samplesH * samplesW;
+  if (!isReasonableShape({channels, points, 4}))
+    return n.error() << "sampling " << points << " points of " << channels
+                     << " channels is too large";
+  Type i64 = n.builder().getI64Type();
+
+  Ops o(n);
+  auto c = [&](double d) { return o.scalar(et, d); };
+  Value boxes = o.cast(o.in(1), et);
+  auto column = [&](int64_t k) {
+    return o.mul(o.slice(boxes, {0, k}, {rois, 1}, {1, 1}), c(spatialScale)); // [R, 1]
+  };
+  double offset = halfPixel ? 0.5 : 0.0;
+  // One spatial dim: its sample positions [R, samples] become two taps (index, weight).
+  struct Taps {
+    Value low, high, lowWeight, highWeight;
+  };
+  auto taps = [&](int64_t startColumn, int64_t pooled, int64_t size) {
+    Value start = o.sub(column(startColumn), c(offset));
+    Value extent = o.sub(o.sub(column(startColumn + 2), c(offset)), start);
+    if (!halfPixel)
+      extent = o.op<ms::MaxOp>(extent, c(1.0));
+    Value bin = o.div(extent, c(double(pooled)));
+    // Sample s of bin p lies at p + (s + 0.5) / ratio bins from the start.
+    SmallVector<double> steps;
+    for (int64_t p = 0; p < pooled; ++p)
+      for (int64_t s = 0; s < ratio; ++s)
+        steps.push_back(double(p) + (double(s) + 0.5) / double(ratio));
+    Value offsets = o.constant(KnownTensor::fromFloats({1, pooled * ratio}, et, steps));
+    Value v = o.add(start, o.mul(bin, offsets)); // [R, pooled * ratio]
+    Value inside = o.op<ms::AndOp>(o.compare(ms::ComparePredicate::ge, v, c(-1.0)),
+                                   o.compare(ms::ComparePredicate::le, v, c(double(size))));
+    v = o.op<ms::MaxOp>(v, c(0.0));
+    Value low = o.op<ms::FloorOp>(v);
+    Value atEnd = o.compare(ms::ComparePredicate::ge, low, c(double(size - 1)));
+    low = o.where(atEnd, c(double(size - 1)), low);
+    Value high = o.where(atEnd, low, o.add(low, c(1.0)));
+    Value frac = o.where(atEnd, c(0.0), o.sub(v, low));
+    Value mask = o.cast(inside, et);
+    return Taps{o.cast(low, i64), o.cast(high, i64), o.mul(o.sub(c(1.0), frac), mask),
+                o.mul(frac, mask)};
+  };
+  Taps ys = taps(1, outH, height), xs = taps(0, outW, width);
+  // Batch offsets, clamped into range (an out-of-range batch index is invalid input).
+  Value item = o.op<ms::MinOp>(o.op<ms::MaxOp>(o.cast(o.in(2), i64), o.scalar(i64, 0.0)),
+                               o.scalar(i64, double(batch - 1)));
+  Value base = o.reshape(o.mul(item, o.scalar(i64, double(height * width))), {rois, 1, 1});
+  Value flat = o.transpose(o.reshape(o.in(0), {batch, channels, height * width}), {1, 0, 2});
+  flat = o.reshape(flat, {channels, batch * height * width});
+  Value result;
+  for (int tap = 0; tap < 4 && !o.failed(); ++tap) {
+    Value yi = tap / 2 ? ys.high : ys.low, yw = tap / 2 ? ys.highWeight : ys.lowWeight;
+    Value xi = tap % 2 ? xs.high : xs.low, xw = tap % 2 ? xs.highWeight : xs.lowWeight;
+    Value index = o.add(o.add(base, o.reshape(o.mul(yi, o.scalar(i64, double(width))),
+                                              {rois, samplesH, 1})),
+                        o.reshape(xi, {rois, 1, samplesW})); // [R, samplesH, samplesW]
+    Value weight = o.mul(o.reshape(yw, {rois, samplesH, 1}), o.reshape(xw, {rois, 1, samplesW}));
+    Value gathered = o.op<ms::GatherElementsOp>(
+        flat, o.expand(o.reshape(index, {1, points}), {channels, points}), uint64_t(1));
+    Value value = o.mul(o.reshape(gathered, {channels, rois, samplesH, samplesW}),
+                        o.reshape(weight, {1, rois, samplesH, samplesW}));
+    result = !result ? value : isMax ? o.op<ms::MaxOp>(result, value) : o.add(result, value);
+  }
+  Value bins = o.reshape(result, {channels, rois, outH, ratio, outW, ratio});
+  Value pooled = isMax ? o.reduce<ms::ReduceMaxOp>(bins, {3, 5}, false)
+                       : o.reduce<ms::ReduceMeanOp>(bins, {3, 5}, false);
+  return finish(n, o, o.transpose(pooled, {1, 0, 2, 3}));
+}
+
+/// DeformConv (opsets 19, 22), 2-D: each kernel tap of each output position reads the input at its
+/// regular position plus a learned offset, bilinearly with zeros outside (ONNX's reference
+/// samples with GridSample, align_corners, zeros padding), optionally scaled by the mask; the
+/// sampled columns [N, C * kH * kW, oH * oW] then meet the weights in one batched ms.matmul per
+/// group. The four bilinear taps of every (offset group, tap, position) are ms.gather_elements of
+/// X laid out as [N, offset_group, C / offset_group, H * W].
+LogicalResult importDeformConv(NodeImporter &n) {
+  int64_t group = n.getInt("group", 1), offsetGroup = n.getInt("offset_group", 1);
+  std::optional<SmallVector<int64_t>> kernelAttr = n.getInts("kernel_shape");
+  std::optional<SmallVector<int64_t>> padsAttr = n.getInts("pads");
+  std::optional<SmallVector<int64_t>> stridesAttr = n.getInts("strides");
+  std::optional<SmallVector<int64_t>> dilationsAttr = n.getInts("dilations");
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0), wType = n.inputType(1), oType = n.inputType(2);
+  Type et = xType.getElementType();
+  if (xType.getRank() != 4 || wType.getRank() != 4 || oType.getRank() != 4 ||
+      !isa<FloatType>(et))
+    return n.unsupportedFeature() << "only 2-D DeformConv on float data is supported, got X "
+                                  << xType << ", W " << wType << " and offset " << oType;
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+  int64_t outChannels = wType.getDimSize(0);
+  int64_t kh = kernelAttr && kernelAttr->size() == 2 ? (*kernelAttr)[0] : wType.getDimSize(2);
+  int64_t kw = kernelAttr && kernelAttr->size() == 2 ? (*kernelAttr)[1] : wType.getDimSize(3);
+  SmallVector<int64_t> pads = padsAttr ? *padsAttr : SmallVector<int64_t>(4, 0);
+  SmallVector<int64_t> strides = stridesAttr ? *stridesAttr : SmallVector<int64_t>(2, 1);
+  SmallVector<int64_t> dilations = dilationsAttr ? *dilationsAttr : SmallVector<int64_t>(2, 1);
+  if (pads.size() != 4 || strides.size() != 2 || dilations.size() != 2 || group < 1 ||
+      offsetGroup < 1 || channels % group != 0 || outChannels % group != 0 ||
+      channels % offsetGroup != 0 || wType.getDimSize(1) * group != channels ||
+      wType.getDimSize(2) != kh || wType.getDimSize(3) != kw)
+    return n.error() << "inconsistent X " << xType << ", W " << wType << ", group " << group
+                     << ", offset_group " << offsetGroup << " or 2-D pads/strides/dilations";
+  int64_t outH = oType.getDimSize(2), outW = oType.getDimSize(3);
+  int64_t expectH = (height + pads[0] + pads[2] - ((kh - 1) * dilations[0] + 1)) / strides[0] + 1;
+  int64_t expectW = (width + pads[1] + pads[3] - ((kw - 1) * dilations[1] + 1)) / strides[1] + 1;
+  int64_t taps = kh * kw, points = outH * outW;
+  if (oType.getDimSize(0) != batch || oType.getDimSize(1) != offsetGroup * taps * 2 ||
+      outH != expectH || outW != expectW)
+    return n.error() << "expects offset [" << batch << ", " << offsetGroup * taps * 2 << ", "
+                     << expectH << ", " << expectW << "], got " << oType;
+  bool haveMask = n.hasInput(4);
+  if (haveMask && n.inputType(4).getShape() !=
+                      ArrayRef<int64_t>({batch, offsetGroup * taps, outH, outW}))
+    return n.error() << "expects mask [" << batch << ", " << offsetGroup * taps << ", " << outH
+                     << ", " << outW << "], got " << n.inputType(4);
+  if (n.hasInput(3) && n.inputType(3).getShape() != ArrayRef<int64_t>({outChannels}))
+    return n.error() << "expects B [" << outChannels << "], got " << n.inputType(3);
+  int64_t perOffsetGroup = channels / offsetGroup, samples = taps * points;
+  Type i64 = n.builder().getI64Type();
+
+  Ops o(n);
+  auto c = [&](double d) { return o.scalar(et, d); };
+  Value offsets = o.reshape(o.in(2), {batch, offsetGroup, taps, 2, points});
+  // Regular sampling positions per (tap, output position), then the learned offsets added.
+  auto position = [&](int64_t which) {
+    SmallVector<double> base;
+    for (int64_t ki = 0; ki < kh; ++ki)
+      for (int64_t kj = 0; kj < kw; ++kj)
+        for (int64_t i = 0; i < outH; ++i)
+          for (int64_t j = 0; j < outW; ++j)
+            base.push_back(which == 0 ? double(-pads[0] + strides[0] * i + ki * dilations[0])
+                                      : double(-pads[1] + strides[1] * j + kj * dilations[1]));
+    Value offset = o.reshape(
+        o.slice(offsets, {0, 0, 0, which, 0}, {batch, offsetGroup, taps, 1, points},
+                {1, 1, 1, 1, 1}),
+        {batch, offsetGroup, samples});
+    return o.add(o.constant(KnownTensor::fromFloats({1, 1, samples}, et, base)), offset);
+  };
+  struct Tap {
+    Value index, weight;
+  };
+  // The two taps of one dim: clamped index and weight (zero outside the input).
+  auto dimTaps = [&](Value v, int64_t size) {
+    Value low = o.op<ms::FloorOp>(v);
+    Value frac = o.sub(v, low);
+    SmallVector<Tap> result;
+    for (int k = 0; k < 2; ++k) {
+      Value p = k ? o.add(low, c(1.0)) : low;
+      Value inside = o.op<ms::AndOp>(o.compare(ms::ComparePredicate::ge, p, c(0.0)),
+                                     o.compare(ms::ComparePredicate::le, p, c(size - 1.0)));
+      Value weight = o.mul(k ? frac : o.sub(c(1.0), frac), o.cast(inside, et));
+      Value index = o.cast(o.op<ms::MinOp>(o.op<ms::MaxOp>(p, c(0.0)), c(size - 1.0)), i64);
+      result.push_back(Tap{index, weight});
+    }
+    return result;
+  };
+  SmallVector<Tap> ys = dimTaps(position(0), height), xs = dimTaps(position(1), width);
+  Value flat = o.reshape(o.in(0), {batch, offsetGroup, perOffsetGroup, height * width});
+  SmallVector<int64_t> gathered = {batch, offsetGroup, perOffsetGroup, samples};
+  Value columns;
+  for (int t = 0; t < 4 && !o.failed(); ++t) {
+    const Tap &y = ys[t / 2], &x = xs[t % 2];
+    Value index = o.add(o.mul(y.index, o.scalar(i64, double(width))), x.index);
+    index = o.expand(o.reshape(index, {batch, offsetGroup, 1, samples}), gathered);
+    Value value = o.op<ms::GatherElementsOp>(flat, index, uint64_t(3));
+    value = o.mul(value, o.reshape(o.mul(y.weight, x.weight), {batch, offsetGroup, 1, samples}));
+    columns = columns ? o.add(columns, value) : value;
+  }
+  if (haveMask)
+    columns = o.mul(columns, o.reshape(o.cast(o.in(4), et), {batch, offsetGroup, 1, samples}));
+  // [N, C * taps, points] by group, against W as [group, oC / group, C / group * taps].
+  int64_t inPerGroup = channels / group, outPerGroup = outChannels / group;
+  columns = o.reshape(columns, {batch, group, inPerGroup * taps, points});
+  Value weights = o.reshape(o.in(1), {1, group, outPerGroup, inPerGroup * taps});
+  Value y = o.op<ms::MatMulOp>(weights, columns, TypeAttr());
+  y = o.reshape(y, {batch, outChannels, outH, outW});
+  if (n.hasInput(3))
+    y = o.add(y, o.reshape(o.in(3), {1, outChannels, 1, 1}));
+  return finish(n, o, y);
+}
+
 } // namespace
 
 void mlir::mie::onnx_import::composite::registerCompositeSamplingOps(OnnxOpTable &table) {
   table["GridSample"] = {importGridSample, 2, 2, 16};
+  table["RoiAlign"] = {importRoiAlign, 3, 3, 10};
+  table["DeformConv"] = {importDeformConv, 3, 5, 19};
 }

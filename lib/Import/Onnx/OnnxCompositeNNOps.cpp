@@ -1,6 +1,6 @@
 //===- OnnxCompositeNNOps.cpp - Upsample, LRN, ConvTranspose, Einsum ------===//
 //
-// NN ops imported as compositions of ms ops: Upsample and Resize as ms.resize, LRN as an average
+// NN ops imported as compositions of ms ops: Upsample as ms.resize, LRN as an average
 // pool over channels, ConvTranspose as zero insertion plus an ms.conv2d with flipped, transposed
 // weights (built at import when they are model data), Einsum as transposes around a batched
 // ms.matmul.
@@ -84,106 +84,6 @@ LogicalResult importUpsample(NodeImporter &n) {
   Ops o(n);
   Value y = o.op<ms::ResizeOp>(o.in(0), ArrayRef<int64_t>(sizes), resizeMode,
                                ms::CoordinateMode::asymmetric, ms::NearestMode::floor);
-  return finish(n, o, y);
-}
-
-/// Resize (opsets 11+) onto ms.resize: nearest or linear, with the half_pixel, align_corners,
-/// asymmetric and pytorch_half_pixel coordinates, known scales or sizes (over `axes` from opset
-/// 18). ms.resize maps coordinates with out / in, so scales are taken where in * scale is a whole
-/// size (then the two agree); cubic, antialiased downsampling, the tf_* and
-/// half_pixel_symmetric coordinates, keep_aspect_ratio_policy and Resize-10 are reported as
-/// unsupported features.
-LogicalResult importResize(NodeImporter &n) {
-  std::string mode = n.getString("mode", "nearest");
-  std::string coordName = n.getString("coordinate_transformation_mode", "half_pixel");
-  std::string nearestName = n.getString("nearest_mode", "round_prefer_floor");
-  std::string policy = n.getString("keep_aspect_ratio_policy", "stretch");
-  bool antialias = n.getInt("antialias", 0) != 0;
-  std::optional<SmallVector<int64_t>> axesAttr = n.getInts("axes");
-  if (n.hasFailed())
-    return failure();
-  if (n.opset() < 11)
-    return n.unsupportedFeature() << "Resize-10 (opset 10) is not implemented";
-  ms::ResizeMode resizeMode;
-  if (mode == "nearest")
-    resizeMode = ms::ResizeMode::nearest;
-  else if (mode == "linear")
-    resizeMode = ms::ResizeMode::linear;
-  else if (mode == "cubic")
-    return n.unsupportedFeature() << "mode 'cubic' is not implemented";
-  else
-    return n.error() << "mode '" << mode << "' must be nearest, linear or cubic";
-  std::optional<ms::CoordinateMode> coordMode =
-      llvm::StringSwitch<std::optional<ms::CoordinateMode>>(coordName)
-          .Case("half_pixel", ms::CoordinateMode::half_pixel)
-          .Case("align_corners", ms::CoordinateMode::align_corners)
-          .Case("asymmetric", ms::CoordinateMode::asymmetric)
-          .Case("pytorch_half_pixel", ms::CoordinateMode::pytorch_half_pixel)
-          .Default(std::nullopt);
-  if (!coordMode)
-    return n.unsupportedFeature() << "coordinate_transformation_mode '" << coordName
-                                  << "' is not implemented";
-  std::optional<ms::NearestMode> nearestMode =
-      llvm::StringSwitch<std::optional<ms::NearestMode>>(nearestName)
-          .Case("round_prefer_floor", ms::NearestMode::round_prefer_floor)
-          .Case("round_prefer_ceil", ms::NearestMode::round_prefer_ceil)
-          .Case("floor", ms::NearestMode::floor)
-          .Case("ceil", ms::NearestMode::ceil)
-          .Default(std::nullopt);
-  if (!nearestMode)
-    return n.error() << "nearest_mode '" << nearestName << "' is not an ONNX nearest mode";
-  if (policy != "stretch")
-    return n.unsupportedFeature() << "keep_aspect_ratio_policy '" << policy
-                                  << "' is not implemented";
-
-  RankedTensorType xType = n.inputType(0);
-  int64_t rank = xType.getRank();
-  SmallVector<int64_t> axes = axesAttr ? *axesAttr : iota(0, rank);
-  FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, rank);
-  if (failed(normAxes))
-    return failure();
-  SmallVector<int64_t> sizes(xType.getShape());
-  bool haveSizes = n.hasInput(3) && n.inputType(3).getNumElements() > 0;
-  bool haveScales = n.hasInput(2) && n.inputType(2).getNumElements() > 0;
-  if (haveSizes == haveScales)
-    return n.error() << "expects exactly one of scales and sizes";
-  FailureOr<KnownTensor> known =
-      constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
-  if (failed(known))
-    return failure();
-  if (known->numElements() != (int64_t)normAxes->size())
-    return n.error() << "expects " << normAxes->size() << " " << (haveSizes ? "sizes" : "scales")
-                     << ", got " << known->numElements();
-  bool downsampled = false;
-  for (auto [k, axis] : llvm::enumerate(*normAxes)) {
-    int64_t in = xType.getDimSize(axis);
-    if (haveSizes) {
-      int64_t size = static_cast<int64_t>(known->valueAt(k));
-      if (size < 1)
-        return n.error() << "sizes must be positive, got " << size;
-      sizes[axis] = size;
-    } else {
-      double scale = known->valueAt(k);
-      if (!(scale > 0.0))
-        return n.error() << "scales must be positive, got " << scale;
-      double exact = static_cast<double>(in) * scale;
-      std::optional<int64_t> size = sizeFromDouble(std::floor(exact));
-      if (!size || *size < 1)
-        return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
-      if (std::abs(exact - static_cast<double>(*size)) > 1e-6 * std::max(1.0, exact))
-        return n.unsupportedFeature() << "scale " << scale << " of a dimension of " << in
-                                      << " gives no whole size; give sizes instead";
-      sizes[axis] = *size;
-    }
-    downsampled |= sizes[axis] < in;
-  }
-  if (antialias && downsampled && resizeMode == ms::ResizeMode::linear)
-    return n.unsupportedFeature() << "antialiased downsampling is not implemented";
-  if (!isReasonableShape(sizes))
-    return n.error() << "resized shape " << listToString(sizes) << " is too large";
-  Ops o(n);
-  Value y = o.op<ms::ResizeOp>(o.in(0), ArrayRef<int64_t>(sizes), resizeMode, *coordMode,
-                               *nearestMode);
   return finish(n, o, y);
 }
 
@@ -712,7 +612,6 @@ FailureOr<Value> mlir::mie::onnx_import::maxPoolIndices(
 
 void mlir::mie::onnx_import::composite::registerCompositeNNOps(OnnxOpTable &table) {
   table["Upsample"] = {importUpsample, 1, 2};
-  table["Resize"] = {importResize, 1, 4, 10};
   table["LRN"] = {importLRN, 1, 1};
   table["ConvTranspose"] = {importConvTranspose, 2, 3};
   table["Einsum"] = {importEinsum, 1, ~0u, 12};

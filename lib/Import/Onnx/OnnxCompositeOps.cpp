@@ -527,6 +527,74 @@ LogicalResult importEyeLike(NodeImporter &n) {
   return success();
 }
 
+/// Det: Gaussian elimination with partial pivoting over the batch of [..., n, n] matrices,
+/// unrolled over the n columns: each step picks the largest remaining |pivot| (ms.arg_max), swaps
+/// its row up (a gather by a computed row permutation, flipping the sign) and eliminates below it.
+/// The determinant is the sign times the product of the diagonal; a zero pivot (the column below
+/// is all zero) leaves the matrix as it is and makes the product 0.
+LogicalResult importDet(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (rank < 2 || !isa<FloatType>(xType.getElementType()) ||
+      xType.getDimSize(rank - 1) != xType.getDimSize(rank - 2) || xType.getDimSize(rank - 1) < 1)
+    return n.error() << "expects float square matrices [..., n, n] with n >= 1, got " << xType;
+  int64_t size = xType.getDimSize(rank - 1);
+  // Unrolled elimination builds about 20 ops per column.
+  constexpr int64_t kMaxDetSize = 64;
+  if (size > kMaxDetSize)
+    return n.unsupportedFeature() << "matrices larger than " << kMaxDetSize << "x" << kMaxDetSize
+                                  << " are not supported, got " << size << "x" << size;
+  ArrayRef<int64_t> batchShape = xType.getShape().drop_back(2);
+  int64_t batch = product(batchShape);
+  Type et = xType.getElementType(), i64 = n.builder().getI64Type();
+  Ops o(n);
+  auto c = [&](double d) { return o.scalar(et, d); };
+  auto ci = [&](int64_t v) { return o.scalar(i64, double(v)); };
+  Value a = o.reshape(o.in(0), {batch, size, size});
+  Value rowIds = o.constant(KnownTensor::fromInts({1, size}, i64, iota(0, size)));
+  Value sign = c(1.0);
+  for (int64_t k = 0; k < size && !o.failed(); ++k) {
+    Value column = o.reshape(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), {batch, size});
+    // Rows above k are done: -1 keeps them from being chosen (|x| >= 0, NaN aside).
+    SmallVector<int64_t> doneMask;
+    for (int64_t i = 0; i < size; ++i)
+      doneMask.push_back(i < k);
+    Value done = o.constant(KnownTensor::fromInts({1, size}, n.builder().getI1Type(), doneMask));
+    Value candidates = o.where(done, c(-1.0), o.op<ms::AbsOp>(column));
+    Value pivotRow = o.op<ms::ArgMaxOp>(candidates, uint64_t(1), true, false); // [batch, 1]
+    // Swap rows k and pivotRow: row i takes row perm[i].
+    Value isK = o.compare(ms::ComparePredicate::eq, rowIds, ci(k));
+    Value isPivot = o.compare(ms::ComparePredicate::eq, rowIds, pivotRow);
+    Value perm = o.where(isK, pivotRow, o.where(isPivot, ci(k), rowIds)); // [batch, size]
+    Value index = o.expand(o.reshape(perm, {batch, size, 1}), {batch, size, size});
+    a = o.op<ms::GatherElementsOp>(a, index, uint64_t(1));
+    Value swapped = o.compare(ms::ComparePredicate::ne, pivotRow, ci(k));
+    sign = o.mul(sign, o.where(swapped, c(-1.0), c(1.0)));
+    if (k + 1 == size)
+      break;
+    // Eliminate below row k: row_i -= a[i][k] / a[k][k] * row_k.
+    Value pivotRowValues = o.slice(a, {0, k, 0}, {batch, 1, size}, {1, 1, 1});
+    Value pivot = o.slice(a, {0, k, k}, {batch, 1, 1}, {1, 1, 1});
+    Value zeroPivot = o.compare(ms::ComparePredicate::eq, pivot, c(0.0));
+    Value safePivot = o.where(zeroPivot, c(1.0), pivot);
+    SmallVector<double> belowMask;
+    for (int64_t i = 0; i < size; ++i)
+      belowMask.push_back(i > k ? 1.0 : 0.0);
+    Value below = o.constant(KnownTensor::fromFloats({1, size, 1}, et, belowMask));
+    Value factors = o.mul(o.div(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), safePivot),
+                          below);
+    a = o.sub(a, o.mul(factors, pivotRowValues));
+  }
+  SmallVector<double> eye;
+  for (int64_t i = 0; i < size; ++i)
+    for (int64_t j = 0; j < size; ++j)
+      eye.push_back(i == j ? 1.0 : 0.0);
+  Value diagonal = o.reduce<ms::ReduceSumOp>(
+      o.mul(a, o.constant(KnownTensor::fromFloats({1, size, size}, et, eye))), {2}, false);
+  Value det = o.mul(o.reduce<ms::ReduceProdOp>(diagonal, {1}, false), o.reshape(sign, {batch}));
+  return finish(n, o, o.reshape(det, batchShape));
+}
+
 /// OneHot: where(indices == range(depth), on, off), the range laid along `axis`. Negative indices
 /// count from depth.
 LogicalResult importOneHot(NodeImporter &n) {
@@ -598,9 +666,12 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["Trilu"] = {importTrilu, 1, 2, 14};
   table["EyeLike"] = {importEyeLike, 1, 1, 9};
   table["OneHot"] = {importOneHot, 3, 3, 9};
+  table["Det"] = {importDet, 1, 1, 11};
   registerCompositeNNOps(table);
   registerCompositeLossOps(table);
   registerCompositeAttentionOps(table);
   registerCompositeSamplingOps(table);
   registerCompositeIndexingOps(table);
+  registerCompositeSignalOps(table);
+  registerCompositeResizeOps(table);
 }

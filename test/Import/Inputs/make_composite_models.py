@@ -143,13 +143,6 @@ def resize():
 
 
 @register
-def resize_cubic():
-    return model([node("Resize", ["x", "", "scales"], ["y"], name="cubic", mode="cubic")],
-                 [vi("x", [1, 2, 4, 6])], outs("y"),
-                 [floats("scales", np.array([1, 1, 2, 2], np.float32))], opset=13)
-
-
-@register
 def resize_inexact_scale():
     return model([node("Resize", ["x", "", "scales"], ["y"], name="inexact")],
                  [vi("x", [1, 2, 4, 6])], outs("y"),
@@ -332,6 +325,51 @@ def bad_depth_to_space():
 def bad_einsum():
     return model([node("Einsum", ["a", "b"], ["y"], name="einsum_bad", equation="ij,jk,kl->il")],
                  [vi("a", [2, 3]), vi("b", [3, 4])], outs("y"), opset=12)
+
+
+@register
+def dft_real():
+    """A real signal [1, 6, 3, 1] transformed along axis 1, onesided, zero-padded to 8."""
+    return model([node("DFT", ["x", "len"], ["y"], name="dft", axis=1, onesided=1)],
+                 [vi("x", [1, 6, 3, 1])], outs("y"), [ints("len", 8)], opset=17)
+
+
+@register
+def dft_bad_axis():
+    return model([node("DFT", ["x"], ["y"], name="dft_bad", axis=3)],
+                 [vi("x", [1, 6, 3, 2])], outs("y"), opset=17)
+
+
+@register
+def hann_window():
+    return model([node("HannWindow", ["n"], ["y"], name="hann", periodic=0)],
+                 [], outs("y"), [ints("n", 5)], opset=17)
+
+
+@register
+def hann_window_dynamic():
+    return model([node("HannWindow", ["n"], ["y"], name="hann_dyn")],
+                 [vi("n", [], TensorProto.INT64)], outs("y"), opset=17)
+
+
+@register
+def det():
+    return model([node("Det", ["x"], ["y"], name="det")], [vi("x", [2, 3, 3])], outs("y"))
+
+
+@register
+def roi_align_adaptive():
+    return model([node("RoiAlign", ["x", "rois", "idx"], ["y"], name="roi_adaptive")],
+                 [vi("x", [1, 1, 8, 8]), vi("rois", [2, 4]), vi("idx", [2], TensorProto.INT64)],
+                 outs("y"), opset=16)
+
+
+@register
+def resize_cubic_matrix():
+    """Cubic upsampling of H by 1.5 (W untouched): one [4, 6] interpolation matrix."""
+    return model([node("Resize", ["x", "", "scales"], ["y"], name="cubic", mode="cubic")],
+                 [vi("x", [1, 2, 4, 6])], outs("y"),
+                 [floats("scales", np.array([1, 1, 1.5, 1], np.float32))], opset=13)
 
 
 def main():

@@ -519,13 +519,13 @@ def symbolic_batch():
 @register
 def unsupported_op():
     return model([node("Relu", ["input"], ["r"], name="relu"),
-                  node("Det", ["r"], ["output"], name="det")],
+                  node("TfIdfVectorizer", ["r"], ["output"], name="tfidf")],
                  [vi("input", [4])], [vi("output", [4])])
 
 
 @register
 def unsupported_many():
-    return model([node("Det", ["input"], ["a"], name="det1"),
+    return model([node("TfIdfVectorizer", ["input"], ["a"], name="tfidf1"),
                   node("Relu", ["a"], ["b"], name="relu_after"),
                   node("TfIdfVectorizer", ["input"], ["nz"], name="tfidf"),
                   node("Relu", ["input"], ["c"], name="relu_ok"),
@@ -538,7 +538,7 @@ def unsupported_many():
 @register
 def mixed_errors():
     rng = np.random.default_rng(10)
-    return model([node("Det", ["input"], ["a"], name="det"),
+    return model([node("TfIdfVectorizer", ["input"], ["a"], name="tfidf"),
                   node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
                   node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
                   node("Multinomial", ["input"], ["d"], name="multinomial")],

@@ -1,0 +1,331 @@
+//===- OnnxCompositeSignalOps.cpp - DFT, STFT, windows, mel matrix --------===//
+//
+// The signal-processing ops of opsets 17+ as ms ops. DFT and STFT are matrix products with cos /
+// sin matrices built at import (the transform length is a compile-time constant here), computed in
+// f64 as ONNX's reference does. The window functions and MelWeightMatrix depend only on their (known) scalar inputs and
+// are evaluated at import into constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxCompositeBuilder.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
+
+namespace {
+
+/// Largest cos / sin matrix (rows x bins) a DFT or STFT builds at import.
+constexpr int64_t kMaxDftMatrixElements = 1 << 22;
+
+/// The output element type named by `output_datatype` (default float).
+FailureOr<Type> outputDataType(NodeImporter &n) {
+  int64_t dtype = n.getInt("output_datatype", 1);
+  if (n.hasFailed())
+    return failure();
+  Type et = elementTypeFor(n.context(), dtype);
+  if (!et)
+    return n.error() << "unsupported element type " << dataTypeName(dtype) << " for the output";
+  return et;
+}
+
+/// The DFT of `re` (and `im` when the signal is complex; null when real) along their last dim of
+/// `rows` samples, at transform length `length` (the signal is truncated or zero-padded to it):
+/// bins 0 .. bins - 1 of sum_n x[n] exp(sign * 2 pi i k n / length), times `scale`. Returns the
+/// real and imaginary parts, each [..., bins].
+std::pair<Value, Value> dftMatmul(Ops &o, Value re, Value im, int64_t length, int64_t bins,
+                                  bool inverse, double scale) {
+  if (o.failed())
+    return {};
+  RankedTensorType type = typeOf(re);
+  Type et = type.getElementType();
+  int64_t samples = type.getShape().back();
+  int64_t rows = std::min(samples, length);
+  if (rows < samples) { // truncate
+    SmallVector<int64_t> starts(type.getRank(), 0), sizes(type.getShape()),
+        steps(type.getRank(), 1);
+    sizes.back() = rows;
+    re = o.slice(re, starts, sizes, steps);
+    if (im)
+      im = o.slice(im, starts, sizes, steps);
+  }
+  // Zero padding adds rows of zeros: the matrices simply stop at `rows`.
+  SmallVector<double> cosines, sines;
+  double sign = inverse ? 1.0 : -1.0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < bins; ++k) {
+      // (k * r) mod length keeps the angle small, so cos/sin stay exact for long transforms.
+      double angle = 2.0 * M_PI * double((k * r) % length) / double(length);
+      cosines.push_back(std::cos(angle) * scale);
+      sines.push_back(sign * std::sin(angle) * scale);
+    }
+  // The sums run in f64: a transform of f32 data accumulated in f32 is off by about
+  // eps * |x| * sqrt(rows), far more than ONNX's tolerance on the (often near-zero) bins.
+  Type f64 = Float64Type::get(et.getContext());
+  re = o.cast(re, f64);
+  if (im)
+    im = o.cast(im, f64);
+  Value cosMatrix = o.constant(KnownTensor::fromFloats({rows, bins}, f64, cosines));
+  Value sinMatrix = o.constant(KnownTensor::fromFloats({rows, bins}, f64, sines));
+  auto matmul = [&](Value a, Value b) { return o.op<ms::MatMulOp>(a, b, TypeAttr()); };
+  // (re + i im)(cos + i sin) = (re cos - im sin) + i (re sin + im cos)
+  Value outRe = matmul(re, cosMatrix), outIm = matmul(re, sinMatrix);
+  if (im) {
+    outRe = o.sub(outRe, matmul(im, sinMatrix));
+    outIm = o.add(outIm, matmul(im, cosMatrix));
+  }
+  return {o.cast(outRe, et), o.cast(outIm, et)};
+}
+
+/// [..., 2] from real and imaginary parts of the same shape.
+Value interleaveComplex(Ops &o, Value re, Value im) {
+  if (o.failed())
+    return Value();
+  SmallVector<int64_t> shape(typeOf(re).getShape());
+  shape.push_back(1);
+  return o.op<ms::ConcatOp>(ValueRange{o.reshape(re, shape), o.reshape(im, shape)},
+                            uint64_t(shape.size() - 1));
+}
+
+/// DFT (opsets 17 and 20): the signal [..., N, ..., 1 or 2] along `axis` (an attribute in opset
+/// 17, an input from 20) at length dft_length (default N); inverse divides by the length; onesided
+/// keeps bins 0 .. length / 2.
+LogicalResult importDFT(NodeImporter &n) {
+  bool inverse = n.getInt("inverse", 0) != 0;
+  bool onesided = n.getInt("onesided", 0) != 0;
+  int64_t axis = n.opset() >= 20 ? -2 : n.getInt("axis", 1);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (!isa<FloatType>(xType.getElementType()) || rank < 2 ||
+      (xType.getShape().back() != 1 && xType.getShape().back() != 2))
+    return n.error() << "expects a float signal [..., N, ..., 1 or 2] of rank >= 2, got " << xType;
+  if (n.opset() >= 20 && n.hasInput(2)) {
+    FailureOr<int64_t> known = knownScalar(n, 2, "axis");
+    if (failed(known))
+      return failure();
+    axis = *known;
+  }
+  if (axis < -rank || axis >= rank - 1 || axis == -1)
+    return n.error() << "axis " << axis << " must name a signal dim of " << xType
+                     << " (not the last, complex dim)";
+  axis = axis < 0 ? axis + rank : axis;
+  int64_t length = xType.getDimSize(axis);
+  if (n.hasInput(1)) {
+    FailureOr<int64_t> known = knownScalar(n, 1, "dft_length");
+    if (failed(known))
+      return failure();
+    length = *known;
+  }
+  if (length < 1)
+    return n.error() << "dft_length must be positive, got " << length;
+  int64_t bins = onesided ? length / 2 + 1 : length;
+  if (std::min(length, xType.getDimSize(axis)) * bins > kMaxDftMatrixElements)
+    return n.unsupportedFeature() << "a transform of length " << length
+                                  << " is larger than this compiler's matrix-product DFT takes";
+
+  Ops o(n);
+  Value x = o.in(0);
+  // Split off the real and imaginary parts, the transformed axis moved last.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  perm.push_back(axis);
+  SmallVector<int64_t> partShape(xType.getShape().drop_back());
+  auto part = [&](int64_t which) {
+    SmallVector<int64_t> starts(rank, 0), sizes(xType.getShape()), steps(rank, 1);
+    starts.back() = which;
+    sizes.back() = 1;
+    return o.transpose(o.reshape(o.slice(x, starts, sizes, steps), partShape), perm);
+  };
+  Value re = xType.getShape().back() == 1 ? o.transpose(o.reshape(x, partShape), perm) : part(0);
+  Value im = xType.getShape().back() == 2 ? part(1) : Value();
+  auto [outRe, outIm] =
+      dftMatmul(o, re, im, length, bins, inverse, inverse ? 1.0 / double(length) : 1.0);
+  Value y = interleaveComplex(o, outRe, outIm);
+  // Move the bins back to `axis` (the complex dim stays last).
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank - 1; ++d)
+    back[perm[d]] = d;
+  back[rank - 1] = rank - 1;
+  return finish(n, o, o.transpose(y, back));
+}
+
+/// STFT (opset 17): frames of frame_length samples every frame_step samples of the signal
+/// [batch, length, 1 or 2], each weighted by the window (ones when absent) and transformed, giving
+/// [batch, frames, bins, 2]. The frames are one gather of the signal by a constant index.
+LogicalResult importSTFT(NodeImporter &n) {
+  bool onesided = n.getInt("onesided", 1) != 0;
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (!isa<FloatType>(xType.getElementType()) || xType.getRank() != 3 ||
+      (xType.getDimSize(2) != 1 && xType.getDimSize(2) != 2))
+    return n.error() << "expects a float signal [batch, length, 1 or 2], got " << xType;
+  FailureOr<int64_t> step = knownScalar(n, 1, "frame_step");
+  if (failed(step))
+    return failure();
+  bool haveWindow = n.hasInput(2);
+  int64_t frameLength = 0;
+  if (haveWindow) {
+    RankedTensorType wType = n.inputType(2);
+    if (wType.getRank() != 1)
+      return n.error() << "expects a 1-D window, got " << wType;
+    frameLength = wType.getDimSize(0);
+  }
+  if (n.hasInput(3)) {
+    FailureOr<int64_t> known = knownScalar(n, 3, "frame_length");
+    if (failed(known))
+      return failure();
+    if (haveWindow && *known != frameLength)
+      return n.error() << "frame_length " << *known << " differs from the window's length "
+                       << frameLength;
+    frameLength = *known;
+  }
+  if (!haveWindow && !n.hasInput(3))
+    return n.error() << "expects a window or a frame_length";
+  int64_t batch = xType.getDimSize(0), signal = xType.getDimSize(1), parts = xType.getDimSize(2);
+  if (*step < 1 || frameLength < 1 || frameLength > signal)
+    return n.error() << "expects frame_step >= 1 and a frame_length in [1, " << signal
+                     << "], got " << *step << " and " << frameLength;
+  int64_t frames = (signal - frameLength) / *step + 1;
+  int64_t bins = onesided ? frameLength / 2 + 1 : frameLength;
+  if (frameLength * bins > kMaxDftMatrixElements || frames * frameLength > kMaxKnownElements)
+    return n.unsupportedFeature() << "frames of " << frameLength << " samples (" << frames
+                                  << " of them) are more than this compiler's STFT takes";
+
+  Ops o(n);
+  SmallVector<int64_t> index;
+  for (int64_t f = 0; f < frames; ++f)
+    for (int64_t t = 0; t < frameLength; ++t)
+      index.push_back(f * *step + t);
+  Type i64 = n.builder().getI64Type();
+  Value indices = o.constant(KnownTensor::fromInts({frames, frameLength}, i64, index));
+  // [batch, frames, frameLength, parts]
+  Value framed = o.op<ms::GatherOp>(o.in(0), indices, uint64_t(1));
+  Value window;
+  if (haveWindow)
+    window = o.reshape(o.cast(o.in(2), xType.getElementType()), {1, 1, frameLength});
+  auto part = [&](int64_t which) {
+    Value p = o.reshape(o.slice(framed, {0, 0, 0, which}, {batch, frames, frameLength, 1},
+                                {1, 1, 1, 1}),
+                        {batch, frames, frameLength});
+    return window ? o.mul(p, window) : p;
+  };
+  Value re = part(0), im = parts == 2 ? part(1) : Value();
+  auto [outRe, outIm] = dftMatmul(o, re, im, frameLength, bins, /*inverse=*/false, 1.0);
+  return finish(n, o, interleaveComplex(o, outRe, outIm));
+}
+
+/// The generalized cosine windows: HannWindow, HammingWindow and BlackmanWindow of `size`
+/// (a known scalar) samples, periodic (denominator size) or symmetric (size - 1).
+enum class WindowKind { Hann, Hamming, Blackman };
+
+template <WindowKind kind>
+LogicalResult importWindow(NodeImporter &n) {
+  bool periodic = n.getInt("periodic", 1) != 0;
+  FailureOr<Type> et = outputDataType(n);
+  if (failed(et))
+    return failure();
+  FailureOr<int64_t> size = knownScalar(n, 0, "size");
+  if (failed(size))
+    return failure();
+  if (*size < 1 || *size > kMaxKnownElements)
+    return n.error() << "size " << *size << " must be in [1, " << kMaxKnownElements << "]";
+  double a0, a1, a2 = 0.0;
+  switch (kind) {
+  case WindowKind::Hann:
+    a0 = 0.5, a1 = 0.5;
+    break;
+  case WindowKind::Hamming:
+    a0 = 25.0 / 46.0, a1 = 21.0 / 46.0;
+    break;
+  case WindowKind::Blackman:
+    a0 = 0.42, a1 = 0.5, a2 = 0.08;
+    break;
+  }
+  double denominator = periodic ? double(*size) : double(*size - 1);
+  SmallVector<double> values;
+  for (int64_t i = 0; i < *size; ++i) {
+    // A symmetric window of one sample has denominator 0: ONNX's reference gives NaN there.
+    double t = 2.0 * M_PI * double(i) / denominator;
+    values.push_back(a0 - a1 * std::cos(t) + a2 * std::cos(2.0 * t));
+  }
+  n.setKnownOutput(0, KnownTensor::fromFloats({*size}, n.builder().getF64Type(), values)
+                          .castTo(*et));
+  return success();
+}
+
+/// MelWeightMatrix (opset 17): the [dft_length / 2 + 1, num_mel_bins] triangular filter bank of
+/// ONNX's definition (HTK mel scale, bin edges floored to DFT bins), evaluated at import.
+LogicalResult importMelWeightMatrix(NodeImporter &n) {
+  FailureOr<Type> et = outputDataType(n);
+  if (failed(et))
+    return failure();
+  FailureOr<int64_t> melBins = knownScalar(n, 0, "num_mel_bins");
+  FailureOr<int64_t> dftLength =
+      succeeded(melBins) ? knownScalar(n, 1, "dft_length") : FailureOr<int64_t>(failure());
+  FailureOr<int64_t> sampleRate =
+      succeeded(dftLength) ? knownScalar(n, 2, "sample_rate") : FailureOr<int64_t>(failure());
+  if (failed(sampleRate))
+    return failure();
+  FailureOr<const KnownTensor *> lower = n.requireKnown(3, "lower_edge_hertz");
+  if (failed(lower))
+    return failure();
+  FailureOr<const KnownTensor *> upper = n.requireKnown(4, "upper_edge_hertz");
+  if (failed(upper))
+    return failure();
+  int64_t spectrogramBins = *dftLength / 2 + 1;
+  if (*melBins < 1 || *dftLength < 1 || *sampleRate < 1 ||
+      spectrogramBins * *melBins > kMaxKnownElements)
+    return n.error() << "expects positive num_mel_bins, dft_length and sample_rate (at most "
+                     << kMaxKnownElements << " outputs), got " << *melBins << ", " << *dftLength
+                     << " and " << *sampleRate;
+  double lowHz = (*lower)->valueAt(0), highHz = (*upper)->valueAt(0);
+  double lowMel = 2595.0 * std::log10(1.0 + lowHz / 700.0);
+  double highMel = 2595.0 * std::log10(1.0 + highHz / 700.0);
+  double melStep = (highMel - lowMel) / double(*melBins + 2);
+  SmallVector<int64_t> edges;
+  for (int64_t i = 0; i < *melBins + 2; ++i) {
+    double hz = 700.0 * (std::pow(10.0, (double(i) * melStep + lowMel) / 2595.0) - 1.0);
+    // numpy's floor division of a float by an integer, then truncation to int
+    edges.push_back(static_cast<int64_t>(std::floor(double(*dftLength + 1) * hz /
+                                                    double(*sampleRate))));
+  }
+  for (int64_t edge : edges)
+    if (edge < 0 || edge >= spectrogramBins)
+      return n.error() << "a mel band edge falls on DFT bin " << edge << ", outside [0, "
+                       << spectrogramBins << "): check lower_edge_hertz, upper_edge_hertz and "
+                                             "sample_rate";
+  SmallVector<double> values(spectrogramBins * *melBins, 0.0);
+  auto at = [&](int64_t j, int64_t i) -> double & { return values[j * *melBins + i]; };
+  for (int64_t i = 0; i < *melBins; ++i) {
+    int64_t left = edges[i], center = edges[i + 1], right = edges[i + 2];
+    if (center == left)
+      at(center, i) = 1.0;
+    else
+      for (int64_t j = left; j <= center; ++j)
+        at(j, i) = double(j - left) / double(center - left);
+    for (int64_t j = center; j < right; ++j)
+      at(j, i) = double(right - j) / double(right - center);
+  }
+  n.setKnownOutput(0, KnownTensor::fromFloats({spectrogramBins, *melBins},
+                                              n.builder().getF64Type(), values)
+                          .castTo(*et));
+  return success();
+}
+
+} // namespace
+
+void mlir::mie::onnx_import::composite::registerCompositeSignalOps(OnnxOpTable &table) {
+  table["DFT"] = {importDFT, 1, 3, 17};
+  table["STFT"] = {importSTFT, 2, 4, 17};
+  table["HannWindow"] = {importWindow<WindowKind::Hann>, 1, 1, 17};
+  table["HammingWindow"] = {importWindow<WindowKind::Hamming>, 1, 1, 17};
+  table["BlackmanWindow"] = {importWindow<WindowKind::Blackman>, 1, 1, 17};
+  table["MelWeightMatrix"] = {importMelWeightMatrix, 5, 5, 17};
+}
