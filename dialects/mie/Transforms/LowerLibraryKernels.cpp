@@ -393,7 +393,7 @@ struct MieLowerLibraryKernelsPass
     SymbolTable symbols(getOperation());
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<Conv2dOp, GemmOp, AttentionOp>(op))
+      if (isa<Conv2dOp, QConv2dOp, GemmOp, AttentionOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -401,7 +401,12 @@ struct MieLowerLibraryKernelsPass
       // show.
       int64_t flops = countLibraryOpFlops(op);
       KernelOp kernel;
-      if (auto conv = dyn_cast<Conv2dOp>(op)) {
+      if (auto qconv = dyn_cast<QConv2dOp>(op)) {
+        if (!qconv.getFilterShape())
+          return (void)(qconv.emitOpError("needs a packed filter (mie-pack-weights)"),
+                        signalPassFailure());
+        kernel = lowerQConvToUKernels(qconv, symbols);
+      } else if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
           kernel = lowerWinogradToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())
