@@ -127,21 +127,22 @@ def Mie_QConv2dOp : Mie_Op<"qconv2d"> {
     [F, C, KH, KW] into the VNNI panels of `mie_uk_qu8_pack_filter` (1-D, int8) and records its
     logical shape in `filter_shape`; `mie-lower-library-kernels` then runs it on the AVX512-VNNI
     microkernel `mie_uk_qu8_conv_nchw_vnni` (docs/kernels.md), which needs the packed filter.
+    `input` and `output` hold uint8 values in i8 buffers, as every unsigned buffer does.
 
     Example:
     ```mlir
-    mie.qconv2d ins(%x, %w, %b, %s : memref<1x64x56x56xui8>, memref<64x64x3x3xi8>, memref<64xi32>,
+    mie.qconv2d ins(%x, %w, %b, %s : memref<1x64x56x56xi8>, memref<64x64x3x3xi8>, memref<64xi32>,
                                      memref<64xf32>)
-        outs(%y : memref<1x64x56x56xui8>)
+        outs(%y : memref<1x64x56x56xi8>)
         {pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 0 : i64,
          output_min = 0 : i64, output_max = 255 : i64}
     ```
   }];
-  let arguments = (ins Arg<MemRefOf<[UI8]>, "", [MemRead]>:$input,
+  let arguments = (ins Arg<MemRefOf<[I8]>, "", [MemRead]>:$input,
                    Arg<MemRefOf<[I8]>, "", [MemRead]>:$filter,
                    Arg<MemRefOf<[I32]>, "", [MemRead]>:$bias,
                    Arg<MemRefOf<[F32]>, "", [MemRead]>:$scale,
-                   Arg<MemRefOf<[UI8]>, "", [MemWrite]>:$output,
+                   Arg<MemRefOf<[I8]>, "", [MemWrite]>:$output,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,

@@ -36,7 +36,8 @@ bool mstomie::lowersUnsigned(Operation *op) {
              ms::WhereOp, ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp,
              ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp,
              ms::ArgMaxOp, ms::ArgMinOp, ms::TopKOp, ms::CumSumOp, ms::GatherElementsOp,
-             ms::GatherNdOp, ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp>(op);
+             ms::GatherNdOp, ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp,
+             ms::QConv2dOp>(op);
 }
 
 MemRefType mstomie::bufferTypeFor(Type tensorType) {
