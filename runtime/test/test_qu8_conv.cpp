@@ -108,7 +108,7 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
                  {pSplit, P - pSplit, fSplit, s.f - fSplit}};
       std::vector<uint8_t> y(s.f * P + 3, 0xab);
       alignas(64) static uint8_t scratch[1 << 20];
-      ASSERT_LE(mie_uk_qu8_conv_scratch_bytes(K), int64_t(sizeof(scratch)));
+      ASSERT_LE(mie_uk_qu8_conv_scratch_bytes(K, P), int64_t(sizeof(scratch)));
       for (const std::vector<int64_t> &call : calls) {
         if (call[1] == 0 || call[3] == 0)
           continue;

@@ -664,8 +664,8 @@ func.func @dwconv_bf16(%x: memref<1x4x4x4xbf16>, %w: memref<4x1x3x3xbf16>, %y: m
 // -----
 
 // Tests the integer convolution (3x3, pads 1, stride 2, C = 5, F = 70, 9 x 9 -> 5 x 5 = 25 pixels):
-// one block of 32 pixels (25 rounded up to a tile) per image, so 16 / 2 = 8 filter blocks wanted, at
-// most F / 64 = 1: one item per image. Its scratch holds the tile's quads and staging rows:
+// one block of 32 pixels (25 rounded up to a tile) per image, so 8 / 2 = 4 filter blocks wanted, at
+// most max(1, F / 128) = 1: one item per image. Its scratch holds the tile's quads and staging rows:
 // ceil(45 / 4) * 4 * 32 + 45 * 32 = 1536 + 1440 bytes = 744 floats. The call gets the window
 // (KH, KW, SH, SW, DH, DW, PT, PL = 3, 3, 2, 2, 1, 1, 1, 1), the zero points and the clamp.
 // CHECK-LABEL: func.func @qconv

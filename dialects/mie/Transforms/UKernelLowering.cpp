@@ -917,12 +917,12 @@ KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
   // Work items (image, pixel block, filter block). Each item packs its pixel block's tiles itself,
   // so filter blocks (which pack the same pixels again) are made only where there are too few
   // pixel blocks for the threads: late layers with few pixels and many filters. Pixel blocks of
-  // 128 pixels (4 register tiles), filter blocks of at least 64 filters.
+  // 128 pixels (4 register tiles), filter blocks of at least 128 filters, 8 items wanted.
   const int64_t pb = std::min<int64_t>(llvm::alignTo(p, MIE_UK_QU8_NR), 4 * MIE_UK_QU8_NR);
   const int64_t pBlocks = llvm::divideCeil(p, pb);
   const int64_t fPanels = llvm::divideCeil(f, mr);
-  const int64_t wantF = std::clamp<int64_t>(llvm::divideCeil(16, n * pBlocks), 1,
-                                            std::max<int64_t>(1, f / 64));
+  const int64_t wantF = std::clamp<int64_t>(llvm::divideCeil(8, n * pBlocks), 1,
+                                            std::max<int64_t>(1, f / 128));
   const int64_t fb = llvm::divideCeil(fPanels, wantF) * mr, fBlocks = llvm::divideCeil(f, fb);
   const int64_t items = n * pBlocks * fBlocks;
   ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
@@ -934,7 +934,7 @@ KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
         UKernelBuilder ub{kb, kl, symbols};
         Value x = args[0], filter = args[1], bias = args[2], scale = args[3], y = args[4];
         Value scratch =
-            stackBuffer(kb, kl, llvm::divideCeil(mie_uk_qu8_conv_scratch_bytes(k), 4));
+            stackBuffer(kb, kl, llvm::divideCeil(mie_uk_qu8_conv_scratch_bytes(k, pb), 4));
         parallelItems(ub, items, [&](Value item) {
           Value fItem = ub.rem(item, fBlocks);
           Value rest = ub.div(item, fBlocks);

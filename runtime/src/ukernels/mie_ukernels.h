@@ -274,12 +274,13 @@ void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int6
      y[f][p] = clamp(round_half_even(float(acc + bias[f]) * scale[f]), y_min - y_zero,
                      y_max - y_zero) + y_zero,   acc = sum_k x[k][p] * w[f][k]
    over the raw uint8 activations (x_zero where the window leaves the image); bias[f] holds the
-   int32 bias minus x_zero * sum_k w[f][k]. `scratch`: mie_uk_qu8_conv_scratch_bytes(K) bytes,
+   int32 bias minus x_zero * sum_k w[f][k]. `scratch`: mie_uk_qu8_conv_scratch_bytes(K, np) bytes,
    64-byte aligned. */
 #define MIE_UK_QU8_MR 8
 #define MIE_UK_QU8_NR 32
-static inline int64_t mie_uk_qu8_conv_scratch_bytes(int64_t K) {
-  return ((K + 3) / 4) * 4 * MIE_UK_QU8_NR + K * MIE_UK_QU8_NR;
+static inline int64_t mie_uk_qu8_conv_scratch_bytes(int64_t K, int64_t np) {
+  return (np + MIE_UK_QU8_NR - 1) / MIE_UK_QU8_NR * ((K + 3) / 4) * 4 * MIE_UK_QU8_NR +
+         K * MIE_UK_QU8_NR;
 }
 static inline int64_t mie_uk_qu8_packed_filter_bytes(int64_t F, int64_t K) {
   return (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR * ((K + 3) / 4) * MIE_UK_QU8_MR * 4;

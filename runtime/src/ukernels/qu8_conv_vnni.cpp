@@ -16,8 +16,8 @@
 //   filters (packed at compile time, mie_uk_qu8_pack_filter):
 //     [ceil(F / 8)][ceil(K / 4)][8][4] int8, zero past F and K
 //   pixels (packed here, per tile of 32 pixels): [ceil(K / 4)][32][4] uint8
-// A register tile is 8 filters x 32 pixels (16 accumulators); the pixel tile's panel stays in L1
-// while every filter group of the call runs on it.
+// A register tile is 8 filters x 32 pixels (16 accumulators). The call packs all its pixel tiles,
+// then runs each filter group over them, its weights in L1.
 //
 // Built into the AMX target's unit (ukernels.cpp with MIE_UK_AMX, -mavx512vnni): every CPU with AMX
 // has AVX512-VNNI.
@@ -115,19 +115,28 @@ void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
   x += x_off;
   y += y_off;
   const int64_t K = C * KH * KW, groups = (K + 3) / 4, P = OH * OW;
-  uint8_t *panel = scratch;                     // [groups][NR][4], 64-byte aligned
-  uint8_t *stage = scratch + groups * NR * 4;   // [K][NR]
+  const int64_t tiles = (np + NR - 1) / NR, tileBytes = groups * NR * 4;
+  uint8_t *panels = scratch;                     // [tiles][groups][NR][4], 64-byte aligned
+  uint8_t *stage = scratch + tiles * tileBytes;  // [K][NR]
   const __m512 lo = _mm512_set1_ps((float)(y_min - y_zero)),
                hi = _mm512_set1_ps((float)(y_max - y_zero));
   const __m512i zp = _mm512_set1_epi32((int)y_zero);
-  for (int64_t t = 0; t < np; t += NR) {
-    const int64_t tn = np - t < NR ? np - t : NR;
-    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t, tn, (uint8_t)x_zero, stage);
-    quadTile(stage, K, panel);
-    const __mmask16 m0 = (__mmask16)(tn >= 16 ? 0xffff : (1u << tn) - 1),
-                    m1 = (__mmask16)(tn >= 32 ? 0xffff : tn > 16 ? (1u << (tn - 16)) - 1 : 0);
-    for (int64_t fg = f0; fg < f0 + fn; fg += MR) {
-      const int8_t *w = filter + (fg / MR) * groups * MR * 4;
+  // Every pixel tile's panel first, then the filter groups outside the tiles: a group's weights
+  // (8 K bytes) stay in L1 while it runs on every panel (from L2), so the filters, the bigger
+  // operand of late layers (few pixels, K up to 4608), are read once per call.
+  for (int64_t t = 0; t < tiles; ++t) {
+    const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
+    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero,
+              stage);
+    quadTile(stage, K, panels + t * tileBytes);
+  }
+  for (int64_t fg = f0; fg < f0 + fn; fg += MR) {
+    const int8_t *w = filter + (fg / MR) * groups * MR * 4;
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
+      const uint8_t *panel = panels + t * tileBytes;
+      const __mmask16 m0 = (__mmask16)(tn >= 16 ? 0xffff : (1u << tn) - 1),
+                      m1 = (__mmask16)(tn >= 32 ? 0xffff : tn > 16 ? (1u << (tn - 16)) - 1 : 0);
       __m512i acc[MR][2];
       for (int64_t r = 0; r < MR; ++r)
         acc[r][0] = acc[r][1] = _mm512_setzero_si512();
@@ -146,7 +155,7 @@ void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
         const int64_t f = fg + r;
         const __m512i b = _mm512_set1_epi32(bias[f]);
         const __m512 s = _mm512_set1_ps(scale[f]);
-        uint8_t *out = y + f * P + p0 + t;
+        uint8_t *out = y + f * P + p0 + t * NR;
         for (int h = 0; h < 2; ++h) {
           const __mmask16 m = h ? m1 : m0;
           if (!m)
