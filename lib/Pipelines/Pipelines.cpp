@@ -26,7 +26,7 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion) {
+void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion, bool integerQdq) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Out of ms.loop / ms.scan bodies: what does not depend on the iteration runs once.
@@ -34,6 +34,8 @@ void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion) {
   if (fusion) {
     pm.addNestedPass<func::FuncOp>(ms::createMsFoldBatchNormPass());
     pm.addNestedPass<func::FuncOp>(ms::createMsRecognizeCompositesPass());
+    if (integerQdq)
+      pm.addNestedPass<func::FuncOp>(ms::createMsIntegerQdqPass());
     // Recognition leaves transposes to merge and dead chains to drop.
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -67,8 +69,8 @@ void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, uns
 }
 
 void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
-                                const PrecisionOptions &precision) {
-  buildMsPrePrecisionPipeline(pm, fusion);
+                                const PrecisionOptions &precision, bool integerQdq) {
+  buildMsPrePrecisionPipeline(pm, fusion, integerQdq);
   buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision);
 }
 
@@ -287,9 +289,9 @@ FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
 static FailureOr<AutoPrecisionOutcome> runAutoPrecision(ModuleOp module,
                                                         const CompileOptions &options,
                                                         ArrayRef<CpuTarget> targets,
-                                                        PrecisionOptions mixed) {
+                                                        PrecisionOptions mixed, bool integerQdq) {
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMsPrePrecisionPipeline(pm, options.fusion);
+        buildMsPrePrecisionPipeline(pm, options.fusion, integerQdq);
       })))
     return failure();
   mixed.precision = "mixed";
@@ -335,6 +337,16 @@ static void fillReports(ModuleOp module, const CompileOptions &options) {
     *options.memoryPlot = buildMemoryPlot(module);
 }
 
+/// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
+/// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
+static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
+  return llvm::all_of(targets, [](const PackageTarget &t) {
+    SmallVector<StringRef> features;
+    StringRef(t.host.features).split(features, ',');
+    return t.isCpu() && llvm::is_contained(features, "+avx512vnni");
+  });
+}
+
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
   FailureOr<std::vector<PackageTarget>> targets = lookupTargets(module, options.target);
   if (failed(targets))
@@ -363,12 +375,13 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
                                         "it takes cpu targets only"),
              failure();
     FailureOr<AutoPrecisionOutcome> outcome =
-        runAutoPrecision(module, options, cpuTargets, precision);
+        runAutoPrecision(module, options, cpuTargets, precision, allTargetsRunVnni(*targets));
     if (failed(outcome))
       return failure();
     autoOutcome = std::move(*outcome);
   } else if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-               buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision);
+               buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision,
+                               allTargetsRunVnni(*targets));
              }))) {
     return failure();
   }

@@ -660,3 +660,21 @@ func.func @dwconv_bf16(%x: memref<1x4x4x4xbf16>, %w: memref<4x1x3x3xbf16>, %y: m
   mie.conv2d ins(%x, %w : memref<1x4x4x4xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x4x4xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_bf16_dwconv_nchw_avx512"}
   return
 }
+
+// -----
+
+// Tests the integer convolution (3x3, pads 1, stride 2, C = 5, F = 70, 9 x 9 -> 5 x 5 = 25 pixels):
+// one block of 32 pixels (25 rounded up to a tile) per image, so 8 / 2 = 4 filter blocks wanted, at
+// most max(1, F / 128) = 1: one item per image. Its scratch holds the tile's quads and staging rows:
+// ceil(45 / 4) * 4 * 32 + 45 * 32 = 1536 + 1440 bytes = 744 floats. The call gets the window
+// (KH, KW, SH, SW, DH, DW, PT, PL = 3, 3, 2, 2, 1, 1, 1, 1), the zero points and the clamp.
+// CHECK-LABEL: func.func @qconv
+// CHECK: mie.kernel "qconv2d"
+// CHECK-SAME: attributes {mie.flops = 315000 : i64}
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<744xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c2) step
+// CHECK: func.call @mie_uk_qu8_conv_nchw_vnni({{.+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr) -> ()
+func.func @qconv(%x: memref<2x5x9x9xi8>, %w: memref<3456xi8>, %b: memref<70xi32>, %s: memref<70xf32>, %y: memref<2x70x5x5xi8>) {
+  mie.qconv2d ins(%x, %w, %b, %s : memref<2x5x9x9xi8>, memref<3456xi8>, memref<70xi32>, memref<70xf32>) outs(%y : memref<2x70x5x5xi8>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 3 : i64, output_min = 3 : i64, output_max = 255 : i64, filter_shape = array<i64: 70, 5, 3, 3>}
+  return
+}

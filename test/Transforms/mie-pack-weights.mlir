@@ -177,3 +177,21 @@ func.func @conv_amx(%x: memref<1x1x4x4xbf16>, %y: memref<1x2x4x3xbf16>) {
   mie.conv2d ins(%x, %w : memref<1x1x4x4xbf16>, memref<2x1x1x2xbf16>) outs(%y : memref<1x2x4x3xbf16>) {accumulator = f32, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32, shared_panels = true>}
   return
 }
+
+// -----
+
+// Tests packing the int8 filter [3, 2, 1, 1] of an integer convolution into the VNNI panels of
+// mie_uk_qu8_pack_filter: [ceil(3 / 8)][ceil(2 / 4)][8][4] = 32 bytes, each filter's k quad side by
+// side (1 2 0 0, 3 4 0 0, 5 6 0 0, then five zero filters), 64-byte aligned.
+
+// CHECK-LABEL: func.func @qconv
+// CHECK: %[[P:.+]] = memref.get_global @wq_vnni8 : memref<32xi8>
+// CHECK: mie.qconv2d ins(%{{.+}}, %[[P]], %{{.+}}, %{{.+}} : memref<1x2x4x4xi8>, memref<32xi8>, memref<3xi32>, memref<3xf32>)
+// CHECK-SAME: filter_shape = array<i64: 3, 2, 1, 1>
+// CHECK: wq_vnni8: "0x400000000102000003040000050600000000000000000000000000000000000000000000"
+memref.global "private" constant @wq : memref<3x2x1x1xi8> = dense<[[[[1]], [[2]]], [[[3]], [[4]]], [[[5]], [[6]]]]>
+func.func @qconv(%x: memref<1x2x4x4xi8>, %b: memref<3xi32>, %s: memref<3xf32>, %y: memref<1x3x4x4xi8>) {
+  %w = memref.get_global @wq : memref<3x2x1x1xi8>
+  mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xi8>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
+  return
+}

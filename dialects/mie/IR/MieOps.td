@@ -117,6 +117,53 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Mie_QConv2dOp : Mie_Op<"qconv2d"> {
+  let summary = "uint8 x int8 2-D convolution (NCHW) requantized to uint8 (ms.qconv2d on buffers).";
+  let description = [{
+    Writes into `output` [N, F, OH, OW] (uint8) what `ms.qconv2d` defines: the exact int32 sums of
+    `input` [N, C, H, W] (uint8, padded with `input_zero_point`) times `filter` (int8), plus `bias`
+    [F] (int32), times `scale` [F] (f32), rounded half to even, clamped to [`output_min`,
+    `output_max`] after adding `output_zero_point`. `mie-pack-weights` packs a constant filter
+    [F, C, KH, KW] into the VNNI panels of `mie_uk_qu8_pack_filter` (1-D, int8) and records its
+    logical shape in `filter_shape`; `mie-lower-library-kernels` then runs it on the AVX512-VNNI
+    microkernel `mie_uk_qu8_conv_nchw_vnni` (docs/kernels.md), which needs the packed filter.
+    `input` and `output` hold uint8 values in i8 buffers, as every unsigned buffer does.
+
+    Example:
+    ```mlir
+    mie.qconv2d ins(%x, %w, %b, %s : memref<1x64x56x56xi8>, memref<64x64x3x3xi8>, memref<64xi32>,
+                                     memref<64xf32>)
+        outs(%y : memref<1x64x56x56xi8>)
+        {pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 0 : i64,
+         output_min = 0 : i64, output_max = 255 : i64}
+    ```
+  }];
+  let arguments = (ins Arg<MemRefOf<[I8]>, "", [MemRead]>:$input,
+                   Arg<MemRefOf<[I8]>, "", [MemRead]>:$filter,
+                   Arg<MemRefOf<[I32]>, "", [MemRead]>:$bias,
+                   Arg<MemRefOf<[F32]>, "", [MemRead]>:$scale,
+                   Arg<MemRefOf<[I8]>, "", [MemWrite]>:$output,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   I64Attr:$input_zero_point, I64Attr:$output_zero_point,
+                   I64Attr:$output_min, I64Attr:$output_max,
+                   OptionalAttr<DenseI64ArrayAttr>:$filter_shape);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `,` $bias `,` $scale `:` type($input) `,` type($filter) `,`
+    type($bias) `,` type($scale) `)` `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The filter's logical [F, C, KH, KW] shape (packed or not).
+    SmallVector<int64_t> getLogicalFilterShape() {
+      if (auto shape = getFilterShape())
+        return SmallVector<int64_t>(shape->begin(), shape->end());
+      auto type = cast<MemRefType>(getFilter().getType());
+      return SmallVector<int64_t>(type.getShape().begin(), type.getShape().end());
+    }
+  }];
+}
+
 def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
   let summary = "Library-backed (batched) matrix multiply with a fused epilogue.";
   let description = [{

@@ -394,7 +394,7 @@ struct MieLowerLibraryKernelsPass
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       // Library calls of a cuda target are not kernels to generate (mie-gpu-library-calls).
-      if (isa<Conv2dOp, GemmOp, AttentionOp>(op) && !isGpuLibraryCall(op))
+      if (isa<Conv2dOp, QConv2dOp, GemmOp, AttentionOp>(op) && !isGpuLibraryCall(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -402,7 +402,12 @@ struct MieLowerLibraryKernelsPass
       // show.
       int64_t flops = countLibraryOpFlops(op);
       KernelOp kernel;
-      if (auto conv = dyn_cast<Conv2dOp>(op)) {
+      if (auto qconv = dyn_cast<QConv2dOp>(op)) {
+        if (!qconv.getFilterShape())
+          return (void)(qconv.emitOpError("needs a packed filter (mie-pack-weights)"),
+                        signalPassFailure());
+        kernel = lowerQConvToUKernels(qconv, symbols);
+      } else if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
           kernel = lowerWinogradToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())

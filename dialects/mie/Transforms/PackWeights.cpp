@@ -13,6 +13,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <cstring>
+
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEPACKWEIGHTSPASS
 #include "dialects/mie/Transforms/Passes.h.inc"
@@ -208,6 +210,53 @@ struct Packer {
         /*bf16=*/true);
   }
 
+  /// The int8 filter [F, C, KH, KW] of a qconv2d -> the VNNI panels of mie_uk_qu8_pack_filter
+  /// (1-D int8), shared by every op reading the same weights.
+  LogicalResult packQConv(QConv2dOp conv) {
+    memref::GlobalOp global = globalOf(conv.getFilter());
+    auto type = cast<MemRefType>(conv.getFilter().getType());
+    if (!global || !global.getConstant())
+      return conv.emitOpError("expects a constant filter (the integer kernel reads packed weights)");
+    const int64_t f = type.getDimSize(0), k = type.getNumElements() / f;
+    std::vector<int8_t> w(type.getNumElements());
+    Attribute init = global.getInitialValueAttr();
+    if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(init)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob || blob->getData().size() != w.size())
+        return conv.emitOpError("cannot read the filter's blob");
+      std::memcpy(w.data(), blob->getData().data(), w.size());
+    } else if (auto dense = dyn_cast_if_present<DenseIntElementsAttr>(init)) {
+      llvm::transform(dense.getValues<APInt>(), w.begin(),
+                      [](const APInt &v) { return int8_t(v.getSExtValue()); });
+    } else {
+      return conv.emitOpError("cannot read the filter's values");
+    }
+    std::string key = (global.getSymName() + "_vnni" + Twine(MIE_UK_QU8_MR)).str();
+    memref::GlobalOp out;
+    if (auto it = cache.find(key); it != cache.end()) {
+      out = it->second;
+    } else {
+      std::vector<int8_t> packed(mie_uk_qu8_packed_filter_bytes(f, k));
+      mie_uk_qu8_pack_filter(w.data(), f, k, packed.data());
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      Type i8 = b.getIntegerType(8);
+      const int64_t size = packed.size();
+      AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+          ArrayRef<char>(reinterpret_cast<const char *>(packed.data()), packed.size()), 64,
+          /*dataIsMutable=*/false);
+      auto initAttr =
+          DenseResourceElementsAttr::get(RankedTensorType::get({size}, i8), key, std::move(blob));
+      out = memref::GlobalOp::create(b, global.getLoc(), key, b.getStringAttr("private"),
+                                     MemRefType::get({size}, i8), initAttr, /*constant=*/true,
+                                     b.getI64IntegerAttr(64));
+      symbols.insert(out);
+      cache[key] = out;
+    }
+    conv.setFilterShape(type.getShape());
+    use(conv, conv.getFilterMutable(), out);
+    return success();
+  }
+
   /// op(b) * alpha, [K, N] -> RHS panels [ceil(N / nr)][K][nr] (the AMX tiling's own panels).
   LogicalResult packGemm(GemmOp gemm) {
     memref::GlobalOp global = globalOf(gemm.getB());
@@ -240,6 +289,8 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getTiling() && !conv.getFilterShape())
         ops.push_back(op);
+      if (auto qconv = dyn_cast<QConv2dOp>(op); qconv && !qconv.getFilterShape())
+        ops.push_back(op);
       // A GEMM whose b is an activation (or batched) keeps its tiling unpacked: its kernel packs
       // both operands at run time.
       if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling() && !gemm.getBPacked() &&
@@ -250,15 +301,18 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
     SmallVector<memref::GetGlobalOp> oldReads;
     SmallVector<memref::CollapseShapeOp> oldViews;
     for (Operation *op : ops) {
-      Value weights = isa<Conv2dOp>(op) ? cast<Conv2dOp>(op).getFilter() : cast<GemmOp>(op).getB();
+      Value weights = isa<Conv2dOp>(op)    ? cast<Conv2dOp>(op).getFilter()
+                      : isa<QConv2dOp>(op) ? cast<QConv2dOp>(op).getFilter()
+                                           : cast<GemmOp>(op).getB();
       if (auto view = weights.getDefiningOp<memref::CollapseShapeOp>()) {
         oldViews.push_back(view);
         weights = view.getSrc();
       }
       if (auto get = weights.getDefiningOp<memref::GetGlobalOp>())
         oldReads.push_back(get);
-      LogicalResult result = isa<Conv2dOp>(op) ? packer.packConv(cast<Conv2dOp>(op))
-                                               : packer.packGemm(cast<GemmOp>(op));
+      LogicalResult result = isa<Conv2dOp>(op)    ? packer.packConv(cast<Conv2dOp>(op))
+                             : isa<QConv2dOp>(op) ? packer.packQConv(cast<QConv2dOp>(op))
+                                                  : packer.packGemm(cast<GemmOp>(op));
       if (failed(result))
         return signalPassFailure();
     }

@@ -908,6 +908,55 @@ KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols)
                   });
 }
 
+KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  SmallVector<int64_t> w = op.getLogicalFilterShape();
+  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  const int64_t p = oh * ow, k = ch * w[2] * w[3], mr = MIE_UK_QU8_MR;
+  // Work items (image, pixel block, filter block). Each item packs its pixel block's tiles itself,
+  // so filter blocks (which pack the same pixels again) are made only where there are too few
+  // pixel blocks for the threads: late layers with few pixels and many filters. Pixel blocks of
+  // 128 pixels (4 register tiles), filter blocks of at least 128 filters, 8 items wanted.
+  const int64_t pb = std::min<int64_t>(llvm::alignTo(p, MIE_UK_QU8_NR), 4 * MIE_UK_QU8_NR);
+  const int64_t pBlocks = llvm::divideCeil(p, pb);
+  const int64_t fPanels = llvm::divideCeil(f, mr);
+  const int64_t wantF = std::clamp<int64_t>(llvm::divideCeil(8, n * pBlocks), 1,
+                                            std::max<int64_t>(1, f / 128));
+  const int64_t fb = llvm::divideCeil(fPanels, wantF) * mr, fBlocks = llvm::divideCeil(f, fb);
+  const int64_t items = n * pBlocks * fBlocks;
+  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
+  OpBuilder b(op);
+  KernelOp kernel = KernelOp::create(
+      b, op.getLoc(), "qconv2d",
+      ValueRange{op.getInput(), op.getFilter(), op.getBias(), op.getScale()}, op.getOutput(),
+      [&](OpBuilder &kb, Location kl, ValueRange args) {
+        UKernelBuilder ub{kb, kl, symbols};
+        Value x = args[0], filter = args[1], bias = args[2], scale = args[3], y = args[4];
+        Value scratch =
+            stackBuffer(kb, kl, llvm::divideCeil(mie_uk_qu8_conv_scratch_bytes(k, pb), 4));
+        parallelItems(ub, items, [&](Value item) {
+          Value fItem = ub.rem(item, fBlocks);
+          Value rest = ub.div(item, fBlocks);
+          Value img = ub.div(rest, pBlocks), p0 = ub.mul(ub.rem(rest, pBlocks), pb);
+          Value np = ub.min(ub.c(pb), ub.sub(ub.c(p), p0));
+          Value f0 = ub.mul(fItem, fb);
+          Value fn = ub.min(ub.c(fb), ub.sub(ub.c(f), f0));
+          ub.call("mie_uk_qu8_conv_nchw_vnni",
+                  {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
+                   ub.i64(w[2]), ub.i64(w[3]), ub.i64(strides[0]), ub.i64(strides[1]),
+                   ub.i64(dilations[0]), ub.i64(dilations[1]), ub.i64(pads[0]), ub.i64(pads[1]),
+                   ub.i64(oh), ub.i64(ow), ub.ptr(filter), ub.i64(f), ub.ptr(bias), ub.ptr(scale),
+                   ub.i64(op.getInputZeroPoint()), ub.i64(op.getOutputZeroPoint()),
+                   ub.i64(op.getOutputMin()), ub.i64(op.getOutputMax()), ub.i64(p0), ub.i64(np),
+                   ub.i64(f0), ub.i64(fn), ub.ptr(y), ub.i64(ub.mul(img, f * p)),
+                   ub.ptr(scratch)});
+        });
+      });
+  op.erase();
+  return kernel;
+}
+
 KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();

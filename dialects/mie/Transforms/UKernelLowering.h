@@ -28,6 +28,10 @@ KernelOp lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// K, one rounding of each output to bf16.
 KernelOp lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols);
 
+/// Replaces a `mie.qconv2d` with a packed filter by a `mie.kernel` calling the AVX512-VNNI integer
+/// convolution on work items of (image, pixel block, filter block).
+KernelOp lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols);
+
 /// Replaces a `winograd` tiled `mie.conv2d` by a `mie.kernel`: input transform, 16 GEMMs on the
 /// microkernels, output transform with the epilogue.
 KernelOp lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);

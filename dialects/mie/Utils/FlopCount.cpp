@@ -27,6 +27,12 @@ int64_t mlir::mie::countLibraryOpFlops(Operation *op) {
     // out = [N, F, OH, OW]; filter = [F, C / groups, KH, KW].
     return 2 * product(out.getShape()) * filter[1] * filter[2] * filter[3];
   }
+  if (auto qconv = dyn_cast<QConv2dOp>(op)) {
+    // Integer multiply-adds, counted as two operations like the float ones.
+    SmallVector<int64_t> filter = qconv.getLogicalFilterShape();
+    auto out = cast<MemRefType>(qconv.getOutput().getType());
+    return 2 * product(out.getShape()) * filter[1] * filter[2] * filter[3];
+  }
   if (auto gemm = dyn_cast<GemmOp>(op)) {
     auto a = cast<MemRefType>(gemm.getA().getType());
     auto out = cast<MemRefType>(gemm.getOutput().getType());

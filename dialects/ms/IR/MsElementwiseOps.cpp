@@ -588,6 +588,12 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     auto midEt = dyn_cast<FloatType>(getElementTypeOrSelf(producer.getType()));
     if (inner == getType() && innerEt && midEt && midEt.getWidth() > innerEt.getWidth())
       return producer.getInput();
+    // Integers through a float type whose significand holds every one of them (ui8 -> f32 ->
+    // ui8: a quantized activation read back by the next integer kernel).
+    auto innerInt = dyn_cast<IntegerType>(getElementTypeOrSelf(inner));
+    if (inner == getType() && innerInt && midEt &&
+        innerInt.getWidth() + (innerInt.isUnsigned() ? 0 : 1) <= midEt.getFPMantissaWidth())
+      return producer.getInput();
   }
   return foldCast(adaptor.getInput(), getType());
 }

@@ -55,6 +55,49 @@ static LogicalResult checkWindow(const InferDiag &diag, ArrayRef<int64_t> stride
 }
 
 //===----------------------------------------------------------------------===//
+// QConv2dOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QConv2dOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  Value input = adaptor.getInput(), filter = adaptor.getFilter();
+  if (failed(checkRank(diag, "input", input, 4)) || failed(checkRank(diag, "filter", filter, 4)))
+    return failure();
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations();
+  if (failed(checkWindow(diag, strides, pads, dilations)))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  if (!tensorType(input).hasStaticShape() || !tensorType(filter).hasStaticShape())
+    return diag.error("expects static shapes");
+  if (in[1] != w[1])
+    return diag.error("expects input channels (", in[1], ") to equal filter channels (", w[1],
+                      ")");
+  if (failed(checkVector(diag, "bias", adaptor.getBias(), w[0], IntegerType::get(ctx, 32))) ||
+      failed(checkVector(diag, "scale", adaptor.getScale(), w[0], Float32Type::get(ctx))))
+    return failure();
+  int64_t xZero = adaptor.getInputZeroPoint(), yZero = adaptor.getOutputZeroPoint(),
+          yMin = adaptor.getOutputMin(), yMax = adaptor.getOutputMax();
+  if (xZero < 0 || xZero > 255 || yZero < 0 || yZero > 255)
+    return diag.error("expects zero points in [0, 255], got ", xZero, " and ", yZero);
+  if (yMin < 0 || yMin > yMax || yMax > 255)
+    return diag.error("expects 0 <= output_min <= output_max <= 255, got ", yMin, " and ", yMax);
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 2], w[2 + i], strides[i],
+                                    dilations[i], /*ceilMode=*/false);
+    if (size == 0 || size == -1)
+      return diag.error("window of size ", w[2 + i], " (dilation ", dilations[i],
+                        ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
+    shape.push_back(size);
+  }
+  results.push_back(
+      RankedTensorType::get(shape, IntegerType::get(ctx, 8, IntegerType::Unsigned)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Conv2dOp
 //===----------------------------------------------------------------------===//
 

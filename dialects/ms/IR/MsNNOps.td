@@ -35,6 +35,43 @@ def Ms_Conv2dOp : Ms_InferredOp<"conv2d"> {
   }];
 }
 
+def Ms_QConv2dOp : Ms_InferredOp<"qconv2d"> {
+  let summary = "uint8 x int8 2-D convolution requantized to uint8 (a QDQ DequantizeLinear -> Conv -> "
+                "QuantizeLinear).";
+  let description = [{
+    The integer form of a quantized convolution (NCHW, one group), as onnxruntime's QLinearConv
+    computes it: with `acc[n, f, p] = sum_k input[n, k at p] * filter[f, k]` over the raw uint8
+    activations and int8 weights (exact in int32; padding reads `input_zero_point`, the quantized
+    0.0),
+    `result = clamp(round_half_even(float(acc + bias[f]) * scale[f]), output_min - output_zero_point,
+    output_max - output_zero_point) + output_zero_point`.
+    `bias` [F] is the int32 bias minus `input_zero_point * sum_k filter[f, k]` (so the zero point costs
+    nothing at run time) and `scale` [F] is `input_scale * filter_scale[f] / output_scale` in f32.
+    `output_min` is the output zero point when a Relu precedes the QuantizeLinear, else 0.
+    Made by `ms-integer-qdq`.
+
+    Example:
+    ```mlir
+    %y = ms.qconv2d %x, %w, %b, %s {pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64,
+                                    output_zero_point = 0 : i64}
+        : (tensor<1x64x56x56xui8>, tensor<64x64x3x3xi8>, tensor<64xi32>, tensor<64xf32>)
+        -> tensor<1x64x56x56xui8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[UI8]>:$input, TensorOf<[I8]>:$filter, TensorOf<[I32]>:$bias,
+                   TensorOf<[F32]>:$scale,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   I64Attr:$input_zero_point, I64Attr:$output_zero_point,
+                   DefaultValuedAttr<I64Attr, "0">:$output_min,
+                   DefaultValuedAttr<I64Attr, "255">:$output_max);
+  let results = (outs TensorOf<[UI8]>:$result);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $bias `,` $scale attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Ms_MatMulOp : Ms_InferredOp<"matmul"> {
   let summary = "Batched matrix product with numpy broadcasting of batch dimensions.";
   let description = [{

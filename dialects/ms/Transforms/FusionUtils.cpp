@@ -114,6 +114,10 @@ std::optional<double> ms::getSplatValue(Value v) {
       return read(int64_t(0));
     if (et.isInteger(32))
       return read(int32_t(0));
+    if (et.isUnsignedInteger(8))
+      return read(uint8_t(0));
+    if (et.isSignlessInteger(8))
+      return read(int8_t(0));
     return std::nullopt;
   }
   auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
@@ -124,8 +128,10 @@ std::optional<double> ms::getSplatValue(Value v) {
     return (*dense.getValues<APFloat>().begin()).convertToDouble();
   if (et.isInteger(1))
     return *dense.getValues<bool>().begin() ? 1.0 : 0.0;
-  if (isa<IntegerType>(et))
-    return (double)(*dense.getValues<APInt>().begin()).getSExtValue();
+  if (isa<IntegerType>(et)) {
+    APInt v = *dense.getValues<APInt>().begin();
+    return et.isUnsignedInteger() ? (double)v.getZExtValue() : (double)v.getSExtValue();
+  }
   return std::nullopt;
 }
 

@@ -40,6 +40,30 @@ def MsRecognizeCompositesPass : Pass<"ms-recognize-composites", "func::FuncOp"> 
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
 
+def MsIntegerQdqPass : Pass<"ms-integer-qdq", "func::FuncOp"> {
+  let summary = "Run QDQ convolutions on uint8 x int8 integers (ms.qconv2d)";
+  let description = [{
+    Rewrites a QDQ model's DequantizeLinear -> Conv -> QuantizeLinear, as the importer builds it
+    (docs/quantized-models.md), into one `ms.qconv2d`:
+    - the activation: `(x - zx) * sx` where x holds integers in [0, 255] (a QuantizeLinear's
+      `clip(round(..) [+ zp], 0, 255)`, or a uint8 tensor converted to f32) and `sx`, `zx` are
+      scalar constants; the qconv2d reads x as uint8;
+    - the weights: an f32 constant the importer dequantized from int8 (its `ms.quantization`
+      attribute: scales per tensor or per output channel, zero points 0), whose values are
+      recovered exactly as `w / scale`;
+    - the bias (optional): an f32 constant that is an int32 times `sx * scale[f]`;
+    - one group; the result used only by an optional `ms.relu` and the QuantizeLinear
+      `clip(round(v / sy) [+ zy], 0, 255)` with scalar constants `sy`, `zy`.
+    The QuantizeLinear's clipped value is replaced by the qconv2d's uint8 result converted to f32,
+    so a following DequantizeLinear keeps working and a following integer convolution reads the
+    uint8 tensor itself (cast(cast(u8 -> f32) -> u8) folds). The multiplier is `sx * scale[f] / sy`
+    in f32 and the bias absorbs `-zx * sum_k w[f, k]`, as onnxruntime's QLinearConv computes them.
+    Anything else (depthwise and grouped convolutions, int8 activations, weight zero points) stays
+    as it is. The cpu pipeline runs this pass when every target has AVX512-VNNI.
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
 def MsAssignPrecisionPass : Pass<"ms-assign-precision", "func::FuncOp"> {
   let summary = "Assign f32/bf16/f16 element types under a precision policy and minimize casts";
   let description = [{

@@ -86,13 +86,14 @@ struct CompileOptions {
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
 /// weights and composite recognition; precision assignment unless `precision` is the default
 /// (fp32); with `fusion`, grouping into `ms.fused` kernels of at most `maxFusedOps` ops. An empty
-/// `precision.mixedType` means bf16.
+/// `precision.mixedType` means bf16. With `fusion` and `integerQdq` (every target runs
+/// AVX512-VNNI), QDQ convolutions become uint8 x int8 kernels (ms-integer-qdq).
 void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
-                     const PrecisionOptions &precision = {});
+                     const PrecisionOptions &precision = {}, bool integerQdq = false);
 
 /// The two halves of buildMsPipeline, split where precision is assigned: auto precision prepares
 /// the graph once, then assigns and fuses each variant it measures.
-void buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion = true);
+void buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion = true, bool integerQdq = false);
 void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
                                   const PrecisionOptions &precision = {});
 

@@ -37,7 +37,7 @@ bool mstomie::lowersUnsigned(Operation *op) {
              ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp,
              ms::ArgMaxOp, ms::ArgMinOp, ms::TopKOp, ms::CumSumOp, ms::GatherElementsOp,
              ms::GatherNdOp, ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp, ms::NonZeroOp,
-             ms::UniqueOp>(op);
+             ms::UniqueOp, ms::QConv2dOp>(op);
 }
 
 MemRefType mstomie::bufferTypeFor(Type tensorType) {

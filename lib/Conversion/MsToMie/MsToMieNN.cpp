@@ -39,6 +39,24 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
   }
 };
 
+/// ms.qconv2d -> mie.qconv2d (the VNNI library kernel; its filter is packed by mie-pack-weights).
+struct QConv2dToLibrary : OpConversionPattern<ms::QConv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::QConv2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = allocBuffer(rewriter, loc, op.getType());
+    mie::QConv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(),
+                           adaptor.getBias(), adaptor.getScale(), out, op.getStrides(),
+                           op.getPads(), op.getDilations(), op.getInputZeroPoint(),
+                           op.getOutputZeroPoint(), op.getOutputMin(), op.getOutputMax(),
+                           /*filter_shape=*/DenseI64ArrayAttr());
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
 /// ms.gemm -> mie.gemm; a rank-1 `c` with beta = 1 is the epilogue bias, any other `c` is added by
 /// a following elementwise kernel (beta * c, broadcast).
 struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
@@ -447,6 +465,6 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
 } // namespace
 
 void mstomie::populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<Conv2dToLibrary, GemmToLibrary, MatMulToKernel, MaxPoolToKernel, AvgPoolToKernel,
+  patterns.add<Conv2dToLibrary, QConv2dToLibrary, GemmToLibrary, MatMulToKernel, MaxPoolToKernel, AvgPoolToKernel,
                GlobalAvgPoolToKernel>(converter, patterns.getContext());
 }

@@ -269,7 +269,31 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
     name = (resource.getRawHandle().getKey() + ".dequantized").str();
   auto attr = DenseResourceElementsAttr::get(xType.clone(Float32Type::get(n.context())), name,
                                              std::move(blob));
-  return ms::ConstantOp::create(n.builder(), n.loc(), attr);
+  auto folded = ms::ConstantOp::create(n.builder(), n.loc(), attr);
+  // int8 weights quantized per tensor or per axis remember their scales and zero points, so that
+  // ms-integer-qdq can run the product on the integers (the values are (q - zero point) * scale).
+  if (xType.getElementType().isSignlessInteger(8) && layout.kind != ParamLayout::Kind::Block) {
+    Builder b(n.context());
+    SmallVector<float> scales(scale->begin(), scale->end());
+    SmallVector<int32_t> zeros;
+    for (double z : *zeroPoint)
+      zeros.push_back((int32_t)z);
+    auto vectorType = [&](Type et, size_t size) {
+      return RankedTensorType::get({(int64_t)size}, et);
+    };
+    folded->setAttr(
+        "ms.quantization",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("axis", b.getI64IntegerAttr(
+                                        layout.kind == ParamLayout::Kind::Axis ? layout.axis : -1)),
+             b.getNamedAttr("scale", DenseElementsAttr::get(
+                                         vectorType(b.getF32Type(), scales.size()),
+                                         ArrayRef<float>(scales))),
+             b.getNamedAttr("zero_point", DenseElementsAttr::get(
+                                              vectorType(b.getI32Type(), zeros.size()),
+                                              ArrayRef<int32_t>(zeros)))}));
+  }
+  return folded;
 }
 
 /// The f32 value that `x` was converted from when `x` is a QuantizeLinear's result built here:

@@ -62,11 +62,12 @@ static const CpuTarget kTargets[] = {
     // x86-64-v4: the AVX-512 servers (Skylake-SP and later, Zen 4 and later).
     {"x86-64-avx512", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
      "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl", kX86Tuning},
-    // AVX-512 with AMX-BF16 (Sapphire Rapids and later): the bf16 GEMMs run on AMX tiles. The
-    // runtime asks Linux for the tile state before it picks this code.
+    // AVX-512 with AMX-BF16 (Sapphire Rapids and later): the bf16 GEMMs run on AMX tiles, QDQ
+    // convolutions on AVX512-VNNI (which every AMX CPU has). The runtime asks Linux for the tile
+    // state before it picks this code.
     {"x86-64-amx", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
-     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+avx512bf16,+amx-tile,"
-     "+amx-bf16",
+     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+avx512bf16,+avx512vnni,"
+     "+amx-tile,+amx-bf16",
      kX86Tuning},
     {"aarch64", "aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon"},
 };

@@ -266,6 +266,44 @@ void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int6
                                int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0,
                                int64_t np, uint16_t *dst, int64_t dst_off);
 
+/* uint8 x int8 NCHW convolution on AVX512-VNNI (qu8_conv_vnni.cpp; the AMX target only): the
+   integer kernel of a QDQ model's DequantizeLinear -> Conv -> QuantizeLinear. K = C * KH * KW in
+   (c, kh, kw) order; the filters are packed at compile time by mie_uk_qu8_pack_filter into
+   [ceil(F / MR)][ceil(K / 4)][MR][4] int8 (zeros past F and K). The call computes output pixels
+   [p0, p0 + np) of filters [f0, f0 + fn) (f0 a multiple of MR) of one image:
+     y[f][p] = clamp(round_half_even(float(acc + bias[f]) * scale[f]), y_min - y_zero,
+                     y_max - y_zero) + y_zero,   acc = sum_k x[k][p] * w[f][k]
+   over the raw uint8 activations (x_zero where the window leaves the image); bias[f] holds the
+   int32 bias minus x_zero * sum_k w[f][k]. `scratch`: mie_uk_qu8_conv_scratch_bytes(K, np) bytes,
+   64-byte aligned. */
+#define MIE_UK_QU8_MR 8
+#define MIE_UK_QU8_NR 32
+static inline int64_t mie_uk_qu8_conv_scratch_bytes(int64_t K, int64_t np) {
+  return (np + MIE_UK_QU8_NR - 1) / MIE_UK_QU8_NR * ((K + 3) / 4) * 4 * MIE_UK_QU8_NR +
+         K * MIE_UK_QU8_NR;
+}
+static inline int64_t mie_uk_qu8_packed_filter_bytes(int64_t F, int64_t K) {
+  return (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR * ((K + 3) / 4) * MIE_UK_QU8_MR * 4;
+}
+/* Packs w[F][K] (row-major int8) into `dst` (mie_uk_qu8_packed_filter_bytes(F, K) bytes). */
+static inline void mie_uk_qu8_pack_filter(const int8_t *w, int64_t F, int64_t K, int8_t *dst) {
+  const int64_t groups = (K + 3) / 4, panels = (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR;
+  for (int64_t pf = 0; pf < panels; ++pf)
+    for (int64_t q = 0; q < groups; ++q)
+      for (int64_t r = 0; r < MIE_UK_QU8_MR; ++r)
+        for (int64_t e = 0; e < 4; ++e) {
+          const int64_t f = pf * MIE_UK_QU8_MR + r, k = 4 * q + e;
+          dst[((pf * groups + q) * MIE_UK_QU8_MR + r) * 4 + e] = f < F && k < K ? w[f * K + k] : 0;
+        }
+}
+void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+                               int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t DH,
+                               int64_t DW, int64_t PT, int64_t PL, int64_t OH, int64_t OW,
+                               const int8_t *filter, int64_t F, const int32_t *bias,
+                               const float *scale, int64_t x_zero, int64_t y_zero, int64_t y_min,
+                               int64_t y_max, int64_t p0, int64_t np, int64_t f0, int64_t fn,
+                               uint8_t *y, int64_t y_off, uint8_t *scratch);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -11,6 +11,8 @@
 #include "f32_conv_direct.cpp"
 #include "f32_winograd.cpp"
 #if defined(MIE_UK_AMX)
-// The AMX targets' unit: the AVX-512 kernels above and the bf16 AMX family.
+// The AMX targets' unit: the AVX-512 kernels above, the bf16 AMX family and the uint8 x int8
+// VNNI convolution (every AMX CPU has AVX512-VNNI).
 #include "bf16_amx.cpp"
+#include "qu8_conv_vnni.cpp"
 #endif

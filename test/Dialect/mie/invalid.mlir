@@ -751,3 +751,11 @@ func.func @gpu_library_mismatch(%x: memref<1x1x4x4xf32>, %w: memref<1x1x1x1xf32>
   mie.conv2d ins(%x, %w : memref<1x1x4x4xf32>, memref<1x1x1x1xf32>) outs(%y : memref<1x1x4x4xf32>) {mie.gpu_library = "cublaslt"}
   return
 }
+
+// -----
+
+func.func @qconv2d_float_input(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xi8>, %b: memref<3xi32>, %s: memref<3xf32>, %y: memref<1x3x4x4xi8>) {
+  // expected-error @+1 {{'mie.qconv2d' op operand #0 must be memref of 8-bit signless integer values}}
+  mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xf32>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
+  return
+}

@@ -310,3 +310,13 @@ func.func @attention_causal(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: me
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {causal, scale = 0.5 : f64}
   return
 }
+
+// -----
+
+// Tests mie.qconv2d with its filter packed (filter_shape) and the window attributes.
+// CHECK-LABEL: func.func @qconv2d
+// CHECK: mie.qconv2d ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : memref<1x5x9x9xi8>, memref<1152xi8>, memref<16xi32>, memref<16xf32>) outs(%{{.+}} : memref<1x16x5x5xi8>) {filter_shape = array<i64: 16, 5, 3, 3>, input_zero_point = 128 : i64, output_max = 255 : i64, output_min = 3 : i64, output_zero_point = 3 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+func.func @qconv2d(%x: memref<1x5x9x9xi8>, %w: memref<1152xi8>, %b: memref<16xi32>, %s: memref<16xf32>, %y: memref<1x16x5x5xi8>) {
+  mie.qconv2d ins(%x, %w, %b, %s : memref<1x5x9x9xi8>, memref<1152xi8>, memref<16xi32>, memref<16xf32>) outs(%y : memref<1x16x5x5xi8>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 3 : i64, output_min = 3 : i64, output_max = 255 : i64, filter_shape = array<i64: 16, 5, 3, 3>}
+  return
+}

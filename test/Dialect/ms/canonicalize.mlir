@@ -176,6 +176,25 @@ func.func @cast_folds(%x: tensor<4xf16>, %y: tensor<4xf32>) -> (tensor<4xf16>, t
 
 // -----
 
+// Integers through a float type that holds them all come back unchanged; i32 through f32 does not.
+// CHECK-LABEL: func @cast_folds_integers
+// CHECK-SAME: (%[[U:.*]]: tensor<4xui8>, %[[S:.*]]: tensor<4xi8>, %[[I:.*]]: tensor<4xi32>)
+// CHECK-NEXT: %[[F:.*]] = ms.cast %[[I]] : tensor<4xi32> to tensor<4xf32>
+// CHECK-NEXT: %[[J:.*]] = ms.cast %[[F]] : tensor<4xf32> to tensor<4xi32>
+// CHECK-NEXT: return %[[U]], %[[S]], %[[J]]
+func.func @cast_folds_integers(%u: tensor<4xui8>, %s: tensor<4xi8>, %i: tensor<4xi32>)
+    -> (tensor<4xui8>, tensor<4xi8>, tensor<4xi32>) {
+  %0 = ms.cast %u : tensor<4xui8> to tensor<4xf32>
+  %1 = ms.cast %0 : tensor<4xf32> to tensor<4xui8>
+  %2 = ms.cast %s : tensor<4xi8> to tensor<4xf16>
+  %3 = ms.cast %2 : tensor<4xf16> to tensor<4xi8>
+  %4 = ms.cast %i : tensor<4xi32> to tensor<4xf32>
+  %5 = ms.cast %4 : tensor<4xf32> to tensor<4xi32>
+  return %1, %3, %5 : tensor<4xui8>, tensor<4xi8>, tensor<4xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func @transpose_of_transpose
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
 // CHECK-NEXT: %[[T:.*]] = ms.transpose %[[X]] {perms = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>

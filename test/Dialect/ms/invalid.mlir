@@ -445,6 +445,47 @@ func.func @cast_shape(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @qconv_channels(%x: tensor<1x4x8x8xui8>, %w: tensor<2x3x3x3xi8>, %b: tensor<2xi32>,
+                           %s: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.qconv2d' op expects input channels (4) to equal filter channels (3)}}
+  %0 = ms.qconv2d %x, %w, %b, %s {input_zero_point = 0 : i64, output_zero_point = 0 : i64}
+      : (tensor<1x4x8x8xui8>, tensor<2x3x3x3xi8>, tensor<2xi32>, tensor<2xf32>) -> tensor<1x2x6x6xui8>
+  return
+}
+
+// -----
+
+func.func @qconv_bias(%x: tensor<1x3x8x8xui8>, %w: tensor<2x3x3x3xi8>, %b: tensor<3xi32>,
+                      %s: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.qconv2d' op expects bias of shape [2], got 'tensor<3xi32>'}}
+  %0 = ms.qconv2d %x, %w, %b, %s {input_zero_point = 0 : i64, output_zero_point = 0 : i64}
+      : (tensor<1x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<3xi32>, tensor<2xf32>) -> tensor<1x2x6x6xui8>
+  return
+}
+
+// -----
+
+func.func @qconv_zero_point(%x: tensor<1x3x8x8xui8>, %w: tensor<2x3x3x3xi8>, %b: tensor<2xi32>,
+                            %s: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.qconv2d' op expects zero points in [0, 255], got 300 and 0}}
+  %0 = ms.qconv2d %x, %w, %b, %s {input_zero_point = 300 : i64, output_zero_point = 0 : i64}
+      : (tensor<1x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<2xi32>, tensor<2xf32>) -> tensor<1x2x6x6xui8>
+  return
+}
+
+// -----
+
+func.func @qconv_output_range(%x: tensor<1x3x8x8xui8>, %w: tensor<2x3x3x3xi8>, %b: tensor<2xi32>,
+                              %s: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.qconv2d' op expects 0 <= output_min <= output_max <= 255, got 9 and 8}}
+  %0 = ms.qconv2d %x, %w, %b, %s {input_zero_point = 0 : i64, output_zero_point = 0 : i64,
+                                  output_min = 9 : i64, output_max = 8 : i64}
+      : (tensor<1x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<2xi32>, tensor<2xf32>) -> tensor<1x2x6x6xui8>
+  return
+}
+
+// -----
+
 func.func @conv_input_rank(%x: tensor<3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'ms.conv2d' op expects input of rank 4, got 'tensor<3x8x8xf32>'}}
   %0 = ms.conv2d %x, %w : (tensor<3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>

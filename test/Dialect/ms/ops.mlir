@@ -208,6 +208,19 @@ func.func @cast(%x: tensor<1x64xf32>, %i: tensor<3xi64>) -> (tensor<1x64xf16>, t
 
 // -----
 
+// CHECK-LABEL: func @qconv2d
+func.func @qconv2d(%x: tensor<1x16x9x9xui8>, %w: tensor<8x16x3x3xi8>, %b: tensor<8xi32>,
+                   %s: tensor<8xf32>) -> tensor<1x8x5x5xui8> {
+  // CHECK: ms.qconv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {input_zero_point = 128 : i64, output_min = 3 : i64, output_zero_point = 3 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x9x9xui8>, tensor<8x16x3x3xi8>, tensor<8xi32>, tensor<8xf32>) -> tensor<1x8x5x5xui8>
+  %0 = ms.qconv2d %x, %w, %b, %s {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>,
+                                  input_zero_point = 128 : i64, output_zero_point = 3 : i64,
+                                  output_min = 3 : i64}
+      : (tensor<1x16x9x9xui8>, tensor<8x16x3x3xi8>, tensor<8xi32>, tensor<8xf32>) -> tensor<1x8x5x5xui8>
+  return %0 : tensor<1x8x5x5xui8>
+}
+
+// -----
+
 // CHECK-LABEL: func @conv2d
 func.func @conv2d(%x: tensor<1x3x224x224xf32>, %w: tensor<32x3x3x3xf32>, %b: tensor<32xf32>,
                   %dw: tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32> {

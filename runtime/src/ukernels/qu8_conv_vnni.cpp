@@ -1,0 +1,174 @@
+//===- qu8_conv_vnni.cpp - uint8 x int8 convolution on AVX512-VNNI ---------===//
+//
+// The integer kernel of a QDQ model's DequantizeLinear -> Conv -> QuantizeLinear: uint8 activations
+// times int8 weights summed exactly in int32 by VPDPBUSD (16 lanes x 4 products per instruction),
+// then one requantization per output, as onnxruntime's QLinearConv (MLAS) does it:
+//   y = clamp(round_half_even(float(acc + bias[f]) * scale[f]), y_min - y_zero, y_max - y_zero)
+//       + y_zero
+// where acc = sum_k x[k] * w[f][k] over the raw uint8 activations, and bias[f] (computed at compile
+// time) holds the int32 bias minus x_zero * sum_k w[f][k]: the activation's zero point costs
+// nothing at run time. Padding is the activation zero point (the quantized 0.0).
+//
+// The GEMM is the NCHW one of docs/kernels.md: out[F][P] = W[F][K] x im2col[K][P], K = C * KH * KW
+// in (c, kh, kw) order. Pixels are the vector lanes (the output rows are stored as they are),
+// filters are broadcast: VPDPBUSD multiplies the 4 uint8 of a dword lane by the 4 int8 of the
+// broadcast dword, so both sides hold k in groups of 4:
+//   filters (packed at compile time, mie_uk_qu8_pack_filter):
+//     [ceil(F / 8)][ceil(K / 4)][8][4] int8, zero past F and K
+//   pixels (packed here, per tile of 32 pixels): [ceil(K / 4)][32][4] uint8
+// A register tile is 8 filters x 32 pixels (16 accumulators). The call packs all its pixel tiles,
+// then runs each filter group over them, its weights in L1.
+//
+// Built into the AMX target's unit (ukernels.cpp with MIE_UK_AMX, -mavx512vnni): every CPU with AMX
+// has AVX512-VNNI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mie_ukernels.h"
+
+#include <immintrin.h>
+
+namespace {
+
+constexpr int64_t MR = MIE_UK_QU8_MR, NR = MIE_UK_QU8_NR;
+
+/// The staging rows of one pixel tile: row k holds the 32 pixels' values of k (x_zero where the
+/// window leaves the image), written by masked loads of whole output-row segments.
+void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
+               int64_t SH, int64_t SW, int64_t DH, int64_t DW, int64_t PT, int64_t PL, int64_t OW,
+               int64_t p0, int64_t np, uint8_t xZero, uint8_t *stage) {
+  const __m256i fill = _mm256_set1_epi8((char)xZero);
+  const __m512i fillWords = _mm512_set1_epi16(xZero);
+  // Segments: runs of the tile's pixels along one output row.
+  for (int64_t p = p0, end = p0 + np; p < end;) {
+    const int64_t oy = p / OW, ox = p % OW, len = end - p < OW - ox ? end - p : OW - ox;
+    const int64_t lane = p - p0;
+    const __mmask32 segMask = (__mmask32)(((uint64_t)1 << len) - 1);
+    for (int64_t i = 0; i < KH; ++i) {
+      const int64_t iy = oy * SH - PT + i * DH;
+      const bool rowIn = iy >= 0 && iy < H;
+      for (int64_t j = 0; j < KW; ++j) {
+        const int64_t ix0 = ox * SW - PL + j * DW;
+        // Lanes q of the segment whose column ix0 + q * SW lies in the row.
+        int64_t qlo = ix0 >= 0 ? 0 : (-ix0 + SW - 1) / SW;
+        int64_t qhi = ix0 > W - 1 ? 0 : (W - 1 - ix0) / SW + 1;
+        qhi = qhi < len ? qhi : len;
+        if (!rowIn || qlo >= qhi)
+          qlo = qhi = 0;
+        const uint64_t inRow = qhi > qlo ? ((((uint64_t)1 << (qhi - qlo)) - 1) << qlo) : 0;
+        for (int64_t c = 0; c < C; ++c) {
+          uint8_t *dst = stage + ((c * KH + i) * KW + j) * NR;
+          const uint8_t *src = x + (c * H + iy) * W + ix0;
+          __m256i v;
+          if (!inRow) {
+            v = fill;
+          } else if (SW == 1) {
+            v = _mm256_mask_loadu_epi8(fill, (__mmask32)inRow, src);
+          } else if (SW == 2) {
+            // The even bytes of 2 len bytes: word q's low byte is column ix0 + 2q.
+            uint64_t even = 0;
+            for (int64_t q = qlo; q < qhi; ++q)
+              even |= (uint64_t)1 << (2 * q);
+            v = _mm512_cvtepi16_epi8(_mm512_mask_loadu_epi8(fillWords, (__mmask64)even, src));
+          } else {
+            alignas(32) uint8_t tmp[NR];
+            for (int64_t q = 0; q < len; ++q)
+              tmp[q] = q >= qlo && q < qhi ? src[q * SW] : xZero;
+            v = _mm256_load_si256((const __m256i *)tmp);
+          }
+          // The segment's len lanes go to its place in the tile's row.
+          _mm256_mask_storeu_epi8(dst + lane, segMask, v);
+        }
+      }
+    }
+    p += len;
+  }
+}
+
+/// The tile's panel [ceil(K / 4)][32][4] from its staging rows [K][32]: dword lane p of group q is
+/// rows 4q .. 4q + 3 of pixel p (zeros past K).
+void quadTile(const uint8_t *stage, int64_t K, uint8_t *panel) {
+  const int64_t groups = (K + 3) / 4;
+  for (int64_t q = 0; q < groups; ++q) {
+    for (int64_t h = 0; h < NR / 16; ++h) {
+      __m512i d = _mm512_setzero_si512();
+      for (int64_t r = 0; r < 4 && 4 * q + r < K; ++r) {
+        __m128i row = _mm_loadu_si128((const __m128i *)(stage + (4 * q + r) * NR + 16 * h));
+        d = _mm512_or_si512(d, _mm512_slli_epi32(_mm512_cvtepu8_epi32(row), (unsigned)(8 * r)));
+      }
+      _mm512_store_si512((__m512i *)(panel + (q * NR + 16 * h) * 4), d);
+    }
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+                               int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t DH,
+                               int64_t DW, int64_t PT, int64_t PL, int64_t OH, int64_t OW,
+                               const int8_t *filter, int64_t F, const int32_t *bias,
+                               const float *scale, int64_t x_zero, int64_t y_zero, int64_t y_min,
+                               int64_t y_max, int64_t p0, int64_t np, int64_t f0, int64_t fn,
+                               uint8_t *y, int64_t y_off, uint8_t *scratch) {
+  x += x_off;
+  y += y_off;
+  const int64_t K = C * KH * KW, groups = (K + 3) / 4, P = OH * OW;
+  const int64_t tiles = (np + NR - 1) / NR, tileBytes = groups * NR * 4;
+  uint8_t *panels = scratch;                     // [tiles][groups][NR][4], 64-byte aligned
+  uint8_t *stage = scratch + tiles * tileBytes;  // [K][NR]
+  const __m512 lo = _mm512_set1_ps((float)(y_min - y_zero)),
+               hi = _mm512_set1_ps((float)(y_max - y_zero));
+  const __m512i zp = _mm512_set1_epi32((int)y_zero);
+  // Every pixel tile's panel first, then the filter groups outside the tiles: a group's weights
+  // (8 K bytes) stay in L1 while it runs on every panel (from L2), so the filters, the bigger
+  // operand of late layers (few pixels, K up to 4608), are read once per call.
+  for (int64_t t = 0; t < tiles; ++t) {
+    const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
+    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero,
+              stage);
+    quadTile(stage, K, panels + t * tileBytes);
+  }
+  for (int64_t fg = f0; fg < f0 + fn; fg += MR) {
+    const int8_t *w = filter + (fg / MR) * groups * MR * 4;
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
+      const uint8_t *panel = panels + t * tileBytes;
+      const __mmask16 m0 = (__mmask16)(tn >= 16 ? 0xffff : (1u << tn) - 1),
+                      m1 = (__mmask16)(tn >= 32 ? 0xffff : tn > 16 ? (1u << (tn - 16)) - 1 : 0);
+      __m512i acc[MR][2];
+      for (int64_t r = 0; r < MR; ++r)
+        acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+      for (int64_t q = 0; q < groups; ++q) {
+        const __m512i a0 = _mm512_load_si512((const __m512i *)(panel + q * NR * 4));
+        const __m512i a1 = _mm512_load_si512((const __m512i *)(panel + q * NR * 4 + 64));
+        const int32_t *wq = (const int32_t *)(w + q * MR * 4);
+        for (int64_t r = 0; r < MR; ++r) {
+          const __m512i b = _mm512_set1_epi32(wq[r]);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a0, b);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a1, b);
+        }
+      }
+      const int64_t rows = f0 + fn - fg < MR ? f0 + fn - fg : MR;
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t f = fg + r;
+        const __m512i b = _mm512_set1_epi32(bias[f]);
+        const __m512 s = _mm512_set1_ps(scale[f]);
+        uint8_t *out = y + f * P + p0 + t * NR;
+        for (int h = 0; h < 2; ++h) {
+          const __mmask16 m = h ? m1 : m0;
+          if (!m)
+            continue;
+          __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(acc[r][h], b)), s);
+          v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+          const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(v), zp);
+          _mm_mask_storeu_epi8(out + 16 * h, m, _mm512_cvtepi32_epi8(q));
+        }
+      }
+    }
+  }
+  (void)F;
+}
+
+} // extern "C"
