@@ -5,42 +5,23 @@ onnx-dynamic-shapes.test.
 
     make_dynamic_shape_models.py NAME OUT.onnx
 
-Same conventions as make_models.py: built with onnx.helper and numpy at test time, never passed
+Built with onnx.helper and numpy at test time (helpers shared through onnx_test_models.py), never passed
 through onnx.checker (some are invalid on purpose).
 """
 
-import sys
-
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+from onnx_test_models import Registry, model, vi
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
 B = TensorProto.BOOL
 
-MODELS = {}
-
-
-def register(fn):
-    MODELS[fn.__name__] = fn
-    return fn
-
-
-def vi(name, shape, dtype=F):
-    return helper.make_tensor_value_info(name, dtype, shape)
+register = Registry()
 
 
 def ints(name, values, dtype=np.int64):
     return numpy_helper.from_array(np.array(values, dtype=dtype), name)
-
-
-def model(nodes, inputs, outputs, inits=(), opset=13):
-    graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="mie-tests")
-    m.ir_version = 8
-    return m
 
 
 node = helper.make_node
@@ -118,12 +99,5 @@ def nms():
         [ints("m", [2])], opset=11)
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
-        sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
-    with open(sys.argv[2], "wb") as f:
-        f.write(MODELS[sys.argv[1]]().SerializeToString())
-
-
 if __name__ == "__main__":
-    main()
+    register.main()
