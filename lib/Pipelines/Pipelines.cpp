@@ -43,7 +43,8 @@ void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion, bool
 }
 
 void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
-                                             const PrecisionOptions &precision) {
+                                             const PrecisionOptions &precision,
+                                             StringRef layout) {
   // Precision assignment sits between recognition and fusion. After: batch norms must be folded
   // into the conv weights while they are f32 (the folding reads f32 only, and folding in f32 then
   // rounding once loses less than rounding twice), and layer_norm/softmax/gelu/attention must be
@@ -62,6 +63,15 @@ void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, uns
   }
   if (!fusion)
     return;
+  // After precision (casts are elementwise and move with their neighbours; weights are already in
+  // their stored type when they are transposed), before fusion (the epilogues then form around the
+  // channels-last products, the bias along the last dim).
+  if (layout != "nchw") {
+    ms::MsAssignLayoutPassOptions layoutOptions;
+    layoutOptions.layout = layout.str();
+    pm.addNestedPass<func::FuncOp>(ms::createMsAssignLayoutPass(layoutOptions));
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(ms::createMsFuseEpiloguesPass());
   ms::MsFuseElementwisePassOptions elementwiseOptions;
   elementwiseOptions.maxOps = maxFusedOps;
@@ -69,9 +79,28 @@ void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, uns
 }
 
 void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
-                                const PrecisionOptions &precision, bool integerQdq) {
+                                const PrecisionOptions &precision, bool integerQdq,
+                                StringRef layout) {
   buildMsPrePrecisionPipeline(pm, fusion, integerQdq);
-  buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision);
+  buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision, layout);
+}
+
+FailureOr<std::string> mlir::mie::resolveLayout(StringRef requested,
+                                                ArrayRef<PackageTarget> targets,
+                                                StringRef precision) {
+  if (requested == "nchw" || requested == "nhwc")
+    return requested.str();
+  if (requested != "auto")
+    return failure();
+  // Channels last pays where the products run on AMX tiles (bf16 rows of pixels straight from
+  // the activation, split over threads by pixels) and every target of the package runs them.
+  bool reduced = precision == "mixed" || precision == "bf16" || precision == "auto";
+  bool amx = llvm::all_of(targets, [](const PackageTarget &t) {
+    SmallVector<StringRef> features;
+    StringRef(t.host.features).split(features, ',');
+    return t.isCpu() && llvm::is_contained(features, "+amx-bf16");
+  });
+  return std::string(reduced && amx ? "nhwc" : "nchw");
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) {
@@ -289,7 +318,8 @@ FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
 static FailureOr<AutoPrecisionOutcome> runAutoPrecision(ModuleOp module,
                                                         const CompileOptions &options,
                                                         ArrayRef<CpuTarget> targets,
-                                                        PrecisionOptions mixed, bool integerQdq) {
+                                                        PrecisionOptions mixed, bool integerQdq,
+                                                        StringRef layout) {
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
         buildMsPrePrecisionPipeline(pm, options.fusion, integerQdq);
       })))
@@ -299,7 +329,7 @@ static FailureOr<AutoPrecisionOutcome> runAutoPrecision(ModuleOp module,
   if (failed(outcome))
     return failure();
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMsPostPrecisionPipeline(pm, options.fusion, options.maxFusedOps, mixed);
+        buildMsPostPrecisionPipeline(pm, options.fusion, options.maxFusedOps, mixed, layout);
       })))
     return failure();
   // The summaries name the policy the user asked for.
@@ -365,6 +395,13 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
+  FailureOr<std::string> resolvedLayout =
+      resolveLayout(options.layout, *targets, options.precision.precision);
+  if (failed(resolvedLayout))
+    return emitError(module.getLoc(), "unknown layout '")
+               << options.layout << "' (expected auto, nhwc or nchw)",
+           failure();
+  StringRef layout = *resolvedLayout;
   PrecisionOptions precision = options.precision;
   if (precision.mixedType.empty())
     precision.mixedType = target->arch == "aarch64" ? "fp16" : "bf16";
@@ -374,14 +411,14 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
       return emitError(module.getLoc(), "--precision=auto measures its candidates on the CPU: "
                                         "it takes cpu targets only"),
              failure();
-    FailureOr<AutoPrecisionOutcome> outcome =
-        runAutoPrecision(module, options, cpuTargets, precision, allTargetsRunVnni(*targets));
+    FailureOr<AutoPrecisionOutcome> outcome = runAutoPrecision(
+        module, options, cpuTargets, precision, allTargetsRunVnni(*targets), layout);
     if (failed(outcome))
       return failure();
     autoOutcome = std::move(*outcome);
   } else if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
                buildMsPipeline(pm, options.fusion, options.maxFusedOps, precision,
-                               allTargetsRunVnni(*targets));
+                               allTargetsRunVnni(*targets), layout);
              }))) {
     return failure();
   }

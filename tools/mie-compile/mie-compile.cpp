@@ -130,6 +130,13 @@ cl::opt<std::string> precision(
              "and the outputs in f32), auto (mixed, with the fewest products kept in f32 that "
              "bring the measured error within --accuracy-budget); see docs/precision.md"),
     cl::value_desc("fp32|fp16|bf16|mixed|auto"), cl::init("fp32"), cl::cat(category));
+cl::opt<std::string> layout(
+    "layout",
+    cl::desc("Activation layout: auto (default: channels last where it was measured faster, for "
+             "now bf16/mixed on CPUs with AMX), nhwc (depthwise-separable parts of the graph "
+             "channels last: 1x1 convolutions as pixel-row GEMMs, depthwise convolutions on the "
+             "NHWC kernel), nchw (every activation NCHW); see docs/kernels.md"),
+    cl::value_desc("auto|nhwc|nchw"), cl::init("auto"), cl::cat(category));
 cl::opt<double> accuracyBudget(
     "accuracy-budget",
     cl::desc("With --precision=auto: the largest relative error of the outputs (max |reduced - "
@@ -404,6 +411,10 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
                  << precision << "'\n";
     return failure();
   }
+  if (layout != "auto" && layout != "nhwc" && layout != "nchw") {
+    llvm::errs() << "error: --layout must be auto, nhwc or nchw, got '" << layout << "'\n";
+    return failure();
+  }
   if (precision != "auto" && (accuracyBudget.getNumOccurrences() || !calibrationDir.empty())) {
     llvm::errs() << "error: --" << (calibrationDir.empty() ? "accuracy-budget" : "calibration")
                  << " is for --precision=auto, not --precision=" << precision << "\n";
@@ -451,6 +462,7 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
 
   mie::CompileOptions options;
   options.precision.precision = precision;
+  options.layout = layout;
   options.precision.keepFp32.assign(keepFp32.begin(), keepFp32.end());
   options.precision.forceReduced.assign(forceReduced.begin(), forceReduced.end());
   options.precision.quantizeMethod = quantizeMethod;

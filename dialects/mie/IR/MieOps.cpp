@@ -243,8 +243,10 @@ LogicalResult Conv2dOp::verify() {
                                       {"bias", getBias()},
                                       {"residual", getResidual()},
                                       {"output", getOutput()}})) ||
-      failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
-      failed(checkRank(op, "output", getOutput(), 4, "[N, F, OH, OW]")))
+      failed(checkRank(op, "input", getInput(), 4,
+                       getChannelsLast() ? "[N, H, W, C]" : "[N, C, H, W]")) ||
+      failed(checkRank(op, "output", getOutput(), 4,
+                       getChannelsLast() ? "[N, OH, OW, F]" : "[N, F, OH, OW]")))
     return failure();
   std::optional<ArrayRef<int64_t>> packedShape = getFilterShape();
   if (!packedShape && failed(checkRank(op, "filter", getFilter(), 4, "[F, C / groups, KH, KW]")))
@@ -261,8 +263,25 @@ LogicalResult Conv2dOp::verify() {
     return emitOpError() << "expects winograd = 2 or 4 (the output tile of F(m x m, 3x3)), got "
                          << *tile;
 
-  ArrayRef<int64_t> in = bufferType(getInput()).getShape(), w = bufferType(getFilter()).getShape();
-  if (packedShape) {
+  // The input as [N, C, H, W] whatever its layout.
+  SmallVector<int64_t> in(bufferType(getInput()).getShape());
+  if (getChannelsLast())
+    in = {in[0], in[3], in[1], in[2]};
+  ArrayRef<int64_t> w = bufferType(getFilter()).getShape();
+  if (getChannelsLast() && (getTiling() || getWinograd() || getDirect() || getPixelRows()))
+    return emitOpError("expects no tiling, winograd, direct or pixel_rows with channels_last");
+  if (packedShape && getChannelsLast()) {
+    // The NHWC depthwise microkernel's filter: [KH * KW, C], channels contiguous per tap.
+    if (packedShape->size() != 4)
+      return emitOpError() << "expects filter_shape [F, C / groups, KH, KW], got "
+                           << packedShape->size() << " values";
+    w = *packedShape;
+    if (!getUkernel())
+      return emitOpError("expects a ukernel with a packed channels_last filter");
+    if (failed(checkShape(op, "filter", getFilter(), {w[2] * w[3], w[0]},
+                          "[KH * KW, C], the packed NHWC depthwise filter")))
+      return failure();
+  } else if (packedShape) {
     // The filter holds LHS panels; its logical shape is `filter_shape`.
     if (packedShape->size() != 4)
       return emitOpError() << "expects filter_shape [F, C / groups, KH, KW], got "
@@ -346,6 +365,8 @@ LogicalResult Conv2dOp::verify() {
                            << padded << ")";
     expected.push_back((padded - window) / strides[i] + 1);
   }
+  if (getChannelsLast())
+    expected = {expected[0], expected[2], expected[3], expected[1]};
   if (failed(checkShape(op, "output", getOutput(), expected,
                         "from input, filter, strides, pads and dilations")))
     return failure();

@@ -82,6 +82,12 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     lanes poorly: the pixels are packed into row panels at run time, the filter is packed as RHS
     panels [ceil(F / nr), C * KH * KW, nr] (`nr` of the tiling), and the tiles store transposed
     into the NCHW output.
+    `channels_last` (from `ms.conv2d`'s, set by `ms-assign-layout`) makes `input` [N, H, W, C],
+    `output` and `residual` [N, OH, OW, F] (NHWC); the filter keeps its logical shape. Such a
+    convolution has no tiling: a depthwise one runs the NHWC depthwise microkernel named by
+    `ukernel` (e.g. `"mie_uk_f32_dwconv_nhwc_avx512"`), whose filter `mie-pack-weights` packs into
+    [KH * KW, C] (channels contiguous per tap; `filter_shape` keeps [C, 1, KH, KW]); any other runs
+    the generic linalg lowering.
 
     Example:
     ```mlir
@@ -107,7 +113,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    OptionalAttr<StrAttr>:$ukernel,
                    OptionalAttr<I64Attr>:$winograd,
                    UnitAttr:$direct,
-                   UnitAttr:$pixel_rows);
+                   UnitAttr:$pixel_rows,
+                   UnitAttr:$channels_last);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?

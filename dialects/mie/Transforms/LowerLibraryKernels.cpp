@@ -108,6 +108,45 @@ void buildConvolution(OpBuilder &b, Location loc, Value input, Value filter, Val
   reductionsOutside(conv, {0, 1, 2, 5, 6, 7, 3, 4});
 }
 
+/// The convolution of a channels_last op on (already padded) NHWC buffers: one group or
+/// depthwise (the ms verifier admits no other grouping in NHWC), as one linalg.generic whose
+/// innermost loop walks the contiguous channels of the output (and, depthwise, of the input).
+void buildChannelsLastConvolution(OpBuilder &b, Location loc, Value input, Value filter, Value out,
+                                  int64_t groups, ArrayRef<int64_t> strides,
+                                  ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  using utils::IteratorType;
+  const IteratorType par = IteratorType::parallel, red = IteratorType::reduction;
+  SmallVector<AffineMap> maps;
+  SmallVector<IteratorType> iters;
+  if (groups == 1) {
+    // (n, oh, kh, kw, c, ow, f)
+    auto row = d(1) * strides[0] + d(2) * dilations[0], col = d(5) * strides[1] + d(3) * dilations[1];
+    maps = {AffineMap::get(7, 0, {d(0), row, col, d(4)}, ctx),
+            AffineMap::get(7, 0, {d(6), d(4), d(2), d(3)}, ctx),
+            AffineMap::get(7, 0, {d(0), d(1), d(5), d(6)}, ctx)};
+    iters = {par, par, red, red, red, par, par};
+  } else {
+    // Depthwise, multiplier 1: (n, oh, kh, kw, ow, c), the filter [C, 1, KH, KW].
+    auto row = d(1) * strides[0] + d(2) * dilations[0], col = d(4) * strides[1] + d(3) * dilations[1];
+    maps = {AffineMap::get(6, 0, {d(0), row, col, d(5)}, ctx),
+            AffineMap::get(6, 0, {d(5), getAffineConstantExpr(0, ctx), d(2), d(3)}, ctx),
+            AffineMap::get(6, 0, {d(0), d(1), d(4), d(5)}, ctx)};
+    iters = {par, par, red, red, par, par};
+  }
+  linalg::GenericOp::create(
+      b, loc, ValueRange{input, filter}, out, maps, iters,
+      [&](OpBuilder &gb, Location gl, ValueRange e) {
+        Type et = e[2].getType();
+        Value product = isa<FloatType>(et) ? (Value)arith::MulFOp::create(gb, gl, e[0], e[1])
+                                            : (Value)arith::MulIOp::create(gb, gl, e[0], e[1]);
+        Value sum = isa<FloatType>(et) ? (Value)arith::AddFOp::create(gb, gl, e[2], product)
+                                       : (Value)arith::AddIOp::create(gb, gl, e[2], product);
+        linalg::YieldOp::create(gb, gl, sum);
+      });
+}
+
 KernelOp lowerConv2d(Conv2dOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -119,10 +158,13 @@ KernelOp lowerConv2d(Conv2dOp op) {
   if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
     auto inType = cast<MemRefType>(input.getType());
     SmallVector<int64_t> shape(inType.getShape());
-    shape[2] += pads[0] + pads[2];
-    shape[3] += pads[1] + pads[3];
+    const int64_t h = op.getChannelsLast() ? 1 : 2;
+    shape[h] += pads[0] + pads[2];
+    shape[h + 1] += pads[1] + pads[3];
     padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
   }
+  const bool channelsLast = op.getChannelsLast();
+  SmallVector<int64_t> strideValues(op.getStrides()), dilationValues(op.getDilations());
   SmallVector<Value> ins = {input, op.getFilter()};
   if (op.getBias())
     ins.push_back(op.getBias());
@@ -144,7 +186,9 @@ KernelOp lowerConv2d(Conv2dOp op) {
       auto inType = cast<MemRefType>(source.getType());
       linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, inType.getElementType(), 0.0),
                              scratch);
-      SmallVector<int64_t> offsets = {0, 0, pads[0], pads[1]}, unit(4, 1);
+      SmallVector<int64_t> offsets = channelsLast ? SmallVector<int64_t>{0, pads[0], pads[1], 0}
+                                                  : SmallVector<int64_t>{0, 0, pads[0], pads[1]};
+      SmallVector<int64_t> unit(4, 1);
       Value interior =
           memref::SubViewOp::create(kb, kl, scratch, offsets, inType.getShape(), unit);
       linalg::CopyOp::create(kb, kl, source, interior);
@@ -152,10 +196,14 @@ KernelOp lowerConv2d(Conv2dOp op) {
     }
     Type et = cast<MemRefType>(out.getType()).getElementType();
     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, et, 0.0), out);
-    buildConvolution(kb, kl, source, args[1], out, groups, strides, dilations);
+    if (channelsLast)
+      buildChannelsLastConvolution(kb, kl, source, args[1], out, groups, strideValues,
+                                   dilationValues);
+    else
+      buildConvolution(kb, kl, source, args[1], out, groups, strides, dilations);
     Value bias = hasBias ? args[2] : Value();
     Value residual = hasResidual ? args[hasBias ? 3 : 2] : Value();
-    buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/1);
+    buildEpilogueGeneric(kb, kl, epilogue, out, bias, residual, /*biasDim=*/channelsLast ? 3 : 1);
   });
   op.erase();
   return kernel;

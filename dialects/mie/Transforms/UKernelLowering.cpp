@@ -493,7 +493,8 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
   parallelItems(ub, g.batch * mBlocks * nBlocks, [&](Value item) {
     Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mBlocks * nBlocks);
     Value rest = g.batch == 1 ? item : ub.rem(item, mBlocks * nBlocks);
-    Value nb = ub.div(rest, mBlocks), mb = ub.rem(rest, mBlocks);
+    Value nb = getenv("MIE_ROWMAJOR") ? ub.rem(rest, nBlocks) : ub.div(rest, mBlocks);
+    Value mb = getenv("MIE_ROWMAJOR") ? ub.div(rest, nBlocks) : ub.rem(rest, mBlocks);
     Value m0 = ub.mul(mb, mc);
     Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
     Value ntBegin = ub.mul(nb, nc / nr);

@@ -116,7 +116,12 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (failed(checkWindow(diag, strides, pads, dilations)))
     return failure();
 
-  ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  // The input as [N, C, H, W] whatever its layout.
+  ArrayRef<int64_t> inShape = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  const bool channelsLast = adaptor.getChannelsLast();
+  SmallVector<int64_t> in(inShape);
+  if (channelsLast)
+    in = {inShape[0], inShape[3], inShape[1], inShape[2]};
   int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return diag.error("expects groups >= 1, got ", groups);
@@ -129,6 +134,10 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (Value bias = adaptor.getBias())
     if (failed(checkVector(diag, "bias", bias, w[0], et)))
       return failure();
+  if (channelsLast && groups != 1 && !(groups == in[1] && groups == w[0]))
+    return diag.error("expects one group or a depthwise convolution (groups = C = F) with "
+                      "channels_last, got groups = ",
+                      groups);
 
   SmallVector<int64_t> shape = {in[0], w[0]};
   for (int i = 0; i < 2; ++i) {
@@ -138,9 +147,12 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                                           dilations[i], /*ceilMode=*/false);
     if (size == 0 || size == -1)
       return diag.error("window of size ", w[2 + i], " (dilation ", dilations[i],
-                        ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
+                        ") does not fit padded input dim ", (channelsLast ? 1 : 2) + i,
+                        " of size ", in[2 + i]);
     shape.push_back(size);
   }
+  if (channelsLast)
+    shape = {shape[0], shape[2], shape[3], shape[1]};
   results.push_back(RankedTensorType::get(shape, et));
   return success();
 }

@@ -15,7 +15,9 @@ def Ms_Conv2dOp : Ms_InferredOp<"conv2d"> {
     Convolves `input` [N, C, H, W] with `filter` [F, C / groups, KH, KW] and adds the optional `bias`
     [F]. `pads` is [top, left, bottom, right]; `groups = C = F` is a depthwise convolution. The output is
     [N, F, (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1, ...]. `acc_type`, when present,
-    is the accumulation element type chosen by precision assignment.
+    is the accumulation element type chosen by precision assignment. With `channels_last` (set by
+    `ms-assign-layout`) the input is [N, H, W, C] and the output [N, OH, OW, F] (NHWC); the filter
+    and the bias keep their shapes.
 
     Example:
     ```mlir
@@ -28,7 +30,8 @@ def Ms_Conv2dOp : Ms_InferredOp<"conv2d"> {
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
                    DefaultValuedAttr<I64Attr, "1">:$groups,
-                   OptionalAttr<TypeAttr>:$acc_type);
+                   OptionalAttr<TypeAttr>:$acc_type,
+                   UnitAttr:$channels_last);
   let results = (outs Ms_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)

@@ -49,7 +49,8 @@ static bool isChannelVector(Operation *anchor, Value v, RankedTensorType type) {
   if (vt.getRank() > type.getRank() || vt.getElementType() != type.getElementType() ||
       !vt.hasStaticShape())
     return false;
-  int64_t channelDim = isa<Conv2dOp>(anchor) ? 1 : type.getRank() - 1;
+  auto conv = dyn_cast<Conv2dOp>(anchor);
+  int64_t channelDim = conv && !conv.getChannelsLast() ? 1 : type.getRank() - 1;
   int64_t offset = type.getRank() - vt.getRank();
   for (int64_t d = 0; d < vt.getRank(); ++d) {
     int64_t expected = d + offset == channelDim ? type.getDimSize(channelDim) : 1;

@@ -120,6 +120,34 @@ def MsAssignPrecisionPass : Pass<"ms-assign-precision", "func::FuncOp"> {
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
 
+def MsAssignLayoutPass : Pass<"ms-assign-layout", "func::FuncOp"> {
+  let summary = "Run depthwise-separable parts of the graph channels last (NHWC)";
+  let description = [{
+    Picks the activation layout of the graph. With `layout=nhwc` it looks for the connected parts
+    of the graph (components) whose 4-D values flow only through ops that run as well or better
+    channels last:
+    - 1x1 stride-1 convolutions of one group, which become `ms.matmul` of the [N, H, W, C]
+      activation by the [C, F] weight (plus the bias): a GEMM whose rows are pixels, so threads
+      that split rows each own a contiguous block of every activation;
+    - depthwise convolutions (`groups = C = F`), which get `channels_last`;
+    - global average pooling, which becomes `ms.reduce_mean` over H and W;
+    - elementwise ops, casts included, whose other operands are constants (transposed at compile
+      time) or values of the same component.
+    A component is converted when it has at least one such convolution and its layout changes are
+    only where they cost nothing or belong: at graph inputs and outputs, after a convolution that
+    stays NCHW (the stem of a MobileNet: its output is transposed once), and on values whose
+    spatial dims are 1x1 ([N, C, 1, 1] and [N, 1, 1, C] are the same bytes: a reshape). Any other
+    use of a component's value by an op that needs NCHW (a 3x3 convolution of a ResNet, a pooling
+    window, a reshape of a feature map) leaves the component NCHW, so no transposes appear
+    between kernels. `layout=nchw` changes nothing.
+  }];
+  let options = [
+    Option<"layout", "layout", "std::string", /*default=*/"\"nhwc\"",
+           "The layout to give eligible components: nhwc, or nchw (no change)">,
+  ];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
 def MsFuseEpiloguesPass : Pass<"ms-fuse-epilogues", "func::FuncOp"> {
   let summary = "Group conv2d/gemm/matmul with their bias, residual, activation and clamp";
   let description = [{

@@ -8,6 +8,8 @@
 #ifndef MIE_PIPELINES_PIPELINES_H
 #define MIE_PIPELINES_PIPELINES_H
 
+#include "mie/Target/Target.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -66,6 +68,10 @@ struct CompileOptions {
   unsigned maxFusedOps = 64;
   /// Element types: the policy, per-op overrides and weight-only quantization.
   PrecisionOptions precision;
+  /// The activation layout (ms-assign-layout): "nhwc" runs the depthwise-separable parts of the
+  /// graph channels last, "nchw" keeps every activation NCHW, "auto" picks per target and precision
+  /// (resolveLayout).
+  std::string layout = "auto";
   /// When set, receives the precision report (see buildPrecisionReport; under auto followed by
   /// what the search measured and kept).
   std::string *precisionReport = nullptr;
@@ -87,15 +93,24 @@ struct CompileOptions {
 /// weights and composite recognition; precision assignment unless `precision` is the default
 /// (fp32); with `fusion`, grouping into `ms.fused` kernels of at most `maxFusedOps` ops. An empty
 /// `precision.mixedType` means bf16. With `fusion` and `integerQdq` (every target runs
-/// AVX512-VNNI), QDQ convolutions become uint8 x int8 kernels (ms-integer-qdq).
+/// AVX512-VNNI), QDQ convolutions become uint8 x int8 kernels (ms-integer-qdq). With `fusion`,
+/// `layout` "nhwc" runs the eligible components channels last (ms-assign-layout) before fusion.
 void buildMsPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
-                     const PrecisionOptions &precision = {}, bool integerQdq = false);
+                     const PrecisionOptions &precision = {}, bool integerQdq = false,
+                     StringRef layout = "nchw");
 
 /// The two halves of buildMsPipeline, split where precision is assigned: auto precision prepares
 /// the graph once, then assigns and fuses each variant it measures.
 void buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion = true, bool integerQdq = false);
 void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigned maxFusedOps = 64,
-                                  const PrecisionOptions &precision = {});
+                                  const PrecisionOptions &precision = {},
+                                  StringRef layout = "nchw");
+
+/// The layout `requested` ("auto", "nhwc" or "nchw") means for a package of `targets` under
+/// `precision` ("fp32", "mixed", ...): "auto" is "nhwc" where the channels-last kernels were
+/// measured faster (docs/kernels.md, "Layouts"), else "nchw".
+FailureOr<std::string> resolveLayout(StringRef requested, ArrayRef<PackageTarget> targets,
+                                     StringRef precision);
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined. For a cuda module, the convolutions and GEMMs that

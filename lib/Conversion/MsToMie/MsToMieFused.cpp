@@ -100,7 +100,8 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
           rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()), bias, residual, out,
           conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups(), epilogue,
           accumulator, /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
-          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr());
+          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr(), /*direct=*/false,
+          /*pixel_rows=*/false, conv.getChannelsLast());
     } else if (auto gemm = dyn_cast<ms::GemmOp>(chain.anchor)) {
       mie::GemmOp::create(rewriter, loc, bufferOf(gemm.getA()), bufferOf(gemm.getB()), bias,
                           residual, out, gemm.getTransAAttr(), gemm.getTransBAttr(),

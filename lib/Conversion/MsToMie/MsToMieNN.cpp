@@ -33,7 +33,9 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
                           op.getDilations(), op.getGroups(), epilogue, op.getAccTypeAttr(),
                           /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
-                          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr());
+                          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr(),
+                          /*direct=*/false, /*pixel_rows=*/false,
+                          op.getChannelsLast());
     rewriter.replaceOp(op, out);
     return success();
   }
