@@ -342,7 +342,7 @@ LogicalResult Conv2dOp::verify() {
       return emitOpError() << "expects a depthwise convolution (groups = C = F) without a tiling "
                               "for ukernel '"
                            << *getUkernel() << "'";
-    if (strides[0] > 2 || strides[1] > 2)
+    if (!getChannelsLast() && (strides[0] > 2 || strides[1] > 2))
       return emitOpError() << "expects strides of 1 or 2 for ukernel '" << *getUkernel() << "'";
   }
   if (groups < 1)

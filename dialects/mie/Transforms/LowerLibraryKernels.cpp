@@ -23,6 +23,10 @@ namespace mlir::mie {
 
 namespace {
 
+/// Work items of a channels-last depthwise convolution: mie-select-kernels' default
+/// min-work-items, which the pixel-row GEMMs around it were split by.
+constexpr int64_t kChannelsLastMinItems = 16;
+
 /// Applies the epilogue in place on `out` ([N, C, ...] with the bias along `biasDim`).
 void buildEpilogueGeneric(OpBuilder &b, Location loc, EpilogueAttr epilogue, Value out, Value bias,
                           Value residual, int64_t biasDim) {
@@ -466,6 +470,8 @@ struct MieLowerLibraryKernelsPass
           kernel = lowerPixelRowsConvToUKernels(conv, symbols);
         else if (conv.getTiling() && conv.getFilterShape())
           kernel = lowerConv2dToUKernels(conv, symbols);
+        else if (conv.getUkernel() && conv.getChannelsLast() && conv.getFilterShape())
+          kernel = lowerChannelsLastDepthwiseToUKernels(conv, symbols, kChannelsLastMinItems);
         else if (conv.getUkernel())
           kernel = lowerDepthwiseToUKernels(conv, symbols);
         else if (conv.getFilterShape())

@@ -90,6 +90,32 @@ struct Packer {
     return get ? symbols.lookup<memref::GlobalOp>(get.getName()) : memref::GlobalOp();
   }
 
+  /// A channels-last depthwise filter [C, 1, KH, KW] -> [KH * KW, C] (the NHWC depthwise
+  /// kernel loads a tap's weights for a vector of channels in one load), in the filter's type.
+  LogicalResult packChannelsLastDepthwise(Conv2dOp conv) {
+    memref::GlobalOp global = globalOf(conv.getFilter());
+    auto type = cast<MemRefType>(conv.getFilter().getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    if (!global)
+      return conv.emitOpError("needs a constant filter for ukernel '") << *conv.getUkernel() << "'";
+    const int64_t c = shape[0], taps = shape[2] * shape[3];
+    const bool bf16 = type.getElementType().isBF16();
+    std::string key = (global.getSymName() + "_nhwc").str();
+    FailureOr<memref::GlobalOp> out =
+        packOnce(global, key, {taps, c},
+                 [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+                   for (int64_t ch = 0; ch < c; ++ch)
+                     for (int64_t tap = 0; tap < taps; ++tap)
+                       packed[tap * c + ch] = w[ch * taps + tap];
+                 },
+                 bf16);
+    if (failed(out))
+      return conv.emitOpError("cannot read its filter to pack it");
+    use(conv, conv.getFilterMutable(), *out);
+    conv.setFilterShapeAttr(DenseI64ArrayAttr::get(conv.getContext(), shape));
+    return success();
+  }
+
   /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr] (with `pixel_rows` RHS
   /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T; with the "amx" tiling bf16 A panels), or with
   /// `winograd = m`
@@ -289,6 +315,9 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getTiling() && !conv.getFilterShape())
         ops.push_back(op);
+      if (auto conv = dyn_cast<Conv2dOp>(op);
+          conv && conv.getChannelsLast() && conv.getUkernel() && !conv.getFilterShape())
+        ops.push_back(op);
       if (auto qconv = dyn_cast<QConv2dOp>(op); qconv && !qconv.getFilterShape())
         ops.push_back(op);
       // A GEMM whose b is an activation (or batched) keeps its tiling unpacked: its kernel packs
@@ -310,7 +339,9 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
       }
       if (auto get = weights.getDefiningOp<memref::GetGlobalOp>())
         oldReads.push_back(get);
-      LogicalResult result = isa<Conv2dOp>(op)    ? packer.packConv(cast<Conv2dOp>(op))
+      auto conv = dyn_cast<Conv2dOp>(op);
+      LogicalResult result = conv && conv.getChannelsLast() ? packer.packChannelsLastDepthwise(conv)
+                             : conv                         ? packer.packConv(conv)
                              : isa<QConv2dOp>(op) ? packer.packQConv(cast<QConv2dOp>(op))
                                                   : packer.packGemm(cast<GemmOp>(op));
       if (failed(result))

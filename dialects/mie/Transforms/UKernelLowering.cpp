@@ -878,6 +878,36 @@ KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) 
                   });
 }
 
+/// A channels-last depthwise convolution on the NHWC kernel: items are bands of output rows of
+/// one image, all channels each, so consecutive channels-last kernels (the pixel-row GEMMs around
+/// it split their rows alike) leave each thread reading rows it wrote itself.
+KernelOp mlir::mie::lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols,
+                                                         int64_t minItems) {
+  ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
+  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
+  ArrayRef<int64_t> w = *op.getFilterShape();
+  const int64_t n = in[0], h = in[1], wd = in[2], ch = in[3], oh = out[1], ow = out[2];
+  const int64_t bandsWanted = std::clamp<int64_t>(llvm::divideCeil(minItems, n), 1, oh);
+  const int64_t band = llvm::divideCeil(oh, bandsWanted), bands = llvm::divideCeil(oh, band);
+  std::string symbol = op.getUkernel()->str();
+  return emitPlaneKernel(op, symbols, "dwconv_nhwc", /*planeFloats=*/0, n * bands,
+                         [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
+                           Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
+                           Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
+                           Value xOff = ub.i64(ub.mul(img, h * wd * ch)),
+                                 outOff = ub.i64(ub.mul(img, oh * ow * ch));
+                           SmallVector<Value> args = {ub.ptr(v.x), xOff, ub.i64(h), ub.i64(wd),
+                                                      ub.i64(ch)};
+                           llvm::append_range(args, windowArgs(ub, op, w));
+                           args.append({ub.i64(oh), ub.i64(ow), ub.ptr(v.filter), ub.i64(0),
+                                        ub.i64(oh0), ub.i64(ohn), ub.i64(0), ub.i64(ch),
+                                        ub.ptr(v.output), outOff, ub.i64(v.epilogue.flags),
+                                        ub.ptr(v.bias), ub.i64(0), ub.ptr(v.residual), outOff,
+                                        ub.f32(v.epilogue.lo), ub.f32(v.epilogue.hi)});
+                           ub.call(symbol, args);
+                         });
+}
+
 KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = *op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();

@@ -39,6 +39,10 @@ KernelOp lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols);
 /// Replaces a depthwise `mie.conv2d` with a `ukernel` by a `mie.kernel` calling it, channels split
 /// across threads.
 KernelOp lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
+/// A channels-last depthwise convolution with a packed [KH * KW, C] filter and an NHWC `ukernel`:
+/// at least `minItems` bands of output rows when the image has that many rows.
+KernelOp lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols,
+                                              int64_t minItems);
 
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
 KernelOp lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
