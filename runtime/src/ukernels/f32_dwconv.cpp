@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mie_ukernels.h"
+#include "ukernel_bf16.h"
 #include "ukernel_vector.h"
 
 using namespace mie_uk;
@@ -29,40 +30,6 @@ MIE_UK_INLINE vf loadStrided(const float *p, int64_t stride) {
   for (int l = 0; l < VL; ++l)
     tmp[l] = p[l * stride];
   return load(tmp);
-}
-
-/// bf16 storage (as uint16_t): VL elements widened to f32 in registers (a shift), and f32 rounded
-/// to bf16, to nearest even (NaN stays a quiet NaN), so the depthwise kernel reads and writes bf16
-/// images directly. f32 storage passes through.
-typedef uint16_t vh __attribute__((ext_vector_type(MIE_UK_VL), aligned(2)));
-
-MIE_UK_INLINE vf widen(vh h) {
-  return __builtin_bit_cast(vf, __builtin_convertvector(h, vi) << 16);
-}
-MIE_UK_INLINE vf loadElems(const float *p) { return load(p); }
-MIE_UK_INLINE vf loadElems(const uint16_t *p) { return widen(*reinterpret_cast<const vh *>(p)); }
-MIE_UK_INLINE vf maskedLoadElems(vmask m, const float *p) {
-  return __builtin_masked_load(m, p, splat(0.0f));
-}
-MIE_UK_INLINE vf maskedLoadElems(vmask m, const uint16_t *p) {
-  return widen(__builtin_masked_load(m, p, vh(uint16_t(0))));
-}
-MIE_UK_INLINE vh roundToBf16(vf x) {
-  const vi u = __builtin_bit_cast(vi, x);
-  const vi rounded = (u + vi(0x7fff) + ((u >> 16) & vi(1))) >> 16;
-  const vi quiet = (u >> 16) | vi(0x40);
-  const vi nan = (u & vi(0x7fffffff)) > vi(0x7f800000);
-  return __builtin_convertvector(nan ? quiet : rounded, vh);
-}
-/// The first `valid` lanes of a row of outputs (f32 or bf16), zeros after.
-MIE_UK_INLINE vf loadFirstElems(const float *p, int64_t valid) { return loadN(p, valid); }
-MIE_UK_INLINE vf loadFirstElems(const uint16_t *p, int64_t valid) {
-  return maskedLoadElems(__builtin_convertvector(laneIndex() < vi(int32_t(valid)), vmask), p);
-}
-MIE_UK_INLINE void storeElems(float *p, vf v, int64_t valid, float z) { storeN(p, v, valid, z); }
-MIE_UK_INLINE void storeElems(uint16_t *p, vf v, int64_t valid, float) {
-  __builtin_masked_store(__builtin_convertvector(laneIndex() < vi(int32_t(valid)), vmask),
-                         roundToBf16(v), p);
 }
 
 /// Where a channel's taps are read: `plane` rows `ld` apart, tap (kh, kw) of output (oh, ow) at

@@ -133,6 +133,29 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
       const uint16_t *w, int64_t w_off, int64_t c0, int64_t cn, uint16_t *out, int64_t out_off,    \
       int64_t flags, const uint16_t *bias, int64_t bias_off, const uint16_t *res,                  \
       int64_t res_off, float lo, float hi, float *plane);                                          \
+  /* Depthwise convolution (channel multiplier 1) of one image in NHWC: x + x_off [H, W, C], the   \
+     filter w + w_off [KH * KW, C] (tap-major, channels contiguous; packed at compile time from    \
+     [C, 1, KH, KW]), out + out_off [OH, OW, C]. Computes output rows [oh0, oh0 + ohn) and         \
+     channels [c0, c0 + cn) of that image (nothing else is written). Zero padding PH (top) / PW    \
+     (left) (bottom/right implied by OH/OW), strides SH/SW, dilations DH/DW, any window size.      \
+     Epilogue flags as for the GEMM tiles (MIE_UK_EPILOGUE, MIE_UK_BIAS: bias[bias_off + c] per    \
+     channel; MIE_UK_RESIDUAL: res + res_off shaped like out [OH, OW, C], may be out itself; the   \
+     activation bits; MIE_UK_CLAMP to [lo, hi]), applied in registers before the one store. No     \
+     scratch buffer. */                                                                            \
+  void mie_uk_f32_dwconv_nhwc_##isa(                                                               \
+      const float *x, int64_t x_off, int64_t H, int64_t W, int64_t C, int64_t KH, int64_t KW,      \
+      int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH,          \
+      int64_t OW, const float *w, int64_t w_off, int64_t oh0, int64_t ohn, int64_t c0, int64_t cn, \
+      float *out, int64_t out_off, int64_t flags, const float *bias, int64_t bias_off,             \
+      const float *res, int64_t res_off, float lo, float hi);                                      \
+  /* The same for bf16 tensors (uint16_t: x, w, out, bias, res), summed in f32, each output        \
+     rounded once to nearest even (NaN stays a quiet NaN), as mie_uk_bf16_dwconv_nchw does. */     \
+  void mie_uk_bf16_dwconv_nhwc_##isa(                                                              \
+      const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int64_t C, int64_t KH, int64_t KW,   \
+      int64_t SH, int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH,          \
+      int64_t OW, const uint16_t *w, int64_t w_off, int64_t oh0, int64_t ohn, int64_t c0,          \
+      int64_t cn, uint16_t *out, int64_t out_off, int64_t flags, const uint16_t *bias,             \
+      int64_t bias_off, const uint16_t *res, int64_t res_off, float lo, float hi);                 \
   /* Winograd F(2x2, 3x3) input transform of channels [c0, c0 + cn) of one image x + x_off [C, H,  \
      W] (3x3, stride 1, top/left padding PH/PW; TH x TW tiles = ceil(OH / 2) x ceil(OW / 2)):      \
      writes V[16][C][TH * TW] at v + v_off. `plane` holds mie_uk_winograd_plane_floats(TH, TW)     \

@@ -304,22 +304,32 @@ MIE_UK_INLINE void fillSplitPlane(const float *__restrict x, int64_t H, int64_t 
   }
 }
 
-/// The epilogue of one output vector (bias value, residual row with `valid` lanes), flags as for
-/// the GEMM tiles (mie_ukernels.h): nothing unless MIE_UK_EPILOGUE is set.
-MIE_UK_INLINE vf epilogueVector(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
-                                float lo, float hi) {
+/// The epilogue of one output vector whose bias and residual are already vectors (NHWC: channels in
+/// the lanes, a bias per lane), flags as for the GEMM tiles (mie_ukernels.h): nothing unless
+/// MIE_UK_EPILOGUE is set; `bias` and `res` are read only when their flags are.
+MIE_UK_INLINE vf epilogueLanes(vf acc, int64_t flags, vf bias, vf res, float lo, float hi) {
   if (!(flags & MIE_UK_EPILOGUE))
     return acc;
   if (flags & MIE_UK_BIAS)
-    acc += splat(bias);
+    acc += bias;
   if (flags & MIE_UK_RESIDUAL)
-    acc += loadN(res, valid);
+    acc += res;
   int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
   if (act != MIE_UK_ACT_NONE)
     acc = activate(acc, act);
   if (flags & MIE_UK_CLAMP)
     acc = clamp(acc, lo, hi);
   return acc;
+}
+
+/// The epilogue of one output vector (bias value, residual row with `valid` lanes), flags as for
+/// the GEMM tiles (mie_ukernels.h): nothing unless MIE_UK_EPILOGUE is set.
+MIE_UK_INLINE vf epilogueVector(vf acc, int64_t flags, float bias, const float *res, int64_t valid,
+                                float lo, float hi) {
+  if (!(flags & MIE_UK_EPILOGUE))
+    return acc;
+  return epilogueLanes(acc, flags, splat(bias),
+                       (flags & MIE_UK_RESIDUAL) ? loadN(res, valid) : splat(0.0f), lo, hi);
 }
 
 } // namespace mie_uk
