@@ -285,6 +285,30 @@ func.func @conv_shared(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memr
 
 // -----
 
+// Tests a channels-last depthwise convolution on the NHWC microkernel (filter packed [KH * KW, C]):
+// no scratch plane, work items are bands of output rows of one image (7 rows: 7 bands of one row
+// each, at most 16), every band all 8 channels, with the bias and a residual read at the output's
+// offset; and a channels-last convolution of one group on the generic lowering: a padded NHWC copy
+// (pads along H and W) and one linalg.generic whose innermost loop runs over the output channels.
+
+// CHECK-LABEL: func.func @channels_last_depthwise
+// CHECK: mie.kernel "dwconv_nhwc"
+// CHECK-NOT: memref.alloca
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c7) step
+// CHECK: func.call @mie_uk_f32_dwconv_nhwc_avx512(
+// CHECK: mie.kernel "conv2d"
+// CHECK: memref.subview %{{.+}}[0, 1, 1, 0] [1, 7, 7, 4] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.+}}iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+func.func @channels_last_depthwise(%x: memref<1x7x7x8xf32>, %w: memref<9x8xf32>, %b: memref<8xf32>,
+                                   %r: memref<1x7x7x8xf32>, %y: memref<1x7x7x8xf32>,
+                                   %g: memref<4x4x3x3xf32>, %gx: memref<1x7x7x4xf32>, %gy: memref<1x7x7x4xf32>) {
+  mie.conv2d ins(%x, %w : memref<1x7x7x8xf32>, memref<9x8xf32>) bias(%b : memref<8xf32>) residual(%r : memref<1x7x7x8xf32>) outs(%y : memref<1x7x7x8xf32>) {channels_last, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 8, 1, 3, 3>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"}
+  mie.conv2d ins(%gx, %g : memref<1x7x7x4xf32>, memref<4x4x3x3xf32>) outs(%gy : memref<1x7x7x4xf32>) {channels_last, pads = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
 // Tests a depthwise convolution on its microkernel: channels split over a parallel loop, a stack
 // buffer for the padded plane (6 rows of 32 floats: a row's whole 16-lane vectors, 16 + 2 + 1 read,
 // rounded up to 16), the filter read as it is.

@@ -195,3 +195,23 @@ func.func @qconv(%x: memref<1x2x4x4xi8>, %b: memref<3xi32>, %s: memref<3xf32>, %
   mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xi8>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
   return
 }
+
+// -----
+
+// Tests a channels-last depthwise filter for the NHWC kernel: [C, 1, KH, KW] becomes [KH * KW, C]
+// (a tap's weights of consecutive channels side by side), in the filter's own type.
+// Packed: (1 5) (2 6) (3 7) (4 8), f32 little-endian after the blob's 4-byte alignment word.
+// CHECK: memref.global "private" constant @dw_nhwc : memref<4x2xf32> = dense_resource<dw_nhwc>
+// CHECK-LABEL: func.func @channels_last_depthwise
+// CHECK: %[[P:.+]] = memref.get_global @dw_nhwc : memref<4x2xf32>
+// CHECK: mie.conv2d ins(%arg0, %[[P]] : memref<1x3x3x2xf32>, memref<4x2xf32>)
+// CHECK-SAME: filter_shape = array<i64: 2, 1, 2, 2>
+// CHECK: dw_nhwc: "0x040000000000803F0000A040000000400000C040000040400000E0400000804000000041"
+module {
+memref.global "private" constant @dw : memref<2x1x2x2xf32> = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]>
+func.func @channels_last_depthwise(%x: memref<1x3x3x2xf32>, %y: memref<1x2x2x2xf32>) {
+  %w = memref.get_global @dw : memref<2x1x2x2xf32>
+  mie.conv2d ins(%x, %w : memref<1x3x3x2xf32>, memref<2x1x2x2xf32>) outs(%y : memref<1x2x2x2xf32>) {channels_last, groups = 2 : i64, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"}
+  return
+}
+}

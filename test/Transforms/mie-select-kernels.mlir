@@ -411,6 +411,51 @@ func.func @amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>, %s: memref<5x
 
 // -----
 
+// Tests the channels-last kernels of an AMX target (ms-assign-layout). A pixel-row product with
+// small weights (a 1x1 convolution over a 14x14 map: 196 x 96 x 576, 110 KiB of packed weights)
+// splits its rows only, each item one 32-row block times every column, packing its own rows (no
+// shared panels), so consecutive layers split their pixels alike. A channels-last depthwise
+// convolution takes the NHWC depthwise kernel (bf16 summed in f32, or f32; any stride), unless its
+// filter is computed (its filter must be packed at compile time); a channels-last convolution of
+// one group keeps the generic lowering.
+// CHECK-LABEL: func.func @channels_last
+// CHECK: mie.gemm
+// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 96, mc = 32, nc = 576>
+// CHECK: mie.conv2d
+// CHECK-SAME: ukernel = "mie_uk_bf16_dwconv_nhwc_avx512"
+// CHECK: mie.conv2d
+// CHECK-SAME: strides = array<i64: 3, 3>, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"
+// CHECK: mie.conv2d
+// CHECK-NOT: ukernel
+// CHECK-SAME: groups = 4 : i64
+// CHECK: mie.conv2d
+// CHECK-NOT: ukernel
+// CHECK-NOT: tiling
+// CHECK: return
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f,+avx512bf16,+amx-tile,+amx-bf16">} {
+memref.global "private" constant @p : memref<96x576xbf16> = dense<1.0>
+memref.global "private" constant @d : memref<576x1x3x3xbf16> = dense<1.0>
+memref.global "private" constant @df : memref<4x1x3x3xf32> = dense<1.0>
+memref.global "private" constant @g : memref<4x4x3x3xf32> = dense<1.0>
+func.func @channels_last(%x: memref<196x96xbf16>, %y: memref<196x576xbf16>,
+                         %i: memref<1x14x14x576xbf16>, %o: memref<1x14x14x576xbf16>,
+                         %fi: memref<1x9x9x4xf32>, %fo: memref<1x3x3x4xf32>,
+                         %fw: memref<4x1x3x3xf32>, %go: memref<1x7x7x4xf32>) {
+  %p = memref.get_global @p : memref<96x576xbf16>
+  mie.gemm ins(%x, %p : memref<196x96xbf16>, memref<96x576xbf16>) outs(%y : memref<196x576xbf16>) {accumulator = f32}
+  %d = memref.get_global @d : memref<576x1x3x3xbf16>
+  mie.conv2d ins(%i, %d : memref<1x14x14x576xbf16>, memref<576x1x3x3xbf16>) outs(%o : memref<1x14x14x576xbf16>) {accumulator = f32, channels_last, groups = 576 : i64, pads = array<i64: 1, 1, 1, 1>}
+  %df = memref.get_global @df : memref<4x1x3x3xf32>
+  mie.conv2d ins(%fi, %df : memref<1x9x9x4xf32>, memref<4x1x3x3xf32>) outs(%fo : memref<1x3x3x4xf32>) {channels_last, groups = 4 : i64, strides = array<i64: 3, 3>}
+  mie.conv2d ins(%fi, %fw : memref<1x9x9x4xf32>, memref<4x1x3x3xf32>) outs(%fo : memref<1x3x3x4xf32>) {channels_last, groups = 4 : i64, strides = array<i64: 3, 3>}
+  %g = memref.get_global @g : memref<4x4x3x3xf32>
+  mie.conv2d ins(%fi, %g : memref<1x9x9x4xf32>, memref<4x4x3x3xf32>) outs(%go : memref<1x7x7x4xf32>) {channels_last}
+  return
+}
+}
+
+// -----
+
 // Tests a bf16 product summed in f32 on a target without AMX: the f32 tiles on f32 copies, the
 // constant weights converted at compile time into an f32 global (the bf16 one leaves the module),
 // the activation by a "widen" kernel, the result rounded back by a "narrow" kernel.

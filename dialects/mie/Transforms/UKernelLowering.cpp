@@ -820,7 +820,7 @@ struct PlaneKernelValues {
 };
 
 /// Replaces `op` by `mie.kernel name` over its operands: a stack plane of `planeFloats` floats
-/// and one parallel loop over `items` whose body `item(ub, index, values)` emits the microkernel
+/// (none when 0) and one parallel loop over `items` whose body `item(ub, index, values)` emits the microkernel
 /// call (the depthwise and direct convolutions: each item pads its own input rows into the plane).
 KernelOp emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t planeFloats,
                      int64_t items,
@@ -839,7 +839,8 @@ KernelOp emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int6
                      v.output = args.back();
                      v.bias = operands.bias(args, v.output);
                      v.residual = operands.residual(args, v.output);
-                     v.plane = stackBuffer(kb, kl, planeFloats);
+                     if (planeFloats > 0)
+                       v.plane = stackBuffer(kb, kl, planeFloats);
                      parallelItems(ub, items, [&](Value index) { item(ub, index, v); });
                    });
   op.erase();

@@ -486,6 +486,14 @@ func.func @qconv_output_range(%x: tensor<1x3x8x8xui8>, %w: tensor<2x3x3x3xi8>, %
 
 // -----
 
+func.func @conv2d_channels_last_groups(%x: tensor<1x8x8x4xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv2d' op expects one group or a depthwise convolution (groups = C = F) with channels_last, got groups = 2}}
+  %0 = ms.conv2d %x, %w {channels_last, groups = 2 : i64} : (tensor<1x8x8x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
 func.func @conv_input_rank(%x: tensor<3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'ms.conv2d' op expects input of rank 4, got 'tensor<3x8x8xf32>'}}
   %0 = ms.conv2d %x, %w : (tensor<3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>

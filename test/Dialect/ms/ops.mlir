@@ -235,6 +235,11 @@ func.func @conv2d(%x: tensor<1x3x224x224xf32>, %w: tensor<32x3x3x3xf32>, %b: ten
   // CHECK: ms.conv2d %{{.*}}, %{{.*}} {acc_type = f32, dilations = array<i64: 2, 2>, groups = 32 : i64, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
   %2 = ms.conv2d %1, %dw {groups = 32 : i64, dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>, acc_type = f32}
       : (tensor<1x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  // Channels last (NHWC input and output, the filter as it is), stride 2.
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}} {channels_last, groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x112x112x32xf32>, tensor<32x1x3x3xf32>) -> tensor<1x56x56x32xf32>
+  %t = ms.transpose %2 {perms = array<i64: 0, 2, 3, 1>} : (tensor<1x32x112x112xf32>) -> tensor<1x112x112x32xf32>
+  %3 = ms.conv2d %t, %dw {channels_last, groups = 32 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x112x112x32xf32>, tensor<32x1x3x3xf32>) -> tensor<1x56x56x32xf32>
   return %2 : tensor<1x32x112x112xf32>
 }
 

@@ -385,10 +385,61 @@ def deep(blocks=80):
     return nodes, inits, [1, 8, 12, 12], [1, 8]
 
 
+def separable(head=True):
+    """A MobileNet-like depthwise-separable network on an odd 33x33 map, which ms-assign-layout
+    runs channels last: a 3x3 stride-2 stem (one group, stays NCHW: its output is transposed once),
+    relu6 clips, depthwise 3x3 stride 1 and 5x5 stride 2 layers over channel counts that leave a
+    vector tail (72, 120), 1x1 expand/project layers as pixel-row GEMMs, a squeeze-excite branch
+    (global pool, two 1x1 layers on the 1x1 map, hard-sigmoid, multiply), hard-swish, a residual
+    add, and a classifier after the global pool; `head=False` returns the last feature map, which
+    leaves channels last by a transpose at the graph output."""
+    inits = [weight("stem_w", [16, 3, 3, 3]), weight("stem_b", [16], 0.1),
+             weight("dw1_w", [16, 1, 3, 3]), weight("dw1_b", [16], 0.1),
+             weight("pw1_w", [24, 16, 1, 1]), weight("pw1_b", [24], 0.1),
+             weight("ex2_w", [72, 24, 1, 1]), weight("ex2_b", [72], 0.1),
+             weight("dw2_w", [72, 1, 5, 5]), weight("dw2_b", [72], 0.1),
+             weight("se_r_w", [18, 72, 1, 1]), weight("se_r_b", [18], 0.1),
+             weight("se_e_w", [72, 18, 1, 1]), weight("se_e_b", [72], 0.1),
+             weight("pw2_w", [40, 72, 1, 1]), weight("pw2_b", [40], 0.1),
+             weight("ex3_w", [120, 40, 1, 1]), weight("ex3_b", [120], 0.1),
+             weight("dw3_w", [120, 1, 3, 3]), weight("dw3_b", [120], 0.1),
+             weight("pw3_w", [40, 120, 1, 1]), weight("pw3_b", [40], 0.1),
+             weight("fc_w", [10, 40]), weight("fc_b", [10], 0.1),
+             const("zero", 0.0), const("six", 6.0)]
+    clip = lambda x, y: helper.make_node("Clip", [x, "zero", "six"], [y], name="clip_" + y)
+    conv = lambda x, w, y, **kw: helper.make_node("Conv", [x, w + "_w", w + "_b"], [y], name=w, **kw)
+    nodes = [
+        conv("x", "stem", "s", strides=[2, 2], pads=[1, 1, 1, 1]), clip("s", "s6"),
+        conv("s6", "dw1", "d1", group=16, pads=[1, 1, 1, 1]), clip("d1", "d16"),
+        conv("d16", "pw1", "p1"),
+        conv("p1", "ex2", "e2"), helper.make_node("Relu", ["e2"], ["e2r"], name="relu_e2"),
+        conv("e2r", "dw2", "d2", group=72, pads=[2, 2, 2, 2], strides=[2, 2]),
+        helper.make_node("HardSigmoid", ["d2"], ["d2g"], name="hs_d2", alpha=1.0 / 6, beta=0.5),
+        helper.make_node("Mul", ["d2", "d2g"], ["d2h"], name="hswish_d2"),
+        helper.make_node("GlobalAveragePool", ["d2h"], ["se_p"], name="se_pool"),
+        conv("se_p", "se_r", "se_1"), helper.make_node("Relu", ["se_1"], ["se_1r"], name="se_relu"),
+        conv("se_1r", "se_e", "se_2"),
+        helper.make_node("HardSigmoid", ["se_2"], ["se_g"], name="se_gate", alpha=1.0 / 6, beta=0.5),
+        helper.make_node("Mul", ["d2h", "se_g"], ["se_y"], name="se_scale"),
+        conv("se_y", "pw2", "p2"),
+        conv("p2", "ex3", "e3"), clip("e3", "e36"),
+        conv("e36", "dw3", "d3", group=120, pads=[1, 1, 1, 1]), clip("d3", "d36"),
+        conv("d36", "pw3", "p3"),
+        helper.make_node("Add", ["p3", "p2"], ["r3" if head else "y"], name="residual"),
+    ]
+    if not head:
+        return nodes, [i for i in inits if not i.name.startswith("fc_")], [1, 3, 33, 33], [1, 40, 9, 9]
+    nodes += [helper.make_node("GlobalAveragePool", ["r3"], ["g"], name="pool"),
+              helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+              helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], name="fc", transB=1)]
+    return nodes, inits, [1, 3, 33, 33], [1, 10]
+
+
 MODELS = {"mlp": mlp, "strided_batch": strided_batch, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
           "decoder": decoder, "gqa_decoder": gqa_decoder,
           "matmuls": matmuls, "kernels": kernels, "deep": deep,
-          "residual_in_place": residual_in_place}
+          "residual_in_place": residual_in_place, "separable": separable,
+          "separable_map": lambda: separable(head=False)}
 
 
 def main():
