@@ -214,7 +214,10 @@ TEST(UKernelDepthwiseNhwc, EveryEpilogueOnWideRows) {
       {11, 27, 24, 5, 5, 1, 1, 2, 2, 1, 1, 11, 27}, {13, 31, 20, 5, 5, 2, 2, 2, 2, 1, 1, 7, 16},
       {10, 26, 17, 3, 3, 1, 2, 1, 1, 2, 1, 8, 13},  {8, 40, 19, 3, 3, 2, 1, 0, 2, 1, 2, 3, 40},
       {6, 23, 5, 7, 7, 1, 1, 3, 3, 1, 1, 6, 23},    {7, 50, 16, 3, 3, 3, 3, 1, 1, 1, 1, 3, 17},
-      {5, 33, 48, 1, 1, 1, 1, 0, 0, 1, 1, 5, 33}};
+      {5, 33, 48, 1, 1, 1, 1, 0, 0, 1, 1, 5, 33},
+      // Enough channels for the kernel to run them in chunks that keep their window rows in L1
+      // (the last chunk with the vector tail).
+      {14, 14, 389, 3, 3, 1, 1, 1, 1, 1, 1, 14, 14}};
   for (const NhwcIsa &isa : isas)
     for (const Shape &s : shapes)
       for (const Epilogue &e : nhwcEpilogues()) {
@@ -235,7 +238,8 @@ TEST(UKernelDepthwiseNhwc, PartialRowAndChannelRanges) {
   const Shape shapes[] = {{14, 14, 37, 3, 3, 1, 1, 1, 1, 1, 1, 14, 14},
                           {15, 21, 40, 3, 3, 2, 2, 1, 1, 1, 1, 8, 11},
                           {7, 7, 96, 5, 5, 1, 1, 2, 2, 1, 1, 7, 7},
-                          {9, 12, 21, 3, 3, 1, 1, 2, 2, 2, 2, 9, 12}};
+                          {9, 12, 21, 3, 3, 1, 1, 2, 2, 2, 2, 9, 12},
+                          {14, 14, 389, 3, 3, 2, 2, 1, 1, 1, 1, 7, 7}};
   for (const NhwcIsa &isa : isas)
     for (const Shape &s : shapes) {
       const int64_t rows[][2] = {{0, 1}, {1, 3}, {s.OH - 2, 2}, {s.OH / 2, s.OH - s.OH / 2}};
@@ -291,7 +295,8 @@ TEST(UKernelDepthwiseNhwc, Bf16IsTheF32KernelRoundedOnce) {
   const Shape shapes[] = {
       {14, 14, 33, 3, 3, 1, 1, 1, 1, 1, 1, 14, 14}, {15, 29, 40, 3, 3, 2, 2, 1, 1, 1, 1, 8, 15},
       {7, 7, 96, 5, 5, 1, 1, 2, 2, 1, 1, 7, 7},     {14, 14, 17, 5, 5, 2, 2, 2, 2, 1, 1, 7, 7},
-      {9, 12, 5, 3, 3, 1, 1, 2, 2, 2, 2, 9, 12},    {5, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1, 5, 40}};
+      {9, 12, 5, 3, 3, 1, 1, 2, 2, 2, 2, 9, 12},    {5, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1, 5, 40},
+      {14, 14, 389, 3, 3, 1, 1, 1, 1, 1, 1, 14, 14}};
   const std::vector<Epilogue> epis = nhwcEpilogues();
   int64_t n = 0;
   for (const NhwcIsa &isa : isas)

@@ -216,10 +216,8 @@ MIE_UK_INLINE void dwconvNhwc(const NhwcDw<T> &k, int64_t oh0, int64_t ohn, int6
 /// The window shapes with compile-time interior blocks (mobilenet's: 3 or 5 wide, stride 1 or 2,
 /// undilated along W), then any other.
 template <class T>
-MIE_UK_INLINE void dwconvNhwcAny(const NhwcDw<T> &k, int64_t oh0, int64_t ohn, int64_t c0,
-                                 int64_t cn) {
-  if (ohn <= 0 || cn <= 0)
-    return;
+MIE_UK_INLINE void dwconvNhwcChunk(const NhwcDw<T> &k, int64_t oh0, int64_t ohn, int64_t c0,
+                                   int64_t cn) {
   if (k.DW == 1 && k.KW == 3 && k.SW == 1)
     return dwconvNhwc<1, 3>(k, oh0, ohn, c0, cn);
   if (k.DW == 1 && k.KW == 3 && k.SW == 2)
@@ -229,6 +227,27 @@ MIE_UK_INLINE void dwconvNhwcAny(const NhwcDw<T> &k, int64_t oh0, int64_t ohn, i
   if (k.DW == 1 && k.KW == 5 && k.SW == 2)
     return dwconvNhwc<2, 5>(k, oh0, ohn, c0, cn);
   dwconvNhwc<1, 0>(k, oh0, ohn, c0, cn);
+}
+
+/// The rows of a call in chunks of channels whose window rows stay in L1 from one output row to
+/// the next (KH input rows of the chunk within 24 KiB), when the band's input fits L2 (else each
+/// chunk would stream the band from memory again). A window row of all the channels of a 14x14
+/// map with 384 channels is 64 KiB: every output row then read its input rows from L2.
+template <class T>
+MIE_UK_INLINE void dwconvNhwcAny(const NhwcDw<T> &k, int64_t oh0, int64_t ohn, int64_t c0,
+                                 int64_t cn) {
+  if (ohn <= 0 || cn <= 0)
+    return;
+  const int64_t bandRows = (ohn - 1) * k.SH + (k.KH - 1) * k.DH + 1;
+  const int64_t bandBytes = bandRows * k.W * k.C * int64_t(sizeof(T));
+  const int64_t windowBytesPerChannel = k.KH * k.W * int64_t(sizeof(T));
+  int64_t chunk = cn;
+  if (bandBytes <= (int64_t(1) << 20) && windowBytesPerChannel * cn > 24 * 1024) {
+    chunk = 24 * 1024 / windowBytesPerChannel / VL * VL;
+    chunk = chunk < kNhwcPixelVectors * VL ? kNhwcPixelVectors * VL : chunk;
+  }
+  for (int64_t c = c0; c < c0 + cn; c += chunk)
+    dwconvNhwcChunk(k, oh0, ohn, c, c0 + cn - c < chunk ? c0 + cn - c : chunk);
 }
 
 } // namespace
