@@ -166,8 +166,9 @@ void checkF32(const NhwcIsa &isa, const Shape &s, const Epilogue &e, int64_t oh0
 
 /// Every window shape of the grid: the maps and channel counts the task names (vector tails of
 /// every ISA: 1, 3, 15, 16, 17, 33, 96 channels), windows 1x1 to 5x5 (and non-square), strides 1
-/// and 2, padding 0 to 2 (the bottom/right padding the top/left one, one more or one less), dilation
-/// 1 and 2; each shape with the next epilogue of the list in turn, so all of them run many times.
+/// and 2, padding 0 to 2 (the bottom/right padding the top/left one, one more or one less),
+/// dilation 1 and 2; each shape with the next epilogue of the list in turn, so all of them run
+/// many times.
 TEST(UKernelDepthwiseNhwc, MatchesReferenceOverOddShapes) {
   const std::vector<NhwcIsa> isas = nhwcIsas();
   if (isas.empty())
@@ -190,7 +191,9 @@ TEST(UKernelDepthwiseNhwc, MatchesReferenceOverOddShapes) {
                   continue;
                 Shape s{map[0], map[1], C, win[0], win[1], stride, stride, pad, pad, dil, dil,
                         0, 0};
-                const int64_t padEnd = cases % 3 == 0 ? pad : cases % 3 == 1 ? pad + 1 : std::max<int64_t>(pad - 1, 0);
+                const int64_t padEnd = cases % 3 == 0   ? pad
+                                       : cases % 3 == 1 ? pad + 1
+                                                        : std::max<int64_t>(pad - 1, 0);
                 s.OH = outSize(s.H, s.KH, s.SH, s.PH, padEnd, s.DH);
                 s.OW = outSize(s.W, s.KW, s.SW, s.PW, padEnd, s.DW);
                 if (s.OH < 1 || s.OW < 1)
@@ -361,7 +364,8 @@ TEST(UKernelDepthwiseNhwc, Bf16NaNStaysNaN) {
           if (nan)
             ASSERT_TRUE((v & 0x7fff) > 0x7f80 && (v & 0x40)) << isa.name << " " << std::hex << v;
           else
-            ASSERT_FALSE((v & 0x7fff) > 0x7f80) << isa.name << " at " << oh << "," << ow << "," << c;
+            ASSERT_FALSE((v & 0x7fff) > 0x7f80)
+                << isa.name << " at " << oh << "," << ow << "," << c;
         }
   }
 }
