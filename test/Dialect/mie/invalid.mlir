@@ -207,7 +207,7 @@ func.func @conv2d_float(%x: memref<1x8x8x8xi8>, %w: memref<8x8x3x3xi8>, %y: memr
 // -----
 
 func.func @conv2d_channels_last_shape(%x: memref<1x8x8x4xf32>, %w: memref<4x1x3x3xf32>, %y: memref<1x4x6x6xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects output of shape [1, 6, 6, 4] (from input, filter, strides, pads and dilations), got 'memref<1x4x6x6xf32>'}}
+  // expected-error @+1 {{'mie.conv2d' op expects output of shape [1, 6, 6, 4] (from input, filter, strides, pads and dilations), got [1, 4, 6, 6]}}
   mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x1x3x3xf32>) outs(%y : memref<1x4x6x6xf32>) {channels_last, groups = 4 : i64}
   return
 }
@@ -223,7 +223,7 @@ func.func @conv2d_channels_last_tiling(%x: memref<1x8x8x4xf32>, %w: memref<4x4x3
 // -----
 
 func.func @conv2d_channels_last_packed(%x: memref<1x8x8x4xf32>, %w: memref<4x9xf32>, %y: memref<1x6x6x4xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects filter of shape [9, 4] ([KH * KW, C], the packed NHWC depthwise filter), got 'memref<4x9xf32>'}}
+  // expected-error @+1 {{'mie.conv2d' op expects filter of shape [9, 4] ([KH * KW, C], the packed NHWC depthwise filter), got [4, 9]}}
   mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x9xf32>) outs(%y : memref<1x6x6x4xf32>) {channels_last, filter_shape = array<i64: 4, 1, 3, 3>, groups = 4 : i64, ukernel = "mie_uk_f32_dwconv_nhwc_avx2"}
   return
 }
