@@ -82,11 +82,7 @@ std::vector<Epilogue> nhwcEpilogues() {
       {"residual_relu6_clamp", MIE_UK_EPILOGUE | MIE_UK_RESIDUAL | MIE_UK_CLAMP |
                                    (MIE_UK_ACT_RELU6 << MIE_UK_ACTIVATION_SHIFT)},
   };
-  static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
-                                "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
-  for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
-    e.push_back(
-        {kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
+  appendBiasActivations(e);
   return e;
 }
 

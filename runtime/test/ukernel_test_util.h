@@ -97,6 +97,16 @@ struct Epilogue {
   int64_t flags;
 };
 
+/// Every activation after a bias, appended to `e` (the epilogue lists of the tile and depthwise
+/// tests end with them).
+inline void appendBiasActivations(std::vector<Epilogue> &e) {
+  static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
+                                "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
+  for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
+    e.push_back(
+        {kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
+}
+
 /// Every epilogue combination the tile tests run (each activation with a bias too).
 inline std::vector<Epilogue> epilogues() {
   std::vector<Epilogue> e = {
@@ -124,11 +134,7 @@ inline std::vector<Epilogue> epilogues() {
                                       (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT)},
       {"prefetch_next_accumulate", MIE_UK_PREFETCH_NEXT_B | MIE_UK_ACCUMULATE},
   };
-  static const char *kActs[] = {"",           "relu", "relu6", "sigmoid",   "hard_sigmoid",
-                                "hard_swish", "silu", "gelu",  "gelu_tanh", "tanh"};
-  for (int act = 1; act <= MIE_UK_ACT_TANH; ++act)
-    e.push_back(
-        {kActs[act], MIE_UK_EPILOGUE | MIE_UK_BIAS | (int64_t(act) << MIE_UK_ACTIVATION_SHIFT)});
+  appendBiasActivations(e);
   return e;
 }
 

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::mie;
 
@@ -819,6 +821,14 @@ struct PlaneKernelValues {
   }
 };
 
+/// Work item `item` of a kernel split into `bands` bands of `band` output rows per image (of
+/// `oh` rows): the image, the band's first row and its number of rows.
+std::tuple<Value, Value, Value> rowBand(UKernelBuilder &ub, Value item, int64_t bands,
+                                        int64_t band, int64_t oh) {
+  Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
+  return {img, oh0, ub.min(ub.c(band), ub.sub(ub.c(oh), oh0))};
+}
+
 /// Replaces `op` by `mie.kernel name` over its operands: a stack plane of `planeFloats` floats
 /// (none when 0) and one parallel loop over `items` whose body `item(ub, index, values)` emits the microkernel
 /// call (the depthwise and direct convolutions: each item pads its own input rows into the plane).
@@ -893,8 +903,7 @@ KernelOp mlir::mie::lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTabl
   std::string symbol = op.getUkernel()->str();
   return emitPlaneKernel(op, symbols, "dwconv_nhwc", /*planeFloats=*/0, n * bands,
                          [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
-                           Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
-                           Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
+                           auto [img, oh0, ohn] = rowBand(ub, item, bands, band, oh);
                            Value xOff = ub.i64(ub.mul(img, h * wd * ch)),
                                  outOff = ub.i64(ub.mul(img, oh * ow * ch));
                            SmallVector<Value> args = {ub.ptr(v.x), xOff, ub.i64(h), ub.i64(wd),
@@ -926,8 +935,7 @@ KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols)
                            .str();
   return emitPlaneKernel(op, symbols, "conv2d_direct", planeFloats, n * bands,
                   [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
-                    Value img = ub.div(item, bands), oh0 = ub.mul(ub.rem(item, bands), band);
-                    Value ohn = ub.min(ub.c(band), ub.sub(ub.c(oh), oh0));
+                    auto [img, oh0, ohn] = rowBand(ub, item, bands, band, oh);
                     Value xOff = ub.i64(ub.mul(img, ch * h * wd)),
                           outOff = ub.i64(ub.mul(img, f * oh * ow));
                     SmallVector<Value> args = {ub.ptr(v.x), xOff, ub.i64(ch), ub.i64(h),
