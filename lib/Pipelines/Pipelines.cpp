@@ -85,6 +85,15 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
   buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision, layout);
 }
 
+/// Whether every target of a package is a cpu whose features include `feature` ("+amx-bf16").
+static bool allCpuTargetsHave(ArrayRef<PackageTarget> targets, StringRef feature) {
+  return llvm::all_of(targets, [&](const PackageTarget &t) {
+    SmallVector<StringRef> features;
+    StringRef(t.host.features).split(features, ',');
+    return t.isCpu() && llvm::is_contained(features, feature);
+  });
+}
+
 FailureOr<std::string> mlir::mie::resolveLayout(StringRef requested,
                                                 ArrayRef<PackageTarget> targets,
                                                 StringRef precision) {
@@ -95,12 +104,7 @@ FailureOr<std::string> mlir::mie::resolveLayout(StringRef requested,
   // Channels last pays where the products run on AMX tiles (bf16 rows of pixels straight from
   // the activation, split over threads by pixels) and every target of the package runs them.
   bool reduced = precision == "mixed" || precision == "bf16" || precision == "auto";
-  bool amx = llvm::all_of(targets, [](const PackageTarget &t) {
-    SmallVector<StringRef> features;
-    StringRef(t.host.features).split(features, ',');
-    return t.isCpu() && llvm::is_contained(features, "+amx-bf16");
-  });
-  return std::string(reduced && amx ? "nhwc" : "nchw");
+  return std::string(reduced && allCpuTargetsHave(targets, "+amx-bf16") ? "nhwc" : "nchw");
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) {
@@ -370,11 +374,7 @@ static void fillReports(ModuleOp module, const CompileOptions &options) {
 /// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
 /// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
 static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
-  return llvm::all_of(targets, [](const PackageTarget &t) {
-    SmallVector<StringRef> features;
-    StringRef(t.host.features).split(features, ',');
-    return t.isCpu() && llvm::is_contained(features, "+avx512vnni");
-  });
+  return allCpuTargetsHave(targets, "+avx512vnni");
 }
 
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
