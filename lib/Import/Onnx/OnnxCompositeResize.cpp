@@ -266,6 +266,10 @@ LogicalResult importResize(NodeImporter &n) {
     for (auto [k, axis] : llvm::enumerate(*normAxes)) {
       roiStart[axis] = roi->valueAt(k);
       roiEnd[axis] = roi->valueAt(count + k);
+      // Every source coordinate is computed from the roi: a NaN or infinite bound has no pixel.
+      if (!std::isfinite(roiStart[axis]) || !std::isfinite(roiEnd[axis]))
+        return n.error() << "roi values must be finite, got " << roiStart[axis] << " and "
+                         << roiEnd[axis];
     }
   }
   FailureOr<KnownTensor> known =
@@ -280,6 +284,9 @@ LogicalResult importResize(NodeImporter &n) {
   SmallVector<double> scales(rank, 1.0);
   for (auto [k, axis] : llvm::enumerate(*normAxes)) {
     int64_t in = xType.getDimSize(axis);
+    // An empty dim has no pixel to interpolate from (and its scale would divide by zero).
+    if (in == 0)
+      return n.error() << "cannot resize dim " << axis << " of size " << in;
     if (haveSizes) {
       int64_t size = static_cast<int64_t>(known->valueAt(k));
       if (size < 1)
@@ -288,8 +295,8 @@ LogicalResult importResize(NodeImporter &n) {
       scales[axis] = double(size) / double(in);
     } else {
       double scale = known->valueAt(k);
-      if (!(scale > 0.0))
-        return n.error() << "scales must be positive, got " << scale;
+      if (!(scale > 0.0) || !std::isfinite(scale))
+        return n.error() << "scales must be positive and finite, got " << scale;
       std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
       if (!size || *size < 1)
         return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
