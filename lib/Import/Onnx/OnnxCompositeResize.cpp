@@ -177,6 +177,150 @@ ResizeAxis resizeAxis(const ResizeParams &p, int64_t in, int64_t out, double sca
 /// Largest [out, in] interpolation matrix Resize builds for one axis.
 constexpr int64_t kMaxResizeMatrixElements = 1 << 22;
 
+/// The resize of x (xType) to `sizes` over `axes` (normalized), with `scales` per dim, the roi
+/// of tf_crop_and_resize and the nearest rounding per dim: one ms.resize where the ratios are the
+/// scales and ms.resize has the coordinate mode, else a product by each resized axis's
+/// interpolation matrix.
+LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizeParams &p,
+                         ArrayRef<int64_t> axes, ArrayRef<int64_t> sizes, ArrayRef<double> scales,
+                         ArrayRef<double> roiStart, ArrayRef<double> roiEnd, double extrapolation,
+                         ArrayRef<ms::NearestMode> nearest) {
+  int64_t rank = xType.getRank();
+  // ms.resize covers nearest and linear with the four common coordinate modes when out / in is the
+  // scale and no antialiasing filter widens the taps.
+  std::optional<ms::CoordinateMode> msCoords;
+  switch (p.coords) {
+  case ResizeCoords::HalfPixel:
+    msCoords = ms::CoordinateMode::half_pixel;
+    break;
+  case ResizeCoords::AlignCorners:
+    msCoords = ms::CoordinateMode::align_corners;
+    break;
+  case ResizeCoords::Asymmetric:
+    msCoords = ms::CoordinateMode::asymmetric;
+    break;
+  case ResizeCoords::PytorchHalfPixel:
+    msCoords = ms::CoordinateMode::pytorch_half_pixel;
+    break;
+  default:
+    break;
+  }
+  bool direct = msCoords && !p.cubic &&
+                llvm::all_equal(llvm::map_range(axes, [&](int64_t a) { return nearest[a]; }));
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    double in = double(xType.getDimSize(axis)), out = double(sizes[axis]);
+    direct &= std::abs(in * scales[axis] - out) <= 1e-6 * std::max(1.0, out);
+    direct &= !(p.antialias && sizes[axis] < xType.getDimSize(axis));
+  }
+  Ops o(n);
+  if (direct)
+    return finish(n, o,
+                  o.op<ms::ResizeOp>(o.in(0), sizes, p.mode, *msCoords,
+                                     axes.empty() ? p.nearest : nearest[axes.front()]));
+
+  Type et = xType.getElementType();
+  Value y = o.in(0);
+  for (int64_t axis = rank - 1; axis >= 0 && !o.failed(); --axis) {
+    int64_t in = xType.getDimSize(axis), out = sizes[axis];
+    if (!llvm::is_contained(axes, axis))
+      continue;
+    if (out * in > kMaxResizeMatrixElements)
+      return n.unsupportedFeature() << "resizing an axis of " << in << " to " << out
+                                    << " in this mode is larger than its interpolation matrix "
+                                       "may be";
+    ResizeParams axisParams = p;
+    axisParams.nearest = nearest[axis];
+    ResizeAxis m = resizeAxis(axisParams, in, out, scales[axis], roiStart[axis], roiEnd[axis]);
+    bool identity = out == in && !llvm::is_contained(m.outside, true);
+    for (int64_t r = 0; r < out && identity; ++r)
+      for (int64_t c = 0; c < in && identity; ++c)
+        identity = m.weights[r * in + c] == (r == c ? 1.0 : 0.0);
+    if (identity)
+      continue;
+    // Transposed: [in, out], applied to the axis moved last.
+    SmallVector<double> transposed(in * out);
+    for (int64_t r = 0; r < out; ++r)
+      for (int64_t c = 0; c < in; ++c)
+        transposed[c * out + r] = m.weights[r * in + c];
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    SmallVector<int64_t> back(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      back[perm[d]] = d;
+    Value moved = o.transpose(y, perm);
+    Value matrix = o.constant(KnownTensor::fromFloats({in, out}, et, transposed));
+    Value resized = o.op<ms::MatMulOp>(moved, matrix, TypeAttr());
+    if (llvm::is_contained(m.outside, true) && extrapolation != 0.0) {
+      SmallVector<double> bias;
+      for (bool outside : m.outside)
+        bias.push_back(outside ? extrapolation : 0.0);
+      resized = o.add(resized, o.constant(KnownTensor::fromFloats({out}, et, bias)));
+    }
+    y = o.transpose(resized, back);
+  }
+  return finish(n, o, y);
+}
+
+
+/// Resize-10: inputs X and scales, nearest or linear, output dims floor(dim * scale) with
+/// asymmetric coordinates (x_in = x_out / scale). ONNX leaves its nearest rounding unwritten; this
+/// takes onnxruntime's, the runtime such models were exported for: down when an axis is enlarged,
+/// up when it is shrunk (per axis).
+LogicalResult importResize10(NodeImporter &n) {
+  std::string modeName = n.getString("mode", "nearest");
+  if (n.hasFailed())
+    return failure();
+  ResizeParams p;
+  p.coords = ResizeCoords::Asymmetric;
+  p.nearest = ms::NearestMode::floor;
+  if (modeName == "nearest")
+    p.mode = ms::ResizeMode::nearest;
+  else if (modeName == "linear")
+    p.mode = ms::ResizeMode::linear;
+  else
+    return n.error() << "mode '" << modeName << "' must be nearest or linear (opset 10)";
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  if (!isa<FloatType>(xType.getElementType()))
+    return n.unsupportedFeature() << "resizing " << xType.getElementType()
+                                  << " data is not supported (float types only)";
+  if (!n.hasInput(1))
+    return n.error() << "input 'scales' is required";
+  FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
+  if (failed(known))
+    return failure();
+  if (known->numElements() != rank)
+    return n.error() << "expects " << rank << " scales for " << xType << ", got "
+                     << known->numElements();
+  SmallVector<int64_t> sizes(xType.getShape()), axes;
+  SmallVector<double> scales(rank, 1.0), roiStart(rank, 0.0), roiEnd(rank, 1.0);
+  SmallVector<ms::NearestMode> nearest(rank, ms::NearestMode::floor);
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    double scale = known->valueAt(axis);
+    int64_t in = xType.getDimSize(axis);
+    if (!(scale > 0.0) || !std::isfinite(scale))
+      return n.error() << "scales must be positive and finite, got " << scale;
+    if (scale == 1.0)
+      continue;
+    if (in == 0)
+      return n.error() << "cannot resize dim " << axis << " of size " << in;
+    std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
+    if (!size || *size < 1)
+      return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+    sizes[axis] = *size;
+    scales[axis] = scale;
+    nearest[axis] = scale < 1.0 ? ms::NearestMode::ceil : ms::NearestMode::floor;
+    axes.push_back(axis);
+  }
+  if (!isReasonableShape(sizes))
+    return n.error() << "resized shape " << listToString(sizes) << " is too large";
+  return emitResize(n, xType, p, axes, sizes, scales, roiStart, roiEnd, /*extrapolation=*/0.0,
+                    nearest);
+}
+
 /// Resize (opsets 11+): every mode (nearest, linear, cubic with cubic_coeff_a and
 /// exclude_outside, antialiasing), coordinate transformation (including tf_crop_and_resize with
 /// its roi and extrapolation_value, tf_half_pixel_for_nn and half_pixel_symmetric) and
@@ -199,7 +343,7 @@ LogicalResult importResize(NodeImporter &n) {
   if (n.hasFailed())
     return failure();
   if (n.opset() < 11)
-    return n.unsupportedFeature() << "Resize-10 (opset 10) is not implemented";
+    return importResize10(n);
   if (modeName == "nearest")
     p.mode = ms::ResizeMode::nearest;
   else if (modeName == "linear")
@@ -319,79 +463,8 @@ LogicalResult importResize(NodeImporter &n) {
   if (!isReasonableShape(sizes))
     return n.error() << "resized shape " << listToString(sizes) << " is too large";
 
-  // ms.resize covers nearest and linear with the four common coordinate modes when out / in is the
-  // scale and no antialiasing filter widens the taps.
-  std::optional<ms::CoordinateMode> msCoords;
-  switch (p.coords) {
-  case ResizeCoords::HalfPixel:
-    msCoords = ms::CoordinateMode::half_pixel;
-    break;
-  case ResizeCoords::AlignCorners:
-    msCoords = ms::CoordinateMode::align_corners;
-    break;
-  case ResizeCoords::Asymmetric:
-    msCoords = ms::CoordinateMode::asymmetric;
-    break;
-  case ResizeCoords::PytorchHalfPixel:
-    msCoords = ms::CoordinateMode::pytorch_half_pixel;
-    break;
-  default:
-    break;
-  }
-  bool direct = msCoords && !p.cubic;
-  for (int64_t axis = 0; axis < rank; ++axis) {
-    double in = double(xType.getDimSize(axis)), out = double(sizes[axis]);
-    direct &= std::abs(in * scales[axis] - out) <= 1e-6 * std::max(1.0, out);
-    direct &= !(p.antialias && sizes[axis] < xType.getDimSize(axis));
-  }
-  Ops o(n);
-  if (direct)
-    return finish(n, o,
-                  o.op<ms::ResizeOp>(o.in(0), ArrayRef<int64_t>(sizes), p.mode, *msCoords,
-                                     p.nearest));
-
-  Type et = xType.getElementType();
-  Value y = o.in(0);
-  for (int64_t axis = rank - 1; axis >= 0 && !o.failed(); --axis) {
-    int64_t in = xType.getDimSize(axis), out = sizes[axis];
-    if (!llvm::is_contained(*normAxes, axis))
-      continue;
-    if (out * in > kMaxResizeMatrixElements)
-      return n.unsupportedFeature() << "resizing an axis of " << in << " to " << out
-                                    << " in this mode is larger than its interpolation matrix "
-                                       "may be";
-    ResizeAxis m = resizeAxis(p, in, out, scales[axis], roiStart[axis], roiEnd[axis]);
-    bool identity = out == in && !llvm::is_contained(m.outside, true);
-    for (int64_t r = 0; r < out && identity; ++r)
-      for (int64_t c = 0; c < in && identity; ++c)
-        identity = m.weights[r * in + c] == (r == c ? 1.0 : 0.0);
-    if (identity)
-      continue;
-    // Transposed: [in, out], applied to the axis moved last.
-    SmallVector<double> transposed(in * out);
-    for (int64_t r = 0; r < out; ++r)
-      for (int64_t c = 0; c < in; ++c)
-        transposed[c * out + r] = m.weights[r * in + c];
-    SmallVector<int64_t> perm;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        perm.push_back(d);
-    perm.push_back(axis);
-    SmallVector<int64_t> back(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      back[perm[d]] = d;
-    Value moved = o.transpose(y, perm);
-    Value matrix = o.constant(KnownTensor::fromFloats({in, out}, et, transposed));
-    Value resized = o.op<ms::MatMulOp>(moved, matrix, TypeAttr());
-    if (llvm::is_contained(m.outside, true) && extrapolation != 0.0) {
-      SmallVector<double> bias;
-      for (bool outside : m.outside)
-        bias.push_back(outside ? extrapolation : 0.0);
-      resized = o.add(resized, o.constant(KnownTensor::fromFloats({out}, et, bias)));
-    }
-    y = o.transpose(resized, back);
-  }
-  return finish(n, o, y);
+  return emitResize(n, xType, p, *normAxes, sizes, scales, roiStart, roiEnd, extrapolation,
+                    SmallVector<ms::NearestMode>(rank, p.nearest));
 }
 
 } // namespace

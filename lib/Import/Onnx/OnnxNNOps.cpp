@@ -3,6 +3,7 @@
 #include "OnnxImporterInternal.h"
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -379,9 +380,6 @@ LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
     return failure();
   if (lpNorm && !isa<FloatType>(xType.getElementType()))
     return n.error() << "expects a float input, got " << xType;
-  // A ceil-mode window past the padding would divide by fewer elements than the kernel's.
-  if (lpNorm && ceilMode)
-    return n.unsupportedFeature() << "ceil_mode = 1 is not implemented for LpPool";
   bool wantIndices = !isAverage && n.hasOutput(1);
   bool columnMajor = !isAverage && n.getInt("storage_order", 0) != 0;
   if (wantIndices && spatial != 2)
@@ -392,6 +390,27 @@ LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
       windowPads(n, xType.getShape().drop_front(2), *kernel, *strides, *dilations);
   if (failed(pads))
     return failure();
+  // LpPool sums |x|^p over the window's elements inside the input: an average that counts the
+  // padding, times the taps. A ceil-mode window that runs past the end padding would be divided
+  // by fewer taps, so |x|^p is padded at the end by that overhang (zeros add nothing to the sum)
+  // and pooled without ceil mode: full windows, the ceil-mode output size.
+  SmallVector<int64_t> overhang(2 * (spatial + 2), 0);
+  bool overhangs = false;
+  if (lpNorm && ceilMode) {
+    ArrayRef<int64_t> inShape = xType.getShape().drop_front(2);
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t before = (*pads)[i], after = (*pads)[spatial + i];
+      int64_t out = ms::windowOutputSize(inShape[i], before, after, (*kernel)[i], (*strides)[i],
+                                         (*dilations)[i], /*ceilMode=*/true);
+      if (ShapedType::isDynamic(out))
+        return n.unsupportedFeature() << "ceil_mode = 1 needs static spatial sizes, got " << xType;
+      int64_t reach = (out - 1) * (*strides)[i] + (*dilations)[i] * ((*kernel)[i] - 1) + 1;
+      int64_t extra = std::max<int64_t>(0, reach - (inShape[i] + before + after));
+      overhang[spatial + 2 + 2 + i] = extra;
+      overhangs |= extra > 0;
+    }
+    ceilMode = false;
+  }
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -406,6 +425,9 @@ LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
       x = n.create<ms::MulOp>(*x, *x);
     else if (succeeded(x) && *lpNorm != 1.0)
       x = n.create<ms::PowOp>(*x, scalar(*lpNorm));
+    if (succeeded(x) && overhangs)
+      x = n.create<ms::PadOp>(*x, ArrayRef<int64_t>(overhang), ms::PadMode::constant,
+                              APFloat(0.0));
     if (failed(x))
       return failure();
   }
@@ -430,7 +452,7 @@ LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
     return n.create<ms::ReshapeOp>(*in, shape);
   };
   auto shapeOf = [](Value v) { return cast<RankedTensorType>(v.getType()).getShape(); };
-  ArrayRef<int64_t> shape = xType.getShape();
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x->getType()).getShape();
   SmallVector<int64_t> &k = *kernel, &st = *strides, &d = *dilations, &p = *pads;
   FailureOr<Value> result;
   if (spatial == 1) {

@@ -372,6 +372,23 @@ def resize_cubic_matrix():
                  [floats("scales", np.array([1, 1, 1.5, 1], np.float32))], opset=13)
 
 
+@register
+def resize10():
+    """Resize-10 (X, scales): nearest x2 (one ms.resize) and nearest shrinking H, enlarging W."""
+    return model([node("Resize", ["x", "up_scales"], ["up"], name="up10"),
+                  node("Resize", ["x", "mixed_scales"], ["mixed"], name="mixed10")],
+                 [vi("x", [1, 2, 5, 4])], outs("up", "mixed"),
+                 [floats("up_scales", np.array([1, 1, 2, 2], np.float32)),
+                  floats("mixed_scales", np.array([1, 1, 0.6, 1.5], np.float32))], opset=10)
+
+
+@register
+def resize10_cubic():
+    return model([node("Resize", ["x", "scales"], ["y"], name="cubic10", mode="cubic")],
+                 [vi("x", [1, 2, 4, 4])], outs("y"),
+                 [floats("scales", np.array([1, 1, 2, 2], np.float32))], opset=10)
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
         sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")

@@ -132,6 +132,27 @@ def variants():
                                mode="reflect", node_inputs=["x", "pads"])
     v["pad_edge"] = Variant("Pad", {"x": p}, inits={"pads": i64([0, 0, 2, 3, 1, 0, 4, 1])},
                             mode="edge", node_inputs=["x", "pads"])
+    # LpPool in ceil mode: the last window runs past the input (and past the end padding); its
+    # p-norm is over the elements inside. Stride 3 over a kernel of 2 skips elements.
+    v["lppool_ceil_2d"] = Variant("LpPool", {"x": normal([1, 2, 7, 7], 24)}, opset=18,
+                                  kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)
+    v["lppool_ceil_1d_p3"] = Variant("LpPool", {"x": normal([1, 2, 8], 25)}, opset=18,
+                                     kernel_shape=[2], strides=[3], ceil_mode=1, p=3)
+    v["lppool_ceil_pads_p1"] = Variant("LpPool", {"x": normal([1, 1, 6, 7], 26)}, opset=18,
+                                       kernel_shape=[3, 2], strides=[2, 2], pads=[1, 0, 0, 1],
+                                       ceil_mode=1, p=1)
+    # Resize-10 (X, scales; asymmetric): nearest up (one ms.resize), nearest down on one axis and
+    # up on the other (rounding up and down: interpolation matrices), linear up and down.
+    f32 = np.float32
+    v["resize10_nearest_up"] = Variant("Resize", {"x": normal([1, 2, 3, 4], 27)}, opset=10,
+                                       inits={"scales": np.array([1, 1, 2, 2], f32)},
+                                       node_inputs=["x", "scales"], mode="nearest")
+    v["resize10_nearest_mixed"] = Variant("Resize", {"x": normal([1, 1, 5, 4], 28)}, opset=10,
+                                          inits={"scales": np.array([1, 1, 0.6, 1.5], f32)},
+                                          node_inputs=["x", "scales"], mode="nearest")
+    v["resize10_linear_mixed"] = Variant("Resize", {"x": normal([1, 2, 4, 6], 29)}, opset=10,
+                                         inits={"scales": np.array([1, 1, 1.7, 0.5], f32)},
+                                         node_inputs=["x", "scales"], mode="linear")
     # Expand: broadcast a [3, 1] to [2, 3, 6].
     v["expand"] = Variant("Expand", {"x": normal([3, 1], 21)}, inits={"shape": i64([2, 1, 6])},
                           node_inputs=["x", "shape"])
