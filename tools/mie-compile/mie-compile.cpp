@@ -193,6 +193,14 @@ cl::list<std::string> inputShapes(
     cl::desc("Static shape for a graph input, e.g. --input-shape=input=1x3x224x224 (repeatable)"),
     cl::value_desc("name=DxDx..."), cl::cat(category));
 
+cl::list<std::string> inputValues(
+    "input-value",
+    cl::desc("Bind a graph input to a value at compile time, e.g. --input-value=sizes=sizes.npy "
+             "(.npy or ONNX TensorProto .pb; repeatable): it becomes a constant of the model and "
+             "leaves the package's inputs, so shape-determining inputs (a Resize's sizes, a Pad's "
+             "pads) may be graph inputs"),
+    cl::value_desc("name=FILE"), cl::cat(category));
+
 cl::list<std::string>
     dimParams("dim-param",
               cl::desc("Size of a named symbolic dim, e.g. --dim-param=batch=4 (repeatable)"),
@@ -281,6 +289,22 @@ LogicalResult parseInputShape(StringRef text, mie::OnnxImportOptions &opts) {
     }
   }
   opts.inputShapes[name] = std::move(shape);
+  return success();
+}
+
+/// Parses "name=FILE" (the last '=' separates) and reads the tensor file.
+LogicalResult parseInputValue(StringRef text, mie::OnnxImportOptions &opts) {
+  auto [name, file] = text.rsplit('=');
+  if (name.empty() || file.empty() || name.size() == text.size()) {
+    llvm::errs() << "error: --input-value expects name=FILE, got '" << text << "'\n";
+    return failure();
+  }
+  mie::OnnxImportOptions::BoundInput bound;
+  if (std::string error = mie::readBoundInput(file, bound); !error.empty()) {
+    llvm::errs() << "error: --input-value '" << text << "': " << error << "\n";
+    return failure();
+  }
+  opts.inputValues[name] = std::move(bound);
   return success();
 }
 
@@ -582,6 +606,9 @@ int main(int argc, char **argv) {
       return 1;
   for (const std::string &text : dimParams)
     if (failed(parseDimParam(text, opts)))
+      return 1;
+  for (const std::string &text : inputValues)
+    if (failed(parseInputValue(text, opts)))
       return 1;
 
   DialectRegistry registry;

@@ -44,6 +44,19 @@ struct OnnxImportOptions {
   /// rank must match when the model declares one).
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
 
+  /// Graph inputs bound to values at compile time (`mie-compile --input-value`): each becomes a
+  /// constant of the model (as if it were an initializer) and leaves the package's inputs, so
+  /// what the importer needs known (a Resize's sizes, a Pad's pads, a Reshape's shape) may come
+  /// from a graph input. `dataType` is the ONNX TensorProto data type; `bytes` row-major
+  /// little-endian, one byte per bool.
+  struct BoundInput {
+    int64_t dataType = 0;
+    llvm::SmallVector<int64_t> shape;
+    std::vector<char> bytes;
+    std::string source; // where the value came from, for diagnostics
+  };
+  llvm::StringMap<BoundInput> inputValues;
+
   /// Sizes for named symbolic dims (ONNX `dim_param`), e.g. {"batch": 4, "seq": 128}.
   llvm::StringMap<int64_t> symbolicDims;
 

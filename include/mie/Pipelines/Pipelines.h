@@ -8,6 +8,7 @@
 #ifndef MIE_PIPELINES_PIPELINES_H
 #define MIE_PIPELINES_PIPELINES_H
 
+#include "mie/Import/OnnxImporter.h"
 #include "mie/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -163,6 +164,10 @@ std::string buildMemoryReport(ModuleOp module);
 std::string buildMemoryPlot(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
+
+/// Reads a .npy or ONNX TensorProto .pb file into a graph input's compile-time value
+/// (`mie-compile --input-value`); returns an error message, empty on success.
+std::string readBoundInput(StringRef path, OnnxImportOptions::BoundInput &bound);
 
 } // namespace mlir::mie
 

@@ -1,4 +1,4 @@
-//===- OnnxCompositeGridSample.cpp - GridSample, RoiAlign, DeformConv -----===//
+//===- OnnxCompositeGridSample.cpp - GridSample, RoiAlign, DeformConv, ... -===//
 //
 // GridSample (2-D and 3-D) written in ms ops, following ONNX's reference: each sampling point's
 // normalized coordinates become input coordinates (align_corners or not); nearest rounds half to
@@ -7,7 +7,7 @@
 // border: clamped, reflection: reflected). Every tap is one ms.gather_elements of the input
 // flattened to [N, C, spatial], weighted by the product of its per-dim linear or cubic
 // (Keys, a = -0.75) coefficients. RoiAlign and DeformConv sample the same way, their taps computed
-// from the ROIs or from the learned offsets.
+// from the ROIs or from the learned offsets. AffineGrid builds the grids GridSample reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -416,10 +416,67 @@ LogicalResult importDeformConv(NodeImporter &n) {
   return finish(n, o, y);
 }
 
+/// AffineGrid: the sampling grid of GridSample for affine matrices theta ([N, 2, 3] or [N, 3, 4]):
+/// each output position's normalized coordinates (x along W first, then y, then z; -1 and 1 at the
+/// corner pixels' centers with align_corners, else at their outer edges), homogeneous, times
+/// theta. The base grid [spatial, 3 or 4] is a constant built at import (in double, rounded once,
+/// as the reference's float64 arange), so the op is one batched product.
+LogicalResult importAffineGrid(NodeImporter &n) {
+  bool alignCorners = n.getInt("align_corners", 0) != 0;
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType thetaType = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> size = knownInts(n, 1, "size");
+  if (failed(size))
+    return failure();
+  if (size->size() != 4 && size->size() != 5)
+    return n.error() << "size " << listToString(*size)
+                     << " must be [N, C, H, W] or [N, C, D, H, W]";
+  int64_t dims = size->size() - 2, batch = (*size)[0];
+  if (!isa<FloatType>(thetaType.getElementType()) || thetaType.getRank() != 3 ||
+      thetaType.getDimSize(1) != dims || thetaType.getDimSize(2) != dims + 1)
+    return n.error() << "theta " << thetaType << " must be float [N, " << dims << ", " << dims + 1
+                     << "] for size " << listToString(*size);
+  if (thetaType.getDimSize(0) != batch)
+    return n.error() << "theta has " << thetaType.getDimSize(0) << " matrices, size asks for "
+                     << batch;
+  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(*size).drop_front(2);
+  if (llvm::any_of(spatial, [](int64_t d) { return d < 1; }) ||
+      !isReasonableShape(SmallVector<int64_t>{product(spatial), dims + 1}))
+    return n.error() << "size " << listToString(*size) << " is not a valid grid";
+  auto coordinate = [&](int64_t i, int64_t extent) {
+    if (alignCorners)
+      return extent == 1 ? -1.0 : -1.0 + 2.0 * double(i) / double(extent - 1);
+    return -1.0 + (2.0 * double(i) + 1.0) / double(extent);
+  };
+  // Row p of the base grid: the coordinates of position p (row-major over D, H, W), x first.
+  int64_t points = product(spatial);
+  SmallVector<double> base;
+  base.reserve(points * (dims + 1));
+  SmallVector<int64_t> index(dims, 0);
+  for (int64_t p = 0; p < points; ++p) {
+    for (int64_t d = dims - 1; d >= 0; --d)
+      base.push_back(coordinate(index[d], spatial[d]));
+    base.push_back(1.0);
+    for (int64_t d = dims - 1; d >= 0 && ++index[d] == spatial[d]; --d)
+      index[d] = 0;
+  }
+  Ops o(n);
+  Type et = thetaType.getElementType();
+  Value grid = o.constant(KnownTensor::fromFloats({points, dims + 1}, et, base));
+  // [points, dims + 1] x theta^T [N, dims + 1, dims] -> [N, points, dims].
+  Value y = o.op<ms::MatMulOp>(grid, o.transpose(o.in(0), {0, 2, 1}), TypeAttr());
+  SmallVector<int64_t> outShape = {batch};
+  outShape.append(spatial.begin(), spatial.end());
+  outShape.push_back(dims);
+  return finish(n, o, o.reshape(y, outShape));
+}
+
 } // namespace
 
 void mlir::mie::onnx_import::composite::registerCompositeSamplingOps(OnnxOpTable &table) {
   table["GridSample"] = {importGridSample, 2, 2, 16};
   table["RoiAlign"] = {importRoiAlign, 3, 3, 10};
   table["DeformConv"] = {importDeformConv, 3, 5, 19};
+  table["AffineGrid"] = {importAffineGrid, 2, 2, 20};
 }

@@ -949,11 +949,64 @@ mlir::mie::onnx_import::intsFromAttrOrInput(NodeImporter &node, StringRef attrNa
 // Entry point
 //===----------------------------------------------------------------------===//
 
+/// Turns the graph inputs bound by `opts.inputValues` into initializers: same element type as the
+/// model declares, a shape that agrees with its declared static dims, within the tensor limit.
+static LogicalResult bindInputValues(OnnxModel &model, MLIRContext &ctx,
+                                     const OnnxImportOptions &opts) {
+  Location fileLoc = FileLineColLoc::get(&ctx, model.path, 0, 0);
+  for (const auto &entry : opts.inputValues) {
+    StringRef name = entry.getKey();
+    const OnnxImportOptions::BoundInput &bound = entry.getValue();
+    auto input = llvm::find_if(model.inputs, [&](const OnnxGraphValue &v) { return v.name == name; });
+    if (input == model.inputs.end())
+      return emitError(fileLoc) << "input value given for '" << name
+                                << "', which is not a graph input";
+    if (opts.inputShapes.contains(name))
+      return emitError(fileLoc) << "input '" << name << "' is given both a shape and a value";
+    if (bound.dataType != input->dataType)
+      return emitError(fileLoc) << "input value for '" << name << "' (" << bound.source
+                                << ") is " << dataTypeName(bound.dataType)
+                                << ", but the model declares " << dataTypeName(input->dataType);
+    Type elementType = elementTypeFor(&ctx, input->dataType);
+    if (!elementType)
+      return emitError(fileLoc) << "graph input '" << name << "' has unsupported element type "
+                                << dataTypeName(input->dataType);
+    bool agrees = !input->dims || input->dims->size() == bound.shape.size();
+    for (size_t d = 0; agrees && input->dims && d < bound.shape.size(); ++d)
+      agrees = (*input->dims)[d].size < 0 || (*input->dims)[d].size == bound.shape[d];
+    if (!agrees || !isReasonableShape(bound.shape))
+      return emitError(fileLoc) << "input value for '" << name << "' (" << bound.source
+                                << ") has shape " << listToString(bound.shape)
+                                << ", which the model's declaration of it does not allow";
+    auto type = RankedTensorType::get(bound.shape, elementType);
+    std::optional<uint64_t> bytes = tensorBytes(type);
+    if (!bytes || *bytes > opts.maxTensorBytes)
+      return emitError(fileLoc) << "input value for '" << name << "' is larger than the "
+                                << formatByteLimit(opts.maxTensorBytes)
+                                << " one tensor may have (--max-tensor-bytes)";
+    if (*bytes != bound.bytes.size())
+      return emitError(fileLoc) << "input value for '" << name << "' (" << bound.source
+                                << ") holds " << bound.bytes.size() << " bytes, its shape needs "
+                                << *bytes;
+    OnnxTensor tensor;
+    tensor.name = name.str();
+    tensor.type = type;
+    tensor.blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(bound.bytes), /*align=*/64, /*dataIsMutable=*/true);
+    if (shouldTrackAsKnown(type))
+      tensor.known = knownFromBytes(type, tensor.blob.getData());
+    model.initializers.push_back(std::move(tensor));
+    model.inputs.erase(input);
+  }
+  return success();
+}
+
 FailureOr<OwningOpRef<ModuleOp>> mlir::mie::importOnnxModel(StringRef path, MLIRContext &ctx,
                                                             const OnnxImportOptions &opts) {
   ctx.loadDialect<ms::MsDialect, func::FuncDialect>();
   OnnxModel model;
-  if (failed(readOnnxModel(path, ctx, opts, model)))
+  if (failed(readOnnxModel(path, ctx, opts, model)) ||
+      failed(bindInputValues(model, ctx, opts)))
     return failure();
   GraphImporter importer(ctx, model, opts);
   return importer.run();

@@ -639,6 +639,46 @@ LogicalResult importPad(NodeImporter &n) {
   return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), *mode, APFloat(value)));
 }
 
+/// CenterCropPad: each axis of `axes` (all by default) cropped or zero-padded to `shape` about its
+/// center: one ms.pad whose negative amounts crop. An odd difference puts its extra element at
+/// the end, as ONNX's reference does.
+LogicalResult importCenterCropPad(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  std::optional<SmallVector<int64_t>> axesAttr = n.getInts("axes");
+  if (n.hasFailed())
+    return failure();
+  FailureOr<SmallVector<int64_t>> target = knownShape(n, 1, "shape", 0);
+  if (failed(target))
+    return failure();
+  SmallVector<int64_t> axes(axesAttr.value_or(SmallVector<int64_t>()));
+  if (!axesAttr)
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, rank);
+  if (failed(normAxes))
+    return failure();
+  if (target->size() != normAxes->size())
+    return n.error() << "shape " << listToString(*target) << " must have one entry per axis ("
+                     << normAxes->size() << ")";
+  SmallVector<int64_t> pads(2 * rank, 0);
+  for (auto [axis, size] : llvm::zip(*normAxes, *target)) {
+    int64_t dim = xType.getDimSize(axis);
+    if (ShapedType::isDynamic(dim))
+      return n.unsupportedFeature() << "center crop or pad of dynamic dim " << axis << " of "
+                                    << xType;
+    int64_t diff = size - dim; // > 0: pad, < 0: crop (negative pads)
+    int64_t half = (diff >= 0 ? diff : -diff) / 2;
+    pads[axis] = diff >= 0 ? half : -half;
+    pads[axis + rank] = diff - pads[axis];
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), ms::PadMode::constant,
+                                       APFloat(0.0)));
+}
+
 } // namespace
 
 void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
@@ -659,4 +699,5 @@ void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
   table["Slice"] = {importSlice, 1, 5};
   table["Split"] = {importSplit, 1, 2};
   table["Pad"] = {importPad, 1, 4};
+  table["CenterCropPad"] = {importCenterCropPad, 2, 2, 18};
 }

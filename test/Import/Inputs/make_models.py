@@ -511,6 +511,13 @@ def symbolic_batch():
                  [vi("input", ["N", 3, "height", None])], [vi("output", None)])
 
 
+@register
+def pads_input():
+    """Pad whose pads are a graph input (bound with --input-value)."""
+    return model([node("Pad", ["x", "pads"], ["y"], name="pad")],
+                 [vi("x", [1, 2, 3, 4]), vi("pads", [8], TensorProto.INT64)], [vi("y", None)])
+
+
 # ----------------------------------------------------------------------------------------------------
 # Errors
 # ----------------------------------------------------------------------------------------------------
