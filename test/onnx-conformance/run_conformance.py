@@ -304,28 +304,47 @@ def run_tool(cmd, timeout):
 DYNAMIC_INPUT = re.compile(r"unsupported dynamic input '([^']*)' of (\S+) at node '([^']*)'")
 
 
-def bound_input_for(model, text, graph_inputs):
-    """The graph input that a `unsupported dynamic input 'what' of Op at node 'N'` report is about:
-    the node's operand named `what` in the op's schema, when that operand is a graph input; None
-    when there is no such report or the operand is computed (binding cannot help then)."""
+def bound_inputs_for(model, text, graph_inputs):
+    """The graph inputs to bind for a `unsupported dynamic input 'what' of Op at node 'N'` report:
+    the node's operand named `what` in the op's schema when that operand is a graph input, else the
+    integer graph inputs it is computed from (a shape tensor through Shape/Slice/Concat
+    arithmetic); [] when there is no such report or nothing to bind."""
     m = DYNAMIC_INPUT.search(text)
     if not m:
-        return None
+        return []
     what, op_type, node_name = m.groups()
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
     try:
         names = [i.name for i in onnx.defs.get_schema(op_type, opset).inputs]
     except Exception:
-        return None
+        return []
     if what not in names:
-        return None
+        return []
     index = names.index(what)
+    producer = {o: nd for nd in model.graph.node for o in nd.output}
+    integer = {i.name for i in model.graph.input
+               if i.type.tensor_type.elem_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32)}
     for node in model.graph.node:
         if node.op_type != op_type or (node.name and node.name != node_name):
             continue
-        if index < len(node.input) and node.input[index] in graph_inputs:
-            return node.input[index]
-    return None
+        if index >= len(node.input) or not node.input[index]:
+            continue
+        operand = node.input[index]
+        if operand in graph_inputs:
+            return [operand]
+        found, todo, seen = [], [operand], set()
+        while todo:
+            v = todo.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if v in graph_inputs and v in integer:
+                found.append(v)
+            elif v in producer:
+                todo.extend(i for i in producer[v].input if i)
+        if found:
+            return sorted(found)
+    return []
 
 
 def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, compile_args=()):
@@ -370,10 +389,10 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
             rc, out, err = compile_for(sets[0] if sets else path, pkg)
             if rc is None or rc == 0 or not sets:
                 break
-            more = bound_input_for(model, err + out, set(in_names))
-            if more is None or more in bound:
+            more = [b for b in bound_inputs_for(model, err + out, set(in_names)) if b not in bound]
+            if not more:
                 break
-            bound.append(more)
+            bound.extend(more)
         if rc is None:
             res.update(reason="compile timeout", detail="mie-compile ran over %ds" % compile_timeout)
             return res

@@ -1,9 +1,10 @@
-//===- OnnxCompositeIndexingOps.cpp - ReverseSequence, TensorScatter, ... -===//
+//===- OnnxCompositeIndexingOps.cpp - ReverseSequence, Col2Im, ... --------===//
 //
 // Ops that move elements to positions computed at run time, written with ms.gather_elements or
 // ms.scatter_elements and index arithmetic in ms ops: ReverseSequence (each batch entry's first
 // sequence_lens[b] steps reversed), TensorScatter (opset 24's key/value cache update, linear or
-// circular) and MaxUnpool (the values scattered to their pooling indices in a zero tensor).
+// circular), MaxUnpool (the values scattered to their pooling indices in a zero tensor) and
+// Col2Im (sliding blocks added into an image).
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,10 +148,98 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
   return finish(n, o, o.reshape(flat, outShape));
 }
 
+/// Col2Im: the sum of sliding blocks into an image (PyTorch's fold). Input [N, C * K, L] holds,
+/// for each channel c and kernel position k (row-major over block_shape), the values of the L
+/// blocks (row-major over the block grid); each lands at block * stride + k * dilation of the
+/// padded image, overlapping ones add, and the padding is dropped. The landing positions are known
+/// at import, so the op is one ms.scatter_elements (add) into a zero padded image and a slice.
+LogicalResult importCol2Im(NodeImporter &n) {
+  RankedTensorType xType = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> image = knownInts(n, 1, "image_shape");
+  if (failed(image))
+    return failure();
+  FailureOr<SmallVector<int64_t>> block = knownInts(n, 2, "block_shape");
+  if (failed(block))
+    return failure();
+  int64_t dims = image->size();
+  auto attr = [&](StringRef name, int64_t count, int64_t fill) {
+    return n.getInts(name).value_or(SmallVector<int64_t>(count, fill));
+  };
+  SmallVector<int64_t> strides = attr("strides", dims, 1), dilations = attr("dilations", dims, 1),
+                       pads = attr("pads", 2 * dims, 0);
+  if (n.hasFailed())
+    return failure();
+  if (dims < 1 || (int64_t)block->size() != dims || (int64_t)strides.size() != dims ||
+      (int64_t)dilations.size() != dims || (int64_t)pads.size() != 2 * dims)
+    return n.error() << "image_shape " << listToString(*image) << ", block_shape "
+                     << listToString(*block) << ", strides, dilations and pads "
+                     << listToString(pads) << " must agree in their number of dims";
+  auto positive = [](ArrayRef<int64_t> v) { return llvm::all_of(v, [](int64_t x) { return x > 0; }); };
+  if (!positive(*image) || !positive(*block) || !positive(strides) || !positive(dilations) ||
+      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return n.error() << "image_shape, block_shape, strides and dilations must be positive and pads "
+                        "non-negative";
+  if (xType.getRank() != 3 || !xType.hasStaticShape())
+    return n.error() << "input " << xType << " must be a static [N, C * prod(block_shape), L]";
+  int64_t taps = product(*block), batch = xType.getDimSize(0);
+  if (xType.getDimSize(1) % taps != 0)
+    return n.error() << "input dim 1 (" << xType.getDimSize(1)
+                     << ") must be a multiple of prod(block_shape) = " << taps;
+  int64_t channels = xType.getDimSize(1) / taps;
+  SmallVector<int64_t> grid, padded;
+  for (int64_t d = 0; d < dims; ++d) {
+    padded.push_back((*image)[d] + pads[d] + pads[d + dims]);
+    int64_t span = padded.back() - (dilations[d] * ((*block)[d] - 1) + 1);
+    if (span < 0)
+      return n.error() << "block " << listToString(*block) << " does not fit the padded image "
+                       << listToString(padded);
+    grid.push_back(span / strides[d] + 1);
+  }
+  int64_t blocks = product(grid);
+  if (xType.getDimSize(2) != blocks)
+    return n.error() << "input dim 2 (" << xType.getDimSize(2) << ") must be the number of blocks, "
+                     << blocks << " (" << listToString(grid) << ")";
+  int64_t cells = product(padded);
+  if (!isReasonableShape(SmallVector<int64_t>{batch, channels, cells}))
+    return n.error() << "padded image " << listToString(padded) << " is too large";
+  // Where element (k, l) of each channel lands in the flattened padded image.
+  SmallVector<double> landing;
+  landing.reserve(taps * blocks);
+  SmallVector<int64_t> k(dims, 0), l(dims, 0);
+  auto step = [&](SmallVector<int64_t> &index, ArrayRef<int64_t> extent) {
+    for (int64_t d = dims - 1; d >= 0 && ++index[d] == extent[d]; --d)
+      index[d] = 0;
+  };
+  for (int64_t t = 0; t < taps; ++t, step(k, *block)) {
+    for (int64_t b = 0; b < blocks; ++b, step(l, grid)) {
+      int64_t flat = 0;
+      for (int64_t d = 0; d < dims; ++d)
+        flat = flat * padded[d] + l[d] * strides[d] + k[d] * dilations[d];
+      landing.push_back(double(flat));
+    }
+  }
+  Ops o(n);
+  Type i64 = IntegerType::get(xType.getContext(), 64);
+  Value index = o.constant(KnownTensor::fromFloats({1, 1, taps * blocks}, i64, landing));
+  index = o.expand(index, {batch, channels, taps * blocks});
+  Value zeros = o.expand(o.scalar(xType.getElementType(), 0.0), {batch, channels, cells});
+  Value summed = o.op<ms::ScatterElementsOp>(zeros, index,
+                                             o.reshape(o.in(0), {batch, channels, taps * blocks}),
+                                             uint64_t(2), ms::ScatterReduction::add);
+  SmallVector<int64_t> paddedShape = {batch, channels}, starts(2, 0), sizes = {batch, channels},
+                       unit(dims + 2, 1);
+  paddedShape.append(padded);
+  starts.append(pads.begin(), pads.begin() + dims);
+  sizes.append(*image);
+  Value y = o.slice(o.reshape(summed, paddedShape), starts, sizes, unit);
+  return finish(n, o, y);
+}
+
 } // namespace
 
 void mlir::mie::onnx_import::composite::registerCompositeIndexingOps(OnnxOpTable &table) {
   table["ReverseSequence"] = {importReverseSequence, 2, 2, 10};
   table["TensorScatter"] = {importTensorScatter, 2, 3, 24};
   table["MaxUnpool"] = {importMaxUnpool, 2, 3, 9};
+  table["Col2Im"] = {importCol2Im, 3, 3, 18};
 }

@@ -389,6 +389,28 @@ def resize10_cubic():
                  [floats("scales", np.array([1, 1, 2, 2], np.float32))], opset=10)
 
 
+@register
+def col2im():
+    """Col2Im of 2x2 blocks, stride 1, pad 1 on each side of a 3x3 image: 4 x 4 = 16 blocks."""
+    return model([node("Col2Im", ["x", "image_shape", "block_shape"], ["y"], name="fold",
+                       pads=[1, 1, 1, 1])],
+                 [vi("x", [1, 8, 16])], outs("y"),
+                 [ints("image_shape", [3, 3]), ints("block_shape", [2, 2])], opset=18)
+
+
+@register
+def center_crop_pad():
+    """CenterCropPad of [5, 4, 3] to 2 rows (crop 3: 1 before, 2 after) and 7 columns (pad 3)."""
+    return model([node("CenterCropPad", ["x", "shape"], ["y"], name="ccp", axes=[0, -2])],
+                 [vi("x", [5, 4, 3])], outs("y"), [ints("shape", [2, 7])], opset=18)
+
+
+@register
+def affine_grid():
+    return model([node("AffineGrid", ["theta", "size"], ["grid"], name="grid", align_corners=1)],
+                 [vi("theta", [2, 2, 3])], outs("grid"), [ints("size", [2, 1, 2, 3])], opset=20)
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in MODELS:
         sys.exit(f"usage: {sys.argv[0]} NAME OUT.onnx\n  names: {' '.join(sorted(MODELS))}")
