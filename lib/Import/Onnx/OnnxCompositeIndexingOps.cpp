@@ -124,10 +124,15 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
                      << " must have " << spatial << " and " << 2 * spatial << " entries";
   if (iType.getShape() != xType.getShape() || !iType.getElementType().isSignlessInteger(64))
     return n.error() << "indices " << iType << " must be int64 of X's shape " << xType;
-  SmallVector<int64_t> outShape(xType.getShape().take_front(2));
+  // The indices address the inferred (unpadded pooling input) shape; an explicit output_shape
+  // puts that block at its origin and fills the rest with zeros, as ONNX's reference does.
+  SmallVector<int64_t> inferred(xType.getShape().take_front(2));
   for (int64_t d = 0; d < spatial; ++d)
-    outShape.push_back((xType.getDimSize(d + 2) - 1) * strides[d] - pads[d] -
-                       pads[d + spatial] + (*kernel)[d]);
+    inferred.push_back((xType.getDimSize(d + 2) - 1) * strides[d] - pads[d] - pads[d + spatial] +
+                       (*kernel)[d]);
+  if (!isReasonableShape(inferred))
+    return n.error() << "output shape " << listToString(inferred) << " is not valid";
+  SmallVector<int64_t> growth(2 * rank, 0);
   if (n.hasInput(2)) {
     FailureOr<SmallVector<int64_t>> known = knownInts(n, 2, "output_shape");
     if (failed(known))
@@ -135,17 +140,21 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
     if ((int64_t)known->size() != rank)
       return n.error() << "output_shape " << listToString(*known) << " must have " << rank
                        << " entries";
-    outShape = *known;
+    for (int64_t d = 0; d < rank; ++d) {
+      growth[rank + d] = (*known)[d] - inferred[d];
+      if (growth[rank + d] < 0 || (d < 2 && growth[rank + d] != 0))
+        return n.error() << "output_shape " << listToString(*known)
+                         << " must keep N and C and be at least the unpooled shape "
+                         << listToString(inferred);
+    }
   }
-  if (!isReasonableShape(outShape))
-    return n.error() << "output shape " << listToString(outShape) << " is not valid";
-  int64_t total = product(outShape), count = xType.getNumElements();
+  int64_t total = product(inferred), count = xType.getNumElements();
   Ops o(n);
   Value zeros = o.expand(o.scalar(xType.getElementType(), 0.0), {total});
   Value flat = o.op<ms::ScatterElementsOp>(zeros, o.reshape(o.in(1), {count}),
                                            o.reshape(o.in(0), {count}), uint64_t(0),
                                            ms::ScatterReduction::none);
-  return finish(n, o, o.reshape(flat, outShape));
+  return finish(n, o, o.pad(o.reshape(flat, inferred), growth));
 }
 
 /// Col2Im: the sum of sliding blocks into an image (PyTorch's fold). Input [N, C * K, L] holds,

@@ -399,6 +399,15 @@ def col2im():
 
 
 @register
+def max_unpool_output_shape():
+    """MaxUnpool to an explicit 5x5 output: indices address the inferred 4x4, padded at the end."""
+    return model([node("MaxUnpool", ["x", "indices", "shape"], ["y"], name="unpool5",
+                       kernel_shape=[2, 2], strides=[2, 2])],
+                 [vi("x", [1, 1, 2, 2]), vi("indices", [1, 1, 2, 2], TensorProto.INT64)],
+                 outs("y"), [ints("shape", [1, 1, 5, 5])], opset=11)
+
+
+@register
 def center_crop_pad():
     """CenterCropPad of [5, 4, 3] to 2 rows (crop 3: 1 before, 2 after) and 7 columns (pad 3)."""
     return model([node("CenterCropPad", ["x", "shape"], ["y"], name="ccp", axes=[0, -2])],
