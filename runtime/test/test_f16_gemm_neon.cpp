@@ -124,8 +124,8 @@ void checkF16Tile(const F16Tile &t, int64_t k, int64_t m, int64_t n, const Epilo
        residualInC ? c.data() : resH.data(), residualInC ? cOff : 0, ldr, lo, hi);
   if (fml) {
     std::vector<uint16_t> cf = c0H;
-    t.fml(aH.data(), 0, bH.data(), 0, ldb, cf.data(), cOff, ldc, k, m, n, e.flags, biasH.data(),
-          0, residualInC ? cf.data() : resH.data(), residualInC ? cOff : 0, ldr, lo, hi);
+    t.fml(aH.data(), 0, bH.data(), 0, ldb, cf.data(), cOff, ldc, k, m, n, e.flags, biasH.data(), 0,
+          residualInC ? cf.data() : resH.data(), residualInC ? cOff : 0, ldr, lo, hi);
     ASSERT_EQ(std::memcmp(c.data(), cf.data(), c.size() * 2), 0)
         << t.name << " " << e.name << " k=" << k << " m=" << m << " n=" << n
         << ": the FMLAL build differs from the base build";
@@ -224,8 +224,8 @@ TEST(UKernelF16Tiles, StoreRoundsOnceAsIeeeSays) {
       a[p * t.mr] = toHalf(aCol[p]);
       b[p * t.nr] = toHalf(bRow[p]);
     }
-    t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, t.nr, k, 1, 1, 0, nullptr, 0, nullptr, 0,
-         0, 0, 0);
+    t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, t.nr, k, 1, 1, 0, nullptr, 0, nullptr, 0, 0,
+         0, 0);
     return c[0];
   };
   // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: even is 1. 1 + 3 * 2^-11: even is 1 + 2^-9.
@@ -252,9 +252,10 @@ TEST(UKernelF16Packing, ConvNchwPanelsMatchIm2col) {
   struct Case {
     int64_t C, H, W, KH, KW, SH, SW, PH, PW, DH, DW;
   };
-  for (const Case &cs : {Case{3, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1}, Case{5, 9, 8, 3, 3, 2, 2, 1, 1, 1, 1},
-                         Case{4, 6, 6, 1, 1, 1, 1, 0, 0, 1, 1}, Case{2, 11, 10, 3, 3, 3, 3, 2, 1, 2, 2},
-                         Case{3, 8, 8, 7, 7, 2, 2, 3, 3, 1, 1}}) {
+  for (const Case &cs :
+       {Case{3, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1}, Case{5, 9, 8, 3, 3, 2, 2, 1, 1, 1, 1},
+        Case{4, 6, 6, 1, 1, 1, 1, 0, 0, 1, 1}, Case{2, 11, 10, 3, 3, 3, 3, 2, 1, 2, 2},
+        Case{3, 8, 8, 7, 7, 2, 2, 3, 3, 1, 1}}) {
     const int64_t OH = (cs.H + 2 * cs.PH - cs.DH * (cs.KH - 1) - 1) / cs.SH + 1;
     const int64_t OW = (cs.W + 2 * cs.PW - cs.DW * (cs.KW - 1) - 1) / cs.SW + 1;
     const int64_t K = cs.C * cs.KH * cs.KW, P = OH * OW;
@@ -307,8 +308,7 @@ TEST(UKernelF16Packing, LhsPanelsBothLayouts) {
             for (int64_t r = 0; r < mr; ++r) {
               const int64_t i = t * mr + r;
               const uint16_t want =
-                  i >= mc ? 0
-                          : (trans ? a[(k0 + kk) * lda + m0 + i] : a[(m0 + i) * lda + k0 + kk]);
+                  i >= mc ? 0 : (trans ? a[(k0 + kk) * lda + m0 + i] : a[(m0 + i) * lda + k0 + kk]);
               ASSERT_EQ(dst[(t * kc + kk) * mr + r], want)
                   << "trans=" << trans << " mr=" << mr << " mc=" << mc << " row " << i << " k "
                   << kk;

@@ -23,6 +23,7 @@
 #include "mie_ukernels.h"
 #include "ukernel_bf16.h"
 #include "ukernel_vector.h"
+// After ukernel_vector.h, which it builds on.
 #include "f32_tile.h"
 
 #if defined(__ARM_FEATURE_FP16_FML)
@@ -84,9 +85,9 @@ MIE_UK_INLINE void loadHalfTile(vf (&t)[MR][NV], const uint16_t *p, int64_t ld, 
 /// finishTile (f32_tile.h) for f16 bias, residual and C: the epilogue on the f32 registers, then
 /// the one rounding. The residual is read whole before the first store, so it may be C itself.
 template <int MR, int NV>
-MIE_UK_INLINE void finishHalfTile(vf (&acc)[MR][NV], uint16_t *c, int64_t ldc, int64_t m,
-                                  int64_t n, int64_t flags, const uint16_t *bias,
-                                  const uint16_t *res, int64_t ldr, float lo, float hi) {
+MIE_UK_INLINE void finishHalfTile(vf (&acc)[MR][NV], uint16_t *c, int64_t ldc, int64_t m, int64_t n,
+                                  int64_t flags, const uint16_t *bias, const uint16_t *res,
+                                  int64_t ldr, float lo, float hi) {
   constexpr int NR = NV * VL;
   const bool transposed = flags & MIE_UK_TRANSPOSE_C;
   if (flags & MIE_UK_EPILOGUE) {
@@ -146,9 +147,9 @@ MIE_UK_INLINE void fmlalRows(vf (&acc)[R][NV], const float16x8_t *bh, const floa
   if constexpr (I < R) {
     for (int v = 0; v < NV; ++v) {
       const float32x4_t s = __builtin_bit_cast(float32x4_t, acc[I][v]);
-      acc[I][v] = __builtin_bit_cast(
-          vf, (v & 1) ? vfmlalq_laneq_high_f16(s, bh[v / 2], ah[I / 8], I % 8)
-                      : vfmlalq_laneq_low_f16(s, bh[v / 2], ah[I / 8], I % 8));
+      acc[I][v] =
+          __builtin_bit_cast(vf, (v & 1) ? vfmlalq_laneq_high_f16(s, bh[v / 2], ah[I / 8], I % 8)
+                                         : vfmlalq_laneq_low_f16(s, bh[v / 2], ah[I / 8], I % 8));
     }
     fmlalRows<I + 1, R, NV>(acc, bh, ah);
   }
@@ -213,8 +214,8 @@ MIE_UK_INLINE void halfTileProducts(vf (&acc)[R][NV], const uint16_t *__restrict
 template <int R, int NV, int stride>
 MIE_UK_INLINE void halfTileRows(const uint16_t *__restrict a, const uint16_t *__restrict b,
                                 int64_t ldb, uint16_t *c, int64_t ldc, int64_t k, int64_t m,
-                                int64_t n, int64_t flags, const uint16_t *bias,
-                                const uint16_t *res, int64_t ldr, float lo, float hi) {
+                                int64_t n, int64_t flags, const uint16_t *bias, const uint16_t *res,
+                                int64_t ldr, float lo, float hi) {
   vf acc[R][NV];
   if (flags & MIE_UK_ACCUMULATE) {
     loadHalfTile<R, NV>(acc, c, ldc, m, n, flags & MIE_UK_TRANSPOSE_C);
@@ -235,13 +236,13 @@ MIE_UK_INLINE void halfTileRows(const uint16_t *__restrict a, const uint16_t *__
 template <int MR, int NV>
 MIE_UK_INLINE void halfGemmTile(const uint16_t *__restrict a, const uint16_t *__restrict b,
                                 int64_t ldb, uint16_t *c, int64_t ldc, int64_t k, int64_t m,
-                                int64_t n, int64_t flags, const uint16_t *bias,
-                                const uint16_t *res, int64_t ldr, float lo, float hi) {
+                                int64_t n, int64_t flags, const uint16_t *bias, const uint16_t *res,
+                                int64_t ldr, float lo, float hi) {
   if (MR > 1 && m == 1)
     return halfTileRows<1, NV, MR>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
   withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
-    halfTileRows<MR, decltype(v)::value, MR>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr,
-                                             lo, hi);
+    halfTileRows<MR, decltype(v)::value, MR>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo,
+                                             hi);
   });
 }
 
@@ -249,8 +250,7 @@ MIE_UK_INLINE void halfGemmTile(const uint16_t *__restrict a, const uint16_t *__
 
 #define MIE_UK_F16_CONCAT2(a, b) a##b
 #define MIE_UK_F16_CONCAT(a, b) MIE_UK_F16_CONCAT2(a, b)
-#define MIE_UK_F16_NAME(MR, NR)                                                                    \
-  MIE_UK_F16_CONCAT(mie_uk_f16_gemm_##MR##x##NR##_, MIE_UK_F16_SUFFIX)
+#define MIE_UK_F16_NAME(MR, NR) MIE_UK_F16_CONCAT(mie_uk_f16_gemm_##MR##x##NR##_, MIE_UK_F16_SUFFIX)
 
 // The f16 tiles have the NEON f32 tiles' shapes; not inlined, as the f32 tiles are not.
 #define MIE_UK_F16_TILE_avx512(MR, NR)
