@@ -1,10 +1,15 @@
 // ukernel_bench: GFLOP/s of every f32 GEMM tile this CPU runs, on full tiles with the panels in L1
 // (k = 256), next to this machine's FMA peak measured the same way. The efficiencies in
 // runtime/src/ukernels/f32_gemm_tiles.def come from here. Then, where the CPU has AMX-BF16, the bf16
-// AMX tile (32 x 32, panels in L1/L2) and its packing rates. Never part of the tests.
+// AMX tile (32 x 32, panels in L1/L2) and its packing rates; on AArch64 the f16 tiles (f32 sums)
+// against the f32 ones, and their FMLAL build where the CPU has FEAT_FHM. Never part of the tests.
 //   build/benchmarks/ukernels/ukernel_bench [k]
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
+
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -67,6 +72,58 @@ void benchAmx(int64_t k) {
 }
 #endif
 
+#if defined(__aarch64__)
+} // namespace
+extern "C" {
+#define MIE_UK_F16_BENCH_FML_avx512(MR, NR)
+#define MIE_UK_F16_BENCH_FML_avx2(MR, NR)
+#define MIE_UK_F16_BENCH_FML_neon(MR, NR) MIE_UK_DECLARE_F16_GEMM_TILE(neon_fp16fml, MR, NR)
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_BENCH_FML_##isa(MR, NR)
+#include "ukernels/f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+}
+namespace {
+
+using F16TileFn = void (*)(const uint16_t *, int64_t, const uint16_t *, int64_t, int64_t,
+                           uint16_t *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           const uint16_t *, int64_t, const uint16_t *, int64_t, int64_t, float,
+                           float);
+
+/// The f16 tiles on full tiles (f16 panels in L1, f32 sums, one rounding at the store): the base
+/// build (widened in registers) and the FMLAL one, which only FEAT_FHM CPUs run.
+void benchF16(int64_t k) {
+  struct F16Tile {
+    int mr, nr;
+    F16TileFn base, fml;
+  };
+  const F16Tile tiles[] = {
+#define MIE_UK_F16_BENCH_avx512(MR, NR)
+#define MIE_UK_F16_BENCH_avx2(MR, NR)
+#define MIE_UK_F16_BENCH_neon(MR, NR)                                                              \
+  {MR, NR, mie_uk_f16_gemm_##MR##x##NR##_neon, mie_uk_f16_gemm_##MR##x##NR##_neon_fp16fml},
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_BENCH_##isa(MR, NR)
+#include "ukernels/f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+  };
+  const bool fml = getauxval(AT_HWCAP) & HWCAP_ASIMDFHM;
+  std::vector<uint16_t> a(k * 32, 0x3800), b(k * 64, 0x3400), c(32 * 64, 0);
+  for (const F16Tile &t : tiles) {
+    auto rate = [&](F16TileFn fn) {
+      return bestRate(40000000 / (t.mr * t.nr * k / 64 + 1), 2.0 * t.mr * t.nr * k, [&](int64_t n) {
+        for (int64_t i = 0; i < n; ++i)
+          fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, 64, k, t.mr, t.nr, MIE_UK_EPILOGUE,
+             c.data(), 0, c.data(), 0, 64, 0, 0);
+      });
+    };
+    const std::string name = "f16_gemm_" + std::to_string(t.mr) + "x" + std::to_string(t.nr) + "_neon";
+    if (fml)
+      std::printf("%-28s %8.1f   (FMLAL build %.1f)\n", name.c_str(), rate(t.base), rate(t.fml));
+    else
+      std::printf("%-28s %8.1f   (no FEAT_FHM: FMLAL build not run)\n", name.c_str(), rate(t.base));
+  }
+}
+#endif
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -121,6 +178,9 @@ int main(int argc, char **argv) {
 #if defined(__x86_64__)
   if (supported("amx"))
     benchAmx(k);
+#endif
+#if defined(__aarch64__)
+  benchF16(k);
 #endif
   return 0;
 }

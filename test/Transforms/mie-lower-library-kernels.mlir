@@ -702,3 +702,39 @@ func.func @qconv(%x: memref<2x5x9x9xi8>, %w: memref<3456xi8>, %b: memref<70xi32>
   mie.qconv2d ins(%x, %w, %b, %s : memref<2x5x9x9xi8>, memref<3456xi8>, memref<70xi32>, memref<70xf32>) outs(%y : memref<2x70x5x5xi8>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 3 : i64, output_min = 3 : i64, output_max = 255 : i64, filter_shape = array<i64: 70, 5, 3, 3>}
   return
 }
+
+// -----
+
+// Tests the lowering of an f16 product on the f16 tiles ("neon_f16", weights packed [ceil(20 / 12),
+// K = 100, 12] in f16): each item packs its rows from f16 over all of K (one K block: the f16
+// output is rounded once) into a stack buffer of 8 rows x 100 k f16 = 400 words, then runs the f16
+// tile with the B row stride nr = 12, the bias per column and the residual read in place.
+// CHECK-LABEL: func.func @gemm_f16_tiles
+// CHECK: mie.kernel "gemm"
+// CHECK-SAME: mie.in_place_input = 3 : i64
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<400xf32>
+// CHECK: func.call @mie_uk_f16_pack_lhs_neon({{.+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64) -> ()
+// CHECK-NOT: scf.if
+// CHECK: func.call @mie_uk_f16_gemm_8x12_neon(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %c12_i64{{[_0-9]*}}, {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
+// CHECK-NOT: mie_uk_f32
+func.func @gemm_f16_tiles(%a: memref<5x100xf16>, %b: memref<2x100x12xf16>, %bias: memref<20xf16>, %r: memref<5x20xf16>, %c: memref<5x20xf16>) {
+  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<2x100x12xf16>) bias(%bias : memref<20xf16>) residual(%r : memref<5x20xf16>) outs(%c : memref<5x20xf16>) {b_packed, accumulator = f32, epilogue = #mie.epilogue<bias, residual, activation = relu>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 100, mc = 8, nc = 24>}
+  return
+}
+
+// -----
+
+// Tests the lowering of an f16 3x3 convolution on the f16 tiles (C = 4, K = 36, F = 8 filters in
+// one f16 panel [1, 36, 8]; 36 pixels in blocks of 24): each item packs its pixel panels with the
+// f16 packing (window 3, 3, 1, 1, 1, 1, 1, 1) into a stack buffer of 24 pixels x 36 k f16 = 432
+// words, then the f16 tiles read them (row stride nr = 12) with the bias per filter.
+// CHECK-LABEL: func.func @conv_f16_tiles
+// CHECK: mie.kernel "conv2d"
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<432xf32>
+// CHECK: func.call @mie_uk_f16_pack_conv_nchw_neon(%{{[^,]+}}, %{{[^,]+}}, %c4_i64{{[_0-9]*}}, %c6_i64{{[_0-9]*}}, %c6_i64{{[_0-9]*}}, %c3_i64{{[_0-9]*}}, %c3_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, {{.+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64) -> ()
+// CHECK: func.call @mie_uk_f16_gemm_8x12_neon(
+// CHECK-NOT: mie_uk_f32
+func.func @conv_f16_tiles(%x: memref<1x4x6x6xf16>, %w: memref<1x36x8xf16>, %bias: memref<8xf16>, %y: memref<1x8x6x6xf16>) {
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) bias(%bias : memref<8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias>, filter_shape = array<i64: 8, 4, 3, 3>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 36, mc = 8, nc = 24>}
+  return
+}

@@ -215,3 +215,30 @@ func.func @channels_last_depthwise(%x: memref<1x3x3x2xf32>, %y: memref<1x2x2x2xf
   return
 }
 }
+
+// -----
+
+// Tests packing for the f16 tiles ("neon_f16"): a filter [F = 2, C = 1, 1, 2] into f16 LHS panels
+// [ceil(2 / 8), K = 2, 8] (k-major, the f32 layout: 1 3 then six zeros, 2 4 then six zeros), and a
+// transposed B [N = 3, K = 2] into f16 RHS panels [ceil(3 / 4), 2, 4] (1 3 5 0, 2 4 6 0); the
+// globals hold f16.
+
+// CHECK-LABEL: func.func @f16_tiles
+// CHECK: %[[W:.+]] = memref.get_global @wh_lhs8_f16 : memref<1x2x8xf16>
+// CHECK: mie.conv2d ins(%{{.+}}, %[[W]] : memref<1x1x4x4xf16>, memref<1x2x8xf16>)
+// CHECK-SAME: filter_shape = array<i64: 2, 1, 1, 2>
+// CHECK: %[[B:.+]] = memref.get_global @bh_rhs4t_f16 : memref<1x2x4xf16>
+// CHECK: mie.gemm ins(%{{.+}}, %[[B]] : memref<1x2xf16>, memref<1x2x4xf16>)
+// CHECK-SAME: b_packed
+// CHECK-NOT: trans_b
+// CHECK: bh_rhs4t_f16: "0x04000000003C0042004500000040004400460000"
+// CHECK: wh_lhs8_f16: "0x04000000003C004200000000000000000000000000400044000000000000000000000000"
+memref.global "private" constant @wh : memref<2x1x1x2xf16> = dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]>
+memref.global "private" constant @bh : memref<3x2xf16> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
+func.func @f16_tiles(%x: memref<1x1x4x4xf16>, %y: memref<1x2x4x3xf16>, %a: memref<1x2xf16>, %c: memref<1x3xf16>) {
+  %w = memref.get_global @wh : memref<2x1x1x2xf16>
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xf16>, memref<2x1x1x2xf16>) outs(%y : memref<1x2x4x3xf16>) {accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
+  %b = memref.get_global @bh : memref<3x2xf16>
+  mie.gemm ins(%a, %b : memref<1x2xf16>, memref<3x2xf16>) outs(%c : memref<1x3xf16>) {trans_b, accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
+  return
+}

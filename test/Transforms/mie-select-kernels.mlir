@@ -513,3 +513,46 @@ func.func @amx_conv(%x: memref<1x64x56x56xbf16>, %y: memref<1x64x56x56xbf16>) {
   return
 }
 }
+
+// -----
+
+// Tests fp16 products summed in f32 on an aarch64 target (what --precision=mixed, fp16 and auto
+// make there): a linear layer with constant weights and a 3x3 convolution of one group take the
+// "neon_f16" tiling (the NEON f32 tiles' shapes, 2-byte panels, all of K in one block: kc = 768
+// and 576), with no widen or narrow kernel around them. A depthwise convolution and a product by
+// an activation keep the f32 kernels on widened copies; a product summed in f16 gets no tiling.
+
+// CHECK-LABEL: func.func @f16_neon
+// CHECK-NOT: "widen"
+// CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>)
+// CHECK-SAME: tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 768, mc = 128, nc = 48, shared_panels = true>
+// CHECK-NOT: "widen"
+// CHECK: mie.conv2d ins(%arg3, %{{.+}} : memref<1x64x56x56xf16>, memref<64x64x3x3xf16>) outs(%arg4 : memref<1x64x56x56xf16>)
+// CHECK-SAME: tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
+// CHECK: mie.kernel "widen" ins(%arg3 : memref<1x64x56x56xf16>)
+// CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x64x56x56xf32>, memref<64x1x3x3xf32>)
+// CHECK-SAME: ukernel = "mie_uk_f32_dwconv_nchw_neon"
+// CHECK: mie.kernel "narrow"
+// CHECK: mie.kernel "widen" ins(%arg0 : memref<128x768xf16>)
+// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<128x768xf32>, memref<768x768xf32>)
+// CHECK-SAME: tiling = #mie.tiling<"neon",
+// CHECK: mie.kernel "narrow"
+// CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>) {accumulator = f16}
+// CHECK-NEXT: return
+module attributes {mie.target = #mie.target<cpu, "aarch64", features = "+neon">} {
+memref.global "private" constant @w16 : memref<768x768xf16> = dense<1.0>
+memref.global "private" constant @c16 : memref<64x64x3x3xf16> = dense<1.0>
+memref.global "private" constant @dw16 : memref<64x1x3x3xf16> = dense<1.0>
+func.func @f16_neon(%x: memref<128x768xf16>, %y: memref<128x768xf16>, %m: memref<768x768xf16>,
+                    %i: memref<1x64x56x56xf16>, %o: memref<1x64x56x56xf16>) {
+  %w = memref.get_global @w16 : memref<768x768xf16>
+  mie.gemm ins(%x, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%y : memref<128x768xf16>) {accumulator = f32}
+  %c = memref.get_global @c16 : memref<64x64x3x3xf16>
+  mie.conv2d ins(%i, %c : memref<1x64x56x56xf16>, memref<64x64x3x3xf16>) outs(%o : memref<1x64x56x56xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>}
+  %dw = memref.get_global @dw16 : memref<64x1x3x3xf16>
+  mie.conv2d ins(%i, %dw : memref<1x64x56x56xf16>, memref<64x1x3x3xf16>) outs(%o : memref<1x64x56x56xf16>) {accumulator = f32, groups = 64 : i64, pads = array<i64: 1, 1, 1, 1>}
+  mie.gemm ins(%x, %m : memref<128x768xf16>, memref<768x768xf16>) outs(%y : memref<128x768xf16>) {accumulator = f32}
+  mie.gemm ins(%x, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%y : memref<128x768xf16>) {accumulator = f16}
+  return
+}
+}

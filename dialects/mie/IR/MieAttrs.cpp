@@ -202,8 +202,9 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
                                  int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc, bool) {
-  if (isa != "avx512" && isa != "avx2" && isa != "neon" && isa != "amx")
-    return emitError() << "unknown microkernel ISA '" << isa << "' (known: avx512, avx2, neon, amx)";
+  if (isa != "avx512" && isa != "avx2" && isa != "neon" && isa != "amx" && isa != "neon_f16")
+    return emitError() << "unknown microkernel ISA '" << isa
+                       << "' (known: avx512, avx2, neon, amx, neon_f16)";
   if (isa == "amx" && (mr != MIE_UK_BF16_AMX_TILE || nr != MIE_UK_BF16_AMX_TILE ||
                        kc % MIE_UK_BF16_AMX_TILE != 0))
     return emitError() << "expects mr = nr = " << MIE_UK_BF16_AMX_TILE << " and kc a multiple of "
@@ -221,5 +222,9 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
 std::string TilingAttr::getTileSymbol() const {
   if (getIsa() == "amx") // f32 C; the bf16 product's tile adds "_bf16c"
     return ("mie_uk_bf16_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_amx").str();
+  // The f16 tiles of AArch64 (f16_gemm_neon.cpp): the NEON f32 tiles' shapes on f16 panels, f32
+  // sums over all of K (kc covers K: the op verifiers check it), one rounding at the store.
+  if (getIsa() == "neon_f16")
+    return ("mie_uk_f16_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_neon").str();
   return ("mie_uk_f32_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_" + getIsa()).str();
 }

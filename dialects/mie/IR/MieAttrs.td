@@ -97,6 +97,11 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     with AMX-BF16): `mr = nr = 32`, and `kc` is all of K rounded up to 32 (the sums stay in the tile
     registers over the whole reduction, so a bf16 output is rounded once).
 
+    The `"neon_f16"` tiling runs an f16 product summed in f32 on AArch64's f16 tiles
+    (`mie_uk_f16_gemm_<mr>x<nr>_neon`): the NEON f32 tiles' shapes on f16 panels, `kc` all of K (a
+    partial sum stored into the f16 output between K blocks would be rounded twice; the op verifiers
+    check it), the epilogue on the f32 sums and one rounding at the store.
+
     The activation operand is packed into panels at run time. By default each work item packs the
     panels of its own block into a stack buffer, once per K block, and runs every tile that reads
     them. With `shared_panels` the whole activation operand is packed once into an arena buffer by a
@@ -108,6 +113,7 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     #mie.tiling<"avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
     #mie.tiling<"avx2", mr = 6, nr = 16, kc = 512, mc = 36, nc = 64, shared_panels = true>
     #mie.tiling<"amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
+    #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
     ```
   }];
   let parameters = (ins StringRefParameter<"microkernel ISA">:$isa, "int64_t":$mr, "int64_t":$nr,

@@ -86,6 +86,16 @@ static LogicalResult checkShape(Operation *op, StringRef name, Value v, ArrayRef
                            << why << "), got " << formatShape(found);
 }
 
+/// The f16 tiles ("neon_f16") take all of K in one call: a partial sum stored into an f16 output
+/// between K blocks would be rounded twice.
+static LogicalResult checkWholeKForF16Tiles(Operation *op, TilingAttr tiling, int64_t k) {
+  if (tiling.getIsa() != "neon_f16" || tiling.getKc() >= k)
+    return success();
+  return op->emitOpError() << "expects kc to cover all of K = " << k
+                           << " with the neon_f16 tiling (the f16 output is rounded once), got kc = "
+                           << tiling.getKc();
+}
+
 /// Checks that the optional bias/residual operands are present exactly when the epilogue uses them
 /// and have the shapes the epilogue adds: bias [biasSize], residual like the output.
 static LogicalResult checkEpilogueOperands(Operation *op, EpilogueAttr epilogue, Value bias,
@@ -290,6 +300,8 @@ LogicalResult Conv2dOp::verify() {
     if (!getTiling())
       return emitOpError("expects a tiling with a packed filter (filter_shape is set)");
     int64_t mr = getTiling()->getMr();
+    if (failed(checkWholeKForF16Tiles(op, *getTiling(), w[1] * w[2] * w[3])))
+      return failure();
     if (std::optional<uint64_t> tile = getWinograd()) {
       if (w[2] != 3 || w[3] != 3 || strides[0] != 1 || strides[1] != 1 || dilations[0] != 1 ||
           dilations[1] != 1)
@@ -401,6 +413,8 @@ LogicalResult GemmOp::verify() {
       return emitOpError("expects alpha = 1 with a packed b (alpha is folded into the panels)");
     int64_t nr = getTiling()->getNr();
     int64_t k = getTransA() ? a[0] : a[1], m = getTransA() ? a[1] : a[0];
+    if (failed(checkWholeKForF16Tiles(op, *getTiling(), k)))
+      return failure();
     int64_t n = getTransC() ? c[0] : c[1];
     // AMX panels hold K rounded up to the tile's 32 (zeros past K), in VNNI pairs.
     const bool amx = getTiling()->getIsa() == "amx";

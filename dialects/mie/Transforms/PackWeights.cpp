@@ -29,6 +29,14 @@ uint16_t floatToBf16(float x) {
   return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
+/// Rounds to f16, to nearest even (overflow to infinity, NaN stays NaN).
+uint16_t floatToF16(float x) {
+  APFloat v(x);
+  bool lost;
+  v.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &lost);
+  return uint16_t(v.bitcastToAPInt().getZExtValue());
+}
+
 struct Packer {
   ModuleOp module;
   SymbolTable symbols;
@@ -39,11 +47,12 @@ struct Packer {
   /// The packed constant global `key` of `shape`: on first use, `fill` writes it from the f32
   /// values of `global` (read only then, so weights shared by several ops are read and packed
   /// once); failure when they cannot be read.
-  /// The packed global holds f32, or with `bf16` the packed values rounded to bf16.
+  /// The packed global holds f32, or with `half` (bf16 or f16) the packed values rounded to it
+  /// (to nearest even; f16 weights of an f16 product are already f16 values, so theirs is exact).
   FailureOr<memref::GlobalOp>
   packOnce(memref::GlobalOp global, StringRef key, ArrayRef<int64_t> shape,
            function_ref<void(ArrayRef<float> w, MutableArrayRef<float> packed)> fill,
-           bool bf16 = false) {
+           FloatType half = {}) {
     if (auto it = cache.find(key); it != cache.end())
       return it->second;
     FailureOr<std::vector<float>> w = readGlobalAsF32(global);
@@ -52,15 +61,17 @@ struct Packer {
     std::vector<float> packed(ShapedType::getNumElements(shape), 0.0f);
     fill(*w, packed);
     std::vector<uint16_t> halves;
-    if (bf16)
+    if (half && half.isBF16())
       llvm::transform(packed, std::back_inserter(halves), floatToBf16);
+    else if (half)
+      llvm::transform(packed, std::back_inserter(halves), floatToF16);
     MLIRContext *ctx = module.getContext();
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type et = bf16 ? Type(BFloat16Type::get(ctx)) : Type(Float32Type::get(ctx));
+    Type et = half ? Type(half) : Type(Float32Type::get(ctx));
     auto memrefType = MemRefType::get(shape, et);
     auto tensorType = RankedTensorType::get(shape, et);
     ArrayRef<char> bytes =
-        bf16 ? ArrayRef<char>(reinterpret_cast<const char *>(halves.data()),
+        half ? ArrayRef<char>(reinterpret_cast<const char *>(halves.data()),
                               halves.size() * sizeof(uint16_t))
              : ArrayRef<char>(reinterpret_cast<const char *>(packed.data()),
                               packed.size() * sizeof(float));
@@ -99,7 +110,8 @@ struct Packer {
     if (!global)
       return conv.emitOpError("needs a constant filter for ukernel '") << *conv.getUkernel() << "'";
     const int64_t c = shape[0], taps = shape[2] * shape[3];
-    const bool bf16 = type.getElementType().isBF16();
+    const FloatType bf16 =
+        type.getElementType().isBF16() ? cast<FloatType>(type.getElementType()) : FloatType();
     std::string key = (global.getSymName() + "_nhwc").str();
     FailureOr<memref::GlobalOp> out =
         packOnce(global, key, {taps, c},
@@ -173,15 +185,19 @@ struct Packer {
                 packed[(row / mr) * kp * mr + (kk / mr) * mr * mr + (row % mr) * mr + kk % mr] =
                     w[row * k + kk];
           },
-          /*bf16=*/true);
+          BFloat16Type::get(conv.getContext()));
     } else {
-      std::string key = (global.getSymName() + "_lhs" + Twine(mr)).str();
-      out = packOnce(global, key, {panels, k, mr},
-                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
-                       for (int64_t row = 0; row < f; ++row)
-                         for (int64_t kk = 0; kk < k; ++kk)
-                           packed[((row / mr) * k + kk) * mr + row % mr] = w[row * k + kk];
-                     });
+      // The same layout in f16 for the f16 tiles ("neon_f16"), else f32.
+      const bool f16 = conv.getTiling()->getIsa() == "neon_f16";
+      std::string key = (global.getSymName() + "_lhs" + Twine(mr) + (f16 ? "_f16" : "")).str();
+      out = packOnce(
+          global, key, {panels, k, mr},
+          [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
+            for (int64_t row = 0; row < f; ++row)
+              for (int64_t kk = 0; kk < k; ++kk)
+                packed[((row / mr) * k + kk) * mr + row % mr] = w[row * k + kk];
+          },
+          f16 ? FloatType(Float16Type::get(conv.getContext())) : FloatType());
     }
     if (failed(out)) {
       conv.removeTilingAttr();
@@ -198,10 +214,13 @@ struct Packer {
   /// op(b) * alpha, b [K, N] (or [N, K] `transposed`) -> RHS panels [ceil(N / nr)][K][nr], keyed
   /// so that every op reading the same weights with the same nr, transposition and alpha shares
   /// them.
+  /// With `half` (the f16 tiles' panels), the panels hold that type.
   FailureOr<memref::GlobalOp> packColumnPanels(memref::GlobalOp global, int64_t n, int64_t k,
-                                               int64_t nr, bool transposed, double alpha) {
+                                               int64_t nr, bool transposed, double alpha,
+                                               FloatType half = {}) {
     std::string key = (global.getSymName() + "_rhs" + Twine(nr) + (transposed ? "t" : "") +
-                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")))
+                       (alpha != 1.0 ? "_a" + Twine(llvm::bit_cast<uint64_t>(alpha)) : Twine("")) +
+                       (half ? "_f16" : ""))
                           .str();
     return packOnce(global, key, {(int64_t)llvm::divideCeil(n, nr), k, nr},
                     [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
@@ -210,7 +229,8 @@ struct Packer {
                           float v = transposed ? w[col * k + kk] : w[kk * n + col];
                           packed[((col / nr) * k + kk) * nr + col % nr] = float(v * alpha);
                         }
-                    });
+                    },
+                    half);
   }
 
   /// op(b) * alpha in bf16, b [K, N] (or [N, K] `transposed`) -> the AMX tile's B panels
@@ -233,7 +253,7 @@ struct Packer {
                      kk % 2] = float(v * alpha);
             }
         },
-        /*bf16=*/true);
+        BFloat16Type::get(global.getContext()));
   }
 
   /// The int8 filter [F, C, KH, KW] of a qconv2d -> the VNNI panels of mie_uk_qu8_pack_filter
@@ -293,6 +313,9 @@ struct Packer {
     FailureOr<memref::GlobalOp> out = failure();
     if (global && gemm.getTiling()->getIsa() == "amx")
       out = packAmxColumnPanels(global, n, k, tb, alpha);
+    else if (global && gemm.getTiling()->getIsa() == "neon_f16")
+      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb, alpha,
+                             Float16Type::get(gemm.getContext()));
     else if (global)
       out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb, alpha);
     if (failed(out)) {

@@ -177,26 +177,30 @@ TilingAttr chooseActivationsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
 
 /// `activationIsN`: the operand packed at run time is the N (vector) side, as for an NCHW
 /// convolution's pixels; else the M (broadcast) side, as for a GEMM's rows.
+/// `f16`: the "neon_f16" tiling of an f16 product on the f16 tiles (the NEON f32 tiles' shapes and
+/// cost model, 2-byte panels, all of K in one block so the f16 output is rounded once).
 TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t minItems,
-                        bool activationIsN) {
+                        bool activationIsN, bool f16 = false) {
+  const int64_t elementBytes = f16 ? 2 : kElementBytes;
+  const StringRef family = f16 ? StringRef("neon_f16") : isa;
   SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
   std::optional<UKernelTile> best =
-      bestTile(tiles, s.m, s.n, nullptr, activationIsN ? kElementBytes * s.m * s.k : 0);
+      bestTile(tiles, s.m, s.n, nullptr, activationIsN ? elementBytes * s.m * s.k : 0);
   if (!best)
     return {};
   int64_t mr = best->mr, nr = best->nr;
   if (!activationIsN)
-    return chooseRowsTiling(ctx, isa, s, minItems, mr, nr, balancedKc(s.k, kRowsMaxKc),
-                            kElementBytes);
+    return chooseRowsTiling(ctx, family, s, minItems, mr, nr,
+                            f16 ? s.k : balancedKc(s.k, kRowsMaxKc), elementBytes);
   auto blocks = [](int64_t panels, int64_t per) { return (int64_t)llvm::divideCeil(panels, per); };
   // K blocks: the vector-side panel (kc x nr) is re-read by every row tile of the inner loop.
-  int64_t kcMax = std::max<int64_t>(64, kL1Budget / (kElementBytes * nr));
-  int64_t kc = balancedKc(s.k, kcMax);
+  int64_t kcMax = std::max<int64_t>(64, kL1Budget / (elementBytes * nr));
+  int64_t kc = f16 ? s.k : balancedKc(s.k, kcMax);
   // Thread blocks: each side's block of kc-long panels fits the L2 budget.
   int64_t mPanels = llvm::divideCeil(s.m, mr), nPanels = llvm::divideCeil(s.n, nr);
-  int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * mr), 1, mPanels);
-  int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
-  int64_t activationBytes = s.batch * kElementBytes * s.k * nPanels * nr;
+  int64_t mcPanels = std::clamp<int64_t>(kL2Budget / (elementBytes * kc * mr), 1, mPanels);
+  int64_t ncPanels = std::clamp<int64_t>(kL2Budget / (elementBytes * kc * nr), 1, nPanels);
+  int64_t activationBytes = s.batch * elementBytes * s.k * nPanels * nr;
 
   // Per-item packing: an item is (image, pixel block) and runs every filter on its panels, so
   // nothing is packed twice. Taken when there are enough pixel blocks, or no room to share.
@@ -204,8 +208,8 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   while (items() < minItems && ncPanels >= 2)
     ncPanels = llvm::divideCeil(ncPanels, 2);
   if (items() >= minItems || activationBytes > kSharedPanelsBudget)
-    return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
-  ncPanels = std::clamp<int64_t>(kL2Budget / (kElementBytes * kc * nr), 1, nPanels);
+    return TilingAttr::get(ctx, family, mr, nr, kc, mcPanels * mr, ncPanels * nr, false);
+  ncPanels = std::clamp<int64_t>(kL2Budget / (elementBytes * kc * nr), 1, nPanels);
   // Shared panels: packed once; items are (image, filter block, pixel block) and only compute, so
   // split the larger block until there is work for every thread (the pool balances dynamically).
   // Larger in elements, not panels: an item streams both blocks (its traffic is K x (mc + nc)
@@ -223,7 +227,7 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
     else
       break;
   }
-  return TilingAttr::get(ctx, isa, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
+  return TilingAttr::get(ctx, family, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
 }
 
 /// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
@@ -265,6 +269,31 @@ bool suitsAmx(GemmOp gemm) {
   std::optional<Type> acc = gemm.getAccumulator();
   return out.getElementType().isBF16() && out.getRank() == 2 && (!acc || acc->isF32()) &&
          isConstantBuffer(gemm.getB());
+}
+
+/// Whether the module's target runs the f16 tiles: every AArch64 CPU (the base build widens in
+/// registers; FCVTL / FCVTN are ARMv8's).
+bool targetHasF16Tiles(StringRef isa) { return isa == "neon"; }
+
+bool isF16(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF16(); }
+
+/// A product for the f16 tiles: 2-D f16 a, b and output summed in f32 (the contract of a reduced
+/// product: an absent accumulator keeps f16 semantics and today's route), constant weights as the
+/// columns, alpha 1 (the weights stay the model's f16 values; scaling them would round again).
+bool suitsF16Tiles(GemmOp gemm) {
+  auto out = cast<MemRefType>(gemm.getOutput().getType());
+  std::optional<Type> acc = gemm.getAccumulator();
+  return isF16(gemm.getOutput()) && isF16(gemm.getA()) && isF16(gemm.getB()) &&
+         out.getRank() == 2 && acc && acc->isF32() && isConstantBuffer(gemm.getB()) &&
+         gemm.getAlpha().convertToDouble() == 1.0;
+}
+
+/// A convolution for the f16 tiles (the NCHW implicit GEMM): f16 image, constant filter and output
+/// summed in f32, one group. Depthwise and grouped ones keep their kernels.
+bool suitsF16TilesConv(Conv2dOp conv) {
+  std::optional<Type> acc = conv.getAccumulator();
+  return isF16(conv.getInput()) && isF16(conv.getFilter()) && isF16(conv.getOutput()) && acc &&
+         acc->isF32() && conv.getGroups() == 1 && isConstantBuffer(conv.getFilter());
 }
 
 /// Image, filter and output in bf16 (bias and residual have the output's type).
@@ -456,6 +485,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
     }
     MLIRContext *ctx = &getContext();
     const bool amx = targetHasAmx(module);
+    const bool f16Tiles = targetHasF16Tiles(chosenIsa);
     SymbolTable symbols(module);
     // Collected first: widening inserts kernels next to the ops it rewrites.
     SmallVector<Operation *> ops;
@@ -486,6 +516,18 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
           conv.setTilingAttr(chooseAmxConvTiling(ctx, shape, minWorkItems));
           continue;
+        }
+        if (f16Tiles && suitsF16TilesConv(conv)) {
+          // The NCHW implicit GEMM on the f16 tiles: filters packed at compile time, pixels at run
+          // time (or read in place by a pointwise one), all of K per tile call.
+          auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+          auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+          GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems,
+                                          /*activationIsN=*/true, /*f16=*/true)) {
+            conv.setTilingAttr(t);
+            continue;
+          }
         }
         // A bf16 depthwise one (summed in f32: no accumulator, or an f32 one) has its own kernel.
         const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
@@ -574,6 +616,13 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         if (amx && suitsAmx(gemm)) {
           gemm.setTilingAttr(chooseAmxTiling(ctx, shape, minWorkItems));
           continue;
+        }
+        if (f16Tiles && suitsF16Tiles(gemm)) {
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems,
+                                          /*activationIsN=*/false, /*f16=*/true)) {
+            gemm.setTilingAttr(t);
+            continue;
+          }
         }
         if (Type wide = wideAccumulatorOf(gemm); wide && wide.isF32())
           widenToF32(gemm, wide, symbols);

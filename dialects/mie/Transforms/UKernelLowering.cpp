@@ -237,7 +237,10 @@ void packConvPanels(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t> w, String
   llvm::append_range(args, windowArgs(ub, op, w));
   args.append({ub.i64(out[3]), ub.i64(p0), ub.i64(np), ub.i64(k0), ub.i64(kc), ub.i64(width),
                ub.ptr(dst), ub.i64(dstOff)});
-  ub.call(("mie_uk_f32_pack_conv_nchw_" + isa).str(), args);
+  // The f16 tiles' panels hold f16 (the same layout).
+  ub.call(isa == "neon_f16" ? std::string("mie_uk_f16_pack_conv_nchw_neon")
+                            : ("mie_uk_f32_pack_conv_nchw_" + isa).str(),
+          args);
 }
 
 
@@ -280,13 +283,17 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const TileEpilogue epi =
       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
   std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
+  // The f16 tiles' panels take half an f32 word an element (buffers are sized in f32 words).
+  auto words = [&](int64_t elements) {
+    return isa == "neon_f16" ? (int64_t)llvm::divideCeil(elements, 2) : elements;
+  };
 
   OpBuilder b(op);
   SmallVector<Value> outs = {op.getOutput()};
   // Shared panels live in the arena: every pixel panel of every image, all of K.
   if (shared)
-    outs.push_back(
-        AllocOp::create(b, op.getLoc(), MemRefType::get({n * pPanels * k * nr}, b.getF32Type())));
+    outs.push_back(AllocOp::create(b, op.getLoc(),
+                                   MemRefType::get({words(n * pPanels * k * nr)}, b.getF32Type())));
   KernelOp kernel = KernelOp::create(
       b, op.getLoc(), "conv2d", operands.ins, outs,
       [&](OpBuilder &kb, Location kl, ValueRange args) {
@@ -296,7 +303,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         Value residual = operands.residual(args, output);
         // Per-item packing: one thread's pixel panels for one K block, sunk into each thread's
         // body.
-        Value scratch = shared ? args.back() : stackBuffer(kb, kl, nc * kc);
+        Value scratch = shared ? args.back() : stackBuffer(kb, kl, words(nc * kc));
         auto pack = [&](Value img, Value p0, Value np, Value k0, Value kcur, Value dstOff) {
           packConvPanels(ub, op, w, isa, x, img, p0, np, k0, kcur, nr, scratch, dstOff);
         };
@@ -429,9 +436,12 @@ struct RowsProduct {
   /// (f32 or bf16 C). Otherwise the f32 tiles of the tiling's ISA.
   bool amx = false;
   std::string tile;
+  /// The f16 tiles (the "neon_f16" tiling): f16 panels, otherwise as the f32 tiles (`k` is all of
+  /// K: the tiling has one K block).
+  bool f16 = false;
 
   /// Bytes of one packed element, and the f32 words a buffer of `elements` of them takes.
-  int64_t elementBytes() const { return amx ? 2 : 4; }
+  int64_t elementBytes() const { return amx || f16 ? 2 : 4; }
   int64_t words(int64_t elements) const { return llvm::divideCeil(elements * elementBytes(), 4); }
 };
 
@@ -588,11 +598,13 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                           ub.i64(mcur), ub.i64(0), ub.i64(k), ub.ptr(scratch), ub.i64(dstOff)});
         });
   }
+  // The f16 tiles pack f16 rows the f32 way.
+  g.f16 = isa == "neon_f16";
   return emitRowsProductKernel(
       op, "gemm", g, operands, op.getOutput(), symbols,
       [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value k0, Value kcur,
           Value scratch, Value dstOff) {
-        ub.call("mie_uk_f32_pack_lhs_" + isa,
+        ub.call(g.f16 ? std::string("mie_uk_f16_pack_lhs_neon") : "mie_uk_f32_pack_lhs_" + isa,
                 {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
                  ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
       });

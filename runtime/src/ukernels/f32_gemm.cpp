@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mie_ukernels.h"
+#include "ukernel_bf16.h"
 #include "ukernel_vector.h"
 #include "f32_tile.h"
 
@@ -32,19 +33,22 @@ MIE_UK_INLINE vmask lanesWithin(vi l, int64_t v, int64_t lo, int64_t hi) {
 /// worked out once for all channels, and a channel costs one or two masked loads (whose masked-off
 /// lanes touch no memory: the padding reads nothing), a deinterleave for stride 2 and one masked
 /// store per vector. Copying per K row with the bounds and fills recomputed each time cost
-/// resnet50's stride-2 3x3 layers a quarter of their time in packing.
-MIE_UK_INLINE void packTapSegment(float *__restrict ds, int64_t dstride, const float *x,
-                                  int64_t plane, int64_t channels, const TapRun &r, int64_t len,
-                                  int64_t SW) {
+/// resnet50's stride-2 3x3 layers a quarter of their time in packing. T: float, or the bits of a
+/// 16-bit type (the f16 tiles' panels): packing copies elements, so one template serves both.
+template <typename T>
+MIE_UK_INLINE void packTapSegment(T *__restrict ds, int64_t dstride, const T *x, int64_t plane,
+                                  int64_t channels, const TapRun &r, int64_t len, int64_t SW) {
+  typedef typename Lanes<T>::type V;
+  const V zero = V(T(0));
   const vi l = laneIndex();
   for (int64_t v = 0; v < len; v += VL) {
     const vmask st = __builtin_convertvector(l < vi(int32_t(len - v)), vmask);
-    float *d = ds + v;
+    T *d = ds + v;
     if (SW == 1) {
       const vmask ld = lanesWithin(l, v, r.lo, r.hi);
-      const float *s = x + r.row + r.iw0 + v;
+      const T *s = x + r.row + r.iw0 + v;
       for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride)
-        __builtin_masked_store(st, __builtin_masked_load(ld, s, splat(0.0f)), d);
+        __builtin_masked_store(st, __builtin_masked_load(ld, s, zero), d);
     } else if (SW == 2) {
       // Lane v + j reads element 2 (v + j) of the row: element e of the pair (a: [0, VL),
       // b: [VL, 2 VL)) at s is lane j = e / 2's read when e is even.
@@ -54,18 +58,18 @@ MIE_UK_INLINE void packTapSegment(float *__restrict ds, int64_t dstride, const f
       const vi lb = l + vi(int32_t(VL));
       const vmask lbm = __builtin_convertvector(
           even & (lb >= vi(int32_t(2 * (r.lo - v)))) & (lb < vi(int32_t(2 * (r.hi - v)))), vmask);
-      const float *s = x + r.row + r.iw0 + 2 * v;
+      const T *s = x + r.row + r.iw0 + 2 * v;
       for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride) {
-        const vf a = __builtin_masked_load(la, s, splat(0.0f));
-        const vf b = __builtin_masked_load(lbm, s + VL, splat(0.0f));
-        __builtin_masked_store(st, evenLanes(a, b), d);
+        const V a = __builtin_masked_load(la, s, zero);
+        const V b = __builtin_masked_load(lbm, s + VL, zero);
+        __builtin_masked_store(st, evenLanesOf(a, b), d);
       }
     } else {
       const int64_t n = len - v < VL ? len - v : VL;
-      const float *s = x + r.row + r.iw0;
+      const T *s = x + r.row + r.iw0;
       for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride)
         for (int64_t j = 0; j < n; ++j)
-          d[j] = v + j >= r.lo && v + j < r.hi ? s[(v + j) * SW] : 0.0f;
+          d[j] = v + j >= r.lo && v + j < r.hi ? s[(v + j) * SW] : T(0);
     }
   }
 }
@@ -74,12 +78,13 @@ MIE_UK_INLINE void packTapSegment(float *__restrict ds, int64_t dstride, const f
 /// output rows (segments), found once per panel. What a segment reads for a tap (kh, kw) is the
 /// same for every channel, so the loops run tap, segment, then the block's channels of that tap (K
 /// rows c * taps + tap): bounds and masks once per tap and segment, a few instructions per K row.
-MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W, int64_t KH,
+template <typename T>
+MIE_UK_INLINE void packConvNchw(const T *x, int64_t C, int64_t H, int64_t W, int64_t KH,
                                 int64_t KW, int64_t SH, int64_t SW, int64_t PH, int64_t PW,
                                 int64_t DH, int64_t DW, int64_t OW, int64_t p0, int64_t np,
-                                int64_t k0, int64_t kc, int64_t nr, float *__restrict dst) {
+                                int64_t k0, int64_t kc, int64_t nr, T *__restrict dst) {
   (void)C;
-  const float z = opaqueZero();
+  const T z = opaqueZeroOf<T>();
   const int64_t taps = KH * KW;
   struct Segment {
     int64_t lane, len, ih0, iw0; // first lane, lanes, input row / column of tap (0, 0)
@@ -107,15 +112,15 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
       ow = 0;
       ++oh;
     }
-    float *panel = dst + t * kc * nr;
+    T *panel = dst + t * kc * nr;
     for (int64_t tap = 0; tap < taps; ++tap) {
       // The block's K rows of this tap: channels c with k0 <= c * taps + tap < k0 + kc.
       const int64_t cbeg = (k0 - tap + taps - 1) / taps;
       const int64_t cend = (k0 + kc - tap + taps - 1) / taps;
       if (cend <= cbeg)
         continue;
-      float *d = panel + (cbeg * taps + tap - k0) * nr;
-      const float *xc = x + cbeg * H * W;
+      T *d = panel + (cbeg * taps + tap - k0) * nr;
+      const T *xc = x + cbeg * H * W;
       const int64_t kh = tap / KW, kw = tap - kh * KW;
       for (int64_t sidx = 0; sidx < numSegs; ++sidx)
         packTapSegment(d + segs[sidx].lane, taps * nr, xc, H * W, cend - cbeg,
@@ -123,26 +128,27 @@ MIE_UK_INLINE void packConvNchw(const float *x, int64_t C, int64_t H, int64_t W,
     }
     if (cnt < nr) // the lanes past the last pixel
       for (int64_t kk = 0; kk < kc; ++kk)
-        fillFloats(panel + kk * nr + cnt, nr - cnt, z);
+        fillElems(panel + kk * nr + cnt, nr - cnt, z);
   }
 }
 
-MIE_UK_INLINE void packLhs(const float *a, int64_t lda, int64_t trans, int64_t m0, int64_t mc,
-                           int64_t k0, int64_t kc, int64_t mr, float *__restrict dst) {
-  const float z = opaqueZero();
+template <typename T>
+MIE_UK_INLINE void packLhs(const T *a, int64_t lda, int64_t trans, int64_t m0, int64_t mc,
+                           int64_t k0, int64_t kc, int64_t mr, T *__restrict dst) {
+  const T z = opaqueZeroOf<T>();
   for (int64_t t = 0, panels = (mc + mr - 1) / mr; t < panels; ++t) {
     const int64_t rows = mc - t * mr < mr ? mc - t * mr : mr;
-    float *d = dst + t * kc * mr;
+    T *d = dst + t * kc * mr;
     const int64_t i0 = m0 + t * mr;
     if (trans) {
       for (int64_t kk = 0; kk < kc; ++kk) {
-        const float *src = a + (k0 + kk) * lda + i0;
-        copyFloats(d + kk * mr, src, rows, z);
-        fillFloats(d + kk * mr + rows, mr - rows, z);
+        const T *src = a + (k0 + kk) * lda + i0;
+        copyElems(d + kk * mr, src, rows, z);
+        fillElems(d + kk * mr + rows, mr - rows, z);
       }
     } else {
       for (int64_t i = 0; i < rows; ++i) {
-        const float *src = a + (i0 + i) * lda + k0;
+        const T *src = a + (i0 + i) * lda + k0;
         for (int64_t kk = 0; kk < kc; ++kk)
           d[kk * mr + i] = src[kk];
       }

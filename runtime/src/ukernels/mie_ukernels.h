@@ -68,6 +68,33 @@ enum {
 #include "f32_gemm_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 
+/* The f16 tiles (f16_gemm_neon.cpp; AArch64 only): the NEON f32 tiles' shapes and arguments with
+   f16 a, b, c, bias and residual (as uint16_t bits), f32 sums over the whole k, the epilogue in f32
+   and one rounding to f16 (nearest even) at the store. A tile call's k must be all of the
+   product's K (a partial sum stored in f16 would be rounded twice). */
+#define MIE_UK_DECLARE_F16_GEMM_TILE(suffix, MR, NR)                                               \
+  void mie_uk_f16_gemm_##MR##x##NR##_##suffix(                                                     \
+      const uint16_t *a, int64_t a_off, const uint16_t *b, int64_t b_off, int64_t ldb,             \
+      uint16_t *c, int64_t c_off, int64_t ldc, int64_t k, int64_t m, int64_t n, int64_t flags,     \
+      const uint16_t *bias, int64_t bias_off, const uint16_t *res, int64_t res_off, int64_t ldr,   \
+      float lo, float hi);
+#define MIE_UK_F16_DECLARE_avx512(MR, NR)
+#define MIE_UK_F16_DECLARE_avx2(MR, NR)
+#define MIE_UK_F16_DECLARE_neon(MR, NR) MIE_UK_DECLARE_F16_GEMM_TILE(neon, MR, NR)
+#define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_DECLARE_##isa(MR, NR)
+#include "f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+/* The f16 tiles' panels, as mie_uk_f32_pack_conv_nchw_neon and mie_uk_f32_pack_lhs_neon pack f32
+   ones (the elements copied as they are). */
+void mie_uk_f16_pack_conv_nchw_neon(const uint16_t *x, int64_t x_off, int64_t C, int64_t H,
+                                    int64_t W, int64_t KH, int64_t KW, int64_t SH, int64_t SW,
+                                    int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OW,
+                                    int64_t p0, int64_t np, int64_t k0, int64_t kc, int64_t nr,
+                                    uint16_t *dst, int64_t dst_off);
+void mie_uk_f16_pack_lhs_neon(const uint16_t *a, int64_t a_off, int64_t lda, int64_t trans,
+                              int64_t m0, int64_t mc, int64_t k0, int64_t kc, int64_t mr,
+                              uint16_t *dst, int64_t dst_off);
+
 /* Direct NCHW convolution of output rows [oh0, oh0 + ohn) of one image x + x_off [C, H, W] with the
    filter packed as the implicit GEMM's LHS panels w + w_off [ceil(F / MR)][C * KH * KW][MR], into
    out + out_off [F, OH, OW], epilogue as for the tiles (bias per filter, residual shaped like out).

@@ -55,6 +55,59 @@ MIE_UK_INLINE void maskedStoreElems(vmask m, uint16_t *p, vf v) {
   __builtin_masked_store(m, roundToBf16(v), p);
 }
 
+/// The vector of VL elements of a storage type: floats, or the bits of a 16-bit type (bf16, f16),
+/// for code that moves elements without computing on them (packing).
+template <typename T> struct Lanes;
+template <> struct Lanes<float> {
+  typedef vf type;
+};
+template <> struct Lanes<uint16_t> {
+  typedef vh type;
+};
+
+/// Lanes 0, 2, 4, ... of the 2 * VL lanes of a then b, for either vector of Lanes.
+template <typename V> MIE_UK_INLINE V evenLanesOf(V a, V b) {
+#if MIE_UK_VL == 16
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+#elif MIE_UK_VL == 8
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#else
+  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
+#endif
+}
+
+/// opaqueZero (ukernel_vector.h) of either storage type: the zero that fillElems and copyElems
+/// store or add.
+template <typename T> MIE_UK_INLINE T opaqueZeroOf() {
+  T z = 0;
+  __asm__("" : "+r"(z));
+  return z;
+}
+
+/// fillFloats and copyFloats for either storage type (16-bit elements are copied as bits: `z`
+/// is or-ed in, which keeps LLVM from turning the loops into memset / memcpy calls).
+MIE_UK_INLINE void fillElems(float *d, int64_t n, float z) { fillFloats(d, n, z); }
+MIE_UK_INLINE void copyElems(float *__restrict d, const float *__restrict s, int64_t n, float z) {
+  copyFloats(d, s, n, z);
+}
+MIE_UK_INLINE void fillElems(uint16_t *d, int64_t n, uint16_t z) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL)
+    *reinterpret_cast<vh *>(d + i) = vh(z);
+  if (i < n)
+    __builtin_masked_store(firstLanes(n - i), vh(z), d + i);
+}
+MIE_UK_INLINE void copyElems(uint16_t *__restrict d, const uint16_t *__restrict s, int64_t n,
+                             uint16_t z) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL)
+    *reinterpret_cast<vh *>(d + i) = *reinterpret_cast<const vh *>(s + i) | vh(z);
+  if (i < n) {
+    const vmask m = firstLanes(n - i);
+    __builtin_masked_store(m, __builtin_masked_load(m, s + i, vh(z)) | vh(z), d + i);
+  }
+}
+
 } // namespace mie_uk
 
 #endif // MIE_UKERNEL_BF16_H

@@ -11,6 +11,10 @@
 // After f32_gemm.cpp: instantiates its tiles with the same per-ISA macros.
 #include "f32_conv_direct.cpp"
 #include "f32_winograd.cpp"
+#if defined(MIE_UK_ISA_NEON)
+// After f32_gemm.cpp: its packing templates pack the f16 panels.
+#include "f16_gemm_neon.cpp"
+#endif
 #if defined(MIE_UK_AMX)
 // The AMX targets' unit: the AVX-512 kernels above, the bf16 AMX family and the uint8 x int8
 // VNNI convolution (every AMX CPU has AVX512-VNNI).

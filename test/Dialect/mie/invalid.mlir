@@ -574,7 +574,7 @@ module attributes {mie.weights = dense<1.0> : tensor<4xf32>} {
 // #mie.tiling and the microkernel forms of mie.conv2d / mie.gemm
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{unknown microkernel ISA 'sse2' (known: avx512, avx2, neon, amx)}}
+// expected-error @+1 {{unknown microkernel ISA 'sse2' (known: avx512, avx2, neon, amx, neon_f16)}}
 func.func private @tiling_isa() attributes {t = #mie.tiling<"sse2", mr = 4, nr = 8, kc = 8, mc = 4, nc = 8>}
 
 // -----
@@ -587,6 +587,22 @@ func.func private @tiling_amx() attributes {t = #mie.tiling<"amx", mr = 32, nr =
 func.func @amx_packed_b_shape(%a: memref<5x100xbf16>, %b: memref<1x100x32xbf16>, %c: memref<5x20xbf16>) {
   // expected-error @+1 {{expects b of shape [1, 128, 32] ([ceil(N / 32), K rounded up to 32, 32], the packed AMX panels), got [1, 100, 32]}}
   mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x100x32xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32>}
+  return
+}
+
+// -----
+
+func.func @f16_tiles_k_blocks(%a: memref<5x100xf16>, %b: memref<1x100x12xf16>, %c: memref<5x12xf16>) {
+  // expected-error @+1 {{expects kc to cover all of K = 100 with the neon_f16 tiling (the f16 output is rounded once), got kc = 64}}
+  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<1x100x12xf16>) outs(%c : memref<5x12xf16>) {b_packed, accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 64, mc = 8, nc = 12>}
+  return
+}
+
+// -----
+
+func.func @f16_tiles_conv_k_blocks(%x: memref<1x4x6x6xf16>, %w: memref<1x36x8xf16>, %y: memref<1x8x6x6xf16>) {
+  // expected-error @+1 {{expects kc to cover all of K = 36 with the neon_f16 tiling (the f16 output is rounded once), got kc = 32}}
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 4, 3, 3>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 32, mc = 8, nc = 12>}
   return
 }
 
