@@ -318,14 +318,19 @@ def bound_inputs_for(model, text, graph_inputs):
         names = [i.name for i in onnx.defs.get_schema(op_type, opset).inputs]
     except Exception:
         return []
-    if what not in names:
-        return []
-    index = names.index(what)
+    # The importer's name for an operand may differ from the schema's (ConstantOfShape's 'input'
+    # is its 'shape'): then every integer operand of the node that is a graph input.
+    index = names.index(what) if what in names else None
     producer = {o: nd for nd in model.graph.node for o in nd.output}
     integer = {i.name for i in model.graph.input
                if i.type.tensor_type.elem_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32)}
     for node in model.graph.node:
         if node.op_type != op_type or (node.name and node.name != node_name):
+            continue
+        if index is None:
+            found = sorted({i for i in node.input if i in graph_inputs and i in integer})
+            if found:
+                return found
             continue
         if index >= len(node.input) or not node.input[index]:
             continue

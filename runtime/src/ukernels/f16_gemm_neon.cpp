@@ -113,15 +113,7 @@ MIE_UK_INLINE void finishHalfTile(vf (&acc)[MR][NV], uint16_t *c, int64_t ldc, i
         for (int v = 0; v < NV; ++v)
           acc[i][v] += r[i][v];
     }
-    const int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-    if (act != MIE_UK_ACT_NONE)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = activate(acc[i][v], act);
-    if (flags & MIE_UK_CLAMP)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = clamp(acc[i][v], lo, hi);
+    activateTile<MR, NV>(acc, flags, lo, hi);
   }
   if (!transposed && m == MR && n == NR) {
     for (int i = 0; i < MR; ++i)

@@ -184,6 +184,21 @@ MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV],
       c[j * ldc + i] = tmp[i][j] + z;
 }
 
+/// The activation and clamp of an epilogue (flags as for the GEMM tiles) on a tile's f32
+/// registers, after its bias and residual: shared by the f32 and the reduced-storage tiles.
+template <int MR, int NV>
+MIE_UK_INLINE void activateTile(vf (&acc)[MR][NV], int64_t flags, float lo, float hi) {
+  const int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+  if (act != MIE_UK_ACT_NONE)
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = activate(acc[i][v], act);
+  if (flags & MIE_UK_CLAMP)
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = clamp(acc[i][v], lo, hi);
+}
+
 /// The epilogue (when MIE_UK_EPILOGUE) on the m x n corner of a tile, then its store to C (row
 /// stride ldc; transposed with MIE_UK_TRANSPOSE_C): everything a tile does after its K loop. The
 /// residual is read whole before the first store, so it may be C itself (memory planning writes an
@@ -226,15 +241,7 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *c, int64_t ldc, int64_t 
         for (int v = 0; v < NV; ++v)
           acc[i][v] += r[i][v];
     }
-    int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
-    if (act != MIE_UK_ACT_NONE)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = activate(acc[i][v], act);
-    if (flags & MIE_UK_CLAMP)
-      for (int i = 0; i < MR; ++i)
-        for (int v = 0; v < NV; ++v)
-          acc[i][v] = clamp(acc[i][v], lo, hi);
+    activateTile<MR, NV>(acc, flags, lo, hi);
   }
 
   if (transposed) {
