@@ -827,9 +827,15 @@ struct PlaneKernelValues {
   TileEpilogue epilogue;
 
   /// The calls' common tail: flags, bias (offset 0), residual (at `outOff`), clamp bounds, plane.
-  void appendEpilogue(UKernelBuilder &ub, SmallVectorImpl<Value> &args, Value outOff) const {
+  /// flags, bias, bias offset, residual, residual offset (the output's), lo, hi.
+  void appendEpilogueArgs(UKernelBuilder &ub, SmallVectorImpl<Value> &args, Value outOff) const {
     args.append({ub.i64(epilogue.flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,
-                 ub.f32(epilogue.lo), ub.f32(epilogue.hi), ub.ptr(plane)});
+                 ub.f32(epilogue.lo), ub.f32(epilogue.hi)});
+  }
+  /// The epilogue arguments, then the stack plane.
+  void appendEpilogue(UKernelBuilder &ub, SmallVectorImpl<Value> &args, Value outOff) const {
+    appendEpilogueArgs(ub, args, outOff);
+    args.push_back(ub.ptr(plane));
   }
 };
 
@@ -923,9 +929,8 @@ KernelOp mlir::mie::lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTabl
                            llvm::append_range(args, windowArgs(ub, op, w));
                            args.append({ub.i64(oh), ub.i64(ow), ub.ptr(v.filter), ub.i64(0),
                                         ub.i64(oh0), ub.i64(ohn), ub.i64(0), ub.i64(ch),
-                                        ub.ptr(v.output), outOff, ub.i64(v.epilogue.flags),
-                                        ub.ptr(v.bias), ub.i64(0), ub.ptr(v.residual), outOff,
-                                        ub.f32(v.epilogue.lo), ub.f32(v.epilogue.hi)});
+                                        ub.ptr(v.output), outOff});
+                           v.appendEpilogueArgs(ub, args, outOff); // no plane: NHWC needs none
                            ub.call(symbol, args);
                          });
 }

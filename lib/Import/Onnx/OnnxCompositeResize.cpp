@@ -264,7 +264,6 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
   return finish(n, o, y);
 }
 
-
 /// Resize-10: inputs X and scales, nearest or linear, output dims floor(dim * scale) with
 /// asymmetric coordinates (x_in = x_out / scale). ONNX leaves its nearest rounding unwritten; this
 /// takes onnxruntime's, the runtime such models were exported for: down when an axis is enlarged,
