@@ -290,10 +290,9 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 
 // -----
 
-// Tests pooling. Max pooling reads the input directly, one parallel loop over output rows, each
-// started at -inf and maxed with every window tap inside the image (columns known at compile time,
-// rows checked at run time), so padding and ceil mode need no copy; unpadded average pooling reads
-// the input directly; global average pooling
+// Tests pooling. Max pooling becomes the library op mie.max_pool2d (its loops or microkernel come
+// from mie-lower-library-kernels), padding and ceil mode kept as attributes, no copy; unpadded
+// average pooling reads the input directly; global average pooling
 // is a row kernel (one row of H * W per channel, a reassociated sum scaled by 1 / (H * W)); ceil
 // mode pads only at the bottom / right.
 
@@ -302,23 +301,7 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1x64x112x112xf32>)
 // CHECK-NOT: "pool_pad" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x114x114xf32>)
 // CHECK: %[[MAX:.+]] = mie.alloc : memref<1x64x56x56xf32>
-// CHECK: mie.kernel "max_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[MAX]] : memref<1x64x56x56xf32>)
-// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c3584) step (%c1)
-// CHECK: memref.store %[[NEGINF]]
-// CHECK: arith.cmpi sge
-// CHECK: arith.cmpi slt
-// CHECK: scf.if
-// The row pass takes 56 groups of 2 columns, storing even columns at g and odd ones at g + 56.
-// CHECK: scf.for %[[G:.+]] = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
-// CHECK: memref.load %alloca[%{{.+}}] : memref<112xf32>
-// CHECK: %[[C56:.+]] = arith.constant 56 : index
-// CHECK-NEXT: arith.addi %[[G]], %[[C56]] : index
-// The window's left column (offset -1) skips output column 0; the other two cover all 56.
-// CHECK: scf.for %{{.+}} = %c1{{[_0-9]*}} to %c56{{[_0-9]*}} step
-// CHECK: arith.maximumf
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK-NEXT: mie.max_pool2d ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[MAX]] : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
 // CHECK: %[[AVG:.+]] = mie.alloc : memref<1x64x56x56xf32>
 // CHECK: mie.kernel "avg_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[AVG]] : memref<1x64x56x56xf32>)
 // CHECK: memref.alloca() : memref<2x2xf32>
@@ -335,13 +318,8 @@ func.func @matmul_vector_vector(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tenso
 // CHECK: arith.mulf
 // CHECK: memref.store
 // CHECK: %[[CEIL:.+]] = mie.alloc : memref<1x64x38x38xf32>
-// CHECK: mie.kernel "max_pool" ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[CEIL]] : memref<1x64x38x38xf32>)
-// Ceil mode: the last window (columns 111..113) reaches past the input, so after the -inf fill and
-// tap 0 (all 38 columns), taps 1 and 2 stop before output column 37.
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
-// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
+// Ceil mode: the output's 38 columns say it (the last window runs past the input).
+// CHECK-NEXT: mie.max_pool2d ins(%[[X]] : memref<1x64x112x112xf32>) outs(%[[CEIL]] : memref<1x64x38x38xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
 // CHECK: return %[[MAX]], %[[AVG]], %[[GAP]], %[[CEIL]]
 func.func @pool(%x: tensor<1x64x112x112xf32>)
     -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<1x64x1x1xf32>, tensor<1x64x38x38xf32>) {

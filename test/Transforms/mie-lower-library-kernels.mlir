@@ -325,6 +325,60 @@ func.func @depthwise_ukernel(%x: memref<1x4x4x4xf32>, %w: memref<4x1x3x3xf32>, %
 
 // -----
 
+// Tests max pooling in generated loops: no padded copy; one parallel loop over the output rows
+// (64 channels x 56), each started at -inf, its window rows checked against the image at run time;
+// the row buffer holds the columns split by residue (even at g, odd at g + 56), so the column pass's
+// taps read contiguous runs; each tap covers the output columns whose input lies in the image (the
+// left tap skips column 0). Ceil mode: the last window (columns 111..113) runs past the input, so
+// after tap 0 (all 38 columns) taps 1 and 2 stop before output column 37.
+
+// CHECK-LABEL: func.func @max_pool_loops
+// CHECK: mie.kernel "max_pool" ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x56x56xf32>)
+// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c3584) step (%c1)
+// CHECK: memref.store %[[NEGINF]]
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: scf.if
+// CHECK: scf.for %[[G:.+]] = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: memref.load %alloca[%{{.+}}] : memref<112xf32>
+// CHECK: %[[C56:.+]] = arith.constant 56 : index
+// CHECK-NEXT: arith.addi %[[G]], %[[C56]] : index
+// CHECK: scf.for %{{.+}} = %c1{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: arith.maximumf
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c56{{[_0-9]*}} step
+// CHECK: mie.kernel "max_pool" ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x38x38xf32>)
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c38{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
+// CHECK: scf.for %{{.+}} = %c0{{[_0-9]*}} to %c37{{[_0-9]*}} step
+// CHECK-NOT: mie.max_pool2d
+func.func @max_pool_loops(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf32>, %c: memref<1x64x38x38xf32>) {
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%c : memref<1x64x38x38xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
+  return
+}
+
+// -----
+
+// Tests max pooling on its microkernel: a stack row buffer (mie_uk_maxpool_row_floats: 64 output
+// lanes x stride 2 + 2 + 16 + 1 = 147 floats), channels split over a parallel loop (16 items of 4
+// channels: at most C / 16 each), every geometry argument passed.
+
+// CHECK-LABEL: func.func @max_pool_ukernel
+// CHECK: mie.kernel "max_pool"
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<147xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c16) step (%c1)
+// CHECK: func.call @mie_uk_f32_maxpool_nchw_avx512(
+// CHECK-NOT: mie.max_pool2d
+func.func @max_pool_ukernel(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf32>) {
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+  return
+}
+
+// -----
+
 // Tests a GEMM with packed B on shared row panels: the rows are packed once (mie_uk_f32_pack_lhs),
 // then tiles with the bias per column (flags 14 = epilogue | bias | per column).
 

@@ -134,6 +134,28 @@ func.func @depthwise(%x: memref<1x32x16x16xf32>, %w: memref<32x1x3x3xf32>, %y: m
 
 // -----
 
+// Tests that f32 max pooling gets the max-pooling microkernel of the target's ISA (any window,
+// stride, padding and dilation) and f16 pooling keeps the generated loops.
+
+// CHECK-LABEL: func.func @max_pool
+// CHECK: mie.max_pool2d
+// CHECK-SAME: ukernel = "mie_uk_f32_maxpool_nchw_avx2"
+// CHECK: mie.max_pool2d
+// CHECK-NOT: ukernel
+// CHECK: return
+// NEON-LABEL: func.func @max_pool
+// NEON: ukernel = "mie_uk_f32_maxpool_nchw_neon"
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @max_pool(%x: memref<1x8x15x15xf32>, %y: memref<1x8x6x6xf32>, %hx: memref<1x8x15x15xf16>,
+                    %hy: memref<1x8x6x6xf16>) {
+  mie.max_pool2d ins(%x : memref<1x8x15x15xf32>) outs(%y : memref<1x8x6x6xf32>) {dilations = array<i64: 2, 2>, kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+  mie.max_pool2d ins(%hx : memref<1x8x15x15xf16>) outs(%hy : memref<1x8x6x6xf16>) {dilations = array<i64: 2, 2>, kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+  return
+}
+}
+
+// -----
+
 // Tests that a module without a CPU target selects nothing.
 
 // CHECK-LABEL: func.func @no_target

@@ -387,6 +387,50 @@ LogicalResult Conv2dOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// MaxPool2dOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaxPool2dOp::verify() {
+  Operation *op = getOperation();
+  if (failed(checkOperandBuffers(op, {{"input", getInput()}, {"output", getOutput()}})) ||
+      failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
+      failed(checkRank(op, "output", getOutput(), 4, "[N, C, OH, OW]")))
+    return failure();
+  ArrayRef<int64_t> kernel = getKernel(), strides = getStrides(), pads = getPads(),
+                    dilations = getDilations();
+  if (failed(checkArray(op, "kernel", kernel, 2, 1)) ||
+      failed(checkArray(op, "strides", strides, 2, 1)) ||
+      failed(checkArray(op, "pads", pads, 4, 0)) ||
+      failed(checkArray(op, "dilations", dilations, 2, 1)))
+    return failure();
+  ArrayRef<int64_t> in = bufferType(getInput()).getShape(),
+                    out = bufferType(getOutput()).getShape();
+  if (out[0] != in[0] || out[1] != in[1])
+    return emitOpError() << "expects the output's N and C (" << out[0] << ", " << out[1]
+                         << ") to be the input's (" << in[0] << ", " << in[1] << ")";
+  for (int i = 0; i < 2; ++i) {
+    const int64_t padded = in[2 + i] + pads[i] + pads[i + 2];
+    const int64_t window = dilations[i] * (kernel[i] - 1) + 1;
+    if (window > padded)
+      return emitOpError() << "expects the dilated " << (i == 0 ? "KH" : "KW") << " (" << window
+                           << ") to fit the padded input " << (i == 0 ? "height" : "width") << " ("
+                           << padded << ")";
+    // Floor mode, or ceil mode: one more window when the last one would start inside the image
+    // or its leading padding.
+    const int64_t floorSize = (padded - window) / strides[i] + 1;
+    const int64_t ceilSize = llvm::divideCeil(padded - window, strides[i]) + 1;
+    if (out[2 + i] != floorSize && out[2 + i] != ceilSize)
+      return emitOpError() << "expects output " << (i == 0 ? "height" : "width") << " " << floorSize
+                           << (ceilSize != floorSize ? " or " + std::to_string(ceilSize) : "")
+                           << " from input, kernel, strides, pads and dilations, got "
+                           << out[2 + i];
+  }
+  if (getUkernel() && !bufferType(getInput()).getElementType().isF32())
+    return emitOpError() << "expects f32 buffers for ukernel '" << *getUkernel() << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GemmOp
 //===----------------------------------------------------------------------===//
 

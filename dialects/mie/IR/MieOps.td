@@ -124,6 +124,38 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Mie_MaxPool2dOp : Mie_Op<"max_pool2d"> {
+  let summary = "Library-backed 2-D max pooling (NCHW).";
+  let description = [{
+    Writes into `output` [N, C, OH, OW] the maximum of every `kernel` [KH, KW] window of `input`
+    [N, C, H, W], windows `strides` apart with `dilations` between their taps. `pads` is [top,
+    left, bottom, right]; padding never wins (it counts as -inf). OH is (H + top + bottom -
+    dilation_h * (KH - 1) - 1) / stride_h + 1, rounded down or (ceil mode) up; likewise OW. Both
+    buffers are static and share one float element type.
+
+    `ukernel` (set by `mie-select-kernels` for f32 on a CPU target with microkernels) names the
+    microkernel that computes it, e.g. `"mie_uk_f32_maxpool_nchw_avx512"`; without it the op
+    lowers to generated loops (`mie-lower-library-kernels`).
+
+    Example:
+    ```mlir
+    mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>)
+        {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+    ```
+  }];
+  let arguments = (ins Arg<Mie_FloatBuffer, "", [MemRead]>:$input,
+                   Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
+                   DenseI64ArrayAttr:$kernel,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   OptionalAttr<StrAttr>:$ukernel);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Mie_QConv2dOp : Mie_Op<"qconv2d"> {
   let summary = "uint8 x int8 2-D convolution (NCHW) requantized to uint8 (ms.qconv2d on buffers).";
   let description = [{

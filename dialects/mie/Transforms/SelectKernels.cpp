@@ -490,10 +490,16 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
     // Collected first: widening inserts kernels next to the ops it rewrites.
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (llvm::isa<Conv2dOp, AttentionOp, GemmOp>(op))
+      if (llvm::isa<Conv2dOp, AttentionOp, GemmOp, MaxPool2dOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
+      if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
+        // f32 max pooling has a microkernel (any window, stride, padding and dilation).
+        if (!pool.getUkernel() && isF32(pool.getOutput()))
+          pool.setUkernel("mie_uk_f32_maxpool_nchw_" + chosenIsa);
+        continue;
+      }
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getTiling() || conv.getUkernel())
           continue;

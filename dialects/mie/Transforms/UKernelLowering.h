@@ -44,6 +44,10 @@ KernelOp lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols);
 KernelOp lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols,
                                               int64_t minItems);
 
+/// Replaces a `mie.max_pool2d` with a `ukernel` by a `mie.kernel` calling it, channels split
+/// across threads as for the depthwise convolution.
+KernelOp lowerMaxPoolToUKernels(MaxPool2dOp op, SymbolTable &symbols);
+
 /// Replaces a tiled 2-D `mie.gemm` with a packed b by a `mie.kernel` calling the microkernels.
 KernelOp lowerGemmToUKernels(GemmOp op, SymbolTable &symbols);
 

@@ -236,119 +236,20 @@ static std::pair<Value, std::pair<int64_t, int64_t>> preparePool(PoolOp op, Valu
   return {padForPooling(b, op.getLoc(), input, inType, op.getPads(), extra, padValue), extra};
 }
 
-/// Max pooling without a padded copy, separable: one parallel loop over the output rows (image,
-/// channel, row); each first takes the maximum of the window's input rows that lie in the image
-/// into a row buffer (contiguous reads LLVM vectorizes), then each output column the maximum of its
-/// window's taps in that buffer, over the output columns whose tap lies in the image (a range
-/// known at compile time). Padding and ceil mode are the rows and columns a tap skips. (A -inf
-/// filled copy of the input plus a pooling over it took 2.7x onnxruntime's time on resnet50's stem
-/// pool; maxing the output row with every KH x KW tap, nine strided passes, 2.4x.)
-struct MaxPoolToKernel : OpConversionPattern<ms::MaxPoolOp> {
+/// Max pooling of static 4-D (NCHW) tensors: `mie.max_pool2d`, which mie-select-kernels may put
+/// on a microkernel and mie-lower-library-kernels otherwise lowers to loops.
+struct MaxPoolToLibrary : OpConversionPattern<ms::MaxPoolOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(ms::MaxPoolOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType outType = op.getType();
     if (!inType.hasStaticShape() || !outType.hasStaticShape() || inType.getRank() != 4)
       return rewriter.notifyMatchFailure(op, "expects static 4-D shapes");
-    const int64_t h = inType.getDimSize(2), w = inType.getDimSize(3);
-    const int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-    const int64_t rows = outType.getDimSize(0) * outType.getDimSize(1) * oh;
-    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(), pads = op.getPads(),
-                      dilations = op.getDilations();
-    Value out = allocBuffer(rewriter, loc, outType);
-    Type et = outType.getElementType();
-    KernelOp::create(
-        rewriter, loc, "max_pool", adaptor.getInput(), out,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
-          auto idx = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, l, v); };
-          Value lowest = scalarConstant(b, l, et, -std::numeric_limits<double>::infinity());
-          auto forRange = [&](int64_t lo, int64_t hi, function_ref<void(Value)> body) {
-            scf::ForOp::create(b, l, idx(lo), idx(hi), idx(1), ValueRange{},
-                               [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
-                                 OpBuilder::InsertionGuard guard(b);
-                                 b.setInsertionPoint(scf::YieldOp::create(fb, fl));
-                                 body(iv);
-                               });
-          };
-          auto maxInto = [&](Value dst, Value at, Value v) {
-            Value cur = memref::LoadOp::create(b, l, dst, ValueRange{at});
-            memref::StoreOp::create(b, l, arith::MaximumFOp::create(b, l, cur, v), dst,
-                                    ValueRange{at});
-          };
-          // The row buffer: allocated before the loop, so each thread's outlined body gets its own
-          // (mie-parallelize-loops clones it) and no iteration grows the stack.
-          // With a stride SW along W it holds the columns split by residue: column c at
-          // (c % SW) * cw + c / SW, so every tap's columns (o * SW + off, o = 0, 1, ...) are
-          // contiguous and the column pass vectorizes; the row pass reads all residues of a group of
-          // SW columns at once, contiguous too (resnet50's 3x3 stride-2 pool: 2x faster than
-          // strided taps).
-          const int64_t sw = strides[1], cw = llvm::divideCeil(w, sw), groups = w / sw;
-          auto slot = [&](int64_t residue, Value group) -> Value {
-            return arith::AddIOp::create(b, l, group, idx(residue * cw));
-          };
-          Value colMax = memref::AllocaOp::create(b, l, MemRefType::get({sw * cw}, et));
-          auto par = scf::ParallelOp::create(b, l, ValueRange{idx(0)}, ValueRange{idx(rows)},
-                                             ValueRange{idx(1)});
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(par.getBody());
-          Value row = par.getInductionVars()[0];
-          Value plane = arith::DivUIOp::create(b, l, row, idx(oh));
-          Value orow = arith::RemUIOp::create(b, l, row, idx(oh));
-          Value xPlane = arith::MulIOp::create(b, l, plane, idx(h * w));
-          Value yRow = arith::MulIOp::create(b, l, row, idx(ow));
-          forRange(0, sw * cw, [&](Value c) { memref::StoreOp::create(b, l, lowest, colMax, c); });
-          for (int64_t kh = 0; kh < kernel[0]; ++kh) {
-            // ih = orow * SH + kh * DH - top, inside [0, H) or skipped.
-            Value ih =
-                arith::SubIOp::create(b, l, arith::MulIOp::create(b, l, orow, idx(strides[0])),
-                                      idx(pads[0] - kh * dilations[0]));
-            Value inside = arith::AndIOp::create(
-                b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ih, idx(0)),
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ih, idx(h)));
-            auto ifOp = scf::IfOp::create(b, l, inside, /*withElseRegion=*/false);
-            OpBuilder::InsertionGuard ifGuard(b);
-            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-            Value xRow =
-                arith::AddIOp::create(b, l, xPlane, arith::MulIOp::create(b, l, ih, idx(w)));
-            auto column = [&](Value group, int64_t residue) {
-              Value c = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, group, idx(sw)),
-                                              idx(residue));
-              maxInto(colMax, slot(residue, group),
-                      memref::LoadOp::create(b, l, x,
-                                             ValueRange{arith::AddIOp::create(b, l, xRow, c)}));
-            };
-            forRange(0, groups, [&](Value g) {
-              for (int64_t r = 0; r < sw; ++r)
-                column(g, r);
-            });
-            for (int64_t r = 0; r < w % sw; ++r) // the last, partial group
-              column(idx(groups), r);
-          }
-          forRange(0, ow, [&](Value o) {
-            memref::StoreOp::create(b, l, lowest, y,
-                                    ValueRange{arith::AddIOp::create(b, l, yRow, o)});
-          });
-          for (int64_t kw = 0; kw < kernel[1]; ++kw) {
-            // Output columns o whose tap iw = o * SW + off lies in [0, W).
-            const int64_t off = kw * dilations[1] - pads[1];
-            const int64_t lo = off >= 0 ? 0 : llvm::divideCeil(-off, strides[1]);
-            const int64_t hi = w - 1 - off < 0 ? 0 : std::min(ow, (w - 1 - off) / strides[1] + 1);
-            if (lo >= hi)
-              continue;
-            // iw = o * SW + off: residue off mod SW, group o + floor(off / SW).
-            const int64_t residue = ((off % sw) + sw) % sw, shift = (off - residue) / sw;
-            forRange(lo, hi, [&](Value o) {
-              maxInto(y, arith::AddIOp::create(b, l, yRow, o),
-                      memref::LoadOp::create(
-                          b, l, colMax,
-                          ValueRange{slot(residue, arith::AddIOp::create(b, l, o, idx(shift)))}));
-            });
-          }
-        });
+    Value out = allocBuffer(rewriter, op.getLoc(), outType);
+    MaxPool2dOp::create(rewriter, op.getLoc(), adaptor.getInput(), out, op.getKernel(),
+                        op.getStrides(), op.getPads(), op.getDilations(), /*ukernel=*/nullptr);
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -467,6 +368,6 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
 } // namespace
 
 void mstomie::populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<Conv2dToLibrary, QConv2dToLibrary, GemmToLibrary, MatMulToKernel, MaxPoolToKernel, AvgPoolToKernel,
-               GlobalAvgPoolToKernel>(converter, patterns.getContext());
+  patterns.add<Conv2dToLibrary, QConv2dToLibrary, GemmToLibrary, MatMulToKernel, MaxPoolToLibrary,
+               AvgPoolToKernel, GlobalAvgPoolToKernel>(converter, patterns.getContext());
 }

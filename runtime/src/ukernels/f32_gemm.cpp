@@ -62,7 +62,7 @@ MIE_UK_INLINE void packTapSegment(T *__restrict ds, int64_t dstride, const T *x,
       for (int64_t c = 0; c < channels; ++c, s += plane, d += dstride) {
         const V a = __builtin_masked_load(la, s, zero);
         const V b = __builtin_masked_load(lbm, s + VL, zero);
-        __builtin_masked_store(st, evenLanesOf(a, b), d);
+        __builtin_masked_store(st, evenLanes(a, b), d);
       }
     } else {
       const int64_t n = len - v < VL ? len - v : VL;

@@ -127,6 +127,15 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
   return C * ((ohn - 1) * SH + (KH - 1) * DH + 1) * mie_uk_conv_direct_plane_ld(KW, SW, DW, OW, NR);
 }
 
+/* The row buffer of max pooling (mie_uk_f32_maxpool_nchw_*): the image row at [PW, PW + W), -inf
+   around it as far as the taps of whole output vectors reach (output lanes rounded up to 16, the
+   widest vector, so one size serves every ISA; stride 2 reads one vector more). */
+static inline int64_t mie_uk_maxpool_row_floats(int64_t W, int64_t KW, int64_t SW, int64_t PW,
+                                                int64_t DW, int64_t OW) {
+  const int64_t reach = (OW + 15) / 16 * 16 * SW + (KW - 1) * DW + 16 + 1;
+  return reach > PW + W ? reach : PW + W;
+}
+
 #define MIE_UK_DECLARE_PACKS(isa)                                                                  \
   /* RHS panels of an NCHW convolution's implicit GEMM (K = C * KH * KW in (c, kh, kw) order, N =  \
      output pixels): packs pixels [p0, p0 + np) and K rows [k0, k0 + kc) of one image `x + x_off`  \
@@ -142,6 +151,14 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
   void mie_uk_f32_pack_lhs_##isa(const float *a, int64_t a_off, int64_t lda, int64_t trans,        \
                                  int64_t m0, int64_t mc, int64_t k0, int64_t kc, int64_t mr,       \
                                  float *dst, int64_t dst_off);                                     \
+  /* Max pooling of channels [c0, c0 + cn) of one NCHW image: x + x_off [C, H, W] into out +       \
+     out_off [C, OH, OW]; window KH x KW, strides SH/SW, top/left padding PH/PW (the bottom/right  \
+     padding and ceil mode are implied by OH/OW), dilations DH/DW; padding never wins. `row` is a  \
+     scratch buffer of mie_uk_maxpool_row_floats(W, KW, SW, PW, DW, OW) floats. */                 \
+  void mie_uk_f32_maxpool_nchw_##isa(                                                              \
+      const float *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,     \
+      int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,          \
+      int64_t c0, int64_t cn, float *out, int64_t out_off, float *row);                            \
   /* Depthwise NCHW convolution (multiplier 1) of channels [c0, c0 + cn) of one image: x + x_off   \
      is [C, H, W], w + w_off [C, KH, KW], out + out_off [C, OH, OW]. `plane` is a scratch buffer   \
      of at least mie_uk_dwconv_plane_floats(...) floats. Epilogue flags as for the GEMM tiles      \
@@ -158,8 +175,8 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
       const uint16_t *x, int64_t x_off, int64_t H, int64_t W, int64_t KH, int64_t KW, int64_t SH,  \
       int64_t SW, int64_t PH, int64_t PW, int64_t DH, int64_t DW, int64_t OH, int64_t OW,          \
       const uint16_t *w, int64_t w_off, int64_t c0, int64_t cn, uint16_t *out, int64_t out_off,    \
-      int64_t flags, const uint16_t *bias, int64_t bias_off, const uint16_t *res,                  \
-      int64_t res_off, float lo, float hi, float *plane);                                          \
+      int64_t flags, const uint16_t *bias, int64_t bias_off, const uint16_t *res, int64_t res_off, \
+      float lo, float hi, float *plane);                                                           \
   /* Depthwise convolution (channel multiplier 1) of one image in NHWC: x + x_off [H, W, C], the   \
      filter w + w_off [KH * KW, C] (tap-major, channels contiguous; packed at compile time from    \
      [C, 1, KH, KW]), out + out_off [OH, OW, C]. Computes output rows [oh0, oh0 + ohn) and         \
@@ -196,7 +213,7 @@ static inline int64_t mie_uk_conv_direct_plane_floats(int64_t C, int64_t KH, int
   void mie_uk_f32_winograd_output_2x2_3x3_##isa(                                                   \
       const float *m, int64_t m_off, int64_t F, int64_t TH, int64_t TW, int64_t OH, int64_t OW,    \
       int64_t f0, int64_t fn, float *out, int64_t out_off, int64_t flags, const float *bias,       \
-      int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);                     \
+      int64_t bias_off, const float *res, int64_t res_off, float lo, float hi);                    \
   /* Winograd F(4x4, 3x3): the same, with TH x TW = ceil(OH / 4) x ceil(OW / 4) tiles, V[36][C][T] \
      and M[36][F][T]; `plane` holds mie_uk_winograd4_plane_floats(TH, TW) floats. */               \
   void mie_uk_f32_winograd_input_4x4_3x3_##isa(                                                    \

@@ -65,17 +65,6 @@ template <> struct Lanes<uint16_t> {
   typedef vh type;
 };
 
-/// Lanes 0, 2, 4, ... of the 2 * VL lanes of a then b, for either vector of Lanes.
-template <typename V> MIE_UK_INLINE V evenLanesOf(V a, V b) {
-#if MIE_UK_VL == 16
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-#elif MIE_UK_VL == 8
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-#else
-  return __builtin_shufflevector(a, b, 0, 2, 4, 6);
-#endif
-}
-
 /// opaqueZero (ukernel_vector.h) of either storage type: the zero that fillElems and copyElems
 /// store or add.
 template <typename T> MIE_UK_INLINE T opaqueZeroOf() {

@@ -54,8 +54,10 @@ MIE_UK_INLINE float opaqueZero() {
   return z;
 }
 
-/// Lanes 0, 2, 4, ... of the 2 * VL lanes of a then b.
-MIE_UK_INLINE vf evenLanes(vf a, vf b) {
+/// Lanes 0, 2, 4, ... of the 2 * VL lanes of a then b: floats, or VL elements of another type
+/// (the bits of bf16 / f16 panels, which packing moves without computing on them).
+template <typename V>
+MIE_UK_INLINE V evenLanes(V a, V b) {
 #if MIE_UK_VL == 16
   return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
 #elif MIE_UK_VL == 8
@@ -65,8 +67,9 @@ MIE_UK_INLINE vf evenLanes(vf a, vf b) {
 #endif
 }
 
-/// Lanes 1, 3, 5, ... of the 2 * VL lanes of a then b.
-MIE_UK_INLINE vf oddLanes(vf a, vf b) {
+/// Lanes 1, 3, 5, ... of the 2 * VL lanes of a then b (any VL-lane vector, as evenLanes).
+template <typename V>
+MIE_UK_INLINE V oddLanes(V a, V b) {
 #if MIE_UK_VL == 16
   return __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
 #elif MIE_UK_VL == 8

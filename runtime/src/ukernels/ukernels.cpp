@@ -8,6 +8,7 @@
 #include "f32_dwconv.cpp"
 #include "f32_dwconv_nhwc.cpp"
 #include "f32_gemm.cpp"
+#include "f32_maxpool.cpp"
 // After f32_gemm.cpp: instantiates its tiles with the same per-ISA macros.
 #include "f32_conv_direct.cpp"
 #include "f32_winograd.cpp"

@@ -372,6 +372,66 @@ func.func @conv2d_residual_shape(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32
 }
 
 //===----------------------------------------------------------------------===//
+// mie.max_pool2d
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @max_pool2d_channels(%x: memref<1x8x8x8xf32>, %y: memref<1x4x4x4xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects the output's N and C (1, 4) to be the input's (1, 8)}}
+  mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x4x4x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_size(%x: memref<1x8x8x8xf32>, %y: memref<1x8x5x4xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects output height 4 from input, kernel, strides, pads and dilations, got 5}}
+  mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x8x5x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_ceil(%x: memref<1x8x9x9xf32>, %y: memref<1x8x4x6xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects output width 4 or 5 from input, kernel, strides, pads and dilations, got 6}}
+  mie.max_pool2d ins(%x : memref<1x8x9x9xf32>) outs(%y : memref<1x8x4x6xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_window(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x1xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects the dilated KW (5) to fit the padded input width (4)}}
+  mie.max_pool2d ins(%x : memref<1x8x4x4xf32>) outs(%y : memref<1x8x4x1xf32>) {kernel = array<i64: 1, 5>}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_kernel(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects 'kernel' to have 2 entries, got 1}}
+  mie.max_pool2d ins(%x : memref<1x8x4x4xf32>) outs(%y : memref<1x8x4x4xf32>) {kernel = array<i64: 1>}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_ukernel(%x: memref<1x8x4x4xf16>, %y: memref<1x8x2x2xf16>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects f32 buffers for ukernel 'mie_uk_f32_maxpool_nchw_avx2'}}
+  mie.max_pool2d ins(%x : memref<1x8x4x4xf16>) outs(%y : memref<1x8x2x2xf16>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx2"}
+  return
+}
+
+// -----
+
+func.func @max_pool2d_rank(%x: memref<8x4x4xf32>, %y: memref<8x2x2xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op expects input of rank 4 [N, C, H, W]}}
+  mie.max_pool2d ins(%x : memref<8x4x4xf32>) outs(%y : memref<8x2x2xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // mie.gemm
 //===----------------------------------------------------------------------===//
 

@@ -105,6 +105,27 @@ func.func @view(%arena: memref<65536xi8>, %weights: memref<1048576xi8>)
 
 // -----
 
+// Tests mie.max_pool2d: floor and ceil mode sizes, padding, dilation, a microkernel, f16.
+
+// CHECK-LABEL: func.func @max_pool2d
+func.func @max_pool2d(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf32>,
+                      %c: memref<1x64x38x38xf32>, %hx: memref<2x3x9x9xf16>, %hy: memref<2x3x3x5xf16>) {
+  // CHECK: mie.max_pool2d ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>)
+      {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>,
+       ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+  // CHECK: mie.max_pool2d ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x38x38xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%c : memref<1x64x38x38xf32>)
+      {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
+  // CHECK: mie.max_pool2d ins(%{{.+}} : memref<2x3x9x9xf16>) outs(%{{.+}} : memref<2x3x3x5xf16>) {dilations = array<i64: 2, 1>, kernel = array<i64: 2, 3>, pads = array<i64: 0, 1, 0, 0>, strides = array<i64: 3, 2>}
+  mie.max_pool2d ins(%hx : memref<2x3x9x9xf16>) outs(%hy : memref<2x3x3x5xf16>)
+      {kernel = array<i64: 2, 3>, strides = array<i64: 3, 2>, pads = array<i64: 0, 1, 0, 0>,
+       dilations = array<i64: 2, 1>}
+  return
+}
+
+// -----
+
 // Tests mie.conv2d with every combination of the optional operands and the window attributes.
 
 // CHECK-LABEL: func.func @conv2d

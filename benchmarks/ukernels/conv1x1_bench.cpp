@@ -1,0 +1,166 @@
+// conv1x1_bench: one thread, the NCHW 1x1 convolutions of ResNets (F filters x C channels x P
+// pixels) run the way the generated code runs them, with the choices the kernel-selection pass
+// makes (tile, K block, pixel block) and the alternatives it could make: pixel panels read in place
+// (rows P apart) or packed per K block. Prints microseconds per layer and GFLOP/s; compare with the
+// tile's own rate in L1 (ukernel_bench). Never part of the tests.
+//   build/benchmarks/conv1x1_bench [avx512|avx2]
+#include "ukernel_test_util.h"
+#include "ukernels/mie_ukernels.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using TileFn = void (*)(const float *, int64_t, const float *, int64_t, int64_t, float *, int64_t,
+                        int64_t, int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
+                        const float *, int64_t, int64_t, float, float);
+struct Tile {
+  std::string isa;
+  int64_t mr, nr;
+  TileFn fn;
+};
+
+struct Layer {
+  const char *name;
+  int64_t f, c, p;
+};
+
+struct Choice {
+  int64_t kc, nc;
+  bool packed; // pixel panels packed per K block (else read in place, rows P apart)
+};
+
+/// Filters packed as the compiler packs them: [ceil(F / mr)][C][mr].
+std::vector<float> packFilters(const std::vector<float> &w, int64_t f, int64_t c, int64_t mr) {
+  const int64_t panels = (f + mr - 1) / mr;
+  std::vector<float> out(panels * c * mr, 0.0f);
+  for (int64_t i = 0; i < f; ++i)
+    for (int64_t k = 0; k < c; ++k)
+      out[((i / mr) * c + k) * mr + i % mr] = w[i * c + k];
+  return out;
+}
+
+/// Pixel panels [np / nr][kc][nr] of pixels [p0, p0 + np), channels [k0, k0 + kc).
+void packPixels(const float *x, int64_t p, int64_t p0, int64_t np, int64_t k0, int64_t kc,
+                int64_t nr, float *dst) {
+  for (int64_t pt = 0; pt * nr < np; ++pt) {
+    const int64_t n = std::min(nr, np - pt * nr);
+    for (int64_t k = 0; k < kc; ++k) {
+      float *d = dst + (pt * kc + k) * nr;
+      std::memcpy(d, x + (k0 + k) * p + p0 + pt * nr, n * sizeof(float));
+      std::fill(d + n, d + nr, 0.0f);
+    }
+  }
+}
+
+/// One layer, one thread: items of `nc` pixels, each running every filter per K block.
+void runLayer(const Tile &t, const Layer &l, const Choice &ch, const float *x, const float *wp,
+              const float *bias, float *out, float *scratch) {
+  const int64_t K = l.c, kc = std::min(ch.kc, K);
+  const int64_t epi = MIE_UK_EPILOGUE | MIE_UK_BIAS | (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT);
+  const int64_t fPanels = (l.f + t.mr - 1) / t.mr;
+  for (int64_t p0 = 0; p0 < l.p; p0 += ch.nc) {
+    const int64_t np = std::min(ch.nc, l.p - p0);
+    const int64_t full = ch.packed ? 0 : np / t.nr;
+    for (int64_t k0 = 0; k0 < K; k0 += kc) {
+      const int64_t kcur = std::min(kc, K - k0);
+      int64_t flags = k0 ? MIE_UK_ACCUMULATE : 0;
+      if (k0 + kcur == K)
+        flags |= epi;
+      // Packed: every panel of the block; in place: only a partial last panel.
+      packPixels(x, l.p, p0 + full * t.nr, np - full * t.nr, k0, kcur, t.nr, scratch);
+      for (int64_t pt = 0; pt * t.nr < np; ++pt) {
+        const int64_t ncur = std::min(t.nr, np - pt * t.nr);
+        const bool inPlace = pt < full;
+        const float *b = inPlace ? x + k0 * l.p + p0 + pt * t.nr : scratch;
+        const int64_t bOff = inPlace ? 0 : (pt - full) * kcur * t.nr;
+        const int64_t ldb = inPlace ? l.p : t.nr;
+        for (int64_t ft = 0; ft < fPanels; ++ft) {
+          const int64_t row = ft * t.mr, mcur = std::min(t.mr, l.f - row);
+          const int64_t tf = flags | (inPlace && ft == 0 ? MIE_UK_PREFETCH_NEXT_B : 0);
+          float *c = out + row * l.p + p0 + pt * t.nr;
+          t.fn(wp, (ft * K + k0) * t.mr, b, bOff, ldb, c, 0, l.p, kcur, mcur, ncur, tf, bias, row,
+               nullptr, 0, 0, 0, 0);
+        }
+      }
+    }
+  }
+}
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+#if defined(__x86_64__)
+  const std::string isa = argc > 1 ? argv[1] : "avx512";
+#else
+  const std::string isa = "neon";
+#endif
+  std::vector<Tile> tiles;
+  // The tiles this build has: the host architecture's ISAs.
+#if defined(__x86_64__)
+#define MIE_UK_BENCH_TILE_avx512(MR, NR)                                                           \
+  tiles.push_back({"avx512", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx512});
+#define MIE_UK_BENCH_TILE_avx2(MR, NR)                                                             \
+  tiles.push_back({"avx2", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_avx2});
+#define MIE_UK_BENCH_TILE_neon(MR, NR)
+#else
+#define MIE_UK_BENCH_TILE_avx512(MR, NR)
+#define MIE_UK_BENCH_TILE_avx2(MR, NR)
+#define MIE_UK_BENCH_TILE_neon(MR, NR)                                                             \
+  tiles.push_back({"neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
+#endif
+#define MIE_UK_F32_GEMM_TILE(I, MR, NR, E) MIE_UK_BENCH_TILE_##I(MR, NR)
+#include "ukernels/f32_gemm_tiles.def"
+#undef MIE_UK_F32_GEMM_TILE
+  const Layer layers[] = {{"layer1 conv1 64x256 56x56", 64, 256, 3136},
+                          {"layer1 conv3 256x64 56x56", 256, 64, 3136},
+                          {"layer2 conv1 128x512 28x28", 128, 512, 784},
+                          {"layer2 conv3 512x128 28x28", 512, 128, 784},
+                          {"layer3 conv1 256x1024 14x14", 256, 1024, 196},
+                          {"layer3 conv3 1024x256 14x14", 1024, 256, 196},
+                          {"layer4 conv1 512x2048 7x7", 512, 2048, 49}};
+  const Choice choices[] = {{64, 0, false},  {128, 0, false}, {256, 0, false}, {512, 0, false},
+                            {128, 0, true},  {256, 0, true},  {512, 0, true},  {128, 1, false},
+                            {256, 1, false}, {256, 1, true},  {512, 1, true}};
+  for (const Layer &l : layers) {
+    std::vector<float> x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(i % 7) * 0.125f - 0.3f;
+    for (size_t i = 0; i < w.size(); ++i)
+      w[i] = float(i % 5) * 0.01f - 0.02f;
+    const double flop = 2.0 * l.f * l.c * l.p;
+    std::printf("%s\n", l.name);
+    for (const Tile &t : tiles) {
+      if (t.isa != isa || !mie_uk_test::supported(t.isa.c_str()))
+        continue;
+      std::vector<float> wp = packFilters(w, l.f, l.c, t.mr);
+      for (const Choice &c0 : choices) {
+        // nc 0: one pixel panel an item (the pass's per-item choice); 1: four panels.
+        Choice ch = c0;
+        ch.nc = ch.nc ? 4 * t.nr : t.nr;
+        std::vector<float> scratch(ch.nc * std::max(ch.kc, l.c) + 64);
+        double best = 1e30;
+        for (int rep = 0; rep < 7; ++rep) {
+          auto t0 = std::chrono::steady_clock::now();
+          const int iters = 3;
+          for (int i = 0; i < iters; ++i)
+            runLayer(t, l, ch, x.data(), wp.data(), bias.data(), out.data(), scratch.data());
+          best = std::min(best, seconds(t0) / iters);
+        }
+        std::printf("  %2lldx%-2lld kc %4lld nc %3lld %-8s %8.1f us %6.1f GFLOP/s\n",
+                    (long long)t.mr, (long long)t.nr, (long long)ch.kc, (long long)ch.nc,
+                    ch.packed ? "packed" : "in-place", best * 1e6, flop / best / 1e9);
+      }
+    }
+  }
+  return 0;
+}
