@@ -86,36 +86,71 @@ MIE_UK_INLINE void transposeCols8x16(const vf (&w)[8], vf (&r)[8]) {
   }
 }
 
-/// Full 8-row tiles of NV vectors: C[i][j] of the tile to / from p[j * ld + i].
-template <int NV>
-MIE_UK_INLINE void storeTransposed8(float *p, int64_t ld, const vf (&t)[8][NV]) {
-  for (int v = 0; v < NV; ++v) {
+typedef bool v8mask __attribute__((ext_vector_type(8)));
+
+/// The first m (0..8) of 8 lanes.
+MIE_UK_INLINE v8mask first8(int64_t m) {
+  typedef int32_t v8i __attribute__((ext_vector_type(8)));
+  return __builtin_convertvector(v8i{0, 1, 2, 3, 4, 5, 6, 7} < v8i(int32_t(m)), v8mask);
+}
+
+/// Tiles of at most 8 rows, NV vectors: the m x n corner of the tile to / from p[j * ld + i]
+/// (rows past MR are zeros in the transpose; a partial corner's columns are masked stores of m
+/// floats, or masked loads with zeros past the corner).
+template <int MR, int NV>
+MIE_UK_INLINE void storeTransposed8(float *p, int64_t ld, const vf (&t)[MR][NV], int64_t m,
+                                    int64_t n) {
+  static_assert(MR <= 8, "at most 8 rows");
+  const bool full = m == 8 && n == NV * VL;
+  const v8mask rows = first8(m);
+  for (int v = 0; v < NV && v * VL < n; ++v) {
     vf r[8], w[8];
     for (int i = 0; i < 8; ++i)
-      r[i] = t[i][v];
+      r[i] = i < MR ? t[i][v] : splat(0.0f);
     transposeRows8x16(r, w);
     float *col = p + v * VL * ld;
     for (int q = 0; q < 8; ++q) {
-      *reinterpret_cast<v8fu *>(col + 2 * q * ld) =
-          __builtin_shufflevector(w[q], w[q], 0, 1, 2, 3, 4, 5, 6, 7);
-      *reinterpret_cast<v8fu *>(col + (2 * q + 1) * ld) =
-          __builtin_shufflevector(w[q], w[q], 8, 9, 10, 11, 12, 13, 14, 15);
+      const v8f lo = __builtin_shufflevector(w[q], w[q], 0, 1, 2, 3, 4, 5, 6, 7);
+      const v8f hi = __builtin_shufflevector(w[q], w[q], 8, 9, 10, 11, 12, 13, 14, 15);
+      const int64_t j = v * VL + 2 * q;
+      if (full) {
+        *reinterpret_cast<v8fu *>(col + 2 * q * ld) = lo;
+        *reinterpret_cast<v8fu *>(col + (2 * q + 1) * ld) = hi;
+        continue;
+      }
+      if (j < n)
+        __builtin_masked_store(rows, lo, col + 2 * q * ld);
+      if (j + 1 < n)
+        __builtin_masked_store(rows, hi, col + (2 * q + 1) * ld);
     }
   }
 }
 
-template <int NV>
-MIE_UK_INLINE void loadTransposed8(vf (&t)[8][NV], const float *p, int64_t ld) {
+template <int MR, int NV>
+MIE_UK_INLINE void loadTransposed8(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m,
+                                   int64_t n) {
+  static_assert(MR <= 8, "at most 8 rows");
+  const bool full = m == 8 && n == NV * VL;
+  const v8mask rows = first8(m);
   for (int v = 0; v < NV; ++v) {
     vf r[8], w[8];
     const float *col = p + v * VL * ld;
     for (int q = 0; q < 8; ++q) {
-      const v8f a = *reinterpret_cast<const v8fu *>(col + 2 * q * ld);
-      const v8f b = *reinterpret_cast<const v8fu *>(col + (2 * q + 1) * ld);
+      const int64_t j = v * VL + 2 * q;
+      v8f a = v8f(0.0f), b = v8f(0.0f);
+      if (full) {
+        a = *reinterpret_cast<const v8fu *>(col + 2 * q * ld);
+        b = *reinterpret_cast<const v8fu *>(col + (2 * q + 1) * ld);
+      } else {
+        if (j < n)
+          a = __builtin_masked_load(rows, col + 2 * q * ld, v8f(0.0f));
+        if (j + 1 < n)
+          b = __builtin_masked_load(rows, col + (2 * q + 1) * ld, v8f(0.0f));
+      }
       w[q] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     }
     transposeCols8x16(w, r);
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < MR; ++i)
       t[i][v] = r[i];
   }
 }
@@ -142,9 +177,9 @@ template <int MR, int NV>
 MIE_UK_INLINE void loadTile(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t m, int64_t n,
                             bool transposed) {
 #if MIE_UK_VL == 16
-  if constexpr (MR == 8)
-    if (transposed && m == MR && n == NV * VL)
-      return loadTransposed8<NV>(t, p, ld);
+  if constexpr (MR <= 8)
+    if (transposed)
+      return loadTransposed8<MR, NV>(t, p, ld, m, n);
 #endif
   if (transposed)
     return loadBlock<MR, NV>(t, p, 1, ld, m, n);
@@ -164,9 +199,8 @@ MIE_UK_INLINE void storeTransposed(float *c, int64_t ldc, const vf (&t)[MR][NV],
                                    int64_t n) {
   constexpr int NR = NV * VL;
 #if MIE_UK_VL == 16
-  if constexpr (MR == 8)
-    if (m == MR && n == NR)
-      return storeTransposed8<NV>(c, ldc, t);
+  if constexpr (MR <= 8)
+    return storeTransposed8<MR, NV>(c, ldc, t, m, n);
 #endif
   float tmp[MR][NR];
   for (int i = 0; i < MR; ++i)
