@@ -28,7 +28,7 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 
 // Tests that a late 7x7 layer keeps Winograd F(2x2, 3x3) (F(4x4, 3x3) would have four tiles);
 // without Winograd its 49 pixels (49 of 64 lanes of the NCHW form's tiles) become the rows of the
-// transposed implicit GEMM (`pixel_rows`: 56 rows of 8x32 tiles, the 512 filters in the lanes),
+// transposed implicit GEMM (`pixel_rows`: 49 rows of 7x48 tiles, the 512 filters in the lanes),
 // its pixel panels packed once and shared (K = 4608 in five blocks of 928), and so does the 3x3
 // stride-2 layer to 14x14 (196 pixels) next to it. A GEMM with a constant B gets a tiling with
 // shared packed rows while one with a run-time B gets one whose work items pack both operands.
@@ -40,11 +40,11 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 // CHECK-SAME: pixel_rows, strides = array<i64: 2, 2>, tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 768, mc = 104, nc = 32, shared_panels = true>
 // DIRECT-LABEL: func.func @late
 // DIRECT: mie.conv2d
-// DIRECT-SAME: pixel_rows, tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 928, mc = 56, nc = 32, shared_panels = true>
+// DIRECT-SAME: pixel_rows, tiling = #mie.tiling<"avx512", mr = 7, nr = 48, kc = 928, mc = 28, nc = 48, shared_panels = true>
 // DIRECT: mie.conv2d
 // DIRECT-SAME: pixel_rows, strides = array<i64: 2, 2>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 512, mc = 8, nc = 64, shared_panels = true>
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 7, nr = 48, kc = 512, mc = 7, nc = 48, shared_panels = true>
 // CHECK: mie.gemm
 // CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 512, mc = 8, nc = 16>
 // CHECK: return
@@ -241,14 +241,14 @@ func.func @pointwise_short_k(%x: memref<1x40x14x14xf32>, %y: memref<1x240x14x14x
 
 // -----
 
-// Tests that AVX-512's 8-row tiles, which store transposed through an in-register transpose (about 4
-// K steps, not 16), take pixel rows for shorter reductions: mobilenet_v3's 96 -> 576 at 7x7 (49 of
-// 64 lanes in the NCHW form) runs as pixel rows with K = 96, while 40 -> 240 at 14x14 (94% of the
-// lanes) stays NCHW.
+// Tests that AVX-512's tiles of at most 8 rows, which store transposed through an in-register
+// transpose (about 4 K steps, not 16), take pixel rows for shorter reductions: mobilenet_v3's
+// 96 -> 576 at 7x7 (49 of 64 lanes in the NCHW form) runs as pixel rows with K = 96 on the 7x48
+// tile (49 rows: seven whole tiles), while 40 -> 240 at 14x14 (94% of the lanes) stays NCHW.
 
 // CHECK-LABEL: func.func @pointwise_avx512
 // CHECK: mie.gemm ins(%{{.+}} : memref<96x49xf32>, memref<576x96xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32
+// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 7, nr = 48
 // CHECK-SAME: trans_a, trans_b, trans_c
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>)
 // CHECK-SAME: tiling = #mie.tiling<"avx512"
