@@ -34,8 +34,8 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
 /// Size in bytes of one element, or std::nullopt for types that are not whole bytes. i1 takes one
 /// byte, as LLVM stores it.
 static std::optional<int64_t> elementBytes(Type type) {
-  if (type.isInteger(1))
-    return 1;
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() < 8)
+    return 1; // i1, i2, i4, f4E2M1FN: one byte each
   if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
     return std::nullopt;
   return type.getIntOrFloatBitWidth() / 8;
