@@ -355,7 +355,7 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   const bool fromFloat = isQuantFloat(xType.getElementType()) ||
                          isa<Float8E8M0FNUType>(xType.getElementType());
   if (!fromFloat && !isa<IntegerType>(xType.getElementType()))
-    return n.error() << "x must be an integer or 8-bit float tensor, got " << xType;
+    return n.error() << "x must be an integer, 8-bit float or FLOAT4E2M1 tensor, got " << xType;
   if (!fromFloat && !quantRange(xType.getElementType()))
     return n.unsupportedFeature() << "dequantizing " << xType.getElementType()
                                   << " is not supported";
