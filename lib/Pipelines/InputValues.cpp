@@ -10,7 +10,6 @@
 
 #include "mie/mie_tensor_io.h"
 
-
 std::string mlir::mie::readBoundInput(StringRef path, OnnxImportOptions::BoundInput &bound) {
   ::mie::io::Tensor tensor;
   if (std::string error = ::mie::io::read_tensor_file(path.str(), &tensor); !error.empty())

@@ -80,7 +80,6 @@ struct Bits {
   IntegerType type;
 
   Value c(uint64_t v) const { return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v)); }
-  Value c(Value v) const { return v; }
   template <typename A>
   Value toValue(A a) const {
     if constexpr (std::is_convertible_v<A, Value>)
@@ -89,23 +88,41 @@ struct Bits {
       return c(static_cast<uint64_t>(a));
   }
   template <typename X, typename Y>
-  Value add(X x, Y y) const { return arith::AddIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value add(X x, Y y) const {
+    return arith::AddIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value sub(X x, Y y) const { return arith::SubIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value sub(X x, Y y) const {
+    return arith::SubIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value band(X x, Y y) const { return arith::AndIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value band(X x, Y y) const {
+    return arith::AndIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value bor(X x, Y y) const { return arith::OrIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value bor(X x, Y y) const {
+    return arith::OrIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value shl(X x, Y y) const { return arith::ShLIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value shl(X x, Y y) const {
+    return arith::ShLIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value shr(X x, Y y) const { return arith::ShRUIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value shr(X x, Y y) const {
+    return arith::ShRUIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value smax(X x, Y y) const { return arith::MaxSIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value smax(X x, Y y) const {
+    return arith::MaxSIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value umin(X x, Y y) const { return arith::MinUIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value umin(X x, Y y) const {
+    return arith::MinUIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
-  Value umax(X x, Y y) const { return arith::MaxUIOp::create(b, loc, toValue(x), toValue(y)); }
+  Value umax(X x, Y y) const {
+    return arith::MaxUIOp::create(b, loc, toValue(x), toValue(y));
+  }
   template <typename X, typename Y>
   Value cmp(arith::CmpIPredicate p, X x, Y y) const {
     return arith::CmpIOp::create(b, loc, p, toValue(x), toValue(y));

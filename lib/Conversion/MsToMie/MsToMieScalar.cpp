@@ -224,8 +224,7 @@ Value emitCast(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned =
   // A float to a 4-bit or 2-bit integer wraps, as ONNX's reference does (-9.0 to INT4 is 7):
   // convert to i32, then keep the low bits.
   if (isa<FloatType>(from) && to.getIntOrFloatBitWidth() < 8 && !to.isInteger(1))
-    return arith::TruncIOp::create(b, loc, to,
-                                   emitCast(b, loc, x, b.getI32Type(), false, false));
+    return arith::TruncIOp::create(b, loc, to, emitCast(b, loc, x, b.getI32Type(), false, false));
   // bf16 converts through f32 only: arith's bf16 <-> f32 expansion (mie-expand-math) then turns it
   // into integer bit operations, where LLVM would call the soft-float __truncsfbf2 and friends.
   Type f32 = Float32Type::get(b.getContext());

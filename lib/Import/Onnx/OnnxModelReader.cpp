@@ -248,17 +248,16 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
       modelBytes += fileBytes;
       packed.resize(fileBytes);
       std::string error;
-      if (fileBytes && failed(opened->file->read(opened->offset,
-                                                 MutableArrayRef<char>(packed.data(), fileBytes),
-                                                 error)))
+      if (fileBytes && failed(opened->file->read(
+                           opened->offset, MutableArrayRef<char>(packed.data(), fileBytes), error)))
         return emitError(loc) << what << ": cannot read its external data: " << error;
     } else if (tensor.has_raw_data()) {
       packed = tensor.raw_data();
     } else {
       if ((uint64_t)tensor.int32_data_size() != fileBytes)
         return emitError(loc) << what << " has " << tensor.int32_data_size()
-                              << " values in int32_data, but its " << numElements << " "
-                              << bits << "-bit elements need " << fileBytes << " (packed)";
+                              << " values in int32_data, but its " << numElements << " " << bits
+                              << "-bit elements need " << fileBytes << " (packed)";
       for (int32_t v : tensor.int32_data())
         packed.push_back(static_cast<char>(v & 0xFF));
     }

@@ -352,8 +352,8 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
   // 8-bit and 4-bit floats dequantize as x * scale: the reference reads no zero point for them
   // (the 8-bit ones require it to be 0), so none is subtracted.
-  const bool fromFloat = isQuantFloat(xType.getElementType()) ||
-                         isa<Float8E8M0FNUType>(xType.getElementType());
+  const bool fromFloat =
+      isQuantFloat(xType.getElementType()) || isa<Float8E8M0FNUType>(xType.getElementType());
   if (!fromFloat && !isa<IntegerType>(xType.getElementType()))
     return n.error() << "x must be an integer, 8-bit float or FLOAT4E2M1 tensor, got " << xType;
   if (!fromFloat && !quantRange(xType.getElementType()))
