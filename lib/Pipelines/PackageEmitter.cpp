@@ -57,6 +57,27 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
     return std::string("i32");
   if (type.isSignlessInteger(64))
     return std::string("i64");
+  // The 8-bit and 4-bit floats and 4-bit and 2-bit integers: one byte per element at the boundary.
+  if (isa<Float8E4M3FNType>(type))
+    return std::string("f8e4m3fn");
+  if (isa<Float8E4M3FNUZType>(type))
+    return std::string("f8e4m3fnuz");
+  if (isa<Float8E5M2Type>(type))
+    return std::string("f8e5m2");
+  if (isa<Float8E5M2FNUZType>(type))
+    return std::string("f8e5m2fnuz");
+  if (isa<Float8E8M0FNUType>(type))
+    return std::string("f8e8m0");
+  if (isa<Float4E2M1FNType>(type))
+    return std::string("f4e2m1");
+  if (type.isSignlessInteger(4))
+    return std::string("i4");
+  if (type.isUnsignedInteger(4))
+    return std::string("u4");
+  if (type.isSignlessInteger(2))
+    return std::string("i2");
+  if (type.isUnsignedInteger(2))
+    return std::string("u2");
   return emitError(loc) << "element type " << type << " cannot cross the package boundary",
          failure();
 }
@@ -131,7 +152,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
       return func->emitError("entry argument ") << i << " is not a static memref", failure();
     auto name = func->getArgAttrOfType<StringAttr>(i, "mie.name");
     if (name && (name.getValue() == "arena" || name.getValue() == "weights")) {
-      int64_t bytes = type.getNumElements() * int64_t(type.getElementTypeBitWidth() / 8);
+      int64_t bytes = type.getNumElements() * int64_t((type.getElementTypeBitWidth() + 7) / 8);
       (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
       continue;
     }

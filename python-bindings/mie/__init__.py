@@ -89,6 +89,21 @@ _DTYPES = {1: np.float32, 2: np.float16, 4: np.float64, 5: np.int8, 6: np.int16,
            8: np.int64, 9: np.uint8, 10: np.bool_,
            11: np.uint16, 12: np.uint32, 13: np.uint64}
 _BF16 = 3
+# The 8-bit and 4-bit floats and 4-bit and 2-bit integers (mie_dtype 14-23) have no numpy dtype of
+# their own; ml_dtypes (which onnx depends on) names them, one byte per element as the runtime
+# stores them.
+_NARROW = {14: "float8_e4m3fn", 15: "float8_e4m3fnuz", 16: "float8_e5m2", 17: "float8_e5m2fnuz",
+           18: "float8_e8m0fnu", 19: "float4_e2m1fn", 20: "int4", 21: "uint4", 22: "int2",
+           23: "uint2"}
+
+
+def _narrow_dtype(code, name):
+    try:
+        import ml_dtypes
+    except ImportError as e:
+        raise MieError(f"tensor '{name}': its element type ({_NARROW[code]}) needs the ml_dtypes "
+                       "package") from e
+    return np.dtype(getattr(ml_dtypes, _NARROW[code]))
 
 
 class _TensorInfoC(ctypes.Structure):
@@ -178,7 +193,15 @@ class TensorInfo:
         self.name = info.name.decode()
         if info.dtype == _BF16:
             raise MieError(f"tensor '{self.name}': bf16 has no numpy dtype")
-        self.dtype = np.dtype(_DTYPES[info.dtype])
+        if info.dtype in _NARROW:
+            self.dtype = _narrow_dtype(info.dtype, self.name)
+        elif info.dtype in _DTYPES:
+            self.dtype = np.dtype(_DTYPES[info.dtype])
+        else:
+            raise MieError(f"tensor '{self.name}': unknown element type {info.dtype} (a runtime "
+                           "newer than these bindings?)")
+        # 4-bit and 2-bit elements: the bits a byte may use (the rest must be 0).
+        self.value_bits = {19: 4, 20: 4, 21: 4, 22: 2, 23: 2}.get(info.dtype, 0)
         self.shape = tuple(info.dims[i] for i in range(info.rank))
         self.dynamic_dims = tuple(dynamic_dims)
 
@@ -347,6 +370,9 @@ class Session:
             if array.dtype != info.dtype or array.shape != info.shape:
                 raise MieError(f"input '{info.name}': expected {info.dtype}{list(info.shape)}, "
                                f"got {array.dtype}{list(array.shape)}")
+            if info.value_bits and (array.view(np.uint8) >> info.value_bits).any():
+                raise MieError(f"input '{info.name}': {info.dtype} bytes must hold the value in "
+                               f"their low {info.value_bits} bits and 0 above")
             arrays.append(array)
         outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])

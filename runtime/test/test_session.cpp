@@ -543,6 +543,13 @@ TEST(CApi, Misc) {
   EXPECT_STREQ(mie_dtype_name(mie_dtype(99)), "invalid");
   EXPECT_EQ(mie_dtype_size(MIE_DTYPE_I64), 8u);
   EXPECT_EQ(mie_dtype_size(MIE_DTYPE_BOOL), 1u);
+  // The 8-bit and 4-bit floats and 4-bit and 2-bit integers: one byte per element in buffers.
+  EXPECT_STREQ(mie_dtype_name(MIE_DTYPE_F8E4M3FN), "f8e4m3fn");
+  EXPECT_STREQ(mie_dtype_name(MIE_DTYPE_F8E8M0), "f8e8m0");
+  EXPECT_STREQ(mie_dtype_name(MIE_DTYPE_U2), "u2");
+  EXPECT_STREQ(mie_dtype_name(mie_dtype(MIE_DTYPE_LAST + 1)), "invalid");
+  EXPECT_EQ(mie_dtype_size(MIE_DTYPE_I4), 1u);
+  EXPECT_EQ(mie_dtype_size(MIE_DTYPE_F4E2M1), 1u);
   EXPECT_EQ(mie_session_options_init(nullptr), MIE_ERR_INVALID_ARGUMENT);
   mie_session *s = nullptr;
   EXPECT_EQ(mie_session_create(nullptr, nullptr, &s), MIE_ERR_INVALID_ARGUMENT);

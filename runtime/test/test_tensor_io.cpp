@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "mie/mie_tensor_io.h"
 #include "test_util.h"
@@ -345,6 +346,132 @@ TEST(TensorIo, HalfAndBfloatConversions) {
   EXPECT_EQ(mie::io::shape_string({}), "[]");
   EXPECT_EQ(mie::io::shape_string({1, 64}), "[1, 64]");
   EXPECT_EQ(mie::io::onnx_data_type(MIE_DTYPE_BF16), 16);
+}
+
+// The 8-bit and 4-bit floats and 4-bit and 2-bit integers: one byte per element in a Tensor; ONNX
+// TensorProto packs the 4-bit and 2-bit ones, the first element in the lowest bits.
+TEST(NarrowTypes, PackedTensorProto) {
+  Tensor t;
+  // INT4 [1, -2, 7, -8, 3] in raw_data: three bytes, the last one's high half unused.
+  Pb i4;
+  i4.field_varint(1, 5).field_varint(2, 22).field_bytes(9, {0xE1, 0x87, 0x03});
+  ASSERT_EQ(pb_parse(i4, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_I4);
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{0x1, 0xE, 0x7, 0x8, 0x3}));
+  const double i4_values[] = {1, -2, 7, -8, 3};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), i), i4_values[i]);
+  // UINT2 [3, 0, 1, 2, 3] in int32_data: one packed byte per value there.
+  Pb u2;
+  Pb packed;
+  packed.varint(3 | 0 << 2 | 1 << 4 | 2 << 6).varint(3);
+  u2.field_varint(1, 5).field_varint(2, 25).field_bytes(5, packed.b);
+  ASSERT_EQ(pb_parse(u2, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_U2);
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{3, 0, 1, 2, 3}));
+  // The sizes counted in packed bytes.
+  Pb short_raw;
+  short_raw.field_varint(1, 5).field_varint(2, 22).field_bytes(9, {0x21, 0x43});
+  EXPECT_EQ(pb_parse(short_raw, &t), "'t.pb': raw_data is 2 bytes but dims [5] of i4 need 3");
+  Pb short_typed;
+  short_typed.field_varint(1, 9).field_varint(2, 26).field_varint(5, 0);
+  EXPECT_EQ(pb_parse(short_typed, &t), "'t.pb': int32_data has 1 values but dims [9] of i2 need 3 (packed bytes)");
+  // 8-bit floats: one byte each, raw or int32_data.
+  Pb f8;
+  f8.field_varint(1, 2).field_varint(2, 17).field_bytes(9, {0x38, 0xC0});
+  ASSERT_EQ(pb_parse(f8, &t), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_F8E4M3FN);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 0), 1.0);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 1), -2.0);
+
+  // Every narrow type round trips through a .pb file, odd counts included (a half-used last byte).
+  const mie_dtype narrow[] = {MIE_DTYPE_F8E4M3FN, MIE_DTYPE_F8E4M3FNUZ, MIE_DTYPE_F8E5M2, MIE_DTYPE_F8E5M2FNUZ,
+                              MIE_DTYPE_F8E8M0,   MIE_DTYPE_F4E2M1,     MIE_DTYPE_I4,     MIE_DTYPE_U4,
+                              MIE_DTYPE_I2,       MIE_DTYPE_U2};
+  for (mie_dtype dt : narrow) {
+    const unsigned bits = mie::io::packed_bits(dt);
+    for (int64_t n : {0, 1, 3, 7, 17}) {
+      Tensor in;
+      in.name = "t";
+      in.dtype = dt;
+      in.shape = {n};
+      in.data.resize(size_t(n));
+      for (int64_t i = 0; i < n; ++i) in.data[size_t(i)] = uint8_t(i * 37 + 5) & (bits ? (1u << bits) - 1 : 0xFF);
+      const std::string path = tmp_path(std::string(mie::io::dtype_name(dt)) + ".pb");
+      ASSERT_EQ(mie::io::write_onnx_tensor(path, in), "");
+      // The file holds ceil(n * bits / 8) bytes of data for the packed types.
+      const uint64_t per_byte = bits ? 8 / bits : 1;
+      const size_t data_bytes = size_t((uint64_t(n) + per_byte - 1) / per_byte);
+      EXPECT_EQ(read_file(path).size(), 2 + 2 + 2 + 1 + 2 + data_bytes) << mie::io::dtype_name(dt) << " " << n;
+      Tensor out;
+      ASSERT_EQ(mie::io::read_onnx_tensor(path, &out), "") << mie::io::dtype_name(dt);
+      EXPECT_EQ(out.dtype, dt);
+      EXPECT_EQ(out.data, in.data) << mie::io::dtype_name(dt) << " " << n;
+    }
+  }
+}
+
+// ml_dtypes saves all of its 8-bit and 4-bit types as '<V1' (float8_e5m2 as '<f1'): such a file is read
+// untyped, and the caller (mie-run: the model's input type) names its type.
+TEST(NarrowTypes, UntypedNpy) {
+  Tensor t;
+  auto file = numpy_file("{'descr': '<V1', 'fortran_order': False, 'shape': (3,), }", {0x0F, 0x07, 0x08});
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_TRUE(t.untyped);
+  EXPECT_EQ(mie::io::adopt_dtype(&t, MIE_DTYPE_F32, "t.npy"),
+            "'t.npy' holds untyped 1-byte elements ('|V1' or '<f1': an ml_dtypes 8-bit or 4-bit type), which can be "
+            "read only as one of those types, not as f32");
+  ASSERT_EQ(mie::io::adopt_dtype(&t, MIE_DTYPE_I4, "t.npy"), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_I4);
+  EXPECT_FALSE(t.untyped);
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 0), -1.0);
+  // A byte with bits above a 2-bit value is not a 2-bit value.
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_EQ(mie::io::adopt_dtype(&t, MIE_DTYPE_U2, "t.npy"),
+            "'t.npy': element 0 (byte 15) is not a 2-bit u2 value (the bits above it must be 0)");
+  file = numpy_file("{'descr': '<f1', 'fortran_order': False, 'shape': (1,), }", {0x3C});
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  ASSERT_EQ(mie::io::adopt_dtype(&t, MIE_DTYPE_F8E5M2, "t.npy"), "");
+  EXPECT_EQ(mie::io::element_as_double(t.dtype, t.data.data(), 0), 1.0);
+  // Typed tensors are left alone.
+  file = numpy_file("{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }", {7});
+  ASSERT_EQ(mie::io::parse_npy(file.data(), file.size(), "t.npy", &t), "");
+  EXPECT_EQ(mie::io::adopt_dtype(&t, MIE_DTYPE_I4, "t.npy"), "");
+  EXPECT_EQ(t.dtype, MIE_DTYPE_U8);
+  // Written as '|V1', which reads back untyped.
+  const std::string path = tmp_path("f4.npy");
+  const uint8_t f4[2] = {0x7, 0xF};
+  ASSERT_EQ(mie::io::write_npy(path, MIE_DTYPE_F4E2M1, {2}, f4, 2), "");
+  auto written = read_file(path);
+  EXPECT_NE(std::string(written.begin(), written.end()).find("'descr': '|V1'"), std::string::npos);
+  ASSERT_EQ(mie::io::read_npy(path, &t), "");
+  EXPECT_TRUE(t.untyped);
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{0x7, 0xF}));
+}
+
+// Each narrow float's values, its special encodings included.
+TEST(NarrowTypes, FloatValues) {
+  const double inf = std::numeric_limits<double>::infinity();
+  using mie::io::narrow_float_to_double;
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E4M3FN, 0x7E), 448.0);
+  EXPECT_TRUE(std::isnan(narrow_float_to_double(MIE_DTYPE_F8E4M3FN, 0xFF)));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E4M3FN, 0x01), std::ldexp(1.0, -9));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E4M3FNUZ, 0x7F), 240.0);
+  EXPECT_TRUE(std::isnan(narrow_float_to_double(MIE_DTYPE_F8E4M3FNUZ, 0x80)));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E5M2, 0x7B), 57344.0);
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E5M2, 0xFC), -inf);
+  EXPECT_TRUE(std::isnan(narrow_float_to_double(MIE_DTYPE_F8E5M2, 0x7E)));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E5M2FNUZ, 0x7F), 57344.0);
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E5M2FNUZ, 0x01), std::ldexp(1.0, -17));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E8M0, 0), std::ldexp(1.0, -127));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F8E8M0, 0xFE), std::ldexp(1.0, 127));
+  EXPECT_TRUE(std::isnan(narrow_float_to_double(MIE_DTYPE_F8E8M0, 0xFF)));
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F4E2M1, 0x7), 6.0);
+  EXPECT_EQ(narrow_float_to_double(MIE_DTYPE_F4E2M1, 0x9), -0.5);
+  EXPECT_TRUE(std::signbit(narrow_float_to_double(MIE_DTYPE_F4E2M1, 0x8)));
+  EXPECT_EQ(mie::io::onnx_data_type(MIE_DTYPE_F8E8M0), 24);
+  EXPECT_EQ(mie::io::onnx_data_type(MIE_DTYPE_I2), 26);
+  EXPECT_STREQ(mie::io::dtype_name(MIE_DTYPE_U2), "u2");
+  EXPECT_EQ(mie::io::dtype_size(MIE_DTYPE_F4E2M1), 1u);
 }
 
 }  // namespace

@@ -12,3 +12,14 @@ func.func @pad_unsigned(%x: tensor<4xui8>) -> tensor<6xui8> {
   %0 = ms.pad %x {pads = array<i64: 1, 1>} : (tensor<4xui8>) -> tensor<6xui8>
   return %0 : tensor<6xui8>
 }
+
+// -----
+
+// Tests that 8-bit and 4-bit floats are reported where an op would compare their values (they are
+// only converted, ms.cast, and moved) instead of reaching LLVM, which has no arithmetic on them.
+
+func.func @compare_f8(%x: tensor<4xf8E5M2>) -> tensor<4xi1> {
+  // expected-error @+1 {{unsupported element type 'f8E5M2' in 'ms.compare': 8-bit and 4-bit floats are only converted and moved}}
+  %0 = ms.compare eq, %x, %x : (tensor<4xf8E5M2>, tensor<4xf8E5M2>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

@@ -185,6 +185,24 @@ func.func @moves(%x: tensor<1x8xf32>, %y: tensor<64x8xf32>) -> (tensor<4x8xf32>,
 
 // -----
 
+// A cast moved past a data-movement op keeps ONNX Cast's saturate (and round_mode): the 8-bit float
+// conversion after the slice saturates as the one before it did.
+
+// MIXED-LABEL: func.func @moves_keep_saturate
+// MIXED: %[[S:.+]] = ms.slice %arg0 {{.*}} : (tensor<64x8xf32>) -> tensor<2x8xf32>
+// MIXED: ms.cast %[[S]] {saturate} : tensor<2x8xf32> to tensor<2x8xf8E4M3FN>
+// MIXED: %[[X:.+]] = ms.cast %arg1 {round_mode = "nearest", saturate} : tensor<1x8xf32> to tensor<1x8xf8E8M0FNU>
+// MIXED: ms.expand %[[X]] {{.*}} : (tensor<1x8xf8E8M0FNU>) -> tensor<4x8xf8E8M0FNU>
+func.func @moves_keep_saturate(%y: tensor<64x8xf32>, %x: tensor<1x8xf32>) -> (tensor<2x8xf8E4M3FN>, tensor<4x8xf8E8M0FNU>) {
+  %c = ms.cast %y {saturate} : tensor<64x8xf32> to tensor<64x8xf8E4M3FN>
+  %s = ms.slice %c {starts = array<i64: 0, 0>, sizes = array<i64: 2, 8>, steps = array<i64: 1, 1>} : (tensor<64x8xf8E4M3FN>) -> tensor<2x8xf8E4M3FN>
+  %e = ms.expand %x {shape = array<i64: 4, 8>} : (tensor<1x8xf32>) -> tensor<4x8xf32>
+  %r = ms.cast %e {round_mode = "nearest", saturate} : tensor<4x8xf32> to tensor<4x8xf8E8M0FNU>
+  return %s, %r : tensor<2x8xf8E4M3FN>, tensor<4x8xf8E8M0FNU>
+}
+
+// -----
+
 // fp16 keeps exp and reduce_sum in f32 (range); relu and mul between them are reduced: one cast
 // into f16, one shared widening of relu's result for the sum, one before the second exp. mixed keeps
 // everything in f32 (relu and mul follow f32 operands).

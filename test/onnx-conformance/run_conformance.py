@@ -240,9 +240,48 @@ def bf16_as_float32(a):
     return bits.view(np.float32)
 
 
+# ml_dtypes' 8-bit and 4-bit floats and 4-bit and 2-bit integers (numpy_helper.to_array's dtypes for
+# ONNX FLOAT8*, FLOAT4E2M1, INT4, UINT4, INT2, UINT2): one byte per element, saved by mie-run as '|V1'.
+NARROW_FLOATS = {"float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+                 "float8_e8m0fnu", "float4_e2m1fn"}
+NARROW_INTS = {"int4", "uint4", "int2", "uint2"}
+
+
+def as_narrow(got, ref):
+    """mie-run's '|V1' output typed as the reference's narrow dtype (the bytes are the same
+    encoding: the value's bits, low bits first, zero above); other outputs unchanged."""
+    if got.dtype.kind == "V" and got.dtype.itemsize == 1 and \
+            ref.dtype.name in NARROW_FLOATS | NARROW_INTS:
+        return got.view(ref.dtype)
+    return got
+
+
+def compare_narrow(ref, out):
+    """Exact comparison of narrow values: the same bits (so -0 is not 0), any NaN for a NaN."""
+    if ref.dtype.name in NARROW_INTS:
+        r, o = ref.astype(np.int8), out.astype(np.int8)
+        if not np.array_equal(r, o):
+            return "%d of %d values differ (exact)" % (int((r != o).sum()), ref.size)
+        return None
+    rn, on = np.isnan(ref.astype(np.float32)), np.isnan(out.astype(np.float32))
+    if not np.array_equal(rn, on):
+        return "NaN positions differ (%d expected, %d got)" % (int(rn.sum()), int(on.sum()))
+    rb, ob = ref.view(np.uint8)[~rn], out.view(np.uint8)[~rn]
+    bad = rb != ob
+    if bad.any():
+        i = int(np.argmax(bad))
+        return "%d of %d values differ (exact bits: got 0x%02x, expected 0x%02x)" % (
+            int(bad.sum()), ref.size, int(ob[i]), int(rb[i]))
+    return None
+
+
 def compare(ref, out, rtol=None):
     """None if `out` matches `ref` under ONNX's backend rules, else a short reason."""
     rtol = RTOL if rtol is None else rtol
+    if ref.dtype == out.dtype and ref.dtype.name in NARROW_FLOATS | NARROW_INTS:
+        if ref.shape != out.shape:
+            return "shape %s, expected %s" % (list(out.shape), list(ref.shape))
+        return compare_narrow(ref, out)
     if ref.dtype != out.dtype:
         # mie-run writes bool as numpy bool; accept only identical dtypes otherwise.
         return "dtype %s, expected %s" % (out.dtype, ref.dtype)
@@ -482,7 +521,7 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
                     res.update(reason="reference unreadable", detail="%s output_%d: %s" % (ds_name, k, e))
                     return res
                 try:
-                    got = np.load(o)
+                    got = as_narrow(np.load(o), ref)
                 except Exception as e:
                     res.update(reason="output unreadable", detail="%s output %s: %s" % (
                         ds_name, out_names[k], str(e)[:200]))

@@ -393,6 +393,8 @@ int Runner::main(int argc, char **argv) {
     if (!error.empty()) return fail("input '" + std::string(ins[i].name) + "': " + error);
     const std::vector<int64_t> want(ins[i].dims, ins[i].dims + ins[i].rank);
     const std::string what = "input '" + std::string(ins[i].name) + "' from '" + in_paths[i] + "': ";
+    error = io::adopt_dtype(&t, ins[i].dtype, in_paths[i]);
+    if (!error.empty()) return fail("input '" + std::string(ins[i].name) + "': " + error);
     if (t.dtype != ins[i].dtype)
       return fail(what + "dtype " + io::dtype_name(t.dtype) + " does not match the model's " + mie_dtype_name(ins[i].dtype));
     if (t.shape != want)

@@ -31,11 +31,11 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
-/// Size in bytes of one element, or std::nullopt for types that are not whole bytes. i1 takes one
-/// byte, as LLVM stores it.
+/// Size in bytes of one element, or std::nullopt for types that are not whole bytes. Types
+/// narrower than a byte (i1, i2, i4, f4E2M1FN) take one byte each, as LLVM stores them.
 static std::optional<int64_t> elementBytes(Type type) {
-  if (type.isInteger(1))
-    return 1;
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() < 8)
+    return 1; // i1, i2, i4, f4E2M1FN: one byte each
   if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
     return std::nullopt;
   return type.getIntOrFloatBitWidth() / 8;

@@ -37,7 +37,14 @@ def Ms_Dialect : Dialect {
 
 def Ms_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
 def Ms_Int : AnyTypeOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64], "integer">;
-def Ms_Element : AnyTypeOf<[Ms_Float, Ms_Int], "float or integer">;
+// 8-bit and 4-bit floats and 4-bit and 2-bit integers: stored one byte per element and only
+// converted (ms.cast) or moved; arithmetic on them converts to a wider type first (ONNX's own ops
+// take them only in Cast, CastLike, QuantizeLinear, DequantizeLinear and data movement).
+def Ms_NarrowFloat : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0FNU, F4E2M1FN],
+                               "8-bit or 4-bit floating-point">;
+def Ms_NarrowInt : AnyTypeOf<[I<4>, UI<4>, I<2>, UI<2>], "4-bit or 2-bit integer">;
+def Ms_Element : AnyTypeOf<[Ms_Float, Ms_Int, Ms_NarrowFloat, Ms_NarrowInt],
+                           "float or integer">;
 
 def Ms_Tensor : RankedTensorOf<[Ms_Element]>;
 def Ms_FloatTensor : RankedTensorOf<[Ms_Float]>;

@@ -244,6 +244,14 @@ Attribute mlir::ms::foldCast(Attribute input, Type resultType) {
   if (!dense || !type)
     return {};
   Type from = dense.getElementType(), to = type.getElementType();
+  // Conversions from and to the 8-bit and 4-bit floats follow ONNX's saturate and round_mode
+  // (ms.cast's attributes, which this does not see): the generated code computes them.
+  auto isNarrowFloat = [](Type t) {
+    auto f = dyn_cast<FloatType>(t);
+    return f && f.getWidth() < 16;
+  };
+  if (isNarrowFloat(from) || isNarrowFloat(to))
+    return {};
   bool fromUnsigned = isUnsignedInteger(from);
   if (auto toInt = dyn_cast<IntegerType>(to)) {
     unsigned width = toInt.getWidth();

@@ -578,6 +578,18 @@ LogicalResult IsInfOp::inferReturnTypes(MLIRContext *context, std::optional<Loca
 // Cast
 //===----------------------------------------------------------------------===//
 
+LogicalResult CastOp::verify() {
+  if (std::optional<StringRef> mode = getRoundMode()) {
+    if (*mode != "up" && *mode != "down" && *mode != "nearest")
+      return emitOpError() << "round_mode must be \"up\", \"down\" or \"nearest\", got \"" << *mode
+                           << "\"";
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(getType())))
+      return emitOpError() << "round_mode applies only to a f8E8M0FNU result, got "
+                           << getElementTypeOrSelf(getType());
+  }
+  return success();
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();

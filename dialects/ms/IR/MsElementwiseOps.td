@@ -290,18 +290,27 @@ def Ms_CastOp : Ms_Op<"cast", [Pure, SameOperandsAndResultShape]> {
   let summary = "Elementwise conversion to another element type.";
   let description = [{
     Converts every element to the result's element type (ONNX Cast semantics: float to int truncates
-    toward zero, to `i1` means `x != 0`). Shapes are unchanged. The result type cannot be inferred, so
-    it is written after `to`.
+    toward zero, to `i1` means `x != 0`, to a narrower integer wraps). Shapes are unchanged. The
+    result type cannot be inferred, so it is written after `to`.
+
+    Floats round to nearest even. To the 8-bit and 4-bit floats (f8E4M3FN, f8E4M3FNUZ, f8E5M2,
+    f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN) the conversion is ONNX's: with `saturate`, values past the
+    largest finite value (and infinities, except for f8E8M0FNU) become it; without, they become
+    infinity where the type has one and NaN where it has not. f4E2M1FN, which has neither,
+    always saturates. `round_mode` ("up", the default, "down" or "nearest") rounds to
+    f8E8M0FNU, whose values are powers of two, as ONNX's Cast-24 does.
 
     Example:
     ```mlir
     %h = ms.cast %x : tensor<1x64xf32> to tensor<1x64xf16>
+    %q = ms.cast %x {saturate} : tensor<1x64xf32> to tensor<1x64xf8E4M3FN>
     ```
   }];
-  let arguments = (ins Ms_Tensor:$input);
+  let arguments = (ins Ms_Tensor:$input, UnitAttr:$saturate, OptionalAttr<StrAttr>:$round_mode);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 #endif // MS_ELEMENTWISE_OPS_TD

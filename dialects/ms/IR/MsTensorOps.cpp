@@ -62,7 +62,8 @@ LogicalResult ConstantOp::verify() {
     return success(); // Not loaded yet (e.g. lazily parsed); checked when the data is used.
   RankedTensorType type = getType();
   int64_t bits = type.getElementTypeBitWidth();
-  int64_t expected = type.getNumElements() * (bits == 1 ? 8 : bits) / 8;
+  // Elements narrower than a byte (i1, i4, f4E2M1FN, i2) take a byte each.
+  int64_t expected = type.getNumElements() * ((bits + 7) / 8);
   if (static_cast<int64_t>(blob->getData().size()) != expected)
     return emitOpError("expects resource '")
            << resource.getRawHandle().getKey() << "' to hold " << expected << " bytes for " << type

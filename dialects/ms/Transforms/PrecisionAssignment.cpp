@@ -232,7 +232,8 @@ struct SinkCastBelowShrinkingMove : RewritePattern {
     Operation *moved = rewriter.clone(*op);
     moved->setOperand(0, cast.getInput());
     moved->getResult(0).setType(withElementType(op->getResult(0), elementTypeOf(cast.getInput())));
-    rewriter.replaceOpWithNewOp<CastOp>(op, resultType, moved->getResult(0));
+    auto sunk = rewriter.replaceOpWithNewOp<CastOp>(op, resultType, moved->getResult(0));
+    sunk->setAttrs(cast->getAttrs()); // saturate, round_mode
     return success();
   }
 };
@@ -249,8 +250,9 @@ struct HoistCastAboveGrowingMove : OpRewritePattern<CastOp> {
     Type to = elementTypeOf(op.getResult());
     rewriter.setInsertionPoint(move);
     Value input = move->getOperand(0);
-    Value converted =
-        CastOp::create(rewriter, op.getLoc(), withElementType(input, to), input).getResult();
+    auto hoisted = CastOp::create(rewriter, op.getLoc(), withElementType(input, to), input);
+    hoisted->setAttrs(op->getAttrs()); // saturate, round_mode
+    Value converted = hoisted.getResult();
     Operation *moved = rewriter.clone(*move);
     moved->setOperand(0, converted);
     moved->getResult(0).setType(op.getType());

@@ -101,9 +101,29 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
           return;
         }
       };
+      // The 8-bit and 4-bit floats are converted (ms.cast) and moved; an op that compares or orders
+      // their values would reach LLVM with a type it has no arithmetic for.
+      auto checkNarrowFloat = [&](Operation *o) {
+        if (!isa<ms::CompareOp, ms::UniqueOp, ms::NonZeroOp, ms::ArgMaxOp, ms::ArgMinOp, ms::TopKOp,
+                 ms::CumSumOp>(o))
+          return;
+        for (Type t : o->getOperandTypes()) {
+          if (!mstomie::isNarrowFloat(getElementTypeOrSelf(t)))
+            continue;
+          o->emitError() << "unsupported element type " << getElementTypeOrSelf(t) << " in '"
+                         << o->getName()
+                         << "': 8-bit and 4-bit floats are only converted and moved";
+          unsupported = true;
+          return;
+        }
+      };
       checkUnsigned(op);
+      checkNarrowFloat(op);
       if (auto group = dyn_cast<ms::FusedOp>(op))
-        group.getBody().walk([&](Operation *member) { checkUnsigned(member); });
+        group.getBody().walk([&](Operation *member) {
+          checkUnsigned(member);
+          checkNarrowFloat(member);
+        });
     });
     if (unsupported)
       return signalPassFailure();

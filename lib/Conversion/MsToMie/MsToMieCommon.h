@@ -36,6 +36,18 @@ bool isUnsignedType(Type type);
 /// reported as not lowered.
 bool lowersUnsigned(Operation *op);
 
+/// Whether `type` is one of the 8-bit or 4-bit floats (f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ,
+/// f8E8M0FNU, f4E2M1FN), which LLVM stores as integers and cannot compute on.
+bool isNarrowFloat(Type type);
+
+/// The float `x` (f16, bf16, f32 or f64) converted to the narrow float type `to` with ONNX Cast's
+/// semantics (ms.cast's `saturate` and `round_mode`), as integer operations on its bits.
+Value emitToNarrowFloat(OpBuilder &b, Location loc, Value x, Type to, bool saturate,
+                        StringRef roundMode);
+
+/// The narrow float `x` as f32, which holds every such value exactly.
+Value emitFromNarrowFloat(OpBuilder &b, Location loc, Value x);
+
 /// A fresh, not yet placed buffer for a value of `tensorType`.
 Value allocBuffer(OpBuilder &b, Location loc, Type tensorType);
 

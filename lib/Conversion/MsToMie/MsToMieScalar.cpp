@@ -204,12 +204,27 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x, bool negative, bool positiv
 }
 
 /// Element type conversion with ONNX Cast semantics; `fromUnsigned`/`toUnsigned` say whether the
-/// signless integers on either side hold `ui*` values.
+/// signless integers on either side hold `ui*` values; `saturate` and `roundMode` are ms.cast's
+/// (they matter to the 8-bit and 4-bit float results only).
 Value emitCast(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned = false,
-               bool toUnsigned = false) {
+               bool toUnsigned = false, bool saturate = false, StringRef roundMode = "up") {
   Type from = x.getType();
   if (from == to)
     return x;
+  // The 8-bit and 4-bit floats convert through f32 (which holds each of their values) or, from
+  // f64 and integers, round once from f64.
+  if (mstomie::isNarrowFloat(from))
+    return emitCast(b, loc, mstomie::emitFromNarrowFloat(b, loc, x), to, false, toUnsigned,
+                    saturate, roundMode);
+  if (mstomie::isNarrowFloat(to)) {
+    if (!isa<FloatType>(from))
+      x = emitCast(b, loc, x, b.getF64Type(), fromUnsigned);
+    return mstomie::emitToNarrowFloat(b, loc, x, to, saturate, roundMode);
+  }
+  // A float to a 4-bit or 2-bit integer wraps, as ONNX's reference does (-9.0 to INT4 is 7):
+  // convert to i32, then keep the low bits.
+  if (isa<FloatType>(from) && to.getIntOrFloatBitWidth() < 8 && !to.isInteger(1))
+    return arith::TruncIOp::create(b, loc, to, emitCast(b, loc, x, b.getI32Type(), false, false));
   // bf16 converts through f32 only: arith's bf16 <-> f32 expansion (mie-expand-math) then turns it
   // into integer bit operations, where LLVM would call the soft-float __truncsfbf2 and friends.
   Type f32 = Float32Type::get(b.getContext());
@@ -356,8 +371,9 @@ Value mstomie::emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, 
       .Case([&](ms::WhereOp) {
         return (Value)arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
       })
-      .Case([&](ms::CastOp) {
-        return emitCast(b, loc, args[0], resultType, operandUnsigned, resultUnsigned);
+      .Case([&](ms::CastOp cast) {
+        return emitCast(b, loc, args[0], resultType, operandUnsigned, resultUnsigned,
+                        cast.getSaturate(), cast.getRoundMode().value_or("up"));
       })
       .Case([&](ms::ReluOp) { return s.max(args[0], s.cst(0.0)); })
       .Case([&](ms::ClipOp clip) {

@@ -262,8 +262,26 @@ LogicalResult mlir::mie::onnx_import::importCastTo(NodeImporter &n, Type element
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  n.setOutput(0, n.foldCreated(ms::CastOp::create(n.builder(), n.loc(),
-                                                  inputType.clone(elementType), *x)));
+  // Cast-19 and later (and CastLike) say whether the 8-bit and 4-bit floats saturate (by
+  // default they do); Cast-24 and later how E8M0 rounds.
+  bool saturate = n.getInt("saturate", 1) != 0;
+  std::optional<std::string> roundMode;
+  if (isa<Float8E8M0FNUType>(elementType)) {
+    roundMode = n.getString("round_mode", "up");
+    if (*roundMode != "up" && *roundMode != "down" && *roundMode != "nearest")
+      return n.error() << "round_mode must be 'up', 'down' or 'nearest', got '" << *roundMode
+                       << "'";
+  }
+  if (n.hasFailed())
+    return failure();
+  auto cast = ms::CastOp::create(n.builder(), n.loc(), inputType.clone(elementType), *x);
+  if (auto floatType = dyn_cast<FloatType>(elementType); floatType && floatType.getWidth() < 16) {
+    if (saturate)
+      cast.setSaturate(true);
+    if (roundMode)
+      cast.setRoundMode(*roundMode);
+  }
+  n.setOutput(0, n.foldCreated(cast));
   return success();
 }
 

@@ -150,7 +150,22 @@ enum class OnnxDataType : int32_t {
   Complex64 = 14,
   Complex128 = 15,
   BFloat16 = 16,
+  Float8E4M3FN = 17,
+  Float8E4M3FNUZ = 18,
+  Float8E5M2 = 19,
+  Float8E5M2FNUZ = 20,
+  UInt4 = 21,
+  Int4 = 22,
+  Float4E2M1 = 23,
+  Float8E8M0 = 24,
+  UInt2 = 25,
+  Int2 = 26,
 };
+
+/// Elements of fewer than 8 bits (INT4, UINT4, FLOAT4E2M1, INT2, UINT2) that an ONNX TensorProto
+/// packs, low bits first; 0 for every other type. Inside the compiler and the runtime they take one
+/// byte each, the value in the low bits.
+unsigned packedBits(int64_t dataType);
 
 /// The MLIR element type for an ONNX data type, or null when the ms dialect has none.
 Type elementTypeFor(MLIRContext *ctx, int64_t dataType);

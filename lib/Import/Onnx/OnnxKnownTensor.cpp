@@ -47,17 +47,53 @@ Type mlir::mie::onnx_import::elementTypeFor(MLIRContext *ctx, int64_t dataType) 
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case OnnxDataType::Bool:
     return b.getI1Type();
+  case OnnxDataType::Float8E4M3FN:
+    return b.getType<Float8E4M3FNType>();
+  case OnnxDataType::Float8E4M3FNUZ:
+    return b.getType<Float8E4M3FNUZType>();
+  case OnnxDataType::Float8E5M2:
+    return b.getType<Float8E5M2Type>();
+  case OnnxDataType::Float8E5M2FNUZ:
+    return b.getType<Float8E5M2FNUZType>();
+  case OnnxDataType::Float8E8M0:
+    return b.getType<Float8E8M0FNUType>();
+  case OnnxDataType::Float4E2M1:
+    return b.getType<Float4E2M1FNType>();
+  case OnnxDataType::Int4:
+    return b.getIntegerType(4);
+  case OnnxDataType::UInt4:
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
+  case OnnxDataType::Int2:
+    return b.getIntegerType(2);
+  case OnnxDataType::UInt2:
+    return IntegerType::get(ctx, 2, IntegerType::Unsigned);
   default:
     return {};
   }
 }
 
+unsigned mlir::mie::onnx_import::packedBits(int64_t dataType) {
+  switch (static_cast<OnnxDataType>(dataType)) {
+  case OnnxDataType::Int4:
+  case OnnxDataType::UInt4:
+  case OnnxDataType::Float4E2M1:
+    return 4;
+  case OnnxDataType::Int2:
+  case OnnxDataType::UInt2:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
 std::string mlir::mie::onnx_import::dataTypeName(int64_t dataType) {
   static const char *const names[] = {
-      "UNDEFINED",      "FLOAT",      "UINT8",          "INT8",       "UINT16",   "INT16",
-      "INT32",          "INT64",      "STRING",         "BOOL",       "FLOAT16",  "DOUBLE",
-      "UINT32",         "UINT64",     "COMPLEX64",      "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN",
-      "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",      "INT4",     "FLOAT4E2M1"};
+      "UNDEFINED",      "FLOAT",    "UINT8",        "INT8",           "UINT16",
+      "INT16",          "INT32",    "INT64",        "STRING",         "BOOL",
+      "FLOAT16",        "DOUBLE",   "UINT32",       "UINT64",         "COMPLEX64",
+      "COMPLEX128",     "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+      "FLOAT8E5M2FNUZ", "UINT4",    "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0",
+      "UINT2",          "INT2"};
   if (dataType >= 0 && dataType < static_cast<int64_t>(std::size(names)))
     return names[dataType];
   return "data type " + std::to_string(dataType);
@@ -133,8 +169,10 @@ std::string mlir::mie::onnx_import::listToString(ArrayRef<int64_t> values) {
 }
 
 bool mlir::mie::onnx_import::shouldTrackAsKnown(RankedTensorType type) {
-  if (isa<FloatType>(type.getElementType()))
-    return type.getNumElements() <= 1;
+  // 8-bit and 4-bit floats are never folded here: their conversions depend on Cast's saturate
+  // and round_mode, which only the generated code applies.
+  if (auto floatType = dyn_cast<FloatType>(type.getElementType()))
+    return floatType.getWidth() >= 16 && type.getNumElements() <= 1;
   return type.getNumElements() <= 1024;
 }
 
@@ -309,6 +347,9 @@ KnownTensor mlir::mie::onnx_import::knownFromBytes(RankedTensorType type, ArrayR
     } else if (et.isUnsignedInteger(64)) {
       // Stored as int64 bits; toAttr and the folders read them back with the type's width.
       t.ints.push_back((int64_t)load(uint64_t(), i));
+    } else if (isa<IntegerType>(et) && et.getIntOrFloatBitWidth() < 8) {
+      // int4/uint4/int2/uint2: one byte each, the value in the low bits.
+      t.ints.push_back(wrapToIntegerType(load(uint8_t(), i), et));
     } else if (et.isInteger(8)) {
       t.ints.push_back(load(int8_t(), i));
     } else if (et.isInteger(16)) {

@@ -39,6 +39,17 @@ size_t byteWidth(int64_t dataType) {
   case OnnxDataType::Bool:
   case OnnxDataType::Int8:
   case OnnxDataType::UInt8:
+  case OnnxDataType::Float8E4M3FN:
+  case OnnxDataType::Float8E4M3FNUZ:
+  case OnnxDataType::Float8E5M2:
+  case OnnxDataType::Float8E5M2FNUZ:
+  case OnnxDataType::Float8E8M0:
+  // Packed in the file, one byte each once read (packedBits).
+  case OnnxDataType::Int4:
+  case OnnxDataType::UInt4:
+  case OnnxDataType::Float4E2M1:
+  case OnnxDataType::Int2:
+  case OnnxDataType::UInt2:
     return 1;
   case OnnxDataType::Int16:
   case OnnxDataType::UInt16:
@@ -213,11 +224,54 @@ FailureOr<OnnxTensor> ModelReader::readTensor(const ::onnx::TensorProto &tensor,
   OnnxTensor result;
   result.name = nameHint;
   result.type = RankedTensorType::get(shape, elementType);
-  // The data in the file must cover the dims before anything is allocated.
+  // The data in the file must cover the dims before anything is allocated. 4-bit and 2-bit
+  // elements are packed there, `perByte` to a byte.
+  const unsigned bits = packedBits(dataType);
+  const uint64_t perByte = bits ? 8 / bits : 1;
+  const uint64_t fileBytes = (bytes + perByte - 1) / perByte;
   const bool external = tensor.data_location() == ::onnx::TensorProto::EXTERNAL;
-  if (!external && tensor.has_raw_data() && tensor.raw_data().size() != bytes)
+  if (!external && tensor.has_raw_data() && tensor.raw_data().size() != fileBytes)
     return emitError(loc) << what << " has " << tensor.raw_data().size()
-                          << " bytes of raw_data, but " << result.type << " needs " << bytes;
+                          << " bytes of raw_data, but " << result.type << " needs " << fileBytes;
+  if (bits) {
+    // Packed data: read the file's bytes (raw_data, int32_data holding one byte each, or
+    // external data), then spread them one element per byte.
+    std::string packed;
+    if (external) {
+      FailureOr<ExternalData> opened = openExternalData(tensor, loc, what, result.type, fileBytes);
+      if (failed(opened))
+        return failure();
+      if (fileBytes > opts.maxModelBytes - std::min(modelBytes, opts.maxModelBytes))
+        return emitError(loc) << what << ": its " << fileBytes << " bytes of external data bring "
+                              << "the model past " << formatByteLimit(opts.maxModelBytes)
+                              << ", the most one model may have (--max-model-bytes)";
+      modelBytes += fileBytes;
+      packed.resize(fileBytes);
+      std::string error;
+      if (fileBytes && failed(opened->file->read(
+                           opened->offset, MutableArrayRef<char>(packed.data(), fileBytes), error)))
+        return emitError(loc) << what << ": cannot read its external data: " << error;
+    } else if (tensor.has_raw_data()) {
+      packed = tensor.raw_data();
+    } else {
+      if ((uint64_t)tensor.int32_data_size() != fileBytes)
+        return emitError(loc) << what << " has " << tensor.int32_data_size()
+                              << " values in int32_data, but its " << numElements << " " << bits
+                              << "-bit elements need " << fileBytes << " (packed)";
+      for (int32_t v : tensor.int32_data())
+        packed.push_back(static_cast<char>(v & 0xFF));
+    }
+    result.blob = HeapAsmResourceBlob::allocate(bytes, /*align=*/64, /*dataIsMutable=*/true);
+    MutableArrayRef<char> out = result.blob.getMutableData();
+    const unsigned mask = (1u << bits) - 1;
+    for (int64_t i = 0; i < numElements; ++i) {
+      unsigned byte = static_cast<unsigned char>(packed[i / perByte]);
+      out[i] = static_cast<char>((byte >> (bits * (i % perByte))) & mask);
+    }
+    if (shouldTrackAsKnown(result.type))
+      result.known = knownFromBytes(result.type, result.blob.getData());
+    return result;
+  }
   int64_t typedValues = int64_t(tensor.float_data_size()) + tensor.double_data_size() +
                         tensor.int64_data_size() + tensor.int32_data_size() +
                         tensor.uint64_data_size() + tensor.string_data_size();

@@ -35,11 +35,19 @@ std::optional<std::pair<double, double>> quantRange(Type type) {
   if (!intType)
     return std::nullopt;
   unsigned width = intType.getWidth();
-  if (width != 8 && width != 16 && width != 32)
+  if (width != 2 && width != 4 && width != 8 && width != 16 && width != 32)
     return std::nullopt;
   if (intType.isUnsigned())
     return std::make_pair(0.0, std::ldexp(1.0, width) - 1.0);
   return std::make_pair(-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1.0);
+}
+
+/// Whether `type` is an 8-bit float ONNX quantizes to (the E4M3 and E5M2 kinds) or FLOAT4E2M1:
+/// the quantized value is x / scale converted to it (saturating or not) rather than rounded and
+/// clipped to an integer range.
+bool isQuantFloat(Type type) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType,
+             Float4E2M1FNType>(type);
 }
 
 /// Where a quantization parameter (scale or zero point) of a tensor `x` of `xType` applies: per
@@ -165,8 +173,10 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
   } else {
     qType = IntegerType::get(n.context(), 8, IntegerType::Unsigned);
   }
-  if (!quantRange(qType) || qType.getIntOrFloatBitWidth() == 32)
+  const bool toFloat = isQuantFloat(qType);
+  if (!toFloat && (!quantRange(qType) || qType.getIntOrFloatBitWidth() == 32))
     return n.unsupportedFeature() << "quantizing to " << qType << " is not supported";
+  const bool saturate = n.getInt("saturate", 1) != 0;
   if (!isa<FloatType>(scaleType.getElementType()))
     return n.error() << "y_scale must be floating-point, got " << scaleType;
   FailureOr<ParamLayout> layout = paramLayout(n, xType, scaleType, "y_scale");
@@ -183,6 +193,19 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
   x = o.cast(x, floatType);
   Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), floatType);
   Value zeroPoint = n.hasInput(2) ? broadcastParam(o, o.in(2), xType, *layout) : Value();
+  if (toFloat) {
+    // ONNX's reference: x / scale converted to the 8-bit float (saturating unless saturate = 0),
+    // its zero point (which must be 0) not read; FLOAT4E2M1 adds its zero point and always
+    // saturates, having neither infinity nor NaN.
+    Value scaled = o.div(x, scale);
+    if (zeroPoint && isa<Float4E2M1FNType>(qType))
+      scaled = o.add(scaled, o.cast(zeroPoint, floatType));
+    if (o.failed())
+      return failure();
+    auto cast = ms::CastOp::create(n.builder(), n.loc(), typeOf(scaled).clone(qType), scaled);
+    cast.setSaturate(saturate);
+    return finish(n, o, cast.getResult());
+  }
   return finish(n, o, requantize(o, o.div(x, scale), zeroPoint, qType));
 }
 
@@ -192,7 +215,8 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
   if (o.failed())
     return Value();
   RankedTensorType xType = typeOf(x);
-  if (!n.inputType(1).getElementType().isF32() || !xType.hasStaticShape())
+  if (!n.inputType(1).getElementType().isF32() || !xType.hasStaticShape() ||
+      !isa<IntegerType>(xType.getElementType()))
     return Value();
   auto constant = x.getDefiningOp<ms::ConstantOp>();
   if (!constant)
@@ -223,7 +247,7 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
     if (!resource.getRawHandle().getBlob())
       return Value();
     ArrayRef<char> bytes = resource.getData();
-    unsigned width = xType.getElementTypeBitWidth() / 8;
+    unsigned width = (xType.getElementTypeBitWidth() + 7) / 8;
     if ((int64_t)bytes.size() != count * (int64_t)width)
       return Value();
     KnownTensor decoded = knownFromBytes(xType, bytes);
@@ -326,9 +350,13 @@ Value quantizedAsF32(Value x) {
 
 LogicalResult importDequantizeLinear(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
-  if (!isa<IntegerType>(xType.getElementType()))
-    return n.error() << "x must be an integer tensor, got " << xType;
-  if (!quantRange(xType.getElementType()))
+  // 8-bit and 4-bit floats dequantize as x * scale: the reference reads no zero point for them
+  // (the 8-bit ones require it to be 0), so none is subtracted.
+  const bool fromFloat =
+      isQuantFloat(xType.getElementType()) || isa<Float8E8M0FNUType>(xType.getElementType());
+  if (!fromFloat && !isa<IntegerType>(xType.getElementType()))
+    return n.error() << "x must be an integer, 8-bit float or FLOAT4E2M1 tensor, got " << xType;
+  if (!fromFloat && !quantRange(xType.getElementType()))
     return n.unsupportedFeature() << "dequantizing " << xType.getElementType()
                                   << " is not supported";
   if (!isa<FloatType>(scaleType.getElementType()))
@@ -347,10 +375,10 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   if (Value folded = foldDequantize(n, o, x, *layout))
     return finish(n, o, folded);
   Type f32 = Float32Type::get(n.context());
-  Value shifted = quantizedAsF32(x);
+  Value shifted = fromFloat ? Value() : quantizedAsF32(x);
   if (!shifted)
     shifted = o.cast(x, f32);
-  if (n.hasInput(2))
+  if (n.hasInput(2) && !isQuantFloat(xType.getElementType()))
     shifted = o.sub(shifted, o.cast(broadcastParam(o, o.in(2), xType, *layout), f32));
   Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), f32);
   return finish(n, o, o.cast(o.mul(shifted, scale), scaleType.getElementType()));

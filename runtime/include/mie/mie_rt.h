@@ -69,8 +69,24 @@ typedef enum mie_dtype {
   MIE_DTYPE_BOOL = 10,
   MIE_DTYPE_U16 = 11,
   MIE_DTYPE_U32 = 12,
-  MIE_DTYPE_U64 = 13
+  MIE_DTYPE_U64 = 13,
+  /* 8-bit and 4-bit floats and 4-bit and 2-bit integers (ONNX FLOAT8E4M3FN ... UINT2): one byte per
+     element in every buffer, the value in the low bits (4 or 2 bits for F4E2M1, I4, U4, I2, U2; signed
+     values two's complement in those bits) and the bits above it zero in outputs, as ml_dtypes stores
+     them. ONNX TensorProto files pack the 4-bit and 2-bit ones; the .pb readers and writers unpack and
+     pack them. */
+  MIE_DTYPE_F8E4M3FN = 14,
+  MIE_DTYPE_F8E4M3FNUZ = 15,
+  MIE_DTYPE_F8E5M2 = 16,
+  MIE_DTYPE_F8E5M2FNUZ = 17,
+  MIE_DTYPE_F8E8M0 = 18,
+  MIE_DTYPE_F4E2M1 = 19,
+  MIE_DTYPE_I4 = 20,
+  MIE_DTYPE_U4 = 21,
+  MIE_DTYPE_I2 = 22,
+  MIE_DTYPE_U2 = 23
 } mie_dtype;
+#define MIE_DTYPE_LAST MIE_DTYPE_U2 /* the largest valid mie_dtype value */
 
 typedef struct mie_package mie_package;
 typedef struct mie_session mie_session;

@@ -11,7 +11,7 @@ namespace {
 
 std::string describe(int64_t dtype, const int64_t *dims, int64_t rank) {
   // Only known values become a mie_dtype: converting any other number to the enum is undefined.
-  const bool known = dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_U64;
+  const bool known = dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_LAST;
   std::string s = (known ? std::string(dtype_to_name(mie_dtype(dtype))) : "dtype " + std::to_string(dtype)) + " [";
   for (int64_t i = 0; i < rank; ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
   return s + "]";

@@ -97,7 +97,7 @@ static mie_dtype checked_dtype(const mie_dtype &dtype) {
   int value;
   static_assert(sizeof value == sizeof dtype, "mie_dtype is int-sized");
   std::memcpy(&value, &dtype, sizeof value);
-  return value >= MIE_DTYPE_F32 && value <= MIE_DTYPE_U64 ? mie_dtype(value) : MIE_DTYPE_INVALID;
+  return value >= MIE_DTYPE_F32 && value <= MIE_DTYPE_LAST ? mie_dtype(value) : MIE_DTYPE_INVALID;
 }
 const char *mie_dtype_name(mie_dtype dtype) { return mie::rt::dtype_to_name(checked_dtype(dtype)); }
 size_t mie_dtype_size(mie_dtype dtype) { return mie::rt::dtype_byte_size(checked_dtype(dtype)); }

@@ -55,6 +55,10 @@ constexpr DtypeEntry kDtypes[] = {
     {MIE_DTYPE_I32, "i32", 4}, {MIE_DTYPE_I64, "i64", 8}, {MIE_DTYPE_U8, "u8", 1},
     {MIE_DTYPE_BOOL, "bool", 1}, {MIE_DTYPE_U16, "u16", 2}, {MIE_DTYPE_U32, "u32", 4},
     {MIE_DTYPE_U64, "u64", 8},
+    {MIE_DTYPE_F8E4M3FN, "f8e4m3fn", 1}, {MIE_DTYPE_F8E4M3FNUZ, "f8e4m3fnuz", 1},
+    {MIE_DTYPE_F8E5M2, "f8e5m2", 1}, {MIE_DTYPE_F8E5M2FNUZ, "f8e5m2fnuz", 1},
+    {MIE_DTYPE_F8E8M0, "f8e8m0", 1}, {MIE_DTYPE_F4E2M1, "f4e2m1", 1},
+    {MIE_DTYPE_I4, "i4", 1}, {MIE_DTYPE_U4, "u4", 1}, {MIE_DTYPE_I2, "i2", 1}, {MIE_DTYPE_U2, "u2", 1},
 };
 }  // namespace
 

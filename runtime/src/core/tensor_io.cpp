@@ -1,8 +1,10 @@
 #include "mie/mie_tensor_io.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -261,13 +263,18 @@ constexpr OnnxType kOnnxTypes[] = {
     {9, MIE_DTYPE_BOOL, "BOOL"},  {10, MIE_DTYPE_F16, "FLOAT16"}, {11, MIE_DTYPE_F64, "DOUBLE"},
     {16, MIE_DTYPE_BF16, "BFLOAT16"}, {4, MIE_DTYPE_U16, "UINT16"}, {12, MIE_DTYPE_U32, "UINT32"},
     {13, MIE_DTYPE_U64, "UINT64"},
+    {17, MIE_DTYPE_F8E4M3FN, "FLOAT8E4M3FN"}, {18, MIE_DTYPE_F8E4M3FNUZ, "FLOAT8E4M3FNUZ"},
+    {19, MIE_DTYPE_F8E5M2, "FLOAT8E5M2"}, {20, MIE_DTYPE_F8E5M2FNUZ, "FLOAT8E5M2FNUZ"},
+    {21, MIE_DTYPE_U4, "UINT4"}, {22, MIE_DTYPE_I4, "INT4"}, {23, MIE_DTYPE_F4E2M1, "FLOAT4E2M1"},
+    {24, MIE_DTYPE_F8E8M0, "FLOAT8E8M0"}, {25, MIE_DTYPE_U2, "UINT2"}, {26, MIE_DTYPE_I2, "INT2"},
 };
 
 const char *onnx_type_name(int code) {
   static const char *kNames[] = {"UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64",
                                  "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64", "COMPLEX64",
-                                 "COMPLEX128", "BFLOAT16"};
-  return code >= 0 && code <= 16 ? kNames[code] : "unknown";
+                                 "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+                                 "FLOAT8E5M2FNUZ", "UINT4", "INT4", "FLOAT4E2M1", "FLOAT8E8M0", "UINT2", "INT2"};
+  return code >= 0 && code <= 26 ? kNames[code] : "unknown";
 }
 
 }  // namespace
@@ -283,14 +290,45 @@ size_t dtype_size(mie_dtype dtype) {
     case MIE_DTYPE_F32: case MIE_DTYPE_I32: case MIE_DTYPE_U32: return 4;
     case MIE_DTYPE_F16: case MIE_DTYPE_BF16: case MIE_DTYPE_I16: case MIE_DTYPE_U16: return 2;
     case MIE_DTYPE_I8: case MIE_DTYPE_U8: case MIE_DTYPE_BOOL: return 1;
+    case MIE_DTYPE_F8E4M3FN: case MIE_DTYPE_F8E4M3FNUZ: case MIE_DTYPE_F8E5M2: case MIE_DTYPE_F8E5M2FNUZ:
+    case MIE_DTYPE_F8E8M0: case MIE_DTYPE_F4E2M1: case MIE_DTYPE_I4: case MIE_DTYPE_U4: case MIE_DTYPE_I2:
+    case MIE_DTYPE_U2: return 1;
     default: return 0;
   }
 }
 
+unsigned packed_bits(mie_dtype dtype) {
+  switch (dtype) {
+    case MIE_DTYPE_F4E2M1: case MIE_DTYPE_I4: case MIE_DTYPE_U4: return 4;
+    case MIE_DTYPE_I2: case MIE_DTYPE_U2: return 2;
+    default: return 0;
+  }
+}
+
+bool is_narrow(mie_dtype dtype) { return dtype >= MIE_DTYPE_F8E4M3FN && dtype <= MIE_DTYPE_U2; }
+
+std::string adopt_dtype(Tensor *t, mie_dtype dtype, const std::string &what) {
+  if (!t->untyped) return "";
+  if (!is_narrow(dtype))
+    return "'" + what + "' holds untyped 1-byte elements ('|V1' or '<f1': an ml_dtypes 8-bit or 4-bit type), which can be "
+           "read only as one of those types, not as " + dtype_name(dtype);
+  if (const unsigned bits = packed_bits(dtype)) {
+    for (size_t i = 0; i < t->data.size(); ++i)
+      if (t->data[i] >> bits)
+        return "'" + what + "': element " + std::to_string(i) + " (byte " + std::to_string(t->data[i]) +
+               ") is not a " + std::to_string(bits) + "-bit " + dtype_name(dtype) + " value (the bits above it must be 0)";
+  }
+  t->dtype = dtype;
+  t->untyped = false;
+  return "";
+}
+
 const char *dtype_name(mie_dtype dtype) {
-  static const char *kNames[] = {"invalid", "f32", "f16", "bf16", "f64", "i8",  "i16",
-                                 "i32",     "i64", "u8",  "bool", "u16", "u32", "u64"};
-  return dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_U64 ? kNames[dtype] : "invalid";
+  static const char *kNames[] = {"invalid", "f32",      "f16",        "bf16",   "f64",        "i8",
+                                 "i16",     "i32",      "i64",        "u8",     "bool",       "u16",
+                                 "u32",     "u64",      "f8e4m3fn",   "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz",
+                                 "f8e8m0",  "f4e2m1",   "i4",         "u4",     "i2",         "u2"};
+  return dtype >= MIE_DTYPE_F32 && dtype <= MIE_DTYPE_LAST ? kNames[dtype] : "invalid";
 }
 
 std::string shape_string(const std::vector<int64_t> &shape) {
@@ -327,6 +365,11 @@ std::string parse_npy(const uint8_t *data, size_t size, const std::string &what,
   mie_dtype dtype = MIE_DTYPE_INVALID;
   for (const auto &t : kNpyTypes)
     if (descr == t.descr) dtype = t.dtype;
+  // ml_dtypes' 8-bit and 4-bit types save as 1-byte void elements, whichever they are ('<f1' for
+  // float8_e5m2): read as bytes until the caller names the type (adopt_dtype).
+  const bool untyped = descr.size() == 3 && (descr.compare(1, 2, "V1") == 0 || descr.compare(1, 2, "f1") == 0) &&
+                       std::strchr("|<=", descr[0]);
+  if (untyped) dtype = MIE_DTYPE_U8;
   if (dtype == MIE_DTYPE_INVALID && descr.size() == 3 && descr[0] == '=') {  // native order == little here
     for (const auto &t : kNpyTypes)
       if (descr.compare(1, 2, t.descr + 1) == 0) dtype = t.dtype;
@@ -349,6 +392,7 @@ std::string parse_npy(const uint8_t *data, size_t size, const std::string &what,
            dtype_name(dtype) + " needs " + std::to_string(n * esize);
   out->name.clear();
   out->dtype = dtype;
+  out->untyped = untyped;
   out->shape = shape;
   out->data.assign(data + header_start + header_len, data + size);
   return "";
@@ -367,9 +411,11 @@ std::string write_file_atomic(const std::string &path, const void *data, size_t 
 
 std::string write_npy(const std::string &path, mie_dtype dtype, const std::vector<int64_t> &shape, const void *data,
                       size_t byte_size) {
-  const char *descr = nullptr;
+  // The 8-bit and 4-bit types as ml_dtypes saves them: 1-byte void elements (np.load gives '|V1'
+  // bytes, which .view(ml_dtypes.float8_e4m3fn) and the like make typed again).
+  const char *descr = is_narrow(dtype) ? "|V1" : nullptr;
   for (const auto &t : kNpyTypes)
-    if (t.dtype == dtype) {
+    if (!descr && t.dtype == dtype) {
       descr = t.descr;
       break;
     }
@@ -467,6 +513,7 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
   if (dtype == MIE_DTYPE_INVALID)
     return pre + "unsupported ONNX data type " + onnx_type_name(int(data_type)) + " (" + std::to_string(data_type) + ")";
   const size_t esize = dtype_size(dtype);
+  const unsigned bits = packed_bits(dtype);
   uint64_t n;
   if (dims.size() > MIE_MAX_RANK)
     return pre + std::to_string(dims.size()) + " dims, more than the maximum of " + std::to_string(MIE_MAX_RANK);
@@ -481,10 +528,18 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
   auto count_error = [&](const char *field, size_t got) {
     return pre + field + " has " + std::to_string(got) + " values but dims " + shape_text + " need " + std::to_string(n);
   };
+  // 4-bit and 2-bit elements are packed, the first in the lowest bits, in raw_data and in int32_data
+  // (one byte each there).
+  const uint64_t per_byte = bits ? 8 / bits : 1;
+  const uint64_t file_bytes = bits ? (n + per_byte - 1) / per_byte : n * esize;
   if (have_raw) {
-    if (raw_size != n * esize)
+    if (raw_size != file_bytes)
       return pre + "raw_data is " + std::to_string(raw_size) + " bytes but dims " + shape_text + " of " +
-             dtype_name(dtype) + " need " + std::to_string(n * esize);
+             dtype_name(dtype) + " need " + std::to_string(file_bytes);
+  } else if (bits) {
+    if (int32s.size() != file_bytes)
+      return pre + "int32_data has " + std::to_string(int32s.size()) + " values but dims " + shape_text + " of " +
+             dtype_name(dtype) + " need " + std::to_string(file_bytes) + " (packed bytes)";
   } else {
     const char *field = dtype == MIE_DTYPE_F32 ? "float_data"
                         : dtype == MIE_DTYPE_F64 ? "double_data"
@@ -502,6 +557,14 @@ std::string parse_onnx_tensor(const uint8_t *data, size_t size, const std::strin
   out->dtype = dtype;
   out->shape = dims;
   out->data.assign(size_t(n * esize), 0);
+  if (bits) {
+    const unsigned mask = (1u << bits) - 1;
+    for (uint64_t i = 0; i < n; ++i) {
+      const unsigned byte = have_raw ? raw[i / per_byte] : unsigned(int32s[i / per_byte]) & 0xFF;
+      out->data[i] = uint8_t((byte >> (bits * (i % per_byte))) & mask);
+    }
+    return "";
+  }
   if (have_raw) {
     if (raw_size) std::memcpy(out->data.data(), raw, raw_size);
     return "";
@@ -566,6 +629,15 @@ std::string write_onnx_tensor(const std::string &path, const Tensor &t) {
     out += t.name;
   }
   varint(9 << 3 | 2);
+  if (const unsigned bits = packed_bits(t.dtype)) {
+    // Packed as ONNX stores them: the first element in the lowest bits of each byte.
+    const uint64_t per_byte = 8 / bits;
+    std::vector<uint8_t> packed(size_t((n + per_byte - 1) / per_byte), 0);
+    for (uint64_t i = 0; i < n; ++i)
+      packed[i / per_byte] |= uint8_t((t.data[i] & ((1u << bits) - 1)) << (bits * (i % per_byte)));
+    varint(packed.size());
+    return write_file(path, out, packed.data(), packed.size());
+  }
   varint(t.data.size());
   return write_file(path, out, t.data.data(), t.data.size());
 }
@@ -608,6 +680,31 @@ float bfloat16_to_float(uint16_t b) {
   return f;
 }
 
+double narrow_float_to_double(mie_dtype dtype, uint8_t bits) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (dtype == MIE_DTYPE_F8E8M0) return bits == 0xFF ? nan : std::ldexp(1.0, int(bits) - 127);
+  int e = 4, m = 3, bias = 7;
+  switch (dtype) {
+    case MIE_DTYPE_F8E4M3FN: break;
+    case MIE_DTYPE_F8E4M3FNUZ: bias = 8; break;
+    case MIE_DTYPE_F8E5M2: e = 5, m = 2, bias = 15; break;
+    case MIE_DTYPE_F8E5M2FNUZ: e = 5, m = 2, bias = 16; break;
+    case MIE_DTYPE_F4E2M1: e = 2, m = 1, bias = 1; break;
+    default: return 0;
+  }
+  const unsigned sign_bit = 1u << (e + m), abs = bits & (sign_bit - 1);
+  const unsigned exp = abs >> m, mant = abs & ((1u << m) - 1);
+  const bool negative = bits & sign_bit;
+  const bool fnuz = dtype == MIE_DTYPE_F8E4M3FNUZ || dtype == MIE_DTYPE_F8E5M2FNUZ;
+  if (fnuz && bits == sign_bit) return nan;
+  if (dtype == MIE_DTYPE_F8E4M3FN && abs == sign_bit - 1) return nan;
+  if (dtype == MIE_DTYPE_F8E5M2 && exp == 0x1F)
+    return mant ? nan : (negative ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
+  const double v = exp ? std::ldexp(1.0 + mant / double(1u << m), int(exp) - bias)
+                       : std::ldexp(mant / double(1u << m), 1 - bias);
+  return negative ? -v : v;
+}
+
 double element_as_double(mie_dtype dtype, const void *data, uint64_t i) {
   const uint8_t *p = static_cast<const uint8_t *>(data) + i * dtype_size(dtype);
   switch (dtype) {
@@ -624,6 +721,12 @@ double element_as_double(mie_dtype dtype, const void *data, uint64_t i) {
     case MIE_DTYPE_U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
     case MIE_DTYPE_U32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
     case MIE_DTYPE_U64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
+    case MIE_DTYPE_I4: return double(int8_t(uint8_t(*p << 4)) >> 4);
+    case MIE_DTYPE_I2: return double(int8_t(uint8_t(*p << 6)) >> 6);
+    case MIE_DTYPE_U4: return double(*p & 0xF);
+    case MIE_DTYPE_U2: return double(*p & 0x3);
+    case MIE_DTYPE_F8E4M3FN: case MIE_DTYPE_F8E4M3FNUZ: case MIE_DTYPE_F8E5M2: case MIE_DTYPE_F8E5M2FNUZ:
+    case MIE_DTYPE_F8E8M0: case MIE_DTYPE_F4E2M1: return narrow_float_to_double(dtype, *p);
     default: return 0;
   }
 }

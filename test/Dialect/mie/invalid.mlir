@@ -155,8 +155,8 @@ func.func @view_memory_space(%arena: memref<1024xi8, 1>) {
 // -----
 
 func.func @view_element_bytes(%arena: memref<1024xi8>) {
-  // expected-error @+1 {{'mie.view' op expects a result element type of whole bytes, got 'i4'}}
-  %0 = mie.view %arena[0] : memref<1024xi8> to memref<8xi4>
+  // expected-error @+1 {{'mie.view' op expects a result element type of whole bytes, got 'i12'}}
+  %0 = mie.view %arena[0] : memref<1024xi8> to memref<8xi12>
   return
 }
 

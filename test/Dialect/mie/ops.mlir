@@ -105,6 +105,20 @@ func.func @view(%arena: memref<65536xi8>, %weights: memref<1048576xi8>)
 
 // -----
 
+// Tests that elements narrower than a byte (i4, f4E2M1FN) take a byte each: 65536 of them fill
+// the arena.
+
+// CHECK-LABEL: func.func @view_narrow
+func.func @view_narrow(%arena: memref<65536xi8>) -> (memref<65536xi4>, memref<65536xf4E2M1FN>) {
+  // CHECK: mie.view %{{.+}}[0] : memref<65536xi8> to memref<65536xi4>
+  %0 = mie.view %arena[0] : memref<65536xi8> to memref<65536xi4>
+  // CHECK: mie.view %{{.+}}[0] : memref<65536xi8> to memref<65536xf4E2M1FN>
+  %1 = mie.view %arena[0] : memref<65536xi8> to memref<65536xf4E2M1FN>
+  return %0, %1 : memref<65536xi4>, memref<65536xf4E2M1FN>
+}
+
+// -----
+
 // Tests mie.max_pool2d: floor and ceil mode sizes, padding, dilation, a microkernel, f16.
 
 // CHECK-LABEL: func.func @max_pool2d

@@ -124,6 +124,24 @@ func.func @casts() -> (tensor<3xi32>, tensor<3xi1>, tensor<2xf32>, tensor<2xi32>
 
 // -----
 
+// Casts from and to the 8-bit and 4-bit floats are not folded: they depend on saturate and
+// round_mode, which the generated code applies. Between integers, int4 wraps.
+// CHECK-LABEL: func @cast_narrow
+// CHECK-DAG: ms.constant dense<[7, -1]> : tensor<2xi4>
+// CHECK-DAG: ms.cast %{{.+}} {saturate} : tensor<2xf32> to tensor<2xf8E4M3FN>
+// CHECK-DAG: ms.cast %{{.+}} : tensor<2xf8E5M2> to tensor<2xf32>
+func.func @cast_narrow() -> (tensor<2xf8E4M3FN>, tensor<2xf32>, tensor<2xi4>) {
+  %f = ms.constant dense<[1000.0, 1.0]> : tensor<2xf32>
+  %a = ms.cast %f {saturate} : tensor<2xf32> to tensor<2xf8E4M3FN>
+  %e = ms.constant dense<[2.0, 1.0]> : tensor<2xf8E5M2>
+  %b = ms.cast %e : tensor<2xf8E5M2> to tensor<2xf32>
+  %n = ms.constant dense<[-9, 15]> : tensor<2xi32>
+  %c = ms.cast %n : tensor<2xi32> to tensor<2xi4>
+  return %a, %b, %c : tensor<2xf8E4M3FN>, tensor<2xf32>, tensor<2xi4>
+}
+
+// -----
+
 // A float that does not fit the integer type is not folded (ONNX leaves it undefined).
 // CHECK-LABEL: func @cast_out_of_range
 // CHECK: ms.cast

@@ -439,6 +439,22 @@ func.func @cast_shape(%x: tensor<4xf32>) {
   return
 }
 
+// -----
+
+func.func @cast_round_mode(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.cast' op round_mode must be "up", "down" or "nearest", got "zero"}}
+  %0 = ms.cast %x {round_mode = "zero"} : tensor<4xf32> to tensor<4xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @cast_round_mode_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.cast' op round_mode applies only to a f8E8M0FNU result, got 'f8E4M3FN'}}
+  %0 = ms.cast %x {round_mode = "up"} : tensor<4xf32> to tensor<4xf8E4M3FN>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution
 //===----------------------------------------------------------------------===//

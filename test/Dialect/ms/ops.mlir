@@ -208,6 +208,22 @@ func.func @cast(%x: tensor<1x64xf32>, %i: tensor<3xi64>) -> (tensor<1x64xf16>, t
 
 // -----
 
+// The 8-bit and 4-bit floats and 4-bit and 2-bit integers, with ONNX Cast's saturate and round_mode.
+// CHECK-LABEL: func @cast_narrow
+func.func @cast_narrow(%x: tensor<4xf32>, %q: tensor<4xi4>) -> (tensor<4xf8E4M3FN>, tensor<4xf8E8M0FNU>, tensor<4xui2>, tensor<4xf4E2M1FN>) {
+  // CHECK: ms.cast %{{.*}} {saturate} : tensor<4xf32> to tensor<4xf8E4M3FN>
+  %0 = ms.cast %x {saturate} : tensor<4xf32> to tensor<4xf8E4M3FN>
+  // CHECK: ms.cast %{{.*}} {round_mode = "down"} : tensor<4xf32> to tensor<4xf8E8M0FNU>
+  %1 = ms.cast %x {round_mode = "down"} : tensor<4xf32> to tensor<4xf8E8M0FNU>
+  // CHECK: ms.cast %{{.*}} : tensor<4xi4> to tensor<4xui2>
+  %2 = ms.cast %q : tensor<4xi4> to tensor<4xui2>
+  // CHECK: ms.cast %{{.*}} : tensor<4xf8E4M3FN> to tensor<4xf4E2M1FN>
+  %3 = ms.cast %0 : tensor<4xf8E4M3FN> to tensor<4xf4E2M1FN>
+  return %0, %1, %2, %3 : tensor<4xf8E4M3FN>, tensor<4xf8E8M0FNU>, tensor<4xui2>, tensor<4xf4E2M1FN>
+}
+
+// -----
+
 // CHECK-LABEL: func @qconv2d
 func.func @qconv2d(%x: tensor<1x16x9x9xui8>, %w: tensor<8x16x3x3xi8>, %b: tensor<8xi32>,
                    %s: tensor<8xf32>) -> tensor<1x8x5x5xui8> {
