@@ -57,17 +57,6 @@ void buildEpilogueGeneric(OpBuilder &b, Location loc, EpilogueAttr epilogue, Val
                             });
 }
 
-/// The buffer as one dimension (a collapsed view; rank 1 as it is).
-Value collapseAll(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 1)
-    return buffer;
-  SmallVector<ReassociationIndices> all(1);
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    all[0].push_back(i);
-  return memref::CollapseShapeOp::create(b, loc, buffer, all);
-}
-
 /// Max pooling in generated loops (any element type; the f32 microkernel, where the target has one,
 /// runs the same algorithm in vectors): without a padded copy, separable: one parallel loop over
 /// the output rows (image, channel, row); each first takes the maximum of the window's input rows
@@ -89,7 +78,7 @@ KernelOp lowerMaxPool(MaxPool2dOp op) {
   KernelOp k = KernelOp::create(
       builder, op.getLoc(), "max_pool", op.getInput(), op.getOutput(),
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value x = collapseAll(b, l, args[0]), y = collapseAll(b, l, args[1]);
+        Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
         auto idx = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, l, v); };
         Value lowest = scalarConstant(b, l, et, -std::numeric_limits<double>::infinity());
         auto forRange = [&](int64_t lo, int64_t hi, function_ref<void(Value)> body) {

@@ -10,6 +10,16 @@
 using namespace mlir;
 using namespace mlir::mie;
 
+Value mie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all[0].push_back(i);
+  return memref::CollapseShapeOp::create(b, loc, buffer, all);
+}
+
 Value mie::scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
   if (auto ft = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));

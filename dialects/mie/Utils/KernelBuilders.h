@@ -14,6 +14,9 @@
 
 namespace mlir::mie {
 
+/// Collapses a buffer to 1-D (identity layout, so always possible; a 1-D buffer as it is).
+Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
+
 /// A scalar constant of `type` (float or signless integer).
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 

@@ -80,16 +80,6 @@ void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name,
   });
 }
 
-Value mstomie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 1)
-    return buffer;
-  SmallVector<ReassociationIndices> all(1);
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    all[0].push_back(i);
-  return memref::CollapseShapeOp::create(b, loc, buffer, all);
-}
-
 Value mstomie::collapseToRows(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   if (type.getRank() == 2)

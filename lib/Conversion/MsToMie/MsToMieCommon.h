@@ -70,8 +70,6 @@ void buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRan
 void buildReductionKernel(OpBuilder &b, Location loc, Operation *reduceOp, StringRef name,
                           ValueRange inputs, Value out, ScalarFn element);
 
-/// Collapses a buffer to 1-D (identity layout, so always possible).
-Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
 
 /// Collapses the leading dims of a buffer [d0, ..., dn-2, dn-1] into rows: [d0 * ... * dn-2, dn-1].
 Value collapseToRows(OpBuilder &b, Location loc, Value buffer);
