@@ -73,6 +73,17 @@ std::optional<NarrowFormat> narrowFormat(Type type) {
   return std::nullopt;
 }
 
+/// An operand of Bits' ops: a Value (or an op with one result), or an integer constant of the
+/// Bits' type.
+struct Operand {
+  template <typename V, std::enable_if_t<std::is_convertible_v<V, Value>, int> = 0>
+  Operand(V v) : value(v) {}
+  template <typename I, std::enable_if_t<std::is_integral_v<I>, bool> = true>
+  Operand(I c) : constant(static_cast<uint64_t>(c)) {}
+  Value value;
+  uint64_t constant = 0;
+};
+
 /// Integer arithmetic on one integer type (scalar values).
 struct Bits {
   OpBuilder &b;
@@ -80,59 +91,29 @@ struct Bits {
   IntegerType type;
 
   Value c(uint64_t v) const { return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v)); }
-  template <typename A>
-  Value toValue(A a) const {
-    if constexpr (std::is_convertible_v<A, Value>)
-      return a;
-    else
-      return c(static_cast<uint64_t>(a));
+  Value toValue(Operand a) const { return a.value ? a.value : c(a.constant); }
+  /// One arith op on two operands.
+  template <typename OpT>
+  Value op(Operand x, Operand y) const {
+    return OpT::create(b, loc, toValue(x), toValue(y));
   }
-  template <typename X, typename Y>
-  Value add(X x, Y y) const {
-    return arith::AddIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value sub(X x, Y y) const {
-    return arith::SubIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value band(X x, Y y) const {
-    return arith::AndIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value bor(X x, Y y) const {
-    return arith::OrIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value shl(X x, Y y) const {
-    return arith::ShLIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value shr(X x, Y y) const {
-    return arith::ShRUIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value smax(X x, Y y) const {
-    return arith::MaxSIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value umin(X x, Y y) const {
-    return arith::MinUIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value umax(X x, Y y) const {
-    return arith::MaxUIOp::create(b, loc, toValue(x), toValue(y));
-  }
-  template <typename X, typename Y>
-  Value cmp(arith::CmpIPredicate p, X x, Y y) const {
+  Value add(Operand x, Operand y) const { return op<arith::AddIOp>(x, y); }
+  Value sub(Operand x, Operand y) const { return op<arith::SubIOp>(x, y); }
+  Value band(Operand x, Operand y) const { return op<arith::AndIOp>(x, y); }
+  Value bor(Operand x, Operand y) const { return op<arith::OrIOp>(x, y); }
+  Value shl(Operand x, Operand y) const { return op<arith::ShLIOp>(x, y); }
+  Value shr(Operand x, Operand y) const { return op<arith::ShRUIOp>(x, y); }
+  Value smax(Operand x, Operand y) const { return op<arith::MaxSIOp>(x, y); }
+  Value umin(Operand x, Operand y) const { return op<arith::MinUIOp>(x, y); }
+  Value umax(Operand x, Operand y) const { return op<arith::MaxUIOp>(x, y); }
+  Value both(Value x, Value y) const { return op<arith::AndIOp>(x, y); }
+  Value either(Value x, Value y) const { return op<arith::OrIOp>(x, y); }
+  Value cmp(arith::CmpIPredicate p, Operand x, Operand y) const {
     return arith::CmpIOp::create(b, loc, p, toValue(x), toValue(y));
   }
-  template <typename X, typename Y>
-  Value select(Value cond, X x, Y y) const {
+  Value select(Value cond, Operand x, Operand y) const {
     return arith::SelectOp::create(b, loc, cond, toValue(x), toValue(y));
   }
-  Value both(Value x, Value y) const { return arith::AndIOp::create(b, loc, x, y); }
-  Value either(Value x, Value y) const { return arith::OrIOp::create(b, loc, x, y); }
 };
 
 using P = arith::CmpIPredicate;
