@@ -45,6 +45,9 @@ try:
             config.available_features.add("avx512")
         # The x86-64-amx target's code runs where the CPU has AMX-BF16 (Linux grants the tile state
         # to any process that asks, on such a CPU).
+        # x86-64-avx512-vnni (and the integer convolutions of x86-64-amx) need AVX512-VNNI.
+        if " avx512f" in flags and " avx512_vnni" in flags:
+            config.available_features.add("vnni")
         if " amx_bf16" in flags and " amx_tile" in flags and " avx512_bf16" in flags:
             config.available_features.add("amx")
 except OSError:

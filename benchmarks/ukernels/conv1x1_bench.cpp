@@ -58,6 +58,18 @@ void packPixels(const float *x, int64_t p, int64_t p0, int64_t np, int64_t k0, i
   }
 }
 
+/// Row panels [ceil(P / mr)][kc][mr] of x^T (pixels as rows), channels [k0, k0 + kc).
+void packRows(const float *x, int64_t p, int64_t k0, int64_t kc, int64_t mr, float *dst) {
+  for (int64_t pt = 0; pt * mr < p; ++pt) {
+    const int64_t n = std::min(mr, p - pt * mr);
+    for (int64_t k = 0; k < kc; ++k) {
+      float *d = dst + (pt * kc + k) * mr;
+      std::memcpy(d, x + (k0 + k) * p + pt * mr, n * sizeof(float));
+      std::fill(d + n, d + mr, 0.0f);
+    }
+  }
+}
+
 /// One layer, one thread: items of `nc` pixels, each running every filter per K block.
 void runLayer(const Tile &t, const Layer &l, const Choice &ch, const float *x, const float *wp,
               const float *bias, float *out, float *scratch) {
@@ -92,18 +104,104 @@ void runLayer(const Tile &t, const Layer &l, const Choice &ch, const float *x, c
   }
 }
 
+/// The same layer as the transposed product the pass picks for small maps (`pixel_rows`): pixels
+/// are the broadcast rows (packed once per K block from x transposed), the filters' weights the
+/// column panels [ceil(F / nr)][C][nr], the tile stores transposed into NCHW. `colsOuter`: each
+/// column panel runs over every row tile (the generated loop order); else each row tile over
+/// every column panel.
+void runRowsLayer(const Tile &t, const Layer &l, int64_t kc, bool colsOuter, const float *x,
+                  const float *wp, const float *bias, float *out, float *rows) {
+  const int64_t K = l.c;
+  kc = std::min(kc, K);
+  const int64_t epi = MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_BIAS_PER_COL | MIE_UK_TRANSPOSE_C |
+                      (MIE_UK_ACT_RELU << MIE_UK_ACTIVATION_SHIFT);
+  const int64_t mPanels = (l.p + t.mr - 1) / t.mr, nPanels = (l.f + t.nr - 1) / t.nr;
+  for (int64_t k0 = 0; k0 < K; k0 += kc) {
+    const int64_t kcur = std::min(kc, K - k0);
+    int64_t flags = (k0 ? MIE_UK_ACCUMULATE : 0) | MIE_UK_TRANSPOSE_C;
+    if (k0 + kcur == K)
+      flags |= epi;
+    packRows(x, l.p, k0, kcur, t.mr, rows);
+    auto tile = [&](int64_t i, int64_t j) {
+      const int64_t m = std::min(t.mr, l.p - i * t.mr), n = std::min(t.nr, l.f - j * t.nr);
+      t.fn(rows, i * kcur * t.mr, wp, (j * K + k0) * t.nr, t.nr, out, j * t.nr * l.p + i * t.mr,
+           l.p, kcur, m, n, flags, bias, j * t.nr, nullptr, 0, 0, 0, 0);
+    };
+    for (int64_t a = 0; a < (colsOuter ? nPanels : mPanels); ++a)
+      for (int64_t b = 0; b < (colsOuter ? mPanels : nPanels); ++b)
+        colsOuter ? tile(b, a) : tile(a, b);
+  }
+}
+
 double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The pixels-as-rows form of the layers with at most 196 pixels: every tile, K block and loop
+/// order, interleaved in rounds like the NCHW form.
+template <size_t N>
+int runRowsForm(const std::vector<Tile> &tiles, const std::string &isa, const Layer (&layers)[N]) {
+  for (const Layer &l : layers) {
+    if (l.p > 196)
+      continue;
+    std::vector<float> x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(i % 7) * 0.125f - 0.3f;
+    for (size_t i = 0; i < w.size(); ++i)
+      w[i] = float(i % 5) * 0.01f - 0.02f;
+    const double flop = 2.0 * l.f * l.c * l.p;
+    std::printf("%s, pixels as rows\n", l.name);
+    struct Variant {
+      const Tile *tile;
+      int64_t kc;
+      bool colsOuter;
+      std::vector<float> packed;
+      double best = 1e30;
+    };
+    std::vector<Variant> variants;
+    for (const Tile &t : tiles) {
+      if (t.isa != isa || !mie_uk_test::supported(t.isa.c_str()))
+        continue;
+      for (int64_t kc : {int64_t(256), int64_t(512), l.c})
+        for (bool colsOuter : {true, false})
+          if (kc <= l.c && (kc == l.c || kc < l.c))
+            variants.push_back({&t, kc, colsOuter, packFilters(w, l.f, l.c, t.nr)});
+    }
+    std::vector<float> rows((l.p + 48) * l.c);
+    for (int round = 0; round < 9; ++round)
+      for (Variant &v : variants) {
+        // Warm: the layer's activations come from the layer before it, its weights stream.
+        runRowsLayer(*v.tile, l, v.kc, v.colsOuter, x.data(), v.packed.data(), bias.data(),
+                     out.data(), rows.data());
+        auto t0 = std::chrono::steady_clock::now();
+        runRowsLayer(*v.tile, l, v.kc, v.colsOuter, x.data(), v.packed.data(), bias.data(),
+                     out.data(), rows.data());
+        v.best = std::min(v.best, seconds(t0));
+      }
+    for (const Variant &v : variants)
+      std::printf("  %2lldx%-2lld kc %4lld %-10s %8.1f us %6.1f GFLOP/s\n", (long long)v.tile->mr,
+                  (long long)v.tile->nr, (long long)v.kc, v.colsOuter ? "cols-outer" : "rows-outer",
+                  v.best * 1e6, flop / v.best / 1e9);
+  }
+  return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
 #if defined(__x86_64__)
-  const std::string isa = argc > 1 ? argv[1] : "avx512";
+  std::string isa = "avx512";
 #else
-  const std::string isa = "neon";
+  std::string isa = "neon";
 #endif
+  // "rows": the pixels-as-rows form of the small maps' layers instead of the NCHW form.
+  bool rowsForm = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "rows")
+      rowsForm = true;
+    else
+      isa = argv[i];
+  }
   std::vector<Tile> tiles;
   // The tiles this build has: the host architecture's ISAs.
 #if defined(__x86_64__)
@@ -131,6 +229,8 @@ int main(int argc, char **argv) {
   const Choice choices[] = {{64, 0, false},  {128, 0, false}, {256, 0, false}, {512, 0, false},
                             {128, 0, true},  {256, 0, true},  {512, 0, true},  {128, 1, false},
                             {256, 1, false}, {256, 1, true},  {512, 1, true}};
+  if (rowsForm)
+    return runRowsForm(tiles, isa, layers);
   for (const Layer &l : layers) {
     std::vector<float> x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p);
     for (size_t i = 0; i < x.size(); ++i)

@@ -19,7 +19,7 @@ PackageTarget mie::makeCpuPackageTarget(const CpuTarget &cpu) {
 
 namespace {
 
-/// x86-64, x86-64-avx512, x86-64-amx, aarch64 (CPUTarget.cpp's table).
+/// x86-64, x86-64-avx512, x86-64-avx512-vnni, x86-64-amx, aarch64 (CPUTarget.cpp's table).
 class CpuTargetKind : public TargetKindInfo {
 public:
   TargetKindId id() const override { return TargetKindId::Cpu; }

@@ -77,7 +77,8 @@ cl::opt<EmitKind>
 cl::opt<std::string>
     target("target",
            cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512, "
-                    "x86-64-amx (AVX-512 with AMX-BF16), aarch64 (NEON) or cuda:sm_<N> (NVIDIA "
+                    "x86-64-avx512-vnni (AVX-512 with VNNI: integer QDQ convolutions), x86-64-amx "
+                    "(AVX-512 with AMX-BF16 and VNNI), aarch64 (NEON) or cuda:sm_<N> (NVIDIA "
                     "GPUs, N >= 75; cuda:sm_80+sm_90 makes one target per SM); for a package a "
                     "comma-separated list, e.g. x86-64,cuda:sm_90: one code object each, the "
                     "runtime runs the best one the machine supports"),

@@ -62,6 +62,10 @@ static const CpuTarget kTargets[] = {
     // x86-64-v4: the AVX-512 servers (Skylake-SP and later, Zen 4 and later).
     {"x86-64-avx512", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
      "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl", kX86Tuning},
+    // AVX-512 with VNNI (Cascade Lake, Ice Lake, Zen 4 and later): QDQ convolutions run on uint8 x
+    // int8 VPDPBUSD; everything else as x86-64-avx512.
+    {"x86-64-avx512-vnni", "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v4",
+     "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+avx512vnni", kX86Tuning},
     // AVX-512 with AMX-BF16 (Sapphire Rapids and later): the bf16 GEMMs run on AMX tiles, QDQ
     // convolutions on AVX512-VNNI (which every AMX CPU has). The runtime asks Linux for the tile
     // state before it picks this code.

@@ -16,6 +16,8 @@ extern const unsigned char kUKernelBitcode_avx512[];
 extern const size_t kUKernelBitcode_avx512_size;
 extern const unsigned char kUKernelBitcode_avx512amx[];
 extern const size_t kUKernelBitcode_avx512amx_size;
+extern const unsigned char kUKernelBitcode_avx512vnni[];
+extern const size_t kUKernelBitcode_avx512vnni_size;
 extern const unsigned char kUKernelBitcode_avx2[];
 extern const size_t kUKernelBitcode_avx2_size;
 extern const unsigned char kUKernelBitcode_neon[];
@@ -26,8 +28,9 @@ using namespace mlir;
 using namespace mlir::mie;
 
 /// The bitcode of `isa`'s microkernels for a target with `features`: AVX-512 targets with AMX-BF16 get
-/// the unit that adds the AMX bf16 family (the f32 kernels are the same; the AMX ones need the
-/// target's AMX features to be inlined and compiled).
+/// the unit that adds the AMX bf16 family and the VNNI integer convolution, those with VNNI only
+/// the unit that adds the latter (the f32 kernels are the same; the others need the target's
+/// features to be inlined and compiled).
 static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa, llvm::StringRef features) {
   using namespace mlir::mie::embedded;
   auto ref = [](const unsigned char *data, size_t size) {
@@ -35,6 +38,8 @@ static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa, llvm::Stri
   };
   if (isa == "avx512" && features.contains("+amx-bf16"))
     return ref(kUKernelBitcode_avx512amx, kUKernelBitcode_avx512amx_size);
+  if (isa == "avx512" && features.contains("+avx512vnni"))
+    return ref(kUKernelBitcode_avx512vnni, kUKernelBitcode_avx512vnni_size);
   if (isa == "avx512")
     return ref(kUKernelBitcode_avx512, kUKernelBitcode_avx512_size);
   if (isa == "avx2")

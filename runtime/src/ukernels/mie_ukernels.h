@@ -333,7 +333,7 @@ void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int6
                                int64_t PW, int64_t DH, int64_t DW, int64_t OW, int64_t p0,
                                int64_t np, uint16_t *dst, int64_t dst_off);
 
-/* uint8 x int8 NCHW convolution on AVX512-VNNI (qu8_conv_vnni.cpp; the AMX target only): the
+/* uint8 x int8 NCHW convolution on AVX512-VNNI (qu8_conv_vnni.cpp; the targets with VNNI): the
    integer kernel of a QDQ model's DequantizeLinear -> Conv -> QuantizeLinear. K = C * KH * KW in
    (c, kh, kw) order; the filters are packed at compile time by mie_uk_qu8_pack_filter into
    [ceil(F / MR)][ceil(K / 4)][MR][4] int8 (zeros past F and K). The call computes output pixels

@@ -19,8 +19,8 @@
 // A register tile is 8 filters x 32 pixels (16 accumulators). The call packs all its pixel tiles,
 // then runs each filter group over them, its weights in L1.
 //
-// Built into the AMX target's unit (ukernels.cpp with MIE_UK_AMX, -mavx512vnni): every CPU with AMX
-// has AVX512-VNNI.
+// Built into the units of the AVX-512 targets with VNNI (ukernels.cpp with MIE_UK_VNNI or MIE_UK_AMX,
+// -mavx512vnni): x86-64-avx512-vnni and x86-64-amx (every CPU with AMX has AVX512-VNNI).
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,4 +21,7 @@
 // VNNI convolution (every AMX CPU has AVX512-VNNI).
 #include "bf16_amx.cpp"
 #include "qu8_conv_vnni.cpp"
+#elif defined(MIE_UK_VNNI)
+// The AVX-512 + VNNI targets' unit: the AVX-512 kernels above and the VNNI convolution.
+#include "qu8_conv_vnni.cpp"
 #endif
