@@ -28,6 +28,9 @@ from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantT
                                       quantize_static)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+from compare_peers import host_target  # noqa: E402
+
 ort.set_default_logger_severity(3)  # not the unused-initializer warnings of quantized models
 
 
@@ -76,7 +79,7 @@ def main():
     step = float(inits[last.input[1]]) if last.op_type == "DequantizeLinear" else None
 
     package = os.path.join(args.out_dir, "model.mie")
-    target = [] if args.target == "host" else ["--target=" + args.target]
+    target = ["--target=" + (host_target() if args.target == "host" else args.target)]
     subprocess.run([os.path.join(args.build, "bin", "mie-compile"), qdq_path, "-o", package,
                     *target], check=True)
     out = os.path.join(args.out_dir, "mie_out.npy")
