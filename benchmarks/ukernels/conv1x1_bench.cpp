@@ -3,7 +3,9 @@
 // makes (tile, K block, pixel block) and the alternatives it could make: pixel panels read in place
 // (rows P apart) or packed per K block. Prints microseconds per layer and GFLOP/s; compare with the
 // tile's own rate in L1 (ukernel_bench). Never part of the tests.
-//   build/benchmarks/conv1x1_bench [avx512|avx2]
+// With `rows`, the layers of at most 196 pixels in the pixels-as-rows form instead (tile, K block,
+// loop order), warm: the way the pass runs them on small maps.
+//   build/benchmarks/conv1x1_bench [avx512|avx2] [rows]
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -137,6 +139,17 @@ double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// A layer's image, filters (F x C), bias and output, filled with small repeating values.
+struct LayerData {
+  std::vector<float> x, w, bias, out;
+  explicit LayerData(const Layer &l) : x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p) {
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(i % 7) * 0.125f - 0.3f;
+    for (size_t i = 0; i < w.size(); ++i)
+      w[i] = float(i % 5) * 0.01f - 0.02f;
+  }
+};
+
 /// The pixels-as-rows form of the layers with at most 196 pixels: every tile, K block and loop
 /// order, interleaved in rounds like the NCHW form.
 template <size_t N>
@@ -144,11 +157,8 @@ int runRowsForm(const std::vector<Tile> &tiles, const std::string &isa, const La
   for (const Layer &l : layers) {
     if (l.p > 196)
       continue;
-    std::vector<float> x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p);
-    for (size_t i = 0; i < x.size(); ++i)
-      x[i] = float(i % 7) * 0.125f - 0.3f;
-    for (size_t i = 0; i < w.size(); ++i)
-      w[i] = float(i % 5) * 0.01f - 0.02f;
+    LayerData d(l);
+    std::vector<float> &x = d.x, &w = d.w, &bias = d.bias, &out = d.out;
     const double flop = 2.0 * l.f * l.c * l.p;
     std::printf("%s, pixels as rows\n", l.name);
     struct Variant {
@@ -162,10 +172,15 @@ int runRowsForm(const std::vector<Tile> &tiles, const std::string &isa, const La
     for (const Tile &t : tiles) {
       if (t.isa != isa || !mie_uk_test::supported(t.isa.c_str()))
         continue;
-      for (int64_t kc : {int64_t(256), int64_t(512), l.c})
+      // K blocks of 256 and 512 where shorter than K, then all of K.
+      std::vector<int64_t> kcs;
+      for (int64_t kc : {int64_t(256), int64_t(512)})
+        if (kc < l.c)
+          kcs.push_back(kc);
+      kcs.push_back(l.c);
+      for (int64_t kc : kcs)
         for (bool colsOuter : {true, false})
-          if (kc <= l.c && (kc == l.c || kc < l.c))
-            variants.push_back({&t, kc, colsOuter, packFilters(w, l.f, l.c, t.nr)});
+          variants.push_back({&t, kc, colsOuter, packFilters(w, l.f, l.c, t.nr)});
     }
     std::vector<float> rows((l.p + 48) * l.c);
     for (int round = 0; round < 9; ++round)
@@ -232,11 +247,8 @@ int main(int argc, char **argv) {
   if (rowsForm)
     return runRowsForm(tiles, isa, layers);
   for (const Layer &l : layers) {
-    std::vector<float> x(l.c * l.p), w(l.f * l.c), bias(l.f), out(l.f * l.p);
-    for (size_t i = 0; i < x.size(); ++i)
-      x[i] = float(i % 7) * 0.125f - 0.3f;
-    for (size_t i = 0; i < w.size(); ++i)
-      w[i] = float(i % 5) * 0.01f - 0.02f;
+    LayerData d(l);
+    std::vector<float> &x = d.x, &w = d.w, &bias = d.bias, &out = d.out;
     const double flop = 2.0 * l.f * l.c * l.p;
     std::printf("%s\n", l.name);
     // Every (tile, choice) once a round, the minimum over the rounds: this machine's noise comes
