@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -150,24 +151,48 @@ struct LayerData {
   }
 };
 
+/// One way to run a layer: its label, its packed filters, and the call.
+struct Variant {
+  std::string label;
+  std::vector<float> packed;
+  std::function<void(const float *packed)> run;
+  double best = 1e30;
+};
+
+/// Every variant once a round, the minimum over 9 rounds (this machine's noise comes and goes over
+/// seconds, so the variants are interleaved rather than timed one after another), printed with the
+/// layer's `flop`. `warm`: each timed run follows an untimed one, as when the layer's activations
+/// come from the layer before it.
+void timeVariants(std::vector<Variant> &variants, double flop, bool warm) {
+  for (int round = 0; round < 9; ++round)
+    for (Variant &v : variants) {
+      if (warm)
+        v.run(v.packed.data());
+      auto t0 = std::chrono::steady_clock::now();
+      v.run(v.packed.data());
+      v.best = std::min(v.best, seconds(t0));
+    }
+  for (const Variant &v : variants)
+    std::printf("  %s %8.1f us %6.1f GFLOP/s\n", v.label.c_str(), v.best * 1e6,
+                flop / v.best / 1e9);
+}
+
+std::string tileLabel(const Tile &t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%2lldx%-2lld", (long long)t.mr, (long long)t.nr);
+  return buf;
+}
+
 /// The pixels-as-rows form of the layers with at most 196 pixels: every tile, K block and loop
-/// order, interleaved in rounds like the NCHW form.
+/// order, warm.
 template <size_t N>
 int runRowsForm(const std::vector<Tile> &tiles, const std::string &isa, const Layer (&layers)[N]) {
   for (const Layer &l : layers) {
     if (l.p > 196)
       continue;
     LayerData d(l);
-    std::vector<float> &x = d.x, &w = d.w, &bias = d.bias, &out = d.out;
-    const double flop = 2.0 * l.f * l.c * l.p;
     std::printf("%s, pixels as rows\n", l.name);
-    struct Variant {
-      const Tile *tile;
-      int64_t kc;
-      bool colsOuter;
-      std::vector<float> packed;
-      double best = 1e30;
-    };
+    std::vector<float> rows((l.p + 48) * l.c);
     std::vector<Variant> variants;
     for (const Tile &t : tiles) {
       if (t.isa != isa || !mie_uk_test::supported(t.isa.c_str()))
@@ -179,24 +204,18 @@ int runRowsForm(const std::vector<Tile> &tiles, const std::string &isa, const La
           kcs.push_back(kc);
       kcs.push_back(l.c);
       for (int64_t kc : kcs)
-        for (bool colsOuter : {true, false})
-          variants.push_back({&t, kc, colsOuter, packFilters(w, l.f, l.c, t.nr)});
+        for (bool colsOuter : {true, false}) {
+          char label[64];
+          std::snprintf(label, sizeof label, "%s kc %4lld %-10s", tileLabel(t).c_str(),
+                        (long long)kc, colsOuter ? "cols-outer" : "rows-outer");
+          variants.push_back({label, packFilters(d.w, l.f, l.c, t.nr),
+                              [&, tp = &t, kc, colsOuter](const float *wp) {
+                                runRowsLayer(*tp, l, kc, colsOuter, d.x.data(), wp, d.bias.data(),
+                                             d.out.data(), rows.data());
+                              }});
+        }
     }
-    std::vector<float> rows((l.p + 48) * l.c);
-    for (int round = 0; round < 9; ++round)
-      for (Variant &v : variants) {
-        // Warm: the layer's activations come from the layer before it, its weights stream.
-        runRowsLayer(*v.tile, l, v.kc, v.colsOuter, x.data(), v.packed.data(), bias.data(),
-                     out.data(), rows.data());
-        auto t0 = std::chrono::steady_clock::now();
-        runRowsLayer(*v.tile, l, v.kc, v.colsOuter, x.data(), v.packed.data(), bias.data(),
-                     out.data(), rows.data());
-        v.best = std::min(v.best, seconds(t0));
-      }
-    for (const Variant &v : variants)
-      std::printf("  %2lldx%-2lld kc %4lld %-10s %8.1f us %6.1f GFLOP/s\n", (long long)v.tile->mr,
-                  (long long)v.tile->nr, (long long)v.kc, v.colsOuter ? "cols-outer" : "rows-outer",
-                  v.best * 1e6, flop / v.best / 1e9);
+    timeVariants(variants, 2.0 * l.f * l.c * l.p, /*warm=*/true);
   }
   return 0;
 }
@@ -248,17 +267,8 @@ int main(int argc, char **argv) {
     return runRowsForm(tiles, isa, layers);
   for (const Layer &l : layers) {
     LayerData d(l);
-    std::vector<float> &x = d.x, &w = d.w, &bias = d.bias, &out = d.out;
-    const double flop = 2.0 * l.f * l.c * l.p;
     std::printf("%s\n", l.name);
-    // Every (tile, choice) once a round, the minimum over the rounds: this machine's noise comes
-    // and goes over seconds, so the variants are interleaved rather than timed one after another.
-    struct Variant {
-      const Tile *tile;
-      Choice choice;
-      std::vector<float> packed;
-      double best = 1e30;
-    };
+    std::vector<float> scratch(4 * 48 * l.c + 64);
     std::vector<Variant> variants;
     for (const Tile &t : tiles) {
       if (t.isa != isa || !mie_uk_test::supported(t.isa.c_str()))
@@ -267,22 +277,16 @@ int main(int argc, char **argv) {
         // nc 0: one pixel panel an item (the pass's per-item choice); 1: four panels.
         Choice ch = c0;
         ch.nc = ch.nc ? 4 * t.nr : t.nr;
-        variants.push_back({&t, ch, packFilters(w, l.f, l.c, t.mr)});
+        char label[64];
+        std::snprintf(label, sizeof label, "%s kc %4lld nc %3lld %-8s", tileLabel(t).c_str(),
+                      (long long)ch.kc, (long long)ch.nc, ch.packed ? "packed" : "in-place");
+        variants.push_back(
+            {label, packFilters(d.w, l.f, l.c, t.mr), [&, tp = &t, ch](const float *wp) {
+               runLayer(*tp, l, ch, d.x.data(), wp, d.bias.data(), d.out.data(), scratch.data());
+             }});
       }
     }
-    std::vector<float> scratch(4 * 48 * l.c + 64);
-    for (int round = 0; round < 9; ++round)
-      for (Variant &v : variants) {
-        auto t0 = std::chrono::steady_clock::now();
-        runLayer(*v.tile, l, v.choice, x.data(), v.packed.data(), bias.data(), out.data(),
-                 scratch.data());
-        v.best = std::min(v.best, seconds(t0));
-      }
-    for (const Variant &v : variants)
-      std::printf("  %2lldx%-2lld kc %4lld nc %3lld %-8s %8.1f us %6.1f GFLOP/s\n",
-                  (long long)v.tile->mr, (long long)v.tile->nr, (long long)v.choice.kc,
-                  (long long)v.choice.nc, v.choice.packed ? "packed" : "in-place", v.best * 1e6,
-                  flop / v.best / 1e9);
+    timeVariants(variants, 2.0 * l.f * l.c * l.p, /*warm=*/false);
   }
   return 0;
 }
