@@ -58,15 +58,19 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
   if (!vnniUsable())
     GTEST_SKIP() << "this CPU has no AVX512-VNNI";
   const Shape shapes[] = {
-      {1, 5, 7, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},      // one channel, one filter
-      {3, 9, 11, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // K = 27, padded 3x3
-      {17, 14, 14, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},  // pointwise, 196 pixels
-      {5, 15, 13, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},  // stride 2
-      {6, 12, 40, 8, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},   // 1x1 stride 2, rows wider than a tile
-      {3, 23, 23, 16, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},  // a 7x7 stem
-      {4, 11, 10, 7, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2},   // stride 3, dilation 2
-      {2, 7, 7, 10, 5, 3, 1, 2, 1, 1, 2, 0, 2, 1},    // asymmetric window and padding
-      {33, 7, 7, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // a late layer's 7x7 map
+      {1, 5, 7, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // one channel, one filter
+      {3, 9, 11, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // K = 27, padded 3x3
+      {17, 14, 14, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // pointwise, 196 pixels
+      {5, 15, 13, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, // stride 2
+      {6, 12, 40, 8, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},  // 1x1 stride 2, rows wider than a tile
+      {3, 23, 23, 16, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3}, // a 7x7 stem
+      {4, 11, 10, 7, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2},  // stride 3, dilation 2
+      {2, 7, 7, 10, 5, 3, 1, 2, 1, 1, 2, 0, 2, 1},   // asymmetric window and padding
+      {33, 7, 7, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // a late layer's 7x7 map
+      // K in several blocks (MIE_UK_QU8_KQ quads) and filters in several chunks (CHUNK_F)
+      {600, 6, 7, 140, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // K = 600: 2 blocks; 128 + 12 filters
+      {70, 9, 9, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // K = 630, padded 3x3
+      {145, 5, 8, 270, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // K = 1305: 3 blocks, the last short
   };
   std::mt19937 rng(7);
   for (const Shape &s : shapes) {

@@ -87,9 +87,32 @@ void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, in
 
 /// The tile's panel [ceil(K / 4)][32][4] from its staging rows [K][32]: dword lane p of group q is
 /// rows 4q .. 4q + 3 of pixel p (zeros past K).
+/// Whole groups interleave four 32-byte rows with byte and word unpacks (which work within 128-bit
+/// lanes, so lanes are regrouped before and after): 10 shuffles per group where widening each row
+/// to dwords, shifting and or-ing took 24 operations, a quarter of the packing time.
 void quadTile(const uint8_t *stage, int64_t K, uint8_t *panel) {
-  const int64_t groups = (K + 3) / 4;
-  for (int64_t q = 0; q < groups; ++q) {
+  const int64_t groups = (K + 3) / 4, whole = K / 4;
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
+                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  for (int64_t q = 0; q < whole; ++q) {
+    // Lanes of 16 pixels: z0 = r0[0:16) r0[16:32) r1[0:16) r1[16:32), z1 the same of r2, r3.
+    const __m512i z0 = _mm512_load_si512((const __m512i *)(stage + 4 * q * NR));
+    const __m512i z1 = _mm512_load_si512((const __m512i *)(stage + 4 * q * NR + 64));
+    const __m512i a = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(1, 0, 1, 0)); // r0, r0, r2, r2
+    const __m512i b = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(3, 2, 3, 2)); // r1, r1, r3, r3
+    // Byte pairs (r0 r1 | r2 r3) of pixels 0-7, 16-23 (lo) and 8-15, 24-31 (hi) of each lane.
+    const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
+    // Pairs of r0 r1 (c) and of r2 r3 (d), lanes of pixels 0-7, 16-23, 8-15, 24-31.
+    const __m512i c = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m512i d = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(3, 2, 3, 2));
+    // Quads: lanes of pixels 0-3, 16-19, 8-11, 24-27 (l) and 4-7, 20-23, 12-15, 28-31 (h).
+    const __m512i l = _mm512_unpacklo_epi16(c, d), h = _mm512_unpackhi_epi16(c, d);
+    _mm512_store_si512((__m512i *)(panel + q * NR * 4), _mm512_permutex2var_epi64(l, first, h));
+    _mm512_store_si512((__m512i *)(panel + q * NR * 4 + 64),
+                       _mm512_permutex2var_epi64(l, second, h));
+  }
+  // The last, partial group: zeros past K.
+  for (int64_t q = whole; q < groups; ++q) {
     for (int64_t h = 0; h < NR / 16; ++h) {
       __m512i d = _mm512_setzero_si512();
       for (int64_t r = 0; r < 4 && 4 * q + r < K; ++r) {
