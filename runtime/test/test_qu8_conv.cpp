@@ -67,7 +67,7 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
       {4, 11, 10, 7, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2},  // stride 3, dilation 2
       {2, 7, 7, 10, 5, 3, 1, 2, 1, 1, 2, 0, 2, 1},   // asymmetric window and padding
       {33, 7, 7, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  // a late layer's 7x7 map
-      // K in several blocks (MIE_UK_QU8_KQ quads) and filters in several chunks (CHUNK_F)
+      // K over many quads, more than 128 filters, partial pixel tiles
       {600, 6, 7, 140, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // K = 600: 2 blocks; 128 + 12 filters
       {70, 9, 9, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // K = 630, padded 3x3
       {145, 5, 8, 270, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // K = 1305: 3 blocks, the last short
@@ -112,7 +112,7 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
                  {pSplit, P - pSplit, fSplit, s.f - fSplit}};
       std::vector<uint8_t> y(s.f * P + 3, 0xab);
       alignas(64) static uint8_t scratch[1 << 20];
-      ASSERT_LE(mie_uk_qu8_conv_scratch_bytes(K, P), int64_t(sizeof(scratch)));
+      ASSERT_LE(mie_uk_qu8_conv_scratch_bytes(K, P) + 64, int64_t(sizeof(scratch)));
       for (const std::vector<int64_t> &call : calls) {
         if (call[1] == 0 || call[3] == 0)
           continue;
@@ -130,6 +130,27 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
           ADD_FAILURE() << "shape c" << s.c << " " << s.h << "x" << s.w << " f" << s.f << " k"
                         << s.kh << "x" << s.kw << " s" << s.sh << " y_min " << yMin << ": output "
                         << i << " is " << int(y[1 + i]) << ", want " << want[i];
+        }
+      // The two halves: each pixel range packed once, its panels shared by the filter ranges.
+      std::vector<uint8_t> y2(s.f * P + 3, 0xab);
+      for (const std::vector<int64_t> &call : calls) {
+        if (call[1] == 0 || call[3] == 0)
+          continue;
+        mie_uk_qu8_pack_conv_vnni(x.data(), 5, s.c, s.h, s.w, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw,
+                                  s.pt, s.pl, ow, xZero, call[0], call[1], scratch, 64,
+                                  scratch + 64 + mie_uk_qu8_panel_bytes(K, call[1]));
+        mie_uk_qu8_gemm_vnni(scratch, 64, K, call[1], packed.data(), bias.data(), scale.data(),
+                             yZero, yMin, yMax, call[2], call[3], y2.data(), 1 + call[0], P);
+      }
+      EXPECT_EQ(y2[0], 0xab) << "wrote before the output";
+      EXPECT_EQ(y2[s.f * P + 1], 0xab) << "wrote past the output";
+      mismatches = 0;
+      for (int64_t i = 0; i < s.f * P && mismatches < 5; ++i)
+        if (int(y2[1 + i]) != want[i]) {
+          ++mismatches;
+          ADD_FAILURE() << "packed once, shape c" << s.c << " " << s.h << "x" << s.w << " f" << s.f
+                        << " k" << s.kh << "x" << s.kw << ": output " << i << " is "
+                        << int(y2[1 + i]) << ", want " << want[i];
         }
       // The outputs must not all sit at a bound (the test would then not see the sums).
       int inside = 0;

@@ -759,6 +759,30 @@ func.func @qconv(%x: memref<2x5x9x9xi8>, %w: memref<3456xi8>, %b: memref<70xi32>
 
 // -----
 
+// Tests the integer convolution of a late layer (1x1, C = 64, F = 256, 7 x 7 = 49 pixels, one
+// image): one pixel block of 64 (49 rounded up to tiles), so 8 filter blocks wanted, at most
+// F / 128 = 2: two items of 128 filters, which share the block's pixels. The block is packed once
+// into an arena buffer (ceil(49 / 32) tiles x 16 quads x 128 bytes = 4096 bytes = 1024 floats)
+// with staging rows on the stack (64 x 32 bytes = 512 floats); then the two items run the filters
+// on it: panel offset, K = 64, the pixels, filters, bias, scale, the requantization, filters
+// [f0, f0 + fn), the output and its row stride P = 49.
+// CHECK-LABEL: func.func @qconv_shared_pixels
+// CHECK: %[[PANELS:.+]] = mie.alloc : memref<1024xf32>
+// CHECK: mie.kernel "qconv2d"
+// CHECK-SAME: outs(%{{.+}}, %[[PANELS]] : memref<1x256x7x7xi8>, memref<1024xf32>)
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<512xf32>
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c1) step
+// CHECK: func.call @mie_uk_qu8_pack_conv_vnni({{.+}}) : (!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr) -> ()
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c2) step
+// CHECK: func.call @mie_uk_qu8_gemm_vnni({{.+}}, %c64_i64{{[_0-9]*}}, {{.+}}, %c49_i64{{[_0-9]*}}) : (!llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64) -> ()
+// CHECK-NOT: mie_uk_qu8_conv_nchw_vnni
+func.func @qconv_shared_pixels(%x: memref<1x64x7x7xi8>, %w: memref<16384xi8>, %b: memref<256xi32>, %s: memref<256xf32>, %y: memref<1x256x7x7xi8>) {
+  mie.qconv2d ins(%x, %w, %b, %s : memref<1x64x7x7xi8>, memref<16384xi8>, memref<256xi32>, memref<256xf32>) outs(%y : memref<1x256x7x7xi8>) {input_zero_point = 128 : i64, output_zero_point = 3 : i64, output_min = 3 : i64, output_max = 255 : i64, filter_shape = array<i64: 256, 64, 1, 1>}
+  return
+}
+
+// -----
+
 // Tests the lowering of an f16 product on the f16 tiles ("neon_f16", weights packed [ceil(20 / 12),
 // K = 100, 12] in f16): each item packs its rows from f16 over all of K (one K block: the f16
 // output is rounded once) into a stack buffer of 8 rows x 100 k f16 = 400 words, then runs the f16

@@ -345,9 +345,14 @@ void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int6
    64-byte aligned. */
 #define MIE_UK_QU8_MR 8
 #define MIE_UK_QU8_NR 32
+/* Bytes of the pixel panels of np pixels: ceil(np / NR) panels [ceil(K / 4)][NR][4] uint8. */
+static inline int64_t mie_uk_qu8_panel_bytes(int64_t K, int64_t np) {
+  return (np + MIE_UK_QU8_NR - 1) / MIE_UK_QU8_NR * ((K + 3) / 4) * 4 * MIE_UK_QU8_NR;
+}
+/* Bytes of the staging rows mie_uk_qu8_pack_conv_vnni needs. */
+static inline int64_t mie_uk_qu8_stage_bytes(int64_t K) { return K * MIE_UK_QU8_NR; }
 static inline int64_t mie_uk_qu8_conv_scratch_bytes(int64_t K, int64_t np) {
-  return (np + MIE_UK_QU8_NR - 1) / MIE_UK_QU8_NR * ((K + 3) / 4) * 4 * MIE_UK_QU8_NR +
-         K * MIE_UK_QU8_NR;
+  return mie_uk_qu8_panel_bytes(K, np) + mie_uk_qu8_stage_bytes(K);
 }
 static inline int64_t mie_uk_qu8_packed_filter_bytes(int64_t F, int64_t K) {
   return (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR * ((K + 3) / 4) * MIE_UK_QU8_MR * 4;
@@ -370,6 +375,20 @@ void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
                                const float *scale, int64_t x_zero, int64_t y_zero, int64_t y_min,
                                int64_t y_max, int64_t p0, int64_t np, int64_t f0, int64_t fn,
                                uint8_t *y, int64_t y_off, uint8_t *scratch);
+/* The two halves of mie_uk_qu8_conv_nchw_vnni, for pixels packed once and shared by several
+   calls (filter blocks of one pixel block): the pixel panels of pixels [p0, p0 + np) of one
+   image (mie_uk_qu8_panel_bytes(K, np) bytes at dst + dst_off, 64-byte aligned; `stage`:
+   mie_uk_qu8_stage_bytes(K) bytes, 64-byte aligned), and filters [f0, f0 + fn) over such panels,
+   output pixel i of filter f at y[y_off + f * ldy + i]. */
+void mie_uk_qu8_pack_conv_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+                               int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t DH,
+                               int64_t DW, int64_t PT, int64_t PL, int64_t OW, int64_t x_zero,
+                               int64_t p0, int64_t np, uint8_t *dst, int64_t dst_off,
+                               uint8_t *stage);
+void mie_uk_qu8_gemm_vnni(const uint8_t *panels, int64_t panels_off, int64_t K, int64_t np,
+                          const int8_t *filter, const int32_t *bias, const float *scale,
+                          int64_t y_zero, int64_t y_min, int64_t y_max, int64_t f0, int64_t fn,
+                          uint8_t *y, int64_t y_off, int64_t ldy);
 
 #ifdef __cplusplus
 } /* extern "C" */

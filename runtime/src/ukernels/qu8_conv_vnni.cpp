@@ -15,9 +15,11 @@
 // broadcast dword, so both sides hold k in groups of 4:
 //   filters (packed at compile time, mie_uk_qu8_pack_filter):
 //     [ceil(F / 8)][ceil(K / 4)][8][4] int8, zero past F and K
-//   pixels (packed here, per tile of 32 pixels): [ceil(K / 4)][32][4] uint8
-// A register tile is 8 filters x 32 pixels (16 accumulators). The call packs all its pixel tiles,
-// then runs each filter group over them, its weights in L1.
+//   pixels (packed at run time, per tile of 32 pixels): [ceil(K / 4)][32][4] uint8
+// A register tile is 8 filters x 32 pixels (16 accumulators). mie_uk_qu8_conv_nchw_vnni packs all
+// its pixel tiles (mie_uk_qu8_pack_conv_vnni), then runs each filter group over them, its weights
+// in L1 (mie_uk_qu8_gemm_vnni); the generated code calls the two halves itself where several work
+// items share one block of pixels.
 //
 // Built into the units of the AVX-512 targets with VNNI (ukernels.cpp with MIE_UK_VNNI or MIE_UK_AMX,
 // -mavx512vnni): x86-64-avx512-vnni and x86-64-amx (every CPU with AMX has AVX512-VNNI).
@@ -33,71 +35,97 @@ namespace {
 constexpr int64_t MR = MIE_UK_QU8_MR, NR = MIE_UK_QU8_NR;
 
 /// The staging rows of one pixel tile: row k holds the 32 pixels' values of k (x_zero where the
-/// window leaves the image), written by masked loads of whole output-row segments.
+/// window leaves the image). The tile's pixels are runs along output rows (segments); a row of the
+/// stage is one register filled by one masked load per segment, each load's pointer moved back by
+/// the segment's first lane so that its pixels land in their lanes, then one aligned store
+/// (stores of the segments in place were cache-line splits, the slowest part of the packing).
 void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
                int64_t SH, int64_t SW, int64_t DH, int64_t DW, int64_t PT, int64_t PL, int64_t OW,
                int64_t p0, int64_t np, uint8_t xZero, uint8_t *stage) {
-  const __m256i fill = _mm256_set1_epi8((char)xZero);
-  const __m512i fillWords = _mm512_set1_epi16(xZero);
-  // Segments: runs of the tile's pixels along one output row.
-  for (int64_t p = p0, end = p0 + np; p < end;) {
-    const int64_t oy = p / OW, ox = p % OW, len = end - p < OW - ox ? end - p : OW - ox;
-    const int64_t lane = p - p0;
-    const __mmask32 segMask = (__mmask32)(((uint64_t)1 << len) - 1);
-    for (int64_t i = 0; i < KH; ++i) {
-      const int64_t iy = oy * SH - PT + i * DH;
-      const bool rowIn = iy >= 0 && iy < H;
-      for (int64_t j = 0; j < KW; ++j) {
-        const int64_t ix0 = ox * SW - PL + j * DW;
-        // Lanes q of the segment whose column ix0 + q * SW lies in the row.
-        int64_t qlo = ix0 >= 0 ? 0 : (-ix0 + SW - 1) / SW;
-        int64_t qhi = ix0 > W - 1 ? 0 : (W - 1 - ix0) / SW + 1;
-        qhi = qhi < len ? qhi : len;
-        if (!rowIn || qlo >= qhi)
-          qlo = qhi = 0;
-        const uint64_t inRow = qhi > qlo ? ((((uint64_t)1 << (qhi - qlo)) - 1) << qlo) : 0;
-        for (int64_t c = 0; c < C; ++c) {
-          uint8_t *dst = stage + ((c * KH + i) * KW + j) * NR;
-          const uint8_t *src = x + (c * H + iy) * W + ix0;
-          __m256i v;
-          if (!inRow) {
-            v = fill;
-          } else if (SW == 1) {
-            v = _mm256_mask_loadu_epi8(fill, (__mmask32)inRow, src);
-          } else if (SW == 2) {
-            // The even bytes of 2 len bytes: word q's low byte is column ix0 + 2q.
-            uint64_t even = 0;
-            for (int64_t q = qlo; q < qhi; ++q)
-              even |= (uint64_t)1 << (2 * q);
-            v = _mm512_cvtepi16_epi8(_mm512_mask_loadu_epi8(fillWords, (__mmask64)even, src));
-          } else {
-            alignas(32) uint8_t tmp[NR];
-            for (int64_t q = 0; q < len; ++q)
-              tmp[q] = q >= qlo && q < qhi ? src[q * SW] : xZero;
-            v = _mm256_load_si256((const __m256i *)tmp);
-          }
-          // The segment's len lanes go to its place in the tile's row.
-          _mm256_mask_storeu_epi8(dst + lane, segMask, v);
-        }
-      }
-    }
+  struct Segment {
+    int64_t oy, ox, len, lane;
+  };
+  Segment segments[NR];
+  int64_t count = 0;
+  for (int64_t p = p0, end = p0 + np; p < end; ++count) {
+    const int64_t ox = p % OW, len = end - p < OW - ox ? end - p : OW - ox;
+    segments[count] = {p / OW, ox, len, p - p0};
     p += len;
   }
+  const __m256i fill = _mm256_set1_epi8((char)xZero);
+  const __m512i fillWords = _mm512_set1_epi16(xZero); // stride 2: x_zero in the even bytes
+  const int64_t plane = H * W;
+  for (int64_t i = 0; i < KH; ++i)
+    for (int64_t j = 0; j < KW; ++j) {
+      // Per segment, the channel-plane offset of its first lane's column minus the lane's place,
+      // and the lanes whose column lies in the image (none where the row is outside).
+      int64_t offset[NR];
+      uint64_t mask[NR];
+      int64_t loads = 0;
+      for (int64_t s = 0; s < count; ++s) {
+        const Segment &g = segments[s];
+        const int64_t iy = g.oy * SH - PT + i * DH, ix0 = g.ox * SW - PL + j * DW;
+        if (iy < 0 || iy >= H)
+          continue;
+        int64_t qlo = ix0 >= 0 ? 0 : (-ix0 + SW - 1) / SW;
+        int64_t qhi = ix0 > W - 1 ? 0 : (W - 1 - ix0) / SW + 1;
+        qhi = qhi < g.len ? qhi : g.len;
+        if (qlo >= qhi)
+          continue;
+        const uint64_t lanes = (((uint64_t)1 << (qhi - qlo)) - 1) << (qlo + g.lane);
+        offset[loads] = iy * W + ix0 - g.lane * SW;
+        // Stride 2 loads words: lane q's byte is the low byte of word q.
+        mask[loads++] = SW == 2 ? _pdep_u64(lanes, 0x5555555555555555ull) : lanes;
+      }
+      for (int64_t c = 0; c < C; ++c) {
+        const uint8_t *src = x + c * plane;
+        uint8_t *dst = stage + ((c * KH + i) * KW + j) * NR;
+        __m256i v = fill;
+        if (SW == 1) {
+          for (int64_t s = 0; s < loads; ++s)
+            v = _mm256_mask_loadu_epi8(v, (__mmask32)mask[s], src + offset[s]);
+        } else if (SW == 2) {
+          __m512i words = fillWords;
+          for (int64_t s = 0; s < loads; ++s)
+            words = _mm512_mask_loadu_epi8(words, (__mmask64)mask[s], src + offset[s]);
+          v = _mm512_cvtepi16_epi8(words);
+        } else {
+          alignas(32) uint8_t tmp[NR];
+          _mm256_store_si256((__m256i *)tmp, fill);
+          for (int64_t s = 0; s < loads; ++s)
+            for (int64_t q = 0; q < NR; ++q)
+              if (mask[s] >> q & 1)
+                tmp[q] = src[offset[s] + q * SW];
+          v = _mm256_load_si256((const __m256i *)tmp);
+        }
+        _mm256_store_si256((__m256i *)dst, v);
+      }
+    }
 }
 
-/// The tile's panel [ceil(K / 4)][32][4] from its staging rows [K][32]: dword lane p of group q is
-/// rows 4q .. 4q + 3 of pixel p (zeros past K).
+/// The tile's panel [ceil(K / 4)][32][4] from K rows of its 32 pixels (row k at rows + k * stride;
+/// with Direct, rows straight from the image: only the first tn lanes are read): dword lane p of
+/// group q is rows 4q .. 4q + 3 of pixel p (zeros past K).
 /// Whole groups interleave four 32-byte rows with byte and word unpacks (which work within 128-bit
 /// lanes, so lanes are regrouped before and after): 10 shuffles per group where widening each row
 /// to dwords, shifting and or-ing took 24 operations, a quarter of the packing time.
-void quadTile(const uint8_t *stage, int64_t K, uint8_t *panel) {
+template <bool Direct>
+void quadTile(const uint8_t *rows, int64_t stride, int64_t K, int64_t tn, uint8_t *panel) {
   const int64_t groups = (K + 3) / 4, whole = K / 4;
+  const __mmask32 lanes = (__mmask32)(tn >= NR ? ~0u : (1u << tn) - 1);
   const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
                 second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  // Rows r and r + 1 of group q side by side: r[0:16) r[16:32) r+1[0:16) r+1[16:32).
+  auto rowPair = [&](int64_t r) {
+    if (!Direct) // staging rows are 32 bytes apart, 64-byte aligned
+      return _mm512_load_si512((const __m512i *)(rows + r * NR));
+    return _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(lanes, rows + r * stride)),
+        _mm256_maskz_loadu_epi8(lanes, rows + (r + 1) * stride), 1);
+  };
   for (int64_t q = 0; q < whole; ++q) {
     // Lanes of 16 pixels: z0 = r0[0:16) r0[16:32) r1[0:16) r1[16:32), z1 the same of r2, r3.
-    const __m512i z0 = _mm512_load_si512((const __m512i *)(stage + 4 * q * NR));
-    const __m512i z1 = _mm512_load_si512((const __m512i *)(stage + 4 * q * NR + 64));
+    const __m512i z0 = rowPair(4 * q), z1 = rowPair(4 * q + 2);
     const __m512i a = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(1, 0, 1, 0)); // r0, r0, r2, r2
     const __m512i b = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(3, 2, 3, 2)); // r1, r1, r3, r3
     // Byte pairs (r0 r1 | r2 r3) of pixels 0-7, 16-23 (lo) and 8-15, 24-31 (hi) of each lane.
@@ -116,7 +144,8 @@ void quadTile(const uint8_t *stage, int64_t K, uint8_t *panel) {
     for (int64_t h = 0; h < NR / 16; ++h) {
       __m512i d = _mm512_setzero_si512();
       for (int64_t r = 0; r < 4 && 4 * q + r < K; ++r) {
-        __m128i row = _mm_loadu_si128((const __m128i *)(stage + (4 * q + r) * NR + 16 * h));
+        const __m128i row = _mm_maskz_loadu_epi8((__mmask16)(lanes >> (16 * h)),
+                                                 rows + (4 * q + r) * stride + 16 * h);
         d = _mm512_or_si512(d, _mm512_slli_epi32(_mm512_cvtepu8_epi32(row), (unsigned)(8 * r)));
       }
       _mm512_store_si512((__m512i *)(panel + (q * NR + 16 * h) * 4), d);
@@ -128,31 +157,42 @@ void quadTile(const uint8_t *stage, int64_t K, uint8_t *panel) {
 
 extern "C" {
 
-void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+void mie_uk_qu8_pack_conv_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
                                int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t DH,
-                               int64_t DW, int64_t PT, int64_t PL, int64_t OH, int64_t OW,
-                               const int8_t *filter, int64_t F, const int32_t *bias,
-                               const float *scale, int64_t x_zero, int64_t y_zero, int64_t y_min,
-                               int64_t y_max, int64_t p0, int64_t np, int64_t f0, int64_t fn,
-                               uint8_t *y, int64_t y_off, uint8_t *scratch) {
+                               int64_t DW, int64_t PT, int64_t PL, int64_t OW, int64_t x_zero,
+                               int64_t p0, int64_t np, uint8_t *dst, int64_t dst_off,
+                               uint8_t *stage) {
   x += x_off;
+  dst += dst_off;
+  const int64_t K = C * KH * KW, tileBytes = (K + 3) / 4 * NR * 4;
+  // A 1x1 window at stride 1 without padding reads each channel's pixels where they lie: the
+  // image rows are the GEMM's rows, no staging.
+  const bool direct = KH == 1 && KW == 1 && SH == 1 && SW == 1 && PT == 0 && PL == 0 && OW == W;
+  for (int64_t t = 0; t * NR < np; ++t) {
+    const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
+    if (direct) {
+      quadTile<true>(x + p0 + t * NR, H * W, K, tn, dst + t * tileBytes);
+      continue;
+    }
+    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero,
+              stage);
+    quadTile<false>(stage, NR, K, NR, dst + t * tileBytes);
+  }
+}
+
+void mie_uk_qu8_gemm_vnni(const uint8_t *panels, int64_t panels_off, int64_t K, int64_t np,
+                          const int8_t *filter, const int32_t *bias, const float *scale,
+                          int64_t y_zero, int64_t y_min, int64_t y_max, int64_t f0, int64_t fn,
+                          uint8_t *y, int64_t y_off, int64_t ldy) {
+  panels += panels_off;
   y += y_off;
-  const int64_t K = C * KH * KW, groups = (K + 3) / 4, P = OH * OW;
-  const int64_t tiles = (np + NR - 1) / NR, tileBytes = groups * NR * 4;
-  uint8_t *panels = scratch;                     // [tiles][groups][NR][4], 64-byte aligned
-  uint8_t *stage = scratch + tiles * tileBytes;  // [K][NR]
+  const int64_t groups = (K + 3) / 4, tiles = (np + NR - 1) / NR, tileBytes = groups * NR * 4;
   const __m512 lo = _mm512_set1_ps((float)(y_min - y_zero)),
                hi = _mm512_set1_ps((float)(y_max - y_zero));
   const __m512i zp = _mm512_set1_epi32((int)y_zero);
-  // Every pixel tile's panel first, then the filter groups outside the tiles: a group's weights
-  // (8 K bytes) stay in L1 while it runs on every panel (from L2), so the filters, the bigger
-  // operand of late layers (few pixels, K up to 4608), are read once per call.
-  for (int64_t t = 0; t < tiles; ++t) {
-    const int64_t tn = np - t * NR < NR ? np - t * NR : NR;
-    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero,
-              stage);
-    quadTile(stage, K, panels + t * tileBytes);
-  }
+  // The filter groups outside the tiles: a group's weights (8 K bytes) stay in L1 while it runs on
+  // every panel (from L2), so the filters, the bigger operand of late layers (few pixels, K up to
+  // 4608), are read once per call.
   for (int64_t fg = f0; fg < f0 + fn; fg += MR) {
     const int8_t *w = filter + (fg / MR) * groups * MR * 4;
     for (int64_t t = 0; t < tiles; ++t) {
@@ -178,7 +218,7 @@ void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
         const int64_t f = fg + r;
         const __m512i b = _mm512_set1_epi32(bias[f]);
         const __m512 s = _mm512_set1_ps(scale[f]);
-        uint8_t *out = y + f * P + p0 + t * NR;
+        uint8_t *out = y + f * ldy + t * NR;
         for (int h = 0; h < 2; ++h) {
           const __mmask16 m = h ? m1 : m0;
           if (!m)
@@ -191,6 +231,22 @@ void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
       }
     }
   }
+}
+
+void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,
+                               int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t DH,
+                               int64_t DW, int64_t PT, int64_t PL, int64_t OH, int64_t OW,
+                               const int8_t *filter, int64_t F, const int32_t *bias,
+                               const float *scale, int64_t x_zero, int64_t y_zero, int64_t y_min,
+                               int64_t y_max, int64_t p0, int64_t np, int64_t f0, int64_t fn,
+                               uint8_t *y, int64_t y_off, uint8_t *scratch) {
+  const int64_t K = C * KH * KW;
+  // Every pixel tile's panel first (scratch: the panels, then the staging rows), then the filters.
+  uint8_t *stage = scratch + mie_uk_qu8_panel_bytes(K, np);
+  mie_uk_qu8_pack_conv_vnni(x, x_off, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, x_zero, p0, np,
+                            scratch, 0, stage);
+  mie_uk_qu8_gemm_vnni(scratch, 0, K, np, filter, bias, scale, y_zero, y_min, y_max, f0, fn, y,
+                       y_off + p0, OH * OW);
   (void)F;
 }
 
