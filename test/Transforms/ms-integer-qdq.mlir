@@ -111,3 +111,44 @@ func.func @unchanged(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x
   %y4 = ms.clip %r4 {max = 2.550000e+02 : f64, min = 0.000000e+00 : f64} : tensor<1x2x4x4xf32>
   return %y0, %y1, %y2, %y3, %c3, %y4 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// A QuantizeLinear's value read by an integer convolution (as uint8) and by the DequantizeLinear of
+// a residual branch (in f32): the residual reads the uint8 tensor converted back to f32, so the
+// clipped f32 value has one reader left, the conversion to uint8.
+// CHECK-LABEL: func @residual_reads_uint8
+// CHECK: %[[CLIP:.*]] = ms.clip
+// CHECK: %[[XU8:.*]] = ms.cast %[[CLIP]] : tensor<1x2x4x4xf32> to tensor<1x2x4x4xui8>
+// CHECK: %[[WIDE:.*]] = ms.cast %[[XU8]] : tensor<1x2x4x4xui8> to tensor<1x2x4x4xf32>
+// CHECK-NOT: %[[CLIP]]
+// CHECK: ms.qconv2d %[[XU8]]
+// CHECK: %[[RES:.*]] = ms.sub %[[WIDE]], %{{.*}} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// CHECK: ms.add %{{.*}}, %{{.*}}
+func.func @residual_reads_uint8(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %sx = ms.constant dense<5.000000e-01> : tensor<f32>
+  %zx = ms.constant dense<10> : tensor<ui8>
+  %s1 = ms.constant dense<2.500000e-01> : tensor<f32>
+  %z1 = ms.constant dense<3> : tensor<ui8>
+  %w = ms.constant {ms.quantization = {axis = -1 : i64, scale = dense<5.000000e-01> : tensor<1xf32>, zero_point = dense<0> : tensor<1xi32>}} dense<[[[[5.000000e-01]], [[1.000000e+00]]], [[[1.500000e+00]], [[2.000000e+00]]]]> : tensor<2x2x1x1xf32>
+  %0 = ms.div %x, %sx : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %1 = ms.round %0 : tensor<1x2x4x4xf32>
+  %zxf = ms.cast %zx : tensor<ui8> to tensor<f32>
+  %2 = ms.add %1, %zxf : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %3 = ms.clip %2 {max = 2.550000e+02 : f64, min = 0.000000e+00 : f64} : tensor<1x2x4x4xf32>
+  %4 = ms.sub %3, %zxf : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %5 = ms.mul %4, %sx : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %6 = ms.conv2d %5, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %7 = ms.div %6, %s1 : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %8 = ms.round %7 : tensor<1x2x4x4xf32>
+  %z1f = ms.cast %z1 : tensor<ui8> to tensor<f32>
+  %9 = ms.add %8, %z1f : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %10 = ms.clip %9 {max = 2.550000e+02 : f64, min = 0.000000e+00 : f64} : tensor<1x2x4x4xf32>
+  %11 = ms.sub %10, %z1f : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %12 = ms.mul %11, %s1 : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  // The residual branch: DequantizeLinear of the same QuantizeLinear.
+  %13 = ms.sub %3, %zxf : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %14 = ms.mul %13, %sx : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %15 = ms.add %12, %14 : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %15 : tensor<1x2x4x4xf32>
+}

@@ -270,10 +270,38 @@ struct QdqConvToInteger : OpRewritePattern<Conv2dOp> {
   }
 };
 
+/// A QuantizeLinear's value read both as uint8 (by an integer convolution, through `cast`) and as
+/// f32 (by a DequantizeLinear: a residual branch) is read as uint8 by all: the f32 readers get
+/// the uint8 tensor converted back (exact: the value is an integer in [0, 255]). Then the
+/// QuantizeLinear's kernel stores one byte an element instead of four plus a separate conversion
+/// kernel (its clip had a reader outside any one fused group), and the readers load a quarter of
+/// the bytes.
+struct ReadQuantizedAsUint8 : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp cast, PatternRewriter &rewriter) const override {
+    auto clip = cast.getInput().getDefiningOp<ClipOp>();
+    auto u8 = IntegerType::get(getContext(), 8, IntegerType::Unsigned);
+    if (!clip || cast.getType() != tensorTypeOf(clip.getResult()).clone(u8) ||
+        uint8Source(rewriter, clip.getResult()) != cast.getResult())
+      return failure();
+    SmallVector<OpOperand *> floatReaders;
+    for (OpOperand &use : clip->getUses())
+      if (use.getOwner() != cast.getOperation())
+        floatReaders.push_back(&use);
+    if (floatReaders.empty())
+      return failure();
+    rewriter.setInsertionPointAfter(cast);
+    Value widened = CastOp::create(rewriter, cast.getLoc(), clip.getType(), cast.getResult());
+    for (OpOperand *use : floatReaders)
+      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(widened); });
+    return success();
+  }
+};
+
 struct MsIntegerQdqPass : impl::MsIntegerQdqPassBase<MsIntegerQdqPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<QdqConvToInteger>(&getContext());
+    patterns.add<QdqConvToInteger, ReadQuantizedAsUint8>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -58,6 +58,9 @@ def MsIntegerQdqPass : Pass<"ms-integer-qdq", "func::FuncOp"> {
     so a following DequantizeLinear keeps working and a following integer convolution reads the
     uint8 tensor itself (cast(cast(u8 -> f32) -> u8) folds). The multiplier is `sx * scale[f] / sy`
     in f32 and the bias absorbs `-zx * sum_k w[f, k]`, as onnxruntime's QLinearConv computes them.
+    A QuantizeLinear's value that an integer convolution reads as uint8 and others read in f32
+    (the residual branch of a ResNet block) is read as uint8 by all, converted back to f32 where
+    needed (exact), so that it crosses kernels as one byte per element.
     Anything else (depthwise and grouped convolutions, int8 activations, weight zero points) stays
     as it is. The cpu pipeline runs this pass when every target has AVX512-VNNI.
   }];
