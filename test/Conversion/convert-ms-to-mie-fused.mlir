@@ -120,3 +120,48 @@ func.func @bad_group(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   }
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+// An elementwise group over a map whose rows (7) are shorter than a vector: its operands all have
+// the output's shape or one element, so the kernel reads the flat buffers as [T / B, B] rows, B
+// the longest multiple of 16 up to 4096 dividing T = 64 * 14 * 7 = 6272: 3136, two rows. The
+// one-element operands are read as 0-d buffers.
+// CHECK-LABEL: func.func @elementwise_flat_rows
+// CHECK: mie.kernel "cast_sub_mul_add"
+// CHECK: ^bb0(%[[X:.+]]: memref<1x64x14x7xi8>, %[[Z:.+]]: memref<f32>, %[[S:.+]]: memref<1x1x1x1xf32>, %[[R:.+]]: memref<1x64x14x7xf32>, %[[O:.+]]: memref<1x64x14x7xf32>):
+// CHECK: %[[XV:.+]] = memref.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : memref<1x64x14x7xi8> into memref<6272xi8>
+// CHECK: %[[XR:.+]] = memref.expand_shape %[[XV]] {{\[}}[0, 1]] output_shape [2, 3136] : memref<6272xi8> into memref<2x3136xi8>
+// CHECK: %[[S0:.+]] = memref.collapse_shape %[[S]] [] : memref<1x1x1x1xf32> into memref<f32>
+// CHECK: %[[RR:.+]] = memref.expand_shape {{.+}} : memref<6272xf32> into memref<2x3136xf32>
+// CHECK: %[[OR:.+]] = memref.expand_shape {{.+}} : memref<6272xf32> into memref<2x3136xf32>
+// CHECK: linalg.generic {{.+}} ins(%[[XR]], %[[Z]], %[[S0]], %[[RR]] : memref<2x3136xi8>, memref<f32>, memref<f32>, memref<2x3136xf32>) outs(%[[OR]] : memref<2x3136xf32>)
+func.func @elementwise_flat_rows(%x: tensor<1x64x14x7xui8>, %z: tensor<f32>, %s: tensor<1x1x1x1xf32>, %r: tensor<1x64x14x7xf32>) -> tensor<1x64x14x7xf32> {
+  %y = ms.fused "cast_sub_mul_add" ins(%x, %z, %s, %r : tensor<1x64x14x7xui8>, tensor<f32>, tensor<1x1x1x1xf32>, tensor<1x64x14x7xf32>) -> tensor<1x64x14x7xf32> {
+  ^bb0(%a: tensor<1x64x14x7xui8>, %b: tensor<f32>, %c: tensor<1x1x1x1xf32>, %d: tensor<1x64x14x7xf32>):
+    %0 = ms.cast %a : tensor<1x64x14x7xui8> to tensor<1x64x14x7xf32>
+    %1 = ms.sub %0, %b : (tensor<1x64x14x7xf32>, tensor<f32>) -> tensor<1x64x14x7xf32>
+    %2 = ms.mul %1, %c : (tensor<1x64x14x7xf32>, tensor<1x1x1x1xf32>) -> tensor<1x64x14x7xf32>
+    %3 = ms.add %2, %d : (tensor<1x64x14x7xf32>, tensor<1x64x14x7xf32>) -> tensor<1x64x14x7xf32>
+    ms.yield %3 : tensor<1x64x14x7xf32>
+  }
+  return %y : tensor<1x64x14x7xf32>
+}
+
+// -----
+
+// A per-channel operand ([1, C, 1, 1]) broadcasts along some dimensions only: the kernel keeps the
+// output's shape.
+// CHECK-LABEL: func.func @elementwise_channel_broadcast
+// CHECK: mie.kernel "sub_mul"
+// CHECK-NOT: memref.expand_shape
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : memref<1x64x14x7xf32>)
+func.func @elementwise_channel_broadcast(%x: tensor<1x64x14x7xf32>, %b: tensor<1x64x1x1xf32>) -> tensor<1x64x14x7xf32> {
+  %y = ms.fused "sub_mul" ins(%x, %b : tensor<1x64x14x7xf32>, tensor<1x64x1x1xf32>) -> tensor<1x64x14x7xf32> {
+  ^bb0(%a: tensor<1x64x14x7xf32>, %c: tensor<1x64x1x1xf32>):
+    %0 = ms.sub %a, %c : (tensor<1x64x14x7xf32>, tensor<1x64x1x1xf32>) -> tensor<1x64x14x7xf32>
+    %1 = ms.mul %0, %a : (tensor<1x64x14x7xf32>, tensor<1x64x14x7xf32>) -> tensor<1x64x14x7xf32>
+    ms.yield %1 : tensor<1x64x14x7xf32>
+  }
+  return %y : tensor<1x64x14x7xf32>
+}

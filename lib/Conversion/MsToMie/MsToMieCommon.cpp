@@ -60,11 +60,62 @@ AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape
   return AffineMap::get(resultShape.size(), 0, exprs, ctx);
 }
 
+/// The row length B of the [T / B, B] form of an elementwise kernel over T = `elements`: the
+/// longest row of at most 4096 elements, a multiple of 16 (whole vectors), that divides T; 0 where
+/// there is none of at least 256.
+static int64_t flatRowLength(int64_t elements) {
+  for (int64_t row = 4096; row >= 256; row -= 16)
+    if (elements % row == 0)
+      return row;
+  return 0;
+}
+
+/// An elementwise kernel whose operands all have the output's shape or hold one element reads
+/// them as [T / B, B] rows of the flat buffers (flatRowLength): the inner loop then runs over
+/// whole vectors however short the output's last dimension is (7 on a ResNet's last maps, where
+/// the loop over rows of 7 was mostly remainder code), and the outer loop still splits over
+/// threads. Returns the reshaped arguments (output last), or nothing where the form does not
+/// apply (broadcasts along some dimensions, strided views, small outputs).
+static SmallVector<Value> flatRows(OpBuilder &b, Location loc, ValueRange args) {
+  auto outType = cast<MemRefType>(args.back().getType());
+  int64_t elements = outType.getNumElements();
+  int64_t row = outType.getRank() >= 2 && outType.hasStaticShape() && elements > 4096
+                    ? flatRowLength(elements)
+                    : 0;
+  if (!row || outType.getShape().back() % 16 == 0)
+    return {};
+  for (Value arg : args) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.getLayout().isIdentity() ||
+        (type.getShape() != outType.getShape() && type.getNumElements() != 1))
+      return {};
+  }
+  SmallVector<Value> flat;
+  for (Value arg : args) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.getShape() != outType.getShape()) { // one element, read as a 0-d buffer
+      flat.push_back(type.getRank() == 0 ? arg
+                                         : memref::CollapseShapeOp::create(
+                                               b, loc, arg, ArrayRef<ReassociationIndices>{}));
+      continue;
+    }
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Value vector =
+        memref::CollapseShapeOp::create(b, loc, arg, ArrayRef<ReassociationIndices>{all});
+    flat.push_back(memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({elements / row, row}, type.getElementType()), vector,
+        ArrayRef<ReassociationIndices>{{0, 1}}));
+  }
+  return flat;
+}
+
 void mstomie::buildElementwiseKernel(OpBuilder &b, Location loc, StringRef name, ValueRange inputs,
                                      Value output, ScalarFn scalar) {
-  auto outType = cast<MemRefType>(output.getType());
-  KernelOp::create(b, loc, name, inputs, output, [&](OpBuilder &kb, Location kl, ValueRange args) {
+  KernelOp::create(b, loc, name, inputs, output, [&](OpBuilder &kb, Location kl, ValueRange kargs) {
     MLIRContext *ctx = kb.getContext();
+    SmallVector<Value> flat = flatRows(kb, kl, kargs);
+    ValueRange args = flat.empty() ? kargs : ValueRange(flat);
+    auto outType = cast<MemRefType>(args.back().getType());
     SmallVector<AffineMap> maps;
     for (Value in : args.drop_back())
       maps.push_back(
