@@ -88,7 +88,7 @@ int main() {
     for (int8_t &v : w)
       v = int8_t(rng());
     int8_t *packed = alignedBuffer<int8_t>(mie_uk_qu8_packed_filter_bytes(l.f, k));
-    mie_uk_qu8_pack_filter(w.data(), l.f, k, packed);
+    mie_uk_qu8_pack_conv_filter(w.data(), l.f, l.c, l.k, l.k, packed);
     std::vector<int32_t> bias(l.f, 1000);
     std::vector<float> scale(l.f, 1e-4f);
     uint8_t *y = alignedBuffer<uint8_t>(l.f * p);

@@ -71,6 +71,12 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
       {600, 6, 7, 140, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // K = 600: 2 blocks; 128 + 12 filters
       {70, 9, 9, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   // K = 630, padded 3x3
       {145, 5, 8, 270, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, // K = 1305: 3 blocks, the last short
+      // tap-major K (channels a multiple of 4): stride 1, 2 and 3, dilation, 7x7 maps
+      {8, 9, 11, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {12, 15, 13, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      {4, 11, 10, 7, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2},
+      {64, 7, 7, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {16, 6, 9, 10, 5, 3, 1, 2, 1, 1, 2, 0, 2, 1},
   };
   std::mt19937 rng(7);
   for (const Shape &s : shapes) {
@@ -95,7 +101,7 @@ TEST(UKernelQu8ConvVnni, MatchesScalarReference) {
       scale[f] = 0.008f / std::sqrt(float(K)) * (1.0f + float(rng() % 100) / 100.0f);
     }
     std::vector<int8_t> packed(mie_uk_qu8_packed_filter_bytes(s.f, K));
-    mie_uk_qu8_pack_filter(w.data(), s.f, K, packed.data());
+    mie_uk_qu8_pack_conv_filter(w.data(), s.f, s.c, s.kh, s.kw, packed.data());
     for (int yMin : {0, yZero}) {
       const int yMax = 255;
       std::vector<int> want =
@@ -168,13 +174,35 @@ TEST(UKernelQu8ConvVnni, PackFilterLayout) {
     w[i] = int8_t(i % 251 - 120);
   std::vector<int8_t> packed(mie_uk_qu8_packed_filter_bytes(F, K), 99);
   ASSERT_EQ(packed.size(), size_t(2 * 3 * MIE_UK_QU8_MR * 4));
-  mie_uk_qu8_pack_filter(w.data(), F, K, packed.data());
+  mie_uk_qu8_pack_conv_filter(w.data(), F, K, 1, 1, packed.data()); // 1x1: K = C
   for (int64_t f = 0; f < 2 * MIE_UK_QU8_MR; ++f)
     for (int64_t k = 0; k < 12; ++k) {
       const int8_t got = packed[(((f / MIE_UK_QU8_MR) * 3 + k / 4) * MIE_UK_QU8_MR +
                                  f % MIE_UK_QU8_MR) * 4 + k % 4];
       EXPECT_EQ(got, f < F && k < K ? w[f * K + k] : 0) << "f " << f << " k " << k;
     }
+}
+
+// A window over a multiple of 4 channels runs K tap-major: group q holds channels 4 (q % (C / 4))
+// .. + 3 at tap q / (C / 4); other windows keep (c, kh, kw).
+TEST(UKernelQu8ConvVnni, PackConvFilterTapMajor) {
+  EXPECT_TRUE(mie_uk_qu8_tap_major(8, 3, 3));
+  EXPECT_FALSE(mie_uk_qu8_tap_major(6, 3, 3));
+  EXPECT_FALSE(mie_uk_qu8_tap_major(8, 1, 1));
+  const int64_t F = 3, C = 8, KH = 2, KW = 3, K = C * KH * KW;
+  std::vector<int8_t> w(F * K);
+  for (int64_t i = 0; i < F * K; ++i)
+    w[i] = int8_t(i % 251 - 120);
+  std::vector<int8_t> packed(mie_uk_qu8_packed_filter_bytes(F, K), 99);
+  mie_uk_qu8_pack_conv_filter(w.data(), F, C, KH, KW, packed.data());
+  for (int64_t f = 0; f < F; ++f)
+    for (int64_t i = 0; i < KH; ++i)
+      for (int64_t j = 0; j < KW; ++j)
+        for (int64_t c = 0; c < C; ++c) {
+          const int64_t k = (i * KW + j) * C + c; // the kernel's order
+          const int8_t got = packed[((k / 4) * MIE_UK_QU8_MR + f) * 4 + k % 4];
+          EXPECT_EQ(got, w[((f * C + c) * KH + i) * KW + j]) << "f " << f << " k " << k;
+        }
 }
 
 } // namespace

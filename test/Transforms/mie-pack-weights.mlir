@@ -181,7 +181,7 @@ func.func @conv_amx(%x: memref<1x1x4x4xbf16>, %y: memref<1x2x4x3xbf16>) {
 // -----
 
 // Tests packing the int8 filter [3, 2, 1, 1] of an integer convolution into the VNNI panels of
-// mie_uk_qu8_pack_filter: [ceil(3 / 8)][ceil(2 / 4)][8][4] = 32 bytes, each filter's k quad side by
+// mie_uk_qu8_pack_conv_filter: [ceil(3 / 8)][ceil(2 / 4)][8][4] = 32 bytes, each filter's k quad side by
 // side (1 2 0 0, 3 4 0 0, 5 6 0 0, then five zero filters), 64-byte aligned.
 
 // CHECK-LABEL: func.func @qconv
@@ -193,6 +193,25 @@ memref.global "private" constant @wq : memref<3x2x1x1xi8> = dense<[[[[1]], [[2]]
 func.func @qconv(%x: memref<1x2x4x4xi8>, %b: memref<3xi32>, %s: memref<3xf32>, %y: memref<1x3x4x4xi8>) {
   %w = memref.get_global @wq : memref<3x2x1x1xi8>
   mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xi8>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
+  return
+}
+
+// -----
+
+// Tests the tap-major K order of a window with several taps over a multiple of 4 channels: the
+// filter [1, 4, 1, 2] (w[c][kw] = (1 2) (3 4) (5 6) (7 8)) packs k = tap * C + c, so the first quad
+// is the 4 channels at tap 0 (1 3 5 7) and the second those at tap 1 (2 4 6 8), each followed by
+// the seven zero filters of the 8-filter panel: [1][2][8][4] = 64 bytes.
+
+// CHECK-LABEL: func.func @qconv_tap_major
+// CHECK: %[[P:.+]] = memref.get_global @wqt_vnni8 : memref<64xi8>
+// CHECK: mie.qconv2d ins(%{{.+}}, %[[P]], %{{.+}}, %{{.+}} : memref<1x4x4x4xi8>, memref<64xi8>, memref<1xi32>, memref<1xf32>)
+// CHECK-SAME: filter_shape = array<i64: 1, 4, 1, 2>
+// CHECK: wqt_vnni8: "0x4000000001030507000000000000000000000000000000000000000000000000000000000204060800000000000000000000000000000000000000000000000000000000"
+memref.global "private" constant @wqt : memref<1x4x1x2xi8> = dense<[[[[1, 2]], [[3, 4]], [[5, 6]], [[7, 8]]]]>
+func.func @qconv_tap_major(%x: memref<1x4x4x4xi8>, %b: memref<1xi32>, %s: memref<1xf32>, %y: memref<1x1x4x3xi8>) {
+  %w = memref.get_global @wqt : memref<1x4x1x2xi8>
+  mie.qconv2d ins(%x, %w, %b, %s : memref<1x4x4x4xi8>, memref<1x4x1x2xi8>, memref<1xi32>, memref<1xf32>) outs(%y : memref<1x1x4x3xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
   return
 }
 

@@ -163,7 +163,7 @@ def Mie_QConv2dOp : Mie_Op<"qconv2d"> {
     `input` [N, C, H, W] (uint8, padded with `input_zero_point`) times `filter` (int8), plus `bias`
     [F] (int32), times `scale` [F] (f32), rounded half to even, clamped to [`output_min`,
     `output_max`] after adding `output_zero_point`. `mie-pack-weights` packs a constant filter
-    [F, C, KH, KW] into the VNNI panels of `mie_uk_qu8_pack_filter` (1-D, int8) and records its
+    [F, C, KH, KW] into the VNNI panels of `mie_uk_qu8_pack_conv_filter` (1-D, int8) and records its
     logical shape in `filter_shape`; `mie-lower-library-kernels` then runs it on the AVX512-VNNI
     microkernel `mie_uk_qu8_conv_nchw_vnni` (docs/kernels.md), which needs the packed filter.
     `input` and `output` hold uint8 values in i8 buffers, as every unsigned buffer does.

@@ -256,7 +256,7 @@ struct Packer {
         BFloat16Type::get(global.getContext()));
   }
 
-  /// The int8 filter [F, C, KH, KW] of a qconv2d -> the VNNI panels of mie_uk_qu8_pack_filter
+  /// The int8 filter [F, C, KH, KW] of a qconv2d -> the VNNI panels of mie_uk_qu8_pack_conv_filter
   /// (1-D int8), shared by every op reading the same weights.
   LogicalResult packQConv(QConv2dOp conv) {
     memref::GlobalOp global = globalOf(conv.getFilter());
@@ -283,7 +283,8 @@ struct Packer {
       out = it->second;
     } else {
       std::vector<int8_t> packed(mie_uk_qu8_packed_filter_bytes(f, k));
-      mie_uk_qu8_pack_filter(w.data(), f, k, packed.data());
+      SmallVector<int64_t> shape = conv.getLogicalFilterShape();
+      mie_uk_qu8_pack_conv_filter(w.data(), f, shape[1], shape[2], shape[3], packed.data());
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       Type i8 = b.getIntegerType(8);
       const int64_t size = packed.size();

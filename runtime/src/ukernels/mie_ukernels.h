@@ -335,7 +335,8 @@ void mie_uk_bf16_pack_conv_amx(const uint16_t *x, int64_t x_off, int64_t C, int6
 
 /* uint8 x int8 NCHW convolution on AVX512-VNNI (qu8_conv_vnni.cpp; the targets with VNNI): the
    integer kernel of a QDQ model's DequantizeLinear -> Conv -> QuantizeLinear. K = C * KH * KW in
-   (c, kh, kw) order; the filters are packed at compile time by mie_uk_qu8_pack_filter into
+   (c, kh, kw) order, or (kh, kw, c) where mie_uk_qu8_tap_major; the filters are packed at compile
+   time by mie_uk_qu8_pack_conv_filter into
    [ceil(F / MR)][ceil(K / 4)][MR][4] int8 (zeros past F and K). The call computes output pixels
    [p0, p0 + np) of filters [f0, f0 + fn) (f0 a multiple of MR) of one image:
      y[f][p] = clamp(round_half_even(float(acc + bias[f]) * scale[f]), y_min - y_zero,
@@ -357,15 +358,28 @@ static inline int64_t mie_uk_qu8_conv_scratch_bytes(int64_t K, int64_t np) {
 static inline int64_t mie_uk_qu8_packed_filter_bytes(int64_t F, int64_t K) {
   return (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR * ((K + 3) / 4) * MIE_UK_QU8_MR * 4;
 }
-/* Packs w[F][K] (row-major int8) into `dst` (mie_uk_qu8_packed_filter_bytes(F, K) bytes). */
-static inline void mie_uk_qu8_pack_filter(const int8_t *w, int64_t F, int64_t K, int8_t *dst) {
-  const int64_t groups = (K + 3) / 4, panels = (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR;
+/* Whether K runs in (kh, kw, c) order instead of (c, kh, kw): windows of several taps over a
+   multiple of 4 channels, where each group of 4 k is 4 channels at one tap and the kernel builds
+   the pixel panels straight from the image, without staging rows. */
+static inline int mie_uk_qu8_tap_major(int64_t C, int64_t KH, int64_t KW) {
+  return KH * KW > 1 && C % 4 == 0;
+}
+/* Packs the filter w[F][C][KH][KW] (row-major int8) into `dst`
+   (mie_uk_qu8_packed_filter_bytes(F, C * KH * KW) bytes), K in the kernel's order. */
+static inline void mie_uk_qu8_pack_conv_filter(const int8_t *w, int64_t F, int64_t C, int64_t KH,
+                                               int64_t KW, int8_t *dst) {
+  const int64_t K = C * KH * KW, taps = KH * KW, groups = (K + 3) / 4,
+                panels = (F + MIE_UK_QU8_MR - 1) / MIE_UK_QU8_MR;
+  const int tapMajor = mie_uk_qu8_tap_major(C, KH, KW);
   for (int64_t pf = 0; pf < panels; ++pf)
     for (int64_t q = 0; q < groups; ++q)
       for (int64_t r = 0; r < MIE_UK_QU8_MR; ++r)
         for (int64_t e = 0; e < 4; ++e) {
           const int64_t f = pf * MIE_UK_QU8_MR + r, k = 4 * q + e;
-          dst[((pf * groups + q) * MIE_UK_QU8_MR + r) * 4 + e] = f < F && k < K ? w[f * K + k] : 0;
+          /* k = tap * C + c in tap-major order: w's index c * taps + tap. */
+          const int64_t src = tapMajor ? (k % C) * taps + k / C : k;
+          dst[((pf * groups + q) * MIE_UK_QU8_MR + r) * 4 + e] =
+              f < F && k < K ? w[f * K + src] : 0;
         }
 }
 void mie_uk_qu8_conv_nchw_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64_t H, int64_t W,

@@ -13,7 +13,7 @@
 // in (c, kh, kw) order. Pixels are the vector lanes (the output rows are stored as they are),
 // filters are broadcast: VPDPBUSD multiplies the 4 uint8 of a dword lane by the 4 int8 of the
 // broadcast dword, so both sides hold k in groups of 4:
-//   filters (packed at compile time, mie_uk_qu8_pack_filter):
+//   filters (packed at compile time, mie_uk_qu8_pack_conv_filter):
 //     [ceil(F / 8)][ceil(K / 4)][8][4] int8, zero past F and K
 //   pixels (packed at run time, per tile of 32 pixels): [ceil(K / 4)][32][4] uint8
 // A register tile is 8 filters x 32 pixels (16 accumulators). mie_uk_qu8_conv_nchw_vnni packs all
@@ -21,8 +21,9 @@
 // in L1 (mie_uk_qu8_gemm_vnni); the generated code calls the two halves itself where several work
 // items share one block of pixels.
 //
-// Built into the units of the AVX-512 targets with VNNI (ukernels.cpp with MIE_UK_VNNI or MIE_UK_AMX,
-// -mavx512vnni): x86-64-avx512-vnni and x86-64-amx (every CPU with AMX has AVX512-VNNI).
+// Built into the units of the AVX-512 targets with VNNI (ukernels.cpp with MIE_UK_VNNI or
+// MIE_UK_AMX, -mavx512vnni): x86-64-avx512-vnni and x86-64-amx (every CPU with AMX has
+// AVX512-VNNI).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,71 +35,131 @@ namespace {
 
 constexpr int64_t MR = MIE_UK_QU8_MR, NR = MIE_UK_QU8_NR;
 
-/// The staging rows of one pixel tile: row k holds the 32 pixels' values of k (x_zero where the
-/// window leaves the image). The tile's pixels are runs along output rows (segments); a row of the
-/// stage is one register filled by one masked load per segment, each load's pointer moved back by
-/// the segment's first lane so that its pixels land in their lanes, then one aligned store
-/// (stores of the segments in place were cache-line splits, the slowest part of the packing).
-void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
-               int64_t SH, int64_t SW, int64_t DH, int64_t DW, int64_t PT, int64_t PL, int64_t OW,
-               int64_t p0, int64_t np, uint8_t xZero, uint8_t *stage) {
+/// The window reads of one tile of 32 output pixels. The tile's pixels are runs along output rows
+/// (segments); the row of one tap (i, j) of one channel is one register filled by one masked load
+/// per segment, each load's pointer moved back by the segment's first lane so that its pixels land
+/// in their lanes (x_zero where the window leaves the image).
+class TileWindows {
+public:
+  TileWindows(int64_t H, int64_t W, int64_t SH, int64_t SW, int64_t DH, int64_t DW, int64_t PT,
+              int64_t PL, int64_t OW, int64_t p0, int64_t np, uint8_t xZero)
+      : H(H), W(W), SH(SH), SW(SW), DH(DH), DW(DW), PT(PT), PL(PL),
+        fill(_mm256_set1_epi8((char)xZero)), fillWords(_mm512_set1_epi16(xZero)) {
+    for (int64_t p = p0, end = p0 + np; p < end; ++count) {
+      const int64_t ox = p % OW, len = end - p < OW - ox ? end - p : OW - ox;
+      segments[count] = {p / OW, ox, len, p - p0};
+      p += len;
+    }
+  }
+
+  /// Selects tap (i, j): per segment, the channel-plane offset of its first lane's column minus
+  /// the lane's place, and the lanes whose column lies in the image (none where the row is out).
+  void selectTap(int64_t i, int64_t j) {
+    loads = 0;
+    for (int64_t s = 0; s < count; ++s) {
+      const Segment &g = segments[s];
+      const int64_t iy = g.oy * SH - PT + i * DH, ix0 = g.ox * SW - PL + j * DW;
+      if (iy < 0 || iy >= H)
+        continue;
+      int64_t qlo = ix0 >= 0 ? 0 : (-ix0 + SW - 1) / SW;
+      int64_t qhi = ix0 > W - 1 ? 0 : (W - 1 - ix0) / SW + 1;
+      qhi = qhi < g.len ? qhi : g.len;
+      if (qlo >= qhi)
+        continue;
+      const uint64_t lanes = (((uint64_t)1 << (qhi - qlo)) - 1) << (qlo + g.lane);
+      offset[loads] = iy * W + ix0 - g.lane * SW;
+      // Stride 2 loads words: lane q's byte is the low byte of word q.
+      mask[loads++] = SW == 2 ? _pdep_u64(lanes, 0x5555555555555555ull) : lanes;
+    }
+  }
+
+  /// The selected tap's row of the channel plane at `plane`.
+  __m256i row(const uint8_t *plane) const {
+    if (SW == 1) {
+      __m256i v = fill;
+      for (int64_t s = 0; s < loads; ++s)
+        v = _mm256_mask_loadu_epi8(v, (__mmask32)mask[s], plane + offset[s]);
+      return v;
+    }
+    if (SW == 2) {
+      __m512i words = fillWords;
+      for (int64_t s = 0; s < loads; ++s)
+        words = _mm512_mask_loadu_epi8(words, (__mmask64)mask[s], plane + offset[s]);
+      return _mm512_cvtepi16_epi8(words);
+    }
+    alignas(32) uint8_t tmp[NR];
+    _mm256_store_si256((__m256i *)tmp, fill);
+    for (int64_t s = 0; s < loads; ++s)
+      for (int64_t q = 0; q < NR; ++q)
+        if (mask[s] >> q & 1)
+          tmp[q] = plane[offset[s] + q * SW];
+    return _mm256_load_si256((const __m256i *)tmp);
+  }
+
+private:
   struct Segment {
     int64_t oy, ox, len, lane;
   };
+  int64_t H, W, SH, SW, DH, DW, PT, PL;
+  __m256i fill;
+  __m512i fillWords; // stride 2: x_zero in the even bytes
   Segment segments[NR];
   int64_t count = 0;
-  for (int64_t p = p0, end = p0 + np; p < end; ++count) {
-    const int64_t ox = p % OW, len = end - p < OW - ox ? end - p : OW - ox;
-    segments[count] = {p / OW, ox, len, p - p0};
-    p += len;
-  }
-  const __m256i fill = _mm256_set1_epi8((char)xZero);
-  const __m512i fillWords = _mm512_set1_epi16(xZero); // stride 2: x_zero in the even bytes
+  int64_t offset[NR];
+  uint64_t mask[NR];
+  int64_t loads = 0;
+};
+
+/// One group of the panel layout: dword lane p of the two stores (64 bytes each) holds the 4 rows'
+/// bytes of pixel p, from z0 = r0[0:16) r0[16:32) r1[0:16) r1[16:32) and z1 the same of r2, r3.
+/// Byte and word unpacks (which work within 128-bit lanes, so lanes are regrouped before and
+/// after): 10 shuffles per group where widening each row to dwords, shifting and or-ing took 24
+/// operations, a quarter of the packing time.
+inline void storeQuads(__m512i z0, __m512i z1, uint8_t *dst) {
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
+                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const __m512i a = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(1, 0, 1, 0)); // r0, r0, r2, r2
+  const __m512i b = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(3, 2, 3, 2)); // r1, r1, r3, r3
+  // Byte pairs (r0 r1 | r2 r3) of pixels 0-7, 16-23 (lo) and 8-15, 24-31 (hi) of each lane.
+  const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
+  // Pairs of r0 r1 (c) and of r2 r3 (d), lanes of pixels 0-7, 16-23, 8-15, 24-31.
+  const __m512i c = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512i d = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(3, 2, 3, 2));
+  // Quads: lanes of pixels 0-3, 16-19, 8-11, 24-27 (l) and 4-7, 20-23, 12-15, 28-31 (h).
+  const __m512i l = _mm512_unpacklo_epi16(c, d), h = _mm512_unpackhi_epi16(c, d);
+  _mm512_store_si512((__m512i *)dst, _mm512_permutex2var_epi64(l, first, h));
+  _mm512_store_si512((__m512i *)(dst + 64), _mm512_permutex2var_epi64(l, second, h));
+}
+
+inline __m512i rowPair(__m256i r0, __m256i r1) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
+}
+
+/// The staging rows [K][32] of one tile, K in (c, kh, kw) order.
+void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
+               TileWindows &windows, uint8_t *stage) {
+  for (int64_t i = 0; i < KH; ++i)
+    for (int64_t j = 0; j < KW; ++j) {
+      windows.selectTap(i, j);
+      for (int64_t c = 0; c < C; ++c)
+        _mm256_store_si256((__m256i *)(stage + ((c * KH + i) * KW + j) * NR),
+                           windows.row(x + c * H * W));
+    }
+}
+
+/// The panel of one tile with K in (kh, kw, c) order (mie_uk_qu8_tap_major: C a multiple of 4):
+/// each group is 4 channels at one tap, interleaved from registers, no staging.
+void quadTapsTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
+                  TileWindows &windows, uint8_t *panel) {
   const int64_t plane = H * W;
   for (int64_t i = 0; i < KH; ++i)
     for (int64_t j = 0; j < KW; ++j) {
-      // Per segment, the channel-plane offset of its first lane's column minus the lane's place,
-      // and the lanes whose column lies in the image (none where the row is outside).
-      int64_t offset[NR];
-      uint64_t mask[NR];
-      int64_t loads = 0;
-      for (int64_t s = 0; s < count; ++s) {
-        const Segment &g = segments[s];
-        const int64_t iy = g.oy * SH - PT + i * DH, ix0 = g.ox * SW - PL + j * DW;
-        if (iy < 0 || iy >= H)
-          continue;
-        int64_t qlo = ix0 >= 0 ? 0 : (-ix0 + SW - 1) / SW;
-        int64_t qhi = ix0 > W - 1 ? 0 : (W - 1 - ix0) / SW + 1;
-        qhi = qhi < g.len ? qhi : g.len;
-        if (qlo >= qhi)
-          continue;
-        const uint64_t lanes = (((uint64_t)1 << (qhi - qlo)) - 1) << (qlo + g.lane);
-        offset[loads] = iy * W + ix0 - g.lane * SW;
-        // Stride 2 loads words: lane q's byte is the low byte of word q.
-        mask[loads++] = SW == 2 ? _pdep_u64(lanes, 0x5555555555555555ull) : lanes;
-      }
-      for (int64_t c = 0; c < C; ++c) {
+      windows.selectTap(i, j);
+      uint8_t *dst = panel + (i * KW + j) * (C / 4) * NR * 4;
+      for (int64_t c = 0; c < C; c += 4, dst += NR * 4) {
         const uint8_t *src = x + c * plane;
-        uint8_t *dst = stage + ((c * KH + i) * KW + j) * NR;
-        __m256i v = fill;
-        if (SW == 1) {
-          for (int64_t s = 0; s < loads; ++s)
-            v = _mm256_mask_loadu_epi8(v, (__mmask32)mask[s], src + offset[s]);
-        } else if (SW == 2) {
-          __m512i words = fillWords;
-          for (int64_t s = 0; s < loads; ++s)
-            words = _mm512_mask_loadu_epi8(words, (__mmask64)mask[s], src + offset[s]);
-          v = _mm512_cvtepi16_epi8(words);
-        } else {
-          alignas(32) uint8_t tmp[NR];
-          _mm256_store_si256((__m256i *)tmp, fill);
-          for (int64_t s = 0; s < loads; ++s)
-            for (int64_t q = 0; q < NR; ++q)
-              if (mask[s] >> q & 1)
-                tmp[q] = src[offset[s] + q * SW];
-          v = _mm256_load_si256((const __m256i *)tmp);
-        }
-        _mm256_store_si256((__m256i *)dst, v);
+        storeQuads(rowPair(windows.row(src), windows.row(src + plane)),
+                   rowPair(windows.row(src + 2 * plane), windows.row(src + 3 * plane)), dst);
       }
     }
 }
@@ -106,39 +167,19 @@ void stageTile(const uint8_t *x, int64_t C, int64_t H, int64_t W, int64_t KH, in
 /// The tile's panel [ceil(K / 4)][32][4] from K rows of its 32 pixels (row k at rows + k * stride;
 /// with Direct, rows straight from the image: only the first tn lanes are read): dword lane p of
 /// group q is rows 4q .. 4q + 3 of pixel p (zeros past K).
-/// Whole groups interleave four 32-byte rows with byte and word unpacks (which work within 128-bit
-/// lanes, so lanes are regrouped before and after): 10 shuffles per group where widening each row
-/// to dwords, shifting and or-ing took 24 operations, a quarter of the packing time.
 template <bool Direct>
 void quadTile(const uint8_t *rows, int64_t stride, int64_t K, int64_t tn, uint8_t *panel) {
   const int64_t groups = (K + 3) / 4, whole = K / 4;
   const __mmask32 lanes = (__mmask32)(tn >= NR ? ~0u : (1u << tn) - 1);
-  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
-                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  // Rows r and r + 1 of group q side by side: r[0:16) r[16:32) r+1[0:16) r+1[16:32).
-  auto rowPair = [&](int64_t r) {
+  // Rows r and r + 1 side by side.
+  auto pairAt = [&](int64_t r) {
     if (!Direct) // staging rows are 32 bytes apart, 64-byte aligned
       return _mm512_load_si512((const __m512i *)(rows + r * NR));
-    return _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(lanes, rows + r * stride)),
-        _mm256_maskz_loadu_epi8(lanes, rows + (r + 1) * stride), 1);
+    return rowPair(_mm256_maskz_loadu_epi8(lanes, rows + r * stride),
+                   _mm256_maskz_loadu_epi8(lanes, rows + (r + 1) * stride));
   };
-  for (int64_t q = 0; q < whole; ++q) {
-    // Lanes of 16 pixels: z0 = r0[0:16) r0[16:32) r1[0:16) r1[16:32), z1 the same of r2, r3.
-    const __m512i z0 = rowPair(4 * q), z1 = rowPair(4 * q + 2);
-    const __m512i a = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(1, 0, 1, 0)); // r0, r0, r2, r2
-    const __m512i b = _mm512_shuffle_i64x2(z0, z1, _MM_SHUFFLE(3, 2, 3, 2)); // r1, r1, r3, r3
-    // Byte pairs (r0 r1 | r2 r3) of pixels 0-7, 16-23 (lo) and 8-15, 24-31 (hi) of each lane.
-    const __m512i lo = _mm512_unpacklo_epi8(a, b), hi = _mm512_unpackhi_epi8(a, b);
-    // Pairs of r0 r1 (c) and of r2 r3 (d), lanes of pixels 0-7, 16-23, 8-15, 24-31.
-    const __m512i c = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512i d = _mm512_shuffle_i64x2(lo, hi, _MM_SHUFFLE(3, 2, 3, 2));
-    // Quads: lanes of pixels 0-3, 16-19, 8-11, 24-27 (l) and 4-7, 20-23, 12-15, 28-31 (h).
-    const __m512i l = _mm512_unpacklo_epi16(c, d), h = _mm512_unpackhi_epi16(c, d);
-    _mm512_store_si512((__m512i *)(panel + q * NR * 4), _mm512_permutex2var_epi64(l, first, h));
-    _mm512_store_si512((__m512i *)(panel + q * NR * 4 + 64),
-                       _mm512_permutex2var_epi64(l, second, h));
-  }
+  for (int64_t q = 0; q < whole; ++q)
+    storeQuads(pairAt(4 * q), pairAt(4 * q + 2), panel + q * NR * 4);
   // The last, partial group: zeros past K.
   for (int64_t q = whole; q < groups; ++q) {
     for (int64_t h = 0; h < NR / 16; ++h) {
@@ -174,8 +215,12 @@ void mie_uk_qu8_pack_conv_vnni(const uint8_t *x, int64_t x_off, int64_t C, int64
       quadTile<true>(x + p0 + t * NR, H * W, K, tn, dst + t * tileBytes);
       continue;
     }
-    stageTile(x, C, H, W, KH, KW, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero,
-              stage);
+    TileWindows windows(H, W, SH, SW, DH, DW, PT, PL, OW, p0 + t * NR, tn, (uint8_t)x_zero);
+    if (mie_uk_qu8_tap_major(C, KH, KW)) {
+      quadTapsTile(x, C, H, W, KH, KW, windows, dst + t * tileBytes);
+      continue;
+    }
+    stageTile(x, C, H, W, KH, KW, windows, stage);
     quadTile<false>(stage, NR, K, NR, dst + t * tileBytes);
   }
 }
