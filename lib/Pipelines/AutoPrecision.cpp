@@ -21,6 +21,7 @@
 #include "AutoPrecision.h"
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
 #include "dialects/ms/Transforms/PrecisionAssignment.h"
 
 #include "mie/mie_rt.h"
@@ -189,8 +190,7 @@ int64_t integerBound(Value input) {
         auto table = dyn_cast<RankedTensorType>(gather.getData().getType());
         if (use.getOperandNumber() == 1 && table &&
             gather.getData().getDefiningOp<ms::ConstantOp>()) {
-          int64_t axis =
-              gather.getAxis() < 0 ? gather.getAxis() + table.getRank() : gather.getAxis();
+          int64_t axis = ms::positiveAxis(gather.getAxis(), table.getRank());
           if (axis >= 0 && axis < table.getRank() && !table.isDynamicDim(axis)) {
             int64_t rows = table.getDimSize(axis);
             bound = bound ? std::min(bound, rows) : rows;

@@ -322,13 +322,18 @@ MS_REDUCE_INFER(ReduceProdOp)
 
 enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 
-/// Reduces an integer constant (wrapping, as the generated code does). Means are not folded (their
-/// integer rounding is the lowering's business), nor are max/min of nothing.
-static Attribute foldIntReduce(Attribute operand, Value input, ArrayRef<int64_t> axes,
-                               RankedTensorType resultType, ReduceKind kind) {
+/// Reduces a constant: integers wrapping, as the generated code does; floats only by max and min,
+/// which are exact in any order (NaN wins, as in numpy), so shape arithmetic on float
+/// constants (a detection model's image size, ceil(max(size) / 32)) folds. Integer means are not
+/// folded (their rounding is the lowering's business), nor are max/min of nothing.
+static Attribute foldReduce(Attribute operand, Value input, ArrayRef<int64_t> axes,
+                            RankedTensorType resultType, ReduceKind kind) {
   DenseElementsAttr dense = getDenseConstant(operand);
-  if (!dense || !isa<IntegerType>(dense.getElementType()) || kind == ReduceKind::Mean ||
-      resultType.getNumElements() > kMaxFoldedElements)
+  if (!dense || resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  bool isFloat = isa<FloatType>(dense.getElementType());
+  if (isFloat ? kind != ReduceKind::Max && kind != ReduceKind::Min
+              : !isa<IntegerType>(dense.getElementType()) || kind == ReduceKind::Mean)
     return {};
   ArrayRef<int64_t> shape = tensorType(input).getShape();
   int64_t rank = shape.size();
@@ -338,11 +343,6 @@ static Attribute foldIntReduce(Attribute operand, Value input, ArrayRef<int64_t>
   int64_t count = dense.getNumElements();
   if (count == 0 && (kind == ReduceKind::Max || kind == ReduceKind::Min))
     return {};
-  bool isUnsigned = isUnsignedInteger(dense.getElementType());
-  unsigned width = dense.getElementType().getIntOrFloatBitWidth();
-  APInt init(width, kind == ReduceKind::Prod ? 1 : 0);
-  SmallVector<APInt> acc(resultType.getNumElements(), init);
-  SmallVector<bool> seen(acc.size(), false);
   SmallVector<int64_t> strides = rowMajorStrides(shape);
   // The result index of input element i: its kept dims, row-major.
   SmallVector<int64_t> keptStrides(rank, 0);
@@ -353,15 +353,42 @@ static Attribute foldIntReduce(Attribute operand, Value input, ArrayRef<int64_t>
     keptStrides[d] = stride;
     stride *= shape[d];
   }
+  auto resultIndex = [&](int64_t i) {
+    int64_t out = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      out += ((i / strides[d]) % shape[d]) * keptStrides[d];
+    return out;
+  };
+  SmallVector<bool> seen(resultType.getNumElements(), false);
+
+  if (isFloat) {
+    SmallVector<APFloat> values;
+    if (dense.isSplat())
+      values.assign(count, dense.getSplatValue<APFloat>());
+    else
+      llvm::append_range(values, dense.getValues<APFloat>());
+    SmallVector<APFloat> acc(resultType.getNumElements(), values.front());
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t out = resultIndex(i);
+      acc[out] = !seen[out]                ? values[i]
+                 : kind == ReduceKind::Max ? llvm::maximum(acc[out], values[i])
+                                           : llvm::minimum(acc[out], values[i]);
+      seen[out] = true;
+    }
+    return DenseElementsAttr::get(resultType, acc);
+  }
+
+  bool isUnsigned = isUnsignedInteger(dense.getElementType());
+  unsigned width = dense.getElementType().getIntOrFloatBitWidth();
+  APInt init(width, kind == ReduceKind::Prod ? 1 : 0);
+  SmallVector<APInt> acc(resultType.getNumElements(), init);
   SmallVector<APInt> values;
   if (dense.isSplat())
     values.assign(count, dense.getSplatValue<APInt>());
   else
     llvm::append_range(values, dense.getValues<APInt>());
   for (int64_t i = 0; i < count; ++i) {
-    int64_t out = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      out += ((i / strides[d]) % shape[d]) * keptStrides[d];
+    int64_t out = resultIndex(i);
     const APInt &v = values[i];
     APInt &a = acc[out];
     switch (kind) {
@@ -388,7 +415,7 @@ static Attribute foldIntReduce(Attribute operand, Value input, ArrayRef<int64_t>
 
 #define MS_REDUCE_FOLD(OP, KIND)                                                                   \
   OpFoldResult OP::fold(FoldAdaptor adaptor) {                                                     \
-    return foldIntReduce(adaptor.getInput(), getInput(), getAxes(), getType(), ReduceKind::KIND);  \
+    return foldReduce(adaptor.getInput(), getInput(), getAxes(), getType(), ReduceKind::KIND);     \
   }
 MS_REDUCE_FOLD(ReduceSumOp, Sum)
 MS_REDUCE_FOLD(ReduceMeanOp, Mean)

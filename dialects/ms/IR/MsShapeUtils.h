@@ -43,6 +43,13 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(const InferDiag &diag, ArrayRef<
 FailureOr<int64_t> normalizeAxis(const InferDiag &diag, int64_t axis, int64_t rank,
                                  StringRef what = "axis");
 
+/// The axis attribute of a verified op (an I64Attr, read back as uint64_t: a negative axis is a
+/// huge unsigned value) in [0, rank).
+inline int64_t positiveAxis(uint64_t axis, int64_t rank) {
+  int64_t signedAxis = static_cast<int64_t>(axis);
+  return signedAxis < 0 ? signedAxis + rank : signedAxis;
+}
+
 /// Normalizes a list of axes (each in [-rank, rank), no duplicates) to sorted non-negative values.
 FailureOr<SmallVector<int64_t>> normalizeAxes(const InferDiag &diag, ArrayRef<int64_t> axes,
                                               int64_t rank, StringRef what = "axes");

@@ -268,7 +268,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     return {};
   // Each outer index (the dims before the axis) takes one slab from every input in turn.
   RankedTensorType type = getType();
-  int64_t axis = getAxis() < 0 ? getAxis() + type.getRank() : getAxis();
+  int64_t axis = positiveAxis(getAxis(), type.getRank());
   int64_t inner = 1;
   for (int64_t d = axis + 1; d < type.getRank(); ++d)
     inner *= type.getDimSize(d);
@@ -365,7 +365,7 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   if (!indices || !getDenseConstant(adaptor.getData()))
     return {};
   RankedTensorType data = getData().getType();
-  int64_t axis = getAxis() < 0 ? getAxis() + data.getRank() : getAxis();
+  int64_t axis = positiveAxis(getAxis(), data.getRank());
   int64_t dim = data.getDimSize(axis), inner = 1;
   for (int64_t d = axis + 1; d < data.getRank(); ++d)
     inner *= data.getDimSize(d);

@@ -193,7 +193,8 @@ LogicalResult importIdentity(NodeImporter &n) {
   return success();
 }
 
-/// Dropout at inference is the identity; its optional mask output is all true.
+/// Dropout at inference (or training with ratio 0) is the identity; its optional mask output is all
+/// true.
 LogicalResult importDropout(NodeImporter &n) {
   // Before opset 7 the mode is an attribute, training (random masks) by default.
   if (n.opset() < 7 && n.getInt("is_test", 0) == 0)
@@ -203,8 +204,22 @@ LogicalResult importDropout(NodeImporter &n) {
     FailureOr<const KnownTensor *> training = n.requireKnown(2, "training_mode");
     if (failed(training))
       return failure();
-    if ((*training)->numElements() == 1 && (*training)->valueAt(0) != 0.0)
-      return n.error() << "training mode is not supported";
+    // Training with a ratio of 0 drops nothing and scales by 1 / (1 - 0): the identity too, which
+    // is what exporters emit for attention dropout called without `training=` (torchvision's
+    // Swin Transformer).
+    if ((*training)->numElements() == 1 && (*training)->valueAt(0) != 0.0) {
+      const KnownTensor *ratio = nullptr; // absent: 0.5
+      if (n.hasInput(1)) {
+        FailureOr<const KnownTensor *> known = n.requireKnown(1, "ratio");
+        if (failed(known))
+          return failure();
+        ratio = *known;
+      }
+      if (!ratio || ratio->numElements() != 1 || ratio->valueAt(0) != 0.0)
+        return n.unsupportedFeature()
+               << "training mode with a ratio other than a constant 0 is not supported: its "
+                  "output is random";
+    }
   }
   n.forwardInput(0, 0);
   if (n.hasOutput(1))

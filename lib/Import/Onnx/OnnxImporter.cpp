@@ -677,13 +677,21 @@ Value NodeImporter::foldCreated(Operation *op) {
   // An in-place fold (no results) leaves an updated op: keep it.
   if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
     return result;
+  DenseElementsAttr attr;
   if (auto value = dyn_cast<Value>(folded[0])) {
     if (value.getType() != result.getType())
       return result;
-    op->erase();
-    return value;
+    // Every operand is constant here, so an operand it folds to (1 * x, x + 0) is one too, but it
+    // may be model data held as a resource: a new dense constant keeps it known to later nodes
+    // (a Slice's ends computed as Shape(x)[0] * 2 with a batch of 1).
+    attr = dyn_cast_or_null<DenseElementsAttr>(graph.foldOperand(value));
+    if (!attr) {
+      op->erase();
+      return value;
+    }
+  } else {
+    attr = dyn_cast<DenseElementsAttr>(cast<Attribute>(folded[0]));
   }
-  auto attr = dyn_cast<DenseElementsAttr>(cast<Attribute>(folded[0]));
   if (!attr || attr.getType() != result.getType())
     return result;
   auto constant = ms::ConstantOp::create(b, location, attr);

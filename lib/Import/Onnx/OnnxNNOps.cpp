@@ -1,5 +1,6 @@
 //===- OnnxNNOps.cpp - conv, gemm, normalization, pooling, softmax, reduce -===//
 
+#include "OnnxCompositeBuilder.h"
 #include "OnnxImporterInternal.h"
 
 #include "dialects/ms/IR/MsOps.h"
@@ -71,22 +72,78 @@ FailureOr<SmallVector<int64_t>> windowPads(NodeImporter &n, ArrayRef<int64_t> in
 
 } // namespace
 
+namespace {
+
+/// A 1-D convolution is a 2-D one of height 1.
+Value conv1dAs2d(composite::Ops &o, Value x, Value w, Value bias, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, int64_t group) {
+  ArrayRef<int64_t> xs = composite::typeOf(x).getShape(), ws = composite::typeOf(w).getShape();
+  Value y = o.op<ms::Conv2dOp>(
+      o.reshape(x, {xs[0], xs[1], 1, xs[2]}), o.reshape(w, {ws[0], ws[1], 1, ws[2]}), bias,
+      ArrayRef<int64_t>{1, strides[0]}, ArrayRef<int64_t>{0, pads[0], 0, pads[1]},
+      ArrayRef<int64_t>{1, dilations[0]}, static_cast<uint64_t>(group), TypeAttr());
+  if (o.failed())
+    return Value();
+  ArrayRef<int64_t> ys = composite::typeOf(y).getShape();
+  return o.reshape(y, {ys[0], ys[1], ys[3]});
+}
+
+/// A 3-D convolution as one 2-D convolution over (H, W): the input is padded in depth, and its KD
+/// depth taps of each output depth are stacked as channels (c, kd), c-major, so that the filter
+/// [F, C / g, KD, KH, KW] is read as [F, C / g * KD, KH, KW] as it is and each group's channels
+/// stay together; the output depths go into the batch. Every 3-D attribute (strides, padding,
+/// dilations, groups) maps onto a slice or the 2-D convolution, which runs on the 2-D kernels.
+Value conv3dAs2d(composite::Ops &o, Value x, Value w, Value bias, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, int64_t group) {
+  ArrayRef<int64_t> xs = composite::typeOf(x).getShape(), ws = composite::typeOf(w).getShape();
+  const int64_t batch = xs[0], channels = xs[1], height = xs[3], width = xs[4], taps = ws[2];
+  Value padded = o.pad(x, {0, 0, pads[0], 0, 0, 0, 0, pads[3], 0, 0});
+  const int64_t depth = xs[2] + pads[0] + pads[3];
+  const int64_t outDepth = (depth - dilations[0] * (taps - 1) - 1) / strides[0] + 1;
+  SmallVector<Value> slabs;
+  for (int64_t tap = 0; tap < taps && !o.failed(); ++tap) {
+    Value slab = o.slice(padded, {0, 0, tap * dilations[0], 0, 0},
+                         {batch, channels, outDepth, height, width}, {1, 1, strides[0], 1, 1});
+    slabs.push_back(o.reshape(slab, {batch, channels, 1, outDepth, height, width}));
+  }
+  if (o.failed())
+    return Value();
+  Value stacked =
+      slabs.size() == 1 ? slabs.front() : o.op<ms::ConcatOp>(ValueRange(slabs), uint64_t(2));
+  stacked = o.reshape(o.transpose(stacked, {0, 3, 1, 2, 4, 5}),
+                      {batch * outDepth, channels * taps, height, width});
+  Value y = o.op<ms::Conv2dOp>(stacked, o.reshape(w, {ws[0], ws[1] * taps, ws[3], ws[4]}), bias,
+                               ArrayRef<int64_t>{strides[1], strides[2]},
+                               ArrayRef<int64_t>{pads[1], pads[2], pads[4], pads[5]},
+                               ArrayRef<int64_t>{dilations[1], dilations[2]},
+                               static_cast<uint64_t>(group), TypeAttr());
+  if (o.failed())
+    return Value();
+  ArrayRef<int64_t> ys = composite::typeOf(y).getShape();
+  return o.transpose(o.reshape(y, {batch, outDepth, ys[1], ys[2], ys[3]}), {0, 2, 1, 3, 4});
+}
+
+} // namespace
+
 FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Value x, Value w,
                                                             Value bias) {
   RankedTensorType xType = cast<RankedTensorType>(x.getType());
   RankedTensorType wType = cast<RankedTensorType>(w.getType());
-  if (xType.getRank() != 4 || wType.getRank() != 4)
+  const int64_t rank = xType.getRank();
+  if (rank < 3 || rank > 5 || wType.getRank() != rank)
     return n.unsupportedFeature()
-           << "only 2-D convolutions (4-D input and weight) are implemented, got " << xType
-           << " and " << wType;
+           << "only 1-D, 2-D and 3-D convolutions (input and weight of rank 3 to 5) are "
+              "implemented, got "
+           << xType << " and " << wType;
+  const size_t spatial = rank - 2;
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   if (std::optional<SmallVector<int64_t>> kernelShape = n.getInts("kernel_shape"))
     if (ArrayRef<int64_t>(*kernelShape) != kernel)
       return n.error() << "kernel_shape " << listToString(*kernelShape)
                        << " does not match the weight " << wType;
   int64_t group = n.getInt("group", 1);
-  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", 2, 1);
-  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", 2, 1);
+  FailureOr<SmallVector<int64_t>> strides = spatialAttr(n, "strides", spatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations = spatialAttr(n, "dilations", spatial, 1);
   if (failed(strides) || failed(dilations) || n.hasFailed())
     return failure();
   FailureOr<SmallVector<int64_t>> pads =
@@ -95,9 +152,31 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
     return failure();
   if (group < 1)
     return n.error() << "group must be >= 1, got " << group;
-  return n.create<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>(*strides), ArrayRef<int64_t>(*pads),
-                                ArrayRef<int64_t>(*dilations), static_cast<uint64_t>(group),
-                                TypeAttr());
+  if (spatial == 2)
+    return n.create<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>(*strides), ArrayRef<int64_t>(*pads),
+                                  ArrayRef<int64_t>(*dilations), static_cast<uint64_t>(group),
+                                  TypeAttr());
+  if (llvm::any_of(*strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(*dilations, [](int64_t d) { return d < 1; }))
+    return n.error() << "strides " << listToString(*strides) << " and dilations "
+                     << listToString(*dilations) << " must be positive";
+  if (!xType.hasStaticShape() || !wType.hasStaticShape())
+    return n.unsupportedFeature() << "a " << spatial
+                                  << "-D convolution needs static shapes (--input-shape, "
+                                     "--dim-param), got "
+                                  << xType << " and " << wType;
+  if (spatial == 3) {
+    int64_t depth = xType.getDimSize(2) + (*pads)[0] + (*pads)[3];
+    if (depth < (*dilations)[0] * (kernel[0] - 1) + 1)
+      return n.error() << "the padded depth " << depth << " is smaller than the kernel's reach "
+                       << (*dilations)[0] * (kernel[0] - 1) + 1;
+  }
+  composite::Ops o(n);
+  Value y = spatial == 1 ? conv1dAs2d(o, x, w, bias, *strides, *pads, *dilations, group)
+                         : conv3dAs2d(o, x, w, bias, *strides, *pads, *dilations, group);
+  if (o.failed() || !y)
+    return failure();
+  return y;
 }
 
 namespace {

@@ -183,6 +183,26 @@ func.func @reductions_and_shapes() -> (tensor<i64>, tensor<2x1xi64>, tensor<2x3x
 
 // -----
 
+// Float reductions fold by max and min (exact in any order; NaN wins), not by sum; a concat with a
+// negative axis over constants folds.
+// CHECK-LABEL: func @float_max_min_negative_concat
+// CHECK-DAG: ms.constant dense<[4.000000e+00, 0x7FC00000]> : tensor<2xf32>
+// CHECK-DAG: ms.constant dense<[-1.000000e+00, 0x7FC00000]> : tensor<2xf32>
+// CHECK-DAG: ms.constant dense<{{\[}}[1, 3], [2, 4]]> : tensor<2x2xi64>
+// CHECK: ms.reduce_sum
+func.func @float_max_min_negative_concat() -> (tensor<2xf32>, tensor<2xf32>, tensor<f32>, tensor<2x2xi64>) {
+  %f = ms.constant dense<[[4.0, -1.0, 2.0], [1.0, 0x7FC00000, 3.0]]> : tensor<2x3xf32>
+  %max = ms.reduce_max %f {axes = array<i64: -1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %min = ms.reduce_min %f {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %sum = ms.reduce_sum %f : (tensor<2x3xf32>) -> tensor<f32>
+  %a = ms.constant dense<[[1], [2]]> : tensor<2x1xi64>
+  %b = ms.constant dense<[[3], [4]]> : tensor<2x1xi64>
+  %c = ms.concat %a, %b {axis = -1 : i64} : (tensor<2x1xi64>, tensor<2x1xi64>) -> tensor<2x2xi64>
+  return %max, %min, %sum, %c : tensor<2xf32>, tensor<2xf32>, tensor<f32>, tensor<2x2xi64>
+}
+
+// -----
+
 // Shifts see the amount as unsigned; past the width they give 0.
 // CHECK-LABEL: func @shifts_bits
 // CHECK-DAG: ms.constant dense<[4, 0, 64]> : tensor<3xui8>

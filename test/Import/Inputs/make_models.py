@@ -681,6 +681,63 @@ def old_dropout_training():
 
 
 @register
+def conv_1d_3d():
+    # A 1-D convolution (stride 2, dilation 2) and a 3-D one (depth stride 2, depth padding, 2 groups).
+    rng = np.random.default_rng(11)
+    return model([node("Conv", ["x1", "w1"], ["y1"], name="conv1d", strides=[2], dilations=[2],
+                       pads=[1, 1]),
+                  node("Conv", ["x3", "w3", "b3"], ["y3"], name="conv3d", strides=[2, 1, 1],
+                       pads=[1, 1, 1, 1, 1, 1], group=2)],
+                 [vi("x1", [1, 2, 9]), vi("x3", [1, 4, 5, 6, 6])],
+                 [vi("y1", None), vi("y3", None)],
+                 [init("w1", weights(rng, 3, 2, 3)), init("w3", weights(rng, 6, 2, 3, 3, 3)),
+                  init("b3", weights(rng, 6))])
+
+
+@register
+def dropout_training_zero_ratio():
+    # Training mode with a ratio of 0 (attention dropout exported without `training=`): identity.
+    return model([node("Dropout", ["input", "ratio", "training"], ["output", "mask"], name="drop")],
+                 [vi("input", [2, 3])], [vi("output", None), vi("mask", None, TensorProto.BOOL)],
+                 [init("ratio", np.array(0.0, dtype=np.float32)),
+                  init("training", np.array(True))])
+
+
+@register
+def dropout_training_random():
+    return model([node("Dropout", ["input", "ratio", "training"], ["output"], name="drop")],
+                 [vi("input", [2, 3])], [vi("output", None)],
+                 [init("ratio", np.array(0.5, dtype=np.float32)),
+                  init("training", np.array(True))])
+
+
+@register
+def shape_fold_chains():
+    # Shape arithmetic the importer must fold to constants: a Concat with a negative axis over
+    # constants, a Slice's ends computed as Shape(x)[0] * 2 with a batch of 1 (1 * c folds to the
+    # constant c), a Pad whose pads come from ReduceMax over a
+    # one-element float constant (the image size in torchvision detection models).
+    nodes = [
+        node("Concat", ["c0", "c1"], ["cat"], name="concat_neg", axis=-1),
+        node("Shape", ["input"], ["shape"], name="shape"),
+        node("Gather", ["shape", "i0"], ["batch"], name="batch", axis=0),
+        node("Mul", ["batch", "two"], ["ends"], name="ends"),
+        node("Slice", ["input", "i0", "ends", "i0"], ["sliced"], name="slice"),
+        node("ReduceMax", ["sizes"], ["size"], name="size_max", keepdims=0),
+        node("Cast", ["size"], ["size_i"], name="size_i", to=TensorProto.INT64),
+        node("Sub", ["size_i", "four"], ["pad_end"], name="pad_end"),
+        node("Concat", ["zeros6", "pad_end", "zeros1"], ["pads"], name="pads", axis=0),
+        node("Pad", ["sliced", "pads"], ["output"], name="pad"),
+    ]
+    return model(nodes, [vi("input", [1, 3, 4, 4])], [vi("output", None), vi("cat", None, I64)],
+                 [init("c0", np.arange(4, dtype=np.int64).reshape(2, 2, 1)),
+                  init("c1", np.arange(4, 8, dtype=np.int64).reshape(2, 2, 1)),
+                  ints("i0", [0]), ints("two", [2]), ints("four", [4]),
+                  init("sizes", np.array([6.0], dtype=np.float32)),
+                  ints("zeros6", [0] * 6), ints("zeros1", [0])])
+
+
+@register
 def old_broadcast_missing():
     return model([node("Add", ["a", "b"], ["output"], name="add_no_flag")],
                  [vi("a", [2, 3]), vi("b", [3])], [vi("output", None)], opset=6)

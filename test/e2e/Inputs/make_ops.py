@@ -141,6 +141,25 @@ def variants():
     v["lppool_ceil_pads_p1"] = Variant("LpPool", {"x": normal([1, 1, 6, 7], 26)}, opset=18,
                                        kernel_shape=[3, 2], strides=[2, 2], pads=[1, 0, 0, 1],
                                        ceil_mode=1, p=1)
+    # 1-D and 3-D convolutions (a 2-D one of height 1; one 2-D convolution over depth taps stacked
+    # as channels): strides, pads, dilations, groups, bias, SAME padding.
+    v["conv1d_strided_dilated"] = Variant(
+        "Conv", {"x": normal([2, 4, 11], 30)}, node_inputs=["x", "w", "b"],
+        inits={"w": normal([6, 2, 3], 31), "b": normal([6], 32)}, strides=[2], pads=[2, 1],
+        dilations=[2], group=2)
+    v["conv1d_same"] = Variant("Conv", {"x": normal([1, 3, 9], 33)}, node_inputs=["x", "w"],
+                               inits={"w": normal([5, 3, 4], 34)}, auto_pad="SAME_UPPER")
+    v["conv3d_strided_dilated_groups"] = Variant(
+        "Conv", {"x": normal([1, 4, 7, 6, 5], 35)}, node_inputs=["x", "w", "b"],
+        inits={"w": normal([6, 2, 3, 2, 3], 36), "b": normal([6], 37)}, strides=[2, 1, 2],
+        pads=[1, 0, 1, 2, 1, 0], dilations=[2, 1, 1], group=2)
+    v["conv3d_temporal"] = Variant("Conv", {"x": normal([2, 3, 5, 4, 4], 38)},
+                                   node_inputs=["x", "w"], inits={"w": normal([4, 3, 3, 1, 1], 39)},
+                                   pads=[1, 0, 0, 1, 0, 0])
+    v["conv3d_spatial_only"] = Variant("Conv", {"x": normal([1, 3, 4, 6, 6], 40)},
+                                       node_inputs=["x", "w"],
+                                       inits={"w": normal([2, 3, 1, 3, 3], 41)},
+                                       strides=[2, 2, 2], auto_pad="SAME_LOWER")
     # Resize-10 (X, scales; asymmetric): nearest up (one ms.resize), nearest down on one axis and
     # up on the other (rounding up and down: interpolation matrices), linear up and down.
     f32 = np.float32
