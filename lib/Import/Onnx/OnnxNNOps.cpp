@@ -419,7 +419,21 @@ LogicalResult importReduce(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
+  // Booleans (opset 20: max is any, min is all) reduce as uint8 0/1 and come back as i1.
+  bool isBool = xType.getElementType().isInteger(1);
+  constexpr bool isMaxOrMin =
+      std::is_same_v<OpTy, ms::ReduceMaxOp> || std::is_same_v<OpTy, ms::ReduceMinOp>;
+  if (isBool && !isMaxOrMin)
+    return n.error() << "expects a numeric input, got " << xType;
+  Type u8 = IntegerType::get(n.context(), 8, IntegerType::Unsigned);
+  if (isBool)
+    x = ms::CastOp::create(n.builder(), n.loc(), xType.clone(u8), *x).getResult();
   FailureOr<Value> result = n.create<OpTy>(*x, ArrayRef<int64_t>(normalized), keepDims);
+  if (isBool && succeeded(result))
+    result = ms::CastOp::create(
+                 n.builder(), n.loc(),
+                 cast<RankedTensorType>(result->getType()).clone(xType.getElementType()), *result)
+                 .getResult();
   if (failed(result))
     return failure();
   n.setOutput(0, *result);

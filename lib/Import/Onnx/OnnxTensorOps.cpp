@@ -577,6 +577,37 @@ LogicalResult importSplit(NodeImporter &n) {
 // Pad
 //===----------------------------------------------------------------------===//
 
+/// Pad in `wrap` mode (opset 19): each padded axis is a gather of the indices
+/// (i - begin) mod size, i over the output: any amount (more than the size repeats it; negative
+/// crops) in one op per axis.
+FailureOr<Value> wrapPad(NodeImporter &n, Value x, ArrayRef<int64_t> pads) {
+  RankedTensorType type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t begin = pads[d], end = pads[d + rank], size = type.getDimSize(d);
+    if (begin == 0 && end == 0)
+      continue;
+    if (ShapedType::isDynamic(size))
+      return n.unsupportedFeature() << "wrap padding of dynamic dim " << d << " of " << type;
+    int64_t out = size + begin + end;
+    if (out < 0 || (size == 0 && out > 0))
+      return n.error() << "pads " << listToString(pads) << " do not fit dim " << d << " of "
+                       << type;
+    SmallVector<int64_t> indices(out);
+    for (int64_t i = 0; i < out; ++i)
+      indices[i] = ((i - begin) % size + size) % size;
+    auto indexType = RankedTensorType::get({out}, n.builder().getI64Type());
+    Value idx = ms::ConstantOp::create(n.builder(), n.loc(),
+                                       DenseElementsAttr::get(indexType, ArrayRef(indices)));
+    FailureOr<Value> gathered = n.create<ms::GatherOp>(x, idx, static_cast<uint64_t>(d));
+    if (failed(gathered))
+      return failure();
+    x = *gathered;
+    type = cast<RankedTensorType>(x.getType());
+  }
+  return x;
+}
+
 /// Pad: pads/value are attributes before opset 11, constant inputs from 11 on (with optional axes
 /// from 18).
 LogicalResult importPad(NodeImporter &n) {
@@ -629,14 +660,16 @@ LogicalResult importPad(NodeImporter &n) {
   if (n.hasFailed())
     return failure();
   std::optional<ms::PadMode> mode = ms::symbolizePadMode(modeName);
-  if (!mode)
+  if (!mode && modeName != "wrap")
     return n.error() << "mode '" << modeName << "' is not supported";
   if ((int64_t)pads.size() != 2 * rank)
     return n.error() << "pads " << listToString(pads) << " must have " << 2 * rank << " entries";
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), *mode, APFloat(value)));
+  if (mode)
+    return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), *mode, APFloat(value)));
+  return finish(n, wrapPad(n, *x, pads));
 }
 
 /// CenterCropPad: each axis of `axes` (all by default) cropped or zero-padded to `shape` about its

@@ -695,6 +695,16 @@ def conv_1d_3d():
 
 
 @register
+def pad_wrap_reduce_bool():
+    # Pad in wrap mode (one gather per padded axis) and ReduceMax of booleans (through uint8).
+    return model([node("Pad", ["x", "pads"], ["padded"], name="pad_wrap", mode="wrap"),
+                  node("ReduceMax", ["b", "axes"], ["any"], name="any", keepdims=0)],
+                 [vi("x", [2, 3]), vi("b", [2, 3], TensorProto.BOOL)],
+                 [vi("padded", None), vi("any", None, TensorProto.BOOL)],
+                 [ints("pads", [0, 2, 0, 4]), ints("axes", [1])], opset=20)
+
+
+@register
 def dropout_training_zero_ratio():
     # Training mode with a ratio of 0 (attention dropout exported without `training=`): identity.
     return model([node("Dropout", ["input", "ratio", "training"], ["output", "mask"], name="drop")],

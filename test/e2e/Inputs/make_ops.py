@@ -19,7 +19,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 DTYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
-          np.dtype(np.int64): TensorProto.INT64}
+          np.dtype(np.int64): TensorProto.INT64, np.dtype(np.bool_): TensorProto.BOOL}
 MLIR_TYPES = {np.dtype(np.float32): "f32"}
 
 
@@ -132,6 +132,15 @@ def variants():
                                mode="reflect", node_inputs=["x", "pads"])
     v["pad_edge"] = Variant("Pad", {"x": p}, inits={"pads": i64([0, 0, 2, 3, 1, 0, 4, 1])},
                             mode="edge", node_inputs=["x", "pads"])
+    # Pad in wrap mode (opset 19): one gather of (i - begin) mod size per padded axis.
+    v["pad_wrap"] = Variant("Pad", {"x": p}, opset=19, inits={"pads": i64([0, 1, 3, 2, 0, 2, 1, 3])},
+                            mode="wrap", node_inputs=["x", "pads"])
+    # ReduceMax / ReduceMin of booleans (opset 20): any / all.
+    b = rng(42).random([3, 4, 2]) < 0.5
+    v["reduce_max_bool"] = Variant("ReduceMax", {"x": b}, opset=20, inits={"axes": i64([1])},
+                                   node_inputs=["x", "axes"], keepdims=0)
+    v["reduce_min_bool"] = Variant("ReduceMin", {"x": b}, opset=20, inits={"axes": i64([0, 2])},
+                                   node_inputs=["x", "axes"], keepdims=1)
     # LpPool in ceil mode: the last window runs past the input (and past the end padding); its
     # p-norm is over the elements inside. Stride 3 over a kernel of 2 skips elements.
     v["lppool_ceil_2d"] = Variant("LpPool", {"x": normal([1, 2, 7, 7], 24)}, opset=18,
