@@ -82,6 +82,7 @@ static const OnnxOpTable &opTable() {
     registerQuantOps(t);
     registerRecurrentOps(t);
     registerControlFlowOps(t);
+    registerTrainingOps(t);
     return t;
   }();
   return table;
@@ -345,10 +346,14 @@ void GraphImporter::poisonOutputs(const OnnxNode &node) {
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   Location loc = nodeLoc(node.name);
   const OnnxOpTable &table = opTable();
-  auto it = table.find(node.opType);
+  auto it = table.find(domainOpKey(node.domain, node.opType));
   // Whether the op exists is a question of the model's own opset: an op introduced after
   // kMaxOpset (Gelu, opset 20) has one version only, so clamping its semantics changes nothing.
-  if (!node.domain.empty() || it == table.end() || model.opset < it->second.sinceOpset) {
+  auto domainVersion = model.opsets.find(node.domain);
+  int64_t version = node.domain.empty()                   ? model.opset
+                    : domainVersion == model.opsets.end() ? 0
+                                                          : domainVersion->second;
+  if (it == table.end() || version < it->second.sinceOpset) {
     reportUnsupported(node, loc);
     poisonOutputs(node);
     return failure();

@@ -231,8 +231,9 @@ struct OnnxGraph {
 
 struct OnnxModel {
   std::string path;
-  int64_t opset = 0;               // default domain
+  int64_t opset = 0;               // default domain (kMaxOpset where it is not imported)
   llvm::StringMap<int64_t> opsets; // every imported domain ("" for the default one)
+  bool importsDefaultDomain = true; // false: only other domains (a model of optimizer steps)
   std::string graphName;
   std::vector<OnnxGraphValue> inputs; // initializers excluded
   std::vector<OnnxGraphValue> outputs;
@@ -419,10 +420,16 @@ struct OnnxOpInfo {
   OnnxOpHandler handler = nullptr;
   unsigned minInputs = 0;
   unsigned maxInputs = 0; // ~0u: variadic
-  int64_t sinceOpset = 1; // first opset of the default domain that has the op
+  int64_t sinceOpset = 1; // first opset of the op's domain that has the op
 };
 
+/// Keys of OnnxOpTable: the op type for the default domain, "domain:OpType" for others, whose
+/// `sinceOpset` is a version of that domain.
 using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
+inline std::string domainOpKey(StringRef domain, StringRef opType) {
+  return domain.empty() ? opType.str() : (domain + ":" + opType).str();
+}
+constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
 
 /// Converts input 0 to `elementType` with ONNX Cast semantics (forwarded when already of that
 /// type, evaluated when known): the shared tail of Cast and CastLike.
@@ -451,6 +458,7 @@ void registerQuantOps(OnnxOpTable &table);
 void registerRecurrentOps(OnnxOpTable &table);
 void registerControlFlowOps(OnnxOpTable &table);
 void registerDynamicShapeOps(OnnxOpTable &table);
+void registerTrainingOps(OnnxOpTable &table);
 
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).

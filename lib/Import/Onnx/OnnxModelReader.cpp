@@ -521,6 +521,11 @@ LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index
       proto.name().empty() ? namePrefix + node.opType + "_" + std::to_string(index) : proto.name();
   if (node.opType.empty())
     return emitError(nodeLoc(node.name)) << "node '" << node.name << "' has no op_type";
+  if (node.domain.empty() && !model.importsDefaultDomain)
+    return emitError(nodeLoc(node.name))
+           << node.opType << " node '" << node.name
+           << "' is in the default ONNX domain, which the model does not import (no "
+              "opset_import entry for domain '')";
   node.inputs.assign(proto.input().begin(), proto.input().end());
   node.outputs.assign(proto.output().begin(), proto.output().end());
   Location loc = nodeLoc(node.name);
@@ -619,10 +624,15 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
   for (const ::onnx::OperatorSetIdProto &opset : proto.opset_import())
     model.opsets[normalizeDomain(opset.domain())] = opset.version();
   auto it = model.opsets.find("");
-  if (it == model.opsets.end())
-    return emitError(fileLoc) << "model does not import the default ONNX domain (no opset_import "
-                                 "entry for domain '')";
-  model.opset = it->second;
+  if (it == model.opsets.end()) {
+    // Legal where every node is in another domain; a node of the default domain is refused below.
+    if (model.opsets.empty())
+      return emitError(fileLoc) << "model imports no opset (no opset_import entry)";
+    model.importsDefaultDomain = false;
+    model.opset = kMaxOpset;
+  } else {
+    model.opset = it->second;
+  }
   if (model.opset < kMinOpset)
     return emitError(fileLoc) << "model opset " << model.opset
                               << " is not supported (the importer supports opsets " << kMinOpset

@@ -43,7 +43,8 @@ def weights(rng, *shape):
 
 def model(nodes, inputs, outputs, inits=(), opset=13, extra_opsets=()):
     graph = helper.make_graph(nodes, "test", inputs, outputs, initializer=list(inits))
-    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
+    opsets = [helper.make_opsetid("", opset)] if opset is not None else []
+    opsets += [helper.make_opsetid(d, v) for d, v in extra_opsets]
     m = helper.make_model(graph, opset_imports=opsets, producer_name="mie-tests")
     m.ir_version = 8
     return m
@@ -702,6 +703,28 @@ def pad_wrap_reduce_bool():
                  [vi("x", [2, 3]), vi("b", [2, 3], TensorProto.BOOL)],
                  [vi("padded", None), vi("any", None, TensorProto.BOOL)],
                  [ints("pads", [0, 2, 0, 4]), ints("axes", [1])], opset=20)
+
+
+TRAINING = "ai.onnx.preview.training"
+
+
+@register
+def momentum_nesterov():
+    # An optimizer step over two tensors in a model that imports only the training domain.
+    return model([node("Momentum", ["R", "T", "X1", "X2", "G1", "G2", "V1", "V2"],
+                       ["X1_new", "X2_new", "V1_new", "V2_new"], name="momentum", domain=TRAINING,
+                       alpha=0.9, beta=0.5, norm_coefficient=0.01, mode="nesterov")],
+                 [vi("R", []), vi("T", [], I64), vi("X1", [3]), vi("X2", [2, 2]), vi("G1", [3]),
+                  vi("G2", [2, 2]), vi("V1", [3]), vi("V2", [2, 2])],
+                 [vi("X1_new", None), vi("X2_new", None), vi("V1_new", None), vi("V2_new", None)],
+                 opset=None, extra_opsets=[(TRAINING, 1)])
+
+
+@register
+def training_domain_only_with_relu():
+    # A default-domain node in a model that does not import the default domain.
+    return model([node("Relu", ["x"], ["y"], name="relu")], [vi("x", [2])], [vi("y", None)],
+                 opset=None, extra_opsets=[(TRAINING, 1)])
 
 
 @register
