@@ -188,6 +188,8 @@ void registerCompositeIndexingOps(OnnxOpTable &table);
 void registerCompositeSignalOps(OnnxOpTable &table);
 /// Registers the handler of OnnxCompositeResize.cpp (Resize).
 void registerCompositeResizeOps(OnnxOpTable &table);
+/// Registers the handler of OnnxCompositeTextOps.cpp (TfIdfVectorizer).
+void registerCompositeTextOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -674,4 +674,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   registerCompositeIndexingOps(table);
   registerCompositeSignalOps(table);
   registerCompositeResizeOps(table);
+  registerCompositeTextOps(table);
 }

@@ -83,6 +83,7 @@ static const OnnxOpTable &opTable() {
     registerRecurrentOps(t);
     registerControlFlowOps(t);
     registerTrainingOps(t);
+    registerMlOps(t);
     return t;
   }();
   return table;

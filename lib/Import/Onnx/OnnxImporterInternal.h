@@ -430,6 +430,7 @@ inline std::string domainOpKey(StringRef domain, StringRef opType) {
   return domain.empty() ? opType.str() : (domain + ":" + opType).str();
 }
 constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
+constexpr llvm::StringLiteral kMlDomain = "ai.onnx.ml";
 
 /// Converts input 0 to `elementType` with ONNX Cast semantics (forwarded when already of that
 /// type, evaluated when known): the shared tail of Cast and CastLike.
@@ -459,6 +460,7 @@ void registerRecurrentOps(OnnxOpTable &table);
 void registerControlFlowOps(OnnxOpTable &table);
 void registerDynamicShapeOps(OnnxOpTable &table);
 void registerTrainingOps(OnnxOpTable &table);
+void registerMlOps(OnnxOpTable &table);
 
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).

@@ -705,6 +705,26 @@ def pad_wrap_reduce_bool():
                  [ints("pads", [0, 2, 0, 4]), ints("axes", [1])], opset=20)
 
 
+@register
+def tfidf_bigrams():
+    # TfIdfVectorizer, TF of two bigrams (output columns swapped) over int32 tokens [1, 5].
+    return model([node("TfIdfVectorizer", ["x"], ["y"], name="tfidf", mode="TF",
+                       min_gram_length=2, max_gram_length=2, max_skip_count=0, ngram_counts=[0, 0],
+                       pool_int64s=[1, 2, 2, 3], ngram_indexes=[1, 0])],
+                 [vi("x", [1, 5], TensorProto.INT32)], [vi("y", None)], opset=9)
+
+
+@register
+def ml_binarizer_features():
+    # ai.onnx.ml: Binarizer, then ArrayFeatureExtractor of columns [2, 0] from a 1-D input.
+    return model([node("Binarizer", ["x"], ["b"], name="binarizer", domain="ai.onnx.ml",
+                       threshold=0.5),
+                  node("ArrayFeatureExtractor", ["b", "cols"], ["y"], name="features",
+                       domain="ai.onnx.ml")],
+                 [vi("x", [3])], [vi("y", None)], [ints("cols", [2, 0])],
+                 extra_opsets=[("ai.onnx.ml", 1)])
+
+
 TRAINING = "ai.onnx.preview.training"
 
 

@@ -141,6 +141,19 @@ def variants():
                                    node_inputs=["x", "axes"], keepdims=0)
     v["reduce_min_bool"] = Variant("ReduceMin", {"x": b}, opset=20, inits={"axes": i64([0, 2])},
                                    node_inputs=["x", "axes"], keepdims=1)
+    # TfIdfVectorizer (the backend cases are TF only): IDF and TFIDF with weights, 1-D and 2-D
+    # int64 input, uni- to trigrams with skips, output columns permuted (weights are per output
+    # column, as onnxruntime and ONNX's reference read them).
+    tokens = rng(43).integers(0, 4, [2, 9]).astype(np.int64)
+    tfidf = dict(min_gram_length=1, max_gram_length=3, max_skip_count=1, ngram_counts=[0, 3, 7],
+                 pool_int64s=[0, 1, 3, 0, 1, 1, 2, 3, 3, 2, 0, 1, 2],
+                 ngram_indexes=[7, 1, 2, 0, 4, 5, 3, 6],
+                 weights=[0.5, 1.5, 2.0, 0.25, 3.0, 1.0, 0.75, 1.25])
+    v["tfidf_idf"] = Variant("TfIdfVectorizer", {"x": tokens}, opset=9, mode="IDF", **tfidf)
+    v["tfidf_tfidf_1d"] = Variant("TfIdfVectorizer", {"x": tokens[0]}, opset=9, mode="TFIDF",
+                                  **tfidf)
+    v["tfidf_tf_bigrams"] = Variant("TfIdfVectorizer", {"x": tokens}, opset=9, mode="TF",
+                                    **dict(tfidf, min_gram_length=2, max_skip_count=2))
     # LpPool in ceil mode: the last window runs past the input (and past the end padding); its
     # p-norm is over the elements inside. Stride 3 over a kernel of 2 skips elements.
     v["lppool_ceil_2d"] = Variant("LpPool", {"x": normal([1, 2, 7, 7], 24)}, opset=18,
