@@ -5,6 +5,7 @@
 // over two threads (a spinning worker and the caller) the way generated code splits it: NCHW by
 // channels, NHWC by bands of output rows. Never part of the tests.
 //   build/benchmarks/dwconv_bench [avx512|avx2|neon] [1|2]
+#include "bench_timing.h"
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -34,25 +35,6 @@ struct Kernels {
   Bf16NchwFn bf16Nchw;
   Bf16NhwcFn bf16Nhwc;
 };
-
-/// The best of 7 batches, in microseconds per call; a batch runs about 20 ms.
-template <typename Run>
-double bestMicros(Run &&run) {
-  using clock = std::chrono::steady_clock;
-  auto t0 = clock::now();
-  run();
-  const double once = std::chrono::duration<double>(clock::now() - t0).count();
-  const int64_t iters = once > 0.02 ? 1 : int64_t(0.02 / (once + 1e-9)) + 1;
-  double best = 1e30;
-  for (int rep = 0; rep < 7; ++rep) {
-    t0 = clock::now();
-    for (int64_t i = 0; i < iters; ++i)
-      run();
-    const double us = std::chrono::duration<double>(clock::now() - t0).count() * 1e6 / iters;
-    best = us < best ? us : best;
-  }
-  return best;
-}
 
 /// Runs job(0) on a spinning worker thread and job(1) on the caller, or job(0) alone with one
 /// thread: the halves of a call, without thread start-up or wake-up costs in the time.

@@ -5,6 +5,7 @@
 // (`shared`); and how much of it is packing (`pack`: the packing of one pass over the pixels).
 // Prints microseconds per layer and integer GOP/s (2 per multiply-add). Never part of the tests.
 //   build/benchmarks/qconv_bench
+#include "bench_timing.h"
 #include "ukernels/mie_ukernels.h"
 
 #include <algorithm>
@@ -20,25 +21,6 @@ struct Layer {
   const char *name;
   int64_t c, h, w, f, k, s; // square window k x k, stride s, padding k / 2
 };
-
-/// The best of 7 batches, in microseconds per call; a batch runs about 20 ms.
-template <typename Run>
-double bestMicros(Run &&run) {
-  using clock = std::chrono::steady_clock;
-  auto t0 = clock::now();
-  run();
-  const double once = std::chrono::duration<double>(clock::now() - t0).count();
-  const int64_t iters = once > 0.02 ? 1 : int64_t(0.02 / (once + 1e-9)) + 1;
-  double best = 1e30;
-  for (int rep = 0; rep < 7; ++rep) {
-    t0 = clock::now();
-    for (int64_t i = 0; i < iters; ++i)
-      run();
-    const double us = std::chrono::duration<double>(clock::now() - t0).count() * 1e6 / iters;
-    best = us < best ? us : best;
-  }
-  return best;
-}
 
 template <typename T>
 T *alignedBuffer(int64_t bytes) {
