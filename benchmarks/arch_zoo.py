@@ -1,17 +1,28 @@
-"""Real torchvision architectures (random, seeded weights) through mie, checked against onnxruntime.
+"""Real torchvision and timm architectures (random, seeded weights) through mie, checked against
+onnxruntime.
 
 Measures whether architectures nobody here wrote compile and match onnxruntime within 1e-4.
 Not part of the test suite. Two phases, run with two different Pythons:
 
 1. export (needs Debian's torch + torchvision, so /usr/bin/python3):
      /usr/bin/python3 benchmarks/arch_zoo.py export --out /tmp/arch_zoo [--models a,b] [--opset 17]
+   The "timm/<name>" models (architectures torchvision lacks) also need timm importable; timm is
+   not imported for the others. timm 0.9.x works with torch 1.13, e.g. from an unpacked wheel:
+     PYTHONPATH=/tmp/timm_site /usr/bin/python3 benchmarks/arch_zoo.py export --out /tmp/arch_zoo_timm \
+         --models $(/usr/bin/python3 benchmarks/arch_zoo.py list --family timm)
+   They are built with timm.create_model(name, pretrained=False, exportable=True) and fed the
+   model's default_cfg input_size (copied into the table below); the output is the logits.
    For each model: weights=None, torch.manual_seed(crc32(name)), BatchNorm running stats / gammas /
    betas, LayerNorm affines, all-zero parameters (biases, ViT's class token) and ConvNeXt's layer
-   scales (1e-6 at init) given small random values, eval mode, torch.onnx.export at --opset (falling
-   back to grad-enabled tracing, then lower opsets, when it fails; both are recorded), batch 1. Writes
+   scales (1e-6 at init) given small random values (for timm models also every other parameter
+   whose elements are all one constant: layer scales / LayerScale gammas (1e-5, 1e-6: get ~0.3),
+   ones-initialised affines and temperatures (get +-10%)), eval mode, torch.onnx.export at --opset
+   (falling back to grad-enabled tracing, then lower opsets, when it fails; both are recorded),
+   batch 1. Writes
      DIR/<name>/model.onnx, input_<i>.npy, torch_output_<i>.npy, meta.json
      DIR/export.json   {"meta": versions, "models": {name: {"status": "ok"|"export-error", ...}}}
-   Every model exports in its own subprocess, so an export crash is recorded, not fatal.
+   Every model exports in its own subprocess, so an export crash is recorded, not fatal; each
+   export holds the CPU lock described below.
 
 2. check (needs onnxruntime, so the project venv):
      .venv/bin/python benchmarks/arch_zoo.py check /tmp/arch_zoo [--models a,b] \
@@ -80,6 +91,28 @@ MODELS = {
     "raft_small": ("flow", [(1, 3, 224, 224), (1, 3, 224, 224)]),
 }
 
+# timm architectures torchvision lacks: "timm/<timm name>" -> ("timm", [default_cfg input_size]).
+IMG256, IMG299 = [(1, 3, 256, 256)], [(1, 3, 299, 299)]
+MODELS.update({"timm/" + n: ("timm", shape) for n, shape in [
+    # convolutional
+    ("res2net50_14w_8s", IMG), ("rexnet_100", IMG), ("ghostnet_100", IMG), ("lcnet_050", IMG),
+    ("hrnet_w18_small", IMG), ("dla34", IMG), ("dpn68", IMG), ("nfnet_l0", IMG),
+    ("cspdarknet53", IMG256), ("selecsls42b", IMG), ("xception41", IMG299), ("inception_v4", IMG299),
+    ("repvgg_a2", IMG), ("mobileone_s0", IMG), ("halonet26t", IMG256),
+    # MLP / metaformer
+    ("mixer_b16_224", IMG), ("resmlp_12_224", IMG), ("gmlp_ti16_224", IMG), ("poolformer_s12", IMG),
+    ("sequencer2d_s", IMG),
+    # vision transformers
+    ("deit_tiny_patch16_224", IMG), ("cait_xxs24_224", IMG), ("xcit_nano_12_p16_224", IMG),
+    ("beit_base_patch16_224", IMG), ("eva02_tiny_patch14_224", IMG), ("convit_tiny", IMG),
+    ("pit_ti_224", IMG), ("volo_d1_224", IMG), ("twins_svt_small", IMG), ("pvt_v2_b0", IMG),
+    ("coat_lite_tiny", IMG),
+    # hybrids
+    ("mobilevit_xxs", IMG256), ("levit_128s", IMG), ("edgenext_xx_small", IMG256),
+    ("efficientformer_l1", IMG), ("visformer_tiny", IMG), ("maxvit_tiny_rw_224", IMG),
+    ("focalnet_tiny_srf", IMG), ("efficientvit_b0", IMG), ("fastvit_t8", IMG256),
+]})
+
 
 def seed_of(name):
     return zlib.crc32(name.encode())
@@ -95,6 +128,9 @@ def build_model(name):
     import torchvision.models as tvm
 
     family, _ = MODELS[name]
+    if family == "timm":
+        import timm                                     # only the timm family needs it
+        return timm.create_model(name[len("timm/"):], pretrained=False, exportable=True), None
     if family == "cls":
         return getattr(tvm, name)(weights=None), None
     if family == "video":
@@ -140,11 +176,13 @@ def build_model(name):
     raise ValueError(family)
 
 
-def decorrelate(model, g):
+def decorrelate(model, g, constants=False):
     """Like ../shared/models/export_zoo.py's _decorrelate: default-constant tensors (BN running
     stats 0/1, gammas 1, betas 0, zero biases, ...) get small random values, so BN folding and
     affine parts are not numerically trivial and torch.onnx does not dedupe identical
-    initializers."""
+    initializers. With constants (timm), so does every other parameter of more than one element
+    that is one constant c: |c| < 1e-3 (layer scales, whose 1e-5 would mute the residual branch)
+    -> 0.3 +- 0.05, else c * (1 +- 0.1) (ones-initialised affines, temperatures, ...)."""
     import torch
     import torch.nn as nn
 
@@ -172,6 +210,18 @@ def decorrelate(model, g):
         for p in model.parameters():                    # zero biases, class tokens, ...
             if id(p) not in done and p.is_floating_point() and not p.any():
                 rn(p, 0.02)
+                done.add(id(p))
+        if constants:
+            for p in model.parameters():
+                if id(p) in done or not p.is_floating_point() or p.numel() < 2:
+                    continue
+                c = float(p.reshape(-1)[0])
+                if bool((p == c).all()):
+                    if abs(c) < 1e-3:
+                        rn(p, 0.05, 0.3)
+                    else:
+                        p.mul_(1.0 + 0.1 * torch.randn(p.shape, generator=g))
+                    done.add(id(p))
 
 
 def export_one(name, out_dir, first_opset):
@@ -188,7 +238,8 @@ def export_one(name, out_dir, first_opset):
     torch.manual_seed(seed)
     model, out_names = build_model(name)
     model.eval()
-    decorrelate(model, torch.Generator().manual_seed(seed + 1))
+    decorrelate(model, torch.Generator().manual_seed(seed + 1),
+                constants=MODELS[name][0] == "timm")
     gen = torch.Generator().manual_seed(seed + 2)
     shapes = MODELS[name][1]
     xs = tuple(torch.randn(s, generator=gen) for s in shapes)
@@ -223,7 +274,8 @@ def export_one(name, out_dir, first_opset):
             continue
         break
     else:
-        raise RuntimeError("no opset exported: " + tried[0]["error"])
+        # first line only: some exporter errors go on with a multi-line TorchScript dump
+        raise RuntimeError("no opset exported: " + tried[0]["error"].splitlines()[0])
     export_s = time.time() - t0
     m = onnx.load(path)
     checker = "ok"
@@ -246,6 +298,11 @@ def cmd_export(args):
     import torch
     import torchvision
     names = [m for m in args.models.split(",") if m] if args.models else list(MODELS)
+    versions = {"torch": torch.__version__, "torchvision": torchvision.__version__,
+                "onnx": onnx.__version__}
+    if any(MODELS.get(n, ("",))[0] == "timm" for n in names):
+        import timm
+        versions["timm"] = timm.__version__
     os.makedirs(args.out, exist_ok=True)
     jpath = os.path.join(args.out, "export.json")
     models = {}
@@ -257,11 +314,12 @@ def cmd_export(args):
             sys.exit("unknown model %s (known: %s)" % (name, ", ".join(MODELS)))
         mdir = os.path.join(args.out, name)
         os.makedirs(mdir, exist_ok=True)
-        t0 = time.time()
         try:
-            p = subprocess.run([sys.executable, os.path.abspath(__file__), "_export_one", "--out",
-                                args.out, "--models", name, "--opset", str(args.opset)],
-                               capture_output=True, text=True, timeout=args.timeout)
+            with cpu_lock():
+                t0 = time.time()
+                p = subprocess.run([sys.executable, os.path.abspath(__file__), "_export_one", "--out",
+                                    args.out, "--models", name, "--opset", str(args.opset)],
+                                   capture_output=True, text=True, timeout=args.timeout)
             meta_path = os.path.join(mdir, "meta.json")
             if p.returncode == 0 and os.path.exists(meta_path):
                 with open(meta_path) as f:
@@ -277,8 +335,7 @@ def cmd_export(args):
                if entry["status"] == "ok" else entry["reason"].splitlines()[-1][:200])
         print("%-40s %-12s %6.1fs  %s" % (name, entry["status"], time.time() - t0, msg), flush=True)
         with open(jpath, "w") as f:
-            json.dump({"meta": {"torch": torch.__version__, "torchvision": torchvision.__version__,
-                                "onnx": onnx.__version__}, "models": models}, f, indent=1)
+            json.dump({"meta": versions, "models": models}, f, indent=1)
     print("wrote", jpath)
 
 
@@ -484,6 +541,9 @@ def main():
     o.add_argument("--out", required=True)
     o.add_argument("--models", required=True)
     o.add_argument("--opset", type=int, default=17)
+    ls = sub.add_parser("list", help="print the model names, comma-separated")
+    ls.add_argument("--family", default="",
+                    help="only this family (cls, seg, video, det, flow, timm)")
     c = sub.add_parser("check", help="compile, run and compare against onnxruntime (project venv)")
     c.add_argument("dir")
     c.add_argument("--models", default="", help="comma-separated (default: all exported)")
@@ -497,6 +557,8 @@ def main():
         cmd_export(args)
     elif args.cmd == "_export_one":
         cmd_export_one(args)
+    elif args.cmd == "list":
+        print(",".join(n for n, (fam, _) in MODELS.items() if args.family in ("", fam)))
     else:
         sys.exit(cmd_check(args))
 
