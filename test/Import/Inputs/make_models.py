@@ -527,15 +527,15 @@ def pads_input():
 @register
 def unsupported_op():
     return model([node("Relu", ["input"], ["r"], name="relu"),
-                  node("TfIdfVectorizer", ["r"], ["output"], name="tfidf")],
+                  node("ImageDecoder", ["r"], ["output"], name="decode")],
                  [vi("input", [4])], [vi("output", [4])])
 
 
 @register
 def unsupported_many():
-    return model([node("TfIdfVectorizer", ["input"], ["a"], name="tfidf1"),
+    return model([node("ImageDecoder", ["input"], ["a"], name="decode1"),
                   node("Relu", ["a"], ["b"], name="relu_after"),
-                  node("TfIdfVectorizer", ["input"], ["nz"], name="tfidf"),
+                  node("ImageDecoder", ["input"], ["nz"], name="decode"),
                   node("Relu", ["input"], ["c"], name="relu_ok"),
                   node("FusedGemm", ["c", "c"], ["d"], name="fused", domain="com.microsoft"),
                   node("Add", ["b", "d"], ["output"], name="add")],
@@ -546,7 +546,7 @@ def unsupported_many():
 @register
 def mixed_errors():
     rng = np.random.default_rng(10)
-    return model([node("TfIdfVectorizer", ["input"], ["a"], name="tfidf"),
+    return model([node("ImageDecoder", ["input"], ["a"], name="decode"),
                   node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
                   node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
                   node("Multinomial", ["input"], ["d"], name="multinomial")],
