@@ -12,12 +12,20 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
+#include <limits>
 #include <numeric>
 
 namespace mlir::mie::onnx_import::composite {
 
+/// The product of `values`, saturated at INT64_MAX where it overflows: sizes from a model's
+/// attributes or inputs can be anything, and a saturated product fails every size check after it
+/// (isReasonableShape, the tensor limits) instead of wrapping.
 inline int64_t product(ArrayRef<int64_t> values) {
-  return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
+  int64_t result = 1;
+  for (int64_t v : values)
+    if (__builtin_mul_overflow(result, v, &result))
+      return std::numeric_limits<int64_t>::max();
+  return result;
 }
 
 inline RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }

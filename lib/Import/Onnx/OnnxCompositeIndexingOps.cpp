@@ -188,6 +188,16 @@ LogicalResult importCol2Im(NodeImporter &n) {
       llvm::any_of(pads, [](int64_t p) { return p < 0; }))
     return n.error() << "image_shape, block_shape, strides and dilations must be positive and pads "
                         "non-negative";
+  // Bounded before any arithmetic on them (sums, products), so that none can overflow.
+  constexpr int64_t kMaxExtent = int64_t(1) << 31;
+  auto bounded = [&](ArrayRef<int64_t> v) {
+    return llvm::all_of(v, [&](int64_t x) { return x < kMaxExtent; });
+  };
+  if (!bounded(*image) || !bounded(*block) || !bounded(strides) || !bounded(dilations) ||
+      !bounded(pads))
+    return n.error() << "image_shape, block_shape, strides, dilations and pads must be below 2^31";
+  if (!isReasonableShape(*block))
+    return n.error() << "block_shape " << listToString(*block) << " is too large";
   if (xType.getRank() != 3 || !xType.hasStaticShape())
     return n.error() << "input " << xType << " must be a static [N, C * prod(block_shape), L]";
   int64_t taps = product(*block), batch = xType.getDimSize(0);
@@ -204,6 +214,8 @@ LogicalResult importCol2Im(NodeImporter &n) {
                        << listToString(padded);
     grid.push_back(span / strides[d] + 1);
   }
+  if (!isReasonableShape(grid) || !isReasonableShape(padded))
+    return n.error() << "padded image " << listToString(padded) << " is too large";
   int64_t blocks = product(grid);
   if (xType.getDimSize(2) != blocks)
     return n.error() << "input dim 2 (" << xType.getDimSize(2) << ") must be the number of blocks, "

@@ -67,9 +67,9 @@ LogicalResult importTfIdfVectorizer(NodeImporter &n) {
   if ((int64_t)indexes->size() < globalIndex)
     return n.error() << "ngram_indexes has " << indexes->size() << " entries for " << globalIndex
                      << " n-grams";
+  if (llvm::any_of(*indexes, [](int64_t v) { return v < 0 || v >= (int64_t(1) << 31); }))
+    return n.error() << "ngram_indexes must be in [0, 2^31)";
   int64_t outSize = *llvm::max_element(*indexes) + 1;
-  if (llvm::any_of(*indexes, [](int64_t v) { return v < 0; }))
-    return n.error() << "ngram_indexes must be non-negative";
   if (weights && !weights->empty() && (int64_t)weights->size() < outSize)
     return n.error() << "weights has " << weights->size() << " entries for " << outSize
                      << " outputs";
@@ -120,6 +120,11 @@ LogicalResult importTfIdfVectorizer(NodeImporter &n) {
     }
     if (!groupCounts)
       continue;
+    // The one-hot map is dense: bounded (256 MiB of f32) rather than built at any size.
+    if (grams > (int64_t(1) << 26) / outSize)
+      return n.unsupportedFeature() << grams << " " << len << "-grams over " << outSize
+                                    << " output columns: the dense n-gram -> column map would "
+                                       "be too large";
     SmallVector<float> oneHot(grams * outSize, 0.0f);
     for (int64_t g = 0; g < grams; ++g)
       oneHot[g * outSize + (*indexes)[group.firstIndex + g]] += 1.0f;

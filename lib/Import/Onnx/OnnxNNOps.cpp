@@ -165,7 +165,19 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
                                   << "-D convolution needs static shapes (--input-shape, "
                                      "--dim-param), got "
                                   << xType << " and " << wType;
+  auto below2to31 = [](ArrayRef<int64_t> v) {
+    return llvm::all_of(v, [](int64_t x) { return x < (int64_t(1) << 31); });
+  };
+  if (!below2to31(*strides) || !below2to31(*dilations) || !below2to31(*pads))
+    return n.error() << "strides, dilations and pads must be below 2^31";
   if (spatial == 3) {
+    // The stacked input is [N, C, KD, D, H, W] at most: bounded, so no size computed from it
+    // overflows (the tensor size limits come later).
+    if (!isReasonableShape({xType.getDimSize(0), xType.getDimSize(1), kernel[0],
+                            xType.getDimSize(2) + (*pads)[0] + (*pads)[3], xType.getDimSize(3),
+                            xType.getDimSize(4)}))
+      return n.error() << "the input " << xType << " stacked over " << kernel[0]
+                       << " depth taps is too large";
     int64_t depth = xType.getDimSize(2) + (*pads)[0] + (*pads)[3];
     if (depth < (*dilations)[0] * (kernel[0] - 1) + 1)
       return n.error() << "the padded depth " << depth << " is smaller than the kernel's reach "

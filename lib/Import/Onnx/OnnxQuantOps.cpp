@@ -415,7 +415,8 @@ LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
 //===----------------------------------------------------------------------===//
 
 /// Input `i` (8-bit integers) minus its zero point (input `zpIndex`, optional) in f64. A 1-D zero
-/// point of more than one element applies along `zpAxis` of the input.
+/// point of more than one element applies along `zpAxis` of the input. Null (reported at the node)
+/// on failure: callers check the result.
 Value centered(Ops &o, NodeImporter &n, unsigned i, unsigned zpIndex, int64_t zpAxis) {
   Type f64 = Float64Type::get(n.context());
   Value v = o.cast(o.in(i), f64);
@@ -458,6 +459,8 @@ LogicalResult importMatMulInteger(NodeImporter &n) {
   Ops o(n);
   Value a = centered(o, n, 0, 2, rowAxis(n.inputType(0)));
   Value b = centered(o, n, 1, 3, columnAxis(n.inputType(1)));
+  if (!a || !b)
+    return failure();
   Value product = o.op<ms::MatMulOp>(a, b, TypeAttr());
   return finish(n, o, o.cast(product, IntegerType::get(n.context(), 32)));
 }
@@ -470,6 +473,8 @@ LogicalResult importConvInteger(NodeImporter &n) {
   Ops o(n);
   Value x = centered(o, n, 0, 2, 0);
   Value w = centered(o, n, 1, 3, 0);
+  if (!x || !w)
+    return failure();
   if (o.failed())
     return failure();
   FailureOr<Value> conv = buildConvFromAttrs(n, x, w, Value());
@@ -529,6 +534,8 @@ LogicalResult importQLinearMatMul(NodeImporter &n) {
   RankedTensorType aType = n.inputType(0), bType = n.inputType(3);
   Value a = centered(o, n, 0, 2, rowAxis(aType));
   Value b = centered(o, n, 3, 5, columnAxis(bType));
+  if (!a || !b)
+    return failure();
   Value acc = o.op<ms::MatMulOp>(a, b, TypeAttr());
   Value scaleA = scaleInput(o, n, 1, rowAxis(aType), aType.getRank());
   Value scaleB = scaleInput(o, n, 4, columnAxis(bType), bType.getRank());
@@ -544,6 +551,8 @@ LogicalResult importQLinearConv(NodeImporter &n) {
   Ops o(n);
   Value x = centered(o, n, 0, 2, 0);
   Value w = centered(o, n, 3, 5, 0);
+  if (!x || !w)
+    return failure();
   Value bias;
   if (n.hasInput(8)) {
     if (!n.inputType(8).getElementType().isInteger(32))

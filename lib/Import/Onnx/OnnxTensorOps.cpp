@@ -589,8 +589,13 @@ FailureOr<Value> wrapPad(NodeImporter &n, Value x, ArrayRef<int64_t> pads) {
       continue;
     if (ShapedType::isDynamic(size))
       return n.unsupportedFeature() << "wrap padding of dynamic dim " << d << " of " << type;
+    // The gather's indices are built here: an axis of at most 2^24 after padding (and pads
+    // bounded first, so the sum cannot overflow).
+    constexpr int64_t kMaxWrapped = int64_t(1) << 24;
+    if (std::abs(begin) > kMaxWrapped || std::abs(end) > kMaxWrapped)
+      return n.error() << "wrap pads " << listToString(pads) << " must be at most 2^24";
     int64_t out = size + begin + end;
-    if (out < 0 || (size == 0 && out > 0))
+    if (out < 0 || out > kMaxWrapped || (size == 0 && out > 0))
       return n.error() << "pads " << listToString(pads) << " do not fit dim " << d << " of "
                        << type;
     SmallVector<int64_t> indices(out);
