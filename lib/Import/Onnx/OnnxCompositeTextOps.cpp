@@ -149,7 +149,6 @@ LogicalResult importTfIdfVectorizer(NodeImporter &n) {
   if (mode == "IDF") {
     Value present = o.compare(ms::ComparePredicate::gt, result, o.scalar(f32, 0.0));
     result = o.where(present, weighted ? weightRow : o.scalar(f32, 1.0), o.scalar(f32, 0.0));
-    result = o.expand(result, {rows, outSize});
   } else if (mode == "TFIDF" && weighted) {
     result = o.mul(result, weightRow);
   }

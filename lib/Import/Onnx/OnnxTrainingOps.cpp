@@ -21,10 +21,26 @@ namespace {
 /// The common form of an optimizer node: R, T, then `groups` groups of n tensors each (X, G, and
 /// the optimizer's state), all float of one type, with n shapes shared across the groups.
 struct OptimizerInputs {
-  Value rate, step; // f32 scalars (T converted)
+  Value rate, step; // 0-d scalars of the tensors' float type (T converted)
+  Type elementType;
   int64_t count = 0;
   SmallVector<SmallVector<Value>> groups; // groups[g][i]
 };
+
+/// The gradient with its L2 regularization term: norm_coefficient * X + G.
+Value regularizedGradient(Ops &o, const OptimizerInputs &in, double norm, Value x, Value g) {
+  return o.add(o.mul(o.scalar(in.elementType, norm), x), g);
+}
+
+/// T > 0: the steps after the first, where the step-dependent factors apply.
+Value afterFirstStep(Ops &o, const OptimizerInputs &in) {
+  return o.compare(ms::ComparePredicate::gt, in.step, o.scalar(in.elementType, 0.0));
+}
+
+/// sqrt(H) + epsilon, the denominator of the adaptive updates.
+Value rootPlusEpsilon(Ops &o, const OptimizerInputs &in, Value h, double epsilon) {
+  return o.add(o.op<ms::SqrtOp>(h), o.scalar(in.elementType, epsilon));
+}
 
 FailureOr<OptimizerInputs> readOptimizerInputs(NodeImporter &n, Ops &o, unsigned groups,
                                                StringRef groupNames) {
@@ -45,7 +61,7 @@ FailureOr<OptimizerInputs> readOptimizerInputs(NodeImporter &n, Ops &o, unsigned
     return n.error() << "expects an int64 scalar T, got " << stepType;
   OptimizerInputs in;
   in.count = (inputs - 2) / groups;
-  Type elementType = n.inputType(2).getElementType();
+  Type elementType = in.elementType = n.inputType(2).getElementType();
   if (!isa<FloatType>(elementType))
     return n.error() << "expects float tensors, got " << n.inputType(2);
   for (unsigned g = 0; g < groups; ++g) {
@@ -90,15 +106,15 @@ LogicalResult importAdagrad(NodeImporter &n) {
   FailureOr<OptimizerInputs> in = readOptimizerInputs(n, o, 3, "X, G, H");
   if (failed(in))
     return failure();
-  Type et = typeOf(in->rate).getElementType();
+  Type et = in->elementType;
   Value rate = o.div(in->rate, o.add(o.scalar(et, 1.0), o.mul(in->step, o.scalar(et, decay))));
   SmallVector<SmallVector<Value>> results(2);
   for (int64_t i = 0; i < in->count; ++i) {
     Value x = in->groups[0][i], g = in->groups[1][i], h = in->groups[2][i];
-    Value grad = o.add(o.mul(o.scalar(et, norm), x), g);
+    Value grad = regularizedGradient(o, *in, norm, x, g);
     Value hNew = o.add(h, o.mul(grad, grad));
-    Value denom = o.add(o.op<ms::SqrtOp>(hNew), o.scalar(et, epsilon));
-    results[0].push_back(o.sub(x, o.div(o.mul(rate, grad), denom)));
+    results[0].push_back(
+        o.sub(x, o.div(o.mul(rate, grad), rootPlusEpsilon(o, *in, hNew, epsilon))));
     results[1].push_back(hNew);
   }
   return setOptimizerOutputs(n, o, results);
@@ -121,13 +137,12 @@ LogicalResult importMomentum(NodeImporter &n) {
   FailureOr<OptimizerInputs> in = readOptimizerInputs(n, o, 3, "X, G, V");
   if (failed(in))
     return failure();
-  Type et = typeOf(in->rate).getElementType();
-  Value betaNow = o.where(o.compare(ms::ComparePredicate::gt, in->step, o.scalar(et, 0.0)),
-                          o.scalar(et, beta), o.scalar(et, 1.0));
+  Type et = in->elementType;
+  Value betaNow = o.where(afterFirstStep(o, *in), o.scalar(et, beta), o.scalar(et, 1.0));
   SmallVector<SmallVector<Value>> results(2);
   for (int64_t i = 0; i < in->count; ++i) {
     Value x = in->groups[0][i], g = in->groups[1][i], v = in->groups[2][i];
-    Value grad = o.add(o.mul(o.scalar(et, norm), x), g);
+    Value grad = regularizedGradient(o, *in, norm, x, g);
     Value vNew = o.add(o.mul(o.scalar(et, alpha), v), o.mul(betaNow, grad));
     Value step = mode == "standard" ? vNew : o.add(grad, o.mul(o.scalar(et, alpha), vNew));
     results[0].push_back(o.sub(x, o.mul(in->rate, step)));
@@ -150,22 +165,20 @@ LogicalResult importAdam(NodeImporter &n) {
   FailureOr<OptimizerInputs> in = readOptimizerInputs(n, o, 4, "X, G, V, H");
   if (failed(in))
     return failure();
-  Type et = typeOf(in->rate).getElementType();
+  Type et = in->elementType;
   Value one = o.scalar(et, 1.0);
   Value corrected = o.div(
       o.mul(in->rate, o.op<ms::SqrtOp>(o.sub(one, o.op<ms::PowOp>(o.scalar(et, beta), in->step)))),
       o.sub(one, o.op<ms::PowOp>(o.scalar(et, alpha), in->step)));
-  Value rate = o.where(o.compare(ms::ComparePredicate::gt, in->step, o.scalar(et, 0.0)), corrected,
-                       in->rate);
+  Value rate = o.where(afterFirstStep(o, *in), corrected, in->rate);
   SmallVector<SmallVector<Value>> results(3);
   for (int64_t i = 0; i < in->count; ++i) {
     Value x = in->groups[0][i], g = in->groups[1][i], v = in->groups[2][i], h = in->groups[3][i];
-    Value grad = o.add(o.mul(o.scalar(et, norm), x), g);
+    Value grad = regularizedGradient(o, *in, norm, x, g);
     Value vNew = o.add(o.mul(o.scalar(et, alpha), v), o.mul(o.scalar(et, 1.0 - alpha), grad));
     Value hNew =
         o.add(o.mul(o.scalar(et, beta), h), o.mul(o.scalar(et, 1.0 - beta), o.mul(grad, grad)));
-    Value denom = o.add(o.op<ms::SqrtOp>(hNew), o.scalar(et, epsilon));
-    Value xNew = o.sub(x, o.div(o.mul(rate, vNew), denom));
+    Value xNew = o.sub(x, o.div(o.mul(rate, vNew), rootPlusEpsilon(o, *in, hNew, epsilon)));
     results[0].push_back(o.mul(o.scalar(et, 1.0 - normPost), xNew));
     results[1].push_back(vNew);
     results[2].push_back(hNew);
