@@ -350,10 +350,7 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   auto it = table.find(domainOpKey(node.domain, node.opType));
   // Whether the op exists is a question of the model's own opset: an op introduced after
   // kMaxOpset (Gelu, opset 20) has one version only, so clamping its semantics changes nothing.
-  auto domainVersion = model.opsets.find(node.domain);
-  int64_t version = node.domain.empty()                   ? model.opset
-                    : domainVersion == model.opsets.end() ? 0
-                                                          : domainVersion->second;
+  int64_t version = node.domain.empty() ? model.opset : model.opsets.lookup(node.domain);
   if (it == table.end() || version < it->second.sinceOpset) {
     reportUnsupported(node, loc);
     poisonOutputs(node);
