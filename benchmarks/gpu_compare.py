@@ -4,7 +4,7 @@ error, at batch 1 and 32 where the model allows. Called by scripts/gpu-check.sh;
 what it skipped and why.
 
 Usage: gpu_compare.py --build DIR --work DIR [--target x86-64,cuda:sm_90] [--batches 1,32] [--runs 20]
-                      [--cuda-libraries cublaslt,cudnn] [--naive] [--kind cuda|cpu]
+                      [--cuda-libraries cublaslt,cudnn] [--naive] [--no-torch-compile] [--kind cuda|cpu]
                       [--compile-only | --packages DIR] NAME=MODEL.onnx ...
   --cuda-libraries  passed to mie-compile (default cublaslt,cudnn: GEMMs on cuBLASLt, convolutions on cuDNN)
   --naive           also compile with --cuda-libraries=none and time that package on the GPU (column "naive ms")
@@ -91,9 +91,9 @@ def batched_model(model_path, batch, work):
     return out
 
 
-def torch_times(model_path, feeds, runs):
-    """PyTorch eager and torch.compile latencies (ms) of the ONNX model on the GPU, through onnx2torch; None
-    for what cannot run here (with the reason)."""
+def torch_times(model_path, feeds, runs, compile_too):
+    """PyTorch eager and (when `compile_too`) torch.compile latencies (ms) of the ONNX model on the GPU,
+    through onnx2torch; None for what cannot run here (with the reason)."""
     try:
         import torch
         import onnx2torch
@@ -110,6 +110,8 @@ def torch_times(model_path, feeds, runs):
                 m(*args)
             torch.cuda.synchronize()
         eager = timed(lambda: run(module), runs)
+        if not compile_too:
+            return eager, None, None
         compiled_module = torch.compile(module)
         run(compiled_module)  # compiles
         compiled = timed(lambda: run(compiled_module), runs)
@@ -139,6 +141,8 @@ def main():
     parser.add_argument("--packages", help="a folder of NAME_bBATCH.mie from --compile-only")
     parser.add_argument("--cuda-libraries", default="cublaslt,cudnn")
     parser.add_argument("--naive", action="store_true")
+    parser.add_argument("--no-torch-compile", action="store_true",
+                        help="time PyTorch eager only (torch.compile takes a minute or more per model and batch)")
     parser.add_argument("--kind", default="cuda", choices=["cuda", "cpu"],
                         help="the target kind the 'gpu' columns measure; cpu is a dry run of this script on a "
                              "machine without a GPU")
@@ -221,11 +225,14 @@ def main():
                     sess, provider = ort_session(ort_path)
                     ort_feeds = {i.name: inputs[i.name] for i in sess.get_inputs()}
                     ref = sess.run(None, ort_feeds)
-                    ort_ms = timed(lambda: sess.run(None, ort_feeds), args.runs)
+                    # Its CPU provider is slow at batch 32 and only a reference there: fewer runs.
+                    ort_runs = args.runs if provider == "CUDA" else max(3, args.runs // 4)
+                    ort_ms = timed(lambda: sess.run(None, ort_feeds), ort_runs)
                     ort_err = rel_error(gpu_out, ref)
                 except Exception as e:  # onnxruntime raises its own types
                     notes.append(f"{what}: onnxruntime skipped: {str(e).splitlines()[0]}")
-            torch_ms, compile_ms, torch_note = torch_times(ort_path or model, inputs, args.runs) \
+            torch_ms, compile_ms, torch_note = torch_times(ort_path or model, inputs, args.runs,
+                                                                 not args.no_torch_compile) \
                 if args.kind == "cuda" else (None, None, None)
             if torch_note:
                 notes.append(f"{what}: {torch_note}")

@@ -10,7 +10,8 @@
 #
 # Usage: scripts/gpu-check.sh [--build-dir DIR] [--models-dir DIR] [--model NAME=PATH.onnx]... [--models a,b]
 #                             [--target LIST] [--batches 1,32] [--runs N] [--packages DIR]
-#                             [--cuda-libraries LIST] [--naive]
+#                             [--cuda-libraries LIST] [--naive] [--gtest-source DIR] [--model-timeout S]
+#                             [--torch-compile a,b|all|none]
 #   --build-dir   build directory (default: build-gpu; an existing configured one is reused as it is)
 #   --models-dir  where the zoo lives, one folder per model with model.onnx (default: ~/.cache/mie-models)
 #   --model       a model by path (repeatable; replaces the zoo list)
@@ -19,8 +20,17 @@
 #                 instead of compiling: for a GPU machine without LLVM/MLIR 22 (the ONNX models are still read)
 #   --cuda-libraries  mie-compile's --cuda-libraries (default cublaslt,cudnn; none: generated kernels only)
 #   --naive       also time each model compiled with --cuda-libraries=none (generated kernels) next to it
+#   --gtest-source  GoogleTest's sources for the runtime tests where libgtest-dev is not installed
+#                 (benchmarks/gpu_bundle.py carries them to a GPU machine that cannot install packages)
+#   --torch-compile  the models timed with torch.compile too (default all; it takes a minute or more for
+#                 each model and batch)
+#   --model-timeout  seconds one model may take (compiling, running, the peers; default 300): each model runs
+#                 in a process of its own, so a crash or a hang costs that model's row only
 # Environment: PYTHON (default python3), MIE_CUDA_DRIVER (another libcuda, as the runtime reads it),
-#   MIE_CUBLASLT_LIBRARY / MIE_CUDNN_LIBRARY (other cuBLASLt / cuDNN files).
+#   MIE_CUBLASLT_LIBRARY / MIE_CUDNN_LIBRARY (other cuBLASLt / cuDNN files). Where the driver, cuBLASLt or
+#   cuDNN is not on the loader's path, the script looks in /usr/local/nvidia, the CUDA toolkit and the
+#   nvidia-* wheels of $PYTHON's site-packages (where PyTorch installs them) and adds what it finds to
+#   LD_LIBRARY_PATH.
 # Exit status: 0 all ran and passed, 1 a build, test or comparison failed, 2 no GPU here.
 set -uo pipefail
 
@@ -36,6 +46,9 @@ PACKAGES=""
 PYTHON="${PYTHON:-python3}"
 LIBRARIES="cublaslt,cudnn"
 NAIVE=()
+GTEST_SOURCE=""
+MODEL_TIMEOUT=300
+TORCH_COMPILE=all
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -49,7 +62,10 @@ while [[ $# -gt 0 ]]; do
     --packages) PACKAGES="$(realpath -m "$2")"; shift 2 ;;
     --cuda-libraries) LIBRARIES="$2"; shift 2 ;;
     --naive) NAIVE=(--naive); shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gtest-source) GTEST_SOURCE="$(realpath -m "$2")"; shift 2 ;;
+    --model-timeout) MODEL_TIMEOUT="$2"; shift 2 ;;
+    --torch-compile) TORCH_COMPILE="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check: unknown argument '$1' (see --help)" >&2; exit 1 ;;
   esac
 done
@@ -63,10 +79,27 @@ no_gpu() {
 }
 step() { echo; echo "== $*"; }
 
-# 1. A quick look before building: without a driver there is nothing to check.
+# 1. A quick look before building: without a driver there is nothing to check. Libraries the loader does not
+# find by name are looked for where drivers and pip wheels put them.
 step "GPU"
+add_library_dir() {  # NAME: the first folder holding NAME among the usual places, added to LD_LIBRARY_PATH
+  ldconfig -p 2>/dev/null | grep -q "$1 " && return 0
+  local places=(/usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/local/cuda/lib64 /usr/local/cuda/targets/*/lib)
+  local site
+  site="$("$PYTHON" -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null)"
+  for d in $site; do [[ -d "$d/nvidia" ]] && places+=("$d/nvidia"); done
+  local found
+  found="$(find "${places[@]}" -name "$1" 2>/dev/null | head -1)"
+  [[ -n "$found" ]] || return 1
+  export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "$1: $(dirname "$found") (added to LD_LIBRARY_PATH)"
+}
+driver_found=0
+[[ -z "${MIE_CUDA_DRIVER:-}" ]] && add_library_dir libcuda.so.1 && driver_found=1
+[[ -z "${MIE_CUBLASLT_LIBRARY:-}" ]] && add_library_dir libcublasLt.so.13
+[[ -z "${MIE_CUDNN_LIBRARY:-}" ]] && add_library_dir libcudnn.so.9
 if [[ -z "${MIE_CUDA_DRIVER:-}" ]]; then
-  if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && \
+  if [[ $driver_found -eq 0 ]] && \
      ! compgen -G "/usr/lib*/libcuda.so.1" >/dev/null && ! compgen -G "/usr/lib*/*/libcuda.so.1" >/dev/null && \
      ! compgen -G "/usr/local/cuda*/compat/libcuda.so.1" >/dev/null; then
     no_gpu "no CUDA driver (libcuda.so.1 is not installed)"
@@ -98,14 +131,16 @@ if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   else
     skipped+=("mie-compile: LLVM/MLIR 22 is not installed here; built the runtime alone")
     gtest=ON
-    if [[ ! -f /usr/src/googletest/CMakeLists.txt && ! -f /usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake && \
+    gtest_source=()
+    [[ -n "$GTEST_SOURCE" ]] && gtest_source=(-DMIE_RT_GTEST_SOURCE_DIR="$GTEST_SOURCE")
+    if [[ -z "$GTEST_SOURCE" && ! -f /usr/src/googletest/CMakeLists.txt && ! -f /usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake && \
           ! -f /usr/lib/aarch64-linux-gnu/cmake/GTest/GTestConfig.cmake ]]; then
       gtest=OFF
       skipped+=("runtime gtests: GoogleTest is not installed (libgtest-dev)")
     fi
     mkdir -p "$BUILD_DIR"
     cmake -S "$ROOT/runtime" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DMIE_RT_BUILD_TESTS="$gtest" >"$BUILD_DIR/configure.log" 2>&1 || {
+      -DMIE_RT_BUILD_TESTS="$gtest" "${gtest_source[@]}" >"$BUILD_DIR/configure.log" 2>&1 || {
       echo "gpu-check: configuring the runtime failed (last lines of $BUILD_DIR/configure.log):"
       tail -5 "$BUILD_DIR/configure.log"
       exit 1
@@ -185,10 +220,20 @@ else
   fi
   if [[ ${#MODELS[@]} -eq 0 ]]; then
     skipped+=("models: none found (--models-dir, --model NAME=PATH)")
-  elif ! "$PYTHON" "$ROOT/benchmarks/gpu_compare.py" --build "$BUILD_DIR" --work "$BUILD_DIR/gpu-check" \
-      --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" --cuda-libraries "$LIBRARIES" "${NAIVE[@]}" \
-      "${compare[@]}" "${MODELS[@]}"; then
-    failures+=("models: a model failed to run or was outside the tolerance (table above)")
+  else
+    for model in "${MODELS[@]}"; do
+      torch_compile=()
+      [[ "$TORCH_COMPILE" == all || ",$TORCH_COMPILE," == *",${model%%=*},"* ]] || torch_compile=(--no-torch-compile)
+      timeout --kill-after=10 "$MODEL_TIMEOUT" "$PYTHON" "$ROOT/benchmarks/gpu_compare.py" --build "$BUILD_DIR" \
+        --work "$BUILD_DIR/gpu-check" --target "$TARGET" --batches "$BATCHES" --runs "$RUNS" \
+        --cuda-libraries "$LIBRARIES" "${NAIVE[@]}" "${compare[@]}" "${torch_compile[@]}" "$model"
+      rc=$?
+      if [[ $rc -eq 124 || $rc -eq 137 ]]; then
+        failures+=("model ${model%%=*}: did not finish within --model-timeout $MODEL_TIMEOUT s")
+      elif [[ $rc -ne 0 ]]; then
+        failures+=("model ${model%%=*}: failed to run or was outside the tolerance (exit $rc, table above)")
+      fi
+    done
   fi
 fi
 
