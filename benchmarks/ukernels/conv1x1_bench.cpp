@@ -4,8 +4,10 @@
 // (rows P apart) or packed per K block. Prints microseconds per layer and GFLOP/s; compare with the
 // tile's own rate in L1 (ukernel_bench). Never part of the tests.
 // With `rows`, the layers of at most 196 pixels in the pixels-as-rows form instead (tile, K block,
-// loop order), warm: the way the pass runs them on small maps.
-//   build/benchmarks/conv1x1_bench [avx512|avx2] [rows]
+// loop order), warm: the way the pass runs them on small maps. With `cold`, every timed run starts
+// with the caches flushed of the layer's data (a 256 MiB buffer written first), as in a whole
+// model, where each layer's weights were last read one inference earlier.
+//   build/benchmarks/conv1x1_bench [avx512|avx2] [rows] [cold]
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -163,10 +165,17 @@ struct Variant {
 /// seconds, so the variants are interleaved rather than timed one after another), printed with the
 /// layer's `flop`. `warm`: each timed run follows an untimed one, as when the layer's activations
 /// come from the layer before it.
+bool gCold = false;
+
 void timeVariants(std::vector<Variant> &variants, double flop, bool warm) {
+  static std::vector<char> flush;
+  if (gCold && flush.empty())
+    flush.resize(size_t(256) << 20);
   for (int round = 0; round < 9; ++round)
     for (Variant &v : variants) {
-      if (warm)
+      if (gCold)
+        std::memset(flush.data(), round + 1, flush.size());
+      else if (warm)
         v.run(v.packed.data());
       auto t0 = std::chrono::steady_clock::now();
       v.run(v.packed.data());
@@ -233,6 +242,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "rows")
       rowsForm = true;
+    else if (std::string(argv[i]) == "cold")
+      gCold = true;
     else
       isa = argv[i];
   }

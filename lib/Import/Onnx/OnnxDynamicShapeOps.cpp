@@ -24,10 +24,6 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
-RankedTensorType countType(MLIRContext *ctx) {
-  return RankedTensorType::get({1}, IntegerType::get(ctx, 64));
-}
-
 FailureOr<Value> constantOf(NodeImporter &n, RankedTensorType type, double value) {
   Attribute element =
       isa<FloatType>(type.getElementType())
@@ -51,18 +47,6 @@ FailureOr<Value> oneElement(NodeImporter &n, unsigned i, Type elementType, doubl
   if (failed(value) || given.getRank() == 1)
     return value;
   return n.create<ms::ReshapeOp>(*value, ArrayRef<int64_t>{1});
-}
-
-/// min(max(count, 0), bound): the extent of a dim whose size a runtime value gives.
-FailureOr<Value> clampCount(NodeImporter &n, Value count, int64_t bound) {
-  FailureOr<Value> zero = constantOf(n, countType(n.context()), 0);
-  FailureOr<Value> top = constantOf(n, countType(n.context()), static_cast<double>(bound));
-  if (failed(zero) || failed(top))
-    return failure();
-  FailureOr<Value> low = n.create<ms::MaxOp>(count, *zero);
-  if (failed(low))
-    return failure();
-  return n.create<ms::MinOp>(*low, *top);
 }
 
 /// NonZero (opset 9+). A known input folds to a constant of its real shape.

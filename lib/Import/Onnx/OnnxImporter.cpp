@@ -84,6 +84,7 @@ static const OnnxOpTable &opTable() {
     registerControlFlowOps(t);
     registerTrainingOps(t);
     registerMlOps(t);
+    registerMlTreeOps(t);
     return t;
   }();
   return table;

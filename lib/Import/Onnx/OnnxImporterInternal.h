@@ -461,6 +461,7 @@ void registerControlFlowOps(OnnxOpTable &table);
 void registerDynamicShapeOps(OnnxOpTable &table);
 void registerTrainingOps(OnnxOpTable &table);
 void registerMlOps(OnnxOpTable &table);
+void registerMlTreeOps(OnnxOpTable &table);
 
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).

@@ -725,6 +725,39 @@ def ml_binarizer_features():
                  extra_opsets=[("ai.onnx.ml", 1)])
 
 
+def ml_tree(features, trues, falses, leaves=(1, 2)):
+    """A one-tree TreeEnsembleRegressor over x [2, 3]: node i tests `features[i]` <= 0.5 and leads
+    to `trues[i]` / `falses[i]`, or is a leaf where those are -1; `leaves` are scored."""
+    count = len(features)
+    modes = ["BRANCH_LEQ" if t != -1 else "LEAF" for t in trues]
+    return model([node("TreeEnsembleRegressor", ["x"], ["y"], name="forest", domain="ai.onnx.ml",
+                       n_targets=1, nodes_treeids=[0] * count, nodes_nodeids=list(range(count)),
+                       nodes_featureids=features, nodes_values=[0.5] * count,
+                       nodes_modes=modes, nodes_truenodeids=[max(t, 0) for t in trues],
+                       nodes_falsenodeids=[max(f, 0) for f in falses],
+                       target_treeids=[0, 0], target_nodeids=list(leaves), target_ids=[0, 0],
+                       target_weights=[1.5, -2.0])],
+                 [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 3)])
+
+
+@register
+def ml_tree_regressor():
+    # One BRANCH_LEQ node on feature 2 and two leaves: one level walked.
+    return ml_tree([2, 0, 0], [1, -1, -1], [2, -1, -1])
+
+
+@register
+def ml_tree_cycle():
+    # Nodes 1 and 2 lead to each other below the root.
+    return ml_tree([2, 0, 1, 0], [1, 2, 1, -1], [3, 3, 3, -1], leaves=(3, 3))
+
+
+@register
+def ml_tree_bad_feature():
+    # Node 0 tests feature 7 of X's 3.
+    return ml_tree([7, 0, 0], [1, -1, -1], [2, -1, -1])
+
+
 TRAINING = "ai.onnx.preview.training"
 
 

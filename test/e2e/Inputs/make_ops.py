@@ -27,10 +27,11 @@ class Variant:
     """One model: graph inputs (name -> array), initializers, one node, output names."""
 
     def __init__(self, op, inputs, outputs=("y",), inits=None, opset=13, mlir=None,
-                 tol=(1e-4, 1e-5), **attrs):
+                 tol=(1e-4, 1e-5), domain="", domain_opset=None, **attrs):
         self.op, self.inputs, self.outputs = op, inputs, list(outputs)
         self.inits = inits or {}
         self.opset, self.mlir, self.tol, self.attrs = opset, mlir, tol, attrs
+        self.domain, self.domain_opset = domain, domain_opset
 
 
 def rng(seed):
@@ -66,6 +67,58 @@ def resize(in_shape, sizes, mode, coord, nearest=None):
     return Variant("Resize", {"x": normal(in_shape, 7)}, inits={"sizes": i64(sizes)},
                    node_inputs=["x", "", "", "sizes"],
                    mlir=resize_mlir(in_shape, sizes, mode, coord, nearest), **attrs)
+
+
+def random_trees(seed, trees, features, targets, depth, modes):
+    """A random ensemble as TreeEnsembleRegressor's attribute lists: trees of up to `depth` levels
+    (leaves appear early too), tests drawn from `modes` on thresholds that are multiples of 0.1 (so
+    inputs rounded the same way hit EQ and NEQ), NaN sent down the true branch at random nodes, and
+    leaves scoring a random subset of the targets (target 0 always)."""
+    r = rng(seed)
+    a = {k: [] for k in ["nodes_treeids", "nodes_nodeids", "nodes_featureids", "nodes_values",
+                         "nodes_modes", "nodes_truenodeids", "nodes_falsenodeids",
+                         "nodes_missing_value_tracks_true", "target_treeids", "target_nodeids",
+                         "target_ids", "target_weights"]}
+    for t in range(trees):
+        count = [0]
+
+        def grow(level):
+            nid = count[0]
+            count[0] += 1
+            at = len(a["nodes_nodeids"])
+            leaf = level == depth or (level > 0 and r.random() < 0.3)
+            for k, val in [("nodes_treeids", t), ("nodes_nodeids", nid), ("nodes_truenodeids", 0),
+                           ("nodes_falsenodeids", 0)]:
+                a[k].append(val)
+            a["nodes_featureids"].append(0 if leaf else int(r.integers(features)))
+            a["nodes_values"].append(0.0 if leaf else round(float(r.normal()), 1))
+            a["nodes_modes"].append("LEAF" if leaf else str(r.choice(modes)))
+            a["nodes_missing_value_tracks_true"].append(0 if leaf else int(r.random() < 0.5))
+            if leaf:
+                for k in range(targets):
+                    if k == 0 or r.random() < 0.6:
+                        for key, val in [("target_treeids", t), ("target_nodeids", nid),
+                                         ("target_ids", k), ("target_weights", round(float(r.normal()), 3))]:
+                            a[key].append(val)
+            else:
+                a["nodes_truenodeids"][at] = grow(level + 1)
+                a["nodes_falsenodeids"][at] = grow(level + 1)
+            return nid
+        grow(0)
+    return a
+
+
+def tree_features(seed, rows, features):
+    """Inputs on the thresholds' 0.1 grid, with a few NaNs."""
+    x = np.round(rng(seed).standard_normal([rows, features]), 1).astype(np.float32)
+    x[rng(seed + 1).random([rows, features]) < 0.08] = np.nan
+    return x
+
+
+def tree_regressor(seed, targets, modes, **attrs):
+    return Variant("TreeEnsembleRegressor", {"x": tree_features(seed, 64, 5)}, opset=13,
+                   domain="ai.onnx.ml", domain_opset=3, n_targets=targets,
+                   **random_trees(seed, 6, 5, targets, 5, modes), **attrs)
 
 
 def variants():
@@ -194,6 +247,30 @@ def variants():
     v["resize10_linear_mixed"] = Variant("Resize", {"x": normal([1, 2, 4, 6], 29)}, opset=10,
                                          inits={"scales": np.array([1, 1, 1.7, 0.5], f32)},
                                          node_inputs=["x", "scales"], mode="linear")
+    # Tree ensembles (ai.onnx.ml): random forests of every branch test, NaN routing, several
+    # targets, each aggregate and post transform, base values; TreeEnsemble (ai.onnx.ml 5) with set
+    # membership next to ordinary tests.
+    every = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"]
+    v["tree_regressor_leq_sum"] = tree_regressor(50, 1, ["BRANCH_LEQ"])
+    v["tree_regressor_mixed_sum_base"] = tree_regressor(51, 3, every, base_values=[0.5, -1.0, 2.0])
+    v["tree_regressor_average_logistic"] = tree_regressor(52, 2, every, aggregate_function="AVERAGE",
+                                                          post_transform="LOGISTIC")
+    v["tree_regressor_min"] = tree_regressor(53, 3, every, aggregate_function="MIN")
+    v["tree_regressor_max_softmax"] = tree_regressor(54, 3, every, aggregate_function="MAX",
+                                                     post_transform="SOFTMAX")
+    v["tree_ensemble_member"] = Variant(
+        "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
+                                         [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
+        opset=13, domain="ai.onnx.ml", domain_opset=5, n_targets=2, aggregate_function=1,
+        nodes_featureids=[0, 1, 2, 0], nodes_modes=helper.make_tensor("m", TensorProto.UINT8, [4], [6, 0, 3, 1]),
+        nodes_splits=helper.make_tensor("s", TensorProto.FLOAT, [4], [0.0, 1.0, 0.5, 2.5]),
+        membership_values=helper.make_tensor("mv", TensorProto.FLOAT, [4], [1.0, 4.0, 7.0, np.nan]),
+        nodes_truenodeids=[1, 0, 1, 2], nodes_trueleafs=[0, 1, 1, 1],
+        nodes_falsenodeids=[2, 1, 3, 3], nodes_falseleafs=[0, 1, 1, 1],
+        nodes_missing_value_tracks_true=[1, 0, 0, 1],
+        leaf_targetids=[0, 1, 0, 1, 0], leaf_weights=helper.make_tensor(
+            "w", TensorProto.FLOAT, [5], [1.0, 10.0, 100.0, 1000.0, 0.5]),
+        tree_roots=[0, 3])
     # Expand: broadcast a [3, 1] to [2, 3, 6].
     v["expand"] = Variant("Expand", {"x": normal([3, 1], 21)}, inits={"shape": i64([2, 1, 6])},
                           node_inputs=["x", "shape"])
@@ -216,14 +293,17 @@ def build(name, var, out_dir):
     os.makedirs(d, exist_ok=True)
     attrs = dict(var.attrs)
     node_inputs = attrs.pop("node_inputs", list(var.inputs))
-    node = helper.make_node(var.op, node_inputs, var.outputs, name=name, **attrs)
+    node = helper.make_node(var.op, node_inputs, var.outputs, name=name, domain=var.domain, **attrs)
     graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
                     for k, a in var.inputs.items()]
     # Output types are left to shape inference; "" marks an omitted optional output.
     graph_outputs = [helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
     inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", var.opset)])
+    opsets = [helper.make_opsetid("", var.opset)]
+    if var.domain:
+        opsets.append(helper.make_opsetid(var.domain, var.domain_opset))
+    model = helper.make_model(graph, opset_imports=opsets)
     model.ir_version = 8
     model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     onnx.checker.check_model(model)
