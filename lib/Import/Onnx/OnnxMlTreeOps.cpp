@@ -225,6 +225,14 @@ Value walkTrees(NodeImporter &n, Ops &o, Value x, const Forest &forest, int64_t 
   return node;
 }
 
+/// Whether each tree's leaf scores each target: [N, T, targets] i1.
+Value leafScores(NodeImporter &n, Ops &o, Value leaves, const Forest &forest) {
+  SmallVector<int64_t> has(forest.leafHas.begin(), forest.leafHas.end());
+  Value hasTable =
+      intConstant(o, {forest.size(), forest.targets}, has, IntegerType::get(n.context(), 1));
+  return o.op<ms::GatherOp>(hasTable, leaves, uint64_t(0));
+}
+
 /// The trees' leaves [N, T] scored per target and aggregated over the trees: [N, targets] in `et`.
 Value aggregateLeaves(NodeImporter &n, Ops &o, Value leaves, const Forest &forest,
                       Aggregate aggregate, Type et) {
@@ -237,9 +245,7 @@ Value aggregateLeaves(NodeImporter &n, Ops &o, Value leaves, const Forest &fores
     return aggregate == Aggregate::sum ? sum : o.div(sum, o.scalar(et, double(trees)));
   }
   // Min and max over the trees whose leaf scores the target; a target no tree scores is 0.
-  SmallVector<int64_t> has(forest.leafHas.begin(), forest.leafHas.end());
-  Value hasTable = intConstant(o, {size, targets}, has, IntegerType::get(n.context(), 1));
-  Value scores = o.op<ms::GatherOp>(hasTable, leaves, uint64_t(0));
+  Value scores = leafScores(n, o, leaves, forest);
   double far = aggregate == Aggregate::min ? INFINITY : -INFINITY;
   Value masked = o.where(scores, scored, o.scalar(et, far));
   Value extreme = aggregate == Aggregate::min ? o.reduce<ms::ReduceMinOp>(masked, {1}, false)
@@ -305,9 +311,10 @@ LogicalResult checkForest(NodeImporter &n, const Forest &forest, int64_t feature
   return success();
 }
 
-/// Builds the ensemble's output [N, targets] in X's float type from a complete forest.
-LogicalResult finishForest(NodeImporter &n, Ops &o, Value x, Forest &forest, Aggregate aggregate,
-                           ArrayRef<double> base, StringRef transform, Type resultType) {
+/// Walks `forest` for the rows of `x` and aggregates the leaves reached: (leaves [N, T], scores
+/// [N, targets] in X's float type).
+FailureOr<std::pair<Value, Value>> scoreForest(NodeImporter &n, Ops &o, Value x, Forest &forest,
+                                               Aggregate aggregate) {
   if (failed(checkForest(n, forest, typeOf(x).getDimSize(1))))
     return failure();
   FailureOr<int64_t> depth = forestDepth(n, forest);
@@ -315,10 +322,22 @@ LogicalResult finishForest(NodeImporter &n, Ops &o, Value x, Forest &forest, Agg
     return failure();
   if (*depth > kMaxDepth)
     return n.unsupportedFeature() << "has a tree " << *depth << " levels deep; at most "
-                                  << kMaxDepth << " are supported";
-  Type et = typeOf(x).getElementType();
+                                  << kMaxDepth << " are supported",
+           failure();
   Value leaves = walkTrees(n, o, x, forest, *depth);
-  Value y = aggregateLeaves(n, o, leaves, forest, aggregate, et);
+  return std::pair{leaves,
+                   aggregateLeaves(n, o, leaves, forest, aggregate, typeOf(x).getElementType())};
+}
+
+/// Builds the ensemble's output [N, targets] from a complete forest: scores, base values, post
+/// transform, in `resultType`.
+LogicalResult finishForest(NodeImporter &n, Ops &o, Value x, Forest &forest, Aggregate aggregate,
+                           ArrayRef<double> base, StringRef transform, Type resultType) {
+  FailureOr<std::pair<Value, Value>> scored = scoreForest(n, o, x, forest, aggregate);
+  if (failed(scored))
+    return failure();
+  Value y = scored->second;
+  Type et = typeOf(x).getElementType();
   if (!base.empty()) {
     if (static_cast<int64_t>(base.size()) != forest.targets)
       return n.error() << "has " << base.size() << " base values for " << forest.targets
@@ -373,39 +392,34 @@ FailureOr<Aggregate> aggregateNamed(NodeImporter &n, StringRef name) {
   return failure();
 }
 
-/// TreeEnsembleRegressor (ai.onnx.ml 1 and 3): nodes named by (tree id, node id), leaves by mode
-/// LEAF, targets listed per (tree id, node id).
-LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
+/// The forest of TreeEnsembleRegressor and TreeEnsembleClassifier (ai.onnx.ml 1 and 3): nodes named
+/// by (tree id, node id), leaves by mode LEAF, the leaves' votes listed per (tree id, node id) in
+/// the `votes`_treeids / _nodeids / _ids / _weights attributes ("target" or "class").
+FailureOr<Forest> readListedNodes(NodeImporter &n, StringRef votes, int64_t targets) {
+  std::string prefix = votes.str() + "_";
   auto treeIds = n.getInts("nodes_treeids"), nodeIds = n.getInts("nodes_nodeids"),
        featureIds = n.getInts("nodes_featureids"), trueIds = n.getInts("nodes_truenodeids"),
        falseIds = n.getInts("nodes_falsenodeids"),
        missing = n.getInts("nodes_missing_value_tracks_true"),
-       targetTrees = n.getInts("target_treeids"), targetNodes = n.getInts("target_nodeids"),
-       targetIds = n.getInts("target_ids");
-  auto values = floatsOrTensor(n, "nodes_values"), weights = floatsOrTensor(n, "target_weights");
-  auto base = floatsOrTensor(n, "base_values");
+       targetTrees = n.getInts(prefix + "treeids"), targetNodes = n.getInts(prefix + "nodeids"),
+       targetIds = n.getInts(prefix + "ids");
+  auto values = floatsOrTensor(n, "nodes_values"), weights = floatsOrTensor(n, prefix + "weights");
   SmallVector<std::string> modes = getStrings(n, "nodes_modes");
-  int64_t targets = n.getInt("n_targets", 1);
-  std::string aggregateName = n.getString("aggregate_function", "SUM");
-  std::string transform = n.getString("post_transform", "NONE");
   if (n.hasFailed())
     return failure();
   if (!treeIds || !nodeIds || !featureIds || !trueIds || !falseIds || !values || modes.empty() ||
       !targetTrees || !targetNodes || !targetIds || !weights)
-    return n.error() << "needs the nodes_* and target_* attributes";
+    return n.error() << "needs the nodes_* and " << prefix << "* attributes", failure();
   size_t count = treeIds->size();
   if (nodeIds->size() != count || featureIds->size() != count || trueIds->size() != count ||
       falseIds->size() != count || values->size() != count || modes.size() != count ||
       (missing && !missing->empty() && missing->size() != count))
-    return n.error() << "has nodes_* attributes of different lengths";
+    return n.error() << "has nodes_* attributes of different lengths", failure();
   if (targetNodes->size() != targetTrees->size() || targetIds->size() != targetTrees->size() ||
       weights->size() != targetTrees->size())
-    return n.error() << "has target_* attributes of different lengths";
+    return n.error() << "has " << prefix << "* attributes of different lengths", failure();
   if (targets < 1 || targets > kMaxTableElements)
-    return n.error() << "has n_targets " << targets;
-  FailureOr<Aggregate> aggregate = aggregateNamed(n, aggregateName);
-  if (failed(aggregate))
-    return failure();
+    return n.error() << "has " << targets << " targets", failure();
 
   Forest forest;
   forest.targets = targets;
@@ -417,9 +431,10 @@ LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
         {"LEAF", Mode::leaf}};
     const auto *found = llvm::find_if(names, [&](const auto &p) { return modes[i] == p.first; });
     if (found == std::end(names))
-      return n.error() << "node " << i << " has an unknown mode '" << modes[i] << "'";
+      return n.error() << "node " << i << " has an unknown mode '" << modes[i] << "'", failure();
     if (!index.try_emplace({(*treeIds)[i], (*nodeIds)[i]}, static_cast<int64_t>(i)).second)
-      return n.error() << "has node " << (*nodeIds)[i] << " of tree " << (*treeIds)[i] << " twice";
+      return n.error() << "has node " << (*nodeIds)[i] << " of tree " << (*treeIds)[i] << " twice",
+             failure();
     forest.addNode(found->second, (*featureIds)[i], (*values)[i],
                    missing && !missing->empty() && (*missing)[i]);
   }
@@ -433,7 +448,8 @@ LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
       auto it = index.find({(*treeIds)[i], (*ids)[i]});
       if (it == index.end())
         return n.error() << "node " << (*nodeIds)[i] << " of tree " << (*treeIds)[i]
-                         << " leads to node " << (*ids)[i] << ", which the tree does not have";
+                         << " leads to node " << (*ids)[i] << ", which the tree does not have",
+               failure();
       (*next)[i] = it->second;
       isChild[it->second] = true;
     }
@@ -443,32 +459,115 @@ LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
     if (isChild[i])
       continue;
     if (llvm::is_contained(seenTrees, (*treeIds)[i]))
-      return n.error() << "tree " << (*treeIds)[i] << " has more than one root";
+      return n.error() << "tree " << (*treeIds)[i] << " has more than one root", failure();
     seenTrees.push_back((*treeIds)[i]);
     forest.roots.push_back(static_cast<int64_t>(i));
   }
   if (composite::product({static_cast<int64_t>(count), targets}) > kMaxTableElements)
     return n.unsupportedFeature() << "has " << count << " nodes x " << targets
-                                  << " targets; at most " << kMaxTableElements << " are supported";
+                                  << " targets; at most " << kMaxTableElements << " are supported",
+           failure();
   forest.leafWeight.assign(count * targets, 0.0);
   forest.leafHas.assign(count * targets, false);
   for (size_t t = 0; t < targetTrees->size(); ++t) {
     auto it = index.find({(*targetTrees)[t], (*targetNodes)[t]});
     if (it == index.end() || forest.mode[it->second] != Mode::leaf)
-      return n.error() << "target " << t << " names node " << (*targetNodes)[t] << " of tree "
-                       << (*targetTrees)[t] << ", which is not a leaf of the ensemble";
+      return n.error() << votes << " vote " << t << " names node " << (*targetNodes)[t]
+                       << " of tree " << (*targetTrees)[t]
+                       << ", which is not a leaf of the ensemble",
+             failure();
     int64_t target = (*targetIds)[t];
     if (target < 0 || target >= targets)
-      return n.error() << "target " << t << " has id " << target << " of " << targets << " targets";
+      return n.error() << votes << " vote " << t << " has id " << target << " of " << targets,
+             failure();
     forest.leafWeight[it->second * targets + target] += (*weights)[t];
     forest.leafHas[it->second * targets + target] = true;
   }
+  return forest;
+}
+
+/// Reads the listed forest into `forest` and returns X as a matrix.
+FailureOr<Value> readListedForest(NodeImporter &n, Ops &o, StringRef votes, int64_t targets,
+                                  Forest &forest) {
+  FailureOr<Forest> read = readListedNodes(n, votes, targets);
+  if (failed(read))
+    return failure();
+  forest = std::move(*read);
+  return featureMatrix(n, o);
+}
+
+/// TreeEnsembleRegressor (ai.onnx.ml 1 and 3).
+LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
+  int64_t targets = n.getInt("n_targets", 1);
+  std::string aggregateName = n.getString("aggregate_function", "SUM");
+  std::string transform = n.getString("post_transform", "NONE");
+  auto base = floatsOrTensor(n, "base_values");
+  if (n.hasFailed())
+    return failure();
+  FailureOr<Aggregate> aggregate = aggregateNamed(n, aggregateName);
+  if (failed(aggregate))
+    return failure();
   Ops o(n);
-  FailureOr<Value> x = featureMatrix(n, o);
+  Forest forest;
+  FailureOr<Value> x = readListedForest(n, o, "target", targets, forest);
   if (failed(x))
     return failure();
   return finishForest(n, o, *x, forest, *aggregate, base.value_or(SmallVector<double>()), transform,
                       Float32Type::get(n.context()));
+}
+
+/// TreeEnsembleClassifier (ai.onnx.ml 1 and 3) of three or more int64 classes: the class scores
+/// are summed over the trees plus the base values (Z, after the post transform) and the label Y is
+/// the class of the largest score among the classes some tree or base value scores (the first of
+/// equals), as onnxruntime decides it before the transform.
+LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
+  auto labels = n.getInts("classlabels_int64s");
+  std::string transform = n.getString("post_transform", "NONE");
+  auto base = floatsOrTensor(n, "base_values");
+  if (n.hasFailed())
+    return failure();
+  if (!getStrings(n, "classlabels_strings").empty())
+    return n.unsupportedFeature() << "has string class labels (classlabels_strings): STRING "
+                                     "tensors are not supported";
+  if (!labels || labels->empty())
+    return n.error() << "needs classlabels_int64s";
+  int64_t classes = static_cast<int64_t>(labels->size());
+  if (classes < 3)
+    return n.unsupportedFeature()
+           << "has " << classes << " class" << (classes == 1 ? "" : "es")
+           << ": onnxruntime's rules for one or two classes (one scored class, the 0.5 "
+              "threshold of positive weights) are not supported yet; three or more classes are";
+  if (base && !base->empty() && static_cast<int64_t>(base->size()) != classes)
+    return n.error() << "has " << base->size() << " base values for " << classes << " classes";
+  Ops o(n);
+  Forest forest;
+  FailureOr<Value> x = readListedForest(n, o, "class", classes, forest);
+  if (failed(x))
+    return failure();
+  FailureOr<std::pair<Value, Value>> scored = scoreForest(n, o, *x, forest, Aggregate::sum);
+  if (failed(scored))
+    return failure();
+  auto [leaves, scores] = *scored;
+  Type et = typeOf(scores).getElementType();
+  Value pick = scores;
+  if (base && !base->empty()) {
+    scores = o.add(scores, floatConstant(o, {1, classes}, *base, et));
+    pick = scores; // every class is scored by its base value
+  } else {
+    Value has = o.reduce<ms::ReduceMaxOp>(o.cast(leafScores(n, o, leaves, forest), et), {1}, false);
+    pick = o.where(o.compare(ms::ComparePredicate::gt, has, o.scalar(et, 0.0)), scores,
+                   o.scalar(et, -INFINITY));
+  }
+  Value best = o.op<ms::ArgMaxOp>(pick, uint64_t(1), false, false); // [N]
+  Type i64 = IntegerType::get(n.context(), 64);
+  Value label = o.op<ms::GatherOp>(intConstant(o, {classes}, *labels, i64), best, uint64_t(0));
+  FailureOr<Value> z = postTransform(n, o, scores, transform);
+  if (failed(z) || o.failed() || !label)
+    return failure();
+  n.setOutput(0, label);
+  if (n.hasOutput(1))
+    n.setOutput(1, o.cast(*z, Float32Type::get(n.context())));
+  return success();
 }
 
 /// TreeEnsemble (ai.onnx.ml 5): branch nodes and leaves in separate lists, a child is a leaf where
@@ -584,5 +683,6 @@ LogicalResult importTreeEnsemble(NodeImporter &n) {
 
 void mlir::mie::onnx_import::registerMlTreeOps(OnnxOpTable &table) {
   table[domainOpKey(kMlDomain, "TreeEnsembleRegressor")] = {importTreeEnsembleRegressor, 1, 1};
+  table[domainOpKey(kMlDomain, "TreeEnsembleClassifier")] = {importTreeEnsembleClassifier, 1, 1};
   table[domainOpKey(kMlDomain, "TreeEnsemble")] = {importTreeEnsemble, 1, 1, 5};
 }

@@ -121,6 +121,15 @@ def tree_regressor(seed, targets, modes, **attrs):
                    **random_trees(seed, 6, 5, targets, 5, modes), **attrs)
 
 
+def tree_classifier(seed, labels, modes, **attrs):
+    """A TreeEnsembleClassifier of len(labels) classes: random_trees' votes as class votes."""
+    trees = random_trees(seed, 6, 5, len(labels), 5, modes)
+    trees = {k.replace("target_", "class_"): val for k, val in trees.items()}
+    return Variant("TreeEnsembleClassifier", {"x": tree_features(seed, 64, 5)}, outputs=("y", "z"),
+                   opset=13, domain="ai.onnx.ml", domain_opset=3, classlabels_int64s=labels,
+                   **trees, **attrs)
+
+
 def variants():
     v = {}
     # Softmax (opset 13: any axis).
@@ -258,6 +267,11 @@ def variants():
     v["tree_regressor_min"] = tree_regressor(53, 3, every, aggregate_function="MIN")
     v["tree_regressor_max_softmax"] = tree_regressor(54, 3, every, aggregate_function="MAX",
                                                      post_transform="SOFTMAX")
+    v["tree_classifier_4"] = tree_classifier(55, [0, 1, 2, 3], every)
+    v["tree_classifier_softmax_base"] = tree_classifier(56, [7, 3, 11], every, post_transform="SOFTMAX",
+                                                        base_values=[0.25, -0.5, 0.125])
+    v["tree_classifier_logistic"] = tree_classifier(57, [1, 2, 3, 4, 5], ["BRANCH_LT"],
+                                                    post_transform="LOGISTIC")
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
