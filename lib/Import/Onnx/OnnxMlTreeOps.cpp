@@ -233,6 +233,12 @@ Value leafScores(NodeImporter &n, Ops &o, Value leaves, const Forest &forest) {
   return o.op<ms::GatherOp>(hasTable, leaves, uint64_t(0));
 }
 
+/// Whether some tree voted for each target in each row: [N, targets] i1.
+Value votedFor(NodeImporter &n, Ops &o, Value leaves, const Forest &forest, Type et) {
+  Value any = o.reduce<ms::ReduceMaxOp>(o.cast(leafScores(n, o, leaves, forest), et), {1}, false);
+  return o.compare(ms::ComparePredicate::gt, any, o.scalar(et, 0.0));
+}
+
 /// The trees' leaves [N, T] scored per target and aggregated over the trees: [N, targets] in `et`.
 Value aggregateLeaves(NodeImporter &n, Ops &o, Value leaves, const Forest &forest,
                       Aggregate aggregate, Type et) {
@@ -266,9 +272,9 @@ FailureOr<Value> postTransform(NodeImporter &n, Ops &o, Value y, StringRef trans
   if (transform == "SOFTMAX")
     return o.op<ms::SoftmaxOp>(y, uint64_t(1));
   if (transform == "SOFTMAX_ZERO") {
-    // Softmax over the non-zero scores; zeros stay zero (onnxruntime's definition).
+    // Softmax over the non-zero scores; zeros (|y| <= 1e-7) stay zero (onnxruntime's definition).
     Value zero = o.scalar(et, 0.0);
-    Value nonZero = o.compare(ms::ComparePredicate::ne, y, zero);
+    Value nonZero = o.compare(ms::ComparePredicate::gt, o.op<ms::AbsOp>(y), o.scalar(et, 1e-7));
     Value low = o.scalar(et, -INFINITY);
     Value top = o.reduce<ms::ReduceMaxOp>(o.where(nonZero, y, low), {1}, true);
     Value e = o.where(nonZero, o.op<ms::ExpOp>(o.sub(y, top)), zero);
@@ -344,6 +350,10 @@ LogicalResult finishForest(NodeImporter &n, Ops &o, Value x, Forest &forest, Agg
                        << " targets";
     y = o.add(y, floatConstant(o, {1, forest.targets}, base, et));
   }
+  // Of several targets, one that no tree voted for in a row is 0, its base value not added
+  // (onnxruntime reads an unscored target as 0).
+  if (forest.targets > 1)
+    y = o.where(votedFor(n, o, scored->first, forest, et), y, o.scalar(et, 0.0));
   FailureOr<Value> out = postTransform(n, o, y, transform);
   if (failed(out))
     return failure();
@@ -516,10 +526,78 @@ LogicalResult importTreeEnsembleRegressor(NodeImporter &n) {
                       Float32Type::get(n.context()));
 }
 
-/// TreeEnsembleClassifier (ai.onnx.ml 1 and 3) of three or more int64 classes: the class scores
-/// are summed over the trees plus the base values (Z, after the post transform) and the label Y is
-/// the class of the largest score among the classes some tree or base value scores (the first of
-/// equals), as onnxruntime decides it before the transform.
+/// The label [N] and scores [N, 2] of a two-class TreeEnsembleClassifier, by onnxruntime's rules
+/// (its TreeAggregatorClassifier), which differ from the many-class ones: from the summed scores
+/// s0, s1 and whether some tree voted for each class in the row (h0, h1),
+///  - with two base values: where h1, the pair (-(b1 + s0), b1 + s0), else (s0 + b0, 0); both
+///    through the post transform;
+///  - else (one base value b0, or none: b0 = 0): where h1, the pair (s0 + b0, s1) through the post
+///    transform; else the one score q = s0 + b0 becomes (1 - q, q) when every vote is for one
+///    class with positive weights, (sigmoid(-q), sigmoid(q)) with LOGISTIC, else (-q, q) where the
+///    votes are for one class or there is no base value, else (q, 0);
+///  - a class's score where no tree voted for it reads 0 (so s0 + b0 too where not h0);
+///  - the label: the score of class 1 where h1, else q, compared with 0.5 (every
+///    vote for one class, positive weights) or 0 (one class, mixed signs) picks between the two
+///    labels; where both classes have votes it gives 1 or 0 itself, not a label.
+FailureOr<std::pair<Value, Value>> twoClassOutputs(NodeImporter &n, Ops &o, Value scores,
+                                                   Value scored, ArrayRef<double> base,
+                                                   StringRef transform, bool oneVotedClass,
+                                                   bool allPositive, ArrayRef<int64_t> labels) {
+  Type et = typeOf(scores).getElementType();
+  int64_t rows = typeOf(scores).getDimSize(0);
+  auto column = [&](Value v, int64_t c) { return o.slice(v, {0, c}, {rows, 1}, {1, 1}); };
+  Value s0 = column(scores, 0), s1 = column(scores, 1);
+  Value h0 = column(scored, 0), h1 = column(scored, 1);
+  Value zero = o.scalar(et, 0.0);
+  // Two [N, 1] columns side by side.
+  Type i1 = IntegerType::get(n.context(), 1);
+  Value first = intConstant(o, {1, 2}, {1, 0}, i1);
+  auto pair = [&](Value a, Value b) { return o.where(first, a, b); };
+  // onnxruntime reads the score of a class no tree voted for in the row as 0, whatever was added.
+  auto read0 = [&](Value v) { return o.where(h0, v, zero); };
+  Value z, positive;
+  if (base.size() == 2) {
+    Value a1 = o.add(s0, o.scalar(et, base[1]));
+    Value b0 = read0(o.add(s0, o.scalar(et, base[0])));
+    Value first0 = read0(o.where(h1, o.sub(zero, a1), b0));
+    FailureOr<Value> both = postTransform(n, o, pair(first0, o.where(h1, a1, zero)), transform);
+    if (failed(both))
+      return failure();
+    z = *both;
+    positive = o.where(h1, a1, b0);
+  } else {
+    if (base.size() > 2)
+      return n.error() << "has " << base.size() << " base values for 2 classes", failure();
+    Value q = read0(base.empty() ? s0 : o.add(s0, o.scalar(et, base[0])));
+    FailureOr<Value> both = postTransform(n, o, pair(q, o.where(h1, s1, zero)), transform);
+    if (failed(both))
+      return failure();
+    Value one;
+    if (oneVotedClass && allPositive)
+      one = pair(o.sub(o.scalar(et, 1.0), q), q);
+    else if (oneVotedClass || base.empty())
+      one = transform == "LOGISTIC"
+                ? pair(o.op<ms::SigmoidOp>(o.sub(zero, q)), o.op<ms::SigmoidOp>(q))
+                : pair(o.sub(zero, q), q);
+    else
+      one = pair(q, zero);
+    z = o.where(h1, *both, one);
+    positive = o.where(h1, s1, q);
+  }
+  Value threshold = o.scalar(et, oneVotedClass && allPositive ? 0.5 : 0.0);
+  Value isPositive = o.reshape(o.compare(ms::ComparePredicate::gt, positive, threshold), {rows});
+  Type i64 = IntegerType::get(n.context(), 64);
+  auto labelConstant = [&](int64_t v) { return intConstant(o, {}, {v}, i64); };
+  Value label = oneVotedClass
+                    ? o.where(isPositive, labelConstant(labels[1]), labelConstant(labels[0]))
+                    : o.where(isPositive, labelConstant(1), labelConstant(0));
+  return std::pair{label, z};
+}
+
+/// TreeEnsembleClassifier (ai.onnx.ml 1 and 3) of int64 classes: the class scores are summed over
+/// the trees plus the base values (Z, after the post transform) and the label Y is the class of the
+/// largest score among the classes some tree or base value scores (the first of equals), as
+/// onnxruntime decides it before the transform; two classes follow twoClassOutputs.
 LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
   auto labels = n.getInts("classlabels_int64s");
   std::string transform = n.getString("post_transform", "NONE");
@@ -532,12 +610,9 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
   if (!labels || labels->empty())
     return n.error() << "needs classlabels_int64s";
   int64_t classes = static_cast<int64_t>(labels->size());
-  if (classes < 3)
-    return n.unsupportedFeature()
-           << "has " << classes << " class" << (classes == 1 ? "" : "es")
-           << ": onnxruntime's rules for one or two classes (one scored class, the 0.5 "
-              "threshold of positive weights) are not supported yet; three or more classes are";
-  if (base && !base->empty() && static_cast<int64_t>(base->size()) != classes)
+  if (classes < 2)
+    return n.unsupportedFeature() << "has one class; two or more are supported";
+  if (classes > 2 && base && !base->empty() && static_cast<int64_t>(base->size()) != classes)
     return n.error() << "has " << base->size() << " base values for " << classes << " classes";
   Ops o(n);
   Forest forest;
@@ -549,14 +624,28 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
     return failure();
   auto [leaves, scores] = *scored;
   Type et = typeOf(scores).getElementType();
+  Value scored01 = votedFor(n, o, leaves, forest, et); // [N, classes]
+  if (classes == 2) {
+    auto votes = n.getInts("class_ids");
+    auto weights = floatsOrTensor(n, "class_weights");
+    bool oneVotedClass = llvm::all_of(*votes, [&](int64_t c) { return c == (*votes)[0]; });
+    bool allPositive = llvm::all_of(*weights, [](double w) { return w >= 0; });
+    FailureOr<std::pair<Value, Value>> out =
+        twoClassOutputs(n, o, scores, scored01, base.value_or(SmallVector<double>()), transform,
+                        oneVotedClass, allPositive, *labels);
+    if (failed(out) || o.failed())
+      return failure();
+    n.setOutput(0, out->first);
+    if (n.hasOutput(1))
+      n.setOutput(1, o.cast(out->second, Float32Type::get(n.context())));
+    return success();
+  }
   Value pick = scores;
   if (base && !base->empty()) {
     scores = o.add(scores, floatConstant(o, {1, classes}, *base, et));
     pick = scores; // every class is scored by its base value
   } else {
-    Value has = o.reduce<ms::ReduceMaxOp>(o.cast(leafScores(n, o, leaves, forest), et), {1}, false);
-    pick = o.where(o.compare(ms::ComparePredicate::gt, has, o.scalar(et, 0.0)), scores,
-                   o.scalar(et, -INFINITY));
+    pick = o.where(scored01, scores, o.scalar(et, -INFINITY));
   }
   Value best = o.op<ms::ArgMaxOp>(pick, uint64_t(1), false, false); // [N]
   Type i64 = IntegerType::get(n.context(), 64);

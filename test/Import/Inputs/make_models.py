@@ -759,14 +759,14 @@ def ml_tree_bad_feature():
 
 
 @register
-def ml_tree_classifier_binary():
-    # A two-class TreeEnsembleClassifier: one BRANCH_LEQ node, each leaf voting for one class.
+def ml_tree_classifier_one_class():
+    # A one-class TreeEnsembleClassifier: one BRANCH_LEQ node, both leaves voting for the class.
     return model([node("TreeEnsembleClassifier", ["x"], ["label", "scores"], name="forest",
-                       domain="ai.onnx.ml", classlabels_int64s=[0, 1], nodes_treeids=[0, 0, 0],
+                       domain="ai.onnx.ml", classlabels_int64s=[5], nodes_treeids=[0, 0, 0],
                        nodes_nodeids=[0, 1, 2], nodes_featureids=[1, 0, 0],
                        nodes_values=[0.5, 0.0, 0.0], nodes_modes=["BRANCH_LEQ", "LEAF", "LEAF"],
                        nodes_truenodeids=[1, 0, 0], nodes_falsenodeids=[2, 0, 0],
-                       class_treeids=[0, 0], class_nodeids=[1, 2], class_ids=[0, 1],
+                       class_treeids=[0, 0], class_nodeids=[1, 2], class_ids=[0, 0],
                        class_weights=[1.0, 1.0])],
                  [vi("x", [2, 3])], [vi("label", None), vi("scores", None)],
                  extra_opsets=[("ai.onnx.ml", 3)])

@@ -115,16 +115,21 @@ def tree_features(seed, rows, features):
     return x
 
 
-def tree_regressor(seed, targets, modes, **attrs):
+def tree_regressor(seed, targets, modes, trees=6, **attrs):
     return Variant("TreeEnsembleRegressor", {"x": tree_features(seed, 64, 5)}, opset=13,
                    domain="ai.onnx.ml", domain_opset=3, n_targets=targets,
-                   **random_trees(seed, 6, 5, targets, 5, modes), **attrs)
+                   **random_trees(seed, trees, 5, targets, 5, modes), **attrs)
 
 
-def tree_classifier(seed, labels, modes, **attrs):
-    """A TreeEnsembleClassifier of len(labels) classes: random_trees' votes as class votes."""
+def tree_classifier(seed, labels, modes, voted=None, positive=False, **attrs):
+    """A TreeEnsembleClassifier of len(labels) classes: random_trees' votes as class votes; with
+    `voted`, every vote is for that class; with `positive`, the weights' magnitudes."""
     trees = random_trees(seed, 6, 5, len(labels), 5, modes)
     trees = {k.replace("target_", "class_"): val for k, val in trees.items()}
+    if voted is not None:
+        trees["class_ids"] = [voted] * len(trees["class_ids"])
+    if positive:
+        trees["class_weights"] = [abs(w) for w in trees["class_weights"]]
     return Variant("TreeEnsembleClassifier", {"x": tree_features(seed, 64, 5)}, outputs=("y", "z"),
                    opset=13, domain="ai.onnx.ml", domain_opset=3, classlabels_int64s=labels,
                    **trees, **attrs)
@@ -265,6 +270,9 @@ def variants():
     v["tree_regressor_average_logistic"] = tree_regressor(52, 2, every, aggregate_function="AVERAGE",
                                                           post_transform="LOGISTIC")
     v["tree_regressor_min"] = tree_regressor(53, 3, every, aggregate_function="MIN")
+    # Two trees: in some rows no tree votes for target 1 or 2, which then read 0, base or not.
+    v["tree_regressor_sparse_votes_base"] = tree_regressor(64, 3, every, trees=2,
+                                                           base_values=[1.0, 2.0, 3.0])
     v["tree_regressor_max_softmax"] = tree_regressor(54, 3, every, aggregate_function="MAX",
                                                      post_transform="SOFTMAX")
     v["tree_classifier_4"] = tree_classifier(55, [0, 1, 2, 3], every)
@@ -272,6 +280,20 @@ def variants():
                                                         base_values=[0.25, -0.5, 0.125])
     v["tree_classifier_logistic"] = tree_classifier(57, [1, 2, 3, 4, 5], ["BRANCH_LT"],
                                                     post_transform="LOGISTIC")
+    # Two classes, onnxruntime's rules: both classes voted (the label is 1 or 0, not a label), one
+    # voted class with positive weights (0.5 threshold) or mixed signs, one or two base values.
+    v["tree_classifier_2_both"] = tree_classifier(58, [3, 7], every)
+    v["tree_classifier_2_both_base2_softmax"] = tree_classifier(59, [0, 1], every,
+                                                                base_values=[0.5, -0.25],
+                                                                post_transform="SOFTMAX")
+    v["tree_classifier_2_voted1_positive"] = tree_classifier(60, [4, 9], every, voted=1,
+                                                             positive=True)
+    v["tree_classifier_2_voted0_logistic_base"] = tree_classifier(61, [0, 1], every, voted=0,
+                                                                  base_values=[0.3],
+                                                                  post_transform="LOGISTIC")
+    v["tree_classifier_2_voted1_mixed"] = tree_classifier(62, [5, 6], every, voted=1)
+    v["tree_classifier_2_voted1_base2"] = tree_classifier(63, [0, 1], every, voted=1,
+                                                          base_values=[0.2, 0.2])
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
