@@ -772,6 +772,14 @@ def ml_tree_classifier_one_class():
                  extra_opsets=[("ai.onnx.ml", 3)])
 
 
+@register
+def ml_scaler_bad_length():
+    # Scaler with two offsets for three features.
+    return model([node("Scaler", ["x"], ["y"], name="scaler", domain="ai.onnx.ml",
+                       offset=[1.0, 2.0], scale=[0.5])],
+                 [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
 TRAINING = "ai.onnx.preview.training"
 
 

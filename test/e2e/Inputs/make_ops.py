@@ -27,11 +27,13 @@ class Variant:
     """One model: graph inputs (name -> array), initializers, one node, output names."""
 
     def __init__(self, op, inputs, outputs=("y",), inits=None, opset=13, mlir=None,
-                 tol=(1e-4, 1e-5), domain="", domain_opset=None, **attrs):
+                 tol=(1e-4, 1e-5), domain="", domain_opset=None, out_type=None, **attrs):
         self.op, self.inputs, self.outputs = op, inputs, list(outputs)
         self.inits = inits or {}
         self.opset, self.mlir, self.tol, self.attrs = opset, mlir, tol, attrs
         self.domain, self.domain_opset = domain, domain_opset
+        # The outputs' element type where shape inference leaves it open (shape: the first input's).
+        self.out_type = out_type
 
 
 def rng(seed):
@@ -294,6 +296,13 @@ def variants():
     v["tree_classifier_2_voted1_mixed"] = tree_classifier(62, [5, 6], every, voted=1)
     v["tree_classifier_2_voted1_base2"] = tree_classifier(63, [0, 1], every, voted=1,
                                                           base_values=[0.2, 0.2])
+    # Scaler: per-feature offset and scale (int64 input cast to float), one value for all.
+    v["scaler_per_feature"] = Variant("Scaler", {"x": normal([5, 3], 65)}, domain="ai.onnx.ml",
+                                      domain_opset=1, out_type=TensorProto.FLOAT, offset=[0.5, -1.0, 2.0],
+                                      scale=[2.0, 0.25, -3.0])
+    v["scaler_int_one_value"] = Variant("Scaler", {"x": rng(66).integers(-9, 9, [4, 6]).astype(np.int64)},
+                                        domain="ai.onnx.ml", domain_opset=1, out_type=TensorProto.FLOAT,
+                                        offset=[1.5], scale=[0.5])
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
@@ -333,7 +342,9 @@ def build(name, var, out_dir):
     graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
                     for k, a in var.inputs.items()]
     # Output types are left to shape inference; "" marks an omitted optional output.
-    graph_outputs = [helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
+    graph_outputs = [helper.make_tensor_value_info(o, var.out_type, next(iter(var.inputs.values())).shape)
+                     if var.out_type
+                     else helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
     inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
     opsets = [helper.make_opsetid("", var.opset)]
