@@ -1,4 +1,4 @@
-"""Trains scikit-learn tree models (alone and after a scaler) on synthetic data, converts them with skl2onnx (as a user would),
+"""Trains scikit-learn tree and linear models (alone and after a scaler or normalizer) on synthetic data, converts them with skl2onnx (as a user would),
 compiles each with mie-compile, runs it with mie-run and compares every output with onnxruntime:
 labels exactly, scores and regression values within 1e-5 relative to the largest magnitude.
 The classical-ML counterpart of arch_zoo.py: models nobody here wrote, the converters' own graphs.
@@ -19,9 +19,22 @@ TOLERANCE = 1e-5
 
 
 def models():
-    from sklearn import ensemble, pipeline, preprocessing, tree
+    from sklearn import ensemble, linear_model, pipeline, preprocessing, svm, tree
     binary, multi = "binary", "multi"
     return {
+        "linear_regression": (linear_model.LinearRegression(), "regression"),
+        "ridge_multioutput": (linear_model.Ridge(alpha=0.5), "multioutput"),
+        "logistic_regression_binary": (linear_model.LogisticRegression(max_iter=500), binary),
+        "logistic_regression_multiclass": (linear_model.LogisticRegression(max_iter=500), multi),
+        "linear_svc_multiclass": (svm.LinearSVC(max_iter=5000), multi),
+        "sgd_classifier_binary": (linear_model.SGDClassifier(random_state=0), binary),
+        "scaler_logistic_regression": (pipeline.make_pipeline(
+            preprocessing.StandardScaler(), linear_model.LogisticRegression(max_iter=500)), multi),
+        "normalizer_ridge": (pipeline.make_pipeline(preprocessing.Normalizer(norm="l1"),
+                                                    linear_model.Ridge()), "regression"),
+        "normalizer_max_random_forest": (pipeline.make_pipeline(
+            preprocessing.Normalizer(norm="max"), ensemble.RandomForestRegressor(10, random_state=0)),
+            "regression"),
         "standard_scaler_random_forest": (pipeline.make_pipeline(
             preprocessing.StandardScaler(), ensemble.RandomForestClassifier(20, max_depth=6, random_state=0)),
             multi),
@@ -84,16 +97,26 @@ def main():
     table = models()
     names = args.models.split(",") if args.models else list(table)
     failed = skipped = 0
-    print(f"{'model':<36} {'trees':>5} {'result':<10} detail")
+    print(f"{'model':<36} {'trees':>5} {'result':<10} detail")  # trees: 1 for single trees and linear models
     for name in names:
         estimator, task = table[name]
         x, y = data(task, args.rows)
         x = x.astype(np.float32)
         estimator.fit(x, y)
         final = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator
-        options = {id(final): {"zipmap": False}} if task in ("binary", "multi") else None
+        # Probabilities as a tensor rather than ZipMap's maps (sequences of maps are not supported);
+        # converters without the option (LinearSVC) write no ZipMap.
+        opsets = {"": 17, "ai.onnx.ml": 3}
         try:
-            onx = to_onnx(estimator, x[:1], options=options, target_opset={"": 17, "ai.onnx.ml": 3})
+            try:
+                onx = to_onnx(estimator, x[:1], options={id(final): {"zipmap": False}},
+                              target_opset=opsets) if task in ("binary", "multi") else None
+            except (NameError, ValueError, RuntimeError) as e:
+                if "zipmap" not in str(e):
+                    raise
+                onx = None
+            if onx is None:
+                onx = to_onnx(estimator, x[:1], target_opset=opsets)
         except Exception as e:  # the converter's own failures are not ours; say so and go on
             skipped += 1
             print(f"{name:<36} {'':>5} {'NO ONNX':<10} skl2onnx failed: {str(e).splitlines()[0][:100]}")
@@ -109,7 +132,7 @@ def main():
         x_path = os.path.join(folder, "x.npy")
         np.save(x_path, x)
         package = os.path.join(folder, "model.mie")
-        trees = getattr(final, "n_estimators", getattr(final, "max_iter", 1))
+        trees = getattr(final, "n_estimators", None) or 1  # trees in an ensemble; 1 otherwise
         compiled = subprocess.run([os.path.join(args.build, "bin", "mie-compile"), path, "-o", package,
                                    f"--input-shape={input_name}={'x'.join(map(str, x.shape))}"],
                                   capture_output=True, text=True)

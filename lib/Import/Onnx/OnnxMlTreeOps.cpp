@@ -20,6 +20,7 @@
 
 #include "OnnxCompositeBuilder.h"
 #include "OnnxImporterInternal.h"
+#include "OnnxMlOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -28,6 +29,7 @@
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
 using namespace mlir::mie::onnx_import::composite;
+using mlir::mie::onnx_import::ml::postTransform;
 
 namespace {
 
@@ -259,31 +261,6 @@ Value aggregateLeaves(NodeImporter &n, Ops &o, Value leaves, const Forest &fores
   Value anyScore = o.reduce<ms::ReduceMaxOp>(o.cast(scores, et), {1}, false);
   return o.where(o.compare(ms::ComparePredicate::gt, anyScore, o.scalar(et, 0.0)), extreme,
                  o.scalar(et, 0.0));
-}
-
-/// NONE, LOGISTIC, SOFTMAX and SOFTMAX_ZERO over the targets of `y` [N, targets]; PROBIT is
-/// refused.
-FailureOr<Value> postTransform(NodeImporter &n, Ops &o, Value y, StringRef transform) {
-  Type et = typeOf(y).getElementType();
-  if (transform == "NONE")
-    return y;
-  if (transform == "LOGISTIC")
-    return o.op<ms::SigmoidOp>(y);
-  if (transform == "SOFTMAX")
-    return o.op<ms::SoftmaxOp>(y, uint64_t(1));
-  if (transform == "SOFTMAX_ZERO") {
-    // Softmax over the non-zero scores; zeros (|y| <= 1e-7) stay zero (onnxruntime's definition).
-    Value zero = o.scalar(et, 0.0);
-    Value nonZero = o.compare(ms::ComparePredicate::gt, o.op<ms::AbsOp>(y), o.scalar(et, 1e-7));
-    Value low = o.scalar(et, -INFINITY);
-    Value top = o.reduce<ms::ReduceMaxOp>(o.where(nonZero, y, low), {1}, true);
-    Value e = o.where(nonZero, o.op<ms::ExpOp>(o.sub(y, top)), zero);
-    Value sum = o.reduce<ms::ReduceSumOp>(e, {1}, true);
-    return o.where(nonZero, o.div(e, sum), zero);
-  }
-  n.unsupportedFeature() << "post_transform '" << transform
-                         << "' is not supported (NONE, LOGISTIC, SOFTMAX and SOFTMAX_ZERO are)";
-  return failure();
 }
 
 /// X as a rank-2 tensor in a float type the tables use: f32 for integer inputs.

@@ -780,6 +780,22 @@ def ml_scaler_bad_length():
                  [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
 
 
+@register
+def ml_linear_bad_coefficients():
+    # LinearRegressor with 5 coefficients for 2 targets of 3 features.
+    return model([node("LinearRegressor", ["x"], ["y"], name="linear", domain="ai.onnx.ml",
+                       coefficients=[1.0, 2.0, 3.0, 4.0, 5.0], intercepts=[0.0, 1.0], targets=2)],
+                 [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_normalizer_bad_norm():
+    # Normalizer with a norm that does not exist.
+    return model([node("Normalizer", ["x"], ["y"], name="normalizer", domain="ai.onnx.ml",
+                       norm="L3")],
+                 [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
 TRAINING = "ai.onnx.preview.training"
 
 

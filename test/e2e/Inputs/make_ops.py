@@ -27,13 +27,15 @@ class Variant:
     """One model: graph inputs (name -> array), initializers, one node, output names."""
 
     def __init__(self, op, inputs, outputs=("y",), inits=None, opset=13, mlir=None,
-                 tol=(1e-4, 1e-5), domain="", domain_opset=None, out_type=None, **attrs):
+                 tol=(1e-4, 1e-5), domain="", domain_opset=None, out_type=None, out_shape=None,
+                 **attrs):
         self.op, self.inputs, self.outputs = op, inputs, list(outputs)
         self.inits = inits or {}
         self.opset, self.mlir, self.tol, self.attrs = opset, mlir, tol, attrs
         self.domain, self.domain_opset = domain, domain_opset
-        # The outputs' element type where shape inference leaves it open (shape: the first input's).
-        self.out_type = out_type
+        # The outputs' element type where shape inference leaves it open, and their shape (default:
+        # the first input's).
+        self.out_type, self.out_shape = out_type, out_shape
 
 
 def rng(seed):
@@ -303,6 +305,30 @@ def variants():
     v["scaler_int_one_value"] = Variant("Scaler", {"x": rng(66).integers(-9, 9, [4, 6]).astype(np.int64)},
                                         domain="ai.onnx.ml", domain_opset=1, out_type=TensorProto.FLOAT,
                                         offset=[1.5], scale=[0.5])
+    # Linear models and Normalizer (ai.onnx.ml): several targets with a post transform, one target
+    # (onnxruntime leaves it untransformed), a classifier's many-class argmax and its one-score
+    # binary form ((1 - s, s), the second label where s > 0), the three norms with a zero row.
+    f32 = TensorProto.FLOAT
+    feats = normal([6, 4], 67)
+    coef = [round(float(c), 2) for c in normal([12], 68)]
+    v["linear_regressor_targets_logistic"] = Variant(
+        "LinearRegressor", {"x": feats}, domain="ai.onnx.ml", domain_opset=1, out_type=f32,
+        out_shape=[6, 3], coefficients=coef, intercepts=[0.5, -0.25, 1.0], targets=3,
+        post_transform="LOGISTIC")
+    v["linear_regressor_one_target"] = Variant(
+        "LinearRegressor", {"x": feats}, domain="ai.onnx.ml", domain_opset=1, out_type=f32,
+        out_shape=[6, 1], coefficients=coef[:4], intercepts=[0.5], post_transform="LOGISTIC")
+    v["linear_classifier_softmax"] = Variant(
+        "LinearClassifier", {"x": feats}, outputs=("y", "z"), domain="ai.onnx.ml", domain_opset=1,
+        coefficients=coef, intercepts=[0.5, -0.25, 1.0], classlabels_ints=[4, 8, 15],
+        post_transform="SOFTMAX")
+    v["linear_classifier_binary"] = Variant(
+        "LinearClassifier", {"x": feats}, outputs=("y", "z"), domain="ai.onnx.ml", domain_opset=1,
+        coefficients=coef[:4], intercepts=[0.1], classlabels_ints=[3, 9])
+    with_zero = np.concatenate([feats, np.zeros([1, 4], np.float32)])
+    for norm in ["MAX", "L1", "L2"]:
+        v["normalizer_" + norm.lower()] = Variant("Normalizer", {"x": with_zero}, domain="ai.onnx.ml",
+                                                  domain_opset=1, out_type=f32, norm=norm)
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
@@ -342,8 +368,8 @@ def build(name, var, out_dir):
     graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
                     for k, a in var.inputs.items()]
     # Output types are left to shape inference; "" marks an omitted optional output.
-    graph_outputs = [helper.make_tensor_value_info(o, var.out_type, next(iter(var.inputs.values())).shape)
-                     if var.out_type
+    out_shape = var.out_shape or next(iter(var.inputs.values())).shape
+    graph_outputs = [helper.make_tensor_value_info(o, var.out_type, out_shape) if var.out_type
                      else helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
     inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
