@@ -19,7 +19,7 @@ TOLERANCE = 1e-5
 
 
 def models():
-    from sklearn import ensemble, linear_model, pipeline, preprocessing, svm, tree
+    from sklearn import ensemble, impute, linear_model, pipeline, preprocessing, svm, tree
     binary, multi = "binary", "multi"
     return {
         "linear_regression": (linear_model.LinearRegression(), "regression"),
@@ -30,6 +30,8 @@ def models():
         "sgd_classifier_binary": (linear_model.SGDClassifier(random_state=0), binary),
         "scaler_logistic_regression": (pipeline.make_pipeline(
             preprocessing.StandardScaler(), linear_model.LogisticRegression(max_iter=500)), multi),
+        "imputer_logistic_regression": (pipeline.make_pipeline(
+            impute.SimpleImputer(strategy="median"), linear_model.LogisticRegression(max_iter=500)), multi),
         "normalizer_ridge": (pipeline.make_pipeline(preprocessing.Normalizer(norm="l1"),
                                                     linear_model.Ridge()), "regression"),
         "normalizer_max_random_forest": (pipeline.make_pipeline(
@@ -102,6 +104,8 @@ def main():
         estimator, task = table[name]
         x, y = data(task, args.rows)
         x = x.astype(np.float32)
+        if name.startswith("imputer_"):  # a few missing values to impute
+            x[np.random.default_rng(1).random(x.shape) < 0.05] = np.nan
         estimator.fit(x, y)
         final = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator
         # Probabilities as a tensor rather than ZipMap's maps (sequences of maps are not supported);

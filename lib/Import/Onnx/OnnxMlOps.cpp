@@ -2,10 +2,10 @@
 //
 // The classical-ML domain's ops that work on numeric tensors and map onto ms ops: Binarizer
 // (a comparison), ArrayFeatureExtractor (a gather along the last axis), Scaler ((x - offset) *
-// scale per feature), Normalizer, LinearRegressor and LinearClassifier (a MatMul by the
-// transposed coefficients), and the post transforms the models share. The tree ensembles are in
-// OnnxMlTreeOps.cpp. The string-keyed ops
-// (LabelEncoder on strings, ...) stay unsupported with the other STRING tensors.
+// scale per feature), Imputer (a select per feature), Normalizer, LinearRegressor and
+// LinearClassifier (a MatMul by the transposed coefficients), and the post transforms the models
+// share. The tree ensembles are in OnnxMlTreeOps.cpp. The string-keyed ops (LabelEncoder on
+// strings, ...) stay unsupported with the other STRING tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -244,6 +244,51 @@ LogicalResult importNormalizer(NodeImporter &n) {
   return finish(n, o, o.where(o.compare(ms::ComparePredicate::ne, d, zero), o.div(x, d), x));
 }
 
+/// Imputer: the elements of X equal to the replaced value (NaN: the NaNs) become the imputed value
+/// of their feature (X's last axis; one value for all or one per feature), in X's type: float
+/// values for float X, int64 ones for int64 X.
+LogicalResult importImputer(NodeImporter &n) {
+  auto floats = n.getFloats("imputed_value_floats");
+  auto ints = n.getInts("imputed_value_int64s");
+  double replacedFloat = n.getFloat("replaced_value_float", 0.0);
+  int64_t replacedInt = n.getInt("replaced_value_int64", 0);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  Type et = xType.getElementType();
+  bool isFloat = isa<FloatType>(et);
+  if (!isFloat && !et.isInteger(64))
+    return n.error() << "expects a float or int64 input, got " << xType;
+  SmallVector<double> values;
+  if (isFloat && floats)
+    values.assign(floats->begin(), floats->end());
+  else if (!isFloat && ints)
+    values.assign(ints->begin(), ints->end());
+  if (values.empty())
+    return n.error() << "needs imputed_value_" << (isFloat ? "floats" : "int64s") << " for a "
+                     << (isFloat ? "float" : "int64") << " input";
+  if (xType.getRank() < 1)
+    return n.error() << "expects an input of rank >= 1, got " << xType;
+  int64_t features = xType.getShape().back();
+  if (values.size() != 1 && static_cast<int64_t>(values.size()) != features)
+    return n.error() << "has " << values.size() << " imputed values for " << features
+                     << " features";
+  Ops o(n);
+  Value x = o.in(0);
+  Value imputed =
+      values.size() == 1
+          ? o.scalar(et, values[0])
+          : o.constant(
+                isFloat ? KnownTensor::fromFloats({features}, et, values)
+                        : KnownTensor::fromInts(
+                              {features}, et, SmallVector<int64_t>(values.begin(), values.end())));
+  Value missing = isFloat && std::isnan(replacedFloat)
+                      ? o.compare(ms::ComparePredicate::ne, x, x)
+                      : o.compare(ms::ComparePredicate::eq, x,
+                                  o.scalar(et, isFloat ? replacedFloat : double(replacedInt)));
+  return finish(n, o, o.where(missing, imputed, x));
+}
+
 } // namespace
 
 FailureOr<Value> mlir::mie::onnx_import::ml::postTransform(NodeImporter &n, Ops &o, Value y,
@@ -275,6 +320,7 @@ void mlir::mie::onnx_import::registerMlOps(OnnxOpTable &table) {
   table[domainOpKey(kMlDomain, "ArrayFeatureExtractor")] = {importArrayFeatureExtractor, 2, 2};
   table[domainOpKey(kMlDomain, "Scaler")] = {importScaler, 1, 1};
   table[domainOpKey(kMlDomain, "Normalizer")] = {importNormalizer, 1, 1};
+  table[domainOpKey(kMlDomain, "Imputer")] = {importImputer, 1, 1};
   table[domainOpKey(kMlDomain, "LinearRegressor")] = {importLinearRegressor, 1, 1};
   table[domainOpKey(kMlDomain, "LinearClassifier")] = {importLinearClassifier, 1, 1};
 }

@@ -796,6 +796,14 @@ def ml_normalizer_bad_norm():
                  [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
 
 
+@register
+def ml_imputer_no_values():
+    # Imputer of a float input with only int64 imputed values.
+    return model([node("Imputer", ["x"], ["y"], name="imputer", domain="ai.onnx.ml",
+                       imputed_value_int64s=[1])],
+                 [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
 TRAINING = "ai.onnx.preview.training"
 
 

@@ -329,6 +329,16 @@ def variants():
     for norm in ["MAX", "L1", "L2"]:
         v["normalizer_" + norm.lower()] = Variant("Normalizer", {"x": with_zero}, domain="ai.onnx.ml",
                                                   domain_opset=1, out_type=f32, norm=norm)
+    # Imputer: NaNs replaced per feature; an int64 sentinel replaced by one value.
+    holes = normal([5, 3], 69)
+    holes[[0, 2, 4], [1, 0, 2]] = np.nan
+    v["imputer_nan_per_feature"] = Variant("Imputer", {"x": holes}, domain="ai.onnx.ml",
+                                           domain_opset=1, out_type=f32,
+                                           imputed_value_floats=[1.5, -2.0, 0.25],
+                                           replaced_value_float=float("nan"))
+    v["imputer_int_sentinel"] = Variant("Imputer", {"x": rng(70).integers(-2, 3, [4, 5]).astype(np.int64)},
+                                        domain="ai.onnx.ml", domain_opset=1, out_type=TensorProto.INT64,
+                                        imputed_value_int64s=[7], replaced_value_int64=-1)
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
