@@ -592,7 +592,8 @@ FailureOr<Value> wrapPad(NodeImporter &n, Value x, ArrayRef<int64_t> pads) {
     // The gather's indices are built here: an axis of at most 2^24 after padding (and pads
     // bounded first, so the sum cannot overflow).
     constexpr int64_t kMaxWrapped = int64_t(1) << 24;
-    if (std::abs(begin) > kMaxWrapped || std::abs(end) > kMaxWrapped)
+    // (Compared without std::abs, which overflows on INT64_MIN.)
+    if (begin < -kMaxWrapped || begin > kMaxWrapped || end < -kMaxWrapped || end > kMaxWrapped)
       return n.error() << "wrap pads " << listToString(pads) << " must be at most 2^24";
     int64_t out = size + begin + end;
     if (out < 0 || out > kMaxWrapped || (size == 0 && out > 0))

@@ -706,6 +706,14 @@ def pad_wrap_reduce_bool():
 
 
 @register
+def pad_wrap_huge():
+    # Pad in wrap mode by INT64_MIN (found by fuzz_onnx_import: the bound check overflowed).
+    return model([node("Pad", ["x", "pads"], ["padded"], name="pad_wrap", mode="wrap")],
+                 [vi("x", [2, 3])], [vi("padded", None)],
+                 [ints("pads", [0, -2**63, 0, 4])], opset=20)
+
+
+@register
 def tfidf_bigrams():
     # TfIdfVectorizer, TF of two bigrams (output columns swapped) over int32 tokens [1, 5].
     return model([node("TfIdfVectorizer", ["x"], ["y"], name="tfidf", mode="TF",
