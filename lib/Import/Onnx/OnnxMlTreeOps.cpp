@@ -601,15 +601,14 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
     return failure();
   auto [leaves, scores] = *scored;
   Type et = typeOf(scores).getElementType();
-  Value scored01 = votedFor(n, o, leaves, forest, et); // [N, classes]
   if (classes == 2) {
     auto votes = n.getInts("class_ids");
     auto weights = floatsOrTensor(n, "class_weights");
     bool oneVotedClass = llvm::all_of(*votes, [&](int64_t c) { return c == (*votes)[0]; });
     bool allPositive = llvm::all_of(*weights, [](double w) { return w >= 0; });
-    FailureOr<std::pair<Value, Value>> out =
-        twoClassOutputs(n, o, scores, scored01, base.value_or(SmallVector<double>()), transform,
-                        oneVotedClass, allPositive, *labels);
+    FailureOr<std::pair<Value, Value>> out = twoClassOutputs(
+        n, o, scores, votedFor(n, o, leaves, forest, et), base.value_or(SmallVector<double>()),
+        transform, oneVotedClass, allPositive, *labels);
     if (failed(out) || o.failed())
       return failure();
     n.setOutput(0, out->first);
@@ -622,7 +621,7 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
     scores = o.add(scores, floatConstant(o, {1, classes}, *base, et));
     pick = scores; // every class is scored by its base value
   } else {
-    pick = o.where(scored01, scores, o.scalar(et, -INFINITY));
+    pick = o.where(votedFor(n, o, leaves, forest, et), scores, o.scalar(et, -INFINITY));
   }
   Value best = o.op<ms::ArgMaxOp>(pick, uint64_t(1), false, false); // [N]
   Type i64 = IntegerType::get(n.context(), 64);
