@@ -1,4 +1,6 @@
-"""Trains scikit-learn tree and linear models (alone and after a scaler or normalizer) on synthetic data, converts them with skl2onnx (as a user would),
+"""Trains scikit-learn models (trees, linear models, SVMs, neighbours, naive Bayes, clustering, PCA, MLPs,
+ensembles; alone and in pipelines after scalers, imputers, encoders) on synthetic data, converts them with
+skl2onnx (as a user would),
 compiles each with mie-compile, runs it with mie-run and compares every output with onnxruntime:
 labels exactly, scores and regression values within 1e-5 relative to the largest magnitude.
 The classical-ML counterpart of arch_zoo.py: models nobody here wrote, the converters' own graphs.
@@ -19,7 +21,8 @@ TOLERANCE = 1e-5
 
 
 def models():
-    from sklearn import ensemble, impute, linear_model, pipeline, preprocessing, svm, tree
+    from sklearn import (cluster, decomposition, discriminant_analysis, ensemble, impute, linear_model,
+                         naive_bayes, neighbors, neural_network, pipeline, preprocessing, svm, tree)
     binary, multi = "binary", "multi"
     return {
         "linear_regression": (linear_model.LinearRegression(), "regression"),
@@ -65,6 +68,49 @@ def models():
             ensemble.HistGradientBoostingRegressor(max_iter=30, random_state=0), "regression"),
         "random_forest_multioutput": (ensemble.RandomForestRegressor(20, max_depth=6, random_state=0),
                                       "multioutput"),
+        "svc_rbf_binary": (svm.SVC(), binary),
+        "svc_rbf_multiclass": (svm.SVC(), multi),
+        "svc_rbf_probability": (svm.SVC(probability=True, random_state=0), multi),
+        "svc_rbf_probability_binary": (svm.SVC(probability=True, random_state=0), binary),
+        "svc_linear_multiclass": (svm.SVC(kernel="linear"), multi),
+        "svc_poly_multiclass": (svm.SVC(kernel="poly", degree=3), multi),
+        "svc_sigmoid_binary": (svm.SVC(kernel="sigmoid"), binary),
+        "nu_svc_multiclass": (svm.NuSVC(), multi),
+        "svr_rbf": (svm.SVR(), "regression"),
+        "svr_linear": (svm.SVR(kernel="linear"), "regression"),
+        "nu_svr_poly": (svm.NuSVR(kernel="poly"), "regression"),
+        "one_class_svm": (svm.OneClassSVM(gamma="scale"), "regression"),
+        "scaler_svc": (pipeline.make_pipeline(preprocessing.StandardScaler(), svm.SVC()), multi),
+        "one_hot_logistic_regression": (pipeline.make_pipeline(
+            preprocessing.OneHotEncoder(handle_unknown="ignore"),
+            linear_model.LogisticRegression(max_iter=500)), "multi_categorical"),
+        "one_hot_error_random_forest": (pipeline.make_pipeline(
+            preprocessing.OneHotEncoder(), ensemble.RandomForestClassifier(10, random_state=0)),
+            "multi_categorical"),
+        "knn_classifier": (neighbors.KNeighborsClassifier(5), multi),
+        "knn_regressor": (neighbors.KNeighborsRegressor(5), "regression"),
+        "gaussian_nb": (naive_bayes.GaussianNB(), multi),
+        "multinomial_nb": (naive_bayes.MultinomialNB(), "multi_nonneg"),
+        "bernoulli_nb": (naive_bayes.BernoulliNB(), multi),
+        "lda": (discriminant_analysis.LinearDiscriminantAnalysis(), multi),
+        "kmeans": (cluster.KMeans(4, n_init=3, random_state=0), "cluster"),
+        "pca": (decomposition.PCA(4), "transform"),
+        "pca_logistic_regression": (pipeline.make_pipeline(
+            decomposition.PCA(5), linear_model.LogisticRegression(max_iter=500)), multi),
+        "polynomial_ridge": (pipeline.make_pipeline(preprocessing.PolynomialFeatures(2),
+                                                    linear_model.Ridge()), "regression"),
+        "kbins_logistic_regression": (pipeline.make_pipeline(
+            preprocessing.KBinsDiscretizer(4, encode="onehot-dense"),
+            linear_model.LogisticRegression(max_iter=500)), multi),
+        "mlp_classifier": (neural_network.MLPClassifier(hidden_layer_sizes=(16,), max_iter=300, random_state=0), multi),
+        "mlp_regressor": (neural_network.MLPRegressor(hidden_layer_sizes=(16,), max_iter=300, random_state=0), "regression"),
+        "adaboost_classifier": (ensemble.AdaBoostClassifier(n_estimators=20, random_state=0), multi),
+        "bagging_classifier": (ensemble.BaggingClassifier(n_estimators=5, random_state=0), multi),
+        "voting_classifier": (ensemble.VotingClassifier([
+            ("lr", linear_model.LogisticRegression(max_iter=500)),
+            ("rf", ensemble.RandomForestClassifier(10, random_state=0))], voting="soft",
+            flatten_transform=False), multi),
+        "isolation_forest": (ensemble.IsolationForest(n_estimators=20, random_state=0), "regression"),
     }
 
 
@@ -74,6 +120,11 @@ def data(task, rows, seed=0):
         return datasets.make_classification(rows, 8, n_informative=5, n_classes=2, random_state=seed)
     if task == "multi":
         return datasets.make_classification(rows, 8, n_informative=5, n_classes=4, random_state=seed)
+    if task in ("multi_nonneg", "multi_categorical"):
+        x, y = datasets.make_classification(rows, 8, n_informative=5, n_classes=4, random_state=seed)
+        return (np.abs(x) if task == "multi_nonneg" else np.clip(np.round(x + 2), 0, 4)), y
+    if task in ("cluster", "transform"):
+        return datasets.make_blobs(rows, 8, centers=4, random_state=seed)
     if task == "multioutput":
         x, y = datasets.make_regression(rows, 8, n_targets=3, random_state=seed)
         return x, y
@@ -114,7 +165,7 @@ def main():
         try:
             try:
                 onx = to_onnx(estimator, x[:1], options={id(final): {"zipmap": False}},
-                              target_opset=opsets) if task in ("binary", "multi") else None
+                              target_opset=opsets) if task.split("_")[0] in ("binary", "multi") else None
             except (NameError, ValueError, RuntimeError) as e:
                 if "zipmap" not in str(e):
                     raise

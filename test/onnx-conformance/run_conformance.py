@@ -351,16 +351,24 @@ def run_tool(cmd, timeout):
 
 
 DYNAMIC_INPUT = re.compile(r"unsupported dynamic input '([^']*)' of (\S+) at node '([^']*)'")
+COMES_FROM = re.compile(r"it comes from the graph inputs? ((?:'[^']*'(?:, )?)+)")
 
 
 def bound_inputs_for(model, text, graph_inputs):
     """The graph inputs to bind for a `unsupported dynamic input 'what' of Op at node 'N'` report:
-    the node's operand named `what` in the op's schema when that operand is a graph input, else the
+    those the report says the operand comes from; without that list (older compilers), the node's
+    operand named `what` in the op's schema when that operand is a graph input, else the
     integer graph inputs it is computed from (a shape tensor through Shape/Slice/Concat
     arithmetic); [] when there is no such report or nothing to bind."""
     m = DYNAMIC_INPUT.search(text)
     if not m:
         return []
+    # The compiler names the graph inputs the operand comes from (through any ops and subgraphs).
+    named = COMES_FROM.search(text[m.end():].split("\n", 1)[0])
+    if named:
+        found = [i for i in re.findall(r"'([^']*)'", named.group(1)) if i in graph_inputs]
+        if found:
+            return sorted(found)
     what, op_type, node_name = m.groups()
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
     try:

@@ -85,6 +85,7 @@ static const OnnxOpTable &opTable() {
     registerTrainingOps(t);
     registerMlOps(t);
     registerMlTreeOps(t);
+    registerMlSvmOps(t);
     return t;
   }();
   return table;
@@ -116,8 +117,15 @@ public:
   FailureOr<OwningOpRef<ModuleOp>> run();
 
   int64_t semanticOpset() const { return std::min(model.opset, kMaxOpset); }
+  int64_t domainVersion(StringRef domain) const {
+    return domain.empty() ? model.opset : model.opsets.lookup(domain);
+  }
   uint64_t maxTensorBytes() const { return opts.maxTensorBytes; }
   ValueEntry *lookup(StringRef name) const { return values.lookup(name); }
+  /// The graph inputs `v` is computed from, sorted: its operands' producers followed back (through
+  /// the regions of ms.if / ms.loop / ms.scan too) to the main function's arguments. For reports
+  /// that say which inputs --input-value would bind.
+  SmallVector<std::string> graphInputsBehind(Value v) const;
   ValueEntry &newEntry(RankedTensorType type, Location loc) {
     entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc, std::nullopt});
     return entries.back();
@@ -332,9 +340,8 @@ LogicalResult GraphImporter::sortNodes(const std::vector<OnnxNode> &nodes,
   if (order.size() != n) {
     for (size_t i = 0; i < n; ++i)
       if (indegree[i] != 0)
-        return emitError(nodeLoc(nodes[i].name))
-               << "graph has a cycle through " << nodes[i].opType << " node '" << nodes[i].name
-               << "'";
+        return emitError(nodeLoc(nodes[i].name)) << "graph has a cycle through " << nodes[i].opType
+                                                 << " node '" << nodes[i].name << "'";
   }
   return success();
 }
@@ -351,7 +358,7 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   auto it = table.find(domainOpKey(node.domain, node.opType));
   // Whether the op exists is a question of the model's own opset: an op introduced after
   // kMaxOpset (Gelu, opset 20) has one version only, so clamping its semantics changes nothing.
-  int64_t version = node.domain.empty() ? model.opset : model.opsets.lookup(node.domain);
+  int64_t version = domainVersion(node.domain);
   if (it == table.end() || version < it->second.sinceOpset) {
     reportUnsupported(node, loc);
     poisonOutputs(node);
@@ -417,8 +424,7 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
 
 LogicalResult GraphImporter::importBody(std::deque<OnnxTensor> &initializers,
                                         const std::vector<OnnxNode> &nodes,
-                                        function_ref<bool(StringRef)> isInput,
-                                        bool &hadError) {
+                                        function_ref<bool(StringRef)> isInput, bool &hadError) {
   for (OnnxTensor &tensor : initializers) {
     if (isInput(tensor.name))
       continue;
@@ -566,8 +572,9 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   }
   // An input of the same name as an initializer wins, as ONNX says.
   bool hadError = false;
-  if (failed(importBody(model.initializers, model.nodes,
-                        [&](StringRef name) { return values.count(name) != 0; }, hadError)))
+  if (failed(importBody(
+          model.initializers, model.nodes, [&](StringRef name) { return values.count(name) != 0; },
+          hadError)))
     return failure();
   if (failed(buildReturn()) || hadError)
     return failure();
@@ -603,6 +610,8 @@ NodeImporter::NodeImporter(GraphImporter &graph, const OnnxNode &node, Location 
     : graph(graph), onnxNode(node), location(loc), b(builder) {}
 
 int64_t NodeImporter::opset() const { return graph.semanticOpset(); }
+
+int64_t NodeImporter::domainOpset() const { return graph.domainVersion(onnxNode.domain); }
 
 bool NodeImporter::hasInput(unsigned i) const {
   return i < onnxNode.inputs.size() && !onnxNode.inputs[i].empty();
@@ -655,16 +664,53 @@ const KnownTensor *NodeImporter::constantData(unsigned i) {
   return nullptr;
 }
 
+SmallVector<std::string> GraphImporter::graphInputsBehind(Value v) const {
+  SmallVector<std::string> names;
+  llvm::DenseSet<Value> seen;
+  SmallVector<Value> todo = {v};
+  // Bounded: a report must not cost more than the import.
+  while (!todo.empty() && seen.size() < 100000) {
+    Value current = todo.pop_back_val();
+    if (!current || !seen.insert(current).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(current)) {
+      if (arg.getOwner() == body)
+        if (auto name =
+                func::FuncOp(func).getArgAttrOfType<StringAttr>(arg.getArgNumber(), "mie.name"))
+          names.push_back(name.str());
+      continue;
+    }
+    current.getDefiningOp()->walk(
+        [&](Operation *op) { llvm::append_range(todo, op->getOperands()); });
+  }
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 FailureOr<const KnownTensor *> NodeImporter::requireKnown(unsigned i, StringRef what) {
   if (!hasInput(i))
     return error() << what << " input is missing";
   if (const KnownTensor *value = constantData(i))
     return value;
   failedFlag = true;
-  return emitError(location) << "unsupported dynamic input '" << what << "' of " << opType()
-                             << " at node '" << name()
-                             << "': this compiler needs shape-determining inputs to be constants "
-                                "(initializers or Constant nodes)";
+  InFlightDiagnostic d = emitError(location)
+                         << "unsupported dynamic input '" << what << "' of " << opType()
+                         << " at node '" << name()
+                         << "': this compiler needs shape-determining inputs to be constants "
+                            "(initializers or Constant nodes)";
+  // Which graph inputs it comes from, so that the user knows what --input-value would bind.
+  const GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  SmallVector<std::string> inputs =
+      entry && entry->value ? graph.graphInputsBehind(entry->value) : SmallVector<std::string>();
+  if (!inputs.empty()) {
+    d << "; it comes from the graph input" << (inputs.size() > 1 ? "s " : " ");
+    llvm::interleave(
+        inputs, d, [&](const std::string &s) { d << "'" << s << "'"; }, ", ");
+    d << " (mie-compile --input-value=NAME=FILE compiles for one value of "
+      << (inputs.size() > 1 ? "them" : "it") << ")";
+  }
+  return d;
 }
 
 Value NodeImporter::foldCreated(Operation *op) {
@@ -969,16 +1015,17 @@ static LogicalResult bindInputValues(OnnxModel &model, MLIRContext &ctx,
   for (const auto &entry : opts.inputValues) {
     StringRef name = entry.getKey();
     const OnnxImportOptions::BoundInput &bound = entry.getValue();
-    auto input = llvm::find_if(model.inputs, [&](const OnnxGraphValue &v) { return v.name == name; });
+    auto input =
+        llvm::find_if(model.inputs, [&](const OnnxGraphValue &v) { return v.name == name; });
     if (input == model.inputs.end())
       return emitError(fileLoc) << "input value given for '" << name
                                 << "', which is not a graph input";
     if (opts.inputShapes.contains(name))
       return emitError(fileLoc) << "input '" << name << "' is given both a shape and a value";
     if (bound.dataType != input->dataType)
-      return emitError(fileLoc) << "input value for '" << name << "' (" << bound.source
-                                << ") is " << dataTypeName(bound.dataType)
-                                << ", but the model declares " << dataTypeName(input->dataType);
+      return emitError(fileLoc) << "input value for '" << name << "' (" << bound.source << ") is "
+                                << dataTypeName(bound.dataType) << ", but the model declares "
+                                << dataTypeName(input->dataType);
     Type elementType = elementTypeFor(&ctx, input->dataType);
     if (!elementType)
       return emitError(fileLoc) << "graph input '" << name << "' has unsupported element type "
@@ -1017,8 +1064,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mie::importOnnxModel(StringRef path, MLIR
                                                             const OnnxImportOptions &opts) {
   ctx.loadDialect<ms::MsDialect, func::FuncDialect>();
   OnnxModel model;
-  if (failed(readOnnxModel(path, ctx, opts, model)) ||
-      failed(bindInputValues(model, ctx, opts)))
+  if (failed(readOnnxModel(path, ctx, opts, model)) || failed(bindInputValues(model, ctx, opts)))
     return failure();
   GraphImporter importer(ctx, model, opts);
   return importer.run();

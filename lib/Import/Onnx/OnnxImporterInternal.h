@@ -280,6 +280,9 @@ public:
   StringRef opType() const { return onnxNode.opType; }
   StringRef name() const { return onnxNode.name; }
   int64_t opset() const;
+  /// The model's version of the node's own domain (ai.onnx.ml's for its ops; opset() for the
+  /// default domain, unclamped).
+  int64_t domainOpset() const;
   Location loc() const { return location; }
   OpBuilder &builder() { return b; }
   MLIRContext *context() { return b.getContext(); }
@@ -462,6 +465,7 @@ void registerDynamicShapeOps(OnnxOpTable &table);
 void registerTrainingOps(OnnxOpTable &table);
 void registerMlOps(OnnxOpTable &table);
 void registerMlTreeOps(OnnxOpTable &table);
+void registerMlSvmOps(OnnxOpTable &table);
 
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).

@@ -3,9 +3,10 @@
 // The classical-ML domain's ops that work on numeric tensors and map onto ms ops: Binarizer
 // (a comparison), ArrayFeatureExtractor (a gather along the last axis), Scaler ((x - offset) *
 // scale per feature), Imputer (a select per feature), Normalizer, LinearRegressor and
-// LinearClassifier (a MatMul by the transposed coefficients), and the post transforms the models
-// share. The tree ensembles are in OnnxMlTreeOps.cpp. The string-keyed ops (LabelEncoder on
-// strings, ...) stay unsupported with the other STRING tensors.
+// LinearClassifier (a MatMul by the transposed coefficients), OneHotEncoder and LabelEncoder on
+// numbers (comparisons and table lookups), and the post transforms the models share. The tree
+// ensembles are in OnnxMlTreeOps.cpp, the support vector machines in OnnxMlSvmOps.cpp. The
+// string-keyed forms (LabelEncoder on strings, ...) stay unsupported with the other STRING tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,9 @@
 
 #include "OnnxCompositeBuilder.h"
 #include "OnnxImporterInternal.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cmath>
 
@@ -98,20 +102,6 @@ LogicalResult importScaler(NodeImporter &n) {
   return finish(n, o, o.mul(o.sub(o.cast(o.in(0), f32), off), mul));
 }
 
-/// X [N, F] (a 1-D X is one row) in f32, as the linear models compute.
-FailureOr<Value> rowsOfFeatures(NodeImporter &n, Ops &o) {
-  if (failed(numericInput(n)))
-    return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() < 1 || xType.getRank() > 2 || !xType.hasStaticShape())
-    return n.unsupportedFeature() << "expects X of static shape [N, F] or [F], got " << xType,
-           failure();
-  Value x = o.cast(o.in(0), Float32Type::get(n.context()));
-  if (xType.getRank() == 1)
-    x = o.reshape(x, {1, xType.getDimSize(0)});
-  return x;
-}
-
 /// X W^T + b for `coefficients` [targets, F] and `intercepts` [targets] (none: 0).
 FailureOr<Value> linearScores(NodeImporter &n, Ops &o, Value x, ArrayRef<double> coefficients,
                               ArrayRef<double> intercepts, int64_t targets) {
@@ -147,7 +137,7 @@ LogicalResult importLinearRegressor(NodeImporter &n) {
   if (!coefficients)
     return n.error() << "needs coefficients";
   Ops o(n);
-  FailureOr<Value> x = rowsOfFeatures(n, o);
+  FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x))
     return failure();
   FailureOr<Value> y =
@@ -182,7 +172,7 @@ LogicalResult importLinearClassifier(NodeImporter &n) {
   if (transform == "PROBIT")
     return n.unsupportedFeature() << "post_transform 'PROBIT' is not supported";
   Ops o(n);
-  FailureOr<Value> x = rowsOfFeatures(n, o);
+  FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x))
     return failure();
   FailureOr<Value> scores = linearScores(n, o, *x, *coefficients, *intercepts, targets);
@@ -289,6 +279,220 @@ LogicalResult importImputer(NodeImporter &n) {
   return finish(n, o, o.where(missing, imputed, x));
 }
 
+/// OneHotEncoder: X's elements (cast to int64, as onnxruntime does for float and double X) against
+/// the categories cats_int64s: Y = X.shape + [categories] in f32, 1 where the element is the
+/// category (a category listed twice counts at its last position, as onnxruntime's map keeps it).
+/// With zeros = 0 onnxruntime fails a run that meets an unknown category; a package cannot fail
+/// from inside its kernels, so an unknown category gives a row of zeros here (the zeros = 1
+/// behaviour) and the compiler says so with a warning.
+LogicalResult importOneHotEncoder(NodeImporter &n) {
+  auto cats = n.getInts("cats_int64s");
+  int64_t zeros = n.getInt("zeros", 1);
+  if (n.hasFailed())
+    return failure();
+  if (n.hasAttr("cats_strings"))
+    return n.unsupportedFeature() << "has string categories (cats_strings): STRING tensors are "
+                                     "not supported";
+  if (!cats || cats->empty())
+    return n.error() << "needs categories (cats_int64s)";
+  if (failed(numericInput(n)))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  int64_t count = static_cast<int64_t>(cats->size());
+  SmallVector<int64_t> shape(xType.getShape()), wide(xType.getShape());
+  shape.push_back(1);
+  wide.push_back(count);
+  if (!isReasonableShape(wide) || product(wide) > (int64_t(1) << 28))
+    return n.unsupportedFeature() << "an output of " << count << " categories per element of "
+                                  << xType << " is too large";
+  if (zeros == 0)
+    emitWarning(n.loc()) << "OneHotEncoder node '" << n.name()
+                         << "' has zeros = 0: a value that is none of its categories gives a row "
+                            "of zeros here, where onnxruntime fails the run";
+  Type i64 = IntegerType::get(n.context(), 64), i1 = IntegerType::get(n.context(), 1);
+  llvm::DenseMap<int64_t, int64_t> last;
+  for (auto [i, c] : llvm::enumerate(*cats))
+    last[c] = static_cast<int64_t>(i);
+  SmallVector<int64_t> counted(count);
+  for (auto [i, c] : llvm::enumerate(*cats))
+    counted[i] = last[c] == static_cast<int64_t>(i);
+  Ops o(n);
+  Value x = o.reshape(o.cast(o.in(0), i64), shape);
+  Value hit = o.compare(ms::ComparePredicate::eq, x,
+                        o.constant(KnownTensor::fromInts({count}, i64, *cats)));
+  if (llvm::is_contained(counted, 0))
+    hit = o.op<ms::AndOp>(hit, o.constant(KnownTensor::fromInts({count}, i1, counted)));
+  return finish(n, o, o.cast(hit, Float32Type::get(n.context())));
+}
+
+/// A LabelEncoder key or value table: `<what>_tensor` (ai.onnx.ml 4), `<what>_int64s` or
+/// `<what>_floats`, as a 1-D known tensor; string tables are refused with the other STRING
+/// tensors.
+FailureOr<KnownTensor> encoderTable(NodeImporter &n, StringRef what) {
+  std::string asTensor = (what + "_tensor").str(), asInts = (what + "_int64s").str(),
+              asFloats = (what + "_floats").str(), asStrings = (what + "_strings").str();
+  int given = n.hasAttr(asTensor) + n.hasAttr(asInts) + n.hasAttr(asFloats) + n.hasAttr(asStrings);
+  if (given != 1)
+    return n.error() << "needs exactly one of " << asTensor << ", " << asInts << ", " << asFloats
+                     << " and " << asStrings,
+           failure();
+  if (n.hasAttr(asStrings))
+    return n.unsupportedFeature() << "has string " << what << " (" << asStrings
+                                  << "): STRING tensors are not supported",
+           failure();
+  if (n.hasAttr(asTensor)) {
+    OnnxTensor *tensor = n.getTensor(asTensor);
+    if (!tensor)
+      return failure();
+    Type et = tensor->type.getElementType();
+    if (!et.isF32() && !et.isF64() && !et.isSignlessInteger(64) && !et.isSignlessInteger(32) &&
+        !et.isSignlessInteger(16))
+      return n.error() << "expects " << asTensor << " of int64, int32, int16, float or double, got "
+                       << tensor->type,
+             failure();
+    KnownTensor known = knownFromBytes(tensor->type, tensor->blob.getData());
+    return known.reshaped({known.numElements()});
+  }
+  if (n.hasAttr(asInts)) {
+    SmallVector<int64_t> v = n.getInts(asInts).value_or(SmallVector<int64_t>());
+    return KnownTensor::fromInts({static_cast<int64_t>(v.size())},
+                                 IntegerType::get(n.context(), 64), v);
+  }
+  SmallVector<double> v = n.getFloats(asFloats).value_or(SmallVector<double>());
+  return KnownTensor::fromFloats({static_cast<int64_t>(v.size())}, Float32Type::get(n.context()),
+                                 v);
+}
+
+/// Key spans up to which LabelEncoder looks integer keys up in a dense table indexed by x - min
+/// instead of comparing every element with every key.
+constexpr int64_t kDenseKeySpan = 1 << 20;
+
+/// LabelEncoder on numbers (ai.onnx.ml 2 and 4): each element of X equal to a key becomes that
+/// key's value, any other the default (default_tensor, or default_int64 (-1) / default_float
+/// (-0.0) by the values' type). A NaN key matches NaN elements from ai.onnx.ml 4 on (before, none,
+/// as onnxruntime reads version 2). Integer keys over a compact range
+/// are looked up in a dense table; others are compared with every key.
+LogicalResult importLabelEncoder(NodeImporter &n) {
+  if (n.hasAttr("classes_strings"))
+    return n.unsupportedFeature() << "maps strings (classes_strings): STRING tensors are not "
+                                     "supported";
+  FailureOr<KnownTensor> keys = encoderTable(n, "keys");
+  if (failed(keys))
+    return failure();
+  FailureOr<KnownTensor> values = encoderTable(n, "values");
+  if (failed(values))
+    return failure();
+  int64_t count = keys->numElements();
+  if (count == 0 || values->numElements() != count)
+    return n.error() << "has " << count << " keys and " << values->numElements()
+                     << " values (one per key, at least one)";
+  RankedTensorType xType = n.inputType(0);
+  Type keyType = keys->type.getElementType(), valueType = values->type.getElementType();
+  if (xType.getElementType() != keyType)
+    return n.error() << "has keys of type " << keyType << " for an input of type " << xType;
+  bool floatKeys = keys->isFloat();
+  // The default value.
+  KnownTensor fallback;
+  if (n.hasAttr("default_tensor")) {
+    OnnxTensor *tensor = n.getTensor("default_tensor");
+    if (!tensor)
+      return failure();
+    if (tensor->type.getElementType() != valueType || tensor->type.getNumElements() != 1)
+      return n.error() << "expects a default_tensor of one " << valueType << ", got "
+                       << tensor->type;
+    fallback = knownFromBytes(tensor->type, tensor->blob.getData()).reshaped({});
+  } else if (values->isFloat()) {
+    fallback = KnownTensor::fromFloats({}, valueType, {n.getFloat("default_float", -0.0)});
+  } else {
+    fallback = KnownTensor::fromInts({}, valueType, {n.getInt("default_int64", -1)});
+  }
+  if (n.hasFailed())
+    return failure();
+  // Keys must be distinct (NaN once).
+  llvm::DenseSet<int64_t> seenInts;
+  llvm::DenseSet<uint64_t> seenFloats;
+  bool nanKey = false;
+  SmallVector<int64_t> nanColumn(count, 0);
+  for (int64_t k = 0; k < count; ++k) {
+    bool fresh;
+    if (floatKeys) {
+      double v = keys->floatAt(k);
+      if (std::isnan(v)) {
+        // A NaN key matches NaN from ai.onnx.ml 4 on (the spec); before, it matches nothing,
+        // as in onnxruntime.
+        fresh = !nanKey;
+        nanKey = n.domainOpset() >= 4;
+        nanColumn[k] = nanKey;
+      } else {
+        fresh = seenFloats.insert(llvm::bit_cast<uint64_t>(v == 0.0 ? 0.0 : v)).second;
+      }
+    } else {
+      fresh = seenInts.insert(keys->intAt(k)).second;
+    }
+    if (!fresh) {
+      InFlightDiagnostic d = n.error() << "lists the key ";
+      if (floatKeys)
+        d << keys->floatAt(k);
+      else
+        d << keys->intAt(k);
+      return d << " twice";
+    }
+  }
+
+  Ops o(n);
+  Value x = o.in(0);
+  Value fallbackValue = o.constant(fallback);
+  Value table = o.constant(*values);
+  Type i64 = IntegerType::get(n.context(), 64), i1 = IntegerType::get(n.context(), 1);
+  if (!floatKeys) {
+    int64_t low = *llvm::min_element(keys->ints), high = *llvm::max_element(keys->ints);
+    // high - low without overflow (+1 could wrap where the keys span all of int64).
+    uint64_t distance = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+    if (distance < static_cast<uint64_t>(
+                       std::min<int64_t>(kDenseKeySpan, std::max<int64_t>(1024, 4 * count)))) {
+      // Dense: slot x - low of a table of `slots` values and a table of which slots are keys.
+      int64_t slots = static_cast<int64_t>(distance) + 1;
+      SmallVector<int64_t> slotOf(slots, 0), isKey(slots, 0);
+      for (int64_t k = 0; k < count; ++k) {
+        slotOf[keys->intAt(k) - low] = k;
+        isKey[keys->intAt(k) - low] = 1;
+      }
+      Value lowValue = o.constant(KnownTensor::fromInts({}, keyType, {low}));
+      Value inRange =
+          o.op<ms::AndOp>(o.compare(ms::ComparePredicate::ge, x, lowValue),
+                          o.compare(ms::ComparePredicate::le, x,
+                                    o.constant(KnownTensor::fromInts({}, keyType, {high}))));
+      Value slot = o.cast(o.sub(o.where(inRange, x, lowValue), lowValue), i64);
+      Value key = o.op<ms::GatherOp>(o.constant(KnownTensor::fromInts({slots}, i64, slotOf)), slot,
+                                     uint64_t(0));
+      Value found = o.op<ms::AndOp>(
+          inRange, o.op<ms::GatherOp>(o.constant(KnownTensor::fromInts({slots}, i1, isKey)), slot,
+                                      uint64_t(0)));
+      return finish(n, o,
+                    o.where(found, o.op<ms::GatherOp>(table, key, uint64_t(0)), fallbackValue));
+    }
+  }
+  // Compare every element with every key: [..., keys].
+  SmallVector<int64_t> column(xType.getShape()), wide(xType.getShape());
+  column.push_back(1);
+  wide.push_back(count);
+  if (!isReasonableShape(wide) || product(wide) > (int64_t(1) << 28))
+    return n.unsupportedFeature() << "comparing " << xType << " with " << count
+                                  << " keys is too large";
+  Value xc = o.reshape(x, column);
+  Value hit = o.compare(ms::ComparePredicate::eq, xc, o.constant(*keys));
+  if (nanKey)
+    hit = o.op<ms::OrOp>(
+        hit, o.op<ms::AndOp>(o.compare(ms::ComparePredicate::ne, xc, xc),
+                             o.constant(KnownTensor::fromInts({count}, i1, nanColumn))));
+  Value hits = o.cast(hit, Float32Type::get(n.context()));
+  int64_t axis = xType.getRank();
+  Value found = o.compare(ms::ComparePredicate::gt, o.reduce<ms::ReduceMaxOp>(hits, {axis}, false),
+                          o.scalar(Float32Type::get(n.context()), 0.0));
+  Value key = o.op<ms::ArgMaxOp>(hits, uint64_t(axis), false, false);
+  return finish(n, o, o.where(found, o.op<ms::GatherOp>(table, key, uint64_t(0)), fallbackValue));
+}
+
 } // namespace
 
 FailureOr<Value> mlir::mie::onnx_import::ml::postTransform(NodeImporter &n, Ops &o, Value y,
@@ -315,6 +519,19 @@ FailureOr<Value> mlir::mie::onnx_import::ml::postTransform(NodeImporter &n, Ops 
   return failure();
 }
 
+FailureOr<Value> mlir::mie::onnx_import::ml::rowsOfFeatures(NodeImporter &n, Ops &o) {
+  if (failed(numericInput(n)))
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() < 1 || xType.getRank() > 2 || !xType.hasStaticShape())
+    return n.unsupportedFeature() << "expects X of static shape [N, F] or [F], got " << xType,
+           failure();
+  Value x = o.cast(o.in(0), Float32Type::get(n.context()));
+  if (xType.getRank() == 1)
+    x = o.reshape(x, {1, xType.getDimSize(0)});
+  return x;
+}
+
 void mlir::mie::onnx_import::registerMlOps(OnnxOpTable &table) {
   table[domainOpKey(kMlDomain, "Binarizer")] = {importBinarizer, 1, 1};
   table[domainOpKey(kMlDomain, "ArrayFeatureExtractor")] = {importArrayFeatureExtractor, 2, 2};
@@ -323,4 +540,6 @@ void mlir::mie::onnx_import::registerMlOps(OnnxOpTable &table) {
   table[domainOpKey(kMlDomain, "Imputer")] = {importImputer, 1, 1};
   table[domainOpKey(kMlDomain, "LinearRegressor")] = {importLinearRegressor, 1, 1};
   table[domainOpKey(kMlDomain, "LinearClassifier")] = {importLinearClassifier, 1, 1};
+  table[domainOpKey(kMlDomain, "OneHotEncoder")] = {importOneHotEncoder, 1, 1};
+  table[domainOpKey(kMlDomain, "LabelEncoder")] = {importLabelEncoder, 1, 1};
 }

@@ -1,7 +1,7 @@
 //===- OnnxMlOps.h - shared by the ai.onnx.ml importers ---------*- C++ -*-===//
 //
-// What OnnxMlOps.cpp and OnnxMlTreeOps.cpp share: the post transforms of the classifiers and
-// regressors.
+// What OnnxMlOps.cpp, OnnxMlTreeOps.cpp and OnnxMlSvmOps.cpp share: the post transforms of the
+// classifiers and regressors, and their input as rows of features.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,10 @@ namespace mlir::mie::onnx_import::ml {
 /// NONE, LOGISTIC, SOFTMAX and SOFTMAX_ZERO over the targets (axis 1) of `y` [N, targets], as
 /// onnxruntime computes them; PROBIT is refused at the node.
 FailureOr<Value> postTransform(NodeImporter &n, composite::Ops &o, Value y, StringRef transform);
+
+/// Input 0 as rows of features [N, F] in f32 (a 1-D X is one row), as the linear models and
+/// support vector machines compute; a non-numeric or dynamically shaped X is reported.
+FailureOr<Value> rowsOfFeatures(NodeImporter &n, composite::Ops &o);
 
 } // namespace mlir::mie::onnx_import::ml
 

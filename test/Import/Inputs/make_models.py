@@ -561,6 +561,16 @@ def reshape_dynamic_shape():
 
 
 @register
+def reshape_computed_shape():
+    # Reshape's shape computed from two graph inputs (Concat of `rows` and `cols` + 1).
+    return model([node("Add", ["cols", "one"], ["cols1"]),
+                  node("Concat", ["rows", "cols1"], ["shape"], axis=0),
+                  node("Reshape", ["input", "shape"], ["output"], name="r2")],
+                 [vi("input", [2, 3]), vi("rows", [1], I64), vi("cols", [1], I64)],
+                 [vi("output", None)], [ints("one", [1])])
+
+
+@register
 def clip_dynamic_min():
     return model([node("Clip", ["input", "lo"], ["output"], name="clip")],
                  [vi("input", [4]), vi("lo", [])], [vi("output", None)])
@@ -786,6 +796,77 @@ def ml_scaler_bad_length():
     return model([node("Scaler", ["x"], ["y"], name="scaler", domain="ai.onnx.ml",
                        offset=[1.0, 2.0], scale=[0.5])],
                  [vi("x", [2, 3])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_svm_classifier_probabilities():
+    # SVMClassifier, 3 classes (2 + 1 + 1 RBF support vectors of 2 features) with Platt
+    # coefficients: the one-vs-one scores, the votes and the pairwise coupling loop.
+    return model([node("SVMClassifier", ["x"], ["label", "probabilities"], name="svc",
+                       domain="ai.onnx.ml", classlabels_ints=[4, 8, 15], vectors_per_class=[2, 1, 1],
+                       kernel_type="RBF", kernel_params=[0.5, 0.0, 0.0],
+                       support_vectors=[0.0, 1.0, 1.0, 0.0, 2.0, 2.0, -1.0, 0.5],
+                       coefficients=[1.0, 0.5, -1.0, -0.5, 0.25, 0.75, 1.0, -1.0],
+                       rho=[0.1, -0.2, 0.3], prob_a=[-2.0, -1.5, -1.0], prob_b=[0.1, 0.0, -0.1])],
+                 [vi("x", [5, 2])], [vi("label", None, TensorProto.INT64), vi("probabilities", None)],
+                 extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_svm_regressor_bad_vectors():
+    # SVMRegressor with 3 support vectors declared and 5 values for 2 features.
+    return model([node("SVMRegressor", ["x"], ["y"], name="svr", domain="ai.onnx.ml",
+                       n_supports=3, kernel_type="RBF", kernel_params=[0.5, 0.0, 0.0],
+                       support_vectors=[1.0, 2.0, 3.0, 4.0, 5.0], coefficients=[1.0, 1.0, 1.0],
+                       rho=[0.0])],
+                 [vi("x", [2, 2])], [vi("y", None)], extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_svm_classifier_string_labels():
+    # SVMClassifier with string class labels.
+    return model([node("SVMClassifier", ["x"], ["label", "scores"], name="svc", domain="ai.onnx.ml",
+                       classlabels_strings=["a", "b"], coefficients=[1.0, -1.0, 0.5, 0.5],
+                       rho=[0.0], kernel_params=[0.0, 0.0, 0.0])],
+                 [vi("x", [2, 2])], [vi("label", None, TensorProto.INT64), vi("scores", None)],
+                 extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_one_hot_zeros0():
+    # OneHotEncoder with zeros = 0 (onnxruntime fails on an unknown category; mie warns).
+    return model([node("OneHotEncoder", ["x"], ["y"], name="onehot", domain="ai.onnx.ml",
+                       cats_int64s=[2, 5, 7], zeros=0)],
+                 [vi("x", [4], TensorProto.INT64)], [vi("y", None)],
+                 extra_opsets=[("ai.onnx.ml", 1)])
+
+
+@register
+def ml_label_encoder_duplicate_key():
+    # LabelEncoder listing the key 3 twice.
+    return model([node("LabelEncoder", ["x"], ["y"], name="labels", domain="ai.onnx.ml",
+                       keys_int64s=[1, 3, 3], values_int64s=[10, 30, 31])],
+                 [vi("x", [4], TensorProto.INT64)], [vi("y", None)],
+                 extra_opsets=[("ai.onnx.ml", 2)])
+
+
+@register
+def ml_label_encoder_scattered():
+    # LabelEncoder on int64 keys too far apart for a dense table: compared with every key.
+    return model([node("LabelEncoder", ["x"], ["y"], name="labels", domain="ai.onnx.ml",
+                       keys_int64s=[-5000000, 7, 90000000], values_floats=[0.5, 1.5, 2.5],
+                       default_float=-1.0)],
+                 [vi("x", [4], TensorProto.INT64)], [vi("y", None)],
+                 extra_opsets=[("ai.onnx.ml", 2)])
+
+
+@register
+def ml_label_encoder_strings():
+    # LabelEncoder mapping strings to int64.
+    return model([node("LabelEncoder", ["x"], ["y"], name="labels", domain="ai.onnx.ml",
+                       keys_int64s=[1, 2], values_strings=["a", "b"])],
+                 [vi("x", [4], TensorProto.INT64)], [vi("y", None)],
+                 extra_opsets=[("ai.onnx.ml", 2)])
 
 
 @register

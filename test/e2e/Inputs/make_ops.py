@@ -119,6 +119,66 @@ def tree_features(seed, rows, features):
     return x
 
 
+def svm_variants():
+    """SVMClassifier / SVMRegressor models over x [12, 4] with random support vectors (libsvm's
+    layout: coefficients [classes - 1, vectors], one rho per pair of classes)."""
+    feats = normal([12, 4], 80)
+    ml = dict(domain="ai.onnx.ml", domain_opset=1)
+    v = {}
+
+    def classifier(seed, per_class, kernel, params, **attrs):
+        vectors = int(sum(per_class))
+        classes = len(per_class)
+        g = rng(seed)
+        scores = classes if "prob_a" in attrs or classes == 2 else classes * (classes - 1) // 2
+        return Variant("SVMClassifier", {"x": feats}, outputs=("y", "z"), **ml,
+                       out_type=[TensorProto.INT64, TensorProto.FLOAT], out_shape=[[12], [12, scores]],
+                       classlabels_ints=[int(c) for c in g.choice(50, classes, replace=False)],
+                       vectors_per_class=per_class, kernel_type=kernel, kernel_params=params,
+                       support_vectors=[round(float(c), 3) for c in g.standard_normal(vectors * 4)],
+                       coefficients=[round(float(c), 3) for c in g.standard_normal((classes - 1) * vectors)],
+                       rho=[round(float(c), 3) for c in g.standard_normal(classes * (classes - 1) // 2)],
+                       **attrs)
+
+    v["svm_classifier_rbf_4"] = classifier(81, [3, 2, 4, 2], "RBF", [0.3, 0.0, 0.0])
+    v["svm_classifier_poly_3_softmax"] = classifier(82, [2, 3, 2], "POLY", [0.5, 1.0, 3.0],
+                                                    post_transform="SOFTMAX")
+    v["svm_classifier_sigmoid_probabilities"] = classifier(
+        83, [3, 3, 2], "SIGMOID", [0.2, 0.1, 0.0], prob_a=[-1.5, -2.0, -0.75], prob_b=[0.1, -0.2, 0.05])
+    v["svm_classifier_linear_2"] = classifier(84, [3, 4], "LINEAR", [0.0, 0.0, 0.0])
+    v["svm_classifier_rbf_2_logistic"] = classifier(85, [2, 3], "RBF", [0.5, 0.0, 0.0],
+                                                    post_transform="LOGISTIC")
+    v["svm_classifier_rbf_2_probabilities"] = classifier(86, [4, 3], "RBF", [0.25, 0.0, 0.0],
+                                                         prob_a=[-2.5], prob_b=[0.3])
+    g = rng(87)
+    v["svm_classifier_liblinear_3"] = Variant(
+        "SVMClassifier", {"x": feats}, outputs=("y", "z"), **ml, classlabels_ints=[0, 1, 2],
+        out_type=[TensorProto.INT64, TensorProto.FLOAT], out_shape=[[12], [12, 3]],
+        coefficients=[round(float(c), 3) for c in g.standard_normal(12)], rho=[0.25],
+        kernel_params=[0.0, 0.0, 0.0],
+        post_transform="LOGISTIC")
+    v["svm_classifier_liblinear_2"] = Variant(
+        "SVMClassifier", {"x": feats}, outputs=("y", "z"), **ml, classlabels_ints=[5, 6],
+        out_type=[TensorProto.INT64, TensorProto.FLOAT], out_shape=[[12], [12, 2]],
+        coefficients=[round(float(c), 3) for c in g.standard_normal(8)], rho=[-0.1],
+        kernel_params=[0.0, 0.0, 0.0])
+    f32 = TensorProto.FLOAT
+    v["svm_regressor_rbf"] = Variant(
+        "SVMRegressor", {"x": feats}, **ml, out_type=f32, out_shape=[12, 1], n_supports=5,
+        kernel_type="RBF", kernel_params=[0.4, 0.0, 0.0],
+        support_vectors=[round(float(c), 3) for c in g.standard_normal(20)],
+        coefficients=[round(float(c), 3) for c in g.standard_normal(5)], rho=[0.5])
+    v["svm_regressor_poly_one_class"] = Variant(
+        "SVMRegressor", {"x": feats}, **ml, out_type=f32, out_shape=[12, 1], n_supports=6,
+        kernel_type="POLY", kernel_params=[0.3, 0.5, 2.0], one_class=1,
+        support_vectors=[round(float(c), 3) for c in g.standard_normal(24)],
+        coefficients=[round(float(c), 3) for c in g.standard_normal(6)], rho=[-0.2])
+    v["svm_regressor_liblinear"] = Variant(
+        "SVMRegressor", {"x": feats}, **ml, out_type=f32, out_shape=[12, 1],
+        coefficients=[0.5, -1.25, 2.0, 0.75], rho=[0.125], kernel_params=[0.0, 0.0, 0.0])
+    return v
+
+
 def tree_regressor(seed, targets, modes, trees=6, **attrs):
     return Variant("TreeEnsembleRegressor", {"x": tree_features(seed, 64, 5)}, opset=13,
                    domain="ai.onnx.ml", domain_opset=3, n_targets=targets,
@@ -339,6 +399,44 @@ def variants():
     v["imputer_int_sentinel"] = Variant("Imputer", {"x": rng(70).integers(-2, 3, [4, 5]).astype(np.int64)},
                                         domain="ai.onnx.ml", domain_opset=1, out_type=TensorProto.INT64,
                                         imputed_value_int64s=[7], replaced_value_int64=-1)
+    # Support vector machines (ai.onnx.ml): libsvm's one-vs-one classifier with each kernel, Platt
+    # probabilities coupled over 3 classes, the two-class score forms ((-s, s) without a
+    # transform, (1 - s, s) with one), liblinear's form (no support vectors); regressors with
+    # support vectors, one_class, and liblinear's form.
+    v.update(svm_variants())
+    # OneHotEncoder: float input cast to int64, an unknown value (a row of zeros), a category
+    # listed twice (its last position). LabelEncoder: int64 keys over a compact range (a dense
+    # table), scattered int64 keys (compared with each), float keys with NaN (which matches NaN
+    # from ai.onnx.ml 4 on, nothing before), and ai.onnx.ml 4's tensor attributes.
+    v["one_hot_encoder"] = Variant(
+        "OneHotEncoder", {"x": np.array([[1.0, 3.7, -2.0], [9.0, 3.0, 5.0]], np.float32)},
+        domain="ai.onnx.ml", domain_opset=1, out_type=TensorProto.FLOAT, out_shape=[2, 3, 5],
+        cats_int64s=[3, 1, -2, 5, 3], zeros=1)
+    keys = rng(71).choice(40, 12, replace=False).astype(np.int64)
+    v["label_encoder_dense_int_to_float"] = Variant(
+        "LabelEncoder", {"x": rng(72).integers(-5, 45, [4, 6]).astype(np.int64)}, domain="ai.onnx.ml",
+        domain_opset=2, out_type=TensorProto.FLOAT, keys_int64s=keys.tolist(),
+        values_floats=[float(k) * 0.5 + 1 for k in keys], default_float=-7.5)
+    scattered = [3, -1000000, 10**12, 77, -(2**62)]
+    v["label_encoder_scattered_int"] = Variant(
+        "LabelEncoder", {"x": i64([[3, 77, 5], [-(2**62), 10**12, -1000000], [0, 3, -(2**63)]])},
+        domain="ai.onnx.ml", domain_opset=2, out_type=TensorProto.INT64, keys_int64s=scattered,
+        values_int64s=[10, 20, 30, 40, 50])
+    v["label_encoder_float_nan_key"] = Variant(
+        "LabelEncoder", {"x": np.array([0.5, np.nan, -1.25, 2.0, 0.0, 7.0], np.float32)},
+        domain="ai.onnx.ml", domain_opset=2, out_type=TensorProto.INT64,
+        keys_floats=[0.5, float("nan"), -1.25, 2.0], values_int64s=[1, 2, 3, 4], default_int64=-9)
+    v["label_encoder_4_float_nan_key"] = Variant(
+        "LabelEncoder", {"x": np.array([0.5, np.nan, -1.25, 2.0, 0.0, 7.0], np.float32)},
+        domain="ai.onnx.ml", domain_opset=4, out_type=TensorProto.INT64,
+        keys_tensor=helper.make_tensor("k", TensorProto.FLOAT, [3], [np.nan, 0.5, 7.0]),
+        values_tensor=helper.make_tensor("v", TensorProto.INT64, [3], [5, 6, 7]))
+    v["label_encoder_tensors"] = Variant(
+        "LabelEncoder", {"x": i64([[4, 8], [15, 16], [23, 42]])}, domain="ai.onnx.ml",
+        domain_opset=4, out_type=TensorProto.FLOAT,
+        keys_tensor=helper.make_tensor("k", TensorProto.INT64, [4], [4, 15, 42, 16]),
+        values_tensor=helper.make_tensor("v", TensorProto.FLOAT, [4], [0.5, 1.5, 2.5, 3.5]),
+        default_tensor=helper.make_tensor("d", TensorProto.FLOAT, [1], [-1.0]))
     v["tree_ensemble_member"] = Variant(
         "TreeEnsemble", {"x": np.array([[1.0, 0.5, 3.0], [2.0, np.nan, 0.0], [4.0, 1.5, -1.0],
                                          [3.0, 2.5, 2.0], [np.nan, 0.5, 1.0]], np.float32)},
@@ -378,9 +476,15 @@ def build(name, var, out_dir):
     graph_inputs = [helper.make_tensor_value_info(k, DTYPES[a.dtype], a.shape)
                     for k, a in var.inputs.items()]
     # Output types are left to shape inference; "" marks an omitted optional output.
+    # (A list of types goes with a list of shapes, one per output.)
     out_shape = var.out_shape or next(iter(var.inputs.values())).shape
-    graph_outputs = [helper.make_tensor_value_info(o, var.out_type, out_shape) if var.out_type
-                     else helper.make_empty_tensor_value_info(o) for o in var.outputs if o]
+    outputs = [o for o in var.outputs if o]
+    if isinstance(var.out_type, list):
+        graph_outputs = [helper.make_tensor_value_info(o, t, sh)
+                         for o, t, sh in zip(outputs, var.out_type, var.out_shape)]
+    else:
+        graph_outputs = [helper.make_tensor_value_info(o, var.out_type, out_shape) if var.out_type
+                         else helper.make_empty_tensor_value_info(o) for o in outputs]
     inits = [numpy_helper.from_array(a, k) for k, a in var.inits.items()]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs, initializer=inits)
     opsets = [helper.make_opsetid("", var.opset)]
