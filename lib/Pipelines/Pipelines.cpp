@@ -27,6 +27,9 @@ using namespace mlir;
 using namespace mlir::mie;
 
 void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion, bool integerQdq) {
+  // The importer's composite ops (depth_to_space, trilu, ...) become primitives first: nothing
+  // after this pass, and no lowering, needs to know them.
+  pm.addNestedPass<func::FuncOp>(ms::createMsDecomposePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Out of ms.loop / ms.scan bodies: what does not depend on the iteration runs once.
@@ -43,8 +46,7 @@ void mlir::mie::buildMsPrePrecisionPipeline(OpPassManager &pm, bool fusion, bool
 }
 
 void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, unsigned maxFusedOps,
-                                             const PrecisionOptions &precision,
-                                             StringRef layout) {
+                                             const PrecisionOptions &precision, StringRef layout) {
   // Precision assignment sits between recognition and fusion. After: batch norms must be folded
   // into the conv weights while they are f32 (the folding reads f32 only, and folding in f32 then
   // rounding once loses less than rounding twice), and layer_norm/softmax/gelu/attention must be
@@ -252,9 +254,8 @@ static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
           : TargetAttr::get(module.getContext(), TargetKind::cpu,
                             target.arch == "x86_64" ? "x86-64" : target.arch, target.features);
   module->setAttr(MieDialect::getTargetAttrName(), attr);
-  return runPipeline(module, options, [&](OpPassManager &pm) {
-    buildMsToMiePipeline(pm, options.cudaLibraries);
-  });
+  return runPipeline(module, options,
+                     [&](OpPassManager &pm) { buildMsToMiePipeline(pm, options.cudaLibraries); });
 }
 
 /// The cuda lowering of a module after lowerToMie: cubins (format "bin", through the toolkit's
@@ -271,15 +272,15 @@ static LogicalResult lowerForCuda(ModuleOp module, const CompileOptions &options
   if (failed(toolkit))
     return emitError(module.getLoc()) << "target '" << target.name << "': " << error, failure();
   cuda.toolkit = *toolkit;
-  return runPipeline(module, options,
-                     [&](OpPassManager &pm) { buildMieToCudaPipeline(pm, cuda); });
+  return runPipeline(module, options, [&](OpPassManager &pm) { buildMieToCudaPipeline(pm, cuda); });
 }
 
 /// The rest of a package target after lowerToMie: plan, LLVM, shared object. Dispatches on the
 /// target's kind.
-static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const CompileOptions &options,
-                                                       const PackageTarget &target,
-                                                       size_t numInputs) {
+static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module,
+                                                      const CompileOptions &options,
+                                                      const PackageTarget &target,
+                                                      size_t numInputs) {
   FailureOr<PackagePlan> plan = readPlan(module);
   if (failed(plan))
     return failure();
@@ -306,9 +307,8 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module, const Com
 }
 
 FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
-                                                          const CompileOptions &options,
-                                                          const CpuTarget &cpu,
-                                                          size_t numInputs) {
+                                                           const CompileOptions &options,
+                                                           const CpuTarget &cpu, size_t numInputs) {
   CompileOptions quiet = options;
   quiet.printIRAfterAll = false;
   PackageTarget target = makeCpuPackageTarget(cpu);
@@ -319,11 +319,9 @@ FailureOr<PackageTargetCode> mlir::mie::compileMsForTarget(ModuleOp msModule,
 
 /// --precision=auto up to the optimized ms graph: the graph prepared once, the search (which
 /// marks the products it keeps in f32), then assignment under mixed and fusion.
-static FailureOr<AutoPrecisionOutcome> runAutoPrecision(ModuleOp module,
-                                                        const CompileOptions &options,
-                                                        ArrayRef<CpuTarget> targets,
-                                                        PrecisionOptions mixed, bool integerQdq,
-                                                        StringRef layout) {
+static FailureOr<AutoPrecisionOutcome>
+runAutoPrecision(ModuleOp module, const CompileOptions &options, ArrayRef<CpuTarget> targets,
+                 PrecisionOptions mixed, bool integerQdq, StringRef layout) {
   if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
         buildMsPrePrecisionPipeline(pm, options.fusion, integerQdq);
       })))
@@ -386,8 +384,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   for (const PackageTarget &t : *targets)
     if (t.isCpu())
       cpuTargets.push_back(t.host);
-  if (targets->size() > 1 && options.emit != EmitKind::Package && options.emit != EmitKind::Import &&
-      options.emit != EmitKind::Ms)
+  if (targets->size() > 1 && options.emit != EmitKind::Package &&
+      options.emit != EmitKind::Import && options.emit != EmitKind::Ms)
     return emitError(module.getLoc(), "several targets make a package; --emit=mie, llvm, asm and "
                                       "obj take one target"),
            failure();
@@ -423,8 +421,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return failure();
   }
   if (options.precisionReport)
-    *options.precisionReport = autoOutcome ? autoPrecisionReport(module, *autoOutcome)
-                                           : buildPrecisionReport(module);
+    *options.precisionReport =
+        autoOutcome ? autoPrecisionReport(module, *autoOutcome) : buildPrecisionReport(module);
   if (autoOutcome && options.autoPrecisionSummary)
     *options.autoPrecisionSummary = llvm::formatv(
         "auto precision: {0} of {1} products kept in f32, the rest in {2}; measured error "
@@ -449,6 +447,23 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
                    << out.name << "' has a data-dependent shape, which target '" << t.name
                    << "' does not support (cpu targets only)",
                failure();
+
+  // Control flow would be host-side loops and branches around kernel launches, which the cuda
+  // lowering does not build (it maps straight-line kernels; docs/cuda.md).
+  for (const PackageTarget &t : *targets) {
+    if (!t.isCuda())
+      continue;
+    Operation *flow = nullptr;
+    module.walk([&](Operation *op) {
+      if (isa<ms::LoopOp, ms::IfOp, ms::ScanOp>(op) && !flow)
+        flow = op;
+    });
+    if (flow)
+      return flow->emitError("control flow ('")
+                 << flow->getName() << "', from ONNX Loop / If / Scan or an op built on them) "
+                 << "is not supported on target '" << t.name << "' (cpu targets only)",
+             failure();
+  }
 
   if (options.emit == EmitKind::Package) {
     // Every target starts from the same optimized ms graph; the last one may consume the module.
@@ -491,11 +506,10 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
       if (failed(error))
         return failure();
       if (*error > options.precision.accuracyBudget)
-        return emitError(module.getLoc())
-                   << llvm::formatv("--precision=auto: the final package's error {0:e2} exceeds "
-                                    "the budget {1:e1} (the search measured {2:e2})",
-                                    *error, options.precision.accuracyBudget,
-                                    autoOutcome->record.error),
+        return emitError(module.getLoc()) << llvm::formatv(
+                   "--precision=auto: the final package's error {0:e2} exceeds "
+                   "the budget {1:e1} (the search measured {2:e2})",
+                   *error, options.precision.accuracyBudget, autoOutcome->record.error),
                failure();
     }
     return package;

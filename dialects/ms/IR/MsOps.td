@@ -15,5 +15,6 @@ include "dialects/ms/IR/MsFusionOps.td"
 include "dialects/ms/IR/MsRecurrentOps.td"
 include "dialects/ms/IR/MsControlFlowOps.td"
 include "dialects/ms/IR/MsDynamicShapeOps.td"
+include "dialects/ms/IR/MsCompositeOps.td"
 
 #endif // MS_OPS_TD

@@ -10,6 +10,19 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
+  let summary = "Expand the composite ops the importer emits into ms primitives";
+  let description = [{
+    The importer maps some ONNX ops one-to-one onto composite ms ops with ONNX's semantics
+    (dialects/ms/IR/MsCompositeOps.td) instead of expanding them itself; this pass, first in the
+    pipeline, rewrites each into primitives that the rest of the pipeline fuses and lowers:
+    - `ms.depth_to_space` / `ms.space_to_depth`: reshape, transpose, reshape;
+    - `ms.trilu`: a select between the input and zero on `column - row >= k` (`<= k` lower), the
+      row and column indices as broadcast constants.
+  }];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
 def MsFoldBatchNormPass : Pass<"ms-fold-batchnorm", "func::FuncOp"> {
   let summary = "Fold inference batch_norm and per-channel Mul/Add by constants into conv weights";
   let description = [{

@@ -65,8 +65,8 @@ LogicalResult importTile(NodeImporter &n) {
     if (failed(axis))
       return failure();
     if (tiles->size() != 1 || axis->size() != 1)
-      return n.error() << "tiles and axis must have one element each, got "
-                       << listToString(*tiles) << " and " << listToString(*axis);
+      return n.error() << "tiles and axis must have one element each, got " << listToString(*tiles)
+                       << " and " << listToString(*axis);
     FailureOr<int64_t> normalized = normalizeAxis(n, axis->front(), xType.getRank());
     if (failed(normalized))
       return failure();
@@ -101,8 +101,8 @@ LogicalResult importTile(NodeImporter &n) {
   return finish(n, o, tiled);
 }
 
-/// DepthToSpace: [N, C, H, W] -> [N, C / b^2, H * b, W * b]. DCR reads the channel as
-/// (bh, bw, c), CRD as (c, bh, bw).
+/// DepthToSpace: [N, C, H, W] -> [N, C / b^2, H * b, W * b] as ms.depth_to_space (DCR reads the
+/// channel as (bh, bw, c), CRD as (c, bh, bw)); ms-decompose expands it.
 LogicalResult importDepthToSpace(NodeImporter &n) {
   int64_t b = n.getInt("blocksize", 0);
   std::string mode = n.getString("mode", "DCR");
@@ -113,22 +113,16 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
     return n.error() << "expects a 4-D input, got " << xType;
   if (mode != "DCR" && mode != "CRD")
     return n.error() << "mode '" << mode << "' must be DCR or CRD";
-  int64_t batch = xType.getDimSize(0), c = xType.getDimSize(1), h = xType.getDimSize(2),
-          w = xType.getDimSize(3);
+  int64_t c = xType.getDimSize(1);
   if (b < 1 || c % (b * b) != 0)
     return n.error() << "blocksize " << b << " must be >= 1 with blocksize^2 dividing " << c
                      << " channels";
-  int64_t oc = c / (b * b);
   Ops o(n);
-  Value x = o.in(0), y;
-  if (mode == "DCR")
-    y = o.transpose(o.reshape(x, {batch, b, b, oc, h, w}), {0, 3, 4, 1, 5, 2});
-  else
-    y = o.transpose(o.reshape(x, {batch, oc, b, b, h, w}), {0, 1, 4, 2, 5, 3});
-  return finish(n, o, o.reshape(y, {batch, oc, h * b, w * b}));
+  return finish(n, o, o.op<ms::DepthToSpaceOp>(o.in(0), b, mode == "CRD"));
 }
 
-/// SpaceToDepth: [N, C, H, W] -> [N, C * b^2, H / b, W / b], the inverse of DepthToSpace (DCR).
+/// SpaceToDepth: [N, C, H, W] -> [N, C * b^2, H / b, W / b], the inverse of DepthToSpace (DCR),
+/// as ms.space_to_depth.
 LogicalResult importSpaceToDepth(NodeImporter &n) {
   int64_t b = n.getInt("blocksize", 0);
   if (n.hasFailed())
@@ -136,14 +130,12 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   if (xType.getRank() != 4)
     return n.error() << "expects a 4-D input, got " << xType;
-  int64_t batch = xType.getDimSize(0), c = xType.getDimSize(1), h = xType.getDimSize(2),
-          w = xType.getDimSize(3);
+  int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
   if (b < 1 || h % b != 0 || w % b != 0)
     return n.error() << "blocksize " << b << " must be >= 1 and divide the spatial dims of "
                      << xType;
   Ops o(n);
-  Value y = o.transpose(o.reshape(o.in(0), {batch, c, h / b, b, w / b, b}), {0, 3, 5, 1, 2, 4});
-  return finish(n, o, o.reshape(y, {batch, c * b * b, h / b, w / b}));
+  return finish(n, o, o.op<ms::SpaceToDepthOp>(o.in(0), b));
 }
 
 //===----------------------------------------------------------------------===//
@@ -450,9 +442,8 @@ LogicalResult importGlobalMaxPool(NodeImporter &n) {
 // Masks: Trilu, EyeLike, OneHot
 //===----------------------------------------------------------------------===//
 
-/// Trilu: where(mask, x, 0). The mask keeps j - i >= k (upper) or j - i <= k (lower): a constant
-/// for a known k, else a comparison of the constant [rows, cols] matrix of j - i with k at run
-/// time.
+/// Trilu: ms.trilu, which keeps j - i >= k (upper) or j - i <= k (lower) of the last two dims
+/// (k read at run time; ms-decompose expands it into a compare and a select).
 LogicalResult importTrilu(NodeImporter &n) {
   bool upper = n.getInt("upper", 1) != 0;
   if (n.hasFailed())
@@ -460,40 +451,16 @@ LogicalResult importTrilu(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   if (xType.getRank() < 2)
     return n.error() << "expects an input of rank >= 2, got " << xType;
-  int64_t rows = xType.getDimSize(xType.getRank() - 2),
-          cols = xType.getDimSize(xType.getRank() - 1);
-  if (rows * cols > kMaxKnownElements)
-    return n.error() << "a " << rows << "x" << cols
-                     << " mask is too large to build at compile time";
-  const KnownTensor *knownK = n.known(1);
   if (n.hasInput(1) &&
       (n.inputType(1).getNumElements() != 1 || !n.inputType(1).getElementType().isInteger(64)))
     return n.error() << "k must be an int64 scalar, got " << n.inputType(1);
-  int64_t k = knownK ? knownK->intAt(0) : 0;
   if (xType.getNumElements() == 0) { // nothing to mask
     n.forwardInput(0, 0);
     return success();
   }
-  SmallVector<int64_t> offsets, mask;
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      offsets.push_back(j - i);
-      mask.push_back(upper ? j - i >= k : j - i <= k);
-    }
-  }
   Ops o(n);
-  Value maskValue;
-  if (!n.hasInput(1) || knownK) {
-    maskValue = o.constant(KnownTensor::fromInts({rows, cols}, n.builder().getI1Type(), mask));
-  } else {
-    Type i64 = n.builder().getI64Type();
-    Value offsetValue = o.constant(KnownTensor::fromInts({rows, cols}, i64, offsets));
-    Value kValue = o.reshape(o.in(1), {});
-    maskValue =
-        o.compare(upper ? ms::ComparePredicate::ge : ms::ComparePredicate::le, offsetValue, kValue);
-  }
-  Value zero = o.scalar(xType.getElementType(), 0.0);
-  return finish(n, o, o.where(maskValue, o.in(0), zero));
+  Value k = n.hasInput(1) ? o.in(1) : Value();
+  return finish(n, o, o.op<ms::TriluOp>(o.in(0), k, !upper));
 }
 
 /// EyeLike: a known 2-D tensor with ones on diagonal `k`.
@@ -581,8 +548,8 @@ LogicalResult importDet(NodeImporter &n) {
     for (int64_t i = 0; i < size; ++i)
       belowMask.push_back(i > k ? 1.0 : 0.0);
     Value below = o.constant(KnownTensor::fromFloats({1, size, 1}, et, belowMask));
-    Value factors = o.mul(o.div(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), safePivot),
-                          below);
+    Value factors =
+        o.mul(o.div(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), safePivot), below);
     a = o.sub(a, o.mul(factors, pivotRowValues));
   }
   SmallVector<double> eye;

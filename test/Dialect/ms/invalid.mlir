@@ -1813,3 +1813,55 @@ func.func @nms_threshold(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tenso
   %0:2 = ms.non_max_suppression %b, %s, %m, %t, %t {max_per_class = 6 : i64} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<2xf32>, tensor<2xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Composites (expanded by ms-decompose)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x2x2xf32>) {
+  // expected-error @+1 {{'ms.depth_to_space' op expects blocksize^2 (4) to divide the 6 channels}}
+  %0 = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @depth_to_space_rank(%x: tensor<8x2x2xf32>) {
+  // expected-error @+1 {{'ms.depth_to_space' op expects a static 4-D input, got 'tensor<8x2x2xf32>'}}
+  %0 = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<8x2x2xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_spatial(%x: tensor<1x2x3x4xf32>) {
+  // expected-error @+1 {{'ms.space_to_depth' op expects the blocksize 2 to divide the spatial dims 3x4}}
+  %0 = ms.space_to_depth %x {blocksize = 2 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x8x1x2xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_blocksize(%x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'ms.space_to_depth' op expects a blocksize >= 1, got 0}}
+  %0 = ms.space_to_depth %x {blocksize = 0 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @trilu_rank(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.trilu' op expects an input of rank >= 2, got 'tensor<4xf32>'}}
+  %0 = ms.trilu %x : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @trilu_k(%x: tensor<2x2xf32>, %k: tensor<2xi64>) {
+  // expected-error @+1 {{'ms.trilu' op expects a one-element k, got 'tensor<2xi64>'}}
+  %0 = ms.trilu %x, %k : (tensor<2x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return
+}

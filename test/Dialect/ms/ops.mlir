@@ -660,3 +660,21 @@ func.func @dynamic_shape_ops(%x: tensor<3x4xf32>, %u: tensor<5x3xi64>, %boxes: t
       : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> (tensor<12x3xi64>, tensor<1xi64>)
   return %0#0, %1#0, %2#0, %3#0 : tensor<2x12xi64>, tensor<12xf32>, tensor<5x3xi64>, tensor<12x3xi64>
 }
+
+// -----
+
+// CHECK-LABEL: func @composites
+func.func @composites(%x: tensor<1x8x2x3xf32>, %m: tensor<2x3x4xf32>, %k: tensor<i64>)
+    -> (tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x8x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  // CHECK: ms.depth_to_space %{{.*}} {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  %0 = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  // CHECK: ms.depth_to_space %{{.*}} {blocksize = 2 : i64, crd} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  %1 = ms.depth_to_space %x {blocksize = 2 : i64, crd} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  // CHECK: ms.space_to_depth %{{.*}} {blocksize = 2 : i64} : (tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32>
+  %2 = ms.space_to_depth %0 {blocksize = 2 : i64} : (tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32>
+  // CHECK: ms.trilu %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<i64>) -> tensor<2x3x4xf32>
+  %3 = ms.trilu %m, %k : (tensor<2x3x4xf32>, tensor<i64>) -> tensor<2x3x4xf32>
+  // CHECK: ms.trilu %{{.*}} {lower} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %4 = ms.trilu %m {lower} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x8x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}

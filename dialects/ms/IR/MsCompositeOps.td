@@ -1,0 +1,66 @@
+//===- MsCompositeOps.td - ONNX ops that ms-decompose expands -*- tablegen -*-===//
+//
+// Ops with ONNX's semantics that the importer emits one-to-one and `ms-decompose` rewrites into
+// ms primitives (reshape, transpose, compare, where, ...) at the start of the pipeline, as
+// onnx-mlir's decompositions do: the importer stays one small handler per ONNX op, the
+// decomposition is an ms pattern with its own .mlir tests, and a later pass (or a target with a
+// native kernel for the op) can still see the op whole.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_COMPOSITE_OPS_TD
+#define MS_COMPOSITE_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+
+def Ms_DepthToSpaceOp : Ms_InferredOp<"depth_to_space"> {
+  let summary = "Moves blocks of channels into spatial blocks (ONNX DepthToSpace).";
+  let description = [{
+    `[N, C, H, W] -> [N, C / b^2, H * b, W * b]` for `blocksize` b (b^2 divides C). In DCR order
+    (the default) the channel index is read as (block row, block column, output channel); with
+    `crd` as (output channel, block row, block column).
+
+    Example:
+    ```mlir
+    %y = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, I64Attr:$blocksize, UnitAttr:$crd);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_SpaceToDepthOp : Ms_InferredOp<"space_to_depth"> {
+  let summary = "Moves spatial blocks into channels (ONNX SpaceToDepth).";
+  let description = [{
+    `[N, C, H, W] -> [N, C * b^2, H / b, W / b]` for `blocksize` b dividing H and W: the inverse of
+    DCR depth_to_space (channel index (block row, block column, input channel)).
+
+    Example:
+    ```mlir
+    %y = ms.space_to_depth %x {blocksize = 2 : i64} : (tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, I64Attr:$blocksize);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_TriluOp : Ms_InferredOp<"trilu"> {
+  let summary = "Keeps the upper or lower triangle of the last two dims (ONNX Trilu).";
+  let description = [{
+    Element (..., i, j) is kept where `j - i >= k` (upper, the default) or `j - i <= k` (`lower`),
+    else zero. `k` is an optional one-element i64 tensor, read at run time (0 without it).
+
+    Example:
+    ```mlir
+    %y = ms.trilu %x, %k : (tensor<2x3x4xf32>, tensor<i64>) -> tensor<2x3x4xf32>
+    %z = ms.trilu %x {lower} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, Optional<RankedTensorOf<[I64]>>:$k, UnitAttr:$lower);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input (`,` $k^)? attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // MS_COMPOSITE_OPS_TD

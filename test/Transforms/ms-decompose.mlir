@@ -1,0 +1,79 @@
+// RUN: ms-opt %s -ms-decompose | FileCheck %s
+
+// The pass's rewrite driver folds what becomes constant (up to the folders' 65,536 elements).
+
+// DepthToSpace, DCR: channels read as (block row, block column, channel).
+// CHECK-LABEL: func.func @depth_to_space_dcr
+// CHECK: %[[B:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 2, 2, 2, 2, 3>} : (tensor<1x8x2x3xf32>) -> tensor<1x2x2x2x2x3xf32>
+// CHECK: %[[T:.+]] = ms.transpose %[[B]] {perms = array<i64: 0, 3, 4, 1, 5, 2>}
+// CHECK: %[[Y:.+]] = ms.reshape %[[T]] {shape = array<i64: 1, 2, 4, 6>}
+// CHECK: return %[[Y]]
+func.func @depth_to_space_dcr(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
+  %y = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  return %y : tensor<1x2x4x6xf32>
+}
+
+// CRD: channels read as (channel, block row, block column).
+// CHECK-LABEL: func.func @depth_to_space_crd
+// CHECK: ms.reshape %arg0 {shape = array<i64: 2, 1, 3, 3, 2, 2>}
+// CHECK: ms.transpose %{{.+}} {perms = array<i64: 0, 1, 4, 2, 5, 3>}
+// CHECK: ms.reshape %{{.+}} {shape = array<i64: 2, 1, 6, 6>}
+func.func @depth_to_space_crd(%x: tensor<2x9x2x2xi8>) -> tensor<2x1x6x6xi8> {
+  %y = ms.depth_to_space %x {blocksize = 3 : i64, crd} : (tensor<2x9x2x2xi8>) -> tensor<2x1x6x6xi8>
+  return %y : tensor<2x1x6x6xi8>
+}
+
+// CHECK-LABEL: func.func @space_to_depth
+// CHECK: ms.reshape %arg0 {shape = array<i64: 1, 2, 2, 2, 3, 2>}
+// CHECK: ms.transpose %{{.+}} {perms = array<i64: 0, 3, 5, 1, 2, 4>}
+// CHECK: ms.reshape %{{.+}} {shape = array<i64: 1, 8, 2, 3>}
+func.func @space_to_depth(%x: tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32> {
+  %y = ms.space_to_depth %x {blocksize = 2 : i64} : (tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32>
+  return %y : tensor<1x8x2x3xf32>
+}
+
+// A DepthToSpace of a constant folds away, as the importer's own expansion did.
+// CHECK-LABEL: func.func @depth_to_space_constant
+// CHECK: %[[C:.+]] = ms.constant dense<{{\[\[\[}}[0, 1], [2, 3]]]]> : tensor<1x1x2x2xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @depth_to_space_constant() -> tensor<1x1x2x2xi32> {
+  %c = ms.constant dense<[[[[0]], [[1]], [[2]], [[3]]]]> : tensor<1x4x1x1xi32>
+  %y = ms.depth_to_space %c {blocksize = 2 : i64} : (tensor<1x4x1x1xi32>) -> tensor<1x1x2x2xi32>
+  return %y : tensor<1x1x2x2xi32>
+}
+
+// Trilu: column - row from [1, cols] and [rows, 1] index constants (here folded into one
+// [rows, cols] table), compared with k (read at run time), then a select against zero.
+// CHECK-LABEL: func.func @trilu_upper
+// CHECK-DAG: %[[ZERO:.+]] = ms.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[OFF:.+]] = ms.constant dense<{{\[\[}}0, 1, 2, 3], [-1, 0, 1, 2], [-2, -1, 0, 1]]> : tensor<3x4xi64>
+// CHECK: %[[K:.+]] = ms.reshape %arg1 {shape = array<i64>} : (tensor<1xi64>) -> tensor<i64>
+// CHECK: %[[KEEP:.+]] = ms.compare ge, %[[OFF]], %[[K]]
+// CHECK: %[[Y:.+]] = ms.where %[[KEEP]], %arg0, %[[ZERO]] : (tensor<3x4xi1>, tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3x4xf32>
+// CHECK: return %[[Y]]
+func.func @trilu_upper(%x: tensor<2x3x4xf32>, %k: tensor<1xi64>) -> tensor<2x3x4xf32> {
+  %y = ms.trilu %x, %k : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// Past the folders' limit the offsets stay a broadcast subtraction: no [rows, cols] table is
+// stored (a causal mask over 512 positions); lower compares with le.
+// CHECK-LABEL: func.func @trilu_lower_large
+// CHECK-DAG: %[[COLS:.+]] = ms.constant dense<{{.+}}> : tensor<1x512xi64>
+// CHECK-DAG: %[[ROWS:.+]] = ms.constant dense<{{.+}}> : tensor<512x1xi64>
+// CHECK: %[[OFF:.+]] = ms.sub %[[COLS]], %[[ROWS]] : (tensor<1x512xi64>, tensor<512x1xi64>) -> tensor<512x512xi64>
+// CHECK: ms.compare le, %[[OFF]], %arg1
+func.func @trilu_lower_large(%x: tensor<512x512xf32>, %k: tensor<i64>) -> tensor<512x512xf32> {
+  %y = ms.trilu %x, %k {lower} : (tensor<512x512xf32>, tensor<i64>) -> tensor<512x512xf32>
+  return %y : tensor<512x512xf32>
+}
+
+// Without k, k is 0; with every operand of the mask constant, the mask is one constant.
+// CHECK-LABEL: func.func @trilu_lower_default_k
+// CHECK-DAG: %[[MASK:.+]] = ms.constant dense<{{\[\[}}true, false], [true, true]]> : tensor<2x2xi1>
+// CHECK-DAG: %[[ZERO:.+]] = ms.constant dense<0> : tensor<i32>
+// CHECK: ms.where %[[MASK]], %arg0, %[[ZERO]]
+func.func @trilu_lower_default_k(%x: tensor<2x2xi32>) -> tensor<2x2xi32> {
+  %y = ms.trilu %x {lower} : (tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %y : tensor<2x2xi32>
+}
