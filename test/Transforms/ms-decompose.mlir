@@ -2,6 +2,17 @@
 
 // The pass's rewrite driver folds what becomes constant (up to the folders' 65,536 elements).
 
+// Tile: [1, size] pairs expanded to [repeats, size], then merged.
+// CHECK-LABEL: func.func @tile
+// CHECK: %[[L:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 2, 1, 3>} : (tensor<2x3xf32>) -> tensor<1x2x1x3xf32>
+// CHECK: %[[E:.+]] = ms.expand %[[L]] {shape = array<i64: 2, 2, 1, 3>} : (tensor<1x2x1x3xf32>) -> tensor<2x2x1x3xf32>
+// CHECK: %[[Y:.+]] = ms.reshape %[[E]] {shape = array<i64: 4, 3>} : (tensor<2x2x1x3xf32>) -> tensor<4x3xf32>
+// CHECK: return %[[Y]]
+func.func @tile(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %y = ms.tile %x {repeats = array<i64: 2, 1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
 // DepthToSpace, DCR: channels read as (block row, block column, channel).
 // CHECK-LABEL: func.func @depth_to_space_dcr
 // CHECK: %[[B:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 2, 2, 2, 2, 3>} : (tensor<1x8x2x3xf32>) -> tensor<1x2x2x2x2x3xf32>

@@ -1,10 +1,12 @@
-//===- MsCompositeOps.cpp - ms.depth_to_space, ms.space_to_depth, ms.trilu -===//
+//===- MsCompositeOps.cpp - ms.tile, ms.depth_to_space, ms.trilu, ... -------===//
 //
-// Result types of the ops `ms-decompose` expands (their decompositions are in
-// dialects/ms/Transforms/DecomposePatterns.cpp).
+// Result types and folders of the ops `ms-decompose` expands (their decompositions are in
+// dialects/ms/Transforms/DecomposePatterns.cpp). ms.tile folds on constants, as the shape
+// arithmetic the importer resolves may go through it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
@@ -26,6 +28,42 @@ FailureOr<RankedTensorType> blockMoveInput(const InferDiag &diag, Value input, i
 }
 
 } // namespace
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> repeats = adaptor.getRepeats();
+  if (!type.hasStaticShape())
+    return diag.error("expects a static input, got ", type);
+  if (failed(checkArraySize(diag, "repeats", repeats, type.getRank())))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [size, r] : llvm::zip(type.getShape(), repeats)) {
+    int64_t tiled;
+    if (r < 0 || llvm::MulOverflow(size, r, tiled))
+      return diag.error("expects non-negative repeats that keep sizes in int64, got [",
+                        llvm::make_range(repeats.begin(), repeats.end()), "]");
+    shape.push_back(tiled);
+  }
+  results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+OpFoldResult TileOp::fold(FoldAdaptor adaptor) {
+  if (getType() == getInput().getType())
+    return getInput();
+  if (!getDenseConstant(adaptor.getInput()))
+    return {};
+  ArrayRef<int64_t> inShape = getInput().getType().getShape(), outShape = getType().getShape();
+  SmallVector<int64_t> inStrides = rowMajorStrides(inShape), outStrides = rowMajorStrides(outShape);
+  return foldGather({adaptor.getInput()}, getType(), [&](int64_t i) {
+    int64_t from = 0;
+    for (size_t d = 0; d < outShape.size(); ++d)
+      from += ((i / outStrides[d]) % outShape[d]) % inShape[d] * inStrides[d];
+    return std::make_pair(0u, from);
+  });
+}
 
 LogicalResult DepthToSpaceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {

@@ -13,6 +13,24 @@
 
 include "dialects/ms/IR/MsBase.td"
 
+def Ms_TileOp : Ms_InferredOp<"tile"> {
+  let summary = "Repeats a tensor along each dim (ONNX Tile).";
+  let description = [{
+    `result.shape[d] = input.shape[d] * repeats[d]`; element `i` of the result is element
+    `i mod input.shape` of the input. `repeats` has one non-negative entry per dim. Folds on a
+    constant input.
+
+    Example:
+    ```mlir
+    %y = ms.tile %x {repeats = array<i64: 2, 1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
 def Ms_DepthToSpaceOp : Ms_InferredOp<"depth_to_space"> {
   let summary = "Moves blocks of channels into spatial blocks (ONNX DepthToSpace).";
   let description = [{

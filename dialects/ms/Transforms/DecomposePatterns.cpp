@@ -1,6 +1,8 @@
 //===- DecomposePatterns.cpp - ms-decompose's rewrites ----------------------===//
 //
 // Each composite op (MsCompositeOps.td) as ms primitives:
+//   tile:           each dim d as [1, size] expanded to [repeats[d], size], one reshape merging
+//                   the pairs;
 //   depth_to_space: reshape [N, b, b, C', H, W] (DCR) or [N, C', b, b, H, W] (CRD), a transpose
 //                   that interleaves the blocks with H and W, reshape [N, C', H b, W b];
 //   space_to_depth: reshape [N, C, H', b, W', b], transpose to (b, b, C), reshape;
@@ -20,6 +22,22 @@ using namespace mlir;
 using namespace mlir::ms;
 
 namespace {
+
+struct DecomposeTile : OpRewritePattern<TileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TileOp op, PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> lifted, expanded;
+    for (auto [size, r] : llvm::zip(op.getInput().getType().getShape(), op.getRepeats())) {
+      lifted.append({1, size});
+      expanded.append({r, size});
+    }
+    Location loc = op.getLoc();
+    Value x = ReshapeOp::create(rewriter, loc, op.getInput(), lifted);
+    x = ExpandOp::create(rewriter, loc, x, expanded);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, x, op.getType().getShape());
+    return success();
+  }
+};
 
 struct DecomposeDepthToSpace : OpRewritePattern<DepthToSpaceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -91,5 +109,6 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
 } // namespace
 
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu>(patterns.getContext());
+  patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu>(
+      patterns.getContext());
 }

@@ -16,6 +16,7 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     The importer maps some ONNX ops one-to-one onto composite ms ops with ONNX's semantics
     (dialects/ms/IR/MsCompositeOps.td) instead of expanding them itself; this pass, first in the
     pipeline, rewrites each into primitives that the rest of the pipeline fuses and lowers:
+    - `ms.tile`: reshape to [1, size] pairs, expand to [repeats, size], reshape;
     - `ms.depth_to_space` / `ms.space_to_depth`: reshape, transpose, reshape;
     - `ms.trilu`: a select between the input and zero on `column - row >= k` (`<= k` lower), the
       row and column indices as broadcast constants.

@@ -50,8 +50,7 @@ Value prefixSum(Ops &o, Value x, int64_t axis, bool reverse) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-/// Tile: each dim d becomes [repeats[d], size] by an expand of [1, size], then one reshape merges
-/// the pairs.
+/// Tile (and Tile-1's tiles along one axis) as ms.tile; ms-decompose expands it.
 LogicalResult importTile(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   FailureOr<SmallVector<int64_t>> repeats = failure();
@@ -82,12 +81,10 @@ LogicalResult importTile(NodeImporter &n) {
   if ((int64_t)repeats->size() != xType.getRank())
     return n.error() << "repeats " << listToString(*repeats) << " must have " << xType.getRank()
                      << " entries for " << xType;
-  SmallVector<int64_t> lifted, expanded, result;
+  SmallVector<int64_t> result;
   for (auto [size, r] : llvm::zip(xType.getShape(), *repeats)) {
     if (r < 0)
       return n.error() << "repeats " << listToString(*repeats) << " must be non-negative";
-    lifted.append({1, size});
-    expanded.append({r, size});
     int64_t tiled;
     if (llvm::MulOverflow(r, size, tiled))
       return n.error() << "tiled shape of " << xType << " by repeats " << listToString(*repeats)
@@ -97,8 +94,7 @@ LogicalResult importTile(NodeImporter &n) {
   if (!isReasonableShape(result))
     return n.error() << "tiled shape " << listToString(result) << " is too large";
   Ops o(n);
-  Value tiled = o.reshape(o.expand(o.reshape(o.in(0), lifted), expanded), result);
-  return finish(n, o, tiled);
+  return finish(n, o, o.op<ms::TileOp>(o.in(0), *repeats));
 }
 
 /// DepthToSpace: [N, C, H, W] -> [N, C / b^2, H * b, W * b] as ms.depth_to_space (DCR reads the

@@ -217,3 +217,17 @@ func.func @shifts_bits() -> (tensor<3xui8>, tensor<2xi1>) {
   %nb = ms.not %b : tensor<2xi1>
   return %sum, %nb : tensor<3xui8>, tensor<2xi1>
 }
+
+// -----
+
+// ms.tile of a constant (a shape tensor repeated): element i is element i mod shape of the input;
+// repeats of all ones fold to the input itself.
+// CHECK-LABEL: func.func @tile_constant
+// CHECK: %[[C:.+]] = ms.constant dense<{{\[\[}}1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4], [1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4]]> : tensor<4x6xi64>
+// CHECK-NEXT: return %[[C]], %arg0
+func.func @tile_constant(%x: tensor<2x2xf32>) -> (tensor<4x6xi64>, tensor<2x2xf32>) {
+  %c = ms.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %t = ms.tile %c {repeats = array<i64: 2, 3>} : (tensor<2x2xi64>) -> tensor<4x6xi64>
+  %same = ms.tile %x {repeats = array<i64: 1, 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %t, %same : tensor<4x6xi64>, tensor<2x2xf32>
+}

@@ -1865,3 +1865,19 @@ func.func @trilu_k(%x: tensor<2x2xf32>, %k: tensor<2xi64>) {
   %0 = ms.trilu %x, %k : (tensor<2x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
   return
 }
+
+// -----
+
+func.func @tile_repeats_size(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.tile' op expects 'repeats' to have 2 entries, got 1}}
+  %0 = ms.tile %x {repeats = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @tile_negative(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.tile' op expects non-negative repeats that keep sizes in int64, got [2, -1]}}
+  %0 = ms.tile %x {repeats = array<i64: 2, -1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}

@@ -666,6 +666,8 @@ func.func @dynamic_shape_ops(%x: tensor<3x4xf32>, %u: tensor<5x3xi64>, %boxes: t
 // CHECK-LABEL: func @composites
 func.func @composites(%x: tensor<1x8x2x3xf32>, %m: tensor<2x3x4xf32>, %k: tensor<i64>)
     -> (tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x8x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  // CHECK: ms.tile %{{.*}} {repeats = array<i64: 1, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x6x4xf32>
+  %t = ms.tile %m {repeats = array<i64: 1, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x6x4xf32>
   // CHECK: ms.depth_to_space %{{.*}} {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
   %0 = ms.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
   // CHECK: ms.depth_to_space %{{.*}} {blocksize = 2 : i64, crd} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
