@@ -22,8 +22,9 @@ FailureOr<RankedTensorType> blockMoveInput(const InferDiag &diag, Value input, i
   RankedTensorType type = tensorType(input);
   if (type.getRank() != 4 || !type.hasStaticShape())
     return diag.error("expects a static 4-D input, got ", type);
-  if (blocksize < 1)
-    return diag.error("expects a blocksize >= 1, got ", blocksize);
+  // Bounded so that blocksize^2 and the sizes times blocksize cannot overflow.
+  if (blocksize < 1 || blocksize > (1 << 16))
+    return diag.error("expects a blocksize in [1, 65536], got ", blocksize);
   return type;
 }
 

@@ -110,7 +110,7 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
   if (mode != "DCR" && mode != "CRD")
     return n.error() << "mode '" << mode << "' must be DCR or CRD";
   int64_t c = xType.getDimSize(1);
-  if (b < 1 || c % (b * b) != 0)
+  if (b < 1 || b > (1 << 16) || c % (b * b) != 0)
     return n.error() << "blocksize " << b << " must be >= 1 with blocksize^2 dividing " << c
                      << " channels";
   Ops o(n);
@@ -127,7 +127,7 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
   if (xType.getRank() != 4)
     return n.error() << "expects a 4-D input, got " << xType;
   int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
-  if (b < 1 || h % b != 0 || w % b != 0)
+  if (b < 1 || b > (1 << 16) || h % b != 0 || w % b != 0)
     return n.error() << "blocksize " << b << " must be >= 1 and divide the spatial dims of "
                      << xType;
   Ops o(n);

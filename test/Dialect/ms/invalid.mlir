@@ -1845,7 +1845,7 @@ func.func @space_to_depth_spatial(%x: tensor<1x2x3x4xf32>) {
 // -----
 
 func.func @space_to_depth_blocksize(%x: tensor<1x2x4x4xf32>) {
-  // expected-error @+1 {{'ms.space_to_depth' op expects a blocksize >= 1, got 0}}
+  // expected-error @+1 {{'ms.space_to_depth' op expects a blocksize in [1, 65536], got 0}}
   %0 = ms.space_to_depth %x {blocksize = 0 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return
 }
