@@ -88,3 +88,63 @@ func.func @trilu_lower_default_k(%x: tensor<2x2xi32>) -> tensor<2x2xi32> {
   %y = ms.trilu %x {lower} : (tensor<2x2xi32>) -> tensor<2x2xi32>
   return %y : tensor<2x2xi32>
 }
+
+// InstanceNormalization: statistics over the spatial dims, then per-channel scale and bias.
+// CHECK-LABEL: func.func @instance_norm
+// CHECK: %[[MEAN:.+]] = ms.reduce_mean %arg0 {axes = array<i64: 2, 3>, keep_dims}
+// CHECK-NEXT: %[[C:.+]] = ms.sub %arg0, %[[MEAN]]
+// CHECK-NEXT: %[[SQ:.+]] = ms.mul %[[C]], %[[C]]
+// CHECK-NEXT: %[[VAR:.+]] = ms.reduce_mean %[[SQ]] {axes = array<i64: 2, 3>, keep_dims}
+// CHECK-NEXT: %[[VE:.+]] = ms.add %[[VAR]], %{{.+}}
+// CHECK-NEXT: %[[R:.+]] = ms.rsqrt %[[VE]]
+// CHECK-NEXT: %[[N:.+]] = ms.mul %[[C]], %[[R]]
+// CHECK-NEXT: %[[S:.+]] = ms.reshape %arg1 {shape = array<i64: 4, 1, 1>}
+// CHECK-NEXT: %[[NS:.+]] = ms.mul %[[N]], %[[S]]
+// CHECK-NEXT: %[[B:.+]] = ms.reshape %arg2 {shape = array<i64: 4, 1, 1>}
+// CHECK-NEXT: %[[Y:.+]] = ms.add %[[NS]], %[[B]]
+// CHECK-NEXT: return %[[Y]]
+func.func @instance_norm(%x: tensor<2x4x3x3xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x3x3xf32> {
+  %y = ms.instance_norm %x, %s, %b {epsilon = 1.0e-3 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}
+
+// GroupNormalization: the groups' channels and spatial dims as one reduced dim.
+// CHECK-LABEL: func.func @group_norm
+// CHECK-DAG: %[[EPS:.+]] = ms.constant dense<1.001360e-05> : tensor<f16>
+// CHECK-DAG: %[[G:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 2, 6>} : (tensor<1x4x3xf16>) -> tensor<1x2x6xf16>
+// CHECK: ms.reduce_mean %[[G]] {axes = array<i64: 2>, keep_dims}
+// CHECK: ms.add %{{.+}}, %[[EPS]]
+// CHECK: %[[N:.+]] = ms.reshape %{{.+}} {shape = array<i64: 1, 4, 3>} : (tensor<1x2x6xf16>) -> tensor<1x4x3xf16>
+// CHECK: ms.reshape %arg1 {shape = array<i64: 4, 1>}
+func.func @group_norm(%x: tensor<1x4x3xf16>, %s: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<1x4x3xf16> {
+  %y = ms.group_norm %x, %s, %b {num_groups = 2 : i64} : (tensor<1x4x3xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<1x4x3xf16>
+  return %y : tensor<1x4x3xf16>
+}
+
+// LpNormalization p = 1: x / sum(|x|); p = 2: x / sqrt(sum(x^2)).
+// CHECK-LABEL: func.func @lp_normalization
+// CHECK: %[[ABS:.+]] = ms.abs %arg0
+// CHECK-NEXT: %[[L1:.+]] = ms.reduce_sum %[[ABS]] {axes = array<i64: 1>, keep_dims}
+// CHECK-NEXT: ms.div %arg0, %[[L1]]
+// CHECK: %[[SQ:.+]] = ms.mul %arg0, %arg0
+// CHECK-NEXT: %[[SS:.+]] = ms.reduce_sum %[[SQ]] {axes = array<i64: 0>, keep_dims}
+// CHECK-NEXT: %[[L2:.+]] = ms.sqrt %[[SS]]
+// CHECK-NEXT: ms.div %arg0, %[[L2]]
+func.func @lp_normalization(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = ms.lp_normalization %x {axis = 1 : i64, p = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = ms.lp_normalization %x {axis = 0 : i64, p = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %a, %b : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// MeanVarianceNormalization: (x - mean) / (sqrt(var) + 1e-9) over the given axes.
+// CHECK-LABEL: func.func @mean_variance_norm
+// CHECK: %[[MEAN:.+]] = ms.reduce_mean %arg0 {axes = array<i64: 0, 2>, keep_dims}
+// CHECK-NEXT: %[[C:.+]] = ms.sub %arg0, %[[MEAN]]
+// CHECK: %[[VAR:.+]] = ms.reduce_mean %{{.+}} {axes = array<i64: 0, 2>, keep_dims}
+// CHECK-NEXT: %[[SD:.+]] = ms.sqrt %[[VAR]]
+// CHECK-NEXT: %[[E:.+]] = ms.add %[[SD]], %{{.+}}
+// CHECK-NEXT: ms.div %[[C]], %[[E]]
+func.func @mean_variance_norm(%x: tensor<2x4x5xf32>) -> tensor<2x4x5xf32> {
+  %y = ms.mean_variance_norm %x {axes = array<i64: 0, 2>} : (tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+  return %y : tensor<2x4x5xf32>
+}

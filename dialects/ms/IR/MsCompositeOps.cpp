@@ -1,4 +1,4 @@
-//===- MsCompositeOps.cpp - ms.tile, ms.depth_to_space, ms.trilu, ... -------===//
+//===- MsCompositeOps.cpp - ms.tile, ms.trilu, the normalizations, ... ------===//
 //
 // Result types and folders of the ops `ms-decompose` expands (their decompositions are in
 // dialects/ms/Transforms/DecomposePatterns.cpp). ms.tile folds on constants, as the shape
@@ -107,6 +107,75 @@ LogicalResult TriluOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
     if (!kType.hasStaticShape() || kType.getNumElements() != 1)
       return diag.error("expects a one-element k, got ", kType);
   }
+  results.push_back(type);
+  return success();
+}
+
+namespace {
+
+/// [N, C, spatial...] input of a channel normalization, with [C] scale and bias of its type.
+LogicalResult checkChannelNorm(const InferDiag &diag, Value input, Value scale, Value bias) {
+  RankedTensorType type = tensorType(input);
+  if (type.getRank() < 3)
+    return diag.error("expects an input of rank >= 3 ([N, C, spatial...]), got ", type);
+  int64_t channels = type.getDimSize(1);
+  for (Value param : {scale, bias}) {
+    RankedTensorType t = tensorType(param);
+    if (t.getRank() != 1 || t.getDimSize(0) != channels ||
+        t.getElementType() != type.getElementType())
+      return diag.error("expects scale and bias of type ",
+                        RankedTensorType::get({channels}, type.getElementType()), ", got ", t);
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult InstanceNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                               Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  if (failed(checkChannelNorm(diag, adaptor.getInput(), adaptor.getScale(), adaptor.getBias())))
+    return failure();
+  results.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult GroupNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  if (failed(checkChannelNorm(diag, adaptor.getInput(), adaptor.getScale(), adaptor.getBias())))
+    return failure();
+  int64_t groups = adaptor.getNumGroups(), channels = tensorType(adaptor.getInput()).getDimSize(1);
+  if (groups < 1 || channels % groups != 0)
+    return diag.error("expects num_groups (", groups, ") to be >= 1 and divide the ", channels,
+                      " channels");
+  results.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult LpNormalizationOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                  Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  int64_t axis = adaptor.getAxis(), p = adaptor.getP();
+  if (axis < 0 || axis >= type.getRank())
+    return diag.error("expects an axis in [0, ", type.getRank(), "), got ", axis);
+  if (p != 1 && p != 2)
+    return diag.error("expects p to be 1 or 2, got ", p);
+  results.push_back(type);
+  return success();
+}
+
+LogicalResult MeanVarianceNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                   Adaptor adaptor,
+                                                   SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a < 0 || a >= type.getRank() || (i > 0 && a <= axes[i - 1]))
+      return diag.error("expects sorted, distinct axes in [0, ", type.getRank(), "), got [",
+                        llvm::make_range(axes.begin(), axes.end()), "]");
   results.push_back(type);
   return success();
 }

@@ -1,7 +1,8 @@
 //===- MsCompositeOps.td - ONNX ops that ms-decompose expands -*- tablegen -*-===//
 //
 // Ops with ONNX's semantics that the importer emits one-to-one and `ms-decompose` rewrites into
-// ms primitives (reshape, transpose, compare, where, ...) at the start of the pipeline, as
+// ms primitives (reshape, transpose, compare, where, reductions, ...) at the start of the
+// pipeline, as
 // onnx-mlir's decompositions do: the importer stays one small handler per ONNX op, the
 // decomposition is an ms pattern with its own .mlir tests, and a later pass (or a target with a
 // native kernel for the op) can still see the op whole.
@@ -79,6 +80,76 @@ def Ms_TriluOp : Ms_InferredOp<"trilu"> {
   let arguments = (ins Ms_Tensor:$input, Optional<RankedTensorOf<[I64]>>:$k, UnitAttr:$lower);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input (`,` $k^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_InstanceNormOp : Ms_InferredOp<"instance_norm"> {
+  let summary = "Normalizes each channel of each sample over its spatial dims (ONNX InstanceNormalization).";
+  let description = [{
+    For `input` [N, C, spatial...]: `(x - mean) / sqrt(var + epsilon) * scale[c] + bias[c]`, mean
+    and (biased) variance over the spatial dims of each (n, c). `scale` and `bias` are [C].
+
+    Example:
+    ```mlir
+    %y = ms.instance_norm %x, %s, %b {epsilon = 1.0e-05 : f64}
+        : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$scale, Ms_FloatTensor:$bias,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_GroupNormOp : Ms_InferredOp<"group_norm"> {
+  let summary = "Normalizes groups of channels of each sample (ONNX GroupNormalization).";
+  let description = [{
+    For `input` [N, C, spatial...] with `num_groups` G dividing C: mean and (biased) variance over
+    the C / G channels and the spatial dims of each group of each sample, then
+    `(x - mean) / sqrt(var + epsilon) * scale[c] + bias[c]`; `scale` and `bias` are per channel
+    [C] (GroupNormalization-18's per-group parameters are repeated per channel by the importer).
+
+    Example:
+    ```mlir
+    %y = ms.group_norm %x, %s, %b {num_groups = 2 : i64, epsilon = 1.0e-05 : f64}
+        : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$scale, Ms_FloatTensor:$bias,
+                   I64Attr:$num_groups, DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_LpNormalizationOp : Ms_InferredOp<"lp_normalization"> {
+  let summary = "Divides by the L1 or L2 norm along one axis (ONNX LpNormalization).";
+  let description = [{
+    `x / sum(|x|)` (`p` = 1) or `x / sqrt(sum(x^2))` (`p` = 2) along `axis` (non-negative).
+
+    Example:
+    ```mlir
+    %y = ms.lp_normalization %x {axis = 1 : i64, p = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, I64Attr:$axis, I64Attr:$p);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_MeanVarianceNormOp : Ms_InferredOp<"mean_variance_norm"> {
+  let summary = "Zero mean, unit variance over some axes (ONNX MeanVarianceNormalization).";
+  let description = [{
+    `(x - mean) / (sqrt(var) + 1e-9)` with mean and (biased) variance over `axes` (sorted,
+    distinct, non-negative), as ONNX's function body computes it.
+
+    Example:
+    ```mlir
+    %y = ms.mean_variance_norm %x {axes = array<i64: 0, 2, 3>}
+        : (tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // MS_COMPOSITE_OPS_TD

@@ -7,7 +7,11 @@
 //                   that interleaves the blocks with H and W, reshape [N, C', H b, W b];
 //   space_to_depth: reshape [N, C, H', b, W', b], transpose to (b, b, C), reshape;
 //   trilu:          where(compare(column - row, k), x, 0) with the row and column indices as
-//                   [rows, 1] and [1, cols] constants, so no [rows, cols] table is stored.
+//                   [rows, 1] and [1, cols] constants, so no [rows, cols] table is stored;
+//   instance_norm, group_norm, mean_variance_norm: (x - mean) times rsqrt(var + epsilon) (MVN:
+//                   divided by sqrt(var) + 1e-9) over the normalized dims (a group's channels
+//                   reshaped into one dim), then the per-channel scale and bias;
+//   lp_normalization: x / sum(|x|) or x / sqrt(sum(x^2)) along the axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,99 @@ using namespace mlir;
 using namespace mlir::ms;
 
 namespace {
+
+/// A rank-0 constant of `et`.
+Value scalar(PatternRewriter &rewriter, Location loc, Type et, double value) {
+  auto type = RankedTensorType::get({}, et);
+  return ConstantOp::create(rewriter, loc,
+                            DenseElementsAttr::get(type, Attribute(FloatAttr::get(et, value))));
+}
+
+/// x - mean(x) over `axes` and the (biased) variance, both keeping the reduced dims.
+std::pair<Value, Value> centeredAndVariance(PatternRewriter &rewriter, Location loc, Value x,
+                                            ArrayRef<int64_t> axes) {
+  Value mean = ReduceMeanOp::create(rewriter, loc, x, axes, true);
+  Value centered = SubOp::create(rewriter, loc, x, mean);
+  Value squared = MulOp::create(rewriter, loc, centered, centered);
+  return {centered, ReduceMeanOp::create(rewriter, loc, squared, axes, true)};
+}
+
+/// (x - mean) * rsqrt(var + epsilon) over `axes`.
+Value standardize(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<int64_t> axes,
+                  double epsilon) {
+  auto [centered, variance] = centeredAndVariance(rewriter, loc, x, axes);
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
+  Value shifted = AddOp::create(rewriter, loc, variance, scalar(rewriter, loc, et, epsilon));
+  return MulOp::create(rewriter, loc, centered, RsqrtOp::create(rewriter, loc, shifted));
+}
+
+/// y * scale[c] + bias[c] for y [N, C, spatial...]: the [C] parameters as [C, 1, ...].
+Value scaleAndShift(PatternRewriter &rewriter, Location loc, Value y, Value scale, Value bias) {
+  int64_t rank = cast<RankedTensorType>(y.getType()).getRank();
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = cast<RankedTensorType>(scale.getType()).getDimSize(0);
+  y = MulOp::create(rewriter, loc, y, ReshapeOp::create(rewriter, loc, scale, shape));
+  return AddOp::create(rewriter, loc, y, ReshapeOp::create(rewriter, loc, bias, shape));
+}
+
+struct DecomposeInstanceNorm : OpRewritePattern<InstanceNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(InstanceNormOp op, PatternRewriter &rewriter) const override {
+    int64_t rank = op.getInput().getType().getRank();
+    SmallVector<int64_t> spatial = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+    Value y = standardize(rewriter, op.getLoc(), op.getInput(), spatial,
+                          op.getEpsilon().convertToDouble());
+    rewriter.replaceOp(op, scaleAndShift(rewriter, op.getLoc(), y, op.getScale(), op.getBias()));
+    return success();
+  }
+};
+
+struct DecomposeGroupNorm : OpRewritePattern<GroupNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GroupNormOp op, PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getInput().getType();
+    int64_t batch = type.getDimSize(0), groups = op.getNumGroups();
+    Location loc = op.getLoc();
+    Value grouped = ReshapeOp::create(
+        rewriter, loc, op.getInput(),
+        ArrayRef<int64_t>{batch, groups, type.getNumElements() / (batch * groups)});
+    Value y = standardize(rewriter, loc, grouped, {2}, op.getEpsilon().convertToDouble());
+    y = ReshapeOp::create(rewriter, loc, y, type.getShape());
+    rewriter.replaceOp(op, scaleAndShift(rewriter, loc, y, op.getScale(), op.getBias()));
+    return success();
+  }
+};
+
+struct DecomposeMeanVarianceNorm : OpRewritePattern<MeanVarianceNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MeanVarianceNormOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [centered, variance] = centeredAndVariance(rewriter, loc, op.getInput(), op.getAxes());
+    Type et = op.getType().getElementType();
+    Value stddev = AddOp::create(rewriter, loc, SqrtOp::create(rewriter, loc, variance),
+                                 scalar(rewriter, loc, et, 1e-9));
+    rewriter.replaceOpWithNewOp<DivOp>(op, centered, stddev);
+    return success();
+  }
+};
+
+struct DecomposeLpNormalization : OpRewritePattern<LpNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LpNormalizationOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    int64_t axis = op.getAxis();
+    Value norm = op.getP() == 1
+                     ? Value(ReduceSumOp::create(rewriter, loc, AbsOp::create(rewriter, loc, x),
+                                                 ArrayRef<int64_t>{axis}, true))
+                     : Value(SqrtOp::create(rewriter, loc,
+                                            ReduceSumOp::create(rewriter, loc,
+                                                                MulOp::create(rewriter, loc, x, x),
+                                                                ArrayRef<int64_t>{axis}, true)));
+    rewriter.replaceOpWithNewOp<DivOp>(op, x, norm);
+    return success();
+  }
+};
 
 struct DecomposeTile : OpRewritePattern<TileOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -109,6 +206,7 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
 } // namespace
 
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu>(
-      patterns.getContext());
+  patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu,
+               DecomposeInstanceNorm, DecomposeGroupNorm, DecomposeMeanVarianceNorm,
+               DecomposeLpNormalization>(patterns.getContext());
 }

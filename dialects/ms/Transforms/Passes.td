@@ -19,7 +19,9 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.tile`: reshape to [1, size] pairs, expand to [repeats, size], reshape;
     - `ms.depth_to_space` / `ms.space_to_depth`: reshape, transpose, reshape;
     - `ms.trilu`: a select between the input and zero on `column - row >= k` (`<= k` lower), the
-      row and column indices as broadcast constants.
+      row and column indices as broadcast constants;
+    - `ms.instance_norm`, `ms.group_norm`, `ms.mean_variance_norm`: mean and variance reductions,
+      then the per-channel scale and bias; `ms.lp_normalization`: a division by the norm.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

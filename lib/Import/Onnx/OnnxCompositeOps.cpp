@@ -19,14 +19,6 @@ using namespace mlir::mie::onnx_import::composite;
 
 namespace {
 
-/// (x - mean) / sqrt(var + epsilon) over `axes` (mean and variance kept as size-1 dims).
-Value standardize(Ops &o, Value x, ArrayRef<int64_t> axes, double epsilon) {
-  Type et = typeOf(x).getElementType();
-  Value centered = o.sub(x, o.reduce<ms::ReduceMeanOp>(x, axes, true));
-  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), axes, true);
-  return o.mul(centered, o.op<ms::RsqrtOp>(o.add(variance, o.scalar(et, epsilon))));
-}
-
 /// Shifts `x` by `by` along `axis` (towards higher indices, or lower when `reverse`), filling with
 /// zeros: one ms.pad that pads one side and crops the other.
 Value shift(Ops &o, Value x, int64_t axis, int64_t by, bool reverse) {
@@ -185,6 +177,8 @@ LogicalResult mlir::mie::onnx_import::importBatchNormTraining(NodeImporter &n) {
 
 namespace {
 
+/// InstanceNormalization as ms.instance_norm (scale and bias as [C]); ms-decompose expands the
+/// normalizations.
 LogicalResult importInstanceNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   if (n.hasFailed())
@@ -199,15 +193,14 @@ LogicalResult importInstanceNorm(NodeImporter &n) {
       return n.error() << (i == 1 ? "scale " : "bias ") << n.inputType(i) << " must have "
                        << channels << " elements";
   Ops o(n);
-  Value y = standardize(o, o.in(0), iota(2, rank), epsilon);
-  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
-  y = o.add(y, channelParam(o, o.in(2), channels, rank));
-  return finish(n, o, y);
+  return finish(n, o,
+                o.op<ms::InstanceNormOp>(o.in(0), o.reshape(o.in(1), {channels}),
+                                         o.reshape(o.in(2), {channels}), APFloat(epsilon)));
 }
 
-/// GroupNormalization: statistics over [C / G, spatial...] of each group. Scale and bias are per
-/// group in opset 18 and per channel from 21 (the importer's semantic opset stops at 18, so their
-/// size tells which).
+/// GroupNormalization as ms.group_norm: statistics over [C / G, spatial...] of each group. Scale
+/// and bias are per group in opset 18 and per channel from 21 (the importer's semantic opset
+/// stops at 18, so their size tells which); per-group ones are repeated per channel here.
 LogicalResult importGroupNorm(NodeImporter &n) {
   double epsilon = n.getFloat("epsilon", 1e-5);
   int64_t groups = n.getInt("num_groups", 0);
@@ -227,19 +220,19 @@ LogicalResult importGroupNorm(NodeImporter &n) {
                      << " must both have num_groups (" << groups << ") or C (" << channels
                      << ") elements";
   Ops o(n);
-  Value grouped = o.reshape(o.in(0), {batch, groups, xType.getNumElements() / (batch * groups)});
-  Value y = standardize(o, grouped, {2}, epsilon);
-  if (size == groups) {
-    y = o.mul(y, o.reshape(o.in(1), {groups, 1}));
-    y = o.add(y, o.reshape(o.in(2), {groups, 1}));
-    return finish(n, o, o.reshape(y, xType.getShape()));
-  }
-  y = o.reshape(y, xType.getShape());
-  y = o.mul(y, channelParam(o, o.in(1), channels, rank));
-  y = o.add(y, channelParam(o, o.in(2), channels, rank));
-  return finish(n, o, y);
+  // Per-group parameters (opset 18) repeated for each channel of their group.
+  auto perChannel = [&](Value param) {
+    if (size == channels)
+      return o.reshape(param, {channels});
+    Value repeated = o.expand(o.reshape(param, {groups, 1}), {groups, channels / groups});
+    return o.reshape(repeated, {channels});
+  };
+  return finish(n, o,
+                o.op<ms::GroupNormOp>(o.in(0), perChannel(o.in(1)), perChannel(o.in(2)), groups,
+                                      APFloat(epsilon)));
 }
 
+/// LpNormalization (p = 1 or 2) as ms.lp_normalization.
 LogicalResult importLpNorm(NodeImporter &n) {
   int64_t axis = n.getInt("axis", -1), p = n.getInt("p", 2);
   if (n.hasFailed())
@@ -250,13 +243,11 @@ LogicalResult importLpNorm(NodeImporter &n) {
   if (p != 1 && p != 2)
     return n.error() << "p must be 1 or 2, got " << p;
   Ops o(n);
-  Value x = o.in(0);
-  Value norm = p == 1 ? o.reduce<ms::ReduceSumOp>(o.op<ms::AbsOp>(x), {*normAxis}, true)
-                      : o.op<ms::SqrtOp>(o.reduce<ms::ReduceSumOp>(o.mul(x, x), {*normAxis}, true));
-  return finish(n, o, o.div(x, norm));
+  return finish(n, o, o.op<ms::LpNormalizationOp>(o.in(0), *normAxis, p));
 }
 
-/// MeanVarianceNormalization: (x - mean) / (sqrt(var) + 1e-9), ONNX's function body.
+/// MeanVarianceNormalization as ms.mean_variance_norm: (x - mean) / (sqrt(var) + 1e-9), ONNX's
+/// function body.
 LogicalResult importMeanVarianceNorm(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   SmallVector<int64_t> axes = n.getInts("axes").value_or(SmallVector<int64_t>{0, 2, 3});
@@ -266,13 +257,9 @@ LogicalResult importMeanVarianceNorm(NodeImporter &n) {
   if (failed(normAxes))
     return failure();
   llvm::sort(*normAxes);
+  normAxes->erase(std::unique(normAxes->begin(), normAxes->end()), normAxes->end());
   Ops o(n);
-  Value x = o.in(0);
-  Type et = xType.getElementType();
-  Value centered = o.sub(x, o.reduce<ms::ReduceMeanOp>(x, *normAxes, true));
-  Value variance = o.reduce<ms::ReduceMeanOp>(o.mul(centered, centered), *normAxes, true);
-  Value stddev = o.add(o.op<ms::SqrtOp>(variance), o.scalar(et, 1e-9));
-  return finish(n, o, o.div(centered, stddev));
+  return finish(n, o, o.op<ms::MeanVarianceNormOp>(o.in(0), *normAxes));
 }
 
 /// RMSNormalization (opset 23), ONNX's function body: x * 1 / sqrt(mean(x^2) + epsilon) over the

@@ -1881,3 +1881,51 @@ func.func @tile_negative(%x: tensor<2x3xf32>) {
   %0 = ms.tile %x {repeats = array<i64: 2, -1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func @instance_norm_rank(%x: tensor<2x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.instance_norm' op expects an input of rank >= 3 ([N, C, spatial...]), got 'tensor<2x4xf32>'}}
+  %0 = ms.instance_norm %x, %s, %s : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_params(%x: tensor<2x4x3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.instance_norm' op expects scale and bias of type 'tensor<4xf32>', got 'tensor<3xf32>'}}
+  %0 = ms.instance_norm %x, %s, %s : (tensor<2x4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<2x4x3xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.group_norm' op expects num_groups (3) to be >= 1 and divide the 4 channels}}
+  %0 = ms.group_norm %x, %s, %s {num_groups = 3 : i64} : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @lp_normalization_p(%x: tensor<2x4xf32>) {
+  // expected-error @+1 {{'ms.lp_normalization' op expects p to be 1 or 2, got 3}}
+  %0 = ms.lp_normalization %x {axis = 1 : i64, p = 3 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @lp_normalization_axis(%x: tensor<2x4xf32>) {
+  // expected-error @+1 {{'ms.lp_normalization' op expects an axis in [0, 2), got 2}}
+  %0 = ms.lp_normalization %x {axis = 2 : i64, p = 2 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @mean_variance_norm_axes(%x: tensor<2x4xf32>) {
+  // expected-error @+1 {{'ms.mean_variance_norm' op expects sorted, distinct axes in [0, 2), got [1, 0]}}
+  %0 = ms.mean_variance_norm %x {axes = array<i64: 1, 0>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}

@@ -680,3 +680,18 @@ func.func @composites(%x: tensor<1x8x2x3xf32>, %m: tensor<2x3x4xf32>, %k: tensor
   %4 = ms.trilu %m {lower} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0, %1, %2, %3, %4 : tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x8x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @normalizations
+func.func @normalizations(%x: tensor<2x4x3x3xf32>, %s: tensor<4xf32>) -> (tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>) {
+  // CHECK: ms.instance_norm %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  %0 = ms.instance_norm %x, %s, %s {epsilon = 1.0e-3 : f64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  // CHECK: ms.group_norm %{{.*}}, %{{.*}}, %{{.*}} {num_groups = 2 : i64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  %1 = ms.group_norm %x, %s, %s {num_groups = 2 : i64} : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+  // CHECK: ms.lp_normalization %{{.*}} {axis = 3 : i64, p = 2 : i64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %2 = ms.lp_normalization %x {axis = 3 : i64, p = 2 : i64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  // CHECK: ms.mean_variance_norm %{{.*}} {axes = array<i64: 0, 2, 3>} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %3 = ms.mean_variance_norm %x {axes = array<i64: 0, 2, 3>} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  return %0, %1, %2, %3 : tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>
+}
