@@ -20,8 +20,9 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
     if (!softmax)
       return failure();
     int64_t rank = softmax.getType().getRank();
-    if (rank < 2 || tensorTypeOf(v).getRank() != rank ||
-        !(softmax.getAxis() == -1 || softmax.getAxis() == rank - 1))
+    // I64Attr's accessor is unsigned: read the axis back as the signed value it holds.
+    int64_t axis = static_cast<int64_t>(softmax.getAxis());
+    if (rank < 2 || tensorTypeOf(v).getRank() != rank || !(axis == -1 || axis == rank - 1))
       return failure();
     Value scores = softmax.getInput();
     Value mask;

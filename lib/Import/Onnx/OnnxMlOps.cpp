@@ -514,8 +514,24 @@ FailureOr<Value> mlir::mie::onnx_import::ml::postTransform(NodeImporter &n, Ops 
     Value sum = o.reduce<ms::ReduceSumOp>(e, {1}, true);
     return o.where(nonZero, o.div(e, sum), zero);
   }
+  if (transform == "PROBIT") {
+    // sqrt(2) * erfinv(2y - 1) with onnxruntime's ErfInv (Winitzki's approximation, a = 0.147) and
+    // its constants; (0, 1) maps to the reals, others to NaN. Evaluated in f64: the formula's
+    // -v + sqrt(v^2 - v2) cancels, and onnxruntime's f32 evaluation is itself up to ~3e-5 off
+    // the exact value (measured), which f32 here would double.
+    Type f64 = Float64Type::get(n.context());
+    auto c = [&](double v) { return o.scalar(f64, v); };
+    Value x = o.sub(o.mul(o.cast(y, f64), c(2.0)), c(1.0));
+    Value sign = o.where(o.compare(ms::ComparePredicate::lt, x, c(0.0)), c(-1.0), c(1.0));
+    Value lg = o.op<ms::LogOp>(o.mul(o.sub(c(1.0), x), o.add(c(1.0), x)));
+    Value v = o.add(c(2.0f / (3.14159f * 0.147f)), o.mul(c(0.5), lg));
+    Value v2 = o.mul(c(1.0f / 0.147f), lg);
+    Value v3 = o.add(o.op<ms::NegOp>(v), o.op<ms::SqrtOp>(o.sub(o.mul(v, v), v2)));
+    return o.cast(o.mul(c(1.41421356f), o.mul(sign, o.op<ms::SqrtOp>(v3))), et);
+  }
   n.unsupportedFeature() << "post_transform '" << transform
-                         << "' is not supported (NONE, LOGISTIC, SOFTMAX and SOFTMAX_ZERO are)";
+                         << "' is not supported (NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO and PROBIT "
+                            "are)";
   return failure();
 }
 

@@ -12,8 +12,8 @@
 
 namespace mlir::mie::onnx_import::ml {
 
-/// NONE, LOGISTIC, SOFTMAX and SOFTMAX_ZERO over the targets (axis 1) of `y` [N, targets], as
-/// onnxruntime computes them; PROBIT is refused at the node.
+/// NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO and PROBIT (elementwise) over the targets (axis 1) of
+/// `y` [N, targets], as onnxruntime computes them.
 FailureOr<Value> postTransform(NodeImporter &n, composite::Ops &o, Value y, StringRef transform);
 
 /// Input 0 as rows of features [N, F] in f32 (a 1-D X is one row), as the linear models and

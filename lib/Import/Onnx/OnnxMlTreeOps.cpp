@@ -331,6 +331,9 @@ LogicalResult finishForest(NodeImporter &n, Ops &o, Value x, Forest &forest, Agg
   // (onnxruntime reads an unscored target as 0).
   if (forest.targets > 1)
     y = o.where(votedFor(n, o, scored->first, forest, et), y, o.scalar(et, 0.0));
+  // One target: onnxruntime applies PROBIT only (its FinalizeScores1), as for LinearRegressor.
+  if (forest.targets == 1 && transform != "PROBIT")
+    return finish(n, o, o.cast(y, resultType));
   FailureOr<Value> out = postTransform(n, o, y, transform);
   if (failed(out))
     return failure();
@@ -586,6 +589,9 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
                                      "tensors are not supported";
   if (!labels || labels->empty())
     return n.error() << "needs classlabels_int64s";
+  // onnxruntime's two-class forms with PROBIT keep one score; not reproduced.
+  if (transform == "PROBIT")
+    return n.unsupportedFeature() << "post_transform 'PROBIT' is not supported on classifiers";
   int64_t classes = static_cast<int64_t>(labels->size());
   if (classes < 2)
     return n.unsupportedFeature() << "has one class; two or more are supported";

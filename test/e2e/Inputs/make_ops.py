@@ -179,6 +179,12 @@ def svm_variants():
     return v
 
 
+# PROBIT's formula (onnxruntime's ErfInv) cancels: onnxruntime's f32 result is up to ~3e-5 away
+# from the exact value of its own formula (mie evaluates it in f64), so the reference is that far
+# off.
+PROBIT_TOL = (1e-4, 1e-4)
+
+
 def tree_regressor(seed, targets, modes, trees=6, **attrs):
     return Variant("TreeEnsembleRegressor", {"x": tree_features(seed, 64, 5)}, opset=13,
                    domain="ai.onnx.ml", domain_opset=3, n_targets=targets,
@@ -339,6 +345,18 @@ def variants():
                                                            base_values=[1.0, 2.0, 3.0])
     v["tree_regressor_max_softmax"] = tree_regressor(54, 3, every, aggregate_function="MAX",
                                                      post_transform="SOFTMAX")
+    # One target: onnxruntime applies PROBIT only (LOGISTIC / SOFTMAX leave the score as it is);
+    # PROBIT on several targets too (scores kept in (0, 1) by sigmoid-like leaf weights).
+    v["tree_regressor_one_target_logistic"] = tree_regressor(90, 1, every, post_transform="LOGISTIC")
+    v["tree_regressor_one_target_softmax"] = tree_regressor(91, 1, every, post_transform="SOFTMAX")
+    for name, seed, targets in [("tree_regressor_probit", 92, 2),
+                                ("tree_regressor_one_target_probit", 93, 1)]:
+        probit_trees = random_trees(seed, 4, 5, targets, 5, every)
+        probit_trees["target_weights"] = [round(0.05 + (0.2 * float(w)) % 0.2, 3)
+                                          for w in probit_trees["target_weights"]]
+        v[name] = Variant("TreeEnsembleRegressor", {"x": tree_features(seed, 64, 5)}, opset=13,
+                          domain="ai.onnx.ml", domain_opset=3, n_targets=targets,
+                          post_transform="PROBIT", tol=PROBIT_TOL, **probit_trees)
     v["tree_classifier_4"] = tree_classifier(55, [0, 1, 2, 3], every)
     v["tree_classifier_softmax_base"] = tree_classifier(56, [7, 3, 11], every, post_transform="SOFTMAX",
                                                         base_values=[0.25, -0.5, 0.125])
@@ -378,6 +396,15 @@ def variants():
     v["linear_regressor_one_target"] = Variant(
         "LinearRegressor", {"x": feats}, domain="ai.onnx.ml", domain_opset=1, out_type=f32,
         out_shape=[6, 1], coefficients=coef[:4], intercepts=[0.5], post_transform="LOGISTIC")
+    unit = (rng(95).random([6, 4]) * 0.25).astype(np.float32)
+    v["linear_regressor_probit"] = Variant(
+        "LinearRegressor", {"x": unit}, domain="ai.onnx.ml", domain_opset=1, out_type=f32,
+        out_shape=[6, 3], coefficients=[0.1, 0.2, -0.1, 0.3, 0.05, -0.2, 0.1, 0.1, 0.2, 0.1, -0.3, 0.2],
+        intercepts=[0.4, 0.5, 0.3], targets=3, post_transform="PROBIT", tol=PROBIT_TOL)
+    v["linear_regressor_one_target_probit"] = Variant(
+        "LinearRegressor", {"x": unit}, domain="ai.onnx.ml", domain_opset=1, out_type=f32,
+        out_shape=[6, 1], coefficients=[0.1, 0.2, -0.1, 0.3], intercepts=[0.45],
+        post_transform="PROBIT", tol=PROBIT_TOL)
     v["linear_classifier_softmax"] = Variant(
         "LinearClassifier", {"x": feats}, outputs=("y", "z"), domain="ai.onnx.ml", domain_opset=1,
         coefficients=coef, intercepts=[0.5, -0.25, 1.0], classlabels_ints=[4, 8, 15],
