@@ -148,3 +148,17 @@ func.func @mean_variance_norm(%x: tensor<2x4x5xf32>) -> tensor<2x4x5xf32> {
   %y = ms.mean_variance_norm %x {axes = array<i64: 0, 2>} : (tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
   return %y : tensor<2x4x5xf32>
 }
+
+// LRN: the squares as [N, 1, C, H*W], a zero-padded average pool of size x 1 over the channels,
+// then x / (bias + alpha * mean)^beta.
+// CHECK-LABEL: func.func @lrn
+// CHECK: %[[SQ:.+]] = ms.mul %arg0, %arg0
+// CHECK-NEXT: %[[R:.+]] = ms.reshape %[[SQ]] {shape = array<i64: 1, 1, 4, 4>} : (tensor<1x4x2x2xf32>) -> tensor<1x1x4x4xf32>
+// CHECK-NEXT: %[[P:.+]] = ms.avg_pool %[[R]] {count_include_pad, kernel = array<i64: 3, 1>, pads = array<i64: 1, 0, 1, 0>}
+// CHECK-NEXT: %[[M:.+]] = ms.reshape %[[P]] {shape = array<i64: 1, 4, 2, 2>}
+// CHECK: ms.pow
+// CHECK: ms.div %arg0
+func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
+  %y = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  return %y : tensor<1x4x2x2xf32>
+}

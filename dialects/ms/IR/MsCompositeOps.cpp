@@ -179,3 +179,15 @@ LogicalResult MeanVarianceNormOp::inferReturnTypes(MLIRContext *, std::optional<
   results.push_back(type);
   return success();
 }
+
+LogicalResult LrnOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (type.getRank() < 3 || !type.hasStaticShape())
+    return diag.error("expects a static input of rank >= 3 ([N, C, spatial...]), got ", type);
+  if (adaptor.getSize() < 1)
+    return diag.error("expects a size >= 1, got ", adaptor.getSize());
+  results.push_back(type);
+  return success();
+}

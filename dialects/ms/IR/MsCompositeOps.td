@@ -152,4 +152,23 @@ def Ms_MeanVarianceNormOp : Ms_InferredOp<"mean_variance_norm"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Ms_LrnOp : Ms_InferredOp<"lrn"> {
+  let summary = "Local response normalization across channels (ONNX LRN).";
+  let description = [{
+    For `input` [N, C, spatial...]: `x / (bias + alpha / size * sum(x^2))^beta`, the sum over the
+    `size` channels centred on each channel ((size - 1) / 2 before, the rest after; missing ones
+    count as zero).
+
+    Example:
+    ```mlir
+    %y = ms.lrn %x {size = 3 : i64, alpha = 1.0e-04 : f64, beta = 7.5e-01 : f64, bias = 1.0 : f64}
+        : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, I64Attr:$size, F64Attr:$alpha, F64Attr:$beta,
+                   F64Attr:$bias);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // MS_COMPOSITE_OPS_TD

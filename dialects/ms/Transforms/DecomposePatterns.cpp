@@ -11,7 +11,9 @@
 //   instance_norm, group_norm, mean_variance_norm: (x - mean) times rsqrt(var + epsilon) (MVN:
 //                   divided by sqrt(var) + 1e-9) over the normalized dims (a group's channels
 //                   reshaped into one dim), then the per-channel scale and bias;
-//   lp_normalization: x / sum(|x|) or x / sqrt(sum(x^2)) along the axis.
+//   lp_normalization: x / sum(|x|) or x / sqrt(sum(x^2)) along the axis;
+//   lrn:            the squares as [N, 1, C, rest], an average pool of `size` x 1 over C
+//                   (zero-padded, padding counted), then x / (bias + alpha * mean)^beta.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,6 +122,33 @@ struct DecomposeLpNormalization : OpRewritePattern<LpNormalizationOp> {
   }
 };
 
+struct DecomposeLrn : OpRewritePattern<LrnOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LrnOp op, PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    ArrayRef<int64_t> shape = type.getShape();
+    Type et = type.getElementType();
+    int64_t size = op.getSize(), before = (size - 1) / 2, after = size - 1 - before;
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Value squares = ReshapeOp::create(
+        rewriter, loc, MulOp::create(rewriter, loc, x, x),
+        ArrayRef<int64_t>{shape[0], 1, shape[1], type.getNumElements() / (shape[0] * shape[1])});
+    Value mean = AvgPoolOp::create(rewriter, loc, squares, ArrayRef<int64_t>{size, 1},
+                                   ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{before, 0, after, 0},
+                                   ArrayRef<int64_t>{1, 1}, false, true);
+    Value scaled =
+        MulOp::create(rewriter, loc, scalar(rewriter, loc, et, op.getAlpha().convertToDouble()),
+                      ReshapeOp::create(rewriter, loc, mean, shape));
+    Value base = AddOp::create(rewriter, loc,
+                               scalar(rewriter, loc, et, op.getBias().convertToDouble()), scaled);
+    Value denominator = PowOp::create(rewriter, loc, base,
+                                      scalar(rewriter, loc, et, op.getBeta().convertToDouble()));
+    rewriter.replaceOpWithNewOp<DivOp>(op, x, denominator);
+    return success();
+  }
+};
+
 struct DecomposeTile : OpRewritePattern<TileOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TileOp op, PatternRewriter &rewriter) const override {
@@ -208,5 +237,5 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu,
                DecomposeInstanceNorm, DecomposeGroupNorm, DecomposeMeanVarianceNorm,
-               DecomposeLpNormalization>(patterns.getContext());
+               DecomposeLpNormalization, DecomposeLrn>(patterns.getContext());
 }

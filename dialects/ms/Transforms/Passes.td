@@ -21,7 +21,8 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.trilu`: a select between the input and zero on `column - row >= k` (`<= k` lower), the
       row and column indices as broadcast constants;
     - `ms.instance_norm`, `ms.group_norm`, `ms.mean_variance_norm`: mean and variance reductions,
-      then the per-channel scale and bias; `ms.lp_normalization`: a division by the norm.
+      then the per-channel scale and bias; `ms.lp_normalization`: a division by the norm;
+    - `ms.lrn`: an average pool over the channels of the squares, a power and a division.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

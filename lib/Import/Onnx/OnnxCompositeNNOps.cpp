@@ -39,8 +39,8 @@ LogicalResult importUpsample(NodeImporter &n) {
     // The experimental Upsample-1: NCHW, height_scale/width_scale attributes. Its bilinear mode
     // has no coordinate convention written down, so only nearest is taken.
     if (mode != "nearest")
-      return n.unsupportedFeature() << "mode '" << mode
-                                    << "' of Upsample-1 (opsets 1-6) is not supported";
+      return n.unsupportedFeature()
+             << "mode '" << mode << "' of Upsample-1 (opsets 1-6) is not supported";
     if (n.inputType(0).getRank() != 4)
       return n.error() << "expects a 4-D input (opsets 1-6), got " << n.inputType(0);
     if (!n.hasAttr("height_scale") || !n.hasAttr("width_scale"))
@@ -87,8 +87,8 @@ LogicalResult importUpsample(NodeImporter &n) {
   return finish(n, o, y);
 }
 
-/// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta. The window sum is
-/// size * an average pool (zero padding counted) over the channel dim of [N, 1, C, spatial].
+/// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta, as ms.lrn
+/// (ms-decompose makes the window sum an average pool over the channel dim).
 LogicalResult importLRN(NodeImporter &n) {
   double alpha = n.getFloat("alpha", 1e-4), beta = n.getFloat("beta", 0.75),
          bias = n.getFloat("bias", 1.0);
@@ -100,17 +100,8 @@ LogicalResult importLRN(NodeImporter &n) {
     return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
   if (size < 1)
     return n.error() << "size must be >= 1, got " << size;
-  ArrayRef<int64_t> shape = xType.getShape();
-  Type et = xType.getElementType();
-  int64_t before = (size - 1) / 2, after = size - 1 - before;
   Ops o(n);
-  Value x = o.in(0);
-  Value squares = o.reshape(o.mul(x, x), {shape[0], 1, shape[1], product(shape.drop_front(2))});
-  Value mean = o.op<ms::AvgPoolOp>(squares, ArrayRef<int64_t>{size, 1}, ArrayRef<int64_t>{1, 1},
-                                   ArrayRef<int64_t>{before, 0, after, 0}, ArrayRef<int64_t>{1, 1},
-                                   false, true);
-  Value base = o.add(o.scalar(et, bias), o.mul(o.scalar(et, alpha), o.reshape(mean, shape)));
-  return finish(n, o, o.div(x, o.op<ms::PowOp>(base, o.scalar(et, beta))));
+  return finish(n, o, o.op<ms::LrnOp>(o.in(0), size, APFloat(alpha), APFloat(beta), APFloat(bias)));
 }
 
 /// A per-spatial-dim attribute with a default.

@@ -210,7 +210,7 @@ LogicalResult importGroupNorm(NodeImporter &n) {
   int64_t rank = xType.getRank();
   if (rank < 3)
     return n.error() << "expects an input of rank >= 3 ([N, C, spatial...]), got " << xType;
-  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  int64_t channels = xType.getDimSize(1);
   if (groups < 1 || channels % groups != 0)
     return n.error() << "num_groups " << groups << " must be >= 1 and divide " << channels
                      << " channels";

@@ -1929,3 +1929,19 @@ func.func @mean_variance_norm_axes(%x: tensor<2x4xf32>) {
   %0 = ms.mean_variance_norm %x {axes = array<i64: 1, 0>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return
 }
+
+// -----
+
+func.func @lrn_size(%x: tensor<1x4x2x2xf32>) {
+  // expected-error @+1 {{'ms.lrn' op expects a size >= 1, got 0}}
+  %0 = ms.lrn %x {size = 0 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @lrn_rank(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.lrn' op expects a static input of rank >= 3 ([N, C, spatial...]), got 'tensor<4x2xf32>'}}
+  %0 = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}

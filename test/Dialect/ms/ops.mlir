@@ -693,5 +693,7 @@ func.func @normalizations(%x: tensor<2x4x3x3xf32>, %s: tensor<4xf32>) -> (tensor
   %2 = ms.lp_normalization %x {axis = 3 : i64, p = 2 : i64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
   // CHECK: ms.mean_variance_norm %{{.*}} {axes = array<i64: 0, 2, 3>} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
   %3 = ms.mean_variance_norm %x {axes = array<i64: 0, 2, 3>} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  // CHECK: ms.lrn %{{.*}} {alpha = 1.000000e-04 : f64, beta = 7.500000e-01 : f64, bias = 1.000000e+00 : f64, size = 3 : i64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %4 = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
   return %0, %1, %2, %3 : tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>
 }
