@@ -102,30 +102,6 @@ LogicalResult importScaler(NodeImporter &n) {
   return finish(n, o, o.mul(o.sub(o.cast(o.in(0), f32), off), mul));
 }
 
-/// X W^T + b for `coefficients` [targets, F] and `intercepts` [targets] (none: 0).
-FailureOr<Value> linearScores(NodeImporter &n, Ops &o, Value x, ArrayRef<double> coefficients,
-                              ArrayRef<double> intercepts, int64_t targets) {
-  int64_t features = typeOf(x).getDimSize(1);
-  if (targets < 1 ||
-      static_cast<int64_t>(coefficients.size()) != composite::product({targets, features}))
-    return n.error() << "has " << coefficients.size() << " coefficients for " << targets
-                     << " targets of " << features << " features",
-           failure();
-  if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets)
-    return n.error() << "has " << intercepts.size() << " intercepts for " << targets << " targets",
-           failure();
-  Type f32 = Float32Type::get(n.context());
-  SmallVector<double> transposed(coefficients.size());
-  for (int64_t t = 0; t < targets; ++t)
-    for (int64_t f = 0; f < features; ++f)
-      transposed[f * targets + t] = coefficients[t * features + f];
-  Value w = o.constant(KnownTensor::fromFloats({features, targets}, f32, transposed));
-  Value y = o.op<ms::MatMulOp>(x, w, TypeAttr());
-  if (!intercepts.empty())
-    y = o.add(y, o.constant(KnownTensor::fromFloats({1, targets}, f32, intercepts)));
-  return y;
-}
-
 /// LinearRegressor: X W^T + intercepts over `targets` targets, then the post transform (onnxruntime
 /// applies none to a single target).
 LogicalResult importLinearRegressor(NodeImporter &n) {
@@ -140,8 +116,8 @@ LogicalResult importLinearRegressor(NodeImporter &n) {
   FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x))
     return failure();
-  FailureOr<Value> y =
-      linearScores(n, o, *x, *coefficients, intercepts.value_or(SmallVector<double>()), targets);
+  FailureOr<Value> y = ml::linearScores(n, o, *x, *coefficients,
+                                        intercepts.value_or(SmallVector<double>()), targets);
   if (failed(y))
     return failure();
   if (targets == 1 && transform != "PROBIT")
@@ -175,7 +151,7 @@ LogicalResult importLinearClassifier(NodeImporter &n) {
   FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x))
     return failure();
-  FailureOr<Value> scores = linearScores(n, o, *x, *coefficients, *intercepts, targets);
+  FailureOr<Value> scores = ml::linearScores(n, o, *x, *coefficients, *intercepts, targets);
   if (failed(scores))
     return failure();
   int64_t rows = typeOf(*scores).getDimSize(0);
@@ -546,6 +522,31 @@ FailureOr<Value> mlir::mie::onnx_import::ml::rowsOfFeatures(NodeImporter &n, Ops
   if (xType.getRank() == 1)
     x = o.reshape(x, {1, xType.getDimSize(0)});
   return x;
+}
+
+FailureOr<Value> mlir::mie::onnx_import::ml::linearScores(NodeImporter &n, Ops &o, Value x,
+                                                          ArrayRef<double> coefficients,
+                                                          ArrayRef<double> intercepts,
+                                                          int64_t targets) {
+  int64_t features = typeOf(x).getDimSize(1);
+  if (targets < 1 ||
+      static_cast<int64_t>(coefficients.size()) != composite::product({targets, features}))
+    return n.error() << "has " << coefficients.size() << " coefficients for " << targets
+                     << " targets of " << features << " features",
+           failure();
+  if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets)
+    return n.error() << "has " << intercepts.size() << " intercepts for " << targets << " targets",
+           failure();
+  Type f32 = Float32Type::get(n.context());
+  SmallVector<double> transposed(coefficients.size());
+  for (int64_t t = 0; t < targets; ++t)
+    for (int64_t f = 0; f < features; ++f)
+      transposed[f * targets + t] = coefficients[t * features + f];
+  Value w = o.constant(KnownTensor::fromFloats({features, targets}, f32, transposed));
+  Value y = o.op<ms::MatMulOp>(x, w, TypeAttr());
+  if (!intercepts.empty())
+    y = o.add(y, o.constant(KnownTensor::fromFloats({1, targets}, f32, intercepts)));
+  return y;
 }
 
 void mlir::mie::onnx_import::registerMlOps(OnnxOpTable &table) {

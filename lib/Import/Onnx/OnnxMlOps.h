@@ -20,6 +20,12 @@ FailureOr<Value> postTransform(NodeImporter &n, composite::Ops &o, Value y, Stri
 /// support vector machines compute; a non-numeric or dynamically shaped X is reported.
 FailureOr<Value> rowsOfFeatures(NodeImporter &n, composite::Ops &o);
 
+/// X W^T + b in f32 for rows `x` [N, F], `coefficients` [targets, F] and `intercepts` [targets]
+/// (none: 0); sizes that do not fit are reported.
+FailureOr<Value> linearScores(NodeImporter &n, composite::Ops &o, Value x,
+                              ArrayRef<double> coefficients, ArrayRef<double> intercepts,
+                              int64_t targets);
+
 } // namespace mlir::mie::onnx_import::ml
 
 #endif // MIE_LIB_IMPORT_ONNX_ONNXMLOPS_H

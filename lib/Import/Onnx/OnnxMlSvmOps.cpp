@@ -166,13 +166,14 @@ LogicalResult importSVMRegressor(NodeImporter &n) {
                        << " support vectors";
     Value k = kernelValues(n, o, *kernel, *x, *vectors, supports);
     y = o.op<ms::MatMulOp>(k, table(n, o, supports, 1, *coefficients), TypeAttr());
+    y = o.add(y, o.scalar(f32, (*rho)[0]));
   } else {
-    if (static_cast<int64_t>(coefficients->size()) != features)
-      return n.error() << "has " << coefficients->size() << " coefficients for " << features
-                       << " features";
-    y = o.op<ms::MatMulOp>(*x, table(n, o, features, 1, *coefficients), TypeAttr());
+    // liblinear's form: X coefficients^T + rho[0].
+    FailureOr<Value> linear = ml::linearScores(n, o, *x, *coefficients, {(*rho)[0]}, 1);
+    if (failed(linear))
+      return failure();
+    y = *linear;
   }
-  y = o.add(y, o.scalar(f32, (*rho)[0]));
   if (oneClass)
     y = o.where(o.compare(ms::ComparePredicate::gt, y, o.scalar(f32, 0.0)), o.scalar(f32, 1.0),
                 o.scalar(f32, -1.0));
@@ -306,17 +307,12 @@ LogicalResult importSVMClassifier(NodeImporter &n) {
   Value label, z;
 
   if (supports == 0) {
-    // liblinear's form: one score per class.
-    if (static_cast<int64_t>(coefficients->size()) != product({classes, features}))
-      return n.error() << "has " << coefficients->size() << " coefficients for " << classes
-                       << " classes of " << features << " features";
-    SmallVector<double> transposed(coefficients->size());
-    for (int64_t k = 0; k < classes; ++k)
-      for (int64_t f = 0; f < features; ++f)
-        transposed[f * classes + k] = (*coefficients)[k * features + f];
-    Value scores =
-        o.add(o.op<ms::MatMulOp>(x, table(n, o, features, classes, transposed), TypeAttr()),
-              o.scalar(f32, (*rho)[0]));
+    // liblinear's form: one score per class, rho[0] added to each.
+    FailureOr<Value> linear =
+        ml::linearScores(n, o, x, *coefficients, SmallVector<double>(classes, (*rho)[0]), classes);
+    if (failed(linear))
+      return failure();
+    Value scores = *linear;
     Value best = o.op<ms::ArgMaxOp>(scores, uint64_t(1), false, false);
     label = o.op<ms::GatherOp>(classTable, best, uint64_t(0));
     if (classes == 2) {
