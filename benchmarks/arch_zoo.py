@@ -113,6 +113,11 @@ MODELS.update({"timm/" + n: ("timm", shape) for n, shape in [
     ("focalnet_tiny_srf", IMG), ("efficientvit_b0", IMG), ("fastvit_t8", IMG256),
 ]})
 
+# Hugging Face transformers architectures (benchmarks/hf_models.py): "hf/<name>" -> ("hf", shapes).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_models import HF_MODELS  # noqa: E402
+MODELS.update({"hf/" + n: ("hf", [s for _, s in spec[3]]) for n, spec in HF_MODELS.items()})
+
 
 def seed_of(name):
     return zlib.crc32(name.encode())
@@ -128,6 +133,9 @@ def build_model(name):
     import torchvision.models as tvm
 
     family, _ = MODELS[name]
+    if family == "hf":
+        import hf_models                                # only the hf family needs transformers
+        return hf_models.build(name[len("hf/"):])
     if family == "timm":
         import timm                                     # only the timm family needs it
         return timm.create_model(name[len("timm/"):], pretrained=False, exportable=True), None
@@ -239,10 +247,14 @@ def export_one(name, out_dir, first_opset):
     model, out_names = build_model(name)
     model.eval()
     decorrelate(model, torch.Generator().manual_seed(seed + 1),
-                constants=MODELS[name][0] == "timm")
+                constants=MODELS[name][0] in ("timm", "hf"))
     gen = torch.Generator().manual_seed(seed + 2)
     shapes = MODELS[name][1]
-    xs = tuple(torch.randn(s, generator=gen) for s in shapes)
+    if MODELS[name][0] == "hf":
+        import hf_models
+        xs = hf_models.make_inputs(name[len("hf/"):], gen)
+    else:
+        xs = tuple(torch.randn(s, generator=gen) for s in shapes)
     in_names = ["input"] if len(xs) == 1 else ["input_%d" % i for i in range(len(xs))]
     with torch.no_grad():
         ys = model(*xs)
@@ -303,6 +315,9 @@ def cmd_export(args):
     if any(MODELS.get(n, ("",))[0] == "timm" for n in names):
         import timm
         versions["timm"] = timm.__version__
+    if any(MODELS.get(n, ("",))[0] == "hf" for n in names):
+        import transformers
+        versions["transformers"] = transformers.__version__
     os.makedirs(args.out, exist_ok=True)
     jpath = os.path.join(args.out, "export.json")
     models = {}
@@ -543,7 +558,7 @@ def main():
     o.add_argument("--opset", type=int, default=17)
     ls = sub.add_parser("list", help="print the model names, comma-separated")
     ls.add_argument("--family", default="",
-                    help="only this family (cls, seg, video, det, flow, timm)")
+                    help="only this family (cls, seg, video, det, flow, timm, hf)")
     c = sub.add_parser("check", help="compile, run and compare against onnxruntime (project venv)")
     c.add_argument("dir")
     c.add_argument("--models", default="", help="comma-separated (default: all exported)")

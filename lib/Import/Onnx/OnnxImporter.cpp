@@ -179,7 +179,10 @@ FailureOr<Value> GraphImporter::materialize(ValueEntry &entry) {
   if (entry.value)
     return entry.value;
   ElementsAttr attr;
-  if (entry.tensor && !entry.tensor->materialized) {
+  // A Constant node's small float table is known without being tracked as initializers are
+  // (shouldTrackAsKnown): it becomes a `dense` constant, so that ms folders see through it.
+  bool knownTable = entry.known && !shouldTrackAsKnown(entry.type);
+  if (entry.tensor && !entry.tensor->materialized && !knownTable) {
     entry.tensor->materialized = true;
     attr = DenseResourceElementsAttr::get(entry.tensor->type, entry.tensor->name,
                                           std::move(entry.tensor->blob));

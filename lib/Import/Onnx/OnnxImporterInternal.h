@@ -82,10 +82,11 @@ KnownTensor knownFromBytes(RankedTensorType type, ArrayRef<char> bytes);
 /// The contents of a dense constant (a value folded on `ms`) as a KnownTensor.
 KnownTensor knownFromAttr(DenseElementsAttr attr);
 
-/// Whether an initializer of `type` is tracked as a known value: integer/bool tensors up to 1024
-/// elements (shapes, axes, indices) and float scalars. Larger float data never is, so weights are
-/// never folded into inline `dense` attributes.
-bool shouldTrackAsKnown(RankedTensorType type);
+/// Whether a tensor of `type` is tracked as a known value: integer/bool tensors up to 1024
+/// elements (shapes, axes, indices), float scalars, and a Constant node's (`constantNode`) float
+/// tensors up to 64 elements (small tables that sizes are computed from). Other float data is
+/// not, so weights are never folded into inline `dense` attributes.
+bool shouldTrackAsKnown(RankedTensorType type, bool constantNode = false);
 
 /// Wraps `value` to the width and signedness of the integer type `type` (i1: non-zero is 1).
 int64_t wrapToIntegerType(int64_t value, Type type);

@@ -168,11 +168,14 @@ std::string mlir::mie::onnx_import::listToString(ArrayRef<int64_t> values) {
   return s;
 }
 
-bool mlir::mie::onnx_import::shouldTrackAsKnown(RankedTensorType type) {
+bool mlir::mie::onnx_import::shouldTrackAsKnown(RankedTensorType type, bool constantNode) {
   // 8-bit and 4-bit floats are never folded here: their conversions depend on Cast's saturate
-  // and round_mode, which only the generated code applies.
+  // and round_mode, which only the generated code applies. A Constant node's float vector takes
+  // part up to 64 elements: exporters compute sizes from small float tables (Funnel's pooled
+  // lengths slice a float Constant and Cast the result into a Range's start). Initializers are
+  // model data: beyond scalars they stay resources, never folded into inline `dense` weights.
   if (auto floatType = dyn_cast<FloatType>(type.getElementType()))
-    return floatType.getWidth() >= 16 && type.getNumElements() <= 1;
+    return floatType.getWidth() >= 16 && type.getNumElements() <= (constantNode ? 64 : 1);
   return type.getNumElements() <= 1024;
 }
 

@@ -592,6 +592,8 @@ LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index
           readTensor(attr.t(), loc, prefix + "attribute '" + attr.name() + "'", hint);
       if (failed(tensor))
         return failure();
+      if (!tensor->known && shouldTrackAsKnown(tensor->type, /*constantNode=*/true))
+        tensor->known = knownFromBytes(tensor->type, tensor->blob.getData());
       value.tensor = std::make_shared<OnnxTensor>(std::move(*tensor));
       break;
     }

@@ -949,13 +949,29 @@ def shape_fold_chains():
         node("Sub", ["size_i", "four"], ["pad_end"], name="pad_end"),
         node("Concat", ["zeros6", "pad_end", "zeros1"], ["pads"], name="pads", axis=0),
         node("Pad", ["sliced", "pads"], ["output"], name="pad"),
+        # A float table in a Constant node sliced, concatenated, indexed and cast into a
+        # Range's start (Hugging Face Funnel's pooled lengths).
+        node("Constant", [], ["table"], name="table",
+             value=numpy_helper.from_array(np.arange(1, 15, dtype=np.float32), "table")),
+        node("Slice", ["table", "i0", "big", "i0", "two"], ["odd"], name="odd"),
+        node("Constant", [], ["minus1"], name="minus1", value_floats=[-1.0]),
+        node("Concat", ["minus1", "odd"], ["lengths"], name="lengths", axis=0),
+        node("Gather", ["lengths", "last"], ["length"], name="length", axis=0),
+        node("Add", ["length", "sixteen"], ["start_f"], name="start_f"),
+        node("Cast", ["start_f"], ["start"], name="start", to=TensorProto.INT64),
+        node("Range", ["start", "limit", "one"], ["rng"], name="range"),
     ]
-    return model(nodes, [vi("input", [1, 3, 4, 4])], [vi("output", None), vi("cat", None, I64)],
+    return model(nodes, [vi("input", [1, 3, 4, 4])],
+                 [vi("output", None), vi("cat", None, I64), vi("rng", None, I64)],
                  [init("c0", np.arange(4, dtype=np.int64).reshape(2, 2, 1)),
                   init("c1", np.arange(4, 8, dtype=np.int64).reshape(2, 2, 1)),
                   ints("i0", [0]), ints("two", [2]), ints("four", [4]),
                   init("sizes", np.array([6.0], dtype=np.float32)),
-                  ints("zeros6", [0] * 6), ints("zeros1", [0])])
+                  ints("zeros6", [0] * 6), ints("zeros1", [0]),
+                  ints("big", [100]), init("last", np.array(7, dtype=np.int64)),
+                  init("sixteen", np.array(16.0, dtype=np.float32)),
+                  init("limit", np.array(30, dtype=np.int64)),
+                  init("one", np.array(1, dtype=np.int64))])
 
 
 @register
