@@ -235,6 +235,9 @@ void GraphImporter::reportUnsupported(const OnnxNode &node, Location loc) {
 FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
   SmallVector<Type> types;
   llvm::StringSet<> inputNames;
+  // Symbolic dims given the default size, each name once: a model exported with dynamic axes
+  // compiles for batch 1 and sequence 1 unless told otherwise, which the user should hear.
+  llvm::StringSet<> defaulted;
   for (const OnnxGraphValue &input : model.inputs) {
     if (!inputNames.insert(input.name).second)
       return emitError(fileLoc) << "graph input '" << input.name << "' is listed twice";
@@ -277,6 +280,18 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
                                        : "the symbolic dim '" + dim.param + "'")
                  << " at index " << index << "; give its size with an input shape override";
         shape.push_back(opts.defaultSymbolicDim);
+        std::string what =
+            dim.param.empty() ? "an unknown dim" : "the symbolic dim '" + dim.param + "'";
+        if (defaulted
+                .insert(dim.param.empty() ? input.name + "#" + std::to_string(index) : dim.param)
+                .second)
+          emitWarning(fileLoc) << "graph input '" << input.name << "' has " << what << " at index "
+                               << index << ": compiled for a size of " << opts.defaultSymbolicDim
+                               << " (set it with "
+                               << (dim.param.empty()
+                                       ? std::string("--input-shape=") + input.name + "=..."
+                                       : "--dim-param=" + dim.param + "=N")
+                               << "; --symbolic-dim-default=0 makes this an error)";
       }
     }
     if (!isReasonableShape(shape))
