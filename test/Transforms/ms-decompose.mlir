@@ -162,3 +162,71 @@ func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %y = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   return %y : tensor<1x4x2x2xf32>
 }
+
+// Conv3d: the input padded in depth, its 2 depth taps (dilation 2, stride 1) sliced and stacked
+// as channels (c, kd), the output depths into the batch, one conv2d with the filter read as
+// [F, C * KD, KH, KW]; the bias stays on it.
+// CHECK-LABEL: func.func @conv3d
+// CHECK: %[[P:.+]] = ms.pad %arg0 {pads = array<i64: 0, 0, 1, 0, 0, 0, 0, 1, 0, 0>} : (tensor<1x2x4x5x5xf32>) -> tensor<1x2x6x5x5xf32>
+// CHECK: %[[S0:.+]] = ms.slice %[[P]] {sizes = array<i64: 1, 2, 4, 5, 5>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>}
+// CHECK: %[[R0:.+]] = ms.reshape %[[S0]] {shape = array<i64: 1, 2, 1, 4, 5, 5>}
+// CHECK: %[[S1:.+]] = ms.slice %[[P]] {sizes = array<i64: 1, 2, 4, 5, 5>, starts = array<i64: 0, 0, 2, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>}
+// CHECK: %[[R1:.+]] = ms.reshape %[[S1]] {shape = array<i64: 1, 2, 1, 4, 5, 5>}
+// CHECK: %[[C:.+]] = ms.concat %[[R0]], %[[R1]] {axis = 2 : i64} : (tensor<1x2x1x4x5x5xf32>, tensor<1x2x1x4x5x5xf32>) -> tensor<1x2x2x4x5x5xf32>
+// CHECK: %[[T:.+]] = ms.transpose %[[C]] {perms = array<i64: 0, 3, 1, 2, 4, 5>}
+// CHECK: %[[X:.+]] = ms.reshape %[[T]] {shape = array<i64: 4, 4, 5, 5>}
+// CHECK: %[[W:.+]] = ms.reshape %arg1 {shape = array<i64: 3, 4, 3, 3>}
+// CHECK: %[[Y:.+]] = ms.conv2d %[[X]], %[[W]], %arg2 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<4x4x5x5xf32>, tensor<3x4x3x3xf32>, tensor<3xf32>) -> tensor<4x3x3x3xf32>
+// CHECK: %[[B:.+]] = ms.reshape %[[Y]] {shape = array<i64: 1, 4, 3, 3, 3>}
+// CHECK: ms.transpose %[[B]] {perms = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x4x3x3x3xf32>) -> tensor<1x3x4x3x3xf32>
+func.func @conv3d(%x: tensor<1x2x4x5x5xf32>, %w: tensor<3x2x2x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x4x3x3xf32> {
+  %y = ms.conv3d %x, %w, %b {strides = array<i64: 1, 2, 2>, pads = array<i64: 1, 1, 1, 1, 1, 1>, dilations = array<i64: 2, 1, 1>}
+      : (tensor<1x2x4x5x5xf32>, tensor<3x2x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x3x3xf32>
+  return %y : tensor<1x3x4x3x3xf32>
+}
+
+// ConvTranspose, 1-D, stride 2, a model-data filter [C = 2, F = 1, 3]: the input as [N, C, 1, I, 1]
+// with one zero after each element, a pad of k - 1 - pad (2 - 0 before, 2 - 1 - 1 (the trailing
+// zero) after), and a conv2d with the filter flipped into a new resource [1, 2, 1, 3]
+// ([1, 2, 3] -> [3, 2, 1], [4, 5, 6] -> [6, 5, 4]).
+// CHECK-LABEL: func.func @conv_transpose_1d
+// CHECK: %[[W:.+]] = ms.constant dense_resource<deconv_w.flipped> : tensor<1x2x1x3xf32>
+// CHECK: %[[I:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 2, 1, 1, 4, 1>}
+// CHECK: %[[Z:.+]] = ms.pad %[[I]] {pads = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1>}
+// CHECK: %[[D:.+]] = ms.reshape %[[Z]] {shape = array<i64: 1, 2, 1, 8>}
+// CHECK: %[[X:.+]] = ms.pad %[[D]] {pads = array<i64: 0, 0, 0, 2, 0, 0, 0, 0>} : (tensor<1x2x1x8xf32>) -> tensor<1x2x1x10xf32>
+// CHECK: %[[Y:.+]] = ms.conv2d %[[X]], %[[W]] : (tensor<1x2x1x10xf32>, tensor<1x2x1x3xf32>) -> tensor<1x1x1x8xf32>
+// CHECK: ms.reshape %[[Y]] {shape = array<i64: 1, 1, 8>}
+func.func @conv_transpose_1d(%x: tensor<1x2x4xf32>) -> tensor<1x1x8xf32> {
+  %w = ms.constant dense_resource<deconv_w> : tensor<2x1x3xf32>
+  %y = ms.conv_transpose %x, %w {strides = array<i64: 2>, pads = array<i64: 0, 1>, dilations = array<i64: 1>, output_padding = array<i64: 0>}
+      : (tensor<1x2x4xf32>, tensor<2x1x3xf32>) -> tensor<1x1x8xf32>
+  return %y : tensor<1x1x8xf32>
+}
+
+// ConvTranspose, 3-D, stride 1, a computed filter [C = 2, F = 1, 2, 1, 1]: the filter regrouped
+// and flipped by reshape / transpose / slice, then an ms.conv3d (itself decomposed) over the
+// input padded by k - 1 in depth.
+// CHECK-LABEL: func.func @conv_transpose_3d
+// CHECK: ms.pad %{{.+}} {pads = array<i64: 0, 0, 1, 0, 0, 0, 0, 1, 0, 0>} : (tensor<1x2x3x2x2xf32>) -> tensor<1x2x5x2x2xf32>
+// CHECK: %[[F:.+]] = ms.slice %{{.+}} {sizes = array<i64: 1, 2, 2, 1, 1>, starts = array<i64: 0, 0, 1, 0, 0>, steps = array<i64: 1, 1, -1, -1, -1>}
+// CHECK: ms.concat
+// CHECK: %[[F2:.+]] = ms.reshape %[[F]] {shape = array<i64: 1, 4, 1, 1>}
+// CHECK: ms.conv2d %{{.+}}, %[[F2]] : (tensor<4x4x2x2xf32>, tensor<1x4x1x1xf32>) -> tensor<4x1x2x2xf32>
+// CHECK-NOT: ms.conv_transpose
+// CHECK-NOT: ms.conv3d
+func.func @conv_transpose_3d(%x: tensor<1x2x3x2x2xf32>, %w: tensor<2x1x2x1x1xf32>) -> tensor<1x1x4x2x2xf32> {
+  %y = ms.conv_transpose %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>}
+      : (tensor<1x2x3x2x2xf32>, tensor<2x1x2x1x1xf32>) -> tensor<1x1x4x2x2xf32>
+  return %y : tensor<1x1x4x2x2xf32>
+}
+
+// The flipped 1-D filter, printed with the resources.
+// CHECK: deconv_w.flipped: "0x0400000000004040000000400000803F0000C0400000A04000008040"
+{-#
+  dialect_resources: {
+    builtin: {
+      deconv_w: "0x040000000000803F0000004000004040000080400000A0400000C040"
+    }
+  }
+#-}

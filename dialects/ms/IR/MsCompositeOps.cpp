@@ -191,3 +191,124 @@ LogicalResult LrnOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   results.push_back(type);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Conv3dOp and ConvTransposeOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The static input [N, C, spatial...] and filter of a convolution with `spatial` dims, of one
+/// element type, with a bias [biasSize] when given and `groups` >= 1 dividing `channels`.
+LogicalResult checkConvOperands(const InferDiag &diag, Value input, Value filter, Value bias,
+                                size_t spatial, int64_t groups) {
+  RankedTensorType in = tensorType(input), w = tensorType(filter);
+  if (in.getRank() != (int64_t)spatial + 2 || w.getRank() != (int64_t)spatial + 2)
+    return diag.error("expects an input and a filter of rank ", spatial + 2, ", got ", in,
+                      " and ", w);
+  if (!in.hasStaticShape() || !w.hasStaticShape())
+    return diag.error("expects static shapes, got ", in, " and ", w);
+  if (w.getElementType() != in.getElementType() ||
+      (bias && tensorType(bias).getElementType() != in.getElementType()))
+    return diag.error("expects the input, filter and bias of one element type");
+  if (groups < 1)
+    return diag.error("expects groups >= 1, got ", groups);
+  if (llvm::any_of(w.getShape().drop_front(2), [](int64_t k) { return k < 1; }))
+    return diag.error("expects a non-empty kernel, got ", w);
+  return success();
+}
+
+LogicalResult checkBias(const InferDiag &diag, Value bias, int64_t features) {
+  if (!bias)
+    return success();
+  RankedTensorType type = tensorType(bias);
+  if (type.getRank() != 1 || type.getDimSize(0) != features)
+    return diag.error("expects a bias of shape [", features, "], got ", type);
+  return success();
+}
+
+} // namespace
+
+LogicalResult Conv3dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  Value input = adaptor.getInput(), filter = adaptor.getFilter();
+  int64_t groups = adaptor.getGroups();
+  if (failed(checkConvOperands(diag, input, filter, adaptor.getBias(), 3, groups)))
+    return failure();
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations();
+  if (failed(checkArraySize(diag, "strides", strides, 3)) ||
+      failed(checkArraySize(diag, "pads", pads, 6)) ||
+      failed(checkArraySize(diag, "dilations", dilations, 3)) ||
+      failed(checkArrayMin(diag, "strides", strides, 1)) ||
+      failed(checkArrayMin(diag, "pads", pads, 0)) ||
+      failed(checkArrayMin(diag, "dilations", dilations, 1)))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  if (w[0] % groups != 0 || in[1] != w[1] * groups)
+    return diag.error("expects input channels (", in[1], ") = filter channels per group (", w[1],
+                      ") * groups (", groups, ") and filter outputs (", w[0],
+                      ") divisible by groups");
+  if (failed(checkBias(diag, adaptor.getBias(), w[0])))
+    return failure();
+  SmallVector<int64_t> shape = {in[0], w[0]};
+  for (int i = 0; i < 3; ++i) {
+    int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 3], w[2 + i], strides[i],
+                                    dilations[i], /*ceilMode=*/false);
+    if (size < 1)
+      return diag.error("window of size ", w[2 + i], " (dilation ", dilations[i],
+                        ") does not fit padded input dim ", 2 + i, " of size ", in[2 + i]);
+    shape.push_back(size);
+  }
+  results.push_back(RankedTensorType::get(shape, tensorType(input).getElementType()));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  Value input = adaptor.getInput(), filter = adaptor.getFilter();
+  int64_t rank = tensorType(input).getRank();
+  if (rank < 3 || rank > 5)
+    return diag.error("expects 1 to 3 spatial dims, got ", tensorType(input));
+  size_t spatial = rank - 2;
+  int64_t groups = adaptor.getGroups();
+  if (failed(checkConvOperands(diag, input, filter, adaptor.getBias(), spatial, groups)))
+    return failure();
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations(), outPad = adaptor.getOutputPadding();
+  if (failed(checkArraySize(diag, "strides", strides, spatial)) ||
+      failed(checkArraySize(diag, "pads", pads, 2 * spatial)) ||
+      failed(checkArraySize(diag, "dilations", dilations, spatial)) ||
+      failed(checkArraySize(diag, "output_padding", outPad, spatial)) ||
+      failed(checkArrayMin(diag, "strides", strides, 1)) ||
+      failed(checkArrayMin(diag, "dilations", dilations, 1)) ||
+      failed(checkArrayMin(diag, "output_padding", outPad, 0)))
+    return failure();
+  ArrayRef<int64_t> in = tensorType(input).getShape(), w = tensorType(filter).getShape();
+  if (w[0] != in[1] || in[1] % groups != 0)
+    return diag.error("expects filter inputs (", w[0], ") = input channels (", in[1],
+                      "), divisible by groups (", groups, ")");
+  // Bounded so that the sizes below stay far from overflow.
+  constexpr int64_t kBound = int64_t(1) << 31;
+  auto bounded = [&](ArrayRef<int64_t> v) {
+    return llvm::all_of(v, [&](int64_t x) { return x > -kBound && x < kBound; });
+  };
+  if (!bounded(strides) || !bounded(pads) || !bounded(dilations) || !bounded(outPad) ||
+      !bounded(in) || !bounded(w))
+    return diag.error("expects sizes, strides, pads and dilations below 2^31 in magnitude");
+  int64_t features = w[1] * groups;
+  if (failed(checkBias(diag, adaptor.getBias(), features)))
+    return failure();
+  SmallVector<int64_t> shape = {in[0], features};
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t size = strides[i] * (in[2 + i] - 1) + outPad[i] + dilations[i] * (w[2 + i] - 1) + 1 -
+                   pads[i] - pads[spatial + i];
+    if (size < 1)
+      return diag.error("expects a non-empty output, got size ", size, " along spatial dim ", i);
+    shape.push_back(size);
+  }
+  results.push_back(RankedTensorType::get(shape, tensorType(input).getElementType()));
+  return success();
+}

@@ -171,4 +171,58 @@ def Ms_LrnOp : Ms_InferredOp<"lrn"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Ms_Conv3dOp : Ms_InferredOp<"conv3d"> {
+  let summary = "3-D convolution in NCDHW layout with groups, strides, pads and dilations (ONNX Conv).";
+  let description = [{
+    Convolves `input` [N, C, D, H, W] with `filter` [F, C / groups, KD, KH, KW] and adds the
+    optional `bias` [F]. `pads` is [front, top, left, back, bottom, right] (ONNX's begins, then
+    ends). The output is [N, F, OD, OH, OW] with
+    `O = (I + begin + end - dilation * (K - 1) - 1) / stride + 1` per spatial dim.
+    `ms-decompose` runs it as one 2-D convolution whose channels are the input's (c, kd) pairs.
+
+    Example:
+    ```mlir
+    %y = ms.conv3d %x, %w, %b {pads = array<i64: 1, 1, 1, 1, 1, 1>}
+        : (tensor<1x3x8x16x16xf32>, tensor<8x3x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$filter, Optional<Ms_FloatTensor>:$bias,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$strides,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_ConvTransposeOp : Ms_InferredOp<"conv_transpose"> {
+  let summary = "1-D, 2-D or 3-D transposed convolution (ONNX ConvTranspose) with explicit pads.";
+  let description = [{
+    For `input` [N, C, I...] (1 to 3 spatial dims) and `filter` [C, F / groups, K...], the
+    gradient of a convolution: each input element scatters its filter, scaled, into the output at
+    `stride * i`. `pads` are [begins..., ends...] cropped from the full result (negative: zeros
+    added), `output_padding` extends the end. The output is [N, F, O...] with
+    `O = stride * (I - 1) + output_padding + dilation * (K - 1) + 1 - begin - end`; the optional
+    `bias` is [F]. ONNX's auto_pad and output_shape are resolved into `pads` by the importer.
+    `ms-decompose` runs it as a stride-1 convolution of the input with stride - 1 zeros between
+    elements and the filter regrouped and flipped.
+
+    Example:
+    ```mlir
+    %y = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+        : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x9xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$filter, Optional<Ms_FloatTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$output_padding,
+                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 #endif // MS_COMPOSITE_OPS_TD

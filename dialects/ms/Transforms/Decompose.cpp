@@ -14,6 +14,7 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns);
+    populateDecomposeConvPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -22,7 +22,11 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       row and column indices as broadcast constants;
     - `ms.instance_norm`, `ms.group_norm`, `ms.mean_variance_norm`: mean and variance reductions,
       then the per-channel scale and bias; `ms.lp_normalization`: a division by the norm;
-    - `ms.lrn`: an average pool over the channels of the squares, a power and a division.
+    - `ms.lrn`: an average pool over the channels of the squares, a power and a division;
+    - `ms.conv3d`: one `ms.conv2d` over the input's depth taps stacked as channels, the output
+      depths in the batch;
+    - `ms.conv_transpose`: zero insertion (reshape, pad), a pad or crop, and a stride-1
+      `ms.conv2d` / `ms.conv3d` with the filter regrouped and flipped (model data: a new resource).
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

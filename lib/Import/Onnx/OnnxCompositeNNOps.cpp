@@ -9,12 +9,10 @@
 
 #include "OnnxCompositeBuilder.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 
@@ -118,52 +116,8 @@ FailureOr<SmallVector<int64_t>> spatialInts(NodeImporter &n, StringRef name, siz
   return *values;
 }
 
-/// The convolution weight [g * Cout/g, Cin/g, k...] of a ConvTranspose whose weight
-/// [Cin, Cout/g, k...] is model data, built at import as a new resource (so no transpose runs
-/// per inference); null when the weight is computed or not a resource.
-Value flippedWeight(NodeImporter &n, Ops &o, Value weight, int64_t group,
-                    ArrayRef<int64_t> convShape) {
-  if (o.failed())
-    return Value();
-  auto constant = weight.getDefiningOp<ms::ConstantOp>();
-  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
-                           : DenseResourceElementsAttr();
-  if (!resource || !resource.getRawHandle().getBlob())
-    return Value();
-  ArrayRef<char> bytes = resource.getData();
-  RankedTensorType type = typeOf(weight);
-  int64_t count = type.getNumElements();
-  if (count == 0 || bytes.size() % count != 0)
-    return Value();
-  size_t width = bytes.size() / count;
-  // Flipping every spatial dim of a row-major kernel reverses its linear order.
-  int64_t cout = convShape[0], cinPerGroup = convShape[1];
-  int64_t kernelSize = product(convShape.drop_front(2)), coutPerGroup = cout / group;
-  std::vector<char> flipped(bytes.size());
-  char *to = flipped.data();
-  for (int64_t oc = 0; oc < cout; ++oc) {
-    int64_t g = oc / coutPerGroup, ocInGroup = oc % coutPerGroup;
-    for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
-      int64_t block = ((g * cinPerGroup + ic) * coutPerGroup + ocInGroup) * kernelSize;
-      for (int64_t pos = 0; pos < kernelSize; ++pos, to += width)
-        std::memcpy(to, bytes.data() + (block + kernelSize - 1 - pos) * width, width);
-    }
-  }
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      flipped, resource.getRawHandle().getBlob()->getDataAlignment(), /*dataIsMutable=*/false);
-  std::string name = (resource.getRawHandle().getKey() + ".flipped").str();
-  auto attr = DenseResourceElementsAttr::get(type.clone(convShape), name, std::move(blob));
-  OpBuilder &b = n.builder();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfter(constant); // with the model's other constants
-  return ms::ConstantOp::create(b, constant.getLoc(), attr);
-}
-
-/// ConvTranspose (1-D to 3-D): the input gets stride - 1 zeros between elements (reshape, pad,
-/// reshape), then a pad of k_eff - 1 - pad on each side (negative: a crop) plus output_padding at
-/// the end, then a stride-1 convolution with the weight [Cin, Cout / g, k...] regrouped to
-/// [Cout, Cin / g, k...] and flipped spatially. 1-D runs as 2-D with a height of 1; 3-D sums 2-D
-/// convolutions over the kernel's depth.
+/// ConvTranspose (1-D to 3-D) as ms.conv_transpose, with auto_pad and output_shape resolved into
+/// explicit pads (ms-decompose runs it as a stride-1 convolution of the zero-inserted input).
 LogicalResult importConvTranspose(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0), wType = n.inputType(1);
   int64_t rank = xType.getRank();
@@ -238,89 +192,16 @@ LogicalResult importConvTranspose(NodeImporter &n) {
       return n.error() << "pads and output_shape give an empty output";
   }
 
-  // Everything below is 2-D or 3-D: a 1-D op gets a leading spatial dim of 1.
-  auto lift = [&](ArrayRef<int64_t> v, int64_t one) {
-    SmallVector<int64_t> lifted(v);
-    if (spatial == 1)
-      lifted.insert(lifted.begin(), one);
-    return lifted;
-  };
-  SmallVector<int64_t> s = lift(*strides, 1), d = lift(*dilations, 1), k = lift(kernel, 1),
-                       keff = lift(kEff, 1), inDims = lift(in, 1), b = lift(begin, 0),
-                       e = lift(end, 0), op = lift(*outputPadding, 0);
-  size_t dims = s.size();
-  int64_t batch = xType.getDimSize(0), coutPerGroup = wType.getDimSize(1),
-          cinPerGroup = cin / group, cout = group * coutPerGroup;
-
-  // Zero insertion: [N, C, D0, 1, D1, 1, ...] padded to [N, C, D0, s0, D1, s1, ...]; the trailing
-  // stride - 1 zeros are cropped by the next pad, which also adds k_eff - 1 - pad on each side.
-  SmallVector<int64_t> interleaved = {batch, cin}, zeroPads(2 * (2 + 2 * dims), 0),
-                       dilatedShape = {batch, cin}, convPads(2 * (2 + dims), 0);
-  for (size_t i = 0; i < dims; ++i) {
-    interleaved.append({inDims[i], 1});
-    zeroPads[2 + 2 * dims + 2 + 2 * i + 1] = s[i] - 1;
-    dilatedShape.push_back(inDims[i] * s[i]);
-    convPads[2 + i] = keff[i] - 1 - b[i];
-    convPads[2 + dims + 2 + i] = keff[i] - 1 - e[i] + op[i] - (s[i] - 1);
-  }
+  SmallVector<int64_t> resolvedPads(begin);
+  llvm::append_range(resolvedPads, end);
   Ops o(n);
-  Value x = o.reshape(o.in(0), interleaved);
-  x = o.pad(x, zeroPads);
-  x = o.pad(o.reshape(x, dilatedShape), convPads);
-
-  // The weight as [Cout, Cin / g, k...], spatially flipped.
-  SmallVector<int64_t> convWeightShape = {cout, cinPerGroup};
-  llvm::append_range(convWeightShape, k);
-  Value w = o.in(1);
-  if (Value flipped = flippedWeight(n, o, w, group, convWeightShape)) {
-    w = flipped;
-  } else {
-    SmallVector<int64_t> split = {group, cinPerGroup, coutPerGroup}, perm = {0, 2, 1},
-                         starts = {0, 0}, steps = {1, 1};
-    for (size_t i = 0; i < dims; ++i) {
-      split.push_back(k[i]);
-      perm.push_back(3 + i);
-      starts.push_back(k[i] - 1);
-      steps.push_back(-1);
-    }
-    w = o.transpose(o.reshape(w, split), perm);
-    w = o.slice(o.reshape(w, convWeightShape), starts, convWeightShape, steps);
-  }
-  Value bias;
-  if (n.hasInput(2))
-    bias = o.in(2);
-  Value y;
-  if (dims == 2) {
-    y = o.op<ms::Conv2dOp>(x, w, bias, ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
-                           ArrayRef<int64_t>(d), static_cast<uint64_t>(group), TypeAttr());
-  } else if (!o.failed()) {
-    // 3-D: a stride-1 convolution is the sum over the kernel's depth taps of 2-D convolutions of
-    // depth slices, with the output depth folded into the batch.
-    ArrayRef<int64_t> padded = typeOf(x).getShape();
-    int64_t outDepth = padded[2] - keff[0] + 1;
-    for (int64_t tap = 0; tap < k[0] && !o.failed(); ++tap) {
-      Value slab = o.slice(x, {0, 0, tap * d[0], 0, 0},
-                           {batch, cin, outDepth, padded[3], padded[4]}, {1, 1, 1, 1, 1});
-      slab = o.reshape(o.transpose(slab, {0, 2, 1, 3, 4}),
-                       {batch * outDepth, cin, padded[3], padded[4]});
-      Value tapWeight =
-          o.slice(w, {0, 0, tap, 0, 0}, {cout, cinPerGroup, 1, k[1], k[2]}, {1, 1, 1, 1, 1});
-      tapWeight = o.reshape(tapWeight, {cout, cinPerGroup, k[1], k[2]});
-      Value partial = o.op<ms::Conv2dOp>(
-          slab, tapWeight, Value(), ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
-          ArrayRef<int64_t>{d[1], d[2]}, static_cast<uint64_t>(group), TypeAttr());
-      y = y ? o.add(y, partial) : partial;
-    }
-    if (!o.failed()) {
-      ArrayRef<int64_t> plane = typeOf(y).getShape().drop_front(2);
-      y = o.transpose(o.reshape(y, {batch, outDepth, cout, plane[0], plane[1]}), {0, 2, 1, 3, 4});
-      if (bias)
-        y = o.add(y, channelParam(o, bias, cout, 5));
-    }
-  }
-  SmallVector<int64_t> outShape = {batch, group * coutPerGroup};
-  llvm::append_range(outShape, outSpatial);
-  return finish(n, o, o.reshape(y, outShape));
+  Value bias = n.hasInput(2) ? o.in(2) : Value();
+  return finish(n, o,
+                o.op<ms::ConvTransposeOp>(o.in(0), o.in(1), bias, ArrayRef<int64_t>(*strides),
+                                          ArrayRef<int64_t>(resolvedPads),
+                                          ArrayRef<int64_t>(*dilations),
+                                          ArrayRef<int64_t>(*outputPadding),
+                                          static_cast<uint64_t>(group)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,41 +88,6 @@ Value conv1dAs2d(composite::Ops &o, Value x, Value w, Value bias, ArrayRef<int64
   return o.reshape(y, {ys[0], ys[1], ys[3]});
 }
 
-/// A 3-D convolution as one 2-D convolution over (H, W): the input is padded in depth, and its KD
-/// depth taps of each output depth are stacked as channels (c, kd), c-major, so that the filter
-/// [F, C / g, KD, KH, KW] is read as [F, C / g * KD, KH, KW] as it is and each group's channels
-/// stay together; the output depths go into the batch. Every 3-D attribute (strides, padding,
-/// dilations, groups) maps onto a slice or the 2-D convolution, which runs on the 2-D kernels.
-Value conv3dAs2d(composite::Ops &o, Value x, Value w, Value bias, ArrayRef<int64_t> strides,
-                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, int64_t group) {
-  ArrayRef<int64_t> xs = composite::typeOf(x).getShape(), ws = composite::typeOf(w).getShape();
-  const int64_t batch = xs[0], channels = xs[1], height = xs[3], width = xs[4], taps = ws[2];
-  Value padded = o.pad(x, {0, 0, pads[0], 0, 0, 0, 0, pads[3], 0, 0});
-  const int64_t depth = xs[2] + pads[0] + pads[3];
-  const int64_t outDepth = (depth - dilations[0] * (taps - 1) - 1) / strides[0] + 1;
-  SmallVector<Value> slabs;
-  for (int64_t tap = 0; tap < taps && !o.failed(); ++tap) {
-    Value slab = o.slice(padded, {0, 0, tap * dilations[0], 0, 0},
-                         {batch, channels, outDepth, height, width}, {1, 1, strides[0], 1, 1});
-    slabs.push_back(o.reshape(slab, {batch, channels, 1, outDepth, height, width}));
-  }
-  if (o.failed())
-    return Value();
-  Value stacked =
-      slabs.size() == 1 ? slabs.front() : o.op<ms::ConcatOp>(ValueRange(slabs), uint64_t(2));
-  stacked = o.reshape(o.transpose(stacked, {0, 3, 1, 2, 4, 5}),
-                      {batch * outDepth, channels * taps, height, width});
-  Value y = o.op<ms::Conv2dOp>(stacked, o.reshape(w, {ws[0], ws[1] * taps, ws[3], ws[4]}), bias,
-                               ArrayRef<int64_t>{strides[1], strides[2]},
-                               ArrayRef<int64_t>{pads[1], pads[2], pads[4], pads[5]},
-                               ArrayRef<int64_t>{dilations[1], dilations[2]},
-                               static_cast<uint64_t>(group), TypeAttr());
-  if (o.failed())
-    return Value();
-  ArrayRef<int64_t> ys = composite::typeOf(y).getShape();
-  return o.transpose(o.reshape(y, {batch, outDepth, ys[1], ys[2], ys[3]}), {0, 2, 1, 3, 4});
-}
-
 } // namespace
 
 FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Value x, Value w,
@@ -183,9 +148,12 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
       return n.error() << "the padded depth " << depth << " is smaller than the kernel's reach "
                        << (*dilations)[0] * (kernel[0] - 1) + 1;
   }
+  if (spatial == 3) // ms-decompose runs it on the 2-D kernels
+    return n.create<ms::Conv3dOp>(x, w, bias, ArrayRef<int64_t>(*strides),
+                                  ArrayRef<int64_t>(*pads), ArrayRef<int64_t>(*dilations),
+                                  static_cast<uint64_t>(group));
   composite::Ops o(n);
-  Value y = spatial == 1 ? conv1dAs2d(o, x, w, bias, *strides, *pads, *dilations, group)
-                         : conv3dAs2d(o, x, w, bias, *strides, *pads, *dilations, group);
+  Value y = conv1dAs2d(o, x, w, bias, *strides, *pads, *dilations, group);
   if (o.failed() || !y)
     return failure();
   return y;

@@ -1945,3 +1945,54 @@ func.func @lrn_rank(%x: tensor<4x2xf32>) {
   %0 = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<4x2xf32>) -> tensor<4x2xf32>
   return
 }
+
+// -----
+
+func.func @conv3d_channels(%x: tensor<1x4x5x6x6xf32>, %w: tensor<6x3x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv3d' op expects input channels (4) = filter channels per group (3) * groups (1) and filter outputs (6) divisible by groups}}
+  %0 = ms.conv3d %x, %w : (tensor<1x4x5x6x6xf32>, tensor<6x3x3x3x3xf32>) -> tensor<1x6x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_window(%x: tensor<1x4x2x6x6xf32>, %w: tensor<6x4x3x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv3d' op window of size 3 (dilation 1) does not fit padded input dim 2 of size 2}}
+  %0 = ms.conv3d %x, %w : (tensor<1x4x2x6x6xf32>, tensor<6x4x3x3x3xf32>) -> tensor<1x6x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_rank(%x: tensor<1x4x6x6xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv3d' op expects an input and a filter of rank 5, got 'tensor<1x4x6x6xf32>' and 'tensor<6x4x3x3xf32>'}}
+  %0 = ms.conv3d %x, %w : (tensor<1x4x6x6xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_filter(%x: tensor<1x4x5x5xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv_transpose' op expects filter inputs (3) = input channels (4), divisible by groups (1)}}
+  %0 = ms.conv_transpose %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>}
+      : (tensor<1x4x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_empty(%x: tensor<1x4x1x1xf32>, %w: tensor<4x2x1x1xf32>) {
+  // expected-error @+1 {{'ms.conv_transpose' op expects a non-empty output, got size 0 along spatial dim 0}}
+  %0 = ms.conv_transpose %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>}
+      : (tensor<1x4x1x1xf32>, tensor<4x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_pads(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv_transpose' op expects 'pads' to have 4 entries, got 2}}
+  %0 = ms.conv_transpose %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>}
+      : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x7x7xf32>
+  return
+}

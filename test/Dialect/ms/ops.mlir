@@ -697,3 +697,23 @@ func.func @normalizations(%x: tensor<2x4x3x3xf32>, %s: tensor<4xf32>) -> (tensor
   %4 = ms.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f64, beta = 0.75 : f64, bias = 1.0 : f64} : (tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
   return %0, %1, %2, %3 : tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @convolutions_3d_and_transposed
+func.func @convolutions_3d_and_transposed(%x: tensor<1x4x5x6x6xf32>, %w: tensor<6x2x3x3x3xf32>, %b: tensor<6xf32>,
+    %x2: tensor<1x4x5x5xf32>, %w2: tensor<4x1x3x3xf32>, %x1: tensor<2x3x7xf32>, %w1: tensor<3x2x4xf32>)
+    -> (tensor<1x6x3x6x6xf32>, tensor<1x2x9x9xf32>, tensor<2x2x13xf32>) {
+  // CHECK: ms.conv3d %{{.*}}, %{{.*}}, %{{.*}} {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1, 1, 1>, strides = array<i64: 2, 1, 1>} : (tensor<1x4x5x6x6xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x3x6x6xf32>
+  %0 = ms.conv3d %x, %w, %b {strides = array<i64: 2, 1, 1>, pads = array<i64: 1, 1, 1, 1, 1, 1>, groups = 2 : i64}
+      : (tensor<1x4x5x6x6xf32>, tensor<6x2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x3x6x6xf32>
+  // 2 * (5 - 1) + 0 + 1 * (3 - 1) + 1 - 1 - 1 = 9; 2 groups of 1 output channel.
+  // CHECK: ms.conv_transpose %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 2 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x2x9x9xf32>
+  %1 = ms.conv_transpose %x2, %w2 {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, groups = 2 : i64}
+      : (tensor<1x4x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x2x9x9xf32>
+  // 1-D, dilation 2, output_padding 1, a negative (zero-adding) end pad: 1 * 6 + 1 + 2 * 3 + 1 - 2 - (-1) = 13.
+  // CHECK: ms.conv_transpose %{{.*}}, %{{.*}} {dilations = array<i64: 2>, output_padding = array<i64: 1>, pads = array<i64: 2, -1>, strides = array<i64: 1>} : (tensor<2x3x7xf32>, tensor<3x2x4xf32>) -> tensor<2x2x13xf32>
+  %2 = ms.conv_transpose %x1, %w1 {strides = array<i64: 1>, pads = array<i64: 2, -1>, dilations = array<i64: 2>, output_padding = array<i64: 1>}
+      : (tensor<2x3x7xf32>, tensor<3x2x4xf32>) -> tensor<2x2x13xf32>
+  return %0, %1, %2 : tensor<1x6x3x6x6xf32>, tensor<1x2x9x9xf32>, tensor<2x2x13xf32>
+}

@@ -319,6 +319,19 @@ def variants():
                                        node_inputs=["x", "w"],
                                        inits={"w": normal([2, 3, 1, 3, 3], 41)},
                                        strides=[2, 2, 2], auto_pad="SAME_LOWER")
+    # ConvTranspose (ms.conv_transpose, run by ms-decompose as a stride-1 convolution of the
+    # zero-inserted input): 3-D with strides, dilations, groups, output_padding and a bias (an
+    # ms.conv3d inside); 1-D SAME_UPPER with a dilation; 2-D with output_shape.
+    v["conv_transpose3d_strided_groups"] = Variant(
+        "ConvTranspose", {"x": normal([1, 4, 3, 4, 3], 42)}, node_inputs=["x", "w", "b"],
+        inits={"w": normal([4, 3, 2, 3, 2], 43), "b": normal([6], 44)}, strides=[2, 1, 2],
+        pads=[1, 0, 1, 0, 1, 0], dilations=[1, 2, 1], output_padding=[1, 0, 1], group=2)
+    v["conv_transpose1d_same_dilated"] = Variant(
+        "ConvTranspose", {"x": normal([2, 3, 5], 45)}, node_inputs=["x", "w"],
+        inits={"w": normal([3, 2, 3], 46)}, strides=[2], dilations=[2], auto_pad="SAME_UPPER")
+    v["conv_transpose2d_output_shape"] = Variant(
+        "ConvTranspose", {"x": normal([1, 2, 4, 3], 47)}, node_inputs=["x", "w"],
+        inits={"w": normal([2, 3, 3, 3], 48)}, strides=[3, 2], output_shape=[12, 7])
     # Resize-10 (X, scales; asymmetric): nearest up (one ms.resize), nearest down on one axis and
     # up on the other (rounding up and down: interpolation matrices), linear up and down.
     f32 = np.float32

@@ -1,0 +1,211 @@
+//===- DecomposeConvPatterns.cpp - ms-decompose's convolution rewrites ------===//
+//
+//   conv3d:         one ms.conv2d over (H, W): the input padded in depth, its KD depth taps of
+//                   each output depth stacked as channels (c, kd), c-major, so that the filter
+//                   [F, C / g, KD, KH, KW] is read as [F, C / g * KD, KH, KW] as it is and each
+//                   group's channels stay together; the output depths go into the batch. The
+//                   GEMM's reduction is C * KD * KH * KW long, as a native 3-D kernel's would be,
+//                   and the 2-D kernels (implicit GEMM, Winograd) run it.
+//   conv_transpose: the input with stride - 1 zeros between elements (reshape, pad, reshape),
+//                   padded by dilation * (k - 1) - pad on each side (negative: a crop) plus
+//                   output_padding at the end, then a stride-1 convolution (conv2d, conv3d; 1-D
+//                   as 2-D with a height of 1) with the filter [C, F / g, k...] regrouped to
+//                   [F, C / g, k...] and flipped spatially: for model data, a new resource made
+//                   here, so that no transpose runs per inference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/Transforms/Patterns.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::ms;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
+
+Value reshape(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<int64_t> shape) {
+  return ReshapeOp::create(rewriter, loc, x, shape);
+}
+
+Value pad(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<int64_t> pads) {
+  return PadOp::create(rewriter, loc, x, pads, PadMode::constant, APFloat(0.0));
+}
+
+Value conv2d(PatternRewriter &rewriter, Location loc, Value x, Value w, Value bias,
+             ArrayRef<int64_t> strides, ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations,
+             int64_t groups) {
+  return Conv2dOp::create(rewriter, loc, x, w, bias, strides, pads, dilations,
+                          static_cast<uint64_t>(groups), TypeAttr());
+}
+
+struct DecomposeConv3d : OpRewritePattern<Conv3dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv3dOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getFilter());
+    ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
+                      dilations = op.getDilations();
+    const int64_t batch = xs[0], channels = xs[1], height = xs[3], width = xs[4], taps = ws[2];
+    const int64_t outDepth = op.getType().getDimSize(2);
+    // The stacked input [N, C, KD, OD, H, W] must stay a size int64 can count.
+    int64_t elements = 1;
+    for (int64_t d : {batch, channels, taps, outDepth, height, width})
+      if (llvm::MulOverflow(elements, d, elements) || elements > (int64_t(1) << 48))
+        return rewriter.notifyMatchFailure(op, "the stacked input is too large");
+    Value padded = op.getInput();
+    if (pads[0] || pads[3])
+      padded = pad(rewriter, loc, padded, {0, 0, pads[0], 0, 0, 0, 0, pads[3], 0, 0});
+    SmallVector<Value> slabs;
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      Value slab = SliceOp::create(rewriter, loc, padded,
+                                   ArrayRef<int64_t>{0, 0, tap * dilations[0], 0, 0},
+                                   ArrayRef<int64_t>{batch, channels, outDepth, height, width},
+                                   ArrayRef<int64_t>{1, 1, strides[0], 1, 1});
+      slabs.push_back(reshape(rewriter, loc, slab, {batch, channels, 1, outDepth, height, width}));
+    }
+    Value stacked = slabs.size() == 1 ? slabs.front()
+                                      : ConcatOp::create(rewriter, loc, ValueRange(slabs), 2);
+    stacked = TransposeOp::create(rewriter, loc, stacked, ArrayRef<int64_t>{0, 3, 1, 2, 4, 5});
+    stacked = reshape(rewriter, loc, stacked, {batch * outDepth, channels * taps, height, width});
+    Value filter = reshape(rewriter, loc, op.getFilter(), {ws[0], ws[1] * taps, ws[3], ws[4]});
+    Value y = conv2d(rewriter, loc, stacked, filter, op.getBias(), {strides[1], strides[2]},
+                     {pads[1], pads[2], pads[4], pads[5]}, {dilations[1], dilations[2]},
+                     op.getGroups());
+    ArrayRef<int64_t> ys = shapeOf(y);
+    y = reshape(rewriter, loc, y, {batch, outDepth, ys[1], ys[2], ys[3]});
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, y, ArrayRef<int64_t>{0, 2, 1, 3, 4});
+    return success();
+  }
+};
+
+/// The convolution filter [F, C / g, k...] of a transposed convolution's filter [C, F / g, k...]
+/// held as a resource (model data), as a new resource beside it; null otherwise.
+Value flippedResource(PatternRewriter &rewriter, Value filter, int64_t groups,
+                      ArrayRef<int64_t> convShape) {
+  auto constant = filter.getDefiningOp<ConstantOp>();
+  auto resource = constant ? dyn_cast<DenseResourceElementsAttr>(constant.getValue())
+                           : DenseResourceElementsAttr();
+  if (!resource || !resource.getRawHandle().getBlob())
+    return Value();
+  ArrayRef<char> bytes = resource.getData();
+  auto type = cast<RankedTensorType>(filter.getType());
+  int64_t count = type.getNumElements();
+  if (count == 0 || bytes.size() % count != 0)
+    return Value();
+  size_t width = bytes.size() / count;
+  // Flipping every spatial dim of a row-major kernel reverses its linear order.
+  int64_t features = convShape[0], perGroupIn = convShape[1];
+  int64_t kernelSize = 1;
+  for (int64_t k : convShape.drop_front(2))
+    kernelSize *= k;
+  int64_t perGroupOut = features / groups;
+  std::vector<char> flipped(bytes.size());
+  char *to = flipped.data();
+  for (int64_t f = 0; f < features; ++f) {
+    int64_t g = f / perGroupOut, fInGroup = f % perGroupOut;
+    for (int64_t c = 0; c < perGroupIn; ++c) {
+      int64_t block = ((g * perGroupIn + c) * perGroupOut + fInGroup) * kernelSize;
+      for (int64_t pos = 0; pos < kernelSize; ++pos, to += width)
+        std::memcpy(to, bytes.data() + (block + kernelSize - 1 - pos) * width, width);
+    }
+  }
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      flipped, resource.getRawHandle().getBlob()->getDataAlignment(), /*dataIsMutable=*/false);
+  std::string name = (resource.getRawHandle().getKey() + ".flipped").str();
+  auto attr = DenseResourceElementsAttr::get(type.clone(convShape), name, std::move(blob));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfter(constant); // with the model's other constants
+  return ConstantOp::create(rewriter, constant.getLoc(), attr);
+}
+
+struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvTransposeOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getFilter());
+    const size_t spatial = xs.size() - 2;
+    // Everything below is 2-D or 3-D: a 1-D op gets a leading spatial dim of 1.
+    auto lift = [&](ArrayRef<int64_t> v, int64_t one) {
+      SmallVector<int64_t> lifted(v);
+      if (spatial == 1)
+        lifted.insert(lifted.begin(), one);
+      return lifted;
+    };
+    ArrayRef<int64_t> pads = op.getPads();
+    SmallVector<int64_t> s = lift(op.getStrides(), 1), d = lift(op.getDilations(), 1),
+                         k = lift(ws.drop_front(2), 1), in = lift(xs.drop_front(2), 1),
+                         begin = lift(pads.take_front(spatial), 0),
+                         end = lift(pads.drop_front(spatial), 0),
+                         extra = lift(op.getOutputPadding(), 0);
+    const size_t dims = s.size();
+    const int64_t batch = xs[0], channels = xs[1], groups = op.getGroups();
+    const int64_t perGroupOut = ws[1], features = groups * perGroupOut,
+                  perGroupIn = channels / groups;
+
+    // Zero insertion: [N, C, I0, 1, I1, 1, ...] padded to [N, C, I0, s0, I1, s1, ...]; the
+    // trailing stride - 1 zeros are cropped by the next pad, which also adds
+    // dilation * (k - 1) - pad on each side and output_padding at the end.
+    SmallVector<int64_t> interleaved = {batch, channels}, zeroPads(2 * (2 + 2 * dims), 0),
+                         dilated = {batch, channels}, convPads(2 * (2 + dims), 0);
+    bool strided = false;
+    for (size_t i = 0; i < dims; ++i) {
+      int64_t reach = d[i] * (k[i] - 1);
+      interleaved.append({in[i], 1});
+      zeroPads[2 + 2 * dims + 2 + 2 * i + 1] = s[i] - 1;
+      dilated.push_back(in[i] * s[i]);
+      convPads[2 + i] = reach - begin[i];
+      convPads[2 + dims + 2 + i] = reach - end[i] + extra[i] - (s[i] - 1);
+      strided |= s[i] != 1;
+    }
+    Value x = reshape(rewriter, loc, op.getInput(), interleaved);
+    if (strided)
+      x = pad(rewriter, loc, x, zeroPads);
+    x = pad(rewriter, loc, reshape(rewriter, loc, x, dilated), convPads);
+
+    // The filter as [F, C / g, k...], spatially flipped.
+    SmallVector<int64_t> convShape = {features, perGroupIn};
+    llvm::append_range(convShape, k);
+    Value w;
+    SmallVector<int64_t> ownShape = {features, perGroupIn};
+    llvm::append_range(ownShape, ws.drop_front(2));
+    if (Value flipped = flippedResource(rewriter, op.getFilter(), groups, ownShape)) {
+      w = spatial == 1 ? reshape(rewriter, loc, flipped, convShape) : flipped;
+    } else {
+      SmallVector<int64_t> split = {groups, perGroupIn, perGroupOut}, perm = {0, 2, 1},
+                           starts = {0, 0}, steps = {1, 1};
+      for (size_t i = 0; i < dims; ++i) {
+        split.push_back(k[i]);
+        perm.push_back(3 + i);
+        starts.push_back(k[i] - 1);
+        steps.push_back(-1);
+      }
+      w = TransposeOp::create(rewriter, loc, reshape(rewriter, loc, op.getFilter(), split), perm);
+      w = SliceOp::create(rewriter, loc, reshape(rewriter, loc, w, convShape), starts, convShape,
+                          steps);
+    }
+    Value y;
+    if (dims == 2)
+      y = conv2d(rewriter, loc, x, w, op.getBias(), {1, 1}, {0, 0, 0, 0}, d, groups);
+    else
+      y = Conv3dOp::create(rewriter, loc, x, w, op.getBias(), ArrayRef<int64_t>{1, 1, 1},
+                           ArrayRef<int64_t>{0, 0, 0, 0, 0, 0}, ArrayRef<int64_t>(d),
+                           static_cast<uint64_t>(groups));
+    if (spatial == 1)
+      y = reshape(rewriter, loc, y, op.getType().getShape());
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ms::populateDecomposeConvPatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeConv3d, DecomposeConvTranspose>(patterns.getContext());
+}
