@@ -221,6 +221,33 @@ func.func @conv_transpose_3d(%x: tensor<1x2x3x2x2xf32>, %w: tensor<2x1x2x1x1xf32
   return %y : tensor<1x1x4x2x2xf32>
 }
 
+// Einsum over three operands, a size-1 batch broadcast and a diagonal: b and j appear in the first
+// two operands only, so the first matmul sums over both (K = 2 * 4, b's size-1 side expanded);
+// then kk's diagonal is contracted with k.
+// CHECK-LABEL: func.func @einsum_chain
+// CHECK: ms.expand %{{.+}} {shape = array<i64: 2, 4, 5>}
+// CHECK: ms.matmul %{{.+}}, %{{.+}} : (tensor<1x3x8xf32>, tensor<1x8x5xf32>) -> tensor<1x3x5xf32>
+// CHECK: ms.mul %arg2, %{{.+}} : (tensor<5x5xf32>, tensor<5x5xf32>)
+// CHECK: ms.reduce_sum %{{.+}} {axes = array<i64: 1>} : (tensor<5x5xf32>) -> tensor<5xf32>
+// CHECK: ms.matmul %{{.+}}, %{{.+}} : (tensor<1x3x5xf32>, tensor<1x5x1xf32>) -> tensor<1x3x1xf32>
+// CHECK-NOT: ms.einsum
+func.func @einsum_chain(%a: tensor<2x3x4xf32>, %b: tensor<1x4x5xf32>, %c: tensor<5x5xf32>) -> tensor<3xf32> {
+  %y = ms.einsum %a, %b, %c {equation = "bij,bjk,kk->i"} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>, tensor<5x5xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+// Integer Einsum: ms.matmul is for floats, so the pair is a broadcast product summed over K.
+// CHECK-LABEL: func.func @einsum_int
+// CHECK: %[[L:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 3, 4, 1>}
+// CHECK: %[[R:.+]] = ms.reshape %arg1 {shape = array<i64: 1, 1, 4, 2>}
+// CHECK: %[[P:.+]] = ms.mul %[[L]], %[[R]] : (tensor<1x3x4x1xi64>, tensor<1x1x4x2xi64>) -> tensor<1x3x4x2xi64>
+// CHECK: ms.reduce_sum %[[P]] {axes = array<i64: 2>} : (tensor<1x3x4x2xi64>) -> tensor<1x3x2xi64>
+// CHECK-NOT: ms.matmul
+func.func @einsum_int(%a: tensor<3x4xi64>, %b: tensor<4x2xi64>) -> tensor<3x2xi64> {
+  %y = ms.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<3x4xi64>, tensor<4x2xi64>) -> tensor<3x2xi64>
+  return %y : tensor<3x2xi64>
+}
+
 // The flipped 1-D filter, printed with the resources.
 // CHECK: deconv_w.flipped: "0x0400000000004040000000400000803F0000C0400000A04000008040"
 {-#

@@ -10,6 +10,8 @@
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace mlir::ms;
 
@@ -310,5 +312,76 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Loc
     shape.push_back(size);
   }
   results.push_back(RankedTensorType::get(shape, tensorType(input).getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// EinsumOp
+//===----------------------------------------------------------------------===//
+
+std::optional<EinsumEquation> mlir::ms::parseEinsumEquation(StringRef equation) {
+  auto [lhs, output] = equation.split("->");
+  if (lhs.size() == equation.size()) // no "->"
+    return std::nullopt;
+  auto letters = [](StringRef s) { return llvm::all_of(s, [](char c) { return llvm::isAlpha(c); }); };
+  EinsumEquation eq;
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  for (StringRef term : terms) {
+    if (!letters(term))
+      return std::nullopt;
+    eq.terms.push_back(term.str());
+  }
+  if (!letters(output))
+    return std::nullopt;
+  eq.output = output.str();
+  return eq;
+}
+
+LogicalResult EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  StringRef equation = adaptor.getEquation();
+  std::optional<EinsumEquation> eq = parseEinsumEquation(equation);
+  if (!eq)
+    return diag.error("expects an equation 'term,...->output' of letters, got '", equation, "'");
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty() || eq->terms.size() != inputs.size())
+    return diag.error("expects one term per operand: '", equation, "' has ", eq->terms.size(),
+                      ", there are ", inputs.size(), " operands");
+  Type et = tensorType(inputs.front()).getElementType();
+  llvm::SmallDenseMap<char, int64_t> sizes;
+  for (auto [i, term, input] : llvm::enumerate(eq->terms, inputs)) {
+    RankedTensorType type = tensorType(input);
+    if (type.getElementType() != et)
+      return diag.error("expects operands of one element type, got ", et, " and ",
+                        type.getElementType());
+    if (!type.hasStaticShape() || (int64_t)term.size() != type.getRank())
+      return diag.error("expects term '", term, "' to label every dim of static operand ", i,
+                        ", got ", type);
+    for (auto [d, label, size] : llvm::enumerate(term, type.getShape())) {
+      // A label repeated within one term (a diagonal) has one size there.
+      size_t first = term.find(label);
+      if (first != d && type.getDimSize(first) != size)
+        return diag.error("expects label '", StringRef(&label, 1), "' repeated in term '", term,
+                          "' to have one size, got ", type.getDimSize(first), " and ", size);
+      auto [it, inserted] = sizes.try_emplace(label, size);
+      if (inserted || it->second == size || size == 1)
+        continue;
+      if (it->second != 1)
+        return diag.error("expects label '", StringRef(&label, 1), "' to have one size (or 1), got ",
+                          it->second, " and ", size);
+      it->second = size;
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (char label : eq->output) {
+    auto it = sizes.find(label);
+    if (it == sizes.end() || llvm::count(eq->output, label) != 1)
+      return diag.error("expects the output's labels distinct and each in an operand, got '",
+                        eq->output, "'");
+    shape.push_back(it->second);
+  }
+  results.push_back(RankedTensorType::get(shape, et));
   return success();
 }

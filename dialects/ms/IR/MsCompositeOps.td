@@ -225,4 +225,25 @@ def Ms_ConvTransposeOp : Ms_InferredOp<"conv_transpose"> {
   }];
 }
 
+def Ms_EinsumOp : Ms_InferredOp<"einsum"> {
+  let summary = "Einstein summation over labelled dims (ONNX Einsum), in explicit form.";
+  let description = [{
+    `equation` is `term,term,...->output`: one letter per dim of each operand, the output's
+    letters distinct and each in some operand. Labels shared by operands are multiplied
+    together, labels missing from the output are summed, a label repeated within one term takes
+    that operand's diagonal. A shared label's sizes must be equal or 1 (broadcast). The importer
+    writes ONNX's implicit form and its "..." out as letters. `ms-decompose` runs it as
+    diagonals, sums and one batched `ms.matmul` per pair of operands, contracted left to right.
+
+    Example:
+    ```mlir
+    %y = ms.einsum %a, %b {equation = "bij,bjk->bik"}
+        : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Ms_NumericTensor>:$inputs, StrAttr:$equation);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // MS_COMPOSITE_OPS_TD

@@ -55,6 +55,15 @@ inline bool isElementwiseOp(Operation *op) {
 /// then reading key/value head h / (H / Hkv) (grouped-query and multi-query attention).
 bool isKeyValueBatch(ArrayRef<int64_t> queryBatch, ArrayRef<int64_t> kvBatch);
 
+/// An ms.einsum equation split into its operand terms and output, one letter per dim.
+struct EinsumEquation {
+  SmallVector<std::string> terms;
+  std::string output;
+};
+
+/// Parses the explicit form `ab,bc->ac` (letters only); std::nullopt when malformed.
+std::optional<EinsumEquation> parseEinsumEquation(StringRef equation);
+
 } // namespace mlir::ms
 
 #endif // MS_IR_MSOPS_H

@@ -13,7 +13,12 @@
 //                   reshaped into one dim), then the per-channel scale and bias;
 //   lp_normalization: x / sum(|x|) or x / sqrt(sum(x^2)) along the axis;
 //   lrn:            the squares as [N, 1, C, rest], an average pool of `size` x 1 over C
-//                   (zero-padded, padding counted), then x / (bias + alpha * mean)^beta.
+//                   (zero-padded, padding counted), then x / (bias + alpha * mean)^beta;
+//   einsum:         operands contracted left to right: repeated labels' diagonals (an identity
+//                   mask and a sum), labels nothing later needs summed first, then one batched
+//                   ms.matmul [batch, M, K] x [batch, K, N] per pair (transposes, broadcasts
+//                   and reshapes around it; integers: a broadcast product summed over K), a
+//                   final sum and transpose to the output's order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,10 +237,186 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
   }
 };
 
+
+/// An einsum operand being contracted: its value and one label per dim.
+struct Labeled {
+  Value value;
+  std::string labels;
+};
+
+ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
+
+int64_t product(ArrayRef<int64_t> sizes) {
+  int64_t p = 1;
+  for (int64_t s : sizes)
+    p *= s;
+  return p;
+}
+
+/// Sums `x` over every label for which `drop` holds.
+Labeled sumOut(PatternRewriter &rewriter, Location loc, Labeled x,
+               function_ref<bool(char)> drop) {
+  SmallVector<int64_t> axes;
+  std::string kept;
+  for (auto [i, label] : llvm::enumerate(x.labels)) {
+    if (drop(label))
+      axes.push_back(i);
+    else
+      kept.push_back(label);
+  }
+  if (axes.empty())
+    return x;
+  return {ReduceSumOp::create(rewriter, loc, x.value, axes, false), kept};
+}
+
+/// Takes the diagonal of every label repeated within one operand ("ii->i"): the operand is
+/// multiplied by an identity mask over the two dims, then summed over the second.
+Labeled takeDiagonals(PatternRewriter &rewriter, Location loc, Labeled x) {
+  for (size_t q = 1; q < x.labels.size(); ++q) {
+    size_t p = x.labels.find(x.labels[q]);
+    if (p == q)
+      continue;
+    auto type = cast<RankedTensorType>(x.value.getType());
+    int64_t size = type.getDimSize(p);
+    SmallVector<int64_t> maskShape(type.getRank(), 1);
+    maskShape[p] = maskShape[q] = size;
+    Type et = type.getElementType();
+    SmallVector<Attribute> eye;
+    for (int64_t i = 0; i < size; ++i)
+      for (int64_t j = 0; j < size; ++j)
+        eye.push_back(isa<FloatType>(et) ? Attribute(FloatAttr::get(et, i == j))
+                                         : Attribute(IntegerAttr::get(et, i == j)));
+    Value mask = ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(RankedTensorType::get(maskShape, et), eye));
+    x.value = ReduceSumOp::create(rewriter, loc, MulOp::create(rewriter, loc, x.value, mask),
+                                  ArrayRef<int64_t>{(int64_t)q}, false);
+    x.labels.erase(q, 1);
+    --q;
+  }
+  return x;
+}
+
+/// Contracts two operands with one batched ms.matmul: [batch, M, K] x [batch, K, N], where batch
+/// labels are shared and kept, K labels shared and summed, M and N labels those of one side.
+Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, StringRef keep) {
+  std::string batch, m, k, nn;
+  for (char l : a.labels) {
+    bool inB = b.labels.find(l) != std::string::npos, kept = keep.contains(l);
+    (inB ? (kept ? batch : k) : m).push_back(l);
+  }
+  for (char l : b.labels)
+    if (a.labels.find(l) == std::string::npos)
+      nn.push_back(l);
+  auto dims = [&](const Labeled &x, StringRef labels) {
+    SmallVector<int64_t> perm, sizes;
+    for (char l : labels) {
+      perm.push_back(x.labels.find(l));
+      sizes.push_back(shapeOf(x.value)[perm.back()]);
+    }
+    return std::make_pair(perm, sizes);
+  };
+  auto [aBatchPerm, aBatch] = dims(a, batch);
+  auto [bBatchPerm, bBatch] = dims(b, batch);
+  auto [mPerm, mSizes] = dims(a, m);
+  auto [kPermA, kSizesA] = dims(a, k);
+  auto [kPermB, kSizesB] = dims(b, k);
+  auto [nPerm, nSizes] = dims(b, nn);
+  // Shared dims of size 1 on one side broadcast to the other.
+  SmallVector<int64_t> batchSizes, kSizes;
+  for (auto [x, y] : llvm::zip(aBatch, bBatch))
+    batchSizes.push_back(std::max(x, y));
+  for (auto [x, y] : llvm::zip(kSizesA, kSizesB))
+    kSizes.push_back(std::max(x, y));
+  SmallVector<int64_t> aPerm = aBatchPerm, bPerm = bBatchPerm;
+  llvm::append_range(aPerm, mPerm);
+  llvm::append_range(aPerm, kPermA);
+  llvm::append_range(bPerm, kPermB);
+  llvm::append_range(bPerm, nPerm);
+  SmallVector<int64_t> aFull = batchSizes, bFull = batchSizes;
+  llvm::append_range(aFull, mSizes);
+  llvm::append_range(aFull, kSizes);
+  llvm::append_range(bFull, kSizes);
+  llvm::append_range(bFull, nSizes);
+  // Transpose, broadcast and flatten, each only where it changes something.
+  auto arrange = [&](Value x, ArrayRef<int64_t> perm, ArrayRef<int64_t> full,
+                     ArrayRef<int64_t> flat) -> Value {
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      x = TransposeOp::create(rewriter, loc, x, perm);
+    if (shapeOf(x) != full)
+      x = ExpandOp::create(rewriter, loc, x, full);
+    return shapeOf(x) == flat ? x : Value(ReshapeOp::create(rewriter, loc, x, flat));
+  };
+  int64_t bt = product(batchSizes), mt = product(mSizes), kt = product(kSizes),
+          nt = product(nSizes);
+  Value lhs = arrange(a.value, aPerm, aFull, {bt, mt, kt});
+  Value rhs = arrange(b.value, bPerm, bFull, {bt, kt, nt});
+  Value result;
+  if (isa<FloatType>(cast<RankedTensorType>(lhs.getType()).getElementType())) {
+    result = MatMulOp::create(rewriter, loc, lhs, rhs, TypeAttr());
+  } else {
+    // ms.matmul is for floats; integers multiply exactly as [bt, mt, kt, 1] * [bt, 1, kt, nt]
+    // summed over kt (wrapping as ONNX's integer arithmetic does).
+    Value l = ReshapeOp::create(rewriter, loc, lhs, ArrayRef<int64_t>{bt, mt, kt, 1});
+    Value r = ReshapeOp::create(rewriter, loc, rhs, ArrayRef<int64_t>{bt, 1, kt, nt});
+    result = ReduceSumOp::create(rewriter, loc, MulOp::create(rewriter, loc, l, r),
+                                 ArrayRef<int64_t>{2}, false);
+  }
+  SmallVector<int64_t> outShape = batchSizes;
+  llvm::append_range(outShape, mSizes);
+  llvm::append_range(outShape, nSizes);
+  return {ReshapeOp::create(rewriter, loc, result, outShape), batch + m + nn};
+}
+
+struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EinsumOp op, PatternRewriter &rewriter) const override {
+    std::optional<EinsumEquation> eq = parseEinsumEquation(op.getEquation());
+    if (!eq) // the verifier has refused it already
+      return failure();
+    Location loc = op.getLoc();
+    const std::string &out = eq->output;
+    size_t count = eq->terms.size();
+    std::optional<Labeled> acc;
+    for (size_t i = 0; i < count; ++i) {
+      Labeled next = takeDiagonals(rewriter, loc, {op.getInputs()[i], eq->terms[i]});
+      // Labels needed after this step: the output's and those of later operands.
+      std::string later = out;
+      for (size_t j = i + 1; j < count; ++j)
+        later += eq->terms[j];
+      auto unneeded = [&later](const Labeled *other) {
+        return [&later, other](char l) {
+          return later.find(l) == std::string::npos &&
+                 (!other || other->labels.find(l) == std::string::npos);
+        };
+      };
+      if (!acc) {
+        acc = count == 1 ? sumOut(rewriter, loc, next, unneeded(nullptr)) : next;
+        continue;
+      }
+      acc = sumOut(rewriter, loc, *acc, unneeded(&next));
+      next = sumOut(rewriter, loc, next, unneeded(&*acc));
+      acc = contract(rewriter, loc, *acc, next, later);
+    }
+    acc = sumOut(rewriter, loc, *acc, [&](char l) { return out.find(l) == std::string::npos; });
+    SmallVector<int64_t> perm;
+    for (char l : out)
+      perm.push_back(acc->labels.find(l));
+    Value y = acc->value;
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      y = TransposeOp::create(rewriter, loc, y, perm);
+    // Labels of size 1 broadcast against larger ones may leave the result at the output's shape
+    // only after an expand (a label of size 1 in every operand stays 1).
+    if (shapeOf(y) != op.getType().getShape())
+      y = ExpandOp::create(rewriter, loc, y, op.getType().getShape());
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu,
                DecomposeInstanceNorm, DecomposeGroupNorm, DecomposeMeanVarianceNorm,
-               DecomposeLpNormalization, DecomposeLrn>(patterns.getContext());
+               DecomposeLpNormalization, DecomposeLrn, DecomposeEinsum>(patterns.getContext());
 }

@@ -26,7 +26,8 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.conv3d`: one `ms.conv2d` over the input's depth taps stacked as channels, the output
       depths in the batch;
     - `ms.conv_transpose`: zero insertion (reshape, pad), a pad or crop, and a stride-1
-      `ms.conv2d` / `ms.conv3d` with the filter regrouped and flipped (model data: a new resource).
+      `ms.conv2d` / `ms.conv3d` with the filter regrouped and flipped (model data: a new resource);
+    - `ms.einsum`: diagonals, sums and one batched `ms.matmul` per pair of operands.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

@@ -1,9 +1,8 @@
 //===- OnnxCompositeNNOps.cpp - Upsample, LRN, ConvTranspose, Einsum ------===//
 //
-// NN ops imported as compositions of ms ops: Upsample as ms.resize, LRN as an average
-// pool over channels, ConvTranspose as zero insertion plus an ms.conv2d with flipped, transposed
-// weights (built at import when they are model data), Einsum as transposes around a batched
-// ms.matmul.
+// NN ops imported as ms ops that ms-decompose expands or one-op mappings: Upsample as ms.resize,
+// LRN as ms.lrn, ConvTranspose as ms.conv_transpose (auto_pad and output_shape resolved into
+// pads), Einsum as ms.einsum (implicit output and "..." written out); MaxPool's indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,103 +207,8 @@ LogicalResult importConvTranspose(NodeImporter &n) {
 // Einsum
 //===----------------------------------------------------------------------===//
 
-/// An operand of an einsum being contracted: its value and one label per dim.
-struct Labeled {
-  Value value;
-  std::string labels;
-};
-
-/// Sums `x` over every label for which `drop` holds.
-Labeled sumOut(Ops &o, Labeled x, function_ref<bool(char)> drop) {
-  SmallVector<int64_t> axes;
-  std::string kept;
-  for (auto [i, label] : llvm::enumerate(x.labels)) {
-    if (drop(label))
-      axes.push_back(i);
-    else
-      kept.push_back(label);
-  }
-  if (axes.empty())
-    return x;
-  return {o.reduce<ms::ReduceSumOp>(x.value, axes, false), kept};
-}
-
-/// Takes the diagonal of every label repeated within one operand ("ii->i"): the operand is
-/// multiplied by an identity mask over the two dims, then summed over the second.
-Labeled takeDiagonals(Ops &o, Labeled x) {
-  for (size_t q = 1; q < x.labels.size() && !o.failed(); ++q) {
-    size_t p = x.labels.find(x.labels[q]);
-    if (p == q)
-      continue;
-    RankedTensorType type = typeOf(x.value);
-    int64_t size = type.getDimSize(p);
-    SmallVector<int64_t> maskShape(type.getRank(), 1), eye;
-    maskShape[p] = maskShape[q] = size;
-    for (int64_t i = 0; i < size; ++i)
-      for (int64_t j = 0; j < size; ++j)
-        eye.push_back(i == j);
-    Value mask = o.constant(KnownTensor::fromInts(maskShape, type.getElementType(), eye));
-    x.value = o.reduce<ms::ReduceSumOp>(o.mul(x.value, mask), {(int64_t)q}, false);
-    x.labels.erase(q, 1);
-    --q;
-  }
-  return x;
-}
-
-/// Contracts two operands with one batched ms.matmul: [batch, M, K] x [batch, K, N], where batch
-/// labels are shared and kept, K labels shared and summed, M and N labels those of one side.
-Labeled contract(Ops &o, Labeled a, Labeled b, StringRef keep) {
-  std::string batch, m, k, nn;
-  for (char l : a.labels) {
-    bool inB = b.labels.find(l) != std::string::npos, kept = keep.contains(l);
-    (inB ? (kept ? batch : k) : m).push_back(l);
-  }
-  for (char l : b.labels)
-    if (a.labels.find(l) == std::string::npos)
-      nn.push_back(l);
-  auto dims = [&](const Labeled &x, StringRef labels) {
-    SmallVector<int64_t> perm, sizes;
-    for (char l : labels) {
-      perm.push_back(x.labels.find(l));
-      sizes.push_back(typeOf(x.value).getDimSize(perm.back()));
-    }
-    return std::make_pair(perm, sizes);
-  };
-  auto [aBatchPerm, aBatch] = dims(a, batch);
-  auto [bBatchPerm, bBatch] = dims(b, batch);
-  auto [mPerm, mSizes] = dims(a, m);
-  auto [kPermA, kSizesA] = dims(a, k);
-  auto [kPermB, kSizesB] = dims(b, k);
-  auto [nPerm, nSizes] = dims(b, nn);
-  // Shared dims of size 1 on one side broadcast to the other.
-  SmallVector<int64_t> batchSizes, kSizes;
-  for (auto [x, y] : llvm::zip(aBatch, bBatch))
-    batchSizes.push_back(std::max(x, y));
-  for (auto [x, y] : llvm::zip(kSizesA, kSizesB))
-    kSizes.push_back(std::max(x, y));
-  SmallVector<int64_t> aPerm = aBatchPerm, bPerm = bBatchPerm;
-  llvm::append_range(aPerm, mPerm);
-  llvm::append_range(aPerm, kPermA);
-  llvm::append_range(bPerm, kPermB);
-  llvm::append_range(bPerm, nPerm);
-  SmallVector<int64_t> aFull = batchSizes, bFull = batchSizes;
-  llvm::append_range(aFull, mSizes);
-  llvm::append_range(aFull, kSizes);
-  llvm::append_range(bFull, kSizes);
-  llvm::append_range(bFull, nSizes);
-  int64_t bt = product(batchSizes), mt = product(mSizes), kt = product(kSizes),
-          nt = product(nSizes);
-  Value lhs = o.reshape(o.expand(o.transpose(a.value, aPerm), aFull), {bt, mt, kt});
-  Value rhs = o.reshape(o.expand(o.transpose(b.value, bPerm), bFull), {bt, kt, nt});
-  Value product = o.op<ms::MatMulOp>(lhs, rhs, TypeAttr());
-  SmallVector<int64_t> outShape = batchSizes;
-  llvm::append_range(outShape, mSizes);
-  llvm::append_range(outShape, nSizes);
-  return {o.reshape(product, outShape), batch + m + nn};
-}
-
-/// Einsum: explicit ("ij,jk->ik") or implicit output, "..." for leading dims. Operands are
-/// contracted left to right; labels no later operand or the output needs are summed first.
+/// Einsum: explicit ("ij,jk->ik") or implicit output, "..." for leading dims, checked and written
+/// out as ms.einsum's explicit form of letters (ms-decompose contracts it).
 LogicalResult importEinsum(NodeImporter &n) {
   std::string equation = n.getString("equation", "");
   if (n.hasFailed())
@@ -384,39 +288,32 @@ LogicalResult importEinsum(NodeImporter &n) {
       return n.error() << "output '" << out << "' of '" << equation
                        << "' names a label that is repeated or not in any operand";
 
+  // ms.einsum takes letters only: the ellipsis' digit labels become letters the equation does
+  // not use.
+  std::string unused;
+  for (char c = 'a'; c <= 'z'; ++c)
+    unused.push_back(c);
+  for (char c = 'A'; c <= 'Z'; ++c)
+    unused.push_back(c);
+  llvm::erase_if(unused, [&](char c) { return eq.find(c) != std::string::npos; });
+  if ((int64_t)unused.size() < ellipsisRank)
+    return n.unsupportedFeature() << "equation '" << equation << "' uses too many letters to "
+                                  << "spell its '...' dims";
+  auto spell = [&](std::string s) {
+    for (char &c : s)
+      if (llvm::isDigit(c))
+        c = unused[c - '0' - (10 - ellipsisRank)];
+    return s;
+  };
+  std::string explicitForm;
+  for (unsigned i = 0; i < count; ++i)
+    explicitForm += (i ? "," : "") + spell(terms[i]);
+  explicitForm += "->" + spell(out);
   Ops o(n);
-  std::optional<Labeled> acc;
-  for (unsigned i = 0; i < count && !o.failed(); ++i) {
-    Labeled next = takeDiagonals(o, {o.in(i), terms[i]});
-    // Labels needed after this step: the output's and those of later operands.
-    std::string later = out;
-    for (unsigned j = i + 1; j < count; ++j)
-      later += terms[j];
-    auto unneeded = [&later](const Labeled *other) {
-      return [&later, other](char l) {
-        return later.find(l) == std::string::npos &&
-               (!other || other->labels.find(l) == std::string::npos);
-      };
-    };
-    if (!acc) {
-      acc = count == 1 ? sumOut(o, next, unneeded(nullptr)) : next;
-      continue;
-    }
-    acc = sumOut(o, *acc, unneeded(&next));
-    next = sumOut(o, next, unneeded(&*acc));
-    // A step that failed (an operand whose diagonal or sum could not be built) left no value to
-    // contract: the error is already reported.
-    if (o.failed())
-      break;
-    acc = contract(o, *acc, next, later);
-  }
-  if (o.failed())
-    return failure();
-  acc = sumOut(o, *acc, [&](char l) { return out.find(l) == std::string::npos; });
-  SmallVector<int64_t> perm;
-  for (char l : out)
-    perm.push_back(acc->labels.find(l));
-  return finish(n, o, o.transpose(acc->value, perm));
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < count; ++i)
+    inputs.push_back(o.in(i));
+  return finish(n, o, o.op<ms::EinsumOp>(ValueRange(inputs), explicitForm));
 }
 
 } // namespace

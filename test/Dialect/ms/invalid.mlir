@@ -1996,3 +1996,43 @@ func.func @conv_transpose_pads(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>)
       : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x7x7xf32>
   return
 }
+
+// -----
+
+func.func @einsum_implicit(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects an equation 'term,...->output' of letters, got 'ij'}}
+  %0 = ms.einsum %a {equation = "ij"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_terms(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects one term per operand: 'ij,jk->ik' has 2, there are 1 operands}}
+  %0 = ms.einsum %a {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects label 'j' to have one size (or 1), got 3 and 4}}
+  %0 = ms.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_output(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects the output's labels distinct and each in an operand, got 'ik'}}
+  %0 = ms.einsum %a {equation = "ij->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_rank(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects term 'ijk' to label every dim of static operand 0, got 'tensor<2x3xf32>'}}
+  %0 = ms.einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}

@@ -717,3 +717,16 @@ func.func @convolutions_3d_and_transposed(%x: tensor<1x4x5x6x6xf32>, %w: tensor<
       : (tensor<2x3x7xf32>, tensor<3x2x4xf32>) -> tensor<2x2x13xf32>
   return %0, %1, %2 : tensor<1x6x3x6x6xf32>, tensor<1x2x9x9xf32>, tensor<2x2x13xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @einsum
+func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<1x4x5xf32>, %c: tensor<5x5xf32>) -> (tensor<2x3x5xf32>, tensor<5xf32>, tensor<3xf32>) {
+  // CHECK: ms.einsum %{{.*}}, %{{.*}} {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>) -> tensor<2x3x5xf32>
+  %0 = ms.einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>) -> tensor<2x3x5xf32>
+  // CHECK: ms.einsum %{{.*}} {equation = "ii->i"} : (tensor<5x5xf32>) -> tensor<5xf32>
+  %1 = ms.einsum %c {equation = "ii->i"} : (tensor<5x5xf32>) -> tensor<5xf32>
+  // CHECK: ms.einsum %{{.*}}, %{{.*}}, %{{.*}} {equation = "bij,bjk,kk->i"}
+  %2 = ms.einsum %a, %b, %c {equation = "bij,bjk,kk->i"} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>, tensor<5x5xf32>) -> tensor<3xf32>
+  return %0, %1, %2 : tensor<2x3x5xf32>, tensor<5xf32>, tensor<3xf32>
+}

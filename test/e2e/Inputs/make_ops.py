@@ -332,6 +332,20 @@ def variants():
     v["conv_transpose2d_output_shape"] = Variant(
         "ConvTranspose", {"x": normal([1, 2, 4, 3], 47)}, node_inputs=["x", "w"],
         inits={"w": normal([2, 3, 3, 3], 48)}, strides=[3, 2], output_shape=[12, 7])
+    # Einsum (ms.einsum, contracted by ms-decompose): "..." broadcast against a size-1 batch,
+    # three operands with a diagonal, an implicit output, an integer operand pair.
+    v["einsum_ellipsis_broadcast"] = Variant(
+        "Einsum", {"a": normal([2, 3, 4, 5], 49), "b": normal([1, 3, 5, 6], 50)},
+        node_inputs=["a", "b"], equation="...ij,...jk->...ik")
+    v["einsum_three_diagonal"] = Variant(
+        "Einsum", {"a": normal([2, 3, 4], 51), "b": normal([4, 5], 52), "c": normal([5, 5], 53)},
+        node_inputs=["a", "b", "c"], equation="bij,jk,kk->bi")
+    v["einsum_implicit"] = Variant("Einsum", {"a": normal([3, 4], 54), "b": normal([4, 2], 55)},
+                                   node_inputs=["a", "b"], equation="ij,jk")
+    v["einsum_int64"] = Variant(
+        "Einsum", {"a": np.arange(12, dtype=np.int64).reshape(3, 4) - 5,
+                   "b": np.arange(8, dtype=np.int64).reshape(4, 2) - 3},
+        node_inputs=["a", "b"], equation="ij,jk->ki")
     # Resize-10 (X, scales; asymmetric): nearest up (one ms.resize), nearest down on one axis and
     # up on the other (rounding up and down: interpolation matrices), linear up and down.
     f32 = np.float32
