@@ -1,8 +1,10 @@
 //===- fuzz_onnx_import.cpp - libFuzzer target for the ONNX importer -----===//
 //
 // Bytes in -> importOnnxModel: protobuf parsing, the model reader's checks, every op importer, the
-// shape folding and the verifier of the resulting `ms` module. Any input must end in success or in a
-// diagnostic; a crash, a sanitizer report, a hang or a leak is a bug.
+// shape folding and the verifier of the resulting `ms` module; then `ms-decompose`, whose patterns
+// expand what the importer maps one-to-one (ConvTranspose, 3-D Conv, Einsum, ...) and so take the
+// importer's inputs. Any input must end in success or in a diagnostic; a crash, a sanitizer report,
+// a hang or a leak is a bug.
 //
 // The bytes go through a file because the importer's entry point takes a path (and so the file checks
 // and external data resolution are exercised too): `model.onnx` in a private temporary folder, which
@@ -11,7 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/ms/Transforms/Passes.h"
 #include "mie/Import/OnnxImporter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -61,6 +67,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::mie::OnnxImportOptions opts;
   opts.maxTensorBytes = uint64_t(64) << 20; // 64 MiB; libFuzzer's -malloc_limit_mb is larger
   opts.maxModelBytes = uint64_t(256) << 20;
-  (void)mlir::mie::importOnnxModel(path, ctx, opts);
+  auto module = mlir::mie::importOnnxModel(path, ctx, opts);
+  if (succeeded(module)) {
+    mlir::PassManager pm(&ctx);
+    pm.addNestedPass<mlir::func::FuncOp>(mlir::ms::createMsDecomposePass());
+    (void)pm.run(**module);
+  }
   return 0;
 }
