@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import warnings
 
 import numpy as np
 
@@ -29,6 +30,11 @@ _BUILD = os.environ.get("MIE_BUILD_DIR", os.path.join(_ROOT, "build"))
 
 class MieError(RuntimeError):
     """A compilation or runtime error, with the compiler's or runtime's own message."""
+
+
+class MieWarning(UserWarning):
+    """A compiler warning (a symbolic input dim compiled for its default size, a OneHotEncoder
+    that gives zeros for unknown categories, ...), with the compiler's own message."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -55,7 +61,8 @@ def compile(model, output=None, target="x86-64", emit="package", extra_args=(), 
     under auto, `accuracy_budget` (default 1e-2) and `calibration` (a directory of input sets)
     (docs/precision.md). They are mie-compile's options of the same names: the same pipeline runs.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
-    Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure.
+    Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure; the
+    compiler's warnings become MieWarning (`warnings.warn`).
     """
     with tempfile.TemporaryDirectory(prefix="mie-") as tmp:
         path = output or os.path.join(tmp, "out")
@@ -75,6 +82,10 @@ def compile(model, output=None, target="x86-64", emit="package", extra_args=(), 
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
             raise MieError(result.stderr.strip() or f"mie-compile exited with {result.returncode}")
+        # A successful compile may still have said something the caller should hear.
+        for line in result.stderr.splitlines():
+            if ": warning: " in line:
+                warnings.warn(line.split(": warning: ", 1)[1], MieWarning, stacklevel=2)
         if output:
             return output
         with open(path, "rb") as f:

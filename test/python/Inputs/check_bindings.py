@@ -138,3 +138,17 @@ try:
     sys.exit("a bad package loaded")
 except mie.MieError as e:
     print("load error:", e)
+
+# A compiler warning is a MieWarning: a symbolic batch dim compiled for its default size.
+import warnings
+from onnx import TensorProto, helper
+sym = os.path.join(work, "symbolic.onnx")
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3])])
+import onnx
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), sym)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    mie.compile(sym, emit="ms")
+print("warnings:", [(w.category.__name__, str(w.message)) for w in caught])
