@@ -248,6 +248,24 @@ func.func @einsum_int(%a: tensor<3x4xi64>, %b: tensor<4x2xi64>) -> tensor<3x2xi6
   return %y : tensor<3x2xi64>
 }
 
+// 3-D pools: (H, W) pooled over [N, C * D, H, W], then D over [N, C, D, H' * W']; ceil_mode and
+// count_include_pad carry over to both.
+// CHECK-LABEL: func.func @pool_3d
+// CHECK: %[[P:.+]] = ms.reshape %arg0 {shape = array<i64: 1, 10, 6, 6>}
+// CHECK: %[[HW:.+]] = ms.max_pool %[[P]] {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x10x6x6xf32>) -> tensor<1x10x3x3xf32>
+// CHECK: %[[R:.+]] = ms.reshape %[[HW]] {shape = array<i64: 1, 2, 5, 9>}
+// CHECK: %[[D:.+]] = ms.max_pool %[[R]] {kernel = array<i64: 3, 1>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 1>} : (tensor<1x2x5x9xf32>) -> tensor<1x2x3x9xf32>
+// CHECK: ms.reshape %[[D]] {shape = array<i64: 1, 2, 3, 3, 3>}
+// CHECK: ms.avg_pool %{{.+}} {ceil_mode, count_include_pad, kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x10x6x6xf32>) -> tensor<1x10x3x3xf32>
+// CHECK: ms.avg_pool %{{.+}} {ceil_mode, count_include_pad, kernel = array<i64: 2, 1>, strides = array<i64: 2, 1>} : (tensor<1x2x5x9xf32>) -> tensor<1x2x3x9xf32>
+func.func @pool_3d(%x: tensor<1x2x5x6x6xf32>) -> (tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>) {
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 1, 0, 0, 1, 0, 0>, dilations = array<i64: 1, 1, 1>}
+      : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  %1 = ms.avg_pool %x {kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode, count_include_pad}
+      : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  return %0, %1 : tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>
+}
+
 // The flipped 1-D filter, printed with the resources.
 // CHECK: deconv_w.flipped: "0x0400000000004040000000400000803F0000C0400000A04000008040"
 {-#

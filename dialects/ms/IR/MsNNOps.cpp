@@ -501,22 +501,29 @@ template <typename AdaptorT>
 static LogicalResult inferPool(const InferDiag &diag, AdaptorT adaptor,
                                SmallVectorImpl<Type> &results) {
   Value input = adaptor.getInput();
-  if (failed(checkRank(diag, "input", input, 4)))
-    return failure();
+  int64_t rank = tensorType(input).getRank();
+  if (rank != 4 && rank != 5)
+    return diag.error("expects input of rank 4 or 5, got ", tensorType(input));
+  const size_t spatial = rank - 2;
   ArrayRef<int64_t> kernel = adaptor.getKernel(), strides = adaptor.getStrides(),
                     pads = adaptor.getPads(), dilations = adaptor.getDilations();
-  if (failed(checkArraySize(diag, "kernel", kernel, 2)) ||
+  if (failed(checkArraySize(diag, "kernel", kernel, spatial)) ||
       failed(checkArrayMin(diag, "kernel", kernel, 1)) ||
-      failed(checkWindow(diag, strides, pads, dilations)))
+      failed(checkArraySize(diag, "strides", strides, spatial)) ||
+      failed(checkArraySize(diag, "pads", pads, 2 * spatial)) ||
+      failed(checkArraySize(diag, "dilations", dilations, spatial)) ||
+      failed(checkArrayMin(diag, "strides", strides, 1)) ||
+      failed(checkArrayMin(diag, "pads", pads, 0)) ||
+      failed(checkArrayMin(diag, "dilations", dilations, 1)))
     return failure();
-  for (int i = 0; i < 2; ++i)
-    if (pads[i] >= kernel[i] || pads[i + 2] >= kernel[i])
+  for (size_t i = 0; i < spatial; ++i)
+    if (pads[i] >= kernel[i] || pads[i + spatial] >= kernel[i])
       return diag.error("expects pads smaller than the kernel, got pad ",
-                        std::max(pads[i], pads[i + 2]), " for kernel ", kernel[i]);
+                        std::max(pads[i], pads[i + spatial]), " for kernel ", kernel[i]);
   ArrayRef<int64_t> in = tensorType(input).getShape();
   SmallVector<int64_t> shape = {in[0], in[1]};
-  for (int i = 0; i < 2; ++i) {
-    int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + 2], kernel[i], strides[i],
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t size = windowOutputSize(in[2 + i], pads[i], pads[i + spatial], kernel[i], strides[i],
                                     dilations[i], adaptor.getCeilMode());
     if (size == 0 || size == -1)
       return diag.error("window of size ", kernel[i], " does not fit padded input dim ", 2 + i,

@@ -273,11 +273,15 @@ def Ms_CumSumOp : Ms_InferredOp<"cumsum"> {
 //===----------------------------------------------------------------------===//
 
 class Ms_PoolOp<string mnemonic, string what, dag extraArgs> : Ms_InferredOp<mnemonic> {
-  let summary = "2-D " # what # " pooling in NCHW layout.";
+  let summary = "2-D or 3-D " # what # " pooling in NCHW / NCDHW layout.";
   let description = [{
-    Slides a `kernel` window with `strides`, `pads` [top, left, bottom, right] and `dilations` over
-    [N, C, H, W] and takes the }] # what # [{ of each window. With `ceil_mode` the output size rounds
-    up (windows that would start in the padding are dropped, as in ONNX).
+    Slides a `kernel` window with `strides`, `pads` (begins, then ends: [top, left, bottom, right]
+    in 2-D) and `dilations` over [N, C, H, W] or [N, C, D, H, W] and takes the }] # what # [{ of
+    each window. With `ceil_mode` the output size rounds up (windows that would start in the
+    padding are dropped, as in ONNX). The 3-D form is what the importer emits for a 3-D ONNX
+    pool; `ms-decompose` runs it as a 2-D pool over (H, W) of [N, C * D, H, W] followed by one
+    over D of [N, C, D, H' * W'] (exact: a window's maximum, sum and element count separate per
+    dim), so the lowering only sees 2-D pools.
 
     Example:
     ```mlir

@@ -1,4 +1,4 @@
-//===- DecomposeConvPatterns.cpp - ms-decompose's convolution rewrites ------===//
+//===- DecomposeConvPatterns.cpp - ms-decompose's convolution/pool rewrites -===//
 //
 //   conv3d:         one ms.conv2d over (H, W): the input padded in depth, its KD depth taps of
 //                   each output depth stacked as channels (c, kd), c-major, so that the filter
@@ -12,6 +12,10 @@
 //                   as 2-D with a height of 1) with the filter [C, F / g, k...] regrouped to
 //                   [F, C / g, k...] and flipped spatially: for model data, a new resource made
 //                   here, so that no transpose runs per inference.
+//   3-D max_pool / avg_pool: a 2-D pool over (H, W) of [N, C * D, H, W], then one over D of
+//                   [N, C, D, H' * W'] (a window x pool separates per dim: its maximum, its
+//                   sum and its element count, padding counted or not, are products or
+//                   repeated maxima of per-dim ones).
 //
 //===----------------------------------------------------------------------===//
 
@@ -204,8 +208,43 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
   }
 };
 
+
+/// A 3-D pool as two 2-D ones of the same kind (max_pool, avg_pool).
+template <typename PoolOp>
+struct DecomposePool3d : OpRewritePattern<PoolOp> {
+  using OpRewritePattern<PoolOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(PoolOp op, PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> s = shapeOf(op.getInput());
+    if (s.size() != 5)
+      return rewriter.notifyMatchFailure(op, "a 2-D pool");
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> k = op.getKernel(), st = op.getStrides(), p = op.getPads(),
+                      d = op.getDilations();
+    auto pool = [&](Value in, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                    ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) -> Value {
+      // The modes carry over as they are (the result type depends on ceil_mode).
+      PoolOp pooled;
+      if constexpr (std::is_same_v<PoolOp, AvgPoolOp>)
+        pooled = PoolOp::create(rewriter, loc, in, kernel, strides, pads, dilations,
+                                op.getCeilMode(), op.getCountIncludePad());
+      else
+        pooled = PoolOp::create(rewriter, loc, in, kernel, strides, pads, dilations,
+                                op.getCeilMode());
+      return pooled;
+    };
+    Value planes = reshape(rewriter, loc, op.getInput(), {s[0], s[1] * s[2], s[3], s[4]});
+    Value y = pool(planes, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
+    int64_t h = shapeOf(y)[2], w = shapeOf(y)[3];
+    y = reshape(rewriter, loc, y, {s[0], s[1], s[2], h * w});
+    y = pool(y, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
+    rewriter.replaceOp(op, reshape(rewriter, loc, y, op.getType().getShape()));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ms::populateDecomposeConvPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeConv3d, DecomposeConvTranspose>(patterns.getContext());
+  patterns.add<DecomposeConv3d, DecomposeConvTranspose, DecomposePool3d<MaxPoolOp>,
+               DecomposePool3d<AvgPoolOp>>(patterns.getContext());
 }

@@ -27,7 +27,8 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       depths in the batch;
     - `ms.conv_transpose`: zero insertion (reshape, pad), a pad or crop, and a stride-1
       `ms.conv2d` / `ms.conv3d` with the filter regrouped and flipped (model data: a new resource);
-    - `ms.einsum`: diagonals, sums and one batched `ms.matmul` per pair of operands.
+    - `ms.einsum`: diagonals, sums and one batched `ms.matmul` per pair of operands;
+    - 3-D (5-D input) `ms.max_pool` / `ms.avg_pool`: a 2-D pool over (H, W), then one over D.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

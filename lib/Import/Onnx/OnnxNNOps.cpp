@@ -424,10 +424,8 @@ LogicalResult importReduce(NodeImporter &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
-/// MaxPool and AveragePool. 2-D maps onto the ms op; 1-D runs as 2-D over [N, C, 1, L]; 3-D is
-/// separable: a 2-D pool over (H, W) of [N, C * D, H, W], then a pool over D of
-/// [N, C, D, H' * W'] (exact for max, and for average since the window's element count, padding
-/// counted or not, is the product of per-dim counts). MaxPool on 8/16-bit integers runs on f32,
+/// MaxPool and AveragePool. 2-D and 3-D map onto the ms op (ms-decompose separates a 3-D pool
+/// into two 2-D ones); 1-D runs as 2-D over [N, C, 1, L]. MaxPool on 8/16-bit integers runs on f32,
 /// which holds them exactly. With `lpNorm` (LpPool, average only) the pool is
 /// (kernel size * avg(|x|^p, padding counted))^(1/p): the window's sum with zero padding.
 template <typename OpTy, bool isAverage>
@@ -543,19 +541,7 @@ LogicalResult importPoolOf(NodeImporter &n, std::optional<double> lpNorm) {
       n.setOutput(1, *indices);
     }
   } else {
-    result = reshape(x, {shape[0], shape[1] * shape[2], shape[3], shape[4]});
-    if (succeeded(result))
-      result = pool(*result, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
-    int64_t h = 0, w = 0;
-    if (succeeded(result)) {
-      h = shapeOf(*result)[2];
-      w = shapeOf(*result)[3];
-      result = reshape(result, {shape[0], shape[1], shape[2], h * w});
-    }
-    if (succeeded(result))
-      result = pool(*result, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
-    if (succeeded(result))
-      result = reshape(result, {shape[0], shape[1], shapeOf(*result)[2], h, w});
+    result = pool(*x, k, st, p, d); // 5-D: ms-decompose separates it into two 2-D pools
   }
   if (succeeded(result) && lpNorm) {
     int64_t taps = 1;

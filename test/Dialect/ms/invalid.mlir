@@ -911,7 +911,7 @@ func.func @cumsum_constant_axis(%x: tensor<2x8xf32>) {
 // -----
 
 func.func @pool_rank(%x: tensor<1x8x8xf32>) {
-  // expected-error @+1 {{'ms.max_pool' op expects input of rank 4, got 'tensor<1x8x8xf32>'}}
+  // expected-error @+1 {{'ms.max_pool' op expects input of rank 4 or 5, got 'tensor<1x8x8xf32>'}}
   %0 = ms.max_pool %x {kernel = array<i64: 2, 2>} : (tensor<1x8x8xf32>) -> tensor<1x4x4xf32>
   return
 }
@@ -2034,5 +2034,22 @@ func.func @einsum_output(%a: tensor<2x3xf32>) {
 func.func @einsum_rank(%a: tensor<2x3xf32>) {
   // expected-error @+1 {{'ms.einsum' op expects term 'ijk' to label every dim of static operand 0, got 'tensor<2x3xf32>'}}
   %0 = ms.einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_3d_pads(%x: tensor<1x2x5x6x6xf32>) {
+  // expected-error @+1 {{'ms.max_pool' op expects 'pads' to have 6 entries, got 4}}
+  %0 = ms.max_pool %x {kernel = array<i64: 2, 2, 2>, strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>}
+      : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x4x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<2x5x6xf32>) {
+  // expected-error @+1 {{'ms.avg_pool' op expects input of rank 4 or 5, got 'tensor<2x5x6xf32>'}}
+  %0 = ms.avg_pool %x {kernel = array<i64: 2>} : (tensor<2x5x6xf32>) -> tensor<2x5x5xf32>
   return
 }

@@ -730,3 +730,16 @@ func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<1x4x5xf32>, %c: tensor<5x5xf
   %2 = ms.einsum %a, %b, %c {equation = "bij,bjk,kk->i"} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>, tensor<5x5xf32>) -> tensor<3xf32>
   return %0, %1, %2 : tensor<2x3x5xf32>, tensor<5xf32>, tensor<3xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @pools_3d
+func.func @pools_3d(%x: tensor<1x2x5x6x6xf32>) -> (tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>) {
+  // CHECK: ms.max_pool %{{.*}} {dilations = array<i64: 1, 1, 1>, kernel = array<i64: 3, 2, 2>, pads = array<i64: 1, 0, 0, 1, 0, 0>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 1, 0, 0, 1, 0, 0>, dilations = array<i64: 1, 1, 1>}
+      : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  // CHECK: ms.avg_pool %{{.*}} {ceil_mode, count_include_pad, dilations = array<i64: 1, 1, 1>, kernel = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  %1 = ms.avg_pool %x {kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode, count_include_pad}
+      : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
+  return %0, %1 : tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>
+}
