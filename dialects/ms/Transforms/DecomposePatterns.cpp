@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -237,7 +238,6 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
   }
 };
 
-
 /// An einsum operand being contracted: its value and one label per dim.
 struct Labeled {
   Value value;
@@ -246,16 +246,8 @@ struct Labeled {
 
 ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
 
-int64_t product(ArrayRef<int64_t> sizes) {
-  int64_t p = 1;
-  for (int64_t s : sizes)
-    p *= s;
-  return p;
-}
-
 /// Sums `x` over every label for which `drop` holds.
-Labeled sumOut(PatternRewriter &rewriter, Location loc, Labeled x,
-               function_ref<bool(char)> drop) {
+Labeled sumOut(PatternRewriter &rewriter, Location loc, Labeled x, function_ref<bool(char)> drop) {
   SmallVector<int64_t> axes;
   std::string kept;
   for (auto [i, label] : llvm::enumerate(x.labels)) {
@@ -346,8 +338,8 @@ Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, 
       x = ExpandOp::create(rewriter, loc, x, full);
     return shapeOf(x) == flat ? x : Value(ReshapeOp::create(rewriter, loc, x, flat));
   };
-  int64_t bt = product(batchSizes), mt = product(mSizes), kt = product(kSizes),
-          nt = product(nSizes);
+  int64_t bt = shapeProduct(batchSizes), mt = shapeProduct(mSizes), kt = shapeProduct(kSizes),
+          nt = shapeProduct(nSizes);
   Value lhs = arrange(a.value, aPerm, aFull, {bt, mt, kt});
   Value rhs = arrange(b.value, bPerm, bFull, {bt, kt, nt});
   Value result;
