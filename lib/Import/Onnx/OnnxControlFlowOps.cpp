@@ -113,6 +113,11 @@ LogicalResult importIf(NodeImporter &n) {
     return success();
   }
 
+  // Branches over data-dependent values may produce outputs of different bounds and extents,
+  // which a region op cannot return: both run and the outputs are selected.
+  if (n.capturesDynamicValues(**thenGraph) || n.capturesDynamicValues(**elseGraph))
+    return importIfBySelect(n, **thenGraph, **elseGraph);
+
   FailureOr<Value> cond = n.input(0);
   if (failed(cond))
     return failure();

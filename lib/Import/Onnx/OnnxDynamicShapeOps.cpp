@@ -270,7 +270,7 @@ LogicalResult propagateElementwise(NodeImporter &n) {
     RankedTensorType type = n.inputType(i);
     int64_t at = dim - (rank - type.getRank());
     std::optional<DynamicExtent> e = n.inputExtent(i);
-    if (e && (e->count != extent.count || at != e->dim))
+    if (e && (!sameCount(e->count, extent.count) || at != e->dim))
       return refuse(n, i, "its extent is not the one of input " + std::to_string(first));
     if (!e && at >= 0 && type.getDimSize(at) != 1)
       return refuse(n, first,
@@ -324,6 +324,20 @@ LogicalResult propagateSqueeze(NodeImporter &n, bool squeeze) {
 
 } // namespace
 
+bool mlir::mie::onnx_import::sameCount(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *pa = a.getDefiningOp(), *pb = b.getDefiningOp();
+  if (!pa || !pb || pa->getName() != pb->getName() || pa->getAttrDictionary() != pb->getAttrDictionary() ||
+      pa->getNumOperands() != pb->getNumOperands() || pa->getNumResults() != pb->getNumResults() ||
+      cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber() ||
+      pa->getNumRegions() != 0 || pa->getResultTypes() != pb->getResultTypes())
+    return false;
+  // Constants compare by value (their attribute); other ops operand by operand.
+  return llvm::all_of(llvm::zip(pa->getOperands(), pb->getOperands()),
+                      [](auto pair) { return sameCount(std::get<0>(pair), std::get<1>(pair)); });
+}
+
 bool mlir::mie::onnx_import::takesDynamicExtents(StringRef opType) {
   return rules().count(opType) != 0;
 }
@@ -349,14 +363,17 @@ LogicalResult mlir::mie::onnx_import::propagateDynamicExtents(NodeImporter &n) {
     int64_t rank = n.inputType(0).getRank();
     int64_t axis = n.getInt("axis", 0);
     axis = axis < 0 ? axis + rank : axis;
-    if (n.inputExtent(0) && n.inputExtent(1))
-      return refuse(n, 1, "so has the data");
-    if (first == 1) {
-      n.setOutputExtent(0, extent.count, axis + extent.dim);
+    std::optional<DynamicExtent> data = n.inputExtent(0), indices = n.inputExtent(1);
+    // Along the data's data-dependent dim the indices pick real rows (clamped into the bound,
+    // they read valid memory whatever they are): the result has the indices' extent, if any.
+    if (data && data->dim != axis && indices)
+      return refuse(n, 1, "so has the data, along another dim");
+    if (indices) {
+      n.setOutputExtent(0, indices->count, axis + indices->dim);
       return success();
     }
     if (extent.dim == axis)
-      return refuse(n, 0, "Gather indexes along its data-dependent dim");
+      return success();
     int64_t shift = extent.dim > axis ? n.inputType(1).getRank() - 1 : 0;
     n.setOutputExtent(0, extent.count, extent.dim + shift);
     return success();

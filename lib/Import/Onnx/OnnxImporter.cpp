@@ -91,6 +91,11 @@ static const OnnxOpTable &opTable() {
   return table;
 }
 
+OnnxOpHandler mlir::mie::onnx_import::usualOnnxHandler(StringRef opType) {
+  auto it = opTable().find(opType);
+  return it == opTable().end() ? nullptr : it->second.handler;
+}
+
 //===----------------------------------------------------------------------===//
 // GraphImporter
 //===----------------------------------------------------------------------===//
@@ -108,6 +113,8 @@ public:
     OnnxTensor *tensor = nullptr;     // model data to materialize as a resource
     Location loc;
     std::optional<DynamicExtent> extent; // a data-dependent extent (docs/dynamic-shapes.md)
+    // The ranges of an integer value's elements computed from such extents (not known values).
+    std::optional<SmallVector<IntRange>> ranges;
   };
 
   GraphImporter(MLIRContext &ctx, OnnxModel &model, const OnnxImportOptions &opts)
@@ -127,7 +134,8 @@ public:
   /// that say which inputs --input-value would bind.
   SmallVector<std::string> graphInputsBehind(Value v) const;
   ValueEntry &newEntry(RankedTensorType type, Location loc) {
-    entries.push_back(ValueEntry{type, Value(), std::nullopt, nullptr, loc, std::nullopt});
+    entries.push_back(
+        ValueEntry{type, Value(), std::nullopt, nullptr, loc, std::nullopt, std::nullopt});
     return entries.back();
   }
   void define(StringRef name, ValueEntry &entry) { values[name] = &entry; }
@@ -143,7 +151,9 @@ public:
   /// inputs); returns its outputs. Its nodes may use every value visible where `block` is (implicit
   /// captures); the names it defines are forgotten again afterwards.
   FailureOr<SmallVector<Value>> importSubgraph(OnnxGraph &graph, Block *block,
-                                               ArrayRef<Value> args);
+                                               ArrayRef<Value> args,
+                                               SmallVectorImpl<std::optional<DynamicExtent>> *extents = nullptr);
+  bool capturesDynamicValues(const OnnxGraph &graph) const;
 
 private:
   Location nodeLoc(StringRef name) { return NameLoc::get(StringAttr::get(&ctx, name), fileLoc); }
@@ -406,13 +416,18 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       break;
     }
   }
-  // A value with a data-dependent extent only reaches ops that keep it as the bound plus a count.
-  bool takesExtents = false;
+  // A value with a data-dependent extent only reaches ops that keep it as the bound plus a count;
+  // some ops have a handler of their own for such inputs and for sizes computed from them
+  // (values with tracked element ranges).
+  bool takesExtents = false, takesRanges = false;
+  for (unsigned i = 0; i < numInputs; ++i)
+    takesRanges |= importer.hasTrackedRanges(i);
+  OnnxOpHandler dynamicHandler = dynamicExtentHandler(node.opType);
   for (unsigned i = 0; succeeded(result) && i < numInputs; ++i) {
     if (!importer.hasInput(i) || !importer.inputExtent(i))
       continue;
     takesExtents = true;
-    if (!takesDynamicExtents(node.opType)) {
+    if (!takesDynamicExtents(node.opType) && !dynamicHandler) {
       importer.unsupportedFeature()
           << "input " << i << " ('" << node.inputs[i]
           << "') has a data-dependent shape, which this op does not take (docs/dynamic-shapes.md "
@@ -420,12 +435,15 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       result = failure();
     }
   }
+  bool ownHandler = dynamicHandler && (takesExtents || takesRanges);
   if (succeeded(result))
-    result = info.handler(importer);
+    result = ownHandler ? dynamicHandler(importer) : info.handler(importer);
   if (succeeded(result) && importer.hasFailed())
     result = failure(); // an attribute error the handler did not act on
-  if (succeeded(result) && takesExtents)
+  if (succeeded(result) && takesExtents && !ownHandler)
     result = propagateDynamicExtents(importer);
+  if (succeeded(result) && (takesExtents || takesRanges))
+    propagateRanges(importer);
   if (succeeded(result)) {
     for (unsigned i = 0; i < node.outputs.size(); ++i) {
       if (importer.hasOutput(i) && !values.count(node.outputs[i])) {
@@ -465,8 +483,9 @@ LogicalResult GraphImporter::importBody(std::deque<OnnxTensor> &initializers,
   return success();
 }
 
-FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Block *block,
-                                                            ArrayRef<Value> args) {
+FailureOr<SmallVector<Value>>
+GraphImporter::importSubgraph(OnnxGraph &graph, Block *block, ArrayRef<Value> args,
+                              SmallVectorImpl<std::optional<DynamicExtent>> *extents) {
   // The subgraph's names shadow nothing (ONNX forbids it) but must not outlive it: a sibling
   // branch may define the same names.
   llvm::StringMap<ValueEntry *> outerValues = values;
@@ -502,9 +521,11 @@ FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Bl
                                 << "' is not produced by any node";
     if (poisoned.contains(output.name))
       return failure();
-    if (entry->extent)
+    if (entry->extent && !extents)
       return emitError(entry->loc) << "unsupported feature: subgraph output '" << output.name
                                    << "' has a data-dependent shape";
+    if (extents)
+      extents->push_back(entry->extent);
     Type declared = elementTypeFor(&ctx, output.dataType);
     if (output.dataType != 0 && declared != entry->type.getElementType())
       return emitError(entry->loc)
@@ -516,6 +537,28 @@ FailureOr<SmallVector<Value>> GraphImporter::importSubgraph(OnnxGraph &graph, Bl
     results.push_back(*value);
   }
   return results;
+}
+
+bool GraphImporter::capturesDynamicValues(const OnnxGraph &graph) const {
+  llvm::StringSet<> local;
+  for (const OnnxGraphValue &v : graph.inputs)
+    local.insert(v.name);
+  for (const OnnxTensor &t : graph.initializers)
+    local.insert(t.name);
+  for (const OnnxNode &node : graph.nodes) {
+    for (const std::string &in : node.inputs) {
+      if (in.empty() || local.contains(in))
+        continue;
+      if (ValueEntry *entry = lookup(in); entry && (entry->extent || entry->ranges))
+        return true;
+    }
+    for (const auto &attr : node.attributes)
+      if (attr.second.graph && capturesDynamicValues(*attr.second.graph))
+        return true;
+    for (const std::string &out : node.outputs)
+      local.insert(out);
+  }
+  return false;
 }
 
 LogicalResult GraphImporter::buildReturn() {
@@ -643,6 +686,9 @@ const KnownTensor *NodeImporter::known(unsigned i) const {
   if (!hasInput(i))
     return nullptr;
   GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  // A value with a data-dependent extent holds padding past its count: never a known value.
+  if (replacedInputs.count(i) || entry->extent)
+    return nullptr;
   return entry->known ? &*entry->known : nullptr;
 }
 
@@ -654,7 +700,52 @@ bool NodeImporter::allInputsKnown() const {
 }
 
 FailureOr<Value> NodeImporter::input(unsigned i) {
+  if (Value replaced = replacedInputs.lookup(i))
+    return replaced;
   return graph.materialize(*graph.lookup(inputName(i)));
+}
+
+void NodeImporter::replaceInput(unsigned i, Value value) {
+  assert(value.getType() == inputType(i) && "a replacement keeps the input's type");
+  replacedInputs[i] = value;
+}
+
+std::optional<SmallVector<IntRange>> NodeImporter::inputRanges(unsigned i) const {
+  if (!hasInput(i))
+    return std::nullopt;
+  GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  if (entry->ranges)
+    return entry->ranges;
+  if (!entry->known || entry->known->isFloat() ||
+      entry->known->numElements() > kMaxBoundedElements)
+    return std::nullopt;
+  SmallVector<IntRange> exact;
+  for (int64_t v : entry->known->toInts())
+    exact.push_back({v, v});
+  return exact;
+}
+
+bool NodeImporter::hasTrackedRanges(unsigned i) const {
+  return hasInput(i) && graph.lookup(inputName(i))->ranges.has_value();
+}
+
+void NodeImporter::setOutputRanges(unsigned i, ArrayRef<IntRange> ranges) {
+  if (!hasOutput(i))
+    return;
+  GraphImporter::ValueEntry *entry = graph.lookup(onnxNode.outputs[i]);
+  if (!entry || entry->known || entry->type.getNumElements() != (int64_t)ranges.size())
+    return;
+  entry->ranges = SmallVector<IntRange>(ranges);
+}
+
+FailureOr<SmallVector<Value>>
+NodeImporter::importSubgraphInline(OnnxGraph &graph,
+                                   SmallVectorImpl<std::optional<DynamicExtent>> &extents) {
+  return this->graph.importSubgraph(graph, b.getInsertionBlock(), {}, &extents);
+}
+
+bool NodeImporter::capturesDynamicValues(const OnnxGraph &g) const {
+  return graph.capturesDynamicValues(g);
 }
 
 const KnownTensor *NodeImporter::constantData(unsigned i) {

@@ -271,6 +271,21 @@ struct DynamicExtent {
   int64_t dim = 0;
 };
 
+/// Whether two counts are the same value: one SSA value, or computed by the same ops from the
+/// same operands (two Concats of the same TopK results count the same rows).
+bool sameCount(Value a, Value b);
+
+/// The range [lo, hi] an integer element takes at run time. A small integer tensor computed from
+/// data-dependent extents (Shape of such a value, then Gather / Concat / Min arithmetic: the
+/// sizes a model computes for its later ops) is not known, but its elements are bounded; ops
+/// that take it as a shape allocate at the upper bound (docs/dynamic-shapes.md).
+struct IntRange {
+  int64_t lo = 0, hi = 0;
+  bool exact() const { return lo == hi; }
+};
+/// Element ranges are tracked for integer tensors of at most this many elements.
+constexpr int64_t kMaxBoundedElements = 64;
+
 /// What a handler sees of one node: its inputs (materialized on request), known inputs, attributes,
 /// an OpBuilder at the node's location, and its outputs to define.
 class NodeImporter {
@@ -317,6 +332,16 @@ public:
   void setOutputExtent(unsigned i, Value count, int64_t dim);
   /// The data-dependent extent of input `i`, if it has one.
   std::optional<DynamicExtent> inputExtent(unsigned i) const;
+  /// The element ranges of integer input `i`: exact for a known value, the tracked ranges of a
+  /// value computed from data-dependent extents; std::nullopt when neither.
+  std::optional<SmallVector<IntRange>> inputRanges(unsigned i) const;
+  /// True when input `i` is not known but has tracked element ranges.
+  bool hasTrackedRanges(unsigned i) const;
+  /// Records the element ranges of output `i` (after it is defined; ignored for a known output).
+  void setOutputRanges(unsigned i, ArrayRef<IntRange> ranges);
+  /// Makes input(i) return `value` (same type) for the rest of this node: a handler that masks a
+  /// data-dependent input's padding hands the masked value to the op's usual handler.
+  void replaceInput(unsigned i, Value value);
   /// The type of output `i`, once defined.
   RankedTensorType outputType(unsigned i) const;
   /// The data-dependent extent of output `i`, once defined.
@@ -342,6 +367,13 @@ public:
   /// builder is back where it was afterwards.
   FailureOr<SmallVector<Value>> importSubgraph(OnnxGraph &graph, Block *block,
                                                ArrayRef<Value> args);
+  /// Same, for a subgraph imported inline (into the node's own block): its outputs may have
+  /// data-dependent extents, returned in `extents` (one per output).
+  FailureOr<SmallVector<Value>> importSubgraphInline(OnnxGraph &graph,
+                                                     SmallVectorImpl<std::optional<DynamicExtent>> &extents);
+  /// Whether `graph` (or a graph nested in it) reads a value of the enclosing scope that has a
+  /// data-dependent extent or tracked element ranges.
+  bool capturesDynamicValues(const OnnxGraph &graph) const;
 
   // Diagnostics.
   /// An error at the node prefixed with "<OpType> node '<name>': ".
@@ -416,6 +448,7 @@ private:
   Location location;
   OpBuilder &b;
   bool failedFlag = false;
+  llvm::SmallDenseMap<unsigned, Value, 2> replacedInputs;
 };
 
 using OnnxOpHandler = LogicalResult (*)(NodeImporter &);
@@ -471,6 +504,18 @@ void registerMlSvmOps(OnnxOpTable &table);
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).
 bool takesDynamicExtents(StringRef opType);
+/// The handler that replaces `opType`'s usual one when a node has an input with a data-dependent
+/// extent or tracked element ranges (OnnxDynamicExtentOps.cpp); null when the usual handler plus
+/// propagateDynamicExtents does.
+OnnxOpHandler dynamicExtentHandler(StringRef opType);
+/// The handler of a default-domain op type (null when it has none).
+OnnxOpHandler usualOnnxHandler(StringRef opType);
+/// If whose branches read data-dependent values (NodeImporter::capturesDynamicValues): both
+/// branches imported inline, each output selected between them (OnnxDynamicExtentOps.cpp).
+LogicalResult importIfBySelect(NodeImporter &node, OnnxGraph &thenGraph, OnnxGraph &elseGraph);
+/// Gives the integer outputs of a node whose inputs have element ranges the ranges their values
+/// take (Shape, Gather, Concat, Min, Add, ... of sizes), where the op is one it follows.
+void propagateRanges(NodeImporter &node);
 /// Gives the outputs of a node that took data-dependent inputs their extents (or reports at the
 /// node why they cannot have one), after its handler built them.
 LogicalResult propagateDynamicExtents(NodeImporter &node);

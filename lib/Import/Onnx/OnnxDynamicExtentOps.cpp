@@ -1,0 +1,733 @@
+//===- OnnxDynamicExtentOps.cpp - ops over data-dependent extents and sizes -===//
+//
+// What detection post-processing does with the values NonZero, TopK with a computed K and
+// NonMaxSuppression return (docs/dynamic-shapes.md): it takes their Shape, computes sizes from it
+// (Gather, Concat, ReduceMin with a constant, ...), reshapes, slices, concatenates and reduces
+// them, and sorts or suppresses them again. Each value keeps its upper-bound type with the real
+// extent as a runtime count (DynamicExtent); the sizes computed from counts are runtime tensors
+// whose element ranges are tracked here (IntRange), so that an op taking one as a shape allocates
+// at its upper bound. Where padding could change a result (a reduction, a sort or a suppression
+// over the data-dependent dim) it is first replaced by a value that cannot win; concatenation
+// along that dim gathers the real rows together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporterInternal.h"
+
+#include "dialects/ms/IR/MsOps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+
+namespace {
+
+int64_t productOf(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+LogicalResult usual(NodeImporter &n) {
+  return usualOnnxHandler(n.opType())(n);
+}
+
+LogicalResult refuse(NodeImporter &n, unsigned input, const Twine &why) {
+  return n.unsupportedFeature() << "input " << input << " ('" << n.node().inputs[input]
+                                << "') has a data-dependent shape: " << why;
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> i64Constant(NodeImporter &n, ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, n.builder().getI64Type());
+  return n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
+}
+
+FailureOr<Value> countConstant(NodeImporter &n, int64_t v) { return i64Constant(n, {1}, {v}); }
+
+/// A splat of `value` with `type`'s element type and the given shape (a scalar fill: shape {}).
+FailureOr<Value> fillConstant(NodeImporter &n, Type elementType, ArrayRef<int64_t> shape,
+                              double value) {
+  auto type = RankedTensorType::get(shape, elementType);
+  Attribute element;
+  if (auto ft = dyn_cast<FloatType>(elementType)) {
+    element = FloatAttr::get(ft, value);
+  } else {
+    auto it = cast<IntegerType>(elementType);
+    APInt bits = it.getWidth() == 1 ? APInt(1, value != 0.0)
+                 : std::isinf(value)
+                     ? (value > 0 ? (it.isUnsigned() ? APInt::getMaxValue(it.getWidth())
+                                                     : APInt::getSignedMaxValue(it.getWidth()))
+                                  : (it.isUnsigned() ? APInt::getMinValue(it.getWidth())
+                                                     : APInt::getSignedMinValue(it.getWidth())))
+                     : APInt(it.getWidth(), static_cast<int64_t>(value), /*isSigned=*/true);
+    element = IntegerAttr::get(it, bits);
+  }
+  return n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(type, element)));
+}
+
+template <typename OpTy>
+FailureOr<Value> binary(NodeImporter &n, FailureOr<Value> a, FailureOr<Value> b) {
+  if (failed(a) || failed(b))
+    return failure();
+  return n.create<OpTy>(*a, *b);
+}
+
+/// clamp(v, lo, hi) of a count.
+FailureOr<Value> clampCount(NodeImporter &n, FailureOr<Value> v, int64_t lo, int64_t hi) {
+  FailureOr<Value> low = binary<ms::MaxOp>(n, v, countConstant(n, lo));
+  return binary<ms::MinOp>(n, low, countConstant(n, hi));
+}
+
+/// A bool tensor of shape [1, .., bound, .., 1] (`bound` at `dim` of `rank`): position < count.
+FailureOr<Value> realPositions(NodeImporter &n, int64_t rank, int64_t dim, int64_t bound,
+                               Value count) {
+  SmallVector<int64_t> positions(bound);
+  for (int64_t i = 0; i < bound; ++i)
+    positions[i] = i;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[dim] = bound;
+  FailureOr<Value> iota = i64Constant(n, shape, positions);
+  if (failed(iota))
+    return failure();
+  return n.create<ms::CompareOp>(ms::ComparePredicate::lt, *iota, count);
+}
+
+/// `x` with its padding along the extent's dim replaced by `fill`.
+FailureOr<Value> maskPadding(NodeImporter &n, Value x, DynamicExtent extent, double fill) {
+  auto type = cast<RankedTensorType>(x.getType());
+  FailureOr<Value> real =
+      realPositions(n, type.getRank(), extent.dim, type.getDimSize(extent.dim), extent.count);
+  FailureOr<Value> filler = fillConstant(n, type.getElementType(), {}, fill);
+  if (failed(real) || failed(filler))
+    return failure();
+  return n.create<ms::WhereOp>(*real, x, *filler);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape and Size
+//===----------------------------------------------------------------------===//
+
+LogicalResult importShapeOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  ArrayRef<int64_t> shape = n.inputType(0).getShape();
+  int64_t rank = shape.size();
+  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
+  if (n.hasFailed())
+    return failure();
+  auto clampIndex = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank); };
+  start = clampIndex(start);
+  end = std::max(start, clampIndex(end));
+  if (!e || e->dim < start || e->dim >= end)
+    return usual(n);
+  SmallVector<Value> pieces;
+  SmallVector<IntRange> ranges;
+  SmallVector<int64_t> run;
+  auto flush = [&]() -> LogicalResult {
+    if (run.empty())
+      return success();
+    FailureOr<Value> c = i64Constant(n, {(int64_t)run.size()}, run);
+    if (failed(c))
+      return failure();
+    pieces.push_back(*c);
+    run.clear();
+    return success();
+  };
+  for (int64_t d = start; d < end; ++d) {
+    if (d != e->dim) {
+      run.push_back(shape[d]);
+      ranges.push_back({shape[d], shape[d]});
+      continue;
+    }
+    if (failed(flush()))
+      return failure();
+    pieces.push_back(e->count);
+    ranges.push_back({0, shape[d]});
+  }
+  if (failed(flush()))
+    return failure();
+  Value result = pieces.front();
+  if (pieces.size() > 1) {
+    FailureOr<Value> c = n.create<ms::ConcatOp>(ValueRange(pieces), uint64_t(0));
+    if (failed(c))
+      return failure();
+    result = *c;
+  }
+  n.setOutput(0, result);
+  n.setOutputRanges(0, ranges);
+  return success();
+}
+
+LogicalResult importSizeOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  RankedTensorType type = n.inputType(0);
+  int64_t others = type.getDimSize(e->dim) == 0 ? 0 : type.getNumElements() / type.getDimSize(e->dim);
+  FailureOr<Value> size = binary<ms::MulOp>(n, e->count, countConstant(n, others));
+  if (succeeded(size))
+    size = n.create<ms::ReshapeOp>(*size, ArrayRef<int64_t>{});
+  if (failed(size))
+    return failure();
+  n.setOutput(0, *size);
+  n.setOutputRanges(0, {{0, type.getNumElements()}});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Split, Concat, Slice
+//===----------------------------------------------------------------------===//
+
+LogicalResult importSplitOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  if (*axis == e->dim)
+    return refuse(n, 0, "Split divides its data-dependent dim");
+  if (failed(usual(n)))
+    return failure();
+  for (unsigned i = 0; i < n.numOutputs(); ++i)
+    n.setOutputExtent(i, e->count, e->dim);
+  return success();
+}
+
+/// Concat along the data-dependent dim: the inputs' real rows are gathered together. Row r of
+/// the result is row r + sum over the earlier inputs j with C_{j+1} <= r of (bound_j - count_j)
+/// of the bounded concatenation (C_j: the real rows before input j).
+LogicalResult importConcatOfExtents(NodeImporter &n) {
+  unsigned numInputs = n.node().inputs.size();
+  std::optional<DynamicExtent> any;
+  for (unsigned i = 0; i < numInputs && !any; ++i)
+    any = n.inputExtent(i);
+  if (!any)
+    return usual(n);
+  RankedTensorType type0 = n.inputType(0);
+  FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 1), type0.getRank());
+  if (failed(axis))
+    return failure();
+  if (any->dim != *axis) {
+    // Along another dim every input must have the same extent (sizes only known at run time
+    // would have to match).
+    for (unsigned i = 0; i < numInputs; ++i) {
+      std::optional<DynamicExtent> e = n.inputExtent(i);
+      if (!e || !sameCount(e->count, any->count) || e->dim != any->dim)
+        return refuse(n, i == 0 ? 1 : 0, "every input of a Concat along another dim must share it");
+    }
+    if (failed(usual(n)))
+      return failure();
+    n.setOutputExtent(0, any->count, any->dim);
+    return success();
+  }
+  SmallVector<Value> inputs, counts;
+  SmallVector<int64_t> bounds;
+  int64_t total = 0;
+  for (unsigned i = 0; i < numInputs; ++i) {
+    std::optional<DynamicExtent> e = n.inputExtent(i);
+    if (e && e->dim != *axis)
+      return refuse(n, i, "it is not along the Concat's axis as the others are");
+    FailureOr<Value> x = n.input(i);
+    if (failed(x))
+      return failure();
+    int64_t bound = n.inputType(i).getDimSize(*axis);
+    FailureOr<Value> count = e ? FailureOr<Value>(e->count) : countConstant(n, bound);
+    if (failed(count))
+      return failure();
+    inputs.push_back(*x);
+    counts.push_back(*count);
+    bounds.push_back(bound);
+    total += bound;
+  }
+  FailureOr<Value> joined = n.create<ms::ConcatOp>(ValueRange(inputs), uint64_t(*axis));
+  SmallVector<int64_t> rows(total);
+  for (int64_t r = 0; r < total; ++r)
+    rows[r] = r;
+  FailureOr<Value> index = i64Constant(n, {total}, rows);
+  if (failed(joined) || failed(index))
+    return failure();
+  Value realBefore = counts[0];
+  for (unsigned j = 0; j + 1 < inputs.size(); ++j) {
+    if (j > 0) {
+      FailureOr<Value> sum = n.create<ms::AddOp>(realBefore, counts[j]);
+      if (failed(sum))
+        return failure();
+      realBefore = *sum;
+    }
+    FailureOr<Value> gap = binary<ms::SubOp>(n, countConstant(n, bounds[j]), counts[j]);
+    FailureOr<Value> past = n.create<ms::CompareOp>(ms::ComparePredicate::ge, *index, realBefore);
+    if (failed(gap) || failed(past))
+      return failure();
+    Value pastI64 = n.foldCreated(ms::CastOp::create(
+        n.builder(), n.loc(), RankedTensorType::get({total}, n.builder().getI64Type()), *past));
+    FailureOr<Value> shift = n.create<ms::MulOp>(pastI64, *gap);
+    FailureOr<Value> next = binary<ms::AddOp>(n, index, shift);
+    if (failed(next))
+      return failure();
+    index = next;
+  }
+  FailureOr<Value> realTotal = n.create<ms::AddOp>(realBefore, counts.back());
+  if (inputs.size() == 1)
+    realTotal = counts[0];
+  FailureOr<Value> result = n.create<ms::GatherOp>(*joined, *index, uint64_t(*axis));
+  if (failed(result) || failed(realTotal))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, *realTotal, *axis);
+  return success();
+}
+
+/// Slice of a value with an extent: along other dims as usual; along the data-dependent dim with
+/// step 1 and non-negative starts and ends (negative ones count from a size only known at run
+/// time), the real extent becomes clamp(count - start, 0, size).
+LogicalResult importSliceOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  for (unsigned i = 1; i < 5; ++i)
+    if (n.hasTrackedRanges(i))
+      return n.unsupportedFeature() << "input " << i << " ('" << n.node().inputs[i]
+                                    << "') is computed from a data-dependent shape";
+  if (!e)
+    return usual(n);
+  int64_t rank = n.inputType(0).getRank();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.opset() < 10) {
+    starts = n.getInts("starts").value_or(SmallVector<int64_t>());
+    ends = n.getInts("ends").value_or(SmallVector<int64_t>());
+    axes = n.getInts("axes").value_or(SmallVector<int64_t>());
+  } else {
+    SmallVector<int64_t> *targets[] = {&starts, &ends, &axes, &steps};
+    for (unsigned i = 0; i < 4; ++i)
+      if (const KnownTensor *known = n.hasInput(i + 1) ? n.constantData(i + 1) : nullptr)
+        *targets[i] = known->toInts();
+  }
+  int64_t bound = n.inputType(0).getDimSize(e->dim);
+  std::optional<int64_t> start;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t axis = i < axes.size() ? (axes[i] < 0 ? axes[i] + rank : axes[i]) : int64_t(i);
+    if (axis != e->dim)
+      continue;
+    int64_t step = i < steps.size() ? steps[i] : 1;
+    if (step != 1 || starts[i] < 0 || (i < ends.size() && ends[i] < 0))
+      return refuse(n, 0, "Slice along it needs step 1 and non-negative starts and ends");
+    start = std::min(starts[i], bound);
+  }
+  if (failed(usual(n)))
+    return failure();
+  if (!start) {
+    n.setOutputExtent(0, e->count, e->dim);
+    return success();
+  }
+  int64_t size = n.outputType(0).getDimSize(e->dim);
+  FailureOr<Value> rest = binary<ms::SubOp>(n, e->count, countConstant(n, *start));
+  FailureOr<Value> count = clampCount(n, rest, 0, size);
+  if (failed(count))
+    return failure();
+  n.setOutputExtent(0, *count, e->dim);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshape, Flatten
+//===----------------------------------------------------------------------===//
+
+/// Reshapes `x` (extent `e`) to `dims`, whose entry `at` is the data-dependent one (a
+/// placeholder). The bounded layout holds the real tensor when the dims before the
+/// data-dependent one keep their product A and the rows after it (T before, T' after) divide:
+/// then count' = count * T / T' and bound' = bound * T / T'.
+LogicalResult reshapeExtent(NodeImporter &n, DynamicExtent e, SmallVector<int64_t> dims,
+                            int64_t at) {
+  RankedTensorType type = n.inputType(0);
+  ArrayRef<int64_t> in = type.getShape();
+  int64_t before = productOf(in.take_front(e.dim)), after = productOf(in.drop_front(e.dim + 1));
+  int64_t newBefore = productOf(ArrayRef<int64_t>(dims).take_front(at));
+  int64_t newAfter = productOf(ArrayRef<int64_t>(dims).drop_front(at + 1));
+  int64_t bound = in[e.dim];
+  if (before != newBefore || newAfter == 0 || (bound * after) % newAfter != 0)
+    return refuse(n, 0,
+                  "the new shape must keep the dims before it and regroup only the dims after it");
+  dims[at] = bound * after / newAfter;
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result = n.create<ms::ReshapeOp>(*x, ArrayRef<int64_t>(dims));
+  FailureOr<Value> count = e.count;
+  if (after != newAfter) {
+    FailureOr<Value> scaled = binary<ms::MulOp>(n, e.count, countConstant(n, after));
+    count = binary<ms::DivOp>(n, scaled, countConstant(n, newAfter));
+  }
+  if (failed(result) || failed(count))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, *count, at);
+  return success();
+}
+
+LogicalResult importReshapeOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e) {
+    if (n.hasTrackedRanges(1))
+      return n.unsupportedFeature() << "input 1 ('" << n.node().inputs[1]
+                                    << "') is computed from a data-dependent shape, and the data is "
+                                       "not data-dependent";
+    return usual(n);
+  }
+  if (n.opset() < 5 && !n.hasInput(1))
+    return refuse(n, 0, "Reshape before opset 5 does not take it");
+  std::optional<SmallVector<IntRange>> requested = n.inputRanges(1);
+  if (!requested)
+    return refuse(n, 0, "the new shape must be known or computed from its Shape");
+  bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
+  RankedTensorType xType = n.inputType(0);
+  SmallVector<int64_t> dims;
+  int64_t at = -1;
+  for (auto [i, r] : llvm::enumerate(*requested)) {
+    bool dynamic = !r.exact() || r.lo == -1 || (r.lo == 0 && !allowZero && (int64_t)i == e->dim);
+    if (r.exact() && r.lo == 0 && !allowZero && !dynamic) {
+      if ((int64_t)i >= xType.getRank())
+        return n.error() << "shape copies dim " << i << ", which " << xType << " does not have";
+      dims.push_back(xType.getDimSize(i));
+      continue;
+    }
+    if (dynamic) {
+      if (at >= 0)
+        return refuse(n, 0, "the new shape has more than one size only known at run time");
+      at = i;
+      dims.push_back(1);
+      continue;
+    }
+    dims.push_back(r.lo);
+  }
+  if (at < 0)
+    return refuse(n, 0, "the new shape is static, so the real extent would have to match it");
+  return reshapeExtent(n, *e, dims, at);
+}
+
+LogicalResult importFlattenOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  RankedTensorType type = n.inputType(0);
+  int64_t rank = type.getRank();
+  int64_t axis = n.getInt("axis", 1);
+  if (n.hasFailed())
+    return failure();
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return n.error() << "axis " << axis << " is out of range for rank " << rank;
+  SmallVector<int64_t> dims = {productOf(type.getShape().take_front(axis)),
+                               productOf(type.getShape().drop_front(axis))};
+  return reshapeExtent(n, *e, dims, e->dim < axis ? 0 : 1);
+}
+
+//===----------------------------------------------------------------------===//
+// TopK, reductions, NonMaxSuppression, Gather
+//===----------------------------------------------------------------------===//
+
+/// TopK over the data-dependent dim: the padding is replaced by a value that sorts last, and the
+/// result has min(K, count) real entries; a K with tracked ranges bounds the result.
+LogicalResult importTopKOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  int64_t axis = n.getInt("axis", -1);
+  bool largest = n.getInt("largest", 1) != 0;
+  (void)n.getInt("sorted", 1);
+  if (n.hasFailed())
+    return failure();
+  RankedTensorType xType = n.inputType(0);
+  FailureOr<int64_t> a = normalizeAxis(n, axis, std::max<int64_t>(xType.getRank(), 1));
+  if (failed(a))
+    return failure();
+  if (!e || e->dim != *a) {
+    if (failed(usual(n)))
+      return failure();
+    if (e) {
+      if (n.outputExtent(0))
+        return refuse(n, 0, "TopK with a K only known at run time needs it along its axis");
+      for (unsigned i = 0; i < 2; ++i)
+        n.setOutputExtent(i, e->count, e->dim);
+    }
+    return success();
+  }
+  double fill = largest ? -std::numeric_limits<double>::infinity()
+                        : std::numeric_limits<double>::infinity();
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> masked = maskPadding(n, *x, *e, fill);
+  if (failed(masked))
+    return failure();
+  int64_t bound = xType.getDimSize(*a);
+  if (n.opset() < 10 || !n.hasInput(1) || n.constantData(1)) {
+    n.replaceInput(0, *masked);
+    return usual(n); // a known K: a static result
+  }
+  RankedTensorType kType = n.inputType(1);
+  if (!kType.getElementType().isInteger(64) || kType.getNumElements() != 1)
+    return n.error() << "K input must be a one-element int64 tensor, got " << kType;
+  int64_t k = bound;
+  if (std::optional<SmallVector<IntRange>> r = n.inputRanges(1))
+    k = std::clamp<int64_t>((*r)[0].hi, 0, bound);
+  FailureOr<Value> kv = n.input(1);
+  if (succeeded(kv) && kType.getRank() != 1)
+    kv = n.create<ms::ReshapeOp>(*kv, ArrayRef<int64_t>{1});
+  FailureOr<Value> capped = binary<ms::MinOp>(n, kv, e->count);
+  FailureOr<Value> count = clampCount(n, capped, 0, k);
+  FailureOr<Operation *> op =
+      failed(count) ? FailureOr<Operation *>(failure())
+                    : n.createOp<ms::TopKOp>(*masked, uint64_t(k), uint64_t(*a), !largest);
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < 2; ++i) {
+    n.setOutput(i, (*op)->getResult(i));
+    n.setOutputExtent(i, *count, *a);
+  }
+  return success();
+}
+
+/// The reduced axes of a Reduce* node (attribute before opset 18, input 1 from then on); empty:
+/// every axis (or none with noop_with_empty_axes, reported as nullopt).
+FailureOr<std::optional<SmallVector<int64_t>>> reducedAxes(NodeImporter &n, int64_t rank) {
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = intsFromAttrOrInput(n, "axes", 1, 18);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> list;
+  if (*axes && !(*axes)->empty()) {
+    FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, **axes, rank);
+    if (failed(normalized))
+      return failure();
+    list = *normalized;
+  } else {
+    if (n.getInt("noop_with_empty_axes", 0) != 0)
+      return std::optional<SmallVector<int64_t>>();
+    for (int64_t d = 0; d < rank; ++d)
+      list.push_back(d);
+  }
+  return std::optional<SmallVector<int64_t>>(list);
+}
+
+/// Reductions: over other dims the extent moves to its place in the result; over the
+/// data-dependent dim the padding first becomes the reduction's identity.
+LogicalResult importReduceOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  RankedTensorType type = n.inputType(0);
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = reducedAxes(n, type.getRank());
+  bool keepDims = n.getInt("keepdims", 1) != 0;
+  if (failed(axes) || n.hasFailed())
+    return failure();
+  if (!*axes || !llvm::is_contained(**axes, e->dim)) {
+    if (failed(usual(n)))
+      return failure();
+    int64_t dim = e->dim;
+    if (*axes && !keepDims)
+      dim -= llvm::count_if(**axes, [&](int64_t a) { return a < e->dim; });
+    n.setOutputExtent(0, e->count, dim);
+    return success();
+  }
+  double identity;
+  StringRef op = n.opType();
+  if (op == "ReduceSum")
+    identity = 0.0;
+  else if (op == "ReduceProd")
+    identity = 1.0;
+  else if (op == "ReduceMax")
+    identity = -std::numeric_limits<double>::infinity();
+  else if (op == "ReduceMin")
+    identity = std::numeric_limits<double>::infinity();
+  else
+    return refuse(n, 0, op + " over it is not supported");
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> masked = maskPadding(n, *x, *e, identity);
+  if (failed(masked))
+    return failure();
+  n.replaceInput(0, *masked);
+  return usual(n);
+}
+
+/// NonMaxSuppression over boxes with a data-dependent count: the padding's scores become NaN,
+/// which no score threshold keeps.
+LogicalResult importNonMaxSuppressionOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> boxes = n.inputExtent(0), scores = n.inputExtent(1);
+  for (unsigned i = 2; i < 5; ++i)
+    if (n.inputExtent(i))
+      return refuse(n, i, "NonMaxSuppression takes one only as its boxes and scores");
+  if (!boxes && !scores)
+    return usual(n);
+  if (!scores || scores->dim != 2 || (boxes && (boxes->dim != 1 || !sameCount(boxes->count, scores->count))))
+    return refuse(n, scores ? 1 : 0,
+                  "the boxes (dim 1) and the scores (dim 2) must have the same data-dependent "
+                  "box count");
+  FailureOr<Value> s = n.input(1);
+  if (failed(s))
+    return failure();
+  FailureOr<Value> masked = maskPadding(n, *s, *scores, std::nan(""));
+  if (failed(masked))
+    return failure();
+  n.replaceInput(1, *masked);
+  return usual(n);
+}
+
+/// NonZero of a value with an extent: the padding becomes zero, so only real positions are
+/// found (their indices and their row-major order are the same in the bounded layout).
+LogicalResult importNonZeroOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  FailureOr<Value> x = n.input(0);
+  FailureOr<Value> masked = failed(x) ? x : maskPadding(n, *x, *e, 0.0);
+  if (failed(masked))
+    return failure();
+  n.replaceInput(0, *masked);
+  return usual(n);
+}
+
+/// ConstantOfShape whose shape is computed from a data-dependent one: allocated at the upper
+/// bound of the one size only known at run time, which becomes its extent.
+LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(0);
+  if (!ranges || !n.hasTrackedRanges(0))
+    return usual(n);
+  SmallVector<int64_t> dims;
+  int64_t at = -1;
+  for (auto [i, r] : llvm::enumerate(*ranges)) {
+    if (!r.exact()) {
+      if (at >= 0)
+        return n.unsupportedFeature()
+               << "the shape has more than one size only known at run time";
+      at = i;
+    }
+    dims.push_back(std::max<int64_t>(r.hi, 0));
+  }
+  if (!isReasonableShape(dims))
+    return n.error() << "shape bound " << listToString(dims) << " is too large";
+  Type elementType = n.builder().getF32Type();
+  double value = 0.0;
+  if (n.hasAttr("value")) {
+    OnnxTensor *tensor = n.getTensor("value");
+    if (!tensor)
+      return failure();
+    if (!tensor->known || tensor->type.getNumElements() != 1)
+      return n.error() << "'value' must hold one element, got " << tensor->type;
+    elementType = tensor->type.getElementType();
+    value = tensor->known->valueAt(0);
+  }
+  FailureOr<Value> result = fillConstant(n, elementType, dims, value);
+  FailureOr<Value> shape = n.input(0);
+  if (failed(result) || failed(shape))
+    return failure();
+  FailureOr<Value> count = n.create<ms::SliceOp>(*shape, ArrayRef<int64_t>{at},
+                                                 ArrayRef<int64_t>{1}, ArrayRef<int64_t>{1});
+  count = clampCount(n, count, 0, dims[at]);
+  if (failed(count))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, *count, at);
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// If over data-dependent values
+//===----------------------------------------------------------------------===//
+
+/// An If whose branches read data-dependent values: both branches are imported inline (they are
+/// side-effect free) and each output selects between them; a data-dependent output is padded to
+/// the larger bound and its count selected too.
+LogicalResult mlir::mie::onnx_import::importIfBySelect(NodeImporter &n, OnnxGraph &thenGraph,
+                                                       OnnxGraph &elseGraph) {
+  SmallVector<std::optional<DynamicExtent>> thenExtents, elseExtents;
+  FailureOr<SmallVector<Value>> thenValues = n.importSubgraphInline(thenGraph, thenExtents);
+  if (failed(thenValues))
+    return failure();
+  FailureOr<SmallVector<Value>> elseValues = n.importSubgraphInline(elseGraph, elseExtents);
+  FailureOr<Value> cond = n.input(0);
+  if (failed(elseValues) || failed(cond))
+    return failure();
+  for (unsigned i = 0; i < n.numOutputs(); ++i) {
+    Value t = (*thenValues)[i], f = (*elseValues)[i];
+    auto tType = cast<RankedTensorType>(t.getType()), fType = cast<RankedTensorType>(f.getType());
+    std::optional<DynamicExtent> te = thenExtents[i], fe = elseExtents[i];
+    auto mismatch = [&]() {
+      return n.unsupportedFeature()
+             << "output " << i << " ('" << n.node().outputs[i] << "') is " << tType
+             << " in then_branch but " << fType
+             << " in else_branch, which differ in more than one data-dependent dim";
+    };
+    if (tType.getElementType() != fType.getElementType() || tType.getRank() != fType.getRank())
+      return mismatch();
+    int64_t dim = te ? te->dim : fe ? fe->dim : -1;
+    if ((te && te->dim != dim) || (fe && fe->dim != dim))
+      return mismatch();
+    for (int64_t d = 0; d < tType.getRank(); ++d)
+      if (tType.getDimSize(d) != fType.getDimSize(d) && d != dim)
+        return mismatch();
+    if (dim < 0) {
+      FailureOr<Value> selected = n.create<ms::WhereOp>(*cond, t, f);
+      if (failed(selected))
+        return failure();
+      n.setOutput(i, *selected);
+      continue;
+    }
+    int64_t bound = std::max(tType.getDimSize(dim), fType.getDimSize(dim));
+    // Pads a branch's value to the bound along `dim` with zeros.
+    auto widen = [&](Value v) -> FailureOr<Value> {
+      auto type = cast<RankedTensorType>(v.getType());
+      if (type.getDimSize(dim) == bound)
+        return v;
+      SmallVector<int64_t> padShape(type.getShape());
+      padShape[dim] = bound - type.getDimSize(dim);
+      FailureOr<Value> zeros = fillConstant(n, type.getElementType(), padShape, 0.0);
+      if (failed(zeros))
+        return failure();
+      if (type.getNumElements() == 0)
+        return zeros;
+      return n.create<ms::ConcatOp>(ValueRange{v, *zeros}, uint64_t(dim));
+    };
+    FailureOr<Value> tw = widen(t), fw = widen(f);
+    FailureOr<Value> tc = te ? FailureOr<Value>(te->count) : countConstant(n, tType.getDimSize(dim));
+    FailureOr<Value> fc = fe ? FailureOr<Value>(fe->count) : countConstant(n, fType.getDimSize(dim));
+    if (failed(tw) || failed(fw) || failed(tc) || failed(fc))
+      return failure();
+    FailureOr<Value> selected = n.create<ms::WhereOp>(*cond, *tw, *fw);
+    FailureOr<Value> count = n.create<ms::WhereOp>(*cond, *tc, *fc);
+    if (failed(selected) || failed(count))
+      return failure();
+    n.setOutput(i, *selected);
+    n.setOutputExtent(i, *count, dim);
+  }
+  return success();
+}
+
+OnnxOpHandler mlir::mie::onnx_import::dynamicExtentHandler(StringRef opType) {
+  static const llvm::StringMap<OnnxOpHandler> table = {
+      {"Shape", importShapeOfExtent},
+      {"Size", importSizeOfExtent},
+      {"Split", importSplitOfExtent},
+      {"Concat", importConcatOfExtents},
+      {"Slice", importSliceOfExtent},
+      {"Reshape", importReshapeOfExtent},
+      {"Flatten", importFlattenOfExtent},
+      {"TopK", importTopKOfExtent},
+      {"ReduceSum", importReduceOfExtent},
+      {"ReduceProd", importReduceOfExtent},
+      {"ReduceMax", importReduceOfExtent},
+      {"ReduceMin", importReduceOfExtent},
+      {"ReduceMean", importReduceOfExtent},
+      {"NonMaxSuppression", importNonMaxSuppressionOfExtent},
+      {"ConstantOfShape", importConstantOfShapeOfRanges},
+      {"NonZero", importNonZeroOfExtent},
+  };
+  return table.lookup(opType);
+}
