@@ -149,7 +149,7 @@ LogicalResult importShapeOfExtent(NodeImporter &n) {
     if (failed(flush()))
       return failure();
     pieces.push_back(e->count);
-    ranges.push_back({0, shape[d]});
+    ranges.push_back({0, shape[d], e->count});
   }
   if (failed(flush()))
     return failure();
@@ -251,9 +251,10 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
   SmallVector<int64_t> rows(total);
   for (int64_t r = 0; r < total; ++r)
     rows[r] = r;
-  FailureOr<Value> index = i64Constant(n, {total}, rows);
-  if (failed(joined) || failed(index))
+  FailureOr<Value> row = i64Constant(n, {total}, rows);
+  if (failed(joined) || failed(row))
     return failure();
+  FailureOr<Value> index = row;
   Value realBefore = counts[0];
   for (unsigned j = 0; j + 1 < inputs.size(); ++j) {
     if (j > 0) {
@@ -263,7 +264,7 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
       realBefore = *sum;
     }
     FailureOr<Value> gap = binary<ms::SubOp>(n, countConstant(n, bounds[j]), counts[j]);
-    FailureOr<Value> past = n.create<ms::CompareOp>(ms::ComparePredicate::ge, *index, realBefore);
+    FailureOr<Value> past = n.create<ms::CompareOp>(ms::ComparePredicate::ge, *row, realBefore);
     if (failed(gap) || failed(past))
       return failure();
     Value pastI64 = n.foldCreated(ms::CastOp::create(
@@ -626,9 +627,14 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
   FailureOr<Value> shape = n.input(0);
   if (failed(result) || failed(shape))
     return failure();
-  FailureOr<Value> count = n.create<ms::SliceOp>(*shape, ArrayRef<int64_t>{at},
-                                                 ArrayRef<int64_t>{1}, ArrayRef<int64_t>{1});
-  count = clampCount(n, count, 0, dims[at]);
+  // The extent is the size element itself: a count when Shape took it from one (so that values
+  // built from the same count line up in elementwise ops), else the runtime element, clamped.
+  FailureOr<Value> count = (*ranges)[at].count;
+  if (!*count) {
+    count = n.create<ms::SliceOp>(*shape, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{1},
+                                  ArrayRef<int64_t>{1});
+    count = clampCount(n, count, 0, dims[at]);
+  }
   if (failed(count))
     return failure();
   n.setOutput(0, *result);

@@ -281,6 +281,9 @@ bool sameCount(Value a, Value b);
 /// that take it as a shape allocate at the upper bound (docs/dynamic-shapes.md).
 struct IntRange {
   int64_t lo = 0, hi = 0;
+  /// The count (a DynamicExtent's) the element equals, when it is one: Shape's element for a
+  /// data-dependent dim, moved about by Gather / Concat / Unsqueeze but not by arithmetic.
+  Value count = nullptr;
   bool exact() const { return lo == hi; }
 };
 /// Element ranges are tracked for integer tensors of at most this many elements.
