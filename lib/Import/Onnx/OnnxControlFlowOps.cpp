@@ -102,14 +102,24 @@ LogicalResult importIf(NodeImporter &n) {
     return n.error() << "expects a condition of one bool element, got " << n.inputType(0);
 
   // A condition known at compile time selects its branch now; the other one is never imported.
-  if (const KnownTensor *known = n.known(0)) {
-    OnnxGraph &taken = known->intAt(0) ? **thenGraph : **elseGraph;
-    FailureOr<SmallVector<Value>> results =
-        n.importSubgraph(taken, n.builder().getInsertionBlock(), {});
+  // So does one computed from data-dependent sizes whose range decides it (a dim that is 1
+  // whatever the count).
+  std::optional<bool> decided;
+  if (const KnownTensor *known = n.known(0))
+    decided = known->intAt(0) != 0;
+  else if (std::optional<SmallVector<IntRange>> r = n.inputRanges(0); r && (*r)[0].exact())
+    decided = (*r)[0].lo != 0;
+  if (decided) {
+    OnnxGraph &taken = *decided ? **thenGraph : **elseGraph;
+    SmallVector<std::optional<DynamicExtent>> extents;
+    FailureOr<SmallVector<Value>> results = n.importSubgraphInline(taken, extents);
     if (failed(results))
       return failure();
-    for (auto [i, v] : llvm::enumerate(*results))
+    for (auto [i, v] : llvm::enumerate(*results)) {
       n.setOutput(i, v);
+      if (extents[i])
+        n.setOutputExtent(i, extents[i]->count, extents[i]->dim);
+    }
     return success();
   }
 

@@ -642,6 +642,65 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Row-wise ops: every result row is computed from the same row of one input
+//===----------------------------------------------------------------------===//
+
+/// RoiAlign over data-dependent boxes: one output per box.
+LogicalResult importRoiAlignOfExtent(NodeImporter &n) {
+  if (n.inputExtent(0))
+    return refuse(n, 0, "RoiAlign takes one only as its rois and batch indices");
+  std::optional<DynamicExtent> rois = n.inputExtent(1), batch = n.inputExtent(2);
+  if (!rois && !batch)
+    return usual(n);
+  if (!rois || !batch || rois->dim != 0 || batch->dim != 0 ||
+      !sameCount(rois->count, batch->count))
+    return refuse(n, rois ? 2 : 1, "the rois and batch indices must have the same box count");
+  if (failed(usual(n)))
+    return failure();
+  n.setOutputExtent(0, rois->count, 0);
+  return success();
+}
+
+/// Gemm and MatMul with data-dependent rows of A (B and C static): the result has A's rows.
+LogicalResult importMatMulOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> a = n.inputExtent(0);
+  for (unsigned i = 1; i < n.node().inputs.size(); ++i)
+    if (n.inputExtent(i))
+      return refuse(n, i, "a matrix product takes one only along the rows of A");
+  if (!a)
+    return usual(n);
+  RankedTensorType aType = n.inputType(0);
+  bool gemm = n.opType() == "Gemm";
+  if (gemm && (n.getInt("transA", 0) != 0 || a->dim != 0))
+    return refuse(n, 0, "Gemm takes one only along the rows of an untransposed A");
+  if (!gemm && (aType.getRank() < 2 || a->dim >= aType.getRank() - 1))
+    return refuse(n, 0, "MatMul takes one only along a dim of A before its last");
+  if (gemm && n.hasInput(2) && n.inputType(2).getRank() == 2 && n.inputType(2).getDimSize(0) != 1)
+    return refuse(n, 0, "Gemm's C would have to match the rows of A");
+  if (failed(usual(n)))
+    return failure();
+  n.setOutputExtent(0, a->count, a->dim + n.outputType(0).getRank() - aType.getRank());
+  return success();
+}
+
+/// Softmax, LogSoftmax over another dim than the data-dependent one.
+LogicalResult importSoftmaxOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  int64_t rank = n.inputType(0).getRank();
+  int64_t axis = n.getInt("axis", n.opset() >= 13 ? -1 : 1);
+  axis = axis < 0 ? axis + rank : axis;
+  // Before opset 13 the input is coerced to 2-D at `axis`: the dim must be before it.
+  if (n.opset() >= 13 ? axis == e->dim : e->dim >= axis)
+    return refuse(n, 0, n.opType() + " normalizes along it");
+  if (failed(usual(n)))
+    return failure();
+  n.setOutputExtent(0, e->count, e->dim);
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -734,6 +793,11 @@ OnnxOpHandler mlir::mie::onnx_import::dynamicExtentHandler(StringRef opType) {
       {"NonMaxSuppression", importNonMaxSuppressionOfExtent},
       {"ConstantOfShape", importConstantOfShapeOfRanges},
       {"NonZero", importNonZeroOfExtent},
+      {"RoiAlign", importRoiAlignOfExtent},
+      {"Gemm", importMatMulOfExtent},
+      {"MatMul", importMatMulOfExtent},
+      {"Softmax", importSoftmaxOfExtent},
+      {"LogSoftmax", importSoftmaxOfExtent},
   };
   return table.lookup(opType);
 }
