@@ -58,6 +58,39 @@ def non_zero_reduce():
 
 
 @register
+def non_zero_arg_max():
+    return model(
+        [node("NonZero", ["x"], ["nz"], name="nz"),
+         node("ArgMax", ["nz"], ["s"], name="argmax", axis=1, keepdims=0)],
+        [vi("x", [3, 4])], [vi("s", None, I64)])
+
+
+@register
+def non_zero_top_k():
+    # K = min(5, count) computed from Shape, as torchvision's detection heads do; the labels are
+    # ConstantOfShape(Shape(values)); the boxes are reshaped with a size from Shape too.
+    return model(
+        [node("Greater", ["x", "t"], ["mask"], name="gt"),
+         node("NonZero", ["mask"], ["nz"], name="nz"),
+         node("Squeeze", ["nz", "axis0"], ["idx"], name="sq"),
+         node("Gather", ["x", "idx"], ["s"], name="g", axis=0),
+         node("Shape", ["s"], ["shape"], name="shape"),
+         node("Gather", ["shape", "zero"], ["n"], name="n", axis=0),
+         node("Unsqueeze", ["n", "axis0"], ["n1"], name="n1"),
+         node("Concat", ["five", "n1"], ["kk"], name="kk", axis=0),
+         node("ReduceMin", ["kk"], ["k"], name="k", keepdims=1),
+         node("TopK", ["s", "k"], ["values", "order"], name="top", axis=0),
+         node("Shape", ["values"], ["vshape"], name="vshape"),
+         node("ConstantOfShape", ["vshape"], ["labels"], name="labels",
+              value=helper.make_tensor("v", I64, [1], [7])),
+         node("Concat", ["n1", "one"], ["rows"], name="rows", axis=0),
+         node("Reshape", ["s", "rows"], ["col"], name="col")],
+        [vi("x", [12])], [vi("values", None), vi("labels", None, I64), vi("col", None)],
+        [ints("axis0", [0]), ints("zero", 0), ints("five", [5]), ints("one", [1]),
+         numpy_helper.from_array(np.array(0.5, np.float32), "t")])
+
+
+@register
 def non_zero_broadcast():
     # A static operand of size 4 along the data-dependent dim cannot match it.
     return model(
