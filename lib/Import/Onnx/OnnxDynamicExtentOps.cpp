@@ -25,6 +25,8 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
+constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+
 int64_t productOf(ArrayRef<int64_t> dims) {
   int64_t p = 1;
   for (int64_t d : dims)
@@ -109,6 +111,26 @@ FailureOr<Value> maskPadding(NodeImporter &n, Value x, DynamicExtent extent, dou
   if (failed(real) || failed(filler))
     return failure();
   return n.create<ms::WhereOp>(*real, x, *filler);
+}
+
+/// The runtime value of element `k` of input `i` (a 1-D size list with ranges `r` there) as a
+/// count: the count it equals when Shape took it from one, else the element, clamped into
+/// [0, bound].
+FailureOr<Value> elementCount(NodeImporter &n, unsigned i, int64_t k, IntRange r, int64_t bound) {
+  if (r.count)
+    return r.count;
+  if (r.exact())
+    return countConstant(n, std::clamp<int64_t>(r.lo, 0, bound));
+  FailureOr<Value> list = n.input(i);
+  if (failed(list))
+    return failure();
+  FailureOr<Value> element = *list;
+  if (cast<RankedTensorType>(list->getType()).getRank() == 0)
+    element = n.create<ms::ReshapeOp>(*list, ArrayRef<int64_t>{1});
+  else
+    element = n.create<ms::SliceOp>(*list, ArrayRef<int64_t>{k}, ArrayRef<int64_t>{1},
+                                    ArrayRef<int64_t>{1});
+  return clampCount(n, element, 0, bound);
 }
 
 //===----------------------------------------------------------------------===//
@@ -286,52 +308,121 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
   return success();
 }
 
-/// Slice of a value with an extent: along other dims as usual; along the data-dependent dim with
-/// step 1 and non-negative starts and ends (negative ones count from a size only known at run
-/// time), the real extent becomes clamp(count - start, 0, size).
+/// Slice of a value with an extent, or with ends computed from data-dependent sizes (their upper
+/// bound is sliced, the real end becomes the count). Along the data-dependent dim, with step 1 and
+/// non-negative starts and ends (negative ones count from a size only known at run time), the real
+/// extent becomes clamp(min(count, end) - start, 0, size).
 LogicalResult importSliceOfExtent(NodeImporter &n) {
   std::optional<DynamicExtent> e = n.inputExtent(0);
-  for (unsigned i = 1; i < 5; ++i)
+  bool rangedEnds = n.hasTrackedRanges(2);
+  for (unsigned i : {1u, 3u, 4u})
     if (n.hasTrackedRanges(i))
       return n.unsupportedFeature() << "input " << i << " ('" << n.node().inputs[i]
                                     << "') is computed from a data-dependent shape";
-  if (!e)
+  if (!e && !rangedEnds)
     return usual(n);
-  int64_t rank = n.inputType(0).getRank();
-  SmallVector<int64_t> starts, ends, axes, steps;
+  RankedTensorType type = n.inputType(0);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> starts, axes, steps;
+  SmallVector<IntRange> ends;
   if (n.opset() < 10) {
     starts = n.getInts("starts").value_or(SmallVector<int64_t>());
-    ends = n.getInts("ends").value_or(SmallVector<int64_t>());
+    for (int64_t v : n.getInts("ends").value_or(SmallVector<int64_t>()))
+      ends.push_back({v, v});
     axes = n.getInts("axes").value_or(SmallVector<int64_t>());
   } else {
-    SmallVector<int64_t> *targets[] = {&starts, &ends, &axes, &steps};
-    for (unsigned i = 0; i < 4; ++i)
-      if (const KnownTensor *known = n.hasInput(i + 1) ? n.constantData(i + 1) : nullptr)
-        *targets[i] = known->toInts();
+    const KnownTensor *s = n.constantData(1);
+    std::optional<SmallVector<IntRange>> r = n.inputRanges(2);
+    if (!s || !r)
+      return refuse(n, 0, "Slice needs known starts and known or bounded ends with it");
+    starts = s->toInts();
+    ends = *r;
+    for (unsigned i : {3u, 4u}) {
+      if (!n.hasInput(i))
+        continue;
+      const KnownTensor *k = n.constantData(i);
+      if (!k)
+        return refuse(n, 0, "Slice needs known axes and steps with it");
+      (i == 3 ? axes : steps) = k->toInts();
+    }
   }
-  int64_t bound = n.inputType(0).getDimSize(e->dim);
-  std::optional<int64_t> start;
+  if (n.hasFailed())
+    return failure();
+  if (ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
+      (!steps.empty() && steps.size() != starts.size()))
+    return n.error() << "starts, ends, axes and steps must have the same length";
+  SmallVector<int64_t> boxStarts(rank, 0), boxSizes(type.getShape()), boxSteps(rank, 1);
+  std::optional<DynamicExtent> out = e;
   for (size_t i = 0; i < starts.size(); ++i) {
-    int64_t axis = i < axes.size() ? (axes[i] < 0 ? axes[i] + rank : axes[i]) : int64_t(i);
-    if (axis != e->dim)
+    int64_t axis = axes.empty() ? int64_t(i) : (axes[i] < 0 ? axes[i] + rank : axes[i]);
+    if (axis < 0 || axis >= rank)
+      return n.error() << "axis " << axes[i] << " is out of range for rank " << rank;
+    int64_t step = steps.empty() ? 1 : steps[i];
+    int64_t dim = type.getDimSize(axis), start = starts[i];
+    bool dynamicAxis = e && axis == e->dim;
+    IntRange end = ends[i];
+    if (!dynamicAxis && end.exact()) {
+      // A static dim: ONNX's clamping, any step (as importSlice).
+      if (step == 0)
+        return n.error() << "steps must be non-zero";
+      if (dim > 0)
+        step = std::clamp<int64_t>(step, -dim, dim);
+      int64_t last = end.lo, size = 0;
+      if (start < 0)
+        start = start < -dim ? -1 : start + dim;
+      if (last < 0)
+        last = last < -dim ? -1 : last + dim;
+      if (dim > 0 && step > 0) {
+        start = std::clamp<int64_t>(start, 0, dim);
+        last = std::clamp<int64_t>(last, 0, dim);
+        size = last > start ? (last - start + step - 1) / step : 0;
+      } else if (dim > 0) {
+        start = std::clamp<int64_t>(start, 0, dim - 1);
+        last = std::clamp<int64_t>(last, -1, dim - 1);
+        size = start > last ? (start - last - step - 1) / -step : 0;
+      }
+      boxStarts[axis] = size == 0 ? 0 : start;
+      boxSizes[axis] = size;
+      boxSteps[axis] = size <= 1 ? 1 : step;
       continue;
-    int64_t step = i < steps.size() ? steps[i] : 1;
-    if (step != 1 || starts[i] < 0 || (i < ends.size() && ends[i] < 0))
-      return refuse(n, 0, "Slice along it needs step 1 and non-negative starts and ends");
-    start = std::min(starts[i], bound);
+    }
+    if (step != 1 || start < 0 || end.lo < 0)
+      return refuse(n, 0, "Slice along a data-dependent dim needs step 1 and non-negative starts "
+                          "and ends");
+    if (start < 0)
+      start += dim;
+    int64_t last = end.exact() && end.lo < 0 ? end.lo + dim : end.hi;
+    start = std::clamp<int64_t>(start, 0, dim);
+    int64_t size = std::max<int64_t>(std::clamp<int64_t>(last, 0, dim) - start, 0);
+    boxStarts[axis] = start;
+    boxSizes[axis] = size;
+    if (!dynamicAxis && end.exact())
+      continue;
+    if (!dynamicAxis && out)
+      return refuse(n, 0, "its Slice would make a second dim data-dependent");
+    FailureOr<Value> real = elementCount(n, 2, i, end, kI64Max);
+    if (dynamicAxis)
+      real = binary<ms::MinOp>(n, real, e->count);
+    FailureOr<Value> rest = binary<ms::SubOp>(n, real, countConstant(n, start));
+    FailureOr<Value> count = clampCount(n, rest, 0, size);
+    if (failed(count))
+      return failure();
+    out = DynamicExtent{*count, axis};
   }
-  if (failed(usual(n)))
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
     return failure();
-  if (!start) {
-    n.setOutputExtent(0, e->count, e->dim);
-    return success();
-  }
-  int64_t size = n.outputType(0).getDimSize(e->dim);
-  FailureOr<Value> rest = binary<ms::SubOp>(n, e->count, countConstant(n, *start));
-  FailureOr<Value> count = clampCount(n, rest, 0, size);
-  if (failed(count))
+  FailureOr<Value> result = *x;
+  if (ArrayRef<int64_t>(boxSizes) != type.getShape() ||
+      llvm::any_of(boxStarts, [](int64_t s) { return s != 0; }) ||
+      llvm::any_of(boxSteps, [](int64_t s) { return s != 1; }))
+    result = n.create<ms::SliceOp>(*x, ArrayRef<int64_t>(boxStarts), ArrayRef<int64_t>(boxSizes),
+                                   ArrayRef<int64_t>(boxSteps));
+  if (failed(result))
     return failure();
-  n.setOutputExtent(0, *count, e->dim);
+  n.setOutput(0, *result);
+  if (out)
+    n.setOutputExtent(0, out->count, out->dim);
   return success();
 }
 
@@ -388,23 +479,40 @@ LogicalResult importReshapeOfExtent(NodeImporter &n) {
   bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
   RankedTensorType xType = n.inputType(0);
   SmallVector<int64_t> dims;
-  int64_t at = -1;
+  int64_t at = -1, inferred = -1;
   for (auto [i, r] : llvm::enumerate(*requested)) {
-    bool dynamic = !r.exact() || r.lo == -1 || (r.lo == 0 && !allowZero && (int64_t)i == e->dim);
-    if (r.exact() && r.lo == 0 && !allowZero && !dynamic) {
-      if ((int64_t)i >= xType.getRank())
-        return n.error() << "shape copies dim " << i << ", which " << xType << " does not have";
-      dims.push_back(xType.getDimSize(i));
-      continue;
-    }
-    if (dynamic) {
+    bool copiesCount = r.exact() && r.lo == 0 && !allowZero && (int64_t)i == e->dim;
+    if (!r.exact() || copiesCount) {
       if (at >= 0)
         return refuse(n, 0, "the new shape has more than one size only known at run time");
       at = i;
       dims.push_back(1);
-      continue;
+    } else if (r.lo == -1) {
+      if (inferred >= 0)
+        return n.error() << "shape has more than one -1";
+      inferred = i;
+      dims.push_back(1);
+    } else if (r.lo == 0 && !allowZero) {
+      if ((int64_t)i >= xType.getRank())
+        return n.error() << "shape copies dim " << i << ", which " << xType << " does not have";
+      dims.push_back(xType.getDimSize(i));
+    } else {
+      dims.push_back(r.lo);
     }
-    dims.push_back(r.lo);
+  }
+  if (at >= 0 && inferred >= 0) {
+    // [count, -1]: the -1 is what remains of the elements once the count is taken out, which
+    // is static when the size is that count itself.
+    IntRange r = (*requested)[at];
+    if (!r.count || !sameCount(r.count, e->count))
+      return refuse(n, 0, "the new shape has a -1 and a size only known at run time");
+    int64_t perRow = productOf(xType.getShape()) / std::max<int64_t>(xType.getDimSize(e->dim), 1);
+    int64_t others = productOf(dims);
+    if (others == 0 || perRow % others != 0)
+      return n.error() << "cannot infer the -1 of the shape for " << xType;
+    dims[inferred] = perRow / others;
+  } else if (at < 0) {
+    at = inferred;
   }
   if (at < 0)
     return refuse(n, 0, "the new shape is static, so the real extent would have to match it");
@@ -629,12 +737,7 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
     return failure();
   // The extent is the size element itself: a count when Shape took it from one (so that values
   // built from the same count line up in elementwise ops), else the runtime element, clamped.
-  FailureOr<Value> count = (*ranges)[at].count;
-  if (!*count) {
-    count = n.create<ms::SliceOp>(*shape, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{1},
-                                  ArrayRef<int64_t>{1});
-    count = clampCount(n, count, 0, dims[at]);
-  }
+  FailureOr<Value> count = elementCount(n, 0, at, (*ranges)[at], dims[at]);
   if (failed(count))
     return failure();
   n.setOutput(0, *result);
@@ -698,6 +801,148 @@ LogicalResult importSoftmaxOfExtent(NodeImporter &n) {
   if (failed(usual(n)))
     return failure();
   n.setOutputExtent(0, e->count, e->dim);
+  return success();
+}
+
+/// Expand of a value with an extent, to a shape whose entry for that dim is the same count (or
+/// 1, or the bound): the result keeps the bound and the count there.
+LogicalResult importExpandOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(1);
+  if (n.inputExtent(1))
+    return refuse(n, 1, "Expand's shape must not be one");
+  if (!e && !n.hasTrackedRanges(1))
+    return usual(n);
+  if (!ranges)
+    return refuse(n, 0, "the shape must be known or computed from its Shape");
+  RankedTensorType xType = n.inputType(0);
+  if (!e) {
+    // A static value broadcast along a size only known at run time (its dim there is 1): the
+    // result is allocated at that size's bound.
+    int64_t outRank = std::max<int64_t>(ranges->size(), xType.getRank());
+    int64_t lead = outRank - ranges->size(), xLead = outRank - xType.getRank();
+    SmallVector<int64_t> shape;
+    int64_t at = -1;
+    for (int64_t k = 0; k < outRank; ++k) {
+      int64_t xDim = k >= xLead ? xType.getDimSize(k - xLead) : 1;
+      if (k < lead) {
+        shape.push_back(xDim);
+        continue;
+      }
+      IntRange r = (*ranges)[k - lead];
+      if (r.exact()) {
+        shape.push_back(r.lo == 1 ? xDim : r.lo);
+        continue;
+      }
+      if (at >= 0 || xDim != 1)
+        return n.unsupportedFeature()
+               << "input 1 ('" << n.node().inputs[1]
+               << "') has more than one size only known at run time, or one where the data's dim "
+                  "is not 1";
+      at = k;
+      shape.push_back(std::max<int64_t>(r.hi, 0));
+    }
+    if (!isReasonableShape(shape))
+      return n.error() << "shape bound " << listToString(shape) << " is too large";
+    FailureOr<Value> x = n.input(0);
+    FailureOr<Value> result =
+        failed(x) ? x : n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
+    FailureOr<Value> count = elementCount(n, 1, at - lead, (*ranges)[at - lead], shape[at]);
+    if (failed(result) || failed(count))
+      return failure();
+    n.setOutput(0, *result);
+    n.setOutputExtent(0, *count, at);
+    return success();
+  }
+  int64_t outRank = std::max<int64_t>(ranges->size(), xType.getRank());
+  int64_t at = e->dim + outRank - xType.getRank();
+  int64_t bound = xType.getDimSize(e->dim);
+  SmallVector<int64_t> shape;
+  for (int64_t k = 0, lead = outRank - ranges->size(); k < (int64_t)ranges->size(); ++k) {
+    IntRange r = (*ranges)[k];
+    if (k + lead == at) {
+      bool same = (r.count && sameCount(r.count, e->count)) || (r.exact() && (r.lo == 1 || r.lo == bound));
+      if (!same)
+        return refuse(n, 0, "Expand's shape must keep its size there");
+      shape.push_back(bound);
+      continue;
+    }
+    if (!r.exact())
+      return refuse(n, 0, "Expand's shape has another size only known at run time");
+    shape.push_back(r.lo);
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> result = n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, e->count, at);
+  return success();
+}
+
+/// ScatterElements whose indices and updates have data-dependent rows along the axis: the
+/// padding rows write to one extra row of the data, cut off afterwards. The data keeps its own
+/// extent, if it has one.
+LogicalResult importScatterElementsOfExtent(NodeImporter &n) {
+  std::optional<DynamicExtent> data = n.inputExtent(0), indices = n.inputExtent(1),
+                               updates = n.inputExtent(2);
+  if (!indices && !updates) {
+    if (failed(usual(n)))
+      return failure();
+    if (data)
+      n.setOutputExtent(0, data->count, data->dim);
+    return success();
+  }
+  RankedTensorType type = n.inputType(0);
+  FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), type.getRank());
+  if (failed(axis))
+    return failure();
+  if (!indices || !updates || indices->dim != *axis || updates->dim != *axis ||
+      !sameCount(indices->count, updates->count))
+    return refuse(n, indices ? 2 : 1,
+                  "the indices and updates must share one count along the scatter axis");
+  FailureOr<Value> x = n.input(0), idx = n.input(1);
+  if (failed(x) || failed(idx))
+    return failure();
+  int64_t size = type.getDimSize(*axis);
+  SmallVector<int64_t> extraShape(type.getShape());
+  extraShape[*axis] = 1;
+  FailureOr<Value> extra = fillConstant(n, type.getElementType(), extraShape, 0.0);
+  if (failed(extra))
+    return failure();
+  FailureOr<Value> widened = n.create<ms::ConcatOp>(ValueRange{*x, *extra}, uint64_t(*axis));
+  FailureOr<Value> spare = fillConstant(n, n.inputType(1).getElementType(), {}, double(size));
+  if (failed(widened) || failed(spare))
+    return failure();
+  auto idxType = cast<RankedTensorType>(idx->getType());
+  FailureOr<Value> real = realPositions(n, idxType.getRank(), *axis, idxType.getDimSize(*axis),
+                                        indices->count);
+  if (failed(real))
+    return failure();
+  FailureOr<Value> redirected = n.create<ms::WhereOp>(*real, *idx, *spare);
+  if (failed(redirected))
+    return failure();
+  std::string name = n.getString("reduction", "none");
+  std::optional<ms::ScatterReduction> reduction = ms::symbolizeScatterReduction(name);
+  if (!reduction)
+    return n.error() << "reduction '" << name << "' is not one of none, add, mul, max, min";
+  FailureOr<Value> updatesValue = n.input(2);
+  if (failed(updatesValue))
+    return failure();
+  FailureOr<Value> scattered = n.create<ms::ScatterElementsOp>(*widened, *redirected, *updatesValue,
+                                                              uint64_t(*axis), *reduction);
+  if (failed(scattered))
+    return failure();
+  SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+  FailureOr<Value> result = n.create<ms::SliceOp>(*scattered, ArrayRef<int64_t>(starts),
+                                                  type.getShape(), ArrayRef<int64_t>(steps));
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  if (data)
+    n.setOutputExtent(0, data->count, data->dim);
   return success();
 }
 
@@ -797,6 +1042,8 @@ OnnxOpHandler mlir::mie::onnx_import::dynamicExtentHandler(StringRef opType) {
       {"Gemm", importMatMulOfExtent},
       {"MatMul", importMatMulOfExtent},
       {"Softmax", importSoftmaxOfExtent},
+      {"Expand", importExpandOfExtent},
+      {"ScatterElements", importScatterElementsOfExtent},
       {"LogSoftmax", importSoftmaxOfExtent},
   };
   return table.lookup(opType);

@@ -735,6 +735,15 @@ void NodeImporter::setOutputRanges(unsigned i, ArrayRef<IntRange> ranges) {
   GraphImporter::ValueEntry *entry = graph.lookup(onnxNode.outputs[i]);
   if (!entry || entry->known || entry->type.getNumElements() != (int64_t)ranges.size())
     return;
+  // Ranges of one value each (a dim that is static whatever the counts) are a known value.
+  if (llvm::all_of(ranges, [](const IntRange &r) { return r.exact(); })) {
+    SmallVector<int64_t> values;
+    for (const IntRange &r : ranges)
+      values.push_back(r.lo);
+    entry->known = KnownTensor::fromInts(entry->type.getShape(), entry->type.getElementType(), values);
+    entry->value = Value(); // consumers get a constant, and fold through it
+    return;
+  }
   entry->ranges = SmallVector<IntRange>(ranges);
 }
 

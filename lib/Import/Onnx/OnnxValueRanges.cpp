@@ -32,6 +32,12 @@ IntRange hull(std::initializer_list<__int128> values) {
 }
 
 IntRange combine(StringRef op, IntRange a, IntRange b) {
+  // Adding 0 or multiplying by 1 keeps the element, and the count it may be.
+  auto is = [](IntRange r, int64_t v) { return r.exact() && r.lo == v; };
+  if (((op == "Add" || op == "Sum" || op == "Sub") && is(b, 0)) || (op == "Mul" && is(b, 1)))
+    return a;
+  if (((op == "Add" || op == "Sum") && is(a, 0)) || (op == "Mul" && is(a, 1)))
+    return b;
   __int128 al = a.lo, ah = a.hi, bl = b.lo, bh = b.hi;
   if (op == "Add" || op == "Sum")
     return {sat(al + bl), sat(ah + bh)};
