@@ -718,6 +718,8 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
     }
     dims.push_back(std::max<int64_t>(r.hi, 0));
   }
+  if (at < 0)
+    return usual(n);
   if (!isReasonableShape(dims))
     return n.error() << "shape bound " << listToString(dims) << " is too large";
   Type elementType = n.builder().getF32Type();
@@ -842,6 +844,8 @@ LogicalResult importExpandOfExtent(NodeImporter &n) {
       at = k;
       shape.push_back(std::max<int64_t>(r.hi, 0));
     }
+    if (at < 0)
+      return usual(n);
     if (!isReasonableShape(shape))
       return n.error() << "shape bound " << listToString(shape) << " is too large";
     FailureOr<Value> x = n.input(0);

@@ -147,12 +147,12 @@ std::optional<Ranges> outputRanges(NodeImporter &n) {
     std::optional<Ranges> data = in(0);
     std::optional<Ranges> starts = in(1), ends = in(2);
     if (!data || n.inputType(0).getRank() != 1 || !starts || !ends || starts->size() != 1 ||
-        !(*starts)[0].exact() || !(*ends)[0].exact())
+        ends->size() != 1 || !(*starts)[0].exact() || !(*ends)[0].exact())
       return std::nullopt;
     int64_t step = 1;
     if (n.hasInput(4)) {
       std::optional<Ranges> s = in(4);
-      if (!s || !(*s)[0].exact())
+      if (!s || s->size() != 1 || !(*s)[0].exact())
         return std::nullopt;
       step = (*s)[0].lo;
     }
