@@ -252,6 +252,7 @@ LogicalResult importLoop(NodeImporter &n) {
       return failure();
     // A condition that can turn false would end the loop early, after a number of iterations
     // known only at run time. One that is true and passed on unchanged never does: it is dropped.
+    bool never = false;
     if (cond) {
       const KnownTensor *initial = n.known(1);
       Value next = yielded[0];
@@ -259,13 +260,28 @@ LogicalResult importLoop(NodeImporter &n) {
       bool passedOn = next == block->getArgument(1) ||
                       (matchPattern(next, m_Constant(&constant)) &&
                        !constant.getValues<APInt>()[0].isZero());
-      if (!initial || !initial->intAt(0) || !passedOn)
+      // Passed on unchanged, the initial condition decides between M iterations and none: a
+      // shape-determining input, reported (and bindable) as such.
+      if (!initial && passedOn) {
+        (void)n.requireKnown(1, "cond");
+        return failure();
+      }
+      never = initial && !initial->intAt(0) && passedOn;
+      if (never) {
+        FailureOr<Value> zero = n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(
+            cast<RankedTensorType>(tripCount.getType()),
+            IntegerAttr::get(cast<RankedTensorType>(tripCount.getType()).getElementType(), 0))));
+        if (failed(zero))
+          return failure();
+        tripCount = *zero;
+      } else if (!initial || !passedOn)
         return n.unsupportedFeature()
                << "the loop may end early (its condition is computed at run time), so the length "
                   "of its scan outputs would depend on data; this compiler needs static shapes";
       cond = Value();
     }
-    int64_t length = std::max<int64_t>(0, (*m)->intAt(0));
+    // A condition false from the start and passed on: no iteration.
+    int64_t length = never ? 0 : std::max<int64_t>(0, (*m)->intAt(0));
     for (unsigned j = 0; j < numScans; ++j) {
       auto element = typeOf(yielded[1 + numCarried + j]);
       SmallVector<int64_t> shape = {length};

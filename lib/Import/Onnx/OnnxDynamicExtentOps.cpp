@@ -297,9 +297,8 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
       return failure();
     index = next;
   }
-  FailureOr<Value> realTotal = n.create<ms::AddOp>(realBefore, counts.back());
-  if (inputs.size() == 1)
-    realTotal = counts[0];
+  FailureOr<Value> realTotal =
+      inputs.size() == 1 ? FailureOr<Value>(counts[0]) : n.create<ms::AddOp>(realBefore, counts.back());
   FailureOr<Value> result = n.create<ms::GatherOp>(*joined, *index, uint64_t(*axis));
   if (failed(result) || failed(realTotal))
     return failure();
@@ -951,6 +950,140 @@ LogicalResult importScatterElementsOfExtent(NodeImporter &n) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Slice windows at runtime starts
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `v` (a one-element integer tensor) as base + offset: base is the runtime value it is computed
+/// from by reshapes and additions of constants (null for a constant).
+std::optional<std::pair<Value, int64_t>> affineOf(NodeImporter &n, Value v, int depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  Operation *op = v.getDefiningOp();
+  auto one = [](Value x) {
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    return t && t.hasStaticShape() && t.getNumElements() == 1 &&
+           isa<IntegerType>(t.getElementType());
+  };
+  if (!one(v))
+    return std::nullopt;
+  if (!op)
+    return std::make_pair(v, int64_t(0));
+  if (isa<ms::ConstantOp>(op)) {
+    if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(n.constantValue(v)))
+      return std::make_pair(Value(), (*dense.begin()).getSExtValue());
+    return std::nullopt;
+  }
+  if (isa<ms::ReshapeOp, ms::SqueezeOp, ms::UnsqueezeOp, ms::FlattenOp>(op))
+    return affineOf(n, op->getOperand(0), depth + 1);
+  if (isa<ms::AddOp, ms::SubOp>(op)) {
+    auto a = affineOf(n, op->getOperand(0), depth + 1), b = affineOf(n, op->getOperand(1), depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    bool sub = isa<ms::SubOp>(op);
+    if (!b->first)
+      return std::make_pair(a->first, sub ? a->second - b->second : a->second + b->second);
+    if (!a->first && !sub)
+      return std::make_pair(b->first, a->second + b->second);
+    return std::nullopt;
+  }
+  return std::make_pair(v, int64_t(0));
+}
+
+} // namespace
+
+FailureOr<bool> mlir::mie::onnx_import::importSliceWindow(NodeImporter &n) {
+  RankedTensorType type = n.inputType(0), startsType = n.inputType(1), endsType = n.inputType(2);
+  if (startsType.getRank() != 1 || endsType != startsType ||
+      !isa<IntegerType>(startsType.getElementType()) || n.hasTrackedRanges(1) ||
+      n.inputExtent(0))
+    return false;
+  int64_t entries = startsType.getDimSize(0), rank = type.getRank();
+  SmallVector<int64_t> axes, steps;
+  for (unsigned i : {3u, 4u}) {
+    if (!n.hasInput(i))
+      continue;
+    const KnownTensor *k = n.constantData(i);
+    if (!k)
+      return false;
+    (i == 3 ? axes : steps) = k->toInts();
+  }
+  if ((!axes.empty() && (int64_t)axes.size() != entries) ||
+      llvm::any_of(steps, [](int64_t s) { return s != 1; }))
+    return false;
+  FailureOr<Value> starts = n.input(1), ends = n.input(2), x = n.input(0);
+  if (failed(starts) || failed(ends) || failed(x))
+    return failure();
+  // One entry at a time: its start and end as base + offset of one runtime value.
+  auto entry = [&](Value list, int64_t i) -> std::optional<std::pair<Value, int64_t>> {
+    Operation *op = list.getDefiningOp();
+    if (entries == 1)
+      return affineOf(n, list);
+    if (auto concat = dyn_cast_or_null<ms::ConcatOp>(op); concat && concat->getNumOperands() == entries)
+      return affineOf(n, concat->getOperand(i));
+    return std::nullopt;
+  };
+  SmallVector<int64_t> starts0(rank, 0), sizes(type.getShape()), ones(rank, 1);
+  SmallVector<std::pair<int64_t, Value>> windows; // (axis, runtime start) per runtime entry
+  for (int64_t i = 0; i < entries; ++i) {
+    auto s = entry(*starts, i), e = entry(*ends, i);
+    if (!s || !e || s->first != e->first)
+      return false;
+    int64_t axis = axes.empty() ? i : (axes[i] < 0 ? axes[i] + rank : axes[i]);
+    if (axis < 0 || axis >= rank)
+      return false;
+    int64_t dim = type.getDimSize(axis), size = e->second - s->second;
+    if (size < 0 || size > dim)
+      return false;
+    if (!s->first) // both known: an ordinary static slice along this axis
+      return false;
+    sizes[axis] = size;
+    FailureOr<Value> start = n.create<ms::SliceOp>(*starts, ArrayRef<int64_t>{i},
+                                                   ArrayRef<int64_t>{1}, ArrayRef<int64_t>{1});
+    if (failed(start))
+      return failure();
+    auto i64 = RankedTensorType::get({1}, n.builder().getI64Type());
+    if (start->getType() != i64)
+      start = n.foldCreated(ms::CastOp::create(n.builder(), n.loc(), i64, *start));
+    windows.push_back({axis, *start});
+  }
+  if (windows.empty())
+    return false;
+  Value result = *x;
+  for (auto [axis, start] : windows) {
+    int64_t dim = type.getDimSize(axis), size = sizes[axis];
+    // A negative start counts from the end; the window is then kept inside the dim (where ONNX
+    // would shorten it, the model's static shapes could not hold).
+    FailureOr<Value> zero = countConstant(n, 0), wrapped = countConstant(n, dim),
+                     last = countConstant(n, dim - size);
+    if (failed(zero) || failed(wrapped) || failed(last))
+      return failure();
+    FailureOr<Value> negative = n.create<ms::CompareOp>(ms::ComparePredicate::lt, start, *zero);
+    FailureOr<Value> shifted = n.create<ms::AddOp>(start, *wrapped);
+    FailureOr<Value> fromEnd = failed(negative) || failed(shifted)
+                                   ? FailureOr<Value>(failure())
+                                   : n.create<ms::WhereOp>(*negative, *shifted, start);
+    FailureOr<Value> low = binary<ms::MaxOp>(n, fromEnd, zero);
+    FailureOr<Value> clamped = binary<ms::MinOp>(n, low, last);
+    if (failed(clamped))
+      return failure();
+    SmallVector<int64_t> offsets(size);
+    for (int64_t k = 0; k < size; ++k)
+      offsets[k] = k;
+    FailureOr<Value> iota = i64Constant(n, {size}, offsets);
+    FailureOr<Value> index = binary<ms::AddOp>(n, iota, clamped);
+    FailureOr<Value> gathered =
+        failed(index) ? index : n.create<ms::GatherOp>(result, *index, uint64_t(axis));
+    if (failed(gathered))
+      return failure();
+    result = *gathered;
+  }
+  n.setOutput(0, result);
+  return true;
+}
 
 //===----------------------------------------------------------------------===//
 // If over data-dependent values

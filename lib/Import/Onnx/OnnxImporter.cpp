@@ -705,6 +705,8 @@ FailureOr<Value> NodeImporter::input(unsigned i) {
   return graph.materialize(*graph.lookup(inputName(i)));
 }
 
+Attribute NodeImporter::constantValue(Value value) { return graph.foldOperand(value); }
+
 void NodeImporter::replaceInput(unsigned i, Value value) {
   assert(value.getType() == inputType(i) && "a replacement keeps the input's type");
   replacedInputs[i] = value;

@@ -407,6 +407,10 @@ public:
   /// or the op's result.
   Value foldCreated(Operation *op);
 
+  /// The contents of a constant `value` (a dense constant, or a small integer initializer's
+  /// resource read as one); null for anything else.
+  Attribute constantValue(Value value);
+
   template <typename OpTy, typename... Args>
   FailureOr<Operation *> createOp(Args &&...args) {
     OperationState state(location, OpTy::getOperationName());
@@ -513,6 +517,10 @@ bool takesDynamicExtents(StringRef opType);
 OnnxOpHandler dynamicExtentHandler(StringRef opType);
 /// The handler of a default-domain op type (null when it has none).
 OnnxOpHandler usualOnnxHandler(StringRef opType);
+/// Slice whose starts are runtime values and whose ends are those starts plus known amounts
+/// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
+/// Returns false, reporting nothing, when the ends are not such offsets of the starts.
+FailureOr<bool> importSliceWindow(NodeImporter &node);
 /// If whose branches read data-dependent values (NodeImporter::capturesDynamicValues): both
 /// branches imported inline, each output selected between them (OnnxDynamicExtentOps.cpp).
 LogicalResult importIfBySelect(NodeImporter &node, OnnxGraph &thenGraph, OnnxGraph &elseGraph);

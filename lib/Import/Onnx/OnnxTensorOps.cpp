@@ -442,6 +442,13 @@ LogicalResult importSlice(NodeImporter &n) {
     ends = *e;
     axes = n.getInts("axes").value_or(SmallVector<int64_t>());
   } else {
+    if (!n.constantData(1) || !n.constantData(2)) {
+      FailureOr<bool> window = importSliceWindow(n);
+      if (failed(window))
+        return failure();
+      if (*window)
+        return success();
+    }
     const char *names[] = {"starts", "ends", "axes", "steps"};
     SmallVector<int64_t> *targets[] = {&starts, &ends, &axes, &steps};
     for (unsigned i = 0; i < 4; ++i) {

@@ -219,5 +219,32 @@ def loop_scan_early_exit():
                  [scalar_i64("m", 5), scalar_bool("c", True)])
 
 
+def pass_on_body():
+    # A body that passes its condition on unchanged and scans its state.
+    return graph("body", [
+        node("Identity", ["c_in"], ["c_out"]),
+        node("Add", ["a_in", "a_in"], ["a_out"]),
+        node("Identity", ["a_out"], ["a_scan"]),
+    ], [vi("i", [], I64), vi("c_in", [], BOOL), vi("a_in", [2])],
+        [vi("c_out", [], BOOL), vi("a_out", [2]), vi("a_scan", [2])])
+
+
+@register
+def loop_scan_runtime_cond():
+    # The initial condition, passed on unchanged, decides between M iterations and none: a
+    # shape-determining input (test_loop11 of ONNX's backend tests).
+    return model([node("Loop", ["m", "c", "x"], ["y", "ys"], name="loop", body=pass_on_body())],
+                 [vi("c", [], BOOL), vi("x", [2])], [vi("y", None), vi("ys", None)],
+                 [scalar_i64("m", 5)])
+
+
+@register
+def loop_scan_never():
+    # A condition false from the start: no iteration, empty scan outputs.
+    return model([node("Loop", ["m", "c", "x"], ["y", "ys"], name="loop", body=pass_on_body())],
+                 [vi("x", [2])], [vi("y", None), vi("ys", None)],
+                 [scalar_i64("m", 5), scalar_bool("c", False)])
+
+
 if __name__ == "__main__":
     register.main()

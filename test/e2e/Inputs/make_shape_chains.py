@@ -5,7 +5,8 @@ with inputs and onnxruntime references, in make_math_e2e.py's layout:
     make_shape_chains.py OUT_DIR
 
 Every chain is what an exporter emits for code such as `F.pad(x, (0, (7 - W % 7) % 7, ...))` or
-`x.view(x.numel() // C, C)`; the compiler must fold it on `ms` to a constant shape.
+`x.view(x.numel() // C, C)`; the compiler must fold it on `ms` to a constant shape. The window
+variants slice `x[:, p : p + 3]` at a runtime `p`: a static size at a runtime start.
 """
 
 import os
@@ -109,6 +110,24 @@ def variants():
         node("Mul", ["z", "less_f"], ["out"]),
     ], {"y": y}, {"want": i64(2, -1, 4), "minus1": i64(-1), "one1": i64(1), "zero1": i64(0),
                  "big": i64(1000)}, 13, (0, 0), ["out"])
+    # x[:, p : p + 3] and x[q - 1 : q + 1, p : p + 3] with p, q runtime scalars (graph inputs):
+    # windows of static size at runtime starts (a negative start counts from the end).
+    x = np.arange(5 * 9, dtype=np.float32).reshape(5, 9)
+    for name, p, q in [("window_start", 4, 2), ("window_start_negative", -5, 4)]:
+        v[name] = ([
+            node("Unsqueeze", ["p", "axis0"], ["p1"]),
+            node("Add", ["p1", "three"], ["p3"]),
+            node("Slice", ["x", "p1", "p3", "axis1"], ["cols"]),
+            node("Sub", ["q", "one0"], ["q0"]),
+            node("Add", ["q", "one0"], ["q2"]),
+            node("Unsqueeze", ["q0", "axis0"], ["q01"]),
+            node("Unsqueeze", ["q2", "axis0"], ["q21"]),
+            node("Concat", ["q01", "p1"], ["starts"], axis=0),
+            node("Concat", ["q21", "p3"], ["ends"], axis=0),
+            node("Slice", ["x", "starts", "ends", "axes01"], ["block"]),
+        ], {"x": x, "p": np.array(p, np.int64), "q": np.array(q, np.int64)},
+            {"axis0": i64(0), "three": i64(3), "axis1": i64(1), "one0": np.array(1, np.int64),
+             "axes01": i64(0, 1)}, 13, (0, 0), ["cols", "block"])
     return v
 
 
