@@ -87,6 +87,13 @@ MODELS = {
     "ssdlite320_mobilenet_v3_large": ("det", [(1, 3, 320, 320)]),
     "fasterrcnn_mobilenet_v3_large_320_fpn": ("det", [(1, 3, 320, 320)]),
     "retinanet_resnet50_fpn": ("det", [(1, 3, 800, 800)]),
+    # more detectors (the transform resizes to its own size; batch of one image)
+    "fasterrcnn_resnet50_fpn": ("det", [(1, 3, 512, 512)]),
+    "retinanet_resnet50_fpn_v2": ("det", [(1, 3, 512, 512)]),
+    "fcos_resnet50_fpn": ("det", [(1, 3, 512, 512)]),
+    "ssd300_vgg16": ("det", [(1, 3, 300, 300)]),
+    "maskrcnn_resnet50_fpn": ("det", [(1, 3, 512, 512)]),
+    "keypointrcnn_resnet50_fpn": ("det", [(1, 3, 512, 512)]),
     # optical flow: two images, the final (12th) flow estimate
     "raft_small": ("flow", [(1, 3, 224, 224), (1, 3, 224, 224)]),
 }

@@ -257,9 +257,8 @@ LogicalResult importLoop(NodeImporter &n) {
       const KnownTensor *initial = n.known(1);
       Value next = yielded[0];
       DenseIntElementsAttr constant;
-      bool passedOn = next == block->getArgument(1) ||
-                      (matchPattern(next, m_Constant(&constant)) &&
-                       !constant.getValues<APInt>()[0].isZero());
+      bool passedOn = next == block->getArgument(1) || (matchPattern(next, m_Constant(&constant)) &&
+                                                        !constant.getValues<APInt>()[0].isZero());
       // Passed on unchanged, the initial condition decides between M iterations and none: a
       // shape-determining input, reported (and bindable) as such.
       if (!initial && passedOn) {
@@ -287,8 +286,8 @@ LogicalResult importLoop(NodeImporter &n) {
       SmallVector<int64_t> shape = {length};
       llvm::append_range(shape, element.getShape());
       if (!isReasonableShape(shape))
-        return n.error() << "scan output " << j << " of " << length << " elements of "
-                         << element << " is too large";
+        return n.error() << "scan output " << j << " of " << length << " elements of " << element
+                         << " is too large";
       resultTypes.push_back(RankedTensorType::get(shape, element.getElementType()));
     }
   }
@@ -341,7 +340,7 @@ FailureOr<ms::ScanOp> buildScan(NodeImporter &n, OnnxGraph &graph, ArrayRef<Valu
     argTypes.push_back(RankedTensorType::get(slice, type.getElementType()));
   }
   auto holder = ms::ScanOp::create(n.builder(), n.loc(), TypeRange(), states, inputs, inAxes,
-                                        inDirections, outAxes, outDirections);
+                                   inDirections, outAxes, outDirections);
   llvm::scope_exit eraseHolder([&] {
     if (holder)
       holder->erase();
@@ -425,9 +424,8 @@ LogicalResult importScan(NodeImporter &n) {
     FailureOr<SmallVector<int64_t>> inDirections =
         readDirections(n, "scan_input_directions", numInputs);
     FailureOr<SmallVector<int64_t>> outDirections = readDirections(
-        n, "scan_output_directions", (*body)->outputs.size() - std::min<size_t>(
-                                                                    numStates,
-                                                                    (*body)->outputs.size()));
+        n, "scan_output_directions",
+        (*body)->outputs.size() - std::min<size_t>(numStates, (*body)->outputs.size()));
     if (failed(inDirections) || failed(outDirections))
       return failure();
     SmallVector<int64_t> inAxes(numInputs, 0);
@@ -461,8 +459,8 @@ LogicalResult importScan(NodeImporter &n) {
   // the opset-9 form with the batch dim reshaped away.
   for (Value v : llvm::concat<Value>(states, inputs))
     if (typeOf(v).getRank() == 0 || typeOf(v).getDimSize(0) != 1)
-      return n.unsupportedFeature() << "opset-8 Scan with a batch of more than one ("
-                                    << typeOf(v) << "); opset 9 and later have no batch";
+      return n.unsupportedFeature() << "opset-8 Scan with a batch of more than one (" << typeOf(v)
+                                    << "); opset 9 and later have no batch";
   for (Value v : inputs)
     if (typeOf(v).getRank() < 2)
       return n.error() << "a scan input of opset 8 is [batch, sequence, ...], got " << typeOf(v);
@@ -487,9 +485,8 @@ LogicalResult importScan(NodeImporter &n) {
     unbatchedInputs.push_back(dropBatch(x));
   if (o.failed())
     return failure();
-  FailureOr<ms::ScanOp> scan =
-      buildScan(n, **body, unbatchedStates, unbatchedInputs, SmallVector<int64_t>(numInputs, 0),
-                *directions, {}, {});
+  FailureOr<ms::ScanOp> scan = buildScan(n, **body, unbatchedStates, unbatchedInputs,
+                                         SmallVector<int64_t>(numInputs, 0), *directions, {}, {});
   if (failed(scan))
     return failure();
   for (unsigned i = 0; i < n.numOutputs(); ++i) {

@@ -34,9 +34,7 @@ int64_t productOf(ArrayRef<int64_t> dims) {
   return p;
 }
 
-LogicalResult usual(NodeImporter &n) {
-  return usualOnnxHandler(n.opType())(n);
-}
+LogicalResult usual(NodeImporter &n) { return usualOnnxHandler(n.opType())(n); }
 
 LogicalResult refuse(NodeImporter &n, unsigned input, const Twine &why) {
   return n.unsupportedFeature() << "input " << input << " ('" << n.node().inputs[input]
@@ -192,7 +190,8 @@ LogicalResult importSizeOfExtent(NodeImporter &n) {
   if (!e)
     return usual(n);
   RankedTensorType type = n.inputType(0);
-  int64_t others = type.getDimSize(e->dim) == 0 ? 0 : type.getNumElements() / type.getDimSize(e->dim);
+  int64_t others =
+      type.getDimSize(e->dim) == 0 ? 0 : type.getNumElements() / type.getDimSize(e->dim);
   FailureOr<Value> size = binary<ms::MulOp>(n, e->count, countConstant(n, others));
   if (succeeded(size))
     size = n.create<ms::ReshapeOp>(*size, ArrayRef<int64_t>{});
@@ -297,8 +296,8 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
       return failure();
     index = next;
   }
-  FailureOr<Value> realTotal =
-      inputs.size() == 1 ? FailureOr<Value>(counts[0]) : n.create<ms::AddOp>(realBefore, counts.back());
+  FailureOr<Value> realTotal = inputs.size() == 1 ? FailureOr<Value>(counts[0])
+                                                  : n.create<ms::AddOp>(realBefore, counts.back());
   FailureOr<Value> result = n.create<ms::GatherOp>(*joined, *index, uint64_t(*axis));
   if (failed(result) || failed(realTotal))
     return failure();
@@ -386,8 +385,9 @@ LogicalResult importSliceOfExtent(NodeImporter &n) {
       continue;
     }
     if (step != 1 || start < 0 || end.lo < 0)
-      return refuse(n, 0, "Slice along a data-dependent dim needs step 1 and non-negative starts "
-                          "and ends");
+      return refuse(n, 0,
+                    "Slice along a data-dependent dim needs step 1 and non-negative starts "
+                    "and ends");
     if (start < 0)
       start += dim;
     int64_t last = end.exact() && end.lo < 0 ? end.lo + dim : end.hi;
@@ -465,9 +465,10 @@ LogicalResult importReshapeOfExtent(NodeImporter &n) {
   std::optional<DynamicExtent> e = n.inputExtent(0);
   if (!e) {
     if (n.hasTrackedRanges(1))
-      return n.unsupportedFeature() << "input 1 ('" << n.node().inputs[1]
-                                    << "') is computed from a data-dependent shape, and the data is "
-                                       "not data-dependent";
+      return n.unsupportedFeature()
+             << "input 1 ('" << n.node().inputs[1]
+             << "') is computed from a data-dependent shape, and the data is "
+                "not data-dependent";
     return usual(n);
   }
   if (n.opset() < 5 && !n.hasInput(1))
@@ -564,8 +565,8 @@ LogicalResult importTopKOfExtent(NodeImporter &n) {
     }
     return success();
   }
-  double fill = largest ? -std::numeric_limits<double>::infinity()
-                        : std::numeric_limits<double>::infinity();
+  double fill =
+      largest ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -672,7 +673,8 @@ LogicalResult importNonMaxSuppressionOfExtent(NodeImporter &n) {
       return refuse(n, i, "NonMaxSuppression takes one only as its boxes and scores");
   if (!boxes && !scores)
     return usual(n);
-  if (!scores || scores->dim != 2 || (boxes && (boxes->dim != 1 || !sameCount(boxes->count, scores->count))))
+  if (!scores || scores->dim != 2 ||
+      (boxes && (boxes->dim != 1 || !sameCount(boxes->count, scores->count))))
     return refuse(n, scores ? 1 : 0,
                   "the boxes (dim 1) and the scores (dim 2) must have the same data-dependent "
                   "box count");
@@ -711,8 +713,7 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
   for (auto [i, r] : llvm::enumerate(*ranges)) {
     if (!r.exact()) {
       if (at >= 0)
-        return n.unsupportedFeature()
-               << "the shape has more than one size only known at run time";
+        return n.unsupportedFeature() << "the shape has more than one size only known at run time";
       at = i;
     }
     dims.push_back(std::max<int64_t>(r.hi, 0));
@@ -757,8 +758,7 @@ LogicalResult importRoiAlignOfExtent(NodeImporter &n) {
   std::optional<DynamicExtent> rois = n.inputExtent(1), batch = n.inputExtent(2);
   if (!rois && !batch)
     return usual(n);
-  if (!rois || !batch || rois->dim != 0 || batch->dim != 0 ||
-      !sameCount(rois->count, batch->count))
+  if (!rois || !batch || rois->dim != 0 || batch->dim != 0 || !sameCount(rois->count, batch->count))
     return refuse(n, rois ? 2 : 1, "the rois and batch indices must have the same box count");
   if (failed(usual(n)))
     return failure();
@@ -848,8 +848,7 @@ LogicalResult importExpandOfExtent(NodeImporter &n) {
     if (!isReasonableShape(shape))
       return n.error() << "shape bound " << listToString(shape) << " is too large";
     FailureOr<Value> x = n.input(0);
-    FailureOr<Value> result =
-        failed(x) ? x : n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
+    FailureOr<Value> result = failed(x) ? x : n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
     FailureOr<Value> count = elementCount(n, 1, at - lead, (*ranges)[at - lead], shape[at]);
     if (failed(result) || failed(count))
       return failure();
@@ -864,7 +863,8 @@ LogicalResult importExpandOfExtent(NodeImporter &n) {
   for (int64_t k = 0, lead = outRank - ranges->size(); k < (int64_t)ranges->size(); ++k) {
     IntRange r = (*ranges)[k];
     if (k + lead == at) {
-      bool same = (r.count && sameCount(r.count, e->count)) || (r.exact() && (r.lo == 1 || r.lo == bound));
+      bool same =
+          (r.count && sameCount(r.count, e->count)) || (r.exact() && (r.lo == 1 || r.lo == bound));
       if (!same)
         return refuse(n, 0, "Expand's shape must keep its size there");
       shape.push_back(bound);
@@ -920,8 +920,8 @@ LogicalResult importScatterElementsOfExtent(NodeImporter &n) {
   if (failed(widened) || failed(spare))
     return failure();
   auto idxType = cast<RankedTensorType>(idx->getType());
-  FailureOr<Value> real = realPositions(n, idxType.getRank(), *axis, idxType.getDimSize(*axis),
-                                        indices->count);
+  FailureOr<Value> real =
+      realPositions(n, idxType.getRank(), *axis, idxType.getDimSize(*axis), indices->count);
   if (failed(real))
     return failure();
   FailureOr<Value> redirected = n.create<ms::WhereOp>(*real, *idx, *spare);
@@ -935,7 +935,7 @@ LogicalResult importScatterElementsOfExtent(NodeImporter &n) {
   if (failed(updatesValue))
     return failure();
   FailureOr<Value> scattered = n.create<ms::ScatterElementsOp>(*widened, *redirected, *updatesValue,
-                                                              uint64_t(*axis), *reduction);
+                                                               uint64_t(*axis), *reduction);
   if (failed(scattered))
     return failure();
   SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
@@ -980,7 +980,8 @@ std::optional<std::pair<Value, int64_t>> affineOf(NodeImporter &n, Value v, int 
   if (isa<ms::ReshapeOp, ms::SqueezeOp, ms::UnsqueezeOp, ms::FlattenOp>(op))
     return affineOf(n, op->getOperand(0), depth + 1);
   if (isa<ms::AddOp, ms::SubOp>(op)) {
-    auto a = affineOf(n, op->getOperand(0), depth + 1), b = affineOf(n, op->getOperand(1), depth + 1);
+    auto a = affineOf(n, op->getOperand(0), depth + 1),
+         b = affineOf(n, op->getOperand(1), depth + 1);
     if (!a || !b)
       return std::nullopt;
     bool sub = isa<ms::SubOp>(op);
@@ -998,8 +999,7 @@ std::optional<std::pair<Value, int64_t>> affineOf(NodeImporter &n, Value v, int 
 FailureOr<bool> mlir::mie::onnx_import::importSliceWindow(NodeImporter &n) {
   RankedTensorType type = n.inputType(0), startsType = n.inputType(1), endsType = n.inputType(2);
   if (startsType.getRank() != 1 || endsType != startsType ||
-      !isa<IntegerType>(startsType.getElementType()) || n.hasTrackedRanges(1) ||
-      n.inputExtent(0))
+      !isa<IntegerType>(startsType.getElementType()) || n.hasTrackedRanges(1) || n.inputExtent(0))
     return false;
   int64_t entries = startsType.getDimSize(0), rank = type.getRank();
   SmallVector<int64_t> axes, steps;
@@ -1022,7 +1022,8 @@ FailureOr<bool> mlir::mie::onnx_import::importSliceWindow(NodeImporter &n) {
     Operation *op = list.getDefiningOp();
     if (entries == 1)
       return affineOf(n, list);
-    if (auto concat = dyn_cast_or_null<ms::ConcatOp>(op); concat && concat->getNumOperands() == entries)
+    if (auto concat = dyn_cast_or_null<ms::ConcatOp>(op);
+        concat && concat->getNumOperands() == entries)
       return affineOf(n, concat->getOperand(i));
     return std::nullopt;
   };
@@ -1110,7 +1111,8 @@ LogicalResult mlir::mie::onnx_import::importIfBySelect(NodeImporter &n, OnnxGrap
       return n.unsupportedFeature()
              << "output " << i << " ('" << n.node().outputs[i] << "') is " << tType
              << " in then_branch but " << fType
-             << " in else_branch, which differ in more than one data-dependent dim";
+             << " in else_branch: the branches may differ only in the size of one "
+                "data-dependent dim";
     };
     if (tType.getElementType() != fType.getElementType() || tType.getRank() != fType.getRank())
       return mismatch();
@@ -1143,8 +1145,10 @@ LogicalResult mlir::mie::onnx_import::importIfBySelect(NodeImporter &n, OnnxGrap
       return n.create<ms::ConcatOp>(ValueRange{v, *zeros}, uint64_t(dim));
     };
     FailureOr<Value> tw = widen(t), fw = widen(f);
-    FailureOr<Value> tc = te ? FailureOr<Value>(te->count) : countConstant(n, tType.getDimSize(dim));
-    FailureOr<Value> fc = fe ? FailureOr<Value>(fe->count) : countConstant(n, fType.getDimSize(dim));
+    FailureOr<Value> tc =
+        te ? FailureOr<Value>(te->count) : countConstant(n, tType.getDimSize(dim));
+    FailureOr<Value> fc =
+        fe ? FailureOr<Value>(fe->count) : countConstant(n, fType.getDimSize(dim));
     if (failed(tw) || failed(fw) || failed(tc) || failed(fc))
       return failure();
     FailureOr<Value> selected = n.create<ms::WhereOp>(*cond, *tw, *fw);

@@ -40,7 +40,8 @@ FailureOr<Value> oneElement(NodeImporter &n, unsigned i, Type elementType, doubl
   if (!n.hasInput(i))
     return constantOf(n, type, fallback);
   RankedTensorType given = n.inputType(i);
-  if (!given.hasStaticShape() || given.getNumElements() != 1 || given.getElementType() != elementType)
+  if (!given.hasStaticShape() || given.getNumElements() != 1 ||
+      given.getElementType() != elementType)
     return n.error() << what << " must be a one-element " << elementType << " tensor, got "
                      << given;
   FailureOr<Value> value = n.input(i);
@@ -66,8 +67,8 @@ LogicalResult importNonZero(NodeImporter &n) {
         values[d * count + j] = rest % type.getDimSize(d);
         rest /= type.getDimSize(d);
       }
-    n.setKnownOutput(0, KnownTensor::fromInts({rank, count}, IntegerType::get(n.context(), 64),
-                                              values));
+    n.setKnownOutput(
+        0, KnownTensor::fromInts({rank, count}, IntegerType::get(n.context(), 64), values));
     return success();
   }
   FailureOr<Value> x = n.input(0);
@@ -101,8 +102,9 @@ LogicalResult importUnique(NodeImporter &n) {
   if (failed(x))
     return failure();
   Builder b(n.context());
-  FailureOr<Operation *> op = n.createOp<ms::UniqueOp>(
-      *x, hasAxis ? b.getI64IntegerAttr(dim) : IntegerAttr(), sorted ? b.getUnitAttr() : UnitAttr());
+  FailureOr<Operation *> op =
+      n.createOp<ms::UniqueOp>(*x, hasAxis ? b.getI64IntegerAttr(dim) : IntegerAttr(),
+                               sorted ? b.getUnitAttr() : UnitAttr());
   if (failed(op))
     return failure();
   Value count = (*op)->getResult(4);
@@ -218,20 +220,31 @@ LogicalResult importNonMaxSuppression(NodeImporter &n) {
 // Consumers of data-dependent values
 //===----------------------------------------------------------------------===//
 
-enum class Rule { Unary, Elementwise, Transpose, Gather, GatherElements, GatherNd, Squeeze, Unsqueeze };
+enum class Rule {
+  Unary,
+  Elementwise,
+  Transpose,
+  Gather,
+  GatherElements,
+  GatherNd,
+  Squeeze,
+  Unsqueeze
+};
 
 const llvm::StringMap<Rule> &rules() {
   static const llvm::StringMap<Rule> table = [] {
     llvm::StringMap<Rule> t;
-    for (StringRef op :
-         {"Identity", "Cast", "CastLike", "Neg", "Abs", "Relu", "Sigmoid", "Tanh", "Exp", "Log",
-          "Sqrt", "Not", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "Erf", "Softplus",
-          "Softsign", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "Clip", "IsNaN", "IsInf", "Sin",
-          "Cos"})
+    for (StringRef op : {"Identity", "Cast",     "CastLike",  "Neg",  "Abs",        "Relu",
+                         "Sigmoid",  "Tanh",     "Exp",       "Log",  "Sqrt",       "Not",
+                         "Floor",    "Ceil",     "Round",     "Sign", "Reciprocal", "Erf",
+                         "Softplus", "Softsign", "LeakyRelu", "Elu",  "Selu",       "HardSigmoid",
+                         "Clip",     "IsNaN",    "IsInf",     "Sin",  "Cos"})
       t[op] = Rule::Unary;
-    for (StringRef op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Equal", "Greater", "Less",
-                         "GreaterOrEqual", "LessOrEqual", "And", "Or", "Xor", "Where", "Max",
-                         "Min", "Sum", "Mean", "BitShift", "PRelu"})
+    for (StringRef op : {"Add",         "Sub",   "Mul",     "Div",  "Pow",
+                         "Mod",         "Equal", "Greater", "Less", "GreaterOrEqual",
+                         "LessOrEqual", "And",   "Or",      "Xor",  "Where",
+                         "Max",         "Min",   "Sum",     "Mean", "BitShift",
+                         "PRelu"})
       t[op] = Rule::Elementwise;
     t["Transpose"] = Rule::Transpose;
     t["Gather"] = Rule::Gather;
@@ -328,7 +341,8 @@ bool mlir::mie::onnx_import::sameCount(Value a, Value b) {
   if (a == b)
     return true;
   Operation *pa = a.getDefiningOp(), *pb = b.getDefiningOp();
-  if (!pa || !pb || pa->getName() != pb->getName() || pa->getAttrDictionary() != pb->getAttrDictionary() ||
+  if (!pa || !pb || pa->getName() != pb->getName() ||
+      pa->getAttrDictionary() != pb->getAttrDictionary() ||
       pa->getNumOperands() != pb->getNumOperands() || pa->getNumResults() != pb->getNumResults() ||
       cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber() ||
       pa->getNumRegions() != 0 || pa->getResultTypes() != pb->getResultTypes())

@@ -150,9 +150,9 @@ public:
   /// Imports `graph` at the end of `block` with its inputs bound to `args` (as many as it has
   /// inputs); returns its outputs. Its nodes may use every value visible where `block` is (implicit
   /// captures); the names it defines are forgotten again afterwards.
-  FailureOr<SmallVector<Value>> importSubgraph(OnnxGraph &graph, Block *block,
-                                               ArrayRef<Value> args,
-                                               SmallVectorImpl<std::optional<DynamicExtent>> *extents = nullptr);
+  FailureOr<SmallVector<Value>>
+  importSubgraph(OnnxGraph &graph, Block *block, ArrayRef<Value> args,
+                 SmallVectorImpl<std::optional<DynamicExtent>> *extents = nullptr);
   bool capturesDynamicValues(const OnnxGraph &graph) const;
 
 private:
@@ -718,8 +718,7 @@ std::optional<SmallVector<IntRange>> NodeImporter::inputRanges(unsigned i) const
   GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
   if (entry->ranges)
     return entry->ranges;
-  if (!entry->known || entry->known->isFloat() ||
-      entry->known->numElements() > kMaxBoundedElements)
+  if (!entry->known || entry->known->isFloat() || entry->known->numElements() > kMaxBoundedElements)
     return std::nullopt;
   SmallVector<IntRange> exact;
   for (int64_t v : entry->known->toInts())
@@ -742,7 +741,8 @@ void NodeImporter::setOutputRanges(unsigned i, ArrayRef<IntRange> ranges) {
     SmallVector<int64_t> values;
     for (const IntRange &r : ranges)
       values.push_back(r.lo);
-    entry->known = KnownTensor::fromInts(entry->type.getShape(), entry->type.getElementType(), values);
+    entry->known =
+        KnownTensor::fromInts(entry->type.getShape(), entry->type.getElementType(), values);
     entry->value = Value(); // consumers get a constant, and fold through it
     return;
   }

@@ -4,8 +4,8 @@
 // headers and so the only one built with exceptions) turns the protobuf into the plain `OnnxModel`
 // below; OnnxImporter.cpp walks that model and calls one handler per node (OnnxNNOps.cpp,
 // OnnxElementwiseOps.cpp, OnnxMathOps.cpp, OnnxTensorOps.cpp, OnnxIndexingOps.cpp, and
-// OnnxCompositeOps.cpp / OnnxCompositeNNOps.cpp for ops built out of several ms ops) through a table
-// from op type to handler.
+// OnnxCompositeOps.cpp / OnnxCompositeNNOps.cpp for ops built out of several ms ops) through a
+// table from op type to handler.
 //
 // Values with compile-time-known contents (shape arithmetic, axes, small scalars) are tracked as
 // `KnownTensor`s. Handlers build `ms` ops whatever their inputs; every op is folded as it is
@@ -232,8 +232,8 @@ struct OnnxGraph {
 
 struct OnnxModel {
   std::string path;
-  int64_t opset = 0;               // default domain (kMaxOpset where it is not imported)
-  llvm::StringMap<int64_t> opsets; // every imported domain ("" for the default one)
+  int64_t opset = 0;                // default domain (kMaxOpset where it is not imported)
+  llvm::StringMap<int64_t> opsets;  // every imported domain ("" for the default one)
   bool importsDefaultDomain = true; // false: only other domains (a model of optimizer steps)
   std::string graphName;
   std::vector<OnnxGraphValue> inputs; // initializers excluded
@@ -372,8 +372,8 @@ public:
                                                ArrayRef<Value> args);
   /// Same, for a subgraph imported inline (into the node's own block): its outputs may have
   /// data-dependent extents, returned in `extents` (one per output).
-  FailureOr<SmallVector<Value>> importSubgraphInline(OnnxGraph &graph,
-                                                     SmallVectorImpl<std::optional<DynamicExtent>> &extents);
+  FailureOr<SmallVector<Value>>
+  importSubgraphInline(OnnxGraph &graph, SmallVectorImpl<std::optional<DynamicExtent>> &extents);
   /// Whether `graph` (or a graph nested in it) reads a value of the enclosing scope that has a
   /// data-dependent extent or tracked element ranges.
   bool capturesDynamicValues(const OnnxGraph &graph) const;

@@ -24,7 +24,6 @@ int64_t product(ArrayRef<int64_t> values) {
   return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
 }
 
-
 LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
   if (failed(result))
     return failure();
@@ -541,9 +540,8 @@ LogicalResult importSplit(NodeImporter &n) {
   }
   // Summed only while it stays at most dim: sizes from the model may overflow int64 together.
   int64_t total = 0;
-  bool fits = llvm::all_of(sizes, [&](int64_t s) {
-    return s >= 0 && s <= dim - total && ((total += s), true);
-  });
+  bool fits = llvm::all_of(
+      sizes, [&](int64_t s) { return s >= 0 && s <= dim - total && ((total += s), true); });
   if ((int64_t)sizes.size() != parts || !fits || total != dim)
     return n.error() << "split sizes " << listToString(sizes) << " must be " << parts
                      << " non-negative sizes adding up to " << dim;
@@ -559,9 +557,9 @@ LogicalResult importSplit(NodeImporter &n) {
       box.starts[*axis] = size ? offset : 0;
       box.sizes[*axis] = size;
       offset += size;
-      FailureOr<Value> piece = n.create<ms::SliceOp>(*x, ArrayRef<int64_t>(box.starts),
-                                                     ArrayRef<int64_t>(box.sizes),
-                                                     ArrayRef<int64_t>(box.steps));
+      FailureOr<Value> piece =
+          n.create<ms::SliceOp>(*x, ArrayRef<int64_t>(box.starts), ArrayRef<int64_t>(box.sizes),
+                                ArrayRef<int64_t>(box.steps));
       if (failed(piece))
         return failure();
       n.setOutput(i, *piece);
@@ -711,8 +709,8 @@ LogicalResult importCenterCropPad(NodeImporter &n) {
   for (auto [axis, size] : llvm::zip(*normAxes, *target)) {
     int64_t dim = xType.getDimSize(axis);
     if (ShapedType::isDynamic(dim))
-      return n.unsupportedFeature() << "center crop or pad of dynamic dim " << axis << " of "
-                                    << xType;
+      return n.unsupportedFeature()
+             << "center crop or pad of dynamic dim " << axis << " of " << xType;
     int64_t diff = size - dim; // > 0: pad, < 0: crop (negative pads)
     int64_t half = (diff >= 0 ? diff : -diff) / 2;
     pads[axis] = diff >= 0 ? half : -half;
@@ -721,8 +719,8 @@ LogicalResult importCenterCropPad(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  return finish(n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), ms::PadMode::constant,
-                                       APFloat(0.0)));
+  return finish(
+      n, n.create<ms::PadOp>(*x, ArrayRef<int64_t>(pads), ms::PadMode::constant, APFloat(0.0)));
 }
 
 } // namespace

@@ -216,9 +216,10 @@ std::optional<Ranges> outputRanges(NodeImporter &n) {
     }
     return out;
   }
-  static const char *const kBinary[] = {"Add", "Sub", "Mul", "Div", "Min", "Max", "Sum",
-                                        "Equal", "Less", "LessOrEqual", "Greater",
-                                        "GreaterOrEqual", "And", "Or"};
+  static const char *const kBinary[] = {"Add",  "Sub",         "Mul",     "Div",
+                                        "Min",  "Max",         "Sum",     "Equal",
+                                        "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
+                                        "And",  "Or"};
   if (llvm::is_contained(kBinary, op)) {
     unsigned numInputs = n.node().inputs.size();
     if (numInputs < 1 || ((op != "Min" && op != "Max" && op != "Sum") && numInputs != 2))
