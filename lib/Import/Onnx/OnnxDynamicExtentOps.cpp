@@ -138,13 +138,10 @@ FailureOr<Value> elementCount(NodeImporter &n, unsigned i, int64_t k, IntRange r
 LogicalResult importShapeOfExtent(NodeImporter &n) {
   std::optional<DynamicExtent> e = n.inputExtent(0);
   ArrayRef<int64_t> shape = n.inputType(0).getShape();
-  int64_t rank = shape.size();
-  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
-  if (n.hasFailed())
+  FailureOr<std::pair<int64_t, int64_t>> range = shapeRange(n);
+  if (failed(range))
     return failure();
-  auto clampIndex = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank); };
-  start = clampIndex(start);
-  end = std::max(start, clampIndex(end));
+  auto [start, end] = *range;
   if (!e || e->dim < start || e->dim >= end)
     return usual(n);
   SmallVector<Value> pieces;
@@ -688,6 +685,55 @@ LogicalResult importNonMaxSuppressionOfExtent(NodeImporter &n) {
   return usual(n);
 }
 
+/// Range whose limit is computed from a count (start and delta known integers, delta > 0): the
+/// values up to the limit's upper bound, with ceil((limit - start) / delta) of them real.
+LogicalResult importRangeOfRanges(NodeImporter &n) {
+  const KnownTensor *start = n.known(0), *delta = n.known(2);
+  std::optional<SmallVector<IntRange>> limit = n.inputRanges(1);
+  if (!n.hasTrackedRanges(1) || !start || !delta || !limit || start->isFloat() ||
+      delta->isFloat() || start->numElements() != 1 || delta->numElements() != 1 ||
+      limit->size() != 1 || delta->intAt(0) <= 0)
+    return usual(n);
+  int64_t first = start->intAt(0), step = delta->intAt(0);
+  int64_t bound = std::max<int64_t>(0, ((*limit)[0].hi - first + step - 1) / step);
+  if (bound > kMaxKnownElements * 1024)
+    return n.error() << "produces up to " << bound << " elements, too many";
+  SmallVector<int64_t> values(bound);
+  for (int64_t i = 0; i < bound; ++i)
+    values[i] = first + i * step;
+  RankedTensorType type = n.inputType(0);
+  auto resultType = RankedTensorType::get({bound}, type.getElementType());
+  SmallVector<APInt> elements;
+  for (int64_t v : values)
+    elements.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
+  FailureOr<Value> result = n.create<ms::ConstantOp>(
+      cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
+  if (first == 0 && step == 1 && (*limit)[0].count) {
+    // Range(0, count): as many values as that count, which it keeps (its rows line up with the
+    // values the count belongs to).
+    FailureOr<Value> result = n.create<ms::ConstantOp>(
+        cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
+    if (failed(result))
+      return failure();
+    n.setOutput(0, *result);
+    n.setOutputExtent(0, (*limit)[0].count, 0);
+    return success();
+  }
+  FailureOr<Value> real = elementCount(n, 1, 0, (*limit)[0], kI64Max);
+  if (succeeded(real) &&
+      cast<RankedTensorType>(real->getType()).getElementType() != n.builder().getI64Type())
+    real = n.foldCreated(ms::CastOp::create(
+        n.builder(), n.loc(), RankedTensorType::get({1}, n.builder().getI64Type()), *real));
+  FailureOr<Value> span = binary<ms::SubOp>(n, real, countConstant(n, first - (step - 1)));
+  FailureOr<Value> steps = binary<ms::DivOp>(n, span, countConstant(n, step));
+  FailureOr<Value> count = clampCount(n, steps, 0, bound);
+  if (failed(result) || failed(count))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, *count, 0);
+  return success();
+}
+
 /// NonZero of a value with an extent: the padding becomes zero, so only real positions are
 /// found (their indices and their row-major order are the same in the bounded layout).
 LogicalResult importNonZeroOfExtent(NodeImporter &n) {
@@ -785,6 +831,31 @@ LogicalResult importMatMulOfExtent(NodeImporter &n) {
   if (failed(usual(n)))
     return failure();
   n.setOutputExtent(0, a->count, a->dim + n.outputType(0).getRank() - aType.getRank());
+  return success();
+}
+
+/// Ops that treat the batch dim of their first input independently (convolutions, pooling,
+/// normalizations with fixed statistics, Resize that keeps the batch): data-dependent rows there
+/// (RoI features of the kept proposals) stay rows of the result.
+LogicalResult importBatchRowsOfExtent(NodeImporter &n) {
+  for (unsigned i = 1; i < n.node().inputs.size(); ++i)
+    if (n.inputExtent(i))
+      return refuse(n, i, n.opType() + " takes one only as its data's batch dim");
+  std::optional<DynamicExtent> e = n.inputExtent(0);
+  if (!e)
+    return usual(n);
+  if (e->dim != 0)
+    return refuse(n, 0, n.opType() + " takes one only along the batch dim");
+  if (failed(usual(n)))
+    return failure();
+  int64_t bound = n.inputType(0).getDimSize(0);
+  for (unsigned i = 0; i < n.numOutputs(); ++i) {
+    if (!n.hasOutput(i))
+      continue;
+    if (n.outputType(i).getRank() == 0 || n.outputType(i).getDimSize(0) != bound)
+      return refuse(n, 0, n.opType() + " changes the batch dim");
+    n.setOutputExtent(i, e->count, 0);
+  }
   return success();
 }
 
@@ -997,6 +1068,8 @@ std::optional<std::pair<Value, int64_t>> affineOf(NodeImporter &n, Value v, int 
 } // namespace
 
 FailureOr<bool> mlir::mie::onnx_import::importSliceWindow(NodeImporter &n) {
+  if (!n.hasInput(1) || !n.hasInput(2))
+    return false;
   RankedTensorType type = n.inputType(0), startsType = n.inputType(1), endsType = n.inputType(2);
   if (startsType.getRank() != 1 || endsType != startsType ||
       !isa<IntegerType>(startsType.getElementType()) || n.hasTrackedRanges(1) || n.inputExtent(0))
@@ -1179,11 +1252,21 @@ OnnxOpHandler mlir::mie::onnx_import::dynamicExtentHandler(StringRef opType) {
       {"NonMaxSuppression", importNonMaxSuppressionOfExtent},
       {"ConstantOfShape", importConstantOfShapeOfRanges},
       {"NonZero", importNonZeroOfExtent},
+      {"Range", importRangeOfRanges},
       {"RoiAlign", importRoiAlignOfExtent},
       {"Gemm", importMatMulOfExtent},
       {"MatMul", importMatMulOfExtent},
       {"Softmax", importSoftmaxOfExtent},
       {"Expand", importExpandOfExtent},
+      {"Conv", importBatchRowsOfExtent},
+      {"ConvTranspose", importBatchRowsOfExtent},
+      {"MaxPool", importBatchRowsOfExtent},
+      {"AveragePool", importBatchRowsOfExtent},
+      {"GlobalAveragePool", importBatchRowsOfExtent},
+      {"GlobalMaxPool", importBatchRowsOfExtent},
+      {"BatchNormalization", importBatchRowsOfExtent},
+      {"InstanceNormalization", importBatchRowsOfExtent},
+      {"Resize", importBatchRowsOfExtent},
       {"ScatterElements", importScatterElementsOfExtent},
       {"LogSoftmax", importSoftmaxOfExtent},
   };

@@ -164,7 +164,8 @@ private:
   /// `nodes` in dependency order. Failure stops the import at once; with collectAllUnsupported a
   /// failing node only sets `hadError` and the others are still imported (and reported).
   LogicalResult importBody(std::deque<OnnxTensor> &initializers, const std::vector<OnnxNode> &nodes,
-                           function_ref<bool(StringRef)> isInput, bool &hadError);
+                           function_ref<bool(StringRef)> isInput,
+                           const std::vector<OnnxGraphValue> &outputs, bool &hadError);
   void poisonOutputs(const OnnxNode &node);
   LogicalResult buildReturn();
 
@@ -458,9 +459,27 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   return result;
 }
 
+/// Every name a node's subgraphs read (their nodes' inputs, nested graphs too): what a node with
+/// subgraphs captures from the graphs around it.
+static void collectSubgraphReads(const OnnxNode &node, llvm::StringSet<> &names) {
+  for (const auto &attr : node.attributes) {
+    if (!attr.second.graph)
+      continue;
+    for (const OnnxNode &inner : attr.second.graph->nodes) {
+      for (const std::string &in : inner.inputs)
+        names.insert(in);
+      collectSubgraphReads(inner, names);
+    }
+    for (const OnnxGraphValue &out : attr.second.graph->outputs)
+      names.insert(out.name);
+  }
+}
+
 LogicalResult GraphImporter::importBody(std::deque<OnnxTensor> &initializers,
                                         const std::vector<OnnxNode> &nodes,
-                                        function_ref<bool(StringRef)> isInput, bool &hadError) {
+                                        function_ref<bool(StringRef)> isInput,
+                                        const std::vector<OnnxGraphValue> &outputs,
+                                        bool &hadError) {
   for (OnnxTensor &tensor : initializers) {
     if (isInput(tensor.name))
       continue;
@@ -472,8 +491,25 @@ LogicalResult GraphImporter::importBody(std::deque<OnnxTensor> &initializers,
   std::vector<size_t> order;
   if (failed(sortNodes(nodes, order)))
     return failure();
+  // Nodes that no output depends on are not imported: exporters leave such branches (Mask R-CNN's
+  // mask pasting when only the boxes are outputs), which onnxruntime drops as well.
+  llvm::StringSet<> needed;
+  for (const OnnxGraphValue &output : outputs)
+    needed.insert(output.name);
+  std::vector<bool> live(nodes.size(), false);
+  for (size_t index : llvm::reverse(order)) {
+    const OnnxNode &node = nodes[index];
+    if (llvm::none_of(node.outputs, [&](const std::string &o) { return needed.contains(o); }))
+      continue;
+    live[index] = true;
+    for (const std::string &in : node.inputs)
+      needed.insert(in);
+    collectSubgraphReads(node, needed);
+  }
   hadError = false;
   for (size_t index : order) {
+    if (!live[index])
+      continue;
     if (succeeded(importNode(nodes[index])))
       continue;
     hadError = true;
@@ -510,7 +546,7 @@ GraphImporter::importSubgraph(OnnxGraph &graph, Block *block, ArrayRef<Value> ar
             return llvm::any_of(graph.inputs,
                                 [&](const OnnxGraphValue &v) { return v.name == name; });
           },
-          hadError)) ||
+          graph.outputs, hadError)) ||
       hadError)
     return failure();
   SmallVector<Value> results;
@@ -635,7 +671,7 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   bool hadError = false;
   if (failed(importBody(
           model.initializers, model.nodes, [&](StringRef name) { return values.count(name) != 0; },
-          hadError)))
+          model.outputs, hadError)))
     return failure();
   if (failed(buildReturn()) || hadError)
     return failure();

@@ -517,6 +517,8 @@ bool takesDynamicExtents(StringRef opType);
 OnnxOpHandler dynamicExtentHandler(StringRef opType);
 /// The handler of a default-domain op type (null when it has none).
 OnnxOpHandler usualOnnxHandler(StringRef opType);
+/// The dims [start, end) a Shape node reports (its start/end attributes, opset 15, clamped).
+FailureOr<std::pair<int64_t, int64_t>> shapeRange(NodeImporter &node);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

@@ -67,15 +67,11 @@ LogicalResult importConstant(NodeImporter &n) {
 
 /// Shape (with start/end from opset 15): always known, since every shape is static.
 LogicalResult importShape(NodeImporter &n) {
-  ArrayRef<int64_t> shape = n.inputType(0).getShape();
-  int64_t rank = shape.size();
-  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
-  if (n.hasFailed())
+  FailureOr<std::pair<int64_t, int64_t>> range = shapeRange(n);
+  if (failed(range))
     return failure();
-  auto clampIndex = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank); };
-  start = clampIndex(start);
-  end = std::max(start, clampIndex(end));
-  ArrayRef<int64_t> dims = shape.slice(start, end - start);
+  auto [start, end] = *range;
+  ArrayRef<int64_t> dims = n.inputType(0).getShape().slice(start, end - start);
   n.setKnownOutput(0,
                    KnownTensor::fromInts({(int64_t)dims.size()}, n.builder().getI64Type(), dims));
   return success();
@@ -724,6 +720,16 @@ LogicalResult importCenterCropPad(NodeImporter &n) {
 }
 
 } // namespace
+
+FailureOr<std::pair<int64_t, int64_t>> mlir::mie::onnx_import::shapeRange(NodeImporter &n) {
+  int64_t rank = n.inputType(0).getRank();
+  int64_t start = n.getInt("start", 0), end = n.getInt("end", rank);
+  if (n.hasFailed())
+    return failure();
+  auto clampIndex = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + rank : i, 0, rank); };
+  start = clampIndex(start);
+  return std::make_pair(start, std::max(start, clampIndex(end)));
+}
 
 void mlir::mie::onnx_import::registerTensorOps(OnnxOpTable &table) {
   constexpr unsigned variadic = ~0u;
