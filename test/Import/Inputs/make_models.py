@@ -532,6 +532,15 @@ def unsupported_op():
 
 
 @register
+def dead_branch():
+    # No output depends on the ImageDecoder: it is not imported (as onnxruntime drops it).
+    return model([node("Relu", ["input"], ["output"], name="relu"),
+                  node("ImageDecoder", ["input"], ["unused"], name="decode"),
+                  node("Neg", ["unused"], ["unused2"], name="neg")],
+                 [vi("input", [4])], [vi("output", [4])])
+
+
+@register
 def unsupported_many():
     return model([node("ImageDecoder", ["input"], ["a"], name="decode1"),
                   node("Relu", ["a"], ["b"], name="relu_after"),

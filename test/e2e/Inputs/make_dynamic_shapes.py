@@ -152,6 +152,36 @@ def post_processing_variants(rng):
                         (1e-5, 1e-6), ["keep", "kept_boxes", "probs"])
     v["post_nms_if_empty"] = (nms, inputs, dict(nms_inits, threshold=np.array(2.0, np.float32)),
                               13, (1e-5, 1e-6), ["keep", "kept_boxes", "probs"])
+    # RoI pooling over the selected boxes, a convolution over the pooled rows; the selected rows
+    # above a second threshold scattered back into them (Expand of their indices to the updates'
+    # Shape, as Faster R-CNN's MultiScaleRoIAlign does); Range(0, count) lining up with the rows.
+    rois = candidates("a_", "t_lo") + [
+        node("Shape", ["a_s"], ["a_shape"]),
+        node("ConstantOfShape", ["a_shape"], ["batch_idx"],
+             value=helper.make_tensor("z", onnx_int64(), [1], [0])),
+        node("RoiAlign", ["features", "a_b", "batch_idx"], ["pooled"], output_height=3,
+             output_width=3, sampling_ratio=2, spatial_scale=0.5),
+        node("Conv", ["pooled", "conv_w"], ["conv"], pads=[1, 1, 1, 1]),
+        node("Relu", ["conv"], ["conv_relu"]),
+        node("Greater", ["a_s", "t_hi"], ["hi_mask"]),
+        node("NonZero", ["hi_mask"], ["hi_nz"]),
+        node("Squeeze", ["hi_nz", "axis0"], ["hi_idx"]),
+        node("Gather", ["a_b", "hi_idx"], ["hi_b"], axis=0),
+        node("Mul", ["hi_b", "minus1f"], ["updates"]),
+        node("Unsqueeze", ["hi_idx", "one"], ["hi_col"]),
+        node("Shape", ["updates"], ["u_shape"]),
+        node("Expand", ["hi_col", "u_shape"], ["scatter_idx"]),
+        node("ScatterElements", ["a_b", "scatter_idx", "updates"], ["scattered"], axis=0),
+        node("Gather", ["a_shape", "zero"], ["a_n"], axis=0),
+        node("Range", ["zero", "a_n", "one_scalar"], ["rows"]),
+        node("Cast", ["rows"], ["rows_f"], to=1),
+        node("Add", ["a_s", "rows_f"], ["numbered"])]
+    feats = rng.random([1, 2, 10, 10]).astype(np.float32)
+    v["post_rois"] = (rois, dict(inputs, features=feats),
+                      dict(common, conv_w=rng.random([3, 2, 3, 3]).astype(np.float32),
+                           minus1f=np.array(-1.0, np.float32), zero=np.array(0, np.int64),
+                           one_scalar=np.array(1, np.int64)), 16, (1e-5, 1e-5),
+                      ["conv_relu", "scattered", "numbered"])
     return v
 
 
