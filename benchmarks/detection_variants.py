@@ -12,9 +12,12 @@ the kept proposals, ...) computes what onnxruntime computes:
 
 - ssdlite320_mobilenet_v3_large: classification-head weights x40, and a distinct offset
   (a random permutation x 1e-7) added to every softmax score;
-- fasterrcnn_mobilenet_v3_large_320_fpn: cls_score weights x60, and 0.05 sin(proposal corners x
-  a random [4, 91] matrix of scale 10) added to the class logits (an offset of its own for every
-  proposal and class, however close two proposals are).
+- fasterrcnn_mobilenet_v3_large_320_fpn (and fasterrcnn_resnet50_fpn, maskrcnn_resnet50_fpn):
+  cls_score weights x60 (Faster R-CNN ResNet-50: x0.1), and 0.05 sin(proposal corners x a random [4, 91] matrix of scale 10)
+  added to the class logits (an offset of its own for every proposal and class, however close two
+  proposals are);
+- retinanet_resnet50_fpn_v2, fcos_resnet50_fpn: class logits x8 (RetinaNet v2: x1) and a random
+  offset in [0, 3) per logit.
 
     .venv/bin/python benchmarks/detection_variants.py /tmp/arch_zoo /tmp/det_variants
     .venv/bin/python benchmarks/arch_zoo.py check /tmp/det_variants
@@ -61,16 +64,11 @@ def softmax_node(model):
 
 
 def ssdlite(model, inputs):
-    import onnxruntime as ort
     scale_weights(model, "classification_head", 40.0)
     softmax = softmax_node(model)
     out = softmax.output[0]
     # The offsets need the scores' static shape: ask onnxruntime for it.
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    probe.graph.output.append(helper.make_tensor_value_info(out, onnx.TensorProto.FLOAT, None))
-    session = ort.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
-    shape = session.run([out], inputs)[0].shape
+    shape = static_shapes(model, [out], inputs)[0]
     offsets = np.random.default_rng(1).permutation(int(np.prod(shape))).reshape(shape) * 1e-7
     model.graph.initializer.append(numpy_helper.from_array(offsets.astype(np.float32), "untie"))
     rename_uses(model, out, out + "_untied")
@@ -78,8 +76,8 @@ def ssdlite(model, inputs):
                                                    name="untie_scores")])
 
 
-def fasterrcnn(model, inputs):
-    scale_weights(model, "cls_score", 60.0)
+def fasterrcnn(model, inputs, factor=60.0):
+    scale_weights(model, "cls_score", factor)
     softmax = softmax_node(model)
     # The proposals the class logits are computed for (RoI pooling's boxes): a high-frequency
     # function of their corners gives every proposal and class its own offset, however close two
@@ -103,8 +101,42 @@ def fasterrcnn(model, inputs):
         model.graph.node.insert(index + k, n)
 
 
+def static_shapes(model, names, inputs):
+    """The shapes onnxruntime computes for the values `names` of `model` on `inputs`."""
+    import onnxruntime as ort
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    for name in names:
+        probe.graph.output.append(helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+    session = ort.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
+    return [r.shape for r in session.run(list(names), inputs)]
+
+
+def sigmoid_heads(model, inputs, factor=8.0):
+    """RetinaNet and FCOS: class logits x factor (their prior bias keeps every sigmoid score under the
+    0.05 threshold otherwise), and a random offset in [0, 3) added to every logit that a score's
+    Sigmoid takes, per level."""
+    scale_weights(model, "classification_head.cls_logits", factor)
+    sigmoids = [n for n in model.graph.node if n.op_type == "Sigmoid"]
+    shapes = static_shapes(model, [n.input[0] for n in sigmoids], inputs)
+    rng = np.random.default_rng(4)
+    for k, (node, shape) in enumerate(zip(sigmoids, shapes)):
+        # continuous random offsets: distinct at float resolution among the few hundred kept
+        offsets = rng.random(shape) * 3.0
+        name = "untie_%d" % k
+        model.graph.initializer.append(numpy_helper.from_array(offsets.astype(np.float32), name))
+        add = helper.make_node("Add", [node.input[0], name], [name + "_logits"], name=name)
+        model.graph.node.insert(list(model.graph.node).index(node), add)
+        node.input[0] = name + "_logits"
+
+
 EDITS = {"ssdlite320_mobilenet_v3_large": ssdlite,
-         "fasterrcnn_mobilenet_v3_large_320_fpn": fasterrcnn}
+         "fasterrcnn_mobilenet_v3_large_320_fpn": fasterrcnn,
+         # the ResNet-50 box head gives larger logits: a smaller factor keeps the scores below 1
+         "fasterrcnn_resnet50_fpn": lambda m, i: fasterrcnn(m, i, 0.1),
+         "maskrcnn_resnet50_fpn": fasterrcnn,
+         "retinanet_resnet50_fpn_v2": lambda m, i: sigmoid_heads(m, i, 1.0),
+         "fcos_resnet50_fpn": sigmoid_heads}
 
 
 def main():
@@ -117,6 +149,8 @@ def main():
     manifest = {"meta": exported["meta"], "models": {}}
     for name, edit in EDITS.items():
         sdir = os.path.join(src, name)
+        if not os.path.exists(os.path.join(src, "export.json")) or name not in exported["models"]:
+            continue
         if not os.path.exists(os.path.join(sdir, "model.onnx")):
             print("skipped %s: not exported in %s" % (name, src))
             continue
