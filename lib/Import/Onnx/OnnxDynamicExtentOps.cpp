@@ -15,6 +15,7 @@
 #include "OnnxImporterInternal.h"
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,13 +27,6 @@ using namespace mlir::mie::onnx_import;
 namespace {
 
 constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
-
-int64_t productOf(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
 
 LogicalResult usual(NodeImporter &n) { return usualOnnxHandler(n.opType())(n); }
 
@@ -128,6 +122,10 @@ FailureOr<Value> elementCount(NodeImporter &n, unsigned i, int64_t k, IntRange r
   else
     element = n.create<ms::SliceOp>(*list, ArrayRef<int64_t>{k}, ArrayRef<int64_t>{1},
                                     ArrayRef<int64_t>{1});
+  // Counts are i64; a size list may be i32 (Slice's ends).
+  auto i64 = RankedTensorType::get({1}, n.builder().getI64Type());
+  if (succeeded(element) && element->getType() != i64)
+    element = n.foldCreated(ms::CastOp::create(n.builder(), n.loc(), i64, *element));
   return clampCount(n, element, 0, bound);
 }
 
@@ -434,9 +432,10 @@ LogicalResult reshapeExtent(NodeImporter &n, DynamicExtent e, SmallVector<int64_
                             int64_t at) {
   RankedTensorType type = n.inputType(0);
   ArrayRef<int64_t> in = type.getShape();
-  int64_t before = productOf(in.take_front(e.dim)), after = productOf(in.drop_front(e.dim + 1));
-  int64_t newBefore = productOf(ArrayRef<int64_t>(dims).take_front(at));
-  int64_t newAfter = productOf(ArrayRef<int64_t>(dims).drop_front(at + 1));
+  int64_t before = ms::shapeProduct(in.take_front(e.dim)),
+          after = ms::shapeProduct(in.drop_front(e.dim + 1));
+  int64_t newBefore = ms::shapeProduct(ArrayRef<int64_t>(dims).take_front(at));
+  int64_t newAfter = ms::shapeProduct(ArrayRef<int64_t>(dims).drop_front(at + 1));
   int64_t bound = in[e.dim];
   if (before != newBefore || newAfter == 0 || (bound * after) % newAfter != 0)
     return refuse(n, 0,
@@ -503,8 +502,9 @@ LogicalResult importReshapeOfExtent(NodeImporter &n) {
     IntRange r = (*requested)[at];
     if (!r.count || !sameCount(r.count, e->count))
       return refuse(n, 0, "the new shape has a -1 and a size only known at run time");
-    int64_t perRow = productOf(xType.getShape()) / std::max<int64_t>(xType.getDimSize(e->dim), 1);
-    int64_t others = productOf(dims);
+    int64_t perRow =
+        ms::shapeProduct(xType.getShape()) / std::max<int64_t>(xType.getDimSize(e->dim), 1);
+    int64_t others = ms::shapeProduct(dims);
     if (others == 0 || perRow % others != 0)
       return n.error() << "cannot infer the -1 of the shape for " << xType;
     dims[inferred] = perRow / others;
@@ -529,8 +529,8 @@ LogicalResult importFlattenOfExtent(NodeImporter &n) {
     axis += rank;
   if (axis < 0 || axis > rank)
     return n.error() << "axis " << axis << " is out of range for rank " << rank;
-  SmallVector<int64_t> dims = {productOf(type.getShape().take_front(axis)),
-                               productOf(type.getShape().drop_front(axis))};
+  SmallVector<int64_t> dims = {ms::shapeProduct(type.getShape().take_front(axis)),
+                               ms::shapeProduct(type.getShape().drop_front(axis))};
   return reshapeExtent(n, *e, dims, e->dim < axis ? 0 : 1);
 }
 
@@ -706,13 +706,13 @@ LogicalResult importRangeOfRanges(NodeImporter &n) {
   SmallVector<APInt> elements;
   for (int64_t v : values)
     elements.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
-  FailureOr<Value> result = n.create<ms::ConstantOp>(
-      cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
+  FailureOr<Value> result =
+      n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
   if (first == 0 && step == 1 && (*limit)[0].count) {
     // Range(0, count): as many values as that count, which it keeps (its rows line up with the
     // values the count belongs to).
-    FailureOr<Value> result = n.create<ms::ConstantOp>(
-        cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
+    FailureOr<Value> result =
+        n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
     if (failed(result))
       return failure();
     n.setOutput(0, *result);
@@ -720,10 +720,6 @@ LogicalResult importRangeOfRanges(NodeImporter &n) {
     return success();
   }
   FailureOr<Value> real = elementCount(n, 1, 0, (*limit)[0], kI64Max);
-  if (succeeded(real) &&
-      cast<RankedTensorType>(real->getType()).getElementType() != n.builder().getI64Type())
-    real = n.foldCreated(ms::CastOp::create(
-        n.builder(), n.loc(), RankedTensorType::get({1}, n.builder().getI64Type()), *real));
   FailureOr<Value> span = binary<ms::SubOp>(n, real, countConstant(n, first - (step - 1)));
   FailureOr<Value> steps = binary<ms::DivOp>(n, span, countConstant(n, step));
   FailureOr<Value> count = clampCount(n, steps, 0, bound);

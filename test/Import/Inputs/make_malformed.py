@@ -321,6 +321,14 @@ def range_overflow():
 
 
 @case
+def slice_without_ends():
+    """A Slice (opset 13) given only its data and starts: found by fuzzing, once read past the
+    node's inputs."""
+    return model([node("Slice", ["x", "s"], ["y"], name="slice")], [vi("x", [4])], [vi("y", None)],
+                 [ints("s", [1])])
+
+
+@case
 def shape_mismatch_matmul():
     return model([node("MatMul", ["a", "b"], ["y"], name="mm")], [vi("a", [2, 3]), vi("b", [4, 5])],
                  [vi("y", None)])
