@@ -151,6 +151,10 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     if (!type || !type.hasStaticShape())
       return func->emitError("entry argument ") << i << " is not a static memref", failure();
     auto name = func->getArgAttrOfType<StringAttr>(i, "mie.name");
+    if (name && name.getValue() == "random_key") { // the last slot of args (mie-bind-random-key)
+      plan.readsRandomKey = true;
+      continue;
+    }
     if (name && (name.getValue() == "arena" || name.getValue() == "weights")) {
       int64_t bytes = type.getNumElements() * int64_t((type.getElementTypeBitWidth() + 7) / 8);
       (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
@@ -250,6 +254,9 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
       spec.host_arch = t.target.host.arch;
       spec.abi_version = kCudaKernelAbiVersion;
     }
+    // Code that draws random numbers reads the random key slot of args, which ABI 5 added.
+    if (t.plan.readsRandomKey)
+      spec.abi_version = MIE_KERNEL_ABI_RANDOM_VERSION;
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;

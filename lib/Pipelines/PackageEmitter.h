@@ -39,6 +39,8 @@ struct PackagePlan {
   /// that the code object's ABI table states what the code itself assumes.
   std::vector<ArgumentAbi> arguments; // inputs then outputs
   int64_t arenaArgBytes = 0, weightsArgBytes = 0;
+  /// The entry takes the run's random key (kernel ABI 5).
+  bool readsRandomKey = false;
 };
 
 /// The words of the code object's ABI table (MIE_ABI_SYMBOL in mie_kernel_abi.h) for `plan`, whose

@@ -125,6 +125,7 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) 
   pm.addNestedPass<func::FuncOp>(createMiePlanMemoryPass());
   pm.addNestedPass<func::FuncOp>(createMieCheckMemoryPlanPass());
   pm.addPass(createMieBundleWeightsPass());
+  pm.addPass(createMieBindRandomKeyPass());
   pm.addPass(createMieOutlineKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

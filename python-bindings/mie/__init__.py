@@ -179,6 +179,7 @@ def _runtime():
     u64p = ctypes.POINTER(ctypes.c_uint64)
     lib.mie_session_run_sized.argtypes = [p, u32, ctypes.POINTER(p), u64p, u32, ctypes.POINTER(p), u64p]
     lib.mie_session_set_threads.argtypes = [p, u32]
+    lib.mie_session_set_random_seed.argtypes = [p, ctypes.c_uint64]
     lib.mie_session_last_run_ns.argtypes = [p, ctypes.POINTER(ctypes.c_uint64)]
     lib.mie_session_target.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
     lib.mie_session_device.argtypes = [p, ctypes.POINTER(ctypes.c_char_p)]
@@ -359,6 +360,15 @@ class Session:
         threads = _thread_count(threads)
         with self._lock:
             _check(_runtime().mie_session_set_threads(self._live(), threads))
+
+    def set_random_seed(self, seed):
+        """Makes the following runs draw the same random numbers (RandomUniform, RandomNormal,
+        Bernoulli, Multinomial, Dropout in training mode) as any session given `seed` (an integer in
+        [0, 2**64)) after as many runs. Without it every session draws its own (docs/random.md)."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise MieError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        with self._lock:
+            _check(_runtime().mie_session_set_random_seed(self._live(), seed))
 
     def run(self, inputs):
         """Runs once. `inputs`: dict name -> array, or a list in package order. Returns a dict of

@@ -210,14 +210,63 @@ CORRECTED_REFERENCES = {
 }
 
 
+def bernoulli_property(inputs, outputs):
+    """Bernoulli(p): every output 0 or 1; 1 where p is 1 and 0 where p is 0."""
+    p, y = inputs[0], outputs[0]
+    if not np.all((y == 0) | (y == 1)):
+        return "values other than 0 and 1"
+    if np.any(y[p == 1] != 1) or np.any(y[p == 0] != 0):
+        return "a certain outcome (p = 0 or 1) was not drawn"
+    return None
+
+
+def training_dropout_property(inputs, outputs):
+    """Dropout in training mode: each output element is 0 or x / (1 - ratio), all of them kept at
+    ratio 0; the mask, when asked for, is true exactly where the element was kept."""
+    x = inputs[0].astype(np.float64)
+    ratio = float(inputs[1]) if len(inputs) > 1 else 0.5
+    y = outputs[0].astype(np.float64)
+    scaled = x / (1.0 - ratio)
+    kept = np.abs(y - scaled) <= ATOL + RTOL * np.abs(scaled)
+    if not np.all(kept | (y == 0)):
+        return "values other than 0 and x / (1 - ratio)"
+    if ratio == 0 and not np.all(kept):
+        return "ratio 0 dropped elements"
+    if len(outputs) > 1:
+        # Where x is 0 a kept and a dropped element look alike: the mask is checked elsewhere.
+        mask, nonzero = outputs[1], scaled != 0
+        if mask.dtype != np.bool_ or not np.array_equal(mask[nonzero], kept[nonzero]):
+            return "the mask does not say which elements were kept"
+    return None
+
+
+# Cases whose outputs are random (ONNX's data holds one draw of numpy's generator, which no other
+# implementation reproduces): their dtype and shape are compared as usual, their values checked for
+# the properties every draw has (docs/random.md tests the distributions).
+RANDOM_OUTPUTS = {
+    re.compile(r"^test_bernoulli"): bernoulli_property,
+    re.compile(r"^test_training_dropout"): training_dropout_property,
+}
+
+
+def random_property(name):
+    for pat, fn in RANDOM_OUTPUTS.items():
+        if pat.search(name):
+            return fn
+    return None
+
+
+def data_set_inputs(ds):
+    return [load_proto_tensor(p) for p in
+            sorted(glob.glob(os.path.join(ds, "input_*.pb")),
+                   key=lambda p: int(re.search(r"input_(\d+)", p).group(1)))]
+
+
 def corrected_reference(name, ds, k):
     """The spec's output `k` of data set `ds` where CORRECTED_REFERENCES lists the case; else None."""
     for pat, fn in CORRECTED_REFERENCES.items():
         if pat.search(name):
-            inputs = [load_proto_tensor(p) for p in
-                      sorted(glob.glob(os.path.join(ds, "input_*.pb")),
-                             key=lambda p: int(re.search(r"input_(\d+)", p).group(1)))]
-            return fn(inputs)[k]
+            return fn(data_set_inputs(ds))[k]
     return None
 
 
@@ -526,6 +575,8 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
             if rc != 0:
                 res.update(reason="run error", detail="%s: %s" % (ds_name, error_line(err + out)))
                 return res
+            property_check = random_property(name)
+            random_outputs = []
             for k, o in enumerate(outs):
                 ref_path = os.path.join(ds, "output_%d.pb" % k)
                 if not os.path.isfile(ref_path):
@@ -552,11 +603,26 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
                     if ref.dtype == np.uint16:
                         rtol = 2.0 ** -7
                     ref, got = bf16_as_float32(ref), bf16_as_float32(got)
-                why = compare(ref, got, rtol)
+                if property_check:
+                    # Random values: the same dtype and shape here, the properties below.
+                    random_outputs.append(got)
+                    why = None
+                    if got.dtype != ref.dtype:
+                        why = "dtype %s, expected %s" % (got.dtype, ref.dtype)
+                    elif got.shape != ref.shape:
+                        why = "shape %s, expected %s" % (list(got.shape), list(ref.shape))
+                else:
+                    why = compare(ref, got, rtol)
                 if why:
                     res.update(reason="wrong output", detail="%s output %s: %s" % (
                         ds_name, out_names[k], why))
                     return res
+            if property_check:
+                why = property_check(data_set_inputs(ds), random_outputs)
+                if why:
+                    res.update(reason="wrong output", detail="%s (random outputs): %s" % (ds_name, why))
+                    return res
+                res["random"] = True
         res.update(status="pass", detail="inputs bound at compile time: " + ", ".join(bound)
                    if bound else "")
         res["bound"] = bool(bound)
@@ -703,6 +769,8 @@ def main():
         len(results), elapsed, len(covered), len(clean)))
     print("%d of the passed cases bind shape-determining graph inputs at compile time "
           "(--input-value)" % sum(1 for r in results if r.get("bound")))
+    print("%d of the passed cases have random outputs, checked for their properties "
+          "(RANDOM_OUTPUTS)" % sum(1 for r in results if r.get("status") == "pass" and r.get("random")))
     print("%d unsupported" % tot["unsupported"])
     print("%d passed, %d failed" % (tot["pass"], tot["fail"]))
     return 1 if tot["fail"] else 0

@@ -3,6 +3,7 @@
 #include "profile.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -56,6 +57,8 @@ const char kUsage[] =
     "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the model's order\n"
     "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
+    "  --seed N               draw random numbers (RandomUniform, RandomNormal, Bernoulli, ...) from seed N\n"
+    "                         (0 to 2^64-1): the same outputs every time; default: a new key per run of the tool\n"
     "  --target NAME|KIND     run this package target, or the best one of a kind: cpu, cuda (or gpu); default:\n"
     "                         $MIE_TARGET when set, else the best one for this host: a cuda target when a CUDA\n"
     "                         device can run one, else the most specialized cpu target\n"
@@ -89,6 +92,8 @@ struct Options {
   bool help = false;
   bool profile = false;
   bool poison = false;
+  bool seeded = false;
+  unsigned long long seed = 0;
   std::string trace;
 };
 
@@ -223,6 +228,16 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
         *error = "--threads needs an integer from 0 (all CPUs) to 1024, got '" + value + "'";
         return false;
       }
+    } else if (arg == "--seed") {
+      if (!need_value("--seed")) return false;
+      char *end = nullptr;
+      errno = 0;
+      o->seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end != '\0' || errno == ERANGE) {
+        *error = "--seed needs an integer from 0 to 2^64-1, got '" + value + "'";
+        return false;
+      }
+      o->seeded = true;
     } else if (arg == "--target") {
       if (!need_value("--target")) return false;
       o->target = value;
@@ -382,6 +397,8 @@ int Runner::main(int argc, char **argv) {
   so.num_threads = uint32_t(o.threads);
   so.target = o.target.empty() ? nullptr : o.target.c_str();
   if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
+  if (o.seeded && mie_session_set_random_seed(session_, o.seed) != MIE_OK)
+    return fail(std::string("--seed: ") + mie_last_error());
 
   std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
   std::vector<const void *> in_ptrs(n_in);

@@ -92,6 +92,9 @@ struct MieBundleWeightsPass : impl::MieBundleWeightsPassBase<MieBundleWeightsPas
       Value weights = func.getArgument(argIndex);
       WalkResult result = func.walk([&](memref::GetGlobalOp get) {
         auto it = offsets.find(get.getName());
+        // The run's random key is bound by mie-bind-random-key, which runs next.
+        if (get.getName() == "mie_random_key")
+          return WalkResult::advance();
         if (it == offsets.end()) {
           get.emitError("mie-bundle-weights: global '") << get.getName() << "' is not a constant";
           return WalkResult::interrupt();

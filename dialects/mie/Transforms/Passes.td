@@ -223,6 +223,21 @@ def MieBundleWeightsPass : Pass<"mie-bundle-weights", "ModuleOp"> {
   let dependentDialects = ["::mlir::mie::MieDialect"];
 }
 
+def MieBindRandomKeyPass : Pass<"mie-bind-random-key", "ModuleOp"> {
+  let summary = "Make the run's random key an entry argument the runtime fills.";
+  let description = [{
+    The kernels of `ms.random_uniform` / `ms.random_normal` read the run's Philox key and run
+    counter from `memref.global @mie_random_key : memref<2xi64>` (docs/random.md). This pass
+    replaces every `memref.get_global @mie_random_key` of the public function by a new last
+    argument `%random_key : memref<2xi64>` (`mie.name = "random_key"`; after the arena and the
+    weights, so it is the last slot of mie_entry's `args`, which only kernel ABI 5 passes) and
+    erases the global. A module without the global is left alone. Errors: a private function
+    reading the global (run before outlining), or a cuda target (its entry takes device pointers,
+    and no device copy of the key is made yet).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {
   let summary = "Turn every mie.kernel into a private function and a call.";
   let description = [{

@@ -16,5 +16,6 @@ include "dialects/ms/IR/MsRecurrentOps.td"
 include "dialects/ms/IR/MsControlFlowOps.td"
 include "dialects/ms/IR/MsDynamicShapeOps.td"
 include "dialects/ms/IR/MsCompositeOps.td"
+include "dialects/ms/IR/MsRandomOps.td"
 
 #endif // MS_OPS_TD

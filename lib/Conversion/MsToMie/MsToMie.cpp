@@ -53,6 +53,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieRecurrentPatterns(converter, patterns);
     mstomie::populateMsToMieControlFlowPatterns(converter, patterns);
     mstomie::populateMsToMieDynamicShapePatterns(converter, patterns);
+    mstomie::populateMsToMieRandomPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -159,6 +159,7 @@ void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &pa
 void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieControlFlowPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieDynamicShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieRandomPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

@@ -198,6 +198,9 @@ void registerCompositeSignalOps(OnnxOpTable &table);
 void registerCompositeResizeOps(OnnxOpTable &table);
 /// Registers the handler of OnnxCompositeTextOps.cpp (TfIdfVectorizer).
 void registerCompositeTextOps(OnnxOpTable &table);
+/// Registers the handlers of OnnxCompositeRandomOps.cpp (RandomUniform, RandomNormal and their
+/// *Like forms, Bernoulli, Multinomial).
+void registerCompositeRandomOps(OnnxOpTable &table);
 
 } // namespace mlir::mie::onnx_import::composite
 

@@ -625,4 +625,5 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   registerCompositeSignalOps(table);
   registerCompositeResizeOps(table);
   registerCompositeTextOps(table);
+  registerCompositeRandomOps(table);
 }

@@ -194,37 +194,39 @@ LogicalResult importIdentity(NodeImporter &n) {
 }
 
 /// Dropout at inference (or training with ratio 0) is the identity; its optional mask output is all
-/// true.
+/// true. In training mode with another ratio it draws a random mask (importTrainingDropout).
 LogicalResult importDropout(NodeImporter &n) {
-  // Before opset 7 the mode is an attribute, training (random masks) by default.
-  if (n.opset() < 7 && n.getInt("is_test", 0) == 0)
-    return n.unsupportedFeature()
-           << "training mode (is_test = 0, opsets 1-6) is not supported: its output is random";
-  if (n.opset() >= 12 && n.hasInput(2)) {
-    FailureOr<const KnownTensor *> training = n.requireKnown(2, "training_mode");
-    if (failed(training))
+  bool training = false;
+  double ratio = 0.5; // ONNX's default
+  bool ratioKnown = true;
+  if (n.opset() < 7) {
+    // Before opset 7 the mode and the ratio are attributes, training by default.
+    training = n.getInt("is_test", 0) == 0;
+    ratio = n.getFloat("ratio", 0.5);
+  } else if (n.opset() >= 12 && n.hasInput(2)) {
+    FailureOr<const KnownTensor *> mode = n.requireKnown(2, "training_mode");
+    if (failed(mode))
       return failure();
-    // Training with a ratio of 0 drops nothing and scales by 1 / (1 - 0): the identity too, which
-    // is what exporters emit for attention dropout called without `training=` (torchvision's
-    // Swin Transformer).
-    if ((*training)->numElements() == 1 && (*training)->valueAt(0) != 0.0) {
-      const KnownTensor *ratio = nullptr; // absent: 0.5
-      if (n.hasInput(1)) {
-        FailureOr<const KnownTensor *> known = n.requireKnown(1, "ratio");
-        if (failed(known))
-          return failure();
-        ratio = *known;
-      }
-      if (!ratio || ratio->numElements() != 1 || ratio->valueAt(0) != 0.0)
-        return n.unsupportedFeature()
-               << "training mode with a ratio other than a constant 0 is not supported: its "
-                  "output is random";
+    training = (*mode)->numElements() == 1 && (*mode)->valueAt(0) != 0.0;
+    if (n.hasInput(1)) {
+      const KnownTensor *known = n.constantData(1);
+      ratioKnown = known != nullptr;
+      if (known)
+        ratio = known->numElements() == 1 ? known->valueAt(0) : -1.0;
     }
   }
+  if (n.hasFailed())
+    return failure();
+  // Opsets 10+ type the mask bool, earlier ones like the data.
+  Type maskType = n.opset() >= 10 ? Type(n.builder().getI1Type()) : n.inputType(0).getElementType();
+  // Training with a ratio of 0 drops nothing and scales by 1 / (1 - 0): the identity too, which
+  // is what exporters emit for attention dropout called without `training=` (torchvision's
+  // Swin Transformer).
+  if (training && !(ratioKnown && ratio == 0.0))
+    return importTrainingDropout(n, n.opset() >= 12 ? 1 : ~0u, ratio, maskType);
   n.forwardInput(0, 0);
   if (n.hasOutput(1))
-    n.setKnownOutput(1,
-                     KnownTensor::splatOf(n.inputType(0).getShape(), n.builder().getI1Type(), 1.0));
+    n.setKnownOutput(1, KnownTensor::splatOf(n.inputType(0).getShape(), maskType, 1.0));
   return success();
 }
 

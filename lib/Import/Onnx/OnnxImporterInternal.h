@@ -557,6 +557,12 @@ FailureOr<std::optional<SmallVector<int64_t>>> intsFromAttrOrInput(NodeImporter 
 /// is B reshaped to A's rank with ones around; without it the shapes must be equal.
 FailureOr<Value> legacyBinaryInput(NodeImporter &node, unsigned i);
 
+/// Dropout in training mode (OnnxCompositeRandomOps.cpp): drops each element with probability
+/// `ratio` (input `ratioInput` when present, else `defaultRatio`) and scales the kept ones by
+/// 1 / (1 - ratio); output 1, when asked for, is the mask of kept elements as `maskType`.
+LogicalResult importTrainingDropout(NodeImporter &node, unsigned ratioInput, double defaultRatio,
+                                    Type maskType);
+
 /// A 2-D ms.conv2d of `x` and `w` (plus the optional `bias`) with the node's Conv attributes
 /// (strides, pads / auto_pad, dilations, group, kernel_shape): Conv and the quantized convolutions
 /// (OnnxQuantOps.cpp) share it. Reports at the node.

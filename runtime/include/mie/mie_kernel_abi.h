@@ -16,14 +16,22 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 4
+#define MIE_KERNEL_ABI_VERSION 5
 /* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
    never calls the profile hook; version 1 and 2 code may lack the ABI table below; version 3 code reads no
    field past `profile` (cpu code may keep declaring 3: ABI 4 only added the GPU fields). */
 #define MIE_KERNEL_ABI_MIN_VERSION 1
 /* What cpu code declares: ABI 4 added only fields cpu code never reads, and declaring 3 keeps cpu packages
-   loadable by runtimes that predate ABI 4. cuda targets declare MIE_KERNEL_ABI_VERSION. */
+   loadable by runtimes that predate ABI 4. cuda targets declare 4. cpu code that draws random numbers
+   declares MIE_KERNEL_ABI_RANDOM_VERSION: it reads the random key slot of `args` (below), which
+   runtimes before ABI 5 do not pass. */
 #define MIE_KERNEL_ABI_CPU_VERSION 3
+#define MIE_KERNEL_ABI_RANDOM_VERSION 5
+
+/* Since ABI 5 the runtime passes, as the last slot of mie_entry's `args`, a pointer to the run's random
+   key: two uint64_t, the session's 64-bit Philox key (random at session creation, or
+   mie_session_set_random_seed's) and the number of runs before this one. Code that draws random numbers
+   (docs/random.md) takes it as its last entry argument; other code ignores the slot. */
 
 /* Since ABI 3 every cpu code object also exports, with default visibility, a read-only array of int64_t
    named MIE_ABI_SYMBOL: the facts its entry was compiled for. The runtime compares them with the manifest
@@ -161,7 +169,7 @@ typedef struct mie_kernel_env {
    int32_t mie_entry(const mie_kernel_env *env, void *const *args);
    args = [inputs in manifest order..., outputs in manifest order..., arena base (arena_bytes, 64-byte
    aligned, may be NULL when arena_bytes == 0), weights base (64-byte aligned, read-only, NULL when the
-   weights section is empty)]. Returns 0 on success; any other value is reported as a kernel failure.
+   weights section is empty), since ABI 5 the random key (two uint64_t, above)]. Returns 0 on success; any other value is reported as a kernel failure.
    For a cuda target every one of these pointers is a device pointer: the runtime copies the inputs to
    the device before the call and the outputs back after it, and synchronizes the stream. */
 typedef int32_t (*mie_entry_fn)(const mie_kernel_env *env, void *const *args);

@@ -266,6 +266,14 @@ MIE_RT_API mie_status mie_session_set_profiler(mie_session *session, mie_profile
    predating kernel ABI 2 or packages without the kernels' dead ranges (older compilers). */
 MIE_RT_API mie_status mie_session_set_poison_dead_buffers(mie_session *session, int enable);
 
+/* Random numbers (RandomUniform, RandomNormal, Bernoulli, Multinomial, Dropout in training mode;
+   docs/random.md): each session draws from its own key, taken from the OS's entropy when it is created,
+   and every run draws new numbers. Setting `seed` makes the session's following runs draw the same
+   numbers as any session given the same seed (and the same package) after the same number of runs,
+   whatever the thread count. Ops with their own ONNX `seed` draw from it instead of the session's key;
+   they too vary from run to run and restart here. A no-op for packages without random ops. */
+MIE_RT_API mie_status mie_session_set_random_seed(mie_session *session, uint64_t seed);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -507,4 +507,11 @@ mie_status mie_session_set_poison_dead_buffers(mie_session *session, int enable)
   return MIE_OK;
 }
 
+mie_status mie_session_set_random_seed(mie_session *session, uint64_t seed) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_set_random_seed", "session");
+  session->session->set_random_seed(seed);
+  return MIE_OK;
+}
+
 }  // extern "C"

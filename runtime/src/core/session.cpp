@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cstddef>
 #include <cstdlib>
+#include <random>
 
 #include "../cpu/host_cpu.h"
 #include "abi_table.h"
@@ -33,7 +34,7 @@ static_assert(sizeof(mie_gpu_api) == 56, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
                   sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
               "mie_gpu_modules layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 4, "update the static_asserts with the ABI");
+static_assert(MIE_KERNEL_ABI_VERSION == 5, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -295,7 +296,12 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   const auto &m = pkg->manifest();
   size_t dynamic_outputs = 0;
   for (const TensorDesc &t : m.outputs) dynamic_outputs += t.dynamic_dims.empty() ? 0 : 1;
-  s->args_.assign(m.inputs.size() + m.outputs.size() + dynamic_outputs + 2, nullptr);
+  s->args_.assign(m.inputs.size() + m.outputs.size() + dynamic_outputs + 3, nullptr);
+  // A fresh key per session (std::random_device reads the OS's entropy): two sessions, or two processes,
+  // draw different numbers unless a seed is set.
+  std::random_device entropy;
+  s->random_key_[0] = (uint64_t(entropy()) << 32) ^ uint64_t(entropy());
+  s->random_key_[1] = 0;
   *out = std::move(s);
   return MIE_OK;
 }
@@ -453,10 +459,12 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     if (!m.outputs[i].dynamic_dims.empty()) args_[k++] = extents_.data() + e;
   args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
+  args_[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
   if (poison_ && arena_.data()) std::memset(arena_.data(), 0xFF, size_t(target_->arena_bytes));
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());
   last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);
+  ++random_key_[1];
   if (rc != 0) {
     *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
     return MIE_ERR_KERNEL;

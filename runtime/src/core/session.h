@@ -55,6 +55,12 @@ class Session {
   const TargetDesc &target() const { return *target_; }
   const cuda::CudaSession *gpu() const { return gpu_.get(); }
   const std::string &device() const { return device_; }  // "cpu" or the CUDA device (mie_session_device)
+  // Restarts the random numbers of the code (docs/random.md): key `seed`, run counter 0.
+  void set_random_seed(uint64_t seed) {
+    std::lock_guard<std::mutex> lock(run_mu_);
+    random_key_[0] = seed;
+    random_key_[1] = 0;
+  }
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
   // The shape of output `index` after the last successful run: the manifest's shape with each
   // data-dependent dim replaced by the extent the code reported (the manifest's shape before any run).
@@ -82,6 +88,7 @@ class Session {
   // to the dense layout of its real shape.
   mie_status finish_dynamic_outputs(void *const *outputs, std::string *error);
   std::vector<void *> args_;  // reused by every run: no allocation on the run path
+  uint64_t random_key_[2] = {0, 0};  // the random key slot of args_ (ABI 5): Philox key, runs so far
   std::vector<int64_t> extents_;  // one per data-dependent dim of the outputs, in output order
   std::vector<std::vector<int64_t>> output_shapes_;
   std::mutex run_mu_;

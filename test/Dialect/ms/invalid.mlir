@@ -2053,3 +2053,44 @@ func.func @pool_rank(%x: tensor<2x5x6xf32>) {
   %0 = ms.avg_pool %x {kernel = array<i64: 2>} : (tensor<2x5x6xf32>) -> tensor<2x5x5xf32>
   return
 }
+
+// -----
+
+func.func @random_uniform_bounds() {
+  // expected-error @+1 {{'ms.random_uniform' op expects finite bounds with low <= high, got [2.000000e+00, 1.000000e+00)}}
+  %0 = ms.random_uniform {shape = array<i64: 2>, element_type = f32, low = 2.0, high = 1.0, stream = 0} : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @random_uniform_type() {
+  // expected-error @+1 {{'ms.random_uniform' op expects element_type f16, bf16, f32 or f64, got 'i32'}}
+  %0 = ms.random_uniform {shape = array<i64: 2>, element_type = i32, stream = 0} : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @random_uniform_result() {
+  // expected-error @+2 {{'ms.random_uniform' op inferred type(s) 'tensor<2xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @+1 {{'ms.random_uniform' op failed to infer returned types}}
+  %0 = ms.random_uniform {shape = array<i64: 2>, element_type = f32, stream = 0} : tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @random_normal_shape() {
+  // expected-error @+1 {{'ms.random_normal' op expects a static shape of extents >= 0}}
+  %0 = ms.random_normal {shape = array<i64: -1>, element_type = f32, stream = 0} : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @random_normal_scale() {
+  // expected-error @+1 {{'ms.random_normal' op expects a finite mean and scale, got 0.000000e+00 and INF}}
+  %0 = ms.random_normal {shape = array<i64: 2>, element_type = f32, scale = 0x7FF0000000000000 : f64, stream = 0} : tensor<2xf32>
+  return
+}

@@ -743,3 +743,16 @@ func.func @pools_3d(%x: tensor<1x2x5x6x6xf32>) -> (tensor<1x2x3x3x3xf32>, tensor
       : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>
   return %0, %1 : tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @random
+func.func @random() -> (tensor<2x3xf32>, tensor<4xf64>, tensor<f16>) {
+  // CHECK: ms.random_uniform {element_type = f32, high = 2.000000e+00 : f64, low = -1.000000e+00 : f64, shape = array<i64: 2, 3>, stream = 0 : i64} : tensor<2x3xf32>
+  %0 = ms.random_uniform {shape = array<i64: 2, 3>, element_type = f32, low = -1.0, high = 2.0, stream = 0} : tensor<2x3xf32>
+  // CHECK: ms.random_normal {element_type = f64, mean = 1.000000e+00 : f64, scale = 5.000000e-01 : f64, seed = 3.000000e+00 : f64, shape = array<i64: 4>, stream = 1 : i64} : tensor<4xf64>
+  %1 = ms.random_normal {shape = array<i64: 4>, element_type = f64, mean = 1.0, scale = 0.5, seed = 3.0, stream = 1} : tensor<4xf64>
+  // CHECK: ms.random_uniform {element_type = f16, shape = array<i64>, stream = 2 : i64} : tensor<f16>
+  %2 = ms.random_uniform {shape = array<i64>, element_type = f16, stream = 2} : tensor<f16>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<4xf64>, tensor<f16>
+}

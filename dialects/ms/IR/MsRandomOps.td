@@ -1,0 +1,59 @@
+//===- MsRandomOps.td - random number generation -------------*- tablegen -*-===//
+//
+// Tensors of random numbers (ONNX RandomUniform, RandomNormal and their *Like forms; Bernoulli,
+// Multinomial and Dropout in training mode are built on them). Each op draws from a counter-based
+// generator (Philox-4x32-10) keyed by the run: the runtime hands every run a 64-bit key and a run
+// counter (docs/random.md), so two runs draw different numbers, and a session given a seed
+// (mie_session_set_random_seed) draws the same sequence again. `stream` tells the ops of one model
+// apart (the importer numbers them), which is why two ops with the same attributes are never merged;
+// within one run an op is a pure function of its attributes, and so marked Pure. An op with `seed`
+// ignores the session's key and uses the seed instead (ONNX: the same seed, the same numbers), still
+// varied by the run counter, as onnxruntime's seeded generators advance from run to run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RANDOM_OPS_TD
+#define MS_RANDOM_OPS_TD
+
+include "dialects/ms/IR/MsBase.td"
+
+class Ms_RandomOp<string mnemonic> : Ms_InferredOp<mnemonic> {
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Ms_RandomUniformOp : Ms_RandomOp<"random_uniform"> {
+  let summary = "A tensor of numbers drawn uniformly from [low, high).";
+  let description = [{
+    ONNX RandomUniform(Like): every element is `low + (high - low) * u` with `u` uniform in [0, 1)
+    (24 random bits for f32, f16 and bf16, 53 for f64).
+
+    Example:
+    ```mlir
+    %u = ms.random_uniform {shape = array<i64: 2, 3>, element_type = f32, low = 0.0, high = 1.0,
+                            stream = 0} : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$element_type,
+                   DefaultValuedAttr<F64Attr, "0.0">:$low, DefaultValuedAttr<F64Attr, "1.0">:$high,
+                   OptionalAttr<F64Attr>:$seed, I64Attr:$stream);
+}
+
+def Ms_RandomNormalOp : Ms_RandomOp<"random_normal"> {
+  let summary = "A tensor of numbers drawn from the normal distribution N(mean, scale^2).";
+  let description = [{
+    ONNX RandomNormal(Like): every element is `mean + scale * z` with `z` standard normal (the
+    Box-Muller transform of two uniform draws).
+
+    Example:
+    ```mlir
+    %z = ms.random_normal {shape = array<i64: 4>, element_type = f32, mean = 0.0, scale = 1.0,
+                           seed = 5.0, stream = 1} : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$element_type,
+                   DefaultValuedAttr<F64Attr, "0.0">:$mean, DefaultValuedAttr<F64Attr, "1.0">:$scale,
+                   OptionalAttr<F64Attr>:$seed, I64Attr:$stream);
+}
+
+#endif // MS_RANDOM_OPS_TD

@@ -1,0 +1,216 @@
+//===- MsToMieRandom.cpp - ms.random_* -> Philox kernels ------------------===//
+//
+// Every element of a random tensor is a function of its linear index: Philox-4x32-10 (Salmon et
+// al., "Parallel random numbers: as easy as 1, 2, 3", SC'11; the generator of cuRAND, JAX and
+// PyTorch's CUDA backend) encrypts the counter (index, stream, run) under the 64-bit key, and the
+// four 32-bit words it returns make one uniform or normal number. So the kernel is an ordinary
+// parallel linalg.generic: no state, no sequential dependence, the same numbers on any thread
+// count.
+//
+// The key and the run counter come from the runtime (docs/random.md): the kernel reads them from a
+// two-word buffer, the memref.global @mie_random_key, which mie-bind-random-key turns into an entry
+// argument that the runtime fills before every run. An op with a `seed` keys Philox with the seed
+// instead of the session's key.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::mstomie;
+
+namespace {
+
+constexpr StringLiteral kRandomKeyGlobal = "mie_random_key";
+
+/// splitmix64's finalizer: spreads a seed's bits over the whole 64-bit key.
+uint64_t mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// The run's key buffer (memref<2xi64>: key, run counter): a get of the module's one
+/// @mie_random_key global, created on first use.
+Value randomKeyBuffer(ConversionPatternRewriter &rewriter, Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto type = MemRefType::get({2}, rewriter.getI64Type());
+  if (!module.lookupSymbol<memref::GlobalOp>(kRandomKeyGlobal)) {
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    memref::GlobalOp::create(top, op->getLoc(), kRandomKeyGlobal, top.getStringAttr("private"),
+                             type, Attribute(), /*constant=*/false, top.getI64IntegerAttr(16));
+  }
+  return memref::GetGlobalOp::create(rewriter, op->getLoc(), type, kRandomKeyGlobal);
+}
+
+/// Scalar integer arithmetic inside the kernel body.
+struct Bits {
+  OpBuilder &b;
+  Location loc;
+  Value i32(uint32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(b.getI32Type(), APInt(32, v)));
+  }
+  Value i64(uint64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(b.getI64Type(), APInt(64, v)));
+  }
+  Value low32(Value v) { return arith::TruncIOp::create(b, loc, b.getI32Type(), v); }
+  Value high32(Value v) { return low32(arith::ShRUIOp::create(b, loc, v, i64(32))); }
+  Value xori(Value a, Value c) { return arith::XOrIOp::create(b, loc, a, c); }
+  Value addi(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+};
+
+/// Philox-4x32-10 of counter `c` under key (k0, k1): the four random words.
+std::array<Value, 4> philox(Bits &x, std::array<Value, 4> c, Value k0, Value k1) {
+  Value m0 = x.i32(0xD2511F53), m1 = x.i32(0xCD9E8D57);
+  Value w0 = x.i32(0x9E3779B9), w1 = x.i32(0xBB67AE85);
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 = x.addi(k0, w0);
+      k1 = x.addi(k1, w1);
+    }
+    auto p0 = arith::MulUIExtendedOp::create(x.b, x.loc, m0, c[0]);
+    auto p1 = arith::MulUIExtendedOp::create(x.b, x.loc, m1, c[2]);
+    c = {x.xori(x.xori(p1.getHigh(), c[1]), k0), p1.getLow(),
+         x.xori(x.xori(p0.getHigh(), c[3]), k1), p0.getLow()};
+  }
+  return c;
+}
+
+/// A uniform float in [0, 1) of type `t` from random words: the top 24 bits of one word (f32), or
+/// 53 bits of two (f64). With `open`, in (0, 1] instead (a logarithm's argument).
+Value unitFloat(Bits &x, FloatType t, Value hi, Value lo, bool open) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  if (t.isF64()) {
+    Value wide = arith::OrIOp::create(
+        b, loc,
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), hi),
+                              x.i64(32)),
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), lo));
+    Value bits = arith::ShRUIOp::create(b, loc, wide, x.i64(11));
+    if (open)
+      bits = x.addi(bits, x.i64(1));
+    Value f = arith::UIToFPOp::create(b, loc, t, bits);
+    return arith::MulFOp::create(b, loc, f,
+                                 arith::ConstantFloatOp::create(b, loc, t, APFloat(0x1p-53)));
+  }
+  Value bits = arith::ShRUIOp::create(b, loc, hi, x.i32(8));
+  if (open)
+    bits = x.addi(bits, x.i32(1));
+  Value f = arith::UIToFPOp::create(b, loc, t, bits);
+  return arith::MulFOp::create(b, loc, f,
+                               arith::ConstantFloatOp::create(b, loc, t, APFloat(0x1p-24f)));
+}
+
+/// The kernel of one random op: `compute(words, computeType)` turns the element's four random
+/// words into its value in `computeType` (f64 for f64 results, else f32), rounded to the result's
+/// element type afterwards.
+template <typename OpTy>
+struct RandomToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value out = allocBuffer(rewriter, loc, type);
+    Value keys = randomKeyBuffer(rewriter, op);
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> strides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+    std::optional<uint64_t> seededKey;
+    if (std::optional<APFloat> seed = op.getSeed()) {
+      double value = seed->convertToDouble();
+      uint64_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      seededKey = mix64(bits);
+    }
+    uint32_t stream = uint32_t(op.getStream());
+    Type elementType = type.getElementType();
+    FloatType computeType = elementType.isF64() ? FloatType(Float64Type::get(op.getContext()))
+                                                : FloatType(Float32Type::get(op.getContext()));
+    KernelOp::create(
+        rewriter, loc, OpTy::getOperationName().drop_front(3), ValueRange{keys}, out,
+        [&](OpBuilder &kb, Location kl, ValueRange args) {
+          MLIRContext *ctx = kb.getContext();
+          // The key buffer is read twice, element 0 (key) and 1 (run counter), by every element.
+          AffineMap keyMap = AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx));
+          AffineMap runMap = AffineMap::get(rank, 0, getAffineConstantExpr(1, ctx));
+          SmallVector<AffineMap> maps = {keyMap, runMap,
+                                         AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+          linalg::GenericOp::create(
+              kb, kl, ValueRange{args[0], args[0]}, args[1], maps, iters,
+              [&](OpBuilder &gb, Location gl, ValueRange e) {
+                Bits x{gb, gl};
+                Value linear = arith::ConstantIndexOp::create(gb, gl, 0);
+                for (int64_t d = 0; d < rank; ++d) {
+                  Value i = linalg::IndexOp::create(gb, gl, d);
+                  Value scaled = arith::MulIOp::create(
+                      gb, gl, i, arith::ConstantIndexOp::create(gb, gl, strides[d]));
+                  linear = arith::AddIOp::create(gb, gl, linear, scaled);
+                }
+                Value index = arith::IndexCastUIOp::create(gb, gl, gb.getI64Type(), linear);
+                Value key = seededKey ? x.i64(*seededKey) : e[0];
+                Value run = e[1];
+                std::array<Value, 4> counter = {x.low32(index), x.high32(index),
+                                                x.xori(x.i32(stream), x.high32(run)), x.low32(run)};
+                std::array<Value, 4> words = philox(x, counter, x.low32(key), x.high32(key));
+                Value value = compute(op, x, words, computeType);
+                if (value.getType() != elementType)
+                  value = arith::TruncFOp::create(gb, gl, elementType, value);
+                linalg::YieldOp::create(gb, gl, value);
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+
+  static Value compute(ms::RandomUniformOp op, Bits &x, std::array<Value, 4> w, FloatType t) {
+    Value u = unitFloat(x, t, w[0], w[1], /*open=*/false);
+    double low = op.getLow().convertToDouble(), high = op.getHigh().convertToDouble();
+    Value width = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(high - low));
+    Value base = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(low));
+    if (t.isF32()) {
+      width = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(float(high - low)));
+      base = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(float(low)));
+    }
+    return math::FmaOp::create(x.b, x.loc, u, width, base);
+  }
+
+  /// Box-Muller: sqrt(-2 ln u1) cos(2 pi u2) with u1 in (0, 1], u2 in [0, 1).
+  static Value compute(ms::RandomNormalOp op, Bits &x, std::array<Value, 4> w, FloatType t) {
+    OpBuilder &b = x.b;
+    Location loc = x.loc;
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantFloatOp::create(b, loc, t, t.isF32() ? APFloat(float(v)) : APFloat(v));
+    };
+    Value u1 = unitFloat(x, t, w[0], w[1], /*open=*/true);
+    Value u2 = unitFloat(x, t, w[2], w[3], /*open=*/false);
+    Value radius = math::SqrtOp::create(
+        b, loc, arith::MulFOp::create(b, loc, constant(-2.0), math::LogOp::create(b, loc, u1)));
+    Value angle = arith::MulFOp::create(b, loc, u2, constant(2.0 * llvm::numbers::pi));
+    Value z = arith::MulFOp::create(b, loc, radius, math::CosOp::create(b, loc, angle));
+    return math::FmaOp::create(b, loc, z, constant(op.getScale().convertToDouble()),
+                               constant(op.getMean().convertToDouble()));
+  }
+};
+
+} // namespace
+
+void mstomie::populateMsToMieRandomPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<RandomToKernel<ms::RandomUniformOp>, RandomToKernel<ms::RandomNormalOp>>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,251 @@
+//===- OnnxCompositeRandomOps.cpp - random ops out of ms.random_* ---------===//
+//
+// RandomUniform, RandomNormal and their *Like forms map to ms.random_uniform / ms.random_normal;
+// Bernoulli, Multinomial and Dropout in training mode are built on a uniform draw:
+//   Bernoulli(p)      = cast(u < p)
+//   Multinomial(x)    = the number of cumulative probabilities (softmax of each row, summed along
+//                       it) at or below u * total: the class whose interval holds the draw
+//   Dropout(x, ratio) = where(u >= ratio, x / (1 - ratio), 0), mask = u >= ratio
+// Every op gets its own `stream` (docs/random.md): the ms.random_* ops already in the module are
+// counted, so no two ops of one model draw the same numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxCompositeBuilder.h"
+
+using namespace mlir;
+using namespace mlir::mie::onnx_import;
+using namespace mlir::mie::onnx_import::composite;
+
+namespace {
+
+/// The next stream number of the module being imported: one past the largest in use.
+int64_t nextStream(NodeImporter &n) {
+  Operation *top = n.builder().getInsertionBlock()->getParentOp();
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  int64_t next = 0;
+  top->walk([&](Operation *op) {
+    if (auto uniform = dyn_cast<ms::RandomUniformOp>(op))
+      next = std::max<int64_t>(next, uniform.getStream() + 1);
+    else if (auto normal = dyn_cast<ms::RandomNormalOp>(op))
+      next = std::max<int64_t>(next, normal.getStream() + 1);
+  });
+  return next;
+}
+
+/// Random ops are refused in Loop and Scan bodies: the body is one region run once per iteration,
+/// and its draws, keyed by the run alone, would repeat every iteration.
+LogicalResult checkNotInLoopBody(NodeImporter &n) {
+  for (Operation *op = n.builder().getInsertionBlock()->getParentOp(); op; op = op->getParentOp())
+    if (isa<ms::LoopOp, ms::ScanOp>(op))
+      return n.unsupportedFeature()
+             << "random numbers inside a " << (isa<ms::LoopOp>(op) ? "Loop" : "Scan")
+             << " body are not supported: every iteration would draw the same numbers";
+  return success();
+}
+
+/// The ONNX `seed` attribute, when present: a float of the Random* ops and Bernoulli, an int of
+/// Dropout.
+std::optional<double> seedAttr(NodeImporter &n) {
+  if (!n.hasAttr("seed"))
+    return std::nullopt;
+  if (n.node().attributes.lookup("seed").kind == OnnxAttribute::Kind::Int)
+    return double(n.getInt("seed", 0));
+  return n.getFloat("seed", 0.0);
+}
+
+/// A float element type from the `dtype` attribute, else `fallback` (null: FLOAT, ONNX's default
+/// for the ops without an input). Reports a non-float one.
+FailureOr<Type> floatDtype(NodeImporter &n, Type fallback) {
+  Type type = fallback ? fallback : Float32Type::get(n.context());
+  if (n.hasAttr("dtype")) {
+    int64_t dtype = n.getInt("dtype", 1);
+    if (n.hasFailed())
+      return failure();
+    type = elementTypeFor(n.context(), dtype);
+    if (!type)
+      return n.error() << "dtype " << dataTypeName(dtype) << " is not supported";
+  }
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
+    return n.error() << "random numbers of element type " << type
+                     << " are not supported (float16, bfloat16, float or double)";
+  return type;
+}
+
+/// The type of the uniform draws compared with probabilities of `type`: f32 for f16 and bf16, whose
+/// rounding would turn draws just below 1 into 1 (a probability of 1 would then miss).
+Type drawTypeFor(Type type) { return type.isF64() ? type : Float32Type::get(type.getContext()); }
+
+/// A uniform draw in [low, high) of `shape` and `elementType` with the node's seed.
+FailureOr<Value> uniform(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double low,
+                         double high) {
+  if (failed(checkNotInLoopBody(n)))
+    return failure();
+  std::optional<double> seed = seedAttr(n);
+  if (n.hasFailed())
+    return failure();
+  OpBuilder &b = n.builder();
+  return n.create<ms::RandomUniformOp>(b.getDenseI64ArrayAttr(shape), TypeAttr::get(elementType),
+                                       b.getF64FloatAttr(low), b.getF64FloatAttr(high),
+                                       seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+                                       b.getI64IntegerAttr(nextStream(n)));
+}
+
+/// The output shape of RandomUniform / RandomNormal (`shape` attribute) or of their *Like forms
+/// (the input's).
+FailureOr<SmallVector<int64_t>> randomShape(NodeImporter &n, bool like) {
+  if (like)
+    return SmallVector<int64_t>(n.inputType(0).getShape());
+  std::optional<SmallVector<int64_t>> shape = n.getInts("shape");
+  if (n.hasFailed())
+    return failure();
+  if (!shape)
+    return n.error() << "attribute 'shape' is required";
+  for (int64_t d : *shape)
+    if (d < 0)
+      return n.error() << "attribute 'shape' has a negative extent: " << listToString(*shape);
+  return *shape;
+}
+
+template <bool Like>
+LogicalResult importRandomUniform(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = randomShape(n, Like);
+  FailureOr<Type> type = floatDtype(n, Like ? n.inputType(0).getElementType() : Type());
+  if (failed(shape) || failed(type))
+    return failure();
+  double low = n.getFloat("low", 0.0), high = n.getFloat("high", 1.0);
+  if (n.hasFailed())
+    return failure();
+  FailureOr<Value> result = uniform(n, *shape, *type, low, high);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+template <bool Like>
+LogicalResult importRandomNormal(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = randomShape(n, Like);
+  FailureOr<Type> type = floatDtype(n, Like ? n.inputType(0).getElementType() : Type());
+  if (failed(shape) || failed(type) || failed(checkNotInLoopBody(n)))
+    return failure();
+  double mean = n.getFloat("mean", 0.0), scale = n.getFloat("scale", 1.0);
+  std::optional<double> seed = seedAttr(n);
+  if (n.hasFailed())
+    return failure();
+  OpBuilder &b = n.builder();
+  FailureOr<Value> result = n.create<ms::RandomNormalOp>(
+      b.getDenseI64ArrayAttr(*shape), TypeAttr::get(*type), b.getF64FloatAttr(mean),
+      b.getF64FloatAttr(scale), seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+      b.getI64IntegerAttr(nextStream(n)));
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+/// Bernoulli(p): 1 with probability p, drawn per element, in `dtype` (the input's by default).
+LogicalResult importBernoulli(NodeImporter &n) {
+  RankedTensorType type = n.inputType(0);
+  if (!isa<FloatType>(type.getElementType()))
+    return n.error() << "expects float probabilities, got " << type;
+  Type resultType = type.getElementType();
+  if (n.hasAttr("dtype")) {
+    int64_t dtype = n.getInt("dtype", 1);
+    if (n.hasFailed())
+      return failure();
+    resultType = elementTypeFor(n.context(), dtype);
+    if (!resultType)
+      return n.error() << "dtype " << dataTypeName(dtype) << " is not supported";
+  }
+  Type drawType = drawTypeFor(type.getElementType());
+  FailureOr<Value> u = uniform(n, type.getShape(), drawType, 0.0, 1.0);
+  if (failed(u))
+    return failure();
+  Ops o(n);
+  Value hit = o.compare(ms::ComparePredicate::lt, *u, o.cast(o.in(0), drawType));
+  return finish(n, o, o.cast(hit, resultType));
+}
+
+/// Multinomial(x): `sample_size` class indices per row of the [batch, classes] unnormalized log
+/// probabilities x. A draw t = u * total (u uniform in [0, 1)) picks the class whose interval
+/// [cdf[j - 1], cdf[j]) holds it: the number of cumulative sums at or below t, clamped to the last
+/// class against rounding (a zero-probability class has an empty interval and is never picked).
+LogicalResult importMultinomial(NodeImporter &n) {
+  RankedTensorType type = n.inputType(0);
+  if (type.getRank() != 2 || !isa<FloatType>(type.getElementType()))
+    return n.error() << "expects float log-probabilities of shape [batch, classes], got " << type;
+  int64_t samples = n.getInt("sample_size", 1), dtype = n.getInt("dtype", 6);
+  if (n.hasFailed())
+    return failure();
+  if (samples < 1)
+    return n.error() << "sample_size must be at least 1, got " << samples;
+  if (dtype != 6 && dtype != 7)
+    return n.error() << "dtype must be int32 or int64, got " << dataTypeName(dtype);
+  int64_t batch = type.getDimSize(0), classes = type.getDimSize(1);
+  if (classes < 1)
+    return n.error() << "expects at least one class, got " << type;
+  Type floatType = type.getElementType();
+  FailureOr<Value> u = uniform(n, {batch, samples}, floatType, 0.0, 1.0);
+  if (failed(u))
+    return failure();
+  Ops o(n);
+  Type i32 = IntegerType::get(n.context(), 32);
+  Value x = o.in(0);
+  Value shifted = o.sub(x, o.reduce<ms::ReduceMaxOp>(x, {1}, /*keepDims=*/true));
+  Value p = o.op<ms::ExpOp>(shifted);
+  Value axis = o.constant(KnownTensor::fromInts({}, IntegerType::get(n.context(), 64), {1}));
+  Value cdf = o.op<ms::CumSumOp>(p, axis, /*exclusive=*/false, /*reverse=*/false);
+  Value total = o.slice(cdf, {0, classes - 1}, {batch, 1}, {1, 1});
+  Value t = o.reshape(o.mul(*u, total), {batch, samples, 1});
+  Value below = o.compare(ms::ComparePredicate::le, o.reshape(cdf, {batch, 1, classes}), t);
+  Value count = o.reduce<ms::ReduceSumOp>(o.cast(below, i32), {2}, /*keepDims=*/false);
+  Value index = o.op<ms::MinOp>(count, o.scalar(i32, double(classes - 1)));
+  return finish(n, o, o.cast(index, elementTypeFor(n.context(), dtype)));
+}
+
+} // namespace
+
+LogicalResult mlir::mie::onnx_import::importTrainingDropout(NodeImporter &n, unsigned ratioInput,
+                                                            double defaultRatio, Type maskType) {
+  RankedTensorType type = n.inputType(0);
+  if (!isa<FloatType>(type.getElementType()))
+    return n.error() << "expects a float input in training mode, got " << type;
+  if (const KnownTensor *known = n.hasInput(ratioInput) ? n.constantData(ratioInput) : nullptr) {
+    if (known->numElements() != 1)
+      return n.error() << "ratio must be one value, got " << known->type;
+    if (double r = known->valueAt(0); !(r >= 0.0 && r < 1.0))
+      return n.error() << "ratio must be in [0, 1), got " << r;
+  } else if (!n.hasInput(ratioInput) && !(defaultRatio >= 0.0 && defaultRatio < 1.0)) {
+    return n.error() << "ratio must be in [0, 1), got " << defaultRatio;
+  }
+  Type elementType = type.getElementType(), drawType = drawTypeFor(elementType);
+  FailureOr<Value> u = uniform(n, type.getShape(), drawType, 0.0, 1.0);
+  if (failed(u))
+    return failure();
+  Ops o(n);
+  Value ratio = n.hasInput(ratioInput) ? o.cast(o.in(ratioInput), drawType)
+                                       : o.scalar(drawType, defaultRatio);
+  if (!o.failed() && typeOf(ratio).getRank() != 0)
+    ratio = o.reshape(ratio, {});
+  Value keep = o.compare(ms::ComparePredicate::ge, *u, ratio);
+  Value one = o.scalar(drawType, 1.0);
+  Value scale = o.cast(o.div(one, o.sub(one, ratio)), elementType);
+  Value result = o.where(keep, o.mul(o.in(0), scale), o.scalar(elementType, 0.0));
+  if (o.failed())
+    return failure();
+  n.setOutput(0, result);
+  if (n.hasOutput(1))
+    n.setOutput(1, o.cast(keep, maskType));
+  return success();
+}
+
+void mlir::mie::onnx_import::composite::registerCompositeRandomOps(OnnxOpTable &table) {
+  table["RandomUniform"] = {importRandomUniform<false>, 0, 0, 1};
+  table["RandomUniformLike"] = {importRandomUniform<true>, 1, 1, 1};
+  table["RandomNormal"] = {importRandomNormal<false>, 0, 0, 1};
+  table["RandomNormalLike"] = {importRandomNormal<true>, 1, 1, 1};
+  table["Bernoulli"] = {importBernoulli, 1, 1, 15};
+  table["Multinomial"] = {importMultinomial, 1, 1, 7};
+}
