@@ -558,7 +558,7 @@ def mixed_errors():
     return model([node("ImageDecoder", ["input"], ["a"], name="decode"),
                   node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
                   node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
-                  node("Multinomial", ["input"], ["d"], name="multinomial")],
+                  node("ImageDecoder", ["image"], ["d"], name="decode2")],
                  [vi("input", [4]), vi("shape", [1], I64), vi("image", [1, 1, 4, 4])],
                  [vi(n, None) for n in "abcd"], [init("w", weights(rng, 1, 1, 3, 3))])
 
