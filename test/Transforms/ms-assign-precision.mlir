@@ -336,3 +336,17 @@ func.func @control_flow_stays_f32(%c: tensor<i1>, %a: tensor<4xf32>, %b: tensor<
   %r = ms.relu %0 : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Random draws stay f32 (their element type is an attribute; Bernoulli and Dropout compare them
+// with probabilities): the mul that consumes one is reduced with the draw rounded.
+// BF16-LABEL: func.func @random_stays_f32
+// BF16: %[[U:.+]] = ms.random_uniform {element_type = f32, shape = array<i64: 4>, stream = 0 : i64} : tensor<4xf32>
+// BF16: %[[C:.+]] = ms.cast %[[U]] : tensor<4xf32> to tensor<4xbf16>
+// BF16: ms.mul %{{.+}}, %[[C]] : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+func.func @random_stays_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %u = ms.random_uniform {shape = array<i64: 4>, element_type = f32, stream = 0} : tensor<4xf32>
+  %m = ms.mul %x, %u : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %m : tensor<4xf32>
+}

@@ -436,6 +436,10 @@ bool Assigner::decideReduced(Operation *op) {
   // values or move boxes across the IoU threshold, so they answer for the f32 values.
   if (isa<UniqueOp, NonMaxSuppressionOp>(op))
     return false;
+  // Random draws fix their type in an attribute, and those compared with probabilities (Bernoulli,
+  // Dropout's mask) want f32's 24 random bits; their consumers take them rounded.
+  if (isa<RandomUniformOp, RandomNormalOp>(op))
+    return false;
   switch (config.policy) {
   case PrecisionPolicy::FP32:
     return false;

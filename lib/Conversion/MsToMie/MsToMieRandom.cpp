@@ -92,25 +92,20 @@ std::array<Value, 4> philox(Bits &x, std::array<Value, 4> c, Value k0, Value k1)
 Value unitFloat(Bits &x, FloatType t, Value hi, Value lo, bool open) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
-  if (t.isF64()) {
-    Value wide = arith::OrIOp::create(
-        b, loc,
-        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), hi),
-                              x.i64(32)),
-        arith::ExtUIOp::create(b, loc, b.getI64Type(), lo));
-    Value bits = arith::ShRUIOp::create(b, loc, wide, x.i64(11));
-    if (open)
-      bits = x.addi(bits, x.i64(1));
-    Value f = arith::UIToFPOp::create(b, loc, t, bits);
-    return arith::MulFOp::create(b, loc, f,
-                                 arith::ConstantFloatOp::create(b, loc, t, APFloat(0x1p-53)));
-  }
-  Value bits = arith::ShRUIOp::create(b, loc, hi, x.i32(8));
+  bool wide = t.isF64();
+  Value bits =
+      wide ? arith::OrIOp::create(
+                 b, loc,
+                 arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), hi),
+                                       x.i64(32)),
+                 arith::ExtUIOp::create(b, loc, b.getI64Type(), lo))
+           : hi;
+  bits = arith::ShRUIOp::create(b, loc, bits, wide ? x.i64(11) : x.i32(8));
   if (open)
-    bits = x.addi(bits, x.i32(1));
+    bits = x.addi(bits, wide ? x.i64(1) : x.i32(1));
   Value f = arith::UIToFPOp::create(b, loc, t, bits);
-  return arith::MulFOp::create(b, loc, f,
-                               arith::ConstantFloatOp::create(b, loc, t, APFloat(0x1p-24f)));
+  APFloat scale = wide ? APFloat(0x1p-53) : APFloat(0x1p-24f);
+  return arith::MulFOp::create(b, loc, f, arith::ConstantFloatOp::create(b, loc, t, scale));
 }
 
 /// The kernel of one random op: `compute(words, computeType)` turns the element's four random

@@ -55,18 +55,26 @@ std::optional<double> seedAttr(NodeImporter &n) {
   return n.getFloat("seed", 0.0);
 }
 
+/// The element type the `dtype` attribute names, else `fallback`.
+FailureOr<Type> dtypeAttr(NodeImporter &n, Type fallback) {
+  if (!n.hasAttr("dtype"))
+    return fallback;
+  int64_t dtype = n.getInt("dtype", 1);
+  if (n.hasFailed())
+    return failure();
+  Type type = elementTypeFor(n.context(), dtype);
+  if (!type)
+    return n.error() << "dtype " << dataTypeName(dtype) << " is not supported";
+  return type;
+}
+
 /// A float element type from the `dtype` attribute, else `fallback` (null: FLOAT, ONNX's default
 /// for the ops without an input). Reports a non-float one.
 FailureOr<Type> floatDtype(NodeImporter &n, Type fallback) {
-  Type type = fallback ? fallback : Float32Type::get(n.context());
-  if (n.hasAttr("dtype")) {
-    int64_t dtype = n.getInt("dtype", 1);
-    if (n.hasFailed())
-      return failure();
-    type = elementTypeFor(n.context(), dtype);
-    if (!type)
-      return n.error() << "dtype " << dataTypeName(dtype) << " is not supported";
-  }
+  FailureOr<Type> dtype = dtypeAttr(n, fallback ? fallback : Float32Type::get(n.context()));
+  if (failed(dtype))
+    return failure();
+  Type type = *dtype;
   if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
     return n.error() << "random numbers of element type " << type
                      << " are not supported (float16, bfloat16, float or double)";
@@ -150,22 +158,16 @@ LogicalResult importBernoulli(NodeImporter &n) {
   RankedTensorType type = n.inputType(0);
   if (!isa<FloatType>(type.getElementType()))
     return n.error() << "expects float probabilities, got " << type;
-  Type resultType = type.getElementType();
-  if (n.hasAttr("dtype")) {
-    int64_t dtype = n.getInt("dtype", 1);
-    if (n.hasFailed())
-      return failure();
-    resultType = elementTypeFor(n.context(), dtype);
-    if (!resultType)
-      return n.error() << "dtype " << dataTypeName(dtype) << " is not supported";
-  }
+  FailureOr<Type> resultType = dtypeAttr(n, type.getElementType());
+  if (failed(resultType))
+    return failure();
   Type drawType = drawTypeFor(type.getElementType());
   FailureOr<Value> u = uniform(n, type.getShape(), drawType, 0.0, 1.0);
   if (failed(u))
     return failure();
   Ops o(n);
   Value hit = o.compare(ms::ComparePredicate::lt, *u, o.cast(o.in(0), drawType));
-  return finish(n, o, o.cast(hit, resultType));
+  return finish(n, o, o.cast(hit, *resultType));
 }
 
 /// Multinomial(x): `sample_size` class indices per row of the [batch, classes] unnormalized log
