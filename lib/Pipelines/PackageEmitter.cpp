@@ -11,9 +11,6 @@
 using namespace mlir;
 using namespace mlir::mie;
 
-/// The kernel ABI of cuda code: version 3 plus mie_kernel_env::gpu_ctx and ::gpu.
-constexpr uint32_t kCudaKernelAbiVersion = 4;
-
 static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
   func::FuncOp found;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -249,10 +246,10 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
     spec.arch = t.target.arch;
     spec.features = t.target.features;
     if (t.target.isCuda()) {
-      // /work/notes/cuda-contract.md: a host ELF object that launches the kernels, kernel ABI 4.
+      // docs/cuda.md: a host ELF object that launches the kernels, kernel ABI 4.
       spec.format = "elf";
       spec.host_arch = t.target.host.arch;
-      spec.abi_version = kCudaKernelAbiVersion;
+      spec.abi_version = MIE_KERNEL_ABI_CUDA_VERSION; // version 3 plus the GPU fields
     }
     // Code that draws random numbers reads the random key slot of args, which ABI 5 added.
     if (t.plan.readsRandomKey)

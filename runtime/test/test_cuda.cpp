@@ -196,7 +196,8 @@ TEST(CudaTargets, TargetRulesBeforeTheDriver) {
   mie::Package pkg;
   ASSERT_EQ(pkg.open(path.c_str()), MIE_OK) << mie_last_error();
   EXPECT_EQ(why_not(pkg, 0), std::string("host code built for ") + other_arch() + " but this host is " + host_arch());
-  EXPECT_EQ(why_not(pkg, 1), "kernel ABI version 3 is not supported for cuda targets (this runtime runs 4)");
+  EXPECT_EQ(why_not(pkg, 1), "kernel ABI version 3 is not supported for cuda targets (this runtime runs 4 to " +
+                                std::to_string(MIE_KERNEL_ABI_VERSION) + ")");
   EXPECT_EQ(why_not(pkg, 2), "device sm_100 cannot run code for exactly sm_90a");
   EXPECT_EQ(why_not(pkg, 3), "unsupported code format 'cuda-bundle' (expected elf-shared-object)");
 }

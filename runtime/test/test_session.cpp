@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cpu/code_loader.h"
+#include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
 #include "mie/mie_rt.hpp"
 #include "test_util.h"
@@ -265,12 +266,13 @@ TEST(Session, TargetSelection) {
   r = create_error(writer_with(weights, {host_target(code), other}), other_target_name());
   EXPECT_EQ(r.second, std::string("target '") + other_target_name() + "': built for " + other_arch() +
                           " but this host is " + host_arch());
-  auto abi5 = host_target(code);
-  abi5.abi_version = 5;
-  r = create_error(writer_with(weights, {abi5}), host_target_name());
+  auto newer = host_target(code);
+  newer.abi_version = MIE_KERNEL_ABI_VERSION + 1;
+  r = create_error(writer_with(weights, {newer}), host_target_name());
   EXPECT_EQ(r.first, MIE_ERR_UNSUPPORTED);
-  EXPECT_EQ(r.second, std::string("target '") + host_target_name() +
-                          "': kernel ABI version 5 is not supported (this runtime runs 1 to 4)");
+  EXPECT_EQ(r.second, std::string("target '") + host_target_name() + "': kernel ABI version " +
+                          std::to_string(MIE_KERNEL_ABI_VERSION + 1) + " is not supported (this runtime runs 1 to " +
+                          std::to_string(MIE_KERNEL_ABI_VERSION) + ")");
   auto unknown = host_target(code);
   unknown.features = "+madeup-feature";
   r = create_error(writer_with(weights, {unknown}));

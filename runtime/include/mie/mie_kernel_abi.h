@@ -27,6 +27,8 @@ extern "C" {
    runtimes before ABI 5 do not pass. */
 #define MIE_KERNEL_ABI_CPU_VERSION 3
 #define MIE_KERNEL_ABI_RANDOM_VERSION 5
+/* What cuda host code declares: ABI 4 added the GPU fields it reads; it reads no random key. */
+#define MIE_KERNEL_ABI_CUDA_VERSION 4
 
 /* Since ABI 5 the runtime passes, as the last slot of mie_entry's `args`, a pointer to the run's random
    key: two uint64_t, the session's 64-bit Philox key (random at session creation, or

@@ -33,7 +33,7 @@ uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 uint32_t abi_version_of(const PackageTargetSpec &t) {
   if (t.abi_version != 0) return t.abi_version;
-  return t.kind == "cuda" ? MIE_KERNEL_ABI_VERSION : MIE_KERNEL_ABI_CPU_VERSION;
+  return t.kind == "cuda" ? MIE_KERNEL_ABI_CUDA_VERSION : MIE_KERNEL_ABI_CPU_VERSION;
 }
 
 // The reader rejects invalid UTF-8 and embedded NULs, so the writer must never produce them.
