@@ -7,7 +7,8 @@
 //                       it) at or below u * total: the class whose interval holds the draw
 //   Dropout(x, ratio) = where(u >= ratio, x / (1 - ratio), 0), mask = u >= ratio
 // Every op gets its own `stream` (docs/random.md): the ms.random_* ops already in the module are
-// counted, so no two ops of one model draw the same numbers.
+// counted, so no two ops of one model draw the same numbers. In a Loop body the draws of all
+// iterations are made before the loop (drawPerIteration).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,15 +35,46 @@ int64_t nextStream(NodeImporter &n) {
   return next;
 }
 
-/// Random ops are refused in Loop and Scan bodies: the body is one region run once per iteration,
-/// and its draws, keyed by the run alone, would repeat every iteration.
-LogicalResult checkNotInLoopBody(NodeImporter &n) {
+/// Draws `shape` through `create` (which builds one ms.random_* op of the shape it is given). In a
+/// Loop body the draw is made once for every iteration, before the loop ([trip count, shape...]),
+/// and the body reads row `i` (ms.gather by the iteration number): the kernels key their numbers by
+/// the run, so a draw inside the body would repeat every iteration. That needs a constant trip
+/// count and one enclosing loop; Scan bodies are refused (no iteration number to read).
+FailureOr<Value> drawPerIteration(NodeImporter &n, ArrayRef<int64_t> shape,
+                                  function_ref<FailureOr<Value>(ArrayRef<int64_t>)> create) {
+  SmallVector<Operation *> loops;
   for (Operation *op = n.builder().getInsertionBlock()->getParentOp(); op; op = op->getParentOp())
     if (isa<ms::LoopOp, ms::ScanOp>(op))
-      return n.unsupportedFeature()
-             << "random numbers inside a " << (isa<ms::LoopOp>(op) ? "Loop" : "Scan")
-             << " body are not supported: every iteration would draw the same numbers";
-  return success();
+      loops.push_back(op);
+  if (loops.empty())
+    return create(shape);
+  auto loop = dyn_cast<ms::LoopOp>(loops.front());
+  if (!loop || loops.size() > 1)
+    return n.unsupportedFeature()
+           << "random numbers inside " << (loop ? "nested loops" : "a Scan body")
+           << " are not supported: every iteration would draw the same numbers";
+  auto trips = dyn_cast_if_present<DenseIntElementsAttr>(
+      loop.getMaxTripCount() ? n.constantValue(loop.getMaxTripCount()) : Attribute());
+  if (!trips || trips.getNumElements() != 1)
+    return n.unsupportedFeature()
+           << "random numbers inside a Loop body need a constant trip count: "
+              "the draws of all iterations are made before the loop";
+  int64_t count = std::max<int64_t>(0, (*trips.getValues<APInt>().begin()).getSExtValue());
+  SmallVector<int64_t> allShape = {count};
+  llvm::append_range(allShape, shape);
+  if (!isReasonableShape({count, product(shape)}))
+    return n.error() << "the draws of all " << count << " iterations of its Loop, "
+                     << listToString(allShape) << ", are too large";
+  FailureOr<Value> all;
+  {
+    OpBuilder::InsertionGuard guard(n.builder());
+    n.builder().setInsertionPoint(loop);
+    all = create(allShape);
+  }
+  if (failed(all))
+    return failure();
+  Value iteration = loop.getBody().front().getArgument(0);
+  return n.create<ms::GatherOp>(*all, iteration, uint64_t(0));
 }
 
 /// The ONNX `seed` attribute, when present: a float of the Random* ops and Bernoulli, an int of
@@ -88,16 +120,16 @@ Type drawTypeFor(Type type) { return type.isF64() ? type : Float32Type::get(type
 /// A uniform draw in [low, high) of `shape` and `elementType` with the node's seed.
 FailureOr<Value> uniform(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double low,
                          double high) {
-  if (failed(checkNotInLoopBody(n)))
-    return failure();
   std::optional<double> seed = seedAttr(n);
   if (n.hasFailed())
     return failure();
   OpBuilder &b = n.builder();
-  return n.create<ms::RandomUniformOp>(b.getDenseI64ArrayAttr(shape), TypeAttr::get(elementType),
-                                       b.getF64FloatAttr(low), b.getF64FloatAttr(high),
-                                       seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
-                                       b.getI64IntegerAttr(nextStream(n)));
+  return drawPerIteration(n, shape, [&](ArrayRef<int64_t> drawShape) {
+    return n.create<ms::RandomUniformOp>(
+        b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(elementType), b.getF64FloatAttr(low),
+        b.getF64FloatAttr(high), seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+        b.getI64IntegerAttr(nextStream(n)));
+  });
 }
 
 /// The output shape of RandomUniform / RandomNormal (`shape` attribute) or of their *Like forms
@@ -136,17 +168,19 @@ template <bool Like>
 LogicalResult importRandomNormal(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> shape = randomShape(n, Like);
   FailureOr<Type> type = floatDtype(n, Like ? n.inputType(0).getElementType() : Type());
-  if (failed(shape) || failed(type) || failed(checkNotInLoopBody(n)))
+  if (failed(shape) || failed(type))
     return failure();
   double mean = n.getFloat("mean", 0.0), scale = n.getFloat("scale", 1.0);
   std::optional<double> seed = seedAttr(n);
   if (n.hasFailed())
     return failure();
   OpBuilder &b = n.builder();
-  FailureOr<Value> result = n.create<ms::RandomNormalOp>(
-      b.getDenseI64ArrayAttr(*shape), TypeAttr::get(*type), b.getF64FloatAttr(mean),
-      b.getF64FloatAttr(scale), seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
-      b.getI64IntegerAttr(nextStream(n)));
+  FailureOr<Value> result = drawPerIteration(n, *shape, [&](ArrayRef<int64_t> drawShape) {
+    return n.create<ms::RandomNormalOp>(b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(*type),
+                                        b.getF64FloatAttr(mean), b.getF64FloatAttr(scale),
+                                        seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+                                        b.getI64IntegerAttr(nextStream(n)));
+  });
   if (failed(result))
     return failure();
   n.setOutput(0, *result);

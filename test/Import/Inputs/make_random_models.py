@@ -112,6 +112,18 @@ def in_loop_body():
 
 
 @register
+def in_loop_runtime_trips():
+    body = helper.make_graph(
+        [node("RandomNormal", [], ["u"], name="draw", shape=[2]),
+         node("Add", ["acc", "u"], ["acc_out"], name="add"),
+         node("Identity", ["cond"], ["cond_out"], name="id")],
+        "body", [vi("i", [], I64), vi("cond", [], B), vi("acc", [2])],
+        [vi("cond_out", [], B), vi("acc_out", [2])])
+    return model([node("Loop", ["trips", "", "a"], ["r"], name="loop", body=body)],
+                 [vi("trips", [], I64), vi("a", [2])], [vi("r", [2])])
+
+
+@register
 def bad_dtype():
     return model([node("RandomNormal", [], ["y"], name="rn_int", shape=[2], dtype=I32)],
                  [], [vi("y", [2], I32)])

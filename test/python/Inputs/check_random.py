@@ -136,6 +136,15 @@ np.testing.assert_allclose(a.ravel(), normal_f32(20, 0, key, 0, 0.0, 1.0), atol=
 np.testing.assert_allclose(c.ravel(), normal_f32(20, 0, key, 1, 0.0, 1.0), atol=2e-6)
 print("seeded op: same numbers across sessions, next run draws the next")
 
+# In a Loop body: each iteration draws its own row of the [trips, shape] draw made before the loop.
+with mie.load(package("in_loop_body")) as s:
+    s.set_random_seed(11)
+    a = np.array([0.5, -0.5], np.float32)
+    r = s.run({"a": a})["r"]
+rows = uniform_f32(6, 0, 11, 0, 0.0, 1.0).reshape(3, 2)
+np.testing.assert_array_equal(r, ((a + rows[0]) + rows[1]) + rows[2])
+print("loop: every iteration draws its own numbers")
+
 # Two ops, one model: different streams.
 with mie.load(package("two_uniforms")) as s:
     out = s.run({})
