@@ -397,8 +397,11 @@ int Runner::main(int argc, char **argv) {
   so.num_threads = uint32_t(o.threads);
   so.target = o.target.empty() ? nullptr : o.target.c_str();
   if (mie_session_create(package_, &so, &session_) != MIE_OK) return fail(mie_last_error());
+  // Both before the first run, which produces the outputs.
   if (o.seeded && mie_session_set_random_seed(session_, o.seed) != MIE_OK)
     return fail(std::string("--seed: ") + mie_last_error());
+  if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)
+    return fail(std::string("--poison-dead-buffers: ") + mie_last_error());
 
   std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
   std::vector<const void *> in_ptrs(n_in);
@@ -489,8 +492,6 @@ int Runner::main(int argc, char **argv) {
     }
   }
 
-  if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)
-    return fail(std::string("--poison-dead-buffers: ") + mie_last_error());
   KernelProfiler profiler;
   double peak_per_core = 0;
   std::string peak_isa;
