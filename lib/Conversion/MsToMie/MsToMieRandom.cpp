@@ -176,22 +176,15 @@ struct RandomToKernel : OpConversionPattern<OpTy> {
   static Value compute(ms::RandomUniformOp op, Bits &x, std::array<Value, 4> w, FloatType t) {
     Value u = unitFloat(x, t, w[0], w[1], /*open=*/false);
     double low = op.getLow().convertToDouble(), high = op.getHigh().convertToDouble();
-    Value width = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(high - low));
-    Value base = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(low));
-    if (t.isF32()) {
-      width = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(float(high - low)));
-      base = arith::ConstantFloatOp::create(x.b, x.loc, t, APFloat(float(low)));
-    }
-    return math::FmaOp::create(x.b, x.loc, u, width, base);
+    return math::FmaOp::create(x.b, x.loc, u, scalarConstant(x.b, x.loc, t, high - low),
+                               scalarConstant(x.b, x.loc, t, low));
   }
 
   /// Box-Muller: sqrt(-2 ln u1) cos(2 pi u2) with u1 in (0, 1], u2 in [0, 1).
   static Value compute(ms::RandomNormalOp op, Bits &x, std::array<Value, 4> w, FloatType t) {
     OpBuilder &b = x.b;
     Location loc = x.loc;
-    auto constant = [&](double v) -> Value {
-      return arith::ConstantFloatOp::create(b, loc, t, t.isF32() ? APFloat(float(v)) : APFloat(v));
-    };
+    auto constant = [&](double v) { return scalarConstant(b, loc, t, v); };
     Value u1 = unitFloat(x, t, w[0], w[1], /*open=*/true);
     Value u2 = unitFloat(x, t, w[2], w[3], /*open=*/false);
     Value radius = math::SqrtOp::create(

@@ -117,19 +117,27 @@ FailureOr<Type> floatDtype(NodeImporter &n, Type fallback) {
 /// rounding would turn draws just below 1 into 1 (a probability of 1 would then miss).
 Type drawTypeFor(Type type) { return type.isF64() ? type : Float32Type::get(type.getContext()); }
 
-/// A uniform draw in [low, high) of `shape` and `elementType` with the node's seed.
-FailureOr<Value> uniform(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double low,
-                         double high) {
+/// A draw of `OpTy` (ms.random_uniform: parameters low, high; ms.random_normal: mean, scale) of
+/// `shape` and `elementType` with the node's seed.
+template <typename OpTy>
+FailureOr<Value> draw(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double first,
+                      double second) {
   std::optional<double> seed = seedAttr(n);
   if (n.hasFailed())
     return failure();
   OpBuilder &b = n.builder();
   return drawPerIteration(n, shape, [&](ArrayRef<int64_t> drawShape) {
-    return n.create<ms::RandomUniformOp>(
-        b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(elementType), b.getF64FloatAttr(low),
-        b.getF64FloatAttr(high), seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
-        b.getI64IntegerAttr(nextStream(n)));
+    return n.create<OpTy>(b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(elementType),
+                          b.getF64FloatAttr(first), b.getF64FloatAttr(second),
+                          seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+                          b.getI64IntegerAttr(nextStream(n)));
   });
+}
+
+/// A uniform draw in [low, high).
+FailureOr<Value> uniform(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double low,
+                         double high) {
+  return draw<ms::RandomUniformOp>(n, shape, elementType, low, high);
 }
 
 /// The output shape of RandomUniform / RandomNormal (`shape` attribute) or of their *Like forms
@@ -148,39 +156,19 @@ FailureOr<SmallVector<int64_t>> randomShape(NodeImporter &n, bool like) {
   return *shape;
 }
 
-template <bool Like>
-LogicalResult importRandomUniform(NodeImporter &n) {
+/// RandomUniform(Like) (attributes low, high) and RandomNormal(Like) (mean, scale).
+template <typename OpTy, bool Like>
+LogicalResult importRandom(NodeImporter &n) {
+  constexpr bool normal = std::is_same_v<OpTy, ms::RandomNormalOp>;
   FailureOr<SmallVector<int64_t>> shape = randomShape(n, Like);
   FailureOr<Type> type = floatDtype(n, Like ? n.inputType(0).getElementType() : Type());
   if (failed(shape) || failed(type))
     return failure();
-  double low = n.getFloat("low", 0.0), high = n.getFloat("high", 1.0);
+  double first = n.getFloat(normal ? "mean" : "low", 0.0);
+  double second = n.getFloat(normal ? "scale" : "high", 1.0);
   if (n.hasFailed())
     return failure();
-  FailureOr<Value> result = uniform(n, *shape, *type, low, high);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
-}
-
-template <bool Like>
-LogicalResult importRandomNormal(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> shape = randomShape(n, Like);
-  FailureOr<Type> type = floatDtype(n, Like ? n.inputType(0).getElementType() : Type());
-  if (failed(shape) || failed(type))
-    return failure();
-  double mean = n.getFloat("mean", 0.0), scale = n.getFloat("scale", 1.0);
-  std::optional<double> seed = seedAttr(n);
-  if (n.hasFailed())
-    return failure();
-  OpBuilder &b = n.builder();
-  FailureOr<Value> result = drawPerIteration(n, *shape, [&](ArrayRef<int64_t> drawShape) {
-    return n.create<ms::RandomNormalOp>(b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(*type),
-                                        b.getF64FloatAttr(mean), b.getF64FloatAttr(scale),
-                                        seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
-                                        b.getI64IntegerAttr(nextStream(n)));
-  });
+  FailureOr<Value> result = draw<OpTy>(n, *shape, *type, first, second);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
@@ -278,10 +266,10 @@ LogicalResult mlir::mie::onnx_import::importTrainingDropout(NodeImporter &n, uns
 }
 
 void mlir::mie::onnx_import::composite::registerCompositeRandomOps(OnnxOpTable &table) {
-  table["RandomUniform"] = {importRandomUniform<false>, 0, 0, 1};
-  table["RandomUniformLike"] = {importRandomUniform<true>, 1, 1, 1};
-  table["RandomNormal"] = {importRandomNormal<false>, 0, 0, 1};
-  table["RandomNormalLike"] = {importRandomNormal<true>, 1, 1, 1};
+  table["RandomUniform"] = {importRandom<ms::RandomUniformOp, false>, 0, 0, 1};
+  table["RandomUniformLike"] = {importRandom<ms::RandomUniformOp, true>, 1, 1, 1};
+  table["RandomNormal"] = {importRandom<ms::RandomNormalOp, false>, 0, 0, 1};
+  table["RandomNormalLike"] = {importRandom<ms::RandomNormalOp, true>, 1, 1, 1};
   table["Bernoulli"] = {importBernoulli, 1, 1, 15};
   table["Multinomial"] = {importMultinomial, 1, 1, 7};
 }
