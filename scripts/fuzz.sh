@@ -6,7 +6,7 @@
 # -fsanitize=fuzzer,address,undefined on our code. Prints executions, executions/s and crashes per
 # target; crash inputs land in <dir>/artifacts/<target>/. Exits non-zero on a crash. See docs/fuzzing.md.
 #   Usage: scripts/fuzz.sh [SECONDS (default 60)] [TARGET ...]
-#          targets: package manifest tensor_io abi_table onnx_import (default: all five)
+#          targets: package manifest tensor_io abi_table image_decoder onnx_import (default: all six)
 #   Environment: FUZZ_DIR (default build-fuzz), FUZZ_COMPILER_DIR (default build-fuzz-compiler),
 #                BUILD_DIR (the main build, seeds; default build)
 # Run it under the shared CPU lock on shared machines: flock /tmp/mie-cpu.lock scripts/fuzz.sh 120
@@ -19,7 +19,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SECONDS_EACH="${1:-60}"
 shift || true
 TARGETS=("$@")
-[[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=(package manifest tensor_io abi_table onnx_import)
+[[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=(package manifest tensor_io abi_table image_decoder onnx_import)
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 # The fuzz builds carry -g, for which ccache hashes the working directory by default: a fresh clone (CI)
 # would then miss the cache every time. The debug info's compilation directory may point at another
@@ -76,6 +76,10 @@ PY
 done < <(find "$BUILD_DIR" "$ROOT/examples" -name '*.mie' -size -64k 2>/dev/null | head -20)
 while IFS= read -r f; do seed tensor_io "$f"; done < \
   <(find "$BUILD_DIR" "$ROOT/examples" \( -name '*.npy' -o -name '*.pb' \) -size -64k 2>/dev/null | head -40)
+# ImageDecoder: the runtime tests' encoded images (ONNX's backend cases and two small JPEGs).
+for f in "$ROOT"/runtime/test/data/images/*.in.bin "$ROOT"/runtime/test/data/images/*.jpg; do
+  seed image_decoder "$f"
+done
 mkdir -p "$FUZZ_DIR/corpus/abi_table"
 python3 -c "
 import struct, sys

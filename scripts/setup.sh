@@ -17,6 +17,9 @@ APT_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   # Runtime tests; the sanitizer and libFuzzer runtimes of clang-22 for scripts/fuzz.sh.
   libgtest-dev libclang-rt-22-dev
+  # ImageDecoder's codecs: headers for the runtime build (the libraries are loaded with dlopen at run
+  # time, and these pull them in: libjpeg62-turbo, libpng16-16, libtiff6, libwebp7, libopenjp2-7).
+  libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev
   # AArch64 cross build + emulation.
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # Python for the tests: Debian's interpreter + a venv (pyenv's python3 on PATH is not used).
@@ -24,8 +27,9 @@ APT_PACKAGES=(
 )
 
 # PyPI packages of the test venv: ONNX for building test models, onnxruntime as the independent
-# reference for end-to-end tests and as the peer in benchmarks.
-PIP_PACKAGES=(numpy==2.3.5 onnx==1.20.0 onnxruntime==1.23.2)
+# reference for end-to-end tests and as the peer in benchmarks, Pillow as ImageDecoder's (ONNX's
+# reference implementation decodes with it).
+PIP_PACKAGES=(numpy==2.3.5 onnx==1.20.0 onnxruntime==1.23.2 pillow==13.0.0)
 VENV="${MIE_VENV:-$ROOT/.venv}"
 
 missing=()
@@ -48,7 +52,7 @@ fi
 if [[ ! -x "$VENV/bin/python" ]]; then
   /usr/bin/python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import numpy, onnx, onnxruntime" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import numpy, onnx, onnxruntime, PIL" 2>/dev/null; then
   echo "setup: installing ${PIP_PACKAGES[*]} into $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
 fi

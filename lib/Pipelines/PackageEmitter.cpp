@@ -108,7 +108,8 @@ FailureOr<PackageSignature> mlir::mie::readSignature(ModuleOp module) {
     signature.inputs.push_back(*spec);
   }
   // Results marked `mie.extent_of` are the extent buffers of the outputs with data-dependent dims
-  // (`mie.dynamic_dims`): after every output, in the order of their outputs (docs/package-format.md).
+  // (`mie.dynamic_dims`): after every output, in the order of their outputs
+  // (docs/package-format.md).
   SmallVector<int64_t> extentsOf;
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
     if (auto of = func->getResultAttrOfType<IntegerAttr>(i, "mie.extent_of")) {
@@ -141,6 +142,9 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   if (failed(func))
     return failure();
   PackagePlan plan;
+  plan.callsHost = llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
+    return f.isExternal() && f.getSymName().starts_with("mie_host_");
+  });
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
@@ -166,7 +170,8 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     if (failed(dtype))
       return failure();
     plan.arguments.push_back(
-        {::mie::dtype_code(*dtype), std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
+        {::mie::dtype_code(*dtype),
+         std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
   }
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
@@ -254,6 +259,9 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
     // Code that draws random numbers reads the random key slot of args, which ABI 5 added.
     if (t.plan.readsRandomKey)
       spec.abi_version = MIE_KERNEL_ABI_RANDOM_VERSION;
+    // Code that calls runtime services reads the host fields of the environment, which ABI 6 added.
+    if (t.plan.callsHost)
+      spec.abi_version = MIE_KERNEL_ABI_HOST_VERSION;
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;

@@ -41,6 +41,8 @@ struct PackagePlan {
   int64_t arenaArgBytes = 0, weightsArgBytes = 0;
   /// The entry takes the run's random key (kernel ABI 5).
   bool readsRandomKey = false;
+  /// The code calls runtime services through the environment's host api (kernel ABI 6).
+  bool callsHost = false;
 };
 
 /// The words of the code object's ABI table (MIE_ABI_SYMBOL in mie_kernel_abi.h) for `plan`, whose

@@ -48,6 +48,7 @@ std::vector<uint8_t> noentry_kernel_bytes() { return read_file(MIE_TEST_KERNEL_N
 std::vector<uint8_t> notable_kernel_bytes() { return read_file(MIE_TEST_KERNEL_NOTABLE); }
 std::vector<uint8_t> dynamic_kernel_bytes() { return read_file(MIE_TEST_KERNEL_DYNAMIC); }
 std::vector<uint8_t> random_key_kernel_bytes() { return read_file(MIE_TEST_KERNEL_RANDOM); }
+std::vector<uint8_t> host_call_kernel_bytes() { return read_file(MIE_TEST_KERNEL_HOST_CALL); }
 std::vector<uint8_t> cuda_kernel_bytes() { return read_file(MIE_TEST_CUDA_KERNEL); }
 
 #if defined(__aarch64__)

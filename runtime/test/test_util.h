@@ -21,6 +21,7 @@ std::vector<uint8_t> kernel_bytes();          // kernels/test_kernel.c, built fo
 std::vector<uint8_t> noentry_kernel_bytes();  // kernels/noentry_kernel.c
 std::vector<uint8_t> notable_kernel_bytes();  // kernels/test_kernel.c without its ABI table (before ABI 3)
 std::vector<uint8_t> random_key_kernel_bytes();  // kernels/random_key_kernel.c: reads the random key
+std::vector<uint8_t> host_call_kernel_bytes();   // kernels/host_call_kernel.c: calls the host api
 std::vector<uint8_t> dynamic_kernel_bytes();  // kernels/dynamic_kernel.c: a data-dependent output shape
 std::vector<uint8_t> cuda_kernel_bytes();     // kernels/cuda_test_kernel.c: the host side of a cuda target
 const char *host_target_name();               // "x86-64" or "aarch64"

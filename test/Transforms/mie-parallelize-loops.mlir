@@ -106,3 +106,41 @@ func.func @main(%b: memref<64xf32>, %y: memref<4x16xf32>) {
   call @main_k0_rows(%b, %y) : (memref<64xf32>, memref<4x16xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that a runtime service (`mie_host_*`, here ImageDecoder's) gets the environment as its first
+// operand, its declaration a first parameter, and the kernel calling it the environment from the
+// entry, although the kernel has no parallel loop; another external function is left alone.
+// CHECK-LABEL: func.func private @main_k0_image_decode
+// CHECK-SAME: (%[[KENV:[^:]+]]: !llvm.ptr, %{{[^:]+}}: memref<64xi8>, %{{[^:]+}}: memref<2x2x3xi8>)
+// CHECK: call @mie_host_decode_image(%[[KENV]], %{{.+}}) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr) -> ()
+// CHECK: call @other(%{{.+}}) : (i64) -> ()
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[MENV:[^:]+]]: !llvm.ptr,
+// CHECK: call @main_k0_image_decode(%[[MENV]],
+// CHECK: func.func private @mie_host_decode_image(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr)
+// CHECK: func.func private @other(i64)
+llvm.mlir.global internal constant @name("decode\00")
+func.func private @main_k0_image_decode(%in: memref<64xi8>, %out: memref<2x2x3xi8>) {
+  %a = memref.extract_aligned_pointer_as_index %in : memref<64xi8> -> index
+  %ai = arith.index_cast %a : index to i64
+  %p = llvm.inttoptr %ai : i64 to !llvm.ptr
+  %b = memref.extract_aligned_pointer_as_index %out : memref<2x2x3xi8> -> index
+  %bi = arith.index_cast %b : index to i64
+  %q = llvm.inttoptr %bi : i64 to !llvm.ptr
+  %n = llvm.mlir.addressof @name : !llvm.ptr
+  %size = arith.constant 64 : i64
+  %two = arith.constant 2 : i64
+  %three = arith.constant 3 : i64
+  %rgb = arith.constant 0 : i64
+  call @mie_host_decode_image(%p, %size, %q, %two, %two, %three, %rgb, %n) : (!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr) -> ()
+  call @other(%size) : (i64) -> ()
+  return
+}
+func.func @main(%x: memref<64xi8>, %y: memref<2x2x3xi8>) {
+  call @main_k0_image_decode(%x, %y) : (memref<64xi8>, memref<2x2x3xi8>) -> ()
+  return
+}
+func.func private @mie_host_decode_image(!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr)
+func.func private @other(i64)

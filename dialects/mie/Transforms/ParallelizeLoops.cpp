@@ -14,6 +14,9 @@ namespace {
 
 /// Suffix of the dispatch declarations that code generation implements (see CPUTarget.cpp).
 constexpr StringLiteral kDispatchSuffix = "__dispatch";
+/// Prefix of the runtime services code generation implements through the environment's host api
+/// (`mie_host_decode_image`, see CPUTarget.cpp): their callers take the environment and pass it on.
+constexpr StringLiteral kHostCallPrefix = "mie_host_";
 
 std::optional<int64_t> constantIndex(Value v) {
   if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
@@ -95,12 +98,23 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
       SmallVector<scf::ParallelOp> loops(func.getBody().front().getOps<scf::ParallelOp>());
       for (scf::ParallelOp loop : loops)
         (void)parallelize(func, loop, counter, symbols, ptr, envFor);
+      bool callsHost = false;
+      func.walk(
+          [&](func::CallOp call) { callsHost |= call.getCallee().starts_with(kHostCallPrefix); });
+      if (callsHost && failed(envFor(func)))
+        return signalPassFailure();
     }
+    // Host services take the environment first.
+    for (func::FuncOp decl : funcs)
+      if (decl.isExternal() && decl.getSymName().starts_with(kHostCallPrefix) &&
+          failed(decl.insertArgument(0, ptr, DictionaryAttr::get(ctx), decl.getLoc())))
+        return signalPassFailure();
     // Calls of functions that took the environment pass it along.
     for (auto [op, env] : envOf) {
       op->walk([&, env = env](func::CallOp call) {
         Operation *callee = symbols.lookup(call.getCallee());
-        if (call.getCallee().ends_with(kDispatchSuffix) || !envOf.count(callee))
+        bool hostCall = call.getCallee().starts_with(kHostCallPrefix);
+        if (call.getCallee().ends_with(kDispatchSuffix) || (!envOf.count(callee) && !hostCall))
           return;
         SmallVector<Value> operands = {env};
         llvm::append_range(operands, call.getOperands());

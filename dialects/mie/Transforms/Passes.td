@@ -264,6 +264,11 @@ def MieParallelizeLoopsPass : Pass<"mie-parallelize-loops", "ModuleOp"> {
     runtime/include/mie/mie_kernel_abi.h). Every public function and every kernel that dispatches
     gets the environment pointer as a new first argument `%env : !llvm.ptr`.
 
+    Calls of runtime services, external functions named `mie_host_*` (`mie_host_decode_image`:
+    convert-ms-to-mie's ImageDecoder kernel), get the environment as a new first operand, their
+    declarations a new first parameter, and the kernels that call them the environment too; code
+    generation implements them through the environment's host api (kernel ABI 6).
+
     Captures must be function arguments (buffers, passed as bare pointers) or index values; constants
     and pure views are cloned into the body. A loop whose captures do not fit stays serial, and so
     does one whose buffers all hold fewer than `min-bytes` bytes: waking threads would cost more than

@@ -93,6 +93,13 @@ def Ms_NearestMode : I32EnumAttr<"NearestMode", "rounding for nearest resize", [
 }
 def Ms_NearestModeAttr : EnumAttr<Ms_Dialect, Ms_NearestMode, "nearest_mode">;
 
+def Ms_PixelFormat : I32EnumAttr<"PixelFormat", "channel order of a decoded image", [
+    I32EnumAttrCase<"rgb", 0>, I32EnumAttrCase<"bgr", 1>, I32EnumAttrCase<"grayscale", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_PixelFormatAttr : EnumAttr<Ms_Dialect, Ms_PixelFormat, "pixel_format">;
+
 //===----------------------------------------------------------------------===//
 // Base op classes
 //===----------------------------------------------------------------------===//

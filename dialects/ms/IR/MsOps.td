@@ -17,5 +17,6 @@ include "dialects/ms/IR/MsControlFlowOps.td"
 include "dialects/ms/IR/MsDynamicShapeOps.td"
 include "dialects/ms/IR/MsCompositeOps.td"
 include "dialects/ms/IR/MsRandomOps.td"
+include "dialects/ms/IR/MsImageOps.td"
 
 #endif // MS_OPS_TD

@@ -20,7 +20,7 @@ def ConvertMsToMiePass : Pass<"convert-ms-to-mie", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::mie::MieDialect", "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::func::FuncDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -54,6 +55,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieControlFlowPatterns(converter, patterns);
     mstomie::populateMsToMieDynamicShapePatterns(converter, patterns);
     mstomie::populateMsToMieRandomPatterns(converter, patterns);
+    mstomie::populateMsToMieImagePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
@@ -64,7 +66,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
         [](Operation *op) { return op->getParentOfType<ms::FusedOp>() != nullptr; });
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
-                           arith::ArithDialect, math::MathDialect, scf::SCFDialect>();
+                           arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                           LLVM::LLVMDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) && converter.isLegal(&op.getBody());
     });
@@ -76,10 +79,19 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     FrozenRewritePatternSet frozen(std::move(patterns));
     const auto &covered = frozen.getOpSpecificNativePatterns();
     bool unsupported = false;
+    auto targetAttr = getOperation()->getAttrOfType<TargetAttr>(MieDialect::getTargetAttrName());
+    bool cuda = targetAttr && targetAttr.getKind() == TargetKind::cuda;
     getOperation().walk([&](Operation *op) {
       if (!isa<ms::MsDialect>(op->getDialect()) || op->getParentOfType<ms::FusedOp>())
         return;
-      if (auto group = dyn_cast<ms::FusedOp>(op); group && failed(mstomie::checkLowerableGroup(group, true))) {
+      if (cuda && isa<ms::ImageDecodeOp>(op)) {
+        op->emitError("ImageDecoder is not supported on cuda targets (the codecs run on the "
+                      "host); compile for a cpu target");
+        unsupported = true;
+        return;
+      }
+      if (auto group = dyn_cast<ms::FusedOp>(op);
+          group && failed(mstomie::checkLowerableGroup(group, true))) {
         unsupported = true;
         return;
       }

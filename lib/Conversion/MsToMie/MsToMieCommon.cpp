@@ -31,13 +31,13 @@ bool mstomie::isUnsignedType(Type type) {
 bool mstomie::lowersUnsigned(Operation *op) {
   return isa<ms::ConstantOp, ms::ReshapeOp, ms::FlattenOp, ms::SqueezeOp, ms::UnsqueezeOp,
              ms::TransposeOp, ms::ConcatOp, ms::SliceOp, ms::GatherOp, ms::ExpandOp, ms::AddOp,
-             ms::SubOp, ms::MulOp, ms::DivOp, ms::MaxOp, ms::MinOp, ms::ModOp, ms::AndOp,
-             ms::OrOp, ms::XorOp, ms::ShiftLeftOp, ms::ShiftRightOp, ms::NotOp, ms::CompareOp,
-             ms::WhereOp, ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp,
-             ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp,
-             ms::ArgMaxOp, ms::ArgMinOp, ms::TopKOp, ms::CumSumOp, ms::GatherElementsOp,
-             ms::GatherNdOp, ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp, ms::NonZeroOp,
-             ms::UniqueOp, ms::QConv2dOp>(op);
+             ms::SubOp, ms::MulOp, ms::DivOp, ms::MaxOp, ms::MinOp, ms::ModOp, ms::AndOp, ms::OrOp,
+             ms::XorOp, ms::ShiftLeftOp, ms::ShiftRightOp, ms::NotOp, ms::CompareOp, ms::WhereOp,
+             ms::CastOp, ms::ReluOp, ms::ClipOp, ms::AbsOp, ms::NegOp, ms::SignOp, ms::ReduceSumOp,
+             ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp, ms::ArgMaxOp,
+             ms::ArgMinOp, ms::TopKOp, ms::CumSumOp, ms::GatherElementsOp, ms::GatherNdOp,
+             ms::SplitOp, ms::ScatterElementsOp, ms::ScatterNdOp, ms::NonZeroOp, ms::UniqueOp,
+             ms::QConv2dOp, ms::ImageDecodeOp>(op);
 }
 
 MemRefType mstomie::bufferTypeFor(Type tensorType) {
@@ -198,8 +198,9 @@ Value mstomie::extremeConstant(OpBuilder &b, Location loc, Type type, bool lowes
         b.getFloatAttr(ft, lowest ? -std::numeric_limits<double>::infinity()
                                   : std::numeric_limits<double>::infinity()));
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = isUnsigned ? (lowest ? APInt::getMinValue(width) : APInt::getMaxValue(width))
-                : (lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
+  APInt value = isUnsigned
+                    ? (lowest ? APInt::getMinValue(width) : APInt::getMaxValue(width))
+                    : (lowest ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 

@@ -160,6 +160,7 @@ void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSe
 void populateMsToMieControlFlowPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieDynamicShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieRandomPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+void populateMsToMieImagePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

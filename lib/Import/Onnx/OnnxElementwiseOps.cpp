@@ -193,6 +193,20 @@ LogicalResult importIdentity(NodeImporter &n) {
   return success();
 }
 
+/// OptionalHasElement (opset 18 takes tensors): a tensor input holds its element, an omitted input is
+/// the empty optional. Optional values themselves (graph inputs and outputs of optional type, the
+/// Optional op) are not supported, so no other input reaches here.
+LogicalResult importOptionalHasElement(NodeImporter &n) {
+  n.setKnownOutput(0, KnownTensor::fromInts({}, n.builder().getI1Type(), {n.hasInput(0) ? 1 : 0}));
+  return success();
+}
+
+/// OptionalGetElement of a tensor (opset 18) is the tensor.
+LogicalResult importOptionalGetElement(NodeImporter &n) {
+  n.forwardInput(0, 0);
+  return success();
+}
+
 /// Dropout at inference (or training with ratio 0) is the identity; its optional mask output is all
 /// true. In training mode with another ratio it draws a random mask (importTrainingDropout).
 LogicalResult importDropout(NodeImporter &n) {
@@ -336,5 +350,7 @@ void mlir::mie::onnx_import::registerElementwiseOps(OnnxOpTable &table) {
 
   table["Cast"] = {importCast, 1, 1};
   table["Identity"] = {importIdentity, 1, 1};
+  table["OptionalHasElement"] = {importOptionalHasElement, 0, 1, 18};
+  table["OptionalGetElement"] = {importOptionalGetElement, 1, 1, 18};
   table["Dropout"] = {importDropout, 1, 3};
 }

@@ -86,6 +86,7 @@ static const OnnxOpTable &opTable() {
     registerMlOps(t);
     registerMlTreeOps(t);
     registerMlSvmOps(t);
+    registerImageOps(t);
     return t;
   }();
   return table;
@@ -129,6 +130,8 @@ public:
   }
   uint64_t maxTensorBytes() const { return opts.maxTensorBytes; }
   ValueEntry *lookup(StringRef name) const { return values.lookup(name); }
+  /// The shape declared for the value `name` (docs: NodeImporter::declaredOutputShape).
+  std::optional<SmallVector<int64_t>> declaredShape(StringRef name) const;
   /// The graph inputs `v` is computed from, sorted: its operands' producers followed back (through
   /// the regions of ms.if / ms.loop / ms.scan too) to the main function's arguments. For reports
   /// that say which inputs --input-value would bind.
@@ -961,6 +964,34 @@ std::optional<DynamicExtent> NodeImporter::inputExtent(unsigned i) const {
 
 RankedTensorType NodeImporter::outputType(unsigned i) const {
   return graph.lookup(onnxNode.outputs[i])->type;
+}
+
+std::optional<SmallVector<int64_t>> GraphImporter::declaredShape(StringRef name) const {
+  auto find = [&](const std::vector<OnnxGraphValue> &list) -> const OnnxGraphValue * {
+    for (const OnnxGraphValue &v : list)
+      if (v.name == name && v.dims)
+        return &v;
+    return nullptr;
+  };
+  const OnnxGraphValue *declared = find(model.outputs);
+  if (!declared)
+    declared = find(model.valueInfo);
+  if (!declared)
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  for (const OnnxDim &dim : *declared->dims) {
+    auto named = dim.param.empty() ? opts.symbolicDims.end() : opts.symbolicDims.find(dim.param);
+    shape.push_back(dim.size >= 0                      ? dim.size
+                    : named != opts.symbolicDims.end() ? named->second
+                                                       : -1);
+  }
+  return shape;
+}
+
+std::optional<SmallVector<int64_t>> NodeImporter::declaredOutputShape(unsigned i) const {
+  if (!hasOutput(i))
+    return std::nullopt;
+  return graph.declaredShape(onnxNode.outputs[i]);
 }
 
 std::optional<DynamicExtent> NodeImporter::outputExtent(unsigned i) const {

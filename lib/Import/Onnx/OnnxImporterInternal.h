@@ -238,6 +238,9 @@ struct OnnxModel {
   std::string graphName;
   std::vector<OnnxGraphValue> inputs; // initializers excluded
   std::vector<OnnxGraphValue> outputs;
+  /// The main graph's value_info entries of tensor type: the declared types of inner values, for
+  /// ops whose result shape the inputs do not determine (ImageDecoder).
+  std::vector<OnnxGraphValue> valueInfo;
   std::deque<OnnxTensor> initializers; // deque: stable addresses
   std::vector<OnnxNode> nodes;
 };
@@ -349,6 +352,10 @@ public:
   RankedTensorType outputType(unsigned i) const;
   /// The data-dependent extent of output `i`, once defined.
   std::optional<DynamicExtent> outputExtent(unsigned i) const;
+  /// The shape the model declares for output `i` (a graph output's or a value_info entry of the
+  /// main graph), symbolic dims resolved by --dim-param and -1 where unknown; std::nullopt when the
+  /// model declares none.
+  std::optional<SmallVector<int64_t>> declaredOutputShape(unsigned i) const;
   /// Reports an error unless only the first `count` outputs are requested.
   LogicalResult onlyOutputs(unsigned count, StringRef why);
 
@@ -507,6 +514,7 @@ void registerTrainingOps(OnnxOpTable &table);
 void registerMlOps(OnnxOpTable &table);
 void registerMlTreeOps(OnnxOpTable &table);
 void registerMlSvmOps(OnnxOpTable &table);
+void registerImageOps(OnnxOpTable &table);
 
 /// Ops that take a value with a data-dependent extent and carry it to their outputs: whether
 /// `opType` is one (a node of any other op type is refused when such a value reaches it).

@@ -475,7 +475,8 @@ LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGra
                                         const std::string &prefix, unsigned depth) {
   graph.name = proto.name();
   if (proto.sparse_initializer_size())
-    return emitError(fileLoc) << "subgraph '" << prefix << "': sparse initializers are not supported";
+    return emitError(fileLoc) << "subgraph '" << prefix
+                              << "': sparse initializers are not supported";
   llvm::StringSet<> initializerNames;
   for (const ::onnx::TensorProto &tensor : proto.initializer()) {
     const std::string &name = tensor.name();
@@ -511,8 +512,8 @@ LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGra
 }
 
 LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index,
-                                    std::vector<OnnxNode> &nodes,
-                                    const std::string &namePrefix, unsigned depth) {
+                                    std::vector<OnnxNode> &nodes, const std::string &namePrefix,
+                                    unsigned depth) {
   OnnxNode node;
   node.opType = proto.op_type();
   node.domain = normalizeDomain(proto.domain());
@@ -607,8 +608,8 @@ LogicalResult ModelReader::readNode(const ::onnx::NodeProto &proto, size_t index
                               << " deep";
       value.kind = OnnxAttribute::Kind::Graph;
       value.graph = std::make_shared<OnnxGraph>();
-      if (failed(readSubgraph(attr.g(), *value.graph, node.name + "/" + attr.name() + "/",
-                              depth + 1)))
+      if (failed(
+              readSubgraph(attr.g(), *value.graph, node.name + "/" + attr.name() + "/", depth + 1)))
         return failure();
       break;
     }
@@ -681,6 +682,15 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
   }
   if (model.outputs.empty())
     return emitError(fileLoc) << "graph has no outputs";
+  // Shape inference's annotations of inner values; those of other types (sequences) do not matter.
+  for (const ::onnx::ValueInfoProto &info : graph.value_info()) {
+    if (info.name().empty() || !info.type().has_tensor_type())
+      continue;
+    OnnxGraphValue value;
+    if (failed(readGraphValue(info, "value_info", value, /*requireType=*/false)))
+      return failure();
+    model.valueInfo.push_back(std::move(value));
+  }
 
   for (int i = 0, e = graph.node_size(); i < e; ++i)
     if (failed(readNode(graph.node(i), i, model.nodes, "", 0)))

@@ -42,7 +42,8 @@ using namespace mlir::mie;
 /// on mobilenet_v3's squeeze-excite scaling. The microkernels, vectorized by hand, need neither.
 /// MIE_ABI_SYMBOL of runtime/include/mie/mie_kernel_abi.h: exported next to mie_entry.
 constexpr const char *kAbiSymbol = "mie_abi";
-/// The GPU module table a cuda target's host code exports (CUDATarget.h); never defined by cpu code.
+/// The GPU module table a cuda target's host code exports (CUDATarget.h); never defined by cpu
+/// code.
 constexpr const char *kGpuModulesSymbol = "mie_gpu_modules";
 
 /// The GPU libraries a cuda target's host code calls (MIE_GPU_LIBRARIES_SYMBOL); never cpu code's.
@@ -247,6 +248,46 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
   return success();
 }
 
+/// Implements every runtime service `mie_host_<name>(env, args...)` declared by the kernels
+/// (convert-ms-to-mie, given the environment by mie-parallelize-loops) as
+/// `env->host-><name>(env->host_ctx, args...)`: the offsets of `mie_kernel_env` and `mie_host_api`
+/// (kernel ABI 6) in runtime/include/mie/mie_kernel_abi.h.
+static LogicalResult implementHostCalls(llvm::Module &module, ModuleOp op) {
+  constexpr unsigned kHostCtxOffset = 56, kHostOffset = 64;
+  static const llvm::StringMap<unsigned> kServiceOffsets = {{"mie_host_decode_image", 8}};
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  for (llvm::Function &f : module) {
+    if (!f.isDeclaration() || !f.getName().starts_with("mie_host_"))
+      continue;
+    auto service = kServiceOffsets.find(f.getName());
+    if (service == kServiceOffsets.end())
+      return op.emitError() << "unknown runtime service '" << f.getName() << "'";
+    if (f.arg_size() == 0 || !f.getArg(0)->getType()->isPointerTy() ||
+        !f.getReturnType()->isVoidTy())
+      return op.emitError() << "malformed runtime service call '" << f.getName()
+                            << "' (run mie-parallelize-loops first)";
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", &f));
+    llvm::Value *env = f.getArg(0);
+    llvm::Value *host =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kHostOffset));
+    llvm::Value *hostCtx =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), env, kHostCtxOffset));
+    llvm::Value *fn =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), host, service->second));
+    SmallVector<llvm::Type *> params = {ptr};
+    SmallVector<llvm::Value *> operands = {hostCtx};
+    for (unsigned i = 1, e = f.arg_size(); i < e; ++i) {
+      params.push_back(f.getArg(i)->getType());
+      operands.push_back(f.getArg(i));
+    }
+    b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), params, false), fn, operands);
+    b.CreateRetVoid();
+  }
+  return success();
+}
+
 /// Only mie_entry and the ABI table are exported, and what other parts of a split module reference
 /// (`shared`): everything else becomes internal, so that O3 may inline it and drop what is unused.
 static void internalize(llvm::Module &module, const llvm::StringSet<> &shared = {}) {
@@ -346,8 +387,7 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CpuTarget 
 /// a one-line reason on failure.
 static LogicalResult compileModulePart(llvm::Module &module, llvm::TargetMachine &machine,
                                        const CpuTarget &target, const llvm::StringSet<> &shared,
-                                       CpuArtifact artifact, std::string &out,
-                                       std::string &error) {
+                                       CpuArtifact artifact, std::string &out, std::string &error) {
   if (failed(linkUKernels(module, target, error)))
     return failure();
   internalize(module, shared);
@@ -419,8 +459,9 @@ static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
         continue;
       }
       std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(target, errors[i]);
-      if (machine && failed(compileModulePart(**part, *machine, target, shared,
-                                              CpuArtifact::Object, objects[i], errors[i])) &&
+      if (machine &&
+          failed(compileModulePart(**part, *machine, target, shared, CpuArtifact::Object,
+                                   objects[i], errors[i])) &&
           errors[i].empty())
         errors[i] = "code generation failed";
     }
@@ -438,10 +479,10 @@ static FailureOr<SmallVector<std::string>> compileSplit(llvm::Module &module,
   return objects;
 }
 
-FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target,
-                                            CpuArtifact artifact, StringRef entry, unsigned jobs,
-                                            ArrayRef<int64_t> abiTable,
-                                            function_ref<LogicalResult(llvm::Module &)> addExports) {
+FailureOr<std::string>
+mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target, CpuArtifact artifact, StringRef entry,
+                     unsigned jobs, ArrayRef<int64_t> abiTable,
+                     function_ref<LogicalResult(llvm::Module &)> addExports) {
   initializeLLVMTargets();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, llvmContext, "mie_kernels");
@@ -473,7 +514,7 @@ FailureOr<std::string> mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target
         if (llvm::Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
           callee->addFnAttr(llvm::Attribute::NoInline);
   if (failed(addEntryWrapper(*module, entry, op)) || failed(implementDispatches(*module, op)) ||
-      failed(implementProfileHook(*module, op)))
+      failed(implementProfileHook(*module, op)) || failed(implementHostCalls(*module, op)))
     return failure();
   if (!abiTable.empty())
     addAbiTable(*module, abiTable);

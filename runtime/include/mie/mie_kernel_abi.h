@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 5
+#define MIE_KERNEL_ABI_VERSION 6
 /* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
    never calls the profile hook; version 1 and 2 code may lack the ABI table below; version 3 code reads no
    field past `profile` (cpu code may keep declaring 3: ABI 4 only added the GPU fields). */
@@ -27,6 +27,9 @@ extern "C" {
    runtimes before ABI 5 do not pass. */
 #define MIE_KERNEL_ABI_CPU_VERSION 3
 #define MIE_KERNEL_ABI_RANDOM_VERSION 5
+/* What code that calls runtime services (mie_host_api below: image decoding) declares: ABI 6 added the
+   host fields of mie_kernel_env it reads (and it may read the random key, which ABI 5 added). */
+#define MIE_KERNEL_ABI_HOST_VERSION 6
 /* What cuda host code declares: ABI 4 added the GPU fields it reads; it reads no random key. */
 #define MIE_KERNEL_ABI_CUDA_VERSION 4
 
@@ -149,6 +152,23 @@ struct mie_gpu_module_table {
   struct mie_gpu_module modules[];
 };
 
+/* Since ABI 6: services of the runtime that generated code calls (docs/image-decoding.md). A call that
+   fails records its message in host_ctx and returns normally; the runtime fails the run with that message
+   once the entry returns (so no status travels through the generated code). */
+#define MIE_HOST_API_VERSION 1
+#define MIE_PIXEL_FORMAT_RGB 0
+#define MIE_PIXEL_FORMAT_BGR 1
+#define MIE_PIXEL_FORMAT_GRAYSCALE 2
+typedef struct mie_host_api {
+  uint32_t version; /* MIE_HOST_API_VERSION */
+  /* [8] Decodes the image file encoded[0, size) (JPEG, PNG, BMP, PNM, TIFF, WebP or JPEG 2000, told by its
+     first bytes) into out, uint8 [height, width, channels] (channels 3 for RGB/BGR, 1 for grayscale). An
+     image of another size, or data that does not decode, is a failure (out is then zero-filled); `node` (a
+     NUL-terminated name, the ONNX node) prefixes its message. */
+  void (*decode_image)(void *host_ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,
+                       int64_t width, int64_t channels, int64_t pixel_format, const char *node);
+} mie_host_api;
+
 typedef struct mie_kernel_env {
   uint32_t abi_version; /* MIE_KERNEL_ABI_VERSION */
   uint32_t num_threads; /* threads the pool runs, >= 1 */
@@ -165,6 +185,9 @@ typedef struct mie_kernel_env {
   /* Since ABI 4; both NULL for cpu targets. gpu_ctx is passed back to every gpu call. */
   void *gpu_ctx;
   const struct mie_gpu_api *gpu;
+  /* Since ABI 6; set for cpu targets (NULL for cuda ones). host_ctx is passed back to every host call. */
+  void *host_ctx;
+  const struct mie_host_api *host;
 } mie_kernel_env;
 
 /* Exported (visibility default) by every code object (cpu targets and the host side of cuda targets):

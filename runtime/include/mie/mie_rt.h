@@ -48,7 +48,8 @@ typedef enum mie_status {
   MIE_ERR_UNSUPPORTED = 4,      /* valid package, but nothing here can run it (arch, CUDA, ABI version) */
   MIE_ERR_LOAD = 5,             /* the code object could not be loaded or lacks its entry symbol */
   MIE_ERR_OUT_OF_MEMORY = 6,   /* also: threads could not be started */
-  MIE_ERR_KERNEL = 7,           /* the generated entry returned non-zero */
+  MIE_ERR_KERNEL = 7,           /* the generated entry returned non-zero, or a runtime service it called failed
+                                   (an image that does not decode: docs/image-decoding.md) */
   MIE_ERR_NOT_FOUND = 8,        /* named target does not exist */
   MIE_ERR_SIGNATURE = 9         /* refused by the signature policy: unsigned where a signature is required,
                                    signed by a key that is not trusted, or a signature that does not verify */

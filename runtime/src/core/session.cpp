@@ -11,6 +11,7 @@
 #include "../cpu/host_cpu.h"
 #include "abi_table.h"
 #include "format.h"
+#include "image_decoder.h"
 
 namespace mie::rt {
 
@@ -23,7 +24,10 @@ static_assert(offsetof(mie_kernel_env, profile_ctx) == 24, "mie_kernel_env layou
 static_assert(offsetof(mie_kernel_env, profile) == 32, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, gpu_ctx) == 40, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, gpu) == 48, "mie_kernel_env layout");
-static_assert(sizeof(mie_kernel_env) == 56, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, host_ctx) == 56, "mie_kernel_env layout");
+static_assert(offsetof(mie_kernel_env, host) == 64, "mie_kernel_env layout");
+static_assert(sizeof(mie_kernel_env) == 72, "mie_kernel_env layout");
+static_assert(offsetof(mie_host_api, decode_image) == 8 && sizeof(mie_host_api) == 16, "mie_host_api layout");
 static_assert(offsetof(mie_gpu_api, version) == 0, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, get_function) == 8, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, launch) == 16, "mie_gpu_api layout");
@@ -34,7 +38,7 @@ static_assert(sizeof(mie_gpu_api) == 56, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
                   sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
               "mie_gpu_modules layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 5, "update the static_asserts with the ABI");
+static_assert(MIE_KERNEL_ABI_VERSION == 6, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -293,6 +297,11 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   s->env_.num_threads = s->pool_->num_threads();
   s->env_.pool = s->pool_.get();
   s->env_.parallel_for = &ThreadPool::parallel_for_thunk;
+  if (!s->gpu_) {  // the host api serves cpu code; cuda host code is refused image decoding at compile time
+    static const mie_host_api host_api = {MIE_HOST_API_VERSION, &Session::decode_image};
+    s->env_.host_ctx = s.get();
+    s->env_.host = &host_api;
+  }
   const auto &m = pkg->manifest();
   size_t dynamic_outputs = 0;
   for (const TensorDesc &t : m.outputs) dynamic_outputs += t.dynamic_dims.empty() ? 0 : 1;
@@ -461,6 +470,7 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   args_[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
   if (poison_ && arena_.data()) std::memset(arena_.data(), 0xFF, size_t(target_->arena_bytes));
+  host_error_.clear();
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());
   last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);
@@ -469,7 +479,24 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
     return MIE_ERR_KERNEL;
   }
+  if (!host_error_.empty()) {  // a host call failed (an image that does not decode): the outputs are not valid
+    *error = prefix + host_error_;
+    return MIE_ERR_KERNEL;
+  }
   return finish_dynamic_outputs(outputs, error);
+}
+
+void Session::decode_image(void *ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,
+                           int64_t width, int64_t channels, int64_t pixel_format, const char *node) {
+  auto *s = static_cast<Session *>(ctx);
+  std::string why;
+  if (pixel_format < MIE_PIXEL_FORMAT_RGB || pixel_format > MIE_PIXEL_FORMAT_GRAYSCALE)
+    why = "unknown pixel format " + std::to_string(pixel_format);
+  else
+    why = mie::decode_image(encoded, size, static_cast<mie::PixelFormat>(pixel_format), out, height, width, channels);
+  if (why.empty()) return;
+  std::lock_guard<std::mutex> lock(s->host_mu_);
+  if (s->host_error_.empty()) s->host_error_ = "ImageDecoder node '" + std::string(node ? node : "?") + "': " + why;
 }
 
 mie_status Session::finish_dynamic_outputs(void *const *outputs, std::string *error) {

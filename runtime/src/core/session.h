@@ -80,6 +80,9 @@ class Session {
   mie_kernel_env env_{};
   // The generated code calls env_.profile; it is dispatch() whenever a user profiler or poisoning is on.
   static void dispatch(void *ctx, int32_t kernel, int32_t phase);
+  // mie_host_api::decode_image (ABI 6): records the first failure of a run in host_error_.
+  static void decode_image(void *ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,
+                           int64_t width, int64_t channels, int64_t pixel_format, const char *node);
   void install_hook();
   mie_profile_fn user_profile_ = nullptr;
   void *user_profile_ctx_ = nullptr;
@@ -89,6 +92,8 @@ class Session {
   mie_status finish_dynamic_outputs(void *const *outputs, std::string *error);
   std::vector<void *> args_;  // reused by every run: no allocation on the run path
   uint64_t random_key_[2] = {0, 0};  // the random key slot of args_ (ABI 5): Philox key, runs so far
+  std::mutex host_mu_;
+  std::string host_error_;  // the first failed host call of the current run (ABI 6), "" when none
   std::vector<int64_t> extents_;  // one per data-dependent dim of the outputs, in output order
   std::vector<std::vector<int64_t>> output_shapes_;
   std::mutex run_mu_;

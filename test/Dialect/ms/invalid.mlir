@@ -2094,3 +2094,36 @@ func.func @random_normal_scale() {
   %0 = ms.random_normal {shape = array<i64: 2>, element_type = f32, scale = 0x7FF0000000000000 : f64, stream = 0} : tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @image_decode_rank(%bytes: tensor<2x8xui8>) {
+  // expected-error @+1 {{'ms.image_decode' op expects 1-D encoded bytes, got 'tensor<2x8xui8>'}}
+  %0 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format rgb>} : (tensor<2x8xui8>) -> tensor<4x4x3xui8>
+  return
+}
+
+// -----
+
+func.func @image_decode_size(%bytes: tensor<16xui8>) {
+  // expected-error @+1 {{'ms.image_decode' op expects a positive height and width, got 0x4}}
+  %0 = ms.image_decode %bytes {height = 0, width = 4, pixel_format = #ms<pixel_format rgb>} : (tensor<16xui8>) -> tensor<0x4x3xui8>
+  return
+}
+
+// -----
+
+func.func @image_decode_channels(%bytes: tensor<16xui8>) {
+  // expected-error @+2 {{'ms.image_decode' op inferred type(s) 'tensor<4x4x1xui8>' are incompatible with return type(s) of operation 'tensor<4x4x3xui8>'}}
+  // expected-error @+1 {{'ms.image_decode' op failed to infer returned types}}
+  %0 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format grayscale>} : (tensor<16xui8>) -> tensor<4x4x3xui8>
+  return
+}
+
+// -----
+
+func.func @image_decode_bytes(%bytes: tensor<16xi8>) {
+  // expected-error @+1 {{'ms.image_decode' op operand #0 must be ranked tensor of 8-bit unsigned integer values, but got 'tensor<16xi8>'}}
+  %0 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format rgb>} : (tensor<16xi8>) -> tensor<4x4x3xui8>
+  return
+}

@@ -756,3 +756,12 @@ func.func @random() -> (tensor<2x3xf32>, tensor<4xf64>, tensor<f16>) {
   %2 = ms.random_uniform {shape = array<i64>, element_type = f16, stream = 2} : tensor<f16>
   return %0, %1, %2 : tensor<2x3xf32>, tensor<4xf64>, tensor<f16>
 }
+
+// CHECK-LABEL: func.func @image_decode
+func.func @image_decode(%bytes: tensor<1058xui8>) -> (tensor<32x24x3xui8>, tensor<32x24x1xui8>) {
+  // CHECK: ms.image_decode %{{.+}} {height = 32 : i64, pixel_format = #ms<pixel_format bgr>, width = 24 : i64} : (tensor<1058xui8>) -> tensor<32x24x3xui8>
+  %0 = ms.image_decode %bytes {height = 32, width = 24, pixel_format = #ms<pixel_format bgr>} : (tensor<1058xui8>) -> tensor<32x24x3xui8>
+  // CHECK: ms.image_decode %{{.+}} {height = 32 : i64, pixel_format = #ms<pixel_format grayscale>, width = 24 : i64} : (tensor<1058xui8>) -> tensor<32x24x1xui8>
+  %1 = ms.image_decode %bytes {height = 32, width = 24, pixel_format = #ms<pixel_format grayscale>} : (tensor<1058xui8>) -> tensor<32x24x1xui8>
+  return %0, %1 : tensor<32x24x3xui8>, tensor<32x24x1xui8>
+}

@@ -140,6 +140,19 @@ def unary():
 
 
 @register
+def optional_tensors():
+    """OptionalHasElement of a tensor (true) and of an omitted input (false), OptionalGetElement of
+    a tensor (the tensor): opset 18's tensor forms."""
+    nodes = [helper.make_node("OptionalHasElement", ["x"], ["has"]),
+             helper.make_node("OptionalHasElement", [""], ["empty"]),
+             helper.make_node("OptionalHasElement", [], ["none"]),
+             helper.make_node("OptionalGetElement", ["x"], ["got"])]
+    return model(nodes, [vi("x", [4])],
+                 [vi("has", [], TensorProto.BOOL), vi("empty", [], TensorProto.BOOL),
+                  vi("none", [], TensorProto.BOOL), vi("got", [4])], opset=18)
+
+
+@register
 def binary():
     rng = np.random.default_rng(3)
     nodes = [

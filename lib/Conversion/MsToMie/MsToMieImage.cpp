@@ -1,0 +1,107 @@
+//===- MsToMieImage.cpp - ms.image_decode to a host call ---------------------===//
+//
+// Image codecs are not generated code: the runtime decodes (docs/image-decoding.md). The kernel of
+// an ms.image_decode calls `mie_host_decode_image(encoded, size, out, height, width, channels,
+// pixel_format, node)`, which mie-parallelize-loops hands the kernel environment and code
+// generation implements as `env->host->decode_image(env->host_ctx, ...)` (kernel ABI 6). A failed
+// decode is recorded by the runtime, which fails the run with its message; the kernel itself
+// returns normally, so no status travels through the generated code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MsToMieCommon.h"
+
+#include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+using namespace mlir::mie::mstomie;
+
+namespace {
+
+constexpr StringLiteral kDecodeImage = "mie_host_decode_image";
+
+/// The ONNX node a location names (the importer's NameLoc), else "ImageDecoder".
+std::string nodeName(Location loc) {
+  std::string name;
+  loc->walk([&](Location l) {
+    if (auto named = dyn_cast<NameLoc>(l)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name.empty() ? "ImageDecoder" : name;
+}
+
+/// A NUL-terminated string constant of `module`, for the runtime's messages.
+LLVM::GlobalOp stringConstant(OpBuilder &b, ModuleOp module, Location loc, StringRef text) {
+  std::string symbol;
+  for (int64_t i = 0;; ++i) {
+    symbol = "mie_image_node_" + std::to_string(i);
+    if (!module.lookupSymbol(symbol))
+      break;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  std::string bytes = text.str() + '\0';
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
+  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal, symbol,
+                                b.getStringAttr(bytes));
+}
+
+struct ImageDecodeToKernel : OpConversionPattern<ms::ImageDecodeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::ImageDecodeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto module = op->getParentOfType<ModuleOp>();
+    MLIRContext *ctx = op.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = rewriter.getI64Type();
+    if (!module.lookupSymbol(kDecodeImage)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToEnd(module.getBody());
+      auto decl = func::FuncOp::create(
+          rewriter, loc, kDecodeImage,
+          rewriter.getFunctionType({ptr, i64, ptr, i64, i64, i64, i64, ptr}, {}));
+      decl.setPrivate();
+    }
+    Value out = allocBuffer(rewriter, loc, type);
+    int64_t size = cast<MemRefType>(adaptor.getEncoded().getType()).getNumElements();
+    LLVM::GlobalOp node = stringConstant(rewriter, module, loc, nodeName(loc));
+    KernelOp::create(rewriter, loc, "image_decode", ValueRange{adaptor.getEncoded()}, out,
+                     [&](OpBuilder &kb, Location kl, ValueRange args) {
+                       auto pointer = [&](Value buffer) -> Value {
+                         Value address =
+                             memref::ExtractAlignedPointerAsIndexOp::create(kb, kl, buffer);
+                         Value wide = arith::IndexCastOp::create(kb, kl, i64, address);
+                         return LLVM::IntToPtrOp::create(kb, kl, ptr, wide);
+                       };
+                       auto constant = [&](int64_t v) -> Value {
+                         return arith::ConstantIntOp::create(kb, kl, v, 64);
+                       };
+                       Value name = LLVM::AddressOfOp::create(kb, kl, node);
+                       func::CallOp::create(
+                           kb, kl, kDecodeImage, TypeRange{},
+                           ValueRange{pointer(args[0]), constant(size), pointer(args[1]),
+                                      constant(type.getDimSize(0)), constant(type.getDimSize(1)),
+                                      constant(type.getDimSize(2)),
+                                      constant(int64_t(op.getPixelFormat())), name});
+                     });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void mstomie::populateMsToMieImagePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ImageDecodeToKernel>(converter, patterns.getContext());
+}
