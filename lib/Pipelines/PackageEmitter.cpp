@@ -4,6 +4,7 @@
 
 #include "dialects/mie/IR/MieDialect.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -143,7 +144,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     return failure();
   PackagePlan plan;
   plan.callsHost = llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
-    return f.isExternal() && f.getSymName().starts_with("mie_host_");
+    return f.isExternal() && f.getSymName().starts_with(kHostServicePrefix);
   });
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();

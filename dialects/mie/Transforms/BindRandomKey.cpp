@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 
 namespace mlir::mie {
 #define GEN_PASS_DEF_MIEBINDRANDOMKEYPASS
@@ -14,7 +15,6 @@ namespace mlir::mie {
 
 namespace {
 
-constexpr StringLiteral kRandomKeyGlobal = "mie_random_key";
 
 struct MieBindRandomKeyPass : impl::MieBindRandomKeyPassBase<MieBindRandomKeyPass> {
   void runOnOperation() override {

@@ -1,6 +1,7 @@
 //===- BundleWeights.cpp - the mie-bundle-weights pass ------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -93,7 +94,7 @@ struct MieBundleWeightsPass : impl::MieBundleWeightsPassBase<MieBundleWeightsPas
       WalkResult result = func.walk([&](memref::GetGlobalOp get) {
         auto it = offsets.find(get.getName());
         // The run's random key is bound by mie-bind-random-key, which runs next.
-        if (get.getName() == "mie_random_key")
+        if (get.getName() == kRandomKeyGlobal)
           return WalkResult::advance();
         if (it == offsets.end()) {
           get.emitError("mie-bundle-weights: global '") << get.getName() << "' is not a constant";

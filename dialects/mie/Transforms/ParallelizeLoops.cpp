@@ -1,6 +1,7 @@
 //===- ParallelizeLoops.cpp - the mie-parallelize-loops pass --------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -14,9 +15,6 @@ namespace {
 
 /// Suffix of the dispatch declarations that code generation implements (see CPUTarget.cpp).
 constexpr StringLiteral kDispatchSuffix = "__dispatch";
-/// Prefix of the runtime services code generation implements through the environment's host api
-/// (`mie_host_decode_image`, see CPUTarget.cpp): their callers take the environment and pass it on.
-constexpr StringLiteral kHostCallPrefix = "mie_host_";
 
 std::optional<int64_t> constantIndex(Value v) {
   if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
@@ -99,21 +97,22 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
       for (scf::ParallelOp loop : loops)
         (void)parallelize(func, loop, counter, symbols, ptr, envFor);
       bool callsHost = false;
-      func.walk(
-          [&](func::CallOp call) { callsHost |= call.getCallee().starts_with(kHostCallPrefix); });
+      func.walk([&](func::CallOp call) {
+        callsHost |= call.getCallee().starts_with(kHostServicePrefix);
+      });
       if (callsHost && failed(envFor(func)))
         return signalPassFailure();
     }
     // Host services take the environment first.
     for (func::FuncOp decl : funcs)
-      if (decl.isExternal() && decl.getSymName().starts_with(kHostCallPrefix) &&
+      if (decl.isExternal() && decl.getSymName().starts_with(kHostServicePrefix) &&
           failed(decl.insertArgument(0, ptr, DictionaryAttr::get(ctx), decl.getLoc())))
         return signalPassFailure();
     // Calls of functions that took the environment pass it along.
     for (auto [op, env] : envOf) {
       op->walk([&, env = env](func::CallOp call) {
         Operation *callee = symbols.lookup(call.getCallee());
-        bool hostCall = call.getCallee().starts_with(kHostCallPrefix);
+        bool hostCall = call.getCallee().starts_with(kHostServicePrefix);
         if (call.getCallee().ends_with(kDispatchSuffix) || (!envOf.count(callee) && !hostCall))
           return;
         SmallVector<Value> operands = {env};

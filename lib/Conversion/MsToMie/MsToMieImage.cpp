@@ -12,6 +12,7 @@
 #include "MsToMieCommon.h"
 
 #include "dialects/mie/IR/MieOps.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,8 +24,6 @@ using namespace mlir::mie;
 using namespace mlir::mie::mstomie;
 
 namespace {
-
-constexpr StringLiteral kDecodeImage = "mie_host_decode_image";
 
 /// The ONNX node a location names (the importer's NameLoc), else "ImageDecoder".
 std::string nodeName(Location loc) {
@@ -65,11 +64,11 @@ struct ImageDecodeToKernel : OpConversionPattern<ms::ImageDecodeOp> {
     auto module = op->getParentOfType<ModuleOp>();
     MLIRContext *ctx = op.getContext();
     Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = rewriter.getI64Type();
-    if (!module.lookupSymbol(kDecodeImage)) {
+    if (!module.lookupSymbol(kDecodeImageService)) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToEnd(module.getBody());
       auto decl = func::FuncOp::create(
-          rewriter, loc, kDecodeImage,
+          rewriter, loc, kDecodeImageService,
           rewriter.getFunctionType({ptr, i64, ptr, i64, i64, i64, i64, ptr}, {}));
       decl.setPrivate();
     }
@@ -89,7 +88,7 @@ struct ImageDecodeToKernel : OpConversionPattern<ms::ImageDecodeOp> {
                        };
                        Value name = LLVM::AddressOfOp::create(kb, kl, node);
                        func::CallOp::create(
-                           kb, kl, kDecodeImage, TypeRange{},
+                           kb, kl, kDecodeImageService, TypeRange{},
                            ValueRange{pointer(args[0]), constant(size), pointer(args[1]),
                                       constant(type.getDimSize(0)), constant(type.getDimSize(1)),
                                       constant(type.getDimSize(2)),

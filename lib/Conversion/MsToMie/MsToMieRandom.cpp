@@ -17,6 +17,7 @@
 #include "MsToMieCommon.h"
 
 #include "dialects/mie/IR/MieOps.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -31,7 +32,6 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
-constexpr StringLiteral kRandomKeyGlobal = "mie_random_key";
 
 /// splitmix64's finalizer: spreads a seed's bits over the whole 64-bit key.
 uint64_t mix64(uint64_t x) {

@@ -2,6 +2,8 @@
 
 #include "mie/Target/CPUTarget.h"
 
+#include "dialects/mie/Utils/RuntimeSymbols.h"
+
 #include "BFloat16AsBits.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
@@ -254,11 +256,11 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
 /// (kernel ABI 6) in runtime/include/mie/mie_kernel_abi.h.
 static LogicalResult implementHostCalls(llvm::Module &module, ModuleOp op) {
   constexpr unsigned kHostCtxOffset = 56, kHostOffset = 64;
-  static const llvm::StringMap<unsigned> kServiceOffsets = {{"mie_host_decode_image", 8}};
+  static const llvm::StringMap<unsigned> kServiceOffsets = {{kDecodeImageService, 8}};
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   for (llvm::Function &f : module) {
-    if (!f.isDeclaration() || !f.getName().starts_with("mie_host_"))
+    if (!f.isDeclaration() || !f.getName().starts_with(kHostServicePrefix))
       continue;
     auto service = kServiceOffsets.find(f.getName());
     if (service == kServiceOffsets.end())
