@@ -48,3 +48,18 @@ func.func @normal() -> (tensor<4xf16>, tensor<3xf64>) {
   %1 = ms.random_uniform {shape = array<i64: 3>, element_type = f64, stream = 1} : tensor<3xf64>
   return %0, %1 : tensor<4xf16>, tensor<3xf64>
 }
+
+// -----
+
+// Tests that a draw in a loop body reads its iteration (a 0-D buffer, the third input of the
+// generic) and keys Philox with mix64(key ^ mix64(iteration)): splitmix64's finalizer twice.
+
+// CHECK-LABEL: func.func @in_loop
+// CHECK: mie.kernel "random_uniform" ins(%{{.+}}, %{{.+}} : memref<2xi64>, memref<i64>) outs(%{{.+}} : memref<8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2xi64>, memref<2xi64>, memref<i64>)
+// CHECK-COUNT-2: arith.constant -4658895280553007687 : i64
+// CHECK: arith.mului_extended
+func.func @in_loop(%i: tensor<i64>) -> tensor<8xf32> {
+  %0 = ms.random_uniform iteration(%i : tensor<i64>) {shape = array<i64: 8>, element_type = f32, stream = 0} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

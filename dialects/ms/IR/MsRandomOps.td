@@ -8,7 +8,9 @@
 // apart (the importer numbers them), which is why two ops with the same attributes are never merged;
 // within one run an op is a pure function of its attributes, and so marked Pure. An op with `seed`
 // ignores the session's key and uses the seed instead (ONNX: the same seed, the same numbers), still
-// varied by the run counter, as onnxruntime's seeded generators advance from run to run.
+// varied by the run counter, as onnxruntime's seeded generators advance from run to run. In a loop
+// body the op takes the iteration (`iteration`, the enclosing loops' iteration numbers combined), which
+// derives a key of its own per iteration, so that every iteration draws new numbers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +21,8 @@ include "dialects/ms/IR/MsBase.td"
 
 class Ms_RandomOp<string mnemonic> : Ms_InferredOp<mnemonic> {
   let results = (outs Ms_FloatTensor:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat =
+      "(`iteration` `(` $iteration^ `:` type($iteration) `)`)? attr-dict `:` type($result)";
 }
 
 def Ms_RandomUniformOp : Ms_RandomOp<"random_uniform"> {
@@ -34,9 +37,10 @@ def Ms_RandomUniformOp : Ms_RandomOp<"random_uniform"> {
                             stream = 0} : tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$element_type,
-                   DefaultValuedAttr<F64Attr, "0.0">:$low, DefaultValuedAttr<F64Attr, "1.0">:$high,
-                   OptionalAttr<F64Attr>:$seed, I64Attr:$stream);
+  let arguments = (ins Optional<0DTensorOf<[I64]>>:$iteration, DenseI64ArrayAttr:$shape,
+                   TypeAttr:$element_type, DefaultValuedAttr<F64Attr, "0.0">:$low,
+                   DefaultValuedAttr<F64Attr, "1.0">:$high, OptionalAttr<F64Attr>:$seed,
+                   I64Attr:$stream);
 }
 
 def Ms_RandomNormalOp : Ms_RandomOp<"random_normal"> {
@@ -49,11 +53,15 @@ def Ms_RandomNormalOp : Ms_RandomOp<"random_normal"> {
     ```mlir
     %z = ms.random_normal {shape = array<i64: 4>, element_type = f32, mean = 0.0, scale = 1.0,
                            seed = 5.0, stream = 1} : tensor<4xf32>
+    // In a loop body: the iteration keys the draw.
+    %w = ms.random_normal iteration(%i : tensor<i64>) {shape = array<i64: 4>, element_type = f32,
+                                                       stream = 2} : tensor<4xf32>
     ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$element_type,
-                   DefaultValuedAttr<F64Attr, "0.0">:$mean, DefaultValuedAttr<F64Attr, "1.0">:$scale,
-                   OptionalAttr<F64Attr>:$seed, I64Attr:$stream);
+  let arguments = (ins Optional<0DTensorOf<[I64]>>:$iteration, DenseI64ArrayAttr:$shape,
+                   TypeAttr:$element_type, DefaultValuedAttr<F64Attr, "0.0">:$mean,
+                   DefaultValuedAttr<F64Attr, "1.0">:$scale, OptionalAttr<F64Attr>:$seed,
+                   I64Attr:$stream);
 }
 
 #endif // MS_RANDOM_OPS_TD

@@ -10,7 +10,8 @@
 // The key and the run counter come from the runtime (docs/random.md): the kernel reads them from a
 // two-word buffer, the memref.global @mie_random_key, which mie-bind-random-key turns into an entry
 // argument that the runtime fills before every run. An op with a `seed` keys Philox with the seed
-// instead of the session's key.
+// instead of the session's key. An op in a loop body (with an `iteration` operand) keys it with
+// mix64(key ^ mix64(iteration)), a key of its own per iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +69,15 @@ struct Bits {
   Value high32(Value v) { return low32(arith::ShRUIOp::create(b, loc, v, i64(32))); }
   Value xori(Value a, Value c) { return arith::XOrIOp::create(b, loc, a, c); }
   Value addi(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value muli(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
+  Value shrui(Value a, uint64_t n) { return arith::ShRUIOp::create(b, loc, a, i64(n)); }
+  /// mix64 (below) of an i64 value, in the kernel.
+  Value mix64(Value x) {
+    x = addi(x, i64(0x9E3779B97F4A7C15ull));
+    x = muli(xori(x, shrui(x, 30)), i64(0xBF58476D1CE4E5B9ull));
+    x = muli(xori(x, shrui(x, 27)), i64(0x94D049BB133111EBull));
+    return xori(x, shrui(x, 31));
+  }
 };
 
 /// Philox-4x32-10 of counter `c` under key (k0, k1): the four random words.
@@ -115,12 +125,15 @@ template <typename OpTy>
 struct RandomToKernel : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value out = allocBuffer(rewriter, loc, type);
     Value keys = randomKeyBuffer(rewriter, op);
+    SmallVector<Value> inputs = {keys};
+    if (Value iteration = adaptor.getIteration())
+      inputs.push_back(iteration);
     int64_t rank = type.getRank();
     SmallVector<int64_t> strides(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
@@ -137,17 +150,24 @@ struct RandomToKernel : OpConversionPattern<OpTy> {
     FloatType computeType = elementType.isF64() ? FloatType(Float64Type::get(op.getContext()))
                                                 : FloatType(Float32Type::get(op.getContext()));
     KernelOp::create(
-        rewriter, loc, OpTy::getOperationName().drop_front(3), ValueRange{keys}, out,
+        rewriter, loc, OpTy::getOperationName().drop_front(3), inputs, out,
         [&](OpBuilder &kb, Location kl, ValueRange args) {
           MLIRContext *ctx = kb.getContext();
-          // The key buffer is read twice, element 0 (key) and 1 (run counter), by every element.
+          // The key buffer is read twice, element 0 (key) and 1 (run counter), by every element;
+          // so is the iteration in a loop body.
           AffineMap keyMap = AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx));
           AffineMap runMap = AffineMap::get(rank, 0, getAffineConstantExpr(1, ctx));
-          SmallVector<AffineMap> maps = {keyMap, runMap,
-                                         AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<AffineMap> maps = {keyMap, runMap};
+          SmallVector<Value> reads = {args[0], args[0]};
+          bool inLoop = inputs.size() == 2;
+          if (inLoop) {
+            maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+            reads.push_back(args[1]);
+          }
+          maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
           SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
           linalg::GenericOp::create(
-              kb, kl, ValueRange{args[0], args[0]}, args[1], maps, iters,
+              kb, kl, reads, args.back(), maps, iters,
               [&](OpBuilder &gb, Location gl, ValueRange e) {
                 Bits x{gb, gl};
                 Value linear = arith::ConstantIndexOp::create(gb, gl, 0);
@@ -159,6 +179,10 @@ struct RandomToKernel : OpConversionPattern<OpTy> {
                 }
                 Value index = arith::IndexCastUIOp::create(gb, gl, gb.getI64Type(), linear);
                 Value key = seededKey ? x.i64(*seededKey) : e[0];
+                // A key per iteration of the enclosing loops: mix64 is a bijection, so two
+                // iterations never share one.
+                if (inLoop)
+                  key = x.mix64(x.xori(key, x.mix64(e[2])));
                 Value run = e[1];
                 std::array<Value, 4> counter = {x.low32(index), x.high32(index),
                                                 x.xori(x.i32(stream), x.high32(run)), x.low32(run)};

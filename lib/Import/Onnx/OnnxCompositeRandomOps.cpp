@@ -7,8 +7,8 @@
 //                       it) at or below u * total: the class whose interval holds the draw
 //   Dropout(x, ratio) = where(u >= ratio, x / (1 - ratio), 0), mask = u >= ratio
 // Every op gets its own `stream` (docs/random.md): the ms.random_* ops already in the module are
-// counted, so no two ops of one model draw the same numbers. In a Loop body the draws of all
-// iterations are made before the loop (drawPerIteration).
+// counted, so no two ops of one model draw the same numbers. In a Loop body (nested ones too) the
+// ops take the iteration, which keys each iteration's numbers (drawIteration).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,46 +35,38 @@ int64_t nextStream(NodeImporter &n) {
   return next;
 }
 
-/// Draws `shape` through `create` (which builds one ms.random_* op of the shape it is given). In a
-/// Loop body the draw is made once for every iteration, before the loop ([trip count, shape...]),
-/// and the body reads row `i` (ms.gather by the iteration number): the kernels key their numbers by
-/// the run, so a draw inside the body would repeat every iteration. That needs a constant trip
-/// count and one enclosing loop; Scan bodies are refused (no iteration number to read).
-FailureOr<Value> drawPerIteration(NodeImporter &n, ArrayRef<int64_t> shape,
-                                  function_ref<FailureOr<Value>(ArrayRef<int64_t>)> create) {
-  SmallVector<Operation *> loops;
-  for (Operation *op = n.builder().getInsertionBlock()->getParentOp(); op; op = op->getParentOp())
-    if (isa<ms::LoopOp, ms::ScanOp>(op))
-      loops.push_back(op);
-  if (loops.empty())
-    return create(shape);
-  auto loop = dyn_cast<ms::LoopOp>(loops.front());
-  if (!loop || loops.size() > 1)
-    return n.unsupportedFeature()
-           << "random numbers inside " << (loop ? "nested loops" : "a Scan body")
-           << " are not supported: every iteration would draw the same numbers";
-  auto trips = dyn_cast_if_present<DenseIntElementsAttr>(
-      loop.getMaxTripCount() ? n.constantValue(loop.getMaxTripCount()) : Attribute());
-  if (!trips || trips.getNumElements() != 1)
-    return n.unsupportedFeature()
-           << "random numbers inside a Loop body need a constant trip count: "
-              "the draws of all iterations are made before the loop";
-  int64_t count = std::max<int64_t>(0, (*trips.getValues<APInt>().begin()).getSExtValue());
-  SmallVector<int64_t> allShape = {count};
-  llvm::append_range(allShape, shape);
-  if (!isReasonableShape({count, product(shape)}))
-    return n.error() << "the draws of all " << count << " iterations of its Loop, "
-                     << listToString(allShape) << ", are too large";
-  FailureOr<Value> all;
-  {
-    OpBuilder::InsertionGuard guard(n.builder());
-    n.builder().setInsertionPoint(loop);
-    all = create(allShape);
+/// 2^64 / phi, odd: its first 2^31 multiples stay more than 2^31 away from 0 modulo 2^64 (the golden
+/// ratio is the worst-approximable number: |k / phi - p| > 1 / (sqrt(5) k) roughly), so
+/// `outer * K + inner` differs for every two pairs of iteration numbers below 2^31.
+constexpr uint64_t kIterationMultiplier = 0x9E3779B97F4A7C15ull;
+
+/// The iteration a draw in a Loop body is keyed by: the enclosing Loops' iteration numbers, outermost
+/// first, combined as `c * K + i` (K odd, so each step is a bijection of the 64-bit value and two
+/// nested loops of fewer than 2^31 iterations each never give two iterations one key); null outside
+/// loops. The kernels key their numbers by the run, so without it every iteration would draw the
+/// same numbers. Scan bodies have no iteration number: refused.
+FailureOr<Value> drawIteration(NodeImporter &n) {
+  SmallVector<ms::LoopOp> loops;
+  for (Operation *op = n.builder().getInsertionBlock()->getParentOp(); op; op = op->getParentOp()) {
+    if (isa<ms::ScanOp>(op))
+      return n.unsupportedFeature() << "random numbers inside a Scan body are not supported: "
+                                       "every iteration would draw the same numbers";
+    if (auto loop = dyn_cast<ms::LoopOp>(op))
+      loops.push_back(loop);
   }
-  if (failed(all))
+  if (loops.empty())
+    return Value();
+  Ops o(n);
+  Value combined = loops.back().getBody().front().getArgument(0);
+  if (loops.size() > 1) {
+    Value k = o.constant(
+        KnownTensor::fromInts({}, n.builder().getI64Type(), {int64_t(kIterationMultiplier)}));
+    for (ms::LoopOp loop : llvm::drop_begin(llvm::reverse(loops)))
+      combined = o.add(o.mul(combined, k), loop.getBody().front().getArgument(0));
+  }
+  if (o.failed())
     return failure();
-  Value iteration = loop.getBody().front().getArgument(0);
-  return n.create<ms::GatherOp>(*all, iteration, uint64_t(0));
+  return combined;
 }
 
 /// The ONNX `seed` attribute, when present: a float of the Random* ops and Bernoulli, an int of
@@ -125,13 +117,14 @@ FailureOr<Value> draw(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType
   std::optional<double> seed = seedAttr(n);
   if (n.hasFailed())
     return failure();
+  FailureOr<Value> iteration = drawIteration(n);
+  if (failed(iteration))
+    return failure();
   OpBuilder &b = n.builder();
-  return drawPerIteration(n, shape, [&](ArrayRef<int64_t> drawShape) {
-    return n.create<OpTy>(b.getDenseI64ArrayAttr(drawShape), TypeAttr::get(elementType),
-                          b.getF64FloatAttr(first), b.getF64FloatAttr(second),
-                          seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
-                          b.getI64IntegerAttr(nextStream(n)));
-  });
+  return n.create<OpTy>(*iteration, b.getDenseI64ArrayAttr(shape), TypeAttr::get(elementType),
+                        b.getF64FloatAttr(first), b.getF64FloatAttr(second),
+                        seed ? b.getF64FloatAttr(*seed) : FloatAttr(),
+                        b.getI64IntegerAttr(nextStream(n)));
 }
 
 /// A uniform draw in [low, high).

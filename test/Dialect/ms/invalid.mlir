@@ -2127,3 +2127,11 @@ func.func @image_decode_bytes(%bytes: tensor<16xi8>) {
   %0 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format rgb>} : (tensor<16xi8>) -> tensor<4x4x3xui8>
   return
 }
+
+// -----
+
+func.func @random_iteration_type(%i: tensor<1xi64>) {
+  // expected-error @+1 {{'ms.random_normal' op operand #0 must be 0D tensor of 64-bit signless integer values, but got 'tensor<1xi64>'}}
+  %0 = ms.random_normal iteration(%i : tensor<1xi64>) {shape = array<i64: 2>, element_type = f32, stream = 0} : tensor<2xf32>
+  return
+}

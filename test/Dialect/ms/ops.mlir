@@ -757,6 +757,13 @@ func.func @random() -> (tensor<2x3xf32>, tensor<4xf64>, tensor<f16>) {
   return %0, %1, %2 : tensor<2x3xf32>, tensor<4xf64>, tensor<f16>
 }
 
+// CHECK-LABEL: func.func @random_iteration
+func.func @random_iteration(%i: tensor<i64>) -> tensor<3xf32> {
+  // CHECK: ms.random_uniform iteration(%{{.+}} : tensor<i64>) {element_type = f32, shape = array<i64: 3>, stream = 0 : i64} : tensor<3xf32>
+  %0 = ms.random_uniform iteration(%i : tensor<i64>) {shape = array<i64: 3>, element_type = f32, stream = 0} : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
 // CHECK-LABEL: func.func @image_decode
 func.func @image_decode(%bytes: tensor<1058xui8>) -> (tensor<32x24x3xui8>, tensor<32x24x1xui8>) {
   // CHECK: ms.image_decode %{{.+}} {height = 32 : i64, pixel_format = #ms<pixel_format bgr>, width = 24 : i64} : (tensor<1058xui8>) -> tensor<32x24x3xui8>

@@ -124,6 +124,36 @@ def in_loop_runtime_trips():
 
 
 @register
+def in_nested_loops():
+    # An outer Loop of 2 iterations around an inner one of `trips` (a graph input): 2 * trips draws.
+    inner = helper.make_graph(
+        [node("RandomUniform", [], ["u"], name="draw", shape=[2]),
+         node("Add", ["acc", "u"], ["acc_out"], name="add"),
+         node("Identity", ["cond"], ["cond_out"], name="id")],
+        "inner", [vi("j", [], I64), vi("cond", [], B), vi("acc", [2])],
+        [vi("cond_out", [], B), vi("acc_out", [2])])
+    outer = helper.make_graph(
+        [node("Loop", ["trips", "", "acc"], ["acc_out"], name="inner", body=inner),
+         node("Identity", ["cond"], ["cond_out"], name="id_outer")],
+        "outer", [vi("i", [], I64), vi("cond", [], B), vi("acc", [2])],
+        [vi("cond_out", [], B), vi("acc_out", [2])])
+    two = helper.make_tensor("two", I64, [], [2])
+    return model([node("Loop", ["two", "", "a"], ["r"], name="outer", body=outer)],
+                 [vi("trips", [], I64), vi("a", [2])], [vi("r", [2])], inits=[two])
+
+
+@register
+def in_scan_body():
+    body = helper.make_graph(
+        [node("RandomUniform", [], ["u"], name="draw", shape=[2]),
+         node("Add", ["acc", "x"], ["s"], name="add"),
+         node("Add", ["s", "u"], ["acc_out"], name="add2")],
+        "body", [vi("acc", [2]), vi("x", [2])], [vi("acc_out", [2])])
+    return model([node("Scan", ["a", "xs"], ["r"], name="scan", body=body, num_scan_inputs=1)],
+                 [vi("a", [2]), vi("xs", [3, 2])], [vi("r", [2])], opset=11)
+
+
+@register
 def bad_dtype():
     return model([node("RandomNormal", [], ["y"], name="rn_int", shape=[2], dtype=I32)],
                  [], [vi("y", [2], I32)])

@@ -136,14 +136,41 @@ np.testing.assert_allclose(a.ravel(), normal_f32(20, 0, key, 0, 0.0, 1.0), atol=
 np.testing.assert_allclose(c.ravel(), normal_f32(20, 0, key, 1, 0.0, 1.0), atol=2e-6)
 print("seeded op: same numbers across sessions, next run draws the next")
 
-# In a Loop body: each iteration draws its own row of the [trips, shape] draw made before the loop.
+# In a Loop body: each iteration draws under its own key, mix64(key ^ mix64(iteration)); nested
+# Loops combine their iteration numbers as outer * K + inner; trip counts may be runtime values.
+def iteration_key(key, iteration):
+    return mix64(key ^ mix64(iteration & (2**64 - 1)))
+
+
+K = 0x9E3779B97F4A7C15
+a = np.array([0.5, -0.5], np.float32)
 with mie.load(package("in_loop_body")) as s:
     s.set_random_seed(11)
-    a = np.array([0.5, -0.5], np.float32)
     r = s.run({"a": a})["r"]
-rows = uniform_f32(6, 0, 11, 0, 0.0, 1.0).reshape(3, 2)
-np.testing.assert_array_equal(r, ((a + rows[0]) + rows[1]) + rows[2])
-print("loop: every iteration draws its own numbers")
+want = a
+for i in range(3):
+    want = want + uniform_f32(2, 0, iteration_key(11, i), 0, 0.0, 1.0)
+np.testing.assert_array_equal(r, want)
+with mie.load(package("in_loop_runtime_trips")) as s:
+    s.set_random_seed(12)
+    r = s.run({"trips": np.array(5, np.int64), "a": a})["r"]
+    r0 = s.run({"trips": np.array(0, np.int64), "a": a})["r"]
+want = a.astype(np.float64)
+for i in range(5):
+    want = want + normal_f32(2, 0, iteration_key(12, i), 0, 0.0, 1.0)
+np.testing.assert_allclose(r, want, atol=1e-5)
+np.testing.assert_array_equal(r0, a)
+with mie.load(package("in_nested_loops")) as s:
+    s.set_random_seed(13)
+    r = s.run({"trips": np.array(4, np.int64), "a": a})["r"]
+want, draws = a, []
+for o in range(2):
+    for i in range(4):
+        draws.append(uniform_f32(2, 0, iteration_key(13, o * K + i), 0, 0.0, 1.0))
+        want = want + draws[-1]
+np.testing.assert_array_equal(r, want)
+assert len({d.tobytes() for d in draws}) == 8
+print("loop: every iteration draws its own numbers, runtime trip counts and nested loops too")
 
 # Two ops, one model: different streams.
 with mie.load(package("two_uniforms")) as s:
