@@ -1,6 +1,6 @@
-// The host api of kernel ABI 6 (docs/image-decoding.md): the runtime hands cpu code its services through
-// the environment, ImageDecoder's decoding among them. A failed call fails the run with its message once
-// the entry returns; the next run starts clean.
+// The host api of kernel ABI 6 (docs/image-decoding.md): the runtime hands cpu code its services
+// through the environment, ImageDecoder's decoding among them. A failed call fails the run with its
+// message once the entry returns; the next run starts clean.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,22 +34,14 @@ std::string host_call_package() {
 // A binary PPM of `width` x `height` pixels 0, 1, 2, ..., zero-padded to the model's 64 bytes.
 std::string ppm(int width, int height) {
   std::string file = "P6\n" + std::to_string(width) + " " + std::to_string(height) + "\n255\n";
-  for (int i = 0; i < width * height * 3; ++i) file.push_back(char(i));
+  for (int i = 0; i < width * height * 3; ++i)
+    file.push_back(char(i));
   file.resize(64, '\0');
   return file;
 }
 
-struct Opened {
-  mie_package *pkg = nullptr;
-  mie_session *session = nullptr;
-  explicit Opened(const std::string &path) {
-    EXPECT_EQ(mie_package_open(path.c_str(), &pkg), MIE_OK) << mie_last_error();
-    if (pkg) EXPECT_EQ(mie_session_create(pkg, nullptr, &session), MIE_OK) << mie_last_error();
-  }
-  ~Opened() {
-    mie_session_destroy(session);
-    mie_package_close(pkg);
-  }
+struct Opened : OpenedSession {
+  using OpenedSession::OpenedSession;
   mie_status run(const std::string &bytes, uint8_t image[18]) {
     const void *ins[] = {bytes.data()};
     const uint64_t in_bytes[] = {64};
@@ -64,7 +56,8 @@ TEST(HostApi, DecodesThroughTheEnvironment) {
   ASSERT_NE(o.session, nullptr);
   uint8_t image[18];
   ASSERT_EQ(o.run(ppm(3, 2), image), MIE_OK) << mie_last_error();
-  for (int i = 0; i < 18; ++i) EXPECT_EQ(image[i], i);
+  for (int i = 0; i < 18; ++i)
+    EXPECT_EQ(image[i], i);
 }
 
 TEST(HostApi, AFailedDecodeFailsTheRunNamingTheNode) {
@@ -84,4 +77,4 @@ TEST(HostApi, AFailedDecodeFailsTheRunNamingTheNode) {
   EXPECT_EQ(image[17], 17);
 }
 
-}  // namespace
+} // namespace

@@ -1,6 +1,6 @@
-// The random key of kernel ABI 5 (docs/random.md): the runtime passes, as the last slot of args, the
-// session's 64-bit key and the number of runs before this one; a session's key comes from the OS's
-// entropy, mie_session_set_random_seed sets it and restarts the count.
+// The random key of kernel ABI 5 (docs/random.md): the runtime passes, as the last slot of args,
+// the session's 64-bit key and the number of runs before this one; a session's key comes from the
+// OS's entropy, mie_session_set_random_seed sets it and restarts the count.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -29,21 +29,13 @@ std::string random_key_package() {
   return path;
 }
 
-struct Opened {
-  mie_package *pkg = nullptr;
-  mie_session *session = nullptr;
-  explicit Opened(const std::string &path) {
-    EXPECT_EQ(mie_package_open(path.c_str(), &pkg), MIE_OK) << mie_last_error();
-    if (pkg) EXPECT_EQ(mie_session_create(pkg, nullptr, &session), MIE_OK) << mie_last_error();
-  }
-  ~Opened() {
-    mie_session_destroy(session);
-    mie_package_close(pkg);
-  }
+struct Opened : OpenedSession {
+  using OpenedSession::OpenedSession;
   void run(int64_t k[2]) {
     void *outs[] = {k};
     const uint64_t bytes[] = {16};
-    ASSERT_EQ(mie_session_run_sized(session, 0, nullptr, nullptr, 1, outs, bytes), MIE_OK) << mie_last_error();
+    ASSERT_EQ(mie_session_run_sized(session, 0, nullptr, nullptr, 1, outs, bytes), MIE_OK)
+        << mie_last_error();
   }
 };
 
@@ -56,8 +48,8 @@ TEST(RandomKey, RunsCountAndSeedsRestart) {
   const int64_t key = k[0];
   EXPECT_EQ(k[1], 0);
   o.run(k);
-  EXPECT_EQ(k[0], key);  // one key per session
-  EXPECT_EQ(k[1], 1);    // the count of runs before this one
+  EXPECT_EQ(k[0], key); // one key per session
+  EXPECT_EQ(k[1], 1);   // the count of runs before this one
   ASSERT_EQ(mie_session_set_random_seed(o.session, 0xFEDCBA9876543210ull), MIE_OK);
   o.run(k);
   EXPECT_EQ(uint64_t(k[0]), 0xFEDCBA9876543210ull);
@@ -74,8 +66,8 @@ TEST(RandomKey, SessionsDrawTheirOwnKeys) {
   int64_t ka[2], kb[2];
   a.run(ka);
   b.run(kb);
-  EXPECT_NE(ka[0], kb[0]);  // 64 bits of entropy each: equal only by a 2^-64 chance
+  EXPECT_NE(ka[0], kb[0]); // 64 bits of entropy each: equal only by a 2^-64 chance
   EXPECT_EQ(mie_session_set_random_seed(nullptr, 1), MIE_ERR_INVALID_ARGUMENT);
 }
 
-}  // namespace
+} // namespace

@@ -186,4 +186,14 @@ std::string replace(std::string s, const std::string &from, const std::string &t
   return s;
 }
 
+OpenedSession::OpenedSession(const std::string &path) {
+  EXPECT_EQ(mie_package_open(path.c_str(), &pkg), MIE_OK) << mie_last_error();
+  if (pkg) EXPECT_EQ(mie_session_create(pkg, nullptr, &session), MIE_OK) << mie_last_error();
+}
+
+OpenedSession::~OpenedSession() {
+  mie_session_destroy(session);
+  mie_package_close(pkg);
+}
+
 }  // namespace mie::test

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mie/mie_package_writer.h"
+#include "mie/mie_rt.h"
 
 namespace mie::test {
 
@@ -68,6 +69,17 @@ struct RawPackage {
   std::vector<uint8_t> bytes() const { return assemble(manifest, {{4096, weights}, {8192, code}}); }
 };
 RawPackage raw_package();
+
+// A package opened and a session created on it with default options (failures reported through gtest,
+// leaving the pointers null), both released at the end of the scope.
+struct OpenedSession {
+  mie_package *pkg = nullptr;
+  mie_session *session = nullptr;
+  explicit OpenedSession(const std::string &path);
+  ~OpenedSession();
+  OpenedSession(const OpenedSession &) = delete;
+  OpenedSession &operator=(const OpenedSession &) = delete;
+};
 
 // Replaces the first occurrence of `from` (which must exist) in s.
 std::string replace(std::string s, const std::string &from, const std::string &to);

@@ -7,8 +7,8 @@
 //                       it) at or below u * total: the class whose interval holds the draw
 //   Dropout(x, ratio) = where(u >= ratio, x / (1 - ratio), 0), mask = u >= ratio
 // Every op gets its own `stream` (docs/random.md): the ms.random_* ops already in the module are
-// counted, so no two ops of one model draw the same numbers. In a Loop body (nested ones too) the
-// ops take the iteration, which keys each iteration's numbers (drawIteration).
+// counted, so no two ops of one model draw the same numbers. In a Loop or Scan body (nested ones
+// too) the ops take the iteration, which keys each iteration's numbers (drawIteration).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,34 +35,38 @@ int64_t nextStream(NodeImporter &n) {
   return next;
 }
 
-/// 2^64 / phi, odd: its first 2^31 multiples stay more than 2^31 away from 0 modulo 2^64 (the golden
-/// ratio is the worst-approximable number: |k / phi - p| > 1 / (sqrt(5) k) roughly), so
+/// 2^64 / phi, odd: its first 2^31 multiples stay more than 2^31 away from 0 modulo 2^64 (the
+/// golden ratio is the worst-approximable number: |k / phi - p| > 1 / (sqrt(5) k) roughly), so
 /// `outer * K + inner` differs for every two pairs of iteration numbers below 2^31.
 constexpr uint64_t kIterationMultiplier = 0x9E3779B97F4A7C15ull;
 
-/// The iteration a draw in a Loop body is keyed by: the enclosing Loops' iteration numbers, outermost
-/// first, combined as `c * K + i` (K odd, so each step is a bijection of the 64-bit value and two
-/// nested loops of fewer than 2^31 iterations each never give two iterations one key); null outside
-/// loops. The kernels key their numbers by the run, so without it every iteration would draw the
-/// same numbers. Scan bodies have no iteration number: refused.
+/// The iteration a draw in a loop body is keyed by: the enclosing Loops' iteration numbers and
+/// Scans' step numbers, outermost first, combined as `c * K + i` (K odd, so each step is a
+/// bijection of the 64-bit value and two nested loops of fewer than 2^31 iterations each never give
+/// two iterations one key); null outside loops. The kernels key their numbers by the run, so
+/// without it every iteration would draw the same numbers.
 FailureOr<Value> drawIteration(NodeImporter &n) {
-  SmallVector<ms::LoopOp> loops;
+  SmallVector<Value> iterations; // innermost first
   for (Operation *op = n.builder().getInsertionBlock()->getParentOp(); op; op = op->getParentOp()) {
-    if (isa<ms::ScanOp>(op))
-      return n.unsupportedFeature() << "random numbers inside a Scan body are not supported: "
-                                       "every iteration would draw the same numbers";
-    if (auto loop = dyn_cast<ms::LoopOp>(op))
-      loops.push_back(loop);
+    if (auto loop = dyn_cast<ms::LoopOp>(op)) {
+      iterations.push_back(loop.getBody().front().getArgument(0));
+    } else if (auto scan = dyn_cast<ms::ScanOp>(op)) {
+      // The step number the Scan's importer added as its last scan input (kScanStepAttr).
+      if (!scan->hasAttr(kScanStepAttr))
+        return n.unsupportedFeature() << "random numbers in this Scan body are not supported: "
+                                         "its steps have no number to key the draws";
+      iterations.push_back(scan.getBody().front().getArguments().back());
+    }
   }
-  if (loops.empty())
+  if (iterations.empty())
     return Value();
   Ops o(n);
-  Value combined = loops.back().getBody().front().getArgument(0);
-  if (loops.size() > 1) {
+  Value combined = iterations.back();
+  if (iterations.size() > 1) {
     Value k = o.constant(
         KnownTensor::fromInts({}, n.builder().getI64Type(), {int64_t(kIterationMultiplier)}));
-    for (ms::LoopOp loop : llvm::drop_begin(llvm::reverse(loops)))
-      combined = o.add(o.mul(combined, k), loop.getBody().front().getArgument(0));
+    for (Value iteration : llvm::drop_begin(llvm::reverse(iterations)))
+      combined = o.add(o.mul(combined, k), iteration);
   }
   if (o.failed())
     return failure();

@@ -13,6 +13,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/ScopeExit.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
 using namespace mlir::mie::onnx_import::composite;
@@ -47,8 +49,9 @@ Block *importRegion(NodeImporter &n, OnnxGraph &graph, TypeRange argTypes, Regio
   region.push_back(block);
   for (Type type : argTypes)
     block->addArgument(type, n.loc());
-  FailureOr<SmallVector<Value>> results =
-      n.importSubgraph(graph, block, SmallVector<Value>(block->getArguments()));
+  // Arguments past the graph's inputs are the importer's own (a Scan's step number).
+  FailureOr<SmallVector<Value>> results = n.importSubgraph(
+      graph, block, SmallVector<Value>(block->getArguments().take_front(graph.inputs.size())));
   if (failed(results))
     return nullptr;
   OpBuilder b = OpBuilder::atBlockEnd(block);
@@ -339,8 +342,27 @@ FailureOr<ms::ScanOp> buildScan(NodeImporter &n, OnnxGraph &graph, ArrayRef<Valu
     slice.erase(slice.begin() + inAxes[i]);
     argTypes.push_back(RankedTensorType::get(slice, type.getElementType()));
   }
-  auto holder = ms::ScanOp::create(n.builder(), n.loc(), TypeRange(), states, inputs, inAxes,
-                                   inDirections, outAxes, outDirections);
+  // A body that draws random numbers gets the step number as one more scan input (forward, 0, 1,
+  // ...): the draws are keyed by it, as those of a Loop body by its iteration number.
+  SmallVector<Value> scanInputs(inputs);
+  SmallVector<int64_t> scanAxes(inAxes), scanDirections(inDirections);
+  bool stepInput = drawsRandomNumbers(graph) && length >= 0;
+  if (stepInput) {
+    SmallVector<int64_t> steps(length);
+    std::iota(steps.begin(), steps.end(), 0);
+    Ops o(n);
+    scanInputs.push_back(
+        o.constant(KnownTensor::fromInts({length}, n.builder().getI64Type(), steps)));
+    if (o.failed())
+      return failure();
+    scanAxes.push_back(0);
+    scanDirections.push_back(0);
+    argTypes.push_back(RankedTensorType::get({}, n.builder().getI64Type()));
+  }
+  auto holder = ms::ScanOp::create(n.builder(), n.loc(), TypeRange(), states, scanInputs, scanAxes,
+                                   scanDirections, outAxes, outDirections);
+  if (stepInput)
+    holder->setAttr(kScanStepAttr, n.builder().getUnitAttr());
   llvm::scope_exit eraseHolder([&] {
     if (holder)
       holder->erase();
@@ -371,8 +393,8 @@ FailureOr<ms::ScanOp> buildScan(NodeImporter &n, OnnxGraph &graph, ArrayRef<Valu
     axes.push_back(*axis);
     directions.push_back(outDirections.empty() ? 0 : outDirections[j]);
   }
-  auto op = ms::ScanOp::create(n.builder(), n.loc(), resultTypes, states, inputs, inAxes,
-                               inDirections, axes, directions);
+  auto op = ms::ScanOp::create(n.builder(), n.loc(), resultTypes, states, scanInputs, scanAxes,
+                               scanDirections, axes, directions);
   takeOver(op, holder);
   holder = nullptr;
   if (failed(finishRegionOp(n, op)))
@@ -502,6 +524,28 @@ LogicalResult importScan(NodeImporter &n) {
 }
 
 } // namespace
+
+bool mlir::mie::onnx_import::drawsRandomNumbers(const OnnxGraph &graph) {
+  for (const OnnxNode &node : graph.nodes) {
+    if (!node.domain.empty())
+      continue;
+    if (llvm::is_contained({"RandomUniform", "RandomNormal", "RandomUniformLike",
+                            "RandomNormalLike", "Bernoulli", "Multinomial"},
+                           node.opType))
+      return true;
+    // Dropout draws in training mode only: a training_mode input, or opsets 1-6's is_test = 0.
+    if (node.opType == "Dropout") {
+      auto isTest = node.attributes.find("is_test");
+      if ((node.inputs.size() > 2 && !node.inputs[2].empty()) ||
+          (isTest != node.attributes.end() && isTest->second.i == 0))
+        return true;
+    }
+    for (const auto &attribute : node.attributes)
+      if (attribute.second.graph && drawsRandomNumbers(*attribute.second.graph))
+        return true;
+  }
+  return false;
+}
 
 void mlir::mie::onnx_import::registerControlFlowOps(OnnxOpTable &table) {
   table["If"] = {importIf, 1, 1};

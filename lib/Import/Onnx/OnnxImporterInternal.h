@@ -480,6 +480,12 @@ using OnnxOpTable = llvm::StringMap<OnnxOpInfo>;
 inline std::string domainOpKey(StringRef domain, StringRef opType) {
   return domain.empty() ? opType.str() : (domain + ":" + opType).str();
 }
+/// Marks, while its body is imported, an ms.scan whose body draws random numbers: the importer gave
+/// it one more scan input, the step numbers 0, 1, ..., so the body's last argument is the step
+/// (OnnxControlFlowOps.cpp), which keys the draws (OnnxCompositeRandomOps.cpp, docs/random.md).
+constexpr llvm::StringLiteral kScanStepAttr = "ms.import_scan_step";
+/// Whether `graph` (or a graph nested in it) has a node that draws random numbers.
+bool drawsRandomNumbers(const OnnxGraph &graph);
 constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
 constexpr llvm::StringLiteral kMlDomain = "ai.onnx.ml";
 

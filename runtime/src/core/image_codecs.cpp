@@ -32,13 +32,6 @@
 namespace mie::image_detail {
 namespace {
 
-void allocate(Raster *r, int64_t width, int64_t height, int channels) {
-  r->width = width;
-  r->height = height;
-  r->channels = channels;
-  r->pixels.assign(size_t(width * height * channels), 0);
-}
-
 // A library opened once per process and never closed, with the symbols a codec needs. `error` is
 // non-empty when the library or one of the symbols is missing.
 class Library {
@@ -218,7 +211,7 @@ std::string jpeg_decode(const JpegLib &lib, const uint8_t *data, size_t size,
     lib.destroy_decompress(&cinfo);
     return "cannot decode JPEG: unexpected output shape from the library";
   }
-  allocate(raster, expected.width, expected.height, channels);
+  raster->allocate(expected.width, expected.height, channels);
   while (cinfo.output_scanline < cinfo.output_height) {
     JSAMPROW row = raster->pixels.data() +
                    size_t(cinfo.output_scanline) * cinfo.output_width * size_t(channels);
@@ -345,7 +338,7 @@ std::string png_decode(const PngLib &lib, const uint8_t *data, size_t size,
         lib.get_rowbytes(png, info) != width * size_t(channels)) {
       refused = "cannot decode PNG: unexpected output layout from the library";
     } else {
-      allocate(raster, width, height, channels);
+      raster->allocate(width, height, channels);
       rows.resize(height);
       for (png_uint_32 y = 0; y < height; ++y)
         rows[y] = raster->pixels.data() + size_t(y) * width * size_t(channels);
@@ -524,7 +517,7 @@ std::string tiff_decode(const TiffLib &lib, const uint8_t *data, size_t size,
       if (!lib.read_rgba_image_oriented(t, width, height, abgr.data(), kOrientationTopLeft, 0)) {
         result = std::string("corrupt TIFF data: ") + (message[0] ? message : "cannot read");
       } else {
-        allocate(raster, width, height, 3);
+        raster->allocate(width, height, 3);
         uint8_t *o = raster->pixels.data();
         for (uint32_t p : abgr)
           *o++ = p & 0xff, *o++ = p >> 8 & 0xff, *o++ = p >> 16 & 0xff;
@@ -558,7 +551,7 @@ std::string webp_decode(const WebpLib &lib, const uint8_t *data, size_t size,
     return "corrupt WebP data: invalid header";
   if (std::string e = check_size("WebP", width, height, expected); !e.empty())
     return e;
-  allocate(raster, width, height, 3);
+  raster->allocate(width, height, 3);
   if (!lib.decode_rgb_into(data, size, raster->pixels.data(), raster->pixels.size(), width * 3))
     return "corrupt WebP data: decoding failed";
   return "";
@@ -704,7 +697,7 @@ std::string opj_decode_image(const OpenjpegLib &lib, const uint8_t *data, size_t
         result = "corrupt JPEG 2000 data: " +
                  std::string(in.message[0] ? in.message : "decoding failed");
       } else if (result = opj_check(image, expected, &colours); result.empty()) {
-        allocate(raster, expected.width, expected.height, colours);
+        raster->allocate(expected.width, expected.height, colours);
         const size_t pixels = size_t(expected.width * expected.height);
         for (int c = 0; c < colours && result.empty(); ++c) {
           const opj_image_comp_t &comp = image->comps[c];

@@ -30,13 +30,6 @@ uint32_t load_le32(const uint8_t *p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
 
-void allocate(Raster *r, int64_t width, int64_t height, int channels) {
-  r->width = width;
-  r->height = height;
-  r->channels = channels;
-  r->pixels.assign(size_t(width * height * channels), 0);
-}
-
 // ---- BMP: the subset Pillow's BmpImagePlugin reads, except RLE.
 
 // One colour channel of a BI_BITFIELDS (or implied) mask: a contiguous run of 1 to 8 bits. Values
@@ -140,7 +133,7 @@ std::string decode_bmp(const uint8_t *d, size_t n, const Expected &expected, Ras
   if (offset > n || stride * uint64_t(height) > n - offset)
     return "truncated BMP pixel data (" + std::to_string(n) + " bytes, the pixels need " +
            std::to_string(offset + stride * uint64_t(height)) + ")";
-  allocate(r, width, height, 3);
+  r->allocate(width, height, 3);
   for (int64_t y = 0; y < height; ++y) {
     const uint8_t *row = d + offset + stride * uint64_t(top_down ? y : height - 1 - y);
     uint8_t *o = r->pixels.data() + y * width * 3;
@@ -230,7 +223,7 @@ std::string decode_pnm(const uint8_t *d, size_t n, const Expected &expected, Ras
   if (maxval > 255)
     return "PNM with more than 8 bits per sample (maxval " + std::to_string(maxval) +
            ") is not supported";
-  allocate(r, int64_t(width), int64_t(height), bands);
+  r->allocate(int64_t(width), int64_t(height), bands);
   uint8_t *o = r->pixels.data();
   const size_t count = r->pixels.size();
 

@@ -30,6 +30,14 @@ struct Raster {
   int64_t width = 0, height = 0;
   int channels = 0;
   std::vector<uint8_t> pixels; // [height, width, channels]
+
+  // Sizes the raster for a decoded image, zero-filled.
+  void allocate(int64_t w, int64_t h, int c) {
+    width = w;
+    height = h;
+    channels = c;
+    pixels.assign(size_t(w * h * c), 0);
+  }
 };
 
 // The size the model expects. Codecs compare the image's size against it before decoding, so that

@@ -170,7 +170,15 @@ for o in range(2):
         want = want + draws[-1]
 np.testing.assert_array_equal(r, want)
 assert len({d.tobytes() for d in draws}) == 8
-print("loop: every iteration draws its own numbers, runtime trip counts and nested loops too")
+xs = np.arange(6, dtype=np.float32).reshape(3, 2)
+with mie.load(package("in_scan_body")) as s:
+    s.set_random_seed(14)
+    r = s.run({"a": a, "xs": xs})["r"]
+want = a
+for step in range(3):
+    want = (want + xs[step]) + uniform_f32(2, 0, iteration_key(14, step), 0, 0.0, 1.0)
+np.testing.assert_array_equal(r, want)
+print("loop: every iteration draws its own numbers, runtime trip counts, nested loops and scans too")
 
 # Two ops, one model: different streams.
 with mie.load(package("two_uniforms")) as s:
