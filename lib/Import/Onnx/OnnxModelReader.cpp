@@ -682,13 +682,30 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
   }
   if (model.outputs.empty())
     return emitError(fileLoc) << "graph has no outputs";
-  // Shape inference's annotations of inner values; those of other types (sequences) do not matter.
+  // Shape inference's annotations of inner values, for the few ops whose result shape the inputs do
+  // not determine (ImageDecoder). They are hints, not semantics: an entry that is not a tensor with a
+  // well-formed shape is skipped rather than failing a model that never needs it.
   for (const ::onnx::ValueInfoProto &info : graph.value_info()) {
-    if (info.name().empty() || !info.type().has_tensor_type())
+    if (info.name().empty() || !info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
       continue;
     OnnxGraphValue value;
-    if (failed(readGraphValue(info, "value_info", value, /*requireType=*/false)))
-      return failure();
+    value.name = info.name();
+    value.dataType = info.type().tensor_type().elem_type();
+    std::vector<OnnxDim> dims;
+    bool wellFormed = true;
+    for (const ::onnx::TensorShapeProto::Dimension &dim : info.type().tensor_type().shape().dim()) {
+      OnnxDim d;
+      if (dim.has_dim_value())
+        d.size = dim.dim_value();
+      else if (dim.has_dim_param())
+        d.param = dim.dim_param();
+      wellFormed &= !dim.has_dim_value() || dim.dim_value() >= 0;
+      dims.push_back(std::move(d));
+    }
+    if (!wellFormed)
+      continue;
+    value.dims = std::move(dims);
     model.valueInfo.push_back(std::move(value));
   }
 

@@ -61,6 +61,22 @@ def value_info():
 
 
 @register
+def bad_value_info():
+    # value_info entries are hints: a malformed one (a negative dim) is skipped, so the decoded
+    # image is undeclared, and a model without ImageDecoder imports as before.
+    return model([node("ImageDecoder", ["bytes"], ["img"], name="decode"),
+                  node("Cast", ["img"], ["y"], to=F)],
+                 [vi("bytes", [100], U8)], [vi("y", None)],
+                 value_info=[vi("img", [32, -24, 3], U8)])
+
+
+@register
+def bad_value_info_no_decoder():
+    return model([node("Relu", ["x"], ["r"], name="relu"), node("Neg", ["r"], ["y"], name="neg")],
+                 [vi("x", [4], F)], [vi("y", [4], F)], value_info=[vi("r", [-4], F)])
+
+
+@register
 def undeclared():
     return model([node("ImageDecoder", ["bytes"], ["img"], name="decode"),
                   node("Cast", ["img"], ["y"], to=F)],
