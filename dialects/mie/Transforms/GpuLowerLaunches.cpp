@@ -1,6 +1,7 @@
 //===- GpuLowerLaunches.cpp - the mie-gpu-lower-launches pass -------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/KernelBuilders.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/bit.h"
@@ -71,14 +72,11 @@ struct MieGpuLowerLaunchesPass : impl::MieGpuLowerLaunchesPassBase<MieGpuLowerLa
 
   /// The kernel argument `value` as the bare-pointer NVVM lowering passes it.
   static FailureOr<Value> kernelArgument(OpBuilder &b, Location loc, Value value) {
-    Type ptr = LLVM::LLVMPointerType::get(b.getContext());
     Type type = value.getType();
     if (auto memref = dyn_cast<MemRefType>(type)) {
       if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
         return failure();
-      Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, value);
-      address = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-      return LLVM::IntToPtrOp::create(b, loc, ptr, address).getResult();
+      return bufferPointer(b, loc, value);
     }
     if (type.isIndex())
       return arith::IndexCastOp::create(b, loc, b.getI64Type(), value).getResult();

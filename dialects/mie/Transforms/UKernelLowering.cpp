@@ -9,6 +9,8 @@
 
 #include "UKernelLowering.h"
 
+#include "dialects/mie/Utils/KernelBuilders.h"
+
 #include "runtime/src/ukernels/mie_ukernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -56,11 +58,7 @@ struct UKernelBuilder {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
   }
   /// The aligned base pointer of a static buffer.
-  Value ptr(Value memref) {
-    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                    i64(address));
-  }
+  Value ptr(Value memref) { return bufferPointer(b, loc, memref); }
 
   /// Calls `name`, declaring it (external, private) on first use from the operand types.
   void call(StringRef name, ArrayRef<Value> operands) {

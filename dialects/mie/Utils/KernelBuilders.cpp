@@ -3,6 +3,7 @@
 #include "dialects/mie/Utils/KernelBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,6 +19,12 @@ Value mie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
   for (int64_t i = 0; i < type.getRank(); ++i)
     all[0].push_back(i);
   return memref::CollapseShapeOp::create(b, loc, buffer, all);
+}
+
+Value mie::bufferPointer(OpBuilder &b, Location loc, Value buffer) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  address = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
 }
 
 Value mie::scalarConstant(OpBuilder &b, Location loc, Type type, double value) {

@@ -17,6 +17,10 @@ namespace mlir::mie {
 /// Collapses a buffer to 1-D (identity layout, so always possible; a 1-D buffer as it is).
 Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
 
+/// The aligned base address of a static identity-layout buffer as an `!llvm.ptr`: how a buffer is
+/// handed to a microkernel, a runtime service or a GPU launch.
+Value bufferPointer(OpBuilder &b, Location loc, Value buffer);
+
 /// A scalar constant of `type` (float or signless integer).
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 

@@ -12,6 +12,7 @@
 #include "MsToMieCommon.h"
 
 #include "dialects/mie/IR/MieOps.h"
+#include "dialects/mie/Utils/KernelLaunches.h"
 #include "dialects/mie/Utils/RuntimeSymbols.h"
 #include "dialects/ms/IR/MsOps.h"
 
@@ -27,15 +28,8 @@ namespace {
 
 /// The ONNX node a location names (the importer's NameLoc), else "ImageDecoder".
 std::string nodeName(Location loc) {
-  std::string name;
-  loc->walk([&](Location l) {
-    if (auto named = dyn_cast<NameLoc>(l)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name.empty() ? "ImageDecoder" : name;
+  SmallVector<StringRef> names = sourceNodeNames(loc);
+  return names.empty() ? "ImageDecoder" : names.front().str();
 }
 
 /// A NUL-terminated string constant of `module`, for the runtime's messages.
@@ -77,12 +71,7 @@ struct ImageDecodeToKernel : OpConversionPattern<ms::ImageDecodeOp> {
     LLVM::GlobalOp node = stringConstant(rewriter, module, loc, nodeName(loc));
     KernelOp::create(rewriter, loc, "image_decode", ValueRange{adaptor.getEncoded()}, out,
                      [&](OpBuilder &kb, Location kl, ValueRange args) {
-                       auto pointer = [&](Value buffer) -> Value {
-                         Value address =
-                             memref::ExtractAlignedPointerAsIndexOp::create(kb, kl, buffer);
-                         Value wide = arith::IndexCastOp::create(kb, kl, i64, address);
-                         return LLVM::IntToPtrOp::create(kb, kl, ptr, wide);
-                       };
+                       auto pointer = [&](Value buffer) { return bufferPointer(kb, kl, buffer); };
                        auto constant = [&](int64_t v) -> Value {
                          return arith::ConstantIntOp::create(kb, kl, v, 64);
                        };

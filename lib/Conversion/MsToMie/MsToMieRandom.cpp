@@ -33,12 +33,14 @@ using namespace mlir::mie::mstomie;
 
 namespace {
 
-
-/// splitmix64's finalizer: spreads a seed's bits over the whole 64-bit key.
+/// splitmix64's finalizer: spreads a seed's bits over the whole 64-bit key. Its constants serve
+/// Bits::mix64 as well, the same function in the kernel.
+constexpr uint64_t kMixIncrement = 0x9E3779B97F4A7C15ull, kMixMultiplier1 = 0xBF58476D1CE4E5B9ull,
+                   kMixMultiplier2 = 0x94D049BB133111EBull;
 uint64_t mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x += kMixIncrement;
+  x = (x ^ (x >> 30)) * kMixMultiplier1;
+  x = (x ^ (x >> 27)) * kMixMultiplier2;
   return x ^ (x >> 31);
 }
 
@@ -73,9 +75,9 @@ struct Bits {
   Value shrui(Value a, uint64_t n) { return arith::ShRUIOp::create(b, loc, a, i64(n)); }
   /// mix64 (below) of an i64 value, in the kernel.
   Value mix64(Value x) {
-    x = addi(x, i64(0x9E3779B97F4A7C15ull));
-    x = muli(xori(x, shrui(x, 30)), i64(0xBF58476D1CE4E5B9ull));
-    x = muli(xori(x, shrui(x, 27)), i64(0x94D049BB133111EBull));
+    x = addi(x, i64(kMixIncrement));
+    x = muli(xori(x, shrui(x, 30)), i64(kMixMultiplier1));
+    x = muli(xori(x, shrui(x, 27)), i64(kMixMultiplier2));
     return xori(x, shrui(x, 31));
   }
 };

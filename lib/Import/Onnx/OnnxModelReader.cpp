@@ -436,6 +436,25 @@ ModelReader::openExternalData(const ::onnx::TensorProto &tensor, Location loc,
   return data;
 }
 
+/// The dims of a declared shape; the first negative dim_value in `negative` (std::nullopt when
+/// none).
+static std::vector<OnnxDim> readDims(const ::onnx::TensorShapeProto &shape,
+                                     std::optional<int64_t> &negative) {
+  std::vector<OnnxDim> dims;
+  for (const ::onnx::TensorShapeProto::Dimension &dim : shape.dim()) {
+    OnnxDim d;
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0 && !negative)
+        negative = dim.dim_value();
+      d.size = dim.dim_value();
+    } else if (dim.has_dim_param()) {
+      d.param = dim.dim_param();
+    }
+    dims.push_back(std::move(d));
+  }
+  return dims;
+}
+
 LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
                                           OnnxGraphValue &value, bool requireType) {
   value.name = info.name();
@@ -454,20 +473,11 @@ LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, St
   value.dataType = tensorType.elem_type();
   if (!tensorType.has_shape())
     return success();
-  std::vector<OnnxDim> dims;
-  for (const ::onnx::TensorShapeProto::Dimension &dim : tensorType.shape().dim()) {
-    OnnxDim d;
-    if (dim.has_dim_value()) {
-      if (dim.dim_value() < 0)
-        return emitError(fileLoc) << "graph " << kind << " '" << value.name
-                                  << "' has a negative dim (" << dim.dim_value() << ")";
-      d.size = dim.dim_value();
-    } else if (dim.has_dim_param()) {
-      d.param = dim.dim_param();
-    }
-    dims.push_back(std::move(d));
-  }
-  value.dims = std::move(dims);
+  std::optional<int64_t> negative;
+  value.dims = readDims(tensorType.shape(), negative);
+  if (negative)
+    return emitError(fileLoc) << "graph " << kind << " '" << value.name << "' has a negative dim ("
+                              << *negative << ")";
   return success();
 }
 
@@ -683,8 +693,8 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
   if (model.outputs.empty())
     return emitError(fileLoc) << "graph has no outputs";
   // Shape inference's annotations of inner values, for the few ops whose result shape the inputs do
-  // not determine (ImageDecoder). They are hints, not semantics: an entry that is not a tensor with a
-  // well-formed shape is skipped rather than failing a model that never needs it.
+  // not determine (ImageDecoder). They are hints, not semantics: an entry that is not a tensor with
+  // a well-formed shape is skipped rather than failing a model that never needs it.
   for (const ::onnx::ValueInfoProto &info : graph.value_info()) {
     if (info.name().empty() || !info.type().has_tensor_type() ||
         !info.type().tensor_type().has_shape())
@@ -692,21 +702,10 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
     OnnxGraphValue value;
     value.name = info.name();
     value.dataType = info.type().tensor_type().elem_type();
-    std::vector<OnnxDim> dims;
-    bool wellFormed = true;
-    for (const ::onnx::TensorShapeProto::Dimension &dim : info.type().tensor_type().shape().dim()) {
-      OnnxDim d;
-      if (dim.has_dim_value())
-        d.size = dim.dim_value();
-      else if (dim.has_dim_param())
-        d.param = dim.dim_param();
-      wellFormed &= !dim.has_dim_value() || dim.dim_value() >= 0;
-      dims.push_back(std::move(d));
-    }
-    if (!wellFormed)
-      continue;
-    value.dims = std::move(dims);
-    model.valueInfo.push_back(std::move(value));
+    std::optional<int64_t> negative;
+    value.dims = readDims(info.type().tensor_type().shape(), negative);
+    if (!negative)
+      model.valueInfo.push_back(std::move(value));
   }
 
   for (int i = 0, e = graph.node_size(); i < e; ++i)
