@@ -2,7 +2,7 @@
 
 Usage (a benchmark venv with the peers: `python3 -m venv B && B/bin/pip install onnxruntime openvino onnx`):
   B/bin/python benchmarks/compare_peers.py MODEL_DIR [MODEL_DIR...] [--threads 1,2] [--runs 20]
-      [--repeats 5] [--target host|x86-64|x86-64-avx512|...] [--build build] [--no-openvino]
+      [--repeats 5] [--target default|host|x86-64|x86-64-avx512|...] [--build build] [--no-openvino]
 MODEL_DIR holds model.onnx and input_*.npy (the layout of shared/models/export_zoo.py). Each model is
 compiled once (compile time and package size are reported next to the ONNX file's size); then for
 every thread count the three runtimes are timed interleaved (the order reversed every other round),
@@ -11,8 +11,10 @@ every thread count the three runtimes are timed interleaved (the order reversed 
 round's median is kept. Prints latencies, the ratios mie / onnxruntime and mie / OpenVINO (f32, its
 bf16 default switched off), the model's GFLOP/s (Conv/Gemm/MatMul FLOPs) and the share of the FMA
 peak this machine measures (benchmarks/peak/fma_peak.c, built with clang-22 -march=native, times the
-thread count). `--target host` (the default) compiles for the best target this CPU runs, as the peers
-pick their best kernels for it: x86-64-avx512 where /proc/cpuinfo lists avx512f, else x86-64.
+thread count). `--target default` (the default) compiles as a user does, with no --target: a package
+for every x86-64 machine whose runtime runs the best code this CPU has, as the peers pick their best
+kernels at run time; `--target host` the build machine's best single target; any other value is
+passed to mie-compile's --target.
 Never part of the test suite: these machines are shared and noisy.
 """
 import argparse
@@ -76,8 +78,9 @@ def mie_latency(build, package, inputs, threads, runs):
 def compile_package(build, model, out, target, extra=()):
     """Compiles `model` into `out` for `target` (with the mie-compile flags `extra`); the seconds."""
     start = time.perf_counter()
-    subprocess.run([os.path.join(build, "bin", "mie-compile"), model, "-o", out,
-                    f"--target={target}", *extra], check=True)
+    flags = [] if target == "default" else [f"--target={target}"]
+    subprocess.run([os.path.join(build, "bin", "mie-compile"), model, "-o", out, *flags, *extra],
+                   check=True)
     return time.perf_counter() - start
 
 
@@ -91,36 +94,18 @@ def timed(fn, runs):
     return statistics.median(times)
 
 
-def host_target():
-    """The best mie target this machine runs (the runtime makes the same check at load time)."""
-    import platform
-    if platform.machine() in ("aarch64", "arm64"):
-        return "aarch64"
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = f.read()
-    except OSError:
-        return "x86-64"
-    # With VNNI the QDQ convolutions run on integers; float models get the same code either way.
-    if " avx512f" in flags and " avx512_vnni" in flags:
-        return "x86-64-avx512-vnni"
-    return "x86-64-avx512" if " avx512f" in flags else "x86-64"
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model_dirs", nargs="+")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--target", default="host")
+    parser.add_argument("--target", default="default")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--model", default="model.onnx")
     parser.add_argument("--no-openvino", action="store_true")
     args = parser.parse_args()
 
-    if args.target == "host":
-        args.target = host_target()
     print(f"mie target: {args.target}")
     work = tempfile.mkdtemp(prefix="mie-peers-")
     peak = measure_peak(work)

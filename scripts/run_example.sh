@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled example: compile examples/tiny_cnn/model.onnx (Conv + BatchNorm + ReLU,
-# pooling, Gemm) into a .mie package for this machine, run it with the runtime, print the output and
+# pooling, Gemm) into a .mie package for every x86-64 machine (mie-compile's default: AVX2 and AVX-512
+# code, the runtime running the best one the CPU has; an AArch64 build makes an aarch64 package), run it with the runtime, print the output and
 # latency, and check it against the saved onnxruntime reference.
 #   Usage: scripts/run_example.sh [MODEL_DIR]      Environment: BUILD_DIR (default: build)
 set -euo pipefail
@@ -13,11 +14,11 @@ PYTHON="${MIE_PYTHON:-$ROOT/.venv/bin/python}"
 mkdir -p "$OUT_DIR"
 
 echo "== mie-compile $MODEL_DIR/model.onnx"
-"$BUILD_DIR/bin/mie-compile" "$MODEL_DIR/model.onnx" -o "$OUT_DIR/model.mie" --target=x86-64
+"$BUILD_DIR/bin/mie-compile" "$MODEL_DIR/model.onnx" -o "$OUT_DIR/model.mie"
 ls -l "$OUT_DIR/model.mie"
 
 echo "== mie-run"
-"$BUILD_DIR/bin/mie-run" "$OUT_DIR/model.mie" --input "$MODEL_DIR/input.npy" \
+"$BUILD_DIR/bin/mie-run" "$OUT_DIR/model.mie" -v --input "$MODEL_DIR/input.npy" \
   --output "$OUT_DIR/output.npy" --print --benchmark 50
 
 echo "== compare with onnxruntime's output"

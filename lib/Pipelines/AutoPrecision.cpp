@@ -402,21 +402,10 @@ double outputsError(const std::vector<Outputs> &runs,
 
 /// A target of `targets` whose code runs here, else the baseline of this machine's architecture.
 FailureOr<CpuTarget> pickCalibrationTarget(ArrayRef<CpuTarget> targets, Location loc) {
-  llvm::Triple host(llvm::sys::getProcessTriple());
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  std::string hostArch = host.getArch() == llvm::Triple::x86_64    ? "x86_64"
-                         : host.getArch() == llvm::Triple::aarch64 ? "aarch64"
-                                                                   : "";
-  for (const CpuTarget &t : targets) {
-    if (t.arch != hostArch)
-      continue;
-    SmallVector<StringRef> list;
-    StringRef(t.features).split(list, ',', -1, false);
-    if (llvm::all_of(list,
-                     [&](StringRef f) { return !f.consume_front("+") || features.lookup(f); }))
+  for (const CpuTarget &t : targets)
+    if (hostRunsCpuTarget(t))
       return t;
-  }
-  std::string error;
+  std::string error, hostArch = hostCpuArch();
   if (!hostArch.empty()) {
     FailureOr<CpuTarget> baseline =
         lookupCpuTarget(hostArch == "x86_64" ? "x86-64" : "aarch64", error);
@@ -425,7 +414,7 @@ FailureOr<CpuTarget> pickCalibrationTarget(ArrayRef<CpuTarget> targets, Location
   }
   return emitError(loc) << "--precision=auto measures the variants by running them, but this "
                            "machine runs none of the targets ("
-                        << host.str() << ")",
+                        << llvm::sys::getProcessTriple() << ")",
          failure();
 }
 

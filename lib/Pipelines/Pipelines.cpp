@@ -376,8 +376,21 @@ static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
   return allCpuTargetsHave(targets, "+avx512vnni");
 }
 
+std::string mlir::mie::resolveTargetList(const CompileOptions &options) {
+  if (!options.target.empty())
+    return options.target;
+  StringRef policy = options.precision.precision;
+  std::string list =
+      defaultCpuTargetList(policy == "bf16" || policy == "mixed" || policy == "auto");
+  // A stage before the package shows one target's code: the baseline, the same on every machine.
+  if (options.emit != EmitKind::Package)
+    return StringRef(list).split(',').first.str();
+  return list;
+}
+
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
-  FailureOr<std::vector<PackageTarget>> targets = lookupTargets(module, options.target);
+  FailureOr<std::vector<PackageTarget>> targets =
+      lookupTargets(module, resolveTargetList(options));
   if (failed(targets))
     return failure();
   // Auto precision measures candidates by running them: on the cpu targets only.

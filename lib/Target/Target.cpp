@@ -26,7 +26,11 @@ public:
   bool claims(StringRef item) const override { return !item.contains(':'); }
   LogicalResult parse(StringRef item, std::vector<PackageTarget> &targets,
                       std::string &error) const override {
-    FailureOr<CpuTarget> cpu = lookupCpuTarget(item, error);
+    // "host": the build machine's best target, for a package that runs there alone.
+    FailureOr<CpuTarget> cpu =
+        item == "host" ? hostCpuTarget(error) : lookupCpuTarget(item, error);
+    if (failed(cpu) && item == "host")
+      return failure();
     if (failed(cpu)) {
       error = ("unknown target '" + item + "' (known: " + knownTargets() + ")").str();
       return failure();
@@ -34,7 +38,7 @@ public:
     targets.push_back(makeCpuPackageTarget(*cpu));
     return success();
   }
-  std::string spellings() const override { return knownCpuTargets(); }
+  std::string spellings() const override { return knownCpuTargets() + ", host"; }
 };
 
 } // namespace

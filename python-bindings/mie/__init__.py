@@ -1,7 +1,7 @@
 """Python interface to the mie compiler and runtime.
 
     import mie
-    package = mie.compile("model.onnx", "model.mie", target="x86-64")
+    package = mie.compile("model.onnx", "model.mie")   # for every x86-64 machine
     session = mie.load(package, threads=2)
     outputs = session.run({"input": x})          # dict of numpy arrays
 
@@ -49,13 +49,15 @@ def _compiler():
     raise MieError("mie-compile not found: build the project or set MIE_COMPILE")
 
 
-def compile(model, output=None, target="x86-64", emit="package", extra_args=(), precision="fp32",
+def compile(model, output=None, target=None, emit="package", extra_args=(), precision="fp32",
             keep_fp32=(), force_reduced=(), quantize_method=None, accuracy_budget=None,
             calibration=None):
     """Compiles `model` (an .onnx or ms-dialect .mlir path).
 
     `target` is one target name or, for a package, a comma-separated list ("x86-64,x86-64-avx512"):
-    one code object each, the runtime runs the best one the machine supports.
+    one code object each, the runtime runs the best one the machine supports; "host" is this
+    machine's best. None: mie-compile's default ($MIE_COMPILE_TARGET, else a package for every
+    x86-64 machine, the runtime picking the best code where it is loaded).
     `precision` is fp32, fp16, bf16, mixed or auto; `keep_fp32` / `force_reduced` list ONNX op types
     or node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16;
     under auto, `accuracy_budget` (default 1e-2) and `calibration` (a directory of input sets)
@@ -66,8 +68,10 @@ def compile(model, output=None, target="x86-64", emit="package", extra_args=(), 
     """
     with tempfile.TemporaryDirectory(prefix="mie-") as tmp:
         path = output or os.path.join(tmp, "out")
-        cmd = [_compiler(), os.fspath(model), "-o", os.fspath(path), f"--target={target}",
-               f"--emit={emit}", f"--precision={precision}"]
+        cmd = [_compiler(), os.fspath(model), "-o", os.fspath(path), f"--emit={emit}",
+               f"--precision={precision}"]
+        if target is not None:
+            cmd.append(f"--target={target}")
         if keep_fp32:
             cmd.append("--keep-fp32=" + ",".join(keep_fp32))
         if force_reduced:

@@ -38,6 +38,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace mlir;
@@ -76,13 +77,17 @@ cl::opt<EmitKind>
 
 cl::opt<std::string>
     target("target",
-           cl::desc("Code generation target: x86-64 (AVX2 + FMA, default), x86-64-avx512, "
+           cl::desc("Code generation target: x86-64 (AVX2 + FMA), x86-64-avx512, "
                     "x86-64-avx512-vnni (AVX-512 with VNNI: integer QDQ convolutions), x86-64-amx "
-                    "(AVX-512 with AMX-BF16 and VNNI), aarch64 (NEON) or cuda:sm_<N> (NVIDIA "
-                    "GPUs, N >= 75; cuda:sm_80+sm_90 makes one target per SM); for a package a "
-                    "comma-separated list, e.g. x86-64,cuda:sm_90: one code object each, the "
-                    "runtime runs the best one the machine supports"),
-           cl::value_desc("name[,name...]"), cl::init("x86-64"), cl::cat(category));
+                    "(AVX-512 with AMX-BF16 and VNNI), aarch64 (NEON), host (the best of these "
+                    "for this machine) or cuda:sm_<N> (NVIDIA GPUs, N >= 75; cuda:sm_80+sm_90 "
+                    "makes one target per SM); for a package a comma-separated list, e.g. "
+                    "x86-64,cuda:sm_90: one code object each, the runtime runs the best one the "
+                    "machine supports. Default: $MIE_COMPILE_TARGET, else a package for every "
+                    "x86-64 machine (x86-64,x86-64-avx512, plus x86-64-amx under "
+                    "bf16/mixed/auto; aarch64 on an AArch64 compiler) and x86-64 for the stages "
+                    "before it"),
+           cl::value_desc("name[,name...]"), cl::cat(category));
 cl::opt<std::string> includeTargets(
     "include-targets",
     cl::desc("The targets of a portable package by class: cpu (x86-64 and x86-64-avx512), gpu or "
@@ -426,8 +431,20 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     }
     target.setValue(*list);
   }
-  if (failed(mie::parseTargetList(target, targetError))) {
-    llvm::errs() << "error: --target: " << targetError << "\n";
+  // The environment's default where the command line names no targets (a fleet of one kind of
+  // machine, a test suite that checks one target's code).
+  StringRef targetSource = "--target";
+  if (!target.getNumOccurrences() && !includeTargets.getNumOccurrences())
+    if (const char *env = std::getenv("MIE_COMPILE_TARGET"); env && *env) {
+      target.setValue(env);
+      targetSource = "MIE_COMPILE_TARGET";
+    }
+  if (target.getNumOccurrences() && target.empty()) {
+    llvm::errs() << "error: --target names no target (leave it out for the default)\n";
+    return failure();
+  }
+  if (!target.empty() && failed(mie::parseTargetList(target, targetError))) {
+    llvm::errs() << "error: " << targetSource << ": " << targetError << "\n";
     return failure();
   }
   if (precision != "fp32" && precision != "fp16" && precision != "bf16" && precision != "mixed" &&

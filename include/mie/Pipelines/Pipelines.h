@@ -51,7 +51,8 @@ struct PrecisionOptions {
 struct CompileOptions {
   /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512,cuda:sm_90"): one
   /// code object per target in one package, whose runtime picks the best the machine supports.
-  std::string target = "x86-64";
+  /// "host" is the compiling machine's best cpu target. Empty: the default (resolveTargetList).
+  std::string target;
   /// The CUDA toolkit for cuda targets' cubins (ptxas); empty: $CUDA_ROOT, else /usr/local/cuda.
   std::string cudaPath;
   /// Which GPU libraries cuda targets call for convolutions and GEMMs (mie-gpu-library-calls):
@@ -164,6 +165,12 @@ std::string buildMemoryReport(ModuleOp module);
 std::string buildMemoryPlot(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
+
+/// The target list `options` compiles for: `options.target`, or where it is empty the default,
+/// defaultCpuTargetList for the precision policy (x86-64 and x86-64-avx512, plus x86-64-amx
+/// under bf16, mixed and auto, on an x86-64 compiler), of which a stage before the package
+/// (--emit=mie, llvm, asm, obj) takes the first.
+std::string resolveTargetList(const CompileOptions &options);
 
 /// Reads a .npy or ONNX TensorProto .pb file into a graph input's compile-time value
 /// (`mie-compile --input-value`); returns an error message, empty on success.

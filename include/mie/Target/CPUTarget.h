@@ -47,6 +47,24 @@ FailureOr<SmallVector<CpuTarget>> lookupCpuTargets(StringRef list, std::string &
 /// Names accepted by lookupCpuTarget, for help texts.
 std::string knownCpuTargets();
 
+/// The manifest arch of the machine the compiler runs on: "x86_64", "aarch64", or "" for another.
+std::string hostCpuArch();
+
+/// Whether the machine the compiler runs on has `target`'s architecture and every feature.
+bool hostRunsCpuTarget(const CpuTarget &target);
+
+/// The best target of this table for the machine the compiler runs on (`--target=host`): of the
+/// targets of the host's architecture, the one with the most features, all of which the host has.
+/// Failure with `error` on a host none of them runs on.
+FailureOr<CpuTarget> hostCpuTarget(std::string &error);
+
+/// The cpu targets of a package whose targets were not named (docs/targets.md, "Default
+/// targets"): on an x86-64 compiler every x86-64 ISA level that changes the code of such a
+/// package, lowest first, the runtime running the best the loading machine has (x86-64 and
+/// x86-64-avx512; with `reducedPrecision`, whose GEMMs run on AMX tiles, also x86-64-amx); on an
+/// AArch64 compiler aarch64. A comma-separated list as --target takes it.
+std::string defaultCpuTargetList(bool reducedPrecision);
+
 /// Links the microkernels that `module` calls (declarations named mie_uk_*) from the bitcode
 /// embedded for `target`'s ISA. A no-op when the module calls none. On failure, `error` says why
 /// (one line). Safe to call from several threads on modules of different LLVM contexts.

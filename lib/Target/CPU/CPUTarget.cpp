@@ -27,6 +27,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
@@ -110,6 +111,48 @@ FailureOr<SmallVector<CpuTarget>> mie::lookupCpuTargets(StringRef list, std::str
     targets.push_back(*target);
   }
   return targets;
+}
+
+std::string mie::hostCpuArch() {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  return host.getArch() == llvm::Triple::x86_64    ? "x86_64"
+         : host.getArch() == llvm::Triple::aarch64 ? "aarch64"
+                                                    : "";
+}
+
+bool mie::hostRunsCpuTarget(const CpuTarget &target) {
+  if (target.arch != hostCpuArch())
+    return false;
+  static const llvm::StringMap<bool> has = llvm::sys::getHostCPUFeatures();
+  SmallVector<StringRef> features;
+  StringRef(target.features).split(features, ',', -1, /*KeepEmpty=*/false);
+  // NEON is part of the AArch64 architecture, whatever the host reports.
+  return llvm::all_of(features, [&](StringRef f) {
+    return !f.consume_front("+") || has.lookup(f) || f == "neon";
+  });
+}
+
+FailureOr<CpuTarget> mie::hostCpuTarget(std::string &error) {
+  const CpuTarget *best = nullptr;
+  for (const CpuTarget &t : kTargets)
+    if (hostRunsCpuTarget(t) &&
+        (!best || StringRef(t.features).count(',') > StringRef(best->features).count(',')))
+      best = &t;
+  if (!best) {
+    error = "no target runs on this machine (" + llvm::sys::getProcessTriple() +
+            "); known: " + knownCpuTargets();
+    return failure();
+  }
+  return *best;
+}
+
+std::string mie::defaultCpuTargetList(bool reducedPrecision) {
+  if (hostCpuArch() == "aarch64")
+    return "aarch64";
+  // x86-64-avx512-vnni differs from x86-64-avx512 only in the integer QDQ convolutions, which need
+  // every target of a package to have VNNI: with the AVX2 baseline in the list it would add code
+  // that computes nothing differently.
+  return reducedPrecision ? "x86-64,x86-64-avx512,x86-64-amx" : "x86-64,x86-64-avx512";
 }
 
 static void initializeLLVMTargets() {
