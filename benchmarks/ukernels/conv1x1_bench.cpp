@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
   tiles.push_back({"neon", MR, NR, mie_uk_f32_gemm_##MR##x##NR##_neon});
 #endif
 #define MIE_UK_F32_GEMM_TILE(I, MR, NR, E) MIE_UK_BENCH_TILE_##I(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
   const Layer layers[] = {{"layer1 conv1 64x256 56x56", 64, 256, 3136},
                           {"layer1 conv3 256x64 56x56", 256, 64, 3136},

@@ -1,6 +1,6 @@
 // ukernel_bench: GFLOP/s of every f32 GEMM tile this CPU runs, on full tiles with the panels in L1
 // (k = 256), next to this machine's FMA peak measured the same way. The efficiencies in
-// runtime/src/ukernels/f32_gemm_tiles.def come from here. Then, where the CPU has AMX-BF16, the bf16
+// runtime/include/mie/mie_ukernel_tiles.def come from here. Then, where the CPU has AMX-BF16, the bf16
 // AMX tile (32 x 32, panels in L1/L2) and its packing rates; on AArch64 the f16 tiles (f32 sums)
 // against the f32 ones, and their FMLAL build where the CPU has FEAT_FHM. Never part of the tests.
 //   build/benchmarks/ukernels/ukernel_bench [k]
@@ -79,7 +79,7 @@ extern "C" {
 #define MIE_UK_F16_BENCH_FML_avx2(MR, NR)
 #define MIE_UK_F16_BENCH_FML_neon(MR, NR) MIE_UK_DECLARE_F16_GEMM_TILE(neon_fp16fml, MR, NR)
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_BENCH_FML_##isa(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 }
 namespace {
@@ -102,7 +102,7 @@ void benchF16(int64_t k) {
 #define MIE_UK_F16_BENCH_neon(MR, NR)                                                              \
   {MR, NR, mie_uk_f16_gemm_##MR##x##NR##_neon, mie_uk_f16_gemm_##MR##x##NR##_neon_fp16fml},
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_BENCH_##isa(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
   };
   const bool fml = getauxval(AT_HWCAP) & HWCAP_ASIMDFHM;
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
   {"neon", MR, NR, E, mie_uk_f32_gemm_##MR##x##NR##_neon},
 #endif
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR, eff)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
   };
   std::vector<float> a(k * 32, 0.5f), b(k * 64, 0.25f), c(32 * 64, 0.0f);

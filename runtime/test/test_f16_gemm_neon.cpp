@@ -26,7 +26,7 @@ extern "C" {
 #define MIE_UK_F16_DECLARE_FML_avx2(MR, NR)
 #define MIE_UK_F16_DECLARE_FML_neon(MR, NR) MIE_UK_DECLARE_F16_GEMM_TILE(neon_fp16fml, MR, NR)
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_DECLARE_FML_##isa(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 }
 
@@ -56,7 +56,7 @@ std::vector<F16Tile> f16Tiles() {
   tiles.push_back({"f16_gemm_" #MR "x" #NR "_neon", MR, NR, mie_uk_f16_gemm_##MR##x##NR##_neon,    \
                    mie_uk_f16_gemm_##MR##x##NR##_neon_fp16fml});
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_TILE_##isa(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
   return tiles;
 }

@@ -88,7 +88,7 @@ std::vector<Tile> allTiles() {
                    mie_uk_f32_conv_direct_nchw_##MR##x##NR##_neon});
 #endif
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F32_GEMM_TILE_##isa(MR, NR)
-#include "ukernels/f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
   return tiles;
 }

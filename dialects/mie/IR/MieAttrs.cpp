@@ -1,7 +1,8 @@
 //===- MieAttrs.cpp - #mie.target and #mie.epilogue -----------------------===//
 
 #include "dialects/mie/IR/MieOps.h"
-#include "runtime/src/ukernels/mie_ukernels.h"
+#include "mie/Target/UKernelRegistry.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -220,11 +221,11 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
 }
 
 std::string TilingAttr::getTileSymbol() const {
-  if (getIsa() == "amx") // f32 C; the bf16 product's tile adds "_bf16c"
-    return ("mie_uk_bf16_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_amx").str();
+  if (getIsa() == "amx") // f32 C; the bf16 product's tile is BF16GemmAmxBF16C
+    return ukernelSymbol(UKernel::BF16GemmAmx);
   // The f16 tiles of AArch64 (f16_gemm_neon.cpp): the NEON f32 tiles' shapes on f16 panels, f32
   // sums over all of K (kc covers K: the op verifiers check it), one rounding at the store.
   if (getIsa() == "neon_f16")
-    return ("mie_uk_f16_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_neon").str();
-  return ("mie_uk_f32_gemm_" + Twine(getMr()) + "x" + Twine(getNr()) + "_" + getIsa()).str();
+    return ukernelSymbol(UKernel::F16Gemm, "neon", getMr(), getNr());
+  return ukernelSymbol(UKernel::F32Gemm, getIsa(), getMr(), getNr());
 }

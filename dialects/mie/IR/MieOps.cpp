@@ -2,6 +2,8 @@
 
 #include "dialects/mie/IR/MieOps.h"
 
+#include "mie/Target/UKernelRegistry.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -246,8 +248,20 @@ static LogicalResult checkAccumulator(Operation *op, std::optional<Type> accumul
   return success();
 }
 
+/// A `ukernel` attribute names a kernel of the registry (runtime/include/mie/mie_ukernels.def): a
+/// misspelt name fails here, where it is made, instead of at the link after code generation.
+static LogicalResult verifyUKernelName(Operation *op, std::optional<StringRef> name) {
+  if (name && !isRegisteredUKernel(*name))
+    return op->emitOpError() << "names the microkernel '" << *name
+                             << "', which the registry (runtime/include/mie/mie_ukernels.def) "
+                                "does not list";
+  return success();
+}
+
 LogicalResult Conv2dOp::verify() {
   Operation *op = getOperation();
+  if (failed(verifyUKernelName(op, getUkernel())))
+    return failure();
   if (failed(checkOperandBuffers(op, {{"input", getInput()},
                                       {"filter", getFilter()},
                                       {"bias", getBias()},
@@ -338,7 +352,7 @@ LogicalResult Conv2dOp::verify() {
   if (getTiling() && groups != 1)
     return emitOpError() << "expects groups = 1 with a tiling, got " << groups;
   if (getDirect()) {
-    // MIE_UK_CONV_DIRECT_MAX_K of runtime/src/ukernels/mie_ukernels.h: the kernel's offset table.
+    // MIE_UK_CONV_DIRECT_MAX_K of runtime/include/mie/mie_ukernel_abi.h: the kernel's offset table.
     constexpr int64_t kMaxK = 256;
     if (!getTiling() || getWinograd())
       return emitOpError("expects a tiling and no winograd with direct");
@@ -392,6 +406,8 @@ LogicalResult Conv2dOp::verify() {
 
 LogicalResult MaxPool2dOp::verify() {
   Operation *op = getOperation();
+  if (failed(verifyUKernelName(op, getUkernel())))
+    return failure();
   if (failed(checkOperandBuffers(op, {{"input", getInput()}, {"output", getOutput()}})) ||
       failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
       failed(checkRank(op, "output", getOutput(), 4, "[N, C, OH, OW]")))
@@ -576,6 +592,8 @@ int64_t AttentionOp::getHeadsPerKeyValueHead() {
 
 LogicalResult AttentionOp::verify() {
   Operation *op = getOperation();
+  if (failed(verifyUKernelName(op, getUkernel())))
+    return failure();
   if (failed(checkOperandBuffers(op, {{"query", getQuery()},
                                       {"key", getKey()},
                                       {"value", getValue()},

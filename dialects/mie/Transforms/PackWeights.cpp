@@ -1,14 +1,14 @@
 //===- PackWeights.cpp - the mie-pack-weights pass ------------------------===//
 //
 // Compile-time packing of constant weights into the panel layouts of
-// runtime/src/ukernels/mie_ukernels.h (docs/kernels.md). The packed panels replace the weights in
+// runtime/include/mie/mie_ukernel_abi.h (docs/kernels.md). The packed panels replace the weights in
 // the package, so the layout costs no memory and no run time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Transforms/WidenOperands.h"
-#include "runtime/src/ukernels/mie_ukernels.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"

@@ -9,8 +9,8 @@
 
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Transforms/WidenOperands.h"
-#include "mie/Target/UKernelTiles.h"
-#include "runtime/src/ukernels/mie_ukernels.h"
+#include "mie/Target/UKernelRegistry.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include <optional>
 
@@ -497,7 +497,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
         // f32 max pooling has a microkernel (any window, stride, padding and dilation).
         if (!pool.getUkernel() && isF32(pool.getOutput()))
-          pool.setUkernel("mie_uk_f32_maxpool_nchw_" + chosenIsa);
+          pool.setUkernel(ukernelSymbol(UKernel::F32MaxpoolNchw, chosenIsa));
         continue;
       }
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
@@ -511,9 +511,9 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           if (!isDepthwise(conv) || !isConstantBuffer(conv.getFilter()))
             continue;
           if (isBf16Throughout(conv) && (!acc || acc->isF32()))
-            conv.setUkernel("mie_uk_bf16_dwconv_nhwc_" + chosenIsa);
+            conv.setUkernel(ukernelSymbol(UKernel::BF16DwconvNhwc, chosenIsa));
           else if (isF32(conv.getOutput()) && isF32(conv.getInput()))
-            conv.setUkernel("mie_uk_f32_dwconv_nhwc_" + chosenIsa);
+            conv.setUkernel(ukernelSymbol(UKernel::F32DwconvNhwc, chosenIsa));
           continue;
         }
         if (amx && suitsAmxConv(conv)) {
@@ -539,7 +539,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
         if (std::optional<Type> acc = conv.getAccumulator();
             isDepthwise(conv) && isBf16Throughout(conv) && (!acc || acc->isF32()) && smallStrides) {
-          conv.setUkernel("mie_uk_bf16_dwconv_nchw_" + chosenIsa);
+          conv.setUkernel(ukernelSymbol(UKernel::BF16DwconvNchw, chosenIsa));
           continue;
         }
         // A narrow product no reduced-precision kernel took: the f32 kernels on widened copies.
@@ -549,7 +549,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           continue;
         if (isDepthwise(conv)) {
           if (smallStrides)
-            conv.setUkernel("mie_uk_f32_dwconv_nchw_" + chosenIsa);
+            conv.setUkernel(ukernelSymbol(UKernel::F32DwconvNchw, chosenIsa));
           continue;
         }
         if (conv.getGroups() != 1 || !isConstantBuffer(conv.getFilter()))
@@ -602,7 +602,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       if (auto attention = dyn_cast<AttentionOp>(op)) {
         if (attention.getUkernel() || !isF32(attention.getOutput()))
           continue;
-        attention.setUkernel("mie_uk_f32_attention_" + chosenIsa);
+        attention.setUkernel(ukernelSymbol(UKernel::F32Attention, chosenIsa));
         SmallVector<int64_t> q = attention.getLogicalShape(attention.getQuery());
         int64_t seq = q[q.size() - 2], batch = 1;
         for (int64_t size : ArrayRef(q).drop_back(2))

@@ -2,7 +2,7 @@
 //
 // The loops around the microkernels, in the IR where they can be read: one scf.parallel over thread
 // work items, K blocks, packing of the activation panels into a stack buffer, the register tiles.
-// The microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h);
+// The microkernels take bare pointers plus element offsets (runtime/src/ukernels/mie_ukernels.h, their contract in runtime/include/mie/mie_ukernel_abi.h);
 // code generation links them from bitcode (see mie_ukernels.h for which of them inline).
 //
 //===----------------------------------------------------------------------===//
@@ -11,7 +11,8 @@
 
 #include "dialects/mie/Utils/KernelBuilders.h"
 
-#include "runtime/src/ukernels/mie_ukernels.h"
+#include "mie/Target/UKernelRegistry.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -236,8 +237,8 @@ void packConvPanels(UKernelBuilder &ub, Conv2dOp op, ArrayRef<int64_t> w, String
   args.append({ub.i64(out[3]), ub.i64(p0), ub.i64(np), ub.i64(k0), ub.i64(kc), ub.i64(width),
                ub.ptr(dst), ub.i64(dstOff)});
   // The f16 tiles' panels hold f16 (the same layout).
-  ub.call(isa == "neon_f16" ? std::string("mie_uk_f16_pack_conv_nchw_neon")
-                            : ("mie_uk_f32_pack_conv_nchw_" + isa).str(),
+  ub.call(isa == "neon_f16" ? ukernelSymbol(UKernel::F16PackConvNchw, "neon")
+                            : ukernelSymbol(UKernel::F32PackConvNchw, isa),
           args);
 }
 
@@ -586,8 +587,9 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
     const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
     g.amx = true;
     g.k = t.getKc();
-    g.tile = t.getTileSymbol() + (bf16 ? "_bf16c" : "");
-    const std::string packA = bf16 ? "mie_uk_bf16_pack_a_amx_bf16" : "mie_uk_bf16_pack_a_amx";
+    g.tile = ukernelSymbol(bf16 ? UKernel::BF16GemmAmxBF16C : UKernel::BF16GemmAmx);
+    const std::string packA =
+        ukernelSymbol(bf16 ? UKernel::BF16PackAAmxBF16 : UKernel::BF16PackAAmx);
     return emitRowsProductKernel(
         op, "gemm", g, operands, op.getOutput(), symbols,
         [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value, Value, Value scratch,
@@ -602,7 +604,8 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
       op, "gemm", g, operands, op.getOutput(), symbols,
       [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value k0, Value kcur,
           Value scratch, Value dstOff) {
-        ub.call(g.f16 ? std::string("mie_uk_f16_pack_lhs_neon") : "mie_uk_f32_pack_lhs_" + isa,
+        ub.call(g.f16 ? ukernelSymbol(UKernel::F16PackLhs, "neon")
+                      : ukernelSymbol(UKernel::F32PackLhs, isa),
                 {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
                  ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
       });
@@ -650,7 +653,8 @@ KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const TileEpilogue epi =
       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/false);
   const bool bf16Out = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
-  const std::string tile = t.getTileSymbol() + (bf16Out ? "_bf16c" : "");
+  const std::string tile =
+      bf16Out ? ukernelSymbol(UKernel::BF16GemmAmxBF16C) : t.getTileSymbol();
 
   OpBuilder b(op);
   SmallVector<Value> outs = {op.getOutput()};
@@ -676,7 +680,7 @@ KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
           llvm::append_range(packArgs, windowArgs(ub, op, w));
           packArgs.append({ub.i64(oneRow ? p : out[3]), ub.i64(p0), ub.i64(np), ub.ptr(scratch),
                            ub.i64(dstOff)});
-          ub.call("mie_uk_bf16_pack_conv_amx", packArgs);
+          ub.call(ukernelSymbol(UKernel::BF16PackConvAmx), packArgs);
         };
         // Blocks of 32 filters [ftBegin, ftEnd) x 32 pixels of the np pixels from p0, all of K
         // per call; `panelOf(pt)` is pixel panel pt's first element in the scratch. Pixel panels
@@ -777,13 +781,13 @@ KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbol
           emitKBlocks(
               ub, k, kc, epi.flags,
               [&](Value k0, Value kcur) {
-                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
                         {ub.ptr(av), aOff, ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
                          ub.i64(mBlock), ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(aPanels),
                          ub.i64(0)});
                 // Column panels are the rows of op(b)^T: b [K, N] is that matrix stored
                 // transposed, b [N, K] (trans_b) stores it as is.
-                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
                         {ub.ptr(bv), bOff, ub.i64(ldb), ub.i64(tb ? 0 : 1), ub.i64(n0),
                          ub.i64(nBlock), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(bPanels),
                          ub.i64(0)});
@@ -977,9 +981,8 @@ KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols)
                 bands = llvm::divideCeil(oh, band);
   const int64_t planeFloats = mie_uk_conv_direct_plane_floats(
       ch, w[2], w[3], strides[0], strides[1], dilations[0], dilations[1], ow, t.getNr(), band);
-  std::string symbol = ("mie_uk_f32_conv_direct_nchw_" + Twine(t.getMr()) + "x" +
-                        Twine(t.getNr()) + "_" + t.getIsa())
-                           .str();
+  std::string symbol =
+      ukernelSymbol(UKernel::F32ConvDirectNchw, t.getIsa(), t.getMr(), t.getNr());
   return emitPlaneKernel(op, symbols, "conv2d_direct", planeFloats, n * bands,
                   [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
                     auto [img, oh0, ohn] = rowBand(ub, item, bands, band, oh);
@@ -1058,7 +1061,7 @@ KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
             callArgs.append({ub.i64(ow), ub.i64(op.getInputZeroPoint()), ub.i64(p0),
                              ub.i64(ub.min(ub.c(pb), ub.sub(ub.c(p), p0))), ub.ptr(panels),
                              ub.i64(ub.mul(item, blockBytes)), ub.ptr(stage)});
-            ub.call("mie_uk_qu8_pack_conv_vnni", callArgs);
+            ub.call(ukernelSymbol(UKernel::QU8PackConvVnni), callArgs);
           });
         }
         Value scratch =
@@ -1079,7 +1082,7 @@ KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
             callArgs.append(requantArgs());
             callArgs.append({ub.i64(f0), ub.i64(fn), ub.ptr(y),
                              ub.i64(ub.add(ub.mul(img, f * p), p0)), ub.i64(p)});
-            ub.call("mie_uk_qu8_gemm_vnni", callArgs);
+            ub.call(ukernelSymbol(UKernel::QU8GemmVnni), callArgs);
             return;
           }
           SmallVector<Value> callArgs = imageArgs(img);
@@ -1088,7 +1091,7 @@ KernelOp mlir::mie::lowerQConvToUKernels(QConv2dOp op, SymbolTable &symbols) {
           callArgs.append(requantArgs());
           callArgs.append({ub.i64(p0), ub.i64(np), ub.i64(f0), ub.i64(fn), ub.ptr(y),
                            ub.i64(ub.mul(img, f * p)), ub.ptr(scratch)});
-          ub.call("mie_uk_qu8_conv_nchw_vnni", callArgs);
+          ub.call(ukernelSymbol(UKernel::QU8ConvNchwVnni), callArgs);
         });
       });
   op.erase();
@@ -1104,7 +1107,10 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   const int64_t outTile = int64_t(*op.getWinograd()), elems = (outTile + 2) * (outTile + 2);
   const int64_t th = llvm::divideCeil(oh, outTile), tw = llvm::divideCeil(ow, outTile),
                 tiles = th * tw;
-  const std::string variant = outTile == 2 ? "2x2_3x3_" : "4x4_3x3_";
+  const UKernel inputTransform =
+                    outTile == 2 ? UKernel::F32WinogradInput2x2 : UKernel::F32WinogradInput4x4,
+                outputTransform =
+                    outTile == 2 ? UKernel::F32WinogradOutput2x2 : UKernel::F32WinogradOutput4x4;
   // The GEMMs: M = F filters, N = tiles, K = C, one per (image, xi).
   const int64_t k = ch, mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
@@ -1142,7 +1148,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         parallelItems(ub, n * cChunks, [&](Value item) {
           Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
           Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
-          ub.call("mie_uk_f32_winograd_input_" + variant + isa,
+          ub.call(ukernelSymbol(inputTransform, isa),
                   {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(ch), ub.i64(h), ub.i64(wd),
                    ub.i64(pads[0]), ub.i64(pads[1]), ub.i64(th), ub.i64(tw), ub.i64(c0), ub.i64(cn),
                    ub.ptr(v), ub.i64(ub.mul(img, elems * ch * tiles)), ub.ptr(plane)});
@@ -1163,7 +1169,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
           emitKBlocks(
               ub, k, kc, /*epiFlags=*/0,
               [&](Value k0, Value kcur) {
-                ub.call("mie_uk_f32_pack_lhs_" + isa,
+                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
                         {vp, ub.i64(vGemm), ub.i64(tiles), ub.i64(1),
                          ub.i64(ub.add(t0, ub.mul(fullPanels, nr))), ub.i64(edge), ub.i64(k0),
                          ub.i64(kcur), ub.i64(nr), ep, ub.i64(0)});
@@ -1205,7 +1211,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
           Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
           Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
           Value outOff = ub.i64(ub.mul(img, f * oh * ow));
-          ub.call("mie_uk_f32_winograd_output_" + variant + isa,
+          ub.call(ukernelSymbol(outputTransform, isa),
                   {ub.ptr(m), ub.i64(ub.mul(img, elems * f * tiles)), ub.i64(f), ub.i64(th),
                    ub.i64(tw), ub.i64(oh), ub.i64(ow), ub.i64(f0), ub.i64(fn), ub.ptr(output),
                    outOff, ub.i64(epi.flags), ub.ptr(bias), ub.i64(0), ub.ptr(residual), outOff,

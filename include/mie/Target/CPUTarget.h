@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -69,6 +70,10 @@ std::string defaultCpuTargetList(bool reducedPrecision);
 /// embedded for `target`'s ISA. A no-op when the module calls none. On failure, `error` says why
 /// (one line). Safe to call from several threads on modules of different LLVM contexts.
 LogicalResult linkUKernels(llvm::Module &module, const CpuTarget &target, std::string &error);
+
+/// The embedded bitcode of the registry's unit `unit` (runtime/include/mie/mie_ukernels.def), or
+/// nothing for a name the registry does not list.
+std::optional<StringRef> getUKernelBitcode(StringRef unit);
 
 enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 

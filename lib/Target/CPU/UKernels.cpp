@@ -1,7 +1,7 @@
 //===- UKernels.cpp - linking the microkernel bitcode into generated code -===//
 
 #include "mie/Target/CPUTarget.h"
-#include "mie/Target/UKernelTiles.h"
+#include "mie/Target/UKernelRegistry.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
@@ -12,51 +12,41 @@
 #include <cstddef>
 
 namespace mlir::mie::embedded {
-extern const unsigned char kUKernelBitcode_avx512[];
-extern const size_t kUKernelBitcode_avx512_size;
-extern const unsigned char kUKernelBitcode_avx512amx[];
-extern const size_t kUKernelBitcode_avx512amx_size;
-extern const unsigned char kUKernelBitcode_avx512vnni[];
-extern const size_t kUKernelBitcode_avx512vnni_size;
-extern const unsigned char kUKernelBitcode_avx2[];
-extern const size_t kUKernelBitcode_avx2_size;
-extern const unsigned char kUKernelBitcode_neon[];
-extern const size_t kUKernelBitcode_neon_size;
+#define MIE_UK_UNIT(unit, isa, macro, select, flags)                                               \
+  extern const unsigned char kUKernelBitcode_##unit[];                                             \
+  extern const size_t kUKernelBitcode_##unit##_size;
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units)
+#include "runtime/include/mie/mie_ukernels.def"
+#undef MIE_UK_KERNEL
+#undef MIE_UK_UNIT
 } // namespace mlir::mie::embedded
 
 using namespace mlir;
 using namespace mlir::mie;
 
-/// The bitcode of `isa`'s microkernels for a target with `features`: AVX-512 targets with AMX-BF16 get
-/// the unit that adds the AMX bf16 family and the VNNI integer convolution, those with VNNI only
-/// the unit that adds the latter (the f32 kernels are the same; the others need the target's
-/// features to be inlined and compiled).
-static std::optional<llvm::StringRef> bitcodeFor(llvm::StringRef isa, llvm::StringRef features) {
+std::optional<llvm::StringRef> mie::getUKernelBitcode(llvm::StringRef unit) {
   using namespace mlir::mie::embedded;
-  auto ref = [](const unsigned char *data, size_t size) {
-    return llvm::StringRef(reinterpret_cast<const char *>(data), size);
-  };
-  if (isa == "avx512" && features.contains("+amx-bf16"))
-    return ref(kUKernelBitcode_avx512amx, kUKernelBitcode_avx512amx_size);
-  if (isa == "avx512" && features.contains("+avx512vnni"))
-    return ref(kUKernelBitcode_avx512vnni, kUKernelBitcode_avx512vnni_size);
-  if (isa == "avx512")
-    return ref(kUKernelBitcode_avx512, kUKernelBitcode_avx512_size);
-  if (isa == "avx2")
-    return ref(kUKernelBitcode_avx2, kUKernelBitcode_avx2_size);
-  if (isa == "neon")
-    return ref(kUKernelBitcode_neon, kUKernelBitcode_neon_size);
+#define MIE_UK_UNIT(name, isa, macro, select, flags)                                               \
+  if (unit == #name)                                                                               \
+    return llvm::StringRef(reinterpret_cast<const char *>(kUKernelBitcode_##name),                \
+                           kUKernelBitcode_##name##_size);
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units)
+#include "runtime/include/mie/mie_ukernels.def"
+#undef MIE_UK_KERNEL
+#undef MIE_UK_UNIT
   return std::nullopt;
 }
 
 LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, std::string &error) {
   bool needed = llvm::any_of(module, [](const llvm::Function &f) {
-    return f.isDeclaration() && f.getName().starts_with("mie_uk_");
+    return f.isDeclaration() && f.getName().starts_with(kUKernelPrefix);
   });
   if (!needed)
     return success();
   std::string isa = getUKernelIsa(target.arch, target.features).str();
-  std::optional<llvm::StringRef> bitcode = bitcodeFor(isa, target.features);
+  const UKernelUnit *unit = selectUKernelUnit(isa, target.features);
+  std::optional<llvm::StringRef> bitcode =
+      unit ? getUKernelBitcode(unit->name) : std::optional<llvm::StringRef>();
   llvm::raw_string_ostream os(error);
   if (!bitcode) {
     os << "target '" << target.name << "' has no microkernels, but the module calls them";
@@ -76,8 +66,9 @@ LogicalResult mie::linkUKernels(llvm::Module &module, const CpuTarget &target, s
     return failure();
   }
   for (const llvm::Function &f : module)
-    if (f.isDeclaration() && f.getName().starts_with("mie_uk_")) {
-      os << "no microkernel '" << f.getName() << "' for " << isa;
+    if (f.isDeclaration() && f.getName().starts_with(kUKernelPrefix)) {
+      os << "no microkernel '" << f.getName() << "' in the " << unit->name
+         << " unit (runtime/include/mie/mie_ukernels.def)";
       return failure();
     }
   return success();

@@ -4,7 +4,7 @@
 // [k][MR], B rows read in place or packed pixel panels, bias, residual and C), f32 accumulators,
 // the f32 tiles' epilogue applied to the f32 registers and one rounding to f16 at the store (round
 // to nearest even, NaN stays NaN, overflow to infinity: FCVTN under the default FPCR). The tiles
-// have the shapes of the f32 NEON tiles (f32_gemm_tiles.def): the accumulators are the same f32
+// have the shapes of the f32 NEON tiles (mie_ukernel_tiles.def): the accumulators are the same f32
 // registers, and the kernel-selection cost model is the f32 one.
 //
 // Every ARMv8 CPU converts between f16 and f32 (FCVTL / FCVTN, part of the base ISA's Advanced
@@ -258,7 +258,7 @@ MIE_UK_INLINE void halfGemmTile(const uint16_t *__restrict a, const uint16_t *__
                               bias + bias_off, res + res_off, ldr, lo, hi);                        \
   }
 #define MIE_UK_F32_GEMM_TILE(isa, MR, NR, eff) MIE_UK_F16_TILE_##isa(MR, NR)
-#include "f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 #undef MIE_UK_F16_TILE_avx512
 #undef MIE_UK_F16_TILE_avx2

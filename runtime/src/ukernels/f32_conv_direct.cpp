@@ -110,5 +110,5 @@ MIE_UK_INLINE void convDirect(const float *__restrict x, int64_t C, int64_t H, i
                             w + w_off, oh0, ohn, out + out_off, flags, bias + bias_off,            \
                             (flags & MIE_UK_RESIDUAL) ? res + res_off : nullptr, lo, hi, plane);   \
   })
-#include "f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE

@@ -193,7 +193,7 @@ MIE_UK_INLINE void packLhs(const T *a, int64_t lda, int64_t trans, int64_t m0, i
     gemmTile<MR, NR / VL, true>(a + a_off, b + b_off, ldb, c + c_off, ldc, k, m, n, flags,         \
                                 bias + bias_off, res + res_off, ldr, lo, hi);                      \
   })
-#include "f32_gemm_tiles.def"
+#include "mie/mie_ukernel_tiles.def"
 #undef MIE_UK_F32_GEMM_TILE
 
 extern "C" __attribute__((always_inline)) void MIE_UK_SUFFIX(mie_uk_f32_pack_conv_nchw)(

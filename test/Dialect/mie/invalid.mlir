@@ -385,6 +385,16 @@ func.func @max_pool2d_channels(%x: memref<1x8x8x8xf32>, %y: memref<1x4x4x4xf32>)
 
 // -----
 
+// A ukernel attribute names a kernel of the registry (runtime/include/mie/mie_ukernels.def): here an
+// ISA no unit defines it for.
+func.func @max_pool2d_unknown_ukernel(%x: memref<1x8x8x8xf32>, %y: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'mie.max_pool2d' op names the microkernel 'mie_uk_f32_maxpool_nchw_sse2', which the registry (runtime/include/mie/mie_ukernels.def) does not list}}
+  mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x8x4x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_sse2"}
+  return
+}
+
+// -----
+
 func.func @max_pool2d_size(%x: memref<1x8x8x8xf32>, %y: memref<1x8x5x4xf32>) {
   // expected-error @+1 {{'mie.max_pool2d' op expects output height 4 from input, kernel, strides, pads and dilations, got 5}}
   mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x8x5x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
