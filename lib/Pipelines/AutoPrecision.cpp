@@ -638,7 +638,7 @@ FailureOr<AutoPrecisionOutcome> Search::run(ArrayRef<CpuTarget> targets) {
     });
   }
 
-  std::string reduced = mixed.mixedType.empty() ? "bf16" : mixed.mixedType;
+  std::string reduced = mixed.reducedTypeName().str();
   outcome.record.reduced = reduced;
   outcome.record.budget = mixed.accuracyBudget;
   outcome.record.calibration = calibration;

@@ -56,11 +56,11 @@ void mlir::mie::buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion, uns
   // where a neighbour is elementwise; and the epilogue groups form around the reduced products.
   if (!precision.isDefault()) {
     ms::MsAssignPrecisionPassOptions options;
-    options.precision = precision.precision;
-    options.mixedType = precision.mixedType.empty() ? "bf16" : precision.mixedType;
+    options.precision = stringifyPrecisionPolicy(precision.policy).str();
+    options.mixedType = precision.reducedTypeName().str();
     options.keepFp32.assign(precision.keepFp32.begin(), precision.keepFp32.end());
     options.forceReduced.assign(precision.forceReduced.begin(), precision.forceReduced.end());
-    options.quantizeMethod = precision.quantizeMethod;
+    options.quantizeMethod = stringifyQuantizeMethod(precision.quantizeMethod).str();
     pm.addNestedPass<func::FuncOp>(ms::createMsAssignPrecisionPass(options));
   }
   if (!fusion)
@@ -96,17 +96,13 @@ static bool allCpuTargetsHave(ArrayRef<PackageTarget> targets, StringRef feature
   });
 }
 
-FailureOr<std::string> mlir::mie::resolveLayout(StringRef requested,
-                                                ArrayRef<PackageTarget> targets,
-                                                StringRef precision) {
-  if (requested == "nchw" || requested == "nhwc")
-    return requested.str();
-  if (requested != "auto")
-    return failure();
+StringRef mlir::mie::resolveLayout(LayoutChoice requested, ArrayRef<PackageTarget> targets,
+                                   PrecisionPolicy policy) {
+  if (requested != LayoutChoice::Auto)
+    return requested == LayoutChoice::Nhwc ? "nhwc" : "nchw";
   // Channels last pays where the products run on AMX tiles (bf16 rows of pixels straight from
   // the activation, split over threads by pixels) and every target of the package runs them.
-  bool reduced = precision == "mixed" || precision == "bf16" || precision == "auto";
-  return std::string(reduced && allCpuTargetsHave(targets, "+amx-bf16") ? "nhwc" : "nchw");
+  return reducesProducts(policy) && allCpuTargetsHave(targets, "+amx-bf16") ? "nhwc" : "nchw";
 }
 
 void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) {
@@ -234,16 +230,6 @@ static std::string printModule(ModuleOp module) {
   return text;
 }
 
-/// The targets of `list`; an unknown or repeated name is reported at the module's location only
-/// (attaching the module would print all of it, weights included, under the error).
-static FailureOr<std::vector<PackageTarget>> lookupTargets(ModuleOp module, StringRef list) {
-  std::string error;
-  FailureOr<std::vector<PackageTarget>> targets = parseTargetList(list, error);
-  if (failed(targets))
-    return emitError(module.getLoc()) << error, failure();
-  return targets;
-}
-
 /// ms -> mie for one target: the module gets the target's attribute (kernel selection, weight
 /// packing and microkernels follow it) and leaves planned and outlined.
 static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
@@ -327,7 +313,7 @@ runAutoPrecision(ModuleOp module, const CompileOptions &options, ArrayRef<CpuTar
         buildMsPrePrecisionPipeline(pm, options.fusion, integerQdq);
       })))
     return failure();
-  mixed.precision = "mixed";
+  mixed.policy = PrecisionPolicy::Mixed;
   FailureOr<AutoPrecisionOutcome> outcome = searchAutoPrecision(module, options, targets, mixed);
   if (failed(outcome))
     return failure();
@@ -340,7 +326,7 @@ runAutoPrecision(ModuleOp module, const CompileOptions &options, ArrayRef<CpuTar
   for (auto func : module.getOps<func::FuncOp>())
     if (auto summary = func->getAttrOfType<DictionaryAttr>("ms.precision")) {
       NamedAttrList entries(summary);
-      entries.set("policy", b.getStringAttr("auto(" + mixed.mixedType + ")"));
+      entries.set("policy", b.getStringAttr("auto(" + mixed.reducedTypeName() + ")"));
       func->setAttr("ms.precision", entries.getDictionary(module.getContext()));
     }
   return outcome;
@@ -376,23 +362,9 @@ static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
   return allCpuTargetsHave(targets, "+avx512vnni");
 }
 
-std::string mlir::mie::resolveTargetList(const CompileOptions &options) {
-  if (!options.target.empty())
-    return options.target;
-  StringRef policy = options.precision.precision;
-  std::string list =
-      defaultCpuTargetList(policy == "bf16" || policy == "mixed" || policy == "auto");
-  // A stage before the package shows one target's code: the baseline, the same on every machine.
-  if (options.emit != EmitKind::Package)
-    return StringRef(list).split(',').first.str();
-  return list;
-}
-
 FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOptions &options) {
-  FailureOr<std::vector<PackageTarget>> targets =
-      lookupTargets(module, resolveTargetList(options));
-  if (failed(targets))
-    return failure();
+  std::vector<PackageTarget> resolved = resolveTargets(options);
+  const std::vector<PackageTarget> *targets = &resolved;
   // Auto precision measures candidates by running them: on the cpu targets only.
   SmallVector<CpuTarget> cpuTargets;
   for (const PackageTarget &t : *targets)
@@ -407,18 +379,12 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
 
   if (options.emit == EmitKind::Import)
     return printModule(module);
-  FailureOr<std::string> resolvedLayout =
-      resolveLayout(options.layout, *targets, options.precision.precision);
-  if (failed(resolvedLayout))
-    return emitError(module.getLoc(), "unknown layout '")
-               << options.layout << "' (expected auto, nhwc or nchw)",
-           failure();
-  StringRef layout = *resolvedLayout;
+  StringRef layout = resolveLayout(options.layout, *targets, options.precision.policy);
   PrecisionOptions precision = options.precision;
-  if (precision.mixedType.empty())
-    precision.mixedType = target->arch == "aarch64" ? "fp16" : "bf16";
+  if (precision.mixedType == ReducedType::Target)
+    precision.mixedType = target->arch == "aarch64" ? ReducedType::Fp16 : ReducedType::Bf16;
   std::optional<AutoPrecisionOutcome> autoOutcome;
-  if (precision.precision == "auto") {
+  if (precision.policy == PrecisionPolicy::Auto) {
     if (cpuTargets.size() != targets->size())
       return emitError(module.getLoc(), "--precision=auto measures its candidates on the CPU: "
                                         "it takes cpu targets only"),

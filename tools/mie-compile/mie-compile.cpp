@@ -1,45 +1,35 @@
-//===- mie-compile.cpp - ONNX model to ms IR (and later: to a package) ----===//
+//===- mie-compile.cpp - the compiler's command line ------------------------===//
 //
-// mie-compile model.onnx -o out.mlir --emit=ms [--input-shape name=1x3x224x224]...
-// [--list-unsupported]
+// mie-compile model.onnx -o model.mie [--target=...] [--emit=ms|mie|llvm|asm|obj|package] ...
 //
-// The driver is organised around the emit stage: import always runs, and each later stage (mie,
-// llvm, asm, obj, package) will add its step to `compile` below. On any error the exit code is 1,
+// The options and main only: the flags are checked and typed by applyCompileFlags
+// (lib/Pipelines/CompileOptions.cpp), the compilation is compileModule (the one pipeline), and
+// loading, diagnostics and the atomic output file are lib/Driver. On any error the exit code is 1,
 // the diagnostics are on stderr, and the output file is neither created nor overwritten.
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackageSigner.h"
+
+#include "mie/Driver/Driver.h"
 #include "mie/Import/OnnxImporter.h"
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
-#include "mie/Target/CPUTarget.h"
-#include "mie/Target/Target.h"
-#include "PackageSigner.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Signals.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OperationSupport.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/ADT/StringExtras.h"
+#include "mlir/InitAllExtensions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/WithColor.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cerrno>
 #include <cstdlib>
-#include <unistd.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -111,7 +101,7 @@ cl::opt<int64_t> parallelMinBytes(
         "Run a kernel loop on one thread when all its buffers are smaller than this many bytes "
         "(default 65536: splitting smaller work costs more than it saves)"),
     cl::init(65536), cl::cat(category));
-cl::opt<int> jobs("jobs",
+cl::opt<int64_t> jobs("jobs",
                   cl::desc("Threads for code generation (default 0: one per core); the package "
                            "is the same whatever the count"),
                   cl::init(0), cl::cat(category));
@@ -122,7 +112,7 @@ cl::opt<bool> fusion("fusion",
                      cl::desc("Run the graph fusion passes (default: on; --fusion=false gives one "
                               "kernel per op, the reference for checking fusion)"),
                      cl::init(true), cl::cat(category));
-cl::opt<unsigned> maxFusedOps(
+cl::opt<int64_t> maxFusedOps(
     "max-fused-ops",
     cl::desc("The most ops one fused elementwise kernel may hold (default 64, at least 2): longer "
              "chains become several kernels, which keeps code generation time linear"),
@@ -235,255 +225,41 @@ cl::opt<bool> listUnsupported(
              "if there is any"),
     cl::init(false), cl::cat(category));
 
-/// Prints "<file>: error: <message>", and the ONNX node when the message does not name it already.
-/// (MLIR's SourceMgr handler would try to show the binary model as source lines.)
-LogicalResult printDiagnostic(Diagnostic &diag) {
-  llvm::raw_ostream &os = llvm::errs();
-  std::string file, node;
-  diag.getLocation()->walk([&](Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc); name && node.empty())
-      node = name.getName().str();
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(loc); fileLoc && file.empty())
-      file = fileLoc.getFilename().str();
-    return WalkResult::advance();
-  });
-  if (!file.empty())
-    os << file << ": ";
-  switch (diag.getSeverity()) {
-  case DiagnosticSeverity::Error:
-    llvm::WithColor(os, llvm::HighlightColor::Error) << "error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    llvm::WithColor(os, llvm::HighlightColor::Warning) << "warning: ";
-    break;
-  case DiagnosticSeverity::Note:
-    llvm::WithColor(os, llvm::HighlightColor::Note) << "note: ";
-    break;
-  case DiagnosticSeverity::Remark:
-    llvm::WithColor(os, llvm::HighlightColor::Remark) << "remark: ";
-    break;
+/// The flags that decide the compilation, as text for applyCompileFlags.
+mie::CompileFlags compileFlags() {
+  mie::CompileFlags flags;
+  if (target.getNumOccurrences())
+    flags.target = target;
+  else if (const char *env = std::getenv("MIE_COMPILE_TARGET");
+           env && *env && !includeTargets.getNumOccurrences()) {
+    // The environment's default where the command line names no targets (a fleet of one kind of
+    // machine, a test suite that checks one target's code).
+    flags.target = env;
+    flags.targetSource = "MIE_COMPILE_TARGET";
   }
-  std::string message = diag.str();
-  os << message << "\n";
-  if (!node.empty() && message.find("'" + node + "'") == std::string::npos)
-    os << (file.empty() ? "" : file + ": ") << "note: at ONNX node '" << node << "'\n";
-  for (Diagnostic &note : diag.getNotes())
-    os << (file.empty() ? "" : file + ": ") << "note: " << note.str() << "\n";
-  return success();
-}
-
-/// Parses "name=1x3x224x224" (the name may itself contain '='; the last one separates). "name=" is
-/// a scalar.
-LogicalResult parseInputShape(StringRef text, mie::OnnxImportOptions &opts) {
-  auto [name, dims] = text.rsplit('=');
-  if (name.empty() || name.size() == text.size()) {
-    llvm::errs() << "error: --input-shape expects name=DxDx..., got '" << text << "'\n";
-    return failure();
-  }
-  SmallVector<int64_t> shape;
-  if (!dims.empty()) {
-    SmallVector<StringRef> parts;
-    dims.split(parts, 'x');
-    for (StringRef part : parts) {
-      int64_t dim;
-      if (part.getAsInteger(10, dim) || dim < 0) {
-        llvm::errs() << "error: --input-shape '" << text << "': '" << part
-                     << "' is not a dim size\n";
-        return failure();
-      }
-      shape.push_back(dim);
-    }
-  }
-  opts.inputShapes[name] = std::move(shape);
-  return success();
-}
-
-/// Parses "name=FILE" (the last '=' separates) and reads the tensor file.
-LogicalResult parseInputValue(StringRef text, mie::OnnxImportOptions &opts) {
-  auto [name, file] = text.rsplit('=');
-  if (name.empty() || file.empty() || name.size() == text.size()) {
-    llvm::errs() << "error: --input-value expects name=FILE, got '" << text << "'\n";
-    return failure();
-  }
-  mie::OnnxImportOptions::BoundInput bound;
-  if (std::string error = mie::readBoundInput(file, bound); !error.empty()) {
-    llvm::errs() << "error: --input-value '" << text << "': " << error << "\n";
-    return failure();
-  }
-  opts.inputValues[name] = std::move(bound);
-  return success();
-}
-
-LogicalResult parseDimParam(StringRef text, mie::OnnxImportOptions &opts) {
-  auto [name, size] = text.rsplit('=');
-  int64_t value;
-  if (name.empty() || name.size() == text.size() || size.getAsInteger(10, value) || value < 0) {
-    llvm::errs() << "error: --dim-param expects name=size, got '" << text << "'\n";
-    return failure();
-  }
-  opts.symbolicDims[name] = value;
-  return success();
-}
-
-/// Writes `outputFile` through `write`, atomically: into a new file beside it, synced and
-/// renamed over it only when everything was written. A failed or killed compile (or a full disk) leaves any old
-/// file untouched, and a session that has the old package mapped keeps its inode and bytes.
-LogicalResult writeFile(StringRef outputFile, function_ref<void(llvm::raw_ostream &)> write) {
-  if (outputFile == "-") {
-    write(llvm::outs());
-    llvm::outs().flush();
-    return success();
-  }
-  // An existing output that is not a regular file (/dev/null, a FIFO, a terminal) is written
-  // into: renaming over it would replace the device node with a regular file.
-  llvm::sys::fs::file_status status;
-  if (!llvm::sys::fs::status(outputFile, status) && llvm::sys::fs::exists(status) &&
-      status.type() != llvm::sys::fs::file_type::regular_file &&
-      status.type() != llvm::sys::fs::file_type::directory_file) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(outputFile, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write '" << outputFile << "': " << ec.message() << "\n";
-      return failure();
-    }
-    write(os);
-    os.close();
-    if (os.has_error()) {
-      llvm::errs() << "error: cannot write '" << outputFile << "': " << os.error().message()
-                   << "\n";
-      os.clear_error();
-      return failure();
-    }
-    return success();
-  }
-  int fd;
-  SmallString<256> temp;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(outputFile + ".tmp-%%%%%%%%", fd, temp)) {
-    llvm::errs() << "error: cannot create '" << outputFile << "' (its directory): " << ec.message()
-                 << "\n";
-    return failure();
-  }
-  llvm::sys::RemoveFileOnSignal(temp);
-  auto discard = [&](StringRef why) {
-    llvm::errs() << "error: cannot write '" << outputFile << "': " << why << "\n";
-    llvm::sys::fs::remove(temp);
-    llvm::sys::DontRemoveFileOnSignal(temp);
-    return failure();
-  };
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    write(os);
-    os.flush();
-    // On disk before the rename makes it the package: a crash then leaves the old file or the
-    // whole new one, never a renamed empty file.
-    if (!os.has_error() && ::fsync(fd) != 0)
-      return discard(std::error_code(errno, std::generic_category()).message());
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      return discard(message);
-    }
-  }
-  // The package gets the permissions a new file would (createUniqueFile makes it owner-only).
-  unsigned mask = llvm::sys::fs::getUmask();
-  (void)llvm::sys::fs::setPermissions(
-      temp, static_cast<llvm::sys::fs::perms>(0666 & ~mask));
-  if (std::error_code ec = llvm::sys::fs::rename(temp, outputFile))
-    return discard(ec.message());
-  llvm::sys::DontRemoveFileOnSignal(temp);
-  return success();
-}
-
-/// Imports the model: ONNX, or ms-dialect MLIR (`.mlir`) for testing the backend on its own.
-FailureOr<OwningOpRef<ModuleOp>> loadModel(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
-  if (!StringRef(inputFile).ends_with(".mlir"))
-    return mie::importOnnxModel(inputFile, ctx, opts);
-  llvm::SourceMgr sources;
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &error);
-  if (!buffer) {
-    llvm::errs() << "error: " << error << "\n";
-    return failure();
-  }
-  sources.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &ctx);
-  if (!module)
-    return failure();
-  return module;
+  if (includeTargets.getNumOccurrences())
+    flags.includeTargets = includeTargets;
+  flags.precision = precision;
+  flags.layout = layout;
+  flags.quantizeMethod = quantizeMethod;
+  if (accuracyBudget.getNumOccurrences())
+    flags.accuracyBudget = accuracyBudget;
+  flags.calibrationDir = calibrationDir;
+  flags.keepFp32.assign(keepFp32.begin(), keepFp32.end());
+  flags.forceReduced.assign(forceReduced.begin(), forceReduced.end());
+  flags.maxFusedOps = maxFusedOps;
+  flags.parallelMinBytes = parallelMinBytes;
+  flags.jobs = jobs;
+  return flags;
 }
 
 /// Runs the pipeline up to the requested stage and writes the result.
 LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   // Checked before the model is read: a typo must not cost an import.
-  std::string targetError;
-  if (includeTargets.getNumOccurrences()) {
-    if (target.getNumOccurrences()) {
-      llvm::errs() << "error: --include-targets and --target both name the package's targets; give "
-                      "one of them\n";
-      return failure();
-    }
-    FailureOr<std::string> list = mie::expandTargetClasses(includeTargets, targetError);
-    if (failed(list)) {
-      llvm::errs() << "error: --include-targets: " << targetError << "\n";
-      return failure();
-    }
-    target.setValue(*list);
-  }
-  // The environment's default where the command line names no targets (a fleet of one kind of
-  // machine, a test suite that checks one target's code).
-  StringRef targetSource = "--target";
-  if (!target.getNumOccurrences() && !includeTargets.getNumOccurrences())
-    if (const char *env = std::getenv("MIE_COMPILE_TARGET"); env && *env) {
-      target.setValue(env);
-      targetSource = "MIE_COMPILE_TARGET";
-    }
-  if (target.getNumOccurrences() && target.empty()) {
-    llvm::errs() << "error: --target names no target (leave it out for the default)\n";
-    return failure();
-  }
-  if (!target.empty() && failed(mie::parseTargetList(target, targetError))) {
-    llvm::errs() << "error: " << targetSource << ": " << targetError << "\n";
-    return failure();
-  }
-  if (precision != "fp32" && precision != "fp16" && precision != "bf16" && precision != "mixed" &&
-      precision != "auto") {
-    llvm::errs() << "error: --precision must be fp32, fp16, bf16, mixed or auto, got '"
-                 << precision << "'\n";
-    return failure();
-  }
-  if (layout != "auto" && layout != "nhwc" && layout != "nchw") {
-    llvm::errs() << "error: --layout must be auto, nhwc or nchw, got '" << layout << "'\n";
-    return failure();
-  }
-  if (precision != "auto" && (accuracyBudget.getNumOccurrences() || !calibrationDir.empty())) {
-    llvm::errs() << "error: --" << (calibrationDir.empty() ? "accuracy-budget" : "calibration")
-                 << " is for --precision=auto, not --precision=" << precision << "\n";
-    return failure();
-  }
-  if (!(accuracyBudget > 0 && accuracyBudget <= 1)) {
-    llvm::errs() << "error: --accuracy-budget must be in (0, 1] (a relative error), got "
-                 << accuracyBudget << "\n";
-    return failure();
-  }
-  if (!calibrationDir.empty() && !llvm::sys::fs::is_directory(calibrationDir)) {
-    llvm::errs() << "error: --calibration: '" << calibrationDir << "' is not a directory\n";
-    return failure();
-  }
-  if (!quantizeMethod.empty() && quantizeMethod != "dynamic_fp16") {
-    llvm::errs() << "error: --quantize-method must be dynamic_fp16, got '" << quantizeMethod
-                 << "'\n";
-    return failure();
-  }
-  if (!quantizeMethod.empty() && precision != "fp32") {
-    llvm::errs() << "error: --quantize-method=" << quantizeMethod
-                 << " computes in fp32: it cannot be combined with --precision=" << precision
-                 << "\n";
-    return failure();
-  }
-  if (!forceReduced.empty() && precision == "fp32") {
-    llvm::errs() << "error: --force-reduced needs --precision=bf16, fp16, mixed or auto\n";
+  mie::CompileOptions options;
+  std::string flagError;
+  if (failed(mie::applyCompileFlags(compileFlags(), options, flagError))) {
+    llvm::errs() << "error: " << flagError << "\n";
     return failure();
   }
   // The key too: a compile must not run only to find that it cannot be signed.
@@ -498,42 +274,6 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
       return failure();
     }
   }
-  FailureOr<OwningOpRef<ModuleOp>> module = loadModel(ctx, opts);
-  if (failed(module))
-    return failure();
-
-  mie::CompileOptions options;
-  options.precision.precision = precision;
-  options.layout = layout;
-  options.precision.keepFp32.assign(keepFp32.begin(), keepFp32.end());
-  options.precision.forceReduced.assign(forceReduced.begin(), forceReduced.end());
-  options.precision.quantizeMethod = quantizeMethod;
-  options.precision.accuracyBudget = accuracyBudget;
-  options.precision.calibrationDir = calibrationDir;
-  std::string autoSummary;
-  options.autoPrecisionSummary = &autoSummary;
-  options.emit = emit;
-  options.target = target;
-  options.cudaPath = cudaPath;
-  options.cudaLibraries = cudaLibraries;
-  options.modelName = llvm::sys::path::stem(inputFile).str();
-  options.printIRAfterAll = printIRAfterAll;
-  options.fusion = fusion;
-  if (maxFusedOps < 2) {
-    llvm::errs() << "error: --max-fused-ops must be at least 2, got " << maxFusedOps << "\n";
-    return failure();
-  }
-  options.maxFusedOps = maxFusedOps;
-  if (parallelMinBytes < 0) {
-    llvm::errs() << "error: --parallel-min-bytes must be >= 0, got " << parallelMinBytes << "\n";
-    return failure();
-  }
-  options.parallelMinBytes = parallelMinBytes;
-  if (jobs < 0) {
-    llvm::errs() << "error: --jobs must be >= 0, got " << jobs << "\n";
-    return failure();
-  }
-  options.jobs = jobs;
   std::string reportText;
   if (report == Report::Precision) {
     if (emit == EmitKind::Import) {
@@ -562,6 +302,18 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     }
     options.memoryPlot = &plotText;
   }
+  FailureOr<OwningOpRef<ModuleOp>> module = mie::loadModel(inputFile, ctx, opts);
+  if (failed(module))
+    return failure();
+
+  std::string autoSummary;
+  options.autoPrecisionSummary = &autoSummary;
+  options.emit = emit;
+  options.cudaPath = cudaPath;
+  options.cudaLibraries = cudaLibraries;
+  options.modelName = llvm::sys::path::stem(inputFile).str();
+  options.printIRAfterAll = printIRAfterAll;
+  options.fusion = fusion;
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
@@ -582,10 +334,10 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     return failure();
   }
   // Opened only now, so that a failed compilation never creates or truncates the output.
-  if (failed(writeFile(outputFile, [&](llvm::raw_ostream &os) { os << *artifact; })))
+  if (failed(mie::writeOutputFile(outputFile, [&](llvm::raw_ostream &os) { os << *artifact; })))
     return failure();
   if (!memoryPlot.empty())
-    return writeFile(memoryPlot, [&](llvm::raw_ostream &os) { os << plotText; });
+    return mie::writeOutputFile(memoryPlot, [&](llvm::raw_ostream &os) { os << plotText; });
   return success();
 }
 
@@ -620,13 +372,13 @@ int main(int argc, char **argv) {
   opts.maxTensorBytes = maxTensorBytes;
   opts.maxModelBytes = maxModelBytes;
   for (const std::string &text : inputShapes)
-    if (failed(parseInputShape(text, opts)))
+    if (failed(mie::parseInputShapeFlag(text, opts)))
       return 1;
   for (const std::string &text : dimParams)
-    if (failed(parseDimParam(text, opts)))
+    if (failed(mie::parseDimParamFlag(text, opts)))
       return 1;
   for (const std::string &text : inputValues)
-    if (failed(parseInputValue(text, opts)))
+    if (failed(mie::parseInputValueFlag(text, opts)))
       return 1;
 
   DialectRegistry registry;
@@ -635,7 +387,7 @@ int main(int argc, char **argv) {
   // The lowering to NVVM finds each dialect's conversion to LLVM through these.
   registerAllExtensions(registry);
   MLIRContext ctx(registry);
-  ScopedDiagnosticHandler handler(&ctx, printDiagnostic);
+  ScopedDiagnosticHandler handler(&ctx, mie::printCompilerDiagnostic);
 
   LogicalResult result = listUnsupported ? listUnsupportedNodes(ctx, opts) : compile(ctx, opts);
   return succeeded(result) ? 0 : 1;

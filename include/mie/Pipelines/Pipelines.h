@@ -9,6 +9,7 @@
 #define MIE_PIPELINES_PIPELINES_H
 
 #include "mie/Import/OnnxImporter.h"
+#include "mie/Pipelines/CompileOptions.h"
 #include "mie/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -18,78 +19,6 @@
 #include <vector>
 
 namespace mlir::mie {
-
-/// What a compilation stops at and returns. `Import` is the module as given, before any pass.
-enum class EmitKind { Import, Ms, Mie, LLVMIR, Assembly, Object, Package };
-
-/// Precision assignment (ms-assign-precision; docs/precision.md).
-struct PrecisionOptions {
-  /// fp32, fp16, bf16, mixed or auto (mixed, with the products that the measured error needs kept
-  /// in f32; see AutoPrecision.h).
-  std::string precision = "fp32";
-  /// The reduced type of `mixed`: bf16 or fp16; empty picks it from the (first) target: bf16 on
-  /// x86-64, fp16 on aarch64.
-  std::string mixedType;
-  /// ONNX op types, ms op names or ONNX node names kept in f32 / computed in the reduced type.
-  std::vector<std::string> keepFp32, forceReduced;
-  /// Empty, or dynamic_fp16 (weights stored as f16, computed in f32).
-  std::string quantizeMethod;
-  /// auto: the largest relative error of the outputs allowed (max |reduced - fp32| / max |fp32|
-  /// per output, over every calibration set).
-  double accuracyBudget = 1e-2;
-  /// auto: a directory of input sets (.npy / .pb); empty draws random inputs.
-  std::string calibrationDir;
-
-  bool isDefault() const {
-    return precision == "fp32" && quantizeMethod.empty() && keepFp32.empty() &&
-           forceReduced.empty();
-  }
-  /// What the package manifest records: the policy, or the weight-only method.
-  std::string manifestName() const { return quantizeMethod.empty() ? precision : quantizeMethod; }
-};
-
-struct CompileOptions {
-  /// One target, or for a package a comma-separated list ("x86-64,x86-64-avx512,cuda:sm_90"): one
-  /// code object per target in one package, whose runtime picks the best the machine supports.
-  /// "host" is the compiling machine's best cpu target. Empty: the default (resolveTargetList).
-  std::string target;
-  /// The CUDA toolkit for cuda targets' cubins (ptxas); empty: $CUDA_ROOT, else /usr/local/cuda.
-  std::string cudaPath;
-  /// Which GPU libraries cuda targets call for convolutions and GEMMs (mie-gpu-library-calls):
-  /// "cublaslt,cudnn", a subset, or "none" (every op a generated kernel).
-  std::string cudaLibraries = "cublaslt,cudnn";
-  EmitKind emit = EmitKind::Package;
-  std::string modelName = "model";
-  /// Dump the IR after every pass (to stderr); for debugging the compiler.
-  bool printIRAfterAll = false;
-  /// Run the graph fusion passes (folding into weights, composite recognition, epilogue and
-  /// elementwise grouping). Off gives one kernel per ms op: the reference for checking fusion.
-  bool fusion = true;
-  /// The most ops one elementwise fused group (one generated kernel) may hold: LLVM's code
-  /// generation is superlinear in the size of a kernel's body, so longer chains are split.
-  unsigned maxFusedOps = 64;
-  /// Element types: the policy, per-op overrides and weight-only quantization.
-  PrecisionOptions precision;
-  /// The activation layout (ms-assign-layout): "nhwc" runs the depthwise-separable parts of the
-  /// graph channels last, "nchw" keeps every activation NCHW, "auto" picks per target and precision
-  /// (resolveLayout).
-  std::string layout = "auto";
-  /// When set, receives the precision report (see buildPrecisionReport; under auto followed by
-  /// what the search measured and kept).
-  std::string *precisionReport = nullptr;
-  /// When set, under auto receives a one-line summary of the search (the driver prints it).
-  std::string *autoPrecisionSummary = nullptr;
-  /// When set, receives the fusion report of the compiled module (see buildFusionReport).
-  std::string *fusionReport = nullptr;
-  /// When set, receives the memory report of the compiled module (see buildMemoryReport).
-  std::string *memoryReport = nullptr;
-  /// When set, receives the memory plot of the compiled module, an SVG (see buildMemoryPlot).
-  std::string *memoryPlot = nullptr;
-  /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).
-  int64_t parallelMinBytes = 65536;
-  /// Threads for code generation (0: one per core). The package is the same whatever the count.
-  unsigned jobs = 0;
-};
 
 /// Graph-level clean-up on ms: canonicalization (folders) and CSE; with `fusion`, then folding into
 /// weights and composite recognition; precision assignment unless `precision` is the default
@@ -108,11 +37,11 @@ void buildMsPostPrecisionPipeline(OpPassManager &pm, bool fusion = true, unsigne
                                   const PrecisionOptions &precision = {},
                                   StringRef layout = "nchw");
 
-/// The layout `requested` ("auto", "nhwc" or "nchw") means for a package of `targets` under
-/// `precision` ("fp32", "mixed", ...): "auto" is "nhwc" where the channels-last kernels were
-/// measured faster (docs/kernels.md, "Layouts"), else "nchw".
-FailureOr<std::string> resolveLayout(StringRef requested, ArrayRef<PackageTarget> targets,
-                                     StringRef precision);
+/// The layout `requested` means for a package of `targets` under `policy`, as ms-assign-layout
+/// spells it ("nhwc" or "nchw"): auto is nhwc where the channels-last kernels were measured faster
+/// (docs/kernels.md, "Layouts"), else nchw.
+StringRef resolveLayout(LayoutChoice requested, ArrayRef<PackageTarget> targets,
+                        PrecisionPolicy policy);
 
 /// ms -> mie: kernels on buffers, library kernels implemented, outputs as arguments, memory
 /// planned, weights packed, kernels outlined. For a cuda module, the convolutions and GEMMs that
@@ -166,11 +95,6 @@ std::string buildMemoryPlot(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
 
-/// The target list `options` compiles for: `options.target`, or where it is empty the default,
-/// defaultCpuTargetList for the precision policy (x86-64 and x86-64-avx512, plus x86-64-amx
-/// under bf16, mixed and auto, on an x86-64 compiler), of which a stage before the package
-/// (--emit=mie, llvm, asm, obj) takes the first.
-std::string resolveTargetList(const CompileOptions &options);
 
 /// Reads a .npy or ONNX TensorProto .pb file into a graph input's compile-time value
 /// (`mie-compile --input-value`); returns an error message, empty on success.
