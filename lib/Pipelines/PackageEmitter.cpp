@@ -248,15 +248,16 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
   for (const PackageTargetCode &t : targets) {
     ::mie::PackageTargetSpec spec;
     spec.name = t.target.name;
-    spec.kind = t.target.kindName().str();
+    spec.kind = t.target.kind().str();
     spec.arch = t.target.arch;
     spec.features = t.target.features;
-    if (t.target.isCuda()) {
-      // docs/cuda.md: a host ELF object that launches the kernels, kernel ABI 4.
-      spec.format = "elf";
-      spec.host_arch = t.target.host.arch;
-      spec.abi_version = MIE_KERNEL_ABI_CUDA_VERSION; // version 3 plus the GPU fields
-    }
+    CodeObjectFacts facts = t.target.backend->describeCodeObject(t.target);
+    if (!facts.format.empty())
+      spec.format = facts.format;
+    if (!facts.hostArch.empty())
+      spec.host_arch = facts.hostArch;
+    if (facts.abiVersion)
+      spec.abi_version = facts.abiVersion;
     // Code that draws random numbers reads the random key slot of args, which ABI 5 added.
     if (t.plan.readsRandomKey)
       spec.abi_version = MIE_KERNEL_ABI_RANDOM_VERSION;

@@ -87,12 +87,13 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
   buildMsPostPrecisionPipeline(pm, fusion, maxFusedOps, precision, layout);
 }
 
-/// Whether every target of a package is a cpu whose features include `feature` ("+amx-bf16").
+/// Whether every target of a package has `feature` ("+amx-bf16") among its CPU features (a cuda
+/// target's are empty).
 static bool allCpuTargetsHave(ArrayRef<PackageTarget> targets, StringRef feature) {
   return llvm::all_of(targets, [&](const PackageTarget &t) {
     SmallVector<StringRef> features;
     StringRef(t.host.features).split(features, ',');
-    return t.isCpu() && llvm::is_contained(features, feature);
+    return llvm::is_contained(features, feature);
   });
 }
 
@@ -127,78 +128,6 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) 
   pm.addPass(createCSEPass());
 }
 
-/// Host code without parallel loops to LLVM: the end of buildMieToLLVMPipeline, and the host side
-/// of a cuda target after its device side.
-static void buildHostToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  // Bare pointers at function boundaries: the entry wrapper passes the runtime's raw buffers.
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-void mlir::mie::buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes) {
-  pm.addPass(createMieLowerViewsPass());
-  // Parallel dims become scf.parallel; the outer one of each kernel runs on the runtime's pool.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
-  MieParallelizeLoopsPassOptions parallelOptions;
-  parallelOptions.minBytes = parallelMinBytes;
-  pm.addPass(createMieParallelizeLoopsPass(parallelOptions));
-  pm.addPass(createMieInsertProfileHooksPass());
-  pm.addPass(createMieExpandMathPass());
-  // What has no polynomial form (integer powers) becomes small generated functions, not libm calls.
-  pm.addPass(createConvertMathToFuncs());
-  buildHostToLLVMPipeline(pm);
-}
-
-void mlir::mie::buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options) {
-  pm.addPass(createMieLowerViewsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
-  // The same polynomials as on the CPU: no libdevice calls for exp, tanh, erf.
-  pm.addPass(createMieExpandMathPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createMieGpuMapLoopsPass());
-  pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createMieGpuMergeModulesPass());
-  GpuNVVMAttachTargetOptions attach;
-  attach.chip = options.chip;
-  attach.optLevel = 3;
-  pm.addPass(createGpuNVVMAttachTarget(attach));
-  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(memref::createExpandStridedMetadataPass());
-  device.addPass(createLowerAffinePass());
-  device.addPass(createSCFToControlFlowPass());
-  ConvertGpuOpsToNVVMOpsOptions nvvm;
-  // Kernels take bare pointers: the host side passes each buffer's address, nothing more.
-  nvvm.useBarePtrCallConv = true;
-  // Math becomes libdevice calls (__nv_sqrtf, __nv_fabsf), linked from the toolkit's libdevice by
-  // gpu-module-to-binary; what has none (math.trunc) becomes an LLVM intrinsic NVPTX selects.
-  device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-  device.addPass(createConvertMathToLLVMPass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
-  binary.toolkitPath = options.toolkit;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
-  pm.addPass(createMieGpuLowerLaunchesPass());
-  buildHostToLLVMPipeline(pm);
-}
-
 void mlir::mie::registerPipelines() {
   PassPipelineRegistration<>("mie-ms-pipeline", "Graph-level clean-up of ms",
                              [](OpPassManager &pm) { buildMsPipeline(pm); });
@@ -214,13 +143,17 @@ void mlir::mie::registerPipelines() {
 
 static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
                                  function_ref<void(OpPassManager &)> build) {
-  PassManager pm(module.getContext());
-  if (options.printIRAfterAll) {
-    module.getContext()->disableMultithreading();
-    pm.enableIRPrinting();
-  }
-  build(pm);
-  return pm.run(module);
+  return runPasses(module, options.printIRAfterAll, build);
+}
+
+/// What code generation needs of the options.
+static CodegenOptions codegenOptions(const CompileOptions &options) {
+  CodegenOptions codegen;
+  codegen.printIRAfterAll = options.printIRAfterAll;
+  codegen.jobs = options.jobs;
+  codegen.parallelMinBytes = options.parallelMinBytes;
+  codegen.cudaPath = options.cudaPath;
+  return codegen;
 }
 
 static std::string printModule(ModuleOp module) {
@@ -235,35 +168,13 @@ static std::string printModule(ModuleOp module) {
 static LogicalResult lowerToMie(ModuleOp module, const CompileOptions &options,
                                 const PackageTarget &target) {
   module.getContext()->getOrLoadDialect<MieDialect>();
-  TargetAttr attr =
-      target.isCuda()
-          ? TargetAttr::get(module.getContext(), TargetKind::cuda, target.arch, "")
-          : TargetAttr::get(module.getContext(), TargetKind::cpu,
-                            target.arch == "x86_64" ? "x86-64" : target.arch, target.features);
+  Attribute attr = target.backend->getTargetAttr(module.getContext(), target);
   module->setAttr(MieDialect::getTargetAttrName(), attr);
   return runPipeline(module, options,
                      [&](OpPassManager &pm) { buildMsToMiePipeline(pm, options.cudaLibraries); });
 }
 
-/// The cuda lowering of a module after lowerToMie: cubins (format "bin", through the toolkit's
-/// ptxas) or PTX ("isa"), libdevice linked from the toolkit either way.
-static LogicalResult lowerForCuda(ModuleOp module, const CompileOptions &options,
-                                  const PackageTarget &target, StringRef format) {
-  CudaPipelineOptions cuda;
-  cuda.chip = target.arch;
-  cuda.format = format.str();
-  // The toolkit's ptxas makes cubins and its libdevice implements the math the kernels call (PTX
-  // included), so every cuda compilation needs it.
-  std::string error;
-  FailureOr<std::string> toolkit = findCudaToolkit(options.cudaPath, error);
-  if (failed(toolkit))
-    return emitError(module.getLoc()) << "target '" << target.name << "': " << error, failure();
-  cuda.toolkit = *toolkit;
-  return runPipeline(module, options, [&](OpPassManager &pm) { buildMieToCudaPipeline(pm, cuda); });
-}
-
-/// The rest of a package target after lowerToMie: plan, LLVM, shared object. Dispatches on the
-/// target's kind.
+/// The rest of a package target after lowerToMie: the plan read, the target's code object.
 static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module,
                                                       const CompileOptions &options,
                                                       const PackageTarget &target,
@@ -271,23 +182,8 @@ static FailureOr<PackageTargetCode> compileTargetCode(ModuleOp module,
   FailureOr<PackagePlan> plan = readPlan(module);
   if (failed(plan))
     return failure();
-  FailureOr<std::string> code;
-  switch (target.kind) {
-  case TargetKindId::Cpu:
-    if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-          buildMieToLLVMPipeline(pm, options.parallelMinBytes);
-        })))
-      return failure();
-    code = emitCpuArtifact(module, target.host, CpuArtifact::SharedObject, "main", options.jobs,
-                           buildAbiTable(*plan, numInputs));
-    break;
-  case TargetKindId::Cuda:
-    if (failed(lowerForCuda(module, options, target, "bin")))
-      return failure();
-    code = emitCudaArtifact(module, target, CudaArtifact::SharedObject, options.jobs,
-                            buildAbiTable(*plan, numInputs));
-    break;
-  }
+  FailureOr<std::string> code = target.backend->emitCodeObject(
+      module, target, codegenOptions(options), buildAbiTable(*plan, numInputs));
   if (failed(code))
     return failure();
   return PackageTargetCode{target, std::move(*plan), std::move(*code)};
@@ -368,7 +264,7 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   // Auto precision measures candidates by running them: on the cpu targets only.
   SmallVector<CpuTarget> cpuTargets;
   for (const PackageTarget &t : *targets)
-    if (t.isCpu())
+    if (t.backend->runsOnHostCpu())
       cpuTargets.push_back(t.host);
   if (targets->size() > 1 && options.emit != EmitKind::Package &&
       options.emit != EmitKind::Import && options.emit != EmitKind::Ms)
@@ -419,31 +315,14 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   FailureOr<PackageSignature> signature = readSignature(module);
   if (failed(signature))
     return failure();
-  // The runtime reads data-dependent extents from host memory after a run (docs/dynamic-shapes.md).
+  // What a kind cannot compile is refused before any target is lowered, by the kind.
+  std::vector<std::string> dataDependentOutputs;
   for (const auto &out : signature->outputs)
-    for (const PackageTarget &t : *targets)
-      if (!out.dynamic_dims.empty() && t.isCuda())
-        return module.emitError("output '")
-                   << out.name << "' has a data-dependent shape, which target '" << t.name
-                   << "' does not support (cpu targets only)",
-               failure();
-
-  // Control flow would be host-side loops and branches around kernel launches, which the cuda
-  // lowering does not build (it maps straight-line kernels; docs/cuda.md).
-  for (const PackageTarget &t : *targets) {
-    if (!t.isCuda())
-      continue;
-    Operation *flow = nullptr;
-    module.walk([&](Operation *op) {
-      if (isa<ms::LoopOp, ms::IfOp, ms::ScanOp>(op) && !flow)
-        flow = op;
-    });
-    if (flow)
-      return flow->emitError("control flow ('")
-                 << flow->getName() << "', from ONNX Loop / If / Scan or an op built on them) "
-                 << "is not supported on target '" << t.name << "' (cpu targets only)",
-             failure();
-  }
+    if (!out.dynamic_dims.empty())
+      dataDependentOutputs.push_back(out.name);
+  for (const PackageTarget &t : *targets)
+    if (failed(t.backend->checkSupported(module, t, dataDependentOutputs)))
+      return failure();
 
   if (options.emit == EmitKind::Package) {
     // Every target starts from the same optimized ms graph; the last one may consume the module.
@@ -502,21 +381,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return printModule(module);
   if (failed(readPlan(module)))
     return failure();
-  if (target->isCuda()) {
-    // llvm: the host code; asm: the kernels' PTX; obj: their cubin.
-    StringRef format = options.emit == EmitKind::Object ? "bin" : "isa";
-    if (failed(lowerForCuda(module, options, *target, format)))
-      return failure();
-    return emitCudaArtifact(module, *target,
-                            options.emit == EmitKind::LLVMIR ? CudaArtifact::HostLLVMIR
-                                                             : CudaArtifact::DeviceImage);
-  }
-  if (failed(runPipeline(module, options, [&](OpPassManager &pm) {
-        buildMieToLLVMPipeline(pm, options.parallelMinBytes);
-      })))
-    return failure();
-  CpuArtifact artifact = options.emit == EmitKind::LLVMIR     ? CpuArtifact::LLVMIR
-                         : options.emit == EmitKind::Assembly ? CpuArtifact::Assembly
-                                                              : CpuArtifact::Object;
-  return emitCpuArtifact(module, target->host, artifact);
+  CodegenStage stage = options.emit == EmitKind::LLVMIR     ? CodegenStage::LLVMIR
+                       : options.emit == EmitKind::Assembly ? CodegenStage::Assembly
+                                                            : CodegenStage::Object;
+  return target->backend->emitStage(module, *target, codegenOptions(options), stage);
 }

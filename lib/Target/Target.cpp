@@ -1,62 +1,38 @@
-//===- Target.cpp - the kinds of target and the --target registry ---------===//
+//===- Target.cpp - the target registry and the --target list -------------===//
 
 #include "mie/Target/Target.h"
-
-#include "mie/Target/CUDATarget.h"
 
 using namespace mlir;
 using namespace mlir::mie;
 
-PackageTarget mie::makeCpuPackageTarget(const CpuTarget &cpu) {
-  PackageTarget target;
-  target.kind = TargetKindId::Cpu;
-  target.name = cpu.name;
-  target.arch = cpu.arch;
-  target.features = cpu.features;
-  target.host = cpu;
-  return target;
+TargetBackend::~TargetBackend() = default;
+
+StringRef PackageTarget::kind() const { return backend->kind(); }
+
+ArrayRef<const TargetBackend *> mie::targetBackends() {
+  // One line per kind. cpu first: it claims every item no other kind claims.
+  static const TargetBackend *const kBackends[] = {
+      &getCpuTargetBackend(),
+      &getCudaTargetBackend(),
+  };
+  return kBackends;
 }
 
-namespace {
-
-/// x86-64, x86-64-avx512, x86-64-avx512-vnni, x86-64-amx, aarch64 (CPUTarget.cpp's table).
-class CpuTargetKind : public TargetKindInfo {
-public:
-  TargetKindId id() const override { return TargetKindId::Cpu; }
-  bool claims(StringRef item) const override { return !item.contains(':'); }
-  LogicalResult parse(StringRef item, std::vector<PackageTarget> &targets,
-                      std::string &error) const override {
-    // "host": the build machine's best target, for a package that runs there alone.
-    FailureOr<CpuTarget> cpu =
-        item == "host" ? hostCpuTarget(error) : lookupCpuTarget(item, error);
-    if (failed(cpu) && item == "host")
-      return failure();
-    if (failed(cpu)) {
-      error = ("unknown target '" + item + "' (known: " + knownTargets() + ")").str();
-      return failure();
-    }
-    targets.push_back(makeCpuPackageTarget(*cpu));
-    return success();
+LogicalResult mie::runPasses(ModuleOp module, bool printIRAfterAll,
+                             function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  if (printIRAfterAll) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrinting();
   }
-  std::string spellings() const override { return knownCpuTargets() + ", host"; }
-};
-
-} // namespace
-
-ArrayRef<std::unique_ptr<TargetKindInfo>> mie::targetKinds() {
-  static const std::vector<std::unique_ptr<TargetKindInfo>> kinds = [] {
-    std::vector<std::unique_ptr<TargetKindInfo>> list;
-    list.push_back(std::make_unique<CpuTargetKind>());
-    list.push_back(createCudaTargetKind());
-    return list;
-  }();
-  return kinds;
+  build(pm);
+  return pm.run(module);
 }
 
 std::string mie::knownTargets() {
   std::string names;
-  for (const std::unique_ptr<TargetKindInfo> &kind : targetKinds())
-    names += (names.empty() ? "" : ", ") + kind->spellings();
+  for (const TargetBackend *backend : targetBackends())
+    names += (names.empty() ? "" : ", ") + backend->spellings();
   return names;
 }
 
@@ -67,10 +43,10 @@ FailureOr<std::vector<PackageTarget>> mie::parseTargetList(StringRef list, std::
   for (StringRef item : items) {
     item = item.trim();
     // The last kind that claims an item parses it: cpu claims what no other kind does.
-    const TargetKindInfo *parser = nullptr;
-    for (const std::unique_ptr<TargetKindInfo> &kind : targetKinds())
-      if (kind->claims(item))
-        parser = kind.get();
+    const TargetBackend *parser = nullptr;
+    for (const TargetBackend *backend : targetBackends())
+      if (backend->claims(item))
+        parser = backend;
     if (!parser) {
       error = ("unknown target '" + item + "' (known: " + knownTargets() + ")").str();
       return failure();

@@ -10,6 +10,7 @@
 
 #include "mie/Import/OnnxImporter.h"
 #include "mie/Pipelines/CompileOptions.h"
+#include "mie/Target/CUDATarget.h"
 #include "mie/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -47,23 +48,6 @@ StringRef resolveLayout(LayoutChoice requested, ArrayRef<PackageTarget> targets,
 /// planned, weights packed, kernels outlined. For a cuda module, the convolutions and GEMMs that
 /// `gpuLibraries` serve become library calls (mie-gpu-library-calls).
 void buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries = "cublaslt,cudnn");
-
-/// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation.
-void buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes = 65536);
-
-/// How buildMieToCudaPipeline makes the device code.
-struct CudaPipelineOptions {
-  /// "sm_90".
-  std::string chip = "sm_90";
-  /// "bin" (cubins through ptxas, needs `toolkit`) or "isa" (PTX, needs no toolkit).
-  std::string format = "isa";
-  /// The CUDA toolkit directory (bin/ptxas, nvvm/libdevice).
-  std::string toolkit;
-};
-
-/// mie (after buildMsToMiePipeline, for a cuda target) -> host code in the LLVM dialect that
-/// launches the kernels through kernel ABI 4, and the kernels as one `gpu.binary` (docs/cuda.md).
-void buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options = {});
 
 /// Registers the four pipelines with ms-opt ("mie-ms-pipeline", "mie-ms-to-mie-pipeline",
 /// "mie-to-llvm-pipeline").

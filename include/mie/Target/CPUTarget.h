@@ -19,6 +19,10 @@ namespace llvm {
 class Module;
 } // namespace llvm
 
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
 namespace mlir::mie {
 
 /// A CPU target the compiler can generate code for.
@@ -74,6 +78,15 @@ LogicalResult linkUKernels(llvm::Module &module, const CpuTarget &target, std::s
 /// The embedded bitcode of the registry's unit `unit` (runtime/include/mie/mie_ukernels.def), or
 /// nothing for a name the registry does not list.
 std::optional<StringRef> getUKernelBitcode(StringRef unit);
+
+/// mie (after buildMsToMiePipeline) -> LLVM dialect, ready for translation: kernels' parallel
+/// loops on the runtime's pool (loops over fewer than `parallelMinBytes` bytes stay on the calling
+/// thread), profile hooks, math expanded, then buildHostToLLVMPipeline.
+void buildMieToLLVMPipeline(OpPassManager &pm, int64_t parallelMinBytes = 65536);
+
+/// Host code without parallel loops to LLVM: the end of buildMieToLLVMPipeline, and the host side
+/// of a cuda target after its device side.
+void buildHostToLLVMPipeline(OpPassManager &pm);
 
 enum class CpuArtifact { LLVMIR, Assembly, Object, SharedObject };
 

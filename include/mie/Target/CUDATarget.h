@@ -13,7 +13,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
-#include <memory>
 #include <string>
 
 namespace mlir::mie {
@@ -21,8 +20,19 @@ namespace mlir::mie {
 /// ptxas of CUDA 13 accepts sm_75 and newer only.
 constexpr unsigned kMinCudaSm = 75;
 
-/// The cuda kind of the target registry: "cuda:sm_90", "cuda:sm_80+sm_90".
-std::unique_ptr<TargetKindInfo> createCudaTargetKind();
+/// How buildMieToCudaPipeline makes the device code.
+struct CudaPipelineOptions {
+  /// "sm_90".
+  std::string chip = "sm_90";
+  /// "bin" (cubins through ptxas, needs `toolkit`) or "isa" (PTX, needs no toolkit).
+  std::string format = "isa";
+  /// The CUDA toolkit directory (bin/ptxas, nvvm/libdevice).
+  std::string toolkit;
+};
+
+/// mie (after buildMsToMiePipeline, for a cuda target) -> host code in the LLVM dialect that
+/// launches the kernels through kernel ABI 4, and the kernels as one `gpu.binary` (docs/cuda.md).
+void buildMieToCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options = {});
 
 /// The CUDA toolkit to compile with: `explicitPath` (--cuda-path) when given, else $CUDA_ROOT, else
 /// /usr/local/cuda; failure with a one-line `error` when it has no bin/ptxas.

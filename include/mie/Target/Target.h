@@ -1,9 +1,11 @@
-//===- Target.h - the kinds of target and the --target registry -*- C++ -*-===//
+//===- Target.h - the target interface and the --target registry -*- C++ -*-===//
 //
-// A package holds one code object per target. A target has a kind (cpu, cuda), and each kind
-// parses its own items of a `--target` list: "x86-64" is a cpu target, "cuda:sm_90" a cuda one,
-// "cuda:sm_80+sm_90" two cuda targets (one per SM). The pipeline (lib/Pipelines) dispatches on
-// the kind: how mie is lowered to LLVM and how the code object is made.
+// A package holds one code object per target. Every kind of target (cpu, cuda) is a TargetBackend,
+// registered once in targetBackends() (lib/Target/Target.cpp): the pipeline asks it how its items
+// of a `--target` list are spelled, what it cannot compile, the module attribute kernel selection
+// follows, how a planned mie module becomes its code object or an inspectable stage, and what the
+// manifest says of that code object. The pipeline itself never tests a kind, so a new kind is one
+// directory under lib/Target plus its line in targetBackends() (docs/how-to-add-a-target.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,20 +14,21 @@
 
 #include "mie/Target/CPUTarget.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace mlir::mie {
 
-/// What the pipeline dispatches on. Matches the mie dialect's TargetKind enum.
-enum class TargetKindId { Cpu, Cuda };
+class TargetBackend;
 
 /// One target of a package.
 struct PackageTarget {
-  TargetKindId kind = TargetKindId::Cpu;
+  /// Its kind; never null in a parsed target.
+  const TargetBackend *backend = nullptr;
   /// Package target name: "x86-64", "cuda-sm_90".
   std::string name;
   /// The manifest's arch: "x86_64" / "aarch64" for cpu, "sm_90" for cuda.
@@ -37,17 +40,41 @@ struct PackageTarget {
   /// cuda: the SM number (90 for sm_90); 0 for cpu.
   unsigned sm = 0;
 
-  bool isCpu() const { return kind == TargetKindId::Cpu; }
-  bool isCuda() const { return kind == TargetKindId::Cuda; }
-  /// "cpu" or "cuda", as the manifest's `kind`.
-  StringRef kindName() const { return isCpu() ? "cpu" : "cuda"; }
+  /// The manifest's kind: the backend's ("cpu", "cuda").
+  StringRef kind() const;
 };
 
-/// A kind of target: how its items of a --target list are spelled.
-class TargetKindInfo {
+/// What code generation is told by the driver, whatever the kind.
+struct CodegenOptions {
+  /// Dump the IR after every pass (to stderr).
+  bool printIRAfterAll = false;
+  /// Threads for code generation (0: one per core); the code is the same whatever the count.
+  unsigned jobs = 0;
+  /// cpu: loops whose buffers are all smaller than this stay on the calling thread.
+  int64_t parallelMinBytes = 65536;
+  /// cuda: the CUDA toolkit (ptxas, libdevice); empty: $CUDA_ROOT, else /usr/local/cuda.
+  std::string cudaPath;
+};
+
+/// The inspectable stages before the code object (--emit=llvm, asm, obj).
+enum class CodegenStage { LLVMIR, Assembly, Object };
+
+/// What the package manifest records of a code object beyond its target's name, arch and
+/// features; empty fields and a zero version leave the writer's defaults.
+struct CodeObjectFacts {
+  std::string format;
+  std::string hostArch;
+  int abiVersion = 0;
+};
+
+/// A kind of target.
+class TargetBackend {
 public:
-  virtual ~TargetKindInfo() = default;
-  virtual TargetKindId id() const = 0;
+  virtual ~TargetBackend();
+
+  /// The manifest's `kind` of its targets ("cpu", "cuda").
+  virtual StringRef kind() const = 0;
+
   /// Whether `item` (one element of a --target list, trimmed) names targets of this kind.
   virtual bool claims(StringRef item) const = 0;
   /// Appends the targets `item` names; failure with a one-line `error`.
@@ -55,10 +82,42 @@ public:
                               std::string &error) const = 0;
   /// The accepted spellings, for help texts and errors.
   virtual std::string spellings() const = 0;
+
+  /// Whether its code objects run on the compiling machine's CPU where it has the target's
+  /// features (--precision=auto measures candidates by running them).
+  virtual bool runsOnHostCpu() const { return false; }
+  /// Refuses, naming the op or output, what this kind cannot compile in the optimized ms module:
+  /// `dataDependentOutputs` are the outputs whose shape only the run decides.
+  virtual LogicalResult checkSupported(ModuleOp module, const PackageTarget &target,
+                                       ArrayRef<std::string> dataDependentOutputs) const {
+    return success();
+  }
+
+  /// The `mie.target` attribute that kernel selection, weight packing and the microkernels follow.
+  virtual Attribute getTargetAttr(MLIRContext *ctx, const PackageTarget &target) const = 0;
+  /// A planned, outlined mie module (after buildMsToMiePipeline) to the package's code object,
+  /// exporting `abiTable` (the facts the runtime checks the manifest against).
+  virtual FailureOr<std::string> emitCodeObject(ModuleOp module, const PackageTarget &target,
+                                                const CodegenOptions &options,
+                                                ArrayRef<int64_t> abiTable) const = 0;
+  /// The same module to an inspectable stage.
+  virtual FailureOr<std::string> emitStage(ModuleOp module, const PackageTarget &target,
+                                           const CodegenOptions &options,
+                                           CodegenStage stage) const = 0;
+  /// The manifest's facts of its code objects.
+  virtual CodeObjectFacts describeCodeObject(const PackageTarget &target) const { return {}; }
 };
 
 /// The registered kinds, cpu first (it claims every item no other kind claims).
-ArrayRef<std::unique_ptr<TargetKindInfo>> targetKinds();
+ArrayRef<const TargetBackend *> targetBackends();
+
+/// The kinds this build has (each kind's directory defines its own).
+const TargetBackend &getCpuTargetBackend();
+const TargetBackend &getCudaTargetBackend();
+
+/// Runs the passes `build` adds on `module`; with `printIRAfterAll`, printing the IR after each.
+LogicalResult runPasses(ModuleOp module, bool printIRAfterAll,
+                        function_ref<void(OpPassManager &)> build);
 
 /// The targets of a comma-separated `list` ("x86-64,cuda:sm_90"), in the order given; failure with
 /// a one-line `error` on an unknown name, an unsupported SM or a target listed twice.
