@@ -6,6 +6,7 @@
 #include "format.h"
 #include "mie/mie_kernel_abi.h"
 #include "sha256.h"
+#include "target_kinds.h"
 
 namespace mie::rt {
 namespace {
@@ -167,14 +168,13 @@ class SchemaReader {
           !uint(t, p, "abi_version", UINT32_MAX, &abi) ||
           !uint(t, p, "arena_bytes", MIE_MAX_ARENA_BYTES, &d.arena_bytes) || !section(t, p, "code", &d.code))
         return false;
-      if (d.kind != "cpu" && d.kind != "cuda")
-        return fail(p + ".kind", "unknown kind '" + d.kind + "' (expected cpu or cuda)");
-      if (d.kind == "cuda") {
-        if (!parse_sm_arch(d.arch, &d.sm, &d.sm_exact))
-          return fail(p + ".arch", "expected an SM architecture such as sm_90 for a cuda target, got '" + d.arch + "'");
-        // The host code object's machine: without it nothing says which CPU the launching code is for.
-        if (!string(t, p, "host_arch", true, &d.host_arch)) return false;
-      }
+      const TargetKind *kind = find_target_kind(d.kind);
+      if (!kind) return fail(p + ".kind", "unknown kind '" + d.kind + "' (expected " + known_target_kinds() + ")");
+      if (kind->parse_arch && !kind->parse_arch(d.arch, &d.sm, &d.sm_exact))
+        return fail(p + ".arch", std::string("expected ") + kind->arch_form + " for a " + kind->name +
+                                     " target, got '" + d.arch + "'");
+      // The host code object's machine: without it nothing says which CPU the launching code is for.
+      if (kind->needs_host_arch && !string(t, p, "host_arch", true, &d.host_arch)) return false;
       if (abi == 0) return fail(p + ".abi_version", "must be at least 1");
       if (d.code.size == 0) return fail(p + ".code.size", "code section is empty");
       for (const auto &other : *out)

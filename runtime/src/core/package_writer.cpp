@@ -12,6 +12,7 @@
 #include "format.h"
 #include "json.h"
 #include "sha256.h"
+#include "target_kinds.h"
 #include "temp_file.h"
 
 namespace mie {
@@ -33,7 +34,8 @@ uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 uint32_t abi_version_of(const PackageTargetSpec &t) {
   if (t.abi_version != 0) return t.abi_version;
-  return t.kind == "cuda" ? MIE_KERNEL_ABI_CUDA_VERSION : MIE_KERNEL_ABI_CPU_VERSION;
+  const rt::TargetKind *kind = rt::find_target_kind(t.kind);
+  return kind ? kind->default_abi_version : MIE_KERNEL_ABI_CPU_VERSION;
 }
 
 // The reader rejects invalid UTF-8 and embedded NULs, so the writer must never produce them.
@@ -156,23 +158,23 @@ std::string PackageWriter::check() const {
     if (t.name.empty() || !valid_text(t.name)) return what + ": name must be a non-empty UTF-8 string";
     for (size_t j = 0; j < i; ++j)
       if (targets_[j].name == t.name) return what + ": duplicate target name";
-    if (t.kind != "cpu" && t.kind != "cuda") return what + ": kind must be cpu or cuda, not '" + t.kind + "'";
+    const rt::TargetKind *kind = rt::find_target_kind(t.kind);
+    if (!kind) return what + ": kind must be " + rt::known_target_kinds() + ", not '" + t.kind + "'";
     if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
-    if (t.kind == "cuda") {
-      int sm;
-      bool exact;
-      if (!rt::parse_sm_arch(t.arch, &sm, &exact))
-        return what + ": arch must be an SM architecture such as sm_90 for a cuda target, not '" + t.arch + "'";
-      if (t.host_arch.empty() || !valid_text(t.host_arch))
-        return what + ": a cuda target needs host_arch, the machine of its host code object";
-    } else if (!t.host_arch.empty()) {
-      return what + ": host_arch is for cuda targets only";
-    }
+    int number;
+    bool exact;
+    if (kind->parse_arch && !kind->parse_arch(t.arch, &number, &exact))
+      return what + ": arch must be " + kind->arch_form + " for a " + kind->name + " target, not '" + t.arch + "'";
+    if (kind->needs_host_arch && (t.host_arch.empty() || !valid_text(t.host_arch)))
+      return what + ": a " + kind->name + " target needs host_arch, the machine of its host code object";
+    if (!kind->needs_host_arch && !t.host_arch.empty())
+      return what + ": host_arch is for " + rt::target_kinds_with_host_arch() + " targets only";
     if (!valid_text(t.features)) return what + ": features is not valid UTF-8";
     if (t.format.empty() || !valid_text(t.format)) return what + ": format must be a non-empty UTF-8 string";
     if (t.entry.empty() || !valid_text(t.entry)) return what + ": entry must be a non-empty UTF-8 string";
-    if (t.kind == "cuda" && t.abi_version != 0 && t.abi_version < 4)
-      return what + ": a cuda target needs kernel ABI 4 or later (its host code calls the mie_gpu_api)";
+    if (kind->min_abi_reason && t.abi_version != 0 && t.abi_version < kind->min_abi_version)
+      return what + ": a " + kind->name + " target needs kernel ABI " + std::to_string(kind->min_abi_version) +
+             " or later (" + kind->min_abi_reason + ")";
     if (t.arena_bytes > MIE_MAX_ARENA_BYTES)
       return what + ": arena_bytes is more than " + std::to_string(MIE_MAX_ARENA_BYTES);
     if (t.code.empty()) return what + ": code is empty";

@@ -48,13 +48,6 @@ uint64_t now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-int count_required_features(const std::string &features) {
-  int n = 0;
-  for (size_t i = 0; i < features.size(); ++i)
-    if (features[i] == '+') ++n;
-  return n;
-}
-
 // Moves an output written in its upper-bound layout (`bound` dims, row-major) to the dense row-major layout
 // of its real shape `real` (each dim <= its bound) at the start of the same buffer. Runs of the innermost
 // dim are moved in row-major order; every run's destination lies at or before its source and after the
@@ -83,118 +76,6 @@ void compact_output(uint8_t *data, size_t element_size, const std::vector<int64_
 
 }  // namespace
 
-bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why) {
-  if (t.kind == "cuda") return cuda::target_runnable(t, why);
-  if (t.kind != "cpu") {
-    *why = "unknown target kind '" + t.kind + "'";
-    return false;
-  }
-  if (t.arch != host_arch()) {
-    *why = "built for " + t.arch + " but this host is " + host_arch();
-    return false;
-  }
-  if (t.format != "elf-shared-object") {
-    *why = "unsupported code format '" + t.format + "' (expected elf-shared-object)";
-    return false;
-  }
-  if (t.abi_version < MIE_KERNEL_ABI_MIN_VERSION || t.abi_version > MIE_KERNEL_ABI_VERSION) {
-    *why = "kernel ABI version " + std::to_string(t.abi_version) + " is not supported (this runtime runs " +
-           std::to_string(MIE_KERNEL_ABI_MIN_VERSION) + " to " + std::to_string(MIE_KERNEL_ABI_VERSION) + ")";
-    return false;
-  }
-  std::string feature;
-  switch (check_host_features(t.features, &feature)) {
-    case FeatureCheck::kAllPresent:
-      return true;
-    case FeatureCheck::kMissing:
-      *why = "needs CPU feature '" + feature + "' which this host lacks";
-      return false;
-    case FeatureCheck::kUnknown:
-      // Automatic selection must be sure the code cannot fault; an explicit request is the user's call.
-      if (explicitly_requested) return true;
-      *why = "needs CPU feature '" + feature + "' which this runtime cannot check";
-      return false;
-  }
-  return false;
-}
-
-const TargetDesc *select_target(const Package &pkg, const char *name, mie_status *status, std::string *error) {
-  const auto &targets = pkg.manifest().targets;
-  const std::string prefix = "package '" + pkg.path() + "': ";
-  // The environment's choice where the caller made none: for every program using the runtime.
-  std::string from = "target";
-  if (!name) {
-    const char *env = std::getenv("MIE_TARGET");
-    if (env && env[0]) {
-      name = env;
-      from = "MIE_TARGET";
-    }
-  }
-  // A kind instead of a name ("cpu", "cuda", "gpu"; a target of that name wins): the best runnable target of
-  // that kind, by the automatic rule.
-  std::string kind = name ? name : "";
-  if (kind == "gpu") kind = "cuda";
-  if (name && (kind == "cpu" || kind == "cuda") && !pkg.find_target(name)) {
-    const TargetDesc *best = nullptr;
-    std::string reasons;
-    for (const auto &t : targets) {
-      if (t.kind != kind) continue;
-      std::string why;
-      if (!target_runnable_here(t, false, &why)) {
-        reasons += (reasons.empty() ? "" : "; ") + ("'" + t.name + "': " + why);
-        continue;
-      }
-      if (!best || (kind == "cuda" ? t.sm > best->sm
-                                   : count_required_features(t.features) > count_required_features(best->features)))
-        best = &t;
-    }
-    if (!best) {
-      *error = prefix + from + " '" + name + "': " +
-               (reasons.empty() ? "the package has no " + kind + " target" : "no " + kind + " target can run here: " + reasons);
-      *status = reasons.empty() ? MIE_ERR_NOT_FOUND : MIE_ERR_UNSUPPORTED;
-    }
-    return best;
-  }
-  if (name) {
-    const TargetDesc *t = pkg.find_target(name);
-    if (!t) {
-      std::string names;
-      for (const auto &x : targets) names += (names.empty() ? "" : ", ") + x.name;
-      *error = prefix + (from == "MIE_TARGET" ? "MIE_TARGET: " : "") + "no target named '" + name +
-               "' (package has: " + names + ")";
-      *status = MIE_ERR_NOT_FOUND;
-      return nullptr;
-    }
-    std::string why;
-    if (!target_runnable_here(*t, true, &why)) {
-      *error = prefix + "target '" + t->name + "': " + why;
-      *status = MIE_ERR_UNSUPPORTED;
-      return nullptr;
-    }
-    return t;
-  }
-  const TargetDesc *best = nullptr, *best_gpu = nullptr;
-  std::string reasons;
-  for (const auto &t : targets) {
-    std::string why;
-    if (!target_runnable_here(t, false, &why)) {
-      reasons += (reasons.empty() ? "" : "; ") + ("'" + t.name + "': " + why);
-      continue;
-    }
-    if (t.kind == "cuda") {
-      if (!best_gpu || t.sm > best_gpu->sm) best_gpu = &t;
-    } else if (!best || count_required_features(t.features) > count_required_features(best->features)) {
-      best = &t;
-    }
-  }
-  if (best_gpu) return best_gpu;
-  if (!best) {
-    *error = prefix + "no target in this package can run on this host (" + host_arch() + "): " + reasons;
-    *status = MIE_ERR_UNSUPPORTED;
-  }
-  return best;
-}
-
 mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session_options *options,
                            std::unique_ptr<Session> *out, std::string *error) {
   mie_status status = MIE_OK;
@@ -202,17 +83,17 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
   const TargetDesc *target = select_target(*pkg, requested, &status, error);
   if (!target) return status;
   status = create_for(pkg, target, options, out, error);
-  // An automatic choice of a cuda target whose session cannot start (a GPU library it calls is missing, the
-  // device refuses its modules) falls back on the best cpu target: the portable package still runs.
+  // An automatic choice of a device target whose session cannot start (a GPU library it calls is missing,
+  // the device refuses its modules) falls back on the best host target: the portable package still runs.
   const char *env = std::getenv("MIE_TARGET");
-  if (status != MIE_OK && status != MIE_ERR_OUT_OF_MEMORY && target->kind == "cuda" && !requested &&
-      !(env && env[0])) {
-    mie_status cpu_status = MIE_OK;
+  if (status != MIE_OK && status != MIE_ERR_OUT_OF_MEMORY && find_target_kind(target->kind)->device &&
+      !requested && !(env && env[0])) {
+    mie_status host_status = MIE_OK;
     std::string ignored;
-    if (const TargetDesc *cpu = select_target(*pkg, "cpu", &cpu_status, &ignored)) {
-      std::string cpu_error;
-      if (create_for(pkg, cpu, options, out, &cpu_error) == MIE_OK) {
-        (*out)->device_ += "; cuda target '" + target->name + "' did not start: " + *error;
+    if (const TargetDesc *host = select_target(*pkg, host_target_kind().name, &host_status, &ignored)) {
+      std::string host_error;
+      if (create_for(pkg, host, options, out, &host_error) == MIE_OK) {
+        (*out)->device_ += "; " + target->kind + " target '" + target->name + "' did not start: " + *error;
         return MIE_OK;
       }
     }
@@ -229,8 +110,11 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   const Manifest &manifest = pkg->manifest();
   size_t num_extents = 0;
   for (const TensorDesc &t : manifest.outputs) num_extents += t.dynamic_dims.size();
-  if (num_extents > 0 && target->kind != "cpu") {
-    *error = prefix + "target '" + target->name + "': outputs with data-dependent shapes run on cpu targets only";
+  // Data-dependent extents are read from host memory after a run: device code does not produce them.
+  const TargetKind &kind = *find_target_kind(target->kind);
+  if (num_extents > 0 && kind.device) {
+    *error = prefix + "target '" + target->name + "': outputs with data-dependent shapes run on " +
+             host_target_kind().name + " targets only";
     return MIE_ERR_UNSUPPORTED;
   }
 
@@ -266,8 +150,9 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
     return MIE_ERR_INVALID_PACKAGE;
   }
 
-  if (target->kind == "cuda") {
-    // Arena, weights and tensors live on the device; the host code only launches.
+  if (kind.device) {
+    // Arena, weights and tensors live on the device; the host code only launches. (cuda is the one
+    // device kind: a second one would make this session a per-kind interface.)
     status = cuda::CudaSession::create(*target, pkg->manifest(), s->code_, pkg->weights(*target), weights.size,
                                        &s->gpu_, error);
     if (status != MIE_OK) {

@@ -13,18 +13,10 @@
 #include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
 #include "package.h"
+#include "target_backends.h"
 #include "thread_pool.h"
 
 namespace mie::rt {
-
-// Whether mie_session_create would accept `t` on this host; *why explains a refusal and the status says
-// what kind of refusal it is (MIE_ERR_UNSUPPORTED).
-bool target_runnable_here(const TargetDesc &t, bool explicitly_requested, std::string *why);
-
-// Explicit name: that target or a precise error. NULL name: the best runnable cuda target (the highest SM
-// the device runs), else the best runnable cpu target (the one with the most required features, i.e. the
-// most specialized build); ties keep manifest order.
-const TargetDesc *select_target(const Package &pkg, const char *name, mie_status *status, std::string *error);
 
 class Session {
  public:
