@@ -1,7 +1,7 @@
 //===- LowerLibraryKernels.cpp - the mie-lower-library-kernels pass -------===//
 //
-// Library kernels with a tiling run on the microkernels (UKernelLowering.cpp). The rest take the
-// portable implementation here: linalg on the kernel's buffers, which the CPU code generator turns
+// Library kernels with a tiling run on the microkernels (the *UKernelLowering.cpp files, one per
+// family). The rest take the portable implementation here: linalg on the kernel's buffers, which the CPU code generator turns
 // into loops.
 //
 //===----------------------------------------------------------------------===//
