@@ -15,6 +15,8 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns);
     populateDecomposeConvPatterns(patterns);
+    populateDecomposeSamplingPatterns(patterns);
+    populateDecomposeSignalPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
