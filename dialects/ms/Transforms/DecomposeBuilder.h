@@ -4,7 +4,9 @@
 // OnnxCompositeBuilder.h): the decompositions moved out of the importer keep their shape, and
 // they emit the same primitives in the same order as the importer did (a reshape or expand to the
 // shape a value already has, a transpose by the identity and a cast to the same element type are
-// no ops, as there).
+// no ops, as there). Each op is folded as it is built, as the importer folded each op it built
+// (NodeImporter::foldCreated), so that ms-decompose's greedy driver starts from the IR the
+// importer emitted (see Decompose.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +27,11 @@ public:
 
   template <typename OpTy, typename... Args>
   Value op(Args &&...args) {
-    return OpTy::create(rewriter, loc, std::forward<Args>(args)...);
+    return rewriter.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
   }
 
   /// A constant holding `attr`.
-  Value constant(DenseElementsAttr attr) { return op<ConstantOp>(attr); }
+  Value constant(DenseElementsAttr attr) { return ConstantOp::create(rewriter, loc, attr); }
   /// A rank-0 constant of `elementType` (float or integer), broadcast by the elementwise ops.
   Value scalar(Type elementType, double value) {
     auto type = RankedTensorType::get({}, elementType);

@@ -465,6 +465,10 @@ struct DecomposeNllLoss : OpRewritePattern<NllLossOp> {
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu,
                DecomposeInstanceNorm, DecomposeGroupNorm, DecomposeMeanVarianceNorm,
-               DecomposeLpNormalization, DecomposeLrn, DecomposeEinsum, DecomposeNllLoss>(
+               DecomposeLpNormalization, DecomposeLrn, DecomposeEinsum>(
       patterns.getContext());
+}
+
+void mlir::ms::populateDecomposeLossPatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeNllLoss>(patterns.getContext());
 }

@@ -12,6 +12,7 @@ void populateDecomposePatterns(RewritePatternSet &patterns);
 void populateDecomposeConvPatterns(RewritePatternSet &patterns);
 void populateDecomposeSamplingPatterns(RewritePatternSet &patterns);
 void populateDecomposeSignalPatterns(RewritePatternSet &patterns);
+void populateDecomposeLossPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.
