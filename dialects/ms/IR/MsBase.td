@@ -93,6 +93,27 @@ def Ms_NearestMode : I32EnumAttr<"NearestMode", "rounding for nearest resize", [
 }
 def Ms_NearestModeAttr : EnumAttr<Ms_Dialect, Ms_NearestMode, "nearest_mode">;
 
+def Ms_GridSampleMode : I32EnumAttr<"GridSampleMode", "grid_sample interpolation", [
+    I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>, I32EnumAttrCase<"cubic", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_GridSampleModeAttr : EnumAttr<Ms_Dialect, Ms_GridSampleMode, "grid_sample_mode">;
+
+def Ms_GridPaddingMode : I32EnumAttr<"GridPaddingMode", "grid_sample padding", [
+    I32EnumAttrCase<"zeros", 0>, I32EnumAttrCase<"border", 1>, I32EnumAttrCase<"reflection", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_GridPaddingModeAttr : EnumAttr<Ms_Dialect, Ms_GridPaddingMode, "grid_padding_mode">;
+
+def Ms_LossReduction : I32EnumAttr<"LossReduction", "how a loss reduces over the samples", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"sum", 1>, I32EnumAttrCase<"mean", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_LossReductionAttr : EnumAttr<Ms_Dialect, Ms_LossReduction, "loss_reduction">;
+
 def Ms_PixelFormat : I32EnumAttr<"PixelFormat", "channel order of a decoded image", [
     I32EnumAttrCase<"rgb", 0>, I32EnumAttrCase<"bgr", 1>, I32EnumAttrCase<"grayscale", 2>]> {
   let cppNamespace = "::mlir::ms";

@@ -385,3 +385,245 @@ LogicalResult EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   results.push_back(RankedTensorType::get(shape, et));
   return success();
 }
+
+LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType xType = tensorType(adaptor.getInput()), gType = tensorType(adaptor.getGrid());
+  int64_t rank = xType.getRank(), spatial = rank - 2;
+  if (!xType.hasStaticShape() || (rank != 4 && rank != 5))
+    return diag.error("expects a static input [N, C, D1, ...] with 2 or 3 spatial dims, got ",
+                      xType);
+  if (!gType.hasStaticShape() || gType.getRank() != rank ||
+      gType.getDimSize(0) != xType.getDimSize(0) || gType.getShape().back() != spatial)
+    return diag.error("expects a static grid [", xType.getDimSize(0), ", ..., ", spatial,
+                      "] of rank ", rank, ", got ", gType);
+  if (adaptor.getMode() == GridSampleMode::cubic && spatial != 2)
+    return diag.error("expects 2 spatial dims for cubic sampling, got ", spatial);
+  SmallVector<int64_t> shape = {xType.getDimSize(0), xType.getDimSize(1)};
+  llvm::append_range(shape, gType.getShape().drop_front().drop_back());
+  results.push_back(RankedTensorType::get(shape, xType.getElementType()));
+  return success();
+}
+
+LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType xType = tensorType(adaptor.getInput()), rType = tensorType(adaptor.getRois()),
+                   bType = tensorType(adaptor.getBatchIndices());
+  if (xType.getRank() != 4 || !xType.hasStaticShape())
+    return diag.error("expects a static input [N, C, H, W], got ", xType);
+  if (rType.getRank() != 2 || !rType.hasStaticShape() || rType.getDimSize(1) != 4)
+    return diag.error("expects static rois [R, 4], got ", rType);
+  if (bType.getRank() != 1 || bType.getDimSize(0) != rType.getDimSize(0))
+    return diag.error("expects batch_indices [", rType.getDimSize(0), "], got ", bType);
+  int64_t outH = adaptor.getOutputHeight(), outW = adaptor.getOutputWidth();
+  int64_t ratio = adaptor.getSamplingRatio();
+  // Bounded so that the sample counts (outH * ratio, times R) stay far from overflowing.
+  if (outH < 1 || outW < 1 || ratio < 1 || outH > (1 << 16) || outW > (1 << 16) ||
+      ratio > (1 << 16))
+    return diag.error("expects output_height, output_width and sampling_ratio in [1, 65536], "
+                      "got ",
+                      outH, ", ", outW, " and ", ratio);
+  results.push_back(RankedTensorType::get({rType.getDimSize(0), xType.getDimSize(1), outH, outW},
+                                          xType.getElementType()));
+  return success();
+}
+
+LogicalResult DeformConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType xType = tensorType(adaptor.getInput()), wType = tensorType(adaptor.getFilter()),
+                   oType = tensorType(adaptor.getOffset());
+  if (xType.getRank() != 4 || wType.getRank() != 4 || oType.getRank() != 4 ||
+      !xType.hasStaticShape() || !wType.hasStaticShape() || !oType.hasStaticShape())
+    return diag.error("expects static 4-D input, filter and offset, got ", xType, ", ", wType,
+                      " and ", oType);
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations();
+  if (failed(checkArraySize(diag, "strides", strides, 2)) ||
+      failed(checkArraySize(diag, "pads", pads, 4)) ||
+      failed(checkArraySize(diag, "dilations", dilations, 2)))
+    return failure();
+  if (llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }) ||
+      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return diag.error("expects positive strides and dilations and non-negative pads");
+  int64_t groups = adaptor.getGroups(), offsetGroups = adaptor.getOffsetGroups();
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+  int64_t outChannels = wType.getDimSize(0), kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  if (groups < 1 || offsetGroups < 1 || channels % groups != 0 || outChannels % groups != 0 ||
+      channels % offsetGroups != 0 || wType.getDimSize(1) * groups != channels)
+    return diag.error("expects groups (", groups, ") and offset_groups (", offsetGroups,
+                      ") to divide the ", channels, " input channels and groups to divide the ",
+                      outChannels, " filters of ", wType.getDimSize(1), " channels each");
+  int64_t outH =
+      (xType.getDimSize(2) + pads[0] + pads[2] - ((kh - 1) * dilations[0] + 1)) / strides[0] + 1;
+  int64_t outW =
+      (xType.getDimSize(3) + pads[1] + pads[3] - ((kw - 1) * dilations[1] + 1)) / strides[1] + 1;
+  if (outH < 1 || outW < 1)
+    return diag.error("expects a non-empty output, got ", outH, "x", outW);
+  SmallVector<int64_t> expectOffset = {batch, offsetGroups * kh * kw * 2, outH, outW};
+  if (oType.getShape() != ArrayRef<int64_t>(expectOffset))
+    return diag.error("expects offset [",
+                      llvm::make_range(expectOffset.begin(), expectOffset.end()), "], got ", oType);
+  if (Value mask = adaptor.getMask()) {
+    SmallVector<int64_t> expectMask = {batch, offsetGroups * kh * kw, outH, outW};
+    if (tensorType(mask).getShape() != ArrayRef<int64_t>(expectMask))
+      return diag.error("expects mask [", llvm::make_range(expectMask.begin(), expectMask.end()),
+                        "], got ", mask.getType());
+  }
+  if (Value bias = adaptor.getBias())
+    if (tensorType(bias).getShape() != ArrayRef<int64_t>{outChannels})
+      return diag.error("expects bias [", outChannels, "], got ", bias.getType());
+  results.push_back(
+      RankedTensorType::get({batch, outChannels, outH, outW}, xType.getElementType()));
+  return success();
+}
+
+LogicalResult AffineGridOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType thetaType = tensorType(adaptor.getTheta());
+  ArrayRef<int64_t> size = adaptor.getSize();
+  if (size.size() != 4 && size.size() != 5)
+    return diag.error("expects a size [N, C, H, W] or [N, C, D, H, W], got ", size.size(),
+                      " entries");
+  int64_t dims = size.size() - 2;
+  if (thetaType.getRank() != 3 || thetaType.getDimSize(0) != size[0] ||
+      thetaType.getDimSize(1) != dims || thetaType.getDimSize(2) != dims + 1)
+    return diag.error("expects theta [", size[0], ", ", dims, ", ", dims + 1, "], got ", thetaType);
+  ArrayRef<int64_t> spatial = size.drop_front(2);
+  if (llvm::any_of(spatial, [](int64_t d) { return d < 1 || d > (int64_t(1) << 31); }))
+    return diag.error("expects spatial sizes in [1, 2^31], got [",
+                      llvm::make_range(spatial.begin(), spatial.end()), "]");
+  SmallVector<int64_t> shape = {size[0]};
+  llvm::append_range(shape, spatial);
+  shape.push_back(dims);
+  results.push_back(RankedTensorType::get(shape, thetaType.getElementType()));
+  return success();
+}
+
+namespace {
+
+/// Bounded so that the cos / sin matrices' element counts stay far from overflowing.
+constexpr int64_t kMaxTransformLength = int64_t(1) << 24;
+
+} // namespace
+
+LogicalResult DftOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (!type.hasStaticShape() || type.getRank() < 2 ||
+      (type.getShape().back() != 1 && type.getShape().back() != 2))
+    return diag.error("expects a static signal [..., 1 or 2] of rank >= 2, got ", type);
+  int64_t axis = adaptor.getAxis(), length = adaptor.getLength();
+  if (axis < 0 || axis >= type.getRank() - 1)
+    return diag.error("expects an axis in [0, ", type.getRank() - 1, ") (a signal dim), got ",
+                      axis);
+  if (length < 1 || length > kMaxTransformLength)
+    return diag.error("expects a length in [1, 2^24], got ", length);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = adaptor.getOnesided() ? length / 2 + 1 : length;
+  shape.back() = 2;
+  results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult StftOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (!type.hasStaticShape() || type.getRank() != 3 ||
+      (type.getDimSize(2) != 1 && type.getDimSize(2) != 2))
+    return diag.error("expects a static signal [batch, length, 1 or 2], got ", type);
+  int64_t step = adaptor.getFrameStep(), frameLength = adaptor.getFrameLength();
+  int64_t signal = type.getDimSize(1);
+  if (step < 1 || frameLength < 1 || frameLength > signal)
+    return diag.error("expects frame_step >= 1 and a frame_length in [1, ", signal, "], got ", step,
+                      " and ", frameLength);
+  if (Value window = adaptor.getWindow())
+    if (tensorType(window).getShape() != ArrayRef<int64_t>{frameLength})
+      return diag.error("expects a window [", frameLength, "], got ", window.getType());
+  int64_t frames = (signal - frameLength) / step + 1;
+  int64_t bins = adaptor.getOnesided() ? frameLength / 2 + 1 : frameLength;
+  results.push_back(
+      RankedTensorType::get({type.getDimSize(0), frames, bins, 2}, type.getElementType()));
+  return success();
+}
+
+LogicalResult NllLossOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType xType = tensorType(adaptor.getInput()), tType = tensorType(adaptor.getTarget());
+  if (xType.getRank() < 2)
+    return diag.error("expects an input [N, C, d...] of rank >= 2, got ", xType);
+  SmallVector<int64_t> expected(xType.getShape());
+  expected.erase(expected.begin() + 1);
+  if (tType.getShape() != ArrayRef<int64_t>(expected))
+    return diag.error("expects a target [", llvm::make_range(expected.begin(), expected.end()),
+                      "] (the input's shape without its class dim), got ", tType);
+  if (Value weight = adaptor.getWeight()) {
+    RankedTensorType wType = tensorType(weight);
+    if (wType.getShape() != ArrayRef<int64_t>{xType.getDimSize(1)} ||
+        wType.getElementType() != xType.getElementType())
+      return diag.error("expects a weight of ", xType.getDimSize(1), " classes of ",
+                        xType.getElementType(), ", got ", wType);
+  }
+  ArrayRef<int64_t> shape;
+  if (adaptor.getReduction() == LossReduction::none)
+    shape = tType.getShape();
+  results.push_back(RankedTensorType::get(shape, xType.getElementType()));
+  return success();
+}
+
+LogicalResult Col2ImOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> image = adaptor.getImageShape(), block = adaptor.getBlockShape(),
+                    strides = adaptor.getStrides(), dilations = adaptor.getDilations(),
+                    pads = adaptor.getPads();
+  size_t dims = image.size();
+  if (dims < 1)
+    return diag.error("expects a non-empty image_shape");
+  if (failed(checkArraySize(diag, "block_shape", block, dims)) ||
+      failed(checkArraySize(diag, "strides", strides, dims)) ||
+      failed(checkArraySize(diag, "dilations", dilations, dims)) ||
+      failed(checkArraySize(diag, "pads", pads, 2 * dims)))
+    return failure();
+  // Bounded so that no sum or product below can overflow.
+  constexpr int64_t kMaxExtent = int64_t(1) << 31;
+  auto inRange = [&](ArrayRef<int64_t> v, int64_t min) {
+    return llvm::all_of(v, [&](int64_t x) { return x >= min && x < kMaxExtent; });
+  };
+  if (!inRange(image, 1) || !inRange(block, 1) || !inRange(strides, 1) || !inRange(dilations, 1) ||
+      !inRange(pads, 0))
+    return diag.error("expects image_shape, block_shape, strides and dilations in [1, 2^31) and "
+                      "pads in [0, 2^31)");
+  if (type.getRank() != 3 || !type.hasStaticShape())
+    return diag.error("expects a static input [N, C * prod(block_shape), L], got ", type);
+  int64_t taps = 1, blocks = 1;
+  for (int64_t b : block)
+    if (llvm::MulOverflow(taps, b, taps) || taps > type.getDimSize(1))
+      return diag.error("expects prod(block_shape) to divide the ", type.getDimSize(1),
+                        " input rows");
+  if (type.getDimSize(1) % taps != 0)
+    return diag.error("expects prod(block_shape) (", taps, ") to divide the ", type.getDimSize(1),
+                      " input rows");
+  bool tooMany = false;
+  for (size_t d = 0; d < dims; ++d) {
+    int64_t span = image[d] + pads[d] + pads[d + dims] - (dilations[d] * (block[d] - 1) + 1);
+    if (span < 0)
+      return diag.error("expects block_shape to fit the padded image along dim ", d);
+    tooMany |= llvm::MulOverflow(blocks, span / strides[d] + 1, blocks) || blocks > (1LL << 48);
+  }
+  if (tooMany || blocks != type.getDimSize(2))
+    return diag.error("expects the input's last dim (", type.getDimSize(2),
+                      ") to be the number of blocks that fit the padded image");
+  SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1) / taps};
+  llvm::append_range(shape, image);
+  results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}

@@ -246,4 +246,206 @@ def Ms_EinsumOp : Ms_InferredOp<"einsum"> {
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
+def Ms_GridSampleOp : Ms_InferredOp<"grid_sample"> {
+  let summary = "Samples a tensor at the points of a grid (ONNX GridSample).";
+  let description = [{
+    For `input` [N, C, D1, ..., Dk] (k = 2 or 3) and `grid` [N, P1, ..., Pk, k] holding
+    normalized coordinates in [-1, 1] (the last component indexes the last dim, x first), the
+    result [N, C, P1, ..., Pk] holds the input interpolated at each grid point: `nearest`
+    (half to even), `linear` or `cubic` (Keys, a = -0.75, 2-D only). `align_corners` puts -1 and 1
+    at the corner pixels' centers instead of their outer edges; `padding_mode` says what lies
+    outside the input: `zeros`, the `border` value, or the input's `reflection`. Shapes are
+    static. `ms-decompose` runs it as one `ms.gather_elements` per combination of taps.
+
+    Example:
+    ```mlir
+    %y = ms.grid_sample %x, %g {mode = #ms<grid_sample_mode linear>,
+                                padding_mode = #ms<grid_padding_mode border>, align_corners}
+        : (tensor<1x2x3x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$grid,
+                   Ms_GridSampleModeAttr:$mode, Ms_GridPaddingModeAttr:$padding_mode,
+                   UnitAttr:$align_corners);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_RoiAlignOp : Ms_InferredOp<"roi_align"> {
+  let summary = "Pools bilinear samples of regions of interest (ONNX RoiAlign).";
+  let description = [{
+    For `input` [N, C, H, W], `rois` [R, 4] (x1, y1, x2, y2, scaled by `spatial_scale`) and
+    `batch_indices` [R], the result [R, C, output_height, output_width] holds, per ROI and bin,
+    the average (the maximum with `max`) of `sampling_ratio`^2 bilinear samples of the ROI's batch
+    item. `half_pixel` shifts the ROI by -0.5 pixel (ONNX's half_pixel; without it,
+    output_half_pixel, the ROI is at least one pixel wide). `sampling_ratio` is positive (ONNX's
+    adaptive 0 has no static form). `ms-decompose` runs it as four `ms.gather_elements`.
+
+    Example:
+    ```mlir
+    %y = ms.roi_align %x, %rois, %idx {output_height = 2 : i64, output_width = 2 : i64,
+                                       sampling_ratio = 2 : i64, spatial_scale = 1.0 : f64,
+                                       half_pixel}
+        : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$rois,
+                   Ms_IntegerTensor:$batch_indices, I64Attr:$output_height,
+                   I64Attr:$output_width, I64Attr:$sampling_ratio, F64Attr:$spatial_scale,
+                   UnitAttr:$max, UnitAttr:$half_pixel);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $rois `,` $batch_indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_DeformConvOp : Ms_InferredOp<"deform_conv", [AttrSizedOperandSegments]> {
+  let summary = "2-D convolution whose taps read at learned offsets (ONNX DeformConv).";
+  let description = [{
+    For `input` [N, C, H, W], `filter` [F, C / groups, KH, KW] and `offset`
+    [N, offset_groups * KH * KW * 2, OH, OW], tap (kh, kw) of output position (oh, ow) reads the
+    input bilinearly (zeros outside) at its regular position plus the offset (dy, dx) of its
+    offset group; the optional `mask` [N, offset_groups * KH * KW, OH, OW] scales each read and
+    the optional `bias` [F] is added. `pads` is [top, left, bottom, right];
+    `O = (I + begin + end - dilation * (K - 1) - 1) / stride + 1`. `ms-decompose` runs it as
+    four `ms.gather_elements` and one batched `ms.matmul`.
+
+    Example:
+    ```mlir
+    %y = ms.deform_conv %x, %w, %off {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>,
+                                      dilations = array<i64: 1, 1>}
+        : (tensor<1x2x4x4xf32>, tensor<3x2x2x2xf32>, tensor<1x8x3x3xf32>) -> tensor<1x3x3x3xf32>
+    %z = ms.deform_conv %x, %w, %off bias %b mask %m {strides = array<i64: 1, 1>,
+                                      pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+        : (tensor<1x2x4x4xf32>, tensor<3x2x2x2xf32>, tensor<1x8x3x3xf32>, tensor<3xf32>,
+           tensor<1x4x3x3xf32>) -> tensor<1x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$filter, Ms_FloatTensor:$offset,
+                   Optional<Ms_FloatTensor>:$bias, Optional<Ms_FloatTensor>:$mask,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedAttr<I64Attr, "1">:$offset_groups);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $offset (`bias` $bias^)? (`mask` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Ms_AffineGridOp : Ms_InferredOp<"affine_grid"> {
+  let summary = "The sampling grid of affine matrices (ONNX AffineGrid).";
+  let description = [{
+    For `theta` [N, 2, 3] (or [N, 3, 4]) and `size` [N, C, H, W] (or [N, C, D, H, W]), the result
+    [N, H, W, 2] (or [N, D, H, W, 3]) holds theta times the homogeneous normalized coordinates of
+    each output position (x along W first; -1 and 1 at the corner pixels' centers with
+    `align_corners`, else at their outer edges): the grid `ms.grid_sample` reads.
+    `ms-decompose` runs it as one `ms.matmul` of a constant base grid by theta transposed.
+
+    Example:
+    ```mlir
+    %g = ms.affine_grid %theta {size = array<i64: 2, 1, 2, 3>, align_corners}
+        : (tensor<2x2x3xf32>) -> tensor<2x2x3x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$theta, DenseI64ArrayAttr:$size, UnitAttr:$align_corners);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$theta attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_DftOp : Ms_InferredOp<"dft"> {
+  let summary = "Discrete Fourier transform along one axis (ONNX DFT).";
+  let description = [{
+    For a real ([..., 1]) or complex ([..., 2]) `input`, the transform along `axis` (a signal
+    dim, not the last) at `length` (the signal truncated or zero-padded to it): bin k is
+    `sum_n x[n] exp(-2 pi i k n / length)` (`inverse`: `+`, divided by `length`). `onesided` keeps
+    bins 0 .. length / 2. The result is complex ([..., 2]), with the bins along `axis`.
+    `ms-decompose` runs it as products with cos / sin matrices in f64.
+
+    Example:
+    ```mlir
+    %y = ms.dft %x {axis = 1 : i64, length = 8 : i64, onesided}
+        : (tensor<2x8x1xf32>) -> tensor<2x5x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, I64Attr:$axis, I64Attr:$length,
+                   UnitAttr:$inverse, UnitAttr:$onesided);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_StftOp : Ms_InferredOp<"stft"> {
+  let summary = "Short-time Fourier transform (ONNX STFT).";
+  let description = [{
+    For a real ([batch, length, 1]) or complex ([batch, length, 2]) `input`, the DFT of each frame
+    of `frame_length` samples taken every `frame_step` samples, weighted by the optional 1-D
+    `window` (of `frame_length` samples): [batch, frames, bins, 2] with
+    `frames = (length - frame_length) / frame_step + 1` and `bins = frame_length / 2 + 1` when
+    `onesided`, else `frame_length`. `ms-decompose` runs it as one gather of the frames and
+    the products of `ms.dft`.
+
+    Example:
+    ```mlir
+    %y = ms.stft %x, %w {frame_step = 4 : i64, frame_length = 8 : i64, onesided}
+        : (tensor<1x32x1xf32>, tensor<8xf32>) -> tensor<1x7x5x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Optional<Ms_FloatTensor>:$window,
+                   I64Attr:$frame_step, I64Attr:$frame_length, UnitAttr:$onesided);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` $window^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_NllLossOp : Ms_InferredOp<"nll_loss"> {
+  let summary = "Negative log-likelihood loss (ONNX NegativeLogLikelihoodLoss).";
+  let description = [{
+    For log-probabilities `input` [N, C, d...], class indices `target` [N, d...] (i32 or i64)
+    and the optional class `weight` [C]: per sample `-input[n, target, d...] * weight[target]`,
+    0 where the target equals `ignore_index`; then, by `reduction`, kept ([N, d...]), summed,
+    or divided by the sum of the weights applied (the number of samples not ignored, without
+    weights) for `mean` (rank 0). `ms-decompose` runs it as a gather_elements along C, a
+    gather of the weights, selects and reductions.
+
+    Example:
+    ```mlir
+    %l = ms.nll_loss %lp, %t {reduction = #ms<loss_reduction mean>, ignore_index = -1 : i64}
+        : (tensor<4x5xf32>, tensor<4xi64>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_IndexTensor:$target,
+                   Optional<Ms_FloatTensor>:$weight, Ms_LossReductionAttr:$reduction,
+                   OptionalAttr<I64Attr>:$ignore_index);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $target (`,` $weight^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Ms_Col2ImOp : Ms_InferredOp<"col2im"> {
+  let summary = "Sums sliding blocks back into an image (ONNX Col2Im).";
+  let description = [{
+    For `input` [N, C * prod(block_shape), L], the values of each channel's L blocks (row-major
+    over the block grid) per kernel position (row-major over `block_shape`) land at
+    `block * stride + k * dilation` of the padded image; overlapping ones add and the padding
+    (`pads`: begins, then ends) is dropped. The result is [N, C, image_shape...]; L must be the
+    number of blocks that fit the padded image. `ms-decompose` runs it as one
+    `ms.scatter_elements` (add) into a zero padded image and a slice.
+
+    Example:
+    ```mlir
+    %y = ms.col2im %x {image_shape = array<i64: 3, 3>, block_shape = array<i64: 2, 2>,
+                       strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>,
+                       pads = array<i64: 0, 0, 0, 0>}
+        : (tensor<1x4x4xf32>) -> tensor<1x1x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$image_shape,
+                   DenseI64ArrayAttr:$block_shape, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$pads);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // MS_COMPOSITE_OPS_TD

@@ -4,6 +4,7 @@
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_MSDECOMPOSEPASS
@@ -12,6 +13,16 @@ namespace mlir::ms {
 namespace {
 struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
   void runOnOperation() override {
+    // The ops the importer used to expand itself are expanded first, in program order and
+    // without folding, so that the greedy driver below finds the IR the importer emitted: where
+    // it hoists and merges constants depends on the order it meets them in, and that order is
+    // the weights' layout in the package.
+    RewritePatternSet importExpansions(&getContext());
+    populateDecomposeSamplingPatterns(importExpansions);
+    populateDecomposeSignalPatterns(importExpansions);
+    populateDecomposeLossPatterns(importExpansions);
+    walkAndApplyPatterns(getOperation(), std::move(importExpansions));
+
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns);
     populateDecomposeConvPatterns(patterns);

@@ -18,12 +18,16 @@
 //                   mask and a sum), labels nothing later needs summed first, then one batched
 //                   ms.matmul [batch, M, K] x [batch, K, N] per pair (transposes, broadcasts
 //                   and reshapes around it; integers: a broadcast product summed over K), a
-//                   final sum and transpose to the output's order.
+//                   final sum and transpose to the output's order;
+//   nll_loss:       the target's log-probability read with ms.gather_elements along the class
+//                   axis, the class weights with ms.gather, ignored samples masked with ms.where,
+//                   then ms.reduce_* over every axis.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
+#include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -405,10 +409,66 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
   }
 };
 
+/// Per sample -input[n, target, d...] * weight[target], 0 where the target is ignore_index; then
+/// summed, or divided by the sum of the weights applied for mean. An ignored target may lie
+/// outside [0, C) (negative ignore_index, or one past the classes): it reads class 0 instead, and
+/// its loss and weight are then masked to 0.
+struct DecomposeNllLoss : OpRewritePattern<NllLossOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NllLossOp op, PatternRewriter &rewriter) const override {
+    RankedTensorType tType = op.getTarget().getType();
+    Type et = op.getType().getElementType(), tt = tType.getElementType();
+    OpChain o(rewriter, op.getLoc());
+    Value target = op.getTarget();
+    Value ignored;
+    if (std::optional<uint64_t> ignoreIndex = op.getIgnoreIndex()) {
+      ignored = o.compare(ComparePredicate::eq, target,
+                          o.scalar(tt, static_cast<double>(static_cast<int64_t>(*ignoreIndex))));
+      target = o.where(ignored, o.scalar(tt, 0.0), target);
+    }
+    SmallVector<int64_t> lifted(tType.getShape());
+    lifted.insert(lifted.begin() + 1, 1);
+    Value picked = o.op<GatherElementsOp>(op.getInput(), o.reshape(target, lifted), uint64_t(1));
+    Value loss = o.op<NegOp>(o.reshape(picked, tType.getShape()));
+
+    Value weight; // per sample (target's shape); null when every sample weighs 1
+    if (op.getWeight())
+      weight = o.op<GatherOp>(op.getWeight(), target, uint64_t(0));
+    Value zero = ignored ? o.scalar(et, 0.0) : Value();
+    if (ignored)
+      weight = o.where(ignored, zero, weight ? weight : o.scalar(et, 1.0));
+    if (weight)
+      loss = o.mul(loss, weight);
+    if (ignored) // -x * 0 would keep a NaN or infinite log-probability of class 0
+      loss = o.where(ignored, zero, loss);
+
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, tType.getRank()));
+    switch (op.getReduction()) {
+    case LossReduction::none:
+      break;
+    case LossReduction::sum:
+      loss = o.reduce<ReduceSumOp>(loss, all, false);
+      break;
+    case LossReduction::mean:
+      loss = weight ? o.div(o.reduce<ReduceSumOp>(loss, all, false),
+                            o.reduce<ReduceSumOp>(weight, all, false))
+                    : o.reduce<ReduceMeanOp>(loss, all, false);
+      break;
+    }
+    rewriter.replaceOp(op, loss);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ms::populateDecomposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeTile, DecomposeDepthToSpace, DecomposeSpaceToDepth, DecomposeTrilu,
                DecomposeInstanceNorm, DecomposeGroupNorm, DecomposeMeanVarianceNorm,
-               DecomposeLpNormalization, DecomposeLrn, DecomposeEinsum>(patterns.getContext());
+               DecomposeLpNormalization, DecomposeLrn, DecomposeEinsum>(
+      patterns.getContext());
+}
+
+void mlir::ms::populateDecomposeLossPatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeNllLoss>(patterns.getContext());
 }

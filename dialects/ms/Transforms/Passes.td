@@ -28,7 +28,15 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.conv_transpose`: zero insertion (reshape, pad), a pad or crop, and a stride-1
       `ms.conv2d` / `ms.conv3d` with the filter regrouped and flipped (model data: a new resource);
     - `ms.einsum`: diagonals, sums and one batched `ms.matmul` per pair of operands;
-    - 3-D (5-D input) `ms.max_pool` / `ms.avg_pool`: a 2-D pool over (H, W), then one over D.
+    - 3-D (5-D input) `ms.max_pool` / `ms.avg_pool`: a 2-D pool over (H, W), then one over D;
+    - `ms.grid_sample`, `ms.roi_align`, `ms.deform_conv`: per-dim tap indices and weights, one
+      `ms.gather_elements` per combination of taps, weighted and summed (deform_conv: then one
+      batched `ms.matmul`); `ms.affine_grid`: a constant base grid times theta transposed;
+    - `ms.dft`, `ms.stft`: products with cos / sin matrices in f64 (STFT: the frames gathered
+      first, times the window);
+    - `ms.nll_loss`: a gather_elements of each sample's class, the weights gathered, the ignored
+      samples masked, then the reduction;
+    - `ms.col2im`: one `ms.scatter_elements` (add) of the blocks into a zero padded image, a slice.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }

@@ -10,6 +10,9 @@ namespace mlir::ms {
 /// ms-decompose: the composite ops (MsCompositeOps.td) as ms primitives.
 void populateDecomposePatterns(RewritePatternSet &patterns);
 void populateDecomposeConvPatterns(RewritePatternSet &patterns);
+void populateDecomposeSamplingPatterns(RewritePatternSet &patterns);
+void populateDecomposeSignalPatterns(RewritePatternSet &patterns);
+void populateDecomposeLossPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

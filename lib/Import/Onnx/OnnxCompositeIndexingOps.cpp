@@ -3,8 +3,8 @@
 // Ops that move elements to positions computed at run time, written with ms.gather_elements or
 // ms.scatter_elements and index arithmetic in ms ops: ReverseSequence (each batch entry's first
 // sequence_lens[b] steps reversed), TensorScatter (opset 24's key/value cache update, linear or
-// circular), MaxUnpool (the values scattered to their pooling indices in a zero tensor) and
-// Col2Im (sliding blocks added into an image).
+// circular) and MaxUnpool (the values scattered to their pooling indices in a zero tensor).
+// Col2Im (sliding blocks added into an image) becomes ms.col2im.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,11 +157,9 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
   return finish(n, o, o.pad(o.reshape(flat, inferred), growth));
 }
 
-/// Col2Im: the sum of sliding blocks into an image (PyTorch's fold). Input [N, C * K, L] holds,
-/// for each channel c and kernel position k (row-major over block_shape), the values of the L
-/// blocks (row-major over the block grid); each lands at block * stride + k * dilation of the
-/// padded image, overlapping ones add, and the padding is dropped. The landing positions are known
-/// at import, so the op is one ms.scatter_elements (add) into a zero padded image and a slice.
+/// Col2Im: the sum of sliding blocks into an image (PyTorch's fold), as ms.col2im (ms-decompose
+/// scatters the blocks: dialects/ms/Transforms/DecomposeSamplingPatterns.cpp). The known
+/// image_shape and block_shape and the attributes are checked here, where the node can be named.
 LogicalResult importCol2Im(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   FailureOr<SmallVector<int64_t>> image = knownInts(n, 1, "image_shape");
@@ -223,37 +221,8 @@ LogicalResult importCol2Im(NodeImporter &n) {
   int64_t cells = product(padded);
   if (!isReasonableShape(SmallVector<int64_t>{batch, channels, cells}))
     return n.error() << "padded image " << listToString(padded) << " is too large";
-  // Where element (k, l) of each channel lands in the flattened padded image.
-  SmallVector<double> landing;
-  landing.reserve(taps * blocks);
-  SmallVector<int64_t> k(dims, 0), l(dims, 0);
-  auto step = [&](SmallVector<int64_t> &index, ArrayRef<int64_t> extent) {
-    for (int64_t d = dims - 1; d >= 0 && ++index[d] == extent[d]; --d)
-      index[d] = 0;
-  };
-  for (int64_t t = 0; t < taps; ++t, step(k, *block)) {
-    for (int64_t b = 0; b < blocks; ++b, step(l, grid)) {
-      int64_t flat = 0;
-      for (int64_t d = 0; d < dims; ++d)
-        flat = flat * padded[d] + l[d] * strides[d] + k[d] * dilations[d];
-      landing.push_back(double(flat));
-    }
-  }
   Ops o(n);
-  Type i64 = IntegerType::get(xType.getContext(), 64);
-  Value index = o.constant(KnownTensor::fromFloats({1, 1, taps * blocks}, i64, landing));
-  index = o.expand(index, {batch, channels, taps * blocks});
-  Value zeros = o.expand(o.scalar(xType.getElementType(), 0.0), {batch, channels, cells});
-  Value summed = o.op<ms::ScatterElementsOp>(zeros, index,
-                                             o.reshape(o.in(0), {batch, channels, taps * blocks}),
-                                             uint64_t(2), ms::ScatterReduction::add);
-  SmallVector<int64_t> paddedShape = {batch, channels}, starts(2, 0), sizes = {batch, channels},
-                       unit(dims + 2, 1);
-  paddedShape.append(padded);
-  starts.append(pads.begin(), pads.begin() + dims);
-  sizes.append(*image);
-  Value y = o.slice(o.reshape(summed, paddedShape), starts, sizes, unit);
-  return finish(n, o, y);
+  return finish(n, o, o.op<ms::Col2ImOp>(o.in(0), *image, *block, strides, dilations, pads));
 }
 
 } // namespace

@@ -1,10 +1,8 @@
 //===- OnnxCompositeLossOps.cpp - the training losses as ms compositions --===//
 //
-// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss, written exactly in terms of existing ms
-// ops: the log-probability of each sample's class is read with ms.gather_elements along the class
-// axis, the class weights with ms.gather, ignored samples are masked with ms.where, and the
-// reductions are ms.reduce_* over every axis. SoftmaxCrossEntropyLoss is the same loss on a
-// log-softmax over the class axis, which is also its optional second output.
+// NegativeLogLikelihoodLoss becomes ms.nll_loss (ms-decompose expands it: dialects/ms/Transforms/
+// DecomposePatterns.cpp). SoftmaxCrossEntropyLoss is the same loss on a log-softmax over the class
+// axis, which is also its optional second output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +14,9 @@ using namespace mlir::mie::onnx_import::composite;
 
 namespace {
 
-enum class LossReduction { None, Sum, Mean };
-
 /// The node's `reduction` (default mean) and `ignore_index` attributes.
 struct LossAttrs {
-  LossReduction reduction = LossReduction::Mean;
+  ms::LossReduction reduction = ms::LossReduction::mean;
   std::optional<int64_t> ignoreIndex;
 };
 
@@ -31,12 +27,10 @@ FailureOr<LossAttrs> readLossAttrs(NodeImporter &n) {
     attrs.ignoreIndex = n.getInt("ignore_index", 0);
   if (n.hasFailed())
     return failure();
-  if (reduction == "none")
-    attrs.reduction = LossReduction::None;
-  else if (reduction == "sum")
-    attrs.reduction = LossReduction::Sum;
-  else if (reduction != "mean")
+  std::optional<ms::LossReduction> parsed = ms::symbolizeLossReduction(reduction);
+  if (!parsed)
     return n.error() << "reduction '" << reduction << "' must be none, sum or mean";
+  attrs.reduction = *parsed;
   return attrs;
 }
 
@@ -65,51 +59,14 @@ LogicalResult checkLossOperands(NodeImporter &n, StringRef inputName) {
   return success();
 }
 
-/// The loss of log-probabilities `logProb` [N, C, d...] against input 1 (the target) with the
-/// optional class weights (input 2): per sample -logProb[n, target, d...] * weight[target], 0
-/// where the target is ignore_index; then summed, or divided by the sum of the weights that
-/// were applied (the number of samples not ignored, without weights) for mean.
+/// ms.nll_loss of `logProb` [N, C, d...] against input 1 (the target) with the optional class
+/// weights (input 2).
 Value buildNllLoss(NodeImporter &n, Ops &o, Value logProb, const LossAttrs &attrs) {
-  RankedTensorType xType = n.inputType(0), tType = n.inputType(1);
-  Type et = xType.getElementType(), tt = tType.getElementType();
-  Value target = o.in(1);
-  // An ignored target may lie outside [0, C) (negative ignore_index, or one past the classes):
-  // it reads class 0 instead, and its loss and weight are then masked to 0.
-  Value ignored;
-  if (attrs.ignoreIndex) {
-    ignored = o.compare(ms::ComparePredicate::eq, target,
-                        o.scalar(tt, static_cast<double>(*attrs.ignoreIndex)));
-    target = o.where(ignored, o.scalar(tt, 0.0), target);
-  }
-  SmallVector<int64_t> lifted(tType.getShape());
-  lifted.insert(lifted.begin() + 1, 1);
-  Value picked = o.op<ms::GatherElementsOp>(logProb, o.reshape(target, lifted), uint64_t(1));
-  Value loss = o.op<ms::NegOp>(o.reshape(picked, tType.getShape()));
-
-  Value weight; // per sample (target's shape); null when every sample weighs 1
-  if (n.hasInput(2))
-    weight = o.op<ms::GatherOp>(o.in(2), target, uint64_t(0));
-  Value zero = ignored ? o.scalar(et, 0.0) : Value();
-  if (ignored)
-    weight = o.where(ignored, zero, weight ? weight : o.scalar(et, 1.0));
-  if (weight)
-    loss = o.mul(loss, weight);
-  if (ignored) // -x * 0 would keep a NaN or infinite log-probability of class 0
-    loss = o.where(ignored, zero, loss);
-
-  SmallVector<int64_t> all = iota(0, tType.getRank());
-  switch (attrs.reduction) {
-  case LossReduction::None:
-    return loss;
-  case LossReduction::Sum:
-    return o.reduce<ms::ReduceSumOp>(loss, all, false);
-  case LossReduction::Mean:
-    if (!weight)
-      return o.reduce<ms::ReduceMeanOp>(loss, all, false);
-    return o.div(o.reduce<ms::ReduceSumOp>(loss, all, false),
-                 o.reduce<ms::ReduceSumOp>(weight, all, false));
-  }
-  llvm_unreachable("unknown reduction");
+  Value weight = n.hasInput(2) ? o.in(2) : Value();
+  IntegerAttr ignoreIndex;
+  if (attrs.ignoreIndex)
+    ignoreIndex = n.builder().getI64IntegerAttr(*attrs.ignoreIndex);
+  return o.op<ms::NllLossOp>(logProb, o.in(1), weight, attrs.reduction, ignoreIndex);
 }
 
 /// NegativeLogLikelihoodLoss(input, target, weight?): input holds log-probabilities.

@@ -1,9 +1,10 @@
 //===- OnnxCompositeSignalOps.cpp - DFT, STFT, windows, mel matrix --------===//
 //
-// The signal-processing ops of opsets 17+ as ms ops. DFT and STFT are matrix products with cos /
-// sin matrices built at import (the transform length is a compile-time constant here), computed in
-// f64 as ONNX's reference does. The window functions and MelWeightMatrix depend only on their (known) scalar inputs and
-// are evaluated at import into constants.
+// The signal-processing ops of opsets 17+. DFT and STFT become ms.dft and ms.stft (ms-decompose
+// runs them as products with cos / sin matrices: dialects/ms/Transforms/
+// DecomposeSignalPatterns.cpp); their handlers read the known lengths and steps. The window
+// functions and MelWeightMatrix depend only on their (known) scalar inputs and are evaluated at
+// import into known constants, which later shape arithmetic may read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,64 +30,6 @@ FailureOr<Type> outputDataType(NodeImporter &n) {
   if (!et)
     return n.error() << "unsupported element type " << dataTypeName(dtype) << " for the output";
   return et;
-}
-
-/// The DFT of `re` (and `im` when the signal is complex; null when real) along their last dim of
-/// `rows` samples, at transform length `length` (the signal is truncated or zero-padded to it):
-/// bins 0 .. bins - 1 of sum_n x[n] exp(sign * 2 pi i k n / length), times `scale`. Returns the
-/// real and imaginary parts, each [..., bins].
-std::pair<Value, Value> dftMatmul(Ops &o, Value re, Value im, int64_t length, int64_t bins,
-                                  bool inverse, double scale) {
-  if (o.failed())
-    return {};
-  RankedTensorType type = typeOf(re);
-  Type et = type.getElementType();
-  int64_t samples = type.getShape().back();
-  int64_t rows = std::min(samples, length);
-  if (rows < samples) { // truncate
-    SmallVector<int64_t> starts(type.getRank(), 0), sizes(type.getShape()),
-        steps(type.getRank(), 1);
-    sizes.back() = rows;
-    re = o.slice(re, starts, sizes, steps);
-    if (im)
-      im = o.slice(im, starts, sizes, steps);
-  }
-  // Zero padding adds rows of zeros: the matrices simply stop at `rows`.
-  SmallVector<double> cosines, sines;
-  double sign = inverse ? 1.0 : -1.0;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t k = 0; k < bins; ++k) {
-      // (k * r) mod length keeps the angle small, so cos/sin stay exact for long transforms.
-      double angle = 2.0 * M_PI * double((k * r) % length) / double(length);
-      cosines.push_back(std::cos(angle) * scale);
-      sines.push_back(sign * std::sin(angle) * scale);
-    }
-  // The sums run in f64: a transform of f32 data accumulated in f32 is off by about
-  // eps * |x| * sqrt(rows), far more than ONNX's tolerance on the (often near-zero) bins.
-  Type f64 = Float64Type::get(et.getContext());
-  re = o.cast(re, f64);
-  if (im)
-    im = o.cast(im, f64);
-  Value cosMatrix = o.constant(KnownTensor::fromFloats({rows, bins}, f64, cosines));
-  Value sinMatrix = o.constant(KnownTensor::fromFloats({rows, bins}, f64, sines));
-  auto matmul = [&](Value a, Value b) { return o.op<ms::MatMulOp>(a, b, TypeAttr()); };
-  // (re + i im)(cos + i sin) = (re cos - im sin) + i (re sin + im cos)
-  Value outRe = matmul(re, cosMatrix), outIm = matmul(re, sinMatrix);
-  if (im) {
-    outRe = o.sub(outRe, matmul(im, sinMatrix));
-    outIm = o.add(outIm, matmul(im, cosMatrix));
-  }
-  return {o.cast(outRe, et), o.cast(outIm, et)};
-}
-
-/// [..., 2] from real and imaginary parts of the same shape.
-Value interleaveComplex(Ops &o, Value re, Value im) {
-  if (o.failed())
-    return Value();
-  SmallVector<int64_t> shape(typeOf(re).getShape());
-  shape.push_back(1);
-  return o.op<ms::ConcatOp>(ValueRange{o.reshape(re, shape), o.reshape(im, shape)},
-                            uint64_t(shape.size() - 1));
 }
 
 /// DFT (opsets 17 and 20): the signal [..., N, ..., 1 or 2] along `axis` (an attribute in opset
@@ -128,31 +71,7 @@ LogicalResult importDFT(NodeImporter &n) {
                                   << " is larger than this compiler's matrix-product DFT takes";
 
   Ops o(n);
-  Value x = o.in(0);
-  // Split off the real and imaginary parts, the transformed axis moved last.
-  SmallVector<int64_t> perm;
-  for (int64_t d = 0; d < rank - 1; ++d)
-    if (d != axis)
-      perm.push_back(d);
-  perm.push_back(axis);
-  SmallVector<int64_t> partShape(xType.getShape().drop_back());
-  auto part = [&](int64_t which) {
-    SmallVector<int64_t> starts(rank, 0), sizes(xType.getShape()), steps(rank, 1);
-    starts.back() = which;
-    sizes.back() = 1;
-    return o.transpose(o.reshape(o.slice(x, starts, sizes, steps), partShape), perm);
-  };
-  Value re = xType.getShape().back() == 1 ? o.transpose(o.reshape(x, partShape), perm) : part(0);
-  Value im = xType.getShape().back() == 2 ? part(1) : Value();
-  auto [outRe, outIm] =
-      dftMatmul(o, re, im, length, bins, inverse, inverse ? 1.0 / double(length) : 1.0);
-  Value y = interleaveComplex(o, outRe, outIm);
-  // Move the bins back to `axis` (the complex dim stays last).
-  SmallVector<int64_t> back(rank);
-  for (int64_t d = 0; d < rank - 1; ++d)
-    back[perm[d]] = d;
-  back[rank - 1] = rank - 1;
-  return finish(n, o, o.transpose(y, back));
+  return finish(n, o, o.op<ms::DftOp>(o.in(0), axis, length, inverse, onesided));
 }
 
 /// STFT (opset 17): frames of frame_length samples every frame_step samples of the signal
@@ -188,7 +107,7 @@ LogicalResult importSTFT(NodeImporter &n) {
   }
   if (!haveWindow && !n.hasInput(3))
     return n.error() << "expects a window or a frame_length";
-  int64_t batch = xType.getDimSize(0), signal = xType.getDimSize(1), parts = xType.getDimSize(2);
+  int64_t signal = xType.getDimSize(1);
   if (*step < 1 || frameLength < 1 || frameLength > signal)
     return n.error() << "expects frame_step >= 1 and a frame_length in [1, " << signal
                      << "], got " << *step << " and " << frameLength;
@@ -199,26 +118,8 @@ LogicalResult importSTFT(NodeImporter &n) {
                                   << " of them) are more than this compiler's STFT takes";
 
   Ops o(n);
-  SmallVector<int64_t> index;
-  for (int64_t f = 0; f < frames; ++f)
-    for (int64_t t = 0; t < frameLength; ++t)
-      index.push_back(f * *step + t);
-  Type i64 = n.builder().getI64Type();
-  Value indices = o.constant(KnownTensor::fromInts({frames, frameLength}, i64, index));
-  // [batch, frames, frameLength, parts]
-  Value framed = o.op<ms::GatherOp>(o.in(0), indices, uint64_t(1));
-  Value window;
-  if (haveWindow)
-    window = o.reshape(o.cast(o.in(2), xType.getElementType()), {1, 1, frameLength});
-  auto part = [&](int64_t which) {
-    Value p = o.reshape(o.slice(framed, {0, 0, 0, which}, {batch, frames, frameLength, 1},
-                                {1, 1, 1, 1}),
-                        {batch, frames, frameLength});
-    return window ? o.mul(p, window) : p;
-  };
-  Value re = part(0), im = parts == 2 ? part(1) : Value();
-  auto [outRe, outIm] = dftMatmul(o, re, im, frameLength, bins, /*inverse=*/false, 1.0);
-  return finish(n, o, interleaveComplex(o, outRe, outIm));
+  Value window = haveWindow ? o.in(2) : Value();
+  return finish(n, o, o.op<ms::StftOp>(o.in(0), window, *step, frameLength, onesided));
 }
 
 /// The generalized cosine windows: HannWindow, HammingWindow and BlackmanWindow of `size`

@@ -2135,3 +2135,179 @@ func.func @random_iteration_type(%i: tensor<1xi64>) {
   %0 = ms.random_normal iteration(%i : tensor<1xi64>) {shape = array<i64: 2>, element_type = f32, stream = 0} : tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @grid_sample_rank(%x: tensor<1x2x3xf32>, %g: tensor<1x5x1xf32>) {
+  // expected-error @+1 {{'ms.grid_sample' op expects a static input [N, C, D1, ...] with 2 or 3 spatial dims, got 'tensor<1x2x3xf32>'}}
+  %0 = ms.grid_sample %x, %g {mode = #ms<grid_sample_mode linear>, padding_mode = #ms<grid_padding_mode zeros>} : (tensor<1x2x3xf32>, tensor<1x5x1xf32>) -> tensor<1x2x5xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_grid(%x: tensor<1x2x3x4xf32>, %g: tensor<1x5x6x3xf32>) {
+  // expected-error @+1 {{'ms.grid_sample' op expects a static grid [1, ..., 2] of rank 4, got 'tensor<1x5x6x3xf32>'}}
+  %0 = ms.grid_sample %x, %g {mode = #ms<grid_sample_mode linear>, padding_mode = #ms<grid_padding_mode zeros>} : (tensor<1x2x3x4xf32>, tensor<1x5x6x3xf32>) -> tensor<1x2x5x6xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_cubic_3d(%x: tensor<1x2x3x4x5xf32>, %g: tensor<1x2x2x2x3xf32>) {
+  // expected-error @+1 {{'ms.grid_sample' op expects 2 spatial dims for cubic sampling, got 3}}
+  %0 = ms.grid_sample %x, %g {mode = #ms<grid_sample_mode cubic>, padding_mode = #ms<grid_padding_mode zeros>} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @roi_align_rois(%x: tensor<1x3x8x8xf32>, %rois: tensor<4x5xf32>, %idx: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.roi_align' op expects static rois [R, 4], got 'tensor<4x5xf32>'}}
+  %0 = ms.roi_align %x, %rois, %idx {output_height = 1, output_width = 1, sampling_ratio = 1, spatial_scale = 1.0} : (tensor<1x3x8x8xf32>, tensor<4x5xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @roi_align_indices(%x: tensor<1x3x8x8xf32>, %rois: tensor<4x4xf32>, %idx: tensor<3xi64>) {
+  // expected-error @+1 {{'ms.roi_align' op expects batch_indices [4], got 'tensor<3xi64>'}}
+  %0 = ms.roi_align %x, %rois, %idx {output_height = 1, output_width = 1, sampling_ratio = 1, spatial_scale = 1.0} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<3xi64>) -> tensor<4x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @roi_align_ratio(%x: tensor<1x3x8x8xf32>, %rois: tensor<4x4xf32>, %idx: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.roi_align' op expects output_height, output_width and sampling_ratio in [1, 65536], got 1, 1 and 0}}
+  %0 = ms.roi_align %x, %rois, %idx {output_height = 1, output_width = 1, sampling_ratio = 0, spatial_scale = 1.0} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @deform_conv_groups(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x18x3x3xf32>) {
+  // expected-error @+1 {{'ms.deform_conv' op expects groups (2) and offset_groups (1) to divide the 4 input channels and groups to divide the 2 filters of 4 channels each}}
+  %0 = ms.deform_conv %x, %w, %off {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x18x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @deform_conv_offset(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x18x5x5xf32>) {
+  // expected-error @+1 {{'ms.deform_conv' op expects offset [1, 18, 3, 3], got 'tensor<1x18x5x5xf32>'}}
+  %0 = ms.deform_conv %x, %w, %off {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x18x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @deform_conv_mask(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x18x3x3xf32>, %m: tensor<1x18x3x3xf32>) {
+  // expected-error @+1 {{'ms.deform_conv' op expects mask [1, 9, 3, 3], got 'tensor<1x18x3x3xf32>'}}
+  %0 = ms.deform_conv %x, %w, %off mask %m {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x18x3x3xf32>, tensor<1x18x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @deform_conv_pads(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x18x3x3xf32>) {
+  // expected-error @+1 {{'ms.deform_conv' op expects 'pads' to have 4 entries, got 2}}
+  %0 = ms.deform_conv %x, %w, %off {strides = array<i64: 1, 1>, pads = array<i64: 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x18x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @affine_grid_size(%t: tensor<2x2x3xf32>) {
+  // expected-error @+1 {{'ms.affine_grid' op expects a size [N, C, H, W] or [N, C, D, H, W], got 3 entries}}
+  %0 = ms.affine_grid %t {size = array<i64: 2, 1, 2>} : (tensor<2x2x3xf32>) -> tensor<2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @affine_grid_theta(%t: tensor<2x2x3xf32>) {
+  // expected-error @+1 {{'ms.affine_grid' op expects theta [2, 3, 4], got 'tensor<2x2x3xf32>'}}
+  %0 = ms.affine_grid %t {size = array<i64: 2, 1, 2, 3, 4>} : (tensor<2x2x3xf32>) -> tensor<2x2x3x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_blocks(%x: tensor<1x8x15xf32>) {
+  // expected-error @+1 {{'ms.col2im' op expects the input's last dim (15) to be the number of blocks that fit the padded image}}
+  %0 = ms.col2im %x {image_shape = array<i64: 3, 3>, block_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x15xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_taps(%x: tensor<1x6x16xf32>) {
+  // expected-error @+1 {{'ms.col2im' op expects prod(block_shape) (4) to divide the 6 input rows}}
+  %0 = ms.col2im %x {image_shape = array<i64: 3, 3>, block_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x6x16xf32>) -> tensor<1x1x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @col2im_pads(%x: tensor<1x8x16xf32>) {
+  // expected-error @+1 {{'ms.col2im' op expects 'pads' to have 4 entries, got 2}}
+  %0 = ms.col2im %x {image_shape = array<i64: 3, 3>, block_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1>} : (tensor<1x8x16xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @dft_axis(%x: tensor<1x6x3x2xf32>) {
+  // expected-error @+1 {{'ms.dft' op expects an axis in [0, 3) (a signal dim), got 3}}
+  %0 = ms.dft %x {axis = 3, length = 6} : (tensor<1x6x3x2xf32>) -> tensor<1x6x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_signal(%x: tensor<1x6x3xf32>) {
+  // expected-error @+1 {{'ms.dft' op expects a static signal [..., 1 or 2] of rank >= 2, got 'tensor<1x6x3xf32>'}}
+  %0 = ms.dft %x {axis = 1, length = 6} : (tensor<1x6x3xf32>) -> tensor<1x6x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_length(%x: tensor<1x6x2xf32>) {
+  // expected-error @+1 {{'ms.dft' op expects a length in [1, 2^24], got 0}}
+  %0 = ms.dft %x {axis = 1, length = 0} : (tensor<1x6x2xf32>) -> tensor<1x0x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_frame(%x: tensor<1x8x1xf32>) {
+  // expected-error @+1 {{'ms.stft' op expects frame_step >= 1 and a frame_length in [1, 8], got 2 and 9}}
+  %0 = ms.stft %x {frame_step = 2, frame_length = 9} : (tensor<1x8x1xf32>) -> tensor<1x1x9x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_window(%x: tensor<1x8x1xf32>, %w: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.stft' op expects a window [4], got 'tensor<3xf32>'}}
+  %0 = ms.stft %x, %w {frame_step = 2, frame_length = 4} : (tensor<1x8x1xf32>, tensor<3xf32>) -> tensor<1x3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @nll_loss_target(%lp: tensor<4x5xf32>, %t: tensor<5xi64>) {
+  // expected-error @+1 {{'ms.nll_loss' op expects a target [4] (the input's shape without its class dim), got 'tensor<5xi64>'}}
+  %0 = ms.nll_loss %lp, %t {reduction = #ms<loss_reduction sum>} : (tensor<4x5xf32>, tensor<5xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_loss_weight(%lp: tensor<4x5xf32>, %t: tensor<4xi32>, %w: tensor<4xf32>) {
+  // expected-error @+1 {{'ms.nll_loss' op expects a weight of 5 classes of 'f32', got 'tensor<4xf32>'}}
+  %0 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction sum>} : (tensor<4x5xf32>, tensor<4xi32>, tensor<4xf32>) -> tensor<f32>
+  return
+}

@@ -772,3 +772,75 @@ func.func @image_decode(%bytes: tensor<1058xui8>) -> (tensor<32x24x3xui8>, tenso
   %1 = ms.image_decode %bytes {height = 32, width = 24, pixel_format = #ms<pixel_format grayscale>} : (tensor<1058xui8>) -> tensor<32x24x1xui8>
   return %0, %1 : tensor<32x24x3xui8>, tensor<32x24x1xui8>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @grid_sample
+func.func @grid_sample(%x: tensor<1x2x3x4xf32>, %g: tensor<1x5x6x2xf32>, %v: tensor<2x1x3x4x5xf16>, %h: tensor<2x2x2x2x3xf16>) -> (tensor<1x2x5x6xf32>, tensor<2x1x2x2x2xf16>) {
+  // CHECK: ms.grid_sample %{{.+}}, %{{.+}} {align_corners, mode = #ms<grid_sample_mode cubic>, padding_mode = #ms<grid_padding_mode reflection>} : (tensor<1x2x3x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32>
+  %0 = ms.grid_sample %x, %g {mode = #ms<grid_sample_mode cubic>, padding_mode = #ms<grid_padding_mode reflection>, align_corners} : (tensor<1x2x3x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32>
+  // CHECK: ms.grid_sample %{{.+}}, %{{.+}} {mode = #ms<grid_sample_mode nearest>, padding_mode = #ms<grid_padding_mode zeros>} : (tensor<2x1x3x4x5xf16>, tensor<2x2x2x2x3xf16>) -> tensor<2x1x2x2x2xf16>
+  %1 = ms.grid_sample %v, %h {mode = #ms<grid_sample_mode nearest>, padding_mode = #ms<grid_padding_mode zeros>} : (tensor<2x1x3x4x5xf16>, tensor<2x2x2x2x3xf16>) -> tensor<2x1x2x2x2xf16>
+  return %0, %1 : tensor<1x2x5x6xf32>, tensor<2x1x2x2x2xf16>
+}
+
+// CHECK-LABEL: func.func @roi_align
+func.func @roi_align(%x: tensor<2x3x8x8xf32>, %rois: tensor<4x4xf32>, %idx: tensor<4xi64>) -> (tensor<4x3x2x3xf32>, tensor<4x3x1x1xf32>) {
+  // CHECK: ms.roi_align %{{.+}}, %{{.+}}, %{{.+}} {half_pixel, output_height = 2 : i64, output_width = 3 : i64, sampling_ratio = 2 : i64, spatial_scale = 5.000000e-01 : f64} : (tensor<2x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x3xf32>
+  %0 = ms.roi_align %x, %rois, %idx {output_height = 2, output_width = 3, sampling_ratio = 2, spatial_scale = 0.5, half_pixel} : (tensor<2x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x2x3xf32>
+  // CHECK: ms.roi_align %{{.+}}, %{{.+}}, %{{.+}} {max, output_height = 1 : i64, output_width = 1 : i64, sampling_ratio = 1 : i64, spatial_scale = 1.000000e+00 : f64} : (tensor<2x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
+  %1 = ms.roi_align %x, %rois, %idx {output_height = 1, output_width = 1, sampling_ratio = 1, spatial_scale = 1.0, max} : (tensor<2x3x8x8xf32>, tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x3x1x1xf32>
+  return %0, %1 : tensor<4x3x2x3xf32>, tensor<4x3x1x1xf32>
+}
+
+// CHECK-LABEL: func.func @deform_conv
+func.func @deform_conv(%x: tensor<1x4x5x5xf32>, %w: tensor<2x2x3x3xf32>, %off: tensor<1x36x3x3xf32>, %b: tensor<2xf32>, %m: tensor<1x18x3x3xf32>, %off1: tensor<1x18x5x5xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x5x5xf32>) {
+  // CHECK: ms.deform_conv %{{.+}}, %{{.+}}, %{{.+}} bias %{{.+}} mask %{{.+}} {dilations = array<i64: 1, 1>, groups = 2 : i64, offset_groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<2x2x3x3xf32>, tensor<1x36x3x3xf32>, tensor<2xf32>, tensor<1x18x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %0 = ms.deform_conv %x, %w, %off bias %b mask %m {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2, offset_groups = 2} : (tensor<1x4x5x5xf32>, tensor<2x2x3x3xf32>, tensor<1x36x3x3xf32>, tensor<2xf32>, tensor<1x18x3x3xf32>) -> tensor<1x2x3x3xf32>
+  // CHECK: ms.deform_conv %{{.+}}, %{{.+}}, %{{.+}} {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<2x2x3x3xf32>, tensor<1x18x5x5xf32>) -> tensor<1x2x5x5xf32>
+  %1 = ms.deform_conv %x, %w, %off1 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2} : (tensor<1x4x5x5xf32>, tensor<2x2x3x3xf32>, tensor<1x18x5x5xf32>) -> tensor<1x2x5x5xf32>
+  return %0, %1 : tensor<1x2x3x3xf32>, tensor<1x2x5x5xf32>
+}
+
+// CHECK-LABEL: func.func @affine_grid
+func.func @affine_grid(%t2: tensor<2x2x3xf32>, %t3: tensor<1x3x4xf16>) -> (tensor<2x2x3x2xf32>, tensor<1x2x3x4x3xf16>) {
+  // CHECK: ms.affine_grid %{{.+}} {align_corners, size = array<i64: 2, 1, 2, 3>} : (tensor<2x2x3xf32>) -> tensor<2x2x3x2xf32>
+  %0 = ms.affine_grid %t2 {size = array<i64: 2, 1, 2, 3>, align_corners} : (tensor<2x2x3xf32>) -> tensor<2x2x3x2xf32>
+  // CHECK: ms.affine_grid %{{.+}} {size = array<i64: 1, 5, 2, 3, 4>} : (tensor<1x3x4xf16>) -> tensor<1x2x3x4x3xf16>
+  %1 = ms.affine_grid %t3 {size = array<i64: 1, 5, 2, 3, 4>} : (tensor<1x3x4xf16>) -> tensor<1x2x3x4x3xf16>
+  return %0, %1 : tensor<2x2x3x2xf32>, tensor<1x2x3x4x3xf16>
+}
+
+// CHECK-LABEL: func.func @col2im
+func.func @col2im(%x: tensor<1x8x16xf32>) -> tensor<1x2x3x3xf32> {
+  // CHECK: ms.col2im %{{.+}} {block_shape = array<i64: 2, 2>, dilations = array<i64: 1, 1>, image_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x8x16xf32>) -> tensor<1x2x3x3xf32>
+  %0 = ms.col2im %x {image_shape = array<i64: 3, 3>, block_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @dft
+func.func @dft(%x: tensor<1x6x3x1xf32>, %c: tensor<2x8x2xf64>) -> (tensor<1x5x3x2xf32>, tensor<2x8x2xf64>) {
+  // CHECK: ms.dft %{{.+}} {axis = 1 : i64, length = 8 : i64, onesided} : (tensor<1x6x3x1xf32>) -> tensor<1x5x3x2xf32>
+  %0 = ms.dft %x {axis = 1, length = 8, onesided} : (tensor<1x6x3x1xf32>) -> tensor<1x5x3x2xf32>
+  // CHECK: ms.dft %{{.+}} {axis = 1 : i64, inverse, length = 8 : i64} : (tensor<2x8x2xf64>) -> tensor<2x8x2xf64>
+  %1 = ms.dft %c {axis = 1, length = 8, inverse} : (tensor<2x8x2xf64>) -> tensor<2x8x2xf64>
+  return %0, %1 : tensor<1x5x3x2xf32>, tensor<2x8x2xf64>
+}
+
+// CHECK-LABEL: func.func @stft
+func.func @stft(%x: tensor<1x32x1xf32>, %w: tensor<8xf16>, %c: tensor<2x16x2xf32>) -> (tensor<1x7x5x2xf32>, tensor<2x3x6x2xf32>) {
+  // CHECK: ms.stft %{{.+}}, %{{.+}} {frame_length = 8 : i64, frame_step = 4 : i64, onesided} : (tensor<1x32x1xf32>, tensor<8xf16>) -> tensor<1x7x5x2xf32>
+  %0 = ms.stft %x, %w {frame_step = 4, frame_length = 8, onesided} : (tensor<1x32x1xf32>, tensor<8xf16>) -> tensor<1x7x5x2xf32>
+  // CHECK: ms.stft %{{.+}} {frame_length = 6 : i64, frame_step = 5 : i64} : (tensor<2x16x2xf32>) -> tensor<2x3x6x2xf32>
+  %1 = ms.stft %c {frame_step = 5, frame_length = 6} : (tensor<2x16x2xf32>) -> tensor<2x3x6x2xf32>
+  return %0, %1 : tensor<1x7x5x2xf32>, tensor<2x3x6x2xf32>
+}
+
+// CHECK-LABEL: func.func @nll_loss
+func.func @nll_loss(%lp: tensor<4x5x2xf32>, %t: tensor<4x2xi64>, %w: tensor<5xf32>) -> (tensor<f32>, tensor<4x2xf32>) {
+  // CHECK: ms.nll_loss %{{.+}}, %{{.+}} {ignore_index = -1 : i64, reduction = #ms<loss_reduction mean>} : (tensor<4x5x2xf32>, tensor<4x2xi64>) -> tensor<f32>
+  %0 = ms.nll_loss %lp, %t {reduction = #ms<loss_reduction mean>, ignore_index = -1} : (tensor<4x5x2xf32>, tensor<4x2xi64>) -> tensor<f32>
+  // CHECK: ms.nll_loss %{{.+}}, %{{.+}}, %{{.+}} {reduction = #ms<loss_reduction none>} : (tensor<4x5x2xf32>, tensor<4x2xi64>, tensor<5xf32>) -> tensor<4x2xf32>
+  %1 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction none>} : (tensor<4x5x2xf32>, tensor<4x2xi64>, tensor<5xf32>) -> tensor<4x2xf32>
+  return %0, %1 : tensor<f32>, tensor<4x2xf32>
+}

@@ -1,0 +1,104 @@
+//===- DecomposeBuilder.h - building ms primitives in decompositions -*- C++ -*-===//
+//
+// `OpChain`, the pattern-side twin of the importer's composite builder (lib/Import/Onnx/
+// OnnxCompositeBuilder.h): the decompositions moved out of the importer keep their shape, and
+// they emit the same primitives in the same order as the importer did (a reshape or expand to the
+// shape a value already has, a transpose by the identity and a cast to the same element type are
+// no ops, as there). Each op is folded as it is built, as the importer folded each op it built
+// (NodeImporter::foldCreated), so that ms-decompose's greedy driver starts from the IR the
+// importer emitted (see Decompose.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TRANSFORMS_DECOMPOSEBUILDER_H
+#define MS_TRANSFORMS_DECOMPOSEBUILDER_H
+
+#include "dialects/ms/IR/MsOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::ms {
+
+inline RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+class OpChain {
+public:
+  OpChain(PatternRewriter &rewriter, Location loc) : rewriter(rewriter), loc(loc) {}
+
+  template <typename OpTy, typename... Args>
+  Value op(Args &&...args) {
+    return rewriter.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
+  }
+
+  /// A constant holding `attr`.
+  Value constant(DenseElementsAttr attr) { return ConstantOp::create(rewriter, loc, attr); }
+  /// A rank-0 constant of `elementType` (float or integer), broadcast by the elementwise ops.
+  Value scalar(Type elementType, double value) {
+    auto type = RankedTensorType::get({}, elementType);
+    if (auto ft = dyn_cast<FloatType>(elementType))
+      return constant(DenseElementsAttr::get(type, Attribute(FloatAttr::get(ft, value))));
+    return constant(DenseElementsAttr::get(
+        type, Attribute(IntegerAttr::get(elementType, static_cast<int64_t>(value)))));
+  }
+  /// A float constant of `shape` from `values` (converted to `elementType`).
+  Value floats(ArrayRef<int64_t> shape, Type elementType, ArrayRef<double> values) {
+    auto ft = llvm::cast<FloatType>(elementType);
+    SmallVector<APFloat> converted;
+    converted.reserve(values.size());
+    for (double v : values) {
+      APFloat f(v);
+      bool lost;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      converted.push_back(f);
+    }
+    return constant(DenseElementsAttr::get(RankedTensorType::get(shape, ft), converted));
+  }
+
+  Value add(Value a, Value b) { return op<AddOp>(a, b); }
+  Value sub(Value a, Value b) { return op<SubOp>(a, b); }
+  Value mul(Value a, Value b) { return op<MulOp>(a, b); }
+  Value div(Value a, Value b) { return op<DivOp>(a, b); }
+  Value compare(ComparePredicate predicate, Value a, Value b) {
+    return op<CompareOp>(predicate, a, b);
+  }
+  Value where(Value c, Value a, Value b) { return op<WhereOp>(c, a, b); }
+
+  template <typename ReduceOpTy>
+  Value reduce(Value x, ArrayRef<int64_t> axes, bool keepDims) {
+    return op<ReduceOpTy>(x, axes, keepDims);
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    if (tensorTypeOf(x).getShape() == shape)
+      return x;
+    return op<ReshapeOp>(x, shape);
+  }
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    bool identity = true;
+    for (auto [i, p] : llvm::enumerate(perm))
+      identity &= static_cast<int64_t>(i) == p;
+    return identity ? x : op<TransposeOp>(x, perm);
+  }
+  Value expand(Value x, ArrayRef<int64_t> shape) {
+    if (tensorTypeOf(x).getShape() == shape)
+      return x;
+    return op<ExpandOp>(x, shape);
+  }
+  Value slice(Value x, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
+    return op<SliceOp>(x, starts, sizes, steps);
+  }
+  Value cast(Value x, Type elementType) {
+    RankedTensorType type = tensorTypeOf(x);
+    if (type.getElementType() == elementType)
+      return x;
+    return CastOp::create(rewriter, loc, type.clone(elementType), x);
+  }
+
+private:
+  PatternRewriter &rewriter;
+  Location loc;
+};
+
+} // namespace mlir::ms
+
+#endif // MS_TRANSFORMS_DECOMPOSEBUILDER_H
