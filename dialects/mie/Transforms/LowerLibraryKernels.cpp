@@ -1,8 +1,8 @@
 //===- LowerLibraryKernels.cpp - the mie-lower-library-kernels pass -------===//
 //
 // Library kernels with a tiling run on the microkernels (the *UKernelLowering.cpp files, one per
-// family). The rest take the portable implementation here: linalg on the kernel's buffers, which the CPU code generator turns
-// into loops.
+// family). The rest take the portable implementation here: linalg on the kernel's buffers, which
+// the CPU code generator turns into loops.
 //
 //===----------------------------------------------------------------------===//
 

@@ -37,6 +37,10 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.nll_loss`: a gather_elements of each sample's class, the weights gathered, the ignored
       samples masked, then the reduction;
     - `ms.col2im`: one `ms.scatter_elements` (add) of the blocks into a zero padded image, a slice.
+    The sampling, signal and loss ops (grid_sample through col2im), which the importer used to
+    expand itself, are expanded first, in program order and without folding; the rest follows
+    with folding. The greedy driver hoists and merges constants in the order it meets them, which
+    is the weights' layout in the package, so it starts from the IR the importer emitted before.
   }];
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
