@@ -20,9 +20,10 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_peers import ROOT, compile_package, mie_latency  # noqa: E402
+
 TARGETS = ["x86-64", "x86-64-avx512", "x86-64-avx512-vnni", "x86-64-amx"]
 
 
@@ -30,7 +31,7 @@ def inputs_of(model_dir, model):
     import onnx
     names = [i.name for i in onnx.load(model, load_external_data=False).graph.input]
     files = sorted(glob.glob(os.path.join(model_dir, "input_*.npy")))
-    return [f"{name}={path}" for name, path in zip(names, files)]
+    return list(zip(names, files))
 
 
 def main():
@@ -43,11 +44,10 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--model", default="model_op17.onnx")
     args = ap.parse_args()
-    compiler = os.path.join(args.build, "bin", "mie-compile")
     runner = os.path.join(args.build, "bin", "mie-run")
-    env = dict(os.environ)
-    env.pop("MIE_COMPILE_TARGET", None)
-    env.pop("MIE_TARGET", None)
+    # What a user gets: no default target or target choice from this shell's environment.
+    os.environ.pop("MIE_COMPILE_TARGET", None)
+    os.environ.pop("MIE_TARGET", None)
     work = tempfile.mkdtemp(prefix="mie-default-")
     for model_dir in args.model_dirs:
         model = os.path.join(model_dir, args.model)
@@ -55,23 +55,20 @@ def main():
         packages = {}
         for target in ["default"] + TARGETS:
             out = os.path.join(work, f"{name}-{target}.mie")
-            flags = [] if target == "default" else [f"--target={target}"]
-            start = time.perf_counter()
-            subprocess.run([compiler, model, "-o", out, f"--precision={args.precision}", *flags],
-                           check=True, env=env)
-            packages[target] = (out, time.perf_counter() - start, os.path.getsize(out))
-        feeds = sum((["--input", f] for f in inputs_of(model_dir, model)), [])
+            seconds = compile_package(args.build, model, out, target,
+                                      [f"--precision={args.precision}"])
+            packages[target] = (out, seconds, os.path.getsize(out))
+        inputs = inputs_of(model_dir, model)
+        feeds = sum((["--input", f"{n}={p}"] for n, p in inputs), [])
         chosen = re.search(r"target '([^']+)'", subprocess.run(
-            [runner, packages["default"][0], *feeds], capture_output=True, text=True, env=env,
+            [runner, packages["default"][0], *feeds], capture_output=True, text=True,
             check=True).stdout).group(1)
         medians = {t: [] for t in packages}
         order = list(packages)
         for r in range(args.repeats):
             for target in order[r % len(order):] + order[:r % len(order)]:
-                out = subprocess.run([runner, packages[target][0], *feeds, "--threads",
-                                      str(args.threads), "--benchmark", str(args.runs)],
-                                     capture_output=True, text=True, env=env, check=True).stdout
-                medians[target].append(float(re.search(r"median ([0-9.]+) ms", out).group(1)))
+                medians[target].append(mie_latency(args.build, packages[target][0], inputs,
+                                                   args.threads, args.runs))
         best = min(TARGETS, key=lambda t: min(medians[t]))
         default, single = min(medians["default"]), min(medians[best])
         print(f"{name} ({args.precision}, {args.threads} thread(s)): default {default:.2f} ms "

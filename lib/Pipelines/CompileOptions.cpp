@@ -37,18 +37,6 @@ StringRef mie::stringifyPrecisionPolicy(PrecisionPolicy policy) {
   llvm_unreachable("unknown precision policy");
 }
 
-StringRef mie::stringifyReducedType(ReducedType type) {
-  switch (type) {
-  case ReducedType::Target:
-    return "";
-  case ReducedType::Bf16:
-    return "bf16";
-  case ReducedType::Fp16:
-    return "fp16";
-  }
-  llvm_unreachable("unknown reduced type");
-}
-
 StringRef mie::stringifyQuantizeMethod(QuantizeMethod method) {
   return method == QuantizeMethod::DynamicFp16 ? "dynamic_fp16" : "";
 }

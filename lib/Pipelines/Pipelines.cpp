@@ -92,7 +92,7 @@ void mlir::mie::buildMsPipeline(OpPassManager &pm, bool fusion, unsigned maxFuse
 static bool allCpuTargetsHave(ArrayRef<PackageTarget> targets, StringRef feature) {
   return llvm::all_of(targets, [&](const PackageTarget &t) {
     SmallVector<StringRef> features;
-    StringRef(t.host.features).split(features, ',');
+    StringRef(t.features).split(features, ',');
     return llvm::is_contained(features, feature);
   });
 }

@@ -38,7 +38,6 @@ enum class LayoutChoice { Auto, Nhwc, Nchw };
 
 std::optional<PrecisionPolicy> parsePrecisionPolicy(StringRef text);
 StringRef stringifyPrecisionPolicy(PrecisionPolicy policy);
-StringRef stringifyReducedType(ReducedType type);
 StringRef stringifyQuantizeMethod(QuantizeMethod method);
 std::optional<LayoutChoice> parseLayoutChoice(StringRef text);
 
