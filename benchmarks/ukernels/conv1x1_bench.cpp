@@ -109,9 +109,9 @@ void runLayer(const Tile &t, const Layer &l, const Choice &ch, const float *x, c
   }
 }
 
-/// The same layer as the transposed product the pass picks for small maps (`pixel_rows`): pixels
-/// are the broadcast rows (packed once per K block from x transposed), the filters' weights the
-/// column panels [ceil(F / nr)][C][nr], the tile stores transposed into NCHW. `colsOuter`: each
+/// The same layer as the transposed product the pass picks for small maps (`conv_pixel_rows`):
+/// pixels are the broadcast rows (packed once per K block from x transposed), the filters' weights
+/// the column panels [ceil(F / nr)][C][nr], the tile stores transposed into NCHW. `colsOuter`: each
 /// column panel runs over every row tile (the generated loop order); else each row tile over
 /// every column panel.
 void runRowsLayer(const Tile &t, const Layer &l, int64_t kc, bool colsOuter, const float *x,

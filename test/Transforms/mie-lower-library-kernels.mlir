@@ -138,7 +138,7 @@ func.func @depthwise_multiplier(%x: memref<1x4x6x6xf32>, %w: memref<8x1x3x3xf32>
 // CHECK: func.call @mie_uk_f32_conv_direct_nchw_4x24_avx2(
 // CHECK-NOT: mie_uk_f32_pack_conv_nchw
 func.func @conv_direct(%x: memref<1x3x9x9xf32>, %w: memref<2x27x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<2x27x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 3, 3, 3>, epilogue = #mie.epilogue<bias, activation = relu>, direct, tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 27, mc = 8, nc = 48>}
+  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<2x27x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 3, 3, 3>, epilogue = #mie.epilogue<bias, activation = relu>, ukernel = #mie.ukernel<conv_direct, "avx2", mr = 4, nr = 24, kc = 27, mc = 8, nc = 48>}
   return
 }
 
@@ -153,7 +153,7 @@ func.func @conv_direct(%x: memref<1x3x9x9xf32>, %w: memref<2x27x4xf32>, %b: memr
 // CHECK: %[[FLAGS:.+]] = arith.ori %c14_i64, %c64_i64 : i64
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c3_i64, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[FLAGS]],
 func.func @gemm_ukernel_trans_c(%a: memref<8x3xf32>, %b: memref<2x8x16xf32>, %bias: memref<20xf32>, %c: memref<20x3xf32>) {
-  mie.gemm ins(%a, %b : memref<8x3xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<20x3xf32>) {trans_a, trans_c, b_packed, epilogue = #mie.epilogue<bias>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
+  mie.gemm ins(%a, %b : memref<8x3xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<20x3xf32>) {trans_a, trans_c, b_packed, epilogue = #mie.epilogue<bias>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
   return
 }
 
@@ -261,7 +261,7 @@ func.func @gemm_residual_gelu(%a: memref<8x16xf16>, %b: memref<16x32xf16>, %r: m
 // CHECK: func.func private @mie_uk_f32_pack_conv_nchw_avx2(!llvm.ptr, i64
 // CHECK: func.func private @mie_uk_f32_gemm_4x8_avx2(!llvm.ptr, i64, !llvm.ptr
 func.func @conv_ukernel(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
   return
 }
 
@@ -279,7 +279,7 @@ func.func @conv_ukernel(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %b: mem
 // CHECK-NOT: mie_uk_f32_pack
 // CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
 func.func @conv_shared(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 4, nc = 8, shared_panels = true>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 4, nc = 8, shared_panels = true>}
   return
 }
 
@@ -302,7 +302,7 @@ func.func @conv_shared(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memr
 func.func @channels_last_depthwise(%x: memref<1x7x7x8xf32>, %w: memref<9x8xf32>, %b: memref<8xf32>,
                                    %r: memref<1x7x7x8xf32>, %y: memref<1x7x7x8xf32>,
                                    %g: memref<4x4x3x3xf32>, %gx: memref<1x7x7x4xf32>, %gy: memref<1x7x7x4xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x7x7x8xf32>, memref<9x8xf32>) bias(%b : memref<8xf32>) residual(%r : memref<1x7x7x8xf32>) outs(%y : memref<1x7x7x8xf32>) {channels_last, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 8, 1, 3, 3>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"}
+  mie.conv2d ins(%x, %w : memref<1x7x7x8xf32>, memref<9x8xf32>) bias(%b : memref<8xf32>) residual(%r : memref<1x7x7x8xf32>) outs(%y : memref<1x7x7x8xf32>) {channels_last, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 8, 1, 3, 3>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "avx512">}
   mie.conv2d ins(%gx, %g : memref<1x7x7x4xf32>, memref<4x4x3x3xf32>) outs(%gy : memref<1x7x7x4xf32>) {channels_last, pads = array<i64: 1, 1, 1, 1>}
   return
 }
@@ -319,7 +319,7 @@ func.func @channels_last_depthwise(%x: memref<1x7x7x8xf32>, %w: memref<9x8xf32>,
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_dwconv_nchw_avx2(
 func.func @depthwise_ukernel(%x: memref<1x4x4x4xf32>, %w: memref<4x1x3x3xf32>, %y: memref<1x4x4x4xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x4x4x4xf32>, memref<4x1x3x3xf32>) outs(%y : memref<1x4x4x4xf32>) {groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_avx2"}
+  mie.conv2d ins(%x, %w : memref<1x4x4x4xf32>, memref<4x1x3x3xf32>) outs(%y : memref<1x4x4x4xf32>) {groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "avx2">}
   return
 }
 
@@ -373,7 +373,7 @@ func.func @max_pool_loops(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf3
 // CHECK: func.call @mie_uk_f32_maxpool_nchw_avx512(
 // CHECK-NOT: mie.max_pool2d
 func.func @max_pool_ukernel(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf32>) {
-  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+  mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = #mie.ukernel<max_pool, "avx512">}
   return
 }
 
@@ -387,7 +387,7 @@ func.func @max_pool_ukernel(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56x
 // CHECK: func.call @mie_uk_f32_pack_lhs_avx2(
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}%c14_i64
 func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memref<20xf32>, %c: memref<3x20xf32>) {
-  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<3x20xf32>) {b_packed, epilogue = #mie.epilogue<bias>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<20xf32>) outs(%c : memref<3x20xf32>) {b_packed, epilogue = #mie.epilogue<bias>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = true>}
   return
 }
 
@@ -414,7 +414,7 @@ func.func @gemm_ukernel(%a: memref<3x8xf32>, %b: memref<2x8x16xf32>, %bias: memr
 // CHECK: scf.parallel
 // CHECK: func.call @mie_uk_f32_winograd_output_2x2_3x3_avx2({{.*}}%c262_i64
 func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_2x2, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
@@ -432,7 +432,7 @@ func.func @conv_winograd(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %b: 
 // CHECK: func.call @mie_uk_f32_gemm_4x8_avx2(
 // CHECK: func.call @mie_uk_f32_winograd_output_4x4_3x3_avx2({{.*}}%c262_i64
 func.func @conv_winograd4(%x: memref<1x2x10x10xf32>, %w: memref<36x2x2x4xf32>, %b: memref<8xf32>, %y: memref<1x8x10x10xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x10x10xf32>, memref<36x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x10x10xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 4}
+  mie.conv2d ins(%x, %w : memref<1x2x10x10xf32>, memref<36x2x2x4xf32>) bias(%b : memref<8xf32>) outs(%y : memref<1x8x10x10xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, activation = relu>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_4x4, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
@@ -455,7 +455,7 @@ func.func @conv_winograd4(%x: memref<1x2x10x10xf32>, %w: memref<36x2x2x4xf32>, %
 // CHECK: func.func private @mie_uk_f32_attention_avx2
 func.func @attention_ukernel(%q: memref<2x12x128x64xf32>, %k: memref<2x12x128x64xf32>, %v: memref<2x12x128x64xf32>,
                              %m: memref<2x1x1x128xf32>, %o: memref<2x12x128x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<2x12x128x64xf32>, memref<2x12x128x64xf32>, memref<2x12x128x64xf32>) mask(%m : memref<2x1x1x128xf32>) outs(%o : memref<2x12x128x64xf32>) {scale = 0.125 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<2x12x128x64xf32>, memref<2x12x128x64xf32>, memref<2x12x128x64xf32>) mask(%m : memref<2x1x1x128xf32>) outs(%o : memref<2x12x128x64xf32>) {scale = 0.125 : f64, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
 
@@ -486,7 +486,7 @@ func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: 
 // CHECK: %[[LD:.+]] = arith.constant 768 : i64
 // CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[LD]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %c128_i64, %c64_i64, %c64_i64
 func.func @attention_token_major(%q: memref<1x128x12x64xf32>, %k: memref<1x128x12x64xf32>, %v: memref<1x128x12x64xf32>, %o: memref<1x128x12x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<1x128x12x64xf32>, memref<1x128x12x64xf32>, memref<1x128x12x64xf32>) outs(%o : memref<1x128x12x64xf32>) {query_rows = 64 : i64, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<1x128x12x64xf32>, memref<1x128x12x64xf32>, memref<1x128x12x64xf32>) outs(%o : memref<1x128x12x64xf32>) {query_rows = 64 : i64, scale = 0.125 : f64, token_major, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
 
@@ -519,7 +519,7 @@ func.func @attention_token_major_portable(%q: memref<5x2x8xf32>, %k: memref<6x2x
 // CHECK: %[[KVLD:.+]] = arith.constant 128 : i64
 // CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[QLD]], %{{.+}}, %{{.+}}, %[[KVLD]], %{{.+}}, %{{.+}}, %c128_i64{{[_0-9]*}},
 func.func @attention_grouped_query(%q: memref<1x96x8x64xf32>, %k: memref<1x96x2x64xf32>, %v: memref<1x96x2x64xf32>, %o: memref<1x96x8x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x96x2x64xf32>, memref<1x96x2x64xf32>) outs(%o : memref<1x96x8x64xf32>) {scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x96x2x64xf32>, memref<1x96x2x64xf32>) outs(%o : memref<1x96x8x64xf32>) {scale = 0.125 : f64, token_major, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
 
@@ -557,7 +557,7 @@ func.func @attention_grouped_query_portable(%q: memref<1x6x5x8xf32>, %k: memref<
 // CHECK: } else {
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
 func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r: memref<3x20x24xf32>, %c: memref<3x20x24xf32>) {
-  mie.gemm ins(%a, %b : memref<3x20x40xf32>, memref<3x24x40xf32>) residual(%r : memref<3x20x24xf32>) outs(%c : memref<3x20x24xf32>) {trans_b, epilogue = #mie.epilogue<residual>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 32, mc = 12, nc = 16>}
+  mie.gemm ins(%a, %b : memref<3x20x40xf32>, memref<3x24x40xf32>) residual(%r : memref<3x20x24xf32>) outs(%c : memref<3x20x24xf32>) {trans_b, epilogue = #mie.epilogue<residual>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 32, mc = 12, nc = 16>}
   return
 }
 
@@ -572,7 +572,7 @@ func.func @gemm_activations(%a: memref<3x20x40xf32>, %b: memref<3x24x40xf32>, %r
 // CHECK: %[[D64:.+]] = arith.index_cast %[[DIAG]] : index to i64
 // CHECK: func.call @mie_uk_f32_attention_avx2({{.+}}, %c2_i64, %[[D64]], %{{.+}}) :
 func.func @attention_causal(%q: memref<1x96x8x64xf32>, %k: memref<1x128x8x64xf32>, %v: memref<1x128x8x64xf32>, %o: memref<1x96x8x64xf32>) {
-  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x128x8x64xf32>, memref<1x128x8x64xf32>) outs(%o : memref<1x96x8x64xf32>) {causal, query_rows = 48 : i64, scale = 0.125 : f64, token_major, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<1x96x8x64xf32>, memref<1x128x8x64xf32>, memref<1x128x8x64xf32>) outs(%o : memref<1x96x8x64xf32>) {causal, query_rows = 48 : i64, scale = 0.125 : f64, token_major, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
 
@@ -604,7 +604,7 @@ func.func @attention_causal_portable(%q: memref<2x4x8xf32>, %k: memref<2x5x8xf32
 // CHECK-NOT: arith.select
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c16_i64{{[_0-9]*}}, {{.*}}, %c2_i64,
 func.func @conv_pointwise_in_place(%x: memref<1x8x8x8xf32>, %w: memref<2x8x6xf32>, %y: memref<1x12x8x8xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<2x8x6xf32>) outs(%y : memref<1x12x8x8xf32>) {filter_shape = array<i64: 12, 8, 1, 1>, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 48>}
+  mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<2x8x6xf32>) outs(%y : memref<1x12x8x8xf32>) {filter_shape = array<i64: 12, 8, 1, 1>, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 48>}
   return
 }
 
@@ -619,13 +619,13 @@ func.func @conv_pointwise_in_place(%x: memref<1x8x8x8xf32>, %w: memref<2x8x6xf32
 // CHECK: arith.divui %[[ITEM]], %c3 : index
 // CHECK: arith.remui %[[ITEM]], %c3{{[_0-9]*}} : index
 func.func @gemm_items_column_major(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>, %c: memref<18x32xf32>) {
-  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
   return
 }
 
 // -----
 
-// Tests a `pixel_rows` convolution (a 3x3 stride-2 one on two images, 5x5 = 25 output pixels,
+// Tests a `conv_pixel_rows` convolution (a 3x3 stride-2 one on two images, 5x5 = 25 output pixels,
 // 20 filters): first every (image, 6-pixel row panel) is packed over all of K = 27 by the
 // convolution packing with a panel width of mr = 6 into the shared buffer (2 x 5 panels x 27 x 6
 // floats); then items (image, column block of 16 filters, row block of 12 pixels) run the tiles on
@@ -645,7 +645,7 @@ func.func @gemm_items_column_major(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>,
 // CHECK: %[[FLAGS:.+]] = arith.ori %c286_i64, %c64_i64 : i64
 // CHECK: func.call @mie_uk_f32_gemm_6x16_avx2({{.*}}, %c16_i64, %{{.+}}, %[[C:.+]], %c25_i64, {{.*}}, %[[FLAGS]], {{.*}}, %[[C]], %c25_i64
 func.func @conv_pixel_rows(%x: memref<2x3x9x9xf32>, %w: memref<2x27x16xf32>, %b: memref<20xf32>, %r: memref<2x20x5x5xf32>, %y: memref<2x20x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<2x3x9x9xf32>, memref<2x27x16xf32>) bias(%b : memref<20xf32>) residual(%r : memref<2x20x5x5xf32>) outs(%y : memref<2x20x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, filter_shape = array<i64: 20, 3, 3, 3>, epilogue = #mie.epilogue<bias, residual, activation = relu>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 27, mc = 12, nc = 16, shared_panels = true>}
+  mie.conv2d ins(%x, %w : memref<2x3x9x9xf32>, memref<2x27x16xf32>) bias(%b : memref<20xf32>) residual(%r : memref<2x20x5x5xf32>) outs(%y : memref<2x20x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, filter_shape = array<i64: 20, 3, 3, 3>, epilogue = #mie.epilogue<bias, residual, activation = relu>, ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 6, nr = 16, kc = 27, mc = 12, nc = 16, shared_panels = true>}
   return
 }
 
@@ -671,19 +671,19 @@ func.func @conv_pixel_rows(%x: memref<2x3x9x9xf32>, %w: memref<2x27x16xf32>, %b:
 // CHECK: mie.kernel "conv2d_winograd"
 // CHECK-SAME: mie.in_place_input = 2 : i64
 func.func @residual_one_k_block(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
   return
 }
 func.func @residual_k_blocks(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 8, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 8, mc = 8, nc = 16>}
   return
 }
 func.func @gemm_residual(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>, %bias: memref<32xf32>, %r: memref<18x32xf32>, %c: memref<18x32xf32>) {
-  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<32xf32>) residual(%r : memref<18x32xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<bias, residual>, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) bias(%bias : memref<32xf32>) residual(%r : memref<18x32xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<bias, residual>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
   return
 }
 func.func @winograd_residual(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %r: memref<1x8x5x5xf32>, %y: memref<1x8x5x5xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) residual(%r : memref<1x8x5x5xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<residual>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_2x2, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
@@ -701,7 +701,7 @@ func.func @winograd_residual(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, 
 // CHECK: %[[KP:.+]] = arith.index_cast %c128 : index to i64
 // CHECK: func.call @mie_uk_bf16_gemm_32x32_amx_bf16c(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[KP]], {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
 func.func @gemm_amx(%a: memref<5x100xbf16>, %b: memref<1x128x32xbf16>, %bias: memref<20xbf16>, %r: memref<5x20xbf16>, %c: memref<5x20xbf16>) {
-  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x128x32xbf16>) bias(%bias : memref<20xbf16>) residual(%r : memref<5x20xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, epilogue = #mie.epilogue<bias, residual>, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>}
+  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x128x32xbf16>) bias(%bias : memref<20xbf16>) residual(%r : memref<5x20xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, epilogue = #mie.epilogue<bias, residual>, ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>}
   return
 }
 
@@ -722,7 +722,7 @@ func.func @gemm_amx(%a: memref<5x100xbf16>, %b: memref<1x128x32xbf16>, %bias: me
 // CHECK: %[[KP:.+]] = arith.constant 64 : i64
 // CHECK: func.call @mie_uk_bf16_gemm_32x32_amx_bf16c(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[KP]], {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
 func.func @conv_amx(%x: memref<1x4x6x6xbf16>, %w: memref<2x64x32xbf16>, %bias: memref<40xbf16>, %r: memref<1x40x6x6xbf16>, %y: memref<1x40x6x6xbf16>) {
-  mie.conv2d ins(%x, %w : memref<1x4x6x6xbf16>, memref<2x64x32xbf16>) bias(%bias : memref<40xbf16>) residual(%r : memref<1x40x6x6xbf16>) outs(%y : memref<1x40x6x6xbf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 40, 4, 3, 3>, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 64, mc = 64, nc = 64, shared_panels = true>}
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xbf16>, memref<2x64x32xbf16>) bias(%bias : memref<40xbf16>) residual(%r : memref<1x40x6x6xbf16>) outs(%y : memref<1x40x6x6xbf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias, residual>, filter_shape = array<i64: 40, 4, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "amx", mr = 32, nr = 32, kc = 64, mc = 64, nc = 64, shared_panels = true>}
   return
 }
 
@@ -735,7 +735,7 @@ func.func @conv_amx(%x: memref<1x4x6x6xbf16>, %w: memref<2x64x32xbf16>, %bias: m
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<249xf32>
 // CHECK: func.call @mie_uk_bf16_dwconv_nchw_avx512(
 func.func @dwconv_bf16(%x: memref<1x4x4x4xbf16>, %w: memref<4x1x3x3xbf16>, %y: memref<1x4x4x4xbf16>) {
-  mie.conv2d ins(%x, %w : memref<1x4x4x4xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x4x4xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_bf16_dwconv_nchw_avx512"}
+  mie.conv2d ins(%x, %w : memref<1x4x4x4xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x4x4xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "avx512">}
   return
 }
 
@@ -796,7 +796,7 @@ func.func @qconv_shared_pixels(%x: memref<1x64x7x7xi8>, %w: memref<16384xi8>, %b
 // CHECK: func.call @mie_uk_f16_gemm_8x12_neon(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %c12_i64{{[_0-9]*}}, {{.+}}) : (!llvm.ptr, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, f32, f32) -> ()
 // CHECK-NOT: mie_uk_f32
 func.func @gemm_f16_tiles(%a: memref<5x100xf16>, %b: memref<2x100x12xf16>, %bias: memref<20xf16>, %r: memref<5x20xf16>, %c: memref<5x20xf16>) {
-  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<2x100x12xf16>) bias(%bias : memref<20xf16>) residual(%r : memref<5x20xf16>) outs(%c : memref<5x20xf16>) {b_packed, accumulator = f32, epilogue = #mie.epilogue<bias, residual, activation = relu>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 100, mc = 8, nc = 24>}
+  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<2x100x12xf16>) bias(%bias : memref<20xf16>) residual(%r : memref<5x20xf16>) outs(%c : memref<5x20xf16>) {b_packed, accumulator = f32, epilogue = #mie.epilogue<bias, residual, activation = relu>, ukernel = #mie.ukernel<gemm, "neon_f16", mr = 8, nr = 12, kc = 100, mc = 8, nc = 24>}
   return
 }
 
@@ -813,6 +813,6 @@ func.func @gemm_f16_tiles(%a: memref<5x100xf16>, %b: memref<2x100x12xf16>, %bias
 // CHECK: func.call @mie_uk_f16_gemm_8x12_neon(
 // CHECK-NOT: mie_uk_f32
 func.func @conv_f16_tiles(%x: memref<1x4x6x6xf16>, %w: memref<1x36x8xf16>, %bias: memref<8xf16>, %y: memref<1x8x6x6xf16>) {
-  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) bias(%bias : memref<8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias>, filter_shape = array<i64: 8, 4, 3, 3>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 36, mc = 8, nc = 24>}
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) bias(%bias : memref<8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias>, filter_shape = array<i64: 8, 4, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 36, mc = 8, nc = 24>}
   return
 }

@@ -16,13 +16,13 @@
 memref.global "private" constant @w : memref<3x2x1x1xf32> = dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]], [[[5.0]], [[6.0]]]]>
 func.func @conv(%x: memref<1x2x4x4xf32>, %y: memref<1x3x4x4xf32>) {
   %w = memref.get_global @w : memref<3x2x1x1xf32>
-  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {tiling = #mie.tiling<"avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
+  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
   return
 }
 
 // -----
 
-// Tests that a `pixel_rows` convolution (filters in the vector lanes) gets its [3, 1, 1, 2] filter
+// Tests that a `conv_pixel_rows` convolution (filters in the vector lanes) gets its [3, 1, 1, 2] filter
 // as RHS panels of w^T with the tiling's nr = 2, not LHS panels of mr = 4: [ceil(3 / 2), K = 2, 2]
 // = panel 0 (w00 w10, w01 w11), panel 1 (w20 0, w21 0), filter_shape keeping the logical shape.
 
@@ -30,13 +30,13 @@ func.func @conv(%x: memref<1x2x4x4xf32>, %y: memref<1x3x4x4xf32>) {
 // CHECK: %[[P:.+]] = memref.get_global @wr_rhs2t : memref<2x2x2xf32>
 // CHECK: mie.conv2d ins(%{{.+}}, %[[P]] : memref<1x1x4x4xf32>, memref<2x2x2xf32>)
 // CHECK-SAME: filter_shape = array<i64: 3, 1, 1, 2>
-// CHECK-SAME: pixel_rows
+// CHECK-SAME: ukernel = #mie.ukernel<conv_pixel_rows
 // 1 3 2 4 5 0 6 0:
 // CHECK: wr_rhs2t: "0x040000000000803F0000404000000040000080400000A040000000000000C04000000000"
 memref.global "private" constant @wr : memref<3x1x1x2xf32> = dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]], [[[5.0, 6.0]]]]>
 func.func @conv_pixel_rows(%x: memref<1x1x4x4xf32>, %y: memref<1x3x4x3xf32>) {
   %w = memref.get_global @wr : memref<3x1x1x2xf32>
-  mie.conv2d ins(%x, %w : memref<1x1x4x4xf32>, memref<3x1x1x2xf32>) outs(%y : memref<1x3x4x3xf32>) {pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 2, kc = 2, mc = 4, nc = 2>}
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xf32>, memref<3x1x1x2xf32>) outs(%y : memref<1x3x4x3xf32>) {ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 4, nr = 2, kc = 2, mc = 4, nc = 2>}
   return
 }
 
@@ -58,8 +58,8 @@ func.func @conv_pixel_rows(%x: memref<1x1x4x4xf32>, %y: memref<1x3x4x3xf32>) {
 memref.global "private" constant @b : memref<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
 func.func @gemm(%a: memref<1x2xf32>, %c: memref<1x3xf32>, %d: memref<1x3xf32>) {
   %b = memref.get_global @b : memref<3x2xf32>
-  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%c : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
-  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%d : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%c : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, ukernel = #mie.ukernel<gemm, "avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  mie.gemm ins(%a, %b : memref<1x2xf32>, memref<3x2xf32>) outs(%d : memref<1x3xf32>) {trans_b, alpha = 2.0 : f64, ukernel = #mie.ukernel<gemm, "avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
   return
 }
 
@@ -82,7 +82,7 @@ memref.global "private" constant @f : memref<3x2x1x1xf32> = dense<[[[[1.0]], [[2
 func.func @pointwise(%x: memref<2x4xf32>, %y: memref<3x4xf32>) {
   %f = memref.get_global @f : memref<3x2x1x1xf32>
   %w = memref.collapse_shape %f [[0], [1, 2, 3]] : memref<3x2x1x1xf32> into memref<3x2xf32>
-  mie.gemm ins(%x, %w : memref<2x4xf32>, memref<3x2xf32>) outs(%y : memref<3x4xf32>) {trans_a, trans_b, trans_c, tiling = #mie.tiling<"avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
+  mie.gemm ins(%x, %w : memref<2x4xf32>, memref<3x2xf32>) outs(%y : memref<3x4xf32>) {trans_a, trans_b, trans_c, ukernel = #mie.ukernel<gemm, "avx2", mr = 1, nr = 2, kc = 2, mc = 1, nc = 2>}
   return
 }
 
@@ -96,7 +96,7 @@ func.func @pointwise(%x: memref<2x4xf32>, %y: memref<3x4xf32>) {
 // CHECK-NOT: filter_shape
 // CHECK: return
 func.func @runtime_weights(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xf32>, %y: memref<1x3x4x4xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {tiling = #mie.tiling<"avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
+  mie.conv2d ins(%x, %w : memref<1x2x4x4xf32>, memref<3x2x1x1xf32>) outs(%y : memref<1x3x4x4xf32>) {ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 2, nr = 8, kc = 2, mc = 2, nc = 8>}
   return
 }
 
@@ -106,11 +106,11 @@ func.func @runtime_weights(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xf32>, %y:
 // operands at run time.
 
 // CHECK-LABEL: func.func @runtime_gemm
-// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.+}} : memref<4x16xf32>) {tiling = #mie.tiling<"avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
+// CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.+}} : memref<4x16xf32>) {ukernel = #mie.ukernel<gemm, "avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
 // CHECK-NOT: b_packed
 // CHECK: return
 func.func @runtime_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
-  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {tiling = #mie.tiling<"avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {ukernel = #mie.ukernel<gemm, "avx2", mr = 4, nr = 16, kc = 8, mc = 4, nc = 16>}
   return
 }
 
@@ -125,9 +125,9 @@ func.func @runtime_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
 // CHECK-DAG: memref.global "private" constant @g_winograd4_1 : memref<36x1x1x1xf32>
 // CHECK-LABEL: func.func @winograd
 // CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x1x8x8xf32>, memref<16x1x1x1xf32>)
-// CHECK-SAME: winograd = 2
+// CHECK-SAME: ukernel = #mie.ukernel<winograd_2x2
 // CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x1x8x8xf32>, memref<36x1x1x1xf32>)
-// CHECK-SAME: winograd = 4
+// CHECK-SAME: ukernel = #mie.ukernel<winograd_4x4
 // 1.0 1.5 0.5 1.0 1.5 2.25 as little-endian f32:
 // CHECK-DAG: g_winograd2_1: "0x040000000000803F0000C03F0000003F0000803F0000C03F00001040
 // 0.0625 -0.125 -0.041666668 as little-endian f32:
@@ -135,8 +135,8 @@ func.func @runtime_gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x
 memref.global "private" constant @g : memref<1x1x3x3xf32> = dense<1.0>
 func.func @winograd(%x: memref<1x1x8x8xf32>, %y: memref<1x1x8x8xf32>, %z: memref<1x1x8x8xf32>) {
   %w = memref.get_global @g : memref<1x1x3x3xf32>
-  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, tiling = #mie.tiling<"avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>, winograd = 2}
-  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%z : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, tiling = #mie.tiling<"avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>, winograd = 4}
+  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<winograd_2x2, "avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>}
+  mie.conv2d ins(%x, %w : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%z : memref<1x1x8x8xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<winograd_4x4, "avx2", mr = 1, nr = 8, kc = 1, mc = 1, nc = 8>}
   return
 }
 
@@ -156,7 +156,7 @@ func.func @winograd(%x: memref<1x1x8x8xf32>, %y: memref<1x1x8x8xf32>, %z: memref
 memref.global "private" constant @b16 : memref<3x2xbf16> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
 func.func @gemm_amx(%a: memref<1x2xbf16>, %c: memref<1x3xbf16>) {
   %b = memref.get_global @b16 : memref<3x2xbf16>
-  mie.gemm ins(%a, %b : memref<1x2xbf16>, memref<3x2xbf16>) outs(%c : memref<1x3xbf16>) {trans_b, alpha = 2.0 : f64, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32>}
+  mie.gemm ins(%a, %b : memref<1x2xbf16>, memref<3x2xbf16>) outs(%c : memref<1x3xbf16>) {trans_b, alpha = 2.0 : f64, ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32>}
   return
 }
 
@@ -174,7 +174,7 @@ func.func @gemm_amx(%a: memref<1x2xbf16>, %c: memref<1x3xbf16>) {
 memref.global "private" constant @wc : memref<2x1x1x2xbf16> = dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]>
 func.func @conv_amx(%x: memref<1x1x4x4xbf16>, %y: memref<1x2x4x3xbf16>) {
   %w = memref.get_global @wc : memref<2x1x1x2xbf16>
-  mie.conv2d ins(%x, %w : memref<1x1x4x4xbf16>, memref<2x1x1x2xbf16>) outs(%y : memref<1x2x4x3xbf16>) {accumulator = f32, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32, shared_panels = true>}
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xbf16>, memref<2x1x1x2xbf16>) outs(%y : memref<1x2x4x3xbf16>) {accumulator = f32, ukernel = #mie.ukernel<conv_gemm, "amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32, shared_panels = true>}
   return
 }
 
@@ -230,7 +230,7 @@ module {
 memref.global "private" constant @dw : memref<2x1x2x2xf32> = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]>
 func.func @channels_last_depthwise(%x: memref<1x3x3x2xf32>, %y: memref<1x2x2x2xf32>) {
   %w = memref.get_global @dw : memref<2x1x2x2xf32>
-  mie.conv2d ins(%x, %w : memref<1x3x3x2xf32>, memref<2x1x2x2xf32>) outs(%y : memref<1x2x2x2xf32>) {channels_last, groups = 2 : i64, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"}
+  mie.conv2d ins(%x, %w : memref<1x3x3x2xf32>, memref<2x1x2x2xf32>) outs(%y : memref<1x2x2x2xf32>) {channels_last, groups = 2 : i64, ukernel = #mie.ukernel<depthwise, "avx512">}
   return
 }
 }
@@ -256,8 +256,8 @@ memref.global "private" constant @wh : memref<2x1x1x2xf16> = dense<[[[[1.0, 2.0]
 memref.global "private" constant @bh : memref<3x2xf16> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
 func.func @f16_tiles(%x: memref<1x1x4x4xf16>, %y: memref<1x2x4x3xf16>, %a: memref<1x2xf16>, %c: memref<1x3xf16>) {
   %w = memref.get_global @wh : memref<2x1x1x2xf16>
-  mie.conv2d ins(%x, %w : memref<1x1x4x4xf16>, memref<2x1x1x2xf16>) outs(%y : memref<1x2x4x3xf16>) {accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
+  mie.conv2d ins(%x, %w : memref<1x1x4x4xf16>, memref<2x1x1x2xf16>) outs(%y : memref<1x2x4x3xf16>) {accumulator = f32, ukernel = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
   %b = memref.get_global @bh : memref<3x2xf16>
-  mie.gemm ins(%a, %b : memref<1x2xf16>, memref<3x2xf16>) outs(%c : memref<1x3xf16>) {trans_b, accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
+  mie.gemm ins(%a, %b : memref<1x2xf16>, memref<3x2xf16>) outs(%c : memref<1x3xf16>) {trans_b, accumulator = f32, ukernel = #mie.ukernel<gemm, "neon_f16", mr = 8, nr = 4, kc = 2, mc = 8, nc = 4>}
   return
 }

@@ -10,11 +10,11 @@
 
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: mie.conv2d
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>, winograd = 4 : i64}
+// CHECK-SAME: ukernel = #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>}
 // DIRECT-LABEL: func.func @conv3x3
-// DIRECT: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 144, mc = 64, nc = 120>}
+// DIRECT: ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 24, kc = 144, mc = 64, nc = 120>}
 // NEON-LABEL: func.func @conv3x3
-// NEON: tiling = #mie.tiling<"neon", mr = 8, nr = 12,
+// NEON: ukernel = #mie.ukernel<conv_gemm, "neon", mr = 8, nr = 12,
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
 memref.global "private" constant @w : memref<64x64x3x3xf32> = dense<1.0>
 func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
@@ -28,25 +28,25 @@ func.func @conv3x3(%x: memref<1x64x56x56xf32>, %y: memref<1x64x56x56xf32>) {
 
 // Tests that a late 7x7 layer keeps Winograd F(2x2, 3x3) (F(4x4, 3x3) would have four tiles);
 // without Winograd its 49 pixels (49 of 64 lanes of the NCHW form's tiles) become the rows of the
-// transposed implicit GEMM (`pixel_rows`: 49 rows of 7x48 tiles, the 512 filters in the lanes),
+// transposed implicit GEMM (`conv_pixel_rows`: 49 rows of 7x48 tiles, the 512 filters in the lanes),
 // its pixel panels packed once and shared (K = 4608 in five blocks of 928), and so does the 3x3
 // stride-2 layer to 14x14 (196 pixels) next to it. A GEMM with a constant B gets a tiling with
 // shared packed rows while one with a run-time B gets one whose work items pack both operands.
 
 // CHECK-LABEL: func.func @late
 // CHECK: mie.conv2d
-// CHECK-SAME: winograd = 2 : i64}
+// CHECK-SAME: ukernel = #mie.ukernel<winograd_2x2
 // CHECK: mie.conv2d
-// CHECK-SAME: pixel_rows, strides = array<i64: 2, 2>, tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 768, mc = 104, nc = 32, shared_panels = true>
+// CHECK-SAME: strides = array<i64: 2, 2>, ukernel = #mie.ukernel<conv_pixel_rows, "avx512", mr = 8, nr = 32, kc = 768, mc = 104, nc = 32, shared_panels = true>
 // DIRECT-LABEL: func.func @late
 // DIRECT: mie.conv2d
-// DIRECT-SAME: pixel_rows, tiling = #mie.tiling<"avx512", mr = 7, nr = 48, kc = 928, mc = 28, nc = 48, shared_panels = true>
+// DIRECT-SAME: ukernel = #mie.ukernel<conv_pixel_rows, "avx512", mr = 7, nr = 48, kc = 928, mc = 28, nc = 48, shared_panels = true>
 // DIRECT: mie.conv2d
-// DIRECT-SAME: pixel_rows, strides = array<i64: 2, 2>
+// DIRECT-SAME: strides = array<i64: 2, 2>, ukernel = #mie.ukernel<conv_pixel_rows
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 7, nr = 48, kc = 512, mc = 7, nc = 48, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512", mr = 7, nr = 48, kc = 512, mc = 7, nc = 48, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 512, mc = 8, nc = 16>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 16, kc = 512, mc = 8, nc = 16>
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
 memref.global "private" constant @w : memref<512x512x3x3xf32> = dense<1.0>
@@ -73,14 +73,14 @@ func.func @late(%x: memref<1x512x7x7xf32>, %y: memref<1x512x7x7xf32>, %a: memref
 // the 16 work items split the columns (768 / 24 = 32 panels -> 2 per item) before the rows.
 // CHECK-LABEL: func.func @linear
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 768, mc = 128, nc = 48, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 4, nr = 24, kc = 768, mc = 128, nc = 48, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 1024, mc = 128, nc = 48, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 4, nr = 24, kc = 1024, mc = 128, nc = 48, shared_panels = true>
 // A row block's K block stays within 512 KiB (plus an eighth): 4096 rows x K = 768 are 683 panels
 // of the 6x16 tile (which fills 4096 rows best), at most 32 per block, so 22 equal blocks of 32
 // panels (192 rows) and 22 items without splitting the columns.
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 768, mc = 192, nc = 768>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 768, mc = 192, nc = 768>
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 memref.global "private" constant @w1 : memref<768x768xf32> = dense<1.0>
 memref.global "private" constant @w2 : memref<3072x768xf32> = dense<1.0>
@@ -100,9 +100,9 @@ func.func @linear(%x: memref<128x768xf32>, %h: memref<128x3072xf32>, %y: memref<
 // Tests that f32 attention goes to the fused attention microkernel of the target's ISA.
 // CHECK-LABEL: func.func @attention
 // CHECK: mie.attention
-// CHECK-SAME: ukernel = "mie_uk_f32_attention_avx2"
+// CHECK-SAME: ukernel = #mie.ukernel<attention, "avx2">
 // NEON-LABEL: func.func @attention
-// NEON: ukernel = "mie_uk_f32_attention_neon"
+// NEON: ukernel = #mie.ukernel<attention, "neon">
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 func.func @attention(%q: memref<12x128x64xf32>, %k: memref<12x128x64xf32>, %v: memref<12x128x64xf32>,
                      %m: memref<1x128xf32>, %o: memref<12x128x64xf32>) {
@@ -118,7 +118,7 @@ func.func @attention(%q: memref<12x128x64xf32>, %k: memref<12x128x64xf32>, %v: m
 
 // CHECK-LABEL: func.func @depthwise
 // CHECK: mie.conv2d
-// CHECK-SAME: ukernel = "mie_uk_f32_dwconv_nchw_avx2"
+// CHECK-SAME: ukernel = #mie.ukernel<depthwise, "avx2">
 // CHECK: mie.conv2d
 // CHECK-NOT: ukernel
 // CHECK-NOT: tiling
@@ -139,12 +139,12 @@ func.func @depthwise(%x: memref<1x32x16x16xf32>, %w: memref<32x1x3x3xf32>, %y: m
 
 // CHECK-LABEL: func.func @max_pool
 // CHECK: mie.max_pool2d
-// CHECK-SAME: ukernel = "mie_uk_f32_maxpool_nchw_avx2"
+// CHECK-SAME: ukernel = #mie.ukernel<max_pool, "avx2">
 // CHECK: mie.max_pool2d
 // CHECK-NOT: ukernel
 // CHECK: return
 // NEON-LABEL: func.func @max_pool
-// NEON: ukernel = "mie_uk_f32_maxpool_nchw_neon"
+// NEON: ukernel = #mie.ukernel<max_pool, "neon">
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 func.func @max_pool(%x: memref<1x8x15x15xf32>, %y: memref<1x8x6x6xf32>, %hx: memref<1x8x15x15xf16>,
                     %hy: memref<1x8x6x6xf16>) {
@@ -185,14 +185,13 @@ func.func @no_target(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
 // CHECK-DAG: %[[Y2:.+]] = memref.collapse_shape %[[Y]] {{\[}}[0, 1], [2, 3]] : memref<1x2048x7x7xf32> into memref<2048x49xf32>
 // CHECK: mie.gemm ins(%[[X2]], %[[W2]] : memref<512x49xf32>, memref<2048x512xf32>) bias(%[[B]] : memref<2048xf32>) residual(%[[R2]] : memref<2048x49xf32>) outs(%[[Y2]] : memref<2048x49xf32>)
 // CHECK-SAME: epilogue = #mie.epilogue<bias, residual, activation = relu>
-// CHECK-SAME: tiling = #mie.tiling<"avx2"
-// CHECK-SAME: trans_a, trans_b, trans_c
+// CHECK-SAME: trans_a, trans_b, trans_c, ukernel = #mie.ukernel<gemm, "avx2"
 // CHECK-NOT: mie.conv2d ins(%[[X]]
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x64x56x56xf32>, memref<256x64x1x1xf32>)
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x512x14x14xf32>, memref<2048x512x1x1xf32>)
-// CHECK-SAME: pixel_rows, strides = array<i64: 2, 2>
+// CHECK-SAME: strides = array<i64: 2, 2>, ukernel = #mie.ukernel<conv_pixel_rows
 // CHECK: mie.conv2d ins(%{{.+}} : memref<2x512x7x7xf32>, memref<2048x512x1x1xf32>)
-// CHECK-SAME: pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 512, mc = 52, nc = 264, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 4, nr = 24, kc = 512, mc = 52, nc = 264, shared_panels = true>
 // CHECK-NOT: mie.gemm
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
@@ -223,7 +222,7 @@ func.func @pointwise(%x: memref<1x512x7x7xf32>, %y: memref<1x2048x7x7xf32>, %b: 
 
 // CHECK-LABEL: func.func @pointwise_short_k
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"avx2"
+// CHECK-SAME: ukernel = #mie.ukernel<conv_gemm, "avx2"
 // CHECK: mie.gemm ins(%{{.+}} : memref<1024x196xf32>, memref<256x1024xf32>)
 // CHECK-SAME: trans_a, trans_b, trans_c
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
@@ -248,10 +247,9 @@ func.func @pointwise_short_k(%x: memref<1x40x14x14xf32>, %y: memref<1x240x14x14x
 
 // CHECK-LABEL: func.func @pointwise_avx512
 // CHECK: mie.gemm ins(%{{.+}} : memref<96x49xf32>, memref<576x96xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 7, nr = 48
-// CHECK-SAME: trans_a, trans_b, trans_c
+// CHECK-SAME: trans_a, trans_b, trans_c, ukernel = #mie.ukernel<gemm, "avx512", mr = 7, nr = 48
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x40x14x14xf32>, memref<240x40x1x1xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<conv_gemm, "avx512"
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c,+avx512f">} {
 memref.global "private" constant @w96 : memref<576x96x1x1xf32> = dense<1.0>
 memref.global "private" constant @w40 : memref<240x40x1x1xf32> = dense<1.0>
@@ -274,10 +272,9 @@ func.func @pointwise_avx512(%x: memref<1x96x7x7xf32>, %y: memref<1x576x7x7xf32>,
 
 // CHECK-LABEL: func.func @stem
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x3x224x224xf32>, memref<32x3x3x3xf32>)
-// CHECK-SAME: direct
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 4, nr = 24, kc = 27, mc = 32, nc = 840>
+// CHECK-SAME: ukernel = #mie.ukernel<conv_direct, "avx2", mr = 4, nr = 24, kc = 27, mc = 32, nc = 840>
 // CHECK: mie.conv2d ins(%{{.+}} : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
-// CHECK-NOT: direct
+// CHECK-NOT: conv_direct
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
 memref.global "private" constant @w1 : memref<32x3x3x3xf32> = dense<1.0>
@@ -303,9 +300,9 @@ func.func @stem(%x: memref<1x3x224x224xf32>, %y: memref<1x32x112x112xf32>,
 // scaled.
 // CHECK-LABEL: func.func @activations
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 128>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 128>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 128, mc = 66, nc = 64>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 128, mc = 66, nc = 64>
 // CHECK: mie.gemm
 // CHECK-NOT: tiling
 // CHECK: return
@@ -327,7 +324,7 @@ func.func @activations(%q: memref<12x128x64xf32>, %kt: memref<12x64x128xf32>, %s
 // one-panel block would stream all the weights again for 6 rows.
 // CHECK-LABEL: func.func @balanced_rows
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 1024, mc = 132, nc = 64, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 1024, mc = 132, nc = 64, shared_panels = true>
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 memref.global "private" constant @w : memref<2048x512xf32> = dense<1.0>
 func.func @balanced_rows(%x: memref<256x2048xf32>, %y: memref<256x512xf32>) {
@@ -345,7 +342,7 @@ func.func @balanced_rows(%x: memref<256x2048xf32>, %y: memref<256x512xf32>) {
 // CHECK-LABEL: func.func @attention_items
 // CHECK: mie.attention
 // CHECK-SAME: query_rows = 128 : i64
-// CHECK-SAME: ukernel = "mie_uk_f32_attention_avx2"
+// CHECK-SAME: ukernel = #mie.ukernel<attention, "avx2">
 // CHECK: mie.attention
 // CHECK-SAME: query_rows = 24 : i64
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
@@ -367,10 +364,10 @@ func.func @attention_items(%q: memref<2x12x128x64xf32>, %o: memref<2x12x128x64xf
 // (8x32 tiles storing transposed in registers).
 // CHECK-LABEL: func.func @filters_in_l1
 // CHECK: mie.conv2d
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 24, nr = 16,
+// CHECK-SAME: ukernel = #mie.ukernel<conv_gemm, "avx512", mr = 24, nr = 16,
 // CHECK-LABEL: func.func @filters_from_l2
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512", mr = 8, nr = 32, kc = 96, mc = 200, nc = 32, shared_panels = true>, trans_a, trans_b, trans_c}
+// CHECK-SAME: trans_a, trans_b, trans_c, ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 32, kc = 96, mc = 200, nc = 32, shared_panels = true>}
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl">} {
 memref.global "private" constant @w_small : memref<24x64x1x1xf32> = dense<1.0>
 memref.global "private" constant @w_large : memref<576x96x1x1xf32> = dense<1.0>
@@ -396,11 +393,11 @@ func.func @filters_from_l2(%x: memref<1x96x14x14xf32>, %y: memref<1x576x14x14xf3
 // the generic kernel, and without AMX a bf16 product gets no tiling.
 // CHECK-LABEL: func.func @amx
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 32, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 32, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32, shared_panels = true>
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512"
 // CHECK: mie.gemm
 // CHECK-NOT: tiling
 // CHECK-SAME: accumulator = bf16
@@ -409,7 +406,7 @@ func.func @filters_from_l2(%x: memref<1x96x14x14xf32>, %y: memref<1x576x14x14xf3
 // CHECK: mie.kernel "widen"
 // CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<128x768xf32>, memref<768x768xf32>) outs(%[[W:.+]] : memref<128x768xf32>)
 // CHECK-NOT: accumulator
-// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512"
 // CHECK: mie.kernel "narrow" ins(%[[W]] : memref<128x768xf32>) outs(%arg1 : memref<128x768xbf16>)
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f,+avx512bf16,+amx-tile,+amx-bf16">} {
@@ -442,11 +439,11 @@ func.func @amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>, %s: memref<5x
 // one group keeps the generic lowering.
 // CHECK-LABEL: func.func @channels_last
 // CHECK: mie.gemm
-// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 96, mc = 32, nc = 576>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 96, mc = 32, nc = 576>
 // CHECK: mie.conv2d
-// CHECK-SAME: ukernel = "mie_uk_bf16_dwconv_nhwc_avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<depthwise, "avx512">
 // CHECK: mie.conv2d
-// CHECK-SAME: strides = array<i64: 3, 3>, ukernel = "mie_uk_f32_dwconv_nhwc_avx512"
+// CHECK-SAME: strides = array<i64: 3, 3>, ukernel = #mie.ukernel<depthwise, "avx512">
 // CHECK: mie.conv2d
 // CHECK-NOT: ukernel
 // CHECK-SAME: groups = 4 : i64
@@ -488,7 +485,7 @@ func.func @channels_last(%x: memref<196x96xbf16>, %y: memref<196x576xbf16>,
 // CHECK: mie.kernel "widen" ins(%arg0 : memref<128x768xbf16>) outs(%[[X:.+]] : memref<128x768xf32>)
 // CHECK: %[[W:.+]] = memref.get_global @w_f32 : memref<768x768xf32>
 // CHECK: mie.gemm ins(%[[X]], %[[W]] : memref<128x768xf32>, memref<768x768xf32>) outs(%[[Y:.+]] : memref<128x768xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512"
 // CHECK: mie.kernel "narrow" ins(%[[Y]] : memref<128x768xf32>) outs(%arg1 : memref<128x768xbf16>)
 // CHECK: return
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
@@ -511,9 +508,9 @@ func.func @bf16_without_amx(%x: memref<128x768xbf16>, %y: memref<128x768xbf16>) 
 
 // CHECK-LABEL: func.func @amx_conv
 // CHECK: mie.conv2d
-// CHECK-SAME: tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 576, mc = 64, nc = 128, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<conv_gemm, "amx", mr = 32, nr = 32, kc = 576, mc = 64, nc = 128, shared_panels = true>
 // CHECK: mie.conv2d
-// CHECK-SAME: ukernel = "mie_uk_bf16_dwconv_nchw_avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<depthwise, "avx512">
 // CHECK: mie.conv2d
 // CHECK-NOT: tiling
 // CHECK-SAME: groups = 2
@@ -547,17 +544,17 @@ func.func @amx_conv(%x: memref<1x64x56x56xbf16>, %y: memref<1x64x56x56xbf16>) {
 // CHECK-LABEL: func.func @f16_neon
 // CHECK-NOT: "widen"
 // CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>)
-// CHECK-SAME: tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 768, mc = 128, nc = 48, shared_panels = true>
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "neon_f16", mr = 8, nr = 12, kc = 768, mc = 128, nc = 48, shared_panels = true>
 // CHECK-NOT: "widen"
 // CHECK: mie.conv2d ins(%arg3, %{{.+}} : memref<1x64x56x56xf16>, memref<64x64x3x3xf16>) outs(%arg4 : memref<1x64x56x56xf16>)
-// CHECK-SAME: tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
+// CHECK-SAME: ukernel = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
 // CHECK: mie.kernel "widen" ins(%arg3 : memref<1x64x56x56xf16>)
 // CHECK: mie.conv2d ins(%{{.+}}, %{{.+}} : memref<1x64x56x56xf32>, memref<64x1x3x3xf32>)
-// CHECK-SAME: ukernel = "mie_uk_f32_dwconv_nchw_neon"
+// CHECK-SAME: ukernel = #mie.ukernel<depthwise, "neon">
 // CHECK: mie.kernel "narrow"
 // CHECK: mie.kernel "widen" ins(%arg0 : memref<128x768xf16>)
 // CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<128x768xf32>, memref<768x768xf32>)
-// CHECK-SAME: tiling = #mie.tiling<"neon",
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "neon",
 // CHECK: mie.kernel "narrow"
 // CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>) {accumulator = f16}
 // CHECK-NEXT: return

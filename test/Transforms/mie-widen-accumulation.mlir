@@ -32,14 +32,14 @@ func.func @grouped(%x: memref<1x4x6x6xbf16>, %bias: memref<4xbf16>, %y: memref<1
 // CHECK-NOT: mie.kernel
 // CHECK: mie.gemm {{.+}} {accumulator = bf16}
 // CHECK: mie.conv2d {{.+}} {accumulator = f32
-// CHECK-SAME: ukernel = "mie_uk_bf16_dwconv_nchw_avx512"
+// CHECK-SAME: ukernel = #mie.ukernel<depthwise, "avx512">
 // CHECK: mie.gemm {{.+}} : memref<2x3xf32>
 // CHECK-NOT: mie.kernel
 func.func @untouched(%a: memref<2x4xbf16>, %b: memref<4x3xbf16>, %c: memref<2x3xbf16>,
                      %x: memref<1x4x6x6xbf16>, %w: memref<4x1x3x3xbf16>, %y: memref<1x4x6x6xbf16>,
                      %af: memref<2x4xf32>, %bf: memref<4x3xf32>, %cf: memref<2x3xf32>) {
   mie.gemm ins(%a, %b : memref<2x4xbf16>, memref<4x3xbf16>) outs(%c : memref<2x3xbf16>) {accumulator = bf16}
-  mie.conv2d ins(%x, %w : memref<1x4x6x6xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x6x6xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_bf16_dwconv_nchw_avx512"}
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xbf16>, memref<4x1x3x3xbf16>) outs(%y : memref<1x4x6x6xbf16>) {accumulator = f32, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "avx512">}
   mie.gemm ins(%af, %bf : memref<2x4xf32>, memref<4x3xf32>) outs(%cf : memref<2x3xf32>)
   return
 }

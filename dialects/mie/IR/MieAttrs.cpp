@@ -229,3 +229,161 @@ std::string TilingAttr::getTileSymbol() const {
     return ukernelSymbol(UKernel::F16Gemm, "neon", getMr(), getNr());
   return ukernelSymbol(UKernel::F32Gemm, getIsa(), getMr(), getNr());
 }
+
+//===----------------------------------------------------------------------===//
+// UKernelAttr
+//===----------------------------------------------------------------------===//
+
+bool UKernelAttr::isTiledFamily(UKernelFamily family) {
+  switch (family) {
+  case UKernelFamily::gemm:
+  case UKernelFamily::conv_gemm:
+  case UKernelFamily::conv_direct:
+  case UKernelFamily::conv_pixel_rows:
+  case UKernelFamily::winograd_2x2:
+  case UKernelFamily::winograd_4x4:
+    return true;
+  case UKernelFamily::depthwise:
+  case UKernelFamily::max_pool:
+  case UKernelFamily::attention:
+    return false;
+  }
+  llvm_unreachable("unknown microkernel family");
+}
+
+int64_t UKernelAttr::getWinogradTile() const {
+  switch (getFamily()) {
+  case UKernelFamily::winograd_2x2:
+    return 2;
+  case UKernelFamily::winograd_4x4:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+/// The registry kernel whose presence for an ISA means the family runs there: the one kernel
+/// every lowering of the family calls (for the tiled ones, their register tiles).
+static UKernel familyKernel(UKernelFamily family, StringRef isa) {
+  switch (family) {
+  case UKernelFamily::gemm:
+  case UKernelFamily::conv_gemm:
+  case UKernelFamily::conv_pixel_rows:
+    return isa == "amx"        ? UKernel::BF16GemmAmx
+           : isa == "neon_f16" ? UKernel::F16Gemm
+                               : UKernel::F32Gemm;
+  case UKernelFamily::conv_direct:
+    return UKernel::F32ConvDirectNchw;
+  case UKernelFamily::winograd_2x2:
+    return UKernel::F32WinogradInput2x2;
+  case UKernelFamily::winograd_4x4:
+    return UKernel::F32WinogradInput4x4;
+  case UKernelFamily::depthwise:
+    return UKernel::F32DwconvNchw;
+  case UKernelFamily::max_pool:
+    return UKernel::F32MaxpoolNchw;
+  case UKernelFamily::attention:
+    return UKernel::F32Attention;
+  }
+  llvm_unreachable("unknown microkernel family");
+}
+
+/// Whether some unit of the registry defines `kernel` for the microkernel ISA `isa` (any of the
+/// ISA's register tiles for a kernel with one per tile).
+static bool hasKernelForIsa(UKernel kernel, StringRef isa) {
+  // The reduced-precision tilings name the f32 ISA whose units hold their kernels.
+  StringRef unitIsa = isa == "amx" ? "avx512" : isa == "neon_f16" ? "neon" : isa;
+  if (getUKernelInfo(kernel).form != UKernelForm::Tile)
+    return isRegisteredUKernel(ukernelSymbol(kernel, unitIsa));
+  return llvm::any_of(getF32GemmTiles(unitIsa), [&](const UKernelTile &t) {
+    return isRegisteredUKernel(ukernelSymbol(kernel, unitIsa, t.mr, t.nr));
+  });
+}
+
+std::string UKernelAttr::getTileSymbol() const {
+  TilingAttr t = getTiling();
+  if (!t)
+    return {};
+  if (getFamily() == UKernelFamily::conv_direct)
+    return ukernelSymbol(UKernel::F32ConvDirectNchw, getIsa(), t.getMr(), t.getNr());
+  return t.getTileSymbol();
+}
+
+LogicalResult UKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  UKernelFamily family, StringRef isa, TilingAttr tiling) {
+  StringRef name = stringifyUKernelFamily(family);
+  if (isTiledFamily(family) != static_cast<bool>(tiling))
+    return emitError() << "expects " << (tiling ? "no tiling" : "a tiling (mr, nr, kc, mc, nc)")
+                       << " for the " << name << " family";
+  if (tiling && tiling.getIsa() != isa)
+    return emitError() << "expects the tiling's ISA '" << tiling.getIsa() << "' to be '" << isa
+                       << "'";
+  // The reduced-precision tilings serve the row products and the implicit GEMM only (the other
+  // convolution kernels are f32).
+  if ((isa == "amx" || isa == "neon_f16") && family != UKernelFamily::gemm &&
+      family != UKernelFamily::conv_gemm)
+    return emitError() << "expects an f32 ISA for the " << name << " family, got '" << isa << "'";
+  // The register tile itself is checked where its symbol is emitted (mie-lower-library-kernels).
+  if (!hasKernelForIsa(familyKernel(family, isa), isa))
+    return emitError() << "expects an ISA with the " << name
+                       << " kernels of the registry (runtime/include/mie/mie_ukernels.def), got '"
+                       << isa << "'";
+  return success();
+}
+
+// `<family, "isa">`, or `<family, "isa", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192
+// [, shared_panels = true]>` for the tiled families: #mie.tiling's fields after the ISA.
+Attribute UKernelAttr::parse(AsmParser &parser, Type) {
+  SMLoc start = parser.getCurrentLocation();
+  StringRef familyName;
+  std::string isa;
+  if (parser.parseLess() || parser.parseKeyword(&familyName) || parser.parseComma() ||
+      parser.parseString(&isa))
+    return {};
+  std::optional<UKernelFamily> family = symbolizeUKernelFamily(familyName);
+  if (!family) {
+    parser.emitError(start) << "unknown microkernel family '" << familyName << "'";
+    return {};
+  }
+  TilingAttr tiling;
+  if (succeeded(parser.parseOptionalComma())) {
+    int64_t mr, nr, kc, mc, nc;
+    bool shared = false;
+    auto field = [&](StringRef key, int64_t &value) {
+      return failure(parser.parseKeyword(key) || parser.parseEqual() || parser.parseInteger(value));
+    };
+    if (failed(field("mr", mr)) || parser.parseComma() || failed(field("nr", nr)) ||
+        parser.parseComma() || failed(field("kc", kc)) || parser.parseComma() ||
+        failed(field("mc", mc)) || parser.parseComma() || failed(field("nc", nc)))
+      return {};
+    if (succeeded(parser.parseOptionalComma())) {
+      StringRef value;
+      if (parser.parseKeyword("shared_panels") || parser.parseEqual() ||
+          parser.parseKeyword(&value))
+        return {};
+      if (value != "true" && value != "false") {
+        parser.emitError(parser.getCurrentLocation(), "expects shared_panels = true or false");
+        return {};
+      }
+      shared = value == "true";
+    }
+    tiling =
+        parser.getChecked<TilingAttr>(start, parser.getContext(), isa, mr, nr, kc, mc, nc, shared);
+    if (!tiling)
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<UKernelAttr>(start, parser.getContext(), *family, isa, tiling);
+}
+
+void UKernelAttr::print(AsmPrinter &printer) const {
+  printer << '<' << stringifyUKernelFamily(getFamily()) << ", \"" << getIsa() << '"';
+  if (TilingAttr t = getTiling()) {
+    printer << ", mr = " << t.getMr() << ", nr = " << t.getNr() << ", kc = " << t.getKc()
+            << ", mc = " << t.getMc() << ", nc = " << t.getNc();
+    if (t.getSharedPanels())
+      printer << ", shared_panels = true";
+  }
+  printer << '>';
+}

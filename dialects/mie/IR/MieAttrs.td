@@ -87,8 +87,9 @@ def Mie_EpilogueAttr : Mie_Attr<"Epilogue", "epilogue"> {
 def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
   let summary = "How a library kernel runs on the microkernels: register tile and cache blocks.";
   let description = [{
-    Chosen per op by `mie-select-kernels` from the target's microkernel tiles and cache sizes. The
-    kernel computes its output as a GEMM (for an NCHW convolution: M = output channels, N = output
+    The tiling of a tiled `#mie.ukernel` family (printed inline there, after the ISA), chosen per
+    op by `mie-select-kernels` from the target's microkernel tiles and cache sizes. The kernel
+    computes its output as a GEMM (for an NCHW convolution: M = output channels, N = output
     pixels, K = input channels x kernel window) in `mr` x `nr` register tiles of the `isa`'s f32
     microkernel family, with K in blocks of `kc`, and splits the work over threads in blocks of `mc`
     rows by `nc` columns. `mc` is a multiple of `mr`, `nc` of `nr`.
@@ -126,6 +127,66 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The symbol of the register-tile microkernel, e.g. "mie_uk_f32_gemm_8x48_avx512".
+    std::string getTileSymbol() const;
+  }];
+}
+
+def Mie_UKernelAttr : Mie_Attr<"UKernel", "ukernel"> {
+  let summary = "The kernel choice of a library op: its microkernel family, ISA and tiling.";
+  let description = [{
+    Set by `mie-select-kernels` on the library ops it runs on microkernels (none: the portable
+    lowering); `mie-pack-weights` packs constant operands for it and `mie-lower-library-kernels`
+    looks up the lowering of its family. The families:
+    - `gemm` (`mie.gemm`): the row product on the register tiles of the tiling;
+    - `conv_gemm`: the NCHW implicit GEMM, filters the LHS panels, pixels packed at run time (with
+      the `"amx"` tiling: the bf16 product on the AMX tiles);
+    - `conv_direct`: a convolution with a short reduction (K = C * KH * KW <= 256, stride 1 or 2
+      along W) whose tiles read the input rows in place from a padded copy; its work items are
+      bands of output rows, `nc` pixels each (whole rows of whole nr-pixel tiles);
+    - `conv_pixel_rows`: the transposed implicit GEMM out^T[P, F] = im2col^T[P, K] w^T[K, F]
+      (pixels the broadcast rows, filters the vector lanes) for maps whose few pixels fill the
+      vector lanes poorly; the filter is packed as RHS panels and the tiles store transposed;
+    - `winograd_2x2`, `winograd_4x4`: a 3x3 stride-1 convolution by Winograd F(m x m, 3x3) as
+      (m + 2)^2 GEMMs (16 or 36) over the m x m output tiles;
+    - `depthwise`: the depthwise microkernel of the op's layout and element type (NCHW: strides of
+      1 or 2; NHWC: a filter packed into [KH * KW, C]);
+    - `max_pool`, `attention`: the f32 pooling and fused attention kernels.
+    The tiled families (gemm, conv_*, winograd_*) carry the register tile and cache blocks of
+    `#mie.tiling` after the ISA; the others only the ISA. The verifier checks the choice against
+    the microkernel registry (runtime/include/mie/mie_ukernels.def): the ISA has the family's
+    kernels; `mie-lower-library-kernels` checks that the register tile is one of them.
+
+    Example:
+    ```mlir
+    #mie.ukernel<conv_gemm, "avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
+    #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
+    #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 512, mc = 36, nc = 64>
+    #mie.ukernel<depthwise, "avx2">
+    ```
+  }];
+  let parameters = (ins EnumParameter<Mie_UKernelFamily>:$family,
+                        StringRefParameter<"microkernel ISA">:$isa,
+                        OptionalParameter<"::mlir::mie::TilingAttr", "tiles and blocks">:$tiling);
+  let builders = [
+    AttrBuilder<(ins "::mlir::mie::UKernelFamily":$family, "::mlir::mie::TilingAttr":$tiling), [{
+      return $_get($_ctxt, family, tiling.getIsa(), tiling);
+    }]>,
+    AttrBuilder<(ins "::mlir::mie::UKernelFamily":$family, "::llvm::StringRef":$isa), [{
+      return $_get($_ctxt, family, isa, ::mlir::mie::TilingAttr());
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether `family` runs on the register tiles and so needs a tiling.
+    static bool isTiledFamily(::mlir::mie::UKernelFamily family);
+    /// The m of F(m x m, 3x3) of a Winograd family; 0 for the others.
+    int64_t getWinogradTile() const;
+    /// Whether the product runs on the AMX tiles (the "amx" tiling).
+    bool isAmx() const { return getIsa() == "amx"; }
+    /// The symbol of the family's register-tile microkernel (e.g. "mie_uk_f32_gemm_8x48_avx512",
+    /// "mie_uk_f32_conv_direct_nchw_4x24_avx2"); empty for the untiled families.
     std::string getTileSymbol() const;
   }];
 }

@@ -89,6 +89,18 @@ def Mie_Activation : I32EnumAttr<"Activation", "activation applied by a kernel e
   let genSpecializedAttr = 0;
 }
 
+// The microkernel family a library op runs on (#mie.ukernel); the lowering of
+// mie-lower-library-kernels is looked up by it.
+def Mie_UKernelFamily : I32EnumAttr<"UKernelFamily", "microkernel family of a library op", [
+    I32EnumAttrCase<"gemm", 0>, I32EnumAttrCase<"conv_gemm", 1>,
+    I32EnumAttrCase<"conv_direct", 2>, I32EnumAttrCase<"conv_pixel_rows", 3>,
+    I32EnumAttrCase<"winograd_2x2", 4>, I32EnumAttrCase<"winograd_4x4", 5>,
+    I32EnumAttrCase<"depthwise", 6>, I32EnumAttrCase<"max_pool", 7>,
+    I32EnumAttrCase<"attention", 8>]> {
+  let cppNamespace = "::mlir::mie";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Base op classes
 //===----------------------------------------------------------------------===//

@@ -248,19 +248,26 @@ static LogicalResult checkAccumulator(Operation *op, std::optional<Type> accumul
   return success();
 }
 
-/// A `ukernel` attribute names a kernel of the registry (runtime/include/mie/mie_ukernels.def): a
-/// misspelt name fails here, where it is made, instead of at the link after code generation.
-static LogicalResult verifyUKernelName(Operation *op, std::optional<StringRef> name) {
-  if (name && !isRegisteredUKernel(*name))
-    return op->emitOpError() << "names the microkernel '" << *name
-                             << "', which the registry (runtime/include/mie/mie_ukernels.def) "
-                                "does not list";
-  return success();
+/// Whether `family` computes a convolution (mie.conv2d's choices).
+static bool isConvFamily(UKernelFamily family) {
+  return family != UKernelFamily::gemm && family != UKernelFamily::max_pool &&
+         family != UKernelFamily::attention;
+}
+
+/// Checks that an op's `ukernel` is of one of the families the op runs.
+static LogicalResult checkFamily(Operation *op, std::optional<UKernelAttr> kernel,
+                                 function_ref<bool(UKernelFamily)> accepts, StringRef expected) {
+  if (!kernel || accepts(kernel->getFamily()))
+    return success();
+  return op->emitOpError() << "expects a ukernel of the " << expected << " family, got "
+                           << stringifyUKernelFamily(kernel->getFamily());
 }
 
 LogicalResult Conv2dOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyUKernelName(op, getUkernel())))
+  if (failed(checkFamily(op, getUkernel(), isConvFamily,
+                         "conv_gemm, conv_direct, conv_pixel_rows, winograd_2x2, winograd_4x4 or "
+                         "depthwise")))
     return failure();
   if (failed(checkOperandBuffers(op, {{"input", getInput()},
                                       {"filter", getFilter()},
@@ -283,55 +290,55 @@ LogicalResult Conv2dOp::verify() {
       failed(checkArray(op, "dilations", dilations, 2, 1)))
     return failure();
 
-  if (std::optional<uint64_t> tile = getWinograd(); tile && *tile != 2 && *tile != 4)
-    return emitOpError() << "expects winograd = 2 or 4 (the output tile of F(m x m, 3x3)), got "
-                         << *tile;
-
   // The input as [N, C, H, W] whatever its layout.
   SmallVector<int64_t> in(bufferType(getInput()).getShape());
   if (getChannelsLast())
     in = {in[0], in[3], in[1], in[2]};
   ArrayRef<int64_t> w = bufferType(getFilter()).getShape();
-  if (getChannelsLast() && (getTiling() || getWinograd() || getDirect() || getPixelRows()))
-    return emitOpError("expects no tiling, winograd, direct or pixel_rows with channels_last");
+  const bool depthwise = runsUKernel(UKernelFamily::depthwise);
+  TilingAttr tiling = getTiling();
+  const int64_t winograd = getUkernel() ? getUkernel()->getWinogradTile() : 0;
+  if (getChannelsLast() && getUkernel() && !depthwise)
+    return emitOpError() << "expects the depthwise ukernel or none with channels_last, got "
+                         << stringifyUKernelFamily(getUkernel()->getFamily());
   if (packedShape && getChannelsLast()) {
     // The NHWC depthwise microkernel's filter: [KH * KW, C], channels contiguous per tap.
     if (packedShape->size() != 4)
       return emitOpError() << "expects filter_shape [F, C / groups, KH, KW], got "
                            << packedShape->size() << " values";
     w = *packedShape;
-    if (!getUkernel())
-      return emitOpError("expects a ukernel with a packed channels_last filter");
+    if (!depthwise)
+      return emitOpError("expects the depthwise ukernel with a packed channels_last filter");
     if (failed(checkShape(op, "filter", getFilter(), {w[2] * w[3], w[0]},
                           "[KH * KW, C], the packed NHWC depthwise filter")))
       return failure();
   } else if (packedShape) {
-    // The filter holds LHS panels; its logical shape is `filter_shape`.
+    // The filter holds the family's panels; its logical shape is `filter_shape`.
     if (packedShape->size() != 4)
       return emitOpError() << "expects filter_shape [F, C / groups, KH, KW], got "
                            << packedShape->size() << " values";
     w = *packedShape;
-    if (!getTiling())
-      return emitOpError("expects a tiling with a packed filter (filter_shape is set)");
-    int64_t mr = getTiling()->getMr();
-    if (failed(checkWholeKForF16Tiles(op, *getTiling(), w[1] * w[2] * w[3])))
+    if (!tiling)
+      return emitOpError("expects a tiled ukernel with a packed filter (filter_shape is set)");
+    int64_t mr = tiling.getMr();
+    if (failed(checkWholeKForF16Tiles(op, tiling, w[1] * w[2] * w[3])))
       return failure();
-    if (std::optional<uint64_t> tile = getWinograd()) {
+    if (winograd) {
       if (w[2] != 3 || w[3] != 3 || strides[0] != 1 || strides[1] != 1 || dilations[0] != 1 ||
           dilations[1] != 1)
         return emitOpError("expects a 3x3 filter, strides 1 and dilations 1 with winograd");
-      const int64_t alpha = int64_t(*tile) + 2;
+      const int64_t alpha = winograd + 2;
       SmallVector<int64_t> panels = {alpha * alpha, (int64_t)llvm::divideCeil(w[0], mr), w[1], mr};
       if (failed(checkShape(op, "filter", getFilter(), panels,
                             "[(m + 2)^2, ceil(F / mr), C, mr], the Winograd-transformed panels")))
         return failure();
-    } else if (getPixelRows()) {
-      int64_t nr = getTiling()->getNr();
+    } else if (runsUKernel(UKernelFamily::conv_pixel_rows)) {
+      int64_t nr = tiling.getNr();
       SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], nr), w[1] * w[2] * w[3], nr};
       if (failed(checkShape(op, "filter", getFilter(), panels,
                             "[ceil(F / nr), C * KH * KW, nr], the packed column panels")))
         return failure();
-    } else if (getTiling()->getIsa() == "amx") {
+    } else if (tiling.getIsa() == "amx") {
       // The AMX tiles' A panels: K rounded up to the tile's 32 (zeros past K), 32 filters each.
       SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(w[0], mr),
                                      (int64_t)llvm::alignTo(w[1] * w[2] * w[3], mr), mr};
@@ -345,31 +352,30 @@ LogicalResult Conv2dOp::verify() {
                             "[ceil(F / mr), C / groups * KH * KW, mr], the packed panels")))
         return failure();
     }
-  } else if (getWinograd() && !getTiling()) {
-    return emitOpError("expects a tiling with winograd");
   }
   int64_t groups = getGroupsAttr().getInt();
-  if (getTiling() && groups != 1)
-    return emitOpError() << "expects groups = 1 with a tiling, got " << groups;
-  if (getDirect()) {
+  if (tiling && groups != 1)
+    return emitOpError() << "expects groups = 1 with a tiled ukernel, got " << groups;
+  if (runsUKernel(UKernelFamily::conv_direct)) {
     // MIE_UK_CONV_DIRECT_MAX_K of runtime/include/mie/mie_ukernel_abi.h: the kernel's offset table.
     constexpr int64_t kMaxK = 256;
-    if (!getTiling() || getWinograd())
-      return emitOpError("expects a tiling and no winograd with direct");
     if (w[1] * w[2] * w[3] > kMaxK || strides[1] > 2)
       return emitOpError() << "expects C * KH * KW <= " << kMaxK
-                           << " and a stride of 1 or 2 along W with direct, got K = "
+                           << " and a stride of 1 or 2 along W with conv_direct, got K = "
                            << w[1] * w[2] * w[3] << " and stride " << strides[1];
   }
-  if (getPixelRows() && (!getTiling() || getWinograd() || getDirect()))
-    return emitOpError("expects a tiling and neither winograd nor direct with pixel_rows");
-  if (getUkernel()) {
-    if (getTiling() || groups != in[1] || w[0] != in[1] || w[1] != 1)
-      return emitOpError() << "expects a depthwise convolution (groups = C = F) without a tiling "
-                              "for ukernel '"
-                           << *getUkernel() << "'";
+  if (depthwise) {
+    if (groups != in[1] || w[0] != in[1] || w[1] != 1)
+      return emitOpError("expects a depthwise convolution (groups = C = F) for the depthwise "
+                         "ukernel");
     if (!getChannelsLast() && (strides[0] > 2 || strides[1] > 2))
-      return emitOpError() << "expects strides of 1 or 2 for ukernel '" << *getUkernel() << "'";
+      return emitOpError("expects strides of 1 or 2 for the NCHW depthwise ukernel");
+    Type et = bufferType(getOutput()).getElementType();
+    if (!et.isF32() && !et.isBF16())
+      return emitOpError() << "expects f32 or bf16 buffers for the depthwise ukernel, got " << et;
+    if (std::optional<Type> acc = getAccumulator(); acc && !acc->isF32())
+      return emitOpError() << "expects sums in f32 for the depthwise ukernel, got an accumulator "
+                           << *acc;
   }
   if (groups < 1)
     return emitOpError() << "expects groups >= 1, got " << groups;
@@ -406,7 +412,9 @@ LogicalResult Conv2dOp::verify() {
 
 LogicalResult MaxPool2dOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyUKernelName(op, getUkernel())))
+  if (failed(checkFamily(
+          op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::max_pool; },
+          "max_pool")))
     return failure();
   if (failed(checkOperandBuffers(op, {{"input", getInput()}, {"output", getOutput()}})) ||
       failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
@@ -442,7 +450,7 @@ LogicalResult MaxPool2dOp::verify() {
                            << out[2 + i];
   }
   if (getUkernel() && !bufferType(getInput()).getElementType().isF32())
-    return emitOpError() << "expects f32 buffers for ukernel '" << *getUkernel() << "'";
+    return emitOpError("expects f32 buffers for the max_pool ukernel");
   return success();
 }
 
@@ -463,21 +471,25 @@ LogicalResult GemmOp::verify() {
   ArrayRef<int64_t> a = bufferType(getA()).getShape(), b = bufferType(getB()).getShape(),
                     c = bufferType(getOutput()).getShape();
   int64_t rank = a.size();
+  if (failed(checkFamily(
+          op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::gemm; }, "gemm")))
+    return failure();
   if (getBPacked()) {
-    if (!getTiling())
-      return emitOpError("expects a tiling with a packed b");
+    TilingAttr tiling = getTiling();
+    if (!tiling)
+      return emitOpError("expects a gemm ukernel with a packed b");
     if (rank != 2 || c.size() != 2)
       return emitOpError() << "expects a and output of rank 2 with a packed b, got ranks "
                            << a.size() << " and " << c.size();
     if (getAlpha().convertToDouble() != 1.0)
       return emitOpError("expects alpha = 1 with a packed b (alpha is folded into the panels)");
-    int64_t nr = getTiling()->getNr();
+    int64_t nr = tiling.getNr();
     int64_t k = getTransA() ? a[0] : a[1], m = getTransA() ? a[1] : a[0];
-    if (failed(checkWholeKForF16Tiles(op, *getTiling(), k)))
+    if (failed(checkWholeKForF16Tiles(op, tiling, k)))
       return failure();
     int64_t n = getTransC() ? c[0] : c[1];
     // AMX panels hold K rounded up to the tile's 32 (zeros past K), in VNNI pairs.
-    const bool amx = getTiling()->getIsa() == "amx";
+    const bool amx = tiling.getIsa() == "amx";
     SmallVector<int64_t> panels = {(int64_t)llvm::divideCeil(n, nr),
                                    amx ? (int64_t)llvm::alignTo(k, nr) : k, nr};
     if (failed(checkShape(op, "b", getB(), panels,
@@ -592,7 +604,9 @@ int64_t AttentionOp::getHeadsPerKeyValueHead() {
 
 LogicalResult AttentionOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyUKernelName(op, getUkernel())))
+  if (failed(checkFamily(
+          op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::attention; },
+          "attention")))
     return failure();
   if (failed(checkOperandBuffers(op, {{"query", getQuery()},
                                       {"key", getKey()},

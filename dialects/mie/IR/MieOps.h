@@ -18,6 +18,13 @@
 #define GET_ATTRDEF_CLASSES
 #include "dialects/mie/IR/MieAttrs.h.inc"
 
+namespace mlir::mie {
+/// The tiling of an op's `ukernel` choice; null without one or for an untiled family.
+inline TilingAttr getTilingOf(std::optional<UKernelAttr> kernel) {
+  return kernel ? kernel->getTiling() : TilingAttr();
+}
+} // namespace mlir::mie
+
 #define GET_OP_CLASSES
 #include "dialects/mie/IR/MieOps.h.inc"
 

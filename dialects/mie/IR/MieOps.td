@@ -65,29 +65,21 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     All buffers are static and share one element type; `accumulator` names the type products are
     summed in (the element type when absent; f32 for f16/bf16 inputs).
 
-    `tiling` (set by `mie-select-kernels`) runs the convolution on the microkernels. When the filter
-    was packed at compile time (`mie-pack-weights`), `filter_shape` keeps its logical [F, C / groups,
-    KH, KW] shape and the filter buffer holds the LHS panels [ceil(F / mr), C / groups * KH * KW, mr]
-    (docs/kernels.md). `ukernel` names the microkernel of a depthwise convolution (groups = C = F,
-    strides of 1 or 2), e.g. `"mie_uk_f32_dwconv_nchw_avx2"`, which reads the filter as it is.
-    `winograd = m` computes a 3x3 stride-1 convolution by Winograd F(m x m, 3x3), m = 2 or 4, as
-    (m + 2)^2 GEMMs (16 or 36) over the m x m output tiles; its packed filter holds G g G^T as panels
-    [(m + 2)^2, ceil(F / mr), C, mr].
-    `direct` runs a tiled convolution with a short reduction (K = C * KH * KW <= 256, stride 1 or
-    2 along W) on the direct microkernel: the tiles read the input rows in place from a padded
-    copy instead of packed pixel panels (the filter is packed as for the implicit GEMM); its work
-    items are bands of output rows, `nc` pixels each (whole rows of whole nr-pixel tiles).
-    `pixel_rows` computes the transposed implicit GEMM out^T[P, F] = im2col^T[P, K] w^T[K, F]
-    (pixels the broadcast rows, filters the vector lanes) for maps whose few pixels fill the vector
-    lanes poorly: the pixels are packed into row panels at run time, the filter is packed as RHS
-    panels [ceil(F / nr), C * KH * KW, nr] (`nr` of the tiling), and the tiles store transposed
-    into the NCHW output.
+    `ukernel` (set by `mie-select-kernels`, `#mie.ukernel`) is the microkernel family that runs
+    the convolution: `conv_gemm` (the implicit GEMM), `conv_direct`, `conv_pixel_rows`,
+    `winograd_2x2` / `winograd_4x4` (3x3, stride 1, groups 1) or `depthwise` (groups = C = F); none
+    is the portable linalg lowering. When the filter was packed at compile time
+    (`mie-pack-weights`), `filter_shape` keeps its logical [F, C / groups, KH, KW] shape and the
+    filter buffer holds the family's panels (docs/kernels.md): conv_gemm and conv_direct the LHS
+    panels [ceil(F / mr), C * KH * KW, mr] (the AMX tiling: K rounded up to 32); conv_pixel_rows
+    the RHS panels [ceil(F / nr), C * KH * KW, nr], which its tiles store transposed into the NCHW
+    output; Winograd G g G^T as panels [(m + 2)^2, ceil(F / mr), C, mr]. An NCHW depthwise kernel
+    (strides of 1 or 2) reads the filter as it is.
     `channels_last` (from `ms.conv2d`'s, set by `ms-assign-layout`) makes `input` [N, H, W, C],
     `output` and `residual` [N, OH, OW, F] (NHWC); the filter keeps its logical shape. Such a
-    convolution has no tiling: a depthwise one runs the NHWC depthwise microkernel named by
-    `ukernel` (e.g. `"mie_uk_f32_dwconv_nhwc_avx512"`), whose filter `mie-pack-weights` packs into
-    [KH * KW, C] (channels contiguous per tap; `filter_shape` keeps [C, 1, KH, KW]); any other runs
-    the generic linalg lowering.
+    convolution runs either the NHWC `depthwise` microkernel, whose filter `mie-pack-weights` packs
+    into [KH * KW, C] (channels contiguous per tap; `filter_shape` keeps [C, 1, KH, KW]), or the
+    generic linalg lowering.
 
     Example:
     ```mlir
@@ -108,12 +100,8 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
                    DefaultValuedAttr<I64Attr, "1">:$groups,
                    DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
                    OptionalAttr<TypeAttr>:$accumulator,
-                   OptionalAttr<Mie_TilingAttr>:$tiling,
+                   OptionalAttr<Mie_UKernelAttr>:$ukernel,
                    OptionalAttr<DenseI64ArrayAttr>:$filter_shape,
-                   OptionalAttr<StrAttr>:$ukernel,
-                   OptionalAttr<I64Attr>:$winograd,
-                   UnitAttr:$direct,
-                   UnitAttr:$pixel_rows,
                    UnitAttr:$channels_last);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
@@ -122,6 +110,14 @@ def Mie_Conv2dOp : Mie_Op<"conv2d", [AttrSizedOperandSegments]> {
     `outs` `(` $output `:` type($output) `)` attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tiling of the op's microkernel family; null without one or for an untiled family.
+    ::mlir::mie::TilingAttr getTiling() { return ::mlir::mie::getTilingOf(getUkernel()); }
+    /// Whether the op runs on the microkernel family `family`.
+    bool runsUKernel(::mlir::mie::UKernelFamily family) {
+      return getUkernel() && getUkernel()->getFamily() == family;
+    }
+  }];
 }
 
 def Mie_MaxPool2dOp : Mie_Op<"max_pool2d"> {
@@ -133,9 +129,9 @@ def Mie_MaxPool2dOp : Mie_Op<"max_pool2d"> {
     dilation_h * (KH - 1) - 1) / stride_h + 1, rounded down or (ceil mode) up; likewise OW. Both
     buffers are static and share one float element type.
 
-    `ukernel` (set by `mie-select-kernels` for f32 on a CPU target with microkernels) names the
-    microkernel that computes it, e.g. `"mie_uk_f32_maxpool_nchw_avx512"`; without it the op
-    lowers to generated loops (`mie-lower-library-kernels`).
+    `ukernel` (set by `mie-select-kernels` for f32 on a CPU target with microkernels, e.g.
+    `#mie.ukernel<max_pool, "avx512">`) runs it on the pooling microkernel of that ISA; without it
+    the op lowers to generated loops (`mie-lower-library-kernels`).
 
     Example:
     ```mlir
@@ -149,7 +145,7 @@ def Mie_MaxPool2dOp : Mie_Op<"max_pool2d"> {
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
-                   OptionalAttr<StrAttr>:$ukernel);
+                   OptionalAttr<Mie_UKernelAttr>:$ukernel);
   let assemblyFormat = [{
     `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:` type($output) `)` attr-dict
   }];
@@ -218,7 +214,8 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
     still goes per product column, i.e. per output row. `mie-select-kernels` computes a 1x1
     convolution this way, pixels as rows: out[F, P] = (x^T[P, C] w^T[C, F])^T.
 
-    `tiling` (set by `mie-select-kernels`) runs the product on the microkernels. With `b_packed`
+    `ukernel` (`#mie.ukernel<gemm, ...>`, set by `mie-select-kernels`) runs the product on the
+    register tiles of its tiling. With `b_packed`
     (set by `mie-pack-weights`, 2-D only) `b` holds op(b) scaled by alpha as RHS panels
     [ceil(N / nr), K, nr] and alpha is 1 (docs/kernels.md). Without it (`b` an activation, 2-D or
     batched) each work item packs its blocks of both operands at run time; alpha is 1 then. With the
@@ -240,7 +237,7 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
                    DefaultValuedAttr<F64Attr, "1.0">:$alpha,
                    DefaultValuedAttr<Mie_EpilogueAttr, "{}">:$epilogue,
                    OptionalAttr<TypeAttr>:$accumulator,
-                   OptionalAttr<Mie_TilingAttr>:$tiling,
+                   OptionalAttr<Mie_UKernelAttr>:$ukernel,
                    UnitAttr:$b_packed,
                    UnitAttr:$trans_c);
   let assemblyFormat = [{
@@ -250,6 +247,14 @@ def Mie_GemmOp : Mie_Op<"gemm", [AttrSizedOperandSegments]> {
     `outs` `(` $output `:` type($output) `)` attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tiling of the op's microkernel family; null without one or for an untiled family.
+    ::mlir::mie::TilingAttr getTiling() { return ::mlir::mie::getTilingOf(getUkernel()); }
+    /// Whether the op runs on the microkernel family `family`.
+    bool runsUKernel(::mlir::mie::UKernelFamily family) {
+      return getUkernel() && getUkernel()->getFamily() == family;
+    }
+  }];
 }
 
 def Mie_AttentionOp : Mie_Op<"attention"> {
@@ -261,7 +266,8 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     the rows of `value` [..., T, Dv], written to `output` [..., S, Dv]. All buffers are static and
     share one element type.
 
-    `ukernel` (set by `mie-select-kernels`) runs it on the fused attention microkernel of that ISA
+    `ukernel` (`#mie.ukernel<attention, isa>`, set by `mie-select-kernels`) runs it on the fused
+    attention microkernel of that ISA
     (key tiles with an online softmax, the scores of a few query rows at a time in L1); without it
     the portable lowering keeps one row of scores on the stack. `query_rows` (set with it) is the
     number of query rows of one work item of the microkernel lowering (all of a head's rows when
@@ -291,7 +297,7 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
                    Arg<Mie_FloatBuffer, "", [MemWrite]>:$output,
                    F64Attr:$scale,
                    UnitAttr:$token_major,
-                   OptionalAttr<StrAttr>:$ukernel,
+                   OptionalAttr<Mie_UKernelAttr>:$ukernel,
                    UnitAttr:$causal,
                    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$query_rows);
   let assemblyFormat = [{

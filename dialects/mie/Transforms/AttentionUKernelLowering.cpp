@@ -42,7 +42,7 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
   if (op.getMask())
     ins.push_back(op.getMask());
-  const std::string name = op.getUkernel()->str();
+  const std::string name = ukernelSymbol(UKernel::F32Attention, op.getUkernel()->getIsa());
   const float scale = static_cast<float>(op.getScale().convertToDouble());
 
   OpBuilder b(op);

@@ -13,7 +13,7 @@ using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
 
 KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
@@ -170,7 +170,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
 }
 
 KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();

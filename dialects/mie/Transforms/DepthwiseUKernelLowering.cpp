@@ -26,7 +26,8 @@ KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) 
                                         dilations[1], oh, ow);
   int64_t perItem = channelsPerItem(ch, oh * ow);
   int64_t chunks = llvm::divideCeil(ch, perItem);
-  std::string symbol = op.getUkernel()->str();
+  std::string symbol = ukernelSymbol(bf16 ? UKernel::BF16DwconvNchw : UKernel::F32DwconvNchw,
+                                     op.getUkernel()->getIsa());
   return emitPlaneKernel(op, symbols, "dwconv", planeFloats, n * chunks,
                          [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
                            Value img = ub.div(item, chunks),
@@ -54,7 +55,9 @@ KernelOp mlir::mie::lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTabl
   const int64_t n = in[0], h = in[1], wd = in[2], ch = in[3], oh = out[1], ow = out[2];
   const int64_t bandsWanted = std::clamp<int64_t>(llvm::divideCeil(minItems, n), 1, oh);
   const int64_t band = llvm::divideCeil(oh, bandsWanted), bands = llvm::divideCeil(oh, band);
-  std::string symbol = op.getUkernel()->str();
+  const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
+  std::string symbol = ukernelSymbol(bf16 ? UKernel::BF16DwconvNhwc : UKernel::F32DwconvNhwc,
+                                     op.getUkernel()->getIsa());
   return emitPlaneKernel(
       op, symbols, "dwconv_nhwc", /*planeFloats=*/0, n * bands,
       [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {

@@ -158,7 +158,7 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
 } // namespace
 
 KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   const bool ta = op.getTransA(), tc = op.getTransC();
@@ -210,7 +210,7 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
 }
 
 KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
@@ -242,7 +242,7 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
 }
 
 KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
@@ -345,7 +345,7 @@ KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
 }
 
 KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
   ArrayRef<int64_t> b = cast<MemRefType>(op.getB().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();

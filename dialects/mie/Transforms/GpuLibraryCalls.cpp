@@ -89,17 +89,16 @@ struct MieGpuLibraryCallsPass : impl::MieGpuLibraryCallsPassBase<MieGpuLibraryCa
   }
 
   bool servedByCublasLt(GemmOp gemm) {
-    return !gemm.getTiling() && !gemm.getBPacked() && !gemm.getTransC() &&
+    return !gemm.getUkernel() && !gemm.getBPacked() && !gemm.getTransC() &&
            hasLibraryBuffers(gemm, gemm.getAccumulator());
   }
 
   bool servedByCudnn(Conv2dOp conv) {
     ArrayRef<int64_t> pads = conv.getPads();
     auto filter = cast<MemRefType>(conv.getFilter().getType());
-    return !conv.getTiling() && !conv.getFilterShape() && !conv.getUkernel() &&
-           !conv.getWinograd() && !conv.getDirect() && !conv.getPixelRows() &&
-           filter.getRank() == 4 && pads.size() == 4 && pads[0] == pads[2] &&
-           pads[1] == pads[3] && hasLibraryBuffers(conv, conv.getAccumulator());
+    return !conv.getUkernel() && !conv.getFilterShape() && filter.getRank() == 4 &&
+           pads.size() == 4 && pads[0] == pads[2] && pads[1] == pads[3] &&
+           hasLibraryBuffers(conv, conv.getAccumulator());
   }
 
   void runOnOperation() override {

@@ -10,10 +10,12 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/FlopCount.h"
 #include "dialects/mie/Utils/KernelBuilders.h"
+#include "mie/Target/UKernelRegistry.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 
@@ -548,6 +550,98 @@ KernelOp lowerAttention(AttentionOp op) {
   return kernel;
 }
 
+/// The microkernel lowering of a family (#mie.ukernel) on the op that carries the choice.
+using UKernelLoweringFn = FailureOr<KernelOp> (*)(Operation *op, SymbolTable &symbols);
+
+template <typename OpT, KernelOp (*Lower)(OpT, SymbolTable &)>
+FailureOr<KernelOp> lowerOp(Operation *op, SymbolTable &symbols) {
+  return Lower(cast<OpT>(op), symbols);
+}
+
+/// The convolution families whose tiles read a filter packed at compile time.
+template <KernelOp (*Lower)(Conv2dOp, SymbolTable &)>
+FailureOr<KernelOp> lowerPackedConv(Operation *op, SymbolTable &symbols) {
+  auto conv = cast<Conv2dOp>(op);
+  if (!conv.getFilterShape())
+    return conv.emitOpError("needs a packed filter for its ")
+           << stringifyUKernelFamily(conv.getUkernel()->getFamily())
+           << " ukernel (mie-pack-weights)";
+  return Lower(conv, symbols);
+}
+
+/// The implicit GEMM: on the AMX tiles with the "amx" tiling, else on the f32 (or f16) tiles.
+FailureOr<KernelOp> lowerConvGemm(Operation *op, SymbolTable &symbols) {
+  return cast<Conv2dOp>(op).getUkernel()->isAmx()
+             ? lowerPackedConv<lowerAmxConvToUKernels>(op, symbols)
+             : lowerPackedConv<lowerConv2dToUKernels>(op, symbols);
+}
+
+/// The depthwise kernel of the op's layout: NCHW reads the filter as it is, NHWC a packed one.
+FailureOr<KernelOp> lowerDepthwise(Operation *op, SymbolTable &symbols) {
+  auto conv = cast<Conv2dOp>(op);
+  if (!conv.getChannelsLast())
+    return lowerDepthwiseToUKernels(conv, symbols);
+  if (!conv.getFilterShape())
+    return conv.emitOpError("needs a packed [KH * KW, C] filter for its channels_last depthwise "
+                            "ukernel (mie-pack-weights)");
+  return lowerChannelsLastDepthwiseToUKernels(conv, symbols, kChannelsLastMinItems);
+}
+
+/// The row products: constant b packed into panels at compile time, or both operands packed by
+/// the work items at run time.
+FailureOr<KernelOp> lowerGemmFamily(Operation *op, SymbolTable &symbols) {
+  auto gemm = cast<GemmOp>(op);
+  if (gemm.getBPacked())
+    return lowerGemmToUKernels(gemm, symbols);
+  // Packing scales constant panels by alpha; panels packed at run time are not scaled.
+  if (gemm.getAlpha().convertToDouble() != 1.0)
+    return gemm.emitOpError("has a gemm ukernel and an unpacked b but alpha != 1");
+  return lowerActivationGemmToUKernels(gemm, symbols);
+}
+
+/// Every family's lowering, looked up by the op's `ukernel` (the op verifiers admit only the
+/// families of their op).
+struct FamilyLowering {
+  UKernelFamily family;
+  UKernelLoweringFn lower;
+};
+constexpr FamilyLowering kFamilyLowerings[] = {
+    {UKernelFamily::gemm, lowerGemmFamily},
+    {UKernelFamily::conv_gemm, lowerConvGemm},
+    {UKernelFamily::conv_direct, lowerPackedConv<lowerDirectConvToUKernels>},
+    {UKernelFamily::conv_pixel_rows, lowerPackedConv<lowerPixelRowsConvToUKernels>},
+    {UKernelFamily::winograd_2x2, lowerPackedConv<lowerWinogradToUKernels>},
+    {UKernelFamily::winograd_4x4, lowerPackedConv<lowerWinogradToUKernels>},
+    {UKernelFamily::depthwise, lowerDepthwise},
+    {UKernelFamily::max_pool, lowerOp<MaxPool2dOp, lowerMaxPoolToUKernels>},
+    {UKernelFamily::attention, lowerOp<AttentionOp, lowerAttentionToUKernels>},
+};
+
+/// The op's kernel choice, for the ops that can carry one.
+std::optional<UKernelAttr> getUKernelChoice(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<UKernelAttr>>(op)
+      .Case<Conv2dOp, GemmOp, AttentionOp, MaxPool2dOp>([](auto op) { return op.getUkernel(); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The portable lowering of an op without a microkernel choice.
+FailureOr<KernelOp> lowerPortable(Operation *op, SymbolTable &symbols) {
+  if (auto qconv = dyn_cast<QConv2dOp>(op)) {
+    // The integer convolution has one kernel (VNNI) and no portable form.
+    if (!qconv.getFilterShape())
+      return qconv.emitOpError("needs a packed filter (mie-pack-weights)");
+    return lowerQConvToUKernels(qconv, symbols);
+  }
+  // (The verifier admits a packed filter only with a tiled ukernel.)
+  if (auto conv = dyn_cast<Conv2dOp>(op))
+    return lowerConv2d(conv);
+  if (auto pool = dyn_cast<MaxPool2dOp>(op))
+    return lowerMaxPool(pool);
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return lowerAttention(attention);
+  return lowerGemm(cast<GemmOp>(op));
+}
+
 struct MieLowerLibraryKernelsPass
     : impl::MieLowerLibraryKernelsPassBase<MieLowerLibraryKernelsPass> {
   void runOnOperation() override {
@@ -559,60 +653,31 @@ struct MieLowerLibraryKernelsPass
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      // Pooling: no arithmetic counted (comparisons), as for the other generated kernels.
-      if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
-        if (pool.getUkernel())
-          lowerMaxPoolToUKernels(pool, symbols);
-        else
-          lowerMaxPool(pool);
-        continue;
-      }
       // The kernel carries the op's arithmetic, which its loops and microkernel calls no longer
-      // show.
-      int64_t flops = countLibraryOpFlops(op);
-      KernelOp kernel;
-      if (auto qconv = dyn_cast<QConv2dOp>(op)) {
-        if (!qconv.getFilterShape())
-          return (void)(qconv.emitOpError("needs a packed filter (mie-pack-weights)"),
-                        signalPassFailure());
-        kernel = lowerQConvToUKernels(qconv, symbols);
-      } else if (auto conv = dyn_cast<Conv2dOp>(op)) {
-        if (conv.getTiling() && conv.getFilterShape() && conv.getWinograd())
-          kernel = lowerWinogradToUKernels(conv, symbols);
-        else if (conv.getTiling() && conv.getFilterShape() && conv.getDirect())
-          kernel = lowerDirectConvToUKernels(conv, symbols);
-        else if (conv.getTiling() && conv.getFilterShape() && conv.getTiling()->getIsa() == "amx")
-          kernel = lowerAmxConvToUKernels(conv, symbols);
-        else if (conv.getTiling() && conv.getFilterShape() && conv.getPixelRows())
-          kernel = lowerPixelRowsConvToUKernels(conv, symbols);
-        else if (conv.getTiling() && conv.getFilterShape())
-          kernel = lowerConv2dToUKernels(conv, symbols);
-        else if (conv.getUkernel() && conv.getChannelsLast() && conv.getFilterShape())
-          kernel = lowerChannelsLastDepthwiseToUKernels(conv, symbols, kChannelsLastMinItems);
-        else if (conv.getUkernel())
-          kernel = lowerDepthwiseToUKernels(conv, symbols);
-        else if (conv.getFilterShape())
-          return (void)(conv.emitOpError("has a packed filter but no tiling"), signalPassFailure());
-        else
-          kernel = lowerConv2d(conv);
-      } else if (auto attention = dyn_cast<AttentionOp>(op)) {
-        kernel = attention.getUkernel() ? lowerAttentionToUKernels(attention, symbols)
-                                        : lowerAttention(attention);
+      // show (pooling counts none: comparisons, as for the other generated kernels).
+      std::optional<int64_t> flops;
+      if (!isa<MaxPool2dOp>(op))
+        flops = countLibraryOpFlops(op);
+      FailureOr<KernelOp> kernel = failure();
+      if (std::optional<UKernelAttr> choice = getUKernelChoice(op)) {
+        // A tile the registry lacks would only fail at the link, after code generation.
+        if (std::string tile = choice->getTileSymbol(); !tile.empty() && !isRegisteredUKernel(tile))
+          return (void)(op->emitOpError() << "runs the register tile '" << tile
+                                          << "', which the microkernel registry does not list "
+                                             "(runtime/include/mie/mie_ukernel_tiles.def)"),
+                 signalPassFailure();
+        const FamilyLowering *entry = llvm::find_if(kFamilyLowerings, [&](const FamilyLowering &f) {
+          return f.family == choice->getFamily();
+        });
+        kernel = entry->lower(op, symbols);
       } else {
-        auto gemm = cast<GemmOp>(op);
-        if (!gemm.getTiling())
-          kernel = lowerGemm(gemm);
-        else if (gemm.getBPacked())
-          kernel = lowerGemmToUKernels(gemm, symbols);
-        else if (gemm.getAlpha().convertToDouble() != 1.0)
-          // Packing scales constant panels by alpha; panels packed at run time are not scaled.
-          return (void)(gemm.emitOpError("has a tiling and an unpacked b but alpha != 1"),
-                        signalPassFailure());
-        else
-          kernel = lowerActivationGemmToUKernels(gemm, symbols);
+        kernel = lowerPortable(op, symbols);
       }
-      kernel->setAttr(MieDialect::getFlopsAttrName(),
-                      IntegerAttr::get(IntegerType::get(&getContext(), 64), flops));
+      if (failed(kernel))
+        return signalPassFailure();
+      if (flops)
+        (*kernel)->setAttr(MieDialect::getFlopsAttrName(),
+                           IntegerAttr::get(IntegerType::get(&getContext(), 64), *flops));
     }
   }
 };

@@ -108,7 +108,7 @@ struct Packer {
     auto type = cast<MemRefType>(conv.getFilter().getType());
     ArrayRef<int64_t> shape = type.getShape();
     if (!global)
-      return conv.emitOpError("needs a constant filter for ukernel '") << *conv.getUkernel() << "'";
+      return conv.emitOpError("needs a constant filter for the channels_last depthwise ukernel");
     const int64_t c = shape[0], taps = shape[2] * shape[3];
     const FloatType bf16 =
         type.getElementType().isBF16() ? cast<FloatType>(type.getElementType()) : FloatType();
@@ -128,19 +128,19 @@ struct Packer {
     return success();
   }
 
-  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr] (with `pixel_rows` RHS
-  /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T; with the "amx" tiling bf16 A panels), or with
-  /// `winograd = m`
-  /// U = G g G^T per (f, c) as LHS panels [(m + 2)^2][ceil(F / mr)][C][mr]: one GEMM's panels per
-  /// Winograd F(m x m, 3x3) element xi = (m + 2) i + j.
+  /// Filter [F, C, KH, KW] -> LHS panels [ceil(F / mr)][C * KH * KW][mr] (conv_pixel_rows: RHS
+  /// panels [ceil(F / nr)][C * KH * KW][nr] of w^T; the "amx" tiling: bf16 A panels), or for
+  /// winograd_mxm U = G g G^T per (f, c) as LHS panels [(m + 2)^2][ceil(F / mr)][C][mr]: one
+  /// GEMM's panels per Winograd F(m x m, 3x3) element xi = (m + 2) i + j.
   LogicalResult packConv(Conv2dOp conv) {
     memref::GlobalOp global = globalOf(conv.getFilter());
     ArrayRef<int64_t> shape = cast<MemRefType>(conv.getFilter().getType()).getShape();
     int64_t f = shape[0], c = shape[1], k = shape[1] * shape[2] * shape[3];
-    int64_t mr = conv.getTiling()->getMr(), panels = llvm::divideCeil(f, mr);
+    TilingAttr tiling = conv.getTiling();
+    int64_t mr = tiling.getMr(), panels = llvm::divideCeil(f, mr);
     FailureOr<memref::GlobalOp> out = failure();
     if (!global) {
-    } else if (std::optional<uint64_t> tile = conv.getWinograd()) {
+    } else if (int64_t tile = conv.getUkernel()->getWinogradTile()) {
       // G of F(2x2, 3x3) (points 0, +-1) and of F(4x4, 3x3) (points 0, +-1, +-2; Lavin & Gray).
       static const double kG2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
       static const double kG4[6][3] = {{0.25, 0, 0},
@@ -149,9 +149,9 @@ struct Packer {
                                        {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                        {1.0 / 24, -1.0 / 12, 1.0 / 6},
                                        {0, 0, 1}};
-      const int alpha = int(*tile) + 2;
+      const int alpha = int(tile) + 2;
       auto G = [&](int i, int a) { return alpha == 4 ? kG2[i][a] : kG4[i][a]; };
-      std::string key = (global.getSymName() + "_winograd" + Twine(*tile) + "_" + Twine(mr)).str();
+      std::string key = (global.getSymName() + "_winograd" + Twine(tile) + "_" + Twine(mr)).str();
       out = packOnce(global, key, {alpha * alpha, panels, c, mr},
                      [&](ArrayRef<float> w, MutableArrayRef<float> packed) {
                        for (int64_t row = 0; row < f; ++row)
@@ -168,11 +168,11 @@ struct Packer {
                              }
                          }
                      });
-    } else if (conv.getPixelRows()) {
+    } else if (conv.runsUKernel(UKernelFamily::conv_pixel_rows)) {
       // The filters are the columns of the transposed product: w^T [K, F], the filter [F, K] read
       // as a transposed B (the panels a pointwise pixel-rows GEMM of the same weights reads).
-      out = packColumnPanels(global, f, k, conv.getTiling()->getNr(), /*transposed=*/true, 1.0);
-    } else if (conv.getTiling()->getIsa() == "amx") {
+      out = packColumnPanels(global, f, k, tiling.getNr(), /*transposed=*/true, 1.0);
+    } else if (tiling.getIsa() == "amx") {
       // The AMX tiles' A panels [ceil(F / 32)][K32 / 32][32][32] in bf16: per 32-k block, the
       // panel's 32 filters as rows of 32 consecutive k (mie_ukernels.h), zeros past F and K.
       const int64_t kp = llvm::alignTo(k, mr);
@@ -188,7 +188,7 @@ struct Packer {
           BFloat16Type::get(conv.getContext()));
     } else {
       // The same layout in f16 for the f16 tiles ("neon_f16"), else f32.
-      const bool f16 = conv.getTiling()->getIsa() == "neon_f16";
+      const bool f16 = tiling.getIsa() == "neon_f16";
       std::string key = (global.getSymName() + "_lhs" + Twine(mr) + (f16 ? "_f16" : "")).str();
       out = packOnce(
           global, key, {panels, k, mr},
@@ -200,10 +200,7 @@ struct Packer {
           f16 ? FloatType(Float16Type::get(conv.getContext())) : FloatType());
     }
     if (failed(out)) {
-      conv.removeTilingAttr();
-      conv.removeWinogradAttr();
-      conv.removePixelRowsAttr();
-      conv.removeDirectAttr();
+      conv.removeUkernelAttr();
       return success();
     }
     conv.setFilterShape(shape);
@@ -312,15 +309,16 @@ struct Packer {
     int64_t k = tb ? shape[1] : shape[0], n = tb ? shape[0] : shape[1];
     double alpha = gemm.getAlpha().convertToDouble();
     FailureOr<memref::GlobalOp> out = failure();
-    if (global && gemm.getTiling()->getIsa() == "amx")
+    TilingAttr tiling = gemm.getTiling();
+    if (global && tiling.getIsa() == "amx")
       out = packAmxColumnPanels(global, n, k, tb, alpha);
-    else if (global && gemm.getTiling()->getIsa() == "neon_f16")
-      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb, alpha,
+    else if (global && tiling.getIsa() == "neon_f16")
+      out = packColumnPanels(global, n, k, tiling.getNr(), tb, alpha,
                              Float16Type::get(gemm.getContext()));
     else if (global)
-      out = packColumnPanels(global, n, k, gemm.getTiling()->getNr(), tb, alpha);
+      out = packColumnPanels(global, n, k, tiling.getNr(), tb, alpha);
     if (failed(out)) {
-      gemm.removeTilingAttr();
+      gemm.removeUkernelAttr();
       return success();
     }
     gemm.setBPacked(true);
@@ -339,8 +337,9 @@ struct MiePackWeightsPass : impl::MiePackWeightsPassBase<MiePackWeightsPass> {
     module.walk([&](Operation *op) {
       if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getTiling() && !conv.getFilterShape())
         ops.push_back(op);
-      if (auto conv = dyn_cast<Conv2dOp>(op);
-          conv && conv.getChannelsLast() && conv.getUkernel() && !conv.getFilterShape())
+      if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getChannelsLast() &&
+                                              conv.runsUKernel(UKernelFamily::depthwise) &&
+                                              !conv.getFilterShape())
         ops.push_back(op);
       if (auto qconv = dyn_cast<QConv2dOp>(op); qconv && !qconv.getFilterShape())
         ops.push_back(op);

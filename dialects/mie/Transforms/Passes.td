@@ -6,34 +6,36 @@
 include "mlir/Pass/PassBase.td"
 
 def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
-  let summary = "Choose a microkernel tiling for every convolution and GEMM the target's tiles serve.";
+  let summary = "Choose the microkernel family and tiling of every library op the target's kernels serve.";
   let description = [{
     For every f32 `mie.conv2d` (groups = 1) and 2-D f32 `mie.gemm` whose weights are constant, picks
     the register tile of the target's microkernel family (`mie.target` of the module: AVX-512 when
     its features have +avx512f, else AVX2 on x86-64, NEON on aarch64) and the K / thread blocks from
     a cost model: the tile's measured efficiency times the share of its lanes the shape fills, K
     blocks that keep a tile's panels in L1, thread blocks that fit L2 and give every thread several
-    work items. The choice is recorded as `tiling = #mie.tiling<...>` on the op.
+    work items. The choice is recorded as `ukernel = #mie.ukernel<family, isa, tiling...>` on the op
+    (`conv_gemm`, the implicit GEMM, for a convolution; `gemm` for a product).
 
-    3x3 stride-1 convolutions with at least 16 input and output channels are marked `winograd`
-    (F(2x2, 3x3): 16 GEMMs of F x tiles x C, 2.25x fewer multiplications; off with winograd=false).
+    3x3 stride-1 convolutions with at least 16 input and output channels take `winograd_2x2` or
+    `winograd_4x4` (F(2x2, 3x3): 16 GEMMs of F x tiles x C, 2.25x fewer multiplications; off with
+    winograd=false).
     A 1x1 stride-1 unpadded convolution of one image whose pixels fill the vector lanes poorly
     (late layers: 7x7 = 49 pixels) becomes `mie.gemm` with the pixels as rows: x^T [P, C] times
     w^T [C, F] on collapsed 2-D views, written back transposed (`trans_c`), when the cost model
     predicts 2% more for it than for the NCHW form, its transposed store counted. Any other
     convolution the same cost model prefers that way (3x3 or 1x1 stride 2 on a small map, a batch)
-    is marked `pixel_rows`: the transposed implicit GEMM, its pixels packed as rows. Convolutions
-    with at most 8 input channels and K = C * KH * KW <= 256 (stems) are marked `direct`: the
+    takes `conv_pixel_rows`: the transposed implicit GEMM, its pixels packed as rows. Convolutions
+    with at most 8 input channels and K = C * KH * KW <= 256 (stems) take `conv_direct`: the
     direct kernel reads their input rows in place, where packing pixel panels would cost as much as
-    the products. Depthwise convolutions (strides 1 or 2) get the depthwise microkernel
-    (`ukernel`). On targets with AMX-BF16, bf16 convolutions (groups = 1, constant filter) and 2-D
+    the products. Depthwise convolutions (strides 1 or 2) take `depthwise`, f32 max pooling
+    `max_pool` and f32 attention `attention`. On targets with AMX-BF16, bf16 convolutions (groups = 1, constant filter) and 2-D
     bf16 products with constant weights, summed in f32, take the "amx" tiling, and bf16 depthwise
     convolutions on every ISA get the bf16 depthwise microkernel. Any other f16/bf16 product with
     an f32 `accumulator` is first rewritten onto f32 copies of its operands (constant weights
     converted at compile time, activations by a "widen" kernel, the result rounded back by a
     "narrow" kernel) and then takes the f32 tiles like any f32 op. Ops it does not serve (grouped
     convolutions, batched products with alpha != 1, narrow products summed in their own type) keep
-    no tiling and take the portable linalg path of `mie-lower-library-kernels`.
+    no `ukernel` and take the portable linalg path of `mie-lower-library-kernels`.
   }];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"\"",
@@ -50,13 +52,15 @@ def MieSelectKernelsPass : Pass<"mie-select-kernels", "ModuleOp"> {
 def MiePackWeightsPass : Pass<"mie-pack-weights", "ModuleOp"> {
   let summary = "Pack constant weights at compile time into the panel layout their microkernel reads.";
   let description = [{
-    For every `mie.conv2d` with a tiling whose filter is a constant `memref.global`, writes a new
-    constant global holding the filter as LHS panels [ceil(F / mr), C * KH * KW, mr] (zero-padded
-    past F, K in (c, kh, kw) order), or with `pixel_rows` as RHS panels [ceil(F / nr), K, nr] of
-    w^T, and records the logical shape as `filter_shape`. For every 2-D
-    `mie.gemm` with a tiling whose `b` is constant, writes op(b) * alpha as RHS panels
+    For every `mie.conv2d` with a tiled `ukernel` whose filter is a constant `memref.global`,
+    writes a new constant global holding the filter as its family reads it: LHS panels
+    [ceil(F / mr), C * KH * KW, mr] (zero-padded past F, K in (c, kh, kw) order; conv_gemm and
+    conv_direct), RHS panels [ceil(F / nr), K, nr] of w^T (conv_pixel_rows), or the Winograd-
+    transformed panels, and records the logical shape as `filter_shape`; a channels-last
+    depthwise filter becomes [KH * KW, C]. For every 2-D `mie.gemm` with a `ukernel` whose `b` is
+    constant, writes op(b) * alpha as RHS panels
     [ceil(N / nr), K, nr], sets `b_packed` and alpha = 1. Old globals no longer read are erased. Ops
-    whose weights are not constant lose their tiling (the portable path computes them).
+    whose weights are not constant lose their `ukernel` (the portable path computes them).
 
     Nothing is repacked at run time: the panels go to the package's weights blob as they are.
   }];
@@ -67,14 +71,14 @@ def MieWidenAccumulationPass : Pass<"mie-widen-accumulation", "ModuleOp"> {
   let summary = "Give f16/bf16 convolutions and GEMMs left to the portable path an f32 accumulator";
   let description = [{
     The portable lowering of `mie.conv2d` / `mie.gemm` (mie-lower-library-kernels without a
-    `tiling` or `ukernel`) sums products in the element type of its buffers. For every such op
+    `ukernel`) sums products in the element type of its buffers. For every such op
     whose buffers are f16 or bf16 and whose `accumulator` is wider (f32, set from the ms op's
     `acc_type` by precision assignment), this pass widens the operands into f32 buffers (constant
     weights and biases converted once at compile time into f32 globals, the others by one
     conversion kernel each), runs the op on them, epilogue
     included, with no `accumulator` left to honour, and rounds the result into the original output
     once. Products of two f16/bf16 values are exact in f32, so this is f32 accumulation of the
-    narrow operands. Ops with a `tiling` or `ukernel` are left to their microkernels, which take
+    narrow operands. Ops with a `ukernel` are left to their microkernels, which take
     `accumulator` themselves. Runs after mie-select-kernels and mie-pack-weights, before
     mie-lower-library-kernels.
   }];
@@ -98,7 +102,7 @@ def MieGpuLibraryCallsPass : Pass<"mie-gpu-library-calls", "ModuleOp"> {
     becomes a generated GPU kernel.
 
     Served: f32, f16 and bf16 buffers of one element type with an f32 (or no) accumulator, static
-    identity layouts, no microkernel tiling; GEMMs 2-D or batched, without `trans_c`;
+    identity layouts, no `ukernel`; GEMMs 2-D or batched, without `trans_c`;
     convolutions with the same padding on both sides of each dimension. Anything else keeps the
     generated kernel.
   }];
@@ -115,7 +119,10 @@ def MieLowerLibraryKernelsPass : Pass<"mie-lower-library-kernels", "ModuleOp"> {
   let description = [{
     Replaces each `mie.conv2d` / `mie.gemm` by a `mie.kernel`.
 
-    With a tiling and packed weights the kernel calls the microkernels (runtime/src/ukernels): one
+    With a `ukernel` the kernel calls the microkernels (runtime/src/ukernels), the lowering looked
+    up by the family (a table in LowerLibraryKernels.cpp; a file per family,
+    *UKernelLowering.cpp); the register tile must be one the registry lists. For the GEMM-based
+    families: one
     `scf.parallel` over thread work items (image x pixel block x filter block for a convolution, row
     block x column block for a GEMM), K blocks inside, each packing its activation panels into a
     stack buffer (`mie_uk_f32_pack_*`) and running the register tiles (`mie_uk_f32_gemm_*`) with the

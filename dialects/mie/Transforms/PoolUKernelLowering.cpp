@@ -22,7 +22,7 @@ KernelOp mlir::mie::lowerMaxPoolToUKernels(MaxPool2dOp op, SymbolTable &symbols)
       mie_uk_maxpool_row_floats(wd, k[1], strides[1], pads[1], dilations[1], ow);
   const int64_t perItem = channelsPerItem(ch, oh * ow);
   const int64_t chunks = llvm::divideCeil(ch, perItem);
-  std::string symbol = op.getUkernel()->str();
+  std::string symbol = ukernelSymbol(UKernel::F32MaxpoolNchw, op.getUkernel()->getIsa());
   OpBuilder b(op);
   KernelOp kernel = KernelOp::create(
       b, op.getLoc(), "max_pool", op.getInput(), op.getOutput(),

@@ -433,10 +433,10 @@ GemmOp rewriteAsPixelRowsGemm(Conv2dOp conv) {
     return v ? memref::CollapseShapeOp::create(b, loc, v, groups).getResult() : Value();
   };
   auto gemm = GemmOp::create(
-      b, loc, collapse(conv.getInput(), image), collapse(conv.getFilter(), filter),
-      conv.getBias(), collapse(conv.getResidual(), image), collapse(conv.getOutput(), image),
+      b, loc, collapse(conv.getInput(), image), collapse(conv.getFilter(), filter), conv.getBias(),
+      collapse(conv.getResidual(), image), collapse(conv.getOutput(), image),
       /*trans_a=*/b.getUnitAttr(), /*trans_b=*/b.getUnitAttr(), b.getF64FloatAttr(1.0),
-      conv.getEpilogueAttr(), conv.getAccumulatorAttr(), /*tiling=*/TilingAttr(),
+      conv.getEpilogueAttr(), conv.getAccumulatorAttr(), /*ukernel=*/UKernelAttr(),
       /*b_packed=*/UnitAttr(), /*trans_c=*/b.getUnitAttr());
   conv.erase();
   return gemm;
@@ -497,12 +497,15 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       if (auto pool = dyn_cast<MaxPool2dOp>(op)) {
         // f32 max pooling has a microkernel (any window, stride, padding and dilation).
         if (!pool.getUkernel() && isF32(pool.getOutput()))
-          pool.setUkernel(ukernelSymbol(UKernel::F32MaxpoolNchw, chosenIsa));
+          pool.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::max_pool, chosenIsa));
         continue;
       }
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
-        if (conv.getTiling() || conv.getUkernel())
+        if (conv.getUkernel())
           continue;
+        // The depthwise kernels' choice: the lowering takes the f32 or bf16, NCHW or NHWC kernel
+        // of the ISA from the op's buffers.
+        auto depthwise = UKernelAttr::get(ctx, UKernelFamily::depthwise, chosenIsa);
         if (conv.getChannelsLast()) {
           // The NHWC depthwise kernel (any window, stride and dilation; bf16 summed in f32); a
           // channels-last convolution of one group runs the generic lowering.
@@ -510,17 +513,17 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           std::optional<Type> acc = conv.getAccumulator();
           if (!isDepthwise(conv) || !isConstantBuffer(conv.getFilter()))
             continue;
-          if (isBf16Throughout(conv) && (!acc || acc->isF32()))
-            conv.setUkernel(ukernelSymbol(UKernel::BF16DwconvNhwc, chosenIsa));
-          else if (isF32(conv.getOutput()) && isF32(conv.getInput()))
-            conv.setUkernel(ukernelSymbol(UKernel::F32DwconvNhwc, chosenIsa));
+          if ((isBf16Throughout(conv) && (!acc || acc->isF32())) ||
+              (isF32(conv.getOutput()) && isF32(conv.getInput())))
+            conv.setUkernelAttr(depthwise);
           continue;
         }
         if (amx && suitsAmxConv(conv)) {
           auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
           auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
           GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
-          conv.setTilingAttr(chooseAmxConvTiling(ctx, shape, minWorkItems));
+          conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_gemm,
+                                               chooseAmxConvTiling(ctx, shape, minWorkItems)));
           continue;
         }
         if (f16Tiles && suitsF16TilesConv(conv)) {
@@ -531,7 +534,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           GemmShape shape{out[1], out[2] * out[3], w[1] * w[2] * w[3], out[0]};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems,
                                           /*activationIsN=*/true, /*f16=*/true)) {
-            conv.setTilingAttr(t);
+            conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_gemm, t));
             continue;
           }
         }
@@ -539,7 +542,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
         if (std::optional<Type> acc = conv.getAccumulator();
             isDepthwise(conv) && isBf16Throughout(conv) && (!acc || acc->isF32()) && smallStrides) {
-          conv.setUkernel(ukernelSymbol(UKernel::BF16DwconvNchw, chosenIsa));
+          conv.setUkernelAttr(depthwise);
           continue;
         }
         // A narrow product no reduced-precision kernel took: the f32 kernels on widened copies.
@@ -549,7 +552,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           continue;
         if (isDepthwise(conv)) {
           if (smallStrides)
-            conv.setUkernel(ukernelSymbol(UKernel::F32DwconvNchw, chosenIsa));
+            conv.setUkernelAttr(depthwise);
           continue;
         }
         if (conv.getGroups() != 1 || !isConstantBuffer(conv.getFilter()))
@@ -562,10 +565,9 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           const int64_t m = winogradTile(out);
           int64_t tiles = llvm::divideCeil(out[2], m) * llvm::divideCeil(out[3], m);
           GemmShape shape{out[1], tiles, in[1], (m + 2) * (m + 2) * out[0]};
-          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, true)) {
-            conv.setTilingAttr(t);
-            conv.setWinograd(m);
-          }
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, true))
+            conv.setUkernelAttr(UKernelAttr::get(
+                ctx, m == 4 ? UKernelFamily::winograd_4x4 : UKernelFamily::winograd_2x2, t));
           continue;
         }
         const int64_t k = in[1] * w[2] * w[3];
@@ -573,12 +575,12 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         if (isPointwise(conv) && pixelRows) {
           GemmShape shape{out[2] * out[3], out[1], in[1], 1};
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
-            rewriteAsPixelRowsGemm(conv).setTilingAttr(t);
+            rewriteAsPixelRowsGemm(conv).setUkernelAttr(
+                UKernelAttr::get(ctx, UKernelFamily::gemm, t));
           continue;
         }
         if (TilingAttr t = chooseDirectTiling(ctx, chosenIsa, conv, minWorkItems)) {
-          conv.setTilingAttr(t);
-          conv.setDirect(true);
+          conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_direct, t));
           continue;
         }
         // Any other window, stride or batch (3x3 stride 2, 1x1 stride 2) on a map of few pixels:
@@ -587,22 +589,20 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         // layout and key of that GEMM's transposed B, so the two share it.
         if (pixelRows) {
           GemmShape shape{out[2] * out[3], out[1], k, out[0]};
-          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false)) {
-            conv.setTilingAttr(t);
-            conv.setPixelRows(true);
-          }
+          if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, false))
+            conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_pixel_rows, t));
           continue;
         }
         GemmShape shape{out[1], out[2] * out[3], k, out[0]};
         if (TilingAttr t =
                 chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/true))
-          conv.setTilingAttr(t);
+          conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_gemm, t));
         continue;
       }
       if (auto attention = dyn_cast<AttentionOp>(op)) {
         if (attention.getUkernel() || !isF32(attention.getOutput()))
           continue;
-        attention.setUkernel(ukernelSymbol(UKernel::F32Attention, chosenIsa));
+        attention.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::attention, chosenIsa));
         SmallVector<int64_t> q = attention.getLogicalShape(attention.getQuery());
         int64_t seq = q[q.size() - 2], batch = 1;
         for (int64_t size : ArrayRef(q).drop_back(2))
@@ -617,16 +617,19 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         bool tc = gemm.getTransC();
         GemmShape shape{tc ? out[r - 1] : out[r - 2], tc ? out[r - 2] : out[r - 1],
                         gemm.getTransA() ? a[r - 2] : a[r - 1], r == 3 ? out[0] : 1};
-        if (gemm.getTiling())
+        if (gemm.getUkernel())
           continue;
+        auto setTiling = [&](TilingAttr t) {
+          gemm.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::gemm, t));
+        };
         if (amx && suitsAmx(gemm)) {
-          gemm.setTilingAttr(chooseAmxTiling(ctx, shape, minWorkItems));
+          setTiling(chooseAmxTiling(ctx, shape, minWorkItems));
           continue;
         }
         if (f16Tiles && suitsF16Tiles(gemm)) {
           if (TilingAttr t = chooseTiling(ctx, chosenIsa, shape, minWorkItems,
                                           /*activationIsN=*/false, /*f16=*/true)) {
-            gemm.setTilingAttr(t);
+            setTiling(t);
             continue;
           }
         }
@@ -640,7 +643,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         else if (gemm.getAlpha().convertToDouble() == 1.0)
           t = chooseActivationsTiling(ctx, chosenIsa, shape, minWorkItems);
         if (t)
-          gemm.setTilingAttr(t);
+          setTiling(t);
       }
     }
   }

@@ -23,9 +23,9 @@ struct MieWidenAccumulationPass : impl::MieWidenAccumulationPassBase<MieWidenAcc
       // A GPU library sums in f32 whatever the buffers are.
       if (isGpuLibraryCall(op))
         return;
-      if (auto conv = dyn_cast<Conv2dOp>(op); conv && (conv.getTiling() || conv.getUkernel()))
+      if (auto conv = dyn_cast<Conv2dOp>(op); conv && conv.getUkernel())
         return;
-      if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getTiling())
+      if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.getUkernel())
         return;
       if (Type wide = wideAccumulatorOf(op))
         work.push_back({op, wide});

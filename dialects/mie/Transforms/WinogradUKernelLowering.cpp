@@ -13,12 +13,12 @@ using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
 
 KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
-  TilingAttr t = *op.getTiling();
+  TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
   // F(m x m, 3x3): m x m output tiles, (m + 2)^2 GEMMs.
-  const int64_t outTile = int64_t(*op.getWinograd()), elems = (outTile + 2) * (outTile + 2);
+  const int64_t outTile = op.getUkernel()->getWinogradTile(), elems = (outTile + 2) * (outTile + 2);
   const int64_t th = llvm::divideCeil(oh, outTile), tw = llvm::divideCeil(ow, outTile),
                 tiles = th * tw;
   const UKernel inputTransform =

@@ -31,7 +31,7 @@ struct AttentionToLibraryOp : OpConversionPattern<ms::AttentionOp> {
     Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
     AttentionOp::create(rewriter, op.getLoc(), adaptor.getQuery(), adaptor.getKey(),
                         adaptor.getValue(), adaptor.getMask(), out, op.getScaleAttr(),
-                        op.getTokenMajorAttr(), /*ukernel=*/StringAttr(), op.getCausalAttr(),
+                        op.getTokenMajorAttr(), /*ukernel=*/UKernelAttr(), op.getCausalAttr(),
                         /*query_rows=*/IntegerAttr());
     rewriter.replaceOp(op, out);
     return success();

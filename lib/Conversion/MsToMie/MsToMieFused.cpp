@@ -96,17 +96,16 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     // The accumulation type precision assignment chose (f32 for f16/bf16 products).
     auto accumulator = chain.anchor->getAttrOfType<TypeAttr>("acc_type");
     if (auto conv = dyn_cast<ms::Conv2dOp>(chain.anchor)) {
-      mie::Conv2dOp::create(
-          rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()), bias, residual, out,
-          conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups(), epilogue,
-          accumulator, /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
-          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr(), /*direct=*/false,
-          /*pixel_rows=*/false, conv.getChannelsLast());
+      mie::Conv2dOp::create(rewriter, loc, bufferOf(conv.getInput()), bufferOf(conv.getFilter()),
+                            bias, residual, out, conv.getStrides(), conv.getPads(),
+                            conv.getDilations(), conv.getGroups(), epilogue, accumulator,
+                            /*ukernel=*/UKernelAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
+                            conv.getChannelsLast());
     } else if (auto gemm = dyn_cast<ms::GemmOp>(chain.anchor)) {
       mie::GemmOp::create(rewriter, loc, bufferOf(gemm.getA()), bufferOf(gemm.getB()), bias,
                           residual, out, gemm.getTransAAttr(), gemm.getTransBAttr(),
                           gemm.getAlphaAttr(), epilogue, accumulator,
-                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                          /*ukernel=*/UKernelAttr(), /*b_packed=*/UnitAttr());
     } else {
       // matmul [..., M, K] x [K, N]: one GEMM over all rows of the left operand.
       auto matmul = cast<ms::MatMulOp>(chain.anchor);
@@ -115,7 +114,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
                           residual ? collapseToRows(rewriter, loc, residual) : Value(),
                           collapseToRows(rewriter, loc, out), UnitAttr(), UnitAttr(),
                           rewriter.getF64FloatAttr(1.0), epilogue, accumulator,
-                          /*tiling=*/TilingAttr(), /*b_packed=*/UnitAttr());
+                          /*ukernel=*/UKernelAttr(), /*b_packed=*/UnitAttr());
     }
     rewriter.replaceOp(op, out);
     return success();

@@ -32,9 +32,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
     mie::Conv2dOp::create(rewriter, loc, adaptor.getInput(), adaptor.getFilter(), bias,
                           /*residual=*/Value(), out, op.getStrides(), op.getPads(),
                           op.getDilations(), op.getGroups(), epilogue, op.getAccTypeAttr(),
-                          /*tiling=*/TilingAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
-                          /*ukernel=*/StringAttr(), /*winograd=*/IntegerAttr(),
-                          /*direct=*/false, /*pixel_rows=*/false,
+                          /*ukernel=*/UKernelAttr(), /*filter_shape=*/DenseI64ArrayAttr(),
                           op.getChannelsLast());
     rewriter.replaceOp(op, out);
     return success();
@@ -75,7 +73,7 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
     mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
                         Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
-                        epilogue, op.getAccTypeAttr(), /*tiling=*/TilingAttr(),
+                        epilogue, op.getAccTypeAttr(), /*ukernel=*/UKernelAttr(),
                         /*b_packed=*/UnitAttr());
     if (!c || biasEpilogue || beta == 0.0) {
       rewriter.replaceOp(op, product);
@@ -112,7 +110,7 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     auto libraryGemm = [&](Value a, Value b, Value c) {
       mie::GemmOp::create(rewriter, loc, a, b, Value(), Value(), c, UnitAttr(), UnitAttr(),
                           rewriter.getF64FloatAttr(1.0), EpilogueAttr::get(rewriter.getContext()),
-                          op.getAccTypeAttr(), /*tiling=*/TilingAttr(),
+                          op.getAccTypeAttr(), /*ukernel=*/UKernelAttr(),
                           /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
@@ -249,7 +247,8 @@ struct MaxPoolToLibrary : OpConversionPattern<ms::MaxPoolOp> {
       return rewriter.notifyMatchFailure(op, "expects static 4-D shapes");
     Value out = allocBuffer(rewriter, op.getLoc(), outType);
     MaxPool2dOp::create(rewriter, op.getLoc(), adaptor.getInput(), out, op.getKernel(),
-                        op.getStrides(), op.getPads(), op.getDilations(), /*ukernel=*/nullptr);
+                        op.getStrides(), op.getPads(), op.getDilations(),
+                        /*ukernel=*/UKernelAttr());
     rewriter.replaceOp(op, out);
     return success();
   }

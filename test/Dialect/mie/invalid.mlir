@@ -215,8 +215,8 @@ func.func @conv2d_channels_last_shape(%x: memref<1x8x8x4xf32>, %w: memref<4x1x3x
 // -----
 
 func.func @conv2d_channels_last_tiling(%x: memref<1x8x8x4xf32>, %w: memref<4x4x3x3xf32>, %y: memref<1x6x6x4xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects no tiling, winograd, direct or pixel_rows with channels_last}}
-  mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x4x3x3xf32>) outs(%y : memref<1x6x6x4xf32>) {channels_last, direct, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 36, mc = 6, nc = 16>}
+  // expected-error @+1 {{'mie.conv2d' op expects the depthwise ukernel or none with channels_last, got conv_direct}}
+  mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x4x3x3xf32>) outs(%y : memref<1x6x6x4xf32>) {channels_last, ukernel = #mie.ukernel<conv_direct, "avx2", mr = 6, nr = 16, kc = 36, mc = 6, nc = 16>}
   return
 }
 
@@ -224,7 +224,7 @@ func.func @conv2d_channels_last_tiling(%x: memref<1x8x8x4xf32>, %w: memref<4x4x3
 
 func.func @conv2d_channels_last_packed(%x: memref<1x8x8x4xf32>, %w: memref<4x9xf32>, %y: memref<1x6x6x4xf32>) {
   // expected-error @+1 {{'mie.conv2d' op expects filter of shape [9, 4] ([KH * KW, C], the packed NHWC depthwise filter), got [4, 9]}}
-  mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x9xf32>) outs(%y : memref<1x6x6x4xf32>) {channels_last, filter_shape = array<i64: 4, 1, 3, 3>, groups = 4 : i64, ukernel = "mie_uk_f32_dwconv_nhwc_avx2"}
+  mie.conv2d ins(%x, %w : memref<1x8x8x4xf32>, memref<4x9xf32>) outs(%y : memref<1x6x6x4xf32>) {channels_last, filter_shape = array<i64: 4, 1, 3, 3>, groups = 4 : i64, ukernel = #mie.ukernel<depthwise, "avx2">}
   return
 }
 
@@ -388,8 +388,8 @@ func.func @max_pool2d_channels(%x: memref<1x8x8x8xf32>, %y: memref<1x4x4x4xf32>)
 // A ukernel attribute names a kernel of the registry (runtime/include/mie/mie_ukernels.def): here an
 // ISA no unit defines it for.
 func.func @max_pool2d_unknown_ukernel(%x: memref<1x8x8x8xf32>, %y: memref<1x8x4x4xf32>) {
-  // expected-error @+1 {{'mie.max_pool2d' op names the microkernel 'mie_uk_f32_maxpool_nchw_sse2', which the registry (runtime/include/mie/mie_ukernels.def) does not list}}
-  mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x8x4x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_sse2"}
+  // expected-error @+1 {{expects an ISA with the max_pool kernels of the registry (runtime/include/mie/mie_ukernels.def), got 'sse2'}}
+  mie.max_pool2d ins(%x : memref<1x8x8x8xf32>) outs(%y : memref<1x8x4x4xf32>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = #mie.ukernel<max_pool, "sse2">}
   return
 }
 
@@ -428,8 +428,8 @@ func.func @max_pool2d_kernel(%x: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
 // -----
 
 func.func @max_pool2d_ukernel(%x: memref<1x8x4x4xf16>, %y: memref<1x8x2x2xf16>) {
-  // expected-error @+1 {{'mie.max_pool2d' op expects f32 buffers for ukernel 'mie_uk_f32_maxpool_nchw_avx2'}}
-  mie.max_pool2d ins(%x : memref<1x8x4x4xf16>) outs(%y : memref<1x8x2x2xf16>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx2"}
+  // expected-error @+1 {{'mie.max_pool2d' op expects f32 buffers for the max_pool ukernel}}
+  mie.max_pool2d ins(%x : memref<1x8x4x4xf16>) outs(%y : memref<1x8x2x2xf16>) {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, ukernel = #mie.ukernel<max_pool, "avx2">}
   return
 }
 
@@ -488,16 +488,16 @@ func.func @gemm_element_type(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memr
 // -----
 
 func.func @conv_direct_no_tiling(%x: memref<1x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<1x4x6x6xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects a tiling and no winograd with direct}}
-  mie.conv2d ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x6x6xf32>) {direct}
+  // expected-error @+1 {{expects a tiling (mr, nr, kc, mc, nc) for the conv_direct family}}
+  mie.conv2d ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x6x6xf32>) {ukernel = #mie.ukernel<conv_direct, "avx2">}
   return
 }
 
 // -----
 
 func.func @conv_direct_stride(%x: memref<1x3x9x9xf32>, %w: memref<1x27x4xf32>, %y: memref<1x4x3x3xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects C * KH * KW <= 256 and a stride of 1 or 2 along W with direct, got K = 27 and stride 3}}
-  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<1x27x4xf32>) outs(%y : memref<1x4x3x3xf32>) {strides = array<i64: 3, 3>, filter_shape = array<i64: 4, 3, 3, 3>, direct, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 27, mc = 4, nc = 8>}
+  // expected-error @+1 {{'mie.conv2d' op expects C * KH * KW <= 256 and a stride of 1 or 2 along W with conv_direct, got K = 27 and stride 3}}
+  mie.conv2d ins(%x, %w : memref<1x3x9x9xf32>, memref<1x27x4xf32>) outs(%y : memref<1x4x3x3xf32>) {strides = array<i64: 3, 3>, filter_shape = array<i64: 4, 3, 3, 3>, ukernel = #mie.ukernel<conv_direct, "avx2", mr = 4, nr = 8, kc = 27, mc = 4, nc = 8>}
   return
 }
 
@@ -513,7 +513,7 @@ func.func @gemm_trans_c_shape(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: m
 
 func.func @gemm_packed_trans_c_shape(%a: memref<3x8xf32>, %b: memref<1x8x16xf32>, %c: memref<3x20xf32>) {
   // expected-error @+1 {{'mie.gemm' op expects output [N, M] with trans_c, got 20 columns for M = 3}}
-  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<1x8x16xf32>) outs(%c : memref<3x20xf32>) {trans_c, b_packed, tiling = #mie.tiling<"avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<1x8x16xf32>) outs(%c : memref<3x20xf32>) {trans_c, b_packed, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
   return
 }
 
@@ -656,7 +656,7 @@ func.func private @tiling_amx() attributes {t = #mie.tiling<"amx", mr = 32, nr =
 
 func.func @amx_packed_b_shape(%a: memref<5x100xbf16>, %b: memref<1x100x32xbf16>, %c: memref<5x20xbf16>) {
   // expected-error @+1 {{expects b of shape [1, 128, 32] ([ceil(N / 32), K rounded up to 32, 32], the packed AMX panels), got [1, 100, 32]}}
-  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x100x32xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, tiling = #mie.tiling<"amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32>}
+  mie.gemm ins(%a, %b : memref<5x100xbf16>, memref<1x100x32xbf16>) outs(%c : memref<5x20xbf16>) {b_packed, ukernel = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 128, mc = 32, nc = 32>}
   return
 }
 
@@ -664,7 +664,7 @@ func.func @amx_packed_b_shape(%a: memref<5x100xbf16>, %b: memref<1x100x32xbf16>,
 
 func.func @f16_tiles_k_blocks(%a: memref<5x100xf16>, %b: memref<1x100x12xf16>, %c: memref<5x12xf16>) {
   // expected-error @+1 {{expects kc to cover all of K = 100 with the neon_f16 tiling (the f16 output is rounded once), got kc = 64}}
-  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<1x100x12xf16>) outs(%c : memref<5x12xf16>) {b_packed, accumulator = f32, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 64, mc = 8, nc = 12>}
+  mie.gemm ins(%a, %b : memref<5x100xf16>, memref<1x100x12xf16>) outs(%c : memref<5x12xf16>) {b_packed, accumulator = f32, ukernel = #mie.ukernel<gemm, "neon_f16", mr = 8, nr = 12, kc = 64, mc = 8, nc = 12>}
   return
 }
 
@@ -672,7 +672,7 @@ func.func @f16_tiles_k_blocks(%a: memref<5x100xf16>, %b: memref<1x100x12xf16>, %
 
 func.func @f16_tiles_conv_k_blocks(%x: memref<1x4x6x6xf16>, %w: memref<1x36x8xf16>, %y: memref<1x8x6x6xf16>) {
   // expected-error @+1 {{expects kc to cover all of K = 36 with the neon_f16 tiling (the f16 output is rounded once), got kc = 32}}
-  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 4, 3, 3>, tiling = #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 32, mc = 8, nc = 12>}
+  mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 4, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 32, mc = 8, nc = 12>}
   return
 }
 
@@ -683,9 +683,51 @@ func.func private @tiling_blocks() attributes {t = #mie.tiling<"avx2", mr = 4, n
 
 // -----
 
+// The tiling inline in #mie.ukernel is checked as #mie.tiling is.
+// expected-error @+1 {{expects mc (6) to be a multiple of mr (4) and nc (8) a multiple of nr (8)}}
+func.func private @ukernel_tiling_blocks() attributes {k = #mie.ukernel<gemm, "avx2", mr = 4, nr = 8, kc = 8, mc = 6, nc = 8>}
+
+// -----
+
+// expected-error @+1 {{expects no tiling for the depthwise family}}
+func.func private @ukernel_untiled_family() attributes {k = #mie.ukernel<depthwise, "avx2", mr = 4, nr = 8, kc = 8, mc = 4, nc = 8>}
+
+// -----
+
+// expected-error @+1 {{expects an f32 ISA for the winograd_2x2 family, got 'amx'}}
+func.func private @ukernel_amx_winograd() attributes {k = #mie.ukernel<winograd_2x2, "amx", mr = 32, nr = 32, kc = 32, mc = 32, nc = 32>}
+
+// -----
+
+// expected-error @+1 {{expects an ISA with the attention kernels of the registry (runtime/include/mie/mie_ukernels.def), got 'sse2'}}
+func.func private @ukernel_unknown_isa() attributes {k = #mie.ukernel<attention, "sse2">}
+
+// -----
+
+// expected-error @+1 {{expects shared_panels = true or false}}
+func.func private @ukernel_shared_panels() attributes {k = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16, shared_panels = yes>}
+
+// -----
+
+func.func @gemm_with_conv_family(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'mie.gemm' op expects a ukernel of the gemm family, got conv_gemm}}
+  mie.gemm ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}
+  return
+}
+
+// -----
+
+func.func @depthwise_f16(%x: memref<1x2x5x5xf16>, %w: memref<2x1x3x3xf16>, %y: memref<1x2x5x5xf16>) {
+  // expected-error @+1 {{'mie.conv2d' op expects f32 or bf16 buffers for the depthwise ukernel, got 'f16'}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf16>, memref<2x1x3x3xf16>) outs(%y : memref<1x2x5x5xf16>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "neon">}
+  return
+}
+
+// -----
+
 func.func @packed_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x8xf32>, %y: memref<1x8x5x5xf32>) {
   // expected-error @+1 {{expects filter of shape [2, 18, 4] ([ceil(F / mr), C / groups * KH * KW, mr], the packed panels), got [2, 18, 8]}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
   return
 }
 
@@ -693,22 +735,22 @@ func.func @packed_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x8xf32>, 
 
 func.func @pixel_rows_filter_shape(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
   // expected-error @+1 {{expects filter of shape [1, 18, 8] ([ceil(F / nr), C * KH * KW, nr], the packed column panels), got [2, 18, 4]}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
   return
 }
 
 // -----
 
-func.func @pixel_rows_no_tiling(%x: memref<1x2x5x5xf32>, %w: memref<8x2x3x3xf32>, %y: memref<1x8x5x5xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects a tiling and neither winograd nor direct with pixel_rows}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<8x2x3x3xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, pixel_rows}
+func.func @conv_gemm_family(%x: memref<1x2x5x5xf32>, %w: memref<8x2x3x3xf32>, %y: memref<1x8x5x5xf32>) {
+  // expected-error @+1 {{'mie.conv2d' op expects a ukernel of the conv_gemm, conv_direct, conv_pixel_rows, winograd_2x2, winograd_4x4 or depthwise family, got gemm}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<8x2x3x3xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 18, mc = 6, nc = 16>}
   return
 }
 
 // -----
 
 func.func @packed_filter_without_tiling(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>) {
-  // expected-error @+1 {{expects a tiling with a packed filter (filter_shape is set)}}
+  // expected-error @+1 {{expects a tiled ukernel with a packed filter (filter_shape is set)}}
   mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>}
   return
 }
@@ -717,15 +759,15 @@ func.func @packed_filter_without_tiling(%x: memref<1x2x5x5xf32>, %w: memref<2x18
 
 func.func @winograd_stride(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %y: memref<1x8x3x3xf32>) {
   // expected-error @+1 {{expects a 3x3 filter, strides 1 and dilations 1 with winograd}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x3x3xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 2}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x3x3xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_2x2, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
 // -----
 
 func.func @winograd_tile(%x: memref<1x2x5x5xf32>, %w: memref<64x2x2x4xf32>, %y: memref<1x8x5x5xf32>) {
-  // expected-error @+1 {{expects winograd = 2 or 4 (the output tile of F(m x m, 3x3)), got 6}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<64x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 6}
+  // expected-error @+1 {{unknown microkernel family 'winograd_6x6'}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<64x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_6x6, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
@@ -733,15 +775,15 @@ func.func @winograd_tile(%x: memref<1x2x5x5xf32>, %w: memref<64x2x2x4xf32>, %y: 
 
 func.func @winograd4_panels(%x: memref<1x2x5x5xf32>, %w: memref<16x2x2x4xf32>, %y: memref<1x8x5x5xf32>) {
   // expected-error @+1 {{expects filter of shape [36, 2, 2, 4] ([(m + 2)^2, ceil(F / mr), C, mr], the Winograd-transformed panels)}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>, winograd = 4}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<16x2x2x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_4x4, "avx2", mr = 4, nr = 8, kc = 2, mc = 8, nc = 16>}
   return
 }
 
 // -----
 
 func.func @ukernel_not_depthwise(%x: memref<1x2x5x5xf32>, %w: memref<4x2x3x3xf32>, %y: memref<1x4x5x5xf32>) {
-  // expected-error @+1 {{expects a depthwise convolution (groups = C = F) without a tiling for ukernel 'mie_uk_f32_dwconv_nchw_avx2'}}
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<4x2x3x3xf32>) outs(%y : memref<1x4x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_avx2"}
+  // expected-error @+1 {{expects a depthwise convolution (groups = C = F) for the depthwise ukernel}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<4x2x3x3xf32>) outs(%y : memref<1x4x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "avx2">}
   return
 }
 
@@ -757,7 +799,7 @@ func.func @accumulator_narrow(%x: memref<1x2x5x5xf32>, %w: memref<4x2x3x3xf32>, 
 
 func.func @packed_b_alpha(%a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memref<3x20xf32>) {
   // expected-error @+1 {{expects alpha = 1 with a packed b (alpha is folded into the panels)}}
-  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {alpha = 2.0 : f64, b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {alpha = 2.0 : f64, b_packed, ukernel = #mie.ukernel<gemm, "neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
   return
 }
 
@@ -867,5 +909,13 @@ func.func @gpu_library_mismatch(%x: memref<1x1x4x4xf32>, %w: memref<1x1x1x1xf32>
 func.func @qconv2d_float_input(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xi8>, %b: memref<3xi32>, %s: memref<3xf32>, %y: memref<1x3x4x4xi8>) {
   // expected-error @+1 {{'mie.qconv2d' op operand #0 must be memref of 8-bit signless integer values}}
   mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xf32>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
+  return
+}
+
+// -----
+
+func.func @depthwise_f64_sums(%x: memref<1x2x5x5xbf16>, %w: memref<2x1x3x3xbf16>, %y: memref<1x2x5x5xbf16>) {
+  // expected-error @+1 {{'mie.conv2d' op expects sums in f32 for the depthwise ukernel, got an accumulator 'f64'}}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xbf16>, memref<2x1x3x3xbf16>) outs(%y : memref<1x2x5x5xbf16>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, accumulator = f64, ukernel = #mie.ukernel<depthwise, "avx512">}
   return
 }

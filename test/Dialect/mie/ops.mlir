@@ -124,10 +124,10 @@ func.func @view_narrow(%arena: memref<65536xi8>) -> (memref<65536xi4>, memref<65
 // CHECK-LABEL: func.func @max_pool2d
 func.func @max_pool2d(%x: memref<1x64x112x112xf32>, %y: memref<1x64x56x56xf32>,
                       %c: memref<1x64x38x38xf32>, %hx: memref<2x3x9x9xf16>, %hy: memref<2x3x3x5xf16>) {
-  // CHECK: mie.max_pool2d ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+  // CHECK: mie.max_pool2d ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x56x56xf32>) {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, ukernel = #mie.ukernel<max_pool, "avx512">}
   mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%y : memref<1x64x56x56xf32>)
       {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>,
-       ukernel = "mie_uk_f32_maxpool_nchw_avx512"}
+       ukernel = #mie.ukernel<max_pool, "avx512">}
   // CHECK: mie.max_pool2d ins(%{{.+}} : memref<1x64x112x112xf32>) outs(%{{.+}} : memref<1x64x38x38xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
   mie.max_pool2d ins(%x : memref<1x64x112x112xf32>) outs(%c : memref<1x64x38x38xf32>)
       {kernel = array<i64: 3, 3>, strides = array<i64: 3, 3>}
@@ -278,22 +278,22 @@ func.func @kernel_no_inputs(%c: memref<4x4xf16>) {
 // depthwise ukernel.
 
 // CHECK-LABEL: func.func @microkernel_attrs
-// CHECK: mie.conv2d {{.*}}accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>
-// CHECK: mie.conv2d {{.*}}tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>, winograd = 2
-// CHECK: mie.conv2d {{.*}}winograd = 4
-// CHECK: mie.conv2d {{.*}}filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>
-// CHECK: mie.conv2d {{.*}}ukernel = "mie_uk_f32_dwconv_nchw_neon"
-// CHECK: mie.gemm {{.*}}b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>
+// CHECK: mie.conv2d {{.*}}accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>
+// CHECK: mie.conv2d {{.*}}ukernel = #mie.ukernel<winograd_2x2, "avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>
+// CHECK: mie.conv2d {{.*}}ukernel = #mie.ukernel<winograd_4x4
+// CHECK: mie.conv2d {{.*}}filter_shape = array<i64: 8, 2, 3, 3>, {{.*}}ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>
+// CHECK: mie.conv2d {{.*}}ukernel = #mie.ukernel<depthwise, "neon">
+// CHECK: mie.gemm {{.*}}b_packed, ukernel = #mie.ukernel<gemm, "neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>
 func.func @microkernel_attrs(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<1x8x5x5xf32>,
                              %wg: memref<16x1x2x8xf32>, %wg4: memref<36x1x2x8xf32>, %dw: memref<2x1x3x3xf32>, %z: memref<1x2x5x5xf32>,
                              %a: memref<3x8xf32>, %b: memref<2x8x12xf32>, %c: memref<3x20xf32>,
                              %wr: memref<1x18x8xf32>) {
-  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
-  mie.conv2d ins(%x, %wg : memref<1x2x5x5xf32>, memref<16x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>, winograd = 2}
-  mie.conv2d ins(%x, %wg4 : memref<1x2x5x5xf32>, memref<36x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, tiling = #mie.tiling<"avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16>, winograd = 4}
-  mie.conv2d ins(%x, %wr : memref<1x2x5x5xf32>, memref<1x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, pixel_rows, tiling = #mie.tiling<"avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>}
-  mie.conv2d ins(%x, %dw : memref<1x2x5x5xf32>, memref<2x1x3x3xf32>) outs(%z : memref<1x2x5x5xf32>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = "mie_uk_f32_dwconv_nchw_neon"}
-  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {b_packed, tiling = #mie.tiling<"neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
+  mie.conv2d ins(%x, %w : memref<1x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, accumulator = f32, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %wg : memref<1x2x5x5xf32>, memref<16x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_2x2, "avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16, shared_panels = true>}
+  mie.conv2d ins(%x, %wg4 : memref<1x2x5x5xf32>, memref<36x1x2x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<winograd_4x4, "avx512", mr = 8, nr = 16, kc = 2, mc = 8, nc = 16>}
+  mie.conv2d ins(%x, %wr : memref<1x2x5x5xf32>, memref<1x18x8xf32>) outs(%y : memref<1x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 4, nr = 8, kc = 18, mc = 8, nc = 8, shared_panels = true>}
+  mie.conv2d ins(%x, %dw : memref<1x2x5x5xf32>, memref<2x1x3x3xf32>) outs(%z : memref<1x2x5x5xf32>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, ukernel = #mie.ukernel<depthwise, "neon">}
+  mie.gemm ins(%a, %b : memref<3x8xf32>, memref<2x8x12xf32>) outs(%c : memref<3x20xf32>) {b_packed, ukernel = #mie.ukernel<gemm, "neon", mr = 8, nr = 12, kc = 8, mc = 8, nc = 24>}
   return
 }
 
@@ -303,11 +303,11 @@ func.func @microkernel_attrs(%x: memref<1x2x5x5xf32>, %w: memref<2x18x4xf32>, %y
 // with the microkernel the kernel selection names.
 // CHECK-LABEL: func.func @attention
 // CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {scale = 5.000000e-01 : f64}
-// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%{{.+}} : memref<1x6xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {scale = 1.250000e-01 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+// CHECK: mie.attention ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%{{.+}} : memref<1x6xf32>) outs(%{{.+}} : memref<2x4x3xf32>) {scale = 1.250000e-01 : f64, ukernel = #mie.ukernel<attention, "avx2">}
 func.func @attention(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x3xf32>,
                      %m: memref<1x6xf32>, %o: memref<2x4x3xf32>) {
   mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.5 : f64}
-  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%m : memref<1x6xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.125 : f64, ukernel = "mie_uk_f32_attention_avx2"}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x3xf32>) mask(%m : memref<1x6xf32>) outs(%o : memref<2x4x3xf32>) {scale = 0.125 : f64, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
 
@@ -355,3 +355,28 @@ func.func @qconv2d(%x: memref<1x5x9x9xi8>, %w: memref<1152xi8>, %b: memref<16xi3
   mie.qconv2d ins(%x, %w, %b, %s : memref<1x5x9x9xi8>, memref<1152xi8>, memref<16xi32>, memref<16xf32>) outs(%y : memref<1x16x5x5xi8>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, input_zero_point = 128 : i64, output_zero_point = 3 : i64, output_min = 3 : i64, output_max = 255 : i64, filter_shape = array<i64: 16, 5, 3, 3>}
   return
 }
+
+// -----
+
+// Tests that #mie.ukernel reads back as printed for every family: the tiled ones with the tiling
+// after the ISA (shared_panels only when set), the others with the ISA alone.
+// CHECK-LABEL: func.func private @ukernel_families()
+// CHECK-SAME: a = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
+// CHECK-SAME: b = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
+// CHECK-SAME: c = #mie.ukernel<conv_direct, "avx2", mr = 4, nr = 24, kc = 27, mc = 32, nc = 840>
+// CHECK-SAME: d = #mie.ukernel<conv_pixel_rows, "avx512", mr = 7, nr = 48, kc = 928, mc = 28, nc = 48, shared_panels = true>
+// CHECK-SAME: e = #mie.ukernel<winograd_2x2, "neon", mr = 8, nr = 12, kc = 64, mc = 8, nc = 24>
+// CHECK-SAME: f = #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>
+// CHECK-SAME: g = #mie.ukernel<depthwise, "avx512">
+// CHECK-SAME: h = #mie.ukernel<max_pool, "neon">
+// CHECK-SAME: i = #mie.ukernel<attention, "avx2">
+func.func private @ukernel_families() attributes {
+  a = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>,
+  b = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108, shared_panels = false>,
+  c = #mie.ukernel<conv_direct, "avx2", mr = 4, nr = 24, kc = 27, mc = 32, nc = 840>,
+  d = #mie.ukernel<conv_pixel_rows, "avx512", mr = 7, nr = 48, kc = 928, mc = 28, nc = 48, shared_panels = true>,
+  e = #mie.ukernel<winograd_2x2, "neon", mr = 8, nr = 12, kc = 64, mc = 8, nc = 24>,
+  f = #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>,
+  g = #mie.ukernel<depthwise, "avx512">,
+  h = #mie.ukernel<max_pool, "neon">,
+  i = #mie.ukernel<attention, "avx2">}
