@@ -543,11 +543,39 @@ LogicalResult ClipOp::verify() {
   return success();
 }
 
-OpFoldResult ClipOp::fold(FoldAdaptor) {
+OpFoldResult ClipOp::fold(FoldAdaptor adaptor) {
   // Unbounded on both sides: the identity.
   if (!getMin() && !getMax())
     return getInput();
-  return {};
+  const double lo = getMin() ? getMin()->convertToDouble() : -INFINITY;
+  const double hi = getMax() ? getMax()->convertToDouble() : INFINITY;
+  // Constants: shape arithmetic clamps sizes (TF "same" padding exported as max(pad, 0)), and the
+  // importer needs the clamped sizes as known values.
+  Type et = getElementTypeOrSelf(getType());
+  if (auto intType = dyn_cast<IntegerType>(et)) {
+    const bool isUnsigned = intType.isUnsigned();
+    return foldIntElementwise(
+        {adaptor.getInput()}, getType(), [&](ArrayRef<APInt> x) -> std::optional<APInt> {
+          const double v = isUnsigned ? double(x[0].getZExtValue()) : double(x[0].getSExtValue());
+          if (v >= lo && v <= hi)
+            return x[0];
+          const double bound = v < lo ? std::ceil(lo) : std::floor(hi);
+          return APInt(x[0].getBitWidth(), static_cast<uint64_t>(static_cast<int64_t>(bound)),
+                       /*isSigned=*/!isUnsigned);
+        });
+  }
+  if (!isa<FloatType>(et))
+    return {};
+  return foldFloatElementwise(
+      {adaptor.getInput()}, getType(), [&](ArrayRef<APFloat> x) -> std::optional<APFloat> {
+        const double v = x[0].convertToDouble();
+        if (std::isnan(v) || (v >= lo && v <= hi))
+          return x[0];
+        APFloat r(v < lo ? lo : hi);
+        bool lost;
+        r.convert(x[0].getSemantics(), APFloat::rmNearestTiesToEven, &lost);
+        return r;
+      });
 }
 
 LogicalResult HardSigmoidOp::verify() {

@@ -231,3 +231,23 @@ func.func @tile_constant(%x: tensor<2x2xf32>) -> (tensor<4x6xi64>, tensor<2x2xf3
   %same = ms.tile %x {repeats = array<i64: 1, 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   return %t, %same : tensor<4x6xi64>, tensor<2x2xf32>
 }
+
+// -----
+
+// Clip folds on constants of every element type, with either bound alone (TF "same" padding
+// exported as a clamp of the pad sizes): signed, unsigned and float elements, NaN kept.
+// CHECK-LABEL: func @clip_constants
+// CHECK-DAG: ms.constant dense<[0, 0, 3, 1000]> : tensor<4xi64>
+// CHECK-DAG: ms.constant dense<[2, 5, 7]> : tensor<3xui8>
+// CHECK-DAG: ms.constant dense<[-1.000000e+00, 5.000000e-01, 0x7FC00000]> : tensor<3xf32>
+// CHECK-NOT: ms.clip
+func.func @clip_constants() -> (tensor<4xi64>, tensor<3xui8>, tensor<3xf32>) {
+  %i = ms.constant dense<[-4, 0, 3, 5000]> : tensor<4xi64>
+  %ci = ms.clip %i {min = 0.0 : f64} : tensor<4xi64>
+  %cj = ms.clip %ci {max = 1000.0 : f64} : tensor<4xi64>
+  %u = ms.constant dense<[2, 5, 200]> : tensor<3xui8>
+  %cu = ms.clip %u {max = 7.0 : f64} : tensor<3xui8>
+  %f = ms.constant dense<[-3.0, 0.5, 0x7FC00000]> : tensor<3xf32>
+  %cf = ms.clip %f {min = -1.0 : f64, max = 6.0 : f64} : tensor<3xf32>
+  return %cj, %cu, %cf : tensor<4xi64>, tensor<3xui8>, tensor<3xf32>
+}

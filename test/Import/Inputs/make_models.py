@@ -345,6 +345,42 @@ def shape_chain_expand():
 
 
 @register
+def shape_chain_tf_same_pad():
+    # timm's TF "same" padding (EfficientDet-Lite): the pads computed from the input size through
+    # Cast, Div, Ceil, Clip (min omitted: only max given) and Div, concatenated and sliced, then Pad.
+    nodes = [node("Shape", ["input"], ["shape"], name="shape")]
+    for d, index in (("h", "two"), ("w", "three")):
+        nodes += [
+            node("Gather", ["shape", index], [d], name=f"gather_{d}", axis=0),
+            node("Cast", [d], [d + "f"], name=f"cast_{d}", to=TensorProto.FLOAT),
+            node("Div", [d + "f", "stride_f"], [d + "q"], name=f"div_{d}"),
+            node("Ceil", [d + "q"], [d + "c"], name=f"ceil_{d}"),
+            node("Cast", [d + "c"], [d + "ci"], name=f"cast_back_{d}", to=TensorProto.INT64),
+            node("Sub", [d + "ci", "one"], [d + "a"], name=f"sub_{d}"),
+            node("Mul", [d + "a", "two"], [d + "b"], name=f"mul_{d}"),
+            node("Add", [d + "b", "three"], [d + "e"], name=f"add_{d}"),
+            node("Sub", [d + "e", d], [d + "p0"], name=f"pad_{d}"),
+            node("Clip", [d + "p0", "", "big"], [d + "p"], name=f"clip_{d}"),
+            node("Clip", [d + "p", "zero"], [d + "pc"], name=f"clip_min_{d}"),
+            node("Div", [d + "pc", "two"], [d + "lo"], name=f"half_{d}"),
+            node("Sub", [d + "pc", d + "lo"], [d + "hi"], name=f"rest_{d}"),
+            node("Unsqueeze", [d + "lo", "axes0"], [d + "lo1"], name=f"unsqueeze_lo_{d}"),
+            node("Unsqueeze", [d + "hi", "axes0"], [d + "hi1"], name=f"unsqueeze_hi_{d}"),
+        ]
+    nodes += [
+        node("Concat", ["zeros2", "hlo1", "wlo1", "zeros2", "hhi1", "whi1", "tail"], ["pads10"],
+             name="concat_pads", axis=0),
+        node("Slice", ["pads10", "s_start", "s_end"], ["pads"], name="slice_pads"),
+        node("Pad", ["input", "pads"], ["output"], name="pad"),
+    ]
+    return model(nodes, [vi("input", [1, 3, 15, 17])], [vi("output", None)],
+                 [ints("zero", 0), ints("one", 1), ints("two", 2), ints("three", 3),
+                  ints("big", 1000), ints("axes0", [0]), ints("zeros2", [0, 0]), ints("tail", [7, 7]),
+                  ints("s_start", [0]), ints("s_end", [8]),
+                  numpy_helper.from_array(np.array(2.0, np.float32), "stride_f")])
+
+
+@register
 def shape_opset15():
     nodes = [node("Shape", ["input"], ["tail"], name="shape_tail", start=-2),
              node("Shape", ["input"], ["mid"], name="shape_mid", start=1, end=-1),
