@@ -206,8 +206,10 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
         kernel.dead.push_back({uint64_t(dead[i]), uint64_t(dead[i + 1])});
     plan.kernels.push_back(std::move(kernel));
   }
-  for (auto callee : module.getOps<func::FuncOp>())
+  for (auto callee : module.getOps<func::FuncOp>()) {
     callee->removeAttr(MieDialect::getFlopsAttrName());
+    callee->removeAttr(MieDialect::getPortableAttrName());
+  }
   func->walk([](Operation *op) { op->removeAttr(MieDialect::getDeadAfterAttrName()); });
   return plan;
 }

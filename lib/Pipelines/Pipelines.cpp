@@ -21,6 +21,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -252,6 +253,40 @@ static void fillReports(ModuleOp module, const CompileOptions &options) {
     *options.memoryPlot = buildMemoryPlot(module);
 }
 
+/// The products that run portable code, per (location, reason), with the targets they run so on:
+/// one compile-time warning each however many targets the package has.
+class PortableProductWarnings {
+public:
+  void add(ModuleOp module, StringRef target, std::string *kernelReport) {
+    if (kernelReport)
+      *kernelReport += buildKernelReport(module, target);
+    for (PortableProduct &product : collectPortableProducts(module)) {
+      auto key = std::make_pair(product.loc.getAsOpaquePointer(), product.reason);
+      auto [it, inserted] = index.try_emplace(key, entries.size());
+      if (inserted)
+        entries.push_back({product.loc, product.reason, {}});
+      entries[it->second].targets.push_back(target.str());
+    }
+  }
+
+  void emit() const {
+    for (const Entry &entry : entries)
+      emitWarning(entry.loc) << "no microkernel on " << llvm::join(entry.targets, ", ")
+                             << " for the " << entry.reason
+                             << "; it runs portable generated code (--report=kernels lists "
+                                "every such product)";
+  }
+
+private:
+  struct Entry {
+    Location loc;
+    std::string reason;
+    std::vector<std::string> targets;
+  };
+  std::map<std::pair<const void *, std::string>, size_t> index;
+  std::vector<Entry> entries;
+};
+
 /// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
 /// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
 static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
@@ -329,7 +364,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     // Under auto the calibration target's code is the one the search measured (the same graph,
     // compiled the same way), unless a report needs the lowered module.
     bool reuse = autoOutcome && autoOutcome->code && !options.fusionReport &&
-                 !options.memoryReport && !options.memoryPlot;
+                 !options.memoryReport && !options.memoryPlot && !options.kernelReport;
+    PortableProductWarnings portable;
     std::vector<PackageTargetCode> compiled;
     for (auto [index, t] : llvm::enumerate(*targets)) {
       if (reuse && t.name == autoOutcome->calibrationTarget.name) {
@@ -346,12 +382,14 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         return failure();
       if (index == 0)
         fillReports(work, options);
+      portable.add(work, t.name, options.kernelReport);
       FailureOr<PackageTargetCode> code =
           compileTargetCode(work, options, t, signature->inputs.size());
       if (failed(code))
         return failure();
       compiled.push_back(std::move(*code));
     }
+    portable.emit();
     FailureOr<std::string> package =
         buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
                      compiled, autoOutcome ? &autoOutcome->record : nullptr);
@@ -377,6 +415,9 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   if (failed(lowerToMie(module, options, *target)))
     return failure();
   fillReports(module, options);
+  PortableProductWarnings portable;
+  portable.add(module, target->name, options.kernelReport);
+  portable.emit();
   if (options.emit == EmitKind::Mie)
     return printModule(module);
   if (failed(readPlan(module)))

@@ -207,8 +207,9 @@ func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tenso
 // -----
 
 // Tests matmul: 2-D products, rows of any rank times a matrix (rows collapsed) and equal batch
-// dims on both sides (collapsed into one batch) go to the library GEMM; broadcast batch dims and
-// narrow floats become one generated kernel with iteration space [batch..., m, n, k].
+// dims on both sides (collapsed into one batch) go to the library GEMM, narrow floats too (the
+// GEMM's kernel selection takes them); broadcast batch dims become one generated kernel with
+// iteration space [batch..., m, n, k], marked mie.portable with the reason.
 
 // CHECK-DAG: #[[$LHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
 // CHECK-DAG: #[[$RHSB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
@@ -224,6 +225,7 @@ func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tenso
 // CHECK: mie.gemm ins(%[[CR]], %[[D]] : memref<3072x64xf32>, memref<64x32xf32>) outs(%[[O1R]] : memref<3072x32xf32>)
 // CHECK: %[[O2:.+]] = mie.alloc : memref<2x3x4x5xf32>
 // CHECK: mie.kernel "matmul" ins(%[[E]], %[[F]] : memref<2x1x4x8xf32>, memref<3x8x5xf32>) outs(%[[O2]] : memref<2x3x4x5xf32>)
+// CHECK-SAME: mie.portable = "matmul tensor<2x1x4x8xf32> * tensor<3x8x5xf32>: broadcast batch dims or a 1-D operand (no library GEMM form)"
 // CHECK: linalg.fill
 // CHECK: linalg.generic {indexing_maps = [#[[$LHSB]], #[[$RHSB]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
 // CHECK: arith.mulf
@@ -233,7 +235,9 @@ func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tenso
 // CHECK: %[[GB:.+]] = memref.collapse_shape %[[G]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x64x16xf32> into memref<24x64x16xf32>
 // CHECK: %[[O3B:.+]] = memref.collapse_shape %[[O3]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x16xf32> into memref<24x128x16xf32>
 // CHECK: mie.gemm ins(%[[CB]], %[[GB]] : memref<24x128x64xf32>, memref<24x64x16xf32>) outs(%[[O3B]] : memref<24x128x16xf32>)
-// CHECK: mie.kernel "matmul" ins(%[[H]], %{{.+}} : memref<2x12x128x64xf16>, memref<2x12x64x16xf16>)
+// CHECK: %[[HB:.+]] = memref.collapse_shape %[[H]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x64xf16> into memref<24x128x64xf16>
+// CHECK: mie.gemm ins(%[[HB]], %{{.+}} : memref<24x128x64xf16>, memref<24x64x16xf16>) outs(%{{.+}} : memref<24x128x16xf16>)
+// CHECK-NOT: mie.portable
 func.func @matmul(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %c: tensor<2x12x128x64xf32>,
                   %d: tensor<64x32xf32>, %e: tensor<2x1x4x8xf32>, %f: tensor<3x8x5xf32>,
                   %g: tensor<2x12x64x16xf32>, %h: tensor<2x12x128x64xf16>, %i: tensor<2x12x64x16xf16>)

@@ -464,7 +464,8 @@ func.func @attention_ukernel(%q: memref<2x12x128x64xf32>, %k: memref<2x12x128x64
 // Tests the portable attention (no microkernel): a parallel loop over (batch, query row); per row
 // the scores live in a stack buffer inside an alloca scope, then the exps and the normalization.
 // CHECK-LABEL: func.func @attention_portable
-// CHECK: mie.kernel "attention" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%{{.+}} : memref<2x4x4xf32>) attributes {mie.flops = 1152 : i64}
+// The reason mie-select-kernels gave for the portable path travels to the kernel.
+// CHECK: mie.kernel "attention" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%{{.+}} : memref<2x4x4xf32>) attributes {mie.flops = 1152 : i64, mie.portable = "attention: a test's reason"}
 // CHECK: scf.parallel (%{{.+}}, %{{.+}}) =
 // CHECK: memref.alloca_scope
 // CHECK: memref.alloca() : memref<6xf32>
@@ -472,7 +473,7 @@ func.func @attention_ukernel(%q: memref<2x12x128x64xf32>, %k: memref<2x12x128x64
 // CHECK: arith.divf
 // CHECK-NOT: func.call
 func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: memref<2x6x4xf32>, %o: memref<2x4x4xf32>) {
-  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%o : memref<2x4x4xf32>) {scale = 0.5 : f64}
+  mie.attention ins(%q, %k, %v : memref<2x4x8xf32>, memref<2x6x8xf32>, memref<2x6x4xf32>) outs(%o : memref<2x4x4xf32>) {scale = 0.5 : f64, mie.portable = "attention: a test's reason"}
   return
 }
 

@@ -105,14 +105,14 @@ func.func @empty(%x: memref<4xf32>, %e: memref<3x0x5xf32>, %y: memref<4xf32>) {
 // -----
 
 // Tests the arithmetic the function records: a count the library lowering put on the kernel is kept
-// (its loops no longer show it); otherwise linalg ops count trip count x float ops per iteration
+// (its loops no longer show it), as is the reason of a portable product (mie.portable); otherwise linalg ops count trip count x float ops per iteration
 // (matmul 2x3x4: 24 x (mulf + addf)), and ops without float arithmetic (copies) count nothing.
 
-// CHECK-DAG: func.func private @main_k0_conv2d({{.+}}) attributes {mie.flops = 123 : i64}
+// CHECK-DAG: func.func private @main_k0_conv2d({{.+}}) attributes {mie.flops = 123 : i64, mie.portable = "convolution: a test's reason"}
 // CHECK-DAG: func.func private @main_k1_matmul({{.+}}) attributes {mie.flops = 48 : i64}
 // CHECK-DAG: func.func private @main_k2_copy({{.+}}) attributes {mie.flops = 0 : i64}
 func.func @main(%a: memref<2x4xf32>, %b: memref<4x3xf32>, %c: memref<2x3xf32>, %d: memref<2x3xf32>) {
-  mie.kernel "conv2d" outs(%d : memref<2x3xf32>) attributes {mie.flops = 123 : i64} {
+  mie.kernel "conv2d" outs(%d : memref<2x3xf32>) attributes {mie.flops = 123 : i64, mie.portable = "convolution: a test's reason"} {
   ^bb0(%o: memref<2x3xf32>):
     mie.yield
   }

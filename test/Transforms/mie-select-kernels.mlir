@@ -556,7 +556,7 @@ func.func @amx_conv(%x: memref<1x64x56x56xbf16>, %y: memref<1x64x56x56xbf16>) {
 // CHECK: mie.gemm ins(%{{.+}}, %{{.+}} : memref<128x768xf32>, memref<768x768xf32>)
 // CHECK-SAME: ukernel = #mie.ukernel<gemm, "neon",
 // CHECK: mie.kernel "narrow"
-// CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>) {accumulator = f16}
+// CHECK: mie.gemm ins(%arg0, %{{.+}} : memref<128x768xf16>, memref<768x768xf16>) outs(%arg1 : memref<128x768xf16>) {accumulator = f16, mie.portable = "product [128, 768] f16 * [768, 768] f16: f16 summed in f16 (the microkernels sum narrow floats in f32)"}
 // CHECK-NEXT: return
 module attributes {mie.target = #mie.target<cpu, "aarch64", features = "+neon">} {
 memref.global "private" constant @w16 : memref<768x768xf16> = dense<1.0>
@@ -572,6 +572,37 @@ func.func @f16_neon(%x: memref<128x768xf16>, %y: memref<128x768xf16>, %m: memref
   mie.conv2d ins(%i, %dw : memref<1x64x56x56xf16>, memref<64x1x3x3xf16>) outs(%o : memref<1x64x56x56xf16>) {accumulator = f32, groups = 64 : i64, pads = array<i64: 1, 1, 1, 1>}
   mie.gemm ins(%x, %m : memref<128x768xf16>, memref<768x768xf16>) outs(%y : memref<128x768xf16>) {accumulator = f32}
   mie.gemm ins(%x, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%y : memref<128x768xf16>) {accumulator = f16}
+  return
+}
+}
+
+// -----
+
+// Tests that every product left to the portable path says why (mie.portable, read by
+// --report=kernels and the compile-time warning): a grouped convolution, a convolution whose
+// filter is computed at run time, and a bf16 attention; a served one gets no mark.
+
+// CHECK-LABEL: func.func @portable_reasons
+// CHECK: mie.conv2d
+// CHECK-SAME: mie.portable = "convolution [1, 32, 14, 14] f32 * [32, 8, 3, 3] f32: 4 groups of 8 channels (the convolution microkernels take one group)"
+// CHECK: mie.conv2d
+// CHECK-SAME: mie.portable = "convolution [1, 32, 14, 14] f32 * [32, 32, 3, 3] f32: its filter is computed at run time (the microkernels read filters packed at compile time)"
+// CHECK: mie.attention
+// CHECK-SAME: mie.portable = "attention [2, 4, 8] bf16: bf16 (the attention microkernel is f32)"
+// CHECK: mie.conv2d
+// CHECK-NOT: mie.portable
+// CHECK-SAME: ukernel = #mie.ukernel<winograd_4x4
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+f16c">} {
+memref.global "private" constant @wg : memref<32x8x3x3xf32> = dense<1.0>
+memref.global "private" constant @w : memref<32x32x3x3xf32> = dense<1.0>
+func.func @portable_reasons(%x: memref<1x32x14x14xf32>, %y: memref<1x32x14x14xf32>, %wr: memref<32x32x3x3xf32>,
+                            %q: memref<2x4x8xbf16>, %o: memref<2x4x8xbf16>) {
+  %wg = memref.get_global @wg : memref<32x8x3x3xf32>
+  mie.conv2d ins(%x, %wg : memref<1x32x14x14xf32>, memref<32x8x3x3xf32>) outs(%y : memref<1x32x14x14xf32>) {groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>}
+  mie.conv2d ins(%x, %wr : memref<1x32x14x14xf32>, memref<32x32x3x3xf32>) outs(%y : memref<1x32x14x14xf32>) {pads = array<i64: 1, 1, 1, 1>}
+  mie.attention ins(%q, %q, %q : memref<2x4x8xbf16>, memref<2x4x8xbf16>, memref<2x4x8xbf16>) outs(%o : memref<2x4x8xbf16>) {scale = 0.125 : f64}
+  %w = memref.get_global @w : memref<32x32x3x3xf32>
+  mie.conv2d ins(%x, %w : memref<1x32x14x14xf32>, memref<32x32x3x3xf32>) outs(%y : memref<1x32x14x14xf32>) {pads = array<i64: 1, 1, 1, 1>}
   return
 }
 }

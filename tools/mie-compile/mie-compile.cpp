@@ -161,7 +161,7 @@ cl::opt<std::string> quantizeMethod(
              "weight bytes) and converts them to fp32 where they are used"),
     cl::value_desc("dynamic_fp16"), cl::cat(category));
 
-enum class Report { None, Fusion, Memory, Precision };
+enum class Report { None, Fusion, Memory, Precision, Kernels };
 cl::opt<Report> report(
     "report", cl::desc("Print a report of the compilation"), cl::init(Report::None),
     cl::values(clEnumValN(Report::Fusion, "fusion",
@@ -175,7 +175,13 @@ cl::opt<Report> report(
                           "ops per element type, casts inserted, removed and left, weight bytes "
                           "before and after, and a last line 'precision: policy=<p> "
                           "casts_left=<n> weight_bytes=<before>-><after>' (stdout; stderr as for "
-                          "fusion)")),
+                          "fusion)"),
+               clEnumValN(Report::Kernels, "kernels",
+                          "per target, the kernels calling microkernels and every convolution, "
+                          "GEMM, matmul or attention left to portable code, with its shapes, "
+                          "ONNX nodes and the reason, and a last line per target 'kernels: "
+                          "target=<t> microkernel_kernels=<n> portable_products=<m>' (stdout; "
+                          "stderr as for fusion)")),
     cl::cat(category));
 
 cl::opt<std::string> memoryPlot(
@@ -283,11 +289,16 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     options.precisionReport = &reportText;
   } else if (report != Report::None) {
     if (emit == EmitKind::Import || emit == EmitKind::Ms) {
-      llvm::errs() << "error: --report=" << (report == Report::Fusion ? "fusion" : "memory")
+      llvm::errs() << "error: --report="
+                   << (report == Report::Fusion   ? "fusion"
+                       : report == Report::Memory ? "memory"
+                                                  : "kernels")
                    << " needs the kernels: use --emit=mie or later\n";
       return failure();
     }
-    (report == Report::Fusion ? options.fusionReport : options.memoryReport) = &reportText;
+    (report == Report::Fusion   ? options.fusionReport
+     : report == Report::Memory ? options.memoryReport
+                                : options.kernelReport) = &reportText;
   }
   std::string plotText;
   if (!memoryPlot.empty()) {

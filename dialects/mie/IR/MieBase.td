@@ -52,6 +52,10 @@ def Mie_Dialect : Dialect {
     /// Name of the attribute on a mie.kernel (and its outlined function) holding the floating-point
     /// operations it performs per run (non-negative i64; the profiler's GFLOP/s).
     static constexpr ::llvm::StringLiteral getFlopsAttrName() { return "mie.flops"; }
+    /// On a library op, a mie.kernel and its outlined function: why a product (convolution, GEMM,
+    /// attention) runs portable generated code instead of a microkernel (a string naming the
+    /// shape and the reason; `--report=kernels` and the compile-time warning read it).
+    static constexpr ::llvm::StringLiteral getPortableAttrName() { return "mie.portable"; }
     /// On a mie.kernel: the index of an input it reads element by element only where, and just
     /// before, it writes the same element of its first output (a residual added in the epilogue of
     /// the register tile that stores it). Memory planning may then give that output the input's

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::mie;
@@ -32,6 +33,15 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
       return success();
     return op->emitError() << "expects '" << attribute.getName().strref()
                            << "' to be a non-negative i64, got " << attribute.getValue();
+  }
+  if (attribute.getName() == getPortableAttrName()) {
+    if (isa<StringAttr>(attribute.getValue()) &&
+        isa<Conv2dOp, GemmOp, AttentionOp, KernelOp, FunctionOpInterface>(op))
+      return success();
+    return op->emitError() << "expects '" << getPortableAttrName()
+                           << "' to be a string on a mie.conv2d, mie.gemm, mie.attention, "
+                              "mie.kernel or function, got "
+                           << attribute.getValue();
   }
   if (attribute.getName() == getInPlaceInputAttrName()) {
     auto index = dyn_cast<IntegerAttr>(attribute.getValue());
@@ -90,5 +100,6 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
                          << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
                          << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "', '"
-                         << getInPlaceInputAttrName() << "', 'mie.gpu_library')";
+                         << getInPlaceInputAttrName() << "', '" << getPortableAttrName()
+                         << "', 'mie.gpu_library')";
 }

@@ -658,6 +658,8 @@ struct MieLowerLibraryKernelsPass
       std::optional<int64_t> flops;
       if (!isa<MaxPool2dOp>(op))
         flops = countLibraryOpFlops(op);
+      // Why a product runs the portable lowering (mie-select-kernels), for the reports.
+      Attribute portable = op->getAttr(MieDialect::getPortableAttrName());
       FailureOr<KernelOp> kernel = failure();
       if (std::optional<UKernelAttr> choice = getUKernelChoice(op)) {
         // A tile the registry lacks would only fail at the link, after code generation.
@@ -678,6 +680,8 @@ struct MieLowerLibraryKernelsPass
       if (flops)
         (*kernel)->setAttr(MieDialect::getFlopsAttrName(),
                            IntegerAttr::get(IntegerType::get(&getContext(), 64), *flops));
+      if (portable)
+        (*kernel)->setAttr(MieDialect::getPortableAttrName(), portable);
     }
   }
 };

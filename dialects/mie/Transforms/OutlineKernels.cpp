@@ -77,6 +77,8 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
         auto flops = kernel->getAttrOfType<IntegerAttr>(MieDialect::getFlopsAttrName());
         func->setAttr(MieDialect::getFlopsAttrName(),
                       flops ? flops : b.getI64IntegerAttr(countFlops(kernel)));
+        if (Attribute portable = kernel->getAttr(MieDialect::getPortableAttrName()))
+          func->setAttr(MieDialect::getPortableAttrName(), portable);
         symbols.insert(func, std::next(Block::iterator(parent)));
         func.getBody().takeBody(kernel.getBody());
         // Outputs written in place over an input (mie-plan-memory) share bytes with it: neither

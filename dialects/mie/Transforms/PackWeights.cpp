@@ -201,6 +201,10 @@ struct Packer {
     }
     if (failed(out)) {
       conv.removeUkernelAttr();
+      conv->setAttr(MieDialect::getPortableAttrName(),
+                    StringAttr::get(conv.getContext(),
+                                    "convolution: its filter is not a constant "
+                                    "the microkernel panels can be packed from"));
       return success();
     }
     conv.setFilterShape(shape);
@@ -319,6 +323,9 @@ struct Packer {
       out = packColumnPanels(global, n, k, tiling.getNr(), tb, alpha);
     if (failed(out)) {
       gemm.removeUkernelAttr();
+      gemm->setAttr(MieDialect::getPortableAttrName(),
+                    StringAttr::get(gemm.getContext(), "product: its b is not a constant the "
+                                                       "microkernel panels can be packed from"));
       return success();
     }
     gemm.setBPacked(true);

@@ -471,6 +471,76 @@ int64_t winogradTile(ArrayRef<int64_t> outShape) {
 
 bool isF32(Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); }
 
+/// "[1, 64, 56, 56] f32": a buffer's shape and element type, for the reasons below.
+std::string describeBuffer(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(type.getShape(), os);
+  os << "] " << type.getElementType();
+  return text;
+}
+
+/// Why a product of narrow (or integer) buffers has no microkernel: the narrow families sum in f32.
+std::string narrowReason(Type et, std::optional<Type> accumulator) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (accumulator && !accumulator->isF32())
+    os << et << " summed in " << *accumulator << " (the microkernels sum narrow floats in f32)";
+  else
+    os << et << " buffers with no " << et << " microkernel for this target";
+  return text;
+}
+
+/// Why a product mie-select-kernels left without a `ukernel` runs portable generated code: the
+/// op, its shapes and the first condition no microkernel family meets (the `mie.portable`
+/// attribute that --report=kernels and the compile-time warning read).
+std::string portableReason(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto conv = dyn_cast<Conv2dOp>(op)) {
+    const int64_t groups = conv.getGroups();
+    os << "convolution " << describeBuffer(conv.getInput()) << " * "
+       << describeBuffer(conv.getFilter()) << ": ";
+    Type et = cast<MemRefType>(conv.getOutput().getType()).getElementType();
+    if (conv.getChannelsLast() && !isDepthwise(conv))
+      os << "channels last with " << groups << " group(s) (the NHWC microkernel is depthwise)";
+    else if (isDepthwise(conv) && !conv.getChannelsLast() &&
+             (conv.getStrides()[0] > 2 || conv.getStrides()[1] > 2))
+      os << "depthwise with a stride above 2";
+    else if (isDepthwise(conv))
+      os << "depthwise in " << et << " (the depthwise microkernels are f32 and bf16)";
+    else if (groups != 1)
+      os << groups << " groups of " << cast<MemRefType>(conv.getFilter().getType()).getDimSize(1)
+         << " channels (the convolution microkernels take one group)";
+    else if (!isConstantBuffer(conv.getFilter()))
+      os << "its filter is computed at run time (the microkernels read filters packed at compile "
+            "time)";
+    else if (!et.isF32())
+      os << narrowReason(et, conv.getAccumulator());
+    else
+      os << "no register tile fits the shape";
+    return text;
+  }
+  if (auto gemm = dyn_cast<GemmOp>(op)) {
+    os << "product " << describeBuffer(gemm.getA()) << " * " << describeBuffer(gemm.getB()) << ": ";
+    Type et = cast<MemRefType>(gemm.getOutput().getType()).getElementType();
+    if (!et.isF32())
+      os << narrowReason(et, gemm.getAccumulator());
+    else if (gemm.getAlpha().convertToDouble() != 1.0)
+      os << "alpha != 1 on operands packed at run time";
+    else
+      os << "no register tile fits the shape";
+    return text;
+  }
+  auto attention = cast<AttentionOp>(op);
+  os << "attention " << describeBuffer(attention.getQuery()) << ": "
+     << cast<MemRefType>(attention.getOutput().getType()).getElementType()
+     << " (the attention microkernel is f32)";
+  return text;
+}
+
 struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPass> {
   using Base::Base;
 
@@ -646,6 +716,14 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           setTiling(t);
       }
     }
+    // Every product left to the portable path says why (ops were replaced above: walk again).
+    module.walk([&](Operation *op) {
+      if (!llvm::isa<Conv2dOp, GemmOp, AttentionOp>(op))
+        return;
+      auto kernel = op->getAttrOfType<UKernelAttr>("ukernel");
+      if (!kernel)
+        op->setAttr(MieDialect::getPortableAttrName(), StringAttr::get(ctx, portableReason(op)));
+    });
   }
 };
 

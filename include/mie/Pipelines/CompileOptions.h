@@ -111,6 +111,8 @@ struct CompileOptions {
   std::string *fusionReport = nullptr;
   /// When set, receives the memory report of the compiled module (see buildMemoryReport).
   std::string *memoryReport = nullptr;
+  /// When set, receives the kernel report of every target of the package (see buildKernelReport).
+  std::string *kernelReport = nullptr;
   /// When set, receives the memory plot of the compiled module, an SVG (see buildMemoryPlot).
   std::string *memoryPlot = nullptr;
   /// Loops whose buffers are all smaller than this stay on the calling thread (mie-parallelize-loops).

@@ -72,6 +72,22 @@ std::string buildPrecisionReport(ModuleOp module);
 /// buffers at the peak, and a last line `memory: arena=<bytes> lower_bound=<bytes> naive=<bytes>`.
 std::string buildMemoryReport(ModuleOp module);
 
+/// A product (convolution, GEMM, matmul, attention) that runs portable generated code: where it
+/// comes from and why no microkernel family took it (the `mie.portable` attribute).
+struct PortableProduct {
+  Location loc;
+  std::string kernel;
+  std::string reason;
+};
+
+/// The portable products of a module lowered by buildMsToMiePipeline, in launch order.
+std::vector<PortableProduct> collectPortableProducts(ModuleOp module);
+
+/// Which kernels of a module lowered by buildMsToMiePipeline for `target` call microkernels and
+/// which products run portable code, with each one's shapes and reason, and a last line
+/// `kernels: target=<t> microkernel_kernels=<n> portable_products=<m>`.
+std::string buildKernelReport(ModuleOp module, StringRef target);
+
 /// The arena of each entry function of a module lowered by buildMsToMiePipeline as an SVG picture:
 /// every buffer a rectangle over time (kernels) and arena offset, labelled with its ONNX node (in
 /// full in its tooltip), and the op where the most bytes are live marked.

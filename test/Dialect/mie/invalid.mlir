@@ -45,7 +45,7 @@ func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 6
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.gpu_library')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.portable', 'mie.gpu_library')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 // -----

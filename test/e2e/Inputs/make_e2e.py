@@ -435,11 +435,27 @@ def separable(head=True):
     return nodes, inits, [1, 3, 33, 33], [1, 10]
 
 
+def grouped():
+    # A RegNet-style grouped 3x3 convolution (4 groups of 8 channels): no microkernel takes it yet,
+    # so the compiler warns and --report=kernels names it.
+    nodes = [helper.make_node("Conv", ["x", "wg"], ["g"], name="grouped_conv", group=4,
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["g"], ["y"], name="relu")]
+    return nodes, [weight("wg", [32, 8, 3, 3])], [1, 32, 14, 14], [1, 32, 14, 14]
+
+
+def lm_head():
+    # A GPT-style head tied to the embedding table: rows [1, 16, 64] times its transpose.
+    nodes = [helper.make_node("Transpose", ["emb"], ["emb_t"], name="tie", perm=[1, 0]),
+             helper.make_node("MatMul", ["x", "emb_t"], ["y"], name="lm_head")]
+    return nodes, [weight("emb", [2000, 64], 0.1)], [1, 16, 64], [1, 16, 2000]
+
+
 MODELS = {"mlp": mlp, "strided_batch": strided_batch, "cnn_bn": cnn_bn, "residual": residual, "encoder": encoder,
           "decoder": decoder, "gqa_decoder": gqa_decoder,
           "matmuls": matmuls, "kernels": kernels, "deep": deep,
           "residual_in_place": residual_in_place, "separable": separable,
-          "separable_map": lambda: separable(head=False)}
+          "separable_map": lambda: separable(head=False), "grouped": grouped, "lm_head": lm_head}
 
 
 def main():
