@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "core/signature.h"
@@ -284,6 +285,15 @@ bool Runner::assign(const std::vector<std::string> &specs, const std::vector<mie
   for (const auto &spec : specs) {
     std::string name, path;
     if (!split_named(spec, list, &name, &path)) {
+      // NAME=FILE with a NAME the model lacks (a typo, or another model's name): say so, rather
+      // than that the file "NAME=FILE" cannot be opened. A file whose name holds '=' still works.
+      const size_t eq = spec.find('=');
+      struct stat st;
+      if (eq != std::string::npos && eq > 0 && stat(spec.c_str(), &st) != 0) {
+        *error = "the model has no " + std::string(what) + " named '" + spec.substr(0, eq) + "' (in '" + spec +
+                 "'); its " + what + "s: " + describe(list);
+        return false;
+      }
       positional.push_back(spec);
       continue;
     }
