@@ -9,6 +9,7 @@
 
 #include "mie/Target/CPUTarget.h"
 #include "mie/Target/UKernelRegistry.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -17,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -83,6 +85,25 @@ TEST(UKernelRegistry, EveryKernelIsInSomeUnit) {
     EXPECT_TRUE(llvm::any_of(getUKernelUnits(),
                              [&](const UKernelUnit &unit) { return kernel.isInUnit(unit.name); }))
         << kernel.symbol.str() << " lists no unit of the registry";
+}
+
+// Every row's scratch column names a function of the public ABI header (this compiles only if
+// each exists), and every row says what it accepts.
+TEST(UKernelRegistry, EveryRowNamesItsScratchAndLimits) {
+  const void *scratchFunctions[] = {
+#define MIE_UK_UNIT(unit, isa, macro, select, flags)
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts)                    \
+  reinterpret_cast<const void *>(&scratch),
+#include "runtime/include/mie/mie_ukernels.def"
+#undef MIE_UK_KERNEL
+#undef MIE_UK_UNIT
+  };
+  ASSERT_EQ(std::size(scratchFunctions), getUKernels().size());
+  for (const UKernelInfo &kernel : getUKernels()) {
+    EXPECT_TRUE(kernel.scratch.starts_with(kUKernelPrefix)) << kernel.symbol.str();
+    EXPECT_FALSE(kernel.accepts.empty()) << kernel.symbol.str() << " says nothing of its shapes";
+  }
+  EXPECT_EQ(getUKernelInfo(UKernel::F32ConvDirectNchw).scratch, "mie_uk_conv_direct_plane_floats");
 }
 
 TEST(UKernelRegistry, SymbolsByForm) {

@@ -3,6 +3,7 @@
 #include "dialects/mie/IR/MieOps.h"
 
 #include "mie/Target/UKernelRegistry.h"
+#include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -357,19 +358,22 @@ LogicalResult Conv2dOp::verify() {
   if (tiling && groups != 1)
     return emitOpError() << "expects groups = 1 with a tiled ukernel, got " << groups;
   if (runsUKernel(UKernelFamily::conv_direct)) {
-    // MIE_UK_CONV_DIRECT_MAX_K of runtime/include/mie/mie_ukernel_abi.h: the kernel's offset table.
-    constexpr int64_t kMaxK = 256;
-    if (w[1] * w[2] * w[3] > kMaxK || strides[1] > 2)
-      return emitOpError() << "expects C * KH * KW <= " << kMaxK
+    // The kernel's offset table holds MIE_UK_CONV_DIRECT_MAX_K taps.
+    if (w[1] * w[2] * w[3] > MIE_UK_CONV_DIRECT_MAX_K || strides[1] > 2)
+      return emitOpError() << "expects C * KH * KW <= " << MIE_UK_CONV_DIRECT_MAX_K
                            << " and a stride of 1 or 2 along W with conv_direct, got K = "
-                           << w[1] * w[2] * w[3] << " and stride " << strides[1];
+                           << w[1] * w[2] * w[3] << " and stride " << strides[1]
+                           << " (the registry's kernel accepts "
+                           << getUKernelInfo(UKernel::F32ConvDirectNchw).accepts << ")";
   }
   if (depthwise) {
     if (groups != in[1] || w[0] != in[1] || w[1] != 1)
       return emitOpError("expects a depthwise convolution (groups = C = F) for the depthwise "
                          "ukernel");
     if (!getChannelsLast() && (strides[0] > 2 || strides[1] > 2))
-      return emitOpError("expects strides of 1 or 2 for the NCHW depthwise ukernel");
+      return emitOpError() << "expects strides of 1 or 2 for the NCHW depthwise ukernel (the "
+                              "registry's kernel accepts "
+                           << getUKernelInfo(UKernel::F32DwconvNchw).accepts << ")";
     Type et = bufferType(getOutput()).getElementType();
     if (!et.isF32() && !et.isBF16())
       return emitOpError() << "expects f32 or bf16 buffers for the depthwise ukernel, got " << et;

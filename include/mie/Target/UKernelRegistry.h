@@ -93,7 +93,7 @@ struct UKernelUnit {
 inline llvm::ArrayRef<UKernelUnit> getUKernelUnits() {
   static const UKernelUnit kUnits[] = {
 #define MIE_UK_UNIT(unit, isa, macro, select, flags) {#unit, #isa, select},
-#define MIE_UK_KERNEL(id, family, types, symbol, form, units)
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts)
 #include "runtime/include/mie/mie_ukernels.def"
 #undef MIE_UK_KERNEL
 #undef MIE_UK_UNIT
@@ -114,7 +114,7 @@ inline const UKernelUnit *selectUKernelUnit(llvm::StringRef isa, llvm::StringRef
 /// A kernel of the registry, by its row's id.
 enum class UKernel {
 #define MIE_UK_UNIT(unit, isa, macro, select, flags)
-#define MIE_UK_KERNEL(id, family, types, symbol, form, units) id,
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts) id,
 #include "runtime/include/mie/mie_ukernels.def"
 #undef MIE_UK_KERNEL
 #undef MIE_UK_UNIT
@@ -133,6 +133,10 @@ struct UKernelInfo {
   UKernelForm form;
   /// The units that define it, space-separated.
   llvm::StringLiteral units;
+  /// The mie_ukernel_abi.h function sizing its per-call scratch ("mie_uk_no_scratch": none).
+  llvm::StringLiteral scratch;
+  /// The shapes and attributes it takes (what the verifiers check; their messages quote it).
+  llvm::StringLiteral accepts;
 
   bool isInUnit(llvm::StringRef unit) const {
     llvm::SmallVector<llvm::StringRef> names;
@@ -144,8 +148,8 @@ struct UKernelInfo {
 inline llvm::ArrayRef<UKernelInfo> getUKernels() {
   static const UKernelInfo kKernels[] = {
 #define MIE_UK_UNIT(unit, isa, macro, select, flags)
-#define MIE_UK_KERNEL(id, family, types, symbol, form, units)                                      \
-  {UKernel::id, #family, #types, #symbol, UKernelForm::form, units},
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts)                    \
+  {UKernel::id, #family, #types, #symbol, UKernelForm::form, units, #scratch, accepts},
 #define ISA Isa
 #define TILE Tile
 #define ONE One

@@ -15,7 +15,7 @@ namespace mlir::mie::embedded {
 #define MIE_UK_UNIT(unit, isa, macro, select, flags)                                               \
   extern const unsigned char kUKernelBitcode_##unit[];                                             \
   extern const size_t kUKernelBitcode_##unit##_size;
-#define MIE_UK_KERNEL(id, family, types, symbol, form, units)
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts)
 #include "runtime/include/mie/mie_ukernels.def"
 #undef MIE_UK_KERNEL
 #undef MIE_UK_UNIT
@@ -30,7 +30,7 @@ std::optional<llvm::StringRef> mie::getUKernelBitcode(llvm::StringRef unit) {
   if (unit == #name)                                                                               \
     return llvm::StringRef(reinterpret_cast<const char *>(kUKernelBitcode_##name),                \
                            kUKernelBitcode_##name##_size);
-#define MIE_UK_KERNEL(id, family, types, symbol, form, units)
+#define MIE_UK_KERNEL(id, family, types, symbol, form, units, scratch, accepts)
 #include "runtime/include/mie/mie_ukernels.def"
 #undef MIE_UK_KERNEL
 #undef MIE_UK_UNIT

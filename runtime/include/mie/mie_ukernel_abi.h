@@ -47,6 +47,9 @@ enum {
   MIE_UK_ACT_TANH = 9,
 };
 
+/* The scratch of a kernel that takes none (the registry's scratch column). */
+static inline int64_t mie_uk_no_scratch(void) { return 0; }
+
 /* The largest K (C * KH * KW) of the direct convolution (mie_uk_f32_conv_direct_nchw_*). */
 #define MIE_UK_CONV_DIRECT_MAX_K 256
 
