@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ms;
 
@@ -625,5 +627,36 @@ LogicalResult Col2ImOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1) / taps};
   llvm::append_range(shape, image);
   results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult InterpolateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  int64_t rank = type.getRank();
+  if (!type.hasStaticShape())
+    return diag.error("expects a static input, got ", type);
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (failed(checkArraySize(diag, "sizes", sizes, rank)) ||
+      failed(checkArrayMin(diag, "sizes", sizes, 1)))
+    return failure();
+  if (adaptor.getScales().size() != static_cast<size_t>(rank) ||
+      adaptor.getNearestModes().size() != static_cast<size_t>(rank) ||
+      adaptor.getRoi().size() != static_cast<size_t>(2 * rank))
+    return diag.error("expects one scale and nearest mode per dim and a roi of ", 2 * rank,
+                      " values");
+  if (llvm::any_of(adaptor.getScales(), [](double s) { return !(s > 0.0) || !std::isfinite(s); }))
+    return diag.error("expects positive finite scales");
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(diag, adaptor.getAxes(), rank);
+  if (failed(axes))
+    return failure();
+  if (!llvm::equal(*axes, adaptor.getAxes()))
+    return diag.error("expects sorted non-negative axes");
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(*axes, d) && sizes[d] != type.getDimSize(d))
+      return diag.error("expects dim ", d, ", which is not resized, to keep its size ",
+                        type.getDimSize(d), ", got ", sizes[d]);
+  results.push_back(RankedTensorType::get(sizes, type.getElementType()));
   return success();
 }

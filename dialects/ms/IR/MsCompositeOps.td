@@ -448,4 +448,41 @@ def Ms_Col2ImOp : Ms_InferredOp<"col2im"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Ms_InterpolateOp : Ms_InferredOp<"interpolate"> {
+  let summary = "Resizes a tensor by separable interpolation (ONNX Resize, every mode).";
+  let description = [{
+    Resizes each of `axes` of `input` to `sizes` (one per dim; the other dims keep their size)
+    as ONNX's reference does: output position x maps to an input coordinate by
+    `coordinate_transformation_mode` and `scales` (one per dim; `roi`, starts then ends per dim,
+    for tf_crop_and_resize, whose coordinates outside the input take `extrapolation_value`),
+    and reads the taps around it weighted by `mode`: `nearest` (rounded by the axis's entry of
+    `nearest_modes`), `linear` or `cubic` (Keys' kernel with `cubic_coeff_a`), widened by
+    `antialias` when shrinking, renormalized inside the input with `exclude_outside`. The
+    importer emits ms.resize instead where that covers the combination. `ms-decompose` runs it
+    as one product per resized axis with its [in, out] interpolation matrix.
+
+    Example:
+    ```mlir
+    %y = ms.interpolate %x {sizes = array<i64: 1, 1, 8, 8>,
+        scales = array<f64: 1.0, 1.0, 2.0, 2.0>, axes = array<i64: 2, 3>,
+        mode = #ms<interpolation cubic>,
+        coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+        nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>,
+                         #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>],
+        roi = array<f64: 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0>, cubic_coeff_a = -7.5e-01 : f64,
+        extrapolation_value = 0.0 : f64}
+        : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseI64ArrayAttr:$sizes,
+                   DenseF64ArrayAttr:$scales, DenseI64ArrayAttr:$axes,
+                   Ms_InterpolationAttr:$mode,
+                   Ms_ResizeTransformAttr:$coordinate_transformation_mode,
+                   TypedArrayAttrBase<Ms_NearestModeAttr, "nearest modes">:$nearest_modes,
+                   DenseF64ArrayAttr:$roi, F64Attr:$cubic_coeff_a, F64Attr:$extrapolation_value,
+                   UnitAttr:$antialias, UnitAttr:$exclude_outside);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // MS_COMPOSITE_OPS_TD

@@ -21,6 +21,8 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeSamplingPatterns(importExpansions);
     populateDecomposeSignalPatterns(importExpansions);
     populateDecomposeLossPatterns(importExpansions);
+    populateDecomposeMlPatterns(importExpansions);
+    populateDecomposeResizePatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
 
     RewritePatternSet patterns(&getContext());

@@ -25,6 +25,8 @@ class OpChain {
 public:
   OpChain(PatternRewriter &rewriter, Location loc) : rewriter(rewriter), loc(loc) {}
 
+  MLIRContext *context() const { return rewriter.getContext(); }
+
   template <typename OpTy, typename... Args>
   Value op(Args &&...args) {
     return rewriter.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
@@ -33,8 +35,19 @@ public:
   /// A constant holding `attr`.
   Value constant(DenseElementsAttr attr) { return ConstantOp::create(rewriter, loc, attr); }
   /// A rank-0 constant of `elementType` (float or integer), broadcast by the elementwise ops.
-  Value scalar(Type elementType, double value) {
-    auto type = RankedTensorType::get({}, elementType);
+  Value scalar(Type elementType, double value) { return splat({}, elementType, value); }
+  /// An integer constant of `shape` from `values` (wrapped to `elementType`'s width; i1: 0 / 1).
+  Value ints(ArrayRef<int64_t> shape, Type elementType, ArrayRef<int64_t> values) {
+    unsigned width = elementType.getIntOrFloatBitWidth();
+    SmallVector<APInt> converted;
+    for (int64_t v : values)
+      converted.push_back(APInt(width, static_cast<uint64_t>(width == 1 ? v != 0 : v),
+                                /*isSigned=*/false, /*implicitTrunc=*/true));
+    return constant(DenseElementsAttr::get(RankedTensorType::get(shape, elementType), converted));
+  }
+  /// `shape` filled with `value` (float or integer `elementType`).
+  Value splat(ArrayRef<int64_t> shape, Type elementType, double value) {
+    auto type = RankedTensorType::get(shape, elementType);
     if (auto ft = dyn_cast<FloatType>(elementType))
       return constant(DenseElementsAttr::get(type, Attribute(FloatAttr::get(ft, value))));
     return constant(DenseElementsAttr::get(

@@ -2311,3 +2311,180 @@ func.func @nll_loss_weight(%lp: tensor<4x5xf32>, %t: tensor<4xi32>, %w: tensor<4
   %0 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction sum>} : (tensor<4x5xf32>, tensor<4xi32>, tensor<4xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @post_transform_rank(%y: tensor<6xf32>) {
+  // expected-error @+1 {{'ms.post_transform' op expects scores [N, targets], got 'tensor<6xf32>'}}
+  %0 = ms.post_transform %y {transform = #ms<post_transform softmax>} : (tensor<6xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_lengths(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects the nodes_* arrays and membership_sizes to have one entry per node (3)}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_cycle(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects trees: node 0 is reached again below itself}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, 0, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 0, 2>,
+      nodes_falsenodeids = array<i64: 2, 2, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 2>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_vote(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects the votes to name leaves and targets in range}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 0>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_feature(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op node 0 tests feature 5 of 2}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 5, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_classifier(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects a classifier to sum its trees and not to use probit}}
+  %0:2 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 3 : i64, aggregate_function = #ms<tree_aggregate max>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>, class_labels = array<i64: 1, 2, 3>}
+      : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_base(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects 2 base values or none, got 1}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 2 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64: 1.0>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @svm_kernel_params(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 3 kernel_params (gamma, coef0, degree), got 2}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5, -0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_vectors(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 2 support vectors of 2 features, got 3 values}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0, 3.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5, -0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_regressor_coefficients(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects a regressor to have one vector group, one coefficient per vector, rho, no probabilities and no post_transform}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0, 3.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_classifier_rho(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 6 coefficients and 3 rho (and prob_a) values}}
+  %0:2 = ms.svm %x {kernel_type = #ms<svm_kernel linear>, kernel_params = array<f64: 0.0, 0.0, 0.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0, 5.0, 6.0>, vectors_per_class = array<i64: 1, 1, 1>,
+      coefficients = array<f64: 0.5, -0.5, 0.25, 1.0, -1.0, 0.5>, rho = array<f64: 0.1>,
+      prob_a = array<f64>, prob_b = array<f64>, post_transform = #ms<post_transform none>,
+      class_labels = array<i64: 0, 1, 2>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  return
+}
+
+// -----
+
+func.func @interpolate_kept_dim(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects dim 1, which is not resized, to keep its size 1, got 2}}
+  %0 = ms.interpolate %x {sizes = array<i64: 1, 2, 8, 8>, scales = array<f64: 1.0, 1.0, 2.0, 2.0>,
+      axes = array<i64: 2, 3>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>, #ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<1x1x4x4xf32>) -> tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_roi(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects one scale and nearest mode per dim and a roi of 4 values}}
+  %0 = ms.interpolate %x {sizes = array<i64: 8, 8>, scales = array<f64: 2.0, 2.0>,
+      axes = array<i64: 0, 1>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform tf_crop_and_resize>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<4x4xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_scales(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects positive finite scales}}
+  %0 = ms.interpolate %x {sizes = array<i64: 8, 8>, scales = array<f64: 2.0, 0.0>,
+      axes = array<i64: 0, 1>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 0.0, 1.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<4x4xf32>) -> tensor<8x8xf32>
+  return
+}

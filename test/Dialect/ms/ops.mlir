@@ -844,3 +844,38 @@ func.func @nll_loss(%lp: tensor<4x5x2xf32>, %t: tensor<4x2xi64>, %w: tensor<5xf3
   %1 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction none>} : (tensor<4x5x2xf32>, tensor<4x2xi64>, tensor<5xf32>) -> tensor<4x2xf32>
   return %0, %1 : tensor<f32>, tensor<4x2xf32>
 }
+
+// CHECK-LABEL: func.func @post_transform
+func.func @post_transform(%y: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: ms.post_transform %{{.+}} {transform = #ms<post_transform softmax>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = ms.post_transform %y {transform = #ms<post_transform softmax>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @tree_ensemble
+func.func @tree_ensemble(%x: tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>) {
+  // CHECK: ms.tree_ensemble %{{.+}} {aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>, class_labels = array<i64: 7, 8, 9>, leaf_nodeids = array<i64: 1, 2>, leaf_targetids = array<i64: 0, 2>, leaf_weights = array<f64: 1.000000e+00, 2.000000e+00>, membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, n_targets = 3 : i64, nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_featureids = array<i64: 1, 0, 0>, nodes_missing_value_tracks_true = array<i1: false, false, false>, nodes_modes = array<i64: 0, -1, -1>, nodes_splits = array<f64: 5.000000e-01, 0.000000e+00, 0.000000e+00>, nodes_truenodeids = array<i64: 1, 1, 2>, post_transform = #ms<post_transform softmax>, tree_roots = array<i64: 0>} : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  %scores, %label = ms.tree_ensemble %x {aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>, class_labels = array<i64: 7, 8, 9>, leaf_nodeids = array<i64: 1, 2>, leaf_targetids = array<i64: 0, 2>, leaf_weights = array<f64: 1.000000e+00, 2.000000e+00>, membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, n_targets = 3 : i64, nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_featureids = array<i64: 1, 0, 0>, nodes_missing_value_tracks_true = array<i1: false, false, false>, nodes_modes = array<i64: 0, -1, -1>, nodes_splits = array<f64: 5.000000e-01, 0.000000e+00, 0.000000e+00>, nodes_truenodeids = array<i64: 1, 1, 2>, post_transform = #ms<post_transform softmax>, tree_roots = array<i64: 0>} : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  return %scores, %label : tensor<4x3xf32>, tensor<4xi64>
+}
+
+// CHECK-LABEL: func.func @svm_regressor
+func.func @svm_regressor(%x: tensor<3x2xf32>) -> tensor<3x1xf32> {
+  // CHECK: ms.svm %{{.+}} {coefficients = array<f64: 5.000000e-01, -5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 0.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel rbf>, one_class, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00>, vectors_per_class = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  %scores = ms.svm %x {coefficients = array<f64: 5.000000e-01, -5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 0.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel rbf>, one_class, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00>, vectors_per_class = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return %scores : tensor<3x1xf32>
+}
+
+// CHECK-LABEL: func.func @svm_classifier
+func.func @svm_classifier(%x: tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>) {
+  // CHECK: ms.svm %{{.+}} {class_labels = array<i64: 0, 1, 2>, coefficients = array<f64: 5.000000e-01, -5.000000e-01, 2.500000e-01, 1.000000e+00, -1.000000e+00, 5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 1.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel poly>, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01, 2.000000e-01, 3.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00>, vectors_per_class = array<i64: 1, 1, 1>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  %scores, %label = ms.svm %x {class_labels = array<i64: 0, 1, 2>, coefficients = array<f64: 5.000000e-01, -5.000000e-01, 2.500000e-01, 1.000000e+00, -1.000000e+00, 5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 1.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel poly>, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01, 2.000000e-01, 3.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00>, vectors_per_class = array<i64: 1, 1, 1>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  return %scores, %label : tensor<3x3xf32>, tensor<3xi64>
+}
+
+// CHECK-LABEL: func.func @interpolate
+func.func @interpolate(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32> {
+  // CHECK: ms.interpolate %{{.+}} {axes = array<i64: 2, 3>, coordinate_transformation_mode = #ms<resize_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f64, extrapolation_value = 0.000000e+00 : f64, mode = #ms<interpolation cubic>, nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>], roi = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00>, scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 1.500000e+00>, sizes = array<i64: 1, 1, 8, 6>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32>
+  %0 = ms.interpolate %x {axes = array<i64: 2, 3>, coordinate_transformation_mode = #ms<resize_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f64, extrapolation_value = 0.000000e+00 : f64, mode = #ms<interpolation cubic>, nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>], roi = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00>, scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 1.500000e+00>, sizes = array<i64: 1, 1, 8, 6>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32>
+  return %0 : tensor<1x1x8x6xf32>
+}
