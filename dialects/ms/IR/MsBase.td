@@ -157,6 +157,13 @@ def Ms_ResizeTransform : I32EnumAttr<"ResizeTransform", "ONNX Resize coordinate 
 }
 def Ms_ResizeTransformAttr : EnumAttr<Ms_Dialect, Ms_ResizeTransform, "resize_transform">;
 
+def Ms_TfIdfMode : I32EnumAttr<"TfIdfMode", "TfIdfVectorizer weighting", [
+    I32EnumAttrCase<"tf", 0>, I32EnumAttrCase<"idf", 1>, I32EnumAttrCase<"tfidf", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_TfIdfModeAttr : EnumAttr<Ms_Dialect, Ms_TfIdfMode, "tfidf_mode">;
+
 def Ms_PixelFormat : I32EnumAttr<"PixelFormat", "channel order of a decoded image", [
     I32EnumAttrCase<"rgb", 0>, I32EnumAttrCase<"bgr", 1>, I32EnumAttrCase<"grayscale", 2>]> {
   let cppNamespace = "::mlir::ms";

@@ -23,6 +23,8 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeLossPatterns(importExpansions);
     populateDecomposeMlPatterns(importExpansions);
     populateDecomposeResizePatterns(importExpansions);
+    populateDecomposeMathPatterns(importExpansions);
+    populateDecomposeSequencePatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
 
     RewritePatternSet patterns(&getContext());

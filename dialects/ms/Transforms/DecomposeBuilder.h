@@ -97,6 +97,12 @@ public:
       return x;
     return op<ExpandOp>(x, shape);
   }
+  /// Zero padding; negative amounts crop.
+  Value pad(Value x, ArrayRef<int64_t> pads) {
+    if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+      return x;
+    return op<PadOp>(x, pads, PadMode::constant, APFloat(0.0));
+  }
   Value slice(Value x, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
     return op<SliceOp>(x, starts, sizes, steps);
   }

@@ -6,7 +6,7 @@
 // nonpad_kv_seqlen added as one bias, grouped-query heads repeated, then Q Kᵀ (Q and K each
 // scaled by sqrt(scale), as the reference does), softcap, softmax and the product with V. The
 // chain is what exporters emit for attention, so the ms attention fold can take it over.
-// RotaryEmbedding (opset 23) follows its function body the same way.
+// RotaryEmbedding (opset 23) becomes ms.rotary_embedding, which ms-decompose expands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,10 +208,11 @@ LogicalResult importAttention(NodeImporter &n) {
   return o.failed() ? failure() : success();
 }
 
-/// RotaryEmbedding (opset 23), ONNX's function body in ms ops: the input as [B, S, heads, size]
-/// (a 4-D [B, heads, S, size] transposed, a 3-D [B, S, heads * size] split by num_heads), its
-/// first rotary_embedding_dim features rotated in pairs (halves, or neighbours when interleaved)
-/// by the cos / sin caches (gathered by position_ids when given, else [B, S, dim / 2]).
+/// RotaryEmbedding (opset 23) as ms.rotary_embedding (ms-decompose writes ONNX's function body:
+/// DecomposeSequencePatterns.cpp): the input [B, heads, S, size] or [B, S, heads * size] with
+/// num_heads, its first rotary_embedding_dim features rotated in pairs (halves, or neighbours
+/// when interleaved) by the cos / sin caches (gathered by position_ids when given, else
+/// [B, S, dim / 2]).
 LogicalResult importRotaryEmbedding(NodeImporter &n) {
   bool interleaved = n.getInt("interleaved", 0) != 0;
   int64_t rotaryDim = n.getInt("rotary_embedding_dim", 0);
@@ -229,7 +230,6 @@ LogicalResult importRotaryEmbedding(NodeImporter &n) {
                      << " for " << xType;
   int64_t batch = xType.getDimSize(0);
   int64_t seq = rank == 4 ? xType.getDimSize(2) : xType.getDimSize(1);
-  int64_t heads = rank == 4 ? xType.getDimSize(1) : numHeads;
   int64_t size = rank == 4 ? xType.getDimSize(3) : xType.getDimSize(2) / numHeads;
   if (rotaryDim == 0)
     rotaryDim = size;
@@ -253,39 +253,13 @@ LogicalResult importRotaryEmbedding(NodeImporter &n) {
     return n.error() << "expects position_ids [" << batch << ", " << seq << "], got "
                      << n.inputType(3);
 
+  // The inputs in the order the expansion first reads them (initializers are materialized on
+  // first use, and their order is the weights' layout).
   Ops o(n);
-  Value x = o.in(0);
-  x = rank == 4 ? o.transpose(x, {0, 2, 1, 3}) : o.reshape(x, {batch, seq, heads, size});
-  auto cache = [&](unsigned i) {
-    Value c = o.cast(o.in(i), et);
-    if (positions)
-      c = o.op<ms::GatherOp>(c, o.cast(o.in(3), n.builder().getI64Type()), uint64_t(0));
-    return o.reshape(c, {batch, seq, 1, half});
-  };
-  Value cos = cache(1), sin = cache(2);
-  auto part = [&](int64_t start, int64_t count, int64_t step) {
-    return o.slice(x, {0, 0, 0, start}, {batch, seq, heads, count}, {1, 1, 1, step});
-  };
-  Value x1 = interleaved ? part(0, half, 2) : part(0, half, 1);
-  Value x2 = interleaved ? part(1, half, 2) : part(half, half, 1);
-  Value re = o.sub(o.mul(cos, x1), o.mul(sin, x2));
-  Value im = o.add(o.mul(sin, x1), o.mul(cos, x2));
-  Value rotated;
-  if (interleaved) {
-    SmallVector<int64_t> pairShape = {batch, seq, heads, half, 1};
-    rotated = o.reshape(o.op<ms::ConcatOp>(ValueRange{o.reshape(re, pairShape),
-                                                      o.reshape(im, pairShape)},
-                                           uint64_t(4)),
-                        {batch, seq, heads, rotaryDim});
-  } else {
-    rotated = o.op<ms::ConcatOp>(ValueRange{re, im}, uint64_t(3));
-  }
-  Value y = rotated;
-  if (rotaryDim < size)
-    y = o.op<ms::ConcatOp>(ValueRange{rotated, part(rotaryDim, size - rotaryDim, 1)},
-                           uint64_t(3));
-  y = rank == 4 ? o.transpose(y, {0, 2, 1, 3}) : o.reshape(y, xType.getShape());
-  return finish(n, o, y);
+  Value x = o.in(0), cos = o.in(1), positionIds = positions ? o.in(3) : Value(), sin = o.in(2);
+  return finish(n, o,
+                o.op<ms::RotaryEmbeddingOp>(x, cos, sin, positionIds, rotaryDim,
+                                            rank == 3 ? numHeads : 0, interleaved));
 }
 
 } // namespace

@@ -2488,3 +2488,51 @@ func.func @interpolate_scales(%x: tensor<4x4xf32>) {
       extrapolation_value = 0.0 : f64} : (tensor<4x4xf32>) -> tensor<8x8xf32>
   return
 }
+
+// -----
+
+func.func @det_square(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.det' op expects static square matrices [..., n, n] with n in [1, 64], got 'tensor<2x3xf32>'}}
+  %0 = ms.det %x : (tensor<2x3xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @hardmax_axes(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ms.hardmax' op expects a static input and one axis or the dims from one axis to the last, got 'tensor<2x3x4xf32>' and axes [0, 1]}}
+  %0 = ms.hardmax %x {axes = array<i64: 0, 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_embedding_dim(%x: tensor<1x2x3x4xf32>, %c: tensor<1x3x2xf32>) {
+  // expected-error @+1 {{'ms.rotary_embedding' op expects an even rotary_embedding_dim in [2, 4], got 3}}
+  %0 = ms.rotary_embedding %x, %c, %c {num_heads = 0 : i64, rotary_embedding_dim = 3 : i64} : (tensor<1x2x3x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_embedding_cache(%x: tensor<1x2x3x4xf32>, %c: tensor<1x3x1xf32>) {
+  // expected-error @+1 {{'ms.rotary_embedding' op expects caches [B, S, 2], got 'tensor<1x3x1xf32>'}}
+  %0 = ms.rotary_embedding %x, %c, %c {num_heads = 0 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x2x3x4xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @tfidf_counts(%x: tensor<2x6xi64>) {
+  // expected-error @+1 {{'ms.tfidf' op expects ngram_counts that split the pool into whole n-grams}}
+  %0 = ms.tfidf %x {max_gram_length = 2 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0, 1>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @tfidf_weights(%x: tensor<2x6xi64>) {
+  // expected-error @+1 {{'ms.tfidf' op expects no weights or one per output column (2), got 1}}
+  %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode idf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64: 1.0>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return
+}

@@ -879,3 +879,31 @@ func.func @interpolate(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32> {
   %0 = ms.interpolate %x {axes = array<i64: 2, 3>, coordinate_transformation_mode = #ms<resize_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f64, extrapolation_value = 0.000000e+00 : f64, mode = #ms<interpolation cubic>, nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>], roi = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00>, scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 1.500000e+00>, sizes = array<i64: 1, 1, 8, 6>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32>
   return %0 : tensor<1x1x8x6xf32>
 }
+
+// CHECK-LABEL: func.func @det
+func.func @det(%x: tensor<2x3x3xf32>) -> tensor<2xf32> {
+  // CHECK: ms.det %{{.+}} : (tensor<2x3x3xf32>) -> tensor<2xf32>
+  %0 = ms.det %x : (tensor<2x3x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @hardmax
+func.func @hardmax(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: ms.hardmax %{{.+}} {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %0 = ms.hardmax %x {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @rotary_embedding
+func.func @rotary_embedding(%x: tensor<1x3x8xf16>, %cos: tensor<16x2xf32>, %sin: tensor<16x2xf32>, %p: tensor<1x3xi64>) -> tensor<1x3x8xf16> {
+  // CHECK: ms.rotary_embedding %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {interleaved, num_heads = 2 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x3x8xf16>, tensor<16x2xf32>, tensor<16x2xf32>, tensor<1x3xi64>) -> tensor<1x3x8xf16>
+  %0 = ms.rotary_embedding %x, %cos, %sin, %p {interleaved, num_heads = 2 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x3x8xf16>, tensor<16x2xf32>, tensor<16x2xf32>, tensor<1x3xi64>) -> tensor<1x3x8xf16>
+  return %0 : tensor<1x3x8xf16>
+}
+
+// CHECK-LABEL: func.func @tfidf
+func.func @tfidf(%x: tensor<2x6xi64>) -> tensor<2x2xf32> {
+  // CHECK: ms.tfidf %{{.+}} {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
