@@ -1,6 +1,6 @@
 // RUN: ms-opt %s -split-input-file -ms-decompose | FileCheck %s
 
-// ms.rotary_embedding and ms.tfidf (DecomposeSequencePatterns.cpp).
+// ms.rotary_embedding, ms.tfidf and ms.onnx_attention (DecomposeSequencePatterns.cpp).
 
 // A 4-D input whose first 4 of 6 features rotate by halves: x1 cos - x2 sin, x1 sin + x2 cos,
 // the last 2 features passed through.
@@ -90,4 +90,56 @@ func.func @idf(%x: tensor<2x4xi64>) -> tensor<2x2xf32> {
       pool_int64s = array<i64: 7, 9>, weights = array<f64>}
       : (tensor<2x4xi64>) -> tensor<2x2xf32>
   return %y : tensor<2x2xf32>
+}
+
+// -----
+
+// ms.onnx_attention with key padding (nonpad_kv_seqlen) and the softmax in f32 over f16 data:
+// the positions past each batch's length biased by -inf, Q and K scaled by sqrt(scale), the
+// biased scores as the second result (mode 1).
+// CHECK-LABEL: func.func @onnx_attention_nonpad
+// CHECK-DAG: %[[ROOT:.+]] = ms.constant dense<7.070310e-01> : tensor<f16>
+// CHECK-DAG: %[[POS:.+]] = ms.constant dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>
+// CHECK: %[[L:.+]] = ms.reshape %arg3 {shape = array<i64: 2, 1>}
+// CHECK-NEXT: %[[KEPT:.+]] = ms.compare lt, %[[POS]], %[[L]]
+// CHECK-NEXT: %[[PAD:.+]] = ms.where %[[KEPT]]
+// CHECK-NEXT: %[[BIAS:.+]] = ms.reshape %[[PAD]] {shape = array<i64: 2, 1, 1, 3>}
+// CHECK-NEXT: %[[QS:.+]] = ms.mul %arg0, %[[ROOT]]
+// CHECK-NEXT: %[[KS:.+]] = ms.mul %arg1, %[[ROOT]]
+// CHECK-NEXT: %[[KT:.+]] = ms.transpose %[[KS]] {perms = array<i64: 0, 1, 3, 2>}
+// CHECK-NEXT: %[[S:.+]] = ms.matmul %[[QS]], %[[KT]]
+// CHECK-NEXT: %[[LOGITS:.+]] = ms.add %[[S]], %[[BIAS]]
+// CHECK-NEXT: %[[WIDE:.+]] = ms.cast %[[LOGITS]] : tensor<2x2x3x3xf16> to tensor<2x2x3x3xf32>
+// CHECK-NEXT: %[[P:.+]] = ms.softmax %[[WIDE]]
+// CHECK-NEXT: %[[PN:.+]] = ms.cast %[[P]] : tensor<2x2x3x3xf32> to tensor<2x2x3x3xf16>
+// CHECK-NEXT: %[[Y:.+]] = ms.matmul %[[PN]], %arg2
+// CHECK-NEXT: return %[[Y]], %[[LOGITS]]
+func.func @onnx_attention_nonpad(%q: tensor<2x2x3x4xf16>, %k: tensor<2x2x3x4xf16>, %v: tensor<2x2x3x4xf16>, %l: tensor<2xi64>) -> (tensor<2x2x3x4xf16>, tensor<2x2x3x3xf16>) {
+  %y, %qk = ms.onnx_attention %q, %k, %v nonpad %l {past_length = 0 : i64, qk_matmul_output_mode = 1 : i64, scale = 5.000000e-01 : f64, softcap = 0.000000e+00 : f64, softmax_type = f32} : (tensor<2x2x3x4xf16>, tensor<2x2x3x4xf16>, tensor<2x2x3x4xf16>, tensor<2xi64>) -> (tensor<2x2x3x4xf16>, tensor<2x2x3x3xf16>)
+  return %y, %qk : tensor<2x2x3x4xf16>, tensor<2x2x3x3xf16>
+}
+
+// -----
+
+// A bool mask padded with -inf to the 5 keys (2 past), the causal part, grouped-query heads
+// repeated (2 -> 4), softcap and the probabilities as the second result (mode 3).
+// CHECK-LABEL: func.func @onnx_attention
+// CHECK: %[[M:.+]] = ms.where %arg3
+// CHECK-NEXT: %[[MP:.+]] = ms.pad %[[M]] {pads = array<i64: 0, 0, 0, 1>, value = 0xFFF0000000000000 : f64}
+// CHECK-NEXT: %[[BIAS:.+]] = ms.add %[[MP]], %{{.+}} : (tensor<3x5xf32>, tensor<3x5xf32>)
+// CHECK: ms.expand %{{.+}} {shape = array<i64: 1, 2, 2, 5, 4>}
+// CHECK-NEXT: ms.reshape %{{.+}} {shape = array<i64: 1, 4, 5, 4>}
+// CHECK: ms.expand %{{.+}} {shape = array<i64: 1, 2, 2, 5, 4>}
+// CHECK-NEXT: %[[VR:.+]] = ms.reshape %{{.+}} {shape = array<i64: 1, 4, 5, 4>}
+// CHECK: %[[S:.+]] = ms.matmul
+// CHECK-NEXT: %[[L:.+]] = ms.add %[[S]], %[[BIAS]]
+// CHECK-NEXT: ms.div %[[L]]
+// CHECK-NEXT: ms.tanh
+// CHECK-NEXT: %[[CAPPED:.+]] = ms.mul
+// CHECK-NEXT: %[[P:.+]] = ms.softmax %[[CAPPED]]
+// CHECK-NEXT: %[[Y:.+]] = ms.matmul %[[P]], %[[VR]]
+// CHECK-NEXT: return %[[Y]], %[[P]]
+func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: tensor<1x2x5x4xf32>, %m: tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>) {
+  %y, %qk = ms.onnx_attention %q, %k, %v, %m {is_causal, past_length = 2 : i64, qk_matmul_output_mode = 3 : i64, scale = 5.000000e-01 : f64, softcap = 2.000000e+00 : f64, softmax_type = f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  return %y, %qk : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
 }

@@ -765,3 +765,48 @@ LogicalResult TfIdfOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   results.push_back(RankedTensorType::get({type.getDimSize(0), outSize}, Float32Type::get(ctx)));
   return success();
 }
+
+LogicalResult OnnxAttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType q = tensorType(adaptor.getQuery()), k = tensorType(adaptor.getKey()),
+                   v = tensorType(adaptor.getValue());
+  Type et = q.getElementType();
+  if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4 || !q.hasStaticShape() ||
+      !k.hasStaticShape() || !v.hasStaticShape() || k.getElementType() != et ||
+      v.getElementType() != et)
+    return diag.error("expects static 4-D query, key and value of one type, got ", q, ", ", k,
+                      " and ", v);
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1), seq = q.getDimSize(2);
+  int64_t kvHeads = k.getDimSize(1), total = k.getDimSize(2);
+  if (k.getDimSize(0) != batch || v.getDimSize(0) != batch || v.getDimSize(1) != kvHeads ||
+      k.getDimSize(3) != q.getDimSize(3) || v.getDimSize(2) != total || kvHeads < 1 ||
+      heads % kvHeads != 0)
+    return diag.error("expects query [B, H, S, D], key [B, Hkv, T, D] and value [B, Hkv, T, Dv] "
+                      "with Hkv dividing H, got ",
+                      q, ", ", k, " and ", v);
+  int64_t past = adaptor.getPastLength(), mode = adaptor.getQkMatmulOutputMode();
+  if (past < 0 || past > total || mode < 0 || mode > 3)
+    return diag.error("expects past_length in [0, ", total, "] and qk_matmul_output_mode in "
+                      "[0, 3], got ",
+                      past, " and ", mode);
+  Type softmaxType = adaptor.getSoftmaxType();
+  if (!isa<FloatType>(softmaxType))
+    return diag.error("expects a float softmax_type, got ", softmaxType);
+  if (Value mask = adaptor.getAttnMask()) {
+    RankedTensorType m = tensorType(mask);
+    if (m.getRank() < 1 || m.getRank() > 4 || m.getShape().back() > total ||
+        (!m.getElementType().isInteger(1) && m.getElementType() != et))
+      return diag.error("expects a bool or ", et, " attn_mask of rank 1 to 4 with at most ", total,
+                        " columns, got ", m);
+  }
+  if (Value lens = adaptor.getNonpadKvSeqlen())
+    if (tensorType(lens).getShape() != ArrayRef<int64_t>{batch} ||
+        !tensorType(lens).getElementType().isInteger(64))
+      return diag.error("expects nonpad_kv_seqlen of int64 [", batch, "], got ", lens.getType());
+  results.push_back(RankedTensorType::get({batch, heads, seq, v.getDimSize(3)}, et));
+  results.push_back(
+      RankedTensorType::get({batch, heads, seq, total}, mode == 3 ? softmaxType : et));
+  return success();
+}

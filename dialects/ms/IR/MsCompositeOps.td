@@ -576,4 +576,38 @@ def Ms_TfIdfOp : Ms_InferredOp<"tfidf"> {
   }];
 }
 
+def Ms_OnnxAttentionOp : Ms_InferredOp<"onnx_attention", [AttrSizedOperandSegments]> {
+  let summary = "ONNX Attention (opsets 23/24) on split heads, before it is fused.";
+  let description = [{
+    For `query` [B, Hq, S, D], `key` [B, Hkv, T, D] and `value` [B, Hkv, T, Dv] (Hkv dividing Hq;
+    the importer splits 3-D inputs into heads and puts the past keys and values, `past_length`
+    of the T, in front): softmax(Q Kᵀ · `scale` + bias) V, where the bias adds `attn_mask` (bool:
+    0 / -inf; padded with -inf to T), with `is_causal` -inf above the diagonal shifted by
+    `past_length`, and -inf at the key positions past `nonpad_kv_seqlen` [B]; `softcap` > 0 caps
+    the logits by softcap · tanh(x / softcap), the softmax runs in `softmax_type`. Q and K are
+    each scaled by sqrt(scale), as ONNX's reference does. Results: `output` [B, Hq, S, Dv] and
+    `qk_output` [B, Hq, S, T], the scores as `qk_matmul_output_mode` names them (0: Q Kᵀ, 1: plus
+    the bias, 2: after the softcap, 3: after the softmax, in `softmax_type`). `ms-decompose`
+    writes ONNX's function body, the chain the attention fold (ms.attention) takes over.
+
+    Example:
+    ```mlir
+    %y, %qk = ms.onnx_attention %q, %k, %v {is_causal, past_length = 0 : i64,
+        qk_matmul_output_mode = 0 : i64, scale = 0.5 : f64, softcap = 0.0 : f64,
+        softmax_type = f32}
+        : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>)
+        -> (tensor<1x2x3x4xf32>, tensor<1x2x3x3xf32>)
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$query, Ms_FloatTensor:$key, Ms_FloatTensor:$value,
+                   Optional<Ms_Tensor>:$attn_mask, Optional<Ms_IntegerTensor>:$nonpad_kv_seqlen,
+                   UnitAttr:$is_causal, I64Attr:$past_length, F64Attr:$scale, F64Attr:$softcap,
+                   I64Attr:$qk_matmul_output_mode, TypeAttr:$softmax_type);
+  let results = (outs Ms_FloatTensor:$output, Ms_FloatTensor:$qk_output);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`,` $attn_mask^)? (`nonpad` $nonpad_kv_seqlen^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 #endif // MS_COMPOSITE_OPS_TD

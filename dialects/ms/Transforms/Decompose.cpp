@@ -26,6 +26,13 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeMathPatterns(importExpansions);
     populateDecomposeSequencePatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
+    // The importer then erased the dense constants its folds had left unused in the function's
+    // body (the operands of folded index arithmetic): so does this phase, for the same reason.
+    if (!getOperation().getBody().empty())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(getOperation().front())))
+        if (auto constant = dyn_cast<ConstantOp>(op);
+            constant && op.use_empty() && isa<DenseElementsAttr>(constant.getValue()))
+          op.erase();
 
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns);

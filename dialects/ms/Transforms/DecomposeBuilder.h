@@ -5,8 +5,8 @@
 // they emit the same primitives in the same order as the importer did (a reshape or expand to the
 // shape a value already has, a transpose by the identity and a cast to the same element type are
 // no ops, as there). Each op is folded as it is built, as the importer folded each op it built
-// (NodeImporter::foldCreated), so that ms-decompose's greedy driver starts from the IR the
-// importer emitted (see Decompose.cpp).
+// (NodeImporter::foldCreated: only on constant operands), so that ms-decompose's greedy driver
+// starts from the IR the importer emitted (see Decompose.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::ms {
@@ -29,7 +30,42 @@ public:
 
   template <typename OpTy, typename... Args>
   Value op(Args &&...args) {
-    return rewriter.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
+    return fold(OpTy::create(rewriter, loc, std::forward<Args>(args)...).getOperation());
+  }
+
+  /// Folds `op` as NodeImporter::foldCreated did: only where every operand is a dense constant,
+  /// the result becoming a new constant (erasing `op`), or an existing value that is not one.
+  /// Folding ops with some run-time operands too (createOrFold) would leave constants unused
+  /// where the importer left none, and change the order the greedy driver meets them in.
+  Value fold(Operation *op) {
+    Value result = op->getResult(0);
+    SmallVector<Attribute> operands;
+    for (Value v : op->getOperands()) {
+      Attribute value;
+      if (!matchPattern(v, m_Constant(&value)) || !isa<DenseElementsAttr>(value))
+        return result;
+      operands.push_back(value);
+    }
+    SmallVector<OpFoldResult> folded;
+    if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
+      return result;
+    Attribute attr;
+    if (auto value = dyn_cast<Value>(folded[0])) {
+      if (value.getType() != result.getType())
+        return result;
+      if (!matchPattern(value, m_Constant(&attr)) || !isa<DenseElementsAttr>(attr)) {
+        rewriter.eraseOp(op);
+        return value;
+      }
+    } else {
+      attr = llvm::cast<Attribute>(folded[0]);
+    }
+    auto dense = dyn_cast<DenseElementsAttr>(attr);
+    if (!dense || dense.getType() != result.getType())
+      return result;
+    Value constant = ConstantOp::create(rewriter, loc, dense);
+    rewriter.eraseOp(op);
+    return constant;
   }
 
   /// A constant holding `attr`.

@@ -1,5 +1,9 @@
-//===- DecomposeSequencePatterns.cpp - rotary_embedding and tfidf ---------===//
+//===- DecomposeSequencePatterns.cpp - onnx_attention, rotary_embedding, tfidf ===//
 //
+//   onnx_attention:   ONNX's function body: the mask, causal and padding parts summed into one
+//                     additive bias, grouped-query heads repeated, then Q Kᵀ (Q and K each
+//                     scaled by sqrt(scale), as the reference does), softcap, softmax and the
+//                     product with V: the chain exporters emit, which the attention fold takes.
 //   rotary_embedding: ONNX's function body: the input as [B, S, heads, size], its first
 //                     rotary_embedding_dim features split into halves (or even / odd
 //                     neighbours), rotated by the caches (gathered at position_ids when given)
@@ -15,10 +19,92 @@
 #include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ms;
 
 namespace {
+
+struct DecomposeOnnxAttention : OpRewritePattern<OnnxAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(OnnxAttentionOp op, PatternRewriter &rewriter) const override {
+    Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+    RankedTensorType qType = op.getQuery().getType();
+    Type et = qType.getElementType(), i64 = rewriter.getI64Type();
+    int64_t batch = qType.getDimSize(0), qHeads = qType.getDimSize(1), seq = qType.getDimSize(2);
+    int64_t kvHeads = op.getKey().getType().getDimSize(1);
+    int64_t total = op.getKey().getType().getDimSize(2), past = op.getPastLength();
+    int64_t qkMode = op.getQkMatmulOutputMode();
+    double softcap = op.getSoftcap().convertToDouble();
+    OpChain o(rewriter, op.getLoc());
+
+    // The additive bias: mask, causal and padding parts, each broadcast against [B, H, S, T].
+    double negInf = -std::numeric_limits<double>::infinity();
+    Value bias;
+    auto addBias = [&](Value part) { bias = bias ? o.add(bias, part) : part; };
+    if (Value mask = op.getAttnMask()) {
+      RankedTensorType mType = cast<RankedTensorType>(mask.getType());
+      if (mType.getElementType().isInteger(1))
+        mask = o.where(mask, o.scalar(et, 0.0), o.scalar(et, negInf));
+      int64_t short_ = total - mType.getShape().back();
+      if (short_ > 0) {
+        SmallVector<int64_t> pads(2 * mType.getRank(), 0);
+        pads.back() = short_;
+        mask = o.op<PadOp>(mask, pads, PadMode::constant, APFloat(negInf));
+      }
+      addBias(mask);
+    }
+    if (op.getIsCausal()) {
+      // Query row i sees the keys j <= i + past (upper-left alignment of the new keys).
+      SmallVector<double> values;
+      for (int64_t i = 0; i < seq; ++i)
+        for (int64_t j = 0; j < total; ++j)
+          values.push_back(j > i + past ? negInf : 0.0);
+      addBias(o.floats({seq, total}, et, values));
+    }
+    if (Value lens = op.getNonpadKvSeqlen()) {
+      Value positions = o.ints({1, total}, i64, llvm::to_vector(llvm::seq<int64_t>(0, total)));
+      Value kept = o.compare(ComparePredicate::lt, positions, o.reshape(lens, {batch, 1}));
+      addBias(o.reshape(o.where(kept, o.scalar(et, 0.0), o.scalar(et, negInf)),
+                        {batch, 1, 1, total}));
+    }
+
+    // Grouped-query attention: each K/V head serves qHeads / kvHeads query heads in a row.
+    if (qHeads != kvHeads) {
+      int64_t reps = qHeads / kvHeads;
+      auto repeat = [&](Value x) {
+        ArrayRef<int64_t> s = tensorTypeOf(x).getShape();
+        Value lifted = o.reshape(x, {s[0], s[1], 1, s[2], s[3]});
+        Value expanded = o.expand(lifted, {s[0], s[1], reps, s[2], s[3]});
+        return o.reshape(expanded, {s[0], qHeads, s[2], s[3]});
+      };
+      k = repeat(k);
+      v = repeat(v);
+    }
+
+    Value rootScale = o.scalar(et, std::sqrt(op.getScale().convertToDouble()));
+    Value scores = o.op<MatMulOp>(o.mul(q, rootScale),
+                                  o.transpose(o.mul(k, rootScale), {0, 1, 3, 2}), TypeAttr());
+    Value qkOutput = scores;
+    Value logits = bias ? o.add(scores, bias) : scores;
+    if (qkMode == 1)
+      qkOutput = logits;
+    if (softcap > 0.0) {
+      Value cap = o.scalar(et, softcap);
+      logits = o.mul(o.op<TanhOp>(o.div(logits, cap)), cap);
+      if (qkMode == 2)
+        qkOutput = logits;
+    }
+    Value probs = o.op<SoftmaxOp>(o.cast(logits, op.getSoftmaxType()), uint64_t(-1));
+    if (qkMode == 3)
+      qkOutput = probs;
+    Value y = o.op<MatMulOp>(o.cast(probs, et), v, TypeAttr());
+    rewriter.replaceOp(op, ValueRange{y, qkOutput});
+    return success();
+  }
+};
 
 struct DecomposeRotaryEmbedding : OpRewritePattern<RotaryEmbeddingOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -143,5 +229,6 @@ struct DecomposeTfIdf : OpRewritePattern<TfIdfOp> {
 } // namespace
 
 void mlir::ms::populateDecomposeSequencePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeRotaryEmbedding, DecomposeTfIdf>(patterns.getContext());
+  patterns.add<DecomposeOnnxAttention, DecomposeRotaryEmbedding, DecomposeTfIdf>(
+      patterns.getContext());
 }

@@ -71,8 +71,10 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
   SmallVector<Attribute> nearestModes;
   for (ms::NearestMode mode : nearest)
     nearestModes.push_back(ms::NearestModeAttr::get(n.context(), mode));
+  SmallVector<int64_t> sortedAxes(axes);
+  llvm::sort(sortedAxes);
   return finish(n, o,
-                o.op<ms::InterpolateOp>(o.in(0), sizes, scales, axes, p.mode, p.coords,
+                o.op<ms::InterpolateOp>(o.in(0), sizes, scales, sortedAxes, p.mode, p.coords,
                                         n.builder().getArrayAttr(nearestModes), roi,
                                         APFloat(p.cubicA), APFloat(extrapolation), p.antialias,
                                         p.excludeOutside));

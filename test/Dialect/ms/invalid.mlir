@@ -2536,3 +2536,27 @@ func.func @tfidf_weights(%x: tensor<2x6xi64>) {
   %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode idf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64: 1.0>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
   return
 }
+
+// -----
+
+func.func @onnx_attention_heads(%q: tensor<1x3x3x4xf32>, %k: tensor<1x2x5x4xf32>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects query [B, H, S, D], key [B, Hkv, T, D] and value [B, Hkv, T, Dv] with Hkv dividing H, got 'tensor<1x3x3x4xf32>', 'tensor<1x2x5x4xf32>' and 'tensor<1x2x5x4xf32>'}}
+  %y, %qk = ms.onnx_attention %q, %k, %k {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x3x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>) -> (tensor<1x3x3x4xf32>, tensor<1x3x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @onnx_attention_mode(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects past_length in [0, 5] and qk_matmul_output_mode in [0, 3], got 0 and 4}}
+  %y, %qk = ms.onnx_attention %q, %k, %k {past_length = 0 : i64, qk_matmul_output_mode = 4 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @onnx_attention_mask(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>, %m: tensor<3x6xi1>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects a bool or 'f32' attn_mask of rank 1 to 4 with at most 5 columns, got 'tensor<3x6xi1>'}}
+  %y, %qk = ms.onnx_attention %q, %k, %k, %m {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x6xi1>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}

@@ -907,3 +907,12 @@ func.func @tfidf(%x: tensor<2x6xi64>) -> tensor<2x2xf32> {
   %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// CHECK-LABEL: func.func @onnx_attention
+func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: tensor<1x2x5x4xf32>, %m: tensor<3x4xi1>, %l: tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>) {
+  // CHECK: ms.onnx_attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {is_causal, past_length = 2 : i64, qk_matmul_output_mode = 3 : i64, scale = 5.000000e-01 : f64, softcap = 2.000000e+00 : f64, softmax_type = f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  %y, %qk = ms.onnx_attention %q, %k, %v, %m {is_causal, past_length = 2 : i64, qk_matmul_output_mode = 3 : i64, scale = 5.000000e-01 : f64, softcap = 2.000000e+00 : f64, softmax_type = f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  // CHECK: ms.onnx_attention %{{.+}}, %{{.+}}, %{{.+}} nonpad %{{.+}} {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.000000e+00 : f64, softcap = 0.000000e+00 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  %y2, %qk2 = ms.onnx_attention %q, %k, %v nonpad %l {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  return %y, %qk, %y2, %qk2 : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
+}
