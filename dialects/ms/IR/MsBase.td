@@ -114,6 +114,56 @@ def Ms_LossReduction : I32EnumAttr<"LossReduction", "how a loss reduces over the
 }
 def Ms_LossReductionAttr : EnumAttr<Ms_Dialect, Ms_LossReduction, "loss_reduction">;
 
+def Ms_MlPostTransform : I32EnumAttr<"MlPostTransform",
+    "score transform of the ai.onnx.ml classifiers and regressors", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"logistic", 1>, I32EnumAttrCase<"softmax", 2>,
+    I32EnumAttrCase<"softmax_zero", 3>, I32EnumAttrCase<"probit", 4>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_MlPostTransformAttr : EnumAttr<Ms_Dialect, Ms_MlPostTransform, "post_transform">;
+
+def Ms_TreeAggregate : I32EnumAttr<"TreeAggregate", "how a tree ensemble combines its trees", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"average", 1>, I32EnumAttrCase<"min", 2>,
+    I32EnumAttrCase<"max", 3>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_TreeAggregateAttr : EnumAttr<Ms_Dialect, Ms_TreeAggregate, "tree_aggregate">;
+
+def Ms_SvmKernel : I32EnumAttr<"SvmKernel", "support vector machine kernel", [
+    I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"poly", 1>, I32EnumAttrCase<"rbf", 2>,
+    I32EnumAttrCase<"sigmoid", 3>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_SvmKernelAttr : EnumAttr<Ms_Dialect, Ms_SvmKernel, "svm_kernel">;
+
+def Ms_Interpolation : I32EnumAttr<"Interpolation", "interpolating resize mode", [
+    I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>, I32EnumAttrCase<"cubic", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_InterpolationAttr : EnumAttr<Ms_Dialect, Ms_Interpolation, "interpolation">;
+
+// ONNX Resize's coordinate_transformation_mode, all of it (ms.resize takes the first four).
+def Ms_ResizeTransform : I32EnumAttr<"ResizeTransform", "ONNX Resize coordinate transformation", [
+    I32EnumAttrCase<"half_pixel", 0>, I32EnumAttrCase<"align_corners", 1>,
+    I32EnumAttrCase<"asymmetric", 2>, I32EnumAttrCase<"pytorch_half_pixel", 3>,
+    I32EnumAttrCase<"tf_half_pixel_for_nn", 4>, I32EnumAttrCase<"half_pixel_symmetric", 5>,
+    I32EnumAttrCase<"tf_crop_and_resize", 6>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_ResizeTransformAttr : EnumAttr<Ms_Dialect, Ms_ResizeTransform, "resize_transform">;
+
+def Ms_TfIdfMode : I32EnumAttr<"TfIdfMode", "TfIdfVectorizer weighting", [
+    I32EnumAttrCase<"tf", 0>, I32EnumAttrCase<"idf", 1>, I32EnumAttrCase<"tfidf", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_TfIdfModeAttr : EnumAttr<Ms_Dialect, Ms_TfIdfMode, "tfidf_mode">;
+
 def Ms_PixelFormat : I32EnumAttr<"PixelFormat", "channel order of a decoded image", [
     I32EnumAttrCase<"rgb", 0>, I32EnumAttrCase<"bgr", 1>, I32EnumAttrCase<"grayscale", 2>]> {
   let cppNamespace = "::mlir::ms";

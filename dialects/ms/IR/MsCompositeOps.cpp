@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ms;
 
@@ -625,5 +627,186 @@ LogicalResult Col2ImOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1) / taps};
   llvm::append_range(shape, image);
   results.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult InterpolateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  int64_t rank = type.getRank();
+  if (!type.hasStaticShape())
+    return diag.error("expects a static input, got ", type);
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (failed(checkArraySize(diag, "sizes", sizes, rank)) ||
+      failed(checkArrayMin(diag, "sizes", sizes, 1)))
+    return failure();
+  if (adaptor.getScales().size() != static_cast<size_t>(rank) ||
+      adaptor.getNearestModes().size() != static_cast<size_t>(rank) ||
+      adaptor.getRoi().size() != static_cast<size_t>(2 * rank))
+    return diag.error("expects one scale and nearest mode per dim and a roi of ", 2 * rank,
+                      " values");
+  if (llvm::any_of(adaptor.getScales(), [](double s) { return !(s > 0.0) || !std::isfinite(s); }))
+    return diag.error("expects positive finite scales");
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(diag, adaptor.getAxes(), rank);
+  if (failed(axes))
+    return failure();
+  if (!llvm::equal(*axes, adaptor.getAxes()))
+    return diag.error("expects sorted non-negative axes");
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(*axes, d) && sizes[d] != type.getDimSize(d))
+      return diag.error("expects dim ", d, ", which is not resized, to keep its size ",
+                        type.getDimSize(d), ", got ", sizes[d]);
+  results.push_back(RankedTensorType::get(sizes, type.getElementType()));
+  return success();
+}
+
+LogicalResult DetOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  int64_t rank = type.getRank();
+  // Larger matrices would unroll into thousands of ops.
+  if (rank < 2 || !type.hasStaticShape() || type.getDimSize(rank - 1) != type.getDimSize(rank - 2) ||
+      type.getDimSize(rank - 1) < 1 || type.getDimSize(rank - 1) > 64)
+    return diag.error("expects static square matrices [..., n, n] with n in [1, 64], got ", type);
+  results.push_back(RankedTensorType::get(type.getShape().drop_back(2), type.getElementType()));
+  return success();
+}
+
+LogicalResult HardmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  int64_t rank = type.getRank();
+  bool contiguous = !axes.empty() && axes.front() >= 0 &&
+                    (axes.size() == 1 ? axes.front() < rank : axes.back() == rank - 1);
+  for (size_t i = 1; i < axes.size() && contiguous; ++i)
+    contiguous = axes[i] == axes[i - 1] + 1;
+  if (!type.hasStaticShape() || !contiguous)
+    return diag.error("expects a static input and one axis or the dims from one axis to the "
+                      "last, got ",
+                      type, " and axes [", llvm::make_range(axes.begin(), axes.end()), "]");
+  results.push_back(type);
+  return success();
+}
+
+LogicalResult RotaryEmbeddingOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                  Adaptor adaptor,
+                                                  SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  int64_t rank = type.getRank(), heads = adaptor.getNumHeads();
+  if (!type.hasStaticShape() || (rank != 3 && rank != 4) ||
+      (rank == 3 && (heads < 1 || type.getDimSize(2) % heads != 0)))
+    return diag.error("expects a static [B, heads, S, size], or [B, S, hidden] with num_heads "
+                      "dividing hidden, got ",
+                      type, " and num_heads ", heads);
+  int64_t batch = type.getDimSize(0), seq = type.getDimSize(rank == 4 ? 2 : 1);
+  int64_t size = rank == 4 ? type.getDimSize(3) : type.getDimSize(2) / heads;
+  int64_t dim = adaptor.getRotaryEmbeddingDim();
+  if (dim < 2 || dim > size || dim % 2 != 0)
+    return diag.error("expects an even rotary_embedding_dim in [2, ", size, "], got ", dim);
+  bool positions = static_cast<bool>(adaptor.getPositionIds());
+  for (Value cache : {adaptor.getCosCache(), adaptor.getSinCache()}) {
+    RankedTensorType cType = tensorType(cache);
+    if (positions ? cType.getRank() != 2 || cType.getDimSize(1) != dim / 2
+                  : cType.getShape() != ArrayRef<int64_t>{batch, seq, dim / 2})
+      return diag.error("expects caches [", positions ? "max_position" : "B, S", ", ", dim / 2,
+                        "], got ", cType);
+  }
+  if (positions &&
+      tensorType(adaptor.getPositionIds()).getShape() != ArrayRef<int64_t>{batch, seq})
+    return diag.error("expects position_ids [", batch, ", ", seq, "], got ",
+                      tensorType(adaptor.getPositionIds()));
+  results.push_back(type);
+  return success();
+}
+
+LogicalResult TfIdfOp::ngramRanges(ArrayRef<int64_t> counts, int64_t poolSize,
+                                   SmallVectorImpl<std::pair<int64_t, int64_t>> &ranges) {
+  for (size_t i = 0; i < counts.size(); ++i) {
+    int64_t begin = counts[i];
+    int64_t end = i + 1 < counts.size() ? counts[i + 1] : poolSize;
+    int64_t length = i + 1;
+    if (begin < 0 || end < begin || end > poolSize || (end - begin) % length != 0)
+      return failure();
+    ranges.push_back({begin, end});
+  }
+  return success();
+}
+
+LogicalResult TfIdfOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType type = tensorType(adaptor.getInput());
+  if (type.getRank() != 2 || !type.hasStaticShape() ||
+      (!type.getElementType().isInteger(32) && !type.getElementType().isInteger(64)))
+    return diag.error("expects static int32 or int64 tokens [rows, width], got ", type);
+  int64_t minGram = adaptor.getMinGramLength(), maxGram = adaptor.getMaxGramLength();
+  if (minGram < 1 || maxGram < minGram || adaptor.getMaxSkipCount() < 0)
+    return diag.error("expects 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0");
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  ArrayRef<int64_t> indexes = adaptor.getNgramIndexes();
+  if (failed(ngramRanges(adaptor.getNgramCounts(), adaptor.getPoolInt64s().size(), ranges)))
+    return diag.error("expects ngram_counts that split the pool into whole n-grams");
+  int64_t grams = 0;
+  for (auto [i, range] : llvm::enumerate(ranges))
+    grams += (range.second - range.first) / int64_t(i + 1);
+  if (indexes.empty() || static_cast<int64_t>(indexes.size()) < grams ||
+      llvm::any_of(indexes, [](int64_t v) { return v < 0 || v >= (int64_t(1) << 31); }))
+    return diag.error("expects ngram_indexes in [0, 2^31), one per n-gram (", grams, ")");
+  int64_t outSize = *llvm::max_element(indexes) + 1;
+  size_t weights = adaptor.getWeights().size();
+  if (weights != 0 && static_cast<int64_t>(weights) < outSize)
+    return diag.error("expects no weights or one per output column (", outSize, "), got ",
+                      weights);
+  results.push_back(RankedTensorType::get({type.getDimSize(0), outSize}, Float32Type::get(ctx)));
+  return success();
+}
+
+LogicalResult OnnxAttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  RankedTensorType q = tensorType(adaptor.getQuery()), k = tensorType(adaptor.getKey()),
+                   v = tensorType(adaptor.getValue());
+  Type et = q.getElementType();
+  if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4 || !q.hasStaticShape() ||
+      !k.hasStaticShape() || !v.hasStaticShape() || k.getElementType() != et ||
+      v.getElementType() != et)
+    return diag.error("expects static 4-D query, key and value of one type, got ", q, ", ", k,
+                      " and ", v);
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1), seq = q.getDimSize(2);
+  int64_t kvHeads = k.getDimSize(1), total = k.getDimSize(2);
+  if (k.getDimSize(0) != batch || v.getDimSize(0) != batch || v.getDimSize(1) != kvHeads ||
+      k.getDimSize(3) != q.getDimSize(3) || v.getDimSize(2) != total || kvHeads < 1 ||
+      heads % kvHeads != 0)
+    return diag.error("expects query [B, H, S, D], key [B, Hkv, T, D] and value [B, Hkv, T, Dv] "
+                      "with Hkv dividing H, got ",
+                      q, ", ", k, " and ", v);
+  int64_t past = adaptor.getPastLength(), mode = adaptor.getQkMatmulOutputMode();
+  if (past < 0 || past > total || mode < 0 || mode > 3)
+    return diag.error("expects past_length in [0, ", total, "] and qk_matmul_output_mode in "
+                      "[0, 3], got ",
+                      past, " and ", mode);
+  Type softmaxType = adaptor.getSoftmaxType();
+  if (!isa<FloatType>(softmaxType))
+    return diag.error("expects a float softmax_type, got ", softmaxType);
+  if (Value mask = adaptor.getAttnMask()) {
+    RankedTensorType m = tensorType(mask);
+    if (m.getRank() < 1 || m.getRank() > 4 || m.getShape().back() > total ||
+        (!m.getElementType().isInteger(1) && m.getElementType() != et))
+      return diag.error("expects a bool or ", et, " attn_mask of rank 1 to 4 with at most ", total,
+                        " columns, got ", m);
+  }
+  if (Value lens = adaptor.getNonpadKvSeqlen())
+    if (tensorType(lens).getShape() != ArrayRef<int64_t>{batch} ||
+        !tensorType(lens).getElementType().isInteger(64))
+      return diag.error("expects nonpad_kv_seqlen of int64 [", batch, "], got ", lens.getType());
+  results.push_back(RankedTensorType::get({batch, heads, seq, v.getDimSize(3)}, et));
+  results.push_back(
+      RankedTensorType::get({batch, heads, seq, total}, mode == 3 ? softmaxType : et));
   return success();
 }

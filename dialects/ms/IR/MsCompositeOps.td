@@ -448,4 +448,166 @@ def Ms_Col2ImOp : Ms_InferredOp<"col2im"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Ms_InterpolateOp : Ms_InferredOp<"interpolate"> {
+  let summary = "Resizes a tensor by separable interpolation (ONNX Resize, every mode).";
+  let description = [{
+    Resizes each of `axes` of `input` to `sizes` (one per dim; the other dims keep their size)
+    as ONNX's reference does: output position x maps to an input coordinate by
+    `coordinate_transformation_mode` and `scales` (one per dim; `roi`, starts then ends per dim,
+    for tf_crop_and_resize, whose coordinates outside the input take `extrapolation_value`),
+    and reads the taps around it weighted by `mode`: `nearest` (rounded by the axis's entry of
+    `nearest_modes`), `linear` or `cubic` (Keys' kernel with `cubic_coeff_a`), widened by
+    `antialias` when shrinking, renormalized inside the input with `exclude_outside`. The
+    importer emits ms.resize instead where that covers the combination. `ms-decompose` runs it
+    as one product per resized axis with its [in, out] interpolation matrix.
+
+    Example:
+    ```mlir
+    %y = ms.interpolate %x {sizes = array<i64: 1, 1, 8, 8>,
+        scales = array<f64: 1.0, 1.0, 2.0, 2.0>, axes = array<i64: 2, 3>,
+        mode = #ms<interpolation cubic>,
+        coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+        nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>,
+                         #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>],
+        roi = array<f64: 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0>, cubic_coeff_a = -7.5e-01 : f64,
+        extrapolation_value = 0.0 : f64}
+        : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseI64ArrayAttr:$sizes,
+                   DenseF64ArrayAttr:$scales, DenseI64ArrayAttr:$axes,
+                   Ms_InterpolationAttr:$mode,
+                   Ms_ResizeTransformAttr:$coordinate_transformation_mode,
+                   TypedArrayAttrBase<Ms_NearestModeAttr, "nearest modes">:$nearest_modes,
+                   DenseF64ArrayAttr:$roi, F64Attr:$cubic_coeff_a, F64Attr:$extrapolation_value,
+                   UnitAttr:$antialias, UnitAttr:$exclude_outside);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_DetOp : Ms_InferredOp<"det"> {
+  let summary = "Determinants of square matrices (ONNX Det).";
+  let description = [{
+    For `input` [..., n, n] (1 <= n <= 64), the result [...] holds each matrix's determinant.
+    `ms-decompose` runs Gaussian elimination with partial pivoting, unrolled over the n columns.
+
+    Example:
+    ```mlir
+    %d = ms.det %x : (tensor<2x3x3xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_HardmaxOp : Ms_InferredOp<"hardmax"> {
+  let summary = "1 at the first maximum of each slice, 0 elsewhere (ONNX Hardmax).";
+  let description = [{
+    The slices span `axes`: one axis, or (ONNX Hardmax before opset 13, which coerces its input
+    to 2-D) every dim from one axis to the last, taken as one flattened axis; the first maximum
+    in row-major order gets 1. The result has the input's type.
+
+    Example:
+    ```mlir
+    %y = ms.hardmax %x {axes = array<i64: 1>} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_RotaryEmbeddingOp : Ms_InferredOp<"rotary_embedding"> {
+  let summary = "Rotates the features of attention heads by position (ONNX RotaryEmbedding).";
+  let description = [{
+    `input` is [B, heads, S, size] or, with `num_heads`, [B, S, heads * size]; its first
+    `rotary_embedding_dim` features of each head are rotated in pairs (the two halves, or
+    neighbours when `interleaved`) by `cos_cache` and `sin_cache`: [B, S, dim / 2], or
+    [max_position, dim / 2] read at `position_ids` [B, S] when given. The result has the input's
+    shape and type.
+
+    Example:
+    ```mlir
+    %y = ms.rotary_embedding %x, %cos, %sin {rotary_embedding_dim = 4 : i64, num_heads = 0 : i64}
+        : (tensor<1x2x3x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) -> tensor<1x2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$cos_cache,
+                   Ms_FloatTensor:$sin_cache, Optional<Ms_IntegerTensor>:$position_ids,
+                   I64Attr:$rotary_embedding_dim, I64Attr:$num_heads, UnitAttr:$interleaved);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $cos_cache `,` $sin_cache (`,` $position_ids^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Ms_TfIdfOp : Ms_InferredOp<"tfidf"> {
+  let summary = "Counts and weights n-grams of token ids (ONNX TfIdfVectorizer).";
+  let description = [{
+    For token ids `input` [rows, width], counts in each row the n-grams of `pool_int64s`
+    (ngram_counts[i] is where its (i + 1)-grams start) of lengths `min_gram_length` to
+    `max_gram_length` whose tokens sit d apart, d = 1 .. max_skip_count + 1 (unigrams at d = 1
+    only), into output column `ngram_indexes[g]` of n-gram g: [rows, max(ngram_indexes) + 1] f32,
+    then weighted by `mode`: `tf` the counts, `idf` 1 (or the column's weight) where the count is
+    positive, `tfidf` the counts times `weights` (none: ones).
+
+    Example:
+    ```mlir
+    %y = ms.tfidf %x {mode = #ms<tfidf_mode tf>, min_gram_length = 1 : i64,
+        max_gram_length = 1 : i64, max_skip_count = 0 : i64, ngram_counts = array<i64: 0>,
+        ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>}
+        : (tensor<2x6xi64>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_IntegerTensor:$input, Ms_TfIdfModeAttr:$mode, I64Attr:$min_gram_length,
+                   I64Attr:$max_gram_length, I64Attr:$max_skip_count,
+                   DenseI64ArrayAttr:$ngram_counts, DenseI64ArrayAttr:$ngram_indexes,
+                   DenseI64ArrayAttr:$pool_int64s, DenseF64ArrayAttr:$weights);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// Where the n-grams of each length (1, 2, ...) start and end in a pool of `poolSize` tokens
+    /// split by `counts`; failure where they do not split it into whole n-grams.
+    static ::mlir::LogicalResult ngramRanges(
+        ::llvm::ArrayRef<int64_t> counts, int64_t poolSize,
+        ::llvm::SmallVectorImpl<std::pair<int64_t, int64_t>> &ranges);
+  }];
+}
+
+def Ms_OnnxAttentionOp : Ms_InferredOp<"onnx_attention", [AttrSizedOperandSegments]> {
+  let summary = "ONNX Attention (opsets 23/24) on split heads, before it is fused.";
+  let description = [{
+    For `query` [B, Hq, S, D], `key` [B, Hkv, T, D] and `value` [B, Hkv, T, Dv] (Hkv dividing Hq;
+    the importer splits 3-D inputs into heads and puts the past keys and values, `past_length`
+    of the T, in front): softmax(Q Kᵀ · `scale` + bias) V, where the bias adds `attn_mask` (bool:
+    0 / -inf; padded with -inf to T), with `is_causal` -inf above the diagonal shifted by
+    `past_length`, and -inf at the key positions past `nonpad_kv_seqlen` [B]; `softcap` > 0 caps
+    the logits by softcap · tanh(x / softcap), the softmax runs in `softmax_type`. Q and K are
+    each scaled by sqrt(scale), as ONNX's reference does. Results: `output` [B, Hq, S, Dv] and
+    `qk_output` [B, Hq, S, T], the scores as `qk_matmul_output_mode` names them (0: Q Kᵀ, 1: plus
+    the bias, 2: after the softcap, 3: after the softmax, in `softmax_type`). `ms-decompose`
+    writes ONNX's function body, the chain the attention fold (ms.attention) takes over.
+
+    Example:
+    ```mlir
+    %y, %qk = ms.onnx_attention %q, %k, %v {is_causal, past_length = 0 : i64,
+        qk_matmul_output_mode = 0 : i64, scale = 0.5 : f64, softcap = 0.0 : f64,
+        softmax_type = f32}
+        : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>)
+        -> (tensor<1x2x3x4xf32>, tensor<1x2x3x3xf32>)
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$query, Ms_FloatTensor:$key, Ms_FloatTensor:$value,
+                   Optional<Ms_Tensor>:$attn_mask, Optional<Ms_IntegerTensor>:$nonpad_kv_seqlen,
+                   UnitAttr:$is_causal, I64Attr:$past_length, F64Attr:$scale, F64Attr:$softcap,
+                   I64Attr:$qk_matmul_output_mode, TypeAttr:$softmax_type);
+  let results = (outs Ms_FloatTensor:$output, Ms_FloatTensor:$qk_output);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`,` $attn_mask^)? (`nonpad` $nonpad_kv_seqlen^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 #endif // MS_COMPOSITE_OPS_TD

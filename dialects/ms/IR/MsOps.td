@@ -18,5 +18,6 @@ include "dialects/ms/IR/MsDynamicShapeOps.td"
 include "dialects/ms/IR/MsCompositeOps.td"
 include "dialects/ms/IR/MsRandomOps.td"
 include "dialects/ms/IR/MsImageOps.td"
+include "dialects/ms/IR/MsMlOps.td"
 
 #endif // MS_OPS_TD

@@ -21,7 +21,18 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeSamplingPatterns(importExpansions);
     populateDecomposeSignalPatterns(importExpansions);
     populateDecomposeLossPatterns(importExpansions);
+    populateDecomposeMlPatterns(importExpansions);
+    populateDecomposeResizePatterns(importExpansions);
+    populateDecomposeMathPatterns(importExpansions);
+    populateDecomposeSequencePatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
+    // The importer then erased the dense constants its folds had left unused in the function's
+    // body (the operands of folded index arithmetic): so does this phase, for the same reason.
+    if (!getOperation().getBody().empty())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(getOperation().front())))
+        if (auto constant = dyn_cast<ConstantOp>(op);
+            constant && op.use_empty() && isa<DenseElementsAttr>(constant.getValue()))
+          op.erase();
 
     RewritePatternSet patterns(&getContext());
     populateDecomposePatterns(patterns);

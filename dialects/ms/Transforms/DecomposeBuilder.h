@@ -5,8 +5,8 @@
 // they emit the same primitives in the same order as the importer did (a reshape or expand to the
 // shape a value already has, a transpose by the identity and a cast to the same element type are
 // no ops, as there). Each op is folded as it is built, as the importer folded each op it built
-// (NodeImporter::foldCreated), so that ms-decompose's greedy driver starts from the IR the
-// importer emitted (see Decompose.cpp).
+// (NodeImporter::foldCreated: only on constant operands), so that ms-decompose's greedy driver
+// starts from the IR the importer emitted (see Decompose.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 
 #include "dialects/ms/IR/MsOps.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::ms {
@@ -25,16 +26,64 @@ class OpChain {
 public:
   OpChain(PatternRewriter &rewriter, Location loc) : rewriter(rewriter), loc(loc) {}
 
+  MLIRContext *context() const { return rewriter.getContext(); }
+
   template <typename OpTy, typename... Args>
   Value op(Args &&...args) {
-    return rewriter.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
+    return fold(OpTy::create(rewriter, loc, std::forward<Args>(args)...).getOperation());
+  }
+
+  /// Folds `op` as NodeImporter::foldCreated did: only where every operand is a dense constant,
+  /// the result becoming a new constant (erasing `op`), or an existing value that is not one.
+  /// Folding ops with some run-time operands too (createOrFold) would leave constants unused
+  /// where the importer left none, and change the order the greedy driver meets them in.
+  Value fold(Operation *op) {
+    Value result = op->getResult(0);
+    SmallVector<Attribute> operands;
+    for (Value v : op->getOperands()) {
+      Attribute value;
+      if (!matchPattern(v, m_Constant(&value)) || !isa<DenseElementsAttr>(value))
+        return result;
+      operands.push_back(value);
+    }
+    SmallVector<OpFoldResult> folded;
+    if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
+      return result;
+    Attribute attr;
+    if (auto value = dyn_cast<Value>(folded[0])) {
+      if (value.getType() != result.getType())
+        return result;
+      if (!matchPattern(value, m_Constant(&attr)) || !isa<DenseElementsAttr>(attr)) {
+        rewriter.eraseOp(op);
+        return value;
+      }
+    } else {
+      attr = llvm::cast<Attribute>(folded[0]);
+    }
+    auto dense = dyn_cast<DenseElementsAttr>(attr);
+    if (!dense || dense.getType() != result.getType())
+      return result;
+    Value constant = ConstantOp::create(rewriter, loc, dense);
+    rewriter.eraseOp(op);
+    return constant;
   }
 
   /// A constant holding `attr`.
   Value constant(DenseElementsAttr attr) { return ConstantOp::create(rewriter, loc, attr); }
   /// A rank-0 constant of `elementType` (float or integer), broadcast by the elementwise ops.
-  Value scalar(Type elementType, double value) {
-    auto type = RankedTensorType::get({}, elementType);
+  Value scalar(Type elementType, double value) { return splat({}, elementType, value); }
+  /// An integer constant of `shape` from `values` (wrapped to `elementType`'s width; i1: 0 / 1).
+  Value ints(ArrayRef<int64_t> shape, Type elementType, ArrayRef<int64_t> values) {
+    unsigned width = elementType.getIntOrFloatBitWidth();
+    SmallVector<APInt> converted;
+    for (int64_t v : values)
+      converted.push_back(APInt(width, static_cast<uint64_t>(width == 1 ? v != 0 : v),
+                                /*isSigned=*/false, /*implicitTrunc=*/true));
+    return constant(DenseElementsAttr::get(RankedTensorType::get(shape, elementType), converted));
+  }
+  /// `shape` filled with `value` (float or integer `elementType`).
+  Value splat(ArrayRef<int64_t> shape, Type elementType, double value) {
+    auto type = RankedTensorType::get(shape, elementType);
     if (auto ft = dyn_cast<FloatType>(elementType))
       return constant(DenseElementsAttr::get(type, Attribute(FloatAttr::get(ft, value))));
     return constant(DenseElementsAttr::get(
@@ -83,6 +132,12 @@ public:
     if (tensorTypeOf(x).getShape() == shape)
       return x;
     return op<ExpandOp>(x, shape);
+  }
+  /// Zero padding; negative amounts crop.
+  Value pad(Value x, ArrayRef<int64_t> pads) {
+    if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+      return x;
+    return op<PadOp>(x, pads, PadMode::constant, APFloat(0.0));
   }
   Value slice(Value x, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
     return op<SliceOp>(x, starts, sizes, steps);

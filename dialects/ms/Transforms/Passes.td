@@ -36,9 +36,18 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       first, times the window);
     - `ms.nll_loss`: a gather_elements of each sample's class, the weights gathered, the ignored
       samples masked, then the reduction;
-    - `ms.col2im`: one `ms.scatter_elements` (add) of the blocks into a zero padded image, a slice.
-    The sampling, signal and loss ops (grid_sample through col2im), which the importer used to
-    expand itself, are expanded first, in program order and without folding; the rest follows
+    - `ms.col2im`: one `ms.scatter_elements` (add) of the blocks into a zero padded image, a slice;
+    - `ms.tree_ensemble`: every tree walked one level per step (gathers, comparisons, selects),
+      the leaves' votes gathered from a dense table and aggregated; `ms.svm`: the kernel, one
+      product per pair of classes, the votes, the pairwise coupling as an `ms.loop`;
+      `ms.post_transform`: the ai.onnx.ml score transforms (DecomposeMlPatterns.cpp);
+    - `ms.interpolate`: one product per resized axis with its interpolation matrix;
+    - `ms.det`: unrolled Gaussian elimination; `ms.hardmax`: a prefix sum of the maxima;
+    - `ms.onnx_attention`, `ms.rotary_embedding`: ONNX's function bodies; `ms.tfidf`: token
+      comparisons with the n-gram pool and a one-hot product per n-gram length.
+    The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
+    after col2im above) are expanded first, in program order, each op folded as it is built, and
+    the dense constants those folds leave unused erased, as the importer did; the rest follows
     with folding. The greedy driver hoists and merges constants in the order it meets them, which
     is the weights' layout in the package, so it starts from the IR the importer emitted before.
   }];

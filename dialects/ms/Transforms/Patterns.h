@@ -13,6 +13,10 @@ void populateDecomposeConvPatterns(RewritePatternSet &patterns);
 void populateDecomposeSamplingPatterns(RewritePatternSet &patterns);
 void populateDecomposeSignalPatterns(RewritePatternSet &patterns);
 void populateDecomposeLossPatterns(RewritePatternSet &patterns);
+void populateDecomposeMlPatterns(RewritePatternSet &patterns);
+void populateDecomposeResizePatterns(RewritePatternSet &patterns);
+void populateDecomposeMathPatterns(RewritePatternSet &patterns);
+void populateDecomposeSequencePatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

@@ -1,12 +1,12 @@
 //===- OnnxCompositeAttention.cpp - ONNX Attention as ms ops --------------===//
 //
-// The Attention op of opsets 23/24, written as ONNX's own function body in ms ops: the 3-D inputs
-// split into heads, the key/value cache concatenated, the mask (float, or bool turned into 0 /
-// -inf; padded with -inf to the total length), the causal mask and the padding of
-// nonpad_kv_seqlen added as one bias, grouped-query heads repeated, then Q Kᵀ (Q and K each
-// scaled by sqrt(scale), as the reference does), softcap, softmax and the product with V. The
-// chain is what exporters emit for attention, so the ms attention fold can take it over.
-// RotaryEmbedding (opset 23) follows its function body the same way.
+// The Attention op of opsets 23/24: the 3-D inputs split into heads and the key/value cache
+// concatenated here (they are outputs too), the rest one ms.onnx_attention, which ms-decompose
+// writes as ONNX's own function body (dialects/ms/Transforms/DecomposeSequencePatterns.cpp): the
+// mask (float, or bool turned into 0 / -inf; padded with -inf to the total length), the causal
+// mask and the padding of nonpad_kv_seqlen added as one bias, grouped-query heads repeated, then
+// Q Kᵀ, softcap, softmax and the product with V, the chain the ms attention fold takes over.
+// RotaryEmbedding (opset 23) becomes ms.rotary_embedding, which ms-decompose expands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,10 +120,6 @@ LogicalResult importAttention(NodeImporter &n) {
     n.setOutput(2, v);
   int64_t total = typeOf(k).getDimSize(2);
 
-  // The additive bias: mask, causal and padding parts, each broadcast against [B, H, S, T].
-  double negInf = -std::numeric_limits<double>::infinity();
-  Value bias;
-  auto addBias = [&](Value part) { bias = bias ? o.add(bias, part) : part; };
   if (n.hasInput(kMask)) {
     RankedTensorType mType = n.inputType(kMask);
     Type mt = mType.getElementType();
@@ -131,73 +127,29 @@ LogicalResult importAttention(NodeImporter &n) {
         (!mt.isInteger(1) && mt != et))
       return n.error() << "attn_mask " << mType << " must be bool or " << et
                        << ", of rank 1 to 4, with a last dim of at most " << total;
-    Value mask = o.in(kMask);
-    if (mt.isInteger(1))
-      mask = o.where(mask, o.scalar(et, 0.0), o.scalar(et, negInf));
-    int64_t short_ = total - mType.getShape().back();
-    if (short_ > 0) {
-      SmallVector<int64_t> pads(2 * mType.getRank(), 0);
-      pads.back() = short_;
-      mask = o.op<ms::PadOp>(mask, pads, ms::PadMode::constant, APFloat(negInf));
-    }
-    addBias(mask);
   }
-  if (causal) {
-    // Query row i sees the keys j <= i + past (upper-left alignment of the new keys).
-    if (seq * total > kMaxKnownElements)
-      return n.error() << "a causal mask of " << seq << "x" << total
-                       << " is too large to build at compile time";
-    SmallVector<double> values;
-    for (int64_t i = 0; i < seq; ++i)
-      for (int64_t j = 0; j < total; ++j)
-        values.push_back(j > i + past ? negInf : 0.0);
-    addBias(o.constant(KnownTensor::fromFloats({seq, total}, et, values)));
-  }
+  // The expansion builds the causal mask as a constant.
+  if (causal && seq * total > kMaxKnownElements)
+    return n.error() << "a causal mask of " << seq << "x" << total
+                     << " is too large to build at compile time";
   if (n.hasInput(kNonpadKvSeqlen)) {
     RankedTensorType lType = n.inputType(kNonpadKvSeqlen);
     if (lType.getRank() != 1 || lType.getDimSize(0) != batch ||
         !lType.getElementType().isSignlessInteger(64))
       return n.error() << "nonpad_kv_seqlen " << lType << " must be int64 [" << batch << "]";
-    Type i64 = n.builder().getI64Type();
-    Value positions = o.constant(KnownTensor::fromInts({1, total}, i64, iota(0, total)));
-    Value kept = o.compare(ms::ComparePredicate::lt, positions,
-                           o.reshape(o.in(kNonpadKvSeqlen), {batch, 1}));
-    addBias(o.reshape(o.where(kept, o.scalar(et, 0.0), o.scalar(et, negInf)),
-                      {batch, 1, 1, total}));
   }
-
-  // Grouped-query attention: each K/V head serves qHeads / kvHeads query heads in a row.
-  if (qHeads != kvHeads) {
-    int64_t reps = qHeads / kvHeads;
-    auto repeat = [&](Value x) {
-      ArrayRef<int64_t> s = typeOf(x).getShape();
-      Value lifted = o.reshape(x, {s[0], s[1], 1, s[2], s[3]});
-      Value expanded = o.expand(lifted, {s[0], s[1], reps, s[2], s[3]});
-      return o.reshape(expanded, {s[0], qHeads, s[2], s[3]});
-    };
-    k = repeat(k);
-    v = repeat(v);
-  }
-
+  Value mask = n.hasInput(kMask) ? o.in(kMask) : Value();
+  Value lens = n.hasInput(kNonpadKvSeqlen) ? o.in(kNonpadKvSeqlen) : Value();
+  if (o.failed())
+    return failure();
   double scale = scaleAttr ? *scaleAttr : 1.0 / std::sqrt(static_cast<double>(headSize));
-  Value rootScale = o.scalar(et, std::sqrt(scale));
-  Value scores = o.op<ms::MatMulOp>(o.mul(q, rootScale),
-                                    o.transpose(o.mul(k, rootScale), {0, 1, 3, 2}), TypeAttr());
-  Value qkOutput = scores;
-  Value logits = bias ? o.add(scores, bias) : scores;
-  if (qkMode == 1)
-    qkOutput = logits;
-  if (softcap > 0.0) {
-    Value cap = o.scalar(et, softcap);
-    logits = o.mul(o.op<ms::TanhOp>(o.div(logits, cap)), cap);
-    if (qkMode == 2)
-      qkOutput = logits;
-  }
-  Value probs = o.op<ms::SoftmaxOp>(o.cast(logits, softmaxType), uint64_t(-1));
-  if (qkMode == 3)
-    qkOutput = probs;
-  Value y = o.op<ms::MatMulOp>(o.cast(probs, et), v, TypeAttr());
-  if (rank == 3 && !o.failed()) {
+  FailureOr<Operation *> attention = n.createVariadicOp<ms::OnnxAttentionOp>(
+      q, k, v, mask, lens, causal, static_cast<uint64_t>(past), APFloat(scale), APFloat(softcap),
+      static_cast<uint64_t>(qkMode), softmaxType);
+  if (failed(attention))
+    return failure();
+  Value y = (*attention)->getResult(0), qkOutput = (*attention)->getResult(1);
+  if (rank == 3) {
     ArrayRef<int64_t> s = typeOf(y).getShape();
     y = o.reshape(o.transpose(y, {0, 2, 1, 3}), {s[0], s[2], s[1] * s[3]});
   }
@@ -208,10 +160,11 @@ LogicalResult importAttention(NodeImporter &n) {
   return o.failed() ? failure() : success();
 }
 
-/// RotaryEmbedding (opset 23), ONNX's function body in ms ops: the input as [B, S, heads, size]
-/// (a 4-D [B, heads, S, size] transposed, a 3-D [B, S, heads * size] split by num_heads), its
-/// first rotary_embedding_dim features rotated in pairs (halves, or neighbours when interleaved)
-/// by the cos / sin caches (gathered by position_ids when given, else [B, S, dim / 2]).
+/// RotaryEmbedding (opset 23) as ms.rotary_embedding (ms-decompose writes ONNX's function body:
+/// DecomposeSequencePatterns.cpp): the input [B, heads, S, size] or [B, S, heads * size] with
+/// num_heads, its first rotary_embedding_dim features rotated in pairs (halves, or neighbours
+/// when interleaved) by the cos / sin caches (gathered by position_ids when given, else
+/// [B, S, dim / 2]).
 LogicalResult importRotaryEmbedding(NodeImporter &n) {
   bool interleaved = n.getInt("interleaved", 0) != 0;
   int64_t rotaryDim = n.getInt("rotary_embedding_dim", 0);
@@ -229,7 +182,6 @@ LogicalResult importRotaryEmbedding(NodeImporter &n) {
                      << " for " << xType;
   int64_t batch = xType.getDimSize(0);
   int64_t seq = rank == 4 ? xType.getDimSize(2) : xType.getDimSize(1);
-  int64_t heads = rank == 4 ? xType.getDimSize(1) : numHeads;
   int64_t size = rank == 4 ? xType.getDimSize(3) : xType.getDimSize(2) / numHeads;
   if (rotaryDim == 0)
     rotaryDim = size;
@@ -253,39 +205,13 @@ LogicalResult importRotaryEmbedding(NodeImporter &n) {
     return n.error() << "expects position_ids [" << batch << ", " << seq << "], got "
                      << n.inputType(3);
 
+  // The inputs in the order the expansion first reads them (initializers are materialized on
+  // first use, and their order is the weights' layout).
   Ops o(n);
-  Value x = o.in(0);
-  x = rank == 4 ? o.transpose(x, {0, 2, 1, 3}) : o.reshape(x, {batch, seq, heads, size});
-  auto cache = [&](unsigned i) {
-    Value c = o.cast(o.in(i), et);
-    if (positions)
-      c = o.op<ms::GatherOp>(c, o.cast(o.in(3), n.builder().getI64Type()), uint64_t(0));
-    return o.reshape(c, {batch, seq, 1, half});
-  };
-  Value cos = cache(1), sin = cache(2);
-  auto part = [&](int64_t start, int64_t count, int64_t step) {
-    return o.slice(x, {0, 0, 0, start}, {batch, seq, heads, count}, {1, 1, 1, step});
-  };
-  Value x1 = interleaved ? part(0, half, 2) : part(0, half, 1);
-  Value x2 = interleaved ? part(1, half, 2) : part(half, half, 1);
-  Value re = o.sub(o.mul(cos, x1), o.mul(sin, x2));
-  Value im = o.add(o.mul(sin, x1), o.mul(cos, x2));
-  Value rotated;
-  if (interleaved) {
-    SmallVector<int64_t> pairShape = {batch, seq, heads, half, 1};
-    rotated = o.reshape(o.op<ms::ConcatOp>(ValueRange{o.reshape(re, pairShape),
-                                                      o.reshape(im, pairShape)},
-                                           uint64_t(4)),
-                        {batch, seq, heads, rotaryDim});
-  } else {
-    rotated = o.op<ms::ConcatOp>(ValueRange{re, im}, uint64_t(3));
-  }
-  Value y = rotated;
-  if (rotaryDim < size)
-    y = o.op<ms::ConcatOp>(ValueRange{rotated, part(rotaryDim, size - rotaryDim, 1)},
-                           uint64_t(3));
-  y = rank == 4 ? o.transpose(y, {0, 2, 1, 3}) : o.reshape(y, xType.getShape());
-  return finish(n, o, y);
+  Value x = o.in(0), cos = o.in(1), positionIds = positions ? o.in(3) : Value(), sin = o.in(2);
+  return finish(n, o,
+                o.op<ms::RotaryEmbeddingOp>(x, cos, sin, positionIds, rotaryDim,
+                                            rank == 3 ? numHeads : 0, interleaved));
 }
 
 } // namespace

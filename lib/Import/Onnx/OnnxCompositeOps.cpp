@@ -4,7 +4,8 @@
 // movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
 // reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
 // an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
-// here. Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
+// here; Hardmax and Det become ms.hardmax and ms.det, which ms-decompose expands
+// (DecomposeMathPatterns.cpp). Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
 // in OnnxCompositeLossOps.cpp. (CumSum is an op of its own, ms.cumsum, imported in
 // OnnxIndexingOps.cpp.)
 //
@@ -18,25 +19,6 @@ using namespace mlir::mie::onnx_import;
 using namespace mlir::mie::onnx_import::composite;
 
 namespace {
-
-/// Shifts `x` by `by` along `axis` (towards higher indices, or lower when `reverse`), filling with
-/// zeros: one ms.pad that pads one side and crops the other.
-Value shift(Ops &o, Value x, int64_t axis, int64_t by, bool reverse) {
-  int64_t rank = typeOf(x).getRank();
-  SmallVector<int64_t> pads(2 * rank, 0);
-  pads[axis] = reverse ? -by : by;
-  pads[axis + rank] = reverse ? by : -by;
-  return o.pad(x, pads);
-}
-
-/// Inclusive prefix sums along `axis` (suffix sums when `reverse`) by the log-step scan
-/// y += shift(y, 1), y += shift(y, 2), ...: exact for integers, ceil(log2(n)) adds.
-Value prefixSum(Ops &o, Value x, int64_t axis, bool reverse) {
-  int64_t size = typeOf(x).getDimSize(axis);
-  for (int64_t step = 1; step < size && !o.failed(); step *= 2)
-    x = o.add(x, shift(o, x, axis, step, reverse));
-  return x;
-}
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -389,27 +371,13 @@ LogicalResult importLogSoftmax(NodeImporter &n) {
   return finish(n, o, o.sub(shifted, logSum));
 }
 
-/// Hardmax: 1 at the first maximum of each slice. The slice is flattened to one axis; the maxima
-/// are counted with a prefix sum so only the first one stays.
+/// Hardmax as ms.hardmax over the axes softmaxAxes gives; ms-decompose expands it.
 LogicalResult importHardmax(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
   if (failed(axes))
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  ArrayRef<int64_t> shape = xType.getShape();
-  Type et = xType.getElementType();
   Ops o(n);
-  Value x = o.in(0);
-  int64_t axis = axes->front();
-  if (axes->size() > 1) {
-    x = o.reshape(x, {product(shape.take_front(axis)), product(shape.drop_front(axis))});
-    axis = 1;
-  }
-  Value isMax = o.compare(ms::ComparePredicate::eq, x, o.reduce<ms::ReduceMaxOp>(x, {axis}, true));
-  Value ones = o.cast(isMax, et);
-  Value count = prefixSum(o, ones, axis, /*reverse=*/false);
-  Value first = o.compare(ms::ComparePredicate::eq, o.mul(count, ones), o.scalar(et, 1.0));
-  return finish(n, o, o.reshape(o.cast(first, et), shape));
+  return finish(n, o, o.op<ms::HardmaxOp>(o.in(0), *axes));
 }
 
 LogicalResult importGlobalMaxPool(NodeImporter &n) {
@@ -477,11 +445,8 @@ LogicalResult importEyeLike(NodeImporter &n) {
   return success();
 }
 
-/// Det: Gaussian elimination with partial pivoting over the batch of [..., n, n] matrices,
-/// unrolled over the n columns: each step picks the largest remaining |pivot| (ms.arg_max), swaps
-/// its row up (a gather by a computed row permutation, flipping the sign) and eliminates below it.
-/// The determinant is the sign times the product of the diagonal; a zero pivot (the column below
-/// is all zero) leaves the matrix as it is and makes the product 0.
+/// Det as ms.det (ms-decompose runs Gaussian elimination with partial pivoting, unrolled over
+/// the columns).
 LogicalResult importDet(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
@@ -494,55 +459,8 @@ LogicalResult importDet(NodeImporter &n) {
   if (size > kMaxDetSize)
     return n.unsupportedFeature() << "matrices larger than " << kMaxDetSize << "x" << kMaxDetSize
                                   << " are not supported, got " << size << "x" << size;
-  ArrayRef<int64_t> batchShape = xType.getShape().drop_back(2);
-  int64_t batch = product(batchShape);
-  Type et = xType.getElementType(), i64 = n.builder().getI64Type();
   Ops o(n);
-  auto c = [&](double d) { return o.scalar(et, d); };
-  auto ci = [&](int64_t v) { return o.scalar(i64, double(v)); };
-  Value a = o.reshape(o.in(0), {batch, size, size});
-  Value rowIds = o.constant(KnownTensor::fromInts({1, size}, i64, iota(0, size)));
-  Value sign = c(1.0);
-  for (int64_t k = 0; k < size && !o.failed(); ++k) {
-    Value column = o.reshape(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), {batch, size});
-    // Rows above k are done: -1 keeps them from being chosen (|x| >= 0, NaN aside).
-    SmallVector<int64_t> doneMask;
-    for (int64_t i = 0; i < size; ++i)
-      doneMask.push_back(i < k);
-    Value done = o.constant(KnownTensor::fromInts({1, size}, n.builder().getI1Type(), doneMask));
-    Value candidates = o.where(done, c(-1.0), o.op<ms::AbsOp>(column));
-    Value pivotRow = o.op<ms::ArgMaxOp>(candidates, uint64_t(1), true, false); // [batch, 1]
-    // Swap rows k and pivotRow: row i takes row perm[i].
-    Value isK = o.compare(ms::ComparePredicate::eq, rowIds, ci(k));
-    Value isPivot = o.compare(ms::ComparePredicate::eq, rowIds, pivotRow);
-    Value perm = o.where(isK, pivotRow, o.where(isPivot, ci(k), rowIds)); // [batch, size]
-    Value index = o.expand(o.reshape(perm, {batch, size, 1}), {batch, size, size});
-    a = o.op<ms::GatherElementsOp>(a, index, uint64_t(1));
-    Value swapped = o.compare(ms::ComparePredicate::ne, pivotRow, ci(k));
-    sign = o.mul(sign, o.where(swapped, c(-1.0), c(1.0)));
-    if (k + 1 == size)
-      break;
-    // Eliminate below row k: row_i -= a[i][k] / a[k][k] * row_k.
-    Value pivotRowValues = o.slice(a, {0, k, 0}, {batch, 1, size}, {1, 1, 1});
-    Value pivot = o.slice(a, {0, k, k}, {batch, 1, 1}, {1, 1, 1});
-    Value zeroPivot = o.compare(ms::ComparePredicate::eq, pivot, c(0.0));
-    Value safePivot = o.where(zeroPivot, c(1.0), pivot);
-    SmallVector<double> belowMask;
-    for (int64_t i = 0; i < size; ++i)
-      belowMask.push_back(i > k ? 1.0 : 0.0);
-    Value below = o.constant(KnownTensor::fromFloats({1, size, 1}, et, belowMask));
-    Value factors =
-        o.mul(o.div(o.slice(a, {0, 0, k}, {batch, size, 1}, {1, 1, 1}), safePivot), below);
-    a = o.sub(a, o.mul(factors, pivotRowValues));
-  }
-  SmallVector<double> eye;
-  for (int64_t i = 0; i < size; ++i)
-    for (int64_t j = 0; j < size; ++j)
-      eye.push_back(i == j ? 1.0 : 0.0);
-  Value diagonal = o.reduce<ms::ReduceSumOp>(
-      o.mul(a, o.constant(KnownTensor::fromFloats({1, size, size}, et, eye))), {2}, false);
-  Value det = o.mul(o.reduce<ms::ReduceProdOp>(diagonal, {1}, false), o.reshape(sign, {batch}));
-  return finish(n, o, o.reshape(det, batchShape));
+  return finish(n, o, o.op<ms::DetOp>(o.in(0)));
 }
 
 /// OneHot: where(indices == range(depth), on, off), the range laid along `axis`. Negative indices

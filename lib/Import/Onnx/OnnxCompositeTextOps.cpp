@@ -1,10 +1,7 @@
 //===- OnnxCompositeTextOps.cpp - TfIdfVectorizer out of ms ops -----------===//
 //
-// TfIdfVectorizer over integer token ids, as comparisons against the n-gram pool (a compile-time
-// constant): for each n-gram length n and skip distance d, the n token columns x[:, i + j * d]
-// of every start i are compared with the pool's j-th tokens of all n-grams of length n, the
-// matches multiplied over j and summed over i: counts [B, n-grams]. One constant one-hot matrix
-// maps n-grams to their output columns (ngram_indexes), then the TF / IDF / TFIDF weighting.
+// TfIdfVectorizer over integer token ids as ms.tfidf, which ms-decompose expands into comparisons
+// against the n-gram pool (DecomposeSequencePatterns.cpp); the handler checks the attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,14 +12,6 @@ using namespace mlir::mie::onnx_import;
 using namespace mlir::mie::onnx_import::composite;
 
 namespace {
-
-/// The n-grams of the pool with their global index (the position ngram_indexes refers to).
-struct NgramGroup {
-  int64_t length = 0;
-  int64_t firstIndex = 0;      // global index of the group's first n-gram
-  SmallVector<int64_t> tokens; // [count][length], row-major
-  int64_t count() const { return length ? tokens.size() / length : 0; }
-};
 
 /// ONNX's reference (and onnxruntime): with skip distance d = 1 .. max_skip_count + 1, every
 /// start position counts the pool n-grams of length min..max whose tokens sit d apart; unigrams
@@ -48,22 +37,14 @@ LogicalResult importTfIdfVectorizer(NodeImporter &n) {
   if (!counts || !indexes || !pool || indexes->empty())
     return n.error() << "attributes 'ngram_counts', 'ngram_indexes' and 'pool_int64s' are required";
 
-  // Split the pool into groups of one length; ngram_counts[i] is where the (i + 1)-grams start.
-  SmallVector<NgramGroup> groups;
+  // ngram_counts[i] is where the (i + 1)-grams start.
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  if (failed(ms::TfIdfOp::ngramRanges(*counts, pool->size(), ranges)))
+    return n.error() << "ngram_counts " << listToString(*counts) << " do not split a pool of "
+                     << pool->size() << " tokens into whole " << ranges.size() + 1 << "-grams";
   int64_t globalIndex = 0;
-  for (size_t i = 0; i < counts->size(); ++i) {
-    int64_t begin = (*counts)[i];
-    int64_t end = i + 1 < counts->size() ? (*counts)[i + 1] : (int64_t)pool->size();
-    int64_t length = i + 1;
-    if (begin < 0 || end < begin || end > (int64_t)pool->size() || (end - begin) % length != 0)
-      return n.error() << "ngram_counts " << listToString(*counts) << " do not split a pool of "
-                       << pool->size() << " tokens into whole " << length << "-grams";
-    NgramGroup group{length, globalIndex,
-                     SmallVector<int64_t>(pool->begin() + begin, pool->begin() + end)};
-    globalIndex += group.count();
-    if (length >= minGram && length <= maxGram && group.count() > 0)
-      groups.push_back(std::move(group));
-  }
+  for (auto [i, range] : llvm::enumerate(ranges))
+    globalIndex += (range.second - range.first) / int64_t(i + 1);
   if ((int64_t)indexes->size() < globalIndex)
     return n.error() << "ngram_indexes has " << indexes->size() << " entries for " << globalIndex
                      << " n-grams";
@@ -83,78 +64,26 @@ LogicalResult importTfIdfVectorizer(NodeImporter &n) {
   int64_t rows = xType.getRank() == 2 ? xType.getDimSize(0) : 1;
   int64_t width = xType.getRank() == 0 ? 1 : xType.getShape().back();
 
-  Ops o(n);
-  MLIRContext *ctx = n.context();
-  Type f32 = Float32Type::get(ctx);
-  auto constant = [&](DenseElementsAttr attr) -> Value {
-    return ms::ConstantOp::create(n.builder(), n.loc(), attr);
-  };
-  Value x = o.reshape(o.in(0), {rows, width});
-  // counts [rows, outSize] = sum over groups of group counts [rows, G] x one-hot [G, outSize].
-  Value total;
-  for (const NgramGroup &group : groups) {
-    const int64_t len = group.length, grams = group.count();
-    Value groupCounts;
-    int64_t maxDistance = len == 1 ? 1 : maxSkip + 1;
-    for (int64_t d = 1; d <= maxDistance; ++d) {
-      int64_t starts = width - (len - 1) * d;
-      if (starts <= 0)
-        break;
-      Value match;
-      for (int64_t j = 0; j < len; ++j) {
-        Value column = o.reshape(o.slice(x, {0, j * d}, {rows, starts}, {1, 1}), {rows, starts, 1});
-        SmallVector<int64_t> tokens;
-        for (int64_t g = 0; g < grams; ++g)
-          tokens.push_back(group.tokens[g * len + j]);
-        auto tokenType = RankedTensorType::get({1, 1, grams}, intType);
-        Value pooled = constant(
-            intType.getWidth() == 64
-                ? DenseElementsAttr::get(tokenType, ArrayRef(tokens))
-                : DenseElementsAttr::get(
-                      tokenType, ArrayRef(SmallVector<int32_t>(tokens.begin(), tokens.end()))));
-        Value hit = o.cast(o.compare(ms::ComparePredicate::eq, column, pooled), f32);
-        match = match ? o.mul(match, hit) : hit;
-      }
-      Value perDistance = o.reduce<ms::ReduceSumOp>(match, {1}, false); // [rows, grams]
-      groupCounts = groupCounts ? o.add(groupCounts, perDistance) : perDistance;
-    }
-    if (!groupCounts)
-      continue;
-    // The one-hot map is dense: bounded (256 MiB of f32) rather than built at any size.
-    if (grams > (int64_t(1) << 26) / outSize)
-      return n.unsupportedFeature() << grams << " " << len << "-grams over " << outSize
+  // The expansion's one-hot n-gram -> column maps are dense: bounded (256 MiB of f32) rather
+  // than built at any size. A length counts where its n-grams fit in a row.
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    int64_t length = i + 1, grams = (range.second - range.first) / length;
+    if (length >= minGram && length <= maxGram && grams > 0 && width > length - 1 &&
+        grams > (int64_t(1) << 26) / outSize)
+      return n.unsupportedFeature() << grams << " " << length << "-grams over " << outSize
                                     << " output columns: the dense n-gram -> column map would "
                                        "be too large";
-    SmallVector<float> oneHot(grams * outSize, 0.0f);
-    for (int64_t g = 0; g < grams; ++g)
-      oneHot[g * outSize + (*indexes)[group.firstIndex + g]] += 1.0f;
-    Value scatter = constant(
-        DenseElementsAttr::get(RankedTensorType::get({grams, outSize}, f32), ArrayRef(oneHot)));
-    Value columns = o.op<ms::MatMulOp>(groupCounts, scatter, TypeAttr());
-    total = total ? o.add(total, columns) : columns;
   }
-  if (o.failed())
-    return failure();
-  if (!total)
-    total = o.scalar(f32, 0.0);
-  Value result = o.expand(total, {rows, outSize});
-
-  bool weighted = weights && !weights->empty();
-  Value weightRow;
-  if (weighted) {
-    SmallVector<float> w(weights->begin(), weights->begin() + outSize);
-    weightRow =
-        constant(DenseElementsAttr::get(RankedTensorType::get({1, outSize}, f32), ArrayRef(w)));
-  }
-  if (mode == "IDF") {
-    Value present = o.compare(ms::ComparePredicate::gt, result, o.scalar(f32, 0.0));
-    result = o.where(present, weighted ? weightRow : o.scalar(f32, 1.0), o.scalar(f32, 0.0));
-  } else if (mode == "TFIDF" && weighted) {
-    result = o.mul(result, weightRow);
-  }
+  ms::TfIdfMode weighting = mode == "TF"    ? ms::TfIdfMode::tf
+                            : mode == "IDF" ? ms::TfIdfMode::idf
+                                            : ms::TfIdfMode::tfidf;
+  Ops o(n);
+  Value counted = o.op<ms::TfIdfOp>(o.reshape(o.in(0), {rows, width}), weighting, minGram, maxGram,
+                                    maxSkip, *counts, *indexes, *pool,
+                                    weights.value_or(SmallVector<double>()));
   SmallVector<int64_t> outShape =
       xType.getRank() == 2 ? SmallVector<int64_t>{rows, outSize} : SmallVector<int64_t>{outSize};
-  return finish(n, o, o.reshape(result, outShape));
+  return finish(n, o, o.reshape(counted, outShape));
 }
 
 } // namespace

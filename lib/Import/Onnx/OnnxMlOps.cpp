@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -471,44 +472,31 @@ LogicalResult importLabelEncoder(NodeImporter &n) {
 
 } // namespace
 
+FailureOr<ms::MlPostTransform>
+mlir::mie::onnx_import::ml::postTransformNamed(NodeImporter &n, StringRef transform) {
+  auto named = llvm::StringSwitch<std::optional<ms::MlPostTransform>>(transform)
+                   .Case("NONE", ms::MlPostTransform::none)
+                   .Case("LOGISTIC", ms::MlPostTransform::logistic)
+                   .Case("SOFTMAX", ms::MlPostTransform::softmax)
+                   .Case("SOFTMAX_ZERO", ms::MlPostTransform::softmax_zero)
+                   .Case("PROBIT", ms::MlPostTransform::probit)
+                   .Default(std::nullopt);
+  if (!named)
+    return n.unsupportedFeature() << "post_transform '" << transform
+                                  << "' is not supported (NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO "
+                                     "and PROBIT are)",
+           failure();
+  return *named;
+}
+
 FailureOr<Value> mlir::mie::onnx_import::ml::postTransform(NodeImporter &n, Ops &o, Value y,
                                                            StringRef transform) {
-  Type et = typeOf(y).getElementType();
-  if (transform == "NONE")
+  FailureOr<ms::MlPostTransform> named = postTransformNamed(n, transform);
+  if (failed(named))
+    return failure();
+  if (*named == ms::MlPostTransform::none)
     return y;
-  if (transform == "LOGISTIC")
-    return o.op<ms::SigmoidOp>(y);
-  if (transform == "SOFTMAX")
-    return o.op<ms::SoftmaxOp>(y, uint64_t(1));
-  if (transform == "SOFTMAX_ZERO") {
-    // Softmax over the non-zero scores; zeros (|y| <= 1e-7) stay zero (onnxruntime's definition).
-    Value zero = o.scalar(et, 0.0);
-    Value nonZero = o.compare(ms::ComparePredicate::gt, o.op<ms::AbsOp>(y), o.scalar(et, 1e-7));
-    Value low = o.scalar(et, -INFINITY);
-    Value top = o.reduce<ms::ReduceMaxOp>(o.where(nonZero, y, low), {1}, true);
-    Value e = o.where(nonZero, o.op<ms::ExpOp>(o.sub(y, top)), zero);
-    Value sum = o.reduce<ms::ReduceSumOp>(e, {1}, true);
-    return o.where(nonZero, o.div(e, sum), zero);
-  }
-  if (transform == "PROBIT") {
-    // sqrt(2) * erfinv(2y - 1) with onnxruntime's ErfInv (Winitzki's approximation, a = 0.147) and
-    // its constants; (0, 1) maps to the reals, others to NaN. Evaluated in f64: the formula's
-    // -v + sqrt(v^2 - v2) cancels, and onnxruntime's f32 evaluation is itself up to ~3e-5 off
-    // the exact value (measured), which f32 here would double.
-    Type f64 = Float64Type::get(n.context());
-    auto c = [&](double v) { return o.scalar(f64, v); };
-    Value x = o.sub(o.mul(o.cast(y, f64), c(2.0)), c(1.0));
-    Value sign = o.where(o.compare(ms::ComparePredicate::lt, x, c(0.0)), c(-1.0), c(1.0));
-    Value lg = o.op<ms::LogOp>(o.mul(o.sub(c(1.0), x), o.add(c(1.0), x)));
-    Value v = o.add(c(2.0f / (3.14159f * 0.147f)), o.mul(c(0.5), lg));
-    Value v2 = o.mul(c(1.0f / 0.147f), lg);
-    Value v3 = o.add(o.op<ms::NegOp>(v), o.op<ms::SqrtOp>(o.sub(o.mul(v, v), v2)));
-    return o.cast(o.mul(c(1.41421356f), o.mul(sign, o.op<ms::SqrtOp>(v3))), et);
-  }
-  n.unsupportedFeature() << "post_transform '" << transform
-                         << "' is not supported (NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO and PROBIT "
-                            "are)";
-  return failure();
+  return o.op<ms::PostTransformOp>(y, *named);
 }
 
 FailureOr<Value> mlir::mie::onnx_import::ml::rowsOfFeatures(NodeImporter &n, Ops &o) {

@@ -12,8 +12,12 @@
 
 namespace mlir::mie::onnx_import::ml {
 
-/// NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO and PROBIT (elementwise) over the targets (axis 1) of
-/// `y` [N, targets], as onnxruntime computes them.
+/// The ms form of a post_transform named NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO or PROBIT; others
+/// are reported.
+FailureOr<ms::MlPostTransform> postTransformNamed(NodeImporter &n, StringRef transform);
+
+/// `transform` over the targets (axis 1) of `y` [N, targets]: an ms.post_transform (none for
+/// NONE).
 FailureOr<Value> postTransform(NodeImporter &n, composite::Ops &o, Value y, StringRef transform);
 
 /// Input 0 as rows of features [N, F] in f32 (a 1-D X is one row), as the linear models and

@@ -2311,3 +2311,252 @@ func.func @nll_loss_weight(%lp: tensor<4x5xf32>, %t: tensor<4xi32>, %w: tensor<4
   %0 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction sum>} : (tensor<4x5xf32>, tensor<4xi32>, tensor<4xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @post_transform_rank(%y: tensor<6xf32>) {
+  // expected-error @+1 {{'ms.post_transform' op expects scores [N, targets], got 'tensor<6xf32>'}}
+  %0 = ms.post_transform %y {transform = #ms<post_transform softmax>} : (tensor<6xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_lengths(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects the nodes_* arrays and membership_sizes to have one entry per node (3)}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_cycle(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects trees: node 0 is reached again below itself}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, 0, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 0, 2>,
+      nodes_falsenodeids = array<i64: 2, 2, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 2>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_vote(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects the votes to name leaves and targets in range}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 0>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_feature(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op node 0 tests feature 5 of 2}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 5, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_classifier(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects a classifier to sum its trees and not to use probit}}
+  %0:2 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 3 : i64, aggregate_function = #ms<tree_aggregate max>, base_values = array<f64>,
+      post_transform = #ms<post_transform none>, class_labels = array<i64: 1, 2, 3>}
+      : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_base(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op expects 2 base values or none, got 1}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
+      nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
+      nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, tree_roots = array<i64: 0>,
+      leaf_nodeids = array<i64: 1>, leaf_targetids = array<i64: 0>, leaf_weights = array<f64: 1.0>,
+      n_targets = 2 : i64, aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64: 1.0>,
+      post_transform = #ms<post_transform none>} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @svm_kernel_params(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 3 kernel_params (gamma, coef0, degree), got 2}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5, -0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_vectors(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 2 support vectors of 2 features, got 3 values}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0, 3.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5, -0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_regressor_coefficients(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects a regressor to have one vector group, one coefficient per vector, rho, no probabilities and no post_transform}}
+  %0 = ms.svm %x {kernel_type = #ms<svm_kernel rbf>, kernel_params = array<f64: 0.5, 0.0, 3.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 2>,
+      coefficients = array<f64: 0.5>, rho = array<f64: 0.1>, prob_a = array<f64>,
+      prob_b = array<f64>, post_transform = #ms<post_transform none>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return
+}
+
+// -----
+
+func.func @svm_classifier_rho(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.svm' op expects 6 coefficients and 3 rho (and prob_a) values}}
+  %0:2 = ms.svm %x {kernel_type = #ms<svm_kernel linear>, kernel_params = array<f64: 0.0, 0.0, 0.0>,
+      support_vectors = array<f64: 1.0, 2.0, 3.0, 4.0, 5.0, 6.0>, vectors_per_class = array<i64: 1, 1, 1>,
+      coefficients = array<f64: 0.5, -0.5, 0.25, 1.0, -1.0, 0.5>, rho = array<f64: 0.1>,
+      prob_a = array<f64>, prob_b = array<f64>, post_transform = #ms<post_transform none>,
+      class_labels = array<i64: 0, 1, 2>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  return
+}
+
+// -----
+
+func.func @interpolate_kept_dim(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects dim 1, which is not resized, to keep its size 1, got 2}}
+  %0 = ms.interpolate %x {sizes = array<i64: 1, 2, 8, 8>, scales = array<f64: 1.0, 1.0, 2.0, 2.0>,
+      axes = array<i64: 2, 3>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>, #ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<1x1x4x4xf32>) -> tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_roi(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects one scale and nearest mode per dim and a roi of 4 values}}
+  %0 = ms.interpolate %x {sizes = array<i64: 8, 8>, scales = array<f64: 2.0, 2.0>,
+      axes = array<i64: 0, 1>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform tf_crop_and_resize>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<4x4xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_scales(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ms.interpolate' op expects positive finite scales}}
+  %0 = ms.interpolate %x {sizes = array<i64: 8, 8>, scales = array<f64: 2.0, 0.0>,
+      axes = array<i64: 0, 1>, mode = #ms<interpolation linear>,
+      coordinate_transformation_mode = #ms<resize_transform half_pixel>,
+      nearest_modes = [#ms<nearest_mode floor>, #ms<nearest_mode floor>],
+      roi = array<f64: 0.0, 0.0, 1.0, 1.0>, cubic_coeff_a = -0.75 : f64,
+      extrapolation_value = 0.0 : f64} : (tensor<4x4xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @det_square(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.det' op expects static square matrices [..., n, n] with n in [1, 64], got 'tensor<2x3xf32>'}}
+  %0 = ms.det %x : (tensor<2x3xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @hardmax_axes(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ms.hardmax' op expects a static input and one axis or the dims from one axis to the last, got 'tensor<2x3x4xf32>' and axes [0, 1]}}
+  %0 = ms.hardmax %x {axes = array<i64: 0, 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_embedding_dim(%x: tensor<1x2x3x4xf32>, %c: tensor<1x3x2xf32>) {
+  // expected-error @+1 {{'ms.rotary_embedding' op expects an even rotary_embedding_dim in [2, 4], got 3}}
+  %0 = ms.rotary_embedding %x, %c, %c {num_heads = 0 : i64, rotary_embedding_dim = 3 : i64} : (tensor<1x2x3x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_embedding_cache(%x: tensor<1x2x3x4xf32>, %c: tensor<1x3x1xf32>) {
+  // expected-error @+1 {{'ms.rotary_embedding' op expects caches [B, S, 2], got 'tensor<1x3x1xf32>'}}
+  %0 = ms.rotary_embedding %x, %c, %c {num_heads = 0 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x2x3x4xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> tensor<1x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @tfidf_counts(%x: tensor<2x6xi64>) {
+  // expected-error @+1 {{'ms.tfidf' op expects ngram_counts that split the pool into whole n-grams}}
+  %0 = ms.tfidf %x {max_gram_length = 2 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0, 1>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @tfidf_weights(%x: tensor<2x6xi64>) {
+  // expected-error @+1 {{'ms.tfidf' op expects no weights or one per output column (2), got 1}}
+  %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode idf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64: 1.0>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @onnx_attention_heads(%q: tensor<1x3x3x4xf32>, %k: tensor<1x2x5x4xf32>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects query [B, H, S, D], key [B, Hkv, T, D] and value [B, Hkv, T, Dv] with Hkv dividing H, got 'tensor<1x3x3x4xf32>', 'tensor<1x2x5x4xf32>' and 'tensor<1x2x5x4xf32>'}}
+  %y, %qk = ms.onnx_attention %q, %k, %k {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x3x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>) -> (tensor<1x3x3x4xf32>, tensor<1x3x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @onnx_attention_mode(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects past_length in [0, 5] and qk_matmul_output_mode in [0, 3], got 0 and 4}}
+  %y, %qk = ms.onnx_attention %q, %k, %k {past_length = 0 : i64, qk_matmul_output_mode = 4 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @onnx_attention_mask(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>, %m: tensor<3x6xi1>) {
+  // expected-error @+1 {{'ms.onnx_attention' op expects a bool or 'f32' attn_mask of rank 1 to 4 with at most 5 columns, got 'tensor<3x6xi1>'}}
+  %y, %qk = ms.onnx_attention %q, %k, %k, %m {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x6xi1>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}

@@ -844,3 +844,75 @@ func.func @nll_loss(%lp: tensor<4x5x2xf32>, %t: tensor<4x2xi64>, %w: tensor<5xf3
   %1 = ms.nll_loss %lp, %t, %w {reduction = #ms<loss_reduction none>} : (tensor<4x5x2xf32>, tensor<4x2xi64>, tensor<5xf32>) -> tensor<4x2xf32>
   return %0, %1 : tensor<f32>, tensor<4x2xf32>
 }
+
+// CHECK-LABEL: func.func @post_transform
+func.func @post_transform(%y: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: ms.post_transform %{{.+}} {transform = #ms<post_transform softmax>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = ms.post_transform %y {transform = #ms<post_transform softmax>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @tree_ensemble
+func.func @tree_ensemble(%x: tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>) {
+  // CHECK: ms.tree_ensemble %{{.+}} {aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>, class_labels = array<i64: 7, 8, 9>, leaf_nodeids = array<i64: 1, 2>, leaf_targetids = array<i64: 0, 2>, leaf_weights = array<f64: 1.000000e+00, 2.000000e+00>, membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, n_targets = 3 : i64, nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_featureids = array<i64: 1, 0, 0>, nodes_missing_value_tracks_true = array<i1: false, false, false>, nodes_modes = array<i64: 0, -1, -1>, nodes_splits = array<f64: 5.000000e-01, 0.000000e+00, 0.000000e+00>, nodes_truenodeids = array<i64: 1, 1, 2>, post_transform = #ms<post_transform softmax>, tree_roots = array<i64: 0>} : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  %scores, %label = ms.tree_ensemble %x {aggregate_function = #ms<tree_aggregate sum>, base_values = array<f64>, class_labels = array<i64: 7, 8, 9>, leaf_nodeids = array<i64: 1, 2>, leaf_targetids = array<i64: 0, 2>, leaf_weights = array<f64: 1.000000e+00, 2.000000e+00>, membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>, n_targets = 3 : i64, nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_featureids = array<i64: 1, 0, 0>, nodes_missing_value_tracks_true = array<i1: false, false, false>, nodes_modes = array<i64: 0, -1, -1>, nodes_splits = array<f64: 5.000000e-01, 0.000000e+00, 0.000000e+00>, nodes_truenodeids = array<i64: 1, 1, 2>, post_transform = #ms<post_transform softmax>, tree_roots = array<i64: 0>} : (tensor<4x2xf32>) -> (tensor<4x3xf32>, tensor<4xi64>)
+  return %scores, %label : tensor<4x3xf32>, tensor<4xi64>
+}
+
+// CHECK-LABEL: func.func @svm_regressor
+func.func @svm_regressor(%x: tensor<3x2xf32>) -> tensor<3x1xf32> {
+  // CHECK: ms.svm %{{.+}} {coefficients = array<f64: 5.000000e-01, -5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 0.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel rbf>, one_class, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00>, vectors_per_class = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  %scores = ms.svm %x {coefficients = array<f64: 5.000000e-01, -5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 0.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel rbf>, one_class, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00>, vectors_per_class = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x1xf32>
+  return %scores : tensor<3x1xf32>
+}
+
+// CHECK-LABEL: func.func @svm_classifier
+func.func @svm_classifier(%x: tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>) {
+  // CHECK: ms.svm %{{.+}} {class_labels = array<i64: 0, 1, 2>, coefficients = array<f64: 5.000000e-01, -5.000000e-01, 2.500000e-01, 1.000000e+00, -1.000000e+00, 5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 1.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel poly>, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01, 2.000000e-01, 3.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00>, vectors_per_class = array<i64: 1, 1, 1>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  %scores, %label = ms.svm %x {class_labels = array<i64: 0, 1, 2>, coefficients = array<f64: 5.000000e-01, -5.000000e-01, 2.500000e-01, 1.000000e+00, -1.000000e+00, 5.000000e-01>, kernel_params = array<f64: 5.000000e-01, 1.000000e+00, 3.000000e+00>, kernel_type = #ms<svm_kernel poly>, post_transform = #ms<post_transform none>, prob_a = array<f64>, prob_b = array<f64>, rho = array<f64: 1.000000e-01, 2.000000e-01, 3.000000e-01>, support_vectors = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00>, vectors_per_class = array<i64: 1, 1, 1>} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3xi64>)
+  return %scores, %label : tensor<3x3xf32>, tensor<3xi64>
+}
+
+// CHECK-LABEL: func.func @interpolate
+func.func @interpolate(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32> {
+  // CHECK: ms.interpolate %{{.+}} {axes = array<i64: 2, 3>, coordinate_transformation_mode = #ms<resize_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f64, extrapolation_value = 0.000000e+00 : f64, mode = #ms<interpolation cubic>, nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>], roi = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00>, scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 1.500000e+00>, sizes = array<i64: 1, 1, 8, 6>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32>
+  %0 = ms.interpolate %x {axes = array<i64: 2, 3>, coordinate_transformation_mode = #ms<resize_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f64, extrapolation_value = 0.000000e+00 : f64, mode = #ms<interpolation cubic>, nearest_modes = [#ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>, #ms<nearest_mode round_prefer_floor>], roi = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00>, scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 1.500000e+00>, sizes = array<i64: 1, 1, 8, 6>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x6xf32>
+  return %0 : tensor<1x1x8x6xf32>
+}
+
+// CHECK-LABEL: func.func @det
+func.func @det(%x: tensor<2x3x3xf32>) -> tensor<2xf32> {
+  // CHECK: ms.det %{{.+}} : (tensor<2x3x3xf32>) -> tensor<2xf32>
+  %0 = ms.det %x : (tensor<2x3x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @hardmax
+func.func @hardmax(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: ms.hardmax %{{.+}} {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %0 = ms.hardmax %x {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @rotary_embedding
+func.func @rotary_embedding(%x: tensor<1x3x8xf16>, %cos: tensor<16x2xf32>, %sin: tensor<16x2xf32>, %p: tensor<1x3xi64>) -> tensor<1x3x8xf16> {
+  // CHECK: ms.rotary_embedding %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {interleaved, num_heads = 2 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x3x8xf16>, tensor<16x2xf32>, tensor<16x2xf32>, tensor<1x3xi64>) -> tensor<1x3x8xf16>
+  %0 = ms.rotary_embedding %x, %cos, %sin, %p {interleaved, num_heads = 2 : i64, rotary_embedding_dim = 4 : i64} : (tensor<1x3x8xf16>, tensor<16x2xf32>, tensor<16x2xf32>, tensor<1x3xi64>) -> tensor<1x3x8xf16>
+  return %0 : tensor<1x3x8xf16>
+}
+
+// CHECK-LABEL: func.func @tfidf
+func.func @tfidf(%x: tensor<2x6xi64>) -> tensor<2x2xf32> {
+  // CHECK: ms.tfidf %{{.+}} {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  %0 = ms.tfidf %x {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = #ms<tfidf_mode tf>, ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 7>, weights = array<f64>} : (tensor<2x6xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// CHECK-LABEL: func.func @onnx_attention
+func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: tensor<1x2x5x4xf32>, %m: tensor<3x4xi1>, %l: tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>) {
+  // CHECK: ms.onnx_attention %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {is_causal, past_length = 2 : i64, qk_matmul_output_mode = 3 : i64, scale = 5.000000e-01 : f64, softcap = 2.000000e+00 : f64, softmax_type = f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  %y, %qk = ms.onnx_attention %q, %k, %v, %m {is_causal, past_length = 2 : i64, qk_matmul_output_mode = 3 : i64, scale = 5.000000e-01 : f64, softcap = 2.000000e+00 : f64, softmax_type = f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x4xi1>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  // CHECK: ms.onnx_attention %{{.+}}, %{{.+}}, %{{.+}} nonpad %{{.+}} {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.000000e+00 : f64, softcap = 0.000000e+00 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  %y2, %qk2 = ms.onnx_attention %q, %k, %v nonpad %l {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
+  return %y, %qk, %y2, %qk2 : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
+}
