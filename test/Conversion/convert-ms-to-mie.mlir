@@ -236,7 +236,7 @@ func.func @gemm_broadcast_c(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %c: tenso
 // CHECK: %[[O3B:.+]] = memref.collapse_shape %[[O3]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x16xf32> into memref<24x128x16xf32>
 // CHECK: mie.gemm ins(%[[CB]], %[[GB]] : memref<24x128x64xf32>, memref<24x64x16xf32>) outs(%[[O3B]] : memref<24x128x16xf32>)
 // CHECK: %[[HB:.+]] = memref.collapse_shape %[[H]] {{\[\[}}0, 1], [2], [3]] : memref<2x12x128x64xf16> into memref<24x128x64xf16>
-// CHECK: mie.gemm ins(%[[HB]], %{{.+}} : memref<24x128x64xf16>, memref<24x64x16xf16>) outs(%{{.+}} : memref<24x128x16xf16>)
+// CHECK: mie.gemm ins(%[[HB]], %{{.+}} : memref<24x128x64xf16>, memref<24x64x16xf16>) outs(%{{.+}} : memref<24x128x16xf16>) {accumulator = f32}
 // CHECK-NOT: mie.portable
 func.func @matmul(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %c: tensor<2x12x128x64xf32>,
                   %d: tensor<64x32xf32>, %e: tensor<2x1x4x8xf32>, %f: tensor<3x8x5xf32>,

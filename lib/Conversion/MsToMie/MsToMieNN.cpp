@@ -107,28 +107,34 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     Value out = allocBuffer(rewriter, loc, op.getType());
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-    auto libraryGemm = [&](Value a, Value b, Value c) {
+    auto libraryGemm = [&](Value a, Value b, Value c, TypeAttr accumulator) {
       mie::GemmOp::create(rewriter, loc, a, b, Value(), Value(), c, UnitAttr(), UnitAttr(),
                           rewriter.getF64FloatAttr(1.0), EpilogueAttr::get(rewriter.getContext()),
-                          op.getAccTypeAttr(), /*ukernel=*/UKernelAttr(),
+                          accumulator, /*ukernel=*/UKernelAttr(),
                           /*b_packed=*/UnitAttr());
       rewriter.replaceOp(op, out);
       return success();
     };
     if (lhsType.getRank() == 2 && rhsType.getRank() == 2)
-      return libraryGemm(adaptor.getLhs(), adaptor.getRhs(), out);
+      return libraryGemm(adaptor.getLhs(), adaptor.getRhs(), out, op.getAccTypeAttr());
+    // Narrow floats without an acc_type sum in f32, rounded once, as the generic kernel below
+    // does (and as ONNX's fp16 references are computed).
+    Type et = op.getType().getElementType();
+    TypeAttr accumulator = op.getAccTypeAttr();
+    if (!accumulator && computeType(et) != et)
+      accumulator = TypeAttr::get(computeType(et));
     // Rows of any rank times one matrix are one 2-D product, equal batch dims one batched
     // product, in every element type: narrow floats as in the 2-D case (AMX tiles, or f32 tiles
     // on widened copies; a tied LM head under mixed precision ran the generic kernel below at
     // 5 GFLOP/s).
     if (lhsType.getRank() >= 3 && rhsType.getRank() == 2)
       return libraryGemm(collapseToRows(rewriter, loc, adaptor.getLhs()), adaptor.getRhs(),
-                         collapseToRows(rewriter, loc, out));
+                         collapseToRows(rewriter, loc, out), accumulator);
     if (lhsType.getRank() >= 3 && rhsType.getRank() == lhsType.getRank() &&
         lhsType.getShape().drop_back(2) == rhsType.getShape().drop_back(2))
       return libraryGemm(collapseToBatch(rewriter, loc, adaptor.getLhs()),
                          collapseToBatch(rewriter, loc, adaptor.getRhs()),
-                         collapseToBatch(rewriter, loc, out));
+                         collapseToBatch(rewriter, loc, out), accumulator);
     ArrayRef<int64_t> resultShape = op.getType().getShape();
     bool lhsMatrix = lhsType.getRank() >= 2, rhsMatrix = rhsType.getRank() >= 2;
     int64_t batchRank = resultShape.size() - (lhsMatrix ? 1 : 0) - (rhsMatrix ? 1 : 0);
@@ -165,7 +171,6 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
     iters.push_back(utils::IteratorType::reduction);
     // Narrow floats (f16, bf16) accumulate in an f32 scratch buffer and are rounded once at the
     // end.
-    Type et = op.getType().getElementType();
     Type ct = computeType(et);
     SmallVector<Value> outs = {out};
     if (ct != et)
