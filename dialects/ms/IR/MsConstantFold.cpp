@@ -300,3 +300,28 @@ Attribute mlir::ms::foldCast(Attribute input, Type resultType) {
     return f;
   });
 }
+
+ConstantOperandFold
+mlir::ms::foldOnConstantOperands(Operation *op, ArrayRef<Attribute> operands,
+                                 function_ref<DenseElementsAttr(Value)> constantOf) {
+  Value result = op->getResult(0);
+  SmallVector<OpFoldResult> folded;
+  // An in-place fold (no results) leaves an updated op: keep it.
+  if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
+    return {};
+  DenseElementsAttr attr;
+  if (auto value = dyn_cast<Value>(folded[0])) {
+    if (value.getType() != result.getType())
+      return {};
+    // Every operand is constant, so an operand it folds to (1 * x, x + 0) is one too, but the
+    // caller may hold it otherwise (model data as a resource): a new dense constant keeps it known.
+    attr = constantOf(value);
+    if (!attr)
+      return {value, {}};
+  } else {
+    attr = dyn_cast<DenseElementsAttr>(cast<Attribute>(folded[0]));
+  }
+  if (!attr || attr.getType() != result.getType())
+    return {};
+  return {{}, attr};
+}

@@ -15,6 +15,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 
@@ -60,6 +62,20 @@ Attribute foldCast(Attribute input, Type resultType);
 
 /// Row-major strides of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
+
+/// What folding an op whose operands are all constants gave: an existing value that is not a
+/// dense constant (`value`; the op can go), a dense constant of the result's type (`constant`; the
+/// caller materializes it and erases the op), or neither (keep the op).
+struct ConstantOperandFold {
+  Value value;
+  DenseElementsAttr constant;
+};
+
+/// Folds single-result `op` on `operands` (its operands' constant values). `constantOf` reads a
+/// value the fold returned as a dense constant (null when it is none): the importer and
+/// ms-decompose's OpChain each know their constants their own way.
+ConstantOperandFold foldOnConstantOperands(Operation *op, ArrayRef<Attribute> operands,
+                                           function_ref<DenseElementsAttr(Value)> constantOf);
 
 } // namespace mlir::ms
 

@@ -13,6 +13,7 @@
 #ifndef MS_TRANSFORMS_DECOMPOSEBUILDER_H
 #define MS_TRANSFORMS_DECOMPOSEBUILDER_H
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/IR/Matchers.h"
@@ -33,8 +34,9 @@ public:
     return fold(OpTy::create(rewriter, loc, std::forward<Args>(args)...).getOperation());
   }
 
-  /// Folds `op` as NodeImporter::foldCreated did: only where every operand is a dense constant,
-  /// the result becoming a new constant (erasing `op`), or an existing value that is not one.
+  /// Folds `op` as NodeImporter::foldCreated does (both through foldOnConstantOperands): only
+  /// where every operand is a dense constant, the result becoming a new constant (erasing `op`),
+  /// or an existing value that is not one.
   /// Folding ops with some run-time operands too (createOrFold) would leave constants unused
   /// where the importer left none, and change the order the greedy driver meets them in.
   Value fold(Operation *op) {
@@ -46,24 +48,18 @@ public:
         return result;
       operands.push_back(value);
     }
-    SmallVector<OpFoldResult> folded;
-    if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
-      return result;
-    Attribute attr;
-    if (auto value = dyn_cast<Value>(folded[0])) {
-      if (value.getType() != result.getType())
-        return result;
-      if (!matchPattern(value, m_Constant(&attr)) || !isa<DenseElementsAttr>(attr)) {
-        rewriter.eraseOp(op);
-        return value;
-      }
-    } else {
-      attr = llvm::cast<Attribute>(folded[0]);
+    ConstantOperandFold folded = foldOnConstantOperands(op, operands, [](Value value) {
+      Attribute attr;
+      return matchPattern(value, m_Constant(&attr)) ? dyn_cast<DenseElementsAttr>(attr)
+                                                    : DenseElementsAttr();
+    });
+    if (folded.value) {
+      rewriter.eraseOp(op);
+      return folded.value;
     }
-    auto dense = dyn_cast<DenseElementsAttr>(attr);
-    if (!dense || dense.getType() != result.getType())
+    if (!folded.constant)
       return result;
-    Value constant = ConstantOp::create(rewriter, loc, dense);
+    Value constant = ConstantOp::create(rewriter, loc, folded.constant);
     rewriter.eraseOp(op);
     return constant;
   }

@@ -11,6 +11,7 @@
 
 #include <limits>
 
+#include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -882,28 +883,16 @@ Value NodeImporter::foldCreated(Operation *op) {
     if (!operands.back())
       return result;
   }
-  SmallVector<OpFoldResult> folded;
-  // An in-place fold (no results) leaves an updated op: keep it.
-  if (op->getNumResults() != 1 || failed(op->fold(operands, folded)) || folded.size() != 1)
-    return result;
-  DenseElementsAttr attr;
-  if (auto value = dyn_cast<Value>(folded[0])) {
-    if (value.getType() != result.getType())
-      return result;
-    // Every operand is constant here, so an operand it folds to (1 * x, x + 0) is one too, but it
-    // may be model data held as a resource: a new dense constant keeps it known to later nodes
-    // (a Slice's ends computed as Shape(x)[0] * 2 with a batch of 1).
-    attr = dyn_cast_or_null<DenseElementsAttr>(graph.foldOperand(value));
-    if (!attr) {
-      op->erase();
-      return value;
-    }
-  } else {
-    attr = dyn_cast<DenseElementsAttr>(cast<Attribute>(folded[0]));
+  ms::ConstantOperandFold folded = ms::foldOnConstantOperands(op, operands, [&](Value value) {
+    return dyn_cast_or_null<DenseElementsAttr>(graph.foldOperand(value));
+  });
+  if (folded.value) {
+    op->erase();
+    return folded.value;
   }
-  if (!attr || attr.getType() != result.getType())
+  if (!folded.constant)
     return result;
-  auto constant = ms::ConstantOp::create(b, location, attr);
+  auto constant = ms::ConstantOp::create(b, location, folded.constant);
   graph.addFoldedConstant(constant);
   op->erase();
   return constant.getResult();
