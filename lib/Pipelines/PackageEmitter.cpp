@@ -84,7 +84,10 @@ static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name
                                                       std::string fallback, Location loc) {
   auto shaped = dyn_cast<RankedTensorType>(type);
   if (!shaped || !shaped.hasStaticShape())
-    return emitError(loc) << "model inputs and outputs need static shapes, got " << type, failure();
+    return emitError(loc)
+               << "model inputs and outputs need static shapes, got " << type
+               << " (packages do not take symbolic dims yet: size them with --dim-param)",
+           failure();
   FailureOr<std::string> dtype = dtypeName(shaped.getElementType(), loc);
   if (failed(dtype))
     return failure();

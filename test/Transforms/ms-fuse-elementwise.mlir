@@ -71,3 +71,24 @@ func.func @singles(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %n = ms.neg %t : tensor<8x4xf32>
   return %n : tensor<8x4xf32>
 }
+
+// -----
+
+// Symbolic dims: a chain over [batch, seq] is one group; an op mixing [batch, seq] with
+// [seq, batch] (which may broadcast at run time: its dims have no expression) joins none.
+
+// CHECK-LABEL: func.func @symbolic_chain
+// CHECK: %[[G:.+]] = ms.fused "sub_exp_mul" ins(%arg0, %arg1 : tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[N:.+]] = ms.neg %arg2
+// CHECK-NEXT: ms.add %[[N]], %[[G]]
+func.func @symbolic_chain(%x: tensor<?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1)>},
+                          %y: tensor<?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1)>},
+                          %z: tensor<?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s1, s0)>}) -> tensor<?x?xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %d = ms.sub %x, %y : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %e = ms.exp %d : tensor<?x?xf32>
+  %m = ms.mul %e, %x : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %n = ms.neg %z : tensor<?x?xf32>
+  %s = ms.add %n, %m : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}

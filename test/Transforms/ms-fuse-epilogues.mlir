@@ -113,3 +113,50 @@ func.func @epilogue_across_region(%c: tensor<i1>, %a: tensor<4x8xf32>, %w: tenso
   }
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Symbolic dims: matmul [batch, seq, 32] x [32, 32] + bias + residual is one group when the
+// residual has the result's dims (the same symbols)...
+
+// CHECK-LABEL: func.func @symbolic_residual
+// CHECK: ms.fused "matmul_add_add" ins(%arg0, %arg1, %arg2 : tensor<?x?x32xf32>, tensor<32x32xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+// CHECK: ms.add %{{.+}}, %arg3 : (tensor<?x?x32xf32>, tensor<?x?x32xf32>)
+func.func @symbolic_residual(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>},
+                             %w: tensor<32x32xf32>, %b: tensor<32xf32>) -> tensor<?x?x32xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %m = ms.matmul %x, %w : (tensor<?x?x32xf32>, tensor<32x32xf32>) -> tensor<?x?x32xf32>
+  %a = ms.add %m, %b : (tensor<?x?x32xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+  %r = ms.add %a, %x : (tensor<?x?x32xf32>, tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %r : tensor<?x?x32xf32>
+}
+
+// -----
+
+// ... but not when the residual's `?` dims are other symbols (they may be 1 and broadcast at
+// run time), nor when a dim has no expression (an argument without ms.shape).
+
+// CHECK-LABEL: func.func @symbolic_residual_other_dims
+// CHECK: ms.fused "matmul_add" ins(%arg0, %arg1, %arg2
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: ms.matmul
+// CHECK-NEXT: ms.add
+// CHECK-NEXT: ms.yield
+// CHECK: ms.add %{{.+}}, %arg3
+// CHECK-LABEL: func.func @unknown_dims
+// CHECK-NOT: ms.fused
+func.func @symbolic_residual_other_dims(
+    %x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>},
+    %w: tensor<32x32xf32>, %b: tensor<32xf32>,
+    %y: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s1, s0, 32)>}) -> tensor<?x?x32xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %m = ms.matmul %x, %w : (tensor<?x?x32xf32>, tensor<32x32xf32>) -> tensor<?x?x32xf32>
+  %a = ms.add %m, %b : (tensor<?x?x32xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+  %r = ms.add %a, %y : (tensor<?x?x32xf32>, tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %r : tensor<?x?x32xf32>
+}
+func.func @unknown_dims(%x: tensor<?x32xf32>, %w: tensor<32x32xf32>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
+  %m = ms.matmul %x, %w : (tensor<?x32xf32>, tensor<32x32xf32>) -> tensor<?x32xf32>
+  %a = ms.add %m, %b : (tensor<?x32xf32>, tensor<32xf32>) -> tensor<?x32xf32>
+  return %a : tensor<?x32xf32>
+}

@@ -264,3 +264,38 @@ func.func @gelu_shared(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>
   %r = ms.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
   return %r, %e : tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// -----
+
+// Attention over symbolic dims (batch s0, query and key length s1): the fold needs the batch and
+// length dims to be the same symbols on Q, Kᵀ, V and the mask, not just `?`.
+
+// CHECK-LABEL: func.func @attention_symbolic
+// CHECK: ms.attention %arg0, %{{.+}}, %arg2, %arg3 {scale = 1.250000e-01 : f64}
+// CHECK-LABEL: func.func @attention_symbolic_other_length
+// CHECK-NOT: ms.attention
+// CHECK: ms.softmax
+func.func @attention_symbolic(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 16)>},
+                              %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, 16, s1)>},
+                              %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>},
+                              %mask: tensor<?x1x1x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 1, 1, s1)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %c = ms.constant dense<8.0> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %d = ms.div %s, %c : (tensor<?x2x?x?xf32>, tensor<f32>) -> tensor<?x2x?x?xf32>
+  %m = ms.add %d, %mask : (tensor<?x2x?x?xf32>, tensor<?x1x1x?xf32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}
+func.func @attention_symbolic_other_length(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, s1, 16)>},
+                              %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, 16, s1)>},
+                              %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, s2, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq", "kv"]} {
+  %c = ms.constant dense<8.0> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %d = ms.div %s, %c : (tensor<?x2x?x?xf32>, tensor<f32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %d {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}

@@ -208,6 +208,13 @@ cl::list<std::string>
               cl::desc("Size of a named symbolic dim, e.g. --dim-param=batch=4 (repeatable)"),
               cl::value_desc("name=size"), cl::cat(category));
 
+cl::opt<bool> symbolicDims(
+    "symbolic-dims",
+    cl::desc("Keep the symbolic input dims that --dim-param does not size symbolic ('?' over the "
+             "function's ms.symbols) through import and the ms passes; for --emit=import and "
+             "--emit=ms only so far (docs/dynamic-shapes.md)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<int64_t> defaultSymbolicDim(
     "symbolic-dim-default",
     cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
@@ -388,6 +395,7 @@ int main(int argc, char **argv) {
   for (const std::string &text : dimParams)
     if (failed(mie::parseDimParamFlag(text, opts)))
       return 1;
+  opts.keepSymbolicDims = symbolicDims;
   for (const std::string &text : inputValues)
     if (failed(mie::parseInputValueFlag(text, opts)))
       return 1;

@@ -82,6 +82,30 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> shape = adaptor.getShape();
+  if (AffineMapAttr symbolic = adaptor.getSymbolicShapeAttr()) {
+    // Dims given as expressions of the function's symbols: `?` exactly where the expression is
+    // not a constant, which must then equal the static entry.
+    AffineMap map = symbolic.getValue();
+    if (map.getNumDims() != 0 || map.getNumResults() != shape.size())
+      return diag.error("expects 'symbolic_shape' to have no dims and one result per 'shape' "
+                        "entry (",
+                        shape.size(), "), got ", symbolic);
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (constant ? constant.getValue() != shape[i] : !ShapedType::isDynamic(shape[i]))
+        return diag.error("expects 'shape' entry ", i, " to be ",
+                          constant ? std::to_string(constant.getValue()) : std::string("?"),
+                          " as 'symbolic_shape' says, got ", shape[i]);
+    }
+    SmallVector<int64_t> staticDims;
+    for (int64_t d : shape)
+      if (!ShapedType::isDynamic(d))
+        staticDims.push_back(d);
+    if (failed(checkArrayMin(diag, "shape", staticDims, 0)))
+      return failure();
+    results.push_back(RankedTensorType::get(shape, input.getElementType()));
+    return success();
+  }
   if (failed(checkArrayMin(diag, "shape", shape, 0)))
     return failure();
   int64_t in = shapeProduct(input.getShape()), out = shapeProduct(shape);
@@ -620,4 +644,27 @@ OpFoldResult ResizeOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ShapeOfOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShapeOfOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  int64_t rank = tensorType(adaptor.getInput()).getRank();
+  int64_t start = adaptor.getStart(), end = adaptor.getEnd();
+  if (start < 0 || end < start || end > rank)
+    return diag.error("expects 0 <= start <= end <= rank (", rank, "), got start ", start,
+                      " and end ", end);
+  results.push_back(RankedTensorType::get({end - start}, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+OpFoldResult ShapeOfOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> dims = getInput().getType().getShape().slice(getStart(), getEnd() - getStart());
+  if (llvm::any_of(dims, ShapedType::isDynamic))
+    return {};
+  return DenseElementsAttr::get(getType(), dims);
 }

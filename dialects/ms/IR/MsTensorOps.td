@@ -37,17 +37,36 @@ def Ms_ConstantOp : Ms_Op<"constant", [ConstantLike, Pure, InferTypeOpAdaptor]> 
 def Ms_ReshapeOp : Ms_InferredOp<"reshape"> {
   let summary = "Reinterprets a tensor with a new shape of the same number of elements.";
   let description = [{
-    Row-major reshape to the static `shape` (the importer resolves ONNX's 0 and -1 entries).
+    Row-major reshape to `shape` (the importer resolves ONNX's 0 and -1 entries). A dim that
+    depends on the function's symbolic dims (docs/dynamic-shapes.md) is `?` in `shape`, and
+    `symbolic_shape` gives every result dim as an expression of the function's symbols (`s0` is
+    the first name of the function's `ms.symbols`): how a Reshape of `[batch, seq, 768]` to
+    `[batch, seq, 12, 64]` stays a view of known extents.
 
     Example:
     ```mlir
     %y = ms.reshape %x {shape = array<i64: 1, 512>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    %z = ms.reshape %h {shape = array<i64: -9223372036854775808, 12, 64>,
+                        symbolic_shape = affine_map<()[s0, s1] -> (s0 * s1, 12, 64)>}
+        : (tensor<?x?x768xf32>) -> tensor<?x12x64xf32>
     ```
   }];
-  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape,
+                       OptionalAttr<AffineMapAttr>:$symbolic_shape);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+  // A static reshape, as every pass but the importer's symbolic-dims path builds one.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, resultType, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, resultTypes, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>];
 }
 
 def Ms_FlattenOp : Ms_InferredOp<"flatten"> {
@@ -338,6 +357,23 @@ def Ms_ResizeOp : Ms_InferredOp<"resize"> {
       DefaultValuedAttr<Ms_CoordinateModeAttr, "::mlir::ms::CoordinateMode::half_pixel">:$coordinate_mode,
       DefaultValuedAttr<Ms_NearestModeAttr, "::mlir::ms::NearestMode::round_prefer_floor">:$nearest_mode);
   let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Ms_ShapeOfOp : Ms_InferredOp<"shape_of"> {
+  let summary = "The extents of dims [start, end) of a tensor, as a 1-D i64 tensor.";
+  let description = [{
+    ONNX Shape of a tensor with symbolic dims: the run-time extents of dims `start` to `end`
+    (both in [0, rank], already normalized). Folds to a constant when those dims are static.
+
+    Example:
+    ```mlir
+    %s = ms.shape_of %x {start = 0 : i64, end = 2 : i64} : (tensor<?x?x768xf32>) -> tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, I64Attr:$start, I64Attr:$end);
+  let results = (outs RankedTensorOf<[I64]>:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
 }

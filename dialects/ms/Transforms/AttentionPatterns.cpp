@@ -1,5 +1,6 @@
 //===- AttentionPatterns.cpp - scaled-dot-product attention recognition ---===//
 
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/FusionUtils.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
@@ -7,6 +8,43 @@ using namespace mlir;
 using namespace mlir::ms;
 
 namespace {
+
+/// With symbolic dims the static checks of the fold see `?` equal to `?`: the query's batch dims
+/// must also be the key's and the value's (the heads dim excepted: grouped-query heads are
+/// static), the key's length the value's, and every dim of the mask 1 or the scores' own. True
+/// for static shapes (the static checks decide).
+bool sameSymbolicDims(Value q, Value kT, Value v, Value mask) {
+  if (!hasKnownDims(q) || !hasKnownDims(kT) || !hasKnownDims(v) || (mask && !hasKnownDims(mask)))
+    return false;
+  auto isStatic = [](Value x) { return cast<RankedTensorType>(x.getType()).hasStaticShape(); };
+  if (isStatic(q) && isStatic(kT) && isStatic(v) && (!mask || isStatic(mask)))
+    return true;
+  SmallVector<AffineExpr> dq = symbolicDimsOf(q), dk = symbolicDimsOf(kT), dv = symbolicDimsOf(v);
+  size_t rank = dq.size();
+  if (dk.size() != rank || dv.size() != rank || rank < 2)
+    return false;
+  ArrayRef<AffineExpr> bq = ArrayRef(dq).drop_back(2), bk = ArrayRef(dk).drop_back(2),
+                       bv = ArrayRef(dv).drop_back(2);
+  bool headsStatic =
+      !bq.empty() && isa<AffineConstantExpr>(bq.back()) && isa<AffineConstantExpr>(bk.back());
+  if (bk != bv || dk[rank - 1] != dv[rank - 2] ||
+      (!bq.empty() && bq.drop_back() != bk.drop_back()) ||
+      (!bq.empty() && bq.back() != bk.back() && !headsStatic))
+    return false;
+  if (!mask)
+    return true;
+  SmallVector<AffineExpr> scores(bq);
+  scores.push_back(dq[rank - 2]);
+  scores.push_back(dk[rank - 1]);
+  SmallVector<AffineExpr> dm = symbolicDimsOf(mask);
+  if (dm.size() > scores.size())
+    return false;
+  AffineExpr one = getAffineConstantExpr(1, q.getContext());
+  for (size_t i = 0; i < dm.size(); ++i)
+    if (dm[i] != one && dm[i] != scores[scores.size() - dm.size() + i])
+      return false;
+  return true;
+}
 
 RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
@@ -49,12 +87,10 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
       return failure();
     Value q = product.getLhs(), kT = product.getRhs();
     auto qt = tensorTypeOf(q), kt = tensorTypeOf(kT), vt = tensorTypeOf(v);
-    if (qt.getRank() != rank || kt.getRank() != rank || !qt.hasStaticShape() ||
-        !kt.hasStaticShape() || !vt.hasStaticShape() ||
+    if (qt.getRank() != rank || kt.getRank() != rank || !sameSymbolicDims(q, kT, v, mask) ||
         !isKeyValueBatch(qt.getShape().drop_back(2), kt.getShape().drop_back(2)) ||
-        kt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
-        !qt.getElementType().isF32() || kt.getElementType() != qt.getElementType() ||
-        vt.getElementType() != qt.getElementType())
+        kt.getShape().drop_back(2) != vt.getShape().drop_back(2) || !qt.getElementType().isF32() ||
+        kt.getElementType() != qt.getElementType() || vt.getElementType() != qt.getElementType())
       return failure();
     if (mask && tensorTypeOf(mask).getElementType() != qt.getElementType())
       return failure();

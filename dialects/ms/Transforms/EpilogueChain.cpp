@@ -3,6 +3,8 @@
 #include "dialects/ms/Transforms/EpilogueChain.h"
 #include "dialects/ms/Transforms/FusionUtils.h"
 
+#include "dialects/ms/IR/MsSymbolicShapes.h"
+
 using namespace mlir;
 using namespace mlir::ms;
 
@@ -14,7 +16,7 @@ bool ms::isEpilogueAnchor(Operation *op) {
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   // f32, or a reduced product that accumulates in f32 (precision assignment): the library
   // kernels apply the epilogue to the accumulator before rounding.
-  if (!resultType || !resultType.hasStaticShape())
+  if (!resultType || !hasKnownDims(op->getResult(0)))
     return false;
   Type et = resultType.getElementType();
   auto acc = op->getAttrOfType<TypeAttr>("acc_type");
@@ -139,7 +141,8 @@ EpilogueChain ms::matchEpilogueChain(Operation *anchor) {
   auto type = tensorTypeOf(cur);
   // The user may have no result at all (the function's return): no result 0 to compare then.
   auto sameType = [&](Operation *op) {
-    return op->getNumResults() == 1 && op->getResult(0).getType() == type;
+    return op->getNumResults() == 1 && op->getResult(0).getType() == type &&
+           haveSameDims(op->getResult(0), anchor->getResult(0));
   };
 
   Operation *next = singleUser(cur);
@@ -156,7 +159,7 @@ EpilogueChain ms::matchEpilogueChain(Operation *anchor) {
   // Residual add: an operand of the result's own shape.
   if (next && isa<AddOp>(next) && sameType(next)) {
     Value other = otherOperand(next, cur);
-    if (other && other.getType() == type) {
+    if (other && other.getType() == type && haveSameDims(other, cur)) {
       chain.residual = other;
       chain.members.push_back(next);
       cur = next->getResult(0);

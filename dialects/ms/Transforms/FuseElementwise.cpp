@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ms/Transforms/FusionUtils.h"
+
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/Passes.h"
 
 namespace mlir::ms {
@@ -16,10 +18,10 @@ namespace mlir::ms {
 
 namespace {
 
-/// The shape of the root's iteration space: its input's for a reduction, its result's otherwise.
-ArrayRef<int64_t> iterationShape(Operation *root) {
-  Value v = isFusibleReduction(root) ? root->getOperand(0) : root->getResult(0);
-  return cast<RankedTensorType>(v.getType()).getShape();
+/// The value whose shape is the root's iteration space: its input for a reduction, its result
+/// otherwise.
+Value iterationValue(Operation *root) {
+  return isFusibleReduction(root) ? root->getOperand(0) : root->getResult(0);
 }
 
 /// Grows the group of `root` over its producers, up to `maxOps` members; returns the members in
@@ -27,7 +29,7 @@ ArrayRef<int64_t> iterationShape(Operation *root) {
 /// group: the producers left out become roots of the next groups.
 SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> &taken,
                                    unsigned maxOps) {
-  ArrayRef<int64_t> shape = iterationShape(root);
+  Value iteration = iterationValue(root);
   llvm::SetVector<Operation *> members;
   members.insert(root);
   bool changed = true;
@@ -38,8 +40,7 @@ SmallVector<Operation *> growGroup(Operation *root, const DenseSet<Operation *> 
         Operation *producer = operand.getDefiningOp();
         if (!producer || members.contains(producer) || taken.contains(producer) ||
             producer->getBlock() != root->getBlock() || producer->getNumResults() != 1 ||
-            !isFusibleElementwise(producer) ||
-            cast<RankedTensorType>(operand.getType()).getShape() != shape)
+            !isFusibleElementwise(producer) || !haveSameDims(operand, iteration))
           continue;
         if (!llvm::all_of(producer->getUsers(),
                           [&](Operation *user) { return members.contains(user); }))
@@ -75,7 +76,7 @@ struct MsFuseElementwisePass : impl::MsFuseElementwisePassBase<MsFuseElementwise
         if (taken.contains(&op) || op.getNumResults() != 1)
           continue;
         auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-        if (!type || !type.hasStaticShape() ||
+        if (!type || !hasKnownDims(op.getResult(0)) ||
             !(isFusibleElementwise(&op) || isFusibleReduction(&op)))
           continue;
         SmallVector<Operation *> members = growGroup(&op, taken, maxOps);

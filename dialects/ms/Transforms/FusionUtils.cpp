@@ -2,6 +2,8 @@
 
 #include "dialects/ms/Transforms/FusionUtils.h"
 
+#include "dialects/ms/IR/MsSymbolicShapes.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
@@ -18,7 +20,7 @@ bool ms::isFusibleReduction(Operation *op) {
   if (!isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(op))
     return false;
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-  return isa<FloatType>(type.getElementType()) && type.hasStaticShape();
+  return isa<FloatType>(type.getElementType()) && hasKnownDims(op->getOperand(0));
 }
 
 std::string ms::fusedKernelName(ArrayRef<Operation *> members) {

@@ -13,11 +13,13 @@
 
 #include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -162,6 +164,8 @@ public:
 private:
   Location nodeLoc(StringRef name) { return NameLoc::get(StringAttr::get(&ctx, name), fileLoc); }
   FailureOr<SmallVector<Type>> inputTypes();
+  /// The symbol a kept symbolic input dim stands for (a new one for a new name).
+  AffineExpr symbolFor(StringRef name);
   LogicalResult sortNodes(const std::vector<OnnxNode> &nodes, std::vector<size_t> &order);
   LogicalResult importNode(const OnnxNode &node);
   /// Defines the initializers that no input of the same name shadows (`isInput`), then imports
@@ -180,6 +184,10 @@ private:
   OpBuilder builder; // at the end of @main's body
   OwningOpRef<ModuleOp> module;
   func::FuncOp func;
+  // Kept symbolic dims (OnnxImportOptions::keepSymbolicDims): the names, in order of first
+  // appearance, and each graph input's dims over them (empty for an input with none).
+  SmallVector<std::string> symbolNames;
+  SmallVector<SmallVector<AffineExpr>> inputDims;
   Block *body = nullptr;
   Operation *lastConstant = nullptr;
   std::deque<ValueEntry> entries;
@@ -288,6 +296,10 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
             continue;
           }
         }
+        if (opts.keepSymbolicDims) {
+          shape.push_back(ShapedType::kDynamic);
+          continue;
+        }
         if (opts.defaultSymbolicDim <= 0)
           return emitError(fileLoc)
                  << "graph input '" << input.name << "' has "
@@ -309,11 +321,27 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
                                << "; --symbolic-dim-default=0 makes this an error)";
       }
     }
-    if (!isReasonableShape(shape))
+    // A kept symbolic dim is sized by its symbol; it is checked as 1 here.
+    SmallVector<AffineExpr> dims;
+    SmallVector<int64_t> smallest(shape);
+    if (llvm::any_of(shape, ShapedType::isDynamic)) {
+      for (auto [index, d] : llvm::enumerate(shape)) {
+        if (!ShapedType::isDynamic(d)) {
+          dims.push_back(getAffineConstantExpr(d, &ctx));
+          continue;
+        }
+        const OnnxDim &dim = (*input.dims)[index];
+        dims.push_back(
+            symbolFor(dim.param.empty() ? input.name + "." + std::to_string(index) : dim.param));
+        smallest[index] = 1;
+      }
+    }
+    inputDims.push_back(std::move(dims));
+    if (!isReasonableShape(smallest))
       return emitError(fileLoc) << "graph input '" << input.name << "' of shape "
                                 << listToString(shape) << " is too large";
     auto type = RankedTensorType::get(shape, elementType);
-    std::optional<uint64_t> bytes = tensorBytes(type);
+    std::optional<uint64_t> bytes = tensorBytes(RankedTensorType::get(smallest, elementType));
     if (!bytes || *bytes > opts.maxTensorBytes)
       return emitError(fileLoc) << "graph input '" << input.name << "' of shape "
                                 << listToString(shape) << " needs "
@@ -327,6 +355,15 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
       return emitError(fileLoc) << "input shape given for '" << entry.getKey()
                                 << "', which is not a graph input";
   return types;
+}
+
+AffineExpr GraphImporter::symbolFor(StringRef name) {
+  auto it = llvm::find(symbolNames, name);
+  if (it == symbolNames.end()) {
+    symbolNames.push_back(name.str());
+    it = std::prev(symbolNames.end());
+  }
+  return getAffineSymbolExpr(it - symbolNames.begin(), &ctx);
 }
 
 LogicalResult GraphImporter::sortNodes(const std::vector<OnnxNode> &nodes,
@@ -440,7 +477,12 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       result = failure();
     }
   }
-  bool ownHandler = dynamicHandler && (takesExtents || takesRanges);
+  // Sizes computed from kept symbolic dims are not bounds: the plain handlers take them (Reshape
+  // keeps them symbolic; the integer arithmetic on them carries their expressions on).
+  bool symbolicSizes = takesRanges && !takesExtents;
+  for (unsigned i = 0; symbolicSizes && i < numInputs; ++i)
+    symbolicSizes = !importer.hasTrackedRanges(i) || hasSymbolicElements(importer, i);
+  bool ownHandler = dynamicHandler && (takesExtents || takesRanges) && !symbolicSizes;
   if (succeeded(result))
     result = ownHandler ? dynamicHandler(importer) : info.handler(importer);
   if (succeeded(result) && importer.hasFailed())
@@ -664,8 +706,18 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
 
+  if (!symbolNames.empty()) {
+    SmallVector<Attribute> names;
+    for (const std::string &name : symbolNames)
+      names.push_back(StringAttr::get(&ctx, name));
+    func->setAttr(ms::kSymbolsAttrName, ArrayAttr::get(&ctx, names));
+  }
   for (auto [i, input] : llvm::enumerate(model.inputs)) {
     func.setArgAttr(i, "mie.name", StringAttr::get(&ctx, input.name));
+    if (!inputDims[i].empty())
+      func.setArgAttr(
+          i, ms::kArgShapeAttrName,
+          AffineMapAttr::get(ms::symbolicShapeMap(&ctx, symbolNames.size(), inputDims[i])));
     ValueEntry &entry = newEntry(cast<RankedTensorType>((*argTypes)[i]), nodeLoc(input.name));
     entry.value = body->getArgument(i);
     entry.value.setLoc(entry.loc);
@@ -679,6 +731,16 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
     return failure();
   if (failed(buildReturn()) || hadError)
     return failure();
+  // The Shape chains of symbolic dims that a symbolic reshape made dead (OnnxSymbolicDims.cpp).
+  llvm::SmallPtrSet<Operation *, 16> fromShapes;
+  for (Operation &op : *body)
+    if (isa<ms::ShapeOfOp>(op) || llvm::any_of(op.getOperands(), [&](Value v) {
+          return v.getDefiningOp() && fromShapes.contains(v.getDefiningOp());
+        }))
+      fromShapes.insert(&op);
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (fromShapes.contains(&op) && isOpTriviallyDead(&op))
+      op.erase();
   // Known values whose only users folded away (the operands of shape arithmetic, small integer
   // initializers among them). Other model data is left to the pipeline's own clean-up.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))

@@ -21,6 +21,7 @@
 
 #include "mie/Import/OnnxImporter.h"
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -287,7 +288,15 @@ struct IntRange {
   /// The count (a DynamicExtent's) the element equals, when it is one: Shape's element for a
   /// data-dependent dim, moved about by Gather / Concat / Unsqueeze but not by arithmetic.
   Value count = nullptr;
+  /// The element's value as an expression of the function's symbols, when it is one (Shape's
+  /// element for a kept symbolic dim, and the arithmetic exporters do on those): consumers that
+  /// take it as a size keep it symbolic instead of allocating at `hi` (docs/dynamic-shapes.md).
+  AffineExpr sym = nullptr;
   bool exact() const { return lo == hi; }
+  /// The element as an expression: `sym`, or the constant when it is exact; null otherwise.
+  AffineExpr symbolic(MLIRContext *ctx) const {
+    return sym ? sym : exact() ? getAffineConstantExpr(lo, ctx) : AffineExpr();
+  }
 };
 /// Element ranges are tracked for integer tensors of at most this many elements.
 constexpr int64_t kMaxBoundedElements = 64;
@@ -533,6 +542,14 @@ OnnxOpHandler dynamicExtentHandler(StringRef opType);
 OnnxOpHandler usualOnnxHandler(StringRef opType);
 /// The dims [start, end) a Shape node reports (its start/end attributes, opset 15, clamped).
 FailureOr<std::pair<int64_t, int64_t>> shapeRange(NodeImporter &node);
+
+// Kept symbolic dims (OnnxSymbolicDims.cpp).
+/// Whether input `i` is a size computed from symbolic dims: every element symbolic or exact.
+bool hasSymbolicElements(NodeImporter &n, unsigned i);
+/// Shape of dims [start, end) of an input with `?` among them.
+LogicalResult importShapeOfSymbolicDims(NodeImporter &n, int64_t start, int64_t end);
+/// Reshape of an input with `?` dims, or to sizes computed from symbolic dims.
+LogicalResult importReshapeOfSymbolicDims(NodeImporter &n);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

@@ -72,6 +72,8 @@ LogicalResult importShape(NodeImporter &n) {
     return failure();
   auto [start, end] = *range;
   ArrayRef<int64_t> dims = n.inputType(0).getShape().slice(start, end - start);
+  if (llvm::any_of(dims, ShapedType::isDynamic))
+    return importShapeOfSymbolicDims(n, start, end);
   n.setKnownOutput(0,
                    KnownTensor::fromInts({(int64_t)dims.size()}, n.builder().getI64Type(), dims));
   return success();
@@ -178,6 +180,8 @@ LogicalResult reshapeTo(NodeImporter &n, ArrayRef<int64_t> shape) {
 
 /// Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
 LogicalResult importReshape(NodeImporter &n) {
+  if (!n.inputType(0).hasStaticShape() || (n.hasInput(1) && hasSymbolicElements(n, 1)))
+    return importReshapeOfSymbolicDims(n);
   // Before opset 5 the shape is an attribute.
   FailureOr<SmallVector<int64_t>> requested = failure();
   if (n.opset() < 5 && !n.hasInput(1)) {

@@ -11,6 +11,8 @@
 
 #include "OnnxImporterInternal.h"
 
+#include "dialects/ms/IR/MsSymbolicShapes.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -31,7 +33,45 @@ IntRange hull(std::initializer_list<__int128> values) {
           sat(*std::max_element(values.begin(), values.end()))};
 }
 
+IntRange combineRanges(StringRef op, IntRange a, IntRange b);
+
+/// The symbolic value of `op` on two elements of which at least one is symbolic, where the
+/// symbols' arithmetic says it (sums, differences, products, exact or floor division by a
+/// positive constant of non-negative sizes; Min / Max where the ranges decide them).
+AffineExpr combineSymbolic(StringRef op, IntRange a, IntRange b) {
+  MLIRContext *ctx = a.sym ? a.sym.getContext() : b.sym.getContext();
+  AffineExpr x = a.symbolic(ctx), y = b.symbolic(ctx);
+  if (!x || !y)
+    return {};
+  if (op == "Add" || op == "Sum")
+    return x + y;
+  if (op == "Sub")
+    return x - y;
+  if (op == "Mul")
+    return x * y;
+  if (op == "Div") {
+    if (AffineExpr q = ms::divideExactly(x, y))
+      return q;
+    if (b.exact() && b.lo > 0 && a.lo >= 0)
+      return x.floorDiv(b.lo);
+    return {};
+  }
+  if (op == "Min" || op == "Max") {
+    bool aSmaller = a.hi <= b.lo, bSmaller = b.hi <= a.lo;
+    if (aSmaller || bSmaller)
+      return (op == "Min") == aSmaller ? x : y;
+  }
+  return {};
+}
+
 IntRange combine(StringRef op, IntRange a, IntRange b) {
+  IntRange r = combineRanges(op, a, b);
+  if ((a.sym || b.sym) && !r.exact())
+    r.sym = combineSymbolic(op, a, b);
+  return r;
+}
+
+IntRange combineRanges(StringRef op, IntRange a, IntRange b) {
   // Adding 0 or multiplying by 1 keeps the element, and the count it may be.
   auto is = [](IntRange r, int64_t v) { return r.exact() && r.lo == v; };
   if (((op == "Add" || op == "Sum" || op == "Sub") && is(b, 0)) || (op == "Mul" && is(b, 1)))

@@ -2560,3 +2560,35 @@ func.func @onnx_attention_mask(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>,
   %y, %qk = ms.onnx_attention %q, %k, %k, %m {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x6xi1>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
   return
 }
+
+// -----
+
+func.func @reshape_symbolic_rank(%x: tensor<?x32xf32>) -> tensor<?x4x8xf32> {
+  // expected-error @+1 {{'ms.reshape' op expects 'symbolic_shape' to have no dims and one result per 'shape' entry (3), got affine_map<()[s0] -> (s0, 32)>}}
+  %0 = ms.reshape %x {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = affine_map<()[s0] -> (s0, 32)>} : (tensor<?x32xf32>) -> tensor<?x4x8xf32>
+  return %0 : tensor<?x4x8xf32>
+}
+
+// -----
+
+func.func @reshape_symbolic_static_entry(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  // expected-error @+1 {{'ms.reshape' op expects 'shape' entry 1 to be 32 as 'symbolic_shape' says, got 16}}
+  %0 = ms.reshape %x {shape = array<i64: -9223372036854775808, 16>, symbolic_shape = affine_map<()[s0] -> (s0, 32)>} : (tensor<?x32xf32>) -> tensor<?x32xf32>
+  return %0 : tensor<?x32xf32>
+}
+
+// -----
+
+func.func @reshape_symbolic_dynamic_entry(%x: tensor<?x32xf32>) -> tensor<4x32xf32> {
+  // expected-error @+1 {{'ms.reshape' op expects 'shape' entry 0 to be ? as 'symbolic_shape' says, got 4}}
+  %0 = ms.reshape %x {shape = array<i64: 4, 32>, symbolic_shape = affine_map<()[s0] -> (s0, 32)>} : (tensor<?x32xf32>) -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+func.func @shape_of_range(%x: tensor<?x32xf32>) -> tensor<3xi64> {
+  // expected-error @+1 {{'ms.shape_of' op expects 0 <= start <= end <= rank (2), got start 0 and end 3}}
+  %0 = ms.shape_of %x {start = 0 : i64, end = 3 : i64} : (tensor<?x32xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}

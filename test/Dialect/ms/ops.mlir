@@ -916,3 +916,16 @@ func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: 
   %y2, %qk2 = ms.onnx_attention %q, %k, %v nonpad %l {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
   return %y, %qk, %y2, %qk2 : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
 }
+
+// A function with symbolic dims: its symbols, its arguments' dims over them, a reshape whose
+// dims are expressions of them, and the run-time extents of a tensor.
+// CHECK-LABEL: func.func @symbolic_dims
+// CHECK-SAME: ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>
+// CHECK-SAME: attributes {ms.symbols = ["batch", "seq"]}
+func.func @symbolic_dims(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>}) -> (tensor<?x4x8xf32>, tensor<2xi64>) attributes {ms.symbols = ["batch", "seq"]} {
+  // CHECK: ms.reshape %{{.+}} {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = #{{.+}}} : (tensor<?x?x32xf32>) -> tensor<?x4x8xf32>
+  %0 = ms.reshape %x {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = affine_map<()[s0, s1] -> (s0 * s1, 4, 8)>} : (tensor<?x?x32xf32>) -> tensor<?x4x8xf32>
+  // CHECK: ms.shape_of %{{.+}} {end = 2 : i64, start = 0 : i64} : (tensor<?x?x32xf32>) -> tensor<2xi64>
+  %1 = ms.shape_of %x {start = 0 : i64, end = 2 : i64} : (tensor<?x?x32xf32>) -> tensor<2xi64>
+  return %0, %1 : tensor<?x4x8xf32>, tensor<2xi64>
+}

@@ -1,0 +1,402 @@
+//===- MsSymbolicShapes.cpp - dims as expressions of a function's symbols -===//
+//
+// One rule per shape-changing op; the ops that keep their operands' dims in place (elementwise
+// with numpy broadcasting, normalizations, softmax) share the positional rule. A rule only fills
+// dims the type leaves `?`: a static dim is its constant whatever the rule says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/ms/IR/MsSymbolicShapes.h"
+
+#include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+
+AffineMap ms::symbolicShapeMap(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> exprs) {
+  return AffineMap::get(/*dimCount=*/0, numSymbols, exprs, ctx);
+}
+
+namespace {
+
+/// A product `coefficient * s_i^k...`, or nothing when `e` is not one (a sum, a division).
+struct Monomial {
+  int64_t coefficient = 1;
+  SmallVector<unsigned> symbols; // sorted, with repeats for powers
+};
+
+std::optional<Monomial> asMonomial(AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return Monomial{c.getValue(), {}};
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return Monomial{1, {s.getPosition()}};
+  if (e.getKind() == AffineExprKind::Mul) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    std::optional<Monomial> l = asMonomial(bin.getLHS()), r = asMonomial(bin.getRHS());
+    if (!l || !r)
+      return std::nullopt;
+    Monomial m{l->coefficient * r->coefficient, l->symbols};
+    m.symbols.append(r->symbols);
+    llvm::sort(m.symbols);
+    return m;
+  }
+  return std::nullopt;
+}
+
+AffineExpr product(MLIRContext *ctx, ArrayRef<AffineExpr> exprs) {
+  AffineExpr result = getAffineConstantExpr(1, ctx);
+  for (AffineExpr e : exprs) {
+    if (!e)
+      return {};
+    result = result * e;
+  }
+  return result;
+}
+
+} // namespace
+
+AffineExpr ms::divideExactly(AffineExpr a, AffineExpr b) {
+  if (!a || !b)
+    return {};
+  std::optional<Monomial> ma = asMonomial(a), mb = asMonomial(b);
+  if (!ma || !mb || mb->coefficient == 0 || ma->coefficient % mb->coefficient != 0)
+    return {};
+  // Every symbol of the divisor must appear in the dividend, as often.
+  SmallVector<unsigned> rest;
+  size_t j = 0;
+  for (unsigned s : ma->symbols) {
+    if (j < mb->symbols.size() && mb->symbols[j] == s) {
+      ++j;
+      continue;
+    }
+    rest.push_back(s);
+  }
+  if (j != mb->symbols.size())
+    return {};
+  AffineExpr result = getAffineConstantExpr(ma->coefficient / mb->coefficient, a.getContext());
+  for (unsigned s : rest)
+    result = result * getAffineSymbolExpr(s, a.getContext());
+  return result;
+}
+
+SymbolicShapes::SymbolicShapes(Operation *function)
+    : ctx(function->getContext()), function(function) {
+  if (auto names = function->getAttrOfType<ArrayAttr>(kSymbolsAttrName))
+    for (Attribute name : names)
+      if (auto str = dyn_cast<StringAttr>(name))
+        symbolNames.push_back(str.getValue());
+}
+
+ArrayRef<AffineExpr> SymbolicShapes::dims(Value value) {
+  auto it = cache.find(value);
+  if (it != cache.end())
+    return it->second;
+  computeWithOperands(value);
+  return cache.find(value)->second;
+}
+
+void SymbolicShapes::computeWithOperands(Value value) {
+  // Producers first, iteratively (a model's chain of ops is thousands deep): an op's rule then
+  // reads its operands' dims from the cache.
+  SmallVector<Value> stack = {value};
+  while (!stack.empty()) {
+    Value top = stack.back();
+    if (cache.count(top)) {
+      stack.pop_back();
+      continue;
+    }
+    bool ready = true;
+    if (auto result = dyn_cast<OpResult>(top))
+      for (Value operand : result.getOwner()->getOperands())
+        if (!cache.count(operand) && isa<RankedTensorType>(operand.getType())) {
+          stack.push_back(operand);
+          ready = false;
+        }
+    if (!ready)
+      continue;
+    SmallVector<AffineExpr> exprs = compute(top);
+    cache.try_emplace(top, std::move(exprs));
+    stack.pop_back();
+  }
+}
+
+static Operation *functionOf(Value v) {
+  Operation *op = v.getParentRegion() ? v.getParentRegion()->getParentOp() : nullptr;
+  if (!op || isa<FunctionOpInterface>(op))
+    return op;
+  return op->getParentOfType<FunctionOpInterface>();
+}
+
+SmallVector<AffineExpr> ms::symbolicDimsOf(Value v) {
+  Operation *fn = functionOf(v);
+  if (!fn)
+    return SmallVector<AffineExpr>(cast<RankedTensorType>(v.getType()).getRank());
+  SymbolicShapes shapes(fn);
+  return SmallVector<AffineExpr>(shapes.dims(v));
+}
+
+bool ms::hasKnownDims(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.hasStaticShape())
+    return static_cast<bool>(type);
+  return llvm::all_of(symbolicDimsOf(v), [](AffineExpr e) { return static_cast<bool>(e); });
+}
+
+bool ms::haveSameDims(Value a, Value b) {
+  auto ta = dyn_cast<RankedTensorType>(a.getType()), tb = dyn_cast<RankedTensorType>(b.getType());
+  if (!ta || !tb || ta.getShape() != tb.getShape())
+    return false;
+  if (ta.hasStaticShape())
+    return true;
+  SmallVector<AffineExpr> da = symbolicDimsOf(a), db = symbolicDimsOf(b);
+  return llvm::all_of(da, [](AffineExpr e) { return static_cast<bool>(e); }) && da == db;
+}
+
+bool SymbolicShapes::isResolved(Value value) {
+  return llvm::all_of(dims(value), [](AffineExpr e) { return static_cast<bool>(e); });
+}
+
+SmallVector<AffineExpr> SymbolicShapes::compute(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<AffineExpr> exprs(shape.size());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto fn = dyn_cast<FunctionOpInterface>(function);
+    if (fn && arg.getOwner()->getParentOp() == function && arg.getOwner()->isEntryBlock())
+      if (auto map = fn.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(), kArgShapeAttrName))
+        if (map.getValue().getNumResults() == shape.size())
+          llvm::copy(map.getValue().getResults(), exprs.begin());
+  } else {
+    auto result = cast<OpResult>(value);
+    SmallVector<AffineExpr> fromRule = fromOp(result.getOwner(), result.getResultNumber(), shape);
+    if (fromRule.size() == shape.size())
+      exprs = std::move(fromRule);
+  }
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(d))
+      exprs[i] = getAffineConstantExpr(d, ctx);
+  return exprs;
+}
+
+namespace {
+
+/// Numpy broadcasting of the operands' dims into `rank` result dims: equal expressions broadcast
+/// to themselves, 1 to the other; anything else is unknown.
+SmallVector<AffineExpr> broadcastDims(SymbolicShapes &shapes, ValueRange operands, size_t rank) {
+  SmallVector<AffineExpr> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    AffineExpr chosen;
+    bool conflict = false;
+    for (Value operand : operands) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type || (size_t)type.getRank() + i < rank)
+        continue;
+      AffineExpr e = shapes.dims(operand)[type.getRank() - rank + i];
+      if (!e) {
+        conflict = true;
+        continue;
+      }
+      if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 1)
+        continue;
+      if (chosen && chosen != e)
+        conflict = true;
+      chosen = chosen ? chosen : e;
+    }
+    if (!conflict)
+      out[i] = chosen ? chosen : getAffineConstantExpr(1, shapes.context());
+  }
+  return out;
+}
+
+/// ceil/floor((in + padBefore + padAfter - dilation * (kernel - 1) - 1) / stride) + 1.
+AffineExpr windowDim(AffineExpr in, int64_t padBefore, int64_t padAfter, int64_t kernel,
+                     int64_t stride, int64_t dilation, bool ceilMode) {
+  if (!in || stride <= 0)
+    return {};
+  AffineExpr span = in + (padBefore + padAfter - dilation * (kernel - 1) - 1);
+  return (ceilMode ? span.ceilDiv(stride) : span.floorDiv(stride)) + 1;
+}
+
+bool keepsDimsInPlace(Operation *op) {
+  return op->hasTrait<OpTrait::SameOperandsAndResultShape>() ||
+         op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+         isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, ModOp, AndOp, OrOp, XorOp,
+             ShiftLeftOp, ShiftRightOp, CompareOp, WhereOp, SoftmaxOp, LayerNormOp, BatchNormOp,
+             GlobalAvgPoolOp>(op);
+}
+
+} // namespace
+
+SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultIndex,
+                                               ArrayRef<int64_t> shape) {
+  size_t rank = shape.size();
+  auto in = [&](unsigned i) { return dims(op->getOperand(i)); };
+  if (keepsDimsInPlace(op))
+    return broadcastDims(*this, op->getOperands(), rank);
+  return llvm::TypeSwitch<Operation *, SmallVector<AffineExpr>>(op)
+      .Case([&](FusedOp fused) -> SmallVector<AffineExpr> {
+        // The body's arguments are the operands: their dims, then the yielded value's.
+        Block &body = fused.getBody().front();
+        auto yield = dyn_cast<YieldOp>(body.getTerminator());
+        if (!yield || body.getNumArguments() != fused->getNumOperands() ||
+            resultIndex >= yield->getNumOperands())
+          return {};
+        for (auto [arg, operand] : llvm::zip(body.getArguments(), fused->getOperands()))
+          if (isa<RankedTensorType>(arg.getType()))
+            cache[arg] = SmallVector<AffineExpr>(dims(operand));
+        return SmallVector<AffineExpr>(dims(yield->getOperand(resultIndex)));
+      })
+      .Case([&](ReshapeOp reshape) -> SmallVector<AffineExpr> {
+        if (std::optional<AffineMap> map = reshape.getSymbolicShape())
+          return SmallVector<AffineExpr>(map->getResults());
+        return {};
+      })
+      .Case([&](TransposeOp transpose) {
+        SmallVector<AffineExpr> out;
+        ArrayRef<AffineExpr> input = in(0);
+        for (int64_t p : transpose.getPerms())
+          out.push_back(p >= 0 && p < (int64_t)input.size() ? input[p] : AffineExpr());
+        return out;
+      })
+      .Case([&](FlattenOp flatten) -> SmallVector<AffineExpr> {
+        ArrayRef<AffineExpr> input = in(0);
+        int64_t axis = flatten.getAxis();
+        axis = axis < 0 ? axis + input.size() : axis;
+        return {product(ctx, input.take_front(axis)), product(ctx, input.drop_front(axis))};
+      })
+      .Case([&](SqueezeOp squeeze) {
+        ArrayRef<AffineExpr> input = in(0);
+        SmallVector<int64_t> axes;
+        for (int64_t a : squeeze.getAxes())
+          axes.push_back(a < 0 ? a + input.size() : a);
+        SmallVector<AffineExpr> out;
+        for (auto [i, e] : llvm::enumerate(input)) {
+          auto c = dyn_cast_or_null<AffineConstantExpr>(e);
+          bool removed = axes.empty() ? (c && c.getValue() == 1) : llvm::is_contained(axes, i);
+          if (!removed)
+            out.push_back(e);
+        }
+        return out;
+      })
+      .Case([&](UnsqueezeOp unsqueeze) {
+        SmallVector<int64_t> axes;
+        for (int64_t a : unsqueeze.getAxes())
+          axes.push_back(a < 0 ? a + (int64_t)rank : a);
+        SmallVector<AffineExpr> out;
+        ArrayRef<AffineExpr> input = in(0);
+        size_t next = 0;
+        for (size_t i = 0; i < rank; ++i)
+          out.push_back(llvm::is_contained(axes, (int64_t)i)
+                            ? getAffineConstantExpr(1, ctx)
+                            : (next < input.size() ? input[next++] : AffineExpr()));
+        return out;
+      })
+      .Case([&](ConcatOp concat) {
+        int64_t axis = positiveAxis(concat.getAxis(), rank);
+        SmallVector<AffineExpr> out(in(0));
+        AffineExpr sum = getAffineConstantExpr(0, ctx);
+        for (Value operand : concat.getInputs()) {
+          AffineExpr e = dims(operand)[axis];
+          sum = e && sum ? sum + e : AffineExpr();
+        }
+        out[axis] = sum;
+        return out;
+      })
+      .Case([&](GatherOp gather) {
+        ArrayRef<AffineExpr> data = in(0), indices = in(1);
+        int64_t axis = positiveAxis(gather.getAxis(), data.size());
+        SmallVector<AffineExpr> out(data.take_front(axis));
+        out.append(indices.begin(), indices.end());
+        out.append(data.begin() + axis + 1, data.end());
+        return out;
+      })
+      .Case([&](MatMulOp matmul) -> SmallVector<AffineExpr> {
+        ArrayRef<AffineExpr> lhs = in(0), rhs = in(1);
+        if (lhs.size() < 2 || rhs.size() < 2)
+          return {};
+        // The batch dims broadcast; M comes from lhs, N from rhs.
+        SmallVector<AffineExpr> out(rank);
+        size_t batch = rank - 2;
+        for (size_t i = 0; i < batch; ++i) {
+          auto at = [&](ArrayRef<AffineExpr> d) -> AffineExpr {
+            size_t b = d.size() - 2;
+            return b + i >= batch ? d[b + i - batch] : getAffineConstantExpr(1, ctx);
+          };
+          AffineExpr l = at(lhs), r = at(rhs);
+          auto one = [](AffineExpr e) {
+            auto c = dyn_cast_or_null<AffineConstantExpr>(e);
+            return c && c.getValue() == 1;
+          };
+          out[i] = one(l) ? r : one(r) ? l : (l == r ? l : AffineExpr());
+        }
+        out[rank - 2] = lhs[lhs.size() - 2];
+        out[rank - 1] = rhs[rhs.size() - 1];
+        return out;
+      })
+      .Case([&](Conv2dOp conv) -> SmallVector<AffineExpr> {
+        ArrayRef<AffineExpr> input = in(0);
+        auto filter = cast<RankedTensorType>(conv.getFilter().getType());
+        ArrayRef<int64_t> s = conv.getStrides(), p = conv.getPads(), d = conv.getDilations();
+        if (input.size() != 4 || s.size() != 2 || p.size() != 4 || d.size() != 2)
+          return {};
+        return {input[0], AffineExpr(),
+                windowDim(input[2], p[0], p[2], filter.getDimSize(2), s[0], d[0], false),
+                windowDim(input[3], p[1], p[3], filter.getDimSize(3), s[1], d[1], false)};
+      })
+      .Case([&](PadOp pad) {
+        ArrayRef<AffineExpr> input = in(0);
+        ArrayRef<int64_t> pads = pad.getPads();
+        SmallVector<AffineExpr> out;
+        for (auto [i, e] : llvm::enumerate(input))
+          out.push_back(e && pads.size() == 2 * input.size()
+                            ? e + (pads[i] + pads[i + input.size()])
+                            : AffineExpr());
+        return out;
+      })
+      .Case([&](TileOp tile) {
+        ArrayRef<AffineExpr> input = in(0);
+        ArrayRef<int64_t> repeats = tile.getRepeats();
+        SmallVector<AffineExpr> out;
+        for (auto [i, e] : llvm::enumerate(input))
+          out.push_back(e && i < repeats.size() ? e * repeats[i] : AffineExpr());
+        return out;
+      })
+      .Case([&](ExpandOp expand) {
+        // The static target shape broadcast with the input: 1 keeps the input's dim.
+        ArrayRef<int64_t> target = expand.getShape();
+        ArrayRef<AffineExpr> input = in(0);
+        SmallVector<AffineExpr> out(rank);
+        for (size_t i = 0; i < rank; ++i) {
+          int64_t k = (int64_t)i - (int64_t)(rank - input.size());
+          AffineExpr e = k >= 0 ? input[k] : AffineExpr();
+          int64_t t = (int64_t)i - (int64_t)(rank - target.size());
+          if (t >= 0 && target[t] != 1 && !ShapedType::isDynamic(target[t]))
+            e = getAffineConstantExpr(target[t], ctx);
+          out[i] = e;
+        }
+        return out;
+      })
+      .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp>(
+          [&](auto reduce) -> SmallVector<AffineExpr> {
+            ArrayRef<AffineExpr> input = in(0);
+            if (rank == input.size()) // keep_dims: the reduced dims are static 1s
+              return SmallVector<AffineExpr>(input);
+            SmallVector<int64_t> axes;
+            for (int64_t a : reduce.getAxes())
+              axes.push_back(a < 0 ? a + (int64_t)input.size() : a);
+            SmallVector<AffineExpr> out;
+            for (auto [i, e] : llvm::enumerate(input))
+              if (!axes.empty() && !llvm::is_contained(axes, (int64_t)i))
+                out.push_back(e);
+            return out;
+          })
+      .Default([](Operation *) { return SmallVector<AffineExpr>(); });
+}

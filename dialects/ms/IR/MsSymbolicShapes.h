@@ -1,0 +1,83 @@
+//===- MsSymbolicShapes.h - dims as expressions of a function's symbols -*- C++ -*-===//
+//
+// A model exported with dynamic axes keeps them: its `ms` function types those dims `?`, lists
+// the names of its symbols (`batch`, `seq`) in the `ms.symbols` attribute, and gives each
+// argument's dims as an affine map over those symbols in the argument attribute `ms.shape`
+// (`affine_map<()[s0, s1] -> (s0, s1, 768)>`). Every other value's dims follow from its op:
+// `SymbolicShapes` computes them on demand as AffineExprs over the same symbols (constants for
+// static dims; products such as `s0 * s1` allowed), so that two `?` dims are known equal when
+// their expressions are, and an op whose shape comes from a computed size (a Reshape to
+// [batch, seq, 12, 64]) can say what that size is (docs/dynamic-shapes.md).
+//
+// A `?` dim no rule here explains has a null expression: what needs it reports it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_IR_MSSYMBOLICSHAPES_H
+#define MS_IR_MSSYMBOLICSHAPES_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::ms {
+
+/// The function attribute naming the symbols (an array of strings; `s<i>` is the i-th name).
+inline constexpr llvm::StringLiteral kSymbolsAttrName = "ms.symbols";
+/// The argument attribute giving an argument's dims over the function's symbols.
+inline constexpr llvm::StringLiteral kArgShapeAttrName = "ms.shape";
+
+/// The shape `exprs` as a map with no dims over `numSymbols` symbols.
+AffineMap symbolicShapeMap(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> exprs);
+
+/// `a / b` when `b` divides `a` exactly as polynomials of the symbols (a constant, or a product
+/// of symbols and a constant: `s0 * s1 * 768 / (s1 * 12)` is `s0 * 64`); null otherwise.
+AffineExpr divideExactly(AffineExpr a, AffineExpr b);
+
+/// The symbolic dims of the values of one function (the op that holds `ms.symbols`).
+class SymbolicShapes {
+public:
+  explicit SymbolicShapes(Operation *function);
+
+  unsigned numSymbols() const { return symbolNames.size(); }
+  ArrayRef<StringRef> symbols() const { return symbolNames; }
+  MLIRContext *context() const { return ctx; }
+
+  /// The dims of `value` (a ranked tensor): constants where its type is static, the symbols'
+  /// expression where the function's attributes or the producing op say, null where nothing does.
+  ArrayRef<AffineExpr> dims(Value value);
+
+  /// True when every dim of `value` has an expression.
+  bool isResolved(Value value);
+
+private:
+  SmallVector<AffineExpr> compute(Value value);
+  void computeWithOperands(Value value);
+  SmallVector<AffineExpr> fromOp(Operation *op, unsigned resultIndex, ArrayRef<int64_t> shape);
+
+  MLIRContext *ctx;
+  SmallVector<StringRef> symbolNames;
+  Operation *function;
+  llvm::DenseMap<Value, SmallVector<AffineExpr>> cache;
+};
+
+/// The dims of `v` over the symbols of the function that holds it, computed afresh (passes
+/// rewrite the IR between queries, so nothing is cached across them).
+SmallVector<AffineExpr> symbolicDimsOf(Value v);
+
+/// Whether every dim of `v` is static or an expression of the function's symbols: the shapes
+/// the fusion and lowering passes take (for a static function: a static shape).
+bool hasKnownDims(Value v);
+
+/// Whether `a` and `b` have the same dims, static or symbolic: the static test of two types'
+/// shapes being equal, which `?` alone cannot answer (two `?` may be `batch` and `seq`, or one
+/// of them 1 at run time and broadcast).
+bool haveSameDims(Value a, Value b);
+
+} // namespace mlir::ms
+
+#endif // MS_IR_MSSYMBOLICSHAPES_H
