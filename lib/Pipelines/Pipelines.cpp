@@ -6,6 +6,7 @@
 #include "PackageEmitter.h"
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/Passes.h"
 #include "mie/Conversion/Passes.h"
 #include "mie/Target/CPUTarget.h"
@@ -155,6 +156,12 @@ static CodegenOptions codegenOptions(const CompileOptions &options) {
   codegen.parallelMinBytes = options.parallelMinBytes;
   codegen.cudaPath = options.cudaPath;
   return codegen;
+}
+
+/// Whether a function of `module` has symbolic dims (an import with keepSymbolicDims).
+static bool hasSymbolicDims(ModuleOp module) {
+  return llvm::any_of(module.getOps<func::FuncOp>(),
+                      [](func::FuncOp f) { return f->hasAttr(ms::kSymbolsAttrName); });
 }
 
 static std::string printModule(ModuleOp module) {
@@ -315,6 +322,10 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
   if (precision.mixedType == ReducedType::Target)
     precision.mixedType = target->arch == "aarch64" ? ReducedType::Fp16 : ReducedType::Bf16;
   std::optional<AutoPrecisionOutcome> autoOutcome;
+  if (precision.policy == PrecisionPolicy::Auto && hasSymbolicDims(module))
+    return emitError(module.getLoc(), "--precision=auto compiles and runs its candidates: it does "
+                                      "not take symbolic dims yet (drop --symbolic-dims)"),
+           failure();
   if (precision.policy == PrecisionPolicy::Auto) {
     if (cpuTargets.size() != targets->size())
       return emitError(module.getLoc(), "--precision=auto measures its candidates on the CPU: "
@@ -343,6 +354,17 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
+  // Symbolic dims the import kept get their sizes here, after the graph passes decided on the
+  // symbolic graph: the lowering to mie takes static shapes (docs/dynamic-shapes.md).
+  if (hasSymbolicDims(module) && failed(runPipeline(module, options, [&](OpPassManager &pm) {
+        ms::MsSpecializeDimsPassOptions sizes;
+        sizes.sizes.assign(options.dimSizes.begin(), options.dimSizes.end());
+        sizes.defaultSize = options.defaultDimSize;
+        pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createCSEPass());
+      })))
+    return failure();
   // The summaries were for the report; the lowering has no use for them.
   for (auto func : module.getOps<func::FuncOp>())
     func->removeAttr("ms.precision");

@@ -210,10 +210,14 @@ cl::list<std::string>
 
 cl::opt<bool> symbolicDims(
     "symbolic-dims",
-    cl::desc("Keep the symbolic input dims that --dim-param does not size symbolic ('?' over the "
-             "function's ms.symbols) through import and the ms passes; for --emit=import and "
-             "--emit=ms only so far (docs/dynamic-shapes.md)"),
+    cl::desc("Keep the symbolic input dims symbolic ('?' over the function's ms.symbols) through "
+             "import and the graph passes; --emit=import and --emit=ms show them, and the later "
+             "stages size them with --dim-param (or --symbolic-dim-default) after the graph "
+             "passes (docs/dynamic-shapes.md)"),
     cl::init(false), cl::cat(category));
+
+/// --dim-param's sizes under --symbolic-dims, for ms-specialize-dims.
+std::vector<std::string> symbolicDimSizes;
 
 cl::opt<int64_t> defaultSymbolicDim(
     "symbolic-dim-default",
@@ -332,6 +336,8 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
+  options.dimSizes = symbolicDimSizes;
+  options.defaultDimSize = defaultSymbolicDim;
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
     return failure();
@@ -395,7 +401,13 @@ int main(int argc, char **argv) {
   for (const std::string &text : dimParams)
     if (failed(mie::parseDimParamFlag(text, opts)))
       return 1;
+  // Kept symbolic, the dims get their --dim-param sizes after the graph passes instead.
   opts.keepSymbolicDims = symbolicDims;
+  if (symbolicDims) {
+    for (const auto &entry : opts.symbolicDims)
+      symbolicDimSizes.push_back(entry.getKey().str() + "=" + std::to_string(entry.getValue()));
+    opts.symbolicDims.clear();
+  }
   for (const std::string &text : inputValues)
     if (failed(mie::parseInputValueFlag(text, opts)))
       return 1;

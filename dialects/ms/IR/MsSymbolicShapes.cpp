@@ -169,6 +169,13 @@ SmallVector<AffineExpr> SymbolicShapes::compute(Value value) {
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<AffineExpr> exprs(shape.size());
   if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A fused group's body arguments are its operands.
+    if (auto fused = dyn_cast<FusedOp>(arg.getOwner()->getParentOp());
+        fused && arg.getArgNumber() < fused->getNumOperands()) {
+      SmallVector<AffineExpr> operand(dims(fused->getOperand(arg.getArgNumber())));
+      if (operand.size() == shape.size())
+        exprs = std::move(operand);
+    }
     auto fn = dyn_cast<FunctionOpInterface>(function);
     if (fn && arg.getOwner()->getParentOp() == function && arg.getOwner()->isEntryBlock())
       if (auto map = fn.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(), kArgShapeAttrName))
@@ -225,6 +232,21 @@ AffineExpr windowDim(AffineExpr in, int64_t padBefore, int64_t padAfter, int64_t
   return (ceilMode ? span.ceilDiv(stride) : span.floorDiv(stride)) + 1;
 }
 
+/// The dims of a 2-D convolution or pooling's result: batch from the input, the output
+/// channels static, the spatial dims by the window formula (NCHW, or NHWC when channels last).
+SmallVector<AffineExpr> windowOp(ArrayRef<AffineExpr> input, ArrayRef<int64_t> kernel,
+                                 ArrayRef<int64_t> s, ArrayRef<int64_t> p, ArrayRef<int64_t> d,
+                                 bool ceilMode, bool channelsLast) {
+  if (input.size() != 4 || kernel.size() != 2 || s.size() != 2 || p.size() != 4 || d.size() != 2)
+    return {};
+  unsigned h = channelsLast ? 1 : 2;
+  SmallVector<AffineExpr> out(4);
+  out[0] = input[0];
+  out[h] = windowDim(input[h], p[0], p[2], kernel[0], s[0], d[0], ceilMode);
+  out[h + 1] = windowDim(input[h + 1], p[1], p[3], kernel[1], s[1], d[1], ceilMode);
+  return out;
+}
+
 bool keepsDimsInPlace(Operation *op) {
   return op->hasTrait<OpTrait::SameOperandsAndResultShape>() ||
          op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
@@ -246,12 +268,8 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         // The body's arguments are the operands: their dims, then the yielded value's.
         Block &body = fused.getBody().front();
         auto yield = dyn_cast<YieldOp>(body.getTerminator());
-        if (!yield || body.getNumArguments() != fused->getNumOperands() ||
-            resultIndex >= yield->getNumOperands())
+        if (!yield || resultIndex >= yield->getNumOperands())
           return {};
-        for (auto [arg, operand] : llvm::zip(body.getArguments(), fused->getOperands()))
-          if (isa<RankedTensorType>(arg.getType()))
-            cache[arg] = SmallVector<AffineExpr>(dims(operand));
         return SmallVector<AffineExpr>(dims(yield->getOperand(resultIndex)));
       })
       .Case([&](ReshapeOp reshape) -> SmallVector<AffineExpr> {
@@ -342,14 +360,32 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         return out;
       })
       .Case([&](Conv2dOp conv) -> SmallVector<AffineExpr> {
-        ArrayRef<AffineExpr> input = in(0);
         auto filter = cast<RankedTensorType>(conv.getFilter().getType());
-        ArrayRef<int64_t> s = conv.getStrides(), p = conv.getPads(), d = conv.getDilations();
-        if (input.size() != 4 || s.size() != 2 || p.size() != 4 || d.size() != 2)
+        int64_t kernel[2] = {filter.getDimSize(2), filter.getDimSize(3)};
+        return windowOp(in(0), kernel, conv.getStrides(), conv.getPads(), conv.getDilations(),
+                        false, conv->hasAttr("channels_last"));
+      })
+      .Case<MaxPoolOp, AvgPoolOp>([&](auto pool) -> SmallVector<AffineExpr> {
+        ArrayRef<int64_t> kernel = pool.getKernel();
+        if (kernel.size() != 2)
           return {};
-        return {input[0], AffineExpr(),
-                windowDim(input[2], p[0], p[2], filter.getDimSize(2), s[0], d[0], false),
-                windowDim(input[3], p[1], p[3], filter.getDimSize(3), s[1], d[1], false)};
+        return windowOp(in(0), kernel, pool.getStrides(), pool.getPads(), pool.getDilations(),
+                        pool.getCeilMode(), pool->hasAttr("channels_last"));
+      })
+      .Case([&](AttentionOp attention) -> SmallVector<AffineExpr> {
+        // The query's dims, the value's head size.
+        SmallVector<AffineExpr> out(in(0));
+        ArrayRef<AffineExpr> value = dims(attention.getValue());
+        if (out.empty() || value.empty())
+          return {};
+        out.back() = value.back();
+        return out;
+      })
+      .Case([&](GemmOp gemm) -> SmallVector<AffineExpr> {
+        ArrayRef<AffineExpr> a = in(0), b = in(1);
+        if (a.size() != 2 || b.size() != 2)
+          return {};
+        return {a[gemm.getTransA() ? 1 : 0], b[gemm.getTransB() ? 0 : 1]};
       })
       .Case([&](PadOp pad) {
         ArrayRef<AffineExpr> input = in(0);

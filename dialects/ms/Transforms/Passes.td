@@ -240,4 +240,26 @@ def MsFuseElementwisePass : Pass<"ms-fuse-elementwise", "func::FuncOp"> {
   let dependentDialects = ["::mlir::ms::MsDialect"];
 }
 
+def MsSpecializeDimsPass : Pass<"ms-specialize-dims", "func::FuncOp"> {
+  let summary = "Give the symbolic dims of a function sizes: every type static";
+  let description = [{
+    A function whose import kept symbolic dims (`ms.symbols`, `ms.shape` on its arguments; see
+    docs/dynamic-shapes.md) gets a size for each symbol: from `sizes` ("batch=8"), else
+    `default-size` with a warning naming the symbol and the flag that sets it (0: an error). Every
+    value's dims are evaluated over those sizes (ms::SymbolicShapes), so every type becomes
+    static, an `ms.reshape`'s `symbolic_shape` becomes its static `shape`, and the function's
+    symbol attributes go. A `?` that is no expression of the symbols, or evaluates below 0, is an
+    error at the op that makes it. Functions without `ms.symbols` are left as they are.
+
+    The pipeline runs it after the graph passes, which decide on the symbolic graph, and before
+    the lowering to mie, which takes static shapes.
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string", "Sizes of symbols, as name=N">,
+    Option<"defaultSize", "default-size", "int64_t", /*default=*/"1",
+           "The size of a symbol `sizes` does not give (0: such a symbol is an error)">,
+  ];
+  let dependentDialects = ["::mlir::ms::MsDialect"];
+}
+
 #endif // MS_TRANSFORMS_PASSES_TD

@@ -119,6 +119,11 @@ struct CompileOptions {
   int64_t parallelMinBytes = 65536;
   /// Threads for code generation (0: one per core). The package is the same whatever the count.
   unsigned jobs = 0;
+  /// Sizes ("batch=8") of the symbolic dims an import kept (OnnxImportOptions::keepSymbolicDims),
+  /// given after the graph passes (ms-specialize-dims) because the lowering takes static shapes;
+  /// a symbol without one gets `defaultDimSize` (0: an error).
+  std::vector<std::string> dimSizes;
+  int64_t defaultDimSize = 1;
 };
 
 /// A driver's flags as the user wrote them (mie-compile's options of the same names).

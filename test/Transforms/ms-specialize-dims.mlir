@@ -1,0 +1,58 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(func.func(ms-specialize-dims{sizes=batch=3,seq=7}))' | FileCheck %s
+
+// Every type gets the sizes its dims evaluate to (products, the window formula, a fused group's
+// body), a symbolic reshape its static shape; the symbol attributes go.
+
+// CHECK-LABEL: func.func @sized(%arg0: tensor<3x7x32xf32> {mie.name = "x"}, %arg1: tensor<3x2x9x9xf32>) -> (tensor<21x4x8xf32>, tensor<3x2x5x5xf32>, tensor<3x7x32xf32>) {
+// CHECK-NOT: ms.symbols
+// CHECK: ms.reshape %arg0 {shape = array<i64: 21, 4, 8>} : (tensor<3x7x32xf32>) -> tensor<21x4x8xf32>
+// CHECK: ms.max_pool %arg1 {{.+}} : (tensor<3x2x9x9xf32>) -> tensor<3x2x5x5xf32>
+// CHECK: ms.fused "exp_neg" ins(%arg0 : tensor<3x7x32xf32>) -> tensor<3x7x32xf32>
+// CHECK-NEXT: ^bb0(%{{.+}}: tensor<3x7x32xf32>):
+func.func @sized(%x: tensor<?x?x32xf32> {mie.name = "x", ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>},
+                 %i: tensor<?x2x?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1 + 2, s1 + 2)>})
+    -> (tensor<?x4x8xf32>, tensor<?x2x?x?xf32>, tensor<?x?x32xf32>) attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.reshape %x {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = affine_map<()[s0, s1] -> (s0 * s1, 4, 8)>} : (tensor<?x?x32xf32>) -> tensor<?x4x8xf32>
+  %p = ms.max_pool %i {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %f = ms.fused "exp_neg" ins(%x : tensor<?x?x32xf32>) -> tensor<?x?x32xf32> {
+  ^bb0(%a: tensor<?x?x32xf32>):
+    %e = ms.exp %a : tensor<?x?x32xf32>
+    %n = ms.neg %e : tensor<?x?x32xf32>
+    ms.yield %n : tensor<?x?x32xf32>
+  }
+  return %r, %p, %f : tensor<?x4x8xf32>, tensor<?x2x?x?xf32>, tensor<?x?x32xf32>
+}
+
+// -----
+
+// A function without symbols is left alone.
+
+// CHECK-LABEL: func.func @static
+// CHECK: ms.relu %arg0 : tensor<2x3xf32>
+func.func @static(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = ms.relu %x : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A `?` that no rule explains cannot be sized.
+
+func.func @unexplained(%x: tensor<?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1)>},
+                       %y: tensor<?x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s1, s0)>}) -> tensor<?x?xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error @+1 {{dim 0 of 'tensor<?x?xf32>' is not an expression of the symbolic dims: the function cannot be specialized}}
+  %0 = ms.add %x, %y : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A symbol without a size takes the default, with a warning.
+
+// CHECK-LABEL: func.func @defaulted(%arg0: tensor<1x4xf32>)
+// expected-warning @+1 {{the symbolic dim 'n' is compiled for a size of 1 (set it with --dim-param=n=N; --symbolic-dim-default=0 makes this an error)}}
+func.func @defaulted(%x: tensor<?x4xf32> {ms.shape = affine_map<()[s0] -> (s0, 4)>}) -> tensor<?x4xf32>
+    attributes {ms.symbols = ["n"]} {
+  return %x : tensor<?x4xf32>
+}
