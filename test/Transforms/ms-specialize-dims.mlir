@@ -25,6 +25,18 @@ func.func @sized(%x: tensor<?x?x32xf32> {mie.name = "x", ms.shape = affine_map<(
 
 // -----
 
+// A slice to a symbolic length gets its static sizes.
+
+// CHECK-LABEL: func.func @sliced
+// CHECK: ms.slice %arg1 {sizes = array<i64: 1, 7>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : (tensor<1x512xi64>) -> tensor<1x7xi64>
+func.func @sliced(%x: tensor<?x?xi64> {ms.shape = affine_map<()[s0, s1] -> (s0, s1)>}, %t: tensor<1x512xi64>) -> tensor<1x?xi64>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.slice %t {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>} : (tensor<1x512xi64>) -> tensor<1x?xi64>
+  return %0 : tensor<1x?xi64>
+}
+
+// -----
+
 // A function without symbols is left alone.
 
 // CHECK-LABEL: func.func @static

@@ -277,6 +277,11 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
           return SmallVector<AffineExpr>(map->getResults());
         return {};
       })
+      .Case([&](SliceOp slice) -> SmallVector<AffineExpr> {
+        if (std::optional<AffineMap> map = slice.getSymbolicSizes())
+          return SmallVector<AffineExpr>(map->getResults());
+        return {};
+      })
       .Case([&](TransposeOp transpose) {
         SmallVector<AffineExpr> out;
         ArrayRef<AffineExpr> input = in(0);

@@ -77,26 +77,34 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 // Reshape, flatten, squeeze, unsqueeze
 //===----------------------------------------------------------------------===//
 
+/// Sizes given as expressions of the function's symbols (`symbolic`, a map with no dims): one
+/// per entry of `sizes`, which is `?` exactly where the expression is not a constant and that
+/// constant elsewhere.
+static LogicalResult checkSymbolicSizes(const InferDiag &diag, StringRef sizesName,
+                                        ArrayRef<int64_t> sizes, StringRef mapName,
+                                        AffineMapAttr symbolic) {
+  AffineMap map = symbolic.getValue();
+  if (map.getNumDims() != 0 || map.getNumResults() != sizes.size())
+    return diag.error("expects '", mapName, "' to have no dims and one result per '", sizesName,
+                      "' entry (", sizes.size(), "), got ", symbolic);
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (constant ? constant.getValue() != sizes[i] : !ShapedType::isDynamic(sizes[i]))
+      return diag.error("expects '", sizesName, "' entry ", i, " to be ",
+                        constant ? std::to_string(constant.getValue()) : std::string("?"), " as '",
+                        mapName, "' says, got ", sizes[i]);
+  }
+  return success();
+}
+
 LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                           Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> shape = adaptor.getShape();
   if (AffineMapAttr symbolic = adaptor.getSymbolicShapeAttr()) {
-    // Dims given as expressions of the function's symbols: `?` exactly where the expression is
-    // not a constant, which must then equal the static entry.
-    AffineMap map = symbolic.getValue();
-    if (map.getNumDims() != 0 || map.getNumResults() != shape.size())
-      return diag.error("expects 'symbolic_shape' to have no dims and one result per 'shape' "
-                        "entry (",
-                        shape.size(), "), got ", symbolic);
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (constant ? constant.getValue() != shape[i] : !ShapedType::isDynamic(shape[i]))
-        return diag.error("expects 'shape' entry ", i, " to be ",
-                          constant ? std::to_string(constant.getValue()) : std::string("?"),
-                          " as 'symbolic_shape' says, got ", shape[i]);
-    }
+    if (failed(checkSymbolicSizes(diag, "shape", shape, "symbolic_shape", symbolic)))
+      return failure();
     SmallVector<int64_t> staticDims;
     for (int64_t d : shape)
       if (!ShapedType::isDynamic(d))
@@ -348,14 +356,19 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   size_t rank = input.getRank();
   if (failed(checkArraySize(diag, "starts", starts, rank)) ||
       failed(checkArraySize(diag, "sizes", sizes, rank)) ||
-      failed(checkArraySize(diag, "steps", steps, rank)) ||
-      failed(checkArrayMin(diag, "sizes", sizes, 0)))
+      failed(checkArraySize(diag, "steps", steps, rank)))
     return failure();
+  if (AffineMapAttr symbolic = adaptor.getSymbolicSizesAttr()) {
+    if (failed(checkSymbolicSizes(diag, "sizes", sizes, "symbolic_sizes", symbolic)))
+      return failure();
+  } else if (failed(checkArrayMin(diag, "sizes", sizes, 0))) {
+    return failure();
+  }
   for (size_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
       return diag.error("expects non-zero steps, got 0 for dim ", d);
     int64_t dim = input.getDimSize(d);
-    if (sizes[d] == 0 || ShapedType::isDynamic(dim))
+    if (sizes[d] == 0 || ShapedType::isDynamic(dim) || ShapedType::isDynamic(sizes[d]))
       continue;
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
     if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)

@@ -178,18 +178,47 @@ def Ms_SliceOp : Ms_InferredOp<"slice"> {
     For every dim d: `sizes[d]` elements starting at `starts[d]` with step `steps[d]` (non-zero, may be
     negative). All three arrays have one entry per dim and all selected indices must be in bounds; the
     importer normalizes ONNX Slice's clamping, negative indices and partial axes into this form.
+    A size that depends on the function's symbolic dims is `?` in `sizes`, and `symbolic_sizes`
+    gives every size as an expression of the symbols (as ms.reshape's `symbolic_shape` does): a
+    position table sliced to the sequence length.
 
     Example:
     ```mlir
     %y = ms.slice %x {starts = array<i64: 0, 1>, sizes = array<i64: 4, 2>, steps = array<i64: 1, 2>}
         : (tensor<4x6xf32>) -> tensor<4x2xf32>
+    %p = ms.slice %table {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>,
+                          steps = array<i64: 1, 1>,
+                          symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>}
+        : (tensor<1x512xi64>) -> tensor<1x?xi64>
     ```
   }];
   let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$sizes,
-                   DenseI64ArrayAttr:$steps);
+                   DenseI64ArrayAttr:$steps, OptionalAttr<AffineMapAttr>:$symbolic_sizes);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+  // A static slice, as every pass but the importer's symbolic-dims path builds one.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$starts,
+                   "::llvm::ArrayRef<int64_t>":$sizes, "::llvm::ArrayRef<int64_t>":$steps), [{
+      build($_builder, $_state, input, $_builder.getDenseI64ArrayAttr(starts),
+            $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
+            ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input,
+                   "::llvm::ArrayRef<int64_t>":$starts, "::llvm::ArrayRef<int64_t>":$sizes,
+                   "::llvm::ArrayRef<int64_t>":$steps), [{
+      build($_builder, $_state, resultType, input, $_builder.getDenseI64ArrayAttr(starts),
+            $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
+            ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input,
+                   "::llvm::ArrayRef<int64_t>":$starts, "::llvm::ArrayRef<int64_t>":$sizes,
+                   "::llvm::ArrayRef<int64_t>":$steps), [{
+      build($_builder, $_state, resultTypes, input, $_builder.getDenseI64ArrayAttr(starts),
+            $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
+            ::mlir::AffineMapAttr());
+    }]>];
 }
 
 def Ms_GatherOp : Ms_InferredOp<"gather"> {

@@ -72,6 +72,12 @@ struct MsSpecializeDimsPass : impl::MsSpecializeDimsPassBase<MsSpecializeDimsPas
       reshape.setShape(reshape.getType().getShape());
       reshape.removeSymbolicShapeAttr();
     });
+    func.walk([&](SliceOp slice) {
+      if (!slice.getSymbolicSizes())
+        return;
+      slice.setSizes(slice.getType().getShape());
+      slice.removeSymbolicSizesAttr();
+    });
     TypeRange argTypes = func.front().getArgumentTypes();
     func.setType(FunctionType::get(func.getContext(), argTypes,
                                    func.front().getTerminator()->getOperandTypes()));

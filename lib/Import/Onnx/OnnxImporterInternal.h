@@ -550,6 +550,8 @@ bool hasSymbolicElements(NodeImporter &n, unsigned i);
 LogicalResult importShapeOfSymbolicDims(NodeImporter &n, int64_t start, int64_t end);
 /// Reshape of an input with `?` dims, or to sizes computed from symbolic dims.
 LogicalResult importReshapeOfSymbolicDims(NodeImporter &n);
+/// Slice of an input with `?` dims, or to ends computed from symbolic dims.
+LogicalResult importSliceOfSymbolicDims(NodeImporter &n);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

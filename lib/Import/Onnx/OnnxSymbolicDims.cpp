@@ -163,3 +163,93 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
   n.setOutput(0, *y);
   return success();
 }
+
+LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n) {
+  // Starts, ends, axes and steps as elements: attributes before opset 10, inputs after.
+  MLIRContext *ctx = n.context();
+  auto exact = [](ArrayRef<int64_t> values) {
+    SmallVector<IntRange> r;
+    for (int64_t v : values)
+      r.push_back({v, v});
+    return r;
+  };
+  SmallVector<IntRange> parts[4];
+  const char *names[] = {"starts", "ends", "axes", "steps"};
+  for (unsigned i = 0; i < 4; ++i) {
+    if (n.opset() < 10) {
+      if (i < 3)
+        if (std::optional<SmallVector<int64_t>> attr = n.getInts(names[i]))
+          parts[i] = exact(*attr);
+      continue;
+    }
+    if (!n.hasInput(i + 1))
+      continue;
+    std::optional<SmallVector<IntRange>> r = n.inputRanges(i + 1);
+    if (!r)
+      return n.requireKnown(i + 1, names[i]), failure();
+    parts[i] = std::move(*r);
+  }
+  FailureOr<Value> x = n.input(0);
+  if (n.hasFailed() || failed(x))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  size_t count = parts[0].size();
+  if (parts[1].size() != count || (!parts[2].empty() && parts[2].size() != count) ||
+      (!parts[3].empty() && parts[3].size() != count))
+    return n.error() << "starts, ends, axes and steps must have the same length";
+  ms::SymbolicShapes shapes(functionOf(n));
+  SmallVector<AffineExpr> sizes(shapes.dims(*x));
+  SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
+  for (size_t i = 0; i < count; ++i) {
+    int64_t axis = parts[2].empty() ? (int64_t)i : parts[2][i].lo;
+    if (!parts[2].empty() && !parts[2][i].exact())
+      return n.unsupportedFeature() << "axes computed at run time";
+    axis = axis < 0 ? axis + rank : axis;
+    if (axis < 0 || axis >= rank)
+      return n.error() << "axis " << parts[2][i].lo << " is out of range for rank " << rank;
+    if (!parts[3].empty() && !(parts[3][i].exact() && parts[3][i].lo == 1))
+      return n.unsupportedFeature() << "a step other than 1 on a slice sized by symbolic dims";
+    AffineExpr dim = sizes[axis];
+    IntRange start = parts[0][i], end = parts[1][i];
+    if (!dim || !start.exact() || start.lo < 0)
+      return n.unsupportedFeature() << "a slice of dim " << axis
+                                    << " sized by symbolic dims from a start that is not a "
+                                       "constant >= 0";
+    // An end past any size takes the whole dim; a negative one counts from its end; a symbolic
+    // one is taken as within the dim, as the model needs it to be for its other ops to fit.
+    AffineExpr stop;
+    if (end.exact() && end.lo >= std::numeric_limits<int32_t>::max())
+      stop = dim;
+    else if (end.exact() && end.lo < 0)
+      stop = dim + end.lo;
+    else if (end.sym)
+      stop = end.sym;
+    else if (end.exact() && isa<AffineConstantExpr>(dim))
+      stop = getAffineConstantExpr(std::min(end.lo, cast<AffineConstantExpr>(dim).getValue()), ctx);
+    if (!stop)
+      return n.unsupportedFeature() << "a constant end " << end.lo << " on the symbolic dim "
+                                    << axis << " (it may be past the dim's run-time size)";
+    starts[axis] = start.lo;
+    sizes[axis] = stop - start.lo;
+  }
+  SmallVector<int64_t> staticSizes;
+  bool symbolic = false;
+  for (AffineExpr e : sizes) {
+    auto c = dyn_cast_or_null<AffineConstantExpr>(e);
+    symbolic |= !c;
+    staticSizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  if (llvm::any_of(sizes, [](AffineExpr e) { return !e; }))
+    return n.unsupportedFeature() << "a slice of " << n.inputType(0)
+                                  << ", whose dims are not all expressions of the symbolic dims";
+  AffineMapAttr map;
+  if (symbolic)
+    map = AffineMapAttr::get(ms::symbolicShapeMap(ctx, shapes.numSymbols(), sizes));
+  FailureOr<Value> y = n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(starts),
+                                             n.builder().getDenseI64ArrayAttr(staticSizes),
+                                             n.builder().getDenseI64ArrayAttr(steps), map);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}

@@ -431,6 +431,9 @@ LogicalResult importSlice(NodeImporter &n) {
   SmallVector<int64_t> starts, ends, axes, steps;
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
+  if (!xType.hasStaticShape() ||
+      llvm::any_of(llvm::seq(1u, 5u), [&](unsigned i) { return hasSymbolicElements(n, i); }))
+    return importSliceOfSymbolicDims(n);
   if (n.opset() < 10) {
     std::optional<SmallVector<int64_t>> s = n.getInts("starts"), e = n.getInts("ends");
     if (n.hasFailed())

@@ -2592,3 +2592,11 @@ func.func @shape_of_range(%x: tensor<?x32xf32>) -> tensor<3xi64> {
   %0 = ms.shape_of %x {start = 0 : i64, end = 3 : i64} : (tensor<?x32xf32>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
+
+// -----
+
+func.func @slice_symbolic_entry(%x: tensor<1x512xi64>) -> tensor<1x?xi64> {
+  // expected-error @+1 {{'ms.slice' op expects 'sizes' entry 1 to be ? as 'symbolic_sizes' says, got 8}}
+  %0 = ms.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: 1, 8>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0] -> (1, s0)>} : (tensor<1x512xi64>) -> tensor<1x?xi64>
+  return %0 : tensor<1x?xi64>
+}

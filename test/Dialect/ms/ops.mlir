@@ -922,9 +922,11 @@ func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: 
 // CHECK-LABEL: func.func @symbolic_dims
 // CHECK-SAME: ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>
 // CHECK-SAME: attributes {ms.symbols = ["batch", "seq"]}
-func.func @symbolic_dims(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>}) -> (tensor<?x4x8xf32>, tensor<2xi64>) attributes {ms.symbols = ["batch", "seq"]} {
+func.func @symbolic_dims(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>}, %table: tensor<1x512xi64>) -> (tensor<?x4x8xf32>, tensor<2xi64>) attributes {ms.symbols = ["batch", "seq"]} {
   // CHECK: ms.reshape %{{.+}} {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = #{{.+}}} : (tensor<?x?x32xf32>) -> tensor<?x4x8xf32>
   %0 = ms.reshape %x {shape = array<i64: -9223372036854775808, 4, 8>, symbolic_shape = affine_map<()[s0, s1] -> (s0 * s1, 4, 8)>} : (tensor<?x?x32xf32>) -> tensor<?x4x8xf32>
+  // CHECK: ms.slice %{{.+}} {sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>, symbolic_sizes = #{{.+}}} : (tensor<1x512xi64>) -> tensor<1x?xi64>
+  %p = ms.slice %table {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>} : (tensor<1x512xi64>) -> tensor<1x?xi64>
   // CHECK: ms.shape_of %{{.+}} {end = 2 : i64, start = 0 : i64} : (tensor<?x?x32xf32>) -> tensor<2xi64>
   %1 = ms.shape_of %x {start = 0 : i64, end = 2 : i64} : (tensor<?x?x32xf32>) -> tensor<2xi64>
   return %0, %1 : tensor<?x4x8xf32>, tensor<2xi64>

@@ -134,7 +134,24 @@ def reshapes_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn}
+def positions_dyn():
+    """Token and position embeddings as BERT exports write them: the position ids a slice of a
+    constant [1, 64] table to the sequence length (Slice with an end from Shape), then Gather."""
+    g = Graph()
+    s = g.dim("ids", 1, "seq_len")
+    g.inits += [weight("tok", [100, 16]), weight("pos", [64, 16]),
+                numpy_helper.from_array(np.arange(64, dtype=np.int64)[None], "pos_ids"),
+                ints("zero", [0]), ints("axis1", [1])]
+    p = g.node("Slice", ["pos_ids", "zero", s, "axis1"], "pos_slice")
+    g.node("Add", [g.node("Gather", ["tok", "ids"], "tok_emb", axis=0),
+                   g.node("Gather", ["pos", p], "pos_emb", axis=0)], "y")
+    inputs = [("ids", TensorProto.INT64, ["batch", "seq"])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+          "positions_dyn": positions_dyn}
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
@@ -142,11 +159,14 @@ SHAPES = {
                     "b3s7": dict(batch=3, seq=7), "b2s64": dict(batch=2, seq=64)},
     "cnn_dyn": {"b1": dict(batch=1), "b3": dict(batch=3), "b8": dict(batch=8)},
     "reshapes_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
+    "positions_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
 }
 
 
 def random_input(name, dtype, dims, sizes):
     shape = [sizes[d] if isinstance(d, str) else d for d in dims]
+    if dtype == TensorProto.INT64:  # token ids
+        return RNG.integers(0, 100, size=shape).astype(np.int64)
     if name == "mask":  # ones, the last positions of every row but the first padding
         m = np.ones(shape, np.float32)
         if shape[1] > 2:
