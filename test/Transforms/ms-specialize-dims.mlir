@@ -37,6 +37,18 @@ func.func @sliced(%x: tensor<?x?xi64> {ms.shape = affine_map<()[s0, s1] -> (s0, 
 
 // -----
 
+// An expand to a symbolic shape gets its static shape.
+
+// CHECK-LABEL: func.func @expanded
+// CHECK: ms.expand %arg1 {shape = array<i64: 3, 1, 16>} : (tensor<1x1x16xf32>) -> tensor<3x1x16xf32>
+func.func @expanded(%x: tensor<?x4xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 4)>}, %c: tensor<1x1x16xf32>) -> tensor<?x1x16xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.expand %c {shape = array<i64: -9223372036854775808, 1, 16>, symbolic_shape = affine_map<()[s0, s1] -> (s0, 1, 16)>} : (tensor<1x1x16xf32>) -> tensor<?x1x16xf32>
+  return %0 : tensor<?x1x16xf32>
+}
+
+// -----
+
 // A function without symbols is left alone.
 
 // CHECK-LABEL: func.func @static

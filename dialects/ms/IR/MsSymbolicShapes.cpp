@@ -411,6 +411,8 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         return out;
       })
       .Case([&](ExpandOp expand) {
+        if (std::optional<AffineMap> map = expand.getSymbolicShape())
+          return SmallVector<AffineExpr>(map->getResults());
         // The static target shape broadcast with the input: 1 keeps the input's dim.
         ArrayRef<int64_t> target = expand.getShape();
         ArrayRef<AffineExpr> input = in(0);

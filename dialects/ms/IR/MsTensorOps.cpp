@@ -609,8 +609,12 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
-  if (failed(checkArrayMin(diag, "shape", adaptor.getShape(), 0)))
+  if (AffineMapAttr symbolic = adaptor.getSymbolicShapeAttr()) {
+    if (failed(checkSymbolicSizes(diag, "shape", adaptor.getShape(), "symbolic_shape", symbolic)))
+      return failure();
+  } else if (failed(checkArrayMin(diag, "shape", adaptor.getShape(), 0))) {
     return failure();
+  }
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(diag, input.getShape(), adaptor.getShape());
   if (failed(shape))

@@ -355,17 +355,34 @@ def Ms_ExpandOp : Ms_InferredOp<"expand"> {
   let summary = "Broadcasts a tensor to a shape (ONNX Expand).";
   let description = [{
     The result shape is the numpy broadcast of the input shape with `shape`, so a 1 in `shape` keeps the
-    input's size.
+    input's size. With symbolic dims (docs/dynamic-shapes.md), `shape` is the result's shape, `?`
+    where `symbolic_shape` (one expression of the function's symbols per result dim) is not a
+    constant: a class token expanded to the batch.
 
     Example:
     ```mlir
     %y = ms.expand %x {shape = array<i64: 2, 1, 6>} : (tensor<3x1xf32>) -> tensor<2x3x6xf32>
+    %c = ms.expand %cls {shape = array<i64: -9223372036854775808, 1, 768>,
+                         symbolic_shape = affine_map<()[s0] -> (s0, 1, 768)>}
+        : (tensor<1x1x768xf32>) -> tensor<?x1x768xf32>
     ```
   }];
-  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$shape,
+                       OptionalAttr<AffineMapAttr>:$symbolic_shape);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+  // A static expand, as every pass but the importer's symbolic-dims path builds one.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, resultType, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape), [{
+      build($_builder, $_state, resultTypes, input, $_builder.getDenseI64ArrayAttr(shape), ::mlir::AffineMapAttr());
+    }]>];
 }
 
 def Ms_ResizeOp : Ms_InferredOp<"resize"> {

@@ -72,6 +72,12 @@ struct MsSpecializeDimsPass : impl::MsSpecializeDimsPassBase<MsSpecializeDimsPas
       reshape.setShape(reshape.getType().getShape());
       reshape.removeSymbolicShapeAttr();
     });
+    func.walk([&](ExpandOp expand) {
+      if (!expand.getSymbolicShape())
+        return;
+      expand.setShape(expand.getType().getShape());
+      expand.removeSymbolicShapeAttr();
+    });
     func.walk([&](SliceOp slice) {
       if (!slice.getSymbolicSizes())
         return;

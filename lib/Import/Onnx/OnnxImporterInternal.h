@@ -552,6 +552,8 @@ LogicalResult importShapeOfSymbolicDims(NodeImporter &n, int64_t start, int64_t 
 LogicalResult importReshapeOfSymbolicDims(NodeImporter &n);
 /// Slice of an input with `?` dims, or to ends computed from symbolic dims.
 LogicalResult importSliceOfSymbolicDims(NodeImporter &n);
+/// Expand of an input with `?` dims, or to a shape computed from symbolic dims.
+LogicalResult importExpandOfSymbolicDims(NodeImporter &n);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

@@ -106,7 +106,7 @@ LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n,
 LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &n) {
   std::optional<SmallVector<IntRange>> requested = n.inputRanges(1);
   if (!requested)
-    return n.requireKnown(1, "shape"), failure();
+    return (void)n.requireKnown(1, "shape"), failure();
   bool allowZero = n.opset() >= 14 && n.getInt("allowzero", 0) != 0;
   FailureOr<Value> x = n.input(0);
   if (n.hasFailed() || failed(x))
@@ -186,7 +186,7 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
       continue;
     std::optional<SmallVector<IntRange>> r = n.inputRanges(i + 1);
     if (!r)
-      return n.requireKnown(i + 1, names[i]), failure();
+      return (void)n.requireKnown(i + 1, names[i]), failure();
     parts[i] = std::move(*r);
   }
   FailureOr<Value> x = n.input(0);
@@ -248,6 +248,66 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
   FailureOr<Value> y = n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(starts),
                                              n.builder().getDenseI64ArrayAttr(staticSizes),
                                              n.builder().getDenseI64ArrayAttr(steps), map);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n) {
+  std::optional<SmallVector<IntRange>> target = n.inputRanges(1);
+  if (!target)
+    return (void)n.requireKnown(1, "shape"), failure();
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  MLIRContext *ctx = n.context();
+  ms::SymbolicShapes shapes(functionOf(n));
+  ArrayRef<AffineExpr> in = shapes.dims(*x);
+  size_t rank = std::max(in.size(), target->size());
+  AffineExpr one = getAffineConstantExpr(1, ctx);
+  SmallVector<AffineExpr> out(rank);
+  // Numpy broadcasting on expressions: 1 takes the other side, equal sides stay; a symbolic dim
+  // against another size could be 1 at run time, which is not an expression.
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = (int64_t)i - (int64_t)(rank - in.size());
+    int64_t b = (int64_t)i - (int64_t)(rank - target->size());
+    AffineExpr e = a >= 0 ? in[a] : one;
+    AffineExpr t = b >= 0 ? (*target)[b].symbolic(ctx) : one;
+    if (!e || !t)
+      return n.unsupportedFeature() << "dim " << i
+                                    << " of the expanded shape is not an expression of the "
+                                       "symbolic dims";
+    auto tc = dyn_cast<AffineConstantExpr>(t);
+    if (tc && tc.getValue() < 0)
+      return n.error() << "shape entry " << b << " is " << tc.getValue() << ", below 0";
+    if (t == one || t == e) {
+      out[i] = e;
+    } else if (e == one) {
+      out[i] = t;
+    } else {
+      std::string from, to;
+      llvm::raw_string_ostream(from) << e;
+      llvm::raw_string_ostream(to) << t;
+      return n.unsupportedFeature() << "dim " << i << " expands " << from << " to " << to
+                                    << ", which the symbols alone do not decide";
+    }
+  }
+  SmallVector<int64_t> shape;
+  bool symbolic = false;
+  for (AffineExpr e : out) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    symbolic |= !c;
+    shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  if (ArrayRef<AffineExpr>(out) == in) {
+    n.forwardInput(0, 0);
+    return success();
+  }
+  AffineMapAttr map;
+  if (symbolic)
+    map = AffineMapAttr::get(ms::symbolicShapeMap(ctx, shapes.numSymbols(), out));
+  FailureOr<Value> y = n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

@@ -374,6 +374,8 @@ LogicalResult importGather(NodeImporter &n) {
 }
 
 LogicalResult importExpand(NodeImporter &n) {
+  if (!n.inputType(0).hasStaticShape() || hasSymbolicElements(n, 1))
+    return importExpandOfSymbolicDims(n);
   FailureOr<SmallVector<int64_t>> shape = knownShape(n, 1, "shape", 0);
   if (failed(shape))
     return failure();

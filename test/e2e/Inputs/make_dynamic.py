@@ -150,7 +150,20 @@ def positions_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def cls_dyn():
+    """A ViT's class token: a [1, 1, 16] parameter expanded to [batch, 1, 16] (Expand with a
+    shape from Shape) and put before the patch tokens."""
+    g = Graph()
+    b = g.dim("x", 0, "b")
+    g.inits += [weight("cls", [1, 1, 16]), ints("one_16", [1, 16])]
+    shape = g.node("Concat", [b, "one_16"], "cls_shape", axis=0)
+    g.node("Concat", [g.node("Expand", ["cls", shape], "cls_tokens"), "x"], "y", axis=1)
+    inputs = [("x", TensorProto.FLOAT, ["batch", 4, 16])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", 5, 16])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn}
 
 # Sizes of the symbols per named shape set.
@@ -159,6 +172,7 @@ SHAPES = {
                     "b3s7": dict(batch=3, seq=7), "b2s64": dict(batch=2, seq=64)},
     "cnn_dyn": {"b1": dict(batch=1), "b3": dict(batch=3), "b8": dict(batch=8)},
     "reshapes_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
+    "cls_dyn": {"b3": dict(batch=3)},
     "positions_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
 }
 
