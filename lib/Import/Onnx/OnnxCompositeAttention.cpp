@@ -13,7 +13,6 @@
 #include "OnnxCompositeBuilder.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;

@@ -1,19 +1,14 @@
 //===- OnnxCompositeNNOps.cpp - Upsample, LRN, ConvTranspose, Einsum ------===//
 //
 // NN ops imported as ms ops that ms-decompose expands or one-op mappings: Upsample as ms.resize,
-// LRN as ms.lrn, ConvTranspose as ms.conv_transpose (auto_pad and output_shape resolved into
-// pads), Einsum as ms.einsum (implicit output and "..." written out); MaxPool's indices.
+// LRN as ms.lrn, ConvTranspose as ms.conv_transpose (which resolves auto_pad and output_shape),
+// Einsum as ms.einsum (ONNX's equation), MaxPool's indices as ms.max_pool_indices.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OnnxCompositeBuilder.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
-
 #include <cmath>
-#include <limits>
-#include <map>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;

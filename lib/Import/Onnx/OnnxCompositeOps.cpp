@@ -1,18 +1,15 @@
-//===- OnnxCompositeOps.cpp - ONNX ops imported as compositions of ms ops -===//
+//===- OnnxCompositeOps.cpp - ONNX ops imported as composite ms ops -------===//
 //
-// Ops with no ms counterpart of their own, written exactly in terms of existing ms ops: data
-// movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
-// reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
-// an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
-// here; Hardmax and Det become ms.hardmax and ms.det, which ms-decompose expands
-// (DecomposeMathPatterns.cpp). Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
-// in OnnxCompositeLossOps.cpp. (CumSum is an op of its own, ms.cumsum, imported in
-// OnnxIndexingOps.cpp.)
+// Ops with no ms primitive of their own, each mapped to the composite ms op ms-decompose expands:
+// data movement (Tile, DepthToSpace, SpaceToDepth), the normalizations, the extra reductions
+// (ReduceL1, ReduceLogSumExp, ...), LogSoftmax, Hardmax, Trilu, OneHot and Det; BatchNormalization
+// in training mode is still built here, EyeLike is a known constant. Upsample, LRN, ConvTranspose
+// and Einsum are in OnnxCompositeNNOps.cpp, the training losses in OnnxCompositeLossOps.cpp.
+// (CumSum is an op of its own, ms.cumsum, imported in OnnxIndexingOps.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
 #include "OnnxCompositeBuilder.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
