@@ -11,8 +11,10 @@
 #include "dialects/ms/IR/MsShapeUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -269,6 +271,40 @@ LogicalResult Conv3dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+namespace {
+
+/// ConvTranspose's pads from its attributes (already checked for size and range), as ONNX
+/// resolves them.
+SmallVector<int64_t> resolveTransposedPads(ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
+                                           ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                                           ArrayRef<int64_t> outPad, ArrayRef<int64_t> pads,
+                                           AutoPad autoPad, ArrayRef<int64_t> outputShape) {
+  size_t spatial = in.size();
+  if (!pads.empty() && autoPad == AutoPad::notset)
+    return SmallVector<int64_t>(pads);
+  SmallVector<int64_t> begin(spatial, 0), end(spatial, 0);
+  if (!outputShape.empty() || autoPad == AutoPad::same_upper || autoPad == AutoPad::same_lower) {
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t out = outputShape.empty() ? in[i] * strides[i] : outputShape[i];
+      int64_t total =
+          strides[i] * (in[i] - 1) + outPad[i] + (kernel[i] - 1) * dilations[i] + 1 - out;
+      int64_t half = llvm::divideFloorSigned(total, 2); // total < 0 extends the end with zeros
+      begin[i] = autoPad == AutoPad::same_upper ? half : total - half;
+      end[i] = total - begin[i];
+    }
+  }
+  llvm::append_range(begin, end);
+  return begin;
+}
+
+} // namespace
+
+SmallVector<int64_t> ConvTransposeOp::getResolvedPads() {
+  return resolveTransposedPads(
+      getInput().getType().getShape().drop_front(2), getFilter().getType().getShape().drop_front(2),
+      getStrides(), getDilations(), getOutputPadding(), getPads(), getAutoPad(), getOutputShape());
+}
+
 LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                                 Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
@@ -281,11 +317,14 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Loc
   if (failed(checkConvOperands(diag, input, filter, adaptor.getBias(), spatial, groups)))
     return failure();
   ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
-                    dilations = adaptor.getDilations(), outPad = adaptor.getOutputPadding();
+                    dilations = adaptor.getDilations(), outPad = adaptor.getOutputPadding(),
+                    outputShape = adaptor.getOutputShape();
   if (failed(checkArraySize(diag, "strides", strides, spatial)) ||
-      failed(checkArraySize(diag, "pads", pads, 2 * spatial)) ||
+      (!pads.empty() && failed(checkArraySize(diag, "pads", pads, 2 * spatial))) ||
       failed(checkArraySize(diag, "dilations", dilations, spatial)) ||
       failed(checkArraySize(diag, "output_padding", outPad, spatial)) ||
+      (!outputShape.empty() &&
+       failed(checkArraySize(diag, "output_shape", outputShape, spatial))) ||
       failed(checkArrayMin(diag, "strides", strides, 1)) ||
       failed(checkArrayMin(diag, "dilations", dilations, 1)) ||
       failed(checkArrayMin(diag, "output_padding", outPad, 0)))
@@ -300,15 +339,19 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Loc
     return llvm::all_of(v, [&](int64_t x) { return x > -kBound && x < kBound; });
   };
   if (!bounded(strides) || !bounded(pads) || !bounded(dilations) || !bounded(outPad) ||
-      !bounded(in) || !bounded(w))
-    return diag.error("expects sizes, strides, pads and dilations below 2^31 in magnitude");
+      !bounded(in) || !bounded(w) || !bounded(outputShape))
+    return diag.error("expects sizes, strides, pads, dilations and output_shape below 2^31 in "
+                      "magnitude");
   int64_t features = w[1] * groups;
   if (failed(checkBias(diag, adaptor.getBias(), features)))
     return failure();
+  SmallVector<int64_t> resolved =
+      resolveTransposedPads(in.drop_front(2), w.drop_front(2), strides, dilations, outPad, pads,
+                            adaptor.getAutoPad(), outputShape);
   SmallVector<int64_t> shape = {in[0], features};
   for (size_t i = 0; i < spatial; ++i) {
     int64_t size = strides[i] * (in[2 + i] - 1) + outPad[i] + dilations[i] * (w[2 + i] - 1) + 1 -
-                   pads[i] - pads[spatial + i];
+                   resolved[i] - resolved[spatial + i];
     if (size < 1)
       return diag.error("expects a non-empty output, got size ", size, " along spatial dim ", i);
     shape.push_back(size);
@@ -321,36 +364,111 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Loc
 // EinsumOp
 //===----------------------------------------------------------------------===//
 
-std::optional<EinsumEquation> mlir::ms::parseEinsumEquation(StringRef equation) {
-  auto [lhs, output] = equation.split("->");
-  if (lhs.size() == equation.size()) // no "->"
-    return std::nullopt;
-  auto letters = [](StringRef s) { return llvm::all_of(s, [](char c) { return llvm::isAlpha(c); }); };
-  EinsumEquation eq;
-  SmallVector<StringRef> terms;
-  lhs.split(terms, ',');
-  for (StringRef term : terms) {
-    if (!letters(term))
-      return std::nullopt;
-    eq.terms.push_back(term.str());
+FailureOr<EinsumEquation> mlir::ms::parseEinsumEquation(StringRef equation, ArrayRef<int64_t> ranks,
+                                                        std::string &error) {
+  auto fail = [&](const Twine &message) -> FailureOr<EinsumEquation> {
+    error = message.str();
+    return failure();
+  };
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq.push_back(c);
+  size_t arrow = eq.find("->");
+  std::optional<std::string> output;
+  if (arrow != std::string::npos)
+    output = eq.substr(arrow + 2);
+  // Labels are letters; digits stand below for the dims "..." covers.
+  if (!llvm::all_of(eq, [](char c) { return llvm::isAlpha(c) || StringRef(".,->").contains(c); }))
+    return fail("expects an equation of letters, ',', '...' and '->', got '" + equation + "'");
+  SmallVector<StringRef> pieces;
+  StringRef(eq).substr(0, arrow).split(pieces, ',');
+  EinsumEquation result;
+  for (StringRef term : pieces)
+    result.terms.push_back(term.str());
+  SmallVector<std::string> &terms = result.terms;
+  if (terms.size() != ranks.size())
+    return fail("expects one term per operand: '" + equation + "' has " + Twine(terms.size()) +
+                ", there are " + Twine(ranks.size()) + " operands");
+
+  // "..." becomes labels '0', '1', ... for the leading dims (right-aligned across operands).
+  int64_t ellipsisRank = 0;
+  auto ellipsisLabels = [](int64_t count) {
+    std::string labels;
+    for (int64_t i = 0; i < count; ++i)
+      labels.push_back('0' + (char)(10 - count + i));
+    return labels;
+  };
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    size_t dots = term.find("...");
+    if (dots != std::string::npos) {
+      int64_t covered = ranks[i] - (int64_t)(term.size() - 3);
+      if (covered >= 0 && covered <= 10) {
+        ellipsisRank = std::max(ellipsisRank, covered);
+        term.replace(dots, 3, ellipsisLabels(covered));
+      }
+    }
+    if ((int64_t)term.size() != ranks[i] || term.find('.') != std::string::npos)
+      return fail("expects term '" + term + "' of '" + equation + "' to label each of the " +
+                  Twine(ranks[i]) + " dims of operand " + Twine(i));
   }
-  if (!letters(output))
-    return std::nullopt;
-  eq.output = output.str();
-  return eq;
+  std::string &out = result.output;
+  if (output) {
+    out = *output;
+    size_t dots = out.find("...");
+    if (dots != std::string::npos)
+      out.replace(dots, 3, ellipsisLabels(ellipsisRank));
+  } else {
+    // Implicit output: the ellipsis dims, then the labels used once, in alphabetical order.
+    std::map<char, int> uses;
+    for (const std::string &term : terms)
+      for (char c : term)
+        ++uses[c];
+    out = ellipsisLabels(ellipsisRank);
+    for (auto [c, count] : uses)
+      if (count == 1 && !llvm::isDigit(c))
+        out.push_back(c);
+  }
+  for (char c : out)
+    if (llvm::none_of(terms,
+                      [&](const std::string &t) { return t.find(c) != std::string::npos; }) ||
+        llvm::count(out, c) != 1)
+      return fail("expects the output's labels distinct and each in an operand, got '" + out +
+                  "' of '" + equation + "'");
+
+  // The ellipsis' digit labels become letters the equation does not use.
+  std::string unused;
+  for (char c = 'a'; c <= 'z'; ++c)
+    unused.push_back(c);
+  for (char c = 'A'; c <= 'Z'; ++c)
+    unused.push_back(c);
+  llvm::erase_if(unused, [&](char c) { return eq.find(c) != std::string::npos; });
+  if ((int64_t)unused.size() < ellipsisRank)
+    return fail("expects letters left to spell the '...' dims of '" + equation + "'");
+  auto spell = [&](std::string &s) {
+    for (char &c : s)
+      if (llvm::isDigit(c))
+        c = unused[c - '0' - (10 - ellipsisRank)];
+  };
+  for (std::string &term : terms)
+    spell(term);
+  spell(out);
+  return result;
 }
 
 LogicalResult EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
   InferDiag diag(loc, getOperationName());
-  StringRef equation = adaptor.getEquation();
-  std::optional<EinsumEquation> eq = parseEinsumEquation(equation);
-  if (!eq)
-    return diag.error("expects an equation 'term,...->output' of letters, got '", equation, "'");
   ValueRange inputs = adaptor.getInputs();
-  if (inputs.empty() || eq->terms.size() != inputs.size())
-    return diag.error("expects one term per operand: '", equation, "' has ", eq->terms.size(),
-                      ", there are ", inputs.size(), " operands");
+  if (inputs.empty())
+    return diag.error("expects at least one operand");
+  SmallVector<int64_t> ranks;
+  for (Value input : inputs)
+    ranks.push_back(tensorType(input).getRank());
+  std::string error;
+  FailureOr<EinsumEquation> eq = parseEinsumEquation(adaptor.getEquation(), ranks, error);
+  if (failed(eq))
+    return diag.error(error);
   Type et = tensorType(inputs.front()).getElementType();
   llvm::SmallDenseMap<char, int64_t> sizes;
   for (auto [i, term, input] : llvm::enumerate(eq->terms, inputs)) {
@@ -427,6 +545,13 @@ LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *, std::optional<Location
     return diag.error("expects output_height, output_width and sampling_ratio in [1, 65536], "
                       "got ",
                       outH, ", ", outW, " and ", ratio);
+  // The expansion gathers [C, R * samples, 4] values: bounded (2^40).
+  int64_t gathered = 1;
+  for (int64_t d : {rType.getDimSize(0), outH, ratio, outW, ratio, xType.getDimSize(1), int64_t(4)})
+    if (llvm::MulOverflow(gathered, d, gathered) || gathered > (int64_t(1) << 40))
+      return diag.error("expects at most 2^40 sampled values, got ", rType.getDimSize(0),
+                        " rois of ", outH, "x", outW, " bins of ", ratio, "x", ratio,
+                        " samples of ", xType.getDimSize(1), " channels");
   results.push_back(RankedTensorType::get({rType.getDimSize(0), xType.getDimSize(1), outH, outW},
                                           xType.getElementType()));
   return success();
@@ -465,6 +590,11 @@ LogicalResult DeformConvOp::inferReturnTypes(MLIRContext *, std::optional<Locati
       (xType.getDimSize(3) + pads[1] + pads[3] - ((kw - 1) * dilations[1] + 1)) / strides[1] + 1;
   if (outH < 1 || outW < 1)
     return diag.error("expects a non-empty output, got ", outH, "x", outW);
+  // The expansion's sampled columns hold [N, C, kH * kW * oH * oW] values: bounded (2^40).
+  int64_t columns = 1;
+  for (int64_t d : {batch, channels, kh, kw, outH, outW})
+    if (llvm::MulOverflow(columns, d, columns) || columns > (int64_t(1) << 40))
+      return diag.error("expects at most 2^40 sampled values for ", xType, " and ", wType);
   SmallVector<int64_t> expectOffset = {batch, offsetGroups * kh * kw * 2, outH, outW};
   if (oType.getShape() != ArrayRef<int64_t>(expectOffset))
     return diag.error("expects offset [",
@@ -499,6 +629,13 @@ LogicalResult AffineGridOp::inferReturnTypes(MLIRContext *, std::optional<Locati
   if (llvm::any_of(spatial, [](int64_t d) { return d < 1 || d > (int64_t(1) << 31); }))
     return diag.error("expects spatial sizes in [1, 2^31], got [",
                       llvm::make_range(spatial.begin(), spatial.end()), "]");
+  // The expansion's base grid is a constant: bounded (2^23 coordinates, 64 MiB of f64: a 128^3
+  // volume; the import of 2^26 took 1.7 GB, found by fuzz_onnx_import).
+  int64_t points = 1;
+  for (int64_t d : spatial)
+    if (llvm::MulOverflow(points, d, points) || points > (int64_t(1) << 23) / (dims + 1))
+      return diag.error("expects a grid of at most 2^23 coordinates, got sizes [",
+                        llvm::make_range(spatial.begin(), spatial.end()), "]");
   SmallVector<int64_t> shape = {size[0]};
   llvm::append_range(shape, spatial);
   shape.push_back(dims);
@@ -510,6 +647,8 @@ namespace {
 
 /// Bounded so that the cos / sin matrices' element counts stay far from overflowing.
 constexpr int64_t kMaxTransformLength = int64_t(1) << 24;
+/// Largest cos / sin matrix (rows x bins) the expansions of ms.dft and ms.stft build.
+constexpr int64_t kMaxDftMatrixElements = int64_t(1) << 22;
 
 } // namespace
 
@@ -526,8 +665,12 @@ LogicalResult DftOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
                       axis);
   if (length < 1 || length > kMaxTransformLength)
     return diag.error("expects a length in [1, 2^24], got ", length);
+  int64_t bins = adaptor.getOnesided() ? length / 2 + 1 : length;
+  if (std::min(length, type.getDimSize(axis)) * bins > kMaxDftMatrixElements)
+    return diag.error("expects a cos / sin matrix of at most 2^22 elements, got a transform of ",
+                      std::min(length, type.getDimSize(axis)), " samples to ", bins, " bins");
   SmallVector<int64_t> shape(type.getShape());
-  shape[axis] = adaptor.getOnesided() ? length / 2 + 1 : length;
+  shape[axis] = bins;
   shape.back() = 2;
   results.push_back(RankedTensorType::get(shape, type.getElementType()));
   return success();
@@ -550,6 +693,12 @@ LogicalResult StftOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
       return diag.error("expects a window [", frameLength, "], got ", window.getType());
   int64_t frames = (signal - frameLength) / step + 1;
   int64_t bins = adaptor.getOnesided() ? frameLength / 2 + 1 : frameLength;
+  // The expansion gathers the frames by a constant index (2^16 elements, the importer's bound on
+  // values it builds) and multiplies by cos / sin matrices.
+  if (frameLength * bins > kMaxDftMatrixElements || frames * frameLength > (int64_t(1) << 16))
+    return diag.error("expects at most 2^22 cos / sin matrix elements and 2^16 frame samples, "
+                      "got ",
+                      frames, " frames of ", frameLength, " samples");
   results.push_back(
       RankedTensorType::get({type.getDimSize(0), frames, bins, 2}, type.getElementType()));
   return success();
@@ -615,11 +764,20 @@ LogicalResult Col2ImOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return diag.error("expects prod(block_shape) (", taps, ") to divide the ", type.getDimSize(1),
                       " input rows");
   bool tooMany = false;
+  // The expansion scatters into the zero padded image [N, C, prod(padded)]: bounded (2^40
+  // elements) so that its size cannot overflow.
+  int64_t cells = type.getDimSize(0) * (type.getDimSize(1) / taps);
   for (size_t d = 0; d < dims; ++d) {
-    int64_t span = image[d] + pads[d] + pads[d + dims] - (dilations[d] * (block[d] - 1) + 1);
+    int64_t padded = image[d] + pads[d] + pads[d + dims];
+    int64_t span = padded - (dilations[d] * (block[d] - 1) + 1);
     if (span < 0)
       return diag.error("expects block_shape to fit the padded image along dim ", d);
     tooMany |= llvm::MulOverflow(blocks, span / strides[d] + 1, blocks) || blocks > (1LL << 48);
+    if (llvm::MulOverflow(cells, padded, cells) || cells > (int64_t(1) << 40))
+      return diag.error("expects a padded image of at most 2^40 elements over the batch and "
+                        "channels, got dims [",
+                        llvm::make_range(image.begin(), image.end()), "] padded by [",
+                        llvm::make_range(pads.begin(), pads.end()), "]");
   }
   if (tooMany || blocks != type.getDimSize(2))
     return diag.error("expects the input's last dim (", type.getDimSize(2),
@@ -762,6 +920,16 @@ LogicalResult TfIdfOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   if (weights != 0 && static_cast<int64_t>(weights) < outSize)
     return diag.error("expects no weights or one per output column (", outSize, "), got ",
                       weights);
+  // The expansion's one-hot n-gram -> column maps are dense: bounded (256 MiB of f32). A length
+  // counts where its n-grams fit in a row.
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    int64_t length = i + 1, count = (range.second - range.first) / length;
+    if (length >= minGram && length <= maxGram && count > 0 && type.getDimSize(1) > length - 1 &&
+        count > (int64_t(1) << 26) / outSize)
+      return diag.error("expects at most 2^26 entries in the dense ", length,
+                        "-gram -> column map, got ", count, " ", length, "-grams over ", outSize,
+                        " output columns");
+  }
   results.push_back(RankedTensorType::get({type.getDimSize(0), outSize}, Float32Type::get(ctx)));
   return success();
 }
@@ -801,6 +969,10 @@ LogicalResult OnnxAttentionOp::inferReturnTypes(MLIRContext *, std::optional<Loc
       return diag.error("expects a bool or ", et, " attn_mask of rank 1 to 4 with at most ", total,
                         " columns, got ", m);
   }
+  // The expansion builds the causal mask as a constant (2^16 elements, the importer's bound on
+  // values it builds).
+  if (adaptor.getIsCausal() && seq * total > (int64_t(1) << 16))
+    return diag.error("expects a causal mask of at most 2^16 elements, got ", seq, "x", total);
   if (Value lens = adaptor.getNonpadKvSeqlen())
     if (tensorType(lens).getShape() != ArrayRef<int64_t>{batch} ||
         !tensorType(lens).getElementType().isInteger(64))

@@ -197,43 +197,69 @@ def Ms_Conv3dOp : Ms_InferredOp<"conv3d"> {
   }];
 }
 
+// ONNX's auto_pad of the transposed convolution: `same_upper` / `same_lower` aim at
+// input * stride, the odd unit of padding at the end or the beginning.
+def Ms_AutoPad : I32EnumAttr<"AutoPad", "ONNX's auto_pad", [
+    I32EnumAttrCase<"notset", 0>, I32EnumAttrCase<"valid", 1>, I32EnumAttrCase<"same_upper", 2>,
+    I32EnumAttrCase<"same_lower", 3>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_AutoPadAttr : EnumAttr<Ms_Dialect, Ms_AutoPad, "auto_pad">;
+
 def Ms_ConvTransposeOp : Ms_InferredOp<"conv_transpose"> {
-  let summary = "1-D, 2-D or 3-D transposed convolution (ONNX ConvTranspose) with explicit pads.";
+  let summary = "1-D, 2-D or 3-D transposed convolution (ONNX ConvTranspose).";
   let description = [{
     For `input` [N, C, I...] (1 to 3 spatial dims) and `filter` [C, F / groups, K...], the
     gradient of a convolution: each input element scatters its filter, scaled, into the output at
-    `stride * i`. `pads` are [begins..., ends...] cropped from the full result (negative: zeros
+    `stride * i`. The pads are [begins..., ends...] cropped from the full result (negative: zeros
     added), `output_padding` extends the end. The output is [N, F, O...] with
     `O = stride * (I - 1) + output_padding + dilation * (K - 1) + 1 - begin - end`; the optional
-    `bias` is [F]. ONNX's auto_pad and output_shape are resolved into `pads` by the importer.
-    `ms-decompose` runs it as a stride-1 convolution of the input with stride - 1 zeros between
-    elements and the filter regrouped and flipped.
+    `bias` is [F]. The pads are resolved as ONNX does: `pads` with `auto_pad` notset; else, with
+    an `output_shape` (the spatial sizes) or `auto_pad` same_upper / same_lower, the total that
+    gives that size (input * stride for same_*), its odd unit at the end for same_upper and at
+    the beginning otherwise; else zeros. `ms-decompose` runs it as a stride-1 convolution of the
+    input with stride - 1 zeros between elements and the filter regrouped and flipped.
 
     Example:
     ```mlir
-    %y = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+    %y = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>,
+                                   dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>}
         : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x9xf32>
+    %z = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>,
+                                   output_padding = array<i64: 0, 0>,
+                                   auto_pad = #ms<auto_pad same_upper>}
+        : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
     ```
   }];
   let arguments = (ins Ms_FloatTensor:$input, Ms_FloatTensor:$filter, Optional<Ms_FloatTensor>:$bias,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$strides, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$pads,
                    DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$output_padding,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedAttr<Ms_AutoPadAttr, "::mlir::ms::AutoPad::notset">:$auto_pad,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$output_shape);
   let results = (outs Ms_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// The pads [begins..., ends...] that `pads`, `auto_pad` and `output_shape` resolve to (see
+    /// the description); the op must be verified.
+    ::llvm::SmallVector<int64_t> getResolvedPads();
+  }];
 }
 
 def Ms_EinsumOp : Ms_InferredOp<"einsum"> {
-  let summary = "Einstein summation over labelled dims (ONNX Einsum), in explicit form.";
+  let summary = "Einstein summation over labelled dims (ONNX Einsum).";
   let description = [{
-    `equation` is `term,term,...->output`: one letter per dim of each operand, the output's
-    letters distinct and each in some operand. Labels shared by operands are multiplied
-    together, labels missing from the output are summed, a label repeated within one term takes
-    that operand's diagonal. A shared label's sizes must be equal or 1 (broadcast). The importer
-    writes ONNX's implicit form and its "..." out as letters. `ms-decompose` runs it as
-    diagonals, sums and one batched `ms.matmul` per pair of operands, contracted left to right.
+    `equation` is ONNX's: `term,term,...->output`, one letter per dim of each operand, the
+    output's letters distinct and each in some operand; without `->` the output is the labels
+    used once, in alphabetical order; "..." stands for the leading dims (right-aligned across
+    operands, first in an implicit output); spaces are ignored. Labels shared by operands are
+    multiplied together, labels missing from the output are summed, a label repeated within one
+    term takes that operand's diagonal. A shared label's sizes must be equal or 1 (broadcast).
+    `ms-decompose` runs it as diagonals, sums and one batched `ms.matmul` per pair of operands,
+    contracted left to right.
 
     Example:
     ```mlir

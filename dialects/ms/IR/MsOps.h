@@ -61,8 +61,12 @@ struct EinsumEquation {
   std::string output;
 };
 
-/// Parses the explicit form `ab,bc->ac` (letters only); std::nullopt when malformed.
-std::optional<EinsumEquation> parseEinsumEquation(StringRef equation);
+/// Parses ONNX's Einsum equation for operands of `ranks`: spaces ignored, an explicit
+/// (`ab,bc->ac`) or implicit (`ab,bc`: the labels used once, in alphabetical order) output, and
+/// "..." for leading dims, spelled with letters the equation does not use. Failure with the reason
+/// in `error` when malformed or when it does not fit the ranks.
+FailureOr<EinsumEquation> parseEinsumEquation(StringRef equation, ArrayRef<int64_t> ranks,
+                                              std::string &error);
 
 } // namespace mlir::ms
 

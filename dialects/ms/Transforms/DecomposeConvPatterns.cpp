@@ -142,7 +142,8 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
         lifted.insert(lifted.begin(), one);
       return lifted;
     };
-    ArrayRef<int64_t> pads = op.getPads();
+    SmallVector<int64_t> resolvedPads = op.getResolvedPads();
+    ArrayRef<int64_t> pads = resolvedPads;
     SmallVector<int64_t> s = lift(op.getStrides(), 1), d = lift(op.getDilations(), 1),
                          k = lift(ws.drop_front(2), 1), in = lift(xs.drop_front(2), 1),
                          begin = lift(pads.take_front(spatial), 0),

@@ -366,8 +366,12 @@ Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, 
 struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(EinsumOp op, PatternRewriter &rewriter) const override {
-    std::optional<EinsumEquation> eq = parseEinsumEquation(op.getEquation());
-    if (!eq) // the verifier has refused it already
+    SmallVector<int64_t> ranks;
+    for (Value input : op.getInputs())
+      ranks.push_back(cast<RankedTensorType>(input.getType()).getRank());
+    std::string error;
+    FailureOr<EinsumEquation> eq = parseEinsumEquation(op.getEquation(), ranks, error);
+    if (failed(eq)) // the verifier has refused it already
       return failure();
     Location loc = op.getLoc();
     const std::string &out = eq->output;

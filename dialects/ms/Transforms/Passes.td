@@ -44,7 +44,14 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.interpolate`: one product per resized axis with its interpolation matrix;
     - `ms.det`: unrolled Gaussian elimination; `ms.hardmax`: a prefix sum of the maxima;
     - `ms.onnx_attention`, `ms.rotary_embedding`: ONNX's function bodies; `ms.tfidf`: token
-      comparisons with the n-gram pool and a one-hot product per n-gram length.
+      comparisons with the n-gram pool and a one-hot product per n-gram length;
+    - `ms.reduce_l1` / `l2` / `sum_square` / `log_sum` / `log_sum_exp`: an elementwise transform
+      around `ms.reduce_sum` (the stable max-shifted form for log-sum-exp); `ms.log_softmax`,
+      `ms.rms_norm`: ONNX's function bodies (DecomposeNormPatterns.cpp);
+    - `ms.one_hot`: a comparison with a constant range and a select; `ms.reverse_sequence`,
+      `ms.tensor_scatter`: one `ms.gather_elements` by computed indices; `ms.max_unpool`: one
+      `ms.scatter_elements` into zeros; `ms.max_pool_indices`: strided slices of the input padded
+      with -inf, the first maximum's constant plane index kept (DecomposeIndexingPatterns.cpp).
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

@@ -56,19 +56,9 @@ LogicalResult importRoiAlign(NodeImporter &n) {
                      << "' must be half_pixel or output_half_pixel";
   if (modeName != "avg" && modeName != "max")
     return n.error() << "mode '" << modeName << "' must be avg or max";
-  if (outH < 1 || outW < 1 || ratio < 0)
-    return n.error() << "expects positive output_height and output_width and sampling_ratio >= 0";
   if (ratio == 0)
     return n.unsupportedFeature() << "sampling_ratio 0 (a sample count that varies with each "
                                      "ROI's size) is not supported; give a positive one";
-  // The decomposition gathers [C, R * samples] values: bounded here, where the node can be named.
-  RankedTensorType xType = n.inputType(0), rType = n.inputType(1);
-  int64_t channels = xType.getRank() == 4 ? xType.getDimSize(1) : 1;
-  int64_t points =
-      product({rType.getRank() == 2 ? rType.getDimSize(0) : 1, outH, ratio, outW, ratio});
-  if (!isReasonableShape({channels, points, 4}))
-    return n.error() << "sampling " << points << " points of " << channels
-                     << " channels is too large";
   Ops o(n);
   return finish(n, o,
                 o.op<ms::RoiAlignOp>(o.in(0), o.in(1), o.in(2), outH, outW, ratio,
@@ -85,19 +75,9 @@ LogicalResult importDeformConv(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> dilationsAttr = n.getInts("dilations");
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0), wType = n.inputType(1), oType = n.inputType(2);
-  if (xType.getRank() != 4 || wType.getRank() != 4 || oType.getRank() != 4 ||
-      !isa<FloatType>(xType.getElementType()))
-    return n.unsupportedFeature() << "only 2-D DeformConv on float data is supported, got X "
-                                  << xType << ", W " << wType << " and offset " << oType;
+  RankedTensorType wType = n.inputType(1);
   if (kernelAttr && ArrayRef<int64_t>(*kernelAttr) != wType.getShape().drop_front(2))
     return n.error() << "kernel_shape " << listToString(*kernelAttr) << " differs from W " << wType;
-  // The decomposition's sampled columns hold [N, C, kH * kW * oH * oW] values: bounded here,
-  // where the node can be named.
-  int64_t columns = product({xType.getDimSize(0), xType.getDimSize(1), wType.getDimSize(2),
-                             wType.getDimSize(3), oType.getDimSize(2), oType.getDimSize(3)});
-  if (!isReasonableShape({columns}))
-    return n.error() << "sampling " << columns << " values is too large";
   SmallVector<int64_t> pads = padsAttr ? *padsAttr : SmallVector<int64_t>(4, 0);
   SmallVector<int64_t> strides = stridesAttr ? *stridesAttr : SmallVector<int64_t>(2, 1);
   SmallVector<int64_t> dilations = dilationsAttr ? *dilationsAttr : SmallVector<int64_t>(2, 1);
@@ -117,16 +97,6 @@ LogicalResult importAffineGrid(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> size = knownInts(n, 1, "size");
   if (failed(size))
     return failure();
-  // The decomposition's base grid is a constant: bounded (2^23 coordinates, 64 MiB of f64: a
-  // 128^3 volume; the import of 2^26 took 1.7 GB, found by fuzz_onnx_import).
-  if (size->size() >= 4) {
-    ArrayRef<int64_t> spatial = ArrayRef<int64_t>(*size).drop_front(2);
-    int64_t points = product(spatial);
-    if (llvm::all_of(spatial, [](int64_t d) { return d >= 1; }) &&
-        points > (int64_t(1) << 23) / int64_t(size->size() - 1))
-      return n.unsupportedFeature()
-             << "a grid of " << points << " points is too large to build at compile time";
-  }
   Ops o(n);
   return finish(n, o, o.op<ms::AffineGridOp>(o.in(0), ArrayRef<int64_t>(*size), alignCorners));
 }

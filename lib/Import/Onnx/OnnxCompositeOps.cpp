@@ -1,18 +1,15 @@
-//===- OnnxCompositeOps.cpp - ONNX ops imported as compositions of ms ops -===//
+//===- OnnxCompositeOps.cpp - ONNX ops imported as composite ms ops -------===//
 //
-// Ops with no ms counterpart of their own, written exactly in terms of existing ms ops: data
-// movement (Tile, DepthToSpace, SpaceToDepth) as reshape/transpose/expand chains, normalizations as
-// reductions and elementwise arithmetic, the extra reductions (ReduceL1, ReduceLogSumExp, ...) as
-// an elementwise transform around ms.reduce_*, masks (Trilu, EyeLike, OneHot) as constants built
-// here; Hardmax and Det become ms.hardmax and ms.det, which ms-decompose expands
-// (DecomposeMathPatterns.cpp). Upsample, LRN, ConvTranspose and Einsum are in OnnxCompositeNNOps.cpp, the training losses
-// in OnnxCompositeLossOps.cpp. (CumSum is an op of its own, ms.cumsum, imported in
-// OnnxIndexingOps.cpp.)
+// Ops with no ms primitive of their own, each mapped to the composite ms op ms-decompose expands:
+// data movement (Tile, DepthToSpace, SpaceToDepth), the normalizations, the extra reductions
+// (ReduceL1, ReduceLogSumExp, ...), LogSoftmax, Hardmax, Trilu, OneHot and Det; BatchNormalization
+// in training mode is still built here, EyeLike is a known constant. Upsample, LRN, ConvTranspose
+// and Einsum are in OnnxCompositeNNOps.cpp, the training losses in OnnxCompositeLossOps.cpp.
+// (CumSum is an op of its own, ms.cumsum, imported in OnnxIndexingOps.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
 #include "OnnxCompositeBuilder.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -52,21 +49,6 @@ LogicalResult importTile(NodeImporter &n) {
   }
   if (failed(repeats))
     return failure();
-  if ((int64_t)repeats->size() != xType.getRank())
-    return n.error() << "repeats " << listToString(*repeats) << " must have " << xType.getRank()
-                     << " entries for " << xType;
-  SmallVector<int64_t> result;
-  for (auto [size, r] : llvm::zip(xType.getShape(), *repeats)) {
-    if (r < 0)
-      return n.error() << "repeats " << listToString(*repeats) << " must be non-negative";
-    int64_t tiled;
-    if (llvm::MulOverflow(r, size, tiled))
-      return n.error() << "tiled shape of " << xType << " by repeats " << listToString(*repeats)
-                       << " is too large";
-    result.push_back(tiled);
-  }
-  if (!isReasonableShape(result))
-    return n.error() << "tiled shape " << listToString(result) << " is too large";
   Ops o(n);
   return finish(n, o, o.op<ms::TileOp>(o.in(0), *repeats));
 }
@@ -78,15 +60,8 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
   std::string mode = n.getString("mode", "DCR");
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() != 4)
-    return n.error() << "expects a 4-D input, got " << xType;
   if (mode != "DCR" && mode != "CRD")
     return n.error() << "mode '" << mode << "' must be DCR or CRD";
-  int64_t c = xType.getDimSize(1);
-  if (b < 1 || b > (1 << 16) || c % (b * b) != 0)
-    return n.error() << "blocksize " << b << " must be >= 1 with blocksize^2 dividing " << c
-                     << " channels";
   Ops o(n);
   return finish(n, o, o.op<ms::DepthToSpaceOp>(o.in(0), b, mode == "CRD"));
 }
@@ -97,13 +72,6 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
   int64_t b = n.getInt("blocksize", 0);
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() != 4)
-    return n.error() << "expects a 4-D input, got " << xType;
-  int64_t h = xType.getDimSize(2), w = xType.getDimSize(3);
-  if (b < 1 || b > (1 << 16) || h % b != 0 || w % b != 0)
-    return n.error() << "blocksize " << b << " must be >= 1 and divide the spatial dims of "
-                     << xType;
   Ops o(n);
   return finish(n, o, o.op<ms::SpaceToDepthOp>(o.in(0), b));
 }
@@ -222,8 +190,6 @@ LogicalResult importLpNorm(NodeImporter &n) {
   FailureOr<int64_t> normAxis = normalizeAxis(n, axis, n.inputType(0).getRank());
   if (failed(normAxis))
     return failure();
-  if (p != 1 && p != 2)
-    return n.error() << "p must be 1 or 2, got " << p;
   Ops o(n);
   return finish(n, o, o.op<ms::LpNormalizationOp>(o.in(0), *normAxis, p));
 }
@@ -244,103 +210,37 @@ LogicalResult importMeanVarianceNorm(NodeImporter &n) {
   return finish(n, o, o.op<ms::MeanVarianceNormOp>(o.in(0), *normAxes));
 }
 
-/// RMSNormalization (opset 23), ONNX's function body: x * 1 / sqrt(mean(x^2) + epsilon) over the
-/// dims from `axis` on, computed in `stash_type` (float32 by default, so f16/bf16 inputs widen),
-/// converted back, then times scale.
+/// RMSNormalization (opset 23) as ms.rms_norm over the dims from `axis` on, computed in
+/// `stash_type` (float32 by default, so f16/bf16 inputs widen).
 LogicalResult importRMSNorm(NodeImporter &n) {
-  int64_t axis = n.getInt("axis", -1);
+  int64_t axis = n.getInt("axis", -1), stashType = n.getInt("stash_type", 1);
   double epsilon = n.getFloat("epsilon", 1e-5);
-  int64_t stashType = n.getInt("stash_type", 1);
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  Type et = xType.getElementType();
   Type stash = elementTypeFor(n.context(), stashType);
-  if (!isa<FloatType>(et) || !stash || !isa<FloatType>(stash))
-    return n.error() << "expects a float input and a float stash_type, got " << xType
-                     << " and stash_type " << dataTypeName(stashType);
-  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, xType.getRank());
-  if (failed(normAxis))
-    return failure();
+  if (!stash)
+    return n.error() << "unsupported stash_type " << dataTypeName(stashType);
   Ops o(n);
-  Value x = o.cast(o.in(0), stash);
-  Value meanSquare =
-      o.reduce<ms::ReduceMeanOp>(o.mul(x, x), iota(*normAxis, xType.getRank()), true);
-  Value invRms =
-      o.op<ms::ReciprocalOp>(o.op<ms::SqrtOp>(o.add(meanSquare, o.scalar(stash, epsilon))));
-  Value normalized = o.cast(o.mul(x, invRms), et);
-  return finish(n, o, o.mul(normalized, o.in(1)));
+  return finish(n, o, o.op<ms::RmsNormOp>(o.in(0), o.in(1), axis, APFloat(epsilon), stash));
 }
 
 //===----------------------------------------------------------------------===//
 // Reductions and log-softmax
 //===----------------------------------------------------------------------===//
 
-enum class Reduction { L1, L2, SumSquare, LogSum, LogSumExp };
-
-/// The reduced axes of a Reduce* node (sorted), or nullopt for noop_with_empty_axes with no axes:
-/// then only the elementwise part applies (as in ONNX's reference).
-FailureOr<std::optional<SmallVector<int64_t>>> reductionAxes(NodeImporter &n) {
+/// ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and ReduceLogSumExp as their ms ops, with
+/// axes from the attribute (before opset 18) or the input.
+template <typename OpTy>
+LogicalResult importReduction(NodeImporter &n) {
+  bool keepDims = n.getInt("keepdims", 1) != 0;
   bool noop = n.getInt("noop_with_empty_axes", 0) != 0;
   if (n.hasFailed())
     return failure();
   FailureOr<std::optional<SmallVector<int64_t>>> axes = intsFromAttrOrInput(n, "axes", 1, 18);
   if (failed(axes))
     return failure();
-  int64_t rank = n.inputType(0).getRank();
-  if (!*axes || (*axes)->empty()) {
-    if (noop)
-      return std::optional<SmallVector<int64_t>>();
-    return std::optional<SmallVector<int64_t>>(iota(0, rank));
-  }
-  FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, **axes, rank);
-  if (failed(normalized))
-    return failure();
-  llvm::sort(*normalized);
-  return std::optional<SmallVector<int64_t>>(std::move(*normalized));
-}
-
-template <Reduction kind>
-LogicalResult importReduction(NodeImporter &n) {
-  bool keepDims = n.getInt("keepdims", 1) != 0;
-  FailureOr<std::optional<SmallVector<int64_t>>> axes = reductionAxes(n);
-  if (failed(axes) || n.hasFailed())
-    return failure();
   Ops o(n);
-  Value x = o.in(0);
-  auto sum = [&](Value v) { return *axes ? o.reduce<ms::ReduceSumOp>(v, **axes, keepDims) : v; };
-  Value result;
-  switch (kind) {
-  case Reduction::L1:
-    result = sum(o.op<ms::AbsOp>(x));
-    break;
-  case Reduction::L2:
-    result = o.op<ms::SqrtOp>(sum(o.mul(x, x)));
-    break;
-  case Reduction::SumSquare:
-    result = sum(o.mul(x, x));
-    break;
-  case Reduction::LogSum:
-    result = o.op<ms::LogOp>(sum(x));
-    break;
-  case Reduction::LogSumExp: {
-    if (!*axes) {
-      result = x; // log(exp(x)) without the overflow
-      break;
-    }
-    // max + log(sum(exp(x - max))): exp never overflows. An all -inf slice gives NaN from
-    // -inf - -inf, so the max is replaced by 0 where it is not finite.
-    Type et = typeOf(x).getElementType();
-    Value max = o.reduce<ms::ReduceMaxOp>(x, **axes, true);
-    Value finite = o.compare(ms::ComparePredicate::eq, o.sub(max, max), o.scalar(et, 0.0));
-    max = o.where(finite, max, o.scalar(et, 0.0));
-    Value sumExp = o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(o.sub(x, max)), **axes, keepDims);
-    Value maxOut = keepDims || o.failed() ? max : o.reshape(max, typeOf(sumExp).getShape());
-    result = o.add(o.op<ms::LogOp>(sumExp), maxOut);
-    break;
-  }
-  }
-  return finish(n, o, result);
+  return finish(n, o, o.op<OpTy>(o.in(0), axes->value_or(SmallVector<int64_t>()), keepDims, noop));
 }
 
 /// The axes a (Log)Softmax/Hardmax normalizes over: before opset 13 the input is coerced to 2-D at
@@ -359,16 +259,12 @@ FailureOr<SmallVector<int64_t>> softmaxAxes(NodeImporter &n) {
   return coerce ? iota(*normAxis, rank) : SmallVector<int64_t>{*normAxis};
 }
 
-/// LogSoftmax: (x - max) - log(sum(exp(x - max))).
 LogicalResult importLogSoftmax(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
   if (failed(axes))
     return failure();
   Ops o(n);
-  Value x = o.in(0);
-  Value shifted = o.sub(x, o.reduce<ms::ReduceMaxOp>(x, *axes, true));
-  Value logSum = o.op<ms::LogOp>(o.reduce<ms::ReduceSumOp>(o.op<ms::ExpOp>(shifted), *axes, true));
-  return finish(n, o, o.sub(shifted, logSum));
+  return finish(n, o, o.op<ms::LogSoftmaxOp>(o.in(0), *axes));
 }
 
 /// Hardmax as ms.hardmax over the axes softmaxAxes gives; ms-decompose expands it.
@@ -399,13 +295,7 @@ LogicalResult importTrilu(NodeImporter &n) {
   bool upper = n.getInt("upper", 1) != 0;
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (xType.getRank() < 2)
-    return n.error() << "expects an input of rank >= 2, got " << xType;
-  if (n.hasInput(1) &&
-      (n.inputType(1).getNumElements() != 1 || !n.inputType(1).getElementType().isInteger(64)))
-    return n.error() << "k must be an int64 scalar, got " << n.inputType(1);
-  if (xType.getNumElements() == 0) { // nothing to mask
+  if (n.inputType(0).getNumElements() == 0) { // nothing to mask
     n.forwardInput(0, 0);
     return success();
   }
@@ -463,8 +353,8 @@ LogicalResult importDet(NodeImporter &n) {
   return finish(n, o, o.op<ms::DetOp>(o.in(0)));
 }
 
-/// OneHot: where(indices == range(depth), on, off), the range laid along `axis`. Negative indices
-/// count from depth.
+/// OneHot as ms.one_hot (depth known); known values are passed as a constant, which the
+/// expansion reads as two scalars.
 LogicalResult importOneHot(NodeImporter &n) {
   int64_t axis = n.getInt("axis", -1);
   if (n.hasFailed())
@@ -472,44 +362,10 @@ LogicalResult importOneHot(NodeImporter &n) {
   FailureOr<int64_t> depth = knownScalar(n, 1, "depth");
   if (failed(depth))
     return failure();
-  if (*depth < 1 || *depth > kMaxKnownElements)
-    return n.error() << "depth " << *depth << " must be in [1, " << kMaxKnownElements << "]";
-  RankedTensorType indicesType = n.inputType(0), valuesType = n.inputType(2);
-  if (valuesType.getNumElements() != 2)
-    return n.error() << "values " << valuesType << " must hold [off_value, on_value]";
-  int64_t rank = indicesType.getRank() + 1;
-  FailureOr<int64_t> normAxis = normalizeAxis(n, axis, rank);
-  if (failed(normAxis))
-    return failure();
-
   Ops o(n);
-  Type indexType = n.builder().getI64Type();
-  Value indices = o.cast(o.in(0), indexType); // float indices truncate, as ONNX casts them
-  Value zero = o.scalar(indexType, 0.0);
-  Value wrapped = o.add(indices, o.scalar(indexType, (double)*depth));
-  indices = o.where(o.compare(ms::ComparePredicate::lt, indices, zero), wrapped, indices);
-  SmallVector<int64_t> lifted(indicesType.getShape());
-  lifted.insert(lifted.begin() + *normAxis, 1);
-  SmallVector<int64_t> rangeShape(rank, 1);
-  rangeShape[*normAxis] = *depth;
-  Value range = o.constant(KnownTensor::fromInts(rangeShape, indexType, iota(0, *depth)));
-  Value hot = o.compare(ms::ComparePredicate::eq, o.reshape(indices, lifted), range);
-
-  Value off, on;
-  if (const KnownTensor *values = n.known(2)) {
-    Type et = valuesType.getElementType();
-    auto element = [&](int64_t i) {
-      return values->isFloat() ? KnownTensor::fromFloats({}, et, {values->floatAt(i)})
-                               : KnownTensor::fromInts({}, et, {values->intAt(i)});
-    };
-    off = o.constant(element(0));
-    on = o.constant(element(1));
-  } else {
-    Value flat = o.reshape(o.in(2), {2});
-    off = o.reshape(o.slice(flat, {0}, {1}, {1}), {});
-    on = o.reshape(o.slice(flat, {1}, {1}, {1}), {});
-  }
-  return finish(n, o, o.where(hot, on, off));
+  Value indices = o.in(0);
+  Value values = n.known(2) ? o.constant(*n.known(2)) : o.in(2);
+  return finish(n, o, o.op<ms::OneHotOp>(indices, values, *depth, axis));
 }
 
 } // namespace
@@ -523,11 +379,11 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["LpNormalization"] = {importLpNorm, 1, 1};
   table["MeanVarianceNormalization"] = {importMeanVarianceNorm, 1, 1, 9};
   table["RMSNormalization"] = {importRMSNorm, 2, 2, 23};
-  table["ReduceL1"] = {importReduction<Reduction::L1>, 1, 2};
-  table["ReduceL2"] = {importReduction<Reduction::L2>, 1, 2};
-  table["ReduceSumSquare"] = {importReduction<Reduction::SumSquare>, 1, 2};
-  table["ReduceLogSum"] = {importReduction<Reduction::LogSum>, 1, 2};
-  table["ReduceLogSumExp"] = {importReduction<Reduction::LogSumExp>, 1, 2};
+  table["ReduceL1"] = {importReduction<ms::ReduceL1Op>, 1, 2};
+  table["ReduceL2"] = {importReduction<ms::ReduceL2Op>, 1, 2};
+  table["ReduceSumSquare"] = {importReduction<ms::ReduceSumSquareOp>, 1, 2};
+  table["ReduceLogSum"] = {importReduction<ms::ReduceLogSumOp>, 1, 2};
+  table["ReduceLogSumExp"] = {importReduction<ms::ReduceLogSumExpOp>, 1, 2};
   table["LogSoftmax"] = {importLogSoftmax, 1, 1};
   table["Hardmax"] = {importHardmax, 1, 1};
   table["GlobalMaxPool"] = {importGlobalMaxPool, 1, 1};

@@ -18,9 +18,6 @@ using namespace mlir::mie::onnx_import::composite;
 
 namespace {
 
-/// Largest cos / sin matrix (rows x bins) a DFT or STFT builds at import.
-constexpr int64_t kMaxDftMatrixElements = 1 << 22;
-
 /// The output element type named by `output_datatype` (default float).
 FailureOr<Type> outputDataType(NodeImporter &n) {
   int64_t dtype = n.getInt("output_datatype", 1);
@@ -43,9 +40,6 @@ LogicalResult importDFT(NodeImporter &n) {
     return failure();
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (!isa<FloatType>(xType.getElementType()) || rank < 2 ||
-      (xType.getShape().back() != 1 && xType.getShape().back() != 2))
-    return n.error() << "expects a float signal [..., N, ..., 1 or 2] of rank >= 2, got " << xType;
   if (n.opset() >= 20 && n.hasInput(2)) {
     FailureOr<int64_t> known = knownScalar(n, 2, "axis");
     if (failed(known))
@@ -63,13 +57,6 @@ LogicalResult importDFT(NodeImporter &n) {
       return failure();
     length = *known;
   }
-  if (length < 1)
-    return n.error() << "dft_length must be positive, got " << length;
-  int64_t bins = onesided ? length / 2 + 1 : length;
-  if (std::min(length, xType.getDimSize(axis)) * bins > kMaxDftMatrixElements)
-    return n.unsupportedFeature() << "a transform of length " << length
-                                  << " is larger than this compiler's matrix-product DFT takes";
-
   Ops o(n);
   return finish(n, o, o.op<ms::DftOp>(o.in(0), axis, length, inverse, onesided));
 }
@@ -81,10 +68,6 @@ LogicalResult importSTFT(NodeImporter &n) {
   bool onesided = n.getInt("onesided", 1) != 0;
   if (n.hasFailed())
     return failure();
-  RankedTensorType xType = n.inputType(0);
-  if (!isa<FloatType>(xType.getElementType()) || xType.getRank() != 3 ||
-      (xType.getDimSize(2) != 1 && xType.getDimSize(2) != 2))
-    return n.error() << "expects a float signal [batch, length, 1 or 2], got " << xType;
   FailureOr<int64_t> step = knownScalar(n, 1, "frame_step");
   if (failed(step))
     return failure();
@@ -107,16 +90,6 @@ LogicalResult importSTFT(NodeImporter &n) {
   }
   if (!haveWindow && !n.hasInput(3))
     return n.error() << "expects a window or a frame_length";
-  int64_t signal = xType.getDimSize(1);
-  if (*step < 1 || frameLength < 1 || frameLength > signal)
-    return n.error() << "expects frame_step >= 1 and a frame_length in [1, " << signal
-                     << "], got " << *step << " and " << frameLength;
-  int64_t frames = (signal - frameLength) / *step + 1;
-  int64_t bins = onesided ? frameLength / 2 + 1 : frameLength;
-  if (frameLength * bins > kMaxDftMatrixElements || frames * frameLength > kMaxKnownElements)
-    return n.unsupportedFeature() << "frames of " << frameLength << " samples (" << frames
-                                  << " of them) are more than this compiler's STFT takes";
-
   Ops o(n);
   Value window = haveWindow ? o.in(2) : Value();
   return finish(n, o, o.op<ms::StftOp>(o.in(0), window, *step, frameLength, onesided));

@@ -1999,9 +1999,9 @@ func.func @conv_transpose_pads(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>)
 
 // -----
 
-func.func @einsum_implicit(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'ms.einsum' op expects an equation 'term,...->output' of letters, got 'ij'}}
-  %0 = ms.einsum %a {equation = "ij"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @einsum_characters(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects an equation of letters, ',', '...' and '->', got 'i2->i'}}
+  %0 = ms.einsum %a {equation = "i2->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
 }
 
@@ -2024,7 +2024,7 @@ func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
 // -----
 
 func.func @einsum_output(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'ms.einsum' op expects the output's labels distinct and each in an operand, got 'ik'}}
+  // expected-error @+1 {{'ms.einsum' op expects the output's labels distinct and each in an operand, got 'ik' of 'ij->ik'}}
   %0 = ms.einsum %a {equation = "ij->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
@@ -2032,7 +2032,7 @@ func.func @einsum_output(%a: tensor<2x3xf32>) {
 // -----
 
 func.func @einsum_rank(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'ms.einsum' op expects term 'ijk' to label every dim of static operand 0, got 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{'ms.einsum' op expects term 'ijk' of 'ijk->i' to label each of the 2 dims of operand 0}}
   %0 = ms.einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
 }
@@ -2558,6 +2558,159 @@ func.func @onnx_attention_mode(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>)
 func.func @onnx_attention_mask(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>, %m: tensor<3x6xi1>) {
   // expected-error @+1 {{'ms.onnx_attention' op expects a bool or 'f32' attn_mask of rank 1 to 4 with at most 5 columns, got 'tensor<3x6xi1>'}}
   %y, %qk = ms.onnx_attention %q, %k, %k, %m {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x6xi1>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @reduce_l1_axes(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.reduce_l1' op axes 2 is out of range}}
+  %0 = ms.reduce_l1 %x {axes = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_log_sum_exp_type(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'ms.reduce_log_sum_exp' op inferred type(s) 'tensor<2xf32>' are incompatible with return type(s) of operation 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{'ms.reduce_log_sum_exp' op failed to infer returned types}}
+  %0 = ms.reduce_log_sum_exp %x {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axes(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ms.log_softmax' op expects one axis or the dims from one axis to the last, got axes [0, 1] for 'tensor<2x3x4xf32>'}}
+  %0 = ms.log_softmax %x {axes = array<i64: 0, 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_stash(%x: tensor<2x8xf16>, %s: tensor<8xf16>) {
+  // expected-error @+1 {{'ms.rms_norm' op expects a float stash_type, got 'i32'}}
+  %0 = ms.rms_norm %x, %s {axis = -1 : i64, epsilon = 1.0E-5 : f64, stash_type = i32} : (tensor<2x8xf16>, tensor<8xf16>) -> tensor<2x8xf16>
+  return
+}
+
+// -----
+
+func.func @rms_norm_scale(%x: tensor<2x8xf16>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'ms.rms_norm' op expects a scale of the input's element type 'f16', got 'tensor<8xf32>'}}
+  %0 = ms.rms_norm %x, %s {axis = -1 : i64, epsilon = 1.0E-5 : f64, stash_type = f32} : (tensor<2x8xf16>, tensor<8xf32>) -> tensor<2x8xf16>
+  return
+}
+
+// -----
+
+func.func @one_hot_values(%i: tensor<3xi64>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.one_hot' op expects values holding [off_value, on_value], got 'tensor<3xf32>'}}
+  %0 = ms.one_hot %i, %v {depth = 4 : i64, axis = -1 : i64} : (tensor<3xi64>, tensor<3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @one_hot_depth(%i: tensor<3xi64>, %v: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.one_hot' op expects a depth in [1, 65536], got 0}}
+  %0 = ms.one_hot %i, %v {depth = 0 : i64, axis = -1 : i64} : (tensor<3xi64>, tensor<2xf32>) -> tensor<3x0xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_sequence_axes(%x: tensor<4x3x2xf32>, %lens: tensor<3xi64>) {
+  // expected-error @+1 {{'ms.reverse_sequence' op expects a static input of rank >= 2 and batch_axis/time_axis 0 and 1, got 'tensor<4x3x2xf32>' with batch_axis 2 and time_axis 0}}
+  %0 = ms.reverse_sequence %x, %lens {batch_axis = 2 : i64, time_axis = 0 : i64} : (tensor<4x3x2xf32>, tensor<3xi64>) -> tensor<4x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_sequence_lens(%x: tensor<4x3x2xf32>, %lens: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.reverse_sequence' op expects sequence_lens of type tensor<3xi64>, got 'tensor<4xi64>'}}
+  %0 = ms.reverse_sequence %x, %lens {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x3x2xf32>, tensor<4xi64>) -> tensor<4x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_scatter_fit(%past: tensor<2x5x4xf32>, %update: tensor<2x6x4xf32>) {
+  // expected-error @+1 {{'ms.tensor_scatter' op expects an update 'tensor<2x6x4xf32>' that fits past_cache 'tensor<2x5x4xf32>' along axis 1}}
+  %0 = ms.tensor_scatter %past, %update {axis = 1 : i64} : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_scatter_batch_axis(%past: tensor<2x5x4xf32>, %update: tensor<2x5x4xf32>) {
+  // expected-error @+1 {{'ms.tensor_scatter' op expects an axis other than the batch axis 0}}
+  %0 = ms.tensor_scatter %past, %update {axis = 0 : i64} : (tensor<2x5x4xf32>, tensor<2x5x4xf32>) -> tensor<2x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_unpool_indices(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi32>) {
+  // expected-error @+1 {{'ms.max_unpool' op expects int64 indices of the input's shape 'tensor<1x1x2x2xf32>', got 'tensor<1x1x2x2xi32>'}}
+  %0 = ms.max_unpool %x, %i {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, output_shape = array<i64>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_unpool_output_shape(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) {
+  // expected-error @+1 {{'ms.max_unpool' op expects output_shape [1, 1, 3, 3] to keep N and C and be at least the unpooled shape [1, 1, 4, 4]}}
+  %0 = ms.max_unpool %x, %i {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, output_shape = array<i64: 1, 1, 3, 3>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_indices_window(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{'ms.max_pool_indices' op expects a window that fits the padded input 'tensor<1x1x2x2xf32>'}}
+  %0 = ms.max_pool_indices %x {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xi64>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_shape(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv_transpose' op expects 'output_shape' to have 2 entries, got 3}}
+  %0 = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, output_shape = array<i64: 8, 8, 8>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_ellipsis(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects term 'i...jk' of 'i...jk' to label each of the 2 dims of operand 0}}
+  %0 = ms.einsum %a {equation = "i...jk"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_l2_duplicate(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.reduce_l2' op axes contains dimension 1 more than once}}
+  %0 = ms.reduce_l2 %x {axes = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_sum_square_axes(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.reduce_sum_square' op axes -3 is out of range}}
+  %0 = ms.reduce_sum_square %x {axes = array<i64: -3>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_log_sum_type(%x: tensor<2x3xi1>) {
+  // expected-error @+1 {{'ms.reduce_log_sum' op operand #0 must be ranked tensor of}}
+  %0 = ms.reduce_log_sum %x : (tensor<2x3xi1>) -> tensor<i1>
   return
 }
 

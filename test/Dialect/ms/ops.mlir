@@ -917,6 +917,68 @@ func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: 
   return %y, %qk, %y2, %qk2 : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
 }
 
+// CHECK-LABEL: func.func @composed_reductions
+func.func @composed_reductions(%x: tensor<2x3xf32>) -> (tensor<2x1xf32>, tensor<f32>, tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>) {
+  // CHECK: ms.reduce_l1 %{{.+}} {axes = array<i64: -1>, keep_dims} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %0 = ms.reduce_l1 %x {axes = array<i64: -1>, keep_dims} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  // CHECK: ms.reduce_l2 %{{.+}} : (tensor<2x3xf32>) -> tensor<f32>
+  %1 = ms.reduce_l2 %x : (tensor<2x3xf32>) -> tensor<f32>
+  // CHECK: ms.reduce_sum_square %{{.+}} {noop_with_empty_axes} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = ms.reduce_sum_square %x {noop_with_empty_axes} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.reduce_log_sum %{{.+}} {axes = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  %3 = ms.reduce_log_sum %x {axes = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  // CHECK: ms.reduce_log_sum_exp %{{.+}} {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %4 = ms.reduce_log_sum_exp %x {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0, %1, %2, %3, %4 : tensor<2x1xf32>, tensor<f32>, tensor<2x3xf32>, tensor<3xf32>, tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @log_softmax_rms_norm
+func.func @log_softmax_rms_norm(%x: tensor<2x3x4xf32>, %h: tensor<2x8xf16>, %s: tensor<8xf16>) -> (tensor<2x3x4xf32>, tensor<2x8xf16>) {
+  // CHECK: ms.log_softmax %{{.+}} {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %0 = ms.log_softmax %x {axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: ms.rms_norm %{{.+}}, %{{.+}} {axis = -1 : i64, epsilon = 1.000000e-05 : f64, stash_type = f32} : (tensor<2x8xf16>, tensor<8xf16>) -> tensor<2x8xf16>
+  %1 = ms.rms_norm %h, %s {axis = -1 : i64, epsilon = 1.0E-5 : f64, stash_type = f32} : (tensor<2x8xf16>, tensor<8xf16>) -> tensor<2x8xf16>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<2x8xf16>
+}
+
+// CHECK-LABEL: func.func @composite_indexing
+func.func @composite_indexing(%i: tensor<3xi64>, %v: tensor<2xf32>, %x: tensor<4x3x2xf32>, %lens: tensor<3xi64>, %past: tensor<2x5x4xf32>, %update: tensor<2x2x4xf32>, %w: tensor<2xi64>) -> (tensor<3x4xf32>, tensor<4x3x2xf32>, tensor<2x5x4xf32>) {
+  // CHECK: ms.one_hot %{{.+}}, %{{.+}} {axis = -1 : i64, depth = 4 : i64} : (tensor<3xi64>, tensor<2xf32>) -> tensor<3x4xf32>
+  %0 = ms.one_hot %i, %v {depth = 4 : i64, axis = -1 : i64} : (tensor<3xi64>, tensor<2xf32>) -> tensor<3x4xf32>
+  // CHECK: ms.reverse_sequence %{{.+}}, %{{.+}} {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x3x2xf32>, tensor<3xi64>) -> tensor<4x3x2xf32>
+  %1 = ms.reverse_sequence %x, %lens {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x3x2xf32>, tensor<3xi64>) -> tensor<4x3x2xf32>
+  // CHECK: ms.tensor_scatter %{{.+}}, %{{.+}}, %{{.+}} {axis = -2 : i64, circular} : (tensor<2x5x4xf32>, tensor<2x2x4xf32>, tensor<2xi64>) -> tensor<2x5x4xf32>
+  %2 = ms.tensor_scatter %past, %update, %w {axis = -2 : i64, circular} : (tensor<2x5x4xf32>, tensor<2x2x4xf32>, tensor<2xi64>) -> tensor<2x5x4xf32>
+  return %0, %1, %2 : tensor<3x4xf32>, tensor<4x3x2xf32>, tensor<2x5x4xf32>
+}
+
+// CHECK-LABEL: func.func @max_unpool_and_indices
+func.func @max_unpool_and_indices(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>, %p: tensor<1x2x5x5xf32>) -> (tensor<1x1x5x5xf32>, tensor<1x2x3x3xi64>) {
+  // CHECK: ms.max_unpool %{{.+}}, %{{.+}} {kernel_shape = array<i64: 2, 2>, output_shape = array<i64: 1, 1, 5, 5>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x5x5xf32>
+  %0 = ms.max_unpool %x, %i {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, output_shape = array<i64: 1, 1, 5, 5>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x5x5xf32>
+  // CHECK: ms.max_pool_indices %{{.+}} {ceil_mode, column_major, dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xi64>
+  %1 = ms.max_pool_indices %p {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode, column_major} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xi64>
+  return %0, %1 : tensor<1x1x5x5xf32>, tensor<1x2x3x3xi64>
+}
+
+// CHECK-LABEL: func.func @conv_transpose_auto_pad
+func.func @conv_transpose_auto_pad(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<1x2x10x10xf32>, tensor<1x2x8x8xf32>) {
+  // CHECK: ms.conv_transpose %{{.*}}, %{{.*}} {auto_pad = #ms<auto_pad same_upper>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
+  %0 = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, auto_pad = #ms<auto_pad same_upper>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
+  // CHECK: ms.conv_transpose %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, output_shape = array<i64: 8, 8>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %1 = ms.conv_transpose %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, output_shape = array<i64: 8, 8>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  return %0, %1 : tensor<1x2x10x10xf32>, tensor<1x2x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @einsum_onnx_forms
+func.func @einsum_onnx_forms(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> (tensor<2x3x5xf32>, tensor<5x4xf32>) {
+  // CHECK: ms.einsum %{{.+}}, %{{.+}} {equation = "...ij,jk->...ik"} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  %0 = ms.einsum %a, %b {equation = "...ij,jk->...ik"} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  // CHECK: ms.einsum %{{.+}} {equation = "kj"} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %1 = ms.einsum %b {equation = "kj"} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  return %0, %1 : tensor<2x3x5xf32>, tensor<5x4xf32>
+}
+
 // A function with symbolic dims: its symbols, its arguments' dims over them, a reshape whose
 // dims are expressions of them, and the run-time extents of a tensor.
 // CHECK-LABEL: func.func @symbolic_dims
