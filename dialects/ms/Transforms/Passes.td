@@ -44,7 +44,11 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.interpolate`: one product per resized axis with its interpolation matrix;
     - `ms.det`: unrolled Gaussian elimination; `ms.hardmax`: a prefix sum of the maxima;
     - `ms.onnx_attention`, `ms.rotary_embedding`: ONNX's function bodies; `ms.tfidf`: token
-      comparisons with the n-gram pool and a one-hot product per n-gram length.
+      comparisons with the n-gram pool and a one-hot product per n-gram length;
+    - `ms.linear_regressor`, `ms.linear_classifier`: one product by the transposed coefficients,
+      the label by argmax or onnxruntime's binary rule; `ms.scaler`, `ms.normalizer`,
+      `ms.imputer`, `ms.one_hot_encoder`, `ms.label_encoder`: elementwise ops, comparisons with
+      the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp).
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

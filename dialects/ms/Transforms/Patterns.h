@@ -17,6 +17,7 @@ void populateDecomposeMlPatterns(RewritePatternSet &patterns);
 void populateDecomposeResizePatterns(RewritePatternSet &patterns);
 void populateDecomposeMathPatterns(RewritePatternSet &patterns);
 void populateDecomposeSequencePatterns(RewritePatternSet &patterns);
+void populateDecomposeMlEncoderPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

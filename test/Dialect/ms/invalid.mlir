@@ -2351,7 +2351,7 @@ func.func @tree_ensemble_cycle(%x: tensor<4x2xf32>) {
 // -----
 
 func.func @tree_ensemble_vote(%x: tensor<4x2xf32>) {
-  // expected-error @+1 {{'ms.tree_ensemble' op expects the votes to name leaves and targets in range}}
+  // expected-error @+1 {{'ms.tree_ensemble' op vote 0 names node 0, which is not a leaf}}
   %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
       nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
       nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
@@ -2558,5 +2558,168 @@ func.func @onnx_attention_mode(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>)
 func.func @onnx_attention_mask(%q: tensor<1x2x3x4xf32>, %k: tensor<1x2x5x4xf32>, %m: tensor<3x6xi1>) {
   // expected-error @+1 {{'ms.onnx_attention' op expects a bool or 'f32' attn_mask of rank 1 to 4 with at most 5 columns, got 'tensor<3x6xi1>'}}
   %y, %qk = ms.onnx_attention %q, %k, %k, %m {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f32} : (tensor<1x2x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<3x6xi1>) -> (tensor<1x2x3x4xf32>, tensor<1x2x3x5xf32>)
+  return
+}
+
+// -----
+
+func.func @scaler_offsets(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.scaler' op has 2 offset values for 3 features}}
+  %0 = ms.scaler %x {offset = array<f64: 1.0, 2.0>, scale = array<f64: 0.5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @normalizer_rank(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ms.normalizer' op expects X of rank 1 or 2, got 'tensor<2x3x4xf32>'}}
+  %0 = ms.normalizer %x {norm = #ms<ml_norm max>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @imputer_type(%x: tensor<3x2xi32>) {
+  // expected-error @+1 {{'ms.imputer' op expects a float or int64 input, got 'tensor<3x2xi32>'}}
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0>, replaced_value = 0.0 : f64} : (tensor<3x2xi32>) -> tensor<3x2xi32>
+  return
+}
+
+// -----
+
+func.func @imputer_values(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.imputer' op has 3 imputed values for 2 features}}
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0, 2.0, 3.0>, replaced_value = 0.0 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @one_hot_encoder_empty(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.one_hot_encoder' op needs categories}}
+  %0 = ms.one_hot_encoder %x {categories = array<i64>} : (tensor<4xi64>) -> tensor<4x0xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_duplicate(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op lists the key 3 twice}}
+  %0 = ms.label_encoder %x {keys = dense<[3, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_nan_twice(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.label_encoder' op lists the key nan twice}}
+  %0 = ms.label_encoder %x {keys = dense<[0x7FC00000, 0x7FC00000]> : tensor<2xf32>, values = dense<[3, 4]> : tensor<2xi64>, default_value = dense<-1> : tensor<i64>, nan_matches_nan} : (tensor<2xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @label_encoder_key_type(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.label_encoder' op has keys of type 'i64' for an input of type 'tensor<4xi32>'}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_values(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op has 3 keys and 2 values (one per key, at least one)}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5]> : tensor<2xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_default(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op expects a default_value of one 'f32', got 'tensor<i64>'}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1> : tensor<i64>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @linear_regressor_coefficients(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.linear_regressor' op has 5 coefficients for 2 targets of 3 features}}
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0, 4.0, 5.0>, intercepts = array<f64>, targets = 2 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @linear_regressor_intercepts(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.linear_regressor' op has 2 intercepts for 1 targets}}
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0>, intercepts = array<f64: 1.0, 2.0>, targets = 1 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @linear_classifier_labels(%x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'ms.linear_classifier' op has 2 class labels for 3 scores}}
+  %0:2 = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5, 0.0, 2.0>, intercepts = array<f64: 0.0, 0.1, 0.2>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform none>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x3xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_classifier_probit(%x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'ms.linear_classifier' op expects a classifier not to use probit}}
+  %0:2 = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>, intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform probit>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_vote_target(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op vote 1 has target 3 of 1}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>,
+      nodes_featureids = array<i64: 1, 0, 0>, nodes_splits = array<f64: 0.5, 0.0, 0.0>,
+      nodes_truenodeids = array<i64: 1, 1, 2>, nodes_falsenodeids = array<i64: 2, 1, 2>,
+      nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>,
+      tree_roots = array<i64: 0>, leaf_nodeids = array<i64: 1, 2>,
+      leaf_targetids = array<i64: 0, 3>, leaf_weights = array<f64: 1.0, 2.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_no_trees(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op has no trees}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: -1>,
+      nodes_featureids = array<i64: 0>, nodes_splits = array<f64: 0.0>,
+      nodes_truenodeids = array<i64: 0>, nodes_falsenodeids = array<i64: 0>,
+      nodes_missing_value_tracks_true = array<i1: false>,
+      membership_sizes = array<i64: 0>, membership_values = array<f64>,
+      tree_roots = array<i64>, leaf_nodeids = array<i64>,
+      leaf_targetids = array<i64>, leaf_weights = array<f64>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_table(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op has 1 nodes x 100000000 targets (and 0 membership values); at most 67108864 table elements are supported}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: -1>,
+      nodes_featureids = array<i64: 0>, nodes_splits = array<f64: 0.0>,
+      nodes_truenodeids = array<i64: 0>, nodes_falsenodeids = array<i64: 0>,
+      nodes_missing_value_tracks_true = array<i1: false>,
+      membership_sizes = array<i64: 0>, membership_values = array<f64>,
+      tree_roots = array<i64: 0>, leaf_nodeids = array<i64>,
+      leaf_targetids = array<i64>, leaf_weights = array<f64>,
+      n_targets = 100000000 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x100000000xf32>
   return
 }

@@ -916,3 +916,56 @@ func.func @onnx_attention(%q: tensor<1x4x3x4xf32>, %k: tensor<1x2x5x4xf32>, %v: 
   %y2, %qk2 = ms.onnx_attention %q, %k, %v nonpad %l {past_length = 0 : i64, qk_matmul_output_mode = 0 : i64, scale = 1.0 : f64, softcap = 0.0 : f64, softmax_type = f64} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1xi64>) -> (tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>)
   return %y, %qk, %y2, %qk2 : tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>, tensor<1x4x3x4xf32>, tensor<1x4x3x5xf32>
 }
+
+// CHECK-LABEL: func.func @scaler
+func.func @scaler(%x: tensor<2x3xf64>) -> tensor<2x3xf32> {
+  // CHECK: ms.scaler %{{.+}} {offset = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00>, scale = array<f64: 5.000000e-01>} : (tensor<2x3xf64>) -> tensor<2x3xf32>
+  %0 = ms.scaler %x {offset = array<f64: 1.0, 2.0, 3.0>, scale = array<f64: 0.5>} : (tensor<2x3xf64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @normalizer
+func.func @normalizer(%x: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  // CHECK: ms.normalizer %{{.+}} {norm = #ms<ml_norm l2>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  %0 = ms.normalizer %x {norm = #ms<ml_norm l2>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @imputer
+func.func @imputer(%x: tensor<3x2xf32>, %i: tensor<3x2xi64>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  // CHECK: ms.imputer %{{.+}} {imputed_values = array<f64: 1.000000e+00, 2.000000e+00>, replaced_value = 0x7FF8000000000000 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0, 2.0>, replaced_value = 0x7FF8000000000000 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  // CHECK: ms.imputer %{{.+}} {imputed_values = array<f64: 7.000000e+00>, replaced_value = -1.000000e+00 : f64} : (tensor<3x2xi64>) -> tensor<3x2xi64>
+  %1 = ms.imputer %i {imputed_values = array<f64: 7.0>, replaced_value = -1.0 : f64} : (tensor<3x2xi64>) -> tensor<3x2xi64>
+  return %0, %1 : tensor<3x2xf32>, tensor<3x2xi64>
+}
+
+// CHECK-LABEL: func.func @one_hot_encoder
+func.func @one_hot_encoder(%x: tensor<4xi64>) -> tensor<4x3xf32> {
+  // CHECK: ms.one_hot_encoder %{{.+}} {categories = array<i64: 1, 3, 5>} : (tensor<4xi64>) -> tensor<4x3xf32>
+  %0 = ms.one_hot_encoder %x {categories = array<i64: 1, 3, 5>} : (tensor<4xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @label_encoder
+func.func @label_encoder(%x: tensor<4xi64>, %f: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xi64>) {
+  // CHECK: ms.label_encoder %{{.+}} {default_value = dense<-1.000000e+00> : tensor<f32>, keys = dense<[1, 5, 9]> : tensor<3xi64>, values = dense<[5.000000e-01, 1.500000e+00, 2.500000e+00]> : tensor<3xf32>} : (tensor<4xi64>) -> tensor<4xf32>
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 9]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  // CHECK: ms.label_encoder %{{.+}} {default_value = dense<-1> : tensor<i64>, keys = dense<[5.000000e-01, 0x7FC00000]> : tensor<2xf32>, nan_matches_nan, values = dense<[3, 4]> : tensor<2xi64>} : (tensor<2xf32>) -> tensor<2xi64>
+  %1 = ms.label_encoder %f {keys = dense<[0.5, 0x7FC00000]> : tensor<2xf32>, values = dense<[3, 4]> : tensor<2xi64>, default_value = dense<-1> : tensor<i64>, nan_matches_nan} : (tensor<2xf32>) -> tensor<2xi64>
+  return %0, %1 : tensor<4xf32>, tensor<2xi64>
+}
+
+// CHECK-LABEL: func.func @linear_regressor
+func.func @linear_regressor(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // CHECK: ms.linear_regressor %{{.+}} {coefficients = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00>, intercepts = array<f64: 5.000000e-01>, post_transform = #ms<post_transform none>, targets = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0>, intercepts = array<f64: 0.5>, targets = 1 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// CHECK-LABEL: func.func @linear_classifier
+func.func @linear_classifier(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>) {
+  // CHECK: ms.linear_classifier %{{.+}} {class_labels = array<i64: 3, 7>, coefficients = array<f64: 1.000000e+00, -1.000000e+00, 5.000000e-01, 5.000000e-01>, intercepts = array<f64: 0.000000e+00, 1.000000e-01>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>, intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  return %label, %scores : tensor<2xi64>, tensor<2x2xf32>
+}
