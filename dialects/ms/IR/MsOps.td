@@ -19,5 +19,6 @@ include "dialects/ms/IR/MsCompositeOps.td"
 include "dialects/ms/IR/MsRandomOps.td"
 include "dialects/ms/IR/MsImageOps.td"
 include "dialects/ms/IR/MsMlOps.td"
+include "dialects/ms/IR/MsTrainingOps.td"
 
 #endif // MS_OPS_TD

@@ -26,6 +26,7 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeMathPatterns(importExpansions);
     populateDecomposeSequencePatterns(importExpansions);
     populateDecomposeMlEncoderPatterns(importExpansions);
+    populateDecomposeTrainingPatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
     // The importer then erased the dense constants its folds had left unused in the function's
     // body (the operands of folded index arithmetic): so does this phase, for the same reason.

@@ -48,7 +48,8 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
     - `ms.linear_regressor`, `ms.linear_classifier`: one product by the transposed coefficients,
       the label by argmax or onnxruntime's binary rule; `ms.scaler`, `ms.normalizer`,
       `ms.imputer`, `ms.one_hot_encoder`, `ms.label_encoder`: elementwise ops, comparisons with
-      the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp).
+      the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp);
+    - `ms.adagrad`, `ms.momentum`, `ms.adam`: the optimizer updates as elementwise ops.
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

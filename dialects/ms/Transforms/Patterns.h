@@ -18,6 +18,7 @@ void populateDecomposeResizePatterns(RewritePatternSet &patterns);
 void populateDecomposeMathPatterns(RewritePatternSet &patterns);
 void populateDecomposeSequencePatterns(RewritePatternSet &patterns);
 void populateDecomposeMlEncoderPatterns(RewritePatternSet &patterns);
+void populateDecomposeTrainingPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

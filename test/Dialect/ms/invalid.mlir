@@ -2675,6 +2675,30 @@ func.func @linear_classifier_probit(%x: tensor<2x2xf32>) {
 
 // -----
 
+func.func @adagrad_groups(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.adagrad' op expects 3 groups of tensors of one size each, got 2 tensors}}
+  %0:2 = ms.adagrad %r, %t, %x, %g {decay_factor = 0.0 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @momentum_shapes(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<3xf32>, %v: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.momentum' op expects tensor 1 to have the shape and type of tensor 0 ('tensor<2xf32>'), got 'tensor<3xf32>'}}
+  %0:2 = ms.momentum %r, %t, %x, %g, %v {alpha = 0.9 : f64, beta = 0.1 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<3xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @adam_rate(%r: tensor<2xf32>, %t: tensor<i64>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.adam' op expects a float scalar R, got 'tensor<2xf32>'}}
+  %0:3 = ms.adam %r, %t, %x, %x, %x, %x {alpha = 0.9 : f64, beta = 0.999 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64, norm_coefficient_post = 0.0 : f64} : (tensor<2xf32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
 func.func @tree_ensemble_vote_target(%x: tensor<4x2xf32>) {
   // expected-error @+1 {{'ms.tree_ensemble' op vote 1 has target 3 of 1}}
   %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>,

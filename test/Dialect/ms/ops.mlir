@@ -969,3 +969,14 @@ func.func @linear_classifier(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2x
   %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>, intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
   return %label, %scores : tensor<2xi64>, tensor<2x2xf32>
 }
+
+// CHECK-LABEL: func.func @optimizers
+func.func @optimizers(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>, %h: tensor<2xf32>, %v: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  // CHECK: ms.adagrad %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {decay_factor = 1.000000e-01 : f64, epsilon = 9.9999999999999995E-7 : f64, norm_coefficient = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %x1, %h1 = ms.adagrad %r, %t, %x, %g, %h {decay_factor = 0.1 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  // CHECK: ms.momentum %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {alpha = 9.000000e-01 : f64, beta = 1.000000e-01 : f64, nesterov, norm_coefficient = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %x2, %v2 = ms.momentum %r, %t, %x, %g, %v {alpha = 0.9 : f64, beta = 0.1 : f64, norm_coefficient = 0.0 : f64, nesterov} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  // CHECK: ms.adam %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {alpha = 9.000000e-01 : f64, beta = 0.99899999999999999 : f64, epsilon = 9.9999999999999995E-7 : f64, norm_coefficient = 0.000000e+00 : f64, norm_coefficient_post = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  %x3, %v3, %h3 = ms.adam %r, %t, %x, %g, %v, %h {alpha = 0.9 : f64, beta = 0.999 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64, norm_coefficient_post = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %x1, %h1, %x2, %v2, %x3, %v3, %h3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
