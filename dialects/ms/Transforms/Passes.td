@@ -49,7 +49,9 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       the label by argmax or onnxruntime's binary rule; `ms.scaler`, `ms.normalizer`,
       `ms.imputer`, `ms.one_hot_encoder`, `ms.label_encoder`: elementwise ops, comparisons with
       the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp);
-    - `ms.adagrad`, `ms.momentum`, `ms.adam`: the optimizer updates as elementwise ops.
+    - `ms.adagrad`, `ms.momentum`, `ms.adam`: the optimizer updates as elementwise ops;
+    - `ms.bernoulli`, `ms.multinomial`: an `ms.random_uniform` of the op's stream, a comparison
+      with the probabilities or a count of the cumulative sums below the draw.
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

@@ -2699,6 +2699,30 @@ func.func @adam_rate(%r: tensor<2xf32>, %t: tensor<i64>, %x: tensor<2xf32>) {
 
 // -----
 
+func.func @bernoulli_dynamic(%p: tensor<?xf32>) {
+  // expected-error @+1 {{'ms.bernoulli' op expects probabilities of a static shape, got 'tensor<?xf32>'}}
+  %0 = ms.bernoulli %p {element_type = f32, stream = 0 : i64} : (tensor<?xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @multinomial_samples(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.multinomial' op expects sample_size >= 1, got 0}}
+  %0 = ms.multinomial %x {sample_size = 0 : i64, element_type = i64, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x0xi64>
+  return
+}
+
+// -----
+
+func.func @multinomial_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.multinomial' op expects element_type i32 or i64, got 'f32'}}
+  %0 = ms.multinomial %x {sample_size = 2 : i64, element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x2xi64>
+  return
+}
+
+// -----
+
 func.func @tree_ensemble_vote_target(%x: tensor<4x2xf32>) {
   // expected-error @+1 {{'ms.tree_ensemble' op vote 1 has target 3 of 1}}
   %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>,

@@ -980,3 +980,12 @@ func.func @optimizers(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: t
   %x3, %v3, %h3 = ms.adam %r, %t, %x, %g, %v, %h {alpha = 0.9 : f64, beta = 0.999 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64, norm_coefficient_post = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
   return %x1, %h1, %x2, %v2, %x3, %v3, %h3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
 }
+
+// CHECK-LABEL: func.func @bernoulli_multinomial
+func.func @bernoulli_multinomial(%p: tensor<2x3xf32>, %i: tensor<i64>) -> (tensor<2x3xf32>, tensor<2x4xi64>) {
+  // CHECK: ms.bernoulli %{{.+}} {element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = ms.bernoulli %p {element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.multinomial %{{.+}} iteration(%{{.+}} : tensor<i64>) {element_type = i64, sample_size = 4 : i64, seed = 5.000000e+00 : f64, stream = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  %1 = ms.multinomial %p iteration(%i : tensor<i64>) {sample_size = 4 : i64, element_type = i64, seed = 5.0 : f64, stream = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x4xi64>
+}
