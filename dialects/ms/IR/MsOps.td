@@ -20,5 +20,6 @@ include "dialects/ms/IR/MsRandomOps.td"
 include "dialects/ms/IR/MsImageOps.td"
 include "dialects/ms/IR/MsMlOps.td"
 include "dialects/ms/IR/MsTrainingOps.td"
+include "dialects/ms/IR/MsQuantOps.td"
 
 #endif // MS_OPS_TD

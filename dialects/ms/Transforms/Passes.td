@@ -51,7 +51,9 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp);
     - `ms.adagrad`, `ms.momentum`, `ms.adam`: the optimizer updates as elementwise ops;
     - `ms.bernoulli`, `ms.multinomial`: an `ms.random_uniform` of the op's stream, a comparison
-      with the probabilities or a count of the cumulative sums below the draw.
+      with the probabilities or a count of the cumulative sums below the draw;
+    - `ms.dynamic_quantize_linear`: the range by reductions, the scale, zero point and values
+      rounded and clipped to uint8.
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

@@ -20,6 +20,7 @@ void populateDecomposeSequencePatterns(RewritePatternSet &patterns);
 void populateDecomposeMlEncoderPatterns(RewritePatternSet &patterns);
 void populateDecomposeTrainingPatterns(RewritePatternSet &patterns);
 void populateDecomposeRandomPatterns(RewritePatternSet &patterns);
+void populateDecomposeQuantPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

@@ -4,8 +4,9 @@
 // convert to (libsvm's model: support vectors, dual coefficients, rho). With support vectors
 // they become one ms.svm, which `ms-decompose` expands into the kernel, one product per pair of
 // classes, the votes and, with Platt's coefficients, the pairwise coupling
-// (dialects/ms/Transforms/DecomposeMlPatterns.cpp); the handlers read and check the attributes.
-// Without them (liblinear's form) the model is linear: X W^T + rho and onnxruntime's label rule.
+// (dialects/ms/Transforms/DecomposeMlPatterns.cpp); the handlers read the attributes, ms.svm's
+// verifier checks them. Without them (liblinear's form) the model is linear: an
+// ms.linear_regressor (X W^T + rho) and onnxruntime's label rule.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,9 +4,9 @@
 // (ai.onnx.ml 5), the ops scikit-learn's, LightGBM's and XGBoost's converters emit for forests and
 // boosted trees, become one ms.tree_ensemble: the handlers resolve ONNX's two encodings (nodes
 // named by (tree, node id) with LEAF nodes and per-leaf vote lists; or separate branch and leaf
-// lists) into its single node table, where a leaf is a node of mode -1, and check what the
-// expansion relies on. `ms-decompose` walks the trees (dialects/ms/Transforms/
-// DecomposeMlPatterns.cpp).
+// lists) into its single node table, where a leaf is a node of mode -1; ms.tree_ensemble's
+// verifier checks what the expansion relies on. `ms-decompose` walks the trees
+// (dialects/ms/Transforms/DecomposeMlPatterns.cpp).
 //
 //===----------------------------------------------------------------------===//
 

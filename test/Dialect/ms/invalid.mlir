@@ -2723,6 +2723,15 @@ func.func @multinomial_type(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @dynamic_quantize_linear_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'ms.dynamic_quantize_linear' op inferred type(s) 'tensor<2x3xui8>', 'tensor<f32>', 'tensor<ui8>' are incompatible with return type(s) of operation 'tensor<3x2xui8>', 'tensor<f32>', 'tensor<ui8>'}}
+  // expected-error @+1 {{'ms.dynamic_quantize_linear' op failed to infer returned types}}
+  %0:3 = ms.dynamic_quantize_linear %x : (tensor<2x3xf32>) -> (tensor<3x2xui8>, tensor<f32>, tensor<ui8>)
+  return
+}
+
+// -----
+
 func.func @tree_ensemble_vote_target(%x: tensor<4x2xf32>) {
   // expected-error @+1 {{'ms.tree_ensemble' op vote 1 has target 3 of 1}}
   %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>,

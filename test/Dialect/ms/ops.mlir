@@ -989,3 +989,10 @@ func.func @bernoulli_multinomial(%p: tensor<2x3xf32>, %i: tensor<i64>) -> (tenso
   %1 = ms.multinomial %p iteration(%i : tensor<i64>) {sample_size = 4 : i64, element_type = i64, seed = 5.0 : f64, stream = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
   return %0, %1 : tensor<2x3xf32>, tensor<2x4xi64>
 }
+
+// CHECK-LABEL: func.func @dynamic_quantize_linear
+func.func @dynamic_quantize_linear(%x: tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) {
+  // CHECK: ms.dynamic_quantize_linear %{{.+}} : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)
+  %y, %scale, %zero = ms.dynamic_quantize_linear %x : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)
+  return %y, %scale, %zero : tensor<2x3xui8>, tensor<f32>, tensor<ui8>
+}
