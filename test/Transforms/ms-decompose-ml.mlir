@@ -1,6 +1,7 @@
 // RUN: ms-opt %s -split-input-file -ms-decompose | FileCheck %s
 
-// The ai.onnx.ml models (DecomposeMlPatterns.cpp): ms.post_transform, ms.tree_ensemble (every
+// The ai.onnx.ml models (DecomposeMlPatterns.cpp): ms.post_transform, ms.linear_regressor,
+// ms.linear_classifier (a product by the transposed coefficients), ms.tree_ensemble (every
 // tree walked one level per step with gathers and selects), ms.svm (kernel products, pair and
 // vote tables, the pairwise coupling loop).
 
@@ -270,4 +271,64 @@ func.func @svm_two_classes(%x: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<3xi6
       class_labels = array<i64: 4, 6>}
       : (tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<3xi64>)
   return %y, %l : tensor<3x2xf32>, tensor<3xi64>
+}
+
+// -----
+
+
+// ms.linear_regressor: X W^T by the transposed coefficients [F, targets], the intercepts, then
+// the post transform.
+// CHECK-LABEL: func.func @linear_regressor
+// CHECK-DAG: %[[V0:.+]] = ms.constant dense<{{\[}}[5.000000e-01, -5.000000e-01]]> : tensor<1x2xf32>
+// CHECK-DAG: %[[V1:.+]] = ms.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK: %[[V2:.+]] = ms.matmul %arg0, %[[V1]] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT: %[[V3:.+]] = ms.add %[[V2]], %[[V0]] : (tensor<2x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT: %[[V4:.+]] = ms.sigmoid %[[V3]] : tensor<2x2xf32>
+// CHECK-NEXT: return %[[V4]] : tensor<2x2xf32>
+func.func @linear_regressor(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0, 4.0, 5.0, 6.0>, intercepts = array<f64: 0.5, -0.5>, targets = 2 : i64, post_transform = #ms<post_transform logistic>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// ms.linear_classifier with one score and two labels: the second label where the score is > 0,
+// the scores (1 - s, s).
+// CHECK-LABEL: func.func @linear_classifier_binary
+// CHECK-DAG: %[[V0:.+]] = ms.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[V1:.+]] = ms.constant dense<{{\[}}[true, false]]> : tensor<1x2xi1>
+// CHECK-DAG: %[[V2:.+]] = ms.constant dense<3> : tensor<i64>
+// CHECK-DAG: %[[V3:.+]] = ms.constant dense<7> : tensor<i64>
+// CHECK-DAG: %[[V4:.+]] = ms.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[V5:.+]] = ms.constant dense<1.000000e-01> : tensor<1x1xf32>
+// CHECK-DAG: %[[V6:.+]] = ms.constant dense<{{\[}}[1.000000e+00], [-1.000000e+00]]> : tensor<2x1xf32>
+// CHECK: %[[V7:.+]] = ms.matmul %arg0, %[[V6]] : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[V8:.+]] = ms.add %[[V7]], %[[V5]] : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[V9:.+]] = ms.compare gt, %[[V8]], %[[V4]] : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xi1>
+// CHECK-NEXT: %[[V10:.+]] = ms.reshape %[[V9]] {shape = array<i64: 2>} : (tensor<2x1xi1>) -> tensor<2xi1>
+// CHECK-NEXT: %[[V11:.+]] = ms.where %[[V10]], %[[V3]], %[[V2]] : (tensor<2xi1>, tensor<i64>, tensor<i64>) -> tensor<2xi64>
+// CHECK-NEXT: %[[V12:.+]] = ms.sub %[[V0]], %[[V8]] : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[V13:.+]] = ms.where %[[V1]], %[[V12]], %[[V8]] : (tensor<1x2xi1>, tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT: return %[[V11]], %[[V13]] : tensor<2xi64>, tensor<2x2xf32>
+func.func @linear_classifier_binary(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>) {
+  %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0>, intercepts = array<f64: 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform none>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  return %label, %scores : tensor<2xi64>, tensor<2x2xf32>
+}
+
+// -----
+
+// ms.linear_classifier with three scores: the label of the largest, the scores through softmax.
+// CHECK-LABEL: func.func @linear_classifier
+// CHECK-DAG: %[[V0:.+]] = ms.constant dense<[3, 7, 9]> : tensor<3xi64>
+// CHECK-DAG: %[[V1:.+]] = ms.constant dense<{{\[}}[0.000000e+00, 1.000000e-01, 2.000000e-01]]> : tensor<1x3xf32>
+// CHECK-DAG: %[[V2:.+]] = ms.constant dense<{{\[}}[1.000000e+00, 5.000000e-01, 0.000000e+00], [-1.000000e+00, 5.000000e-01, 2.000000e+00]]> : tensor<2x3xf32>
+// CHECK: %[[V3:.+]] = ms.matmul %arg0, %[[V2]] : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[V4:.+]] = ms.add %[[V3]], %[[V1]] : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[V5:.+]] = ms.arg_max %[[V4]] {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+// CHECK-NEXT: %[[V6:.+]] = ms.gather %[[V0]], %[[V5]] : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+// CHECK-NEXT: %[[V7:.+]] = ms.softmax %[[V4]] {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[V6]], %[[V7]] : tensor<2xi64>, tensor<2x3xf32>
+func.func @linear_classifier(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x3xf32>) {
+  %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5, 0.0, 2.0>, intercepts = array<f64: 0.0, 0.1, 0.2>, class_labels = array<i64: 3, 7, 9>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x3xf32>)
+  return %label, %scores : tensor<2xi64>, tensor<2x3xf32>
 }

@@ -131,6 +131,13 @@ def Ms_TreeAggregate : I32EnumAttr<"TreeAggregate", "how a tree ensemble combine
 }
 def Ms_TreeAggregateAttr : EnumAttr<Ms_Dialect, Ms_TreeAggregate, "tree_aggregate">;
 
+def Ms_MlNorm : I32EnumAttr<"MlNorm", "the row norm of ai.onnx.ml Normalizer", [
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"l1", 1>, I32EnumAttrCase<"l2", 2>]> {
+  let cppNamespace = "::mlir::ms";
+  let genSpecializedAttr = 0;
+}
+def Ms_MlNormAttr : EnumAttr<Ms_Dialect, Ms_MlNorm, "ml_norm">;
+
 def Ms_SvmKernel : I32EnumAttr<"SvmKernel", "support vector machine kernel", [
     I32EnumAttrCase<"linear", 0>, I32EnumAttrCase<"poly", 1>, I32EnumAttrCase<"rbf", 2>,
     I32EnumAttrCase<"sigmoid", 3>]> {

@@ -123,4 +123,155 @@ def Ms_SvmOp : Ms_InferredOp<"svm"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+//===----------------------------------------------------------------------===//
+// The numeric ai.onnx.ml transforms and linear models (DecomposeMlEncoderPatterns.cpp; the linear
+// models in DecomposeMlPatterns.cpp, next to the post transforms they apply)
+//===----------------------------------------------------------------------===//
+
+def Ms_ScalerOp : Ms_InferredOp<"scaler"> {
+  let summary = "(x - offset) * scale per feature, in f32 (ONNX ai.onnx.ml Scaler).";
+  let description = [{
+    `offset` and `scale` hold one value for every feature or one per feature (the input's last
+    axis); the input is converted to f32 first, as scikit-learn's StandardScaler and MinMaxScaler
+    convert.
+
+    Example:
+    ```mlir
+    %y = ms.scaler %x {offset = array<f64: 1.0, 2.0, 3.0>, scale = array<f64: 0.5>}
+        : (tensor<2x3xf64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, DenseF64ArrayAttr:$offset,
+                   DenseF64ArrayAttr:$scale);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_NormalizerOp : Ms_InferredOp<"normalizer"> {
+  let summary = "Each row divided by its max, L1 or L2 norm, in f32 (ONNX ai.onnx.ml Normalizer).";
+  let description = [{
+    The rows are the last axis of a 1-D or 2-D input: `max` divides by the largest value, `l1`
+    by the sum of the magnitudes, `l2` by the Euclidean norm; a row whose norm is 0 stays as it
+    is.
+
+    Example:
+    ```mlir
+    %y = ms.normalizer %x {norm = #ms<ml_norm l2>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, Ms_MlNormAttr:$norm);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_ImputerOp : Ms_InferredOp<"imputer"> {
+  let summary = "Replaces a marker value by each feature's imputed value (ONNX ai.onnx.ml Imputer).";
+  let description = [{
+    The elements of a float or int64 `input` equal to `replaced_value` (NaN: the NaNs) become the
+    imputed value of their feature (the last axis): `imputed_values` holds one value for all
+    features or one per feature, in the input's type.
+
+    Example:
+    ```mlir
+    %y = ms.imputer %x {imputed_values = array<f64: 1.0, 2.0>, replaced_value = 0x7FF8000000000000}
+        : (tensor<3x2xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, DenseF64ArrayAttr:$imputed_values,
+                   F64Attr:$replaced_value);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_OneHotEncoderOp : Ms_InferredOp<"one_hot_encoder"> {
+  let summary = "One f32 indicator per category for every element (ONNX ai.onnx.ml OneHotEncoder).";
+  let description = [{
+    `input` (converted to int64) against `categories`: the result has the input's shape plus one
+    axis of the categories, 1 where the element is the category, else 0. A category listed twice
+    counts at its last position, as onnxruntime's map keeps it; a value that is no category gives
+    a row of zeros.
+
+    Example:
+    ```mlir
+    %y = ms.one_hot_encoder %x {categories = array<i64: 1, 3, 5>}
+        : (tensor<4xi64>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, DenseI64ArrayAttr:$categories);
+  let results = (outs Ms_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_LabelEncoderOp : Ms_InferredOp<"label_encoder"> {
+  let summary = "A lookup of each element in a key-value table (ONNX ai.onnx.ml LabelEncoder).";
+  let description = [{
+    Each element of `input` equal to one of the distinct `keys` (1-D, the input's element type)
+    becomes that key's entry of `values` (1-D, as many); any other becomes `default_value` (one
+    element of the values' type). A NaN key matches the NaN elements where `nan_matches_nan` is
+    set (ai.onnx.ml 4), else nothing. Integer keys over a compact range are looked up in a dense
+    table; others are compared with every element (LabelEncoderOp::usesDenseTable).
+
+    Example:
+    ```mlir
+    %y = ms.label_encoder %x {keys = dense<[1, 5, 9]> : tensor<3xi64>,
+        values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>}
+        : (tensor<4xi64>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Ms_NumericTensor:$input, ElementsAttr:$keys, ElementsAttr:$values,
+                   ElementsAttr:$default_value, UnitAttr:$nan_matches_nan);
+  let results = (outs Ms_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// Whether integer `keys` span few enough values (fewer than max(1024, 4 * keys), at most
+    /// 2^20) to be looked up by slot `x - min` instead of compared with every element.
+    static bool usesDenseTable(::llvm::ArrayRef<int64_t> keys);
+  }];
+}
+
+def Ms_LinearRegressorOp : Ms_InferredOp<"linear_regressor"> {
+  let summary = "X W^T + intercepts, then a post transform (ONNX ai.onnx.ml LinearRegressor).";
+  let description = [{
+    `input` [N, F] (f32) times the transposed `coefficients` [targets, F] (row major), plus
+    `intercepts` (one per target, or none), then `post_transform` over the targets: `scores`
+    [N, targets].
+
+    Example:
+    ```mlir
+    %y = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0>,
+        intercepts = array<f64: 0.5>, targets = 1 : i64, post_transform = #ms<post_transform none>}
+        : (tensor<2x3xf32>) -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseF64ArrayAttr:$coefficients,
+                   DenseF64ArrayAttr:$intercepts, I64Attr:$targets,
+                   Ms_MlPostTransformAttr:$post_transform);
+  let results = (outs Ms_FloatTensor:$scores);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Ms_LinearClassifierOp : Ms_InferredOp<"linear_classifier"> {
+  let summary = "A linear classifier with int64 labels (ONNX ai.onnx.ml LinearClassifier).";
+  let description = [{
+    One score per intercept, `input` [N, F] (f32) times the transposed `coefficients` plus
+    `intercepts`. Several scores: `label` [N] is the class label of the largest (the first of
+    equals) and `scores` the scores through `post_transform`. One score (onnxruntime's binary
+    form): the second of two `class_labels` where it is > 0, else the first (1 and 0 without two
+    labels); `scores` (1 - s, s) [N, 2] with two labels, else s [N, 1], untransformed.
+
+    Example:
+    ```mlir
+    %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>,
+        intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>,
+        post_transform = #ms<post_transform softmax>}
+        : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, DenseF64ArrayAttr:$coefficients,
+                   DenseF64ArrayAttr:$intercepts, DenseI64ArrayAttr:$class_labels,
+                   Ms_MlPostTransformAttr:$post_transform);
+  let results = (outs RankedTensorOf<[I64]>:$label, Ms_FloatTensor:$scores);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // MS_ML_OPS_TD

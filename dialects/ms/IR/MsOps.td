@@ -21,5 +21,7 @@ include "dialects/ms/IR/MsCompositeIndexingOps.td"
 include "dialects/ms/IR/MsRandomOps.td"
 include "dialects/ms/IR/MsImageOps.td"
 include "dialects/ms/IR/MsMlOps.td"
+include "dialects/ms/IR/MsTrainingOps.td"
+include "dialects/ms/IR/MsQuantOps.td"
 
 #endif // MS_OPS_TD

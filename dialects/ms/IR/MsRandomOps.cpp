@@ -54,3 +54,39 @@ LogicalResult RandomNormalOp::inferReturnTypes(MLIRContext *, std::optional<Loca
     seed = adaptor.getSeedAttr().getValueAsDouble();
   return inferRandomType(diag, adaptor.getShape(), adaptor.getElementType(), seed, results);
 }
+
+LogicalResult BernoulliOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  auto type = cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!type.hasStaticShape())
+    return diag.error("expects probabilities of a static shape, got ", type);
+  Type et = adaptor.getElementType();
+  if (!isa_and_nonnull<FloatType, IntegerType>(et))
+    return diag.error("expects a numeric element_type, got ", et);
+  if (adaptor.getSeedAttr() && !std::isfinite(adaptor.getSeedAttr().getValueAsDouble()))
+    return diag.error("expects a finite seed");
+  results.push_back(type.clone(et));
+  return success();
+}
+
+LogicalResult MultinomialOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  auto type = cast<RankedTensorType>(adaptor.getInput().getType());
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return diag.error("expects float log-probabilities of static shape [batch, classes], got ",
+                      type);
+  if (type.getDimSize(1) < 1)
+    return diag.error("expects at least one class, got ", type);
+  int64_t samples = adaptor.getSampleSize();
+  if (samples < 1)
+    return diag.error("expects sample_size >= 1, got ", samples);
+  Type et = adaptor.getElementType();
+  if (!et || !(et.isSignlessInteger(32) || et.isSignlessInteger(64)))
+    return diag.error("expects element_type i32 or i64, got ", et);
+  if (adaptor.getSeedAttr() && !std::isfinite(adaptor.getSeedAttr().getValueAsDouble()))
+    return diag.error("expects a finite seed");
+  results.push_back(RankedTensorType::get({type.getDimSize(0), samples}, et));
+  return success();
+}

@@ -64,4 +64,58 @@ def Ms_RandomNormalOp : Ms_RandomOp<"random_normal"> {
                    I64Attr:$stream);
 }
 
+// Draws built on a uniform draw, expanded by `ms-decompose` (DecomposeRandomPatterns.cpp) into an
+// ms.random_uniform of the op's `seed` and `stream` and the ops that turn it into the
+// distribution. Not Pure: two such ops of equal operands draw different numbers, and `stream`
+// alone tells them apart only once the importer has numbered them.
+class Ms_RandomDrawOp<string mnemonic>
+    : Ms_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      ::llvm::SmallVector<::mlir::Type> inferred;
+      return inferReturnTypes(getContext(), getLoc(), Adaptor(*this), inferred);
+    }
+  }];
+  let assemblyFormat = "$input (`iteration` `(` $iteration^ `:` type($iteration) `)`)? attr-dict "
+                       "`:` functional-type($input, $result)";
+}
+
+def Ms_BernoulliOp : Ms_RandomDrawOp<"bernoulli"> {
+  let summary = "1 with probability p, drawn per element (ONNX Bernoulli).";
+  let description = [{
+    Each element is 1 where a uniform draw in [0, 1) is below the element of `input` (the
+    probabilities), else 0, in `element_type`. f16 and bf16 probabilities are compared with f32
+    draws, whose rounding would otherwise turn draws just below 1 into 1.
+
+    Example:
+    ```mlir
+    %y = ms.bernoulli %p {element_type = f32, stream = 0} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Optional<0DTensorOf<[I64]>>:$iteration,
+                   TypeAttr:$element_type, OptionalAttr<F64Attr>:$seed, I64Attr:$stream);
+  let results = (outs Ms_Tensor:$result);
+}
+
+def Ms_MultinomialOp : Ms_RandomDrawOp<"multinomial"> {
+  let summary = "Class indices drawn from unnormalized log-probabilities (ONNX Multinomial).";
+  let description = [{
+    `sample_size` class indices per row of `input` [batch, classes]: a draw t = u * total (u
+    uniform in [0, 1), total the sum of the row's exp(x - max)) picks the class whose interval of
+    the cumulative sums holds it, clamped to the last class against rounding. The result
+    [batch, sample_size] is of `element_type` (i32 or i64).
+
+    Example:
+    ```mlir
+    %y = ms.multinomial %x {sample_size = 4 : i64, element_type = i64, stream = 1}
+        : (tensor<2x3xf32>) -> tensor<2x4xi64>
+    ```
+  }];
+  let arguments = (ins Ms_FloatTensor:$input, Optional<0DTensorOf<[I64]>>:$iteration,
+                   I64Attr:$sample_size, TypeAttr:$element_type, OptionalAttr<F64Attr>:$seed,
+                   I64Attr:$stream);
+  let results = (outs Ms_IndexTensor:$result);
+}
+
 #endif // MS_RANDOM_OPS_TD

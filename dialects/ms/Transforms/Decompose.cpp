@@ -27,6 +27,10 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     populateDecomposeSequencePatterns(importExpansions);
     populateDecomposeNormPatterns(importExpansions);
     populateDecomposeIndexingPatterns(importExpansions);
+    populateDecomposeMlEncoderPatterns(importExpansions);
+    populateDecomposeTrainingPatterns(importExpansions);
+    populateDecomposeRandomPatterns(importExpansions);
+    populateDecomposeQuantPatterns(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
     // The importer then erased the dense constants its folds had left unused in the function's
     // body (the operands of folded index arithmetic): so does this phase, for the same reason.

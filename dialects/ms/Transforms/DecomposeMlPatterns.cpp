@@ -2,6 +2,8 @@
 //
 //   post_transform: sigmoid, softmax, onnxruntime's softmax over the non-zero scores, or its
 //                   probit approximation in f64.
+//   linear_regressor, linear_classifier: one product by the transposed coefficients plus the
+//                   intercepts; the classifier's label by argmax or onnxruntime's binary rule.
 //   tree_ensemble:  every tree walked for every row at once, one level per step, no control flow:
 //                     node[N, T] = roots;  repeated depth times:
 //                       x    = X[n, feature[node]]               (gather + gather_elements)
@@ -82,6 +84,73 @@ struct DecomposePostTransform : OpRewritePattern<PostTransformOp> {
   LogicalResult matchAndRewrite(PostTransformOp op, PatternRewriter &rewriter) const override {
     OpChain o(rewriter, op.getLoc());
     rewriter.replaceOp(op, postTransform(o, op.getInput(), op.getTransform()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// linear_regressor, linear_classifier
+//===----------------------------------------------------------------------===//
+
+/// X W^T + b in f32 for rows `x` [N, F], `coefficients` [targets, F] and `intercepts` [targets]
+/// (none: 0).
+Value linearScores(OpChain &o, Value x, ArrayRef<double> coefficients, ArrayRef<double> intercepts,
+                   int64_t targets) {
+  int64_t features = tensorTypeOf(x).getDimSize(1);
+  Type f32 = Float32Type::get(x.getContext());
+  SmallVector<double> transposed(coefficients.size());
+  for (int64_t t = 0; t < targets; ++t)
+    for (int64_t f = 0; f < features; ++f)
+      transposed[f * targets + t] = coefficients[t * features + f];
+  Value w = o.floats({features, targets}, f32, transposed);
+  Value y = o.op<MatMulOp>(x, w, TypeAttr());
+  if (!intercepts.empty())
+    y = o.add(y, o.floats({1, targets}, f32, intercepts));
+  return y;
+}
+
+struct DecomposeLinearRegressor : OpRewritePattern<LinearRegressorOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearRegressorOp op, PatternRewriter &rewriter) const override {
+    OpChain o(rewriter, op.getLoc());
+    Value y =
+        linearScores(o, op.getInput(), op.getCoefficients(), op.getIntercepts(), op.getTargets());
+    rewriter.replaceOp(op, postTransform(o, y, op.getPostTransform()));
+    return success();
+  }
+};
+
+/// Several scores: the label of the largest (the first of equals), the scores through the post
+/// transform. One score (onnxruntime's binary form): the second label where it is > 0, else the
+/// first (1 and 0 without two labels); the scores (1 - s, s) with two labels, else s.
+struct DecomposeLinearClassifier : OpRewritePattern<LinearClassifierOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearClassifierOp op, PatternRewriter &rewriter) const override {
+    OpChain o(rewriter, op.getLoc());
+    ArrayRef<int64_t> classes = op.getClassLabels();
+    int64_t targets = static_cast<int64_t>(op.getIntercepts().size());
+    Value scores =
+        linearScores(o, op.getInput(), op.getCoefficients(), op.getIntercepts(), targets);
+    int64_t rows = tensorTypeOf(scores).getDimSize(0);
+    Type i64 = IntegerType::get(op.getContext(), 64), f32 = Float32Type::get(op.getContext());
+    Value label, z = scores;
+    if (targets == 1) {
+      bool twoLabels = classes.size() == 2;
+      auto constant = [&](int64_t v) { return o.ints({}, i64, {v}); };
+      Value positive =
+          o.reshape(o.compare(ComparePredicate::gt, scores, o.scalar(f32, 0.0)), {rows});
+      label = o.where(positive, constant(twoLabels ? classes[1] : 1),
+                      constant(twoLabels ? classes[0] : 0));
+      if (twoLabels) {
+        Value first = o.ints({1, 2}, IntegerType::get(op.getContext(), 1), {1, 0});
+        z = o.where(first, o.sub(o.scalar(f32, 1.0), scores), scores);
+      }
+    } else {
+      Value best = o.op<ArgMaxOp>(scores, uint64_t(1), false, false);
+      label = o.op<GatherOp>(o.ints({targets}, i64, classes), best, uint64_t(0));
+      z = postTransform(o, scores, op.getPostTransform());
+    }
+    rewriter.replaceOp(op, ValueRange{label, z});
     return success();
   }
 };
@@ -619,6 +688,6 @@ struct DecomposeSvm : OpRewritePattern<SvmOp> {
 } // namespace
 
 void mlir::ms::populateDecomposeMlPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposePostTransform, DecomposeTreeEnsemble, DecomposeSvm>(
-      patterns.getContext());
+  patterns.add<DecomposePostTransform, DecomposeLinearRegressor, DecomposeLinearClassifier,
+               DecomposeTreeEnsemble, DecomposeSvm>(patterns.getContext());
 }

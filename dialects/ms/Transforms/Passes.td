@@ -52,6 +52,15 @@ def MsDecomposePass : Pass<"ms-decompose", "func::FuncOp"> {
       `ms.tensor_scatter`: one `ms.gather_elements` by computed indices; `ms.max_unpool`: one
       `ms.scatter_elements` into zeros; `ms.max_pool_indices`: strided slices of the input padded
       with -inf, the first maximum's constant plane index kept (DecomposeIndexingPatterns.cpp).
+    - `ms.linear_regressor`, `ms.linear_classifier`: one product by the transposed coefficients,
+      the label by argmax or onnxruntime's binary rule; `ms.scaler`, `ms.normalizer`,
+      `ms.imputer`, `ms.one_hot_encoder`, `ms.label_encoder`: elementwise ops, comparisons with
+      the categories or keys, a dense table lookup (DecomposeMlEncoderPatterns.cpp);
+    - `ms.adagrad`, `ms.momentum`, `ms.adam`: the optimizer updates as elementwise ops;
+    - `ms.bernoulli`, `ms.multinomial`: an `ms.random_uniform` of the op's stream, a comparison
+      with the probabilities or a count of the cumulative sums below the draw;
+    - `ms.dynamic_quantize_linear`: the range by reductions, the scale, zero point and values
+      rounded and clipped to uint8.
     The ops the importer used to expand itself (grid_sample through col2im, nll_loss and the ops
     after col2im above) are expanded first, in program order, each op folded as it is built, and
     the dense constants those folds leave unused erased, as the importer did; the rest follows

@@ -19,6 +19,10 @@ void populateDecomposeMathPatterns(RewritePatternSet &patterns);
 void populateDecomposeSequencePatterns(RewritePatternSet &patterns);
 void populateDecomposeNormPatterns(RewritePatternSet &patterns);
 void populateDecomposeIndexingPatterns(RewritePatternSet &patterns);
+void populateDecomposeMlEncoderPatterns(RewritePatternSet &patterns);
+void populateDecomposeTrainingPatterns(RewritePatternSet &patterns);
+void populateDecomposeRandomPatterns(RewritePatternSet &patterns);
+void populateDecomposeQuantPatterns(RewritePatternSet &patterns);
 
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.

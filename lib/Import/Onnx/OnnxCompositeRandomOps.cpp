@@ -1,10 +1,8 @@
 //===- OnnxCompositeRandomOps.cpp - random ops out of ms.random_* ---------===//
 //
-// RandomUniform, RandomNormal and their *Like forms map to ms.random_uniform / ms.random_normal;
-// Bernoulli, Multinomial and Dropout in training mode are built on a uniform draw:
-//   Bernoulli(p)      = cast(u < p)
-//   Multinomial(x)    = the number of cumulative probabilities (softmax of each row, summed along
-//                       it) at or below u * total: the class whose interval holds the draw
+// RandomUniform, RandomNormal and their *Like forms map to ms.random_uniform / ms.random_normal,
+// Bernoulli and Multinomial to ms.bernoulli / ms.multinomial, which `ms-decompose` builds on a
+// uniform draw (DecomposeRandomPatterns.cpp); Dropout in training mode is built on one here:
 //   Dropout(x, ratio) = where(u >= ratio, x / (1 - ratio), 0), mask = u >= ratio
 // Every op gets its own `stream` (docs/random.md): the ms.random_* ops already in the module are
 // counted, so no two ops of one model draw the same numbers. In a Loop or Scan body (nested ones
@@ -27,10 +25,10 @@ int64_t nextStream(NodeImporter &n) {
     top = parent;
   int64_t next = 0;
   top->walk([&](Operation *op) {
-    if (auto uniform = dyn_cast<ms::RandomUniformOp>(op))
-      next = std::max<int64_t>(next, uniform.getStream() + 1);
-    else if (auto normal = dyn_cast<ms::RandomNormalOp>(op))
-      next = std::max<int64_t>(next, normal.getStream() + 1);
+    if (auto stream = op->getAttrOfType<IntegerAttr>("stream");
+        stream &&
+        isa<ms::RandomUniformOp, ms::RandomNormalOp, ms::BernoulliOp, ms::MultinomialOp>(op))
+      next = std::max<int64_t>(next, stream.getInt() + 1);
   });
   return next;
 }
@@ -131,12 +129,6 @@ FailureOr<Value> draw(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType
                         b.getI64IntegerAttr(nextStream(n)));
 }
 
-/// A uniform draw in [low, high).
-FailureOr<Value> uniform(NodeImporter &n, ArrayRef<int64_t> shape, Type elementType, double low,
-                         double high) {
-  return draw<ms::RandomUniformOp>(n, shape, elementType, low, high);
-}
-
 /// The output shape of RandomUniform / RandomNormal (`shape` attribute) or of their *Like forms
 /// (the input's).
 FailureOr<SmallVector<int64_t>> randomShape(NodeImporter &n, bool like) {
@@ -172,58 +164,38 @@ LogicalResult importRandom(NodeImporter &n) {
   return success();
 }
 
-/// Bernoulli(p): 1 with probability p, drawn per element, in `dtype` (the input's by default).
-LogicalResult importBernoulli(NodeImporter &n) {
+/// Bernoulli(p) as ms.bernoulli, in `dtype` (the input's by default), and Multinomial(x) as
+/// ms.multinomial (`sample_size` class indices per row, of `dtype`), each with the node's seed, a
+/// stream of its own and in a loop body the iteration, as the draws of RandomUniform.
+template <bool IsBernoulli>
+LogicalResult importDrawOnUniform(NodeImporter &n) {
   RankedTensorType type = n.inputType(0);
   if (!isa<FloatType>(type.getElementType()))
-    return n.error() << "expects float probabilities, got " << type;
-  FailureOr<Type> resultType = dtypeAttr(n, type.getElementType());
-  if (failed(resultType))
-    return failure();
-  Type drawType = drawTypeFor(type.getElementType());
-  FailureOr<Value> u = uniform(n, type.getShape(), drawType, 0.0, 1.0);
-  if (failed(u))
-    return failure();
-  Ops o(n);
-  Value hit = o.compare(ms::ComparePredicate::lt, *u, o.cast(o.in(0), drawType));
-  return finish(n, o, o.cast(hit, *resultType));
-}
-
-/// Multinomial(x): `sample_size` class indices per row of the [batch, classes] unnormalized log
-/// probabilities x. A draw t = u * total (u uniform in [0, 1)) picks the class whose interval
-/// [cdf[j - 1], cdf[j]) holds it: the number of cumulative sums at or below t, clamped to the last
-/// class against rounding (a zero-probability class has an empty interval and is never picked).
-LogicalResult importMultinomial(NodeImporter &n) {
-  RankedTensorType type = n.inputType(0);
-  if (type.getRank() != 2 || !isa<FloatType>(type.getElementType()))
-    return n.error() << "expects float log-probabilities of shape [batch, classes], got " << type;
+    return n.error() << "expects float " << (IsBernoulli ? "probabilities" : "log-probabilities")
+                     << ", got " << type;
   int64_t samples = n.getInt("sample_size", 1), dtype = n.getInt("dtype", 6);
-  if (n.hasFailed())
+  FailureOr<Type> resultType =
+      IsBernoulli ? dtypeAttr(n, type.getElementType()) : FailureOr<Type>(Type());
+  std::optional<double> seed = seedAttr(n);
+  if (n.hasFailed() || failed(resultType))
     return failure();
-  if (samples < 1)
-    return n.error() << "sample_size must be at least 1, got " << samples;
-  if (dtype != 6 && dtype != 7)
+  if (!IsBernoulli && dtype != 6 && dtype != 7)
     return n.error() << "dtype must be int32 or int64, got " << dataTypeName(dtype);
-  int64_t batch = type.getDimSize(0), classes = type.getDimSize(1);
-  if (classes < 1)
-    return n.error() << "expects at least one class, got " << type;
-  Type floatType = type.getElementType();
-  FailureOr<Value> u = uniform(n, {batch, samples}, floatType, 0.0, 1.0);
-  if (failed(u))
+  FailureOr<Value> iteration = drawIteration(n);
+  if (failed(iteration))
     return failure();
+  OpBuilder &b = n.builder();
+  FloatAttr seedValue = seed ? b.getF64FloatAttr(*seed) : FloatAttr();
+  IntegerAttr stream = b.getI64IntegerAttr(nextStream(n));
   Ops o(n);
-  Type i32 = IntegerType::get(n.context(), 32);
   Value x = o.in(0);
-  Value shifted = o.sub(x, o.reduce<ms::ReduceMaxOp>(x, {1}, /*keepDims=*/true));
-  Value p = o.op<ms::ExpOp>(shifted);
-  Value axis = o.constant(KnownTensor::fromInts({}, IntegerType::get(n.context(), 64), {1}));
-  Value cdf = o.op<ms::CumSumOp>(p, axis, /*exclusive=*/false, /*reverse=*/false);
-  Value total = o.slice(cdf, {0, classes - 1}, {batch, 1}, {1, 1});
-  Value t = o.reshape(o.mul(*u, total), {batch, samples, 1});
-  Value below = o.compare(ms::ComparePredicate::le, o.reshape(cdf, {batch, 1, classes}), t);
-  Value count = o.reduce<ms::ReduceSumOp>(o.cast(below, i32), {2}, /*keepDims=*/false);
-  Value index = o.op<ms::MinOp>(count, o.scalar(i32, double(classes - 1)));
-  return finish(n, o, o.cast(index, elementTypeFor(n.context(), dtype)));
+  if (IsBernoulli)
+    return finish(
+        n, o, o.op<ms::BernoulliOp>(x, *iteration, TypeAttr::get(*resultType), seedValue, stream));
+  return finish(n, o,
+                o.op<ms::MultinomialOp>(x, *iteration, b.getI64IntegerAttr(samples),
+                                        TypeAttr::get(elementTypeFor(n.context(), dtype)),
+                                        seedValue, stream));
 }
 
 } // namespace
@@ -242,7 +214,7 @@ LogicalResult mlir::mie::onnx_import::importTrainingDropout(NodeImporter &n, uns
     return n.error() << "ratio must be in [0, 1), got " << defaultRatio;
   }
   Type elementType = type.getElementType(), drawType = drawTypeFor(elementType);
-  FailureOr<Value> u = uniform(n, type.getShape(), drawType, 0.0, 1.0);
+  FailureOr<Value> u = draw<ms::RandomUniformOp>(n, type.getShape(), drawType, 0.0, 1.0);
   if (failed(u))
     return failure();
   Ops o(n);
@@ -267,6 +239,6 @@ void mlir::mie::onnx_import::composite::registerCompositeRandomOps(OnnxOpTable &
   table["RandomUniformLike"] = {importRandom<ms::RandomUniformOp, true>, 1, 1, 1};
   table["RandomNormal"] = {importRandom<ms::RandomNormalOp, false>, 0, 0, 1};
   table["RandomNormalLike"] = {importRandom<ms::RandomNormalOp, true>, 1, 1, 1};
-  table["Bernoulli"] = {importBernoulli, 1, 1, 15};
-  table["Multinomial"] = {importMultinomial, 1, 1, 7};
+  table["Bernoulli"] = {importDrawOnUniform<true>, 1, 1, 15};
+  table["Multinomial"] = {importDrawOnUniform<false>, 1, 1, 7};
 }

@@ -1,7 +1,7 @@
 //===- OnnxMlOps.h - shared by the ai.onnx.ml importers ---------*- C++ -*-===//
 //
-// What OnnxMlOps.cpp, OnnxMlTreeOps.cpp and OnnxMlSvmOps.cpp share: the post transforms of the
-// classifiers and regressors, and their input as rows of features.
+// What OnnxMlOps.cpp, OnnxMlTreeOps.cpp and OnnxMlSvmOps.cpp share: the names of the post
+// transforms of the classifiers and regressors, and their input as rows of features.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,19 +16,9 @@ namespace mlir::mie::onnx_import::ml {
 /// are reported.
 FailureOr<ms::MlPostTransform> postTransformNamed(NodeImporter &n, StringRef transform);
 
-/// `transform` over the targets (axis 1) of `y` [N, targets]: an ms.post_transform (none for
-/// NONE).
-FailureOr<Value> postTransform(NodeImporter &n, composite::Ops &o, Value y, StringRef transform);
-
 /// Input 0 as rows of features [N, F] in f32 (a 1-D X is one row), as the linear models and
 /// support vector machines compute; a non-numeric or dynamically shaped X is reported.
 FailureOr<Value> rowsOfFeatures(NodeImporter &n, composite::Ops &o);
-
-/// X W^T + b in f32 for rows `x` [N, F], `coefficients` [targets, F] and `intercepts` [targets]
-/// (none: 0); sizes that do not fit are reported.
-FailureOr<Value> linearScores(NodeImporter &n, composite::Ops &o, Value x,
-                              ArrayRef<double> coefficients, ArrayRef<double> intercepts,
-                              int64_t targets);
 
 } // namespace mlir::mie::onnx_import::ml
 

@@ -4,8 +4,9 @@
 // convert to (libsvm's model: support vectors, dual coefficients, rho). With support vectors
 // they become one ms.svm, which `ms-decompose` expands into the kernel, one product per pair of
 // classes, the votes and, with Platt's coefficients, the pairwise coupling
-// (dialects/ms/Transforms/DecomposeMlPatterns.cpp); the handlers read and check the attributes.
-// Without them (liblinear's form) the model is linear: X W^T + rho and onnxruntime's label rule.
+// (dialects/ms/Transforms/DecomposeMlPatterns.cpp); the handlers read the attributes, ms.svm's
+// verifier checks them. Without them (liblinear's form) the model is linear: an
+// ms.linear_regressor (X W^T + rho) and onnxruntime's label rule.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +21,6 @@ using namespace mlir::mie::onnx_import;
 using namespace mlir::mie::onnx_import::composite;
 
 namespace {
-
-/// Elements up to which the importer builds the constant tables of an SVM (the pair layout of
-/// the coefficients, the vote and coupling maps).
-constexpr int64_t kMaxTableElements = int64_t(1) << 26;
 
 /// A libsvm kernel and its (gamma, coef0, degree).
 struct SvmKernel {
@@ -96,29 +93,19 @@ LogicalResult importSVMRegressor(NodeImporter &n) {
   FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x))
     return failure();
-  int64_t features = typeOf(*x).getDimSize(1);
   Type f32 = Float32Type::get(n.context());
   Value y;
   if (supports > 0) {
-    if (!vectors || static_cast<int64_t>(vectors->size()) != product({supports, features}))
-      return n.error() << "has " << (vectors ? vectors->size() : 0)
-                       << " support_vectors values for " << supports << " vectors of " << features
-                       << " features";
-    if (static_cast<int64_t>(coefficients->size()) != supports)
-      return n.error() << "has " << coefficients->size() << " coefficients for " << supports
-                       << " support vectors";
     FailureOr<Operation *> svm =
-        createSvm(n, *x, *kernel, *vectors, {supports}, *coefficients, *rho, {}, {},
-                  ms::MlPostTransform::none, oneClass, {});
+        createSvm(n, *x, *kernel, vectors.value_or(SmallVector<double>()), {supports},
+                  *coefficients, *rho, {}, {}, ms::MlPostTransform::none, oneClass, {});
     if (failed(svm))
       return failure();
     return finish(n, o, (*svm)->getResult(0));
   } else {
     // liblinear's form: X coefficients^T + rho[0].
-    FailureOr<Value> linear = ml::linearScores(n, o, *x, *coefficients, {(*rho)[0]}, 1);
-    if (failed(linear))
-      return failure();
-    y = *linear;
+    y = o.op<ms::LinearRegressorOp>(*x, *coefficients, SmallVector<double>{(*rho)[0]}, int64_t(1),
+                                    ms::MlPostTransform::none);
   }
   if (oneClass)
     y = o.where(o.compare(ms::ComparePredicate::gt, y, o.scalar(f32, 0.0)), o.scalar(f32, 1.0),
@@ -153,10 +140,7 @@ LogicalResult importSVMClassifier(NodeImporter &n) {
     return n.unsupportedFeature() << "post_transform 'PROBIT' is not supported";
   SmallVector<double> a = probA.value_or(SmallVector<double>());
   SmallVector<double> b = probB.value_or(SmallVector<double>());
-  if (a.size() != b.size())
-    return n.error() << "has " << a.size() << " prob_a and " << b.size() << " prob_b values";
   int64_t classes = static_cast<int64_t>(labels->size());
-  int64_t pairs = classes * (classes - 1) / 2;
   SmallVector<int64_t> counts = perClass.value_or(SmallVector<int64_t>());
   int64_t supports = 0;
   for (int64_t v : counts) {
@@ -169,18 +153,18 @@ LogicalResult importSVMClassifier(NodeImporter &n) {
   if (failed(xOr))
     return failure();
   Value x = *xOr;
-  int64_t rows = typeOf(x).getDimSize(0), features = typeOf(x).getDimSize(1);
+  int64_t rows = typeOf(x).getDimSize(0);
   Type f32 = Float32Type::get(n.context()), i64 = IntegerType::get(n.context(), 64);
   Value label, z;
 
   if (supports == 0) {
     // liblinear's form: one score per class, rho[0] added to each.
     Value classTable = o.constant(KnownTensor::fromInts({classes}, i64, *labels));
-    FailureOr<Value> linear =
-        ml::linearScores(n, o, x, *coefficients, SmallVector<double>(classes, (*rho)[0]), classes);
-    if (failed(linear))
+    Value scores =
+        o.op<ms::LinearRegressorOp>(x, *coefficients, SmallVector<double>(classes, (*rho)[0]),
+                                    classes, ms::MlPostTransform::none);
+    if (o.failed())
       return failure();
-    Value scores = *linear;
     Value best = o.op<ms::ArgMaxOp>(scores, uint64_t(1), false, false);
     label = o.op<ms::GatherOp>(classTable, best, uint64_t(0));
     if (classes == 2) {
@@ -192,36 +176,19 @@ LogicalResult importSVMClassifier(NodeImporter &n) {
                                top, o.scalar(f32, allPositive ? 0.5 : 0.0));
       label = o.where(second, o.constant(KnownTensor::fromInts({}, i64, {(*labels)[1]})), label);
     }
-    FailureOr<Value> transformed = ml::postTransform(n, o, scores, transform);
-    if (failed(transformed))
-      return failure();
-    z = *transformed;
-  } else {
-    if (static_cast<int64_t>(counts.size()) != classes)
-      return n.error() << "has " << counts.size() << " vectors_per_class entries for " << classes
-                       << " classes";
-    if (!vectors || static_cast<int64_t>(vectors->size()) != product({supports, features}))
-      return n.error() << "has " << (vectors ? vectors->size() : 0)
-                       << " support_vectors values for " << supports << " vectors of " << features
-                       << " features";
-    if (static_cast<int64_t>(coefficients->size()) < product({classes - 1, supports}))
-      return n.error() << "has " << coefficients->size() << " coefficients for " << classes - 1
-                       << " rows of " << supports << " support vectors";
-    if (static_cast<int64_t>(rho->size()) < pairs)
-      return n.error() << "has " << rho->size() << " rho values for " << pairs << " class pairs";
-    if (!a.empty() && static_cast<int64_t>(a.size()) < pairs)
-      return n.error() << "has " << a.size() << " prob_a values for " << pairs << " class pairs";
-    // The expansion's tables: [V, pairs], [pairs, k] and with probabilities 2 x [pairs, k * k].
-    if (product({supports, pairs}) > kMaxTableElements ||
-        product({pairs, classes}) > kMaxTableElements ||
-        (!a.empty() && product({pairs, classes, classes}) > kMaxTableElements))
-      return n.unsupportedFeature() << "has " << supports << " support vectors and " << classes
-                                    << " classes: its pair tables are too large";
     FailureOr<ms::MlPostTransform> named = ml::postTransformNamed(n, transform);
     if (failed(named))
       return failure();
-    FailureOr<Operation *> svm = createSvm(n, x, *kernel, *vectors, counts, *coefficients, *rho,
-                                           a, b, *named, /*oneClass=*/false, *labels);
+    z = *named == ms::MlPostTransform::none ? scores : o.op<ms::PostTransformOp>(scores, *named);
+  } else {
+    // ms.svm's verifier checks the vector groups, the coefficients, rho and prob_a per pair of
+    // classes, and the size of the expansion's tables.
+    FailureOr<ms::MlPostTransform> named = ml::postTransformNamed(n, transform);
+    if (failed(named))
+      return failure();
+    FailureOr<Operation *> svm =
+        createSvm(n, x, *kernel, vectors.value_or(SmallVector<double>()), counts, *coefficients,
+                  *rho, a, b, *named, /*oneClass=*/false, *labels);
     if (failed(svm))
       return failure();
     z = (*svm)->getResult(0);

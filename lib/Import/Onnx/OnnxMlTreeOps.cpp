@@ -4,9 +4,9 @@
 // (ai.onnx.ml 5), the ops scikit-learn's, LightGBM's and XGBoost's converters emit for forests and
 // boosted trees, become one ms.tree_ensemble: the handlers resolve ONNX's two encodings (nodes
 // named by (tree, node id) with LEAF nodes and per-leaf vote lists; or separate branch and leaf
-// lists) into its single node table, where a leaf is a node of mode -1, and check what the
-// expansion relies on. `ms-decompose` walks the trees (dialects/ms/Transforms/
-// DecomposeMlPatterns.cpp).
+// lists) into its single node table, where a leaf is a node of mode -1; ms.tree_ensemble's
+// verifier checks what the expansion relies on. `ms-decompose` walks the trees
+// (dialects/ms/Transforms/DecomposeMlPatterns.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +27,6 @@ namespace {
 
 /// ms.tree_ensemble's mode numbers (TreeEnsemble's nodes_modes; the regressor's strings map here).
 constexpr int64_t kMember = 6, kLeaf = -1;
-
-/// The limit on the node table times the targets (the dense leaf table), and on the depth walked.
-constexpr int64_t kMaxTableElements = int64_t(1) << 26;
-/// The deepest tree walked: each level is a handful of ops in the graph.
-constexpr int64_t kMaxDepth = 4096;
 
 /// One ensemble as ms.tree_ensemble's node table. Branch nodes and leaves share the index space;
 /// a leaf's next nodes are itself.
@@ -80,42 +75,16 @@ FailureOr<Value> featureMatrix(NodeImporter &n, Ops &o) {
   return x;
 }
 
-/// Checks `forest` against X [N, F] (`x`), the base values and the post transform (ONNX's name;
-/// `applied`: whether onnxruntime applies it, which it does not to a single regression target
-/// but for PROBIT) and creates the ms.tree_ensemble: its scores (in X's float type) and, for a
-/// classifier (`labels`), its label.
+/// Creates the ms.tree_ensemble of `forest` over X [N, F] (`x`) with the base values and the post
+/// transform (ONNX's name; `applied`: whether onnxruntime applies it, which it does not to a
+/// single regression target but for PROBIT): its scores (in X's float type) and, for a classifier
+/// (`labels`), its label. Its verifier checks the table (features, trees, depth, votes, sizes).
 FailureOr<std::pair<Value, Value>> emitForest(NodeImporter &n, Ops &o, Value x,
                                               const Forest &forest, ms::TreeAggregate aggregate,
                                               ArrayRef<double> base, StringRef transform,
                                               bool applied, ArrayRef<int64_t> labels) {
   if (!x)
     return failure();
-  if (forest.roots.empty())
-    return n.error() << "has no trees", failure();
-  int64_t features = typeOf(x).getDimSize(1);
-  for (int64_t i = 0; i < forest.size(); ++i)
-    if (forest.mode[i] != kLeaf && (forest.feature[i] < 0 || forest.feature[i] >= features))
-      return n.error() << "node " << i << " tests feature " << forest.feature[i] << " of X's "
-                       << features,
-             failure();
-  int64_t cycle = -1;
-  FailureOr<int64_t> depth = ms::TreeEnsembleOp::depthOf(forest.mode, forest.trueNext,
-                                                         forest.falseNext, forest.roots, &cycle);
-  if (failed(depth))
-    return n.error() << "its trees are not trees: node " << cycle
-                     << " is reached again below itself",
-           failure();
-  if (*depth > kMaxDepth)
-    return n.unsupportedFeature() << "has a tree " << *depth << " levels deep; at most "
-                                  << kMaxDepth << " are supported",
-           failure();
-  bool twoClasses = labels.size() == 2;
-  if (twoClasses && base.size() > 2)
-    return n.error() << "has " << base.size() << " base values for 2 classes", failure();
-  if (!twoClasses && !base.empty() && static_cast<int64_t>(base.size()) != forest.targets)
-    return n.error() << "has " << base.size() << " base values for " << forest.targets
-                     << " targets",
-           failure();
   ms::MlPostTransform t = ms::MlPostTransform::none;
   if (applied) {
     FailureOr<ms::MlPostTransform> named = ml::postTransformNamed(n, transform);
@@ -206,8 +175,6 @@ FailureOr<Forest> readListedNodes(NodeImporter &n, StringRef votes, int64_t targ
   if (targetNodes->size() != targetTrees->size() || targetIds->size() != targetTrees->size() ||
       weights->size() != targetTrees->size())
     return n.error() << "has " << prefix << "* attributes of different lengths", failure();
-  if (targets < 1 || targets > kMaxTableElements)
-    return n.error() << "has " << targets << " targets", failure();
 
   Forest forest;
   forest.targets = targets;
@@ -250,22 +217,13 @@ FailureOr<Forest> readListedNodes(NodeImporter &n, StringRef votes, int64_t targ
     seenTrees.push_back((*treeIds)[i]);
     forest.roots.push_back(static_cast<int64_t>(i));
   }
-  if (composite::product({static_cast<int64_t>(count), targets}) > kMaxTableElements)
-    return n.unsupportedFeature() << "has " << count << " nodes x " << targets
-                                  << " targets; at most " << kMaxTableElements << " are supported",
-           failure();
   for (size_t t = 0; t < targetTrees->size(); ++t) {
     auto it = index.find({(*targetTrees)[t], (*targetNodes)[t]});
-    if (it == index.end() || forest.mode[it->second] != kLeaf)
+    if (it == index.end())
       return n.error() << votes << " vote " << t << " names node " << (*targetNodes)[t]
-                       << " of tree " << (*targetTrees)[t]
-                       << ", which is not a leaf of the ensemble",
+                       << " of tree " << (*targetTrees)[t] << ", which the ensemble does not have",
              failure();
-    int64_t target = (*targetIds)[t];
-    if (target < 0 || target >= targets)
-      return n.error() << votes << " vote " << t << " has id " << target << " of " << targets,
-             failure();
-    forest.vote(it->second, target, (*weights)[t]);
+    forest.vote(it->second, (*targetIds)[t], (*weights)[t]);
   }
   return forest;
 }
@@ -316,8 +274,6 @@ LogicalResult importTreeEnsembleClassifier(NodeImporter &n) {
   int64_t classes = static_cast<int64_t>(labels->size());
   if (classes < 2)
     return n.unsupportedFeature() << "has one class; two or more are supported";
-  if (classes > 2 && base && !base->empty() && static_cast<int64_t>(base->size()) != classes)
-    return n.error() << "has " << base->size() << " base values for " << classes << " classes";
   FailureOr<Forest> forest = readListedNodes(n, "class", classes);
   if (failed(forest))
     return failure();
@@ -365,8 +321,6 @@ LogicalResult importTreeEnsemble(NodeImporter &n) {
     return n.error() << "has nodes_* attributes of different lengths";
   if (weights.size() != leaves)
     return n.error() << "has " << weights.size() << " leaf_weights for " << leaves << " leaves";
-  if (targets < 1 || targets > kMaxTableElements)
-    return n.error() << "has n_targets " << targets;
   if (aggregateCode < 0 || aggregateCode > 3)
     return n.error() << "has an unknown aggregate_function " << aggregateCode;
   static const char *transforms[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
@@ -420,18 +374,8 @@ LogicalResult importTreeEnsemble(NodeImporter &n) {
     else
       forest.roots.push_back(root);
   }
-  if (composite::product({forest.size(), targets}) > kMaxTableElements ||
-      composite::product({forest.size(), static_cast<int64_t>(members.size())}) > kMaxTableElements)
-    return n.unsupportedFeature() << "has " << forest.size() << " nodes x " << targets
-                                  << " targets (and " << members.size()
-                                  << " membership values); at most " << kMaxTableElements
-                                  << " table elements are supported";
-  for (size_t j = 0; j < leaves; ++j) {
-    int64_t target = (*leafTargets)[j];
-    if (target < 0 || target >= targets)
-      return n.error() << "leaf " << j << " has target " << target << " of " << targets;
-    forest.vote(leafBase + j, target, weights[j]);
-  }
+  for (size_t j = 0; j < leaves; ++j)
+    forest.vote(leafBase + j, (*leafTargets)[j], weights[j]);
   RankedTensorType xType = n.inputType(0);
   if (!isa<FloatType>(xType.getElementType()))
     return n.error() << "expects a floating-point X, got " << xType;

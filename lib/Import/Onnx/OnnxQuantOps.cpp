@@ -6,7 +6,8 @@
 //   block; DequantizeLinear: (x - zero_point) * scale, computed in f32 and converted to the scale's
 //   type. A DequantizeLinear of model data (a QDQ model's int8 weights and int32 biases) is
 //   evaluated here into a new f32 resource, so no weight is dequantized at run time.
-// - DynamicQuantizeLinear: the uint8 scale and zero point from min(x, 0) and max(x, 0).
+// - DynamicQuantizeLinear: ms.dynamic_quantize_linear, which `ms-decompose` expands
+//   (DecomposeQuantPatterns.cpp).
 // - ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul: the zero points are subtracted and the
 //   product computed in f64, where every partial sum of 8-bit products is an exact integer (|sum| <
 //   2^53), so the int32 results are exact whatever the summation order. The QLinear ops then
@@ -384,29 +385,17 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   return finish(n, o, o.cast(o.mul(shifted, scale), scaleType.getElementType()));
 }
 
-/// y_scale = (max(x, 0) - min(x, 0)) / 255, y_zero_point = saturate(round(-min(x, 0) / y_scale)),
-/// y = saturate(round(x / y_scale) + y_zero_point), all uint8.
+/// DynamicQuantizeLinear as ms.dynamic_quantize_linear (uint8 values, their scale and zero point).
 LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
-  RankedTensorType xType = n.inputType(0);
-  if (!xType.getElementType().isF32())
-    return n.error() << "x must be f32, got " << xType;
-  Ops o(n);
-  Type f32 = Float32Type::get(n.context());
-  Type u8 = IntegerType::get(n.context(), 8, IntegerType::Unsigned);
-  Value x = o.in(0);
-  Value zero = o.scalar(f32, 0.0);
-  Value lo = o.op<ms::MinOp>(o.reduce<ms::ReduceMinOp>(x, {}, false), zero);
-  Value hi = o.op<ms::MaxOp>(o.reduce<ms::ReduceMaxOp>(x, {}, false), zero);
-  Value scale = o.div(o.sub(hi, lo), o.scalar(f32, 255.0));
-  Value zeroPoint = requantize(o, o.sub(zero, o.div(lo, scale)), Value(), u8);
-  Value y = requantize(o, o.div(x, scale), zeroPoint, u8);
-  if (o.failed())
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
     return failure();
-  n.setOutput(0, y);
-  if (n.hasOutput(1))
-    n.setOutput(1, scale);
-  if (n.hasOutput(2))
-    n.setOutput(2, zeroPoint);
+  FailureOr<Operation *> op = n.createVariadicOp<ms::DynamicQuantizeLinearOp>(*x);
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < 3; ++i)
+    if (n.hasOutput(i))
+      n.setOutput(i, (*op)->getResult(i));
   return success();
 }
 

@@ -2351,7 +2351,7 @@ func.func @tree_ensemble_cycle(%x: tensor<4x2xf32>) {
 // -----
 
 func.func @tree_ensemble_vote(%x: tensor<4x2xf32>) {
-  // expected-error @+1 {{'ms.tree_ensemble' op expects the votes to name leaves and targets in range}}
+  // expected-error @+1 {{'ms.tree_ensemble' op vote 0 names node 0, which is not a leaf}}
   %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>, nodes_featureids = array<i64: 1, 0, 0>,
       nodes_splits = array<f64: 0.5, 0.0, 0.0>, nodes_truenodeids = array<i64: 1, 1, 2>,
       nodes_falsenodeids = array<i64: 2, 1, 2>, nodes_missing_value_tracks_true = array<i1: false, false, false>,
@@ -2752,4 +2752,224 @@ func.func @slice_symbolic_entry(%x: tensor<1x512xi64>) -> tensor<1x?xi64> {
   // expected-error @+1 {{'ms.slice' op expects 'sizes' entry 1 to be ? as 'symbolic_sizes' says, got 8}}
   %0 = ms.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: 1, 8>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0] -> (1, s0)>} : (tensor<1x512xi64>) -> tensor<1x?xi64>
   return %0 : tensor<1x?xi64>
+}
+
+// -----
+
+func.func @scaler_offsets(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.scaler' op has 2 offset values for 3 features}}
+  %0 = ms.scaler %x {offset = array<f64: 1.0, 2.0>, scale = array<f64: 0.5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @normalizer_rank(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ms.normalizer' op expects X of rank 1 or 2, got 'tensor<2x3x4xf32>'}}
+  %0 = ms.normalizer %x {norm = #ms<ml_norm max>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @imputer_type(%x: tensor<3x2xi32>) {
+  // expected-error @+1 {{'ms.imputer' op expects a float or int64 input, got 'tensor<3x2xi32>'}}
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0>, replaced_value = 0.0 : f64} : (tensor<3x2xi32>) -> tensor<3x2xi32>
+  return
+}
+
+// -----
+
+func.func @imputer_values(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'ms.imputer' op has 3 imputed values for 2 features}}
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0, 2.0, 3.0>, replaced_value = 0.0 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @one_hot_encoder_empty(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.one_hot_encoder' op needs categories}}
+  %0 = ms.one_hot_encoder %x {categories = array<i64>} : (tensor<4xi64>) -> tensor<4x0xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_duplicate(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op lists the key 3 twice}}
+  %0 = ms.label_encoder %x {keys = dense<[3, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_nan_twice(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.label_encoder' op lists the key nan twice}}
+  %0 = ms.label_encoder %x {keys = dense<[0x7FC00000, 0x7FC00000]> : tensor<2xf32>, values = dense<[3, 4]> : tensor<2xi64>, default_value = dense<-1> : tensor<i64>, nan_matches_nan} : (tensor<2xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @label_encoder_key_type(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ms.label_encoder' op has keys of type 'i64' for an input of type 'tensor<4xi32>'}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_values(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op has 3 keys and 2 values (one per key, at least one)}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5]> : tensor<2xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @label_encoder_default(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'ms.label_encoder' op expects a default_value of one 'f32', got 'tensor<i64>'}}
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 3]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1> : tensor<i64>} : (tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @linear_regressor_coefficients(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.linear_regressor' op has 5 coefficients for 2 targets of 3 features}}
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0, 4.0, 5.0>, intercepts = array<f64>, targets = 2 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @linear_regressor_intercepts(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.linear_regressor' op has 2 intercepts for 1 targets}}
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0>, intercepts = array<f64: 1.0, 2.0>, targets = 1 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @linear_classifier_labels(%x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'ms.linear_classifier' op has 2 class labels for 3 scores}}
+  %0:2 = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5, 0.0, 2.0>, intercepts = array<f64: 0.0, 0.1, 0.2>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform none>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x3xf32>)
+  return
+}
+
+// -----
+
+func.func @linear_classifier_probit(%x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'ms.linear_classifier' op expects a classifier not to use probit}}
+  %0:2 = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>, intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform probit>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  return
+}
+
+// -----
+
+func.func @adagrad_groups(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.adagrad' op expects 3 groups of tensors of one size each, got 2 tensors}}
+  %0:2 = ms.adagrad %r, %t, %x, %g {decay_factor = 0.0 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @momentum_shapes(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<3xf32>, %v: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.momentum' op expects tensor 1 to have the shape and type of tensor 0 ('tensor<2xf32>'), got 'tensor<3xf32>'}}
+  %0:2 = ms.momentum %r, %t, %x, %g, %v {alpha = 0.9 : f64, beta = 0.1 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<3xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @adam_rate(%r: tensor<2xf32>, %t: tensor<i64>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.adam' op expects a float scalar R, got 'tensor<2xf32>'}}
+  %0:3 = ms.adam %r, %t, %x, %x, %x, %x {alpha = 0.9 : f64, beta = 0.999 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64, norm_coefficient_post = 0.0 : f64} : (tensor<2xf32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+func.func @bernoulli_dynamic(%p: tensor<?xf32>) {
+  // expected-error @+1 {{'ms.bernoulli' op expects probabilities of a static shape, got 'tensor<?xf32>'}}
+  %0 = ms.bernoulli %p {element_type = f32, stream = 0 : i64} : (tensor<?xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @multinomial_samples(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.multinomial' op expects sample_size >= 1, got 0}}
+  %0 = ms.multinomial %x {sample_size = 0 : i64, element_type = i64, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x0xi64>
+  return
+}
+
+// -----
+
+func.func @multinomial_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ms.multinomial' op expects element_type i32 or i64, got 'f32'}}
+  %0 = ms.multinomial %x {sample_size = 2 : i64, element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x2xi64>
+  return
+}
+
+// -----
+
+func.func @dynamic_quantize_linear_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'ms.dynamic_quantize_linear' op inferred type(s) 'tensor<2x3xui8>', 'tensor<f32>', 'tensor<ui8>' are incompatible with return type(s) of operation 'tensor<3x2xui8>', 'tensor<f32>', 'tensor<ui8>'}}
+  // expected-error @+1 {{'ms.dynamic_quantize_linear' op failed to infer returned types}}
+  %0:3 = ms.dynamic_quantize_linear %x : (tensor<2x3xf32>) -> (tensor<3x2xui8>, tensor<f32>, tensor<ui8>)
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_vote_target(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op vote 1 has target 3 of 1}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: 0, -1, -1>,
+      nodes_featureids = array<i64: 1, 0, 0>, nodes_splits = array<f64: 0.5, 0.0, 0.0>,
+      nodes_truenodeids = array<i64: 1, 1, 2>, nodes_falsenodeids = array<i64: 2, 1, 2>,
+      nodes_missing_value_tracks_true = array<i1: false, false, false>,
+      membership_sizes = array<i64: 0, 0, 0>, membership_values = array<f64>,
+      tree_roots = array<i64: 0>, leaf_nodeids = array<i64: 1, 2>,
+      leaf_targetids = array<i64: 0, 3>, leaf_weights = array<f64: 1.0, 2.0>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_no_trees(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op has no trees}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: -1>,
+      nodes_featureids = array<i64: 0>, nodes_splits = array<f64: 0.0>,
+      nodes_truenodeids = array<i64: 0>, nodes_falsenodeids = array<i64: 0>,
+      nodes_missing_value_tracks_true = array<i1: false>,
+      membership_sizes = array<i64: 0>, membership_values = array<f64>,
+      tree_roots = array<i64>, leaf_nodeids = array<i64>,
+      leaf_targetids = array<i64>, leaf_weights = array<f64>,
+      n_targets = 1 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @tree_ensemble_table(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{'ms.tree_ensemble' op has 1 nodes x 100000000 targets (and 0 membership values); at most 67108864 table elements are supported}}
+  %0 = ms.tree_ensemble %x {nodes_modes = array<i64: -1>,
+      nodes_featureids = array<i64: 0>, nodes_splits = array<f64: 0.0>,
+      nodes_truenodeids = array<i64: 0>, nodes_falsenodeids = array<i64: 0>,
+      nodes_missing_value_tracks_true = array<i1: false>,
+      membership_sizes = array<i64: 0>, membership_values = array<f64>,
+      tree_roots = array<i64: 0>, leaf_nodeids = array<i64>,
+      leaf_targetids = array<i64>, leaf_weights = array<f64>,
+      n_targets = 100000000 : i64, aggregate_function = #ms<tree_aggregate sum>,
+      base_values = array<f64>, post_transform = #ms<post_transform none>}
+      : (tensor<4x2xf32>) -> tensor<4x100000000xf32>
+  return
 }

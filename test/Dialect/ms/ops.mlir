@@ -993,3 +993,83 @@ func.func @symbolic_dims(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1
   %1 = ms.shape_of %x {start = 0 : i64, end = 2 : i64} : (tensor<?x?x32xf32>) -> tensor<2xi64>
   return %0, %1 : tensor<?x4x8xf32>, tensor<2xi64>
 }
+
+// CHECK-LABEL: func.func @scaler
+func.func @scaler(%x: tensor<2x3xf64>) -> tensor<2x3xf32> {
+  // CHECK: ms.scaler %{{.+}} {offset = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00>, scale = array<f64: 5.000000e-01>} : (tensor<2x3xf64>) -> tensor<2x3xf32>
+  %0 = ms.scaler %x {offset = array<f64: 1.0, 2.0, 3.0>, scale = array<f64: 0.5>} : (tensor<2x3xf64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @normalizer
+func.func @normalizer(%x: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  // CHECK: ms.normalizer %{{.+}} {norm = #ms<ml_norm l2>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  %0 = ms.normalizer %x {norm = #ms<ml_norm l2>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @imputer
+func.func @imputer(%x: tensor<3x2xf32>, %i: tensor<3x2xi64>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  // CHECK: ms.imputer %{{.+}} {imputed_values = array<f64: 1.000000e+00, 2.000000e+00>, replaced_value = 0x7FF8000000000000 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %0 = ms.imputer %x {imputed_values = array<f64: 1.0, 2.0>, replaced_value = 0x7FF8000000000000 : f64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  // CHECK: ms.imputer %{{.+}} {imputed_values = array<f64: 7.000000e+00>, replaced_value = -1.000000e+00 : f64} : (tensor<3x2xi64>) -> tensor<3x2xi64>
+  %1 = ms.imputer %i {imputed_values = array<f64: 7.0>, replaced_value = -1.0 : f64} : (tensor<3x2xi64>) -> tensor<3x2xi64>
+  return %0, %1 : tensor<3x2xf32>, tensor<3x2xi64>
+}
+
+// CHECK-LABEL: func.func @one_hot_encoder
+func.func @one_hot_encoder(%x: tensor<4xi64>) -> tensor<4x3xf32> {
+  // CHECK: ms.one_hot_encoder %{{.+}} {categories = array<i64: 1, 3, 5>} : (tensor<4xi64>) -> tensor<4x3xf32>
+  %0 = ms.one_hot_encoder %x {categories = array<i64: 1, 3, 5>} : (tensor<4xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @label_encoder
+func.func @label_encoder(%x: tensor<4xi64>, %f: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xi64>) {
+  // CHECK: ms.label_encoder %{{.+}} {default_value = dense<-1.000000e+00> : tensor<f32>, keys = dense<[1, 5, 9]> : tensor<3xi64>, values = dense<[5.000000e-01, 1.500000e+00, 2.500000e+00]> : tensor<3xf32>} : (tensor<4xi64>) -> tensor<4xf32>
+  %0 = ms.label_encoder %x {keys = dense<[1, 5, 9]> : tensor<3xi64>, values = dense<[0.5, 1.5, 2.5]> : tensor<3xf32>, default_value = dense<-1.0> : tensor<f32>} : (tensor<4xi64>) -> tensor<4xf32>
+  // CHECK: ms.label_encoder %{{.+}} {default_value = dense<-1> : tensor<i64>, keys = dense<[5.000000e-01, 0x7FC00000]> : tensor<2xf32>, nan_matches_nan, values = dense<[3, 4]> : tensor<2xi64>} : (tensor<2xf32>) -> tensor<2xi64>
+  %1 = ms.label_encoder %f {keys = dense<[0.5, 0x7FC00000]> : tensor<2xf32>, values = dense<[3, 4]> : tensor<2xi64>, default_value = dense<-1> : tensor<i64>, nan_matches_nan} : (tensor<2xf32>) -> tensor<2xi64>
+  return %0, %1 : tensor<4xf32>, tensor<2xi64>
+}
+
+// CHECK-LABEL: func.func @linear_regressor
+func.func @linear_regressor(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // CHECK: ms.linear_regressor %{{.+}} {coefficients = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00>, intercepts = array<f64: 5.000000e-01>, post_transform = #ms<post_transform none>, targets = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %0 = ms.linear_regressor %x {coefficients = array<f64: 1.0, 2.0, 3.0>, intercepts = array<f64: 0.5>, targets = 1 : i64, post_transform = #ms<post_transform none>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// CHECK-LABEL: func.func @linear_classifier
+func.func @linear_classifier(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>) {
+  // CHECK: ms.linear_classifier %{{.+}} {class_labels = array<i64: 3, 7>, coefficients = array<f64: 1.000000e+00, -1.000000e+00, 5.000000e-01, 5.000000e-01>, intercepts = array<f64: 0.000000e+00, 1.000000e-01>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  %label, %scores = ms.linear_classifier %x {coefficients = array<f64: 1.0, -1.0, 0.5, 0.5>, intercepts = array<f64: 0.0, 0.1>, class_labels = array<i64: 3, 7>, post_transform = #ms<post_transform softmax>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  return %label, %scores : tensor<2xi64>, tensor<2x2xf32>
+}
+
+// CHECK-LABEL: func.func @optimizers
+func.func @optimizers(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>, %h: tensor<2xf32>, %v: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  // CHECK: ms.adagrad %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {decay_factor = 1.000000e-01 : f64, epsilon = 9.9999999999999995E-7 : f64, norm_coefficient = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %x1, %h1 = ms.adagrad %r, %t, %x, %g, %h {decay_factor = 0.1 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  // CHECK: ms.momentum %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {alpha = 9.000000e-01 : f64, beta = 1.000000e-01 : f64, nesterov, norm_coefficient = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %x2, %v2 = ms.momentum %r, %t, %x, %g, %v {alpha = 0.9 : f64, beta = 0.1 : f64, norm_coefficient = 0.0 : f64, nesterov} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  // CHECK: ms.adam %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} {alpha = 9.000000e-01 : f64, beta = 0.99899999999999999 : f64, epsilon = 9.9999999999999995E-7 : f64, norm_coefficient = 0.000000e+00 : f64, norm_coefficient_post = 0.000000e+00 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  %x3, %v3, %h3 = ms.adam %r, %t, %x, %g, %v, %h {alpha = 0.9 : f64, beta = 0.999 : f64, epsilon = 1.0e-06 : f64, norm_coefficient = 0.0 : f64, norm_coefficient_post = 0.0 : f64} : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %x1, %h1, %x2, %v2, %x3, %v3, %h3 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @bernoulli_multinomial
+func.func @bernoulli_multinomial(%p: tensor<2x3xf32>, %i: tensor<i64>) -> (tensor<2x3xf32>, tensor<2x4xi64>) {
+  // CHECK: ms.bernoulli %{{.+}} {element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = ms.bernoulli %p {element_type = f32, stream = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: ms.multinomial %{{.+}} iteration(%{{.+}} : tensor<i64>) {element_type = i64, sample_size = 4 : i64, seed = 5.000000e+00 : f64, stream = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  %1 = ms.multinomial %p iteration(%i : tensor<i64>) {sample_size = 4 : i64, element_type = i64, seed = 5.0 : f64, stream = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x4xi64>
+}
+
+// CHECK-LABEL: func.func @dynamic_quantize_linear
+func.func @dynamic_quantize_linear(%x: tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) {
+  // CHECK: ms.dynamic_quantize_linear %{{.+}} : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)
+  %y, %scale, %zero = ms.dynamic_quantize_linear %x : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)
+  return %y, %scale, %zero : tensor<2x3xui8>, tensor<f32>, tensor<ui8>
+}
