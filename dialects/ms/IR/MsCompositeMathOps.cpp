@@ -67,11 +67,7 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Locati
   RankedTensorType type = tensorType(adaptor.getInput());
   ArrayRef<int64_t> axes = adaptor.getAxes();
   int64_t rank = type.getRank();
-  // One axis, or the dims from one axis to the last (the 2-D coercion before opset 13).
-  bool contiguous = !axes.empty() && axes.front() >= 0 &&
-                    (axes.size() == 1 ? axes.front() < rank : axes.back() == rank - 1);
-  for (size_t i = 1; i < axes.size() && contiguous; ++i)
-    contiguous = axes[i] == axes[i - 1] + 1;
+  bool contiguous = isAxisOrTrailingAxes(axes, rank);
   if (!contiguous)
     return diag.error("expects one axis or the dims from one axis to the last, got axes [",
                       llvm::make_range(axes.begin(), axes.end()), "] for ", type);

@@ -838,10 +838,7 @@ LogicalResult HardmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   RankedTensorType type = tensorType(adaptor.getInput());
   ArrayRef<int64_t> axes = adaptor.getAxes();
   int64_t rank = type.getRank();
-  bool contiguous = !axes.empty() && axes.front() >= 0 &&
-                    (axes.size() == 1 ? axes.front() < rank : axes.back() == rank - 1);
-  for (size_t i = 1; i < axes.size() && contiguous; ++i)
-    contiguous = axes[i] == axes[i - 1] + 1;
+  bool contiguous = isAxisOrTrailingAxes(axes, rank);
   if (!type.hasStaticShape() || !contiguous)
     return diag.error("expects a static input and one axis or the dims from one axis to the "
                       "last, got ",

@@ -94,6 +94,14 @@ LogicalResult ms::checkArrayMin(const InferDiag &diag, StringRef name, ArrayRef<
   return success();
 }
 
+bool ms::isAxisOrTrailingAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  bool contiguous = !axes.empty() && axes.front() >= 0 &&
+                    (axes.size() == 1 ? axes.front() < rank : axes.back() == rank - 1);
+  for (size_t i = 1; i < axes.size() && contiguous; ++i)
+    contiguous = axes[i] == axes[i - 1] + 1;
+  return contiguous;
+}
+
 int64_t ms::windowOutputSize(int64_t input, int64_t padBefore, int64_t padAfter, int64_t kernel,
                              int64_t stride, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(input))

@@ -54,6 +54,10 @@ inline int64_t positiveAxis(uint64_t axis, int64_t rank) {
 FailureOr<SmallVector<int64_t>> normalizeAxes(const InferDiag &diag, ArrayRef<int64_t> axes,
                                               int64_t rank, StringRef what = "axes");
 
+/// Whether `axes` (normalized, ascending) is one axis or the dims from one axis to the last: the
+/// axes of ONNX's softmax-like ops (one axis, or the 2-D coercion before opset 13).
+bool isAxisOrTrailingAxes(ArrayRef<int64_t> axes, int64_t rank);
+
 /// Product of static dims, or ShapedType::kDynamic if any is dynamic.
 int64_t shapeProduct(ArrayRef<int64_t> shape);
 

@@ -70,6 +70,21 @@ Operation *functionOf(NodeImporter &n) {
   return isa<FunctionOpInterface>(op) ? op : op->getParentOfType<FunctionOpInterface>();
 }
 
+/// Sizes of an op that takes symbolic ones (every expression non-null): the static entries, `?`
+/// where an expression is not a constant, and then the map of all of them over the function's
+/// `numSymbols` symbols (null when every size is static).
+std::pair<SmallVector<int64_t>, AffineMapAttr>
+staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> sizes) {
+  SmallVector<int64_t> values;
+  for (AffineExpr e : sizes) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    values.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  if (llvm::none_of(values, ShapedType::isDynamic))
+    return {values, AffineMapAttr()};
+  return {values, AffineMapAttr::get(ms::symbolicShapeMap(ctx, numSymbols, sizes))};
+}
+
 } // namespace
 
 bool mlir::mie::onnx_import::hasSymbolicElements(NodeImporter &n, unsigned i) {
@@ -146,17 +161,7 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
     if (!e)
       return n.unsupportedFeature() << "dim " << i << " of the reshaped " << n.inputType(0)
                                     << " is not an expression of the symbolic input dims";
-  SmallVector<int64_t> shape;
-  bool symbolic = false;
-  for (AffineExpr e : outDims) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    symbolic |= !c;
-    shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
-  AffineMapAttr map;
-  if (symbolic)
-    map = AffineMapAttr::get(
-        ms::symbolicShapeMap(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), outDims));
+  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
   FailureOr<Value> y = n.create<ms::ReshapeOp>(*x, shape, map);
   if (failed(y))
     return failure();
@@ -232,19 +237,10 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
     starts[axis] = start.lo;
     sizes[axis] = stop - start.lo;
   }
-  SmallVector<int64_t> staticSizes;
-  bool symbolic = false;
-  for (AffineExpr e : sizes) {
-    auto c = dyn_cast_or_null<AffineConstantExpr>(e);
-    symbolic |= !c;
-    staticSizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
   if (llvm::any_of(sizes, [](AffineExpr e) { return !e; }))
     return n.unsupportedFeature() << "a slice of " << n.inputType(0)
                                   << ", whose dims are not all expressions of the symbolic dims";
-  AffineMapAttr map;
-  if (symbolic)
-    map = AffineMapAttr::get(ms::symbolicShapeMap(ctx, shapes.numSymbols(), sizes));
+  auto [staticSizes, map] = staticAndSymbolic(ctx, shapes.numSymbols(), sizes);
   FailureOr<Value> y = n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(starts),
                                              n.builder().getDenseI64ArrayAttr(staticSizes),
                                              n.builder().getDenseI64ArrayAttr(steps), map);
@@ -293,20 +289,11 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
                                     << ", which the symbols alone do not decide";
     }
   }
-  SmallVector<int64_t> shape;
-  bool symbolic = false;
-  for (AffineExpr e : out) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    symbolic |= !c;
-    shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
   if (ArrayRef<AffineExpr>(out) == in) {
     n.forwardInput(0, 0);
     return success();
   }
-  AffineMapAttr map;
-  if (symbolic)
-    map = AffineMapAttr::get(ms::symbolicShapeMap(ctx, shapes.numSymbols(), out));
+  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), out);
   FailureOr<Value> y = n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map);
   if (failed(y))
     return failure();
