@@ -216,9 +216,6 @@ cl::opt<bool> symbolicDims(
              "passes (docs/dynamic-shapes.md)"),
     cl::init(false), cl::cat(category));
 
-/// --dim-param's sizes under --symbolic-dims, for ms-specialize-dims.
-std::vector<std::string> symbolicDimSizes;
-
 cl::opt<int64_t> defaultSymbolicDim(
     "symbolic-dim-default",
     cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
@@ -336,7 +333,9 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.modelName = llvm::sys::path::stem(inputFile).str();
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
-  options.dimSizes = symbolicDimSizes;
+  // Kept symbolic, the dims get their --dim-param sizes (checked name=N) after the graph passes.
+  if (symbolicDims)
+    options.dimSizes.assign(dimParams.begin(), dimParams.end());
   options.defaultDimSize = defaultSymbolicDim;
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))
@@ -401,13 +400,7 @@ int main(int argc, char **argv) {
   for (const std::string &text : dimParams)
     if (failed(mie::parseDimParamFlag(text, opts)))
       return 1;
-  // Kept symbolic, the dims get their --dim-param sizes after the graph passes instead.
   opts.keepSymbolicDims = symbolicDims;
-  if (symbolicDims) {
-    for (const auto &entry : opts.symbolicDims)
-      symbolicDimSizes.push_back(entry.getKey().str() + "=" + std::to_string(entry.getValue()));
-    opts.symbolicDims.clear();
-  }
   for (const std::string &text : inputValues)
     if (failed(mie::parseInputValueFlag(text, opts)))
       return 1;

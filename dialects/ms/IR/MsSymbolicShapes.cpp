@@ -154,8 +154,13 @@ bool ms::haveSameDims(Value a, Value b) {
     return false;
   if (ta.hasStaticShape())
     return true;
-  SmallVector<AffineExpr> da = symbolicDimsOf(a), db = symbolicDimsOf(b);
-  return llvm::all_of(da, [](AffineExpr e) { return static_cast<bool>(e); }) && da == db;
+  Operation *fn = functionOf(a);
+  if (!fn || fn != functionOf(b))
+    return false;
+  // One analysis for both: their producers are mostly shared.
+  SymbolicShapes shapes(fn);
+  ArrayRef<AffineExpr> da = shapes.dims(a);
+  return shapes.isResolved(a) && da == shapes.dims(b);
 }
 
 bool SymbolicShapes::isResolved(Value value) {

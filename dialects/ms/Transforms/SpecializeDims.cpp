@@ -66,23 +66,19 @@ struct MsSpecializeDimsPass : impl::MsSpecializeDimsPassBase<MsSpecializeDimsPas
 
     for (auto &[value, type] : retyped)
       value.setType(type);
-    func.walk([&](ReshapeOp reshape) {
-      if (!reshape.getSymbolicShape())
-        return;
-      reshape.setShape(reshape.getType().getShape());
-      reshape.removeSymbolicShapeAttr();
-    });
-    func.walk([&](ExpandOp expand) {
-      if (!expand.getSymbolicShape())
-        return;
-      expand.setShape(expand.getType().getShape());
-      expand.removeSymbolicShapeAttr();
-    });
-    func.walk([&](SliceOp slice) {
-      if (!slice.getSymbolicSizes())
-        return;
-      slice.setSizes(slice.getType().getShape());
-      slice.removeSymbolicSizesAttr();
+    // The ops sized by symbols take their static result shape (reshape, expand) or sizes
+    // (slice) from the evaluated type.
+    func.walk([&](Operation *op) {
+      if (auto reshape = dyn_cast<ReshapeOp>(op); reshape && reshape.getSymbolicShape()) {
+        reshape.setShape(reshape.getType().getShape());
+        reshape.removeSymbolicShapeAttr();
+      } else if (auto expand = dyn_cast<ExpandOp>(op); expand && expand.getSymbolicShape()) {
+        expand.setShape(expand.getType().getShape());
+        expand.removeSymbolicShapeAttr();
+      } else if (auto slice = dyn_cast<SliceOp>(op); slice && slice.getSymbolicSizes()) {
+        slice.setSizes(slice.getType().getShape());
+        slice.removeSymbolicSizesAttr();
+      }
     });
     TypeRange argTypes = func.front().getArgumentTypes();
     func.setType(FunctionType::get(func.getContext(), argTypes,

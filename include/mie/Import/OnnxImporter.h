@@ -63,9 +63,10 @@ struct OnnxImportOptions {
   /// Size used for any other symbolic or unknown input dim; 0 makes such a dim an error.
   int64_t defaultSymbolicDim = 1;
 
-  /// Keep the symbolic and unknown input dims that `symbolicDims` does not size symbolic (`?`,
-  /// named by the function's `ms.symbols`; an unknown dim gets the name `<input>.<index>`)
-  /// instead of giving them `defaultSymbolicDim`. `mie-compile --symbolic-dims`.
+  /// Keep every symbolic and unknown input dim symbolic (`?`, named by the function's
+  /// `ms.symbols`; an unknown dim gets the name `<input>.<index>`) instead of sizing it by
+  /// `symbolicDims` or `defaultSymbolicDim`, which then size it after the graph passes
+  /// (CompileOptions::dimSizes). `mie-compile --symbolic-dims`.
   bool keepSymbolicDims = false;
 
   /// The most bytes one tensor may have: an initializer, a Constant's value, a graph input or any

@@ -289,16 +289,16 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
           shape.push_back(dim.size);
           continue;
         }
+        if (opts.keepSymbolicDims) {
+          shape.push_back(ShapedType::kDynamic);
+          continue;
+        }
         if (!dim.param.empty()) {
           auto named = opts.symbolicDims.find(dim.param);
           if (named != opts.symbolicDims.end()) {
             shape.push_back(named->second);
             continue;
           }
-        }
-        if (opts.keepSymbolicDims) {
-          shape.push_back(ShapedType::kDynamic);
-          continue;
         }
         if (opts.defaultSymbolicDim <= 0)
           return emitError(fileLoc)
@@ -731,16 +731,19 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
     return failure();
   if (failed(buildReturn()) || hadError)
     return failure();
-  // The Shape chains of symbolic dims that a symbolic reshape made dead (OnnxSymbolicDims.cpp).
-  llvm::SmallPtrSet<Operation *, 16> fromShapes;
-  for (Operation &op : *body)
-    if (isa<ms::ShapeOfOp>(op) || llvm::any_of(op.getOperands(), [&](Value v) {
-          return v.getDefiningOp() && fromShapes.contains(v.getDefiningOp());
-        }))
-      fromShapes.insert(&op);
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (fromShapes.contains(&op) && isOpTriviallyDead(&op))
-      op.erase();
+  // The Shape chains of symbolic dims that a symbolic reshape made dead (OnnxSymbolicDims.cpp);
+  // only a function with symbols has any.
+  if (!symbolNames.empty()) {
+    llvm::SmallPtrSet<Operation *, 16> fromShapes;
+    for (Operation &op : *body)
+      if (isa<ms::ShapeOfOp>(op) || llvm::any_of(op.getOperands(), [&](Value v) {
+            return v.getDefiningOp() && fromShapes.contains(v.getDefiningOp());
+          }))
+        fromShapes.insert(&op);
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+      if (fromShapes.contains(&op) && isOpTriviallyDead(&op))
+        op.erase();
+  }
   // Known values whose only users folded away (the operands of shape arithmetic, small integer
   // initializers among them). Other model data is left to the pipeline's own clean-up.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))

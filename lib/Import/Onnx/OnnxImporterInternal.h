@@ -564,6 +564,8 @@ LogicalResult importIfBySelect(NodeImporter &node, OnnxGraph &thenGraph, OnnxGra
 /// Gives the integer outputs of a node whose inputs have element ranges the ranges their values
 /// take (Shape, Gather, Concat, Min, Add, ... of sizes), where the op is one it follows.
 void propagateRanges(NodeImporter &node);
+/// The range of an expression of the symbolic dims, each symbol in [1, 2^31 - 1].
+IntRange rangeOfSymbolic(AffineExpr e);
 /// Gives the outputs of a node that took data-dependent inputs their extents (or reports at the
 /// node why they cannot have one), after its handler built them.
 LogicalResult propagateDynamicExtents(NodeImporter &node);

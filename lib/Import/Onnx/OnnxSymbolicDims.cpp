@@ -24,46 +24,6 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
-/// The largest size a symbol is taken to have where ranges are compared.
-constexpr int64_t kSymbolMax = std::numeric_limits<int32_t>::max();
-
-int64_t clampToI64(__int128 v) {
-  return (int64_t)std::clamp<__int128>(v, std::numeric_limits<int64_t>::min(),
-                                       std::numeric_limits<int64_t>::max());
-}
-
-/// The range of `e` with every symbol in [1, kSymbolMax].
-IntRange rangeOf(AffineExpr e) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return {c.getValue(), c.getValue()};
-  if (isa<AffineSymbolExpr>(e))
-    return {1, kSymbolMax};
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-  IntRange l = rangeOf(bin.getLHS()), r = rangeOf(bin.getRHS());
-  __int128 a = l.lo, b = l.hi, c = r.lo, d = r.hi;
-  switch (bin.getKind()) {
-  case AffineExprKind::Add:
-    return {clampToI64(a + c), clampToI64(b + d)};
-  case AffineExprKind::Mul:
-    return {clampToI64(std::min({a * c, a * d, b * c, b * d})),
-            clampToI64(std::max({a * c, a * d, b * c, b * d}))};
-  case AffineExprKind::FloorDiv:
-  case AffineExprKind::CeilDiv:
-    if (c > 0 && c == d) // division by a positive constant is monotonic
-      return {clampToI64(a / c), clampToI64((b + c - 1) / c)};
-    break;
-  case AffineExprKind::Mod:
-    if (c > 0 && c == d)
-      return {0, clampToI64(c - 1)};
-    break;
-  default:
-    break;
-  }
-  return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-}
-
 /// The function the node is imported into, holding its symbols.
 Operation *functionOf(NodeImporter &n) {
   Operation *op = n.builder().getInsertionBlock()->getParentOp();
@@ -88,6 +48,9 @@ staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> si
 } // namespace
 
 bool mlir::mie::onnx_import::hasSymbolicElements(NodeImporter &n, unsigned i) {
+  // Symbolic sizes are tracked ranges; a known value (the static path) never is one.
+  if (!n.hasTrackedRanges(i))
+    return false;
   std::optional<SmallVector<IntRange>> ranges = n.inputRanges(i);
   return ranges && llvm::any_of(*ranges, [](const IntRange &r) { return r.sym; }) &&
          llvm::all_of(*ranges, [](const IntRange &r) { return r.sym || r.exact(); });
@@ -105,7 +68,7 @@ LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n,
     if (!dims[i])
       return n.unsupportedFeature() << "dim " << i << " of " << n.inputType(0)
                                     << " is not an expression of the symbolic input dims";
-    IntRange r = rangeOf(dims[i]);
+    IntRange r = rangeOfSymbolic(dims[i]);
     if (!r.exact())
       r.sym = dims[i];
     ranges.push_back(r);

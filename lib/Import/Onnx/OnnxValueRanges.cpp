@@ -286,6 +286,39 @@ std::optional<Ranges> outputRanges(NodeImporter &n) {
 
 } // namespace
 
+IntRange mlir::mie::onnx_import::rangeOfSymbolic(AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return {c.getValue(), c.getValue()};
+  if (isa<AffineSymbolExpr>(e))
+    return {1, std::numeric_limits<int32_t>::max()};
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return {kMin, kMax};
+  IntRange l = rangeOfSymbolic(bin.getLHS()), r = rangeOfSymbolic(bin.getRHS());
+  bool positiveConstant = r.exact() && r.lo > 0;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+    return combineRanges("Add", l, r);
+  case AffineExprKind::Mul:
+    return combineRanges("Mul", l, r);
+  case AffineExprKind::FloorDiv:
+    if (positiveConstant && l.lo >= 0) // truncation is the floor there
+      return combineRanges("Div", l, r);
+    break;
+  case AffineExprKind::CeilDiv:
+    if (positiveConstant && l.lo >= 0)
+      return combineRanges("Div", combineRanges("Add", l, {r.lo - 1, r.lo - 1}), r);
+    break;
+  case AffineExprKind::Mod:
+    if (positiveConstant)
+      return {0, r.lo - 1};
+    break;
+  default:
+    break;
+  }
+  return {kMin, kMax};
+}
+
 void mlir::mie::onnx_import::propagateRanges(NodeImporter &n) {
   if (!n.hasOutput(0) || n.outputType(0).getNumElements() > kMaxBoundedElements ||
       !isIntegerLike(n.outputType(0).getElementType()))
