@@ -234,16 +234,17 @@ std::vector<int64_t> mlir::mie::buildAbiTable(const PackagePlan &plan, size_t nu
   return words;
 }
 
-FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelName,
-                                               StringRef precision,
-                                               const PackageSignature &signature,
-                                               const std::vector<PackageTargetCode> &targets,
-                                               const ::mie::PackagePrecisionAuto *autoRecord) {
+FailureOr<std::string> mlir::mie::buildPackage(
+    ModuleOp module, StringRef modelName, StringRef precision, const PackageSignature &signature,
+    const std::vector<PackageTargetCode> &targets, const ::mie::PackagePrecisionAuto *autoRecord,
+    const std::vector<::mie::PackageSymbolSpec> &symbols) {
   ::mie::PackageWriter writer;
   writer.set_model(modelName.str());
   writer.set_precision(precision.str());
   if (autoRecord)
     writer.set_precision_auto(*autoRecord);
+  for (const auto &symbol : symbols)
+    writer.add_symbol(symbol);
   for (const auto &in : signature.inputs)
     writer.add_input(in);
   for (const auto &out : signature.outputs)
@@ -272,6 +273,7 @@ FailureOr<std::string> mlir::mie::buildPackage(ModuleOp module, StringRef modelN
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;
+    spec.dims = t.dims;
     if (t.plan.weights != shared) {
       spec.own_weights = true;
       spec.weights = reinterpret_cast<const uint8_t *>(t.plan.weights.data());

@@ -61,16 +61,21 @@ struct PackageTargetCode {
   PackageTarget target;
   PackagePlan plan;
   std::string code;
+  /// In a package with symbols: the value of each symbol the code was compiled for.
+  std::vector<int64_t> dims = {};
 };
 
 /// The bytes of a package holding `targets` (at least one); the manifest records `precision`
 /// (fp32, fp16, bf16, mixed, auto or dynamic_fp16) and, under auto, what the search measured.
-/// The first target's weights are the package's shared weights; a later target whose weights differ (packed for another tile) gets
-/// its own weights section, identical ones are stored once.
+/// The first target's weights are the package's shared weights; a later target whose weights differ
+/// (packed for another tile) gets its own weights section, identical ones are stored once. With
+/// `symbols` (a package keeping the model's symbolic dims) the signature's dims may be expressions
+/// of them and each target states its `dims`.
 FailureOr<std::string> buildPackage(ModuleOp module, StringRef modelName, StringRef precision,
                                     const PackageSignature &signature,
                                     const std::vector<PackageTargetCode> &targets,
-                                    const ::mie::PackagePrecisionAuto *autoRecord = nullptr);
+                                    const ::mie::PackagePrecisionAuto *autoRecord = nullptr,
+                                    const std::vector<::mie::PackageSymbolSpec> &symbols = {});
 
 } // namespace mlir::mie
 

@@ -4,6 +4,7 @@
 
 #include "AutoPrecision.h"
 #include "PackageEmitter.h"
+#include "SymbolicPackage.h"
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
@@ -296,6 +297,89 @@ private:
 
 /// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
 /// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
+/// A package keeping the module's symbolic dims (after the graph passes): every target's code for
+/// each combination of the specialized values, the symbols and their ranges in the manifest
+/// (SymbolicPackage.h, docs/dynamic-shapes.md).
+static FailureOr<std::string> compileSpecializedPackage(ModuleOp module,
+                                                        const CompileOptions &options,
+                                                        ArrayRef<PackageTarget> targets) {
+  if (options.emit != EmitKind::Package)
+    return emitError(module.getLoc(), "--specialize makes a package; --emit=mie, llvm, asm and obj "
+                                      "take one shape (size it with --dim-param)"),
+           failure();
+  for (const PackageTarget &t : targets)
+    if (!t.backend->runsOnHostCpu())
+      return emitError(module.getLoc())
+                 << "packages with symbolic dims take cpu targets only for now; '" << t.name
+                 << "' is a " << t.kind() << " target",
+             failure();
+  FailureOr<SymbolPlan> plan = planSymbols(module, options);
+  if (failed(plan))
+    return failure();
+  FailureOr<SymbolicDims> symbolic = readSymbolicDims(module);
+  if (failed(symbolic))
+    return failure();
+  for (auto func : module.getOps<func::FuncOp>())
+    func->removeAttr("ms.precision");
+
+  std::vector<std::vector<int64_t>> points = plan->points();
+  // Target-major, as the manifest lists them: entry t * points + p is target t at point p.
+  std::vector<std::optional<PackageTargetCode>> compiled(targets.size() * points.size());
+  std::optional<PackageSignature> signature;
+  PortableProductWarnings portable;
+  for (size_t p = 0; p < points.size(); ++p) {
+    const std::vector<int64_t> &point = points[p];
+    OwningOpRef<ModuleOp> sized = module.clone();
+    if (failed(runPipeline(*sized, options, [&](OpPassManager &pm) {
+          ms::MsSpecializeDimsPassOptions sizes;
+          std::vector<std::string> given = plan->sizes(point);
+          sizes.sizes.assign(given.begin(), given.end());
+          sizes.defaultSize = 0;
+          pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
+          pm.addPass(createCanonicalizerPass());
+          pm.addPass(createCSEPass());
+        })))
+      return failure();
+    if (!signature) {
+      FailureOr<PackageSignature> read = readSignature(*sized);
+      if (failed(read) || failed(applySymbolicDims(*read, *symbolic, module.getLoc())))
+        return failure();
+      for (const PackageTarget &t : targets)
+        if (failed(t.backend->checkSupported(*sized, t, {})))
+          return failure();
+      signature = std::move(*read);
+    }
+    for (auto [index, t] : llvm::enumerate(targets)) {
+      OwningOpRef<ModuleOp> copy;
+      ModuleOp work = *sized;
+      if (index + 1 < targets.size()) {
+        copy = sized->clone();
+        work = *copy;
+      }
+      if (failed(lowerToMie(work, options, t)))
+        return failure();
+      // Reports and warnings describe the first specialization; the others differ only in sizes.
+      if (p == 0) {
+        if (index == 0)
+          fillReports(work, options);
+        portable.add(work, t.name, options.kernelReport);
+      }
+      FailureOr<PackageTargetCode> code =
+          compileTargetCode(work, options, t, signature->inputs.size());
+      if (failed(code))
+        return failure();
+      code->dims = point;
+      compiled[index * points.size() + p] = std::move(*code);
+    }
+  }
+  portable.emit();
+  std::vector<PackageTargetCode> ordered;
+  for (std::optional<PackageTargetCode> &c : compiled)
+    ordered.push_back(std::move(*c));
+  return buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
+                      ordered, nullptr, plan->ranges);
+}
+
 static bool allTargetsRunVnni(ArrayRef<PackageTarget> targets) {
   return allCpuTargetsHave(targets, "+avx512vnni");
 }
@@ -354,6 +438,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
+  if (hasSymbolicDims(module) && !options.specializations.empty())
+    return compileSpecializedPackage(module, options, *targets);
   // Symbolic dims the import kept get their sizes here, after the graph passes decided on the
   // symbolic graph: the lowering to mie takes static shapes (docs/dynamic-shapes.md).
   if (hasSymbolicDims(module) && failed(runPipeline(module, options, [&](OpPassManager &pm) {

@@ -216,6 +216,22 @@ cl::opt<bool> symbolicDims(
              "passes (docs/dynamic-shapes.md)"),
     cl::init(false), cl::cat(category));
 
+cl::list<std::string> specializeDims(
+    "specialize",
+    cl::desc(
+        "With --symbolic-dims: compile code for these values of a symbolic dim, e.g. "
+        "--specialize=seq=128,384 (repeatable, one symbol each): the package keeps the symbols "
+        "and holds code for every combination of the values; the runtime runs the one "
+        "matching a run's input shapes"),
+    cl::value_desc("name=N[,N...]"), cl::cat(category));
+
+cl::list<std::string> dimRanges(
+    "dim-range",
+    cl::desc("With --specialize: the values a symbolic dim may take at run time, e.g. "
+             "--dim-range=seq=1..512 (recorded in the package and checked before each run; "
+             "default: the span of its --specialize values)"),
+    cl::value_desc("name=LO..HI"), cl::cat(category));
+
 cl::opt<int64_t> defaultSymbolicDim(
     "symbolic-dim-default",
     cl::desc("Size for symbolic input dims not set otherwise (0: such dims are an error)"),
@@ -336,6 +352,13 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   // Kept symbolic, the dims get their --dim-param sizes (checked name=N) after the graph passes.
   if (symbolicDims)
     options.dimSizes.assign(dimParams.begin(), dimParams.end());
+  if (!symbolicDims && (!specializeDims.empty() || !dimRanges.empty())) {
+    llvm::errs() << "mie-compile: --specialize and --dim-range apply to the symbolic dims that "
+                    "--symbolic-dims keeps\n";
+    return failure();
+  }
+  options.specializations.assign(specializeDims.begin(), specializeDims.end());
+  options.dimRanges.assign(dimRanges.begin(), dimRanges.end());
   options.defaultDimSize = defaultSymbolicDim;
   FailureOr<std::string> artifact = mie::compileModule(**module, options);
   if (failed(artifact))

@@ -3,6 +3,7 @@
 #include "profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -141,6 +142,7 @@ class Runner {
   }
   bool parse_args(int argc, char **argv, Options *o, std::string *error);
   std::string describe(const std::vector<mie_tensor_info> &list);
+  std::string shape_text(const mie_tensor_info &t);
   // Splits "NAME=path" when NAME is one of `names`; otherwise the whole spec is a path.
   static bool split_named(const std::string &spec, const std::vector<mie_tensor_info> &names, std::string *name,
                           std::string *path);
@@ -259,10 +261,61 @@ std::string Runner::describe(const std::vector<mie_tensor_info> &list) {
   std::string s;
   for (const auto &t : list) {
     if (!s.empty()) s += ", ";
-    s += std::string(t.name) + " (" + mie_dtype_name(t.dtype) + " " +
-         io::shape_string(std::vector<int64_t>(t.dims, t.dims + t.rank)) + ")";
+    s += std::string(t.name) + " (" + mie_dtype_name(t.dtype) + " " + shape_text(t) + ")";
   }
   return s.empty() ? "none" : s;
+}
+
+// A manifest shape with its symbolic dims named ("[batch, seq, 768]"); inputs and outputs are told
+// apart by the info's place in the package's lists.
+std::string Runner::shape_text(const mie_tensor_info &t) {
+  uint32_t n_in = 0, n_out = 0, n_symbols = 0;
+  mie_package_num_inputs(package_, &n_in);
+  mie_package_num_outputs(package_, &n_out);
+  mie_package_num_symbols(package_, &n_symbols);
+  std::vector<int64_t> dims(t.dims, t.dims + t.rank);
+  if (n_symbols == 0)
+    return io::shape_string(dims);
+  int64_t input = -1, output = -1;
+  for (uint32_t i = 0; i < n_in; ++i) {
+    mie_tensor_info info;
+    if (mie_package_input_info(package_, i, &info) == MIE_OK && info.name == t.name)
+      input = i;
+  }
+  for (uint32_t i = 0; i < n_out; ++i) {
+    mie_tensor_info info;
+    if (mie_package_output_info(package_, i, &info) == MIE_OK && info.name == t.name)
+      output = i;
+  }
+  std::string s = "[";
+  for (uint32_t d = 0; d < t.rank; ++d) {
+    const char *expr = "";
+    if (input >= 0)
+      mie_package_input_symbolic_dim(package_, uint32_t(input), d, &expr);
+    else if (output >= 0)
+      mie_package_output_symbolic_dim(package_, uint32_t(output), d, &expr);
+    std::string text = expr[0] ? expr : std::to_string(t.dims[d]);
+    // "s<i>" tokens become the symbols' names.
+    std::string named;
+    for (size_t k = 0; k < text.size();) {
+      if (text[k] == 's' && k + 1 < text.size() &&
+          std::isdigit(static_cast<unsigned char>(text[k + 1])) &&
+          (k == 0 || !std::isalnum(static_cast<unsigned char>(text[k - 1])))) {
+        size_t e = k + 1;
+        while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e])))
+          ++e;
+        const char *name = "?";
+        mie_package_symbol_info(package_, uint32_t(std::stoul(text.substr(k + 1, e - k - 1))),
+                                &name, nullptr, nullptr);
+        named += name;
+        k = e;
+      } else {
+        named += text[k++];
+      }
+    }
+    s += (d ? ", " : "") + named;
+  }
+  return s + "]";
 }
 
 bool Runner::split_named(const std::string &spec, const std::vector<mie_tensor_info> &list, std::string *name,
@@ -413,10 +466,13 @@ int Runner::main(int argc, char **argv) {
   if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)
     return fail(std::string("--poison-dead-buffers: ") + mie_last_error());
 
+  uint32_t n_symbols = 0;
+  mie_package_num_symbols(package_, &n_symbols);
   std::vector<Buffer> in_bufs(n_in), out_bufs(n_out);
   std::vector<const void *> in_ptrs(n_in);
   std::vector<void *> out_ptrs(n_out);
   std::vector<uint64_t> in_sizes(n_in), out_sizes(n_out);  // the runtime checks them against the package
+  std::vector<std::vector<int64_t>> in_shapes(n_in), out_shapes(n_out);
   for (size_t i = 0; i < ins.size(); ++i) {
     io::Tensor t;
     error = io::read_tensor_file(in_paths[i], &t);
@@ -427,12 +483,53 @@ int Runner::main(int argc, char **argv) {
     if (!error.empty()) return fail("input '" + std::string(ins[i].name) + "': " + error);
     if (t.dtype != ins[i].dtype)
       return fail(what + "dtype " + io::dtype_name(t.dtype) + " does not match the model's " + mie_dtype_name(ins[i].dtype));
-    if (t.shape != want)
+    // With symbolic dims the runtime checks the shapes when they are bound (below).
+    if (n_symbols == 0 && t.shape != want)
       return fail(what + "shape " + io::shape_string(t.shape) + " does not match the model's " + io::shape_string(want));
+    in_shapes[i] = t.shape;
     if (!in_bufs[i].allocate(t.data.size())) return fail(what + "out of memory");
     if (!t.data.empty()) std::memcpy(in_bufs[i].data(), t.data.data(), t.data.size());
     in_ptrs[i] = in_bufs[i].data();
     in_sizes[i] = in_bufs[i].size();
+  }
+  if (n_symbols > 0) {
+    // The files' shapes bind the symbols; the outputs are sized for them.
+    std::vector<uint32_t> ranks(n_in);
+    std::vector<const int64_t *> dims(n_in);
+    for (size_t i = 0; i < ins.size(); ++i) {
+      ranks[i] = uint32_t(in_shapes[i].size());
+      dims[i] = in_shapes[i].data();
+    }
+    if (mie_session_set_input_shapes(session_, n_in, ranks.data(), dims.data()) != MIE_OK)
+      return fail(mie_last_error());
+    std::string bound;
+    for (uint32_t k = 0; k < n_symbols; ++k) {
+      const char *name = "";
+      mie_package_symbol_info(package_, k, &name, nullptr, nullptr);
+      // A symbol's value is the dim of the first input that has it alone.
+      for (uint32_t i = 0; i < n_in && name; ++i)
+        for (uint32_t d = 0; d < ins[i].rank && name; ++d) {
+          const char *expr = "";
+          mie_package_input_symbolic_dim(package_, i, d, &expr);
+          if (std::string(expr) == "s" + std::to_string(k)) {
+            bound += (bound.empty() ? "" : ", ") + std::string(name) + "=" +
+                     std::to_string(in_shapes[i][d]);
+            name = nullptr;
+          }
+        }
+    }
+    std::fprintf(out_, "symbolic dims: %s\n", bound.c_str());
+    for (size_t i = 0; i < outs.size(); ++i) {
+      uint32_t rank = 0;
+      const int64_t *dims_out = nullptr;
+      mie_session_output_shape(session_, uint32_t(i), &rank, &dims_out);
+      out_shapes[i].assign(dims_out, dims_out + rank);
+      outs[i].dims = out_shapes[i].empty() ? nullptr : out_shapes[i].data();
+      outs[i].num_elements = 1;
+      for (int64_t d : out_shapes[i])
+        outs[i].num_elements *= uint64_t(d);
+      outs[i].byte_size = outs[i].num_elements * mie_dtype_size(outs[i].dtype);
+    }
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     if (!out_bufs[i].allocate(outs[i].byte_size))
@@ -472,22 +569,40 @@ int Runner::main(int argc, char **argv) {
                  rt::key_id(key).c_str());
   }
   // A package for several machines: say what else it holds and whether this host could run it.
-  uint32_t n_targets = 0;
-  mie_package_num_targets(package_, &n_targets);
+  uint32_t n_entries = 0;
+  mie_package_num_targets(package_, &n_entries);
+  // A package with symbolic dims lists each target once per specialization: count and name
+  // machines.
+  std::vector<uint32_t> firsts; // the first entry of each target name
+  for (uint32_t i = 0; i < n_entries; ++i) {
+    mie_target_info t;
+    mie_package_target_info(package_, i, &t);
+    bool seen = false;
+    for (uint32_t f : firsts) {
+      mie_target_info u;
+      mie_package_target_info(package_, f, &u);
+      seen |= std::strcmp(t.name, u.name) == 0;
+    }
+    if (!seen)
+      firsts.push_back(i);
+  }
+  const uint32_t n_targets = uint32_t(firsts.size());
   // Why this target: where there was a choice, or where one was asked for.
   const char *env_target = std::getenv("MIE_TARGET");
   if (n_targets > 1 || !o.target.empty() || (env_target && env_target[0]))
     std::fprintf(out_, "selected: %s\n", selection_reason(o.target, target_name, device, package_).c_str());
   if (n_targets > 1) {
     std::string others;
-    for (uint32_t i = 0; i < n_targets; ++i) {
+    for (uint32_t i : firsts) {
       mie_target_info t;
       mie_package_target_info(package_, i, &t);
       if (std::strcmp(t.name, target_name) == 0) continue;
       others += std::string(others.empty() ? "" : ", ") + t.name + (t.runnable_here ? " (runnable here)" : " (not for this host)");
     }
     std::fprintf(out_, "other targets in the package: %s\n", others.c_str());
-    for (uint32_t i = 0; o.verbose && i < n_targets; ++i) {
+    for (uint32_t i : firsts) {
+      if (!o.verbose)
+        break;
       mie_target_info t;
       mie_package_target_info(package_, i, &t);
       if (std::strcmp(t.name, target_name) == 0) continue;

@@ -124,6 +124,12 @@ struct CompileOptions {
   /// a symbol without one gets `defaultDimSize` (0: an error).
   std::vector<std::string> dimSizes;
   int64_t defaultDimSize = 1;
+  /// Values ("seq=128,384") of symbolic dims to compile code for: with any, the package keeps the
+  /// symbols and holds each target's code for every combination (--specialize).
+  std::vector<std::string> specializations;
+  /// Ranges ("seq=1..512") the package accepts for its symbols (--dim-range; default: the span of
+  /// the --specialize values).
+  std::vector<std::string> dimRanges;
 };
 
 /// A driver's flags as the user wrote them (mie-compile's options of the same names).

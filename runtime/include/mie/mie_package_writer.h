@@ -18,6 +18,17 @@ struct PackageTensorSpec {
   // Outputs only: the dims whose extent the code computes at run time (ascending); `shape` is their upper
   // bound. Such a package is format 3 (docs/package-format.md, "Data-dependent output shapes").
   std::vector<int64_t> dynamic_dims;
+  // A package with symbols (format 4): per dim, the expression of the symbols its extent is ("s0",
+  // "s0 * s1", MLIR's affine syntax over the symbols' indices), "" for a static dim; empty when
+  // every dim is static. `shape` has -1 at the symbolic dims. An input's symbolic dim must be one
+  // symbol alone.
+  std::vector<std::string> symbolic;
+};
+
+// A symbolic dim of the model and the range of values the package accepts for it (format 4).
+struct PackageSymbolSpec {
+  std::string name;
+  int64_t min = 1, max = 1;
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.
@@ -52,6 +63,10 @@ struct PackageTargetSpec {
   bool own_weights = false;
   const uint8_t *weights = nullptr;
   uint64_t weights_size = 0;
+  // A package with symbols: the value of every symbol this code was compiled for (in the order of
+  // add_symbol). Targets of one name then differ in these: the runtime picks the one matching a
+  // run.
+  std::vector<int64_t> dims;
 };
 
 // What `mie-compile --precision=auto` measured: the manifest's optional "precision_auto" object
@@ -78,6 +93,7 @@ class PackageWriter {
     precision_auto_ = std::move(record);
     has_precision_auto_ = true;
   }
+  void add_symbol(PackageSymbolSpec spec) { symbols_.push_back(std::move(spec)); }
   void add_input(PackageTensorSpec spec) { inputs_.push_back(std::move(spec)); }
   void add_output(PackageTensorSpec spec) { outputs_.push_back(std::move(spec)); }
   // Not copied (weights can be large): `data` must stay valid until write()/serialize() return.
@@ -103,6 +119,7 @@ class PackageWriter {
   bool emit(const Layout &layout, Sink &&sink) const;
 
   std::string model_, precision_ = "fp32", compiler_ = "mie-compile 0.1.0";
+  std::vector<PackageSymbolSpec> symbols_;
   std::vector<PackageTensorSpec> inputs_, outputs_;
   const uint8_t *weights_ = nullptr;
   uint64_t weights_size_ = 0;

@@ -28,7 +28,8 @@ extern "C" {
 #endif
 
 #define MIE_RT_VERSION_STRING "0.1.0"
-#define MIE_PACKAGE_FORMAT_VERSION 3 /* the newest format this runtime reads (it reads 1 and 2 too) */
+#define MIE_PACKAGE_FORMAT_VERSION                                                                 \
+  4 /* the newest format this runtime reads (it reads 1 to 3 too) */
 
 /* Limits on sizes read from files (a package's manifest, a tensor file), checked before anything of that
    size is allocated, so a few bytes declaring a huge size are an error rather than an allocation failure.
@@ -96,9 +97,10 @@ typedef struct mie_tensor_info {
   const char *name;
   mie_dtype dtype;
   uint32_t rank;
-  const int64_t *dims;  /* rank entries, all >= 0 (NULL when rank == 0) */
-  uint64_t num_elements;
-  uint64_t byte_size;   /* num_elements * element size: the size of the caller's buffer */
+  const int64_t *dims;   /* rank entries, >= 0, or -1 for a symbolic dim (NULL when rank == 0) */
+  uint64_t num_elements; /* 0 when a dim is symbolic */
+  uint64_t
+      byte_size; /* num_elements * element size: the size of the caller's buffer (0: symbolic) */
 } mie_tensor_info;
 
 typedef struct mie_target_info {
@@ -159,6 +161,28 @@ MIE_RT_API mie_status mie_package_output_info(const mie_package *package, uint32
    ascending; 0 and NULL for an output of static shape). mie_session_output_shape gives the real shape. */
 MIE_RT_API mie_status mie_package_output_dynamic_dims(const mie_package *package, uint32_t index,
                                                       uint32_t *out_count, const uint32_t **out_dims);
+/* Symbolic dims (package format 4, docs/dynamic-shapes.md): a model compiled with its dynamic axes
+   kept
+   ("batch", "seq") names them here, with the range of values the package accepts. An input or
+   output dim that is symbolic is -1 in mie_tensor_info.dims (num_elements and byte_size are then 0:
+   the run's shapes decide them; mie_session_set_input_shapes binds them and mie_session_input_shape
+   / mie_session_output_shape give them). mie_package_input_symbolic_dim / _output_symbolic_dim give
+   dim `dim`'s expression over the symbols in MLIR's affine syntax, "s<i>" being symbol i ("s0", "s0
+   * s1",
+   "(s1 - 1) floordiv 2 + 1"; an input's is always one symbol), or "" for a static dim. */
+MIE_RT_API mie_status mie_package_num_symbols(const mie_package *package, uint32_t *out_count);
+MIE_RT_API mie_status mie_package_symbol_info(const mie_package *package, uint32_t index,
+                                              const char **out_name, int64_t *out_min,
+                                              int64_t *out_max);
+MIE_RT_API mie_status mie_package_input_symbolic_dim(const mie_package *package, uint32_t index,
+                                                     uint32_t dim, const char **out_expr);
+MIE_RT_API mie_status mie_package_output_symbolic_dim(const mie_package *package, uint32_t index,
+                                                      uint32_t dim, const char **out_expr);
+/* The value of each symbol target `index`'s code was compiled for (*out_count = the number of
+   symbols; 0 and NULL in a package without symbols). Targets of one name differ only in these: a
+   session runs the one matching the bound shapes. */
+MIE_RT_API mie_status mie_package_target_dims(const mie_package *package, uint32_t index,
+                                              uint32_t *out_count, const int64_t **out_dims);
 MIE_RT_API mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count);
 MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32_t index,
                                               mie_target_info *out_info);
@@ -225,6 +249,21 @@ MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_i
                                             const void *const *inputs, const uint64_t *input_bytes,
                                             uint32_t num_outputs, void *const *outputs,
                                             const uint64_t *output_bytes);
+/* The shapes of the next runs' inputs: input i has ranks[i] dims at dims[i]. A package with
+   symbolic dims needs it before its first run (and again whenever the shapes change): every static
+   dim must be the model's, every symbolic one inside its symbol's range, and inputs sharing a
+   symbol must agree, else MIE_ERR_INVALID_ARGUMENT naming the input, the dim and the symbol;
+   MIE_ERR_UNSUPPORTED when the package has no code for those values (it holds code for the values
+   of its --specialize options). The arena grows when the shapes need more than it has and is reused
+   otherwise. After it, the runs' buffers are sized for these shapes and mie_session_output_shape
+   gives the outputs' shapes. A failed call keeps the previous shapes. For a package without symbols
+   the shapes must be the manifest's. */
+MIE_RT_API mie_status mie_session_set_input_shapes(mie_session *session, uint32_t num_inputs,
+                                                   const uint32_t *ranks,
+                                                   const int64_t *const *dims);
+/* The bound shape of input `index` (the manifest's dims, -1 where symbolic, before a bind). */
+MIE_RT_API mie_status mie_session_input_shape(const mie_session *session, uint32_t index,
+                                              uint32_t *out_rank, const int64_t **out_dims);
 /* The shape of output `index` as the session's last successful run computed it: the manifest's shape with
    every data-dependent dim replaced by its real extent (the manifest's shape before the first run).
    After a run, an output with data-dependent dims occupies the first product(shape) elements of the

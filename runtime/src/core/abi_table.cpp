@@ -65,15 +65,23 @@ bool check_abi_table(const int64_t *words, size_t count, const Manifest &m, cons
     const int64_t dtype = words[at], rank = words[at + 1];
     const int64_t *dims = words + at + 2;
     at += size_t(2 + rank);
-    bool same = dtype == int64_t(t.dtype) && uint64_t(rank) == t.dims.size();
-    for (int64_t i = 0; same && i < rank; ++i) same = dims[i] == t.dims[size_t(i)];
+    // A package with symbols: the shape this target's code was compiled for (parse_manifest checked
+    // that it evaluates).
+    std::vector<int64_t> want = t.dims;
+    if (t.is_symbolic())
+      evaluate_shape(t, target.dims, &want);
+    bool same = dtype == int64_t(t.dtype) && uint64_t(rank) == want.size();
+    for (int64_t i = 0; same && i < rank; ++i)
+      same = dims[i] == want[size_t(i)];
     // An empty tensor's shape makes no difference to code that never touches its buffer, and the compiler
     // may give such an argument a shape of its own ([0] for a [3, 0, 5] input).
     const bool code_empty = std::find(dims, dims + rank, int64_t(0)) != dims + rank;
-    if (!same && dtype == int64_t(t.dtype) && code_empty && t.num_elements == 0) same = true;
+    const bool want_empty = std::find(want.begin(), want.end(), int64_t(0)) != want.end();
+    if (!same && dtype == int64_t(t.dtype) && code_empty && want_empty)
+      same = true;
     if (!same)
       return mismatch(what, describe(dtype, dims, rank),
-                      describe(int64_t(t.dtype), t.dims.data(), int64_t(t.dims.size())));
+                      describe(int64_t(t.dtype), want.data(), int64_t(want.size())));
     return true;
   };
   for (size_t i = 0; i < m.inputs.size(); ++i)

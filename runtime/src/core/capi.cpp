@@ -279,6 +279,96 @@ mie_status mie_package_output_dynamic_dims(const mie_package *package, uint32_t 
   return MIE_OK;
 }
 
+mie_status mie_package_num_symbols(const mie_package *package, uint32_t *out_count) {
+  Call c;
+  if (!package)
+    return c.null_arg("mie_package_num_symbols", "package");
+  if (!out_count)
+    return c.null_arg("mie_package_num_symbols", "out_count");
+  *out_count = uint32_t(package->pkg->manifest().symbols.size());
+  return MIE_OK;
+}
+
+mie_status mie_package_symbol_info(const mie_package *package, uint32_t index,
+                                   const char **out_name, int64_t *out_min, int64_t *out_max) {
+  Call c;
+  const char *fn = "mie_package_symbol_info";
+  if (!package)
+    return c.null_arg(fn, "package");
+  const auto &list = package->pkg->manifest().symbols;
+  if (index >= list.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (package has " +
+                                                std::to_string(list.size()) + " symbols)");
+  if (out_name)
+    *out_name = list[index].name.c_str();
+  if (out_min)
+    *out_min = list[index].min;
+  if (out_max)
+    *out_max = list[index].max;
+  return MIE_OK;
+}
+
+} // extern "C"
+
+namespace {
+
+mie_status symbolic_dim(const mie_package *package, uint32_t index, uint32_t dim,
+                        const char **out_expr, bool input) {
+  Call c;
+  const char *fn = input ? "mie_package_input_symbolic_dim" : "mie_package_output_symbolic_dim";
+  if (!package)
+    return c.null_arg(fn, "package");
+  if (!out_expr)
+    return c.null_arg(fn, "out_expr");
+  const auto &list = input ? package->pkg->manifest().inputs : package->pkg->manifest().outputs;
+  if (index >= list.size() || dim >= list[index].dims.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT,
+                  std::string(fn) + ": " +
+                      (index >= list.size() ? "index " + std::to_string(index)
+                                            : "dim " + std::to_string(dim)) +
+                      " out of range");
+  *out_expr = "";
+  for (const auto &[at, expr] : list[index].symbolic_dims)
+    if (at == dim)
+      *out_expr = expr.text().c_str();
+  return MIE_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+mie_status mie_package_input_symbolic_dim(const mie_package *package, uint32_t index, uint32_t dim,
+                                          const char **out_expr) {
+  return symbolic_dim(package, index, dim, out_expr, true);
+}
+
+mie_status mie_package_output_symbolic_dim(const mie_package *package, uint32_t index, uint32_t dim,
+                                           const char **out_expr) {
+  return symbolic_dim(package, index, dim, out_expr, false);
+}
+
+mie_status mie_package_target_dims(const mie_package *package, uint32_t index, uint32_t *out_count,
+                                   const int64_t **out_dims) {
+  Call c;
+  const char *fn = "mie_package_target_dims";
+  if (!package)
+    return c.null_arg(fn, "package");
+  if (!out_count)
+    return c.null_arg(fn, "out_count");
+  if (!out_dims)
+    return c.null_arg(fn, "out_dims");
+  const auto &targets = package->pkg->manifest().targets;
+  if (index >= targets.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (package has " +
+                                                std::to_string(targets.size()) + ")");
+  *out_count = uint32_t(targets[index].dims.size());
+  *out_dims = targets[index].dims.empty() ? nullptr : targets[index].dims.data();
+  return MIE_OK;
+}
+
 mie_status mie_package_num_targets(const mie_package *package, uint32_t *out_count) {
   Call c;
   if (!package) return c.null_arg("mie_package_num_targets", "package");
@@ -440,6 +530,39 @@ mie_status mie_session_device(const mie_session *session, const char **out_devic
   return MIE_OK;
 }
 
+mie_status mie_session_set_input_shapes(mie_session *session, uint32_t num_inputs,
+                                        const uint32_t *ranks, const int64_t *const *dims) {
+  Call c;
+  if (!session)
+    return c.null_arg("mie_session_set_input_shapes", "session");
+  std::string error;
+  mie_status s = session->session->set_input_shapes(num_inputs, ranks, dims, &error);
+  if (s != MIE_OK)
+    c.fail(s, error);
+  return s;
+}
+
+mie_status mie_session_input_shape(const mie_session *session, uint32_t index, uint32_t *out_rank,
+                                   const int64_t **out_dims) {
+  Call c;
+  const char *fn = "mie_session_input_shape";
+  if (!session)
+    return c.null_arg(fn, "session");
+  if (!out_rank)
+    return c.null_arg(fn, "out_rank");
+  if (!out_dims)
+    return c.null_arg(fn, "out_dims");
+  const size_t count = session->session->num_inputs();
+  if (index >= count)
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (model has " +
+                                                std::to_string(count) + ")");
+  const std::vector<int64_t> &shape = session->session->input_shape(index);
+  *out_rank = uint32_t(shape.size());
+  *out_dims = shape.empty() ? nullptr : shape.data();
+  return MIE_OK;
+}
+
 mie_status mie_session_output_shape(const mie_session *session, uint32_t index, uint32_t *out_rank,
                                     const int64_t **out_dims) {
   Call c;
@@ -514,4 +637,4 @@ mie_status mie_session_set_random_seed(mie_session *session, uint64_t seed) {
   return MIE_OK;
 }
 
-}  // extern "C"
+} // extern "C"

@@ -15,7 +15,7 @@ constexpr uint8_t kMagic[8] = {'M', 'I', 'E', 'P', 'K', 'G', 0, 0};
 // such a target on the shared weights); 3 adds outputs with data-dependent dims, whose extents the code
 // writes into buffers after the outputs (a version 2 reader would pass the wrong arguments). Writers emit
 // the lowest version a package needs.
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 4;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr uint32_t kHeaderSize = 128;
 constexpr uint64_t kSectionAlignment = 64;

@@ -30,7 +30,10 @@ bool HugePageBuffer::allocate(uint64_t size) {
     return false;
   }
   void *m = mmap(nullptr, size_t(span), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) return false;
+  if (m == MAP_FAILED)
+    return false; // the old mapping, if any, stays
+  if (mapping_)
+    munmap(mapping_, mapping_size_);
   mapping_ = m;
   mapping_size_ = size_t(span);
   data_ = static_cast<uint8_t *>(m);

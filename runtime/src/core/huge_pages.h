@@ -17,7 +17,8 @@ class HugePageBuffer {
   HugePageBuffer(const HugePageBuffer &) = delete;
   HugePageBuffer &operator=(const HugePageBuffer &) = delete;
 
-  // Maps `size` (> 0) zeroed, writable bytes; false (errno set) when the system has no room.
+  // Maps `size` (> 0) zeroed, writable bytes, replacing (unmapping) what the buffer held; false
+  // (errno set) when the system has no room, and the buffer keeps what it had.
   bool allocate(uint64_t size);
   uint8_t *data() const { return data_; }
 

@@ -107,6 +107,12 @@ class SchemaReader {
       for (size_t j = 0; j < shape->array.size(); ++j) {
         const Value &dim = shape->array[j];
         const std::string dp = p + ".shape[" + std::to_string(j) + "]";
+        if (dim.type == Type::String) {
+          if (!symbolic_dim(dim.string, dp, key, uint32_t(j), &d))
+            return false;
+          d.dims.push_back(-1);
+          continue;
+        }
         if (dim.type != Type::Number || !dim.is_integer) return fail(dp, "expected an integer, got " + describe(dim));
         if (dim.integer < 0) return fail(dp, "negative dimension " + std::to_string(dim.integer));
         const uint64_t u = uint64_t(dim.integer);
@@ -121,10 +127,91 @@ class SchemaReader {
       if (elems * esize > MIE_MAX_TENSOR_BYTES)
         return fail(p + ".shape", std::to_string(elems * esize) + " bytes exceed the maximum of " +
                                       std::to_string(MIE_MAX_TENSOR_BYTES) + " per tensor");
-      d.num_elements = elems;
-      d.byte_size = elems * esize;
+      d.num_elements = d.is_symbolic() ? 0 : elems;
+      d.byte_size = d.is_symbolic() ? 0 : elems * esize;
       if (!dynamic_dims(t, p, key, format_version, &d)) return false;
+      if (d.is_symbolic() && !d.dynamic_dims.empty())
+        return fail(p + ".dynamic_dims",
+                    "data-dependent dims in a package with symbolic dims are not supported");
       out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  // A dim given as an expression of the symbols (format 4): one symbol alone for an input (the
+  // run's input shapes bind the symbols), any expression for an output.
+  bool symbolic_dim(const std::string &text, const std::string &dp, const char *key, uint32_t dim,
+                    TensorDesc *d) {
+    if (symbols_.empty())
+      return fail(dp, "a symbolic dim needs the manifest's \"symbols\" (format_version 4)");
+    ShapeExpr e;
+    std::string why;
+    if (!ShapeExpr::parse(text, symbols_.size(), &e, &why))
+      return fail(dp, "'" + text + "': " + why);
+    if (std::string(key) == "inputs" && e.single_symbol() < 0)
+      return fail(dp, "'" + text + "': an input's symbolic dim must be one symbol");
+    d->symbolic_dims.push_back({dim, std::move(e)});
+    return true;
+  }
+
+  // "symbols": [{"name": string, "min": integer, "max": integer}, ...] (format 4).
+  bool symbols(const Value &root, uint64_t format_version, std::vector<SymbolDesc> *out) {
+    const Value *arr = root.find("symbols");
+    if (!arr)
+      return true;
+    if (format_version < 4)
+      return fail("symbols", "symbolic dims need format_version 4");
+    if (arr->type != Type::Array)
+      return fail("symbols", "expected an array, got " + describe(*arr));
+    if (arr->array.empty())
+      return fail("symbols", "must not be empty");
+    if (arr->array.size() > 64)
+      return fail("symbols", "more than 64 symbols");
+    for (size_t i = 0; i < arr->array.size(); ++i) {
+      const std::string p = "symbols[" + std::to_string(i) + "]";
+      const Value &v = arr->array[i];
+      if (v.type != Type::Object)
+        return fail(p, "expected an object, got " + describe(v));
+      SymbolDesc d;
+      uint64_t lo, hi;
+      if (!string(v, p, "name", true, &d.name) || !uint(v, p, "min", INT32_MAX, &lo) ||
+          !uint(v, p, "max", INT32_MAX, &hi))
+        return false;
+      if (lo > hi)
+        return fail(p, "min " + std::to_string(lo) + " is more than max " + std::to_string(hi));
+      for (const auto &other : *out)
+        if (other.name == d.name)
+          return fail(p + ".name", "duplicate symbol '" + d.name + "'");
+      d.min = int64_t(lo);
+      d.max = int64_t(hi);
+      out->push_back(std::move(d));
+    }
+    symbols_ = *out;
+    return true;
+  }
+
+  // A target's "dims": the value of every symbol its code was compiled for, each in its range.
+  bool target_dims(const Value &t, const std::string &p, TargetDesc *d) {
+    const Value *v = t.find("dims");
+    if (!v) {
+      if (!symbols_.empty())
+        return fail(p, "missing field 'dims' (the package has symbolic dims)");
+      return true;
+    }
+    const std::string dp = p + ".dims";
+    if (symbols_.empty())
+      return fail(dp, "the package has no symbols");
+    if (v->type != Type::Array || v->array.size() != symbols_.size())
+      return fail(dp, "expected an array of " + std::to_string(symbols_.size()) +
+                          " integers, one per symbol");
+    for (size_t j = 0; j < v->array.size(); ++j) {
+      const Value &n = v->array[j];
+      const SymbolDesc &sym = symbols_[j];
+      if (n.type != Type::Number || !n.is_integer || n.integer < sym.min || n.integer > sym.max)
+        return fail(dp + "[" + std::to_string(j) + "]",
+                    "expected a value of '" + sym.name + "' in " + std::to_string(sym.min) + ".." +
+                        std::to_string(sym.max) + ", got " + describe(n));
+      d->dims.push_back(n.integer);
     }
     return true;
   }
@@ -177,8 +264,21 @@ class SchemaReader {
       if (kind->needs_host_arch && !string(t, p, "host_arch", true, &d.host_arch)) return false;
       if (abi == 0) return fail(p + ".abi_version", "must be at least 1");
       if (d.code.size == 0) return fail(p + ".code.size", "code section is empty");
-      for (const auto &other : *out)
-        if (other.name == d.name) return fail(p + ".name", "duplicate target name '" + d.name + "'");
+      if (!target_dims(t, p, &d))
+        return false;
+      // Targets of one name are one machine's code for several specializations: they agree on the
+      // machine.
+      for (const auto &other : *out) {
+        if (other.name != d.name)
+          continue;
+        if (other.dims == d.dims)
+          return fail(p + ".name", symbols_.empty()
+                                       ? "duplicate target name '" + d.name + "'"
+                                       : "duplicate target '" + d.name + "' for the same dims");
+        if (other.kind != d.kind || other.arch != d.arch || other.features != d.features)
+          return fail(p, "target '" + d.name +
+                             "' differs in kind, arch or features from its other specializations");
+      }
       d.abi_version = uint32_t(abi);
       if (t.find("kernels") && !kernels(t, p, d.arena_bytes, &d.kernels)) return false;
       if (t.find("weights")) {
@@ -242,9 +342,12 @@ class SchemaReader {
 
  private:
   std::string *error_;
+  std::vector<SymbolDesc> symbols_; // read before the tensors and targets that refer to them
 };
 
 }  // namespace
+
+bool check_symbolic_shapes(const Manifest &m, std::string *error);
 
 bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) {
   SchemaReader r(error);
@@ -256,12 +359,69 @@ bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) 
                                         std::to_string(kMinFormatVersion) + " to " + std::to_string(kFormatVersion) +
                                         ")");
   out->format_version = int64_t(version);
-  if (!r.string(root, "", "compiler", false, &out->compiler) || !r.string(root, "", "model", false, &out->model) ||
-      !r.string(root, "", "precision", true, &out->precision) || !r.tensors(root, "inputs", version, &out->inputs) ||
-      !r.tensors(root, "outputs", version, &out->outputs) || !r.section(root, "", "weights", &out->weights) ||
-      !r.targets(root, version, &out->targets))
+  if (!r.string(root, "", "compiler", false, &out->compiler) ||
+      !r.string(root, "", "model", false, &out->model) ||
+      !r.string(root, "", "precision", true, &out->precision) ||
+      !r.symbols(root, version, &out->symbols) ||
+      !r.tensors(root, "inputs", version, &out->inputs) ||
+      !r.tensors(root, "outputs", version, &out->outputs) ||
+      !r.section(root, "", "weights", &out->weights) || !r.targets(root, version, &out->targets))
     return false;
   if (out->outputs.empty()) return r.fail("outputs", "model has no outputs");
+  return check_symbolic_shapes(*out, error);
+}
+
+bool evaluate_shape(const TensorDesc &t, const std::vector<int64_t> &values,
+                    std::vector<int64_t> *out) {
+  *out = t.dims;
+  for (const auto &[dim, expr] : t.symbolic_dims) {
+    int64_t v;
+    if (!expr.evaluate(values, &v) || v < 0)
+      return false;
+    (*out)[dim] = v;
+  }
+  return true;
+}
+
+// Every symbol is some input's dim (the run's input shapes must determine them), and at every
+// target's dims each tensor has a valid shape within the limits: the ABI check and the callers'
+// buffers rely on it.
+bool check_symbolic_shapes(const Manifest &m, std::string *error) {
+  for (size_t s = 0; s < m.symbols.size(); ++s) {
+    bool bound = false;
+    for (const TensorDesc &t : m.inputs)
+      for (const auto &[dim, expr] : t.symbolic_dims)
+        bound |= expr.single_symbol() == int(s);
+    if (!bound) {
+      *error = "symbols[" + std::to_string(s) + "]: symbol '" + m.symbols[s].name +
+               "' is no input's dim";
+      return false;
+    }
+  }
+  for (size_t i = 0; i < m.targets.size(); ++i) {
+    const TargetDesc &target = m.targets[i];
+    if (target.dims.empty())
+      continue;
+    for (int pass = 0; pass < 2; ++pass) {
+      const auto &list = pass ? m.outputs : m.inputs;
+      for (const TensorDesc &t : list) {
+        if (!t.is_symbolic())
+          continue;
+        std::vector<int64_t> shape;
+        uint64_t bytes = dtype_byte_size(t.dtype);
+        bool ok = evaluate_shape(t, target.dims, &shape);
+        for (int64_t d : shape)
+          ok = ok && (d == 0 || bytes <= MIE_MAX_TENSOR_BYTES / uint64_t(d)) &&
+               (bytes *= uint64_t(d), true);
+        if (!ok) {
+          *error = "targets[" + std::to_string(i) + "].dims: " + (pass ? "output '" : "input '") +
+                   t.name + "' has no valid shape of at most " +
+                   std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes there";
+          return false;
+        }
+      }
+    }
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "json.h"
 #include "mie/mie_rt.h"
+#include "shape_expr.h"
 
 namespace mie::rt {
 
@@ -22,6 +23,20 @@ struct TensorDesc {
   // is then the upper bound the caller's buffer is sized for; the code writes one int64 per entry into
   // the output's extent buffer (an entry argument after the outputs) and the runtime reports the real shape.
   std::vector<uint32_t> dynamic_dims;
+  // Format 4, a package with symbols: one entry per dim whose extent is an expression of the
+  // symbols
+  // (`dims` has -1 there, and num_elements and byte_size are 0: the run's shape decides them);
+  // empty when every dim is static. An input's symbolic dim is one symbol alone, an output's any
+  // expression.
+  std::vector<std::pair<uint32_t, ShapeExpr>> symbolic_dims;
+  bool is_symbolic() const { return !symbolic_dims.empty(); }
+};
+
+// Format 4: a symbolic dim of the model ("batch", "seq") and the range of values its package
+// accepts.
+struct SymbolDesc {
+  std::string name;
+  int64_t min = 0, max = 0;
 };
 
 struct SectionRef {
@@ -55,6 +70,9 @@ struct TargetDesc {
   bool has_own_weights = false;
   SectionRef weights;
   std::vector<KernelDesc> kernels;  // optional in the manifest; empty for packages that predate it
+  // Format 4, a package with symbols: the value of each symbol this target's code was compiled for
+  // (a specialization); targets of one name differ in these. Empty in packages without symbols.
+  std::vector<int64_t> dims;
 };
 
 struct Manifest {
@@ -63,7 +81,13 @@ struct Manifest {
   std::vector<TensorDesc> inputs, outputs;
   SectionRef weights;
   std::vector<TargetDesc> targets;
+  std::vector<SymbolDesc> symbols; // format 4; empty when every dim is static
 };
+
+// The shape of `t` for the symbols' `values` (t.dims when it has no symbolic dim); false when an
+// expression does not evaluate (overflow, division by zero) or gives a negative extent.
+bool evaluate_shape(const TensorDesc &t, const std::vector<int64_t> &values,
+                    std::vector<int64_t> *out);
 
 // Checks the manifest schema (see docs/package-format.md). Unknown extra fields are ignored so that later
 // compilers can add informational fields without a format bump. On failure *error is

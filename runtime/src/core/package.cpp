@@ -184,9 +184,25 @@ bool validate_package(const uint8_t *data, uint64_t size, Manifest *manifest, st
 
   std::vector<NamedSection> sections;
   sections.push_back({"weights section", &manifest->weights});
+  // Format 4: specializations of one model (targets of one name) often pack their weights alike,
+  // and a target's weights may then be another weights section itself: the same offset, size and
+  // hash. Such a section is listed (and hashed) once.
+  auto same_section = [](const SectionRef &a, const SectionRef &b) {
+    return a.offset == b.offset && a.size == b.size && std::memcmp(a.sha256, b.sha256, 32) == 0;
+  };
+  std::vector<const SectionRef *> weights_sections = {&manifest->weights};
   for (const auto &t : manifest->targets) {
     sections.push_back({"code section of target '" + t.name + "'", &t.code});
-    if (t.has_own_weights) sections.push_back({"weights section of target '" + t.name + "'", &t.weights});
+    if (!t.has_own_weights)
+      continue;
+    const bool shared =
+        manifest->format_version >= 4 &&
+        std::any_of(weights_sections.begin(), weights_sections.end(),
+                    [&](const SectionRef *w) { return same_section(*w, t.weights); });
+    if (shared)
+      continue;
+    weights_sections.push_back(&t.weights);
+    sections.push_back({"weights section of target '" + t.name + "'", &t.weights});
   }
   for (const auto &s : sections)
     if (!check_placement(s.label, s.ref->offset, s.ref->size, size, error)) return false;

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "json.h"
 #include "sha256.h"
+#include "shape_expr.h"
 #include "target_kinds.h"
 #include "temp_file.h"
 
@@ -25,6 +26,8 @@ struct PackageWriter::Layout {
   uint64_t weights_offset = 0;
   std::vector<uint64_t> code_offsets;
   std::vector<uint64_t> target_weights_offsets;  // per target; meaningful where own_weights
+  std::vector<bool>
+      weights_written_before; // per target: its own weights repeat earlier weights (format 4)
   uint64_t file_size = 0;
 };
 
@@ -85,7 +88,14 @@ void add_tensors(std::string &o, const char *key, const std::vector<PackageTenso
     o += ", ";
     add_key(o, "shape");
     o += "[";
-    for (size_t d = 0; d < t.shape.size(); ++d) o += (d ? ", " : "") + std::to_string(t.shape[d]);
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      if (d)
+        o += ", ";
+      if (d < t.symbolic.size() && !t.symbolic[d].empty())
+        rt::json::append_quoted(o, t.symbolic[d]);
+      else
+        o += std::to_string(t.shape[d]);
+    }
     o += "]";
     if (!t.dynamic_dims.empty()) {
       o += ", ";
@@ -136,8 +146,25 @@ std::string PackageWriter::check() const {
         return what + ": unknown dtype '" + t.dtype + "' (expected one of " + rt::dtype_name_list() + ")";
       // The reader's limits (mie_rt.h): a package it would refuse is not written.
       if (t.shape.size() > MIE_MAX_RANK) return what + ": rank is more than " + std::to_string(MIE_MAX_RANK);
+      if (!t.symbolic.empty() && t.symbolic.size() != t.shape.size())
+        return what + ": symbolic dims must give one entry per dim";
+      if (!t.symbolic.empty() && symbols_.empty())
+        return what + ": symbolic dims need the package's symbols";
+      if (!t.symbolic.empty() && !t.dynamic_dims.empty())
+        return what + ": data-dependent dims in a package with symbolic dims are not supported";
       uint64_t elems = 1;
-      for (int64_t d : t.shape) {
+      for (size_t j = 0; j < t.shape.size(); ++j) {
+        int64_t d = t.shape[j];
+        if (j < t.symbolic.size() && !t.symbolic[j].empty()) {
+          rt::ShapeExpr e;
+          std::string why;
+          if (!rt::ShapeExpr::parse(t.symbolic[j], symbols_.size(), &e, &why))
+            return what + ": dim " + std::to_string(j) + " '" + t.symbolic[j] + "': " + why;
+          if (pass == 0 && e.single_symbol() < 0)
+            return what + ": dim " + std::to_string(j) + " '" + t.symbolic[j] +
+                   "' is not one symbol";
+          continue;
+        }
         if (d < 0) return what + ": negative dimension " + std::to_string(d);
         if (d != 0 && elems > UINT64_MAX / uint64_t(d) / 8) return what + ": shape is too large";
         elems *= uint64_t(d);
@@ -152,12 +179,44 @@ std::string PackageWriter::check() const {
           return what + ": dynamic dims must be strictly ascending dims of its shape";
     }
   }
+  for (size_t i = 0; i < symbols_.size(); ++i) {
+    const auto &sym = symbols_[i];
+    const std::string what = "symbol " + std::to_string(i) + " ('" + sym.name + "')";
+    if (sym.name.empty() || !valid_text(sym.name))
+      return what + ": name must be a non-empty UTF-8 string";
+    for (size_t j = 0; j < i; ++j)
+      if (symbols_[j].name == sym.name)
+        return what + ": duplicate name";
+    if (sym.min < 0 || sym.min > sym.max || sym.max > INT32_MAX)
+      return what + ": range must be 0 <= min <= max < 2^31";
+  }
+  if (symbols_.size() > 64)
+    return "more than 64 symbols";
+  // The run's input shapes bind the symbols: each must be an input's dim.
+  for (size_t i = 0; i < symbols_.size(); ++i) {
+    bool bound = false;
+    for (const auto &t : inputs_)
+      for (const std::string &text : t.symbolic)
+        bound |= text == "s" + std::to_string(i);
+    if (!bound)
+      return "symbol " + std::to_string(i) + " ('" + symbols_[i].name + "') is no input's dim";
+  }
   for (size_t i = 0; i < targets_.size(); ++i) {
     const auto &t = targets_[i];
     const std::string what = "target " + std::to_string(i) + " ('" + t.name + "')";
     if (t.name.empty() || !valid_text(t.name)) return what + ": name must be a non-empty UTF-8 string";
+    if (t.dims.size() != symbols_.size())
+      return what + ": dims must give a value for each of the " + std::to_string(symbols_.size()) +
+             " symbols";
+    for (size_t j = 0; j < t.dims.size(); ++j)
+      if (t.dims[j] < symbols_[j].min || t.dims[j] > symbols_[j].max)
+        return what + ": dims: " + symbols_[j].name + " = " + std::to_string(t.dims[j]) +
+               " is outside " + std::to_string(symbols_[j].min) + ".." +
+               std::to_string(symbols_[j].max);
     for (size_t j = 0; j < i; ++j)
-      if (targets_[j].name == t.name) return what + ": duplicate target name";
+      if (targets_[j].name == t.name && targets_[j].dims == t.dims)
+        return what + (symbols_.empty() ? ": duplicate target name"
+                                        : ": duplicate target for the same dims");
     const rt::TargetKind *kind = rt::find_target_kind(t.kind);
     if (!kind) return what + ": kind must be " + rt::known_target_kinds() + ", not '" + t.kind + "'";
     if (t.arch.empty() || !valid_text(t.arch)) return what + ": arch must be a non-empty UTF-8 string";
@@ -210,7 +269,8 @@ std::string PackageWriter::plan(Layout *L) const {
   // Version 2 readers would pass no extent buffers to code that writes them: only such packages are 3.
   bool any_dynamic = false;
   for (const auto &t : outputs_) any_dynamic |= !t.dynamic_dims.empty();
-  const uint32_t version = any_dynamic ? 3 : any_own_weights ? 2 : 1;
+  // Version 3 readers know no symbols: only packages with symbols are 4.
+  const uint32_t version = !symbols_.empty() ? 4 : any_dynamic ? 3 : any_own_weights ? 2 : 1;
 
   // Section offsets depend on the manifest length, which depends on the offsets' digits: iterate until the
   // data start stops moving (two or three rounds; the page rounding absorbs small changes).
@@ -221,12 +281,25 @@ std::string PackageWriter::plan(Layout *L) const {
     pos = align_up(pos + weights_size_, kSectionPlacement);
     L->code_offsets.clear();
     L->target_weights_offsets.clear();
-    for (const auto &t : targets_) {
+    L->weights_written_before.clear();
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      const auto &t = targets_[i];
       L->code_offsets.push_back(pos);
       L->file_size = pos + t.code.size();
       pos = align_up(pos + t.code.size(), kSectionPlacement);
-      L->target_weights_offsets.push_back(pos);
-      if (t.own_weights) {
+      // Format 4 lets a target name weights already in the file (specializations packing alike).
+      int64_t earlier = -1;
+      if (t.own_weights && !symbols_.empty()) {
+        if (weights_sha_of[i] == weights_sha && t.weights_size == weights_size_)
+          earlier = int64_t(L->weights_offset);
+        for (size_t j = 0; j < i && earlier < 0; ++j)
+          if (targets_[j].own_weights && weights_sha_of[j] == weights_sha_of[i] &&
+              targets_[j].weights_size == t.weights_size && !L->weights_written_before[j])
+            earlier = int64_t(L->target_weights_offsets[j]);
+      }
+      L->weights_written_before.push_back(earlier >= 0);
+      L->target_weights_offsets.push_back(earlier >= 0 ? uint64_t(earlier) : pos);
+      if (t.own_weights && earlier < 0) {
         L->file_size = pos + t.weights_size;
         pos = align_up(pos + t.weights_size, kSectionPlacement);
       }
@@ -257,6 +330,22 @@ std::string PackageWriter::plan(Layout *L) const {
       }
       o += "]},\n";
     }
+    if (!symbols_.empty()) {
+      o += "  ";
+      add_key(o, "symbols");
+      o += "[";
+      for (size_t i = 0; i < symbols_.size(); ++i) {
+        o += i ? ", {" : "{";
+        add_key(o, "name");
+        rt::json::append_quoted(o, symbols_[i].name);
+        o += ", ";
+        add_key(o, "min");
+        o += std::to_string(symbols_[i].min) + ", ";
+        add_key(o, "max");
+        o += std::to_string(symbols_[i].max) + "}";
+      }
+      o += "],\n";
+    }
     add_tensors(o, "inputs", inputs_);
     add_tensors(o, "outputs", outputs_);
     o += "  ";
@@ -279,6 +368,13 @@ std::string PackageWriter::plan(Layout *L) const {
       add_key(o, "entry"); rt::json::append_quoted(o, t.entry); o += ", ";
       add_key(o, "abi_version"); o += std::to_string(abi_version_of(t)) + ", ";
       add_key(o, "arena_bytes"); o += std::to_string(t.arena_bytes) + ",\n     ";
+      if (!t.dims.empty()) {
+        add_key(o, "dims");
+        o += "[";
+        for (size_t d = 0; d < t.dims.size(); ++d)
+          o += (d ? ", " : "") + std::to_string(t.dims[d]);
+        o += "], ";
+      }
       add_key(o, "code");
       add_section(o, L->code_offsets[i], t.code.size(), code_sha[i]);
       if (t.own_weights) {
@@ -357,7 +453,9 @@ bool PackageWriter::emit(const Layout &L, Sink &&sink) const {
   for (size_t i = 0; i < targets_.size(); ++i) {
     const auto &t = targets_[i];
     if (!pad_to(L.code_offsets[i]) || !put(t.code.data(), t.code.size())) return false;
-    if (t.own_weights && (!pad_to(L.target_weights_offsets[i]) || !put(t.weights, t.weights_size))) return false;
+    if (t.own_weights && !L.weights_written_before[i] &&
+        (!pad_to(L.target_weights_offsets[i]) || !put(t.weights, t.weights_size)))
+      return false;
   }
   return pos == L.file_size;
 }

@@ -101,6 +101,69 @@ mie_status Session::create(std::shared_ptr<const Package> pkg, const mie_session
   return status;
 }
 
+mie_status Session::load_variant(const TargetDesc *target, std::unique_ptr<Variant> *out,
+                                 std::string *error) {
+  const std::string prefix = "package '" + pkg_->path() + "': ";
+  const Manifest &manifest = pkg_->manifest();
+  auto v = std::make_unique<Variant>();
+  v->target = target;
+  mie_status status = v->code.load(pkg_->data() + target->code.offset, target->code.size,
+                                   "target '" + target->name + "'", target->entry, error);
+  if (status != MIE_OK) {
+    *error = prefix + *error;
+    return status;
+  }
+  // The entry is data-pointer-typed from dlsym; POSIX guarantees the round trip to a function
+  // pointer.
+  v->entry = reinterpret_cast<mie_entry_fn>(v->code.entry());
+
+  // Before anything is sized by the manifest: the code says what it was compiled for. A table is
+  // checked whatever abi_version the manifest claims, so lowering that number cannot skip the
+  // check; code from before ABI 3 has none and runs on the manifest's word, as it always did.
+  size_t table_bytes = 0;
+  const void *table = v->code.symbol(MIE_ABI_SYMBOL, &table_bytes);
+  const std::string where = prefix + "target '" + target->name + "': ";
+  if (!table && target->abi_version >= 3) {
+    *error = where + "the code object exports no ABI table '" + MIE_ABI_SYMBOL + "' (kernel ABI " +
+             std::to_string(target->abi_version) + " code must)";
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+  if (!table && !manifest.symbols.empty()) {
+    *error = where + "code for symbolic dims must export its ABI table";
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+  const SectionRef &weights = target->has_own_weights ? target->weights : manifest.weights;
+  if (table && !check_abi_table(static_cast<const int64_t *>(table), table_bytes / sizeof(int64_t),
+                                manifest, *target, weights.size, error)) {
+    *error = where + *error;
+    return MIE_ERR_INVALID_PACKAGE;
+  }
+  // The shapes this code runs (parse_manifest checked that they evaluate and fit the limits).
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto &list = pass ? manifest.outputs : manifest.inputs;
+    auto &shapes = pass ? v->output_shapes : v->input_shapes;
+    auto &bytes = pass ? v->output_bytes : v->input_bytes;
+    for (const TensorDesc &t : list) {
+      std::vector<int64_t> shape;
+      evaluate_shape(t, target->dims, &shape);
+      uint64_t n = dtype_byte_size(t.dtype);
+      for (int64_t d : shape)
+        n *= uint64_t(d);
+      shapes.push_back(std::move(shape));
+      bytes.push_back(n);
+    }
+  }
+  *out = std::move(v);
+  return MIE_OK;
+}
+
+void Session::select(Variant *v) {
+  bound_ = v;
+  target_ = v->target;
+  entry_ = v->entry;
+  output_shapes_ = v->output_shapes;
+}
+
 mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetDesc *target,
                                const mie_session_options *options, std::unique_ptr<Session> *out,
                                std::string *error) {
@@ -117,44 +180,47 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
              host_target_kind().name + " targets only";
     return MIE_ERR_UNSUPPORTED;
   }
+  if (!manifest.symbols.empty() && kind.device) {
+    *error = prefix + "target '" + target->name + "': packages with symbolic dims run on " +
+             host_target_kind().name + " targets only";
+    return MIE_ERR_UNSUPPORTED;
+  }
 
   std::unique_ptr<Session> s(new Session());
   s->pkg_ = pkg;
-  s->target_ = target;
   s->extents_.assign(num_extents, 0);
-  for (const TensorDesc &t : manifest.outputs) s->output_shapes_.push_back(t.dims);
-  status = s->code_.load(pkg->data() + target->code.offset, target->code.size, "target '" + target->name + "'",
-                         target->entry, error);
-  if (status != MIE_OK) {
-    *error = prefix + *error;
-    return status;
+  // Every specialization of the target's name: one code object each, all checked now, so that a run
+  // never loads code.
+  for (const TargetDesc &t : manifest.targets) {
+    if (t.name != target->name)
+      continue;
+    std::unique_ptr<Variant> v;
+    status = s->load_variant(&t, &v, error);
+    if (status != MIE_OK)
+      return status;
+    s->variants_.push_back(std::move(v));
   }
-  // The entry is data-pointer-typed from dlsym; POSIX guarantees the round trip to a function pointer.
-  s->entry_ = reinterpret_cast<mie_entry_fn>(s->code_.entry());
-
-  // Before anything is sized by the manifest: the code says what it was compiled for. A table is checked
-  // whatever abi_version the manifest claims, so lowering that number cannot skip the check; code from
-  // before ABI 3 has none and runs on the manifest's word, as it always did.
-  size_t table_bytes = 0;
-  const void *table = s->code_.symbol(MIE_ABI_SYMBOL, &table_bytes);
+  s->target_ = s->variants_.front()->target;
+  s->entry_ = s->variants_.front()->entry;
   const std::string where = prefix + "target '" + target->name + "': ";
-  if (!table && target->abi_version >= 3) {
-    *error = where + "the code object exports no ABI table '" + MIE_ABI_SYMBOL + "' (kernel ABI " +
-             std::to_string(target->abi_version) + " code must)";
-    return MIE_ERR_INVALID_PACKAGE;
-  }
-  const SectionRef &weights = target->has_own_weights ? target->weights : pkg->manifest().weights;
-  if (table && !check_abi_table(static_cast<const int64_t *>(table), table_bytes / sizeof(int64_t), pkg->manifest(),
-                                *target, weights.size, error)) {
-    *error = where + *error;
-    return MIE_ERR_INVALID_PACKAGE;
+  if (manifest.symbols.empty()) {
+    // Shapes are the manifest's: bound from the start.
+    s->select(s->variants_.front().get());
+    s->input_shapes_ = s->bound_->input_shapes;
+  } else {
+    // Until a bind: the manifest's dims, -1 where symbolic.
+    for (const TensorDesc &t : manifest.inputs)
+      s->input_shapes_.push_back(t.dims);
+    for (const TensorDesc &t : manifest.outputs)
+      s->output_shapes_.push_back(t.dims);
   }
 
   if (kind.device) {
     // Arena, weights and tensors live on the device; the host code only launches. (cuda is the one
     // device kind: a second one would make this session a per-kind interface.)
-    status = cuda::CudaSession::create(*target, pkg->manifest(), s->code_, pkg->weights(*target), weights.size,
-                                       &s->gpu_, error);
+    const SectionRef &weights = target->has_own_weights ? target->weights : manifest.weights;
+    status = cuda::CudaSession::create(*target, manifest, s->variants_.front()->code,
+                                       pkg->weights(*target), weights.size, &s->gpu_, error);
     if (status != MIE_OK) {
       *error = where + *error;
       return status;
@@ -164,12 +230,15 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
     if (std::string libraries = s->gpu_->libraries(); !libraries.empty()) s->device_ += "; " + libraries;
   }
 
-  if (target->arena_bytes > 0 && !s->gpu_) {
+  // A package without symbols gets its arena now; one with symbols when a bind needs it (grown,
+  // never shrunk, so runs of shapes that fit reuse it).
+  if (manifest.symbols.empty() && target->arena_bytes > 0 && !s->gpu_) {
     if (!s->arena_.allocate(target->arena_bytes)) {  // page aligned, so 64-byte aligned
       *error = prefix + "cannot allocate the " + std::to_string(target->arena_bytes) + "-byte arena of target '" +
                target->name + "'";
       return MIE_ERR_OUT_OF_MEMORY;
     }
+    s->arena_bytes_ = target->arena_bytes;
   }
   std::string pool_error;
   // A cuda target's host code only launches: one thread unless asked for more.
@@ -278,6 +347,122 @@ void Session::dispatch(void *ctx, int32_t kernel, int32_t phase) {
     std::memset(s->arena_.data() + offset, 0xFF, size_t(bytes));  // NaN in every float type
 }
 
+namespace {
+
+std::string shape_text(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+} // namespace
+
+mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
+                                     const int64_t *const *dims, std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  const std::string prefix = "package '" + pkg_->path() + "': ";
+  if (num_inputs != m.inputs.size()) {
+    *error = prefix + "the model has " + std::to_string(m.inputs.size()) +
+             " input(s), the call gives " + std::to_string(num_inputs) + " shape(s)";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  if (num_inputs && (!ranks || !dims)) {
+    *error = prefix + (!ranks ? "ranks" : "dims") + " array is NULL";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  // The manifest's dims, with each symbol's name where it has one: "[batch, seq, 768]".
+  auto declared = [&](const TensorDesc &t) {
+    std::string s = "[";
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      std::string dim = std::to_string(t.dims[d]);
+      for (const auto &[at, expr] : t.symbolic_dims)
+        if (at == d)
+          dim = m.symbols[size_t(expr.single_symbol())].name;
+      s += (d ? ", " : "") + dim;
+    }
+    return s + "]";
+  };
+  std::vector<int64_t> values(m.symbols.size(), -1);
+  std::vector<std::string> bound_by(m.symbols.size());
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const TensorDesc &t = m.inputs[i];
+    const std::string what = prefix + "input '" + t.name + "'";
+    if (ranks[i] != t.dims.size()) {
+      *error = what + ": rank " + std::to_string(ranks[i]) + ", the model takes rank " +
+               std::to_string(t.dims.size()) + " " + declared(t);
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+    if (ranks[i] && !dims[i]) {
+      *error = what + ": dims are NULL";
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      const int64_t v = dims[i][d];
+      int symbol = -1;
+      for (const auto &[at, expr] : t.symbolic_dims)
+        if (at == d)
+          symbol = expr.single_symbol();
+      if (symbol < 0) {
+        if (v != t.dims[d]) {
+          *error = what + " dim " + std::to_string(d) + ": " + std::to_string(v) +
+                   ", the model takes " + std::to_string(t.dims[d]) + " " + declared(t);
+          return MIE_ERR_INVALID_ARGUMENT;
+        }
+        continue;
+      }
+      const SymbolDesc &sym = m.symbols[size_t(symbol)];
+      const std::string where = what + " dim " + std::to_string(d) + " (symbol '" + sym.name + "')";
+      if (v < sym.min || v > sym.max) {
+        *error = where + ": " + std::to_string(v) + " is outside the package's range " +
+                 std::to_string(sym.min) + ".." + std::to_string(sym.max);
+        return MIE_ERR_INVALID_ARGUMENT;
+      }
+      if (values[size_t(symbol)] >= 0 && values[size_t(symbol)] != v) {
+        *error = where + ": " + std::to_string(v) + ", but " + bound_by[size_t(symbol)] +
+                 " gives " + sym.name + " = " + std::to_string(values[size_t(symbol)]);
+        return MIE_ERR_INVALID_ARGUMENT;
+      }
+      values[size_t(symbol)] = v;
+      bound_by[size_t(symbol)] = "input '" + t.name + "' dim " + std::to_string(d);
+    }
+  }
+  std::lock_guard<std::mutex> lk(run_mu_);
+  if (m.symbols.empty())
+    return MIE_OK; // the shapes are the manifest's, checked above
+  Variant *match = nullptr;
+  for (const auto &v : variants_)
+    if (v->target->dims == values)
+      match = v.get();
+  auto assignment = [&](const std::vector<int64_t> &vals) {
+    std::string s;
+    for (size_t k = 0; k < vals.size(); ++k)
+      s += (k ? ", " : "") + m.symbols[k].name + "=" + std::to_string(vals[k]);
+    return s;
+  };
+  if (!match) {
+    std::string have;
+    for (const auto &v : variants_)
+      have += (have.empty() ? "{" : "}, {") + assignment(v->target->dims);
+    *error = prefix + "target '" + target_->name + "' has no code for " + assignment(values) +
+             ": the package was compiled for " + have +
+             "} (mie-compile --specialize); code for any shape in the "
+             "range is not generated yet";
+    return MIE_ERR_UNSUPPORTED;
+  }
+  if (match->target->arena_bytes > arena_bytes_) {
+    if (!arena_.allocate(match->target->arena_bytes)) {
+      *error = prefix + "cannot allocate the " + std::to_string(match->target->arena_bytes) +
+               "-byte arena for " + assignment(values);
+      return MIE_ERR_OUT_OF_MEMORY;
+    }
+    arena_bytes_ = match->target->arena_bytes;
+  }
+  select(match);
+  input_shapes_ = match->input_shapes;
+  return MIE_OK;
+}
+
 mie_status Session::run_sized(uint32_t num_inputs, const void *const *inputs, const uint64_t *input_bytes,
                               uint32_t num_outputs, void *const *outputs, const uint64_t *output_bytes,
                               std::string *error) {
@@ -293,26 +478,42 @@ mie_status Session::run_sized(uint32_t num_inputs, const void *const *inputs, co
     *error = prefix + (num_inputs && !input_bytes ? "input" : "output") + " sizes array is NULL";
     return MIE_ERR_INVALID_ARGUMENT;
   }
-  auto check = [&](const TensorDesc &t, uint64_t bytes, const char *kind) {
-    if (bytes == t.byte_size) return true;
-    *error = prefix + kind + " '" + t.name + "': buffer is " + std::to_string(bytes) + " bytes, the model's " +
-             dtype_to_name(t.dtype) + " tensor of " + std::to_string(t.num_elements) + " elements needs " +
-             std::to_string(t.byte_size);
+  if (!bound_)
+    return run(inputs, outputs, error); // says what is missing
+  auto check = [&](const TensorDesc &t, const std::vector<int64_t> &shape, uint64_t need,
+                   uint64_t bytes, const char *kind) {
+    if (bytes == need)
+      return true;
+    *error = prefix + kind + " '" + t.name + "': buffer is " + std::to_string(bytes) +
+             " bytes, the model's " + dtype_to_name(t.dtype) + " tensor of shape " +
+             shape_text(shape) + " needs " + std::to_string(need);
     return false;
   };
   for (size_t i = 0; i < m.inputs.size(); ++i)
-    if (!check(m.inputs[i], input_bytes[i], "input")) return MIE_ERR_INVALID_ARGUMENT;
+    if (!check(m.inputs[i], bound_->input_shapes[i], bound_->input_bytes[i], input_bytes[i],
+               "input"))
+      return MIE_ERR_INVALID_ARGUMENT;
   for (size_t i = 0; i < m.outputs.size(); ++i)
-    if (!check(m.outputs[i], output_bytes[i], "output")) return MIE_ERR_INVALID_ARGUMENT;
+    if (!check(m.outputs[i], bound_->output_shapes[i], bound_->output_bytes[i], output_bytes[i],
+               "output"))
+      return MIE_ERR_INVALID_ARGUMENT;
   return run(inputs, outputs, error);
 }
 
 mie_status Session::run(const void *const *inputs, void *const *outputs, std::string *error) {
   const Manifest &m = pkg_->manifest();
   const std::string prefix = "package '" + pkg_->path() + "': ";
+  if (!bound_) {
+    std::string names;
+    for (const SymbolDesc &sym : m.symbols)
+      names += (names.empty() ? "" : ", ") + sym.name;
+    *error = prefix + "the model has symbolic dims (" + names +
+             "): give the input shapes before a run (mie_session_set_input_shapes)";
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
   // Argument checks first: the generated code trusts every pointer it gets.
-  auto check = [&](const TensorDesc &t, const void *p, const char *kind) {
-    if (!p && t.byte_size > 0) {
+  auto check = [&](const TensorDesc &t, uint64_t bytes, const void *p, const char *kind) {
+    if (!p && bytes > 0) {
       *error = prefix + kind + " '" + t.name + "': buffer is NULL";
       return false;
     }
@@ -332,9 +533,11 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     return MIE_ERR_INVALID_ARGUMENT;
   }
   for (size_t i = 0; i < m.inputs.size(); ++i)
-    if (!check(m.inputs[i], inputs[i], "input")) return MIE_ERR_INVALID_ARGUMENT;
+    if (!check(m.inputs[i], bound_->input_bytes[i], inputs[i], "input"))
+      return MIE_ERR_INVALID_ARGUMENT;
   for (size_t i = 0; i < m.outputs.size(); ++i)
-    if (!check(m.outputs[i], outputs[i], "output")) return MIE_ERR_INVALID_ARGUMENT;
+    if (!check(m.outputs[i], bound_->output_bytes[i], outputs[i], "output"))
+      return MIE_ERR_INVALID_ARGUMENT;
 
   std::lock_guard<std::mutex> lk(run_mu_);
   if (gpu_) {
@@ -354,7 +557,8 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   args_[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
-  if (poison_ && arena_.data()) std::memset(arena_.data(), 0xFF, size_t(target_->arena_bytes));
+  if (poison_ && arena_.data())
+    std::memset(arena_.data(), 0xFF, size_t(arena_bytes_));
   host_error_.clear();
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());

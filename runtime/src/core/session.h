@@ -30,6 +30,16 @@ class Session {
   Session(const Session &) = delete;
   Session &operator=(const Session &) = delete;
 
+  // Binds the shapes of the next runs' inputs (input i is ranks[i] dims at dims[i]): required for a
+  // package with symbolic dims, whose code for those shapes it picks; for other packages the shapes
+  // must be the manifest's. Errors name the input, the dim and the symbol; a failed bind keeps the
+  // previous one.
+  mie_status set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
+                              const int64_t *const *dims, std::string *error);
+  // The bound shape of input `index` (the manifest's for a package without symbols; before a bind,
+  // the manifest's dims with -1 where symbolic).
+  const std::vector<int64_t> &input_shape(size_t index) const { return input_shapes_[index]; }
+  size_t num_inputs() const { return input_shapes_.size(); }
   mie_status run(const void *const *inputs, void *const *outputs, std::string *error);
   // run() after checking the caller's counts and buffer sizes against the manifest.
   mie_status run_sized(uint32_t num_inputs, const void *const *inputs, const uint64_t *input_bytes,
@@ -44,7 +54,10 @@ class Session {
   // built before ABI 2 (no hooks) or packages without the kernels' dead ranges.
   mie_status set_poison_dead_buffers(bool enable, std::string *error);
   uint32_t num_threads() const { return env_.num_threads; }
+  // The target whose code runs: in a package with symbols, the specialization of the bound shapes
+  // (the first one before any bind).
   const TargetDesc &target() const { return *target_; }
+  uint64_t arena_capacity() const { return arena_bytes_; }
   const cuda::CudaSession *gpu() const { return gpu_.get(); }
   const std::string &device() const { return device_; }  // "cpu" or the CUDA device (mie_session_device)
   // Restarts the random numbers of the code (docs/random.md): key `seed`, run counter 0.
@@ -55,16 +68,35 @@ class Session {
   }
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
   // The shape of output `index` after the last successful run: the manifest's shape with each
-  // data-dependent dim replaced by the extent the code reported (the manifest's shape before any run).
+  // data-dependent dim replaced by the extent the code reported (the manifest's shape before any
+  // run). In a package with symbolic dims: the shapes the bound input shapes give (before a bind,
+  // the manifest's dims with -1 where symbolic).
   const std::vector<int64_t> &output_shape(size_t index) const { return output_shapes_[index]; }
   size_t num_outputs() const { return output_shapes_.size(); }
 
  private:
   Session() = default;
+  // One code object of the session's target: the only one in a package without symbols, else one
+  // per specialization (the manifest's targets of that name), with its tensors' shapes and sizes.
+  struct Variant {
+    const TargetDesc *target = nullptr;
+    LoadedCode code;
+    mie_entry_fn entry = nullptr;
+    std::vector<std::vector<int64_t>> input_shapes, output_shapes;
+    std::vector<uint64_t> input_bytes, output_bytes;
+  };
+  mie_status load_variant(const TargetDesc *target, std::unique_ptr<Variant> *out,
+                          std::string *error);
+  void select(Variant *v);
   std::shared_ptr<const Package> pkg_;
-  const TargetDesc *target_ = nullptr;
-  LoadedCode code_;
+  std::vector<std::unique_ptr<Variant>> variants_;
+  Variant *bound_ =
+      nullptr; // the variant of the bound input shapes; null before a bind in a symbolic package
+  const TargetDesc *target_ = nullptr; // bound_'s target, or the first variant's
   mie_entry_fn entry_ = nullptr;
+  uint64_t arena_bytes_ =
+      0; // the arena's capacity: it grows to the largest specialization run so far
+  std::vector<std::vector<int64_t>> input_shapes_;
   std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
   std::string device_ = "cpu";  // "cpu; cuda target 'x' did not start: ..." after a fallback (create)
   HugePageBuffer arena_;  // NULL data when the target needs no arena

@@ -1,0 +1,233 @@
+//===- SymbolicPackage.cpp - packages that keep a model's symbolic dims ---===//
+
+#include "SymbolicPackage.h"
+
+#include "dialects/ms/IR/MsSymbolicShapes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mie;
+
+std::vector<std::vector<int64_t>> SymbolPlan::points() const {
+  std::vector<std::vector<int64_t>> out = {{}};
+  for (const std::vector<int64_t> &choices : values) {
+    std::vector<std::vector<int64_t>> next;
+    for (const std::vector<int64_t> &prefix : out)
+      for (int64_t v : choices) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::vector<std::string> SymbolPlan::sizes(const std::vector<int64_t> &point) const {
+  std::vector<std::string> out;
+  for (auto [name, value] : llvm::zip(names, point))
+    out.push_back(name + "=" + std::to_string(value));
+  return out;
+}
+
+static FailureOr<func::FuncOp> symbolicFunction(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal() && func->hasAttr(ms::kSymbolsAttrName))
+      return func;
+  return module.emitError("no public function with symbolic dims"), failure();
+}
+
+/// Splits "name=rest" at its last '=' (symbol names may hold one); false without one.
+static bool splitAssignment(StringRef text, StringRef &name, StringRef &rest) {
+  size_t eq = text.rfind('=');
+  if (eq == StringRef::npos || eq == 0)
+    return false;
+  name = text.take_front(eq);
+  rest = text.drop_front(eq + 1);
+  return true;
+}
+
+FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptions &options) {
+  FailureOr<func::FuncOp> func = symbolicFunction(module);
+  if (failed(func))
+    return failure();
+  SymbolPlan plan;
+  llvm::StringMap<unsigned> index;
+  for (Attribute a : (*func)->getAttrOfType<ArrayAttr>(ms::kSymbolsAttrName)) {
+    index[cast<StringAttr>(a).getValue()] = plan.names.size();
+    plan.names.push_back(cast<StringAttr>(a).getValue().str());
+  }
+  plan.values.resize(plan.names.size());
+  std::string known = llvm::join(plan.names, ", ");
+  auto lookup = [&](StringRef option, StringRef name) -> std::optional<unsigned> {
+    auto it = index.find(name);
+    if (it != index.end())
+      return it->second;
+    emitError(module.getLoc()) << option << ": '" << name
+                               << "' is not a symbolic dim of the model (it has " << known << ")";
+    return std::nullopt;
+  };
+  for (const std::string &text : options.specializations) {
+    StringRef name, list;
+    if (!splitAssignment(text, name, list))
+      return emitError(module.getLoc())
+                 << "--specialize: expected name=N[,N...], got '" << text << "'",
+             failure();
+    std::optional<unsigned> i = lookup("--specialize", name);
+    if (!i)
+      return failure();
+    SmallVector<StringRef> parts;
+    list.split(parts, ',');
+    for (StringRef part : parts) {
+      int64_t v;
+      if (part.trim().getAsInteger(10, v) || v < 1 || v > INT32_MAX)
+        return emitError(module.getLoc()) << "--specialize: '" << part << "' of '" << name
+                                          << "' is not a size from 1 to 2^31 - 1",
+               failure();
+      if (!llvm::is_contained(plan.values[*i], v))
+        plan.values[*i].push_back(v);
+    }
+  }
+  for (const std::string &text : options.dimSizes) {
+    StringRef name, number;
+    int64_t v;
+    if (!splitAssignment(text, name, number) || number.getAsInteger(10, v) || v < 0)
+      return emitError(module.getLoc()) << "--dim-param: expected name=N, got '" << text << "'",
+             failure();
+    auto it = index.find(name);
+    if (it == index.end())
+      continue; // a dim_param the symbolic import never met (the sized compile ignores it too)
+    if (!plan.values[it->second].empty())
+      return emitError(module.getLoc())
+                 << "'" << name << "' is given both --dim-param and --specialize",
+             failure();
+    plan.values[it->second] = {v};
+  }
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    if (!plan.values[i].empty())
+      continue;
+    if (options.defaultDimSize <= 0)
+      return emitError(module.getLoc())
+                 << "the symbolic dim '" << name << "' has no size: give --specialize=" << name
+                 << "=N[,N...] or --dim-param=" << name << "=N",
+             failure();
+    emitWarning(module.getLoc()) << "the symbolic dim '" << name << "' is compiled for a size of "
+                                 << options.defaultDimSize << " (set it with --specialize=" << name
+                                 << "=N[,N...] or --dim-param=" << name << "=N)";
+    plan.values[i] = {options.defaultDimSize};
+  }
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    auto [lo, hi] = std::minmax_element(plan.values[i].begin(), plan.values[i].end());
+    plan.ranges.push_back({name, *lo, *hi});
+  }
+  std::vector<bool> ranged(plan.names.size(), false);
+  for (const std::string &text : options.dimRanges) {
+    StringRef name, span, loText, hiText;
+    int64_t lo, hi;
+    if (!splitAssignment(text, name, span) || !span.contains("..") ||
+        (std::tie(loText, hiText) = span.split(".."), loText.getAsInteger(10, lo)) ||
+        hiText.getAsInteger(10, hi) || lo < 0 || lo > hi || hi > INT32_MAX)
+      return emitError(module.getLoc())
+                 << "--dim-range: expected name=LO..HI with 0 <= LO <= HI < 2^31, got '" << text
+                 << "'",
+             failure();
+    std::optional<unsigned> i = lookup("--dim-range", name);
+    if (!i)
+      return failure();
+    for (int64_t v : plan.values[*i])
+      if (v < lo || v > hi)
+        return emitError(module.getLoc()) << "--dim-range=" << text << " leaves out " << v
+                                          << ", a size the package is compiled for",
+               failure();
+    plan.ranges[*i] = {plan.names[*i], lo, hi};
+    ranged[*i] = true;
+  }
+  for (auto [i, r] : llvm::enumerate(plan.ranges))
+    if (!ranged[i] && plan.values[i].size() > 1)
+      emitRemark(module.getLoc())
+          << "the symbolic dim '" << r.name << "' accepts " << r.min << ".." << r.max
+          << ", the span of its --specialize values (set it with --dim-range=" << r.name
+          << "=LO..HI)";
+  return plan;
+}
+
+/// `expr` in the manifest's syntax (MLIR's own printing of affine expressions: `s0 * s1`,
+/// `(s1 - 1) floordiv 2 + 1`), which the runtime's parser reads.
+static std::string exprText(AffineExpr expr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  expr.print(os);
+  return text;
+}
+
+FailureOr<SymbolicDims> mlir::mie::readSymbolicDims(ModuleOp module) {
+  FailureOr<func::FuncOp> func = symbolicFunction(module);
+  if (failed(func))
+    return failure();
+  ms::SymbolicShapes shapes(*func);
+  auto read = [&](Value value, Type type, StringRef what, unsigned index,
+                  std::vector<std::vector<std::string>> &out) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return func->emitError() << what << " " << index << " is not a ranked tensor", failure();
+    std::vector<std::string> exprs;
+    if (!tensor.hasStaticShape()) {
+      exprs.assign(tensor.getRank(), "");
+      ArrayRef<AffineExpr> dims = shapes.dims(value);
+      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+        if (!ShapedType::isDynamic(size))
+          continue;
+        if (d >= dims.size() || !dims[d])
+          return func->emitError()
+                     << what << " " << index << " dim " << d
+                     << " is not an expression of the symbolic dims: a package cannot state "
+                        "its shape",
+                 failure();
+        exprs[d] = exprText(dims[d]);
+      }
+    }
+    out.push_back(std::move(exprs));
+    return success();
+  };
+  SymbolicDims result;
+  FunctionType type = func->getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    if (failed(read(func->getArgument(i), type.getInput(i), "input", i, result.inputs)))
+      return failure();
+  auto ret = cast<func::ReturnOp>(func->getBody().front().getTerminator());
+  for (unsigned i = 0; i < type.getNumResults(); ++i)
+    if (failed(read(ret.getOperand(i), type.getResult(i), "output", i, result.outputs)))
+      return failure();
+  return result;
+}
+
+LogicalResult mlir::mie::applySymbolicDims(PackageSignature &signature, const SymbolicDims &dims,
+                                           Location loc) {
+  if (signature.inputs.size() != dims.inputs.size() ||
+      signature.outputs.size() != dims.outputs.size())
+    return emitError(loc, "the sized module's signature does not match the symbolic one"),
+           failure();
+  auto apply = [&](std::vector<::mie::PackageTensorSpec> &specs,
+                   const std::vector<std::vector<std::string>> &exprs) {
+    for (auto [spec, e] : llvm::zip(specs, exprs)) {
+      if (e.empty())
+        continue;
+      if (!spec.dynamic_dims.empty() || e.size() != spec.shape.size())
+        return false;
+      spec.symbolic = e;
+      for (auto [d, text] : llvm::enumerate(e))
+        if (!text.empty())
+          spec.shape[d] = -1;
+    }
+    return true;
+  };
+  if (!apply(signature.inputs, dims.inputs) || !apply(signature.outputs, dims.outputs))
+    return emitError(loc,
+                     "outputs with data-dependent dims cannot be in a package with symbolic dims"),
+           failure();
+  return success();
+}
