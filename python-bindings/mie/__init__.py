@@ -14,6 +14,7 @@ and the system library path.
 import ctypes
 import ctypes.util
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -51,7 +52,7 @@ def _compiler():
 
 def compile(model, output=None, target=None, emit="package", extra_args=(), precision="fp32",
             keep_fp32=(), force_reduced=(), quantize_method=None, accuracy_budget=None,
-            calibration=None):
+            calibration=None, specialize=None, dim_ranges=None):
     """Compiles `model` (an .onnx or ms-dialect .mlir path).
 
     `target` is one target name or, for a package, a comma-separated list ("x86-64,x86-64-avx512"):
@@ -62,6 +63,9 @@ def compile(model, output=None, target=None, emit="package", extra_args=(), prec
     or node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16;
     under auto, `accuracy_budget` (default 1e-2) and `calibration` (a directory of input sets)
     (docs/precision.md). They are mie-compile's options of the same names: the same pipeline runs.
+    `specialize` (a dict: symbolic dim name -> sizes) keeps the model's dynamic axes: one package
+    with code for every combination of the sizes, run at any of those shapes, the symbols checked
+    against `dim_ranges` (name -> (lo, hi); default: the sizes' span); docs/dynamic-shapes.md.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure; the
     compiler's warnings become MieWarning (`warnings.warn`).
@@ -82,6 +86,12 @@ def compile(model, output=None, target=None, emit="package", extra_args=(), prec
             cmd.append(f"--accuracy-budget={accuracy_budget!r}")
         if calibration is not None:
             cmd.append(f"--calibration={os.fspath(calibration)}")
+        if specialize:
+            cmd.append("--symbolic-dims")
+            cmd += [f"--specialize={name}=" + ",".join(str(int(v)) for v in values)
+                    for name, values in specialize.items()]
+        for name, (lo, hi) in (dim_ranges or {}).items():
+            cmd.append(f"--dim-range={name}={int(lo)}..{int(hi)}")
         cmd += list(extra_args)
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
@@ -177,6 +187,14 @@ def _runtime():
                                                     ctypes.POINTER(ctypes.POINTER(u32))]
     lib.mie_session_output_shape.argtypes = [p, u32, ctypes.POINTER(u32),
                                              ctypes.POINTER(ctypes.POINTER(ctypes.c_int64))]
+    lib.mie_package_num_symbols.argtypes = [p, ctypes.POINTER(u32)]
+    lib.mie_package_symbol_info.argtypes = [p, u32, ctypes.POINTER(ctypes.c_char_p),
+                                            ctypes.POINTER(ctypes.c_int64),
+                                            ctypes.POINTER(ctypes.c_int64)]
+    for name in ("mie_package_input_symbolic_dim", "mie_package_output_symbolic_dim"):
+        getattr(lib, name).argtypes = [p, u32, u32, ctypes.POINTER(ctypes.c_char_p)]
+    lib.mie_session_set_input_shapes.argtypes = [p, u32, ctypes.POINTER(u32),
+                                                 ctypes.POINTER(ctypes.POINTER(ctypes.c_int64))]
     lib.mie_session_options_init.argtypes = [ctypes.POINTER(_SessionOptionsC)]
     lib.mie_session_create.argtypes = [p, ctypes.POINTER(_SessionOptionsC), ctypes.POINTER(p)]
     lib.mie_session_destroy.argtypes = [p]
@@ -205,7 +223,7 @@ class TensorInfo:
     output whose extent the model computes at run time (NonZero, Unique, ...); `shape` is then
     their upper bound, and run() returns arrays of the real shape."""
 
-    def __init__(self, info, dynamic_dims=()):
+    def __init__(self, info, dynamic_dims=(), symbolic=None):
         self.name = info.name.decode()
         if info.dtype == _BF16:
             raise MieError(f"tensor '{self.name}': bf16 has no numpy dtype")
@@ -218,7 +236,11 @@ class TensorInfo:
                            "newer than these bindings?)")
         # 4-bit and 2-bit elements: the bits a byte may use (the rest must be 0).
         self.value_bits = {19: 4, 20: 4, 21: 4, 22: 2, 23: 2}.get(info.dtype, 0)
-        self.shape = tuple(info.dims[i] for i in range(info.rank))
+        # A symbolic dim (a model compiled with --symbolic-dims --specialize) is its symbol's name,
+        # or for an output the expression of the symbols it equals ("batch * seq"), as
+        # onnxruntime's get_inputs() shows dynamic axes.
+        self.shape = tuple(symbolic[i] if symbolic and symbolic[i] else info.dims[i]
+                           for i in range(info.rank))
         self.dynamic_dims = tuple(dynamic_dims)
 
     def __repr__(self):
@@ -280,9 +302,11 @@ class Session:
         package_options.require_signature = 1 if require_signature else 0
         _check(lib.mie_package_open_with_options(os.fsencode(path), ctypes.byref(package_options),
                                                  ctypes.byref(self._package)))
-        self.inputs = self._infos(lib.mie_package_num_inputs, lib.mie_package_input_info)
+        self.symbols = self._symbols()
+        self.inputs = self._infos(lib.mie_package_num_inputs, lib.mie_package_input_info,
+                                  symbolic_fn=lib.mie_package_input_symbolic_dim)
         self.outputs = self._infos(lib.mie_package_num_outputs, lib.mie_package_output_info,
-                                   dynamic=True)
+                                   dynamic=True, symbolic_fn=lib.mie_package_output_symbolic_dim)
         options = _SessionOptionsC()
         _check(lib.mie_session_options_init(ctypes.byref(options)))
         options.num_threads = threads
@@ -291,13 +315,38 @@ class Session:
         _check(lib.mie_session_create(self._package, ctypes.byref(options), ctypes.byref(session)))
         self._session = session
 
-    def _infos(self, count_fn, info_fn, dynamic=False):
+    def _symbols(self):
+        """The package's symbolic dims: name -> (min, max), the values a run may give them."""
+        lib = _runtime()
+        count = ctypes.c_uint32()
+        _check(lib.mie_package_num_symbols(self._package, ctypes.byref(count)))
+        out = {}
+        for i in range(count.value):
+            name, lo, hi = ctypes.c_char_p(), ctypes.c_int64(), ctypes.c_int64()
+            _check(lib.mie_package_symbol_info(self._package, i, ctypes.byref(name),
+                                               ctypes.byref(lo), ctypes.byref(hi)))
+            out[name.value.decode()] = (lo.value, hi.value)
+        return out
+
+    def _named(self, expr):
+        """An expression over s0, s1, ... with the symbols' names."""
+        names = list(self.symbols)
+        return re.sub(r"\bs(\d+)\b", lambda m: names[int(m.group(1))], expr)
+
+    def _infos(self, count_fn, info_fn, dynamic=False, symbolic_fn=None):
         count = ctypes.c_uint32()
         _check(count_fn(self._package, ctypes.byref(count)))
         infos = []
         for i in range(count.value):
             info = _TensorInfoC()
             _check(info_fn(self._package, i, ctypes.byref(info)))
+            symbolic = None
+            if self.symbols:
+                symbolic = []
+                for d in range(info.rank):
+                    expr = ctypes.c_char_p()
+                    _check(symbolic_fn(self._package, i, d, ctypes.byref(expr)))
+                    symbolic.append(self._named(expr.value.decode()))
             dims = ()
             if dynamic:
                 n = ctypes.c_uint32()
@@ -305,7 +354,7 @@ class Session:
                 _check(_runtime().mie_package_output_dynamic_dims(self._package, i, ctypes.byref(n),
                                                                   ctypes.byref(ptr)))
                 dims = tuple(ptr[j] for j in range(n.value))
-            infos.append(TensorInfo(info, dims))
+            infos.append(TensorInfo(info, dims, symbolic))
         return infos
 
     # Every call into the C API holds the lock: close() on another thread must not free the session
@@ -392,26 +441,48 @@ class Session:
         for info in self.inputs:
             # np.ascontiguousarray would make a 0-d (scalar) input 1-d.
             array = np.asarray(inputs[info.name], order="C")
-            if array.dtype != info.dtype or array.shape != info.shape:
+            # Symbolic dims: the runtime checks the shapes when they are bound, below.
+            if array.dtype != info.dtype or (not self.symbols and array.shape != info.shape):
                 raise MieError(f"input '{info.name}': expected {info.dtype}{list(info.shape)}, "
                                f"got {array.dtype}{list(array.shape)}")
             if info.value_bits and (array.view(np.uint8) >> info.value_bits).any():
                 raise MieError(f"input '{info.name}': {info.dtype} bytes must hold the value in "
                                f"their low {info.value_bits} bits and 0 above")
             arrays.append(array)
-        outputs = [np.empty(info.shape, info.dtype) for info in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
-        out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
-        # The runtime checks every buffer's size against the package, whatever was checked above.
         in_sizes = (ctypes.c_uint64 * max(len(arrays), 1))(*[a.nbytes for a in arrays])
-        out_sizes = (ctypes.c_uint64 * len(outputs))(*[o.nbytes for o in outputs])
+        # One lock for the bind and the run: another thread's shapes must not come between them.
         with self._lock:
+            shapes = self._bind([a.shape for a in arrays]) if self.symbols else \
+                [info.shape for info in self.outputs]
+            outputs = [np.empty(shape, info.dtype) for shape, info in zip(shapes, self.outputs)]
+            out_ptrs = (ctypes.c_void_p * len(outputs))(*[o.ctypes.data for o in outputs])
+            # The runtime checks every buffer's size against the package, whatever was checked above.
+            out_sizes = (ctypes.c_uint64 * len(outputs))(*[o.nbytes for o in outputs])
             _check(_runtime().mie_session_run_sized(self._live(), len(arrays), in_ptrs, in_sizes,
                                                     len(outputs), out_ptrs, out_sizes))
             for i, info in enumerate(self.outputs):
                 if info.dynamic_dims:
                     outputs[i] = self._real_shape(i, outputs[i])
         return {info.name: out for info, out in zip(self.outputs, outputs)}
+
+    def _bind(self, shapes):
+        """Binds the symbols to the input `shapes` (the runtime names the input, dim and symbol
+        that do not fit) and returns the output shapes they give."""
+        lib = _runtime()
+        ranks = (ctypes.c_uint32 * max(len(shapes), 1))(*[len(s) for s in shapes])
+        dims = [(ctypes.c_int64 * max(len(s), 1))(*s) for s in shapes]
+        pointers = (ctypes.POINTER(ctypes.c_int64) * max(len(shapes), 1))(
+            *[ctypes.cast(d, ctypes.POINTER(ctypes.c_int64)) for d in dims])
+        _check(lib.mie_session_set_input_shapes(self._live(), len(shapes), ranks, pointers))
+        out = []
+        for i in range(len(self.outputs)):
+            rank = ctypes.c_uint32()
+            ptr = ctypes.POINTER(ctypes.c_int64)()
+            _check(lib.mie_session_output_shape(self._session, i, ctypes.byref(rank),
+                                                ctypes.byref(ptr)))
+            out.append(tuple(ptr[j] for j in range(rank.value)))
+        return out
 
     def _real_shape(self, index, buffer):
         """An output with data-dependent dims: the run's real shape, whose elements the runtime

@@ -207,12 +207,16 @@ TEST(SizedRun, ChecksCountsAndBufferSizes) {
   EXPECT_EQ(mie::last_error(), pre + "output sizes array is NULL");
   b.in_bytes[0] = 4;  // a buffer for one element where the model reads 128
   EXPECT_EQ(s.run(2, b.in, b.in_bytes, 2, b.out, b.out_bytes), MIE_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(mie::last_error(), pre + "input 'x': buffer is 4 bytes, the model's f32 tensor of 128 elements needs 512");
+  EXPECT_EQ(mie::last_error(),
+            pre +
+                "input 'x': buffer is 4 bytes, the model's f32 tensor of shape [2, 64] needs 512");
   b.in_bytes[0] = kRows * kCols * 4;
   b.out_bytes[1] = 4;
   b.rowsum.assign(kRows, -7.0f);
   EXPECT_EQ(s.run(2, b.in, b.in_bytes, 2, b.out, b.out_bytes), MIE_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(mie::last_error(), pre + "output 'rowsum': buffer is 4 bytes, the model's f32 tensor of 2 elements needs 8");
+  EXPECT_EQ(mie::last_error(),
+            pre +
+                "output 'rowsum': buffer is 4 bytes, the model's f32 tensor of shape [2] needs 8");
   EXPECT_EQ(b.rowsum[0], -7.0f) << "nothing may run after a refused call";
   b.out_bytes[1] = 1 << 20;  // larger is refused too: the buffer belongs to some other shape
   EXPECT_EQ(s.run(2, b.in, b.in_bytes, 2, b.out, b.out_bytes), MIE_ERR_INVALID_ARGUMENT);

@@ -291,8 +291,8 @@ TEST(PackageReader, RejectsHeaderProblems) {
   bytes[0] = 'X';
   EXPECT_EQ(rejection(bytes), "bad magic (not a .mie package)");
   bytes = good;
-  bytes[8] = 4;
-  EXPECT_EQ(rejection(bytes), "unsupported format version 4 (this runtime reads versions 1 to 3)");
+  bytes[8] = 5;
+  EXPECT_EQ(rejection(bytes), "unsupported format version 5 (this runtime reads versions 1 to 4)");
   bytes[8] = 2;  // readable, but the manifest says 1
   EXPECT_EQ(rejection(bytes), "manifest format_version 1 differs from the header's 2");
   bytes = good;
@@ -402,8 +402,8 @@ TEST(PackageReader, RejectsManifestProblems) {
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"\"")), "manifest: inputs[1].name: must not be empty");
   EXPECT_EQ(manifest_rejection(replace(m, "\"name\": \"k\"", "\"name\": \"a\\u0000b\"")),
             "manifest: inputs[1].name: string contains a NUL character");
-  EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 4")),
-            "manifest: format_version: unsupported version 4 (this runtime reads 1 to 3)");
+  EXPECT_EQ(manifest_rejection(replace(m, "\"format_version\": 1", "\"format_version\": 5")),
+            "manifest: format_version: unsupported version 5 (this runtime reads 1 to 4)");
   // Data-dependent output dims (format 3).
   const std::string y = "\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [2, 64]";
   EXPECT_EQ(manifest_rejection(replace(m, y, y + ", \"dynamic_dims\": [1]")),

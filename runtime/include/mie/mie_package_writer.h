@@ -22,7 +22,7 @@ struct PackageTensorSpec {
   // "s0 * s1", MLIR's affine syntax over the symbols' indices), "" for a static dim; empty when
   // every dim is static. `shape` has -1 at the symbolic dims. An input's symbolic dim must be one
   // symbol alone.
-  std::vector<std::string> symbolic;
+  std::vector<std::string> symbolic = {};
 };
 
 // A symbolic dim of the model and the range of values the package accepts for it (format 4).
@@ -66,7 +66,7 @@ struct PackageTargetSpec {
   // A package with symbols: the value of every symbol this code was compiled for (in the order of
   // add_symbol). Targets of one name then differ in these: the runtime picks the one matching a
   // run.
-  std::vector<int64_t> dims;
+  std::vector<int64_t> dims = {};
 };
 
 // What `mie-compile --precision=auto` measured: the manifest's optional "precision_auto" object
