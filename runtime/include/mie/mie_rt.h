@@ -192,7 +192,8 @@ MIE_RT_API mie_status mie_package_target_info(const mie_package *package, uint32
    stays valid until the next call of this function on the same thread. Either out pointer may be NULL. */
 MIE_RT_API mie_status mie_package_target_check(const mie_package *package, uint32_t index,
                                                int32_t *out_runnable, const char **out_reason);
-/* Arena bytes of a target (NULL = the target mie_session_create would pick). */
+/* Arena bytes of a target (NULL = the target mie_session_create would pick); in a package with symbolic
+   dims the largest of its specializations (a session's arena grows to what the shapes it runs need). */
 MIE_RT_API mie_status mie_package_arena_bytes(const mie_package *package, const char *target,
                                               uint64_t *out_bytes);
 

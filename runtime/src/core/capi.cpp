@@ -1,6 +1,7 @@
 // The C API (mie_rt.h): thin handle wrappers around Package and Session plus the thread-local last error.
 #include <cstddef>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -445,7 +446,12 @@ mie_status mie_package_arena_bytes(const mie_package *package, const char *targe
     t = mie::rt::select_target(*package->pkg, nullptr, &s, &error);
     if (!t) return c.fail(s, error);
   }
-  *out_bytes = t->arena_bytes;
+  // A package with symbolic dims: the largest specialization's arena, what a session running every
+  // shape of the package may grow to.
+  uint64_t bytes = 0;
+  for (const auto &other : package->pkg->manifest().targets)
+    if (other.name == t->name) bytes = std::max(bytes, other.arena_bytes);
+  *out_bytes = bytes;
   return MIE_OK;
 }
 
