@@ -257,3 +257,87 @@ ArenaPlan mlir::mie::planArena(const std::vector<BufferRequest> &requests) {
   best.optimal = !exact.cutOff;
   return best;
 }
+
+ArenaPlan StackedArenaPlan::evaluate(const std::vector<BufferRequest> &requests) const {
+  ArenaPlan plan;
+  plan.offsets.assign(requests.size(), 0);
+  plan.heuristic = "stacked";
+  for (size_t index : order) {
+    int64_t top = 0;
+    for (size_t other : below[index])
+      top = std::max(top, plan.offsets[other] + requests[other].size);
+    plan.offsets[index] = alignTo(top, requests[index].alignment);
+    plan.totalBytes = std::max(plan.totalBytes, plan.offsets[index] + requests[index].size);
+  }
+  return plan;
+}
+
+/// The stacking of `requests` in `order`: every earlier buffer alive with a buffer is below it,
+/// less those that a listed one already sits on.
+static StackedArenaPlan stackInOrder(const std::vector<BufferRequest> &requests,
+                                     const std::vector<size_t> &order) {
+  StackedArenaPlan plan;
+  plan.order = order;
+  std::vector<std::vector<size_t>> earlier(requests.size()); // all earlier buffers alive with it
+  for (size_t index : order) {
+    for (size_t other : order) {
+      if (other == index)
+        break;
+      if (livesOverlap(requests[other], requests[index]))
+        earlier[index].push_back(other);
+    }
+  }
+  plan.below.resize(requests.size());
+  for (size_t index : order) {
+    // `other` is redundant when some listed buffer has it among its own earlier ones: that buffer
+    // sits above it, so it ends at least as high.
+    std::vector<bool> covered(requests.size(), false);
+    for (size_t j : earlier[index])
+      for (size_t k : earlier[j])
+        covered[k] = true;
+    for (size_t j : earlier[index])
+      if (!covered[j])
+        plan.below[index].push_back(j);
+  }
+  return plan;
+}
+
+StackedArenaPlan
+mlir::mie::planStackedArena(const std::vector<std::vector<BufferRequest>> &samples) {
+  StackedArenaPlan best;
+  if (samples.empty())
+    return best;
+  const size_t n = samples.front().size();
+  std::vector<int64_t> bounds;
+  for (const auto &requests : samples)
+    bounds.push_back(arenaBounds(requests).lowerBound);
+  int64_t bestTotal = 0;
+  bool found = false;
+  for (const auto &requests : samples) {
+    // The offset order of the static plan at this sample (the lower buffer first; on equal offsets
+    // the one that ends first, which the other then sits on).
+    ArenaPlan planned = planArena(requests);
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (planned.offsets[a] != planned.offsets[b])
+        return planned.offsets[a] < planned.offsets[b];
+      return requests[a].size < requests[b].size;
+    });
+    StackedArenaPlan candidate = stackInOrder(requests, order);
+    double worst = 0;
+    int64_t total = 0;
+    for (size_t k = 0; k < samples.size(); ++k) {
+      int64_t bytes = candidate.evaluate(samples[k]).totalBytes;
+      total += bytes;
+      worst = std::max(worst, bounds[k] ? double(bytes) / double(bounds[k]) : 1.0);
+    }
+    candidate.worstRatio = worst;
+    if (!found || worst < best.worstRatio || (worst == best.worstRatio && total < bestTotal)) {
+      best = std::move(candidate);
+      bestTotal = total;
+      found = true;
+    }
+  }
+  return best;
+}

@@ -63,6 +63,32 @@ ArenaPlan planArenaInOrder(const std::vector<BufferRequest> &requests,
 /// Buffers whose lifetimes overlap never share a byte.
 ArenaPlan planArena(const std::vector<BufferRequest> &requests);
 
+/// A plan for buffers whose sizes depend on a run's symbolic dims (docs/dynamic-shapes.md): the
+/// order of the buffers is fixed at compile time and each buffer sits on top of the earlier buffers
+/// alive at the same time, so that its offset follows from the run's sizes alone:
+///   offset(i) = alignTo(max over j in below[i] of offset(j) + size(j), alignment(i))  (0 if none).
+/// That holds for any sizes (no two buffers alive at once share a byte, whatever the shape), and at
+/// the shape a static plan was made for it is never larger than that plan.
+struct StackedArenaPlan {
+  /// The placement order (indices into the requests); offsets are evaluated in it.
+  std::vector<std::size_t> order;
+  /// Per request: the buffers it sits directly on, earlier in `order` and alive with it. Buffers a
+  /// listed one already sits on (directly or not) are left out: they end no higher.
+  std::vector<std::vector<std::size_t>> below;
+  /// The largest arena / lower bound over the samples the plan was chosen on.
+  double worstRatio = 0;
+
+  /// Offsets and total for one shape: `requests` are the buffers at that shape (the lifetimes and
+  /// alignments of the planned ones, their sizes for the shape).
+  ArenaPlan evaluate(const std::vector<BufferRequest> &requests) const;
+};
+
+/// Chooses a StackedArenaPlan for `samples`: the requests at several shapes of the symbols' range
+/// (its corners and interior; the same buffers, lifetimes and alignments, sizes per shape). The
+/// candidate orders are the offset order of planArena's plan at each sample; the one whose worst
+/// arena-to-lower-bound ratio over the samples is smallest wins (the smaller total on a tie).
+StackedArenaPlan planStackedArena(const std::vector<std::vector<BufferRequest>> &samples);
+
 /// Problems up to this many buffers get the exhaustive search of planArena's stage 3.
 constexpr std::size_t kExactSearchMaxBuffers = 12;
 
