@@ -80,3 +80,57 @@ func.func @defaulted(%x: tensor<?x4xf32> {ms.shape = affine_map<()[s0] -> (s0, 4
     attributes {ms.symbols = ["n"]} {
   return %x : tensor<?x4xf32>
 }
+
+// -----
+
+// A range becomes the constant it is for the sizes; a symbolic start (the last token) and
+// symbolic pads (to a length of 16) get their values.
+
+// CHECK-LABEL: func.func @started
+// CHECK-DAG: %[[POS:.+]] = ms.constant dense<[0, 1, 2, 3, 4, 5, 6]> : tensor<7xi64>
+// CHECK-DAG: %[[BACK:.+]] = ms.constant dense<[9, 7, 5]> : tensor<3xi32>
+// CHECK-DAG: ms.slice %arg0 {sizes = array<i64: 3, 1, 32>, starts = array<i64: 0, 6, 0>, steps = array<i64: 1, 1, 1>} : (tensor<3x7x32xf32>) -> tensor<3x1x32xf32>
+// CHECK-DAG: ms.pad %arg0 {pads = array<i64: 0, 0, 0, 0, 9, 0>} : (tensor<3x7x32xf32>) -> tensor<3x16x32xf32>
+// CHECK: return %[[POS]], %[[BACK]]
+func.func @started(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>})
+    -> (tensor<?xi64>, tensor<?xi32>, tensor<?x1x32xf32>, tensor<?x?x32xf32>) attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  %b = ms.range {delta = -2 : i64, symbolic_range = affine_map<()[s0, s1] -> (s1 + 2, s0)>} : tensor<?xi32>
+  %t = ms.slice %x {starts = array<i64: 0, -9223372036854775808, 0>, sizes = array<i64: -9223372036854775808, 1, 32>, steps = array<i64: 1, 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (s0, 1, 32)>, symbolic_starts = affine_map<()[s0, s1] -> (0, s1 - 1, 0)>} : (tensor<?x?x32xf32>) -> tensor<?x1x32xf32>
+  %p = ms.pad %x {pads = array<i64: 0, 0, 0, 0, -9223372036854775808, 0>, symbolic_pads = affine_map<()[s0, s1] -> (0, 0, 0, 0, 16 - s1, 0)>} : (tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %r, %b, %t, %p : tensor<?xi64>, tensor<?xi32>, tensor<?x1x32xf32>, tensor<?x?x32xf32>
+}
+
+// -----
+
+// A symbolic start outside its dim for the sizes (a cache of 7 read from 7 - 9) is an error: ONNX
+// would clamp it, which the expression does not say.
+
+func.func @window(%past: tensor<?x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 8)>}) -> tensor<?x9x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error @+1 {{the slice of dim 1 (size 7) from -2 with 9 elements is out of bounds for the given sizes of the symbolic dims (the model's slice would be clamped)}}
+  %0 = ms.slice %past {starts = array<i64: 0, -9223372036854775808, 0>, sizes = array<i64: -9223372036854775808, 9, 8>, steps = array<i64: 1, 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (s0, 9, 8)>, symbolic_starts = affine_map<()[s0, s1] -> (0, s1 - 9, 0)>} : (tensor<?x?x8xf32>) -> tensor<?x9x8xf32>
+  return %0 : tensor<?x9x8xf32>
+}
+
+// -----
+
+// A range whose count is negative for the sizes cannot be sized (ONNX would make it empty).
+
+func.func @negative_range(%x: tensor<?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0)>}) -> tensor<?xi64>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error @+1 {{dim 0 of 'tensor<?xi64>' is negative for the given sizes: the function cannot be specialized}}
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s0 - s1)>} : tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+// So is a symbolic size past its dim (a table of 4 positions sliced to a sequence of 7).
+
+func.func @overrun(%x: tensor<?x?xi64> {ms.shape = affine_map<()[s0, s1] -> (s0, s1)>}, %t: tensor<1x4xi64>) -> tensor<1x?xi64>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error @+1 {{the slice of dim 1 (size 4) from 0 with 7 elements is out of bounds for the given sizes of the symbolic dims (the model's slice would be clamped)}}
+  %0 = ms.slice %t {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>} : (tensor<1x4xi64>) -> tensor<1x?xi64>
+  return %0 : tensor<1x?xi64>
+}

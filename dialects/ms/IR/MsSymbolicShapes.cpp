@@ -397,14 +397,22 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
           return {};
         return {a[gemm.getTransA() ? 1 : 0], b[gemm.getTransB() ? 0 : 1]};
       })
+      .Case([&](RangeOp range) { return SmallVector<AffineExpr>{range.getSizeExpr()}; })
+      // The input's dims, masked (its `k` operand is a scalar).
+      .Case([&](TriluOp) { return SmallVector<AffineExpr>(in(0)); })
       .Case([&](PadOp pad) {
         ArrayRef<AffineExpr> input = in(0);
-        ArrayRef<int64_t> pads = pad.getPads();
+        size_t r = input.size();
+        // Each amount: its constant, or the symbols' expression when it has one.
+        SmallVector<AffineExpr> pads;
+        if (std::optional<AffineMap> map = pad.getSymbolicPads())
+          llvm::append_range(pads, map->getResults());
+        else
+          for (int64_t p : pad.getPads())
+            pads.push_back(getAffineConstantExpr(p, ctx));
         SmallVector<AffineExpr> out;
         for (auto [i, e] : llvm::enumerate(input))
-          out.push_back(e && pads.size() == 2 * input.size()
-                            ? e + (pads[i] + pads[i + input.size()])
-                            : AffineExpr());
+          out.push_back(e && pads.size() == 2 * r ? e + pads[i] + pads[i + r] : AffineExpr());
         return out;
       })
       .Case([&](TileOp tile) {

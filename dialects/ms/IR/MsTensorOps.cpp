@@ -364,11 +364,16 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   } else if (failed(checkArrayMin(diag, "sizes", sizes, 0))) {
     return failure();
   }
+  if (AffineMapAttr symbolic = adaptor.getSymbolicStartsAttr())
+    if (failed(checkSymbolicSizes(diag, "starts", starts, "symbolic_starts", symbolic)))
+      return failure();
   for (size_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
       return diag.error("expects non-zero steps, got 0 for dim ", d);
     int64_t dim = input.getDimSize(d);
-    if (sizes[d] == 0 || ShapedType::isDynamic(dim) || ShapedType::isDynamic(sizes[d]))
+    // A symbolic start (`?`) is checked against the dim once ms-specialize-dims sizes both.
+    if (sizes[d] == 0 || ShapedType::isDynamic(dim) || ShapedType::isDynamic(sizes[d]) ||
+        (adaptor.getSymbolicStartsAttr() && ShapedType::isDynamic(starts[d])))
       continue;
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
     if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
@@ -558,6 +563,33 @@ LogicalResult ScatterNdOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 }
 
 //===----------------------------------------------------------------------===//
+// Range
+//===----------------------------------------------------------------------===//
+
+LogicalResult RangeOp::verify() {
+  AffineMap map = getSymbolicRange();
+  if (map.getNumDims() != 0 || map.getNumResults() != 2)
+    return emitOpError("expects 'symbolic_range' to have no dims and two results (the start and "
+                       "the number of elements), got ")
+           << getSymbolicRangeAttr();
+  if (getDelta() == 0)
+    return emitOpError("expects a non-zero delta");
+  RankedTensorType type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("expects a 1-D result, got ") << type;
+  // The one dim is the count: `?` exactly where the count is not a constant.
+  auto count = dyn_cast<AffineConstantExpr>(getSizeExpr());
+  if (count && count.getValue() < 0)
+    return emitOpError("expects a non-negative number of elements, got ") << count.getValue();
+  int64_t dim = type.getDimSize(0);
+  if (count ? count.getValue() != dim : !ShapedType::isDynamic(dim))
+    return emitOpError("expects a result of ")
+           << (count ? std::to_string(count.getValue()) : std::string("?"))
+           << " elements as 'symbolic_range' says, got " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Pad, expand, resize
 //===----------------------------------------------------------------------===//
 
@@ -570,9 +602,17 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   if (failed(checkArraySize(diag, "pads", pads, 2 * rank)))
     return failure();
   PadMode mode = adaptor.getMode();
+  AffineMapAttr symbolic = adaptor.getSymbolicPadsAttr();
+  if (symbolic && failed(checkSymbolicSizes(diag, "pads", pads, "symbolic_pads", symbolic)))
+    return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t dim = input.getDimSize(d), before = pads[d], after = pads[d + rank];
+    // A symbolic amount is `?` (checked once ms-specialize-dims sizes it), and so is the dim.
+    if (symbolic && (ShapedType::isDynamic(before) || ShapedType::isDynamic(after))) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     if (mode != PadMode::constant && (before < 0 || after < 0))
       return diag.error("expects non-negative pads in ", stringifyPadMode(mode), " mode, got ",
                         std::min(before, after), " for dim ", d);
@@ -626,8 +666,9 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  // Broadcasting a splat is a bigger splat.
-  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+  // Broadcasting a splat is a bigger splat (of a static shape: a symbolic one is sized later).
+  auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput());
+  if (splat && getType().hasStaticShape())
     return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
   if (!getDenseConstant(adaptor.getInput()))
     return {};

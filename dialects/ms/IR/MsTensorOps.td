@@ -180,7 +180,9 @@ def Ms_SliceOp : Ms_InferredOp<"slice"> {
     importer normalizes ONNX Slice's clamping, negative indices and partial axes into this form.
     A size that depends on the function's symbolic dims is `?` in `sizes`, and `symbolic_sizes`
     gives every size as an expression of the symbols (as ms.reshape's `symbolic_shape` does): a
-    position table sliced to the sequence length.
+    position table sliced to the sequence length. Likewise a start that depends on them is `?` in
+    `starts`, and `symbolic_starts` gives every start as an expression: the last token
+    (`x[:, seq - 1:]`) or the window of a KV cache (`past[:, :, past_len - window:]`).
 
     Example:
     ```mlir
@@ -190,10 +192,15 @@ def Ms_SliceOp : Ms_InferredOp<"slice"> {
                           steps = array<i64: 1, 1>,
                           symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>}
         : (tensor<1x512xi64>) -> tensor<1x?xi64>
+    %l = ms.slice %h {starts = array<i64: 0, -9223372036854775808, 0>, sizes = array<i64: 1, 1, 32>,
+                      steps = array<i64: 1, 1, 1>,
+                      symbolic_starts = affine_map<()[s0] -> (0, s0 - 1, 0)>}
+        : (tensor<1x?x32xf32>) -> tensor<1x1x32xf32>
     ```
   }];
   let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$sizes,
-                   DenseI64ArrayAttr:$steps, OptionalAttr<AffineMapAttr>:$symbolic_sizes);
+                   DenseI64ArrayAttr:$steps, OptionalAttr<AffineMapAttr>:$symbolic_sizes,
+                   OptionalAttr<AffineMapAttr>:$symbolic_starts);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
@@ -203,21 +210,21 @@ def Ms_SliceOp : Ms_InferredOp<"slice"> {
                    "::llvm::ArrayRef<int64_t>":$sizes, "::llvm::ArrayRef<int64_t>":$steps), [{
       build($_builder, $_state, input, $_builder.getDenseI64ArrayAttr(starts),
             $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
-            ::mlir::AffineMapAttr());
+            ::mlir::AffineMapAttr(), ::mlir::AffineMapAttr());
     }]>,
     OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input,
                    "::llvm::ArrayRef<int64_t>":$starts, "::llvm::ArrayRef<int64_t>":$sizes,
                    "::llvm::ArrayRef<int64_t>":$steps), [{
       build($_builder, $_state, resultType, input, $_builder.getDenseI64ArrayAttr(starts),
             $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
-            ::mlir::AffineMapAttr());
+            ::mlir::AffineMapAttr(), ::mlir::AffineMapAttr());
     }]>,
     OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input,
                    "::llvm::ArrayRef<int64_t>":$starts, "::llvm::ArrayRef<int64_t>":$sizes,
                    "::llvm::ArrayRef<int64_t>":$steps), [{
       build($_builder, $_state, resultTypes, input, $_builder.getDenseI64ArrayAttr(starts),
             $_builder.getDenseI64ArrayAttr(sizes), $_builder.getDenseI64ArrayAttr(steps),
-            ::mlir::AffineMapAttr());
+            ::mlir::AffineMapAttr(), ::mlir::AffineMapAttr());
     }]>];
 }
 
@@ -331,24 +338,76 @@ def Ms_ScatterNdOp : Ms_InferredOp<"scatter_nd"> {
   }];
 }
 
+def Ms_RangeOp : Ms_Op<"range", [Pure]> {
+  let summary = "The integers start, start + delta, ... of a length given by the symbols.";
+  let description = [{
+    ONNX Range whose bounds are computed from the function's symbolic dims (docs/dynamic-shapes.md):
+    `torch.arange(seq)` positions, a causal mask's row and column indices. `symbolic_range` gives
+    the first element and the number of elements as expressions of the symbols (`s0` is the first
+    name of the function's `ms.symbols`); element i is `start + i * delta`. The result's one dim is
+    that count, `?` unless it is a constant. A Range of known bounds is a constant instead, so this
+    op only exists until ms-specialize-dims sizes the symbols and makes it one.
+
+    Example:
+    ```mlir
+    %pos = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>}
+        : tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins AffineMapAttr:$symbolic_range, I64Attr:$delta);
+  let results = (outs RankedTensorOf<[AnySignlessInteger]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The first element and the number of elements, as expressions of the symbols.
+    ::mlir::AffineExpr getStartExpr() { return getSymbolicRange().getResult(0); }
+    ::mlir::AffineExpr getSizeExpr() { return getSymbolicRange().getResult(1); }
+  }];
+}
+
 def Ms_PadOp : Ms_InferredOp<"pad"> {
   let summary = "Pads (or, with negative amounts, crops) every dimension.";
   let description = [{
     `pads` has 2 * rank entries in ONNX order [begin_0, ..., begin_n, end_0, ..., end_n]. `mode` is
-    constant (filled with `value`), reflect or edge.
+    constant (filled with `value`), reflect or edge. An amount that depends on the function's
+    symbolic dims is `?` in `pads`, and `symbolic_pads` gives every amount as an expression of
+    the symbols (as ms.slice's `symbolic_sizes` does): a sequence padded to a multiple of a block.
 
     Example:
     ```mlir
     %y = ms.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = #ms<pad_mode constant>,
                     value = 0.0 : f64} : (tensor<1x3x4x4xf32>) -> tensor<1x3x6x6xf32>
+    %b = ms.pad %h {pads = array<i64: 0, 0, 0, -9223372036854775808>,
+                    symbolic_pads = affine_map<()[s0] -> (0, 0, 0, (s0 ceildiv 8) * 8 - s0)>}
+        : (tensor<1x?xf32>) -> tensor<1x?xf32>
     ```
   }];
   let arguments = (ins Ms_Tensor:$input, DenseI64ArrayAttr:$pads,
                    DefaultValuedAttr<Ms_PadModeAttr, "::mlir::ms::PadMode::constant">:$mode,
-                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+                   DefaultValuedAttr<F64Attr, "0.0">:$value,
+                   OptionalAttr<AffineMapAttr>:$symbolic_pads);
   let results = (outs Ms_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+  // A static pad, as every pass but the importer's symbolic-dims path builds one.
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input,
+                   "::llvm::ArrayRef<int64_t>":$pads,
+                   CArg<"::mlir::ms::PadMode", "::mlir::ms::PadMode::constant">:$mode,
+                   CArg<"::llvm::APFloat", "::llvm::APFloat(0.0)">:$value), [{
+      build($_builder, $_state, resultTypes, input, pads, mode, value, ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$resultType, "::mlir::Value":$input,
+                   "::llvm::ArrayRef<int64_t>":$pads,
+                   CArg<"::mlir::ms::PadMode", "::mlir::ms::PadMode::constant">:$mode,
+                   CArg<"::llvm::APFloat", "::llvm::APFloat(0.0)">:$value), [{
+      build($_builder, $_state, resultType, input, pads, mode, value, ::mlir::AffineMapAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$pads,
+                   CArg<"::mlir::ms::PadMode", "::mlir::ms::PadMode::constant">:$mode,
+                   CArg<"::llvm::APFloat", "::llvm::APFloat(0.0)">:$value), [{
+      build($_builder, $_state, input, pads, mode, value, ::mlir::AffineMapAttr());
+    }]>];
 }
 
 def Ms_ExpandOp : Ms_InferredOp<"expand"> {

@@ -7,7 +7,8 @@
 //                   that interleaves the blocks with H and W, reshape [N, C', H b, W b];
 //   space_to_depth: reshape [N, C, H', b, W', b], transpose to (b, b, C), reshape;
 //   trilu:          where(compare(column - row, k), x, 0) with the row and column indices as
-//                   [rows, 1] and [1, cols] constants, so no [rows, cols] table is stored;
+//                   [rows, 1] and [1, cols] constants (ms.range of a symbolic dim), so no
+//                   [rows, cols] table is stored;
 //   instance_norm, group_norm, mean_variance_norm: (x - mean) times rsqrt(var + epsilon) (MVN:
 //                   divided by sqrt(var) + 1e-9) over the normalized dims (a group's channels
 //                   reshaped into one dim), then the per-channel scale and bias;
@@ -27,10 +28,12 @@
 
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsShapeUtils.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <numeric>
 
@@ -216,13 +219,33 @@ struct DecomposeTrilu : OpRewritePattern<TriluOp> {
             cols = type.getDimSize(rank - 1);
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    auto indices = [&](ArrayRef<int64_t> shape, int64_t count) -> Value {
+    // A symbolic dim's indices are an ms.range over its expression (a causal mask of the
+    // sequence length), unsqueezed to the same [rows, 1] or [1, cols]; one without an
+    // expression is left for the shapes to be known.
+    SmallVector<AffineExpr> dims;
+    unsigned numSymbols = 0;
+    if (!type.hasStaticShape()) {
+      dims = symbolicDimsOf(op.getInput());
+      if (!dims[rank - 2] || !dims[rank - 1])
+        return rewriter.notifyMatchFailure(op, "a dim that is not an expression of the symbols");
+      numSymbols = SymbolicShapes(op->getParentOfType<FunctionOpInterface>()).numSymbols();
+    }
+    auto indices = [&](ArrayRef<int64_t> shape, int64_t count, int64_t dim) -> Value {
+      if (ShapedType::isDynamic(count)) {
+        AffineMap bounds = symbolicShapeMap(op.getContext(), numSymbols,
+                                            {rewriter.getAffineConstantExpr(0), dims[dim]});
+        Value range = RangeOp::create(rewriter, loc, RankedTensorType::get({count}, i64),
+                                      AffineMapAttr::get(bounds), rewriter.getI64IntegerAttr(1));
+        return UnsqueezeOp::create(rewriter, loc, range,
+                                   ArrayRef<int64_t>{shape[0] == 1 ? int64_t(0) : int64_t(1)});
+      }
       SmallVector<int64_t> values(count);
       std::iota(values.begin(), values.end(), int64_t(0));
       auto t = RankedTensorType::get(shape, i64);
       return ConstantOp::create(rewriter, loc, DenseIntElementsAttr::get(t, ArrayRef(values)));
     };
-    Value offset = SubOp::create(rewriter, loc, indices({1, cols}, cols), indices({rows, 1}, rows));
+    Value offset = SubOp::create(rewriter, loc, indices({1, cols}, cols, rank - 1),
+                                 indices({rows, 1}, rows, rank - 2));
     Value k = op.getK();
     if (k)
       k = ReshapeOp::create(rewriter, loc, k, ArrayRef<int64_t>{});

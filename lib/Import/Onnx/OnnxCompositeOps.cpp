@@ -45,6 +45,8 @@ LogicalResult importTile(NodeImporter &n) {
   } else {
     if (n.hasInput(2))
       return n.error() << "expects 2 inputs, got 3 (the 'axis' input is Tile-1's)";
+    if (hasSymbolicElements(n, 1))
+      return importTileOfSymbolicDims(n);
     repeats = knownInts(n, 1, "repeats");
   }
   if (failed(repeats))
@@ -295,7 +297,8 @@ LogicalResult importTrilu(NodeImporter &n) {
   bool upper = n.getInt("upper", 1) != 0;
   if (n.hasFailed())
     return failure();
-  if (n.inputType(0).getNumElements() == 0) { // nothing to mask
+  RankedTensorType xType = n.inputType(0);
+  if (xType.hasStaticShape() && xType.getNumElements() == 0) { // nothing to mask
     n.forwardInput(0, 0);
     return success();
   }

@@ -554,6 +554,14 @@ LogicalResult importReshapeOfSymbolicDims(NodeImporter &n);
 LogicalResult importSliceOfSymbolicDims(NodeImporter &n);
 /// Expand of an input with `?` dims, or to a shape computed from symbolic dims.
 LogicalResult importExpandOfSymbolicDims(NodeImporter &n);
+/// Range whose bounds are computed from symbolic dims: an ms.range of a symbolic length.
+LogicalResult importRangeOfSymbolicDims(NodeImporter &n);
+/// ConstantOfShape of a shape computed from symbolic dims: its value expanded to that shape.
+LogicalResult importConstantOfShapeOfSymbolicDims(NodeImporter &n);
+/// Tile by repeats computed from symbolic dims: unsqueeze, expand and reshape.
+LogicalResult importTileOfSymbolicDims(NodeImporter &n);
+/// Pad (opset 11 on) by amounts computed from symbolic dims.
+LogicalResult importPadOfSymbolicDims(NodeImporter &n);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

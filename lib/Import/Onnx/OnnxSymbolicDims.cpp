@@ -1,11 +1,13 @@
-//===- OnnxSymbolicDims.cpp - Shape and Reshape over kept symbolic dims ---===//
+//===- OnnxSymbolicDims.cpp - ops sized by kept symbolic dims -------------===//
 //
 // With OnnxImportOptions::keepSymbolicDims a graph input's symbolic dims stay `?`, and the sizes
 // exporters compute from them (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) are followed
 // as expressions of the function's symbols (IntRange::sym, carried through the integer
 // arithmetic by OnnxValueRanges.cpp). Shape of such a value is a run-time ms.shape_of whose
 // elements have those expressions; a Reshape to sizes that all have one is an ms.reshape with
-// a `symbolic_shape`, so the Shape chain that computed them is left dead.
+// a `symbolic_shape`, so the Shape chain that computed them is left dead. So are the other ops
+// that take such sizes: Slice (symbolic starts and sizes), Expand, ConstantOfShape (its value
+// expanded), Tile (unsqueeze, expand, reshape), Pad (symbolic amounts) and Range (ms.range).
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,7 +169,8 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
     return n.error() << "starts, ends, axes and steps must have the same length";
   ms::SymbolicShapes shapes(functionOf(n));
   SmallVector<AffineExpr> sizes(shapes.dims(*x));
-  SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
+  SmallVector<AffineExpr> starts(rank, getAffineConstantExpr(0, ctx));
+  SmallVector<int64_t> steps(rank, 1);
   for (size_t i = 0; i < count; ++i) {
     int64_t axis = parts[2].empty() ? (int64_t)i : parts[2][i].lo;
     if (!parts[2].empty() && !parts[2][i].exact())
@@ -179,12 +182,30 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
       return n.unsupportedFeature() << "a step other than 1 on a slice sized by symbolic dims";
     AffineExpr dim = sizes[axis];
     IntRange start = parts[0][i], end = parts[1][i];
-    if (!dim || !start.exact() || start.lo < 0)
-      return n.unsupportedFeature() << "a slice of dim " << axis
-                                    << " sized by symbolic dims from a start that is not a "
-                                       "constant >= 0";
+    if (!dim)
+      return n.unsupportedFeature() << "a slice of dim " << axis << " of " << n.inputType(0)
+                                    << ", which is not an expression of the symbolic dims";
+    // A start: a constant >= 0 (clamped to a static dim), a negative constant counting from the
+    // dim's end, or an expression of the symbols (the last token, a cache's window). The last
+    // two are taken as within the dim, as the model needs them to be for its other ops to fit;
+    // ms-specialize-dims checks that they are for the sizes it is given.
+    auto staticDim = dyn_cast<AffineConstantExpr>(dim);
+    AffineExpr first;
+    if (start.exact() && start.lo >= 0)
+      first = getAffineConstantExpr(staticDim ? std::min(start.lo, staticDim.getValue()) : start.lo,
+                                    ctx);
+    else if (start.exact() && staticDim)
+      first = getAffineConstantExpr(std::max<int64_t>(0, staticDim.getValue() + start.lo), ctx);
+    else if (start.exact() && start.lo > std::numeric_limits<int32_t>::min())
+      first = dim + start.lo;
+    else if (start.sym)
+      first = start.sym;
+    if (!first)
+      return n.unsupportedFeature() << "a slice of dim " << axis << " of " << n.inputType(0)
+                                    << " from a start that is neither a constant nor an "
+                                       "expression of the symbolic dims";
     // An end past any size takes the whole dim; a negative one counts from its end; a symbolic
-    // one is taken as within the dim, as the model needs it to be for its other ops to fit.
+    // one is taken as within the dim, as a symbolic start is.
     AffineExpr stop;
     if (end.exact() && end.lo >= std::numeric_limits<int32_t>::max())
       stop = dim;
@@ -192,21 +213,25 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
       stop = dim + end.lo;
     else if (end.sym)
       stop = end.sym;
-    else if (end.exact() && isa<AffineConstantExpr>(dim))
-      stop = getAffineConstantExpr(std::min(end.lo, cast<AffineConstantExpr>(dim).getValue()), ctx);
+    else if (end.exact() && staticDim)
+      stop = getAffineConstantExpr(std::min(end.lo, staticDim.getValue()), ctx);
     if (!stop)
       return n.unsupportedFeature() << "a constant end " << end.lo << " on the symbolic dim "
                                     << axis << " (it may be past the dim's run-time size)";
-    starts[axis] = start.lo;
-    sizes[axis] = stop - start.lo;
+    starts[axis] = simplifyAffineExpr(first, 0, shapes.numSymbols());
+    sizes[axis] = simplifyAffineExpr(stop - first, 0, shapes.numSymbols());
+    if (auto c = dyn_cast<AffineConstantExpr>(sizes[axis]); c && c.getValue() < 0)
+      sizes[axis] = getAffineConstantExpr(0, ctx); // an empty slice, as ONNX clamps it
   }
   if (llvm::any_of(sizes, [](AffineExpr e) { return !e; }))
     return n.unsupportedFeature() << "a slice of " << n.inputType(0)
                                   << ", whose dims are not all expressions of the symbolic dims";
   auto [staticSizes, map] = staticAndSymbolic(ctx, shapes.numSymbols(), sizes);
-  FailureOr<Value> y = n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(starts),
-                                             n.builder().getDenseI64ArrayAttr(staticSizes),
-                                             n.builder().getDenseI64ArrayAttr(steps), map);
+  auto [staticStarts, startsMap] = staticAndSymbolic(ctx, shapes.numSymbols(), starts);
+  FailureOr<Value> y =
+      n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(staticStarts),
+                            n.builder().getDenseI64ArrayAttr(staticSizes),
+                            n.builder().getDenseI64ArrayAttr(steps), map, startsMap);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -258,6 +283,200 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
   }
   auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), out);
   FailureOr<Value> y = n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n) {
+  MLIRContext *ctx = n.context();
+  AffineExpr bounds[3];
+  const char *names[] = {"start", "limit", "delta"};
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<SmallVector<IntRange>> r = n.inputRanges(i);
+    if (!r)
+      return (void)n.requireKnown(i, names[i]), failure();
+    if (r->size() != 1)
+      return n.error() << names[i] << " must be a scalar, got " << n.inputType(i);
+    bounds[i] = (*r)[0].symbolic(ctx);
+    if (!bounds[i])
+      return n.unsupportedFeature() << "a Range whose " << names[i]
+                                    << " is neither a constant nor an expression of the "
+                                       "symbolic dims";
+  }
+  auto type = dyn_cast<IntegerType>(n.inputType(0).getElementType());
+  if (!type)
+    return n.unsupportedFeature() << "a Range of " << n.inputType(0).getElementType()
+                                  << " bounded by symbolic dims (only integers are)";
+  auto delta = dyn_cast<AffineConstantExpr>(bounds[2]);
+  if (!delta)
+    return n.unsupportedFeature() << "a Range whose delta is an expression of the symbolic dims";
+  if (delta.getValue() == 0)
+    return n.error() << "delta must not be zero";
+  // ceil((limit - start) / delta) elements; a negative count is an error once the symbols are
+  // sized (ONNX would make it empty), as a bound the symbols alone do not decide.
+  int64_t step = delta.getValue();
+  AffineExpr span = step > 0 ? bounds[1] - bounds[0] : bounds[0] - bounds[1];
+  unsigned numSymbols = ms::SymbolicShapes(functionOf(n)).numSymbols();
+  AffineExpr count = simplifyAffineExpr(span.ceilDiv(step > 0 ? step : -step), 0, numSymbols);
+  AffineExpr start = simplifyAffineExpr(bounds[0], 0, numSymbols);
+  auto staticCount = dyn_cast<AffineConstantExpr>(count);
+  if (staticCount && staticCount.getValue() < 0)
+    count = getAffineConstantExpr(0, ctx);
+  auto resultType = RankedTensorType::get(
+      {staticCount ? std::max<int64_t>(0, staticCount.getValue()) : ShapedType::kDynamic}, type);
+  AffineMap map = ms::symbolicShapeMap(ctx, numSymbols, {start, count});
+  Value range = ms::RangeOp::create(n.builder(), n.loc(), resultType, AffineMapAttr::get(map),
+                                    n.builder().getI64IntegerAttr(step));
+  n.setOutput(0, range);
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::importConstantOfShapeOfSymbolicDims(NodeImporter &n) {
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(0);
+  if (!ranges)
+    return (void)n.requireKnown(0, "shape"), failure();
+  MLIRContext *ctx = n.context();
+  SmallVector<AffineExpr> dims;
+  for (auto [i, r] : llvm::enumerate(*ranges)) {
+    dims.push_back(r.symbolic(ctx));
+    if (!dims.back())
+      return n.unsupportedFeature()
+             << "shape entry " << i << " is not an expression of the symbolic dims";
+    if (auto c = dyn_cast<AffineConstantExpr>(dims.back()); c && c.getValue() < 0)
+      return n.error() << "shape entry " << i << " is " << c.getValue() << ", below 0";
+  }
+  KnownTensor value = KnownTensor::fromFloats({}, n.builder().getF32Type(), {0.0});
+  if (n.hasAttr("value")) {
+    OnnxTensor *tensor = n.getTensor("value");
+    if (!tensor)
+      return failure();
+    if (!tensor->known || tensor->type.getNumElements() != 1)
+      return n.error() << "'value' must hold one element, got " << tensor->type;
+    value = *tensor->known;
+  }
+  // The value as one element of the result's rank, broadcast to the symbolic shape: the
+  // expand is what ms-specialize-dims sizes.
+  value.type =
+      RankedTensorType::get(SmallVector<int64_t>(dims.size(), 1), value.type.getElementType());
+  value.splat = false;
+  FailureOr<Value> element = n.create<ms::ConstantOp>(cast<ElementsAttr>(value.toAttr()));
+  if (failed(element))
+    return failure();
+  auto [shape, map] = staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), dims);
+  FailureOr<Value> y =
+      n.create<ms::ExpandOp>(*element, n.builder().getDenseI64ArrayAttr(shape), map);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::importTileOfSymbolicDims(NodeImporter &n) {
+  std::optional<SmallVector<IntRange>> repeats = n.inputRanges(1);
+  if (!repeats)
+    return (void)n.requireKnown(1, "repeats"), failure();
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  MLIRContext *ctx = n.context();
+  ms::SymbolicShapes shapes(functionOf(n));
+  ArrayRef<AffineExpr> in = shapes.dims(*x);
+  if (repeats->size() != in.size())
+    return n.error() << "repeats must have one entry per dim of " << n.inputType(0) << ", got "
+                     << repeats->size();
+  // Tile is a broadcast of a copy axis before each dim, merged into it: [d0, d1] -> [1, d0, 1,
+  // d1] -> [r0, d0, r1, d1] -> [r0 * d0, r1 * d1] (the copy index is the outer one).
+  SmallVector<int64_t> axes;
+  SmallVector<AffineExpr> expanded, tiled;
+  for (auto [i, d] : llvm::enumerate(in)) {
+    AffineExpr r = (*repeats)[i].symbolic(ctx);
+    if (!r || !d)
+      return n.unsupportedFeature() << "dim " << i
+                                    << " of the tiled shape is not an expression of the "
+                                       "symbolic dims";
+    if (auto c = dyn_cast<AffineConstantExpr>(r); c && c.getValue() < 0)
+      return n.error() << "repeats entry " << i << " is " << c.getValue() << ", below 0";
+    axes.push_back(2 * i);
+    expanded.append({r, d});
+    tiled.push_back(r * d);
+  }
+  FailureOr<Value> spread = n.create<ms::UnsqueezeOp>(*x, ArrayRef<int64_t>(axes));
+  if (failed(spread))
+    return failure();
+  auto [expandShape, expandMap] = staticAndSymbolic(ctx, shapes.numSymbols(), expanded);
+  FailureOr<Value> copies =
+      n.create<ms::ExpandOp>(*spread, n.builder().getDenseI64ArrayAttr(expandShape), expandMap);
+  if (failed(copies))
+    return failure();
+  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), tiled);
+  FailureOr<Value> y = n.create<ms::ReshapeOp>(*copies, shape, map);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult mlir::mie::onnx_import::importPadOfSymbolicDims(NodeImporter &n) {
+  std::string modeName = n.getString("mode", "constant");
+  std::optional<ms::PadMode> mode = ms::symbolizePadMode(modeName);
+  if (n.hasFailed())
+    return failure();
+  if (!mode)
+    return n.unsupportedFeature() << "mode '" << modeName << "' with pads computed from "
+                                  << "symbolic dims";
+  double value = 0.0;
+  if (n.hasInput(2)) {
+    FailureOr<const KnownTensor *> constant = n.requireKnown(2, "constant_value");
+    if (failed(constant))
+      return failure();
+    if ((*constant)->numElements() != 1)
+      return n.error() << "constant_value must be a scalar, got " << (*constant)->type;
+    value = (*constant)->valueAt(0);
+  }
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(1);
+  if (!ranges)
+    return (void)n.requireKnown(1, "pads"), failure();
+  MLIRContext *ctx = n.context();
+  int64_t rank = n.inputType(0).getRank();
+  SmallVector<AffineExpr> given;
+  for (auto [i, r] : llvm::enumerate(*ranges)) {
+    given.push_back(r.symbolic(ctx));
+    if (!given.back())
+      return n.unsupportedFeature() << "pads entry " << i
+                                    << " is neither a constant nor an expression of the "
+                                       "symbolic dims";
+  }
+  // Optional axes (opset 18): the amounts of the listed axes, 0 for the others.
+  SmallVector<int64_t> axes;
+  if (n.hasInput(3)) {
+    const KnownTensor *known = n.known(3);
+    if (!known)
+      return (void)n.requireKnown(3, "axes"), failure();
+    FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, known->toInts(), rank);
+    if (failed(normalized))
+      return failure();
+    axes = std::move(*normalized);
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (given.size() != 2 * axes.size())
+    return n.error() << "pads must have 2 entries per padded axis (" << axes.size() << "), got "
+                     << given.size();
+  SmallVector<AffineExpr> pads(2 * rank, getAffineConstantExpr(0, ctx));
+  for (auto [i, d] : llvm::enumerate(axes)) {
+    pads[d] = given[i];
+    pads[d + rank] = given[i + axes.size()];
+  }
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto [staticPads, map] =
+      staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), pads);
+  FailureOr<Value> y =
+      n.create<ms::PadOp>(*x, ArrayRef<int64_t>(staticPads), *mode, APFloat(value), map);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

@@ -1,6 +1,7 @@
 //===- OnnxTensorOps.cpp - constants, shape chains, data movement ---------===//
 //
-// Constant, Shape, Size, ConstantOfShape and Range always produce known values. Reshape, Flatten,
+// Constant, Shape, Size, ConstantOfShape and Range produce known values (unless sized by kept
+// symbolic dims: OnnxSymbolicDims.cpp). Reshape, Flatten,
 // Squeeze, Unsqueeze, Concat, Gather, Slice, Split and Expand map onto ms ops, which fold on known
 // data (the Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exporters). Shape-like
 // inputs (Reshape's shape, Slice's starts, Pad's pads, ...) must be known after that folding.
@@ -103,6 +104,8 @@ FailureOr<SmallVector<int64_t>> knownShape(NodeImporter &n, unsigned i, StringRe
 }
 
 LogicalResult importConstantOfShape(NodeImporter &n) {
+  if (hasSymbolicElements(n, 0))
+    return importConstantOfShapeOfSymbolicDims(n);
   FailureOr<SmallVector<int64_t>> shape = knownShape(n, 0, "shape", 0);
   if (failed(shape))
     return failure();
@@ -127,6 +130,8 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
 }
 
 LogicalResult importRange(NodeImporter &n) {
+  if (llvm::any_of(llvm::seq(0u, 3u), [&](unsigned i) { return hasSymbolicElements(n, i); }))
+    return importRangeOfSymbolicDims(n);
   FailureOr<const KnownTensor *> knownStart = n.requireKnown(0, "start");
   FailureOr<const KnownTensor *> knownLimit =
       succeeded(knownStart) ? n.requireKnown(1, "limit") : knownStart;
@@ -641,6 +646,8 @@ LogicalResult importPad(NodeImporter &n) {
     pads = attr.value_or(SmallVector<int64_t>());
     value = n.getFloat("value", 0.0);
   } else {
+    if (hasSymbolicElements(n, 1))
+      return importPadOfSymbolicDims(n);
     FailureOr<SmallVector<int64_t>> input =
         knownShape(n, 1, "pads", std::numeric_limits<int64_t>::min());
     if (failed(input))

@@ -320,7 +320,9 @@ IntRange mlir::mie::onnx_import::rangeOfSymbolic(AffineExpr e) {
 }
 
 void mlir::mie::onnx_import::propagateRanges(NodeImporter &n) {
-  if (!n.hasOutput(0) || n.outputType(0).getNumElements() > kMaxBoundedElements ||
+  // (An output with symbolic dims, an ms.range's, has no count of elements to follow.)
+  if (!n.hasOutput(0) || !n.outputType(0).hasStaticShape() ||
+      n.outputType(0).getNumElements() > kMaxBoundedElements ||
       !isIntegerLike(n.outputType(0).getElementType()))
     return;
   for (unsigned i = 0; i < n.node().inputs.size(); ++i)

@@ -2756,6 +2756,70 @@ func.func @slice_symbolic_entry(%x: tensor<1x512xi64>) -> tensor<1x?xi64> {
 
 // -----
 
+func.func @slice_symbolic_start_entry(%x: tensor<1x?xi64>) -> tensor<1x1xi64> {
+  // expected-error @+1 {{'ms.slice' op expects 'starts' entry 1 to be ? as 'symbolic_starts' says, got 3}}
+  %0 = ms.slice %x {starts = array<i64: 0, 3>, sizes = array<i64: 1, 1>, steps = array<i64: 1, 1>, symbolic_starts = affine_map<()[s0] -> (0, s0 - 1)>} : (tensor<1x?xi64>) -> tensor<1x1xi64>
+  return %0 : tensor<1x1xi64>
+}
+
+// -----
+
+func.func @slice_symbolic_starts_rank(%x: tensor<1x?xi64>) -> tensor<1x1xi64> {
+  // expected-error @+1 {{'ms.slice' op expects 'symbolic_starts' to have no dims and one result per 'starts' entry (2), got affine_map<()[s0] -> (s0 - 1)>}}
+  %0 = ms.slice %x {starts = array<i64: 0, -9223372036854775808>, sizes = array<i64: 1, 1>, steps = array<i64: 1, 1>, symbolic_starts = affine_map<()[s0] -> (s0 - 1)>} : (tensor<1x?xi64>) -> tensor<1x1xi64>
+  return %0 : tensor<1x1xi64>
+}
+
+// -----
+
+func.func @pad_symbolic_entry(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'ms.pad' op expects 'pads' entry 2 to be ? as 'symbolic_pads' says, got 0}}
+  %0 = ms.pad %x {pads = array<i64: 0, 0, 0, 0>, symbolic_pads = affine_map<()[s0] -> (0, 0, 16 - s0, 0)>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @range_results() -> tensor<?xi64> {
+  // expected-error @+1 {{'ms.range' op expects 'symbolic_range' to have no dims and two results (the start and the number of elements), got affine_map<()[s0] -> (s0)>}}
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0] -> (s0)>} : tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @range_delta() -> tensor<?xi64> {
+  // expected-error @+1 {{'ms.range' op expects a non-zero delta}}
+  %0 = ms.range {delta = 0 : i64, symbolic_range = affine_map<()[s0] -> (0, s0)>} : tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @range_static_count() -> tensor<4xi64> {
+  // expected-error @+1 {{'ms.range' op expects a result of ? elements as 'symbolic_range' says, got 'tensor<4xi64>'}}
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0] -> (0, s0)>} : tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @range_rank() -> tensor<?x2xi64> {
+  // expected-error @+1 {{'ms.range' op expects a 1-D result, got 'tensor<?x2xi64>'}}
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0] -> (0, s0)>} : tensor<?x2xi64>
+  return %0 : tensor<?x2xi64>
+}
+
+// -----
+
+func.func @range_negative_count() -> tensor<0xi64> {
+  // expected-error @+1 {{'ms.range' op expects a non-negative number of elements, got -2}}
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0] -> (0, -2)>} : tensor<0xi64>
+  return %0 : tensor<0xi64>
+}
+
+// -----
+
 func.func @scaler_offsets(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{'ms.scaler' op has 2 offset values for 3 features}}
   %0 = ms.scaler %x {offset = array<f64: 1.0, 2.0>, scale = array<f64: 0.5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>

@@ -994,6 +994,21 @@ func.func @symbolic_dims(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1
   return %0, %1 : tensor<?x4x8xf32>, tensor<2xi64>
 }
 
+// Ops sized or placed by the symbols: positions of the sequence length, the last token (a
+// symbolic start), a sequence padded to 16 (a symbolic amount).
+// CHECK-LABEL: func.func @symbolic_starts_pads_range
+func.func @symbolic_starts_pads_range(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 32)>}) -> (tensor<?xi64>, tensor<1xi32>, tensor<?x1x32xf32>, tensor<?x?x32xf32>) attributes {ms.symbols = ["batch", "seq"]} {
+  // CHECK: ms.range {delta = 1 : i64, symbolic_range = #{{.+}}} : tensor<?xi64>
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  // CHECK: ms.range {delta = -2 : i64, symbolic_range = #{{.+}}} : tensor<1xi32>
+  %l = ms.range {delta = -2 : i64, symbolic_range = affine_map<()[s0, s1] -> (s1 - 1, 1)>} : tensor<1xi32>
+  // CHECK: ms.slice %{{.+}} {sizes = array<i64: -9223372036854775808, 1, 32>, starts = array<i64: 0, -9223372036854775808, 0>, steps = array<i64: 1, 1, 1>, symbolic_sizes = #{{.+}}, symbolic_starts = #{{.+}}} : (tensor<?x?x32xf32>) -> tensor<?x1x32xf32>
+  %t = ms.slice %x {starts = array<i64: 0, -9223372036854775808, 0>, sizes = array<i64: -9223372036854775808, 1, 32>, steps = array<i64: 1, 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (s0, 1, 32)>, symbolic_starts = affine_map<()[s0, s1] -> (0, s1 - 1, 0)>} : (tensor<?x?x32xf32>) -> tensor<?x1x32xf32>
+  // CHECK: ms.pad %{{.+}} {pads = array<i64: 0, 0, 0, 0, -9223372036854775808, 0>, symbolic_pads = #{{.+}}} : (tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  %p = ms.pad %x {pads = array<i64: 0, 0, 0, 0, -9223372036854775808, 0>, symbolic_pads = affine_map<()[s0, s1] -> (0, 0, 0, 0, -s1 + 16, 0)>} : (tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %r, %l, %t, %p : tensor<?xi64>, tensor<1xi32>, tensor<?x1x32xf32>, tensor<?x?x32xf32>
+}
+
 // CHECK-LABEL: func.func @scaler
 func.func @scaler(%x: tensor<2x3xf64>) -> tensor<2x3xf32> {
   // CHECK: ms.scaler %{{.+}} {offset = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00>, scale = array<f64: 5.000000e-01>} : (tensor<2x3xf64>) -> tensor<2x3xf32>

@@ -163,8 +163,229 @@ def cls_dyn():
     return g, inputs, outputs, 17
 
 
+def scalar_dim(g, x, index, out):
+    """Shape(x)[index] as a scalar, as torch writes a length used by arange: Shape -> Gather
+    (a scalar index) -> Cast to int64 (a no-op on sizes, which torch still emits)."""
+    shape = g.node("Shape", [x], out + "_shape")
+    g.inits.append(numpy_helper.from_array(np.array(index, np.int64), out + "_i"))
+    return g.node("Cast", [g.node("Gather", [shape, out + "_i"], out + "_g", axis=0)], out,
+                  to=TensorProto.INT64)
+
+
+def range_dyn():
+    """Ranges over the sequence length: position ids torch.arange(seq) (Range(0, seq, 1) whose
+    limit went through Unsqueeze and Squeeze, as exporters leave it) gathered from a position
+    table, and a Range(seq, 3 * seq, 2) whose start, limit and step are all other than 0, seq, 1."""
+    g = Graph()
+    s = scalar_dim(g, "ids", 1, "seq_len")
+    g.inits += [weight("tok", [100, 16]), weight("pos", [64, 16]),
+                numpy_helper.from_array(np.array(0, np.int64), "zero"),
+                numpy_helper.from_array(np.array(1, np.int64), "one"),
+                numpy_helper.from_array(np.array(2, np.int64), "two"),
+                numpy_helper.from_array(np.array(3, np.int64), "three"), ints("ax0", [0])]
+    limit = g.node("Squeeze", [g.node("Unsqueeze", [s, "ax0"], "seq_u"), "ax0"], "seq_sq")
+    pos = g.node("Range", ["zero", limit, "one"], "pos_ids")
+    pos = g.node("Unsqueeze", [pos, "ax0"], "pos_ids_u")
+    g.node("Add", [g.node("Gather", ["tok", "ids"], "tok_emb", axis=0),
+                   g.node("Gather", ["pos", pos], "pos_emb", axis=0)], "y")
+    stepped = g.node("Range", [s, g.node("Mul", [s, "three"], "seq3"), "two"], "stepped")
+    g.node("Cast", [stepped], "r", to=TensorProto.FLOAT)
+    inputs = [("ids", TensorProto.INT64, ["batch", "seq"])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16]), ("r", TensorProto.FLOAT, ["seq"])]
+    return g, inputs, outputs, 17
+
+
+def mask_dyn():
+    """Masks built from a length, as Hugging Face does without an attention mask:
+    ConstantOfShape(Concat(batch, seq)) of ones, extended to (1 - m) * -10000 and added to the
+    scores of x; and a ConstantOfShape(Concat(batch, seq, 16)) of 0.5 added too."""
+    g = Graph()
+    b = g.dim("x", 0, "b")
+    s = g.dim("x", 1, "s")
+    g.inits += [ints("c16", [16]), ints("ax_last", [-1]),
+                numpy_helper.from_array(np.array(1.0, np.float32), "one_f"),
+                numpy_helper.from_array(np.array(-10000.0, np.float32), "neg")]
+    ones = numpy_helper.from_array(np.array([1.0], np.float32), "value")
+    half = numpy_helper.from_array(np.array([0.5], np.float32), "value")
+    m = g.node("ConstantOfShape", [g.node("Concat", [b, s], "mask_shape", axis=0)], "mask",
+               value=ones)
+    ext = g.node("Mul", [g.node("Sub", ["one_f", m], "mask_inv"), "neg"], "mask_ext")
+    scores = g.node("MatMul", ["x", g.node("Transpose", ["x"], "x_t", perm=[0, 2, 1])], "scores")
+    scores = g.node("Add", [scores, g.node("Unsqueeze", [ext, "ax_last"], "mask_u")], "scores_m")
+    scores = g.node("Softmax", [scores], "probs", axis=-1)
+    c = g.node("ConstantOfShape", [g.node("Concat", [b, s, "c16"], "fill_shape", axis=0)],
+               "fill", value=half)
+    g.node("Add", [g.node("MatMul", [scores, "x"], "ctx"), c], "y")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 16])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16])]
+    return g, inputs, outputs, 17
+
+
+def tile_pad_dyn():
+    """Repeats and pads computed from symbolic dims: two learned tokens Tiled to the batch
+    (repeats Concat(batch, 1, 1)) before x, and x padded along the sequence to 16 (pads
+    16 - seq, as a fixed-length export pads its input)."""
+    g = Graph()
+    b = g.dim("x", 0, "b")
+    s = g.dim("x", 1, "s")
+    g.inits += [weight("tokens", [1, 2, 16]), ints("one_one", [1, 1]), ints("c16", [16]),
+                ints("zeros2", [0, 0]), ints("zero1", [0])]
+    reps = g.node("Concat", [b, "one_one"], "reps", axis=0)
+    g.node("Concat", [g.node("Tile", ["tokens", reps], "tiled"), "x"], "y", axis=1)
+    pad = g.node("Sub", ["c16", s], "pad_len")
+    pads = g.node("Concat", ["zeros2", "zero1", "zero1", pad, "zero1"], "pads", axis=0)
+    g.node("Pad", ["x", pads], "p", mode="constant")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 16])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", None, 16]),
+               ("p", TensorProto.FLOAT, ["batch", 16, 16])]
+    return g, inputs, outputs, 17
+
+
+def last_token_dyn():
+    """Slices from symbolic starts: GPT's last token x[:, seq - 1:] (start Sub(Shape, 1)), the
+    same by a start of -1, and a KV cache's last 4 positions past[:, past_len - 4:, :]."""
+    g = Graph()
+    s = g.dim("x", 1, "s")
+    p = g.dim("past", 1, "p")
+    g.inits += [weight("w", [32, 32]), ints("one", [1]), ints("four", [4]), ints("ax1", [1]),
+                ints("end", [np.iinfo(np.int64).max]), ints("minus1", [-1])]
+    h = g.node("MatMul", ["x", "w"], "h")
+    g.node("Slice", [h, g.node("Sub", [s, "one"], "last_start"), "end", "ax1"], "y")
+    g.node("Slice", [h, "minus1", "end", "ax1"], "y2")
+    g.node("Slice", ["past", g.node("Sub", [p, "four"], "win_start"), "end", "ax1"], "w4")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 32]),
+              ("past", TensorProto.FLOAT, ["batch", "past_len", 8])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", 1, 32]), ("y2", TensorProto.FLOAT, ["batch", 1, 32]),
+               ("w4", TensorProto.FLOAT, ["batch", 4, 8])]
+    return g, inputs, outputs, 17
+
+
+def decoder_dyn():
+    """A GPT-style decoder block over [batch, seq, 32] as torch exports it with dynamic axes:
+    positions from Range(0, seq) added as embeddings, pre-LN causal self-attention whose mask is
+    built from the length (Range -> Unsqueeze twice -> LessOrEqual -> Where(0, -1e9)), heads
+    split and merged by Reshapes sized from Shape, an MLP, and the last token's hidden state
+    (Slice from seq - 1) besides the full output."""
+    h, heads = 32, 4
+    d = h // heads
+    g = Graph()
+    b = g.dim("x", 0, "batch_dim")
+    s = g.dim("x", 1, "seq_dim")
+    n = scalar_dim(g, "x", 1, "seq_len")
+    g.inits += [ints("heads_d", [heads, d]), ints("hidden", [h]), ints("ax0", [0]),
+                ints("ax1", [1]), ints("one", [1]), ints("end", [np.iinfo(np.int64).max]),
+                numpy_helper.from_array(np.array(0, np.int64), "zero_i"),
+                numpy_helper.from_array(np.array(1, np.int64), "one_i"),
+                numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
+                numpy_helper.from_array(np.array(-1e9, np.float32), "neg"),
+                numpy_helper.from_array(np.array(np.sqrt(d), np.float32), "sqrt_d"),
+                weight("wpe", [64, h]),
+                numpy_helper.from_array(RNG.uniform(0.5, 1.5, h).astype(np.float32), "ln1_g"),
+                weight("ln1_b", [h], 0.1),
+                numpy_helper.from_array(RNG.uniform(0.5, 1.5, h).astype(np.float32), "ln2_g"),
+                weight("ln2_b", [h], 0.1)]
+    r = g.node("Range", ["zero_i", n, "one_i"], "positions")
+    x = g.node("Add", ["x", g.node("Gather", ["wpe", r], "pos_emb", axis=0)], "x_pos")
+    split = g.node("Concat", [b, s, "heads_d"], "split_shape", axis=0)
+    merge = g.node("Concat", [b, s, "hidden"], "merge_shape", axis=0)
+    ln = g.node("LayerNormalization", [x, "ln1_g", "ln1_b"], "ln1", axis=-1, epsilon=1e-5)
+
+    def heads_of(v, perm):
+        return g.node("Transpose", [g.node("Reshape", [v, split], v + "_r")], v + "_t", perm=perm)
+
+    q = heads_of(g.linear(ln, "q", h, h), [0, 2, 1, 3])
+    k = heads_of(g.linear(ln, "k", h, h), [0, 2, 3, 1])
+    v = heads_of(g.linear(ln, "v", h, h), [0, 2, 1, 3])
+    # The causal mask: position j is seen from i when j <= i.
+    cols = g.node("Unsqueeze", [r, "ax0"], "mask_cols")
+    rows = g.node("Unsqueeze", [r, "ax1"], "mask_rows")
+    allowed = g.node("LessOrEqual", [cols, rows], "mask_allowed")
+    bias = g.node("Where", [allowed, "zero_f", "neg"], "mask_bias")
+    sc = g.node("Div", [g.node("MatMul", [q, k], "scores"), "sqrt_d"], "scores_s")
+    p = g.node("Softmax", [g.node("Add", [sc, bias], "scores_m")], "probs", axis=-1)
+    ctx = g.node("Transpose", [g.node("MatMul", [p, v], "ctx")], "ctx_t", perm=[0, 2, 1, 3])
+    o = g.linear(g.node("Reshape", [ctx, merge], "ctx_m"), "o", h, h)
+    res = g.node("Add", [o, x], "res")
+    ln2 = g.node("LayerNormalization", [res, "ln2_g", "ln2_b"], "ln2", axis=-1, epsilon=1e-5)
+    f = g.linear(g.node("Gelu", [g.linear(ln2, "f1", h, 4 * h)], "gelu"), "f2", 4 * h, h)
+    y = g.node("Add", [f, res], "y")
+    g.node("Slice", [y, g.node("Sub", [s, "one"], "last_start"), "end", "ax1"], "last")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", h])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", h]),
+               ("last", TensorProto.FLOAT, ["batch", 1, h])]
+    return g, inputs, outputs, 20
+
+
+def triu_mask_dyn():
+    """The other causal mask torch writes: triu of a ConstantOfShape([seq, seq]) of -1e9 with
+    k = 1 (torch.full((seq, seq), -inf).triu(1)), added to scores of x against itself."""
+    g = Graph()
+    s = g.dim("x", 1, "s")
+    g.inits += [numpy_helper.from_array(np.array(1, np.int64), "k1")]
+    full = numpy_helper.from_array(np.array([-1e9], np.float32), "value")
+    m = g.node("ConstantOfShape", [g.node("Concat", [s, s], "mask_shape", axis=0)], "mask",
+               value=full)
+    m = g.node("Trilu", [m, "k1"], "mask_triu", upper=1)
+    scores = g.node("MatMul", ["x", g.node("Transpose", ["x"], "x_t", perm=[0, 2, 1])], "scores")
+    p = g.node("Softmax", [g.node("Add", [scores, m], "scores_m")], "probs", axis=-1)
+    g.node("MatMul", [p, "x"], "y")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 16])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16])]
+    return g, inputs, outputs, 17
+
+
+def kv_cache_dyn():
+    """Attention of new tokens over a KV cache, as GPT-2 exports it with a past: positions
+    Range(past_len, past_len + seq), the causal mask a slice of a constant [1, 1, 64, 64] tril
+    buffer bias[:, :, past_len:past_len + seq, :past_len + seq] (symbolic starts and sizes of
+    static dims) applied by Where(Equal(mask, 0), -1e9, scores), keys and values the cache
+    concatenated with the new tokens."""
+    g = Graph()
+    s = g.dim("x", 1, "s")
+    p = g.dim("past", 1, "p")
+    ps = scalar_dim(g, "past", 1, "p_len")
+    ss = scalar_dim(g, "x", 1, "s_len")
+    g.inits += [weight("wpe", [64, 16]), ints("zero", [0]), ints("axes23", [2, 3]),
+                numpy_helper.from_array(np.tril(np.ones((64, 64), np.float32))[None, None], "bias"),
+                numpy_helper.from_array(np.array(1, np.int64), "one_i"),
+                numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
+                numpy_helper.from_array(np.array(-1e9, np.float32), "neg")]
+    pos = g.node("Range", [ps, g.node("Add", [ps, ss], "total_len"), "one_i"], "positions")
+    x = g.node("Add", ["x", g.node("Gather", ["wpe", pos], "pos_emb", axis=0)], "x_pos")
+    kv = g.node("Concat", ["past", x], "kv", axis=1)
+    total = g.node("Add", [p, s], "total")
+    starts = g.node("Concat", [p, "zero"], "mask_starts", axis=0)
+    ends = g.node("Concat", [total, total], "mask_ends", axis=0)
+    mask = g.node("Slice", ["bias", starts, ends, "axes23"], "mask")
+    scores = g.node("MatMul", [x, g.node("Transpose", [kv], "kv_t", perm=[0, 2, 1])], "scores")
+    scores = g.node("Unsqueeze", [scores, g.node("Identity", ["zero"], "ax0")], "scores4")
+    masked = g.node("Where", [g.node("Equal", [mask, "zero_f"], "hidden"), "neg", scores],
+                    "masked")
+    probs = g.node("Softmax", [masked], "probs", axis=-1)
+    g.node("MatMul", [g.node("Squeeze", [probs, "ax0"], "probs3"), kv], "y")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 16]),
+              ("past", TensorProto.FLOAT, ["batch", "past_len", 16])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16])]
+    return g, inputs, outputs, 17
+
+
+def range_step_dyn():
+    """A Range whose step is the sequence length (Range(0, seq, seq)): not a size the symbols
+    give as an expression of a constant step, which the importer refuses, naming the node."""
+    g = Graph()
+    s = scalar_dim(g, "ids", 1, "seq_len")
+    g.inits += [numpy_helper.from_array(np.array(0, np.int64), "zero")]
+    g.node("Cast", [g.node("Range", ["zero", s, s], "steps")], "y", to=TensorProto.FLOAT)
+    inputs = [("ids", TensorProto.INT64, ["batch", "seq"])]
+    outputs = [("y", TensorProto.FLOAT, [1])]
+    return g, inputs, outputs, 17
+
+
 MODELS = {"cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
-          "positions_dyn": positions_dyn}
+          "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
+          "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
+          "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
+          "range_step_dyn": range_step_dyn, "kv_cache_dyn": kv_cache_dyn}
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
@@ -174,6 +395,20 @@ SHAPES = {
     "reshapes_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "cls_dyn": {"b3": dict(batch=3)},
     "positions_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
+    "range_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9),
+                  "b3s40": dict(batch=3, seq=40)},
+    "mask_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
+    "tile_pad_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                     "b2s16": dict(batch=2, seq=16)},
+    "last_token_dyn": {"b1s1p4": dict(batch=1, seq=1, past_len=4),
+                       "b2s9p6": dict(batch=2, seq=9, past_len=6),
+                       "b3s5p20": dict(batch=3, seq=5, past_len=20)},
+    "decoder_dyn": {"b1s1": dict(batch=1, seq=1), "b2s7": dict(batch=2, seq=7),
+                    "b3s33": dict(batch=3, seq=33)},
+    "triu_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
+    "kv_cache_dyn": {"b1s1p1": dict(batch=1, seq=1, past_len=1),
+                     "b2s3p9": dict(batch=2, seq=3, past_len=9),
+                     "b1s20p30": dict(batch=1, seq=20, past_len=30)},
 }
 
 
