@@ -8,6 +8,8 @@ Two models, both compiled here for one x86-64 target and run with one thread:
           is the binding's overhead (argument checks, output allocation, GIL release).
   reduce: ReduceMean over a [1024, 4096] float32 input (16 MiB): run with a C-contiguous input, which
           is read in place, and with a strided view of the same values, which must be copied first.
+  relu:   Relu of the same input (16 MiB out): into a new array per run, and into the caller's array
+          (outputs=), which saves the allocation and the first-touch page faults.
 Each configuration runs `--calls` calls per block; blocks of all configurations are interleaved
 `--repeats` times, so drift on a shared machine hits them alike; the median over blocks of the mean
 time per call is printed in microseconds. `--ctypes-bindings DIR` also times the former ctypes
@@ -54,6 +56,14 @@ def reduce_model(path):
     save(graph, path)
 
 
+def relu_model(path):
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "relu",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024, 4096])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1024, 4096])])
+    save(graph, path)
+
+
 def ort_session(path):
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
@@ -77,10 +87,13 @@ def main():
 
     work = tempfile.mkdtemp(prefix="mie-overhead-")
     tiny, reduce = os.path.join(work, "tiny.onnx"), os.path.join(work, "reduce.onnx")
+    relu = os.path.join(work, "relu.onnx")
     tiny_model(tiny)
     reduce_model(reduce)
+    relu_model(relu)
     tiny_mie = mie.compile(tiny, os.path.join(work, "tiny.mie"), target="x86-64")
     reduce_mie = mie.compile(reduce, os.path.join(work, "reduce.mie"), target="x86-64")
+    relu_mie = mie.compile(relu, os.path.join(work, "relu.mie"), target="x86-64")
 
     a = np.random.rand(1, 16).astype(np.float32)
     b = np.random.rand(1, 16).astype(np.float32)
@@ -91,6 +104,8 @@ def main():
 
     s_tiny, s_reduce = mie.load(tiny_mie, threads=1), mie.load(reduce_mie, threads=1)
     o_tiny, o_reduce = ort_session(tiny), ort_session(reduce)
+    s_relu, o_relu = mie.load(relu_mie, threads=1), ort_session(relu)
+    relu_out = np.empty((1024, 4096), np.float32)
     out = np.empty((1, 16), np.float32)
     np.testing.assert_allclose(s_tiny.run({"a": a, "b": b})["y"], o_tiny.run(None, {"a": a, "b": b})[0])
     np.testing.assert_allclose(s_reduce.run({"x": x})["y"], o_reduce.run(None, {"x": x})[0], rtol=1e-5)
@@ -112,6 +127,9 @@ def main():
         "reduce mie, contiguous (zero-copy)": lambda: s_reduce.run({"x": x}),
         "reduce mie, strided view (copied)": lambda: s_reduce.run({"x": strided}),
         "reduce onnxruntime, contiguous": lambda: o_reduce.run(None, {"x": x}),
+        "relu mie, new output array": lambda: s_relu.run({"x": x}),
+        "relu mie, outputs= (caller's array)": lambda: s_relu.run({"x": x}, outputs={"y": relu_out}),
+        "relu onnxruntime": lambda: o_relu.run(None, {"x": x}),
     }
 
     def block(fn, calls):

@@ -24,7 +24,11 @@ import warnings
 __all__ = ["MieError", "MieWarning", "Session", "TensorInfo", "compile", "load", "__version__"]
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_BUILD = os.environ.get("MIE_BUILD_DIR", os.path.join(_ROOT, "build"))
+# The build tree: MIE_BUILD_DIR, else build/ when this file is in a checkout (python-bindings/mie);
+# none for an installed wheel.
+_BUILD = os.environ.get("MIE_BUILD_DIR") or (
+    os.path.join(_ROOT, "build")
+    if os.path.exists(os.path.join(_ROOT, "runtime", "include", "mie", "mie_rt.h")) else None)
 
 
 def _import_native():
@@ -35,8 +39,8 @@ def _import_native():
         return _native
     except ImportError as error:
         first = error
-    built = os.path.join(_BUILD, "python-bindings", "mie")
-    if os.path.isdir(built) and built not in __path__:
+    built = os.path.join(_BUILD, "python-bindings", "mie") if _BUILD else None
+    if built and os.path.isdir(built) and built not in __path__:
         __path__.append(built)
         try:
             from . import _native
@@ -71,11 +75,13 @@ class MieWarning(UserWarning):
 # --------------------------------------------------------------------------------------------
 
 def _compiler():
-    for candidate in (os.environ.get("MIE_COMPILE"), os.path.join(_BUILD, "bin", "mie-compile"),
+    for candidate in (os.environ.get("MIE_COMPILE"),
+                      os.path.join(_BUILD, "bin", "mie-compile") if _BUILD else None,
                       shutil.which("mie-compile")):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
-    raise MieError("mie-compile not found: build the project or set MIE_COMPILE")
+    raise MieError("mie-compile not found (the mie-runtime wheel has no compiler): build the "
+                   "project, put mie-compile on PATH or set MIE_COMPILE")
 
 
 def compile(model, output=None, target=None, emit="package", extra_args=(), precision="fp32",

@@ -184,10 +184,10 @@ struct TensorInfo {
   std::vector<npy_intp> dims;
 
   void set_shape(nb::handle value) {
-    nb::tuple shape_tuple = nb::tuple(value);
+    nb::tuple shape_tuple = nb::borrow<nb::tuple>(steal(PySequence_Tuple(value.ptr())));
     std::vector<npy_intp> new_dims;
     for (nb::handle dim : shape_tuple)
-      new_dims.push_back(PyLong_Check(dim.ptr()) ? nb::cast<int64_t>(dim) : -1);
+      new_dims.push_back(PyIndex_Check(dim.ptr()) ? PyNumber_AsSsize_t(dim.ptr(), nullptr) : -1);
     shape = std::move(shape_tuple);
     dims = std::move(new_dims);
   }
@@ -284,19 +284,26 @@ public:
       nb::gil_scoped_release release;
       check(mie_package_open_with_options(file.c_str(), &package_options, &package_));
     }
-    read_symbols();
-    read_infos(/*outputs=*/false);
-    read_infos(/*outputs=*/true);
-    mie_session_options options;
-    check(mie_session_options_init(&options));
-    options.num_threads = num_threads;
-    std::string target_name;
-    if (!target.is_none()) {
-      target_name = nb::cast<std::string>(target);
-      options.target = target_name.c_str();
+    // The destructor does not run for an object whose constructor throws: close the package here.
+    try {
+      read_symbols();
+      read_infos(/*outputs=*/false);
+      read_infos(/*outputs=*/true);
+      mie_session_options options;
+      check(mie_session_options_init(&options));
+      options.num_threads = num_threads;
+      std::string target_name;
+      if (!target.is_none()) {
+        target_name = nb::cast<std::string>(target);
+        options.target = target_name.c_str();
+      }
+      nb::gil_scoped_release release;
+      check(mie_session_create(package_, &options, &session_));
+    } catch (...) {
+      mie_package_close(package_);
+      package_ = nullptr;
+      throw;
     }
-    nb::gil_scoped_release release;
-    check(mie_session_create(package_, &options, &session_));
   }
 
   ~Session() {
@@ -476,7 +483,7 @@ private:
   // sees them, in package order.
   nb::list inputs_list_, outputs_list_;
   std::vector<TensorInfo *> inputs_, outputs_;
-  std::vector<nb::str> output_names_;
+  std::vector<nb::str> input_names_, output_names_; // dict keys, made once
   std::unique_ptr<Profile> profile_;
 };
 
@@ -541,11 +548,10 @@ void Session::read_infos(bool outputs) {
       for (uint32_t j = 0; j < n; ++j)
         dynamic.append(dims[j]);
     }
-    info->dynamic_dims = nb::tuple(dynamic);
+    info->dynamic_dims = nb::borrow<nb::tuple>(steal(PySequence_Tuple(dynamic.ptr())));
     (outputs ? outputs_list_ : inputs_list_).append(object);
     (outputs ? outputs_ : inputs_).push_back(info);
-    if (outputs)
-      output_names_.push_back(nb::str(info->name.c_str()));
+    (outputs ? output_names_ : input_names_).push_back(nb::str(info->name.c_str()));
   }
 }
 
@@ -567,7 +573,9 @@ std::vector<nb::object> Session::input_arrays(nb::handle inputs) {
     size_t found = 0;
     nb::list missing;
     for (size_t i = 0; i < n; ++i) {
-      values[i] = PyDict_GetItemString(inputs.ptr(), inputs_[i]->name.c_str());
+      values[i] = PyDict_GetItemWithError(inputs.ptr(), input_names_[i].ptr());
+      if (!values[i] && PyErr_Occurred())
+        throw nb::python_error();
       if (values[i])
         ++found;
       else
@@ -698,7 +706,7 @@ nb::object Session::real_shape(size_t index, nb::object buffer, bool given) {
       buffer.attr("reshape")(-1)[nb::slice(nb::int_(0), nb::int_(count), nb::none())];
   if (!given)
     prefix = prefix.attr("copy")();
-  return prefix.attr("reshape")(nb::tuple(shape));
+  return prefix.attr("reshape")(shape);
 }
 
 nb::dict Session::run(nb::handle inputs, nb::handle outputs) {
@@ -711,7 +719,9 @@ nb::dict Session::run(nb::handle inputs, nb::handle outputs) {
     if (PyDict_Check(outputs.ptr())) {
       size_t found = 0;
       for (size_t i = 0; i < num_outputs; ++i) {
-        PyObject *value = PyDict_GetItemString(outputs.ptr(), outputs_[i]->name.c_str());
+        PyObject *value = PyDict_GetItemWithError(outputs.ptr(), output_names_[i].ptr());
+        if (!value && PyErr_Occurred())
+          throw nb::python_error();
         if (value) {
           given[i] = value;
           ++found;
