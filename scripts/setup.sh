@@ -28,8 +28,10 @@ APT_PACKAGES=(
 
 # PyPI packages of the test venv: ONNX for building test models, onnxruntime as the independent
 # reference for end-to-end tests and as the peer in benchmarks, Pillow as ImageDecoder's (ONNX's
-# reference implementation decodes with it).
-PIP_PACKAGES=(numpy==2.3.5 onnx==1.20.0 onnxruntime==1.23.2 pillow==13.0.0)
+# reference implementation decodes with it); nanobind and scikit-build-core build the Python module and the
+# mie-runtime wheel (python-bindings/, docs/python.md).
+PIP_PACKAGES=(numpy==2.3.5 onnx==1.20.0 onnxruntime==1.23.2 pillow==13.0.0 nanobind==3.1.0
+              scikit-build-core==1.1.2)
 VENV="${MIE_VENV:-$ROOT/.venv}"
 
 missing=()
@@ -52,7 +54,7 @@ fi
 if [[ ! -x "$VENV/bin/python" ]]; then
   /usr/bin/python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import numpy, onnx, onnxruntime, PIL" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import numpy, onnx, onnxruntime, PIL, nanobind, scikit_build_core" 2>/dev/null; then
   echo "setup: installing ${PIP_PACKAGES[*]} into $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
 fi

@@ -231,6 +231,9 @@ TEST_F(MieRun, ArgumentAndRuntimeErrors) {
   r = run({"--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.out.rfind("usage: mie-run model.mie", 0), 0u);
+  r = run({"--version"}); // the project's version, as mie-compile, mie-sign and Python print it
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, std::string("mie-run ") + MIE_RT_VERSION_STRING + "\n");
   r = run({model_, "--frobnicate"});
   EXPECT_EQ(r.err, "mie-run: error: unknown option '--frobnicate' (see --help)\n");
   r = run({model_, "--benchmark", "0"});

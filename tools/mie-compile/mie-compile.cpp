@@ -15,6 +15,7 @@
 #include "mie/Import/OnnxImporter.h"
 #include "mie/InitAll.h"
 #include "mie/Pipelines/Pipelines.h"
+#include "mie/mie_rt.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllExtensions.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -407,6 +409,12 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   // MLIR and LLVM register hundreds of debugging options; --help shows the compiler's own.
   cl::HideUnrelatedOptions(category);
+  // The project's version first (the one mie-run, mie-sign and the Python module print), then the
+  // LLVM it was built with, which LLVM's own printer would have shown alone.
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "mie-compile " << MIE_RT_VERSION_STRING << "\n  package format "
+       << MIE_PACKAGE_FORMAT_VERSION << "\n  LLVM " << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "mie model compiler\n");
 
   mie::OnnxImportOptions opts;

@@ -78,7 +78,8 @@ const char kUsage[] =
     "                         implies --profile\n"
     "  --poison-dead-buffers  debug the memory plan: fill the arena with NaN before the run and a buffer's bytes\n"
     "                         again after the last kernel that uses it; a wrong plan shows as NaN outputs\n"
-    "  --help                 show this help\n";
+    "  --help                 show this help\n"
+    "  --version              print the version (the project's: runtime, compiler and tools share it)\n";
 
 struct Options {
   std::string model;
@@ -92,6 +93,7 @@ struct Options {
   bool verbose = false;
   bool devices = false;
   bool help = false;
+  bool version = false;
   bool profile = false;
   bool poison = false;
   bool seeded = false;
@@ -186,6 +188,8 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
     };
     if (arg == "--help" || arg == "-h") {
       o->help = true;
+    } else if (arg == "--version") {
+      o->version = true;
     } else if (arg == "--require-signature") {
       o->require_signature = true;
     } else if (arg == "--trusted-key") {
@@ -408,6 +412,10 @@ int Runner::main(int argc, char **argv) {
   if (!parse_args(argc, argv, &o, &error)) return fail(error);
   if (o.help) {
     std::fputs(kUsage, out_);
+    return 0;
+  }
+  if (o.version) {
+    std::fprintf(out_, "mie-run %s\n", mie_runtime_version());
     return 0;
   }
   if (o.devices) {

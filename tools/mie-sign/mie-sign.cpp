@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mie/mie_rt.h"
 #include "mie/mie_signing.h"
 #include "core/package.h"
 #include "core/signature.h"
@@ -19,6 +20,7 @@ const char kUsage[] =
     "usage: mie-sign keygen --out NAME\n"
     "       mie-sign sign PKG --key NAME.key [-o OUT]\n"
     "       mie-sign verify PKG --pub NAME.pub [--pub NAME2.pub ...]\n"
+    "       mie-sign --version\n"
     "  keygen  write a new Ed25519 key pair: NAME.key (the secret key, mode 0600) and NAME.pub; never\n"
     "          overwrites an existing file\n"
     "  sign    validate PKG and sign it with the secret key, replacing any earlier signature; the signed\n"
@@ -127,6 +129,10 @@ int main(int argc, char **argv) {
   const std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::printf("mie-sign %s\n", MIE_RT_VERSION_STRING);
     return 0;
   }
   Args args;

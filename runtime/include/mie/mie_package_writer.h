@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mie/mie_kernel_abi.h"
+#include "mie/mie_rt.h"
 
 namespace mie {
 
@@ -118,7 +119,7 @@ class PackageWriter {
   template <typename Sink>
   bool emit(const Layout &layout, Sink &&sink) const;
 
-  std::string model_, precision_ = "fp32", compiler_ = "mie-compile 0.1.0";
+  std::string model_, precision_ = "fp32", compiler_ = "mie-compile " MIE_RT_VERSION_STRING;
   std::vector<PackageSymbolSpec> symbols_;
   std::vector<PackageTensorSpec> inputs_, outputs_;
   const uint8_t *weights_ = nullptr;

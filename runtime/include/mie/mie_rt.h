@@ -27,6 +27,8 @@
 extern "C" {
 #endif
 
+/* The project's version, defined here once: mie_runtime_version() returns it, the tools print it
+   (--version), cmake/MieVersion.cmake and the Python wheel's metadata read this line. */
 #define MIE_RT_VERSION_STRING "0.1.0"
 #define MIE_PACKAGE_FORMAT_VERSION                                                                 \
   4 /* the newest format this runtime reads (it reads 1 to 3 too) */
