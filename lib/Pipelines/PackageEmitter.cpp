@@ -15,7 +15,9 @@ using namespace mlir::mie;
 static FailureOr<func::FuncOp> publicFunction(ModuleOp module) {
   func::FuncOp found;
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
+    // Code for symbolic dims also exports the arena size function the runtime calls.
+    if (func.isPrivate() || func.isExternal() ||
+        func->hasAttr(MieDialect::getArenaSizeFnAttrName()))
       continue;
     if (found)
       return module.emitError("expected one public function, found '")
@@ -81,9 +83,12 @@ static FailureOr<std::string> dtypeName(Type type, Location loc) {
 }
 
 static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name,
-                                                      std::string fallback, Location loc) {
+                                                      std::string fallback, Location loc,
+                                                      bool symbolicFunction = false) {
   auto shaped = dyn_cast<RankedTensorType>(type);
-  if (!shaped || !shaped.hasStaticShape())
+  // A symbolic dim is -1 here; the package's expression for it comes from applySymbolicDims.
+  bool symbolic = shaped && symbolicFunction;
+  if (!shaped || (!shaped.hasStaticShape() && !symbolic))
     return emitError(loc)
                << "model inputs and outputs need static shapes, got " << type
                << " (packages do not take symbolic dims yet: size them with --dim-param)",
@@ -94,7 +99,8 @@ static FailureOr<::mie::PackageTensorSpec> tensorSpec(Type type, StringAttr name
   ::mie::PackageTensorSpec spec;
   spec.name = name ? name.str() : fallback;
   spec.dtype = *dtype;
-  spec.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  for (int64_t d : shaped.getShape())
+    spec.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
   return spec;
 }
 
@@ -104,9 +110,10 @@ FailureOr<PackageSignature> mlir::mie::readSignature(ModuleOp module) {
     return failure();
   PackageSignature signature;
   FunctionType type = func->getFunctionType();
+  const bool symbolic = (*func)->hasAttr("ms.symbols");
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     auto spec = tensorSpec(type.getInput(i), func->getArgAttrOfType<StringAttr>(i, "mie.name"),
-                           "input_" + std::to_string(i), func->getLoc());
+                           "input_" + std::to_string(i), func->getLoc(), symbolic);
     if (failed(spec))
       return failure();
     signature.inputs.push_back(*spec);
@@ -123,7 +130,7 @@ FailureOr<PackageSignature> mlir::mie::readSignature(ModuleOp module) {
     if (!extentsOf.empty())
       return func->emitError("output ") << i << " follows an extent buffer", failure();
     auto spec = tensorSpec(type.getResult(i), func->getResultAttrOfType<StringAttr>(i, "mie.name"),
-                           "output_" + std::to_string(i), func->getLoc());
+                           "output_" + std::to_string(i), func->getLoc(), symbolic);
     if (failed(spec))
       return failure();
     if (auto dims = func->getResultAttrOfType<DenseI64ArrayAttr>(i, "mie.dynamic_dims"))
@@ -160,11 +167,19 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
       plan.readsRandomKey = true;
       continue;
     }
+    if (name && name.getValue() == "dims") { // code for symbolic dims (mie-bind-symbols)
+      plan.symbolic = true;
+      continue;
+    }
     if (name && (name.getValue() == "arena" || name.getValue() == "weights")) {
       int64_t bytes = type.getNumElements() * int64_t((type.getElementTypeBitWidth() + 7) / 8);
       (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
       continue;
     }
+    // A placeholder for a buffer of symbolic dims (mie-bind-symbols): its declared shape.
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    if (auto declared = func->getArgAttrOfType<DenseI64ArrayAttr>(i, "mie.symbolic_shape"))
+      shape.assign(declared.asArrayRef().begin(), declared.asArrayRef().end());
     // Unsigned inputs and outputs live in signless buffers, marked by convert-ms-to-mie.
     Type elementType = type.getElementType();
     if (func->getArgAttr(i, "mie.unsigned") && elementType.isSignlessInteger())
@@ -173,10 +188,11 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     FailureOr<std::string> dtype = dtypeName(elementType, func->getLoc());
     if (failed(dtype))
       return failure();
-    plan.arguments.push_back(
-        {::mie::dtype_code(*dtype),
-         std::vector<int64_t>(type.getShape().begin(), type.getShape().end())});
+    plan.arguments.push_back({::mie::dtype_code(*dtype), std::move(shape)});
   }
+  // The arena of code for symbolic dims is sized per run (mie_arena_bytes): -1 in the ABI table.
+  if (plan.symbolic)
+    plan.arenaArgBytes = -1;
   (*func)->removeAttr(MieDialect::getArenaBytesAttrName());
   (*func)->removeAttr(MieDialect::getMemoryAttrName());
   (*func)->removeAttr(MieDialect::getSchedulePeakAttrName());
@@ -186,6 +202,16 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     func->removeArgAttr(i, "mie.unsigned");
     func->removeArgAttr(i, "mie.dynamic_dims");
     func->removeArgAttr(i, "mie.extent_of");
+    func->removeArgAttr(i, "mie.symbolic_shape");
+    func->removeArgAttr(i, "ms.shape");
+  }
+  for (auto other : module.getOps<func::FuncOp>()) {
+    if (other->hasAttr(MieDialect::getArenaSizeFnAttrName()))
+      for (unsigned i = 0, e = other.getNumArguments(); i < e; ++i)
+        other.removeArgAttr(i, "mie.name");
+    other->removeAttr(MieDialect::getArenaSizeFnAttrName());
+    other->removeAttr(MieDialect::getSymbolRangesAttrName());
+    other->removeAttr("ms.symbols");
   }
   if (auto blob =
           module->getAttrOfType<DenseResourceElementsAttr>(MieDialect::getWeightsAttrName())) {
@@ -270,6 +296,9 @@ FailureOr<std::string> mlir::mie::buildPackage(
     // Code that calls runtime services reads the host fields of the environment, which ABI 6 added.
     if (t.plan.callsHost)
       spec.abi_version = MIE_KERNEL_ABI_HOST_VERSION;
+    // Code for every shape of symbolic dims reads the symbol values slot ABI 7 added.
+    if (t.plan.symbolic)
+      spec.abi_version = MIE_KERNEL_ABI_SYMBOLS_VERSION;
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;

@@ -43,6 +43,9 @@ struct PackagePlan {
   bool readsRandomKey = false;
   /// The code calls runtime services through the environment's host api (kernel ABI 6).
   bool callsHost = false;
+  /// Code for every shape of symbolic dims: it takes the run's symbol values and exports
+  /// mie_arena_bytes (kernel ABI 7); its arena is sized per run.
+  bool symbolic = false;
 };
 
 /// The words of the code object's ABI table (MIE_ABI_SYMBOL in mie_kernel_abi.h) for `plan`, whose

@@ -126,6 +126,8 @@ void mlir::mie::buildMsToMiePipeline(OpPassManager &pm, StringRef gpuLibraries) 
   pm.addNestedPass<func::FuncOp>(createMieCheckMemoryPlanPass());
   pm.addPass(createMieBundleWeightsPass());
   pm.addPass(createMieBindRandomKeyPass());
+  // Code for every shape of symbolic dims: the run's symbol values and the arena size function.
+  pm.addPass(createMieBindSymbolsPass());
   pm.addPass(createMieOutlineKernelsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -297,16 +299,12 @@ private:
 
 /// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
 /// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
-/// A package keeping the module's symbolic dims (after the graph passes): every target's code for
-/// each combination of the specialized values, the symbols and their ranges in the manifest
-/// (SymbolicPackage.h, docs/dynamic-shapes.md).
-static FailureOr<std::string> compileSpecializedPackage(ModuleOp module,
-                                                        const CompileOptions &options,
-                                                        ArrayRef<PackageTarget> targets) {
-  if (options.emit != EmitKind::Package)
-    return emitError(module.getLoc(), "--specialize makes a package; --emit=mie, llvm, asm and obj "
-                                      "take one shape (size it with --dim-param)"),
-           failure();
+/// A module keeping its symbolic dims (after the graph passes): a package with every target's
+/// code for each combination of the specialized values and, with --dim-range, code for every shape
+/// in the ranges; the symbols and their ranges in the manifest (SymbolicPackage.h,
+/// docs/dynamic-shapes.md). --emit=mie and the later stages show the code for every shape.
+static FailureOr<std::string> compileSymbolic(ModuleOp module, const CompileOptions &options,
+                                              ArrayRef<PackageTarget> targets) {
   for (const PackageTarget &t : targets)
     if (!t.backend->runsOnHostCpu())
       return emitError(module.getLoc())
@@ -316,29 +314,52 @@ static FailureOr<std::string> compileSpecializedPackage(ModuleOp module,
   FailureOr<SymbolPlan> plan = planSymbols(module, options);
   if (failed(plan))
     return failure();
+  for (auto func : module.getOps<func::FuncOp>())
+    func->removeAttr("ms.precision");
+  std::vector<std::vector<int64_t>> points = plan->points();
+  if (options.emit != EmitKind::Package) {
+    if (!plan->generic || !points.empty())
+      return emitError(module.getLoc(), "--specialize makes a package; --emit=mie, llvm, asm and "
+                                        "obj take one shape (size it with --dim-param) or the "
+                                        "code for every shape (--dim-range alone)"),
+             failure();
+    setSymbolRanges(module, *plan);
+    if (failed(lowerToMie(module, options, targets.front())))
+      return failure();
+    fillReports(module, options);
+    if (options.emit == EmitKind::Mie)
+      return printModule(module);
+    if (failed(readPlan(module)))
+      return failure();
+    CodegenStage stage = options.emit == EmitKind::LLVMIR     ? CodegenStage::LLVMIR
+                         : options.emit == EmitKind::Assembly ? CodegenStage::Assembly
+                                                              : CodegenStage::Object;
+    return targets.front().backend->emitStage(module, targets.front(), codegenOptions(options),
+                                              stage);
+  }
   FailureOr<SymbolicDims> symbolic = readSymbolicDims(module);
   if (failed(symbolic))
     return failure();
-  for (auto func : module.getOps<func::FuncOp>())
-    func->removeAttr("ms.precision");
 
-  std::vector<std::vector<int64_t>> points = plan->points();
-  // Target-major, as the manifest lists them: entry t * points + p is target t at point p.
-  std::vector<std::optional<PackageTargetCode>> compiled(targets.size() * points.size());
+  // Per target, its specializations and then its code for every shape: entry t * perTarget + p.
+  const size_t perTarget = points.size() + (plan->generic ? 1 : 0);
+  std::vector<std::optional<PackageTargetCode>> compiled(targets.size() * perTarget);
   std::optional<PackageSignature> signature;
   PortableProductWarnings portable;
-  for (size_t p = 0; p < points.size(); ++p) {
-    const std::vector<int64_t> &point = points[p];
+  for (size_t p = 0; p < perTarget; ++p) {
+    const bool generic = p == points.size();
     OwningOpRef<ModuleOp> sized = module.clone();
-    if (failed(runPipeline(*sized, options, [&](OpPassManager &pm) {
-          ms::MsSpecializeDimsPassOptions sizes;
-          std::vector<std::string> given = plan->sizes(point);
-          sizes.sizes.assign(given.begin(), given.end());
-          sizes.defaultSize = 0;
-          pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
-          pm.addPass(createCanonicalizerPass());
-          pm.addPass(createCSEPass());
-        })))
+    if (generic)
+      setSymbolRanges(*sized, *plan);
+    else if (failed(runPipeline(*sized, options, [&](OpPassManager &pm) {
+               ms::MsSpecializeDimsPassOptions sizes;
+               std::vector<std::string> given = plan->sizes(points[p]);
+               sizes.sizes.assign(given.begin(), given.end());
+               sizes.defaultSize = 0;
+               pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
+               pm.addPass(createCanonicalizerPass());
+               pm.addPass(createCSEPass());
+             })))
       return failure();
     if (!signature) {
       FailureOr<PackageSignature> read = readSignature(*sized);
@@ -358,7 +379,7 @@ static FailureOr<std::string> compileSpecializedPackage(ModuleOp module,
       }
       if (failed(lowerToMie(work, options, t)))
         return failure();
-      // Reports and warnings describe the first specialization; the others differ only in sizes.
+      // Reports and warnings describe the first code of the package; the others differ in sizes.
       if (p == 0) {
         if (index == 0)
           fillReports(work, options);
@@ -368,8 +389,9 @@ static FailureOr<std::string> compileSpecializedPackage(ModuleOp module,
           compileTargetCode(work, options, t, signature->inputs.size());
       if (failed(code))
         return failure();
-      code->dims = point;
-      compiled[index * points.size() + p] = std::move(*code);
+      if (!generic)
+        code->dims = points[p];
+      compiled[index * perTarget + p] = std::move(*code);
     }
   }
   portable.emit();
@@ -438,8 +460,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
-  if (hasSymbolicDims(module) && !options.specializations.empty())
-    return compileSpecializedPackage(module, options, *targets);
+  if (hasSymbolicDims(module) && (!options.specializations.empty() || !options.dimRanges.empty()))
+    return compileSymbolic(module, options, *targets);
   // Symbolic dims the import kept get their sizes here, after the graph passes decided on the
   // symbolic graph: the lowering to mie takes static shapes (docs/dynamic-shapes.md).
   if (hasSymbolicDims(module) && failed(runPipeline(module, options, [&](OpPassManager &pm) {

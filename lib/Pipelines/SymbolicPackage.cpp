@@ -2,6 +2,7 @@
 
 #include "SymbolicPackage.h"
 
+#include "dialects/mie/IR/MieDialect.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,6 +15,9 @@ using namespace mlir;
 using namespace mlir::mie;
 
 std::vector<std::vector<int64_t>> SymbolPlan::points() const {
+  // A symbol taken at run time only (no sizes) leaves nothing to specialize.
+  if (llvm::any_of(values, [](const std::vector<int64_t> &v) { return v.empty(); }))
+    return {};
   std::vector<std::vector<int64_t>> out = {{}};
   for (const std::vector<int64_t> &choices : values) {
     std::vector<std::vector<int64_t>> next;
@@ -92,6 +96,7 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
         plan.values[*i].push_back(v);
     }
   }
+  std::vector<bool> pinned(plan.names.size(), false);
   for (const std::string &text : options.dimSizes) {
     StringRef name, number;
     int64_t v;
@@ -106,25 +111,10 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
                  << "'" << name << "' is given both --dim-param and --specialize",
              failure();
     plan.values[it->second] = {v};
+    pinned[it->second] = true;
   }
-  for (auto [i, name] : llvm::enumerate(plan.names)) {
-    if (!plan.values[i].empty())
-      continue;
-    if (options.defaultDimSize <= 0)
-      return emitError(module.getLoc())
-                 << "the symbolic dim '" << name << "' has no size: give --specialize=" << name
-                 << "=N[,N...] or --dim-param=" << name << "=N",
-             failure();
-    emitWarning(module.getLoc()) << "the symbolic dim '" << name << "' is compiled for a size of "
-                                 << options.defaultDimSize << " (set it with --specialize=" << name
-                                 << "=N[,N...] or --dim-param=" << name << "=N)";
-    plan.values[i] = {options.defaultDimSize};
-  }
-  for (auto [i, name] : llvm::enumerate(plan.names)) {
-    auto [lo, hi] = std::minmax_element(plan.values[i].begin(), plan.values[i].end());
-    plan.ranges.push_back({name, *lo, *hi});
-  }
-  std::vector<bool> ranged(plan.names.size(), false);
+  // Ranges first: a symbol with one and no sizes is taken at run time only (generic code).
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> ranged(plan.names.size());
   for (const std::string &text : options.dimRanges) {
     StringRef name, span, loText, hiText;
     int64_t lo, hi;
@@ -138,20 +128,51 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     std::optional<unsigned> i = lookup("--dim-range", name);
     if (!i)
       return failure();
+    if (pinned[*i])
+      return emitError(module.getLoc()) << "'" << name << "' is given both --dim-param and --dim-range",
+             failure();
     for (int64_t v : plan.values[*i])
       if (v < lo || v > hi)
         return emitError(module.getLoc()) << "--dim-range=" << text << " leaves out " << v
                                           << ", a size the package is compiled for",
                failure();
-    plan.ranges[*i] = {plan.names[*i], lo, hi};
-    ranged[*i] = true;
+    ranged[*i] = std::make_pair(lo, hi);
   }
-  for (auto [i, r] : llvm::enumerate(plan.ranges))
-    if (!ranged[i] && plan.values[i].size() > 1)
+  // Code for every shape in the ranges takes every symbol at run time.
+  plan.generic = !options.dimRanges.empty();
+  for (auto [i, name] : llvm::enumerate(plan.names))
+    if (plan.generic && !ranged[i])
+      return emitError(module.getLoc())
+                 << "code for every shape in the ranges takes every symbolic dim at run time: "
+                    "give '"
+                 << name << "' a --dim-range" << (pinned[i] ? " instead of --dim-param" : ""),
+             failure();
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    if (!plan.values[i].empty() || ranged[i])
+      continue;
+    if (options.defaultDimSize <= 0)
+      return emitError(module.getLoc())
+                 << "the symbolic dim '" << name << "' has no size: give --specialize=" << name
+                 << "=N[,N...] or --dim-param=" << name << "=N",
+             failure();
+    emitWarning(module.getLoc()) << "the symbolic dim '" << name << "' is compiled for a size of "
+                                 << options.defaultDimSize << " (set it with --specialize=" << name
+                                 << "=N[,N...] or --dim-param=" << name << "=N)";
+    plan.values[i] = {options.defaultDimSize};
+  }
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    if (ranged[i]) {
+      plan.ranges.push_back({name, ranged[i]->first, ranged[i]->second});
+      continue;
+    }
+    auto [lo, hi] = std::minmax_element(plan.values[i].begin(), plan.values[i].end());
+    plan.ranges.push_back({name, *lo, *hi});
+    if (plan.values[i].size() > 1)
       emitRemark(module.getLoc())
-          << "the symbolic dim '" << r.name << "' accepts " << r.min << ".." << r.max
-          << ", the span of its --specialize values (set it with --dim-range=" << r.name
+          << "the symbolic dim '" << name << "' accepts " << *lo << ".." << *hi
+          << ", the span of its --specialize values (set it with --dim-range=" << name
           << "=LO..HI)";
+  }
   return plan;
 }
 
@@ -162,6 +183,15 @@ static std::string exprText(AffineExpr expr) {
   llvm::raw_string_ostream os(text);
   expr.print(os);
   return text;
+}
+
+void mlir::mie::setSymbolRanges(ModuleOp module, const SymbolPlan &plan) {
+  SmallVector<int64_t> ranges;
+  for (const ::mie::PackageSymbolSpec &r : plan.ranges)
+    ranges.append({r.min, r.max});
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func->hasAttr(ms::kSymbolsAttrName))
+      func->setAttr(MieDialect::getSymbolRangesAttrName(), DenseI64ArrayAttr::get(module.getContext(), ranges));
 }
 
 FailureOr<SymbolicDims> mlir::mie::readSymbolicDims(ModuleOp module) {

@@ -31,7 +31,14 @@ struct SymbolPlan {
   std::vector<std::vector<int64_t>> points() const;
   /// "name=N" for each symbol at `point`: ms-specialize-dims' sizes.
   std::vector<std::string> sizes(const std::vector<int64_t> &point) const;
+  /// Whether the package also gets code for every shape in the ranges: every symbol has a
+  /// --dim-range and none is pinned by --dim-param.
+  bool generic = false;
 };
+
+/// Marks `module`'s symbolic function with the plan's ranges (MieDialect::getSymbolRangesAttrName:
+/// memory planning samples them) for code over all of them.
+void setSymbolRanges(ModuleOp module, const SymbolPlan &plan);
 
 /// Reads --specialize, --dim-param and --dim-range for the symbols of `module`'s public function:
 /// a specialized symbol takes its listed values, another its --dim-param size or the default (with

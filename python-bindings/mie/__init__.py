@@ -97,9 +97,10 @@ def compile(model, output=None, target=None, emit="package", extra_args=(), prec
     or node names that override it; `quantize_method="dynamic_fp16"` stores the weights as fp16;
     under auto, `accuracy_budget` (default 1e-2) and `calibration` (a directory of input sets)
     (docs/precision.md). They are mie-compile's options of the same names: the same pipeline runs.
-    `specialize` (a dict: symbolic dim name -> sizes) keeps the model's dynamic axes: one package
-    with code for every combination of the sizes, run at any of those shapes, the symbols checked
-    against `dim_ranges` (name -> (lo, hi); default: the sizes' span); docs/dynamic-shapes.md.
+    `dim_ranges` (a dict: symbolic dim name -> (lo, hi), one for every symbol) keeps the model's
+    dynamic axes: one package with code for every shape in the ranges; `specialize` (name ->
+    sizes) adds code for every combination of the sizes (alone: a package for just those shapes,
+    the sizes' span as each range); docs/dynamic-shapes.md.
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure; the
     compiler's warnings become MieWarning (`warnings.warn`).
@@ -123,8 +124,9 @@ def compile(model, output=None, target=None, emit="package", extra_args=(), prec
             cmd.append(f"--accuracy-budget={accuracy_budget!r}")
         if calibration is not None:
             cmd.append(f"--calibration={os.fspath(calibration)}")
-        if specialize:
+        if specialize or dim_ranges:
             cmd.append("--symbolic-dims")
+        if specialize:
             cmd += [f"--specialize={name}=" + ",".join(str(int(v)) for v in values)
                     for name, values in specialize.items()]
         for name, (lo, hi) in (dim_ranges or {}).items():

@@ -56,6 +56,12 @@ def Mie_Dialect : Dialect {
     /// attention) runs portable generated code instead of a microkernel (a string naming the
     /// shape and the reason; `--report=kernels` and the compile-time warning read it).
     static constexpr ::llvm::StringLiteral getPortableAttrName() { return "mie.portable"; }
+    /// On a function with symbolic dims (code for every shape): the range of each symbol, as
+    /// array<i64: lo0, hi0, lo1, hi1, ...> in the order of `ms.symbols`.
+    static constexpr ::llvm::StringLiteral getSymbolRangesAttrName() { return "mie.symbol_ranges"; }
+    /// On the module's `mie_arena_bytes` function (code for every shape): it computes the arena a
+    /// run of the bound shapes needs, for the runtime to allocate before the entry runs.
+    static constexpr ::llvm::StringLiteral getArenaSizeFnAttrName() { return "mie.arena_size_fn"; }
     /// On a mie.kernel: the index of an input it reads element by element only where, and just
     /// before, it writes the same element of its first output (a residual added in the epilogue of
     /// the register tile that stores it). Memory planning may then give that output the input's

@@ -94,12 +94,31 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                               "\"cudnn\" on a mie.conv2d, got "
                            << attribute.getValue();
   }
+  if (attribute.getName() == getSymbolRangesAttrName()) {
+    auto ranges = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    auto symbols = op->getAttrOfType<ArrayAttr>("ms.symbols");
+    bool ok = ranges && symbols && ranges.size() == int64_t(2 * symbols.size());
+    for (int64_t i = 0; ok && i + 1 < ranges.size(); i += 2)
+      ok = ranges[i] >= 0 && ranges[i] <= ranges[i + 1];
+    if (ok)
+      return success();
+    return op->emitError() << "expects '" << getSymbolRangesAttrName()
+                           << "' on a function with 'ms.symbols' to be array<i64: lo, hi, ...> with "
+                              "0 <= lo <= hi for each symbol, got "
+                           << attribute.getValue();
+  }
+  if (attribute.getName() == getArenaSizeFnAttrName()) {
+    if (isa<UnitAttr>(attribute.getValue()))
+      return success();
+    return op->emitError() << "expects '" << getArenaSizeFnAttrName() << "' to be a unit attribute";
+  }
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
                          << "' (known: '" << getTargetAttrName() << "', '"
                          << getArenaBytesAttrName() << "', '" << getWeightsAttrName() << "', '"
                          << getFlopsAttrName() << "', '" << getMemoryAttrName() << "', '"
                          << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "', '"
-                         << getInPlaceInputAttrName() << "', '" << getPortableAttrName()
+                         << getInPlaceInputAttrName() << "', '" << getPortableAttrName() << "', '"
+                         << getSymbolRangesAttrName() << "', '" << getArenaSizeFnAttrName()
                          << "', 'mie.gpu_library')";
 }

@@ -6,6 +6,7 @@
 #include "runtime/include/mie/mie_ukernel_abi.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -155,13 +156,29 @@ static LogicalResult checkArray(Operation *op, StringRef name, ArrayRef<int64_t>
 
 LogicalResult AllocOp::verify() {
   MemRefType type = getType();
-  if (!type.hasStaticShape())
-    return emitOpError() << "expects a static shape, got " << type;
+  if (getDynamicSizes().size() != size_t(type.getNumDynamicDims()))
+    return emitOpError() << "expects one size operand per dynamic dim of " << type << ", got "
+                         << getDynamicSizes().size();
   if (!type.getLayout().isIdentity())
     return emitOpError() << "expects the identity layout, got " << type;
   int64_t alignment = getAlignmentAttr().getInt();
   if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
     return emitOpError() << "expects 'alignment' to be a positive power of two, got " << alignment;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SymbolOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SymbolOp::verify() {
+  if (getIndex() < 0)
+    return emitOpError() << "expects a non-negative symbol index, got " << getIndex();
+  auto func = (*this)->getParentOfType<FunctionOpInterface>();
+  auto symbols = func ? func->getAttrOfType<ArrayAttr>("ms.symbols") : ArrayAttr();
+  if (symbols && getIndex() >= int64_t(symbols.size()))
+    return emitOpError() << "expects a symbol index below the function's " << symbols.size()
+                         << " symbols, got " << getIndex();
   return success();
 }
 

@@ -17,15 +17,46 @@ def Mie_AllocOp : Mie_Op<"alloc"> {
     of two, 64 by default). Memory planning replaces every `mie.alloc` by a `mie.view` of the arena;
     until then the op only allocates its result, so an unused one is dead code.
 
+    A buffer of code compiled for symbolic dims (docs/dynamic-shapes.md) may have dynamic dims: one
+    `index` operand per `?`, in order, gives its extent for the run.
+
     Example:
     ```mlir
     %b = mie.alloc : memref<1x64x56x56xf32>
     %c = mie.alloc {alignment = 128 : i64} : memref<1024xf16>
+    %d = mie.alloc(%rows) : memref<?x768xf32>
     ```
   }];
-  let arguments = (ins DefaultValuedAttr<I64Attr, "64">:$alignment);
+  let arguments = (ins Variadic<Index>:$dynamicSizes, DefaultValuedAttr<I64Attr, "64">:$alignment);
   let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource, 0, FullEffect>]>:$memref);
-  let assemblyFormat = "attr-dict `:` type($memref)";
+  let assemblyFormat = "(`(` $dynamicSizes^ `)`)? attr-dict `:` type($memref)";
+  let builders = [
+    OpBuilder<(ins "MemRefType":$type), [{
+      build($_builder, $_state, type, ValueRange{}, IntegerAttr());
+    }]>,
+    OpBuilder<(ins "MemRefType":$type, "IntegerAttr":$alignment), [{
+      build($_builder, $_state, type, ValueRange{}, alignment);
+    }]>,
+  ];
+  let hasVerifier = 1;
+}
+
+def Mie_SymbolOp : Mie_Op<"symbol", [Pure]> {
+  let summary = "The run's value of one of the function's symbolic dims.";
+  let description = [{
+    Code compiled for symbolic dims (docs/dynamic-shapes.md) sizes its buffers and loops from the
+    values a run gives the function's symbols (`ms.symbols`): this op is symbol `index`'s value.
+    `mie-bind-symbols` replaces it by a load from the entry's `dims` argument, which the runtime
+    fills from the bound input shapes.
+
+    Example:
+    ```mlir
+    %seq = mie.symbol 1 : index
+    ```
+  }];
+  let arguments = (ins I64Attr:$index);
+  let results = (outs Index:$value);
+  let assemblyFormat = "$index attr-dict `:` type($value)";
   let hasVerifier = 1;
 }
 

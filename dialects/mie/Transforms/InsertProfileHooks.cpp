@@ -1,6 +1,7 @@
 //===- InsertProfileHooks.cpp - the mie-insert-profile-hooks pass ---------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/RuntimeSymbols.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,7 +29,8 @@ struct MieInsertProfileHooksPass
     }
     func::FuncOp hook;
     for (auto entry : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      if (entry.isPrivate() || entry.isExternal())
+      // The arena size function of code for symbolic dims launches no kernel.
+      if (entry.isPrivate() || entry.isExternal() || entry.getSymName() == kArenaBytesFunction)
         continue;
       if (entry.getNumArguments() == 0 || entry.getArgument(0).getType() != ptr) {
         entry.emitError("expects the environment (!llvm.ptr) as first argument; run "

@@ -3,6 +3,7 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/FlopCount.h"
+#include "dialects/mie/Utils/KernelBuilders.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -41,6 +42,82 @@ bool sharesBytes(ArrayRef<Value> operands, unsigned index) {
   return false;
 }
 
+/// Dim `d` (dynamic) of `buffer`: the size its defining view or cast was given where there is
+/// one (expand-strided-metadata, LLVM 22, crashes on a memref.dim of an expand_shape), else
+/// memref.dim.
+Value dynamicDim(OpBuilder &b, Location loc, Value buffer, int64_t d) {
+  auto pick = [&](ArrayRef<OpFoldResult> sizes) -> Value {
+    if (auto value = dyn_cast<Value>(sizes[d]))
+      return value;
+    return arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(sizes[d]));
+  };
+  if (auto expand = buffer.getDefiningOp<memref::ExpandShapeOp>())
+    return pick(expand.getMixedOutputShape());
+  if (auto cast = buffer.getDefiningOp<memref::ReinterpretCastOp>())
+    return pick(cast.getMixedSizes());
+  return memref::DimOp::create(b, loc, buffer, d);
+}
+
+/// Code for symbolic dims: a buffer of dynamic shape has no bare-pointer form at the function
+/// boundary, so the kernel takes it as a one-element placeholder plus one index argument per
+/// dynamic dim (appended after the other arguments) and sees it again with those dims (identity
+/// layout) through a `memref.reinterpret_cast`. `operands` (the call's, in the order of the body's
+/// arguments) get the placeholder cast of each such buffer and its dims.
+LogicalResult passDynamicBuffers(KernelOp kernel, Block &body, SmallVector<Value> &operands) {
+  OpBuilder call(kernel);
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  Location loc = kernel.getLoc();
+  SmallVector<Value> extents;
+  unsigned numArgs = body.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i) {
+    BlockArgument arg = body.getArgument(i);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || type.hasStaticShape())
+      continue;
+    if (!type.getLayout().isIdentity())
+      return kernel.emitError("mie-outline-kernels: a buffer of dynamic shape with layout ")
+             << type.getLayout() << " cannot be passed to a kernel";
+    auto placeholder = MemRefType::get({1}, type.getElementType());
+    // The call: the buffer's pointer and its dynamic dims. The cast reads the buffer flattened:
+    // expand-strided-metadata (LLVM 22) crashes on a reinterpret_cast of an expand_shape.
+    Value buffer = operands[i];
+    operands[i] = memref::ReinterpretCastOp::create(
+        call, loc, placeholder, collapseToVector(call, loc, buffer), call.getIndexAttr(0),
+        {call.getIndexAttr(1)}, {call.getIndexAttr(1)});
+    // The body: the buffer seen again with those dims, row-major.
+    SmallVector<OpFoldResult> sizes(type.getRank()), strides(type.getRank());
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!ShapedType::isDynamic(type.getDimSize(d))) {
+        sizes[d] = inner.getIndexAttr(type.getDimSize(d));
+        continue;
+      }
+      extents.push_back(dynamicDim(call, loc, buffer, d));
+      sizes[d] = body.addArgument(inner.getIndexType(), loc);
+    }
+    // Row-major strides: static up to the innermost dynamic dim, as the identity layout has them.
+    int64_t staticStride = 1;
+    Value stride;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      strides[d] = stride ? OpFoldResult(stride) : OpFoldResult(inner.getIndexAttr(staticStride));
+      if (!ShapedType::isDynamic(type.getDimSize(d)) && !stride) {
+        staticStride *= type.getDimSize(d);
+        continue;
+      }
+      Value size = isa<Value>(sizes[d])
+                       ? cast<Value>(sizes[d])
+                       : arith::ConstantIndexOp::create(inner, loc, type.getDimSize(d)).getResult();
+      Value previous = stride ? stride : arith::ConstantIndexOp::create(inner, loc, staticStride);
+      stride = arith::MulIOp::create(inner, loc, previous, size);
+    }
+    arg.setType(placeholder);
+    auto seen = memref::ReinterpretCastOp::create(inner, loc, type, arg, inner.getIndexAttr(0),
+                                                  sizes, strides);
+    arg.replaceAllUsesExcept(seen.getResult(), seen);
+  }
+  llvm::append_range(operands, extents);
+  return success();
+}
+
 struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -70,6 +147,8 @@ struct MieOutlineKernelsPass : impl::MieOutlineKernelsPassBase<MieOutlineKernels
               memref::AllocaOp::create(inner, kernel.getLoc(), cast<MemRefType>(arg.getType())));
         }
         body.eraseArguments([](BlockArgument arg) { return isEmptyBuffer(arg); });
+        if (failed(passDynamicBuffers(kernel, body, operands)))
+          return signalPassFailure();
         auto type = b.getFunctionType(body.getArgumentTypes(), {});
         auto func = func::FuncOp::create(b, kernel.getLoc(), name, type);
         func.setPrivate();

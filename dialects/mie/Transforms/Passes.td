@@ -245,6 +245,28 @@ def MieBindRandomKeyPass : Pass<"mie-bind-random-key", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def MieBindSymbolsPass : Pass<"mie-bind-symbols", "ModuleOp"> {
+  let summary = "Give code for symbolic dims the run's symbol values and its arena size function.";
+  let description = [{
+    Code compiled for every shape of a model's symbolic dims (docs/dynamic-shapes.md) reads the
+    run's symbol values through `mie.symbol` ops and has entry arguments of dynamic shape. The
+    runtime passes bare pointers and, as the last slot of mie_entry's `args` (kernel ABI 7), the
+    symbol values as int64s. This pass:
+      - adds `mie_arena_bytes`, the public function the runtime calls with the symbol values to size
+        the arena before a run: a copy of the computation of the total that mie-plan-memory left at
+        the start of the entry (the size of the arena's placeholder cast);
+      - makes each dynamic input and output argument a one-element placeholder, seen with the dims
+        its `ms.shape` map gives (identity layout) through a `memref.reinterpret_cast`;
+      - appends `%dims : memref<Nxi64>` (`mie.name = "dims"`) to both functions, after the random
+        key slot in the entry (a `random_key` placeholder is added where the code draws no random
+        numbers, so that the slot positions match), and replaces every `mie.symbol` by a load of
+        its value.
+    A module without `mie.symbol` is left alone. Errors: a `mie.symbol` in a private function (run
+    before outlining), a dynamic entry argument without an `ms.shape`, or a non-identity layout.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {
   let summary = "Turn every mie.kernel into a private function and a call.";
   let description = [{

@@ -6,6 +6,7 @@
 #include "dialects/mie/Utils/KernelLaunches.h"
 #include "dialects/mie/Utils/ProgramOrder.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -116,6 +117,180 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
 
+/// Code for symbolic dims: `v` (an index) as an expression of the function's symbols, when it is
+/// computed from `mie.symbol`s and constants by affine.apply; null otherwise.
+AffineExpr symbolicExpr(Value v) {
+  MLIRContext *ctx = v.getContext();
+  if (auto constant = v.getDefiningOp<arith::ConstantIndexOp>())
+    return getAffineConstantExpr(constant.value(), ctx);
+  if (auto symbol = v.getDefiningOp<SymbolOp>())
+    return getAffineSymbolExpr(unsigned(symbol.getIndex()), ctx);
+  auto apply = v.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return {};
+  AffineMap map = apply.getAffineMap();
+  SmallVector<AffineExpr> dims, symbols;
+  for (auto [i, operand] : llvm::enumerate(apply.getMapOperands())) {
+    AffineExpr e = symbolicExpr(operand);
+    if (!e)
+      return {};
+    (i < map.getNumDims() ? dims : symbols).push_back(e);
+  }
+  return map.getResult(0).replaceDimsAndSymbols(dims, symbols);
+}
+
+/// The bytes of a buffer with dynamic dims over the function's symbols; null where a size is not
+/// such an expression.
+AffineExpr bytesExpr(AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!type.getElementType().isIntOrFloat())
+    return {};
+  AffineExpr bytes = getAffineConstantExpr(
+      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1), alloc.getContext());
+  unsigned next = 0;
+  for (int64_t size : type.getShape()) {
+    AffineExpr dim = ShapedType::isDynamic(size) ? symbolicExpr(alloc.getDynamicSizes()[next++])
+                                                 : getAffineConstantExpr(size, alloc.getContext());
+    if (!dim)
+      return {};
+    bytes = bytes * dim;
+  }
+  return bytes;
+}
+
+/// `expr` at the symbols' `values`.
+int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> values) {
+  SmallVector<AffineExpr> constants;
+  for (int64_t v : values)
+    constants.push_back(getAffineConstantExpr(v, expr.getContext()));
+  AffineExpr folded = simplifyAffineExpr(expr.replaceSymbols(constants), 0, values.size());
+  auto constant = dyn_cast<AffineConstantExpr>(folded);
+  return constant ? constant.getValue() : 0;
+}
+
+/// The shapes a plan for symbolic dims is chosen on: every corner of the ranges and their middle
+/// (with more than four symbols: all low, all high, the middle, and each symbol high alone).
+std::vector<std::vector<int64_t>> rangeSamples(ArrayRef<int64_t> ranges) {
+  const size_t n = ranges.size() / 2;
+  std::vector<std::vector<int64_t>> samples;
+  std::vector<int64_t> middle;
+  for (size_t s = 0; s < n; ++s)
+    middle.push_back((ranges[2 * s] + ranges[2 * s + 1] + 1) / 2);
+  if (n <= 4) {
+    for (size_t corner = 0; corner < (size_t(1) << n); ++corner) {
+      std::vector<int64_t> point;
+      for (size_t s = 0; s < n; ++s)
+        point.push_back(ranges[2 * s + ((corner >> s) & 1)]);
+      samples.push_back(point);
+    }
+  } else {
+    std::vector<int64_t> low, high;
+    for (size_t s = 0; s < n; ++s) {
+      low.push_back(ranges[2 * s]);
+      high.push_back(ranges[2 * s + 1]);
+    }
+    samples = {low, high};
+    for (size_t s = 0; s < n; ++s) {
+      samples.push_back(low);
+      samples.back()[s] = high[s];
+    }
+  }
+  samples.push_back(middle);
+  return samples;
+}
+
+/// Code for symbolic dims (docs/dynamic-shapes.md): the buffers get a stacked plan
+/// (planStackedArena) chosen on samples of the symbols' ranges, whose offsets the function computes
+/// from the run's symbols at its start; the arena argument is a placeholder, seen as an arena of the
+/// plan's total for the run (mie-bind-symbols gives the runtime that total as `mie_arena_bytes`). Buffers written in
+/// place over another are not shared here: two dynamic buffers of one type may differ in extent.
+LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
+                           std::vector<BufferRequest> requests, ArrayRef<AffineExpr> sizeExprs) {
+  MLIRContext *ctx = func.getContext();
+  auto ranges = func->getAttrOfType<DenseI64ArrayAttr>(MieDialect::getSymbolRangesAttrName());
+  auto symbols = func->getAttrOfType<ArrayAttr>("ms.symbols");
+  if (!ranges || !symbols || ranges.size() != int64_t(2 * symbols.size()))
+    return func.emitError("mie-plan-memory: buffers with symbolic dims need the function's '")
+           << MieDialect::getSymbolRangesAttrName() << "'";
+  std::vector<std::vector<BufferRequest>> samples;
+  std::vector<std::vector<int64_t>> points = rangeSamples(ranges.asArrayRef());
+  for (const std::vector<int64_t> &point : points) {
+    samples.push_back(requests);
+    for (auto [req, expr] : llvm::zip(samples.back(), sizeExprs))
+      req.size = evaluate(expr, point);
+  }
+  StackedArenaPlan plan = planStackedArena(samples);
+
+  // Offsets in plan order from the symbols' values; the total last.
+  auto emitPlan = [&](OpBuilder &b, Location loc, SmallVector<Value> &offsets) -> Value {
+    SmallVector<Value> values;
+    for (unsigned s = 0; s < symbols.size(); ++s)
+      values.push_back(SymbolOp::create(b, loc, b.getIndexType(), b.getI64IntegerAttr(s)));
+    SmallVector<Value> bytes(requests.size());
+    offsets.assign(requests.size(), Value());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0), total = zero;
+    for (size_t i : plan.order) {
+      bytes[i] = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(0, symbols.size(), sizeExprs[i]), values);
+      Value top = zero;
+      for (size_t j : plan.below[i])
+        top = arith::MaxUIOp::create(b, loc, top,
+                                     arith::AddIOp::create(b, loc, offsets[j], bytes[j]));
+      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+      offsets[i] = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(0, 1, s0.ceilDiv(requests[i].alignment) * requests[i].alignment),
+          top);
+      total = arith::MaxUIOp::create(b, loc, total,
+                                     arith::AddIOp::create(b, loc, offsets[i], bytes[i]));
+    }
+    return total;
+  };
+
+  // A placeholder arena argument, seen as the run's arena of `total` bytes.
+  unsigned argIndex = func.getNumArguments();
+  if (failed(func.insertArgument(
+          argIndex, MemRefType::get({1}, IntegerType::get(ctx, 8)),
+          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
+                                                   StringAttr::get(ctx, "arena"))}),
+          func.getLoc())))
+    return failure();
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  SmallVector<Value> offsets;
+  Value total = emitPlan(b, func.getLoc(), offsets);
+  Value arena = memref::ReinterpretCastOp::create(
+      b, func.getLoc(), MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8)),
+      func.getArgument(argIndex), OpFoldResult(b.getIndexAttr(0)), ArrayRef<OpFoldResult>{total},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  for (auto [index, constAlloc] : llvm::enumerate(allocs)) {
+    AllocOp alloc = constAlloc;
+    OpBuilder ab(alloc);
+    Value view = memref::ViewOp::create(ab, alloc.getLoc(), alloc.getType(), arena,
+                                        offsets[index], alloc.getDynamicSizes());
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+  }
+  // The plan at the ranges' largest shape, for the reports.
+  size_t largest = 0;
+  int64_t largestBytes = -1;
+  for (auto [k, sample] : llvm::enumerate(samples)) {
+    int64_t sampleBytes = plan.evaluate(sample).totalBytes;
+    if (sampleBytes > largestBytes) {
+      largestBytes = sampleBytes;
+      largest = k;
+    }
+  }
+  SmallVector<Location> locs;
+  for (AllocOp alloc : allocs)
+    locs.push_back(alloc->getLoc());
+  ArenaPlan evaluated = plan.evaluate(samples[largest]);
+  evaluated.heuristic = "stacked over the symbols' ranges (worst ratio to the lower bound " +
+                        std::to_string(plan.worstRatio).substr(0, 5) + ")";
+  func->setAttr(MieDialect::getMemoryAttrName(),
+                summarize(ctx, samples[largest], locs, evaluated,
+                          arenaBounds(samples[largest]).naive, 0));
+  return success();
+}
+
 struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -146,6 +321,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
 
     SmallVector<AllocOp> allocs;
     std::vector<BufferRequest> requests;
+    SmallVector<AffineExpr> sizeExprs; // bytes over the function's symbols (constant if static)
     SmallVector<int64_t> firstTouch; // the first op that is not a view of the buffer
     for (AllocOp alloc : candidates) {
       if (alloc->use_empty()) {
@@ -153,12 +329,14 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
         continue;
       }
       std::optional<int64_t> bytes = bufferBytes(alloc.getType());
-      if (!bytes) {
+      AffineExpr symbolicBytes = bytes ? AffineExpr() : bytesExpr(alloc);
+      if (!bytes && !symbolicBytes) {
         alloc.emitError("mie-plan-memory: cannot size a buffer of ") << alloc.getType();
         return signalPassFailure();
       }
       BufferRequest req;
-      req.size = *bytes;
+      req.size = bytes ? *bytes : 0;
+      sizeExprs.push_back(bytes ? getAffineConstantExpr(*bytes, &getContext()) : symbolicBytes);
       // Never less than the element size, so every element access stays naturally aligned.
       req.alignment = std::max<int64_t>(
           alloc.getAlignment(),
@@ -190,6 +368,11 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       firstTouch.push_back(touch);
     }
 
+    if (llvm::any_of(sizeExprs, [](AffineExpr e) { return !isa<AffineConstantExpr>(e); })) {
+      if (failed(planSymbolic(func, allocs, requests, sizeExprs)))
+        return signalPassFailure();
+      return;
+    }
     DenseMap<Value, size_t> bufferIndex;
     for (auto [index, alloc] : llvm::enumerate(allocs))
       bufferIndex[alloc.getResult()] = index;

@@ -45,7 +45,8 @@ struct MieResultsToOutputsPass : impl::MieResultsToOutputsPassBase<MieResultsToO
           continue;
         }
         // An empty output has nothing to copy (and an empty kernel would be folded away).
-        if (cast<MemRefType>(output.getType()).getNumElements() != 0)
+        auto outputType = cast<MemRefType>(output.getType());
+        if (!outputType.hasStaticShape() || outputType.getNumElements() != 0)
           buildCopyOutput(b, ret.getLoc(), result, output);
       }
       func::ReturnOp::create(b, ret.getLoc());

@@ -16,6 +16,9 @@ namespace mlir::mie {
 /// convert-ms-to-mie, bound to the entry's last argument by mie-bind-random-key, left out of the
 /// weights by mie-bundle-weights (docs/random.md).
 inline constexpr llvm::StringLiteral kRandomKeyGlobal = "mie_random_key";
+/// The function code for symbolic dims exports for the runtime to size the arena of a run
+/// (MIE_ARENA_BYTES_SYMBOL of runtime/include/mie/mie_kernel_abi.h).
+inline constexpr llvm::StringLiteral kArenaBytesFunction = "mie_arena_bytes";
 
 /// Runtime services: external functions `mie_host_<name>` that kernels call, given the kernel
 /// environment by mie-parallelize-loops and implemented by code generation through the

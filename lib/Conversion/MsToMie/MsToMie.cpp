@@ -6,7 +6,9 @@
 
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -37,6 +39,96 @@ public:
   }
 };
 
+/// Whether the lowering of `op` takes run-time extents (code for symbolic dims).
+bool lowersSymbolicDims(Operation *op) {
+  // A fused group of elementwise ops is one elementwise kernel.
+  if (auto group = dyn_cast<ms::FusedOp>(op)) {
+    bool elementwise = true;
+    group.getBody().walk([&](Operation *member) {
+      elementwise &= isa<ms::YieldOp>(member) || ms::isElementwiseOp(member);
+    });
+    return elementwise;
+  }
+  return ms::isElementwiseOp(op) || isa<ms::ReshapeOp, ms::FlattenOp, ms::SqueezeOp, ms::UnsqueezeOp,
+                                        ms::TransposeOp, ms::ConstantOp>(op);
+}
+
+/// Code for symbolic dims: records the dims of every dynamic result (mstomie::kResultDimsAttrName)
+/// and of every dynamic function result (`ms.shape`, as the arguments have them), and refuses the
+/// ops whose lowering has no code for run-time extents yet.
+LogicalResult recordSymbolicDims(func::FuncOp func) {
+  ms::SymbolicShapes shapes(func);
+  MLIRContext *ctx = func.getContext();
+  auto isDynamic = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && !tensor.hasStaticShape();
+  };
+  auto mapOf = [&](Value value, Operation *at) -> FailureOr<AffineMap> {
+    ArrayRef<AffineExpr> dims = shapes.dims(value);
+    if (llvm::any_of(dims, [](AffineExpr e) { return !e; }))
+      return at->emitError("a dim of this value is no expression of the symbolic dims, which "
+                           "code for every shape needs"),
+             failure();
+    return ms::symbolicShapeMap(ctx, shapes.numSymbols(), dims);
+  };
+  bool failedAny = false;
+  func.walk([&](Operation *op) {
+    if (op->getParentOfType<ms::FusedOp>() || !isa<ms::MsDialect>(op->getDialect()))
+      return;
+    bool dynamic = llvm::any_of(op->getResultTypes(), isDynamic) ||
+                   llvm::any_of(op->getOperandTypes(), isDynamic);
+    if (!dynamic)
+      return;
+    if (!lowersSymbolicDims(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' over symbolic dims has no code for every shape yet (give its "
+                         "symbols sizes: --specialize or --dim-param)";
+      failedAny = true;
+      return;
+    }
+    // Elementwise kernels broadcast by the static shapes: an operand dim that is `?` must be the
+    // result's dim itself (a `?` that is 1 at run time and broadcast has no code yet).
+    if (ms::isElementwiseOp(op) || isa<ms::FusedOp>(op)) {
+      ArrayRef<AffineExpr> out = shapes.dims(op->getResult(0));
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        if (!type || type.hasStaticShape())
+          continue;
+        ArrayRef<AffineExpr> in = shapes.dims(operand);
+        size_t shift = out.size() - in.size();
+        for (auto [d, size] : llvm::enumerate(type.getShape()))
+          if (ShapedType::isDynamic(size) && (!in[d] || in[d] != out[shift + d])) {
+            op->emitError() << "operand dim " << d
+                            << " may broadcast at run time, which code for every shape does not "
+                               "take yet (give its symbols sizes: --specialize or --dim-param)";
+            failedAny = true;
+            return;
+          }
+      }
+    }
+    SmallVector<Attribute> maps;
+    for (Value result : op->getResults()) {
+      FailureOr<AffineMap> map = mapOf(result, op);
+      if (failed(map)) {
+        failedAny = true;
+        return;
+      }
+      maps.push_back(AffineMapAttr::get(*map));
+    }
+    op->setAttr(mstomie::kResultDimsAttrName, ArrayAttr::get(ctx, maps));
+  });
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    if (!isDynamic(value.getType()))
+      continue;
+    FailureOr<AffineMap> map = mapOf(value, ret);
+    if (failed(map))
+      return failure();
+    func.setResultAttr(i, ms::kArgShapeAttrName, AffineMapAttr::get(*map));
+  }
+  return failure(failedAny);
+}
+
 struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -66,7 +158,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
         [](Operation *op) { return op->getParentOfType<ms::FusedOp>() != nullptr; });
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<MieDialect, linalg::LinalgDialect, memref::MemRefDialect,
-                           arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                           affine::AffineDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                            LLVM::LLVMDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) && converter.isLegal(&op.getBody());
@@ -140,6 +232,9 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     });
     if (unsupported)
       return signalPassFailure();
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func->hasAttr(ms::kSymbolsAttrName) && failed(recordSymbolicDims(func)))
+        return signalPassFailure();
     // The buffers of unsigned graph inputs and outputs are signless: the package's ABI table
     // reads their element types from this mark (see readPlan).
     for (auto func : getOperation().getOps<func::FuncOp>()) {

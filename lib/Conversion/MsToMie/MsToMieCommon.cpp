@@ -2,6 +2,8 @@
 
 #include "MsToMieCommon.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
 #include "mlir/IR/TypeUtilities.h"
 
 #include "dialects/mie/IR/MieOps.h"
@@ -49,6 +51,40 @@ Value mstomie::allocBuffer(OpBuilder &b, Location loc, Type tensorType) {
   return AllocOp::create(b, loc, bufferTypeFor(tensorType));
 }
 
+SmallVector<OpFoldResult> mstomie::resultSizes(OpBuilder &b, Location loc, Operation *op,
+                                               unsigned index) {
+  auto type = cast<RankedTensorType>(op->getResult(index).getType());
+  SmallVector<OpFoldResult> sizes;
+  auto maps = op->getAttrOfType<ArrayAttr>(kResultDimsAttrName);
+  AffineMap map = maps ? cast<AffineMapAttr>(maps[index]).getValue() : AffineMap();
+  SmallVector<Value> symbols;
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    if (!ShapedType::isDynamic(size)) {
+      sizes.push_back(b.getIndexAttr(size));
+      continue;
+    }
+    // Checked by convert-ms-to-mie before any pattern runs.
+    assert(map && "a dynamic dim without its recorded expression");
+    if (symbols.empty())
+      for (unsigned s = 0; s < map.getNumSymbols(); ++s)
+        symbols.push_back(SymbolOp::create(b, loc, b.getIndexType(), b.getI64IntegerAttr(s)));
+    AffineMap one = AffineMap::get(0, map.getNumSymbols(), map.getResult(d));
+    sizes.push_back(affine::AffineApplyOp::create(b, loc, one, symbols).getResult());
+  }
+  return sizes;
+}
+
+Value mstomie::allocResult(OpBuilder &b, Location loc, Operation *op, unsigned index) {
+  MemRefType type = bufferTypeFor(op->getResult(index).getType());
+  if (type.hasStaticShape())
+    return AllocOp::create(b, loc, type);
+  SmallVector<Value> dynamic;
+  for (OpFoldResult size : resultSizes(b, loc, op, index))
+    if (auto value = dyn_cast<Value>(size))
+      dynamic.push_back(value);
+  return AllocOp::create(b, loc, type, dynamic, IntegerAttr());
+}
+
 AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
                                 ArrayRef<int64_t> resultShape) {
   SmallVector<AffineExpr> exprs;
@@ -78,7 +114,7 @@ static int64_t flatRowLength(int64_t elements) {
 /// apply (broadcasts along some dimensions, strided views, small outputs).
 static SmallVector<Value> flatRows(OpBuilder &b, Location loc, ValueRange args) {
   auto outType = cast<MemRefType>(args.back().getType());
-  int64_t elements = outType.getNumElements();
+  int64_t elements = outType.hasStaticShape() ? outType.getNumElements() : 0;
   int64_t row = outType.getRank() >= 2 && outType.hasStaticShape() && elements > 4096
                     ? flatRowLength(elements)
                     : 0;

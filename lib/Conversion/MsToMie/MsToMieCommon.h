@@ -51,6 +51,18 @@ Value emitFromNarrowFloat(OpBuilder &b, Location loc, Value x);
 /// A fresh, not yet placed buffer for a value of `tensorType`.
 Value allocBuffer(OpBuilder &b, Location loc, Type tensorType);
 
+/// Code for symbolic dims (docs/dynamic-shapes.md): convert-ms-to-mie records on every op with a
+/// dynamic result the dims of each result as a map over the function's symbols (this attribute, an
+/// array of affine maps, one per result), from ms::SymbolicShapes.
+inline constexpr llvm::StringLiteral kResultDimsAttrName = "mie.result_dims";
+
+/// Every dim of result `index` of `op`: static ones as attributes, symbolic ones as values computed
+/// from `mie.symbol`s by the recorded expressions.
+SmallVector<OpFoldResult> resultSizes(OpBuilder &b, Location loc, Operation *op, unsigned index = 0);
+
+/// The buffer for result `index` of `op`: allocBuffer, with the dynamic dims sized for the run.
+Value allocResult(OpBuilder &b, Location loc, Operation *op, unsigned index = 0);
+
 /// Indexing map from the iteration space of `resultShape` to an operand of `operandShape` under
 /// numpy broadcasting: leading dims are dropped, size-1 dims of the operand read index 0.
 AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,

@@ -27,7 +27,7 @@ struct ElementwiseToKernel : OpConversionPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op);
     Operation *msOp = op.getOperation();
     buildElementwiseKernel(rewriter, loc, OpTy::getOperationName().drop_front(3),
                            adaptor.getOperands(), out,

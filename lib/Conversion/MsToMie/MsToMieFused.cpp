@@ -66,7 +66,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
       return scalars.lookup(chainResult);
     };
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     if (reduction)
       buildReductionKernel(rewriter, loc, root, op.getName(), adaptor.getInputs(), out, chain);
     else

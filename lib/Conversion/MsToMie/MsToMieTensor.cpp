@@ -71,7 +71,7 @@ struct ConstantToGlobal : OpConversionPattern<ms::ConstantOp> {
 /// the new shape, no kernel and no copy (memory planning keeps the source alive while the view is
 /// used). Null for scalars (rank 0), which have no such view.
 Value reshapeView(ConversionPatternRewriter &rewriter, Location loc, Value input,
-                  MemRefType outType) {
+                  MemRefType outType, Operation *op = nullptr) {
   if (cast<MemRefType>(input.getType()).getRank() == 0 || outType.getRank() == 0)
     return {};
   Value flat = collapseToVector(rewriter, loc, input);
@@ -80,7 +80,13 @@ Value reshapeView(ConversionPatternRewriter &rewriter, Location loc, Value input
   SmallVector<ReassociationIndices> all(1);
   for (int64_t i = 0; i < outType.getRank(); ++i)
     all[0].push_back(i);
-  return memref::ExpandShapeOp::create(rewriter, loc, outType, flat, all);
+  if (outType.hasStaticShape())
+    return memref::ExpandShapeOp::create(rewriter, loc, outType, flat, all);
+  // Symbolic dims: the extents the run gives them (the op's recorded expressions).
+  if (!op)
+    return {};
+  return memref::ExpandShapeOp::create(rewriter, loc, outType, flat, all,
+                                       resultSizes(rewriter, loc, op));
 }
 
 /// Reshape-like ops on buffers of identity layout are views; scalars keep a one-element copy.
@@ -90,12 +96,12 @@ struct ReshapeToView : OpConversionPattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (Value view =
-            reshapeView(rewriter, op.getLoc(), adaptor.getInput(), bufferTypeFor(op.getType()))) {
+    if (Value view = reshapeView(rewriter, op.getLoc(), adaptor.getInput(),
+                                 bufferTypeFor(op.getType()), op.getOperation())) {
       rewriter.replaceOp(op, view);
       return success();
     }
-    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    Value out = allocResult(rewriter, op.getLoc(), op.getOperation());
     buildCopyKernel(rewriter, op.getLoc(), OpTy::getOperationName().drop_front(3),
                     adaptor.getInput(), out);
     rewriter.replaceOp(op, out);
@@ -119,12 +125,13 @@ struct TransposeToKernel : OpConversionPattern<ms::TransposeOp> {
       if (inShape[p] != 1)
         moved.push_back(p);
     if (llvm::is_sorted(moved)) {
-      if (Value view = reshapeView(rewriter, loc, adaptor.getInput(), bufferTypeFor(op.getType()))) {
+      if (Value view = reshapeView(rewriter, loc, adaptor.getInput(), bufferTypeFor(op.getType()),
+                                   op.getOperation())) {
         rewriter.replaceOp(op, view);
         return success();
       }
     }
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     KernelOp::create(rewriter, loc, "transpose", adaptor.getInput(), out,
                      [&](OpBuilder &b, Location l, ValueRange args) {
                        MLIRContext *ctx = b.getContext();

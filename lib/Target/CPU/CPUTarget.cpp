@@ -55,7 +55,7 @@ constexpr const char *kGpuLibrariesSymbol = "mie_gpu_libraries";
 /// What a code object exports; everything else is internal.
 static bool isExported(StringRef name) {
   return name == "mie_entry" || name == kAbiSymbol || name == kGpuModulesSymbol ||
-         name == kGpuLibrariesSymbol;
+         name == kGpuLibrariesSymbol || name == kArenaBytesFunction;
 }
 
 constexpr const char *kX86Tuning = "+prefer-no-gather,+prefer-no-scatter";
@@ -563,6 +563,9 @@ mie::emitCpuArtifact(ModuleOp op, const CpuTarget &target, CpuArtifact artifact,
     return failure();
   if (!abiTable.empty())
     addAbiTable(*module, abiTable);
+  // Code for symbolic dims: the runtime sizes each run's arena with it (kernel ABI 7).
+  if (llvm::Function *arenaBytes = module->getFunction(kArenaBytesFunction))
+    arenaBytes->setVisibility(llvm::GlobalValue::DefaultVisibility);
   if (addExports && failed(addExports(*module)))
     return failure();
   if (llvm::verifyModule(*module, &llvm::errs()))

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 6
+#define MIE_KERNEL_ABI_VERSION 7
 /* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
    never calls the profile hook; version 1 and 2 code may lack the ABI table below; version 3 code reads no
    field past `profile` (cpu code may keep declaring 3: ABI 4 only added the GPU fields). */
@@ -32,6 +32,15 @@ extern "C" {
 #define MIE_KERNEL_ABI_HOST_VERSION 6
 /* What cuda host code declares: ABI 4 added the GPU fields it reads; it reads no random key. */
 #define MIE_KERNEL_ABI_CUDA_VERSION 4
+/* What code for every shape of a model's symbolic dims declares (package format 4, a target without
+   "dims"; docs/dynamic-shapes.md): ABI 7 added, after the random key slot of mie_entry's `args`, a
+   pointer to the run's symbol values (int64_t, in the order of the manifest's "symbols"), and such
+   code exports, with default visibility, `int64_t MIE_ARENA_BYTES_SYMBOL(const int64_t *dims)`: the
+   arena bytes a run with those values needs, which the runtime allocates (and grows) before the
+   run. Its ABI table has -1 for the arena bytes and for every symbolic dim of an input or output. */
+#define MIE_KERNEL_ABI_SYMBOLS_VERSION 7
+#define MIE_ARENA_BYTES_SYMBOL "mie_arena_bytes"
+typedef int64_t (*mie_arena_bytes_fn)(const int64_t *dims);
 
 /* Since ABI 5 the runtime passes, as the last slot of mie_entry's `args`, a pointer to the run's random
    key: two uint64_t, the session's 64-bit Philox key (random at session creation, or

@@ -37,8 +37,11 @@ bool check_abi_table(const int64_t *words, size_t count, const Manifest &m, cons
              ", the manifest says " + manifest;
     return false;
   };
-  if (uint64_t(words[2]) != target.arena_bytes)
-    return mismatch("arena_bytes", std::to_string(words[2]), std::to_string(target.arena_bytes));
+  // Code for every shape of symbolic dims sizes each run's arena (mie_arena_bytes): -1 here.
+  const bool generic = !m.symbols.empty() && target.dims.empty();
+  if (generic ? words[2] != -1 : uint64_t(words[2]) != target.arena_bytes)
+    return mismatch("arena_bytes", std::to_string(words[2]),
+                    generic ? std::string("-1 (code for every shape)") : std::to_string(target.arena_bytes));
   if (uint64_t(words[3]) != weights_bytes)
     return mismatch("weights size", std::to_string(words[3]) + " bytes", std::to_string(weights_bytes) + " bytes");
   if (uint64_t(words[4]) != m.inputs.size())
@@ -67,8 +70,9 @@ bool check_abi_table(const int64_t *words, size_t count, const Manifest &m, cons
     at += size_t(2 + rank);
     // A package with symbols: the shape this target's code was compiled for (parse_manifest checked
     // that it evaluates).
+    // For code for every shape, -1 at each symbolic dim (as t.dims has it).
     std::vector<int64_t> want = t.dims;
-    if (t.is_symbolic())
+    if (t.is_symbolic() && !generic)
       evaluate_shape(t, target.dims, &want);
     bool same = dtype == int64_t(t.dtype) && uint64_t(rank) == want.size();
     for (int64_t i = 0; same && i < rank; ++i)

@@ -193,11 +193,7 @@ class SchemaReader {
   // A target's "dims": the value of every symbol its code was compiled for, each in its range.
   bool target_dims(const Value &t, const std::string &p, TargetDesc *d) {
     const Value *v = t.find("dims");
-    if (!v) {
-      if (!symbols_.empty())
-        return fail(p, "missing field 'dims' (the package has symbolic dims)");
-      return true;
-    }
+    if (!v) return true;  // with symbols: code for every shape in the ranges (checked by the caller)
     const std::string dp = p + ".dims";
     if (symbols_.empty())
       return fail(dp, "the package has no symbols");
@@ -266,6 +262,9 @@ class SchemaReader {
       if (d.code.size == 0) return fail(p + ".code.size", "code section is empty");
       if (!target_dims(t, p, &d))
         return false;
+      if (!symbols_.empty() && d.dims.empty() && abi < MIE_KERNEL_ABI_SYMBOLS_VERSION)
+        return fail(p, "a target without 'dims' is code for every shape of the symbols, which needs "
+                       "abi_version " + std::to_string(MIE_KERNEL_ABI_SYMBOLS_VERSION) + " or later");
       // Targets of one name are one machine's code for several specializations: they agree on the
       // machine.
       for (const auto &other : *out) {
@@ -274,7 +273,8 @@ class SchemaReader {
         if (other.dims == d.dims)
           return fail(p + ".name", symbols_.empty()
                                        ? "duplicate target name '" + d.name + "'"
-                                       : "duplicate target '" + d.name + "' for the same dims");
+                                   : d.dims.empty() ? "duplicate target '" + d.name + "' for every shape"
+                                                    : "duplicate target '" + d.name + "' for the same dims");
         if (other.kind != d.kind || other.arch != d.arch || other.features != d.features)
           return fail(p, "target '" + d.name +
                              "' differs in kind, arch or features from its other specializations");

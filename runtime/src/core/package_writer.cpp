@@ -205,9 +205,13 @@ std::string PackageWriter::check() const {
     const auto &t = targets_[i];
     const std::string what = "target " + std::to_string(i) + " ('" + t.name + "')";
     if (t.name.empty() || !valid_text(t.name)) return what + ": name must be a non-empty UTF-8 string";
-    if (t.dims.size() != symbols_.size())
+    // No dims with symbols: code for every shape of them (kernel ABI 7).
+    if (!t.dims.empty() && t.dims.size() != symbols_.size())
       return what + ": dims must give a value for each of the " + std::to_string(symbols_.size()) +
              " symbols";
+    if (!symbols_.empty() && t.dims.empty() && abi_version_of(t) < MIE_KERNEL_ABI_SYMBOLS_VERSION)
+      return what + ": code for every shape of the symbols (no dims) needs kernel ABI " +
+             std::to_string(MIE_KERNEL_ABI_SYMBOLS_VERSION);
     for (size_t j = 0; j < t.dims.size(); ++j)
       if (t.dims[j] < symbols_[j].min || t.dims[j] > symbols_[j].max)
         return what + ": dims: " + symbols_[j].name + " = " + std::to_string(t.dims[j]) +
@@ -215,7 +219,8 @@ std::string PackageWriter::check() const {
                std::to_string(symbols_[j].max);
     for (size_t j = 0; j < i; ++j)
       if (targets_[j].name == t.name && targets_[j].dims == t.dims)
-        return what + (symbols_.empty() ? ": duplicate target name"
+        return what + (symbols_.empty()   ? ": duplicate target name"
+                       : t.dims.empty() ? ": duplicate target for every shape"
                                         : ": duplicate target for the same dims");
     const rt::TargetKind *kind = rt::find_target_kind(t.kind);
     if (!kind) return what + ": kind must be " + rt::known_target_kinds() + ", not '" + t.kind + "'";

@@ -38,7 +38,7 @@ static_assert(sizeof(mie_gpu_api) == 56, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
                   sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
               "mie_gpu_modules layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 6, "update the static_asserts with the ABI");
+static_assert(MIE_KERNEL_ABI_VERSION == 7, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -137,6 +137,18 @@ mie_status Session::load_variant(const TargetDesc *target, std::unique_ptr<Varia
                                 manifest, *target, weights.size, error)) {
     *error = where + *error;
     return MIE_ERR_INVALID_PACKAGE;
+  }
+  // Code for every shape: its arena size function (kernel ABI 7).
+  if (!manifest.symbols.empty() && target->dims.empty()) {
+    size_t symbol_bytes = 0;
+    const void *fn = v->code.symbol(MIE_ARENA_BYTES_SYMBOL, &symbol_bytes);
+    if (!fn) {
+      *error = where + "code for every shape exports no '" + MIE_ARENA_BYTES_SYMBOL + "'";
+      return MIE_ERR_INVALID_PACKAGE;
+    }
+    v->arena_bytes = reinterpret_cast<mie_arena_bytes_fn>(const_cast<void *>(fn));
+    *out = std::move(v);
+    return MIE_OK;  // shapes and sizes come with each bind
   }
   // The shapes this code runs (parse_manifest checked that they evaluate and fit the limits).
   for (int pass = 0; pass < 2; ++pass) {
@@ -239,6 +251,7 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
       return MIE_ERR_OUT_OF_MEMORY;
     }
     s->arena_bytes_ = target->arena_bytes;
+    s->run_arena_bytes_ = target->arena_bytes;
   }
   std::string pool_error;
   // A cuda target's host code only launches: one thread unless asked for more.
@@ -259,7 +272,7 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   const auto &m = pkg->manifest();
   size_t dynamic_outputs = 0;
   for (const TensorDesc &t : m.outputs) dynamic_outputs += t.dynamic_dims.empty() ? 0 : 1;
-  s->args_.assign(m.inputs.size() + m.outputs.size() + dynamic_outputs + 3, nullptr);
+  s->args_.assign(m.inputs.size() + m.outputs.size() + dynamic_outputs + 4, nullptr);
   // A fresh key per session (std::random_device reads the OS's entropy): two sessions, or two processes,
   // draw different numbers unless a seed is set.
   std::random_device entropy;
@@ -430,24 +443,29 @@ mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
   std::lock_guard<std::mutex> lk(run_mu_);
   if (m.symbols.empty())
     return MIE_OK; // the shapes are the manifest's, checked above
-  Variant *match = nullptr;
-  for (const auto &v : variants_)
+  Variant *match = nullptr, *generic = nullptr;
+  for (const auto &v : variants_) {
     if (v->target->dims == values)
       match = v.get();
+    if (v->arena_bytes)
+      generic = v.get();
+  }
   auto assignment = [&](const std::vector<int64_t> &vals) {
     std::string s;
     for (size_t k = 0; k < vals.size(); ++k)
       s += (k ? ", " : "") + m.symbols[k].name + "=" + std::to_string(vals[k]);
     return s;
   };
+  // A specialization for exactly these values wins; else the code for every shape.
+  if (!match && generic)
+    return bind_generic(generic, values, assignment(values), error);
   if (!match) {
     std::string have;
     for (const auto &v : variants_)
       have += (have.empty() ? "{" : "}, {") + assignment(v->target->dims);
     *error = prefix + "target '" + target_->name + "' has no code for " + assignment(values) +
              ": the package was compiled for " + have +
-             "} (mie-compile --specialize); code for any shape in the "
-             "range is not generated yet";
+             "} (mie-compile --specialize); --dim-range adds code for every shape in a range";
     return MIE_ERR_UNSUPPORTED;
   }
   if (match->target->arena_bytes > arena_bytes_) {
@@ -458,8 +476,59 @@ mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
     }
     arena_bytes_ = match->target->arena_bytes;
   }
+  run_arena_bytes_ = match->target->arena_bytes;
+  dims_ = values;
   select(match);
   input_shapes_ = match->input_shapes;
+  return MIE_OK;
+}
+
+mie_status Session::bind_generic(Variant *generic, const std::vector<int64_t> &values,
+                                 const std::string &assignment, std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  const std::string prefix = "package '" + pkg_->path() + "': ";
+  std::vector<std::vector<int64_t>> shapes[2];
+  std::vector<uint64_t> bytes[2];
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const TensorDesc &t : pass ? m.outputs : m.inputs) {
+      std::vector<int64_t> shape;
+      uint64_t size = dtype_byte_size(t.dtype);
+      bool ok = evaluate_shape(t, values, &shape);
+      for (int64_t d : shape) {
+        ok = ok && (d == 0 || size <= MIE_MAX_TENSOR_BYTES / uint64_t(d));
+        size *= ok ? uint64_t(d) : 1;
+      }
+      if (!ok) {
+        *error = prefix + (pass ? "output '" : "input '") + t.name + "' has no valid shape for " + assignment +
+                 " (a dim comes out negative or the tensor exceeds " + std::to_string(MIE_MAX_TENSOR_BYTES) +
+                 " bytes)";
+        return MIE_ERR_INVALID_ARGUMENT;
+      }
+      shapes[pass].push_back(std::move(shape));
+      bytes[pass].push_back(size);
+    }
+  }
+  const int64_t arena = generic->arena_bytes(values.data());
+  if (arena < 0 || uint64_t(arena) > MIE_MAX_ARENA_BYTES) {
+    *error = prefix + "target '" + target_->name + "': the code reports an arena of " + std::to_string(arena) +
+             " bytes for " + assignment;
+    return MIE_ERR_KERNEL;
+  }
+  if (uint64_t(arena) > arena_bytes_) {
+    if (!arena_.allocate(uint64_t(arena))) {
+      *error = prefix + "cannot allocate the " + std::to_string(arena) + "-byte arena for " + assignment;
+      return MIE_ERR_OUT_OF_MEMORY;
+    }
+    arena_bytes_ = uint64_t(arena);
+  }
+  generic->input_shapes = std::move(shapes[0]);
+  generic->output_shapes = std::move(shapes[1]);
+  generic->input_bytes = std::move(bytes[0]);
+  generic->output_bytes = std::move(bytes[1]);
+  run_arena_bytes_ = uint64_t(arena);
+  dims_ = values;
+  select(generic);
+  input_shapes_ = generic->input_shapes;
   return MIE_OK;
 }
 
@@ -557,8 +626,9 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   args_[k++] = arena_.data();
   args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
   args_[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
+  args_[k++] = dims_.data();  // ABI 7: the bound symbol values (read by code for every shape only)
   if (poison_ && arena_.data())
-    std::memset(arena_.data(), 0xFF, size_t(arena_bytes_));
+    std::memset(arena_.data(), 0xFF, size_t(run_arena_bytes_));
   host_error_.clear();
   const uint64_t t0 = now_ns();
   const int32_t rc = entry_(&env_, args_.data());

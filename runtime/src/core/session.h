@@ -82,20 +82,28 @@ class Session {
     const TargetDesc *target = nullptr;
     LoadedCode code;
     mie_entry_fn entry = nullptr;
+    // Code for every shape (a target without dims in a package with symbols, kernel ABI 7): it
+    // takes the symbol values and sizes each run's arena; the shapes below are the bound run's.
+    mie_arena_bytes_fn arena_bytes = nullptr;
     std::vector<std::vector<int64_t>> input_shapes, output_shapes;
     std::vector<uint64_t> input_bytes, output_bytes;
   };
   mie_status load_variant(const TargetDesc *target, std::unique_ptr<Variant> *out,
                           std::string *error);
   void select(Variant *v);
+  // Binds the code for every shape to the symbols' `values`: the tensors' shapes and the arena.
+  mie_status bind_generic(Variant *generic, const std::vector<int64_t> &values, const std::string &assignment,
+                          std::string *error);
   std::shared_ptr<const Package> pkg_;
   std::vector<std::unique_ptr<Variant>> variants_;
-  Variant *bound_ =
-      nullptr; // the variant of the bound input shapes; null before a bind in a symbolic package
-  const TargetDesc *target_ = nullptr; // bound_'s target, or the first variant's
+  // The variant of the bound input shapes; null before a bind in a symbolic package.
+  Variant *bound_ = nullptr;
+  const TargetDesc *target_ = nullptr;  // bound_'s target, or the first variant's
   mie_entry_fn entry_ = nullptr;
-  uint64_t arena_bytes_ =
-      0; // the arena's capacity: it grows to the largest specialization run so far
+  // The arena's capacity: it grows to the largest run so far, and what the bound shapes use of it
+  // (poisoning fills that much).
+  uint64_t arena_bytes_ = 0, run_arena_bytes_ = 0;
+  std::vector<int64_t> dims_;  // the bound symbol values: the last slot of args (kernel ABI 7)
   std::vector<std::vector<int64_t>> input_shapes_;
   std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
   std::string device_ = "cpu";  // "cpu; cuda target 'x' did not start: ..." after a fallback (create)

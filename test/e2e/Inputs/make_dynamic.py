@@ -381,7 +381,27 @@ def range_step_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def pointwise_dyn():
+    """Elementwise work over [batch, seq, 32] and views of it, what code for every shape takes
+    first: a scale and a bias broadcast along the last dim, a GELU-like chain the elementwise
+    fusion makes one kernel, a Transpose of batch and seq, and Reshapes sized from Shape."""
+    g = Graph()
+    b = g.dim("x", 0, "b")
+    s = g.dim("x", 1, "s")
+    g.inits += [weight("scale", [32]), weight("shift", [32]), ints("c4_8", [4, 8]),
+                numpy_helper.from_array(np.array(0.5, np.float32), "half")]
+    z = g.node("Add", [g.node("Mul", ["x", "scale"], "scaled"), "shift"], "shifted")
+    act = g.node("Mul", [z, g.node("Sigmoid", [g.node("Mul", [z, "half"], "z_half")], "gate")],
+                 "act")
+    t = g.node("Transpose", [act], "swapped", perm=[1, 0, 2])
+    g.node("Reshape", [g.node("Relu", [t], "swapped_relu"),
+                       g.node("Concat", [s, b, "c4_8"], "heads_shape", axis=0)], "y")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 32])]
+    outputs = [("y", TensorProto.FLOAT, ["seq", "batch", 4, 8])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"pointwise_dyn": pointwise_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -389,6 +409,8 @@ MODELS = {"cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "r
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "pointwise_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                      "b16s64": dict(batch=16, seq=64), "b5s33": dict(batch=5, seq=33)},
     "encoder_dyn": {"b1s1": dict(batch=1, seq=1), "b1s7": dict(batch=1, seq=7),
                     "b3s7": dict(batch=3, seq=7), "b2s64": dict(batch=2, seq=64)},
     "cnn_dyn": {"b1": dict(batch=1), "b3": dict(batch=3), "b8": dict(batch=8)},

@@ -14,8 +14,7 @@ import mie  # noqa: E402
 
 work = sys.argv[1]
 package = mie.compile(os.path.join(work, "model.onnx"), os.path.join(work, "py.mie"),
-                      target="x86-64", specialize={"batch": [1, 3], "seq": [1, 7]},
-                      dim_ranges={"seq": (1, 16)})
+                      target="x86-64", specialize={"batch": [1, 3], "seq": [1, 7]})
 with mie.load(package) as session:
     print("symbols", session.symbols)
     print("inputs", session.inputs)
