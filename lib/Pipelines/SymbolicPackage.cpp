@@ -147,6 +147,16 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
                     "give '"
                  << name << "' a --dim-range" << (pinned[i] ? " instead of --dim-param" : ""),
              failure();
+  // A specialization sizes every symbol: with code for every shape, --specialize gives each one
+  // its values or none.
+  bool anySpecialized = llvm::any_of(plan.values, [](const auto &v) { return !v.empty(); });
+  for (auto [i, name] : llvm::enumerate(plan.names))
+    if (plan.generic && anySpecialized && plan.values[i].empty())
+      return emitError(module.getLoc())
+                 << "--specialize beside --dim-range gives code for combinations of values of "
+                    "every symbolic dim: give '"
+                 << name << "' values too (--specialize=" << name << "=N[,N...])",
+             failure();
   for (auto [i, name] : llvm::enumerate(plan.names)) {
     if (!plan.values[i].empty() || ranged[i])
       continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/shape_expr.h"
+#include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
 #include "test_util.h"
 
@@ -102,6 +103,9 @@ TEST(SymbolicDims, WriterEmitsFormat4AndChecks) {
                                                         "'): duplicate target for the same dims");
   EXPECT_EQ(symbolic_writer({}).serialize(&bytes),
             "target 0 ('" + std::string(host_target_name()) +
+                "'): code for every shape of the symbols (no dims) needs kernel ABI 7");
+  EXPECT_EQ(symbolic_writer({2, 3}).serialize(&bytes),
+            "target 0 ('" + std::string(host_target_name()) +
                 "'): dims must give a value for each of the 1 symbols");
   EXPECT_EQ(symbolic_writer({2}, "rows * 2").serialize(&bytes),
             "output 0 ('y'): dim 0 'rows * 2': at offset 0: unexpected 'r'");
@@ -153,7 +157,9 @@ TEST(SymbolicDims, ReaderChecksSymbolsShapesAndTargets) {
   EXPECT_EQ(reader_rejection("\"dims\": [5]", "\"dims\": [9]"),
             "targets[1].dims[0]: expected a value of 'rows' in 1..8, got 9");
   EXPECT_EQ(reader_rejection("\"dims\": [5], ", ""),
-            "targets[1]: missing field 'dims' (the package has symbolic dims)");
+            "targets[1]: a target without 'dims' is code for every shape of the symbols, which "
+            "needs abi_version 7 "
+            "or later");
   EXPECT_EQ(reader_rejection("\"dims\": [5]", "\"dims\": [2]"),
             "targets[1].name: duplicate target '" + std::string(host_target_name()) +
                 "' for the same dims");
@@ -189,12 +195,14 @@ mie_status run_rows(mie_session *s, int64_t rows, RowsRun *r) {
   return mie_session_run_sized(s, 1, in, in_bytes, 1, outs, out_bytes);
 }
 
-void check(const RowsRun &r, int64_t rows) {
+// `extra`: 0.25 where the code for every shape ran (kernels/symbolic_kernel.c), 0 for a
+// specialization.
+void check(const RowsRun &r, int64_t rows, float extra = 0.0f) {
   for (int64_t i = 0; i < rows; ++i)
     for (int c = 0; c < 3; ++c) {
       const float x = r.x[size_t(i * 3 + c)];
       EXPECT_EQ(r.y[size_t(2 * i * 3 + c)], 2 * x);
-      EXPECT_EQ(r.y[size_t((2 * i + 1) * 3 + c)], x + float(rows))
+      EXPECT_EQ(r.y[size_t((2 * i + 1) * 3 + c)], x + float(rows) + extra)
           << "the code of another specialization ran";
     }
 }
@@ -312,6 +320,62 @@ TEST(SymbolicDims, TwoInputsMustAgreeOnASymbol) {
   mie_session *session = nullptr;
   EXPECT_EQ(mie_session_create(pkg, nullptr, &session), MIE_ERR_INVALID_PACKAGE);
   EXPECT_NE(std::string(mie_last_error()).find("manifest disagrees with the code object: inputs"),
+            std::string::npos)
+      << mie_last_error();
+  mie_package_close(pkg);
+}
+
+TEST(SymbolicDims, CodeForEveryShapeRunsWhereNoSpecializationMatches) {
+  // rows in 1..8: a specialization for 2 and 5 and code for every shape (no dims, ABI 7).
+  mie::PackageWriter w = symbolic_writer();
+  mie::PackageTargetSpec any = host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC_ANY));
+  any.abi_version = MIE_KERNEL_ABI_SYMBOLS_VERSION;
+  w.add_target(std::move(any));
+  const std::string path = tmp_path("any.mie");
+  ASSERT_EQ(w.write(path), "");
+  OpenedSession o(path);
+  ASSERT_NE(o.session, nullptr);
+  uint32_t count = 7;
+  const int64_t *dims = nullptr;
+  ASSERT_EQ(mie_package_target_dims(o.pkg, 2, &count, &dims), MIE_OK);
+  EXPECT_EQ(count, 0u);
+  // 2 and 5 run their specializations; 1, 3, 8 and 7 the code for every shape, whose arena grows
+  // from 192 to 512 bytes and is reused for 7.
+  for (int64_t rows : {3, 2, 1, 8, 5, 7}) {
+    RowsRun r;
+    ASSERT_EQ(run_rows(o.session, rows, &r), MIE_OK) << mie_last_error();
+    check(r, rows, rows == 2 || rows == 5 ? 0.0f : 0.25f);
+  }
+  RowsRun r;
+  EXPECT_EQ(run_rows(o.session, 9, &r), MIE_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(mie_last_error()).find("9 is outside the package's range 1..8"),
+            std::string::npos)
+      << mie_last_error();
+  ASSERT_EQ(run_rows(o.session, 6, &r), MIE_OK) << mie_last_error();
+  check(r, 6, 0.25f);
+}
+
+TEST(SymbolicDims, CodeForEveryShapeNeedsAbi7AndItsArenaFunction) {
+  std::vector<uint8_t> bytes;
+  mie::PackageWriter w = symbolic_writer();
+  w.add_target(host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC_ANY)));
+  EXPECT_EQ(w.serialize(&bytes),
+            "target 2 ('" + std::string(host_target_name()) +
+                "'): code for every shape of the symbols (no dims) needs kernel ABI 7");
+  // A specialization's code declared as code for every shape: its ABI table states its own arena.
+  mie::PackageWriter wrong = symbolic_writer({2});
+  mie::PackageTargetSpec fake = host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC5));
+  fake.abi_version = MIE_KERNEL_ABI_SYMBOLS_VERSION;
+  wrong.add_target(std::move(fake));
+  const std::string path = tmp_path("fake.mie");
+  ASSERT_EQ(wrong.write(path), "");
+  mie_package *pkg = nullptr;
+  ASSERT_EQ(mie_package_open(path.c_str(), &pkg), MIE_OK) << mie_last_error();
+  mie_session *session = nullptr;
+  EXPECT_EQ(mie_session_create(pkg, nullptr, &session), MIE_ERR_INVALID_PACKAGE);
+  EXPECT_NE(std::string(mie_last_error())
+                .find("arena_bytes: the code was compiled for 320, the manifest says -1 "
+                      "(code for every shape)"),
             std::string::npos)
       << mie_last_error();
   mie_package_close(pkg);

@@ -147,3 +147,30 @@ func.func @in_place(%arena: memref<64xi8>) {
   }
   return
 }
+
+// -----
+
+// Tests a kernel on buffers of dynamic shape (code for every shape of symbolic dims): each is
+// passed as a one-element placeholder (its flattened buffer cast) plus its dynamic dims, taken from
+// the view or expand that made it, and the kernel sees it again with those dims.
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME: (%[[X:[^:]+]]: memref<?x32xf32>, %[[Y:[^:]+]]: memref<?xf32>, %[[A:[^:]+]]: index, %[[B:[^:]+]]: index)
+// CHECK: %[[E:.+]] = memref.expand_shape %[[X]] {{\[}}[0, 1], [2]] output_shape [%[[A]], %[[B]], 32]
+// CHECK: %[[EF:.+]] = memref.collapse_shape %[[E]]
+// CHECK: %[[EP:.+]] = memref.reinterpret_cast %[[EF]] to offset: [0], sizes: [1], strides: [1] : memref<?xf32> to memref<1xf32>
+// CHECK: %[[YP:.+]] = memref.reinterpret_cast %[[Y]] to offset: [0], sizes: [1], strides: [1] : memref<?xf32> to memref<1xf32>
+// CHECK: %[[N:.+]] = memref.dim %[[Y]]
+// CHECK: call @dynamic_k0_sum(%[[EP]], %[[YP]], %[[A]], %[[B]], %[[N]]) : (memref<1xf32>, memref<1xf32>, index, index, index) -> ()
+// CHECK-LABEL: func.func private @dynamic_k0_sum
+// CHECK-SAME: (%[[P:[^:]+]]: memref<1xf32>, %[[Q:[^:]+]]: memref<1xf32>, %[[D0:[^:]+]]: index, %[[D1:[^:]+]]: index, %[[D2:[^:]+]]: index)
+// CHECK: memref.reinterpret_cast %[[P]] to offset: [0], sizes: [%[[D0]], %[[D1]], 32], strides: [%{{.+}}, 32, 1] : memref<1xf32> to memref<?x?x32xf32>
+// CHECK: memref.reinterpret_cast %[[Q]] to offset: [0], sizes: [%[[D2]]], strides: [1] : memref<1xf32> to memref<?xf32>
+func.func @dynamic(%x: memref<?x32xf32>, %y: memref<?xf32>, %a: index, %b: index) {
+  %e = memref.expand_shape %x [[0, 1], [2]] output_shape [%a, %b, 32] : memref<?x32xf32> into memref<?x?x32xf32>
+  mie.kernel "sum" ins(%e : memref<?x?x32xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%i: memref<?x?x32xf32>, %o: memref<?xf32>):
+    mie.yield
+  }
+  return
+}

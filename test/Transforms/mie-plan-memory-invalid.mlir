@@ -48,3 +48,22 @@ func.func private @callee() {
   }
   return
 }
+
+// -----
+
+// Tests that buffers of symbolic dims need the symbols' ranges (the plan is chosen on them).
+
+func.func @no_ranges(%x: memref<?xf32>) attributes {ms.symbols = ["n"]} {
+  // expected-error@-1 {{mie-plan-memory: buffers with symbolic dims need the function's 'mie.symbol_ranges'}}
+  %n = mie.symbol 0 : index
+  %a = mie.alloc(%n) : memref<?xf32>
+  mie.kernel "k" ins(%x : memref<?xf32>) outs(%a : memref<?xf32>) {
+  ^bb0(%i: memref<?xf32>, %o: memref<?xf32>):
+    mie.yield
+  }
+  mie.kernel "k2" ins(%a : memref<?xf32>) outs(%x : memref<?xf32>) {
+  ^bb0(%i: memref<?xf32>, %o: memref<?xf32>):
+    mie.yield
+  }
+  return
+}

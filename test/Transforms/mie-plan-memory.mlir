@@ -544,3 +544,49 @@ func.func @loop_keeps_outer_buffers(%x: memref<256xf32>, %y: memref<256xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests buffers of symbolic dims (code for every shape): they become memref.views of the arena at
+// offsets computed at the function's start from the symbols (a stacked plan: the second buffer,
+// alive with the first, sits on top of it), the arena is a one-element placeholder seen with the
+// plan's total, and mie.memory describes the plan at the ranges' largest shape.
+
+// CHECK-LABEL: func.func @symbolic
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1xi8> {mie.name = "arena"}
+// CHECK-SAME: heuristic = "stacked over the symbols' ranges (worst ratio to the lower bound 1.000)"
+// CHECK-SAME: lower_bound = 65536 : i64
+// CHECK: %[[N:.+]] = mie.symbol 0 : index
+// CHECK: %[[BYTES0:.+]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK: %[[OFF0:.+]] = arith.muli
+// CHECK: %[[END0:.+]] = arith.addi %[[OFF0]], %[[BYTES0]] : index
+// CHECK: %[[BYTES1:.+]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK: %[[ON0:.+]] = arith.addi %[[OFF0]], %[[BYTES0]] : index
+// CHECK: %[[TOP1:.+]] = arith.maxui %{{.+}}, %[[ON0]] : index
+// CHECK: %[[UP1:.+]] = arith.addi %[[TOP1]], %{{.+}} : index
+// CHECK: %[[OFF1:.+]] = arith.muli
+// CHECK: %[[END1:.+]] = arith.addi %[[OFF1]], %[[BYTES1]] : index
+// CHECK: %[[TOTAL:.+]] = arith.maxui %{{.+}}, %[[END1]] : index
+// CHECK: %[[BASE:.+]] = memref.reinterpret_cast %[[ARENA]] to offset: [0], sizes: [%[[TOTAL]]], strides: [1] : memref<1xi8> to memref<?xi8>
+// CHECK: memref.view %[[BASE]][%[[OFF0]]][%{{.+}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK: memref.view %[[BASE]][%[[OFF1]]][%{{.+}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK-NOT: mie.alloc
+func.func @symbolic(%x: memref<?x32xf32>, %y: memref<?x32xf32>)
+    attributes {ms.symbols = ["n"], mie.symbol_ranges = array<i64: 1, 256>} {
+  %n = mie.symbol 0 : index
+  %a = mie.alloc(%n) : memref<?x32xf32>
+  %b = mie.alloc(%n) : memref<?x32xf32>
+  mie.kernel "k0" ins(%x : memref<?x32xf32>) outs(%a : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    mie.yield
+  }
+  mie.kernel "k1" ins(%a : memref<?x32xf32>) outs(%b : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    mie.yield
+  }
+  mie.kernel "k2" ins(%a, %b : memref<?x32xf32>, memref<?x32xf32>) outs(%y : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %j: memref<?x32xf32>, %o: memref<?x32xf32>):
+    mie.yield
+  }
+  return
+}

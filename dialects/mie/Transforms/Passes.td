@@ -198,7 +198,8 @@ def MiePlanMemoryPass : Pass<"mie-plan-memory", "func::FuncOp"> {
 
     Expects: buffers only used by ops of the same block (no escaping through returns or calls).
   }];
-  let dependentDialects = ["::mlir::mie::MieDialect"];
+  let dependentDialects = ["::mlir::mie::MieDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def MieCheckMemoryPlanPass : Pass<"mie-check-memory-plan", "func::FuncOp"> {
@@ -264,7 +265,8 @@ def MieBindSymbolsPass : Pass<"mie-bind-symbols", "ModuleOp"> {
     A module without `mie.symbol` is left alone. Errors: a `mie.symbol` in a private function (run
     before outlining), a dynamic entry argument without an `ms.shape`, or a non-identity layout.
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def MieOutlineKernelsPass : Pass<"mie-outline-kernels", "ModuleOp"> {

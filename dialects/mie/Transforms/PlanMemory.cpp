@@ -231,15 +231,17 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
     Value zero = arith::ConstantIndexOp::create(b, loc, 0), total = zero;
     for (size_t i : plan.order) {
       bytes[i] = affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(0, symbols.size(), sizeExprs[i]), values);
+                     b, loc, AffineMap::get(0, symbols.size(), sizeExprs[i]), ValueRange(values))
+                     .getResult();
       Value top = zero;
       for (size_t j : plan.below[i])
         top = arith::MaxUIOp::create(b, loc, top,
                                      arith::AddIOp::create(b, loc, offsets[j], bytes[j]));
-      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-      offsets[i] = affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(0, 1, s0.ceilDiv(requests[i].alignment) * requests[i].alignment),
-          top);
+      // Rounded up to the alignment: (top + a - 1) / a * a.
+      Value align = arith::ConstantIndexOp::create(b, loc, requests[i].alignment);
+      Value up = arith::AddIOp::create(
+          b, loc, top, arith::ConstantIndexOp::create(b, loc, requests[i].alignment - 1));
+      offsets[i] = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, up, align), align);
       total = arith::MaxUIOp::create(b, loc, total,
                                      arith::AddIOp::create(b, loc, offsets[i], bytes[i]));
     }

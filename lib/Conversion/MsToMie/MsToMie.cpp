@@ -117,6 +117,8 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
     }
     op->setAttr(mstomie::kResultDimsAttrName, ArrayAttr::get(ctx, maps));
   });
+  if (failedAny)
+    return failure();
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     if (!isDynamic(value.getType()))

@@ -45,7 +45,7 @@ func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 6
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.portable', 'mie.gpu_library')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.portable', 'mie.symbol_ranges', 'mie.arena_size_fn', 'mie.gpu_library')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 // -----
@@ -95,7 +95,7 @@ func.func private @epilogue_unknown_activation() attributes {e = #mie.epilogue<a
 // -----
 
 func.func @alloc_dynamic() {
-  // expected-error @+1 {{'mie.alloc' op expects a static shape, got 'memref<?x4xf32>'}}
+  // expected-error @+1 {{'mie.alloc' op expects one size operand per dynamic dim of 'memref<?x4xf32>', got 0}}
   %0 = mie.alloc : memref<?x4xf32>
   return
 }
@@ -917,5 +917,20 @@ func.func @qconv2d_float_input(%x: memref<1x2x4x4xf32>, %w: memref<3x2x1x1xi8>, 
 func.func @depthwise_f64_sums(%x: memref<1x2x5x5xbf16>, %w: memref<2x1x3x3xbf16>, %y: memref<1x2x5x5xbf16>) {
   // expected-error @+1 {{'mie.conv2d' op expects sums in f32 for the depthwise ukernel, got an accumulator 'f64'}}
   mie.conv2d ins(%x, %w : memref<1x2x5x5xbf16>, memref<2x1x3x3xbf16>) outs(%y : memref<1x2x5x5xbf16>) {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, accumulator = f64, ukernel = #mie.ukernel<depthwise, "avx512">}
+  return
+}
+
+// -----
+
+func.func @symbol_out_of_range() attributes {ms.symbols = ["n"]} {
+  // expected-error @+1 {{'mie.symbol' op expects a symbol index below the function's 1 symbols, got 1}}
+  %0 = mie.symbol 1 : index
+  return
+}
+
+// -----
+
+func.func @symbol_ranges_size() attributes {ms.symbols = ["n"], mie.symbol_ranges = array<i64: 1, 2, 3, 4>} {
+  // expected-error @-1 {{expects 'mie.symbol_ranges' on a function with 'ms.symbols' to be array<i64: lo, hi, ...> with 0 <= lo <= hi for each symbol}}
   return
 }

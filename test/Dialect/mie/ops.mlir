@@ -85,6 +85,21 @@ func.func @alloc() -> (memref<1x64x56x56xf32>, memref<1024xf16>, memref<4x4xi8, 
 
 // -----
 
+// Tests a buffer of code for every shape of symbolic dims: mie.symbol values size its dynamic dims.
+
+// CHECK-LABEL: func.func @symbolic
+func.func @symbolic() -> memref<?x?x768xf32> attributes {ms.symbols = ["batch", "seq"]} {
+  // CHECK: %[[B:.+]] = mie.symbol 0 : index
+  %b = mie.symbol 0 : index
+  // CHECK: %[[S:.+]] = mie.symbol 1 : index
+  %s = mie.symbol 1 : index
+  // CHECK: mie.alloc(%[[B]], %[[S]]) : memref<?x?x768xf32>
+  %0 = mie.alloc(%b, %s) : memref<?x?x768xf32>
+  return %0 : memref<?x?x768xf32>
+}
+
+// -----
+
 // Tests mie.view into an arena and a weights blob, with and without `aligned`, filling the base
 // exactly.
 
