@@ -299,6 +299,40 @@ private:
 
 /// Whether every target runs the uint8 x int8 VNNI convolution (cpu targets with AVX512-VNNI): the
 /// graph is shared by the targets of a package, so the integer QDQ convolutions need all of them.
+/// One target of a package: `work` lowered for it and its code object; `reports` fills the
+/// compile's reports from this lowering, `portable` (when given) collects its portable products.
+static FailureOr<PackageTargetCode> lowerAndCompile(ModuleOp work, const CompileOptions &options,
+                                                    const PackageTarget &target, size_t numInputs,
+                                                    bool reports,
+                                                    PortableProductWarnings *portable) {
+  if (failed(lowerToMie(work, options, target)))
+    return failure();
+  if (reports)
+    fillReports(work, options);
+  if (portable)
+    portable->add(work, target.name, options.kernelReport);
+  return compileTargetCode(work, options, target, numInputs);
+}
+
+/// --emit=mie, llvm, asm or obj: `module` (after the graph passes) lowered for its one target.
+static FailureOr<std::string> emitStage(ModuleOp module, const CompileOptions &options,
+                                        const PackageTarget &target) {
+  if (failed(lowerToMie(module, options, target)))
+    return failure();
+  fillReports(module, options);
+  PortableProductWarnings portable;
+  portable.add(module, target.name, options.kernelReport);
+  portable.emit();
+  if (options.emit == EmitKind::Mie)
+    return printModule(module);
+  if (failed(readPlan(module)))
+    return failure();
+  CodegenStage stage = options.emit == EmitKind::LLVMIR     ? CodegenStage::LLVMIR
+                       : options.emit == EmitKind::Assembly ? CodegenStage::Assembly
+                                                            : CodegenStage::Object;
+  return target.backend->emitStage(module, target, codegenOptions(options), stage);
+}
+
 /// A module keeping its symbolic dims (after the graph passes): a package with every target's
 /// code for each combination of the specialized values and, with --dim-range, code for every shape
 /// in the ranges; the symbols and their ranges in the manifest (SymbolicPackage.h,
@@ -324,18 +358,7 @@ static FailureOr<std::string> compileSymbolic(ModuleOp module, const CompileOpti
                                         "code for every shape (--dim-range alone)"),
              failure();
     setSymbolRanges(module, *plan);
-    if (failed(lowerToMie(module, options, targets.front())))
-      return failure();
-    fillReports(module, options);
-    if (options.emit == EmitKind::Mie)
-      return printModule(module);
-    if (failed(readPlan(module)))
-      return failure();
-    CodegenStage stage = options.emit == EmitKind::LLVMIR     ? CodegenStage::LLVMIR
-                         : options.emit == EmitKind::Assembly ? CodegenStage::Assembly
-                                                              : CodegenStage::Object;
-    return targets.front().backend->emitStage(module, targets.front(), codegenOptions(options),
-                                              stage);
+    return emitStage(module, options, targets.front());
   }
   FailureOr<SymbolicDims> symbolic = readSymbolicDims(module);
   if (failed(symbolic))
@@ -377,16 +400,10 @@ static FailureOr<std::string> compileSymbolic(ModuleOp module, const CompileOpti
         copy = sized->clone();
         work = *copy;
       }
-      if (failed(lowerToMie(work, options, t)))
-        return failure();
       // Reports and warnings describe the first code of the package; the others differ in sizes.
-      if (p == 0) {
-        if (index == 0)
-          fillReports(work, options);
-        portable.add(work, t.name, options.kernelReport);
-      }
       FailureOr<PackageTargetCode> code =
-          compileTargetCode(work, options, t, signature->inputs.size());
+          lowerAndCompile(work, options, t, signature->inputs.size(), p == 0 && index == 0,
+                          p == 0 ? &portable : nullptr);
       if (failed(code))
         return failure();
       if (!generic)
@@ -508,13 +525,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         copy = module.clone();
         work = *copy;
       }
-      if (failed(lowerToMie(work, options, t)))
-        return failure();
-      if (index == 0)
-        fillReports(work, options);
-      portable.add(work, t.name, options.kernelReport);
       FailureOr<PackageTargetCode> code =
-          compileTargetCode(work, options, t, signature->inputs.size());
+          lowerAndCompile(work, options, t, signature->inputs.size(), index == 0, &portable);
       if (failed(code))
         return failure();
       compiled.push_back(std::move(*code));
@@ -542,18 +554,5 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
     return package;
   }
 
-  if (failed(lowerToMie(module, options, *target)))
-    return failure();
-  fillReports(module, options);
-  PortableProductWarnings portable;
-  portable.add(module, target->name, options.kernelReport);
-  portable.emit();
-  if (options.emit == EmitKind::Mie)
-    return printModule(module);
-  if (failed(readPlan(module)))
-    return failure();
-  CodegenStage stage = options.emit == EmitKind::LLVMIR     ? CodegenStage::LLVMIR
-                       : options.emit == EmitKind::Assembly ? CodegenStage::Assembly
-                                                            : CodegenStage::Object;
-  return target->backend->emitStage(module, *target, codegenOptions(options), stage);
+  return emitStage(module, options, *target);
 }
