@@ -80,6 +80,20 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
                                         p.excludeOutside));
 }
 
+/// floor(in * scale): dim `axis` (of `in` elements) resized by `scale`, which must be positive
+/// and finite.
+FailureOr<int64_t> scaledSize(NodeImporter &n, int64_t axis, int64_t in, double scale) {
+  if (!(scale > 0.0) || !std::isfinite(scale))
+    return n.error() << "scales must be positive and finite, got " << scale;
+  // An empty dim has no pixel to interpolate from (and its scale would divide by zero).
+  if (in == 0)
+    return n.error() << "cannot resize dim " << axis << " of size " << in;
+  std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
+  if (!size || *size < 1)
+    return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+  return *size;
+}
+
 /// Resize-10: inputs X and scales, nearest or linear, output dims floor(dim * scale) with
 /// asymmetric coordinates (x_in = x_out / scale). ONNX leaves its nearest rounding unwritten; this
 /// takes onnxruntime's, the runtime such models were exported for: down when an axis is enlarged,
@@ -115,16 +129,11 @@ LogicalResult importResize10(NodeImporter &n) {
   SmallVector<ms::NearestMode> nearest(rank, ms::NearestMode::floor);
   for (int64_t axis = 0; axis < rank; ++axis) {
     double scale = known->valueAt(axis);
-    int64_t in = xType.getDimSize(axis);
-    if (!(scale > 0.0) || !std::isfinite(scale))
-      return n.error() << "scales must be positive and finite, got " << scale;
     if (scale == 1.0)
       continue;
-    if (in == 0)
-      return n.error() << "cannot resize dim " << axis << " of size " << in;
-    std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
-    if (!size || *size < 1)
-      return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+    FailureOr<int64_t> size = scaledSize(n, axis, xType.getDimSize(axis), scale);
+    if (failed(size))
+      return failure();
     sizes[axis] = *size;
     scales[axis] = scale;
     nearest[axis] = scale < 1.0 ? ms::NearestMode::ceil : ms::NearestMode::floor;
@@ -228,7 +237,6 @@ LogicalResult importResize(NodeImporter &n) {
   SmallVector<double> scales(rank, 1.0);
   for (auto [k, axis] : llvm::enumerate(*normAxes)) {
     int64_t in = xType.getDimSize(axis);
-    // An empty dim has no pixel to interpolate from (and its scale would divide by zero).
     if (in == 0)
       return n.error() << "cannot resize dim " << axis << " of size " << in;
     if (haveSizes) {
@@ -238,14 +246,11 @@ LogicalResult importResize(NodeImporter &n) {
       sizes[axis] = size;
       scales[axis] = double(size) / double(in);
     } else {
-      double scale = known->valueAt(k);
-      if (!(scale > 0.0) || !std::isfinite(scale))
-        return n.error() << "scales must be positive and finite, got " << scale;
-      std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
-      if (!size || *size < 1)
-        return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+      FailureOr<int64_t> size = scaledSize(n, axis, in, known->valueAt(k));
+      if (failed(size))
+        return failure();
       sizes[axis] = *size;
-      scales[axis] = scale;
+      scales[axis] = known->valueAt(k);
     }
   }
   if (policy != "stretch") {

@@ -208,19 +208,11 @@ LogicalResult importLoop(NodeImporter &n) {
     inits.push_back(*init);
     argTypes.push_back(init->getType());
   }
-  Value tripCount, cond;
-  if (n.hasInput(0)) {
-    FailureOr<Value> m = n.input(0);
-    if (failed(m))
-      return failure();
-    tripCount = *m;
-  }
-  if (n.hasInput(1)) {
-    FailureOr<Value> c = n.input(1);
-    if (failed(c))
-      return failure();
-    cond = *c;
-  }
+  FailureOr<Value> m = n.optionalInput(0);
+  FailureOr<Value> c = succeeded(m) ? n.optionalInput(1) : FailureOr<Value>(failure());
+  if (failed(c))
+    return failure();
+  Value tripCount = *m, cond = *c;
   auto holder = ms::LoopOp::create(n.builder(), n.loc(), TypeRange(), tripCount, cond, inits);
   llvm::scope_exit eraseHolder([&] {
     if (holder)
