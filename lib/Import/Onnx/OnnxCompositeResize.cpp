@@ -105,17 +105,12 @@ LogicalResult importResize10(NodeImporter &n) {
   ResizeParams p;
   p.coords = ms::ResizeTransform::asymmetric;
   p.nearest = ms::NearestMode::floor;
-  if (modeName == "nearest")
-    p.mode = ms::Interpolation::nearest;
-  else if (modeName == "linear")
-    p.mode = ms::Interpolation::linear;
-  else
+  std::optional<ms::Interpolation> mode = ms::symbolizeInterpolation(modeName);
+  if (!mode || *mode == ms::Interpolation::cubic)
     return n.error() << "mode '" << modeName << "' must be nearest or linear (opset 10)";
+  p.mode = *mode;
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (!isa<FloatType>(xType.getElementType()))
-    return n.unsupportedFeature() << "resizing " << xType.getElementType()
-                                  << " data is not supported (float types only)";
   if (!n.hasInput(1))
     return n.error() << "input 'scales' is required";
   FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
@@ -166,16 +161,15 @@ LogicalResult importResize(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> axesAttr = n.getInts("axes");
   if (n.hasFailed())
     return failure();
+  if (!isa<FloatType>(n.inputType(0).getElementType()))
+    return n.unsupportedFeature() << "resizing " << n.inputType(0).getElementType()
+                                  << " data is not supported (float types only)";
   if (n.opset() < 11)
     return importResize10(n);
-  if (modeName == "nearest")
-    p.mode = ms::Interpolation::nearest;
-  else if (modeName == "linear")
-    p.mode = ms::Interpolation::linear;
-  else if (modeName == "cubic")
-    p.mode = ms::Interpolation::cubic;
-  else
+  std::optional<ms::Interpolation> mode = ms::symbolizeInterpolation(modeName);
+  if (!mode)
     return n.error() << "mode '" << modeName << "' must be nearest, linear or cubic";
+  p.mode = *mode;
   std::optional<ms::ResizeTransform> coords = ms::symbolizeResizeTransform(coordName);
   if (!coords)
     return n.error() << "coordinate_transformation_mode '" << coordName
@@ -193,9 +187,6 @@ LogicalResult importResize(NodeImporter &n) {
 
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (!isa<FloatType>(xType.getElementType()))
-    return n.unsupportedFeature() << "resizing " << xType.getElementType()
-                                  << " data is not supported (float types only)";
   SmallVector<int64_t> axes = axesAttr ? *axesAttr : iota(0, rank);
   FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, rank);
   if (failed(normAxes))

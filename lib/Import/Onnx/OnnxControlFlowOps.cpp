@@ -77,9 +77,9 @@ bool isOneBool(Value v) {
 }
 
 /// Verifies a region op built here; its verifier's message is reported at the node.
-LogicalResult finishRegionOp(NodeImporter &n, Operation *op) {
+FailureOr<Operation *> finishRegionOp(NodeImporter &n, Operation *op) {
   if (succeeded(mlir::verify(op)))
-    return success();
+    return op;
   op->erase();
   return failure();
 }
@@ -159,11 +159,7 @@ LogicalResult importIf(NodeImporter &n) {
   auto op = ms::IfOp::create(n.builder(), n.loc(), thenValues.getTypes(), *cond);
   takeOver(op, holder);
   holder = nullptr;
-  if (failed(finishRegionOp(n, op)))
-    return failure();
-  for (unsigned i = 0; i < op.getNumResults(); ++i)
-    n.setOutput(i, op.getResult(i));
-  return success();
+  return finish(n, finishRegionOp(n, op));
 }
 
 //===----------------------------------------------------------------------===//
@@ -289,11 +285,7 @@ LogicalResult importLoop(NodeImporter &n) {
   auto op = ms::LoopOp::create(n.builder(), n.loc(), resultTypes, tripCount, cond, inits);
   takeOver(op, holder);
   holder = nullptr;
-  if (failed(finishRegionOp(n, op)))
-    return failure();
-  for (unsigned i = 0; i < n.numOutputs(); ++i)
-    n.setOutput(i, op.getResult(i));
-  return success();
+  return finish(n, finishRegionOp(n, op));
 }
 
 //===----------------------------------------------------------------------===//
