@@ -1,5 +1,6 @@
 //===- Decompose.cpp - the ms-decompose pass --------------------------------===//
 
+#include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Passes.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
@@ -55,7 +56,7 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
 };
 } // namespace
 
-Value expandImportComposite(Operation *op) {
+Value expandImportComposite(Operation *op, function_ref<DenseElementsAttr(Value)> constantOf) {
   RewritePatternSet patterns(op->getContext());
   populateImportExpansions(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
@@ -75,6 +76,9 @@ Value expandImportComposite(Operation *op) {
   rewriter.setListener(&replacement);
   rewriter.setInsertionPoint(op);
   Value result = op->getResult(0);
-  return succeeded(applicator.matchAndRewrite(op, rewriter)) ? replacement.value : result;
+  importConstantReader = &constantOf;
+  LogicalResult expanded = applicator.matchAndRewrite(op, rewriter);
+  importConstantReader = nullptr;
+  return succeeded(expanded) ? replacement.value : result;
 }
 } // namespace mlir::ms

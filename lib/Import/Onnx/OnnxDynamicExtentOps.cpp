@@ -816,7 +816,11 @@ LogicalResult importMatMulOfExtent(NodeImporter &n) {
     return refuse(n, 0, "MatMul takes one only along a dim of A before its last");
   if (gemm && n.hasInput(2) && n.inputType(2).getRank() == 2 && n.inputType(2).getDimSize(0) != 1)
     return refuse(n, 0, "Gemm's C would have to match the rows of A");
-  return usualWithExtent(n, a->count, a->dim + n.outputType(0).getRank() - aType.getRank());
+  if (failed(usual(n)))
+    return failure();
+  // (The output's rank is known once it is built.)
+  n.setOutputExtent(0, a->count, a->dim + n.outputType(0).getRank() - aType.getRank());
+  return success();
 }
 
 /// Ops that treat the batch dim of their first input independently (convolutions, pooling,

@@ -965,7 +965,8 @@ Value NodeImporter::foldCreated(Operation *op) {
 }
 
 Value NodeImporter::expandKnown(Operation *op) {
-  Value result = ms::expandImportComposite(op);
+  Value result = ms::expandImportComposite(
+      op, [&](Value v) { return dyn_cast_or_null<DenseElementsAttr>(graph.foldOperand(v)); });
   if (auto constant = result.getDefiningOp<ms::ConstantOp>())
     graph.addFoldedConstant(constant);
   return result;
