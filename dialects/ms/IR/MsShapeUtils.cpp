@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 FailureOr<SmallVector<int64_t>> ms::broadcastShapes(const InferDiag &diag, ArrayRef<int64_t> lhs,
@@ -114,4 +116,63 @@ int64_t ms::windowOutputSize(int64_t input, int64_t padBefore, int64_t padAfter,
   if (ceilMode && (out - 1) * stride >= input + padBefore)
     --out;
   return out;
+}
+
+FailureOr<ms::QuantParamLayout> ms::quantParamLayout(const InferDiag &diag, RankedTensorType x,
+                                                     RankedTensorType param, int64_t axis,
+                                                     int64_t blockSize, StringRef what) {
+  QuantParamLayout layout;
+  if (param.getRank() == 0 || (param.getRank() == 1 && param.getDimSize(0) == 1 && blockSize == 0))
+    return layout;
+  FailureOr<int64_t> normalized = normalizeAxis(diag, axis, x.getRank());
+  if (failed(normalized))
+    return failure();
+  layout.axis = *normalized;
+  int64_t extent = x.getDimSize(layout.axis);
+  if (blockSize == 0) {
+    if (param.getRank() != 1 || param.getDimSize(0) != extent) {
+      (void)diag.error(what, " ", param, " must be a scalar or 1-D with ", extent,
+                       " elements (the input's extent along axis ", layout.axis, ")");
+      return failure();
+    }
+    layout.kind = QuantParamLayout::Kind::Axis;
+    return layout;
+  }
+  if (blockSize < 0) {
+    (void)diag.error("block_size must be >= 0, got ", blockSize);
+    return failure();
+  }
+  if (param.getRank() != x.getRank()) {
+    (void)diag.error(what, " ", param, " must have the input's rank for block_size ", blockSize);
+    return failure();
+  }
+  for (int64_t d = 0; d < x.getRank(); ++d) {
+    int64_t expected =
+        d == layout.axis ? (x.getDimSize(d) + blockSize - 1) / blockSize : x.getDimSize(d);
+    if (param.getDimSize(d) != expected) {
+      (void)diag.error(what, " ", param, " does not match blocks of ", blockSize, " along axis ",
+                       layout.axis, " of ", x);
+      return failure();
+    }
+  }
+  layout.kind = QuantParamLayout::Kind::Block;
+  layout.blockSize = blockSize;
+  return layout;
+}
+
+std::optional<std::pair<double, double>> ms::quantRange(Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return std::nullopt;
+  unsigned width = intType.getWidth();
+  if (width != 2 && width != 4 && width != 8 && width != 16 && width != 32)
+    return std::nullopt;
+  if (intType.isUnsigned())
+    return std::make_pair(0.0, std::ldexp(1.0, width) - 1.0);
+  return std::make_pair(-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1.0);
+}
+
+bool ms::isQuantFloat(Type type) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType,
+             Float4E2M1FNType>(type);
 }

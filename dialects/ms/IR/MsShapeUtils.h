@@ -58,6 +58,29 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(const InferDiag &diag, ArrayRef<in
 /// axes of ONNX's softmax-like ops (one axis, or the 2-D coercion before opset 13).
 bool isAxisOrTrailingAxes(ArrayRef<int64_t> axes, int64_t rank);
 
+/// Where a quantization parameter (scale or zero point) of a tensor applies: per tensor (a
+/// scalar or one-element 1-D tensor), per axis (1-D with the tensor's extent along `axis`) or per
+/// block (the tensor's rank, ceil(extent / blockSize) along `axis`, its extent elsewhere).
+struct QuantParamLayout {
+  enum class Kind { Tensor, Axis, Block } kind = Kind::Tensor;
+  int64_t axis = 0;
+  int64_t blockSize = 0;
+};
+
+/// The layout of `param` against `x` for ONNX's `axis` and `block_size`; the axis is normalized
+/// (and checked) only where the parameter is not per tensor, as ONNX reads it.
+FailureOr<QuantParamLayout> quantParamLayout(const InferDiag &diag, RankedTensorType x,
+                                             RankedTensorType param, int64_t axis,
+                                             int64_t blockSize, StringRef what);
+
+/// The range of an integer type ONNX quantizes to (2, 4, 8, 16 or 32 bits), or nullopt.
+std::optional<std::pair<double, double>> quantRange(Type type);
+
+/// Whether `type` is an 8-bit float ONNX quantizes to (the E4M3 and E5M2 kinds) or FLOAT4E2M1:
+/// the quantized value is x / scale converted to it (saturating or not) rather than rounded and
+/// clipped to an integer range.
+bool isQuantFloat(Type type);
+
 /// Product of static dims, or ShapedType::kDynamic if any is dynamic.
 int64_t shapeProduct(ArrayRef<int64_t> shape);
 

@@ -1,8 +1,10 @@
 //===- Decompose.cpp - the ms-decompose pass --------------------------------===//
 
+#include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Passes.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -11,6 +13,23 @@ namespace mlir::ms {
 #include "dialects/ms/Transforms/Passes.h.inc"
 
 namespace {
+/// The expansions of the ops the importer used to expand itself.
+void populateImportExpansions(RewritePatternSet &patterns) {
+  populateDecomposeSamplingPatterns(patterns);
+  populateDecomposeSignalPatterns(patterns);
+  populateDecomposeLossPatterns(patterns);
+  populateDecomposeMlPatterns(patterns);
+  populateDecomposeResizePatterns(patterns);
+  populateDecomposeMathPatterns(patterns);
+  populateDecomposeSequencePatterns(patterns);
+  populateDecomposeNormPatterns(patterns);
+  populateDecomposeIndexingPatterns(patterns);
+  populateDecomposeMlEncoderPatterns(patterns);
+  populateDecomposeTrainingPatterns(patterns);
+  populateDecomposeRandomPatterns(patterns);
+  populateDecomposeQuantPatterns(patterns);
+}
+
 struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
   void runOnOperation() override {
     // The ops the importer used to expand itself are expanded first, in program order and
@@ -18,19 +37,7 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
     // it hoists and merges constants depends on the order it meets them in, and that order is
     // the weights' layout in the package.
     RewritePatternSet importExpansions(&getContext());
-    populateDecomposeSamplingPatterns(importExpansions);
-    populateDecomposeSignalPatterns(importExpansions);
-    populateDecomposeLossPatterns(importExpansions);
-    populateDecomposeMlPatterns(importExpansions);
-    populateDecomposeResizePatterns(importExpansions);
-    populateDecomposeMathPatterns(importExpansions);
-    populateDecomposeSequencePatterns(importExpansions);
-    populateDecomposeNormPatterns(importExpansions);
-    populateDecomposeIndexingPatterns(importExpansions);
-    populateDecomposeMlEncoderPatterns(importExpansions);
-    populateDecomposeTrainingPatterns(importExpansions);
-    populateDecomposeRandomPatterns(importExpansions);
-    populateDecomposeQuantPatterns(importExpansions);
+    populateImportExpansions(importExpansions);
     walkAndApplyPatterns(getOperation(), std::move(importExpansions));
     // The importer then erased the dense constants its folds had left unused in the function's
     // body (the operands of folded index arithmetic): so does this phase, for the same reason.
@@ -48,4 +55,30 @@ struct MsDecomposePass : impl::MsDecomposePassBase<MsDecomposePass> {
   }
 };
 } // namespace
+
+Value expandImportComposite(Operation *op, function_ref<DenseElementsAttr(Value)> constantOf) {
+  RewritePatternSet patterns(op->getContext());
+  populateImportExpansions(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  PatternApplicator applicator(frozen);
+  applicator.applyDefaultCostModel();
+  // The value that replaced `op`, seen through a listener (the op is gone afterwards).
+  struct Replacement : RewriterBase::Listener {
+    Operation *target;
+    Value value;
+    void notifyOperationReplaced(Operation *replaced, ValueRange values) override {
+      if (replaced == target)
+        value = values.front();
+    }
+  } replacement;
+  replacement.target = op;
+  PatternRewriter rewriter(op->getContext());
+  rewriter.setListener(&replacement);
+  rewriter.setInsertionPoint(op);
+  Value result = op->getResult(0);
+  importConstantReader = &constantOf;
+  LogicalResult expanded = applicator.matchAndRewrite(op, rewriter);
+  importConstantReader = nullptr;
+  return succeeded(expanded) ? replacement.value : result;
+}
 } // namespace mlir::ms

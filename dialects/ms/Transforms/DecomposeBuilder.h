@@ -23,6 +23,12 @@ namespace mlir::ms {
 
 inline RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
+/// How OpChain reads constant operands while the importer expands an op on model data
+/// (expandImportComposite): as the importer reads them, small model data kept as resources
+/// (scalars, small integer tensors) included, so that each op folds where the importer's own
+/// expansion folded it. Null otherwise: dense constants only.
+inline thread_local const function_ref<DenseElementsAttr(Value)> *importConstantReader = nullptr;
+
 class OpChain {
 public:
   OpChain(PatternRewriter &rewriter, Location loc) : rewriter(rewriter), loc(loc) {}
@@ -41,18 +47,21 @@ public:
   /// where the importer left none, and change the order the greedy driver meets them in.
   Value fold(Operation *op) {
     Value result = op->getResult(0);
-    SmallVector<Attribute> operands;
-    for (Value v : op->getOperands()) {
-      Attribute value;
-      if (!matchPattern(v, m_Constant(&value)) || !isa<DenseElementsAttr>(value))
-        return result;
-      operands.push_back(value);
-    }
-    ConstantOperandFold folded = foldOnConstantOperands(op, operands, [](Value value) {
+    auto read = [](Value value) {
+      if (importConstantReader)
+        return (*importConstantReader)(value);
       Attribute attr;
       return matchPattern(value, m_Constant(&attr)) ? dyn_cast<DenseElementsAttr>(attr)
                                                     : DenseElementsAttr();
-    });
+    };
+    SmallVector<Attribute> operands;
+    for (Value v : op->getOperands()) {
+      DenseElementsAttr value = read(v);
+      if (!value)
+        return result;
+      operands.push_back(value);
+    }
+    ConstantOperandFold folded = foldOnConstantOperands(op, operands, read);
     if (folded.value) {
       rewriter.eraseOp(op);
       return folded.value;

@@ -24,6 +24,12 @@ void populateDecomposeTrainingPatterns(RewritePatternSet &patterns);
 void populateDecomposeRandomPatterns(RewritePatternSet &patterns);
 void populateDecomposeQuantPatterns(RewritePatternSet &patterns);
 
+/// Expands `op`, one of the ops ms-decompose expands before its greedy phase, right away with the
+/// same pattern, each op folded as it is built on the constants `constantOf` reads: for the
+/// importer, which evaluates model data so that later nodes see the value as known. Returns the
+/// value that replaced `op`, or its result where no pattern applies.
+Value expandImportComposite(Operation *op, function_ref<DenseElementsAttr(Value)> constantOf);
+
 /// conv2d + batch_norm / per-channel constant mul / add -> conv2d with new weights and bias; other
 /// constant-parameter batch_norms -> per-channel mul + add.
 void populateFoldBatchNormPatterns(RewritePatternSet &patterns);

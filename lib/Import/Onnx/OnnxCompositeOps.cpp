@@ -261,21 +261,15 @@ FailureOr<SmallVector<int64_t>> softmaxAxes(NodeImporter &n) {
   return coerce ? iota(*normAxis, rank) : SmallVector<int64_t>{*normAxis};
 }
 
-LogicalResult importLogSoftmax(NodeImporter &n) {
+/// LogSoftmax and Hardmax as ms.log_softmax and ms.hardmax over the axes softmaxAxes gives;
+/// ms-decompose expands them.
+template <typename OpTy>
+LogicalResult importSoftmaxLike(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
   if (failed(axes))
     return failure();
   Ops o(n);
-  return finish(n, o, o.op<ms::LogSoftmaxOp>(o.in(0), *axes));
-}
-
-/// Hardmax as ms.hardmax over the axes softmaxAxes gives; ms-decompose expands it.
-LogicalResult importHardmax(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> axes = softmaxAxes(n);
-  if (failed(axes))
-    return failure();
-  Ops o(n);
-  return finish(n, o, o.op<ms::HardmaxOp>(o.in(0), *axes));
+  return finish(n, o, o.op<OpTy>(o.in(0), *axes));
 }
 
 LogicalResult importGlobalMaxPool(NodeImporter &n) {
@@ -387,8 +381,8 @@ void mlir::mie::onnx_import::registerCompositeOps(OnnxOpTable &table) {
   table["ReduceSumSquare"] = {importReduction<ms::ReduceSumSquareOp>, 1, 2};
   table["ReduceLogSum"] = {importReduction<ms::ReduceLogSumOp>, 1, 2};
   table["ReduceLogSumExp"] = {importReduction<ms::ReduceLogSumExpOp>, 1, 2};
-  table["LogSoftmax"] = {importLogSoftmax, 1, 1};
-  table["Hardmax"] = {importHardmax, 1, 1};
+  table["LogSoftmax"] = {importSoftmaxLike<ms::LogSoftmaxOp>, 1, 1};
+  table["Hardmax"] = {importSoftmaxLike<ms::HardmaxOp>, 1, 1};
   table["GlobalMaxPool"] = {importGlobalMaxPool, 1, 1};
   table["Trilu"] = {importTrilu, 1, 2, 14};
   table["EyeLike"] = {importEyeLike, 1, 1, 9};

@@ -157,11 +157,7 @@ LogicalResult importRandom(NodeImporter &n) {
   double second = n.getFloat(normal ? "scale" : "high", 1.0);
   if (n.hasFailed())
     return failure();
-  FailureOr<Value> result = draw<OpTy>(n, *shape, *type, first, second);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, draw<OpTy>(n, *shape, *type, first, second));
 }
 
 /// Bernoulli(p) as ms.bernoulli, in `dtype` (the input's by default), and Multinomial(x) as

@@ -80,6 +80,20 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
                                         p.excludeOutside));
 }
 
+/// floor(in * scale): dim `axis` (of `in` elements) resized by `scale`, which must be positive
+/// and finite.
+FailureOr<int64_t> scaledSize(NodeImporter &n, int64_t axis, int64_t in, double scale) {
+  if (!(scale > 0.0) || !std::isfinite(scale))
+    return n.error() << "scales must be positive and finite, got " << scale;
+  // An empty dim has no pixel to interpolate from (and its scale would divide by zero).
+  if (in == 0)
+    return n.error() << "cannot resize dim " << axis << " of size " << in;
+  std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
+  if (!size || *size < 1)
+    return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+  return *size;
+}
+
 /// Resize-10: inputs X and scales, nearest or linear, output dims floor(dim * scale) with
 /// asymmetric coordinates (x_in = x_out / scale). ONNX leaves its nearest rounding unwritten; this
 /// takes onnxruntime's, the runtime such models were exported for: down when an axis is enlarged,
@@ -91,17 +105,12 @@ LogicalResult importResize10(NodeImporter &n) {
   ResizeParams p;
   p.coords = ms::ResizeTransform::asymmetric;
   p.nearest = ms::NearestMode::floor;
-  if (modeName == "nearest")
-    p.mode = ms::Interpolation::nearest;
-  else if (modeName == "linear")
-    p.mode = ms::Interpolation::linear;
-  else
+  std::optional<ms::Interpolation> mode = ms::symbolizeInterpolation(modeName);
+  if (!mode || *mode == ms::Interpolation::cubic)
     return n.error() << "mode '" << modeName << "' must be nearest or linear (opset 10)";
+  p.mode = *mode;
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (!isa<FloatType>(xType.getElementType()))
-    return n.unsupportedFeature() << "resizing " << xType.getElementType()
-                                  << " data is not supported (float types only)";
   if (!n.hasInput(1))
     return n.error() << "input 'scales' is required";
   FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
@@ -115,16 +124,11 @@ LogicalResult importResize10(NodeImporter &n) {
   SmallVector<ms::NearestMode> nearest(rank, ms::NearestMode::floor);
   for (int64_t axis = 0; axis < rank; ++axis) {
     double scale = known->valueAt(axis);
-    int64_t in = xType.getDimSize(axis);
-    if (!(scale > 0.0) || !std::isfinite(scale))
-      return n.error() << "scales must be positive and finite, got " << scale;
     if (scale == 1.0)
       continue;
-    if (in == 0)
-      return n.error() << "cannot resize dim " << axis << " of size " << in;
-    std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
-    if (!size || *size < 1)
-      return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+    FailureOr<int64_t> size = scaledSize(n, axis, xType.getDimSize(axis), scale);
+    if (failed(size))
+      return failure();
     sizes[axis] = *size;
     scales[axis] = scale;
     nearest[axis] = scale < 1.0 ? ms::NearestMode::ceil : ms::NearestMode::floor;
@@ -157,16 +161,15 @@ LogicalResult importResize(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> axesAttr = n.getInts("axes");
   if (n.hasFailed())
     return failure();
+  if (!isa<FloatType>(n.inputType(0).getElementType()))
+    return n.unsupportedFeature() << "resizing " << n.inputType(0).getElementType()
+                                  << " data is not supported (float types only)";
   if (n.opset() < 11)
     return importResize10(n);
-  if (modeName == "nearest")
-    p.mode = ms::Interpolation::nearest;
-  else if (modeName == "linear")
-    p.mode = ms::Interpolation::linear;
-  else if (modeName == "cubic")
-    p.mode = ms::Interpolation::cubic;
-  else
+  std::optional<ms::Interpolation> mode = ms::symbolizeInterpolation(modeName);
+  if (!mode)
     return n.error() << "mode '" << modeName << "' must be nearest, linear or cubic";
+  p.mode = *mode;
   std::optional<ms::ResizeTransform> coords = ms::symbolizeResizeTransform(coordName);
   if (!coords)
     return n.error() << "coordinate_transformation_mode '" << coordName
@@ -184,9 +187,6 @@ LogicalResult importResize(NodeImporter &n) {
 
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
-  if (!isa<FloatType>(xType.getElementType()))
-    return n.unsupportedFeature() << "resizing " << xType.getElementType()
-                                  << " data is not supported (float types only)";
   SmallVector<int64_t> axes = axesAttr ? *axesAttr : iota(0, rank);
   FailureOr<SmallVector<int64_t>> normAxes = normalizeAxes(n, axes, rank);
   if (failed(normAxes))
@@ -228,7 +228,6 @@ LogicalResult importResize(NodeImporter &n) {
   SmallVector<double> scales(rank, 1.0);
   for (auto [k, axis] : llvm::enumerate(*normAxes)) {
     int64_t in = xType.getDimSize(axis);
-    // An empty dim has no pixel to interpolate from (and its scale would divide by zero).
     if (in == 0)
       return n.error() << "cannot resize dim " << axis << " of size " << in;
     if (haveSizes) {
@@ -238,14 +237,11 @@ LogicalResult importResize(NodeImporter &n) {
       sizes[axis] = size;
       scales[axis] = double(size) / double(in);
     } else {
-      double scale = known->valueAt(k);
-      if (!(scale > 0.0) || !std::isfinite(scale))
-        return n.error() << "scales must be positive and finite, got " << scale;
-      std::optional<int64_t> size = sizeFromDouble(std::floor(double(in) * scale));
-      if (!size || *size < 1)
-        return n.error() << "resized dimension " << in << " x " << scale << " is not valid";
+      FailureOr<int64_t> size = scaledSize(n, axis, in, known->valueAt(k));
+      if (failed(size))
+        return failure();
       sizes[axis] = *size;
-      scales[axis] = scale;
+      scales[axis] = known->valueAt(k);
     }
   }
   if (policy != "stretch") {

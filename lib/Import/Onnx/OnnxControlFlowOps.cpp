@@ -77,9 +77,9 @@ bool isOneBool(Value v) {
 }
 
 /// Verifies a region op built here; its verifier's message is reported at the node.
-LogicalResult finishRegionOp(NodeImporter &n, Operation *op) {
+FailureOr<Operation *> finishRegionOp(NodeImporter &n, Operation *op) {
   if (succeeded(mlir::verify(op)))
-    return success();
+    return op;
   op->erase();
   return failure();
 }
@@ -159,11 +159,7 @@ LogicalResult importIf(NodeImporter &n) {
   auto op = ms::IfOp::create(n.builder(), n.loc(), thenValues.getTypes(), *cond);
   takeOver(op, holder);
   holder = nullptr;
-  if (failed(finishRegionOp(n, op)))
-    return failure();
-  for (unsigned i = 0; i < op.getNumResults(); ++i)
-    n.setOutput(i, op.getResult(i));
-  return success();
+  return finish(n, finishRegionOp(n, op));
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,19 +204,11 @@ LogicalResult importLoop(NodeImporter &n) {
     inits.push_back(*init);
     argTypes.push_back(init->getType());
   }
-  Value tripCount, cond;
-  if (n.hasInput(0)) {
-    FailureOr<Value> m = n.input(0);
-    if (failed(m))
-      return failure();
-    tripCount = *m;
-  }
-  if (n.hasInput(1)) {
-    FailureOr<Value> c = n.input(1);
-    if (failed(c))
-      return failure();
-    cond = *c;
-  }
+  FailureOr<Value> m = n.optionalInput(0);
+  FailureOr<Value> c = succeeded(m) ? n.optionalInput(1) : FailureOr<Value>(failure());
+  if (failed(c))
+    return failure();
+  Value tripCount = *m, cond = *c;
   auto holder = ms::LoopOp::create(n.builder(), n.loc(), TypeRange(), tripCount, cond, inits);
   llvm::scope_exit eraseHolder([&] {
     if (holder)
@@ -297,11 +285,7 @@ LogicalResult importLoop(NodeImporter &n) {
   auto op = ms::LoopOp::create(n.builder(), n.loc(), resultTypes, tripCount, cond, inits);
   takeOver(op, holder);
   holder = nullptr;
-  if (failed(finishRegionOp(n, op)))
-    return failure();
-  for (unsigned i = 0; i < n.numOutputs(); ++i)
-    n.setOutput(i, op.getResult(i));
-  return success();
+  return finish(n, finishRegionOp(n, op));
 }
 
 //===----------------------------------------------------------------------===//

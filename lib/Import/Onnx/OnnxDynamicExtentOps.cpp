@@ -35,6 +35,24 @@ LogicalResult refuse(NodeImporter &n, unsigned input, const Twine &why) {
                                 << "') has a data-dependent shape: " << why;
 }
 
+/// Sets output 0 to `result`, with `count` real rows along `dim`.
+LogicalResult finishExtent(NodeImporter &n, FailureOr<Value> result, FailureOr<Value> count,
+                           int64_t dim) {
+  if (failed(result) || failed(count))
+    return failure();
+  n.setOutput(0, *result);
+  n.setOutputExtent(0, *count, dim);
+  return success();
+}
+
+/// The usual import of a row-wise op, its output 0 keeping `count` real rows along `dim`.
+LogicalResult usualWithExtent(NodeImporter &n, Value count, int64_t dim) {
+  if (failed(usual(n)))
+    return failure();
+  n.setOutputExtent(0, count, dim);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Building blocks
 //===----------------------------------------------------------------------===//
@@ -239,10 +257,7 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
       if (!e || !sameCount(e->count, any->count) || e->dim != any->dim)
         return refuse(n, i == 0 ? 1 : 0, "every input of a Concat along another dim must share it");
     }
-    if (failed(usual(n)))
-      return failure();
-    n.setOutputExtent(0, any->count, any->dim);
-    return success();
+    return usualWithExtent(n, any->count, any->dim);
   }
   SmallVector<Value> inputs, counts;
   SmallVector<int64_t> bounds;
@@ -294,11 +309,7 @@ LogicalResult importConcatOfExtents(NodeImporter &n) {
   FailureOr<Value> realTotal = inputs.size() == 1 ? FailureOr<Value>(counts[0])
                                                   : n.create<ms::AddOp>(realBefore, counts.back());
   FailureOr<Value> result = n.create<ms::GatherOp>(*joined, *index, uint64_t(*axis));
-  if (failed(result) || failed(realTotal))
-    return failure();
-  n.setOutput(0, *result);
-  n.setOutputExtent(0, *realTotal, *axis);
-  return success();
+  return finishExtent(n, result, realTotal, *axis);
 }
 
 /// Slice of a value with an extent, or with ends computed from data-dependent sizes (their upper
@@ -450,11 +461,7 @@ LogicalResult reshapeExtent(NodeImporter &n, DynamicExtent e, SmallVector<int64_
     FailureOr<Value> scaled = binary<ms::MulOp>(n, e.count, countConstant(n, after));
     count = binary<ms::DivOp>(n, scaled, countConstant(n, newAfter));
   }
-  if (failed(result) || failed(count))
-    return failure();
-  n.setOutput(0, *result);
-  n.setOutputExtent(0, *count, at);
-  return success();
+  return finishExtent(n, result, count, at);
 }
 
 LogicalResult importReshapeOfExtent(NodeImporter &n) {
@@ -713,21 +720,13 @@ LogicalResult importRangeOfRanges(NodeImporter &n) {
     // values the count belongs to).
     FailureOr<Value> result =
         n.create<ms::ConstantOp>(cast<ElementsAttr>(DenseElementsAttr::get(resultType, elements)));
-    if (failed(result))
-      return failure();
-    n.setOutput(0, *result);
-    n.setOutputExtent(0, (*limit)[0].count, 0);
-    return success();
+    return finishExtent(n, result, (*limit)[0].count, 0);
   }
   FailureOr<Value> real = elementCount(n, 1, 0, (*limit)[0], kI64Max);
   FailureOr<Value> span = binary<ms::SubOp>(n, real, countConstant(n, first - (step - 1)));
   FailureOr<Value> steps = binary<ms::DivOp>(n, span, countConstant(n, step));
   FailureOr<Value> count = clampCount(n, steps, 0, bound);
-  if (failed(result) || failed(count))
-    return failure();
-  n.setOutput(0, *result);
-  n.setOutputExtent(0, *count, 0);
-  return success();
+  return finishExtent(n, result, count, 0);
 }
 
 /// NonZero of a value with an extent: the padding becomes zero, so only real positions are
@@ -782,11 +781,7 @@ LogicalResult importConstantOfShapeOfRanges(NodeImporter &n) {
   // The extent is the size element itself: a count when Shape took it from one (so that values
   // built from the same count line up in elementwise ops), else the runtime element, clamped.
   FailureOr<Value> count = elementCount(n, 0, at, (*ranges)[at], dims[at]);
-  if (failed(count))
-    return failure();
-  n.setOutput(0, *result);
-  n.setOutputExtent(0, *count, at);
-  return success();
+  return finishExtent(n, result, count, at);
 }
 
 //===----------------------------------------------------------------------===//
@@ -802,10 +797,7 @@ LogicalResult importRoiAlignOfExtent(NodeImporter &n) {
     return usual(n);
   if (!rois || !batch || rois->dim != 0 || batch->dim != 0 || !sameCount(rois->count, batch->count))
     return refuse(n, rois ? 2 : 1, "the rois and batch indices must have the same box count");
-  if (failed(usual(n)))
-    return failure();
-  n.setOutputExtent(0, rois->count, 0);
-  return success();
+  return usualWithExtent(n, rois->count, 0);
 }
 
 /// Gemm and MatMul with data-dependent rows of A (B and C static): the result has A's rows.
@@ -826,6 +818,7 @@ LogicalResult importMatMulOfExtent(NodeImporter &n) {
     return refuse(n, 0, "Gemm's C would have to match the rows of A");
   if (failed(usual(n)))
     return failure();
+  // (The output's rank is known once it is built.)
   n.setOutputExtent(0, a->count, a->dim + n.outputType(0).getRank() - aType.getRank());
   return success();
 }
@@ -866,10 +859,7 @@ LogicalResult importSoftmaxOfExtent(NodeImporter &n) {
   // Before opset 13 the input is coerced to 2-D at `axis`: the dim must be before it.
   if (n.opset() >= 13 ? axis == e->dim : e->dim >= axis)
     return refuse(n, 0, n.opType() + " normalizes along it");
-  if (failed(usual(n)))
-    return failure();
-  n.setOutputExtent(0, e->count, e->dim);
-  return success();
+  return usualWithExtent(n, e->count, e->dim);
 }
 
 /// Expand of a value with an extent, to a shape whose entry for that dim is the same count (or
@@ -917,11 +907,7 @@ LogicalResult importExpandOfExtent(NodeImporter &n) {
     FailureOr<Value> x = n.input(0);
     FailureOr<Value> result = failed(x) ? x : n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
     FailureOr<Value> count = elementCount(n, 1, at - lead, (*ranges)[at - lead], shape[at]);
-    if (failed(result) || failed(count))
-      return failure();
-    n.setOutput(0, *result);
-    n.setOutputExtent(0, *count, at);
-    return success();
+    return finishExtent(n, result, count, at);
   }
   int64_t outRank = std::max<int64_t>(ranges->size(), xType.getRank());
   int64_t at = e->dim + outRank - xType.getRank();
@@ -945,11 +931,7 @@ LogicalResult importExpandOfExtent(NodeImporter &n) {
   if (failed(x))
     return failure();
   FailureOr<Value> result = n.create<ms::ExpandOp>(*x, ArrayRef<int64_t>(shape));
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  n.setOutputExtent(0, e->count, at);
-  return success();
+  return finishExtent(n, result, e->count, at);
 }
 
 /// ScatterElements whose indices and updates have data-dependent rows along the axis: the

@@ -156,11 +156,7 @@ LogicalResult importCompress(NodeImporter &n) {
         cast<ElementsAttr>(DenseElementsAttr::get(idxType, ArrayRef<int64_t>(kept))));
     if (failed(idx))
       return failure();
-    FailureOr<Value> result = n.create<ms::GatherOp>(*x, *idx, static_cast<uint64_t>(a));
-    if (failed(result))
-      return failure();
-    n.setOutput(0, *result);
-    return success();
+    return finish(n, n.create<ms::GatherOp>(*x, *idx, static_cast<uint64_t>(a)));
   }
   FailureOr<Value> cond = n.input(1);
   if (failed(cond))

@@ -27,11 +27,7 @@ LogicalResult importHardSigmoid(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x) || n.hasFailed())
     return failure();
-  FailureOr<Value> result = n.create<ms::HardSigmoidOp>(*x, APFloat(alpha), APFloat(beta));
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::HardSigmoidOp>(*x, APFloat(alpha), APFloat(beta)));
 }
 
 /// Clip: bounds are attributes before opset 11 and optional scalar inputs from 11 on. Known bounds
@@ -143,22 +139,14 @@ LogicalResult importCompare(NodeImporter &n) {
   FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
-  FailureOr<Value> result = n.create<ms::CompareOp>(predicate, *lhs, *rhs);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::CompareOp>(predicate, *lhs, *rhs));
 }
 
 LogicalResult importWhere(NodeImporter &n) {
   FailureOr<Value> cond = n.input(0), x = n.input(1), y = n.input(2);
   if (failed(cond) || failed(x) || failed(y))
     return failure();
-  FailureOr<Value> result = n.create<ms::WhereOp>(*cond, *x, *y);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::WhereOp>(*cond, *x, *y));
 }
 
 //===----------------------------------------------------------------------===//

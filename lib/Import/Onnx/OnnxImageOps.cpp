@@ -51,12 +51,8 @@ LogicalResult importImageDecoder(NodeImporter &n) {
   FailureOr<Value> encoded = n.input(0);
   if (failed(encoded))
     return failure();
-  FailureOr<Value> decoded = n.create<ms::ImageDecodeOp>(*encoded, uint64_t((*shape)[0]),
-                                                         uint64_t((*shape)[1]), *pixelFormat);
-  if (failed(decoded))
-    return failure();
-  n.setOutput(0, *decoded);
-  return success();
+  return finish(n, n.create<ms::ImageDecodeOp>(*encoded, uint64_t((*shape)[0]),
+                                               uint64_t((*shape)[1]), *pixelFormat));
 }
 
 } // namespace

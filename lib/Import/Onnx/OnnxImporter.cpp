@@ -14,6 +14,7 @@
 #include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
+#include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -961,6 +962,14 @@ Value NodeImporter::foldCreated(Operation *op) {
   graph.addFoldedConstant(constant);
   op->erase();
   return constant.getResult();
+}
+
+Value NodeImporter::expandKnown(Operation *op) {
+  Value result = ms::expandImportComposite(
+      op, [&](Value v) { return dyn_cast_or_null<DenseElementsAttr>(graph.foldOperand(v)); });
+  if (auto constant = result.getDefiningOp<ms::ConstantOp>())
+    graph.addFoldedConstant(constant);
+  return result;
 }
 
 void NodeImporter::setOutput(unsigned i, Value value) {

@@ -326,6 +326,8 @@ public:
   bool allInputsKnown() const;
   /// The input as an SSA value, materializing a constant for a known value or weight.
   FailureOr<Value> input(unsigned i);
+  /// The same for an optional input: a null Value when it is absent.
+  FailureOr<Value> optionalInput(unsigned i) { return hasInput(i) ? input(i) : Value(); }
   /// The contents of input `i` when it is known or model data of at most kMaxKnownElements
   /// elements (read from its bytes); null otherwise, with nothing reported.
   const KnownTensor *constantData(unsigned i);
@@ -423,6 +425,11 @@ public:
   /// or the op's result.
   Value foldCreated(Operation *op);
 
+  /// Expands `op` (an op ms-decompose expands first) right away with ms-decompose's pattern, its
+  /// ops folded as they are built: model data then stays a known value for the nodes after it,
+  /// as when the importer built the expansion itself. Returns the value replacing `op`.
+  Value expandKnown(Operation *op);
+
   /// The contents of a constant `value` (a dense constant, or a small integer initializer's
   /// resource read as one); null for anything else.
   Attribute constantValue(Value value);
@@ -502,17 +509,30 @@ constexpr llvm::StringLiteral kMlDomain = "ai.onnx.ml";
 /// type, evaluated when known): the shared tail of Cast and CastLike.
 LogicalResult importCastTo(NodeImporter &n, Type elementType);
 
+/// Sets the node's output 0 to `result` (failure when it is one: already reported).
+inline LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
+  return success();
+}
+
+/// Sets the node's outputs to the results of `op`, in order (failure when it is one).
+inline LogicalResult finish(NodeImporter &n, FailureOr<Operation *> op) {
+  if (failed(op))
+    return failure();
+  for (auto [i, result] : llvm::enumerate((*op)->getResults()))
+    n.setOutput(i, result);
+  return success();
+}
+
 /// The handler of a one-input, one-output op that maps to the ms op OpTy.
 template <typename OpTy>
 LogicalResult importUnary(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  FailureOr<Value> result = n.create<OpTy>(*x);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<OpTy>(*x));
 }
 
 void registerNNOps(OnnxOpTable &table);

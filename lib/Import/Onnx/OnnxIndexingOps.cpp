@@ -17,13 +17,6 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
-LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
-}
-
 /// ArgMax / ArgMin (opsets 1-13; select_last_index from 12).
 template <typename OpTy>
 LogicalResult importArgReduce(NodeImporter &n) {
@@ -114,13 +107,8 @@ LogicalResult importTopK(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  FailureOr<Operation *> op =
-      n.createOp<ms::TopKOp>(*x, static_cast<uint64_t>(k), static_cast<uint64_t>(axis), !largest);
-  if (failed(op))
-    return failure();
-  n.setOutput(0, (*op)->getResult(0));
-  n.setOutput(1, (*op)->getResult(1));
-  return success();
+  return finish(n, n.createOp<ms::TopKOp>(*x, static_cast<uint64_t>(k), static_cast<uint64_t>(axis),
+                                          !largest));
 }
 
 /// CumSum (opset 11+): the axis input may be known (range-checked here) or a runtime value.

@@ -26,11 +26,7 @@ LogicalResult importBinary(NodeImporter &n) {
   FailureOr<Value> lhs = n.input(0), rhs = legacyBinaryInput(n, 1);
   if (failed(lhs) || failed(rhs))
     return failure();
-  FailureOr<Value> result = n.create<OpTy>(*lhs, *rhs);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<OpTy>(*lhs, *rhs));
 }
 
 LogicalResult importMod(NodeImporter &n) {
@@ -45,11 +41,7 @@ LogicalResult importMod(NodeImporter &n) {
   if (failed(lhs) || failed(rhs))
     return failure();
   UnitAttr fmodAttr = fmod ? n.builder().getUnitAttr() : UnitAttr();
-  FailureOr<Value> result = n.create<ms::ModOp>(*lhs, *rhs, fmodAttr);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::ModOp>(*lhs, *rhs, fmodAttr));
 }
 
 LogicalResult importBitShift(NodeImporter &n) {
@@ -71,11 +63,7 @@ LogicalResult importIsInf(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x) || n.hasFailed())
     return failure();
-  FailureOr<Value> result = n.create<ms::IsInfOp>(*x, negative, positive);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::IsInfOp>(*x, negative, positive));
 }
 
 LogicalResult importCastLike(NodeImporter &n) {
@@ -276,11 +264,7 @@ LogicalResult importGelu(NodeImporter &n) {
   if (failed(x))
     return failure();
   UnitAttr tanhForm = approximate == "tanh" ? n.builder().getUnitAttr() : UnitAttr();
-  FailureOr<Value> result = n.create<ms::GeluOp>(*x, tanhForm);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::GeluOp>(*x, tanhForm));
 }
 
 /// Mean: the inputs added left to right (broadcasting), divided by their count.

@@ -125,14 +125,9 @@ LogicalResult importLinearClassifier(NodeImporter &n) {
   FailureOr<Value> x = ml::rowsOfFeatures(n, o);
   if (failed(x) || failed(named))
     return failure();
-  FailureOr<Operation *> op = n.createVariadicOp<ms::LinearClassifierOp>(
-      *x, *coefficients, *intercepts, labels.value_or(SmallVector<int64_t>()), *named);
-  if (failed(op))
-    return failure();
-  n.setOutput(0, (*op)->getResult(0));
-  if (n.hasOutput(1))
-    n.setOutput(1, (*op)->getResult(1));
-  return success();
+  return finish(
+      n, n.createVariadicOp<ms::LinearClassifierOp>(
+             *x, *coefficients, *intercepts, labels.value_or(SmallVector<int64_t>()), *named));
 }
 
 /// Normalizer: each row divided by its MAX, L1 or L2 norm, in f32 (ms.normalizer).

@@ -166,6 +166,12 @@ private:
                                            uint64_t bytes);
   LogicalResult readGraphValue(const ::onnx::ValueInfoProto &info, StringRef kind,
                                OnnxGraphValue &value, bool requireType);
+  /// Reads the initializers, inputs and outputs of the main graph or a subgraph (`where`: "" or
+  /// "subgraph 'P': "). Models of IR version < 4 list initializers among the inputs too: they
+  /// are constants here. Subgraph inputs often leave their types to the node that runs them.
+  template <typename Graph>
+  LogicalResult readGraphValues(const ::onnx::GraphProto &proto, Graph &graph,
+                                const std::string &where, bool typedInputs);
   /// Reads a node into `nodes`; an unnamed node of a subgraph is named after its index there,
   /// prefixed with the subgraph's path (`prefix`, "" for the main graph).
   LogicalResult readNode(const ::onnx::NodeProto &proto, size_t index, std::vector<OnnxNode> &nodes,
@@ -481,18 +487,18 @@ LogicalResult ModelReader::readGraphValue(const ::onnx::ValueInfoProto &info, St
   return success();
 }
 
-LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGraph &graph,
-                                        const std::string &prefix, unsigned depth) {
-  graph.name = proto.name();
+template <typename Graph>
+LogicalResult ModelReader::readGraphValues(const ::onnx::GraphProto &proto, Graph &graph,
+                                           const std::string &where, bool typedInputs) {
   if (proto.sparse_initializer_size())
-    return emitError(fileLoc) << "subgraph '" << prefix
-                              << "': sparse initializers are not supported";
+    return emitError(fileLoc) << where << "sparse initializers are not supported";
   llvm::StringSet<> initializerNames;
   for (const ::onnx::TensorProto &tensor : proto.initializer()) {
     const std::string &name = tensor.name();
-    if (name.empty() || !initializerNames.insert(name).second)
-      return emitError(fileLoc) << "subgraph '" << prefix << "': initializer '" << name
-                                << "' has no name or is defined twice";
+    if (name.empty())
+      return emitError(fileLoc) << where << "initializer without a name";
+    if (!initializerNames.insert(name).second)
+      return emitError(fileLoc) << where << "initializer '" << name << "' is defined twice";
     FailureOr<OnnxTensor> read =
         readTensor(tensor, NameLoc::get(StringAttr::get(&ctx, name), fileLoc),
                    "initializer '" + name + "'", name);
@@ -500,12 +506,11 @@ LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGra
       return failure();
     graph.initializers.push_back(std::move(*read));
   }
-  // Subgraph inputs and outputs often leave their types to the node that runs the subgraph.
   for (const ::onnx::ValueInfoProto &info : proto.input()) {
+    OnnxGraphValue value;
     if (initializerNames.contains(info.name()))
       continue;
-    OnnxGraphValue value;
-    if (failed(readGraphValue(info, "input", value, /*requireType=*/false)))
+    if (failed(readGraphValue(info, "input", value, typedInputs)))
       return failure();
     graph.inputs.push_back(std::move(value));
   }
@@ -515,6 +520,14 @@ LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGra
       return failure();
     graph.outputs.push_back(std::move(value));
   }
+  return success();
+}
+
+LogicalResult ModelReader::readSubgraph(const ::onnx::GraphProto &proto, OnnxGraph &graph,
+                                        const std::string &prefix, unsigned depth) {
+  graph.name = proto.name();
+  if (failed(readGraphValues(proto, graph, "subgraph '" + prefix + "': ", /*typedInputs=*/false)))
+    return failure();
   for (int i = 0, e = proto.node_size(); i < e; ++i)
     if (failed(readNode(proto.node(i), i, graph.nodes, prefix, depth)))
       return failure();
@@ -657,39 +670,8 @@ LogicalResult ModelReader::read(const ::onnx::ModelProto &proto) {
 
   const ::onnx::GraphProto &graph = proto.graph();
   model.graphName = graph.name();
-  if (graph.sparse_initializer_size())
-    return emitError(fileLoc) << "sparse initializers are not supported";
-
-  llvm::StringSet<> initializerNames;
-  for (const ::onnx::TensorProto &tensor : graph.initializer()) {
-    const std::string &name = tensor.name();
-    if (name.empty())
-      return emitError(fileLoc) << "initializer without a name";
-    if (!initializerNames.insert(name).second)
-      return emitError(fileLoc) << "initializer '" << name << "' is defined twice";
-    FailureOr<OnnxTensor> read =
-        readTensor(tensor, NameLoc::get(StringAttr::get(&ctx, name), fileLoc),
-                   "initializer '" + name + "'", name);
-    if (failed(read))
-      return failure();
-    model.initializers.push_back(std::move(*read));
-  }
-
-  // Models of IR version < 4 list initializers among the inputs too: they are constants here.
-  for (const ::onnx::ValueInfoProto &info : graph.input()) {
-    if (initializerNames.contains(info.name()))
-      continue;
-    OnnxGraphValue value;
-    if (failed(readGraphValue(info, "input", value, /*requireType=*/true)))
-      return failure();
-    model.inputs.push_back(std::move(value));
-  }
-  for (const ::onnx::ValueInfoProto &info : graph.output()) {
-    OnnxGraphValue value;
-    if (failed(readGraphValue(info, "output", value, /*requireType=*/false)))
-      return failure();
-    model.outputs.push_back(std::move(value));
-  }
+  if (failed(readGraphValues(graph, model, "", /*typedInputs=*/true)))
+    return failure();
   if (model.outputs.empty())
     return emitError(fileLoc) << "graph has no outputs";
   // Shape inference's annotations of inner values, for the few ops whose result shape the inputs do

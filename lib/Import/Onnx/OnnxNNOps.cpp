@@ -163,20 +163,11 @@ namespace {
 
 LogicalResult importConv(NodeImporter &n) {
   FailureOr<Value> x = n.input(0), w = n.input(1);
-  if (failed(x) || failed(w))
+  FailureOr<Value> bias =
+      succeeded(x) && succeeded(w) ? n.optionalInput(2) : FailureOr<Value>(failure());
+  if (failed(bias))
     return failure();
-  Value bias;
-  if (n.hasInput(2)) {
-    FailureOr<Value> b = n.input(2);
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
-  FailureOr<Value> result = buildConvFromAttrs(n, *x, *w, bias);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, buildConvFromAttrs(n, *x, *w, *bias));
 }
 
 LogicalResult importGemm(NodeImporter &n) {
@@ -185,32 +176,19 @@ LogicalResult importGemm(NodeImporter &n) {
   if (n.hasFailed())
     return failure();
   FailureOr<Value> a = n.input(0), b = n.input(1);
-  if (failed(a) || failed(b))
+  FailureOr<Value> c =
+      succeeded(a) && succeeded(b) ? n.optionalInput(2) : FailureOr<Value>(failure());
+  if (failed(c))
     return failure();
-  Value c;
-  if (n.hasInput(2)) {
-    FailureOr<Value> cValue = n.input(2);
-    if (failed(cValue))
-      return failure();
-    c = *cValue;
-  }
-  FailureOr<Value> result =
-      n.create<ms::GemmOp>(*a, *b, c, APFloat(alpha), APFloat(beta), transA, transB, TypeAttr());
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::GemmOp>(*a, *b, *c, APFloat(alpha), APFloat(beta), transA, transB,
+                                        TypeAttr()));
 }
 
 LogicalResult importMatMul(NodeImporter &n) {
   FailureOr<Value> a = n.input(0), b = n.input(1);
   if (failed(a) || failed(b))
     return failure();
-  FailureOr<Value> result = n.create<ms::MatMulOp>(*a, *b, TypeAttr());
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::MatMulOp>(*a, *b, TypeAttr()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -235,12 +213,8 @@ LogicalResult importBatchNorm(NodeImporter &n) {
       return failure();
     operands.push_back(*v);
   }
-  FailureOr<Value> result = n.create<ms::BatchNormOp>(operands[0], operands[1], operands[2],
-                                                      operands[3], operands[4], APFloat(epsilon));
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::BatchNormOp>(operands[0], operands[1], operands[2], operands[3],
+                                             operands[4], APFloat(epsilon)));
 }
 
 /// The optional Mean and InvStdDev outputs of LayerNormalization: reduce_mean over the normalized
@@ -336,11 +310,7 @@ LogicalResult importSoftmax(NodeImporter &n) {
   if (failed(x))
     return failure();
   if (!coerce) {
-    FailureOr<Value> result = n.create<ms::SoftmaxOp>(*x, static_cast<uint64_t>(axis));
-    if (failed(result))
-      return failure();
-    n.setOutput(0, *result);
-    return success();
+    return finish(n, n.create<ms::SoftmaxOp>(*x, static_cast<uint64_t>(axis)));
   }
   if (axis < -rank || axis > rank)
     return n.error() << "axis " << axis << " is out of range for rank " << rank;
@@ -583,11 +553,7 @@ LogicalResult importGlobalAveragePool(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  FailureOr<Value> result = n.create<ms::GlobalAvgPoolOp>(*x);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return finish(n, n.create<ms::GlobalAvgPoolOp>(*x));
 }
 
 } // namespace

@@ -2,10 +2,10 @@
 //
 // The ONNX quantization ops, built out of existing ms ops with ONNX's reference semantics:
 //
-// - QuantizeLinear: saturate(round_half_even(x / scale) + zero_point), per tensor, per axis or per
-//   block; DequantizeLinear: (x - zero_point) * scale, computed in f32 and converted to the scale's
-//   type. A DequantizeLinear of model data (a QDQ model's int8 weights and int32 biases) is
-//   evaluated here into a new f32 resource, so no weight is dequantized at run time.
+// - QuantizeLinear and DequantizeLinear: ms.quantize_linear and ms.dequantize_linear, which
+//   `ms-decompose` expands (DecomposeQuantPatterns.cpp). A DequantizeLinear of model data (a QDQ
+//   model's int8 weights and int32 biases) is evaluated here into a new f32 resource, so no
+//   weight is dequantized at run time; either op on known values is expanded here, folding.
 // - DynamicQuantizeLinear: ms.dynamic_quantize_linear, which `ms-decompose` expands
 //   (DecomposeQuantPatterns.cpp).
 // - ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul: the zero points are subtracted and the
@@ -19,10 +19,9 @@
 #include "OnnxCompositeBuilder.h"
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsShapeUtils.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::mie::onnx_import;
@@ -30,120 +29,12 @@ using namespace mlir::mie::onnx_import::composite;
 
 namespace {
 
-/// The range of a quantized integer type, or nullopt when it is not one ONNX quantizes to here.
-std::optional<std::pair<double, double>> quantRange(Type type) {
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType)
-    return std::nullopt;
-  unsigned width = intType.getWidth();
-  if (width != 2 && width != 4 && width != 8 && width != 16 && width != 32)
-    return std::nullopt;
-  if (intType.isUnsigned())
-    return std::make_pair(0.0, std::ldexp(1.0, width) - 1.0);
-  return std::make_pair(-std::ldexp(1.0, width - 1), std::ldexp(1.0, width - 1) - 1.0);
-}
-
-/// Whether `type` is an 8-bit float ONNX quantizes to (the E4M3 and E5M2 kinds) or FLOAT4E2M1:
-/// the quantized value is x / scale converted to it (saturating or not) rather than rounded and
-/// clipped to an integer range.
-bool isQuantFloat(Type type) {
-  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType,
-             Float4E2M1FNType>(type);
-}
-
-/// Where a quantization parameter (scale or zero point) of a tensor `x` of `xType` applies: per
-/// tensor (a scalar or one-element 1-D tensor), per axis (1-D with x's extent along `axis`) or per
-/// block (x's rank, ceil(extent / blockSize) along `axis`, x's extent elsewhere).
-struct ParamLayout {
-  enum class Kind { Tensor, Axis, Block } kind = Kind::Tensor;
-  int64_t axis = 0;
-  int64_t blockSize = 0;
-};
-
-FailureOr<ParamLayout> paramLayout(NodeImporter &n, RankedTensorType xType,
-                                   RankedTensorType paramType, StringRef what) {
-  ParamLayout layout;
-  int64_t blockSize = n.getInt("block_size", 0);
-  int64_t axisAttr = n.getInt("axis", 1);
-  if (n.hasFailed())
-    return failure();
-  if (paramType.getRank() == 0 ||
-      (paramType.getRank() == 1 && paramType.getDimSize(0) == 1 && blockSize == 0))
-    return layout;
-  FailureOr<int64_t> axis = normalizeAxis(n, axisAttr, xType.getRank());
-  if (failed(axis))
-    return failure();
-  layout.axis = *axis;
-  int64_t extent = xType.getDimSize(*axis);
-  if (blockSize == 0) {
-    if (paramType.getRank() != 1 || paramType.getDimSize(0) != extent)
-      return n.error() << what << " " << paramType << " must be a scalar or 1-D with " << extent
-                       << " elements (the input's extent along axis " << *axis << ")";
-    layout.kind = ParamLayout::Kind::Axis;
-    return layout;
-  }
-  if (blockSize < 0)
-    return n.error() << "block_size must be >= 0, got " << blockSize;
-  if (paramType.getRank() != xType.getRank())
-    return n.error() << what << " " << paramType << " must have the input's rank for block_size "
-                     << blockSize;
-  for (int64_t d = 0; d < xType.getRank(); ++d) {
-    int64_t expected =
-        d == *axis ? (xType.getDimSize(d) + blockSize - 1) / blockSize : xType.getDimSize(d);
-    if (paramType.getDimSize(d) != expected)
-      return n.error() << what << " " << paramType << " does not match blocks of " << blockSize
-                       << " along axis " << *axis << " of " << xType;
-  }
-  layout.kind = ParamLayout::Kind::Block;
-  layout.blockSize = blockSize;
-  return layout;
-}
-
-/// `param` made to broadcast against x of `xType`: a per-axis [C] becomes [1.., C, ..1]; a blocked
-/// one is repeated `blockSize` times along the axis (reshape, expand, reshape, slice).
-Value broadcastParam(Ops &o, Value param, RankedTensorType xType, const ParamLayout &layout) {
-  if (o.failed())
-    return Value();
-  int64_t rank = xType.getRank();
-  switch (layout.kind) {
-  case ParamLayout::Kind::Tensor:
-    return o.reshape(param, {});
-  case ParamLayout::Kind::Axis: {
-    SmallVector<int64_t> shape(rank, 1);
-    shape[layout.axis] = xType.getDimSize(layout.axis);
-    return o.reshape(param, shape);
-  }
-  case ParamLayout::Kind::Block: {
-    ArrayRef<int64_t> pShape = typeOf(param).getShape();
-    int64_t blocks = pShape[layout.axis];
-    SmallVector<int64_t> split(pShape.begin(), pShape.end());
-    split.insert(split.begin() + layout.axis + 1, 1);
-    SmallVector<int64_t> repeated = split;
-    repeated[layout.axis + 1] = layout.blockSize;
-    SmallVector<int64_t> merged(pShape.begin(), pShape.end());
-    merged[layout.axis] = blocks * layout.blockSize;
-    Value v = o.reshape(o.expand(o.reshape(param, split), repeated), merged);
-    if (merged[layout.axis] == xType.getDimSize(layout.axis))
-      return v;
-    SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
-    return o.slice(v, starts, xType.getShape(), steps);
-  }
-  }
-  return Value();
-}
-
-/// Whether a zero point fits its scale: the same shape, or one element each (a scalar next to a
-/// [1] tensor, as quantizers write them).
-bool sameParamShape(RankedTensorType zeroPoint, RankedTensorType scale) {
-  return zeroPoint.getShape() == scale.getShape() ||
-         (zeroPoint.getNumElements() == 1 && scale.getNumElements() == 1);
-}
-
-/// saturate(round_half_even(scaled) + zeroPoint) as `qType`, from the float `scaled` (x / scale).
+/// saturate(round_half_even(scaled) + zeroPoint) as `qType`, from the float `scaled` (acc *
+/// multiplier): the QLinear ops' requantization, as ms.quantize_linear's expansion writes it.
 Value requantize(Ops &o, Value scaled, Value zeroPoint, Type qType) {
   if (o.failed())
     return Value();
-  std::optional<std::pair<double, double>> range = quantRange(qType);
+  std::optional<std::pair<double, double>> range = ms::quantRange(qType);
   Type computeType = typeOf(scaled).getElementType();
   // Rounding is exact in any float type; the zero point and the saturation bounds need f32.
   if (!computeType.isF32() && !computeType.isF64())
@@ -161,8 +52,42 @@ Value requantize(Ops &o, Value scaled, Value zeroPoint, Type qType) {
 // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
 //===----------------------------------------------------------------------===//
 
+/// Input `i`, a scale or zero point. Small model data that the expansion reshapes (anything but a
+/// scalar per tensor or a 1-D parameter per axis of a 1-D input) is passed as its value, a dense
+/// constant: ms-decompose then folds that reshape as the importer did when it built the expansion.
+FailureOr<Value> paramInput(NodeImporter &n, unsigned i, int64_t axis, int64_t blockSize) {
+  using Kind = ms::QuantParamLayout::Kind;
+  FailureOr<Value> v = n.input(i);
+  auto constant = succeeded(v) ? v->getDefiningOp<ms::ConstantOp>() : ms::ConstantOp();
+  if (!constant || !isa<DenseResourceElementsAttr>(constant.getValue()))
+    return v;
+  auto value = dyn_cast_or_null<DenseElementsAttr>(n.constantValue(*v));
+  FailureOr<ms::QuantParamLayout> layout = ms::quantParamLayout(
+      ms::InferDiag(std::nullopt, ""), n.inputType(0), n.inputType(i), axis, blockSize, "");
+  if (!value || failed(layout) ||
+      (layout->kind == Kind::Tensor && n.inputType(i).getRank() == 0) ||
+      (layout->kind == Kind::Axis && n.inputType(0).getRank() == 1))
+    return v;
+  return ms::ConstantOp::create(n.builder(), n.loc(), value).getResult();
+}
+
+/// The node's quantize or dequantize op, built on `inputs`; evaluated right away (its expansion
+/// folded as it is built) when every input is model data, so that its value stays known to the
+/// nodes after it (a fake-quantized weight's DequantizeLinear folds then).
+template <typename OpTy, typename... Args>
+LogicalResult finishQuantOp(NodeImporter &n, ArrayRef<FailureOr<Value>> inputs, Args &&...args) {
+  if (llvm::any_of(inputs, [](FailureOr<Value> v) { return failed(v); }))
+    return failure();
+  Value zeroPoint = inputs.size() > 2 ? *inputs[2] : Value();
+  FailureOr<Operation *> op =
+      n.createOp<OpTy>(*inputs[0], *inputs[1], zeroPoint, std::forward<Args>(args)...);
+  if (failed(op))
+    return failure();
+  n.setOutput(0, n.allInputsKnown() ? n.expandKnown(*op) : (*op)->getResult(0));
+  return success();
+}
+
 LogicalResult importQuantizeLinear(NodeImporter &n) {
-  RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
   Type qType;
   if (n.hasInput(2)) {
     qType = n.inputType(2).getElementType();
@@ -174,53 +99,34 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
   } else {
     qType = IntegerType::get(n.context(), 8, IntegerType::Unsigned);
   }
-  const bool toFloat = isQuantFloat(qType);
-  if (!toFloat && (!quantRange(qType) || qType.getIntOrFloatBitWidth() == 32))
+  if (!ms::isQuantFloat(qType) && (!ms::quantRange(qType) || qType.getIntOrFloatBitWidth() == 32))
     return n.unsupportedFeature() << "quantizing to " << qType << " is not supported";
-  const bool saturate = n.getInt("saturate", 1) != 0;
-  if (!isa<FloatType>(scaleType.getElementType()))
-    return n.error() << "y_scale must be floating-point, got " << scaleType;
-  FailureOr<ParamLayout> layout = paramLayout(n, xType, scaleType, "y_scale");
-  if (failed(layout))
+  int64_t axis = n.getInt("axis", 1), blockSize = n.getInt("block_size", 0);
+  bool saturate = n.getInt("saturate", 1) != 0;
+  if (n.hasFailed())
     return failure();
-  if (n.hasInput(2) && !sameParamShape(n.inputType(2), scaleType))
-    return n.error() << "y_zero_point " << n.inputType(2) << " must have y_scale's shape "
-                     << scaleType;
-  Ops o(n);
-  Value x = o.in(0);
-  // x / scale in x's type, as the reference divides (int32 inputs are divided in f32).
-  Type floatType = isa<FloatType>(xType.getElementType()) ? xType.getElementType()
-                                                          : Float32Type::get(n.context());
-  x = o.cast(x, floatType);
-  Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), floatType);
-  Value zeroPoint = n.hasInput(2) ? broadcastParam(o, o.in(2), xType, *layout) : Value();
-  if (toFloat) {
-    // ONNX's reference: x / scale converted to the 8-bit float (saturating unless saturate = 0),
-    // its zero point (which must be 0) not read; FLOAT4E2M1 adds its zero point and always
-    // saturates, having neither infinity nor NaN.
-    Value scaled = o.div(x, scale);
-    if (zeroPoint && isa<Float4E2M1FNType>(qType))
-      scaled = o.add(scaled, o.cast(zeroPoint, floatType));
-    if (o.failed())
-      return failure();
-    auto cast = ms::CastOp::create(n.builder(), n.loc(), typeOf(scaled).clone(qType), scaled);
-    cast.setSaturate(saturate);
-    return finish(n, o, cast.getResult());
-  }
-  return finish(n, o, requantize(o, o.div(x, scale), zeroPoint, qType));
+  SmallVector<FailureOr<Value>> inputs = {n.input(0), paramInput(n, 1, axis, blockSize)};
+  if (n.hasInput(2))
+    inputs.push_back(paramInput(n, 2, axis, blockSize));
+  return finishQuantOp<ms::QuantizeLinearOp>(n, inputs, qType, static_cast<uint64_t>(axis),
+                                             static_cast<uint64_t>(blockSize), saturate);
 }
 
 /// The dequantized values of model data `x` as f32 when it is a constant (a weight or bias of a QDQ
-/// model) and its scale and zero point are constants too; null otherwise.
-Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout) {
-  if (o.failed())
-    return Value();
+/// model) and its scale and zero point are constants too; null otherwise, and where the
+/// parameters are invalid (ms.dequantize_linear's verifier then reports them).
+Value foldDequantize(NodeImporter &n, Value x, int64_t axis, int64_t blockSize) {
   RankedTensorType xType = typeOf(x);
   if (!n.inputType(1).getElementType().isF32() || !xType.hasStaticShape() ||
-      !isa<IntegerType>(xType.getElementType()))
+      !isa<IntegerType>(xType.getElementType()) || !ms::quantRange(xType.getElementType()))
     return Value();
   auto constant = x.getDefiningOp<ms::ConstantOp>();
-  if (!constant)
+  FailureOr<ms::QuantParamLayout> layout = ms::quantParamLayout(
+      ms::InferDiag(std::nullopt, ""), xType, n.inputType(1), axis, blockSize, "");
+  if (!constant || failed(layout) ||
+      (n.hasInput(2) && (n.inputType(2).getElementType() != xType.getElementType() ||
+                         (n.inputType(2).getShape() != n.inputType(1).getShape() &&
+                          n.inputType(2).getNumElements() * n.inputType(1).getNumElements() != 1))))
     return Value();
   // Scale and zero point: small model data (the importer reads them as known values).
   auto readParam = [&](unsigned i) -> std::optional<SmallVector<double>> {
@@ -264,21 +170,21 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
   // block the same multi-index with a / blockSize along the axis.
   ArrayRef<int64_t> shape = xType.getShape();
   int64_t inner = 1;
-  for (int64_t d = layout.axis + 1; d < xType.getRank(); ++d)
+  for (int64_t d = layout->axis + 1; d < xType.getRank(); ++d)
     inner *= shape[d];
-  int64_t extent = xType.getRank() ? shape[layout.axis] : 1;
-  int64_t blocks = layout.kind == ParamLayout::Kind::Block
-                       ? (extent + layout.blockSize - 1) / layout.blockSize
+  int64_t extent = xType.getRank() ? shape[layout->axis] : 1;
+  int64_t blocks = layout->kind == ms::QuantParamLayout::Kind::Block
+                       ? (extent + layout->blockSize - 1) / layout->blockSize
                        : 0;
   for (int64_t i = 0; i < count; ++i) {
     int64_t p = 0;
-    if (layout.kind != ParamLayout::Kind::Tensor) {
+    if (layout->kind != ms::QuantParamLayout::Kind::Tensor) {
       int64_t a = (i / inner) % extent;
-      if (layout.kind == ParamLayout::Kind::Axis) {
+      if (layout->kind == ms::QuantParamLayout::Kind::Axis) {
         p = a;
       } else {
         int64_t outer = i / (inner * extent);
-        p = (outer * blocks + a / layout.blockSize) * inner + i % inner;
+        p = (outer * blocks + a / layout->blockSize) * inner + i % inner;
       }
     }
     float s = (float)(*scale)[scale->size() == 1 ? 0 : p];
@@ -297,7 +203,8 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
   auto folded = ms::ConstantOp::create(n.builder(), n.loc(), attr);
   // int8 weights quantized per tensor or per axis remember their scales and zero points, so that
   // ms-integer-qdq can run the product on the integers (the values are (q - zero point) * scale).
-  if (xType.getElementType().isSignlessInteger(8) && layout.kind != ParamLayout::Kind::Block) {
+  if (xType.getElementType().isSignlessInteger(8) &&
+      layout->kind != ms::QuantParamLayout::Kind::Block) {
     Builder b(n.context());
     SmallVector<float> scales(scale->begin(), scale->end());
     SmallVector<int32_t> zeros;
@@ -309,80 +216,38 @@ Value foldDequantize(NodeImporter &n, Ops &o, Value x, const ParamLayout &layout
     folded->setAttr(
         "ms.quantization",
         b.getDictionaryAttr(
-            {b.getNamedAttr("axis", b.getI64IntegerAttr(
-                                        layout.kind == ParamLayout::Kind::Axis ? layout.axis : -1)),
-             b.getNamedAttr("scale", DenseElementsAttr::get(
-                                         vectorType(b.getF32Type(), scales.size()),
-                                         ArrayRef<float>(scales))),
-             b.getNamedAttr("zero_point", DenseElementsAttr::get(
-                                              vectorType(b.getI32Type(), zeros.size()),
-                                              ArrayRef<int32_t>(zeros)))}));
+            {b.getNamedAttr(
+                 "axis", b.getI64IntegerAttr(
+                             layout->kind == ms::QuantParamLayout::Kind::Axis ? layout->axis : -1)),
+             b.getNamedAttr("scale",
+                            DenseElementsAttr::get(vectorType(b.getF32Type(), scales.size()),
+                                                   ArrayRef<float>(scales))),
+             b.getNamedAttr("zero_point",
+                            DenseElementsAttr::get(vectorType(b.getI32Type(), zeros.size()),
+                                                   ArrayRef<int32_t>(zeros)))}));
   }
   return folded;
 }
 
-/// The f32 value that `x` was converted from when `x` is a QuantizeLinear's result built here:
-/// cast(clip(round(v) [+ cast(zero point)], qmin, qmax)) in f32. Its elements are integers in the
-/// range of x's type, which f32 holds exactly, so converting x back to f32 gives that value: the
-/// activation's QuantizeLinear -> DequantizeLinear pair then skips the round trip through the
-/// integer type (two conversions per element of the fused kernel).
-Value quantizedAsF32(Value x) {
-  auto cast = x.getDefiningOp<ms::CastOp>();
-  auto clip = cast ? cast.getInput().getDefiningOp<ms::ClipOp>() : ms::ClipOp();
-  if (!clip || !typeOf(clip.getResult()).getElementType().isF32() || !clip.getMin() ||
-      !clip.getMax())
-    return Value();
-  std::optional<std::pair<double, double>> range = quantRange(typeOf(x).getElementType());
-  if (!range || range->second > 65535.0 ||
-      clip.getMin()->convertToDouble() != range->first ||
-      clip.getMax()->convertToDouble() != range->second)
-    return Value();
-  Value v = clip.getInput();
-  if (auto add = v.getDefiningOp<ms::AddOp>()) {
-    auto zeroPoint = add.getRhs().getDefiningOp<ms::CastOp>();
-    if (!zeroPoint || !isa<IntegerType>(typeOf(zeroPoint.getInput()).getElementType()))
-      return Value();
-    v = add.getLhs();
-  }
-  if (!v.getDefiningOp<ms::RoundOp>())
-    return Value();
-  return clip.getResult();
-}
-
 LogicalResult importDequantizeLinear(NodeImporter &n) {
-  RankedTensorType xType = n.inputType(0), scaleType = n.inputType(1);
-  // 8-bit and 4-bit floats dequantize as x * scale: the reference reads no zero point for them
-  // (the 8-bit ones require it to be 0), so none is subtracted.
-  const bool fromFloat =
-      isQuantFloat(xType.getElementType()) || isa<Float8E8M0FNUType>(xType.getElementType());
-  if (!fromFloat && !isa<IntegerType>(xType.getElementType()))
-    return n.error() << "x must be an integer, 8-bit float or FLOAT4E2M1 tensor, got " << xType;
-  if (!fromFloat && !quantRange(xType.getElementType()))
-    return n.unsupportedFeature() << "dequantizing " << xType.getElementType()
-                                  << " is not supported";
-  if (!isa<FloatType>(scaleType.getElementType()))
-    return n.error() << "x_scale must be floating-point, got " << scaleType;
-  if (n.hasInput(2) && n.inputType(2).getElementType() != xType.getElementType())
-    return n.error() << "x_zero_point " << n.inputType(2) << " must have x's element type "
-                     << xType.getElementType();
-  FailureOr<ParamLayout> layout = paramLayout(n, xType, scaleType, "x_scale");
-  if (failed(layout))
+  Type et = n.inputType(0).getElementType();
+  if (isa<IntegerType>(et) && !ms::quantRange(et))
+    return n.unsupportedFeature() << "dequantizing " << et << " is not supported";
+  int64_t axis = n.getInt("axis", 1), blockSize = n.getInt("block_size", 0);
+  FailureOr<Value> x = n.input(0);
+  if (n.hasFailed() || failed(x))
     return failure();
-  if (n.hasInput(2) && !sameParamShape(n.inputType(2), scaleType))
-    return n.error() << "x_zero_point " << n.inputType(2) << " must have x_scale's shape "
-                     << scaleType;
-  Ops o(n);
-  Value x = o.in(0);
-  if (Value folded = foldDequantize(n, o, x, *layout))
-    return finish(n, o, folded);
-  Type f32 = Float32Type::get(n.context());
-  Value shifted = fromFloat ? Value() : quantizedAsF32(x);
-  if (!shifted)
-    shifted = o.cast(x, f32);
-  if (n.hasInput(2) && !isQuantFloat(xType.getElementType()))
-    shifted = o.sub(shifted, o.cast(broadcastParam(o, o.in(2), xType, *layout), f32));
-  Value scale = o.cast(broadcastParam(o, o.in(1), xType, *layout), f32);
-  return finish(n, o, o.cast(o.mul(shifted, scale), scaleType.getElementType()));
+  if (Value folded = foldDequantize(n, *x, axis, blockSize)) {
+    n.setOutput(0, folded);
+    return success();
+  }
+  // Constants go to the top of the function in the order they are first read: the expansion
+  // reads the zero point before the scale.
+  FailureOr<Value> zeroPoint =
+      n.hasInput(2) ? paramInput(n, 2, axis, blockSize) : FailureOr<Value>(Value());
+  FailureOr<Value> scale = paramInput(n, 1, axis, blockSize);
+  return finishQuantOp<ms::DequantizeLinearOp>(
+      n, {x, scale, zeroPoint}, static_cast<uint64_t>(axis), static_cast<uint64_t>(blockSize));
 }
 
 /// DynamicQuantizeLinear as ms.dynamic_quantize_linear (uint8 values, their scale and zero point).
@@ -390,13 +255,7 @@ LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
-  FailureOr<Operation *> op = n.createVariadicOp<ms::DynamicQuantizeLinearOp>(*x);
-  if (failed(op))
-    return failure();
-  for (unsigned i = 0; i < 3; ++i)
-    if (n.hasOutput(i))
-      n.setOutput(i, (*op)->getResult(i));
-  return success();
+  return finish(n, n.createVariadicOp<ms::DynamicQuantizeLinearOp>(*x));
 }
 
 //===----------------------------------------------------------------------===//

@@ -63,13 +63,6 @@ std::optional<ActivationArgs> activationArgs(StringRef name) {
       .Default(std::nullopt);
 }
 
-/// The value of input `i`, or null when absent.
-FailureOr<Value> optionalInput(NodeImporter &n, unsigned i) {
-  if (!n.hasInput(i))
-    return Value();
-  return n.input(i);
-}
-
 /// The projection's bias [D * G * H] (Wb + Rb, without Rbh when `rbhApart`) and with `rbhApart`
 /// Rbh [D, H], computed at import from B [D, 2 * G * H] when it is f32 model data, as new
 /// resources next to it; nullopt otherwise (the caller then builds them out of ms ops).
@@ -172,11 +165,11 @@ LogicalResult importRecurrent(NodeImporter &n, Cell cell) {
 
   Ops o(n);
   Value x = o.in(0), w = o.in(1), r = o.in(2);
-  FailureOr<Value> bias = optionalInput(n, 3), lens = optionalInput(n, 4), h0 = optionalInput(n, 5),
+  FailureOr<Value> bias = n.optionalInput(3), lens = n.optionalInput(4), h0 = n.optionalInput(5),
                    c0 = Value(), peep = Value();
   if (cell == Cell::Lstm) {
-    c0 = optionalInput(n, 6);
-    peep = optionalInput(n, 7);
+    c0 = n.optionalInput(6);
+    peep = n.optionalInput(7);
   }
   if (o.failed() || failed(bias) || failed(lens) || failed(h0) || failed(c0) || failed(peep))
     return failure();

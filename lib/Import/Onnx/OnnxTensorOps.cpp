@@ -25,13 +25,6 @@ int64_t product(ArrayRef<int64_t> values) {
   return std::accumulate(values.begin(), values.end(), int64_t(1), std::multiplies<int64_t>());
 }
 
-LogicalResult finish(NodeImporter &n, FailureOr<Value> result) {
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Constant producers
 //===----------------------------------------------------------------------===//
@@ -246,8 +239,6 @@ LogicalResult importFlatten(NodeImporter &n) {
     return n.error() << "axis " << axis << " is out of range for rank " << rank;
   if (axis < 0)
     axis += rank;
-  ArrayRef<int64_t> shape = xType.getShape();
-  SmallVector<int64_t> flat = {product(shape.take_front(axis)), product(shape.drop_front(axis))};
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -268,15 +259,7 @@ LogicalResult importSqueeze(NodeImporter &n) {
       return failure();
     normalized = std::move(*checked);
   }
-  SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(xType.getShape())) {
-    bool listed = llvm::is_contained(normalized, (int64_t)d);
-    if (listed && size != 1)
-      return n.error() << "cannot squeeze dim " << d << " of size " << size << " in " << xType;
-    if (listed || (all && size == 1))
-      continue;
-    shape.push_back(size);
-  }
+  // (ms.squeeze's verifier checks that the listed dims have size 1.)
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -295,10 +278,6 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
   FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(n, **axes, rank);
   if (failed(normalized))
     return failure();
-  SmallVector<int64_t> shape;
-  auto next = xType.getShape().begin();
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(llvm::is_contained(*normalized, d) ? 1 : *next++);
   FailureOr<Value> x = n.input(0);
   if (failed(x))
     return failure();
@@ -581,11 +560,7 @@ LogicalResult importSplit(NodeImporter &n) {
     return failure();
   FailureOr<Operation *> op =
       n.createVariadicOp<ms::SplitOp>(*x, static_cast<uint64_t>(*axis), ArrayRef<int64_t>(sizes));
-  if (failed(op))
-    return failure();
-  for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
-    n.setOutput(i, (*op)->getResult(i));
-  return success();
+  return finish(n, op);
 }
 
 //===----------------------------------------------------------------------===//

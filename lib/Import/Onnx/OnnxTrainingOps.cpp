@@ -44,14 +44,7 @@ LogicalResult importOptimizer(NodeImporter &n, unsigned groups, StringRef groupN
   Value rate = o.in(0), step = o.in(1);
   if (o.failed())
     return failure();
-  FailureOr<Operation *> op =
-      n.createVariadicOp<OpTy>(rate, step, tensors, std::forward<Attrs>(attrs)...);
-  if (failed(op))
-    return failure();
-  for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
-    if (n.hasOutput(i))
-      n.setOutput(i, (*op)->getResult(i));
-  return success();
+  return finish(n, n.createVariadicOp<OpTy>(rate, step, tensors, std::forward<Attrs>(attrs)...));
 }
 
 /// Adagrad: outputs X'..., H'....

@@ -2980,6 +2980,86 @@ func.func @multinomial_type(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @quantize_linear_type(%x: tensor<2x3xf32>, %scale: tensor<f32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op cannot quantize to 'i32'}}
+  %0 = ms.quantize_linear %x, %scale {element_type = i32} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi32>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_axis_scale(%x: tensor<2x3xf32>, %scale: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op scale 'tensor<2xf32>' must be a scalar or 1-D with 3 elements (the input's extent along axis 1)}}
+  %0 = ms.quantize_linear %x, %scale {element_type = i8} : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_blocks(%x: tensor<2x3xf32>, %scale: tensor<2x1xf32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op scale 'tensor<2x1xf32>' does not match blocks of 2 along axis 1 of 'tensor<2x3xf32>'}}
+  %0 = ms.quantize_linear %x, %scale {block_size = 2 : i64, element_type = i8} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_negative_block(%x: tensor<2x3xf32>, %scale: tensor<2x1xf32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op block_size must be >= 0, got -2}}
+  %0 = ms.quantize_linear %x, %scale {block_size = -2 : i64, element_type = i8} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_block_rank(%x: tensor<2x3xf32>, %scale: tensor<2xf32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op scale 'tensor<2xf32>' must have the input's rank for block_size 2}}
+  %0 = ms.quantize_linear %x, %scale {block_size = 2 : i64, element_type = i8} : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_axis(%x: tensor<2x3xf32>, %scale: tensor<3xf32>) {
+  // expected-error @+1 {{'ms.quantize_linear' op axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.quantize_linear %x, %scale {axis = 2 : i64, element_type = i8} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_zero_point_shape(%x: tensor<2x3xf32>, %scale: tensor<3xf32>, %zero: tensor<i8>) {
+  // expected-error @+1 {{'ms.quantize_linear' op zero point 'tensor<i8>' must have the scale's shape 'tensor<3xf32>'}}
+  %0 = ms.quantize_linear %x, %scale, %zero {element_type = i8} : (tensor<2x3xf32>, tensor<3xf32>, tensor<i8>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_linear_zero_point_type(%x: tensor<2x3xf32>, %scale: tensor<f32>, %zero: tensor<ui8>) {
+  // expected-error @+1 {{'ms.quantize_linear' op zero point 'tensor<ui8>' must have element type 'i8'}}
+  %0 = ms.quantize_linear %x, %scale, %zero {element_type = i8} : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
+func.func @dequantize_linear_type(%x: tensor<2x3xi64>, %scale: tensor<f32>) {
+  // expected-error @+1 {{'ms.dequantize_linear' op expects an integer, 8-bit float or FLOAT4E2M1 input, got 'tensor<2x3xi64>'}}
+  %0 = ms.dequantize_linear %x, %scale : (tensor<2x3xi64>, tensor<f32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_linear_zero_point_type(%x: tensor<2x3xi8>, %scale: tensor<f32>, %zero: tensor<ui8>) {
+  // expected-error @+1 {{'ms.dequantize_linear' op zero point 'tensor<ui8>' must have element type 'i8'}}
+  %0 = ms.dequantize_linear %x, %scale, %zero : (tensor<2x3xi8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @dynamic_quantize_linear_shape(%x: tensor<2x3xf32>) {
   // expected-error @+2 {{'ms.dynamic_quantize_linear' op inferred type(s) 'tensor<2x3xui8>', 'tensor<f32>', 'tensor<ui8>' are incompatible with return type(s) of operation 'tensor<3x2xui8>', 'tensor<f32>', 'tensor<ui8>'}}
   // expected-error @+1 {{'ms.dynamic_quantize_linear' op failed to infer returned types}}

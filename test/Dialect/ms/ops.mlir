@@ -1082,6 +1082,15 @@ func.func @bernoulli_multinomial(%p: tensor<2x3xf32>, %i: tensor<i64>) -> (tenso
   return %0, %1 : tensor<2x3xf32>, tensor<2x4xi64>
 }
 
+// CHECK-LABEL: func.func @quantize_dequantize_linear
+func.func @quantize_dequantize_linear(%x: tensor<2x3xf32>, %scale: tensor<3xf32>, %zero: tensor<3xi8>) -> tensor<2x3xf32> {
+  // CHECK: ms.quantize_linear %{{.+}}, %{{.+}}, %{{.+}} {element_type = i8} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xi8>) -> tensor<2x3xi8>
+  %q = ms.quantize_linear %x, %scale, %zero {axis = 1 : i64, element_type = i8} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xi8>) -> tensor<2x3xi8>
+  // CHECK: ms.dequantize_linear %{{.+}}, %{{.+}} {axis = -1 : i64} : (tensor<2x3xi8>, tensor<3xf32>) -> tensor<2x3xf32>
+  %y = ms.dequantize_linear %q, %scale {axis = -1 : i64} : (tensor<2x3xi8>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
 // CHECK-LABEL: func.func @dynamic_quantize_linear
 func.func @dynamic_quantize_linear(%x: tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) {
   // CHECK: ms.dynamic_quantize_linear %{{.+}} : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)

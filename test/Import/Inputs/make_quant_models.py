@@ -35,6 +35,18 @@ def quantize_per_tensor():
 
 
 @register
+def quantize_known():
+    """QuantizeLinear and DequantizeLinear of a Constant node's small table: known values."""
+    table = numpy_helper.from_array(np.array([[0.1, -0.5, 2.0], [1.5, 0.04, -3.0]], np.float32))
+    return model([node("Constant", [], ["c"], value=table),
+                  node("QuantizeLinear", ["c", "s", "zp"], ["q"], name="quant"),
+                  node("DequantizeLinear", ["q", "s", "zp"], ["d"], name="dequant"),
+                  node("Add", ["x", "d"], ["y"])],
+                 [vi("x", [2, 3])], [vi("y", [2, 3])],
+                 [init("s", np.array(0.05, np.float32)), init("zp", np.array(4, np.int8))])
+
+
+@register
 def quantize_per_axis():
     """Per-axis int8 scales along axis 1 (run-time x), no zero point given to DequantizeLinear."""
     return model([node("QuantizeLinear", ["x", "s", "zp"], ["q"], name="quant", axis=1),
