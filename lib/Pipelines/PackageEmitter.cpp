@@ -176,7 +176,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
       (name.getValue() == "arena" ? plan.arenaArgBytes : plan.weightsArgBytes) = bytes;
       continue;
     }
-    // A placeholder for a buffer of symbolic dims (mie-bind-symbols): its declared shape.
+    // The pointer of a buffer of symbolic dims (mie-bind-symbols): the shape it stands for.
     std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
     if (auto declared = func->getArgAttrOfType<DenseI64ArrayAttr>(i, "mie.symbolic_shape"))
       shape.assign(declared.asArrayRef().begin(), declared.asArrayRef().end());

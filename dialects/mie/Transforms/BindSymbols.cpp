@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/mie/Transforms/Passes.h"
+#include "dialects/mie/Utils/KernelBuilders.h"
 #include "dialects/mie/Utils/RuntimeSymbols.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -59,9 +60,9 @@ LogicalResult bindDims(func::FuncOp func, unsigned numSymbols) {
   return result;
 }
 
-/// The dynamic input and output arguments of the entry become one-element placeholders seen with
-/// the dims of their `ms.shape` (the bare pointer the runtime passes carries no shape).
-LogicalResult placeholderArguments(func::FuncOp func) {
+/// The dynamic input and output arguments of the entry take the pointer alone (pointerOnlyType:
+/// the runtime passes bare pointers) and are seen with the dims of their `ms.shape`.
+LogicalResult pointerOnlyArguments(func::FuncOp func) {
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
   Location loc = func.getLoc();
   for (BlockArgument arg : func.getArguments()) {
@@ -78,42 +79,24 @@ LogicalResult placeholderArguments(func::FuncOp func) {
     SmallVector<Value> symbols;
     for (unsigned s = 0; s < map.getNumSymbols(); ++s)
       symbols.push_back(SymbolOp::create(b, loc, b.getIndexType(), b.getI64IntegerAttr(s)));
-    SmallVector<OpFoldResult> sizes(type.getRank()), strides(type.getRank());
+    SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
-      sizes[d] = ShapedType::isDynamic(type.getDimSize(d))
-                     ? OpFoldResult(affine::AffineApplyOp::create(
-                           b, loc, AffineMap::get(0, map.getNumSymbols(), map.getResult(d)),
-                           symbols)
-                                        .getResult())
-                     : OpFoldResult(b.getIndexAttr(type.getDimSize(d)));
-    // Row-major strides of the dims (static ones folded).
-    OpFoldResult stride = b.getIndexAttr(1);
-    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-      strides[d] = stride;
-      auto product = [&](OpFoldResult a, OpFoldResult c) -> OpFoldResult {
-        auto ca = getConstantIntValue(a), cc = getConstantIntValue(c);
-        if (ca && cc)
-          return b.getIndexAttr(*ca * *cc);
-        auto value = [&](OpFoldResult v) -> Value {
-          if (auto x = dyn_cast<Value>(v))
-            return x;
-          return arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(v));
-        };
-        return arith::MulIOp::create(b, loc, value(a), value(c)).getResult();
-      };
-      stride = product(stride, sizes[d]);
-    }
-    auto placeholder = MemRefType::get({1}, type.getElementType());
+      sizes.push_back(
+          ShapedType::isDynamic(type.getDimSize(d))
+              ? OpFoldResult(
+                    affine::AffineApplyOp::create(
+                        b, loc, AffineMap::get(0, map.getNumSymbols(), map.getResult(d)), symbols)
+                        .getResult())
+              : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
     // What the code takes there, for the package's ABI table (-1: a symbolic dim).
     SmallVector<int64_t> declared;
     for (int64_t d : type.getShape())
       declared.push_back(ShapedType::isDynamic(d) ? -1 : d);
     func.setArgAttr(arg.getArgNumber(), "mie.symbolic_shape",
                     DenseI64ArrayAttr::get(func.getContext(), declared));
-    arg.setType(placeholder);
-    auto cast = memref::ReinterpretCastOp::create(b, loc, type, arg, b.getIndexAttr(0), sizes,
-                                                  strides);
-    arg.replaceAllUsesExcept(cast.getResult(), cast);
+    arg.setType(pointerOnlyType(type));
+    Value seen = viewPointerAs(b, loc, arg, type, sizes);
+    arg.replaceAllUsesExcept(seen, seen.getDefiningOp());
   }
   func.setType(FunctionType::get(func.getContext(), func.getBody().front().getArgumentTypes(),
                                  func.getResultTypes()));
@@ -121,7 +104,7 @@ LogicalResult placeholderArguments(func::FuncOp func) {
 }
 
 /// `mie_arena_bytes(dims) -> i64`: a copy of what computes the size of the entry's arena
-/// placeholder cast (mie-plan-memory put it at the entry's start, from `mie.symbol`s).
+/// arena's cast (mie-plan-memory put it at the entry's start, from `mie.symbol`s).
 LogicalResult addArenaBytesFunction(ModuleOp module, func::FuncOp entry) {
   std::optional<unsigned> arenaIndex = namedArgument(entry, "arena");
   Value total;
@@ -194,10 +177,10 @@ struct MieBindSymbolsPass : impl::MieBindSymbolsPassBase<MieBindSymbolsPass> {
       entry.emitError("mie-bind-symbols: symbol values in a function without 'ms.symbols'");
       return signalPassFailure();
     }
-    if (failed(addArenaBytesFunction(module, entry)) || failed(placeholderArguments(entry)))
+    if (failed(addArenaBytesFunction(module, entry)) || failed(pointerOnlyArguments(entry)))
       return signalPassFailure();
-    // The slot before the dims is the random key's (kernel ABI 5): a placeholder where the code
-    // draws no random numbers.
+    // The slot before the dims is the random key's (kernel ABI 5): an unused `random_key` argument
+    // keeps it where the code draws no random numbers.
     if (!namedArgument(entry, "random_key") &&
         failed(entry.insertArgument(entry.getNumArguments(),
                                     MemRefType::get({2}, IntegerType::get(ctx, 64)),

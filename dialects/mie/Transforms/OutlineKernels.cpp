@@ -59,10 +59,10 @@ Value dynamicDim(OpBuilder &b, Location loc, Value buffer, int64_t d) {
 }
 
 /// Code for symbolic dims: a buffer of dynamic shape has no bare-pointer form at the function
-/// boundary, so the kernel takes it as a one-element placeholder plus one index argument per
-/// dynamic dim (appended after the other arguments) and sees it again with those dims (identity
-/// layout) through a `memref.reinterpret_cast`. `operands` (the call's, in the order of the body's
-/// arguments) get the placeholder cast of each such buffer and its dims.
+/// boundary, so the kernel takes its pointer alone (pointerOnlyType) plus one index argument per
+/// dynamic dim (appended after the other arguments) and sees it again with those dims
+/// (viewPointerAs). `operands` (the call's, in the order of the body's arguments) get each such
+/// buffer's pointer cast and its dims.
 LogicalResult passDynamicBuffers(KernelOp kernel, Block &body, SmallVector<Value> &operands) {
   OpBuilder call(kernel);
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
@@ -77,42 +77,25 @@ LogicalResult passDynamicBuffers(KernelOp kernel, Block &body, SmallVector<Value
     if (!type.getLayout().isIdentity())
       return kernel.emitError("mie-outline-kernels: a buffer of dynamic shape with layout ")
              << type.getLayout() << " cannot be passed to a kernel";
-    auto placeholder = MemRefType::get({1}, type.getElementType());
     // The call: the buffer's pointer and its dynamic dims. The cast reads the buffer flattened:
     // expand-strided-metadata (LLVM 22) crashes on a reinterpret_cast of an expand_shape.
     Value buffer = operands[i];
     operands[i] = memref::ReinterpretCastOp::create(
-        call, loc, placeholder, collapseToVector(call, loc, buffer), call.getIndexAttr(0),
+        call, loc, pointerOnlyType(type), collapseToVector(call, loc, buffer), call.getIndexAttr(0),
         {call.getIndexAttr(1)}, {call.getIndexAttr(1)});
-    // The body: the buffer seen again with those dims, row-major.
-    SmallVector<OpFoldResult> sizes(type.getRank()), strides(type.getRank());
+    // The body: the buffer seen again with those dims.
+    SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!ShapedType::isDynamic(type.getDimSize(d))) {
-        sizes[d] = inner.getIndexAttr(type.getDimSize(d));
+        sizes.push_back(inner.getIndexAttr(type.getDimSize(d)));
         continue;
       }
       extents.push_back(dynamicDim(call, loc, buffer, d));
-      sizes[d] = body.addArgument(inner.getIndexType(), loc);
+      sizes.push_back(body.addArgument(inner.getIndexType(), loc));
     }
-    // Row-major strides: static up to the innermost dynamic dim, as the identity layout has them.
-    int64_t staticStride = 1;
-    Value stride;
-    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-      strides[d] = stride ? OpFoldResult(stride) : OpFoldResult(inner.getIndexAttr(staticStride));
-      if (!ShapedType::isDynamic(type.getDimSize(d)) && !stride) {
-        staticStride *= type.getDimSize(d);
-        continue;
-      }
-      Value size = isa<Value>(sizes[d])
-                       ? cast<Value>(sizes[d])
-                       : arith::ConstantIndexOp::create(inner, loc, type.getDimSize(d)).getResult();
-      Value previous = stride ? stride : arith::ConstantIndexOp::create(inner, loc, staticStride);
-      stride = arith::MulIOp::create(inner, loc, previous, size);
-    }
-    arg.setType(placeholder);
-    auto seen = memref::ReinterpretCastOp::create(inner, loc, type, arg, inner.getIndexAttr(0),
-                                                  sizes, strides);
-    arg.replaceAllUsesExcept(seen.getResult(), seen);
+    arg.setType(pointerOnlyType(type));
+    Value seen = viewPointerAs(inner, loc, arg, type, sizes);
+    arg.replaceAllUsesExcept(seen, seen.getDefiningOp());
   }
   llvm::append_range(operands, extents);
   return success();

@@ -255,11 +255,11 @@ def MieBindSymbolsPass : Pass<"mie-bind-symbols", "ModuleOp"> {
     symbol values as int64s. This pass:
       - adds `mie_arena_bytes`, the public function the runtime calls with the symbol values to size
         the arena before a run: a copy of the computation of the total that mie-plan-memory left at
-        the start of the entry (the size of the arena's placeholder cast);
-      - makes each dynamic input and output argument a one-element placeholder, seen with the dims
+        the start of the entry (the size of the arena argument's cast);
+      - makes each dynamic input and output argument its pointer alone (a one-element buffer), seen with the dims
         its `ms.shape` map gives (identity layout) through a `memref.reinterpret_cast`;
       - appends `%dims : memref<Nxi64>` (`mie.name = "dims"`) to both functions, after the random
-        key slot in the entry (a `random_key` placeholder is added where the code draws no random
+        key slot in the entry (an unused `random_key` argument is added where the code draws no random
         numbers, so that the slot positions match), and replaces every `mie.symbol` by a load of
         its value.
     A module without `mie.symbol` is left alone. Errors: a `mie.symbol` in a private function (run

@@ -201,9 +201,10 @@ std::vector<std::vector<int64_t>> rangeSamples(ArrayRef<int64_t> ranges) {
 
 /// Code for symbolic dims (docs/dynamic-shapes.md): the buffers get a stacked plan
 /// (planStackedArena) chosen on samples of the symbols' ranges, whose offsets the function computes
-/// from the run's symbols at its start; the arena argument is a placeholder, seen as an arena of the
-/// plan's total for the run (mie-bind-symbols gives the runtime that total as `mie_arena_bytes`). Buffers written in
-/// place over another are not shared here: two dynamic buffers of one type may differ in extent.
+/// from the run's symbols at its start; the arena argument is its pointer alone, seen as an arena
+/// of the plan's total for the run (mie-bind-symbols gives the runtime that total as
+/// `mie_arena_bytes`). Buffers written in place over another are not shared here: two dynamic
+/// buffers of one type may differ in extent.
 LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
                            std::vector<BufferRequest> requests, ArrayRef<AffineExpr> sizeExprs) {
   MLIRContext *ctx = func.getContext();
@@ -248,7 +249,7 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
     return total;
   };
 
-  // A placeholder arena argument, seen as the run's arena of `total` bytes.
+  // The arena argument: its pointer alone, seen as the run's arena of `total` bytes.
   unsigned argIndex = func.getNumArguments();
   if (failed(func.insertArgument(
           argIndex, MemRefType::get({1}, IntegerType::get(ctx, 8)),

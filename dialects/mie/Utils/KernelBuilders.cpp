@@ -21,6 +21,31 @@ Value mie::collapseToVector(OpBuilder &b, Location loc, Value buffer) {
   return memref::CollapseShapeOp::create(b, loc, buffer, all);
 }
 
+MemRefType mie::pointerOnlyType(MemRefType type) {
+  return MemRefType::get({1}, type.getElementType());
+}
+
+Value mie::viewPointerAs(OpBuilder &b, Location loc, Value pointer, MemRefType type,
+                         ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(type.getRank());
+  int64_t staticStride = 1;
+  Value stride;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    strides[d] = stride ? OpFoldResult(stride) : OpFoldResult(b.getIndexAttr(staticStride));
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    if (size && !stride) {
+      staticStride *= *size;
+      continue;
+    }
+    Value dim =
+        size ? arith::ConstantIndexOp::create(b, loc, *size).getResult() : cast<Value>(sizes[d]);
+    Value previous = stride ? stride : arith::ConstantIndexOp::create(b, loc, staticStride);
+    stride = arith::MulIOp::create(b, loc, previous, dim);
+  }
+  return memref::ReinterpretCastOp::create(b, loc, type, pointer, b.getIndexAttr(0), sizes,
+                                           strides);
+}
+
 Value mie::bufferPointer(OpBuilder &b, Location loc, Value buffer) {
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   address = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);

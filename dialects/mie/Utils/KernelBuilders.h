@@ -21,6 +21,17 @@ Value collapseToVector(OpBuilder &b, Location loc, Value buffer);
 /// handed to a microkernel, a runtime service or a GPU launch.
 Value bufferPointer(OpBuilder &b, Location loc, Value buffer);
 
+/// Code for symbolic dims: a buffer of dynamic shape crosses a function boundary as the pointer
+/// alone, a one-element buffer of its element type (the bare-pointer calling convention has no
+/// form for dynamic shapes). This is that type.
+MemRefType pointerOnlyType(MemRefType type);
+
+/// `pointer` (a pointerOnlyType buffer) seen as the identity-layout buffer of `type` with the dims
+/// `sizes` (one per dim; the dynamic ones as values): a `memref.reinterpret_cast` with row-major
+/// strides, static up to the innermost dynamic dim as the identity layout has them.
+Value viewPointerAs(OpBuilder &b, Location loc, Value pointer, MemRefType type,
+                    ArrayRef<OpFoldResult> sizes);
+
 /// A scalar constant of `type` (float or signless integer).
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 

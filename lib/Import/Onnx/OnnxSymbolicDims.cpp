@@ -127,11 +127,7 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
       return n.unsupportedFeature() << "dim " << i << " of the reshaped " << n.inputType(0)
                                     << " is not an expression of the symbolic input dims";
   auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
-  FailureOr<Value> y = n.create<ms::ReshapeOp>(*x, shape, map);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n, n.create<ms::ReshapeOp>(*x, shape, map));
 }
 
 LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n) {
@@ -228,14 +224,9 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
                                   << ", whose dims are not all expressions of the symbolic dims";
   auto [staticSizes, map] = staticAndSymbolic(ctx, shapes.numSymbols(), sizes);
   auto [staticStarts, startsMap] = staticAndSymbolic(ctx, shapes.numSymbols(), starts);
-  FailureOr<Value> y =
-      n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(staticStarts),
-                            n.builder().getDenseI64ArrayAttr(staticSizes),
-                            n.builder().getDenseI64ArrayAttr(steps), map, startsMap);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n, n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(staticStarts),
+                                         n.builder().getDenseI64ArrayAttr(staticSizes),
+                                         n.builder().getDenseI64ArrayAttr(steps), map, startsMap));
 }
 
 LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n) {
@@ -282,11 +273,7 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
     return success();
   }
   auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), out);
-  FailureOr<Value> y = n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n, n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map));
 }
 
 LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n) {
@@ -365,12 +352,7 @@ LogicalResult mlir::mie::onnx_import::importConstantOfShapeOfSymbolicDims(NodeIm
   if (failed(element))
     return failure();
   auto [shape, map] = staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), dims);
-  FailureOr<Value> y =
-      n.create<ms::ExpandOp>(*element, n.builder().getDenseI64ArrayAttr(shape), map);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n, n.create<ms::ExpandOp>(*element, n.builder().getDenseI64ArrayAttr(shape), map));
 }
 
 LogicalResult mlir::mie::onnx_import::importTileOfSymbolicDims(NodeImporter &n) {
@@ -411,11 +393,7 @@ LogicalResult mlir::mie::onnx_import::importTileOfSymbolicDims(NodeImporter &n) 
   if (failed(copies))
     return failure();
   auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), tiled);
-  FailureOr<Value> y = n.create<ms::ReshapeOp>(*copies, shape, map);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n, n.create<ms::ReshapeOp>(*copies, shape, map));
 }
 
 LogicalResult mlir::mie::onnx_import::importPadOfSymbolicDims(NodeImporter &n) {
@@ -475,10 +453,6 @@ LogicalResult mlir::mie::onnx_import::importPadOfSymbolicDims(NodeImporter &n) {
     return failure();
   auto [staticPads, map] =
       staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), pads);
-  FailureOr<Value> y =
-      n.create<ms::PadOp>(*x, ArrayRef<int64_t>(staticPads), *mode, APFloat(value), map);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return finish(n,
+                n.create<ms::PadOp>(*x, ArrayRef<int64_t>(staticPads), *mode, APFloat(value), map));
 }

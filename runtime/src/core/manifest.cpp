@@ -372,13 +372,21 @@ bool parse_manifest(const json::Value &root, Manifest *out, std::string *error) 
 }
 
 bool evaluate_shape(const TensorDesc &t, const std::vector<int64_t> &values,
-                    std::vector<int64_t> *out) {
+                    std::vector<int64_t> *out, uint64_t *bytes) {
   *out = t.dims;
   for (const auto &[dim, expr] : t.symbolic_dims) {
     int64_t v;
     if (!expr.evaluate(values, &v) || v < 0)
       return false;
     (*out)[dim] = v;
+  }
+  if (!bytes)
+    return true;
+  *bytes = dtype_byte_size(t.dtype);
+  for (int64_t d : *out) {
+    if (d != 0 && *bytes > MIE_MAX_TENSOR_BYTES / uint64_t(d))
+      return false;
+    *bytes *= uint64_t(d);
   }
   return true;
 }
@@ -408,12 +416,8 @@ bool check_symbolic_shapes(const Manifest &m, std::string *error) {
         if (!t.is_symbolic())
           continue;
         std::vector<int64_t> shape;
-        uint64_t bytes = dtype_byte_size(t.dtype);
-        bool ok = evaluate_shape(t, target.dims, &shape);
-        for (int64_t d : shape)
-          ok = ok && (d == 0 || bytes <= MIE_MAX_TENSOR_BYTES / uint64_t(d)) &&
-               (bytes *= uint64_t(d), true);
-        if (!ok) {
+        uint64_t bytes;
+        if (!evaluate_shape(t, target.dims, &shape, &bytes)) {
           *error = "targets[" + std::to_string(i) + "].dims: " + (pass ? "output '" : "input '") +
                    t.name + "' has no valid shape of at most " +
                    std::to_string(MIE_MAX_TENSOR_BYTES) + " bytes there";

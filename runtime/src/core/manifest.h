@@ -85,9 +85,10 @@ struct Manifest {
 };
 
 // The shape of `t` for the symbols' `values` (t.dims when it has no symbolic dim); false when an
-// expression does not evaluate (overflow, division by zero) or gives a negative extent.
+// expression does not evaluate (overflow, division by zero) or gives a negative extent. With
+// `bytes`, also the tensor's byte size, and false where it exceeds MIE_MAX_TENSOR_BYTES.
 bool evaluate_shape(const TensorDesc &t, const std::vector<int64_t> &values,
-                    std::vector<int64_t> *out);
+                    std::vector<int64_t> *out, uint64_t *bytes = nullptr);
 
 // Checks the manifest schema (see docs/package-format.md). Unknown extra fields are ignored so that later
 // compilers can add informational fields without a format bump. On failure *error is

@@ -157,10 +157,8 @@ mie_status Session::load_variant(const TargetDesc *target, std::unique_ptr<Varia
     auto &bytes = pass ? v->output_bytes : v->input_bytes;
     for (const TensorDesc &t : list) {
       std::vector<int64_t> shape;
-      evaluate_shape(t, target->dims, &shape);
-      uint64_t n = dtype_byte_size(t.dtype);
-      for (int64_t d : shape)
-        n *= uint64_t(d);
+      uint64_t n = 0;
+      evaluate_shape(t, target->dims, &shape, &n);
       shapes.push_back(std::move(shape));
       bytes.push_back(n);
     }
@@ -169,11 +167,26 @@ mie_status Session::load_variant(const TargetDesc *target, std::unique_ptr<Varia
   return MIE_OK;
 }
 
-void Session::select(Variant *v) {
+void Session::select(Variant *v, const std::vector<int64_t> &values) {
   bound_ = v;
   target_ = v->target;
   entry_ = v->entry;
+  input_shapes_ = v->input_shapes;
   output_shapes_ = v->output_shapes;
+  dims_ = values;
+}
+
+mie_status Session::reserve_arena(uint64_t bytes, const std::string &what, std::string *error) {
+  if (bytes > arena_bytes_) {
+    if (!arena_.allocate(bytes)) {
+      *error = "package '" + pkg_->path() + "': cannot allocate the " + std::to_string(bytes) +
+               "-byte arena for " + what;
+      return MIE_ERR_OUT_OF_MEMORY;
+    }
+    arena_bytes_ = bytes;
+  }
+  run_arena_bytes_ = bytes;
+  return MIE_OK;
 }
 
 mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetDesc *target,
@@ -217,8 +230,7 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   const std::string where = prefix + "target '" + target->name + "': ";
   if (manifest.symbols.empty()) {
     // Shapes are the manifest's: bound from the start.
-    s->select(s->variants_.front().get());
-    s->input_shapes_ = s->bound_->input_shapes;
+    s->select(s->variants_.front().get(), {});
   } else {
     // Until a bind: the manifest's dims, -1 where symbolic.
     for (const TensorDesc &t : manifest.inputs)
@@ -468,18 +480,9 @@ mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
              "} (mie-compile --specialize); --dim-range adds code for every shape in a range";
     return MIE_ERR_UNSUPPORTED;
   }
-  if (match->target->arena_bytes > arena_bytes_) {
-    if (!arena_.allocate(match->target->arena_bytes)) {
-      *error = prefix + "cannot allocate the " + std::to_string(match->target->arena_bytes) +
-               "-byte arena for " + assignment(values);
-      return MIE_ERR_OUT_OF_MEMORY;
-    }
-    arena_bytes_ = match->target->arena_bytes;
-  }
-  run_arena_bytes_ = match->target->arena_bytes;
-  dims_ = values;
-  select(match);
-  input_shapes_ = match->input_shapes;
+  if (mie_status status = reserve_arena(match->target->arena_bytes, assignment(values), error))
+    return status;
+  select(match, values);
   return MIE_OK;
 }
 
@@ -492,13 +495,8 @@ mie_status Session::bind_generic(Variant *generic, const std::vector<int64_t> &v
   for (int pass = 0; pass < 2; ++pass) {
     for (const TensorDesc &t : pass ? m.outputs : m.inputs) {
       std::vector<int64_t> shape;
-      uint64_t size = dtype_byte_size(t.dtype);
-      bool ok = evaluate_shape(t, values, &shape);
-      for (int64_t d : shape) {
-        ok = ok && (d == 0 || size <= MIE_MAX_TENSOR_BYTES / uint64_t(d));
-        size *= ok ? uint64_t(d) : 1;
-      }
-      if (!ok) {
+      uint64_t size = 0;
+      if (!evaluate_shape(t, values, &shape, &size)) {
         *error = prefix + (pass ? "output '" : "input '") + t.name + "' has no valid shape for " + assignment +
                  " (a dim comes out negative or the tensor exceeds " + std::to_string(MIE_MAX_TENSOR_BYTES) +
                  " bytes)";
@@ -514,21 +512,13 @@ mie_status Session::bind_generic(Variant *generic, const std::vector<int64_t> &v
              " bytes for " + assignment;
     return MIE_ERR_KERNEL;
   }
-  if (uint64_t(arena) > arena_bytes_) {
-    if (!arena_.allocate(uint64_t(arena))) {
-      *error = prefix + "cannot allocate the " + std::to_string(arena) + "-byte arena for " + assignment;
-      return MIE_ERR_OUT_OF_MEMORY;
-    }
-    arena_bytes_ = uint64_t(arena);
-  }
+  if (mie_status status = reserve_arena(uint64_t(arena), assignment, error))
+    return status;
   generic->input_shapes = std::move(shapes[0]);
   generic->output_shapes = std::move(shapes[1]);
   generic->input_bytes = std::move(bytes[0]);
   generic->output_bytes = std::move(bytes[1]);
-  run_arena_bytes_ = uint64_t(arena);
-  dims_ = values;
-  select(generic);
-  input_shapes_ = generic->input_shapes;
+  select(generic, values);
   return MIE_OK;
 }
 

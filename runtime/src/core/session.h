@@ -90,7 +90,11 @@ class Session {
   };
   mie_status load_variant(const TargetDesc *target, std::unique_ptr<Variant> *out,
                           std::string *error);
-  void select(Variant *v);
+  // Runs of the shapes `values` gives the symbols (none without symbols) use `v`.
+  void select(Variant *v, const std::vector<int64_t> &values);
+  // Grows the arena to `bytes` where it is smaller (`what` names the shapes in the error) and
+  // records that the bound code uses that much of it.
+  mie_status reserve_arena(uint64_t bytes, const std::string &what, std::string *error);
   // Binds the code for every shape to the symbols' `values`: the tensors' shapes and the arena.
   mie_status bind_generic(Variant *generic, const std::vector<int64_t> &values, const std::string &assignment,
                           std::string *error);
