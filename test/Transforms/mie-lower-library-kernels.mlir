@@ -616,8 +616,8 @@ func.func @conv_pointwise_in_place(%x: memref<1x8x8x8xf32>, %w: memref<2x8x6xf32
 // same weight panels run next to each other.
 
 // CHECK-LABEL: func.func @gemm_items_column_major
-// CHECK: scf.parallel (%[[ITEM:.+]]) = (%c0) to (%c6) step (%c1)
-// CHECK: arith.divui %[[ITEM]], %c3 : index
+// CHECK: scf.parallel (%[[ITEM:.+]]) = (%c0) to (%c6{{[_0-9]*}}) step (%c1)
+// CHECK: arith.divui %[[ITEM]], %c3{{[_0-9]*}} : index
 // CHECK: arith.remui %[[ITEM]], %c3{{[_0-9]*}} : index
 func.func @gemm_items_column_major(%a: memref<18x8xf32>, %b: memref<2x8x16xf32>, %c: memref<18x32xf32>) {
   mie.gemm ins(%a, %b : memref<18x8xf32>, memref<2x8x16xf32>) outs(%c : memref<18x32xf32>) {b_packed, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 6, nc = 16>}

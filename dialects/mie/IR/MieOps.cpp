@@ -57,12 +57,16 @@ static std::optional<int64_t> bufferBytes(MemRefType type) {
 }
 
 /// Library kernels read and write contiguous row-major buffers.
-static LogicalResult checkPlainBuffer(Operation *op, StringRef name, Value v) {
+/// A buffer the library op can address: the identity layout, and a static shape unless `dynamic`
+/// (code for symbolic dims: the lowering reads `?` dims from the buffer at run time).
+static LogicalResult checkPlainBuffer(Operation *op, StringRef name, Value v, bool dynamic) {
   MemRefType type = bufferType(v);
-  if (type.hasStaticShape() && type.getLayout().isIdentity())
+  if ((dynamic || type.hasStaticShape()) && type.getLayout().isIdentity())
     return success();
   return op->emitOpError() << "expects " << name
-                           << " to have a static shape and the identity layout, got " << type;
+                           << (dynamic ? " to have the identity layout, got "
+                                       : " to have a static shape and the identity layout, got ")
+                           << type;
 }
 
 static LogicalResult checkRank(Operation *op, StringRef name, Value v, int64_t rank,
@@ -125,14 +129,16 @@ static LogicalResult checkEpilogueOperands(Operation *op, EpilogueAttr epilogue,
   return success();
 }
 
-/// Checks that every operand is a plain buffer of the element type of the first one.
+/// Checks that every operand is a plain buffer of the element type of the first one; those named
+/// in `dynamic` may have `?` dims.
 static LogicalResult checkOperandBuffers(Operation *op,
-                                         ArrayRef<std::pair<StringRef, Value>> operands) {
+                                         ArrayRef<std::pair<StringRef, Value>> operands,
+                                         ArrayRef<StringRef> dynamic = {}) {
   Type elementType = bufferType(operands.front().second).getElementType();
   for (auto [name, value] : operands) {
     if (!value)
       continue;
-    if (failed(checkPlainBuffer(op, name, value)) ||
+    if (failed(checkPlainBuffer(op, name, value, llvm::is_contained(dynamic, name))) ||
         failed(checkElementType(op, name, value, elementType)))
       return failure();
   }
@@ -481,11 +487,15 @@ LogicalResult MaxPool2dOp::verify() {
 
 LogicalResult GemmOp::verify() {
   Operation *op = getOperation();
-  if (failed(checkOperandBuffers(op, {{"a", getA()},
-                                      {"b", getB()},
-                                      {"bias", getBias()},
-                                      {"residual", getResidual()},
-                                      {"output", getOutput()}})))
+  // Rows may be a run-time extent (code for symbolic dims); `?` dims of two operands that
+  // must agree are not compared.
+  if (failed(checkOperandBuffers(op,
+                                 {{"a", getA()},
+                                  {"b", getB()},
+                                  {"bias", getBias()},
+                                  {"residual", getResidual()},
+                                  {"output", getOutput()}},
+                                 {"a", "residual", "output"})))
     return failure();
   if (failed(checkAccumulator(op, getAccumulator(), getOutput())))
     return failure();

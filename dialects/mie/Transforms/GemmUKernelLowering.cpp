@@ -8,6 +8,8 @@
 
 #include "UKernelLoweringHelpers.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
@@ -16,9 +18,12 @@ namespace {
 
 /// A product whose rows (M, the broadcast side) are an activation packed at run time into row
 /// panels and whose columns are a constant weight packed as RHS panels [ceil(N / nr)][K][nr]:
-/// `batch` independent copies (images), C of copy `img` at `img * cBatch` in the output.
+/// `batch` independent copies (images), C of copy `img` at `img * cBatch` in the output. `m` may
+/// be dynamic (code for symbolic dims): the rows are then the output's dim `rowsDim` at run time
+/// (2-D products only), and `ldc` with C transposed must be static.
 struct RowsProduct {
   int64_t batch, m, n, k, cBatch, ldc;
+  int64_t rowsDim = 0;
   bool transposeC; // C(i, j) at [j * ldc + i] (MIE_UK_TRANSPOSE_C)
   TilingAttr tiling;
   TileEpilogue epi;
@@ -45,11 +50,19 @@ using PackRows = function_ref<void(Value img, Value m0, Value mcur, Value k0, Va
 void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Value output,
                      Value bias, Value residual, Value sharedPanels, PackRows pack) {
   TilingAttr t = g.tiling;
-  const int64_t m = g.m, n = g.n, k = g.k;
+  const int64_t n = g.n, k = g.k;
   const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
                 nc = t.getNc();
-  const int64_t mPanels = llvm::divideCeil(m, mr), nPanels = llvm::divideCeil(n, nr),
-                mBlocks = llvm::divideCeil(m, mc), nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  const int64_t nPanels = llvm::divideCeil(n, nr), nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  // The rows, their panels and blocks: constants, or computed from the run's rows.
+  const bool dynamicRows = ShapedType::isDynamic(g.m);
+  Value m = dynamicRows ? (Value)memref::DimOp::create(ub.b, ub.loc, output, g.rowsDim) : ub.c(g.m);
+  auto countOf = [&](int64_t per, int64_t times) -> Value {
+    return dynamicRows ? ub.mul(ub.ceilDiv(m, per), times)
+                       : ub.c((int64_t)llvm::divideCeil(g.m, per) * times);
+  };
+  Value mPanels = countOf(mr, 1), mBlocks = countOf(mc, 1);
+  Value imageItems = countOf(mc, nBlocks);
   const std::string tile = g.tile.empty() ? t.getTileSymbol() : g.tile;
   Value scratch = sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, g.words(mc * kc));
   // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
@@ -66,7 +79,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
       Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
       ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
         Value row = ub.add(m0, ub.mul(mt, mr));
-        Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
+        Value mcur = ub.min(ub.c(mr), ub.sub(m, row));
         Value cOff = ub.i64(ub.add(cImg, g.transposeC ? ub.add(ub.mul(col, g.ldc), row)
                                                       : ub.add(ub.mul(row, g.ldc), col)));
         Value tileFlags =
@@ -83,23 +96,23 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     });
   };
   if (sharedPanels) {
-    parallelItems(ub, g.batch * mPanels, [&](Value item) {
+    parallelItems(ub, countOf(mr, g.batch), [&](Value item) {
       Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
       Value m0 = ub.mul(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
-      pack(img, m0, ub.min(ub.c(mr), ub.sub(ub.c(m), m0)), ub.c(0), ub.c(k), scratch,
+      pack(img, m0, ub.min(ub.c(mr), ub.sub(m, m0)), ub.c(0), ub.c(k), scratch,
            ub.mul(item, k * mr));
     });
   }
   // Items column block major: the row blocks of one column block are neighbours, so the weight
   // panels they all stream are read from DRAM once and then from cache (by the same thread, or by
   // another one at about the same time), not once per row block.
-  parallelItems(ub, g.batch * mBlocks * nBlocks, [&](Value item) {
-    Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mBlocks * nBlocks);
-    Value rest = g.batch == 1 ? item : ub.rem(item, mBlocks * nBlocks);
-    Value nb = getenv("MIE_ROWMAJOR") ? ub.rem(rest, nBlocks) : ub.div(rest, mBlocks);
-    Value mb = getenv("MIE_ROWMAJOR") ? ub.div(rest, nBlocks) : ub.rem(rest, mBlocks);
+  parallelItems(ub, countOf(mc, nBlocks * g.batch), [&](Value item) {
+    Value img = g.batch == 1 ? ub.c(0) : ub.div(item, imageItems);
+    Value rest = g.batch == 1 ? item : ub.rem(item, imageItems);
+    Value nb = ub.div(rest, mBlocks);
+    Value mb = ub.rem(rest, mBlocks);
     Value m0 = ub.mul(mb, mc);
-    Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
+    Value mBlock = ub.min(ub.c(mc), ub.sub(m, m0));
     Value ntBegin = ub.mul(nb, nc / nr);
     Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
     emitKBlocks(
@@ -134,12 +147,25 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
   TilingAttr t = g.tiling;
   OpBuilder b(op);
   SmallVector<Value> outs = {output};
-  if (t.getSharedPanels())
+  if (t.getSharedPanels() && ShapedType::isDynamic(g.m)) {
+    // Sized for the run's rows: ceil(rows / mr) panels of K x mr packed elements per image.
+    MLIRContext *ctx = b.getContext();
+    AffineExpr rows = getAffineDimExpr(0, ctx);
+    AffineExpr words =
+        (rows.ceilDiv(t.getMr()) * (g.batch * g.k * t.getMr() * g.elementBytes())).ceilDiv(4);
+    Value size = affine::AffineApplyOp::create(
+        b, op->getLoc(), AffineMap::get(1, 0, words),
+        ValueRange{memref::DimOp::create(b, op->getLoc(), output, g.rowsDim)});
+    outs.push_back(AllocOp::create(b, op->getLoc(),
+                                   MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+                                   ValueRange{size}, IntegerAttr()));
+  } else if (t.getSharedPanels()) {
     outs.push_back(AllocOp::create(
         b, op->getLoc(),
         MemRefType::get(
             {g.words(g.batch * (int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr())},
             b.getF32Type())));
+  }
   KernelOp kernel = KernelOp::create(
       b, op->getLoc(), name, operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
@@ -173,12 +199,14 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                 k,
                 0,
                 tc ? m : n,
+                /*rowsDim=*/tc ? 1 : 0,
                 tc,
                 t,
                 tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),
                              /*biasPerColumn=*/true),
                 /*amx=*/false,
                 /*tile=*/""};
+
   std::string isa = t.getIsa().str();
   if (isa == "amx") {
     // bf16 rows packed into the AMX A panels over the real K; the tiles run all of K rounded up.
@@ -225,6 +253,7 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
                       k,
                       f * p,
                       p,
+                      /*rowsDim=*/0,
                       /*transposeC=*/true,
                       t,
                       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(),

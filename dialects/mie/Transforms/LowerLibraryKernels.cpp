@@ -677,7 +677,7 @@ struct MieLowerLibraryKernelsPass
       }
       if (failed(kernel))
         return signalPassFailure();
-      if (flops)
+      if (flops && *flops > 0)
         (*kernel)->setAttr(MieDialect::getFlopsAttrName(),
                            IntegerAttr::get(IntegerType::get(&getContext(), 64), *flops));
       if (portable)

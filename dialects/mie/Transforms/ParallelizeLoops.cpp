@@ -27,9 +27,12 @@ std::optional<int64_t> constantIndex(Value v) {
 /// loop (a row GEMM's shared rows) reaches the loop as an `!llvm.ptr`, which only its buffer can
 /// be captured for (without them the classifiers and squeeze-excite FCs ran on one thread).
 bool isSinkable(Operation *op) {
+  // A reinterpret_cast is how a kernel of code for symbolic dims sees a buffer of run-time dims
+  // (mie-outline-kernels): the pointer-only argument and the dims pass, the view is rebuilt.
   return isa<arith::ConstantOp, arith::IndexCastOp, memref::SubViewOp, memref::CollapseShapeOp,
              memref::ExpandShapeOp, memref::ViewOp, memref::CastOp, memref::AllocaOp,
-             memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp>(op);
+             memref::ReinterpretCastOp, memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp>(
+      op);
 }
 
 /// The values `loop` uses from above after sinking cloneable producers; fails if one cannot be
@@ -127,7 +130,8 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
   LogicalResult parallelize(func::FuncOp func, scf::ParallelOp loop, int64_t &counter,
                             SymbolTable &symbols, Type ptr,
                             function_ref<FailureOr<Value>(func::FuncOp)> envFor) {
-    // The first dimension with a static trip count > 1 is split across threads.
+    // The first dimension with a static trip count > 1 is split across threads; else the first one
+    // whose trip count is known at run time only (code for symbolic dims), with a constant step.
     int64_t dim = -1, tripCount = 0;
     for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
       auto lb = constantIndex(loop.getLowerBound()[d]), ub = constantIndex(loop.getUpperBound()[d]),
@@ -139,6 +143,18 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
         dim = d;
         tripCount = trips;
         break;
+      }
+    }
+    bool runTimeTrips = false;
+    if (dim < 0) {
+      for (unsigned d = 0; d < loop.getNumLoops() && dim < 0; ++d) {
+        std::optional<int64_t> step = constantIndex(loop.getStep()[d]);
+        bool constantBounds =
+            constantIndex(loop.getLowerBound()[d]) && constantIndex(loop.getUpperBound()[d]);
+        if (step && *step > 0 && !constantBounds) {
+          dim = d;
+          runTimeTrips = true;
+        }
       }
     }
     if (dim < 0 || !loop.getInitVals().empty())
@@ -153,7 +169,12 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
         largest =
             std::max<int64_t>(largest, memref.getNumElements() *
                                            llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
-    if (largest < minBytes)
+    // A buffer of run-time dims has no size here: its loop is split whatever the run's size.
+    bool runTimeBuffer = llvm::any_of(sunk, [](Operation *op) {
+      auto cast = dyn_cast<memref::ReinterpretCastOp>(op);
+      return cast && !cast.getType().hasStaticShape();
+    });
+    if (largest < minBytes && !runTimeBuffer)
       return failure();
 
     MLIRContext *ctx = &getContext();
@@ -207,7 +228,20 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     b.setInsertionPoint(loop);
     SmallVector<Value> operands = {*env};
     llvm::append_range(operands, *captures);
-    operands.push_back(arith::ConstantIndexOp::create(b, loc, tripCount));
+    if (runTimeTrips) {
+      // ceil((ub - lb) / step), never negative.
+      Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
+      int64_t step = *constantIndex(loop.getStep()[dim]);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value span = arith::MaxSIOp::create(b, loc, zero, arith::SubIOp::create(b, loc, ub, lb));
+      Value trips = arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, span, arith::ConstantIndexOp::create(b, loc, step - 1)),
+          arith::ConstantIndexOp::create(b, loc, step));
+      operands.push_back(trips);
+    } else {
+      operands.push_back(arith::ConstantIndexOp::create(b, loc, tripCount));
+    }
     func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
     loop.erase();
     for (Operation *op : llvm::reverse(sunk))

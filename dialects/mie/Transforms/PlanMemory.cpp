@@ -5,6 +5,7 @@
 #include "dialects/mie/Utils/BufferAliasing.h"
 #include "dialects/mie/Utils/KernelLaunches.h"
 #include "dialects/mie/Utils/ProgramOrder.h"
+#include "dialects/mie/Utils/SymbolicDims.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -117,28 +118,6 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
 
-/// Code for symbolic dims: `v` (an index) as an expression of the function's symbols, when it is
-/// computed from `mie.symbol`s and constants by affine.apply; null otherwise.
-AffineExpr symbolicExpr(Value v) {
-  MLIRContext *ctx = v.getContext();
-  if (auto constant = v.getDefiningOp<arith::ConstantIndexOp>())
-    return getAffineConstantExpr(constant.value(), ctx);
-  if (auto symbol = v.getDefiningOp<SymbolOp>())
-    return getAffineSymbolExpr(unsigned(symbol.getIndex()), ctx);
-  auto apply = v.getDefiningOp<affine::AffineApplyOp>();
-  if (!apply)
-    return {};
-  AffineMap map = apply.getAffineMap();
-  SmallVector<AffineExpr> dims, symbols;
-  for (auto [i, operand] : llvm::enumerate(apply.getMapOperands())) {
-    AffineExpr e = symbolicExpr(operand);
-    if (!e)
-      return {};
-    (i < map.getNumDims() ? dims : symbols).push_back(e);
-  }
-  return map.getResult(0).replaceDimsAndSymbols(dims, symbols);
-}
-
 /// The bytes of a buffer with dynamic dims over the function's symbols; null where a size is not
 /// such an expression.
 AffineExpr bytesExpr(AllocOp alloc) {
@@ -156,47 +135,6 @@ AffineExpr bytesExpr(AllocOp alloc) {
     bytes = bytes * dim;
   }
   return bytes;
-}
-
-/// `expr` at the symbols' `values`.
-int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> values) {
-  SmallVector<AffineExpr> constants;
-  for (int64_t v : values)
-    constants.push_back(getAffineConstantExpr(v, expr.getContext()));
-  AffineExpr folded = simplifyAffineExpr(expr.replaceSymbols(constants), 0, values.size());
-  auto constant = dyn_cast<AffineConstantExpr>(folded);
-  return constant ? constant.getValue() : 0;
-}
-
-/// The shapes a plan for symbolic dims is chosen on: every corner of the ranges and their middle
-/// (with more than four symbols: all low, all high, the middle, and each symbol high alone).
-std::vector<std::vector<int64_t>> rangeSamples(ArrayRef<int64_t> ranges) {
-  const size_t n = ranges.size() / 2;
-  std::vector<std::vector<int64_t>> samples;
-  std::vector<int64_t> middle;
-  for (size_t s = 0; s < n; ++s)
-    middle.push_back((ranges[2 * s] + ranges[2 * s + 1] + 1) / 2);
-  if (n <= 4) {
-    for (size_t corner = 0; corner < (size_t(1) << n); ++corner) {
-      std::vector<int64_t> point;
-      for (size_t s = 0; s < n; ++s)
-        point.push_back(ranges[2 * s + ((corner >> s) & 1)]);
-      samples.push_back(point);
-    }
-  } else {
-    std::vector<int64_t> low, high;
-    for (size_t s = 0; s < n; ++s) {
-      low.push_back(ranges[2 * s]);
-      high.push_back(ranges[2 * s + 1]);
-    }
-    samples = {low, high};
-    for (size_t s = 0; s < n; ++s) {
-      samples.push_back(low);
-      samples.back()[s] = high[s];
-    }
-  }
-  samples.push_back(middle);
-  return samples;
 }
 
 /// Code for symbolic dims (docs/dynamic-shapes.md): the buffers get a stacked plan
@@ -218,7 +156,7 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
   for (const std::vector<int64_t> &point : points) {
     samples.push_back(requests);
     for (auto [req, expr] : llvm::zip(samples.back(), sizeExprs))
-      req.size = evaluate(expr, point);
+      req.size = evaluateSymbolic(expr, point);
   }
   StackedArenaPlan plan = planStackedArena(samples);
 

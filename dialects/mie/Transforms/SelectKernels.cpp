@@ -9,6 +9,7 @@
 
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Transforms/WidenOperands.h"
+#include "dialects/mie/Utils/SymbolicDims.h"
 #include "mie/Target/UKernelRegistry.h"
 #include "runtime/include/mie/mie_ukernel_abi.h"
 
@@ -228,6 +229,23 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
       break;
   }
   return TilingAttr::get(ctx, family, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
+}
+
+/// A row product's tiling `t`, chosen for the most rows of a run-time extent (`s.m`), with its
+/// column blocks split until a run of the fewest rows (`fewestRows`) still gives every thread
+/// work: row blocks and shared panels stay sized for the largest runs.
+TilingAttr splitColumnsForFewestRows(MLIRContext *ctx, TilingAttr t, GemmShape s,
+                                     int64_t fewestRows, int64_t minItems) {
+  const int64_t mr = t.getMr(), nr = t.getNr();
+  const int64_t rowBlocks = llvm::divideCeil(llvm::divideCeil(std::max<int64_t>(fewestRows, 1), mr),
+                                             std::max<int64_t>(t.getMc() / mr, 1));
+  const int64_t nPanels = llvm::divideCeil(s.n, nr);
+  int64_t ncPanels = std::max<int64_t>(t.getNc() / nr, 1);
+  while (s.batch * rowBlocks * (int64_t)llvm::divideCeil(nPanels, ncPanels) < minItems &&
+         ncPanels >= 2)
+    ncPanels = llvm::divideCeil(ncPanels, 2);
+  return TilingAttr::get(ctx, t.getIsa(), mr, nr, t.getKc(), t.getMc(), ncPanels * nr,
+                         t.getSharedPanels());
 }
 
 /// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
@@ -477,7 +495,12 @@ std::string describeBuffer(Value v) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
-  llvm::interleaveComma(type.getShape(), os);
+  llvm::interleaveComma(type.getShape(), os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << '?';
+    else
+      os << size;
+  });
   os << "] " << type.getElementType();
   return text;
 }
@@ -525,8 +548,11 @@ std::string portableReason(Operation *op) {
   }
   if (auto gemm = dyn_cast<GemmOp>(op)) {
     os << "product " << describeBuffer(gemm.getA()) << " * " << describeBuffer(gemm.getB()) << ": ";
-    Type et = cast<MemRefType>(gemm.getOutput().getType()).getElementType();
-    if (!et.isF32())
+    auto outType = cast<MemRefType>(gemm.getOutput().getType());
+    Type et = outType.getElementType();
+    if (!outType.hasStaticShape())
+      os << "run-time extents other than the rows of a 2-D product by constant weights";
+    else if (!et.isF32())
       os << narrowReason(et, gemm.getAccumulator());
     else if (gemm.getAlpha().convertToDouble() != 1.0)
       os << "alpha != 1 on operands packed at run time";
@@ -681,7 +707,8 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         continue;
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {
-        auto out = cast<MemRefType>(gemm.getOutput().getType()).getShape();
+        auto outType = cast<MemRefType>(gemm.getOutput().getType());
+        auto out = outType.getShape();
         auto a = cast<MemRefType>(gemm.getA().getType()).getShape();
         int64_t r = out.size();
         bool tc = gemm.getTransC();
@@ -689,7 +716,20 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
                         gemm.getTransA() ? a[r - 2] : a[r - 1], r == 3 ? out[0] : 1};
         if (gemm.getUkernel())
           continue;
+        // Rows known at run time only (code for symbolic dims): the tiles of a 2-D product by
+        // constant weights, the f32 ones or the target's own, chosen over the rows' range.
+        std::optional<std::pair<int64_t, int64_t>> rows;
+        if (!outType.hasStaticShape()) {
+          rows = dimBounds(gemm.getOutput(), tc ? r - 1 : r - 2);
+          if (!rows || r != 2 || tc || !isConstantBuffer(gemm.getB()) ||
+              (!isF32(gemm.getOutput()) && !(amx && suitsAmx(gemm)) &&
+               !(f16Tiles && suitsF16Tiles(gemm))))
+            continue;
+          shape.m = std::max<int64_t>(rows->second, 1);
+        }
         auto setTiling = [&](TilingAttr t) {
+          if (rows)
+            t = splitColumnsForFewestRows(ctx, t, shape, rows->first, minWorkItems);
           gemm.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::gemm, t));
         };
         if (amx && suitsAmx(gemm)) {

@@ -43,6 +43,8 @@ struct UKernelBuilder {
   Value mul(Value x, int64_t y) { return mul(x, c(y)); }
   Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, c(y)); }
   Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, c(y)); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
   Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value ceilDiv(Value x, int64_t y) { return div(add(x, c(y - 1)), y); }
   Value eq(Value x, int64_t y) {
@@ -258,12 +260,16 @@ inline int64_t channelsPerItem(int64_t channels, int64_t pixels) {
 }
 
 /// A top-level scf.parallel over [0, count) whose body `body(item)` builds; returns after it.
-inline void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(Value)> body) {
-  auto par = scf::ParallelOp::create(ub.b, ub.loc, ValueRange{ub.c(0)}, ValueRange{ub.c(count)},
+inline void parallelItems(UKernelBuilder &ub, Value count, function_ref<void(Value)> body) {
+  auto par = scf::ParallelOp::create(ub.b, ub.loc, ValueRange{ub.c(0)}, ValueRange{count},
                                      ValueRange{ub.c(1)});
   OpBuilder::InsertionGuard guard(ub.b);
   ub.b.setInsertionPointToStart(par.getBody());
   body(par.getInductionVars()[0]);
+}
+
+inline void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(Value)> body) {
+  parallelItems(ub, ub.c(count), body);
 }
 
 /// What a per-item convolution microkernel call reads inside its kernel body.

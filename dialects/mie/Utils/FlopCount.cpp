@@ -17,6 +17,13 @@ static int64_t product(ArrayRef<int64_t> dims) {
 }
 
 int64_t mlir::mie::countLibraryOpFlops(Operation *op) {
+  // Code for symbolic dims: the count depends on the run's shape, which a kernel's static
+  // attribute cannot give.
+  if (llvm::any_of(op->getOperandTypes(), [](Type t) {
+        auto memref = dyn_cast<MemRefType>(t);
+        return memref && !memref.hasStaticShape();
+      }))
+    return 0;
   if (auto conv = dyn_cast<Conv2dOp>(op)) {
     // The filter may be packed: its logical shape is then in filter_shape.
     SmallVector<int64_t> filter =

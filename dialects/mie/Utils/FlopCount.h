@@ -18,7 +18,7 @@ namespace mlir::mie {
 
 /// Floating-point operations of one mie.conv2d / mie.gemm / mie.attention (2 per multiply-add,
 /// epilogue and softmax excluded).
-/// 0 for any other op.
+/// 0 for any other op, and for one with run-time extents (code for symbolic dims).
 int64_t countLibraryOpFlops(Operation *op);
 
 /// Floating-point operations of everything under `root`: library ops as above, each linalg op with

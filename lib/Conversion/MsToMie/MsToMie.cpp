@@ -7,6 +7,7 @@
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
+#include "dialects/ms/Transforms/EpilogueChain.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,8 +40,31 @@ public:
   }
 };
 
+/// A product the library GEMM computes over run-time rows: every dim of the left operand but its
+/// last (the rows, collapsed) may be symbolic; K and the right operand (a matrix) are static.
+bool isRowsProduct(Operation *op) {
+  auto isStatic = [](Value v) { return cast<RankedTensorType>(v.getType()).hasStaticShape(); };
+  if (auto matmul = dyn_cast<ms::MatMulOp>(op)) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
+    return lhs.getRank() >= 2 && rhs.getRank() == 2 && rhs.hasStaticShape() &&
+           !lhs.isDynamicDim(lhs.getRank() - 1);
+  }
+  if (auto gemm = dyn_cast<ms::GemmOp>(op)) {
+    auto a = cast<RankedTensorType>(gemm.getA().getType());
+    return !gemm.getTransA() && !a.isDynamicDim(1) && isStatic(gemm.getB()) &&
+           (!gemm.getC() || isStatic(gemm.getC()));
+  }
+  return false;
+}
+
 /// Whether the lowering of `op` takes run-time extents (code for symbolic dims).
 bool lowersSymbolicDims(Operation *op) {
+  if (isRowsProduct(op))
+    return true;
+  if (auto group = dyn_cast<ms::FusedOp>(op);
+      group && ms::isEpilogueAnchor(group.getMembers().front()))
+    return isRowsProduct(group.getMembers().front());
   // A fused group of elementwise ops is one elementwise kernel.
   if (auto group = dyn_cast<ms::FusedOp>(op)) {
     bool elementwise = true;
@@ -88,7 +112,8 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
     }
     // Elementwise kernels broadcast by the static shapes: an operand dim that is `?` must be the
     // result's dim itself (a `?` that is 1 at run time and broadcast has no code yet).
-    if (ms::isElementwiseOp(op) || isa<ms::FusedOp>(op)) {
+    auto group = dyn_cast<ms::FusedOp>(op);
+    if (ms::isElementwiseOp(op) || (group && !ms::isEpilogueAnchor(group.getMembers().front()))) {
       ArrayRef<AffineExpr> out = shapes.dims(op->getResult(0));
       for (Value operand : op->getOperands()) {
         auto type = dyn_cast<RankedTensorType>(operand.getType());
@@ -141,7 +166,8 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieTensorPatterns(converter, patterns);
     mstomie::populateMsToMieReducePatterns(converter, patterns);
     mstomie::populateMsToMieShapePatterns(converter, patterns);
-    mstomie::populateMsToMieFusedPatterns(converter, patterns);
+    mstomie::EpilogueChains chains = mstomie::matchGroupEpilogueChains(getOperation());
+    mstomie::populateMsToMieFusedPatterns(converter, patterns, chains);
     mstomie::populateMsToMieAttentionPatterns(converter, patterns);
     mstomie::populateMsToMieIndexingPatterns(converter, patterns);
     mstomie::populateMsToMieScanPatterns(converter, patterns);

@@ -10,6 +10,7 @@
 
 #include "dialects/mie/Utils/KernelBuilders.h"
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/Transforms/EpilogueChain.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -164,7 +165,14 @@ void populateMsToMieNNPatterns(TypeConverter &converter, RewritePatternSet &patt
 void populateMsToMieTensorPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieReducePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
-void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns);
+/// The epilogue chain of each anchored ms.fused group, matched before the conversion starts: the
+/// conversion rewrites the function's arguments to buffers, after which symbolic dims cannot be
+/// compared (ms::haveSameDims reads them from the tensor types).
+using EpilogueChains = DenseMap<Operation *, ms::EpilogueChain>;
+EpilogueChains matchGroupEpilogueChains(Operation *root);
+
+void populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                                  const EpilogueChains &chains);
 void populateMsToMieAttentionPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieIndexingPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieScanPatterns(TypeConverter &converter, RewritePatternSet &patterns);

@@ -23,7 +23,9 @@ using namespace mlir::mie::mstomie;
 namespace {
 
 struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
-  using OpConversionPattern::OpConversionPattern;
+  FusedToKernel(TypeConverter &converter, MLIRContext *ctx, const EpilogueChains &chains)
+      : OpConversionPattern(converter, ctx), chains(chains) {}
+  const EpilogueChains &chains;
 
   LogicalResult matchAndRewrite(ms::FusedOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -36,7 +38,9 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
       return arg && arg.getOwner()->getParentOp() == op ? adaptor.getInputs()[arg.getArgNumber()]
                                                         : Value();
     };
-    if (ms::isEpilogueAnchor(members.front()))
+    // Anchored groups were matched before the conversion (isEpilogueAnchor reads symbolic dims
+    // from tensor types the conversion replaces).
+    if (chains.count(op))
       return lowerAnchored(op, members, bufferOf, rewriter);
     if (failed(checkLowerableGroup(op, /*report=*/false)))
       return rewriter.notifyMatchFailure(op, "not a lowerable group");
@@ -80,7 +84,10 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
   LogicalResult lowerAnchored(ms::FusedOp op, ArrayRef<Operation *> members,
                               function_ref<Value(Value)> bufferOf,
                               ConversionPatternRewriter &rewriter) const {
-    ms::EpilogueChain chain = ms::matchEpilogueChain(members.front());
+    auto matched = chains.find(op);
+    if (matched == chains.end())
+      return rewriter.notifyMatchFailure(op, "no epilogue chain was matched for the group");
+    const ms::EpilogueChain &chain = matched->second;
     if (chain.members.size() != members.size())
       return rewriter.notifyMatchFailure(op, "not an epilogue chain");
     Location loc = op.getLoc();
@@ -92,7 +99,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
         EpilogueAttr::get(ctx, (bool)chain.bias, (bool)chain.residual, activation, chain.clamp);
     Value bias = chain.bias ? collapseToVector(rewriter, loc, bufferOf(chain.bias)) : Value();
     Value residual = bufferOf(chain.residual);
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     // The accumulation type precision assignment chose (f32 for f16/bf16 products).
     auto accumulator = chain.anchor->getAttrOfType<TypeAttr>("acc_type");
     if (auto conv = dyn_cast<ms::Conv2dOp>(chain.anchor)) {
@@ -151,6 +158,17 @@ LogicalResult mstomie::checkLowerableGroup(ms::FusedOp op, bool report) {
   return success();
 }
 
-void mstomie::populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<FusedToKernel>(converter, patterns.getContext());
+EpilogueChains mstomie::matchGroupEpilogueChains(Operation *root) {
+  EpilogueChains chains;
+  root->walk([&](ms::FusedOp group) {
+    Operation *first = &group.getBody().front().front();
+    if (ms::isEpilogueAnchor(first))
+      chains[group] = ms::matchEpilogueChain(first);
+  });
+  return chains;
+}
+
+void mstomie::populateMsToMieFusedPatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                                           const EpilogueChains &chains) {
+  patterns.add<FusedToKernel>(converter, patterns.getContext(), chains);
 }

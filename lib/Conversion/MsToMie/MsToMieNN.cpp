@@ -69,7 +69,7 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
     double beta = op.getBeta().convertToDouble();
     bool biasEpilogue = c && beta == 1.0 && cast<MemRefType>(c.getType()).getRank() == 1 &&
                         cast<MemRefType>(c.getType()).getDimSize(0) == op.getType().getDimSize(1);
-    Value product = allocBuffer(rewriter, loc, op.getType());
+    Value product = allocResult(rewriter, loc, op.getOperation());
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), biasEpilogue, false, Activation::none);
     mie::GemmOp::create(rewriter, loc, adaptor.getA(), adaptor.getB(), biasEpilogue ? c : Value(),
                         Value(), product, op.getTransAAttr(), op.getTransBAttr(), op.getAlphaAttr(),
@@ -79,7 +79,7 @@ struct GemmToLibrary : OpConversionPattern<ms::GemmOp> {
       rewriter.replaceOp(op, product);
       return success();
     }
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     buildElementwiseKernel(rewriter, loc, "gemm_add_c", ValueRange{product, c}, out,
                            [&](OpBuilder &b, Location l, ValueRange e, Type t) -> Value {
                              Value scaled = beta == 1.0
@@ -104,7 +104,7 @@ struct MatMulToKernel : OpConversionPattern<ms::MatMulOp> {
   LogicalResult matchAndRewrite(ms::MatMulOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
     auto libraryGemm = [&](Value a, Value b, Value c, TypeAttr accumulator) {

@@ -401,7 +401,23 @@ def pointwise_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"pointwise_dyn": pointwise_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def mlp_dyn():
+    """A transformer's feed-forward block over [batch, seq, 48]: linear layers over batch x seq
+    rows (MatMul + bias + Relu, MatMul + bias, fused into the GEMM's epilogue) with the residual
+    added; and a classifier head, a Gemm (transB) over [batch, 48] rows."""
+    g = Graph()
+    h = g.node("Relu", [g.linear("x", "up", 48, 96)], "up_relu")
+    g.node("Add", [g.linear(h, "down", 96, 48), "x"], "y")
+    g.inits += [weight("head_w", [10, 48]), weight("head_b", [10], 0.1)]
+    g.node("Gemm", ["pooled", "head_w", "head_b"], "logits", transB=1)
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 48]),
+              ("pooled", TensorProto.FLOAT, ["batch", 48])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 48]),
+               ("logits", TensorProto.FLOAT, ["batch", 10])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -411,6 +427,8 @@ MODELS = {"pointwise_dyn": pointwise_dyn, "cls_dyn": cls_dyn, "encoder_dyn": enc
 SHAPES = {
     "pointwise_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                       "b16s64": dict(batch=16, seq=64), "b5s33": dict(batch=5, seq=33)},
+    "mlp_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                "b8s100": dict(batch=8, seq=100)},
     "encoder_dyn": {"b1s1": dict(batch=1, seq=1), "b1s7": dict(batch=1, seq=7),
                     "b3s7": dict(batch=3, seq=7), "b2s64": dict(batch=2, seq=64)},
     "cnn_dyn": {"b1": dict(batch=1), "b3": dict(batch=3), "b8": dict(batch=8)},
