@@ -639,11 +639,14 @@ LogicalResult AttentionOp::verify() {
           op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::attention; },
           "attention")))
     return failure();
-  if (failed(checkOperandBuffers(op, {{"query", getQuery()},
-                                      {"key", getKey()},
-                                      {"value", getValue()},
-                                      {"mask", getMask()},
-                                      {"output", getOutput()}})))
+  // Batch, rows and keys may be run-time extents (code for symbolic dims).
+  if (failed(checkOperandBuffers(op,
+                                 {{"query", getQuery()},
+                                  {"key", getKey()},
+                                  {"value", getValue()},
+                                  {"mask", getMask()},
+                                  {"output", getOutput()}},
+                                 {"query", "key", "value", "mask", "output"})))
     return failure();
   const bool tokenMajor = getTokenMajor();
   int64_t rank = bufferType(getQuery()).getRank();

@@ -8,42 +8,96 @@
 
 #include "UKernelLoweringHelpers.h"
 
+#include "dialects/mie/Utils/SymbolicDims.h"
+
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
+
+namespace {
+
+/// An index of the lowering: a constant where the shapes are static (the IR then holds the
+/// constant, as for every static product), else a value computed in the kernel body from the
+/// buffers' run-time dims (code for symbolic dims).
+struct Extent {
+  int64_t constant = 0;
+  Value value;
+
+  bool isConstant() const { return !value; }
+  Value get(UKernelBuilder &ub) const { return value ? value : ub.c(constant); }
+  Extent times(UKernelBuilder &ub, const Extent &other) const {
+    if (isConstant() && other.isConstant())
+      return {constant * other.constant, Value()};
+    return {0, ub.mul(get(ub), other.get(ub))};
+  }
+};
+
+/// The dims of a buffer in the attention's logical [..., H, S, D] order as extents, read with
+/// memref.dim where dynamic.
+SmallVector<Extent> logicalExtents(UKernelBuilder &ub, AttentionOp op, Value buffer,
+                                   ArrayRef<int64_t> logical) {
+  const int64_t rank = logical.size();
+  SmallVector<Extent> extents;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(logical[d])) {
+      extents.push_back({logical[d], Value()});
+      continue;
+    }
+    int64_t physical = d;
+    if (op.getTokenMajor() && d == rank - 2)
+      physical = rank - 3;
+    else if (op.getTokenMajor() && d == rank - 3)
+      physical = rank - 2;
+    extents.push_back({0, memref::DimOp::create(ub.b, ub.loc, buffer, physical)});
+  }
+  return extents;
+}
+
+} // namespace
 
 KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
   SmallVector<int64_t> q = op.getLogicalShape(op.getQuery());
   SmallVector<int64_t> k = op.getLogicalShape(op.getKey());
   SmallVector<int64_t> v = op.getLogicalShape(op.getValue());
-  const int64_t rank = q.size(), seq = q[rank - 2], d = q[rank - 1], keys = k[rank - 2],
-                dv = v[rank - 1];
-  ArrayRef<int64_t> batchDims = ArrayRef<int64_t>(q).drop_back(2);
+  const int64_t rank = q.size(), d = q[rank - 1], dv = v[rank - 1];
   // Query heads (the last batch dim) and how many of them share a key/value head.
   const int64_t heads = rank >= 3 ? q[rank - 3] : 1, group = op.getHeadsPerKeyValueHead();
   const bool tokenMajor = op.getTokenMajor();
-  int64_t batch = 1;
-  for (int64_t size : batchDims)
-    batch *= size;
-  // The mask's element strides on the scores' dims [batch..., S, T] (right-aligned numpy
-  // broadcast: 0 where the mask has no such dim or size 1).
-  SmallVector<int64_t> maskStrides(rank, 0);
-  if (Value mask = op.getMask()) {
-    ArrayRef<int64_t> m = cast<MemRefType>(mask.getType()).getShape();
-    int64_t stride = 1;
-    for (int64_t i = m.size() - 1; i >= 0; --i) {
-      if (m[i] != 1)
-        maskStrides[rank - m.size() + i] = stride;
-      stride *= m[i];
+  if (ShapedType::isDynamic(d) || ShapedType::isDynamic(dv) || ShapedType::isDynamic(heads)) {
+    op.emitOpError("runs the attention microkernel over a run-time head count or head width, "
+                   "which its calls take as constants");
+    return nullptr;
+  }
+  // Code for symbolic dims: a mask dim of run-time size must be the scores' dim itself (one that
+  // is 1 at run time and broadcast would need a stride of 0 the code cannot choose).
+  ArrayRef<int64_t> maskShape =
+      op.getMask() ? cast<MemRefType>(op.getMask().getType()).getShape() : ArrayRef<int64_t>();
+  for (auto [i, size] : llvm::enumerate(maskShape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    int64_t scoresDim = rank - maskShape.size() + i;
+    // The scores [..., S, T]: the query's batch dims and rows, the key's rows.
+    Value source = scoresDim == rank - 1 ? op.getKey() : op.getQuery();
+    int64_t logical = scoresDim == rank - 1 ? rank - 2 : scoresDim;
+    int64_t physical = logical;
+    if (tokenMajor && logical == rank - 2)
+      physical = rank - 3;
+    else if (tokenMajor && logical == rank - 3)
+      physical = rank - 2;
+    AffineExpr maskDim = dimExpr(op.getMask(), i), scores = dimExpr(source, physical);
+    if (!maskDim || maskDim != scores) {
+      op.emitOpError() << "mask dim " << i
+                       << " may broadcast at run time, which code for every shape does not take "
+                          "yet (give its symbols sizes: --specialize or --dim-param)";
+      return nullptr;
     }
   }
-  const int64_t rowsPerItem = std::min<int64_t>(op.getQueryRows().value_or(seq), seq);
-  const int64_t groups = llvm::divideCeil(seq, rowsPerItem);
   SmallVector<Value> ins = {op.getQuery(), op.getKey(), op.getValue()};
   if (op.getMask())
     ins.push_back(op.getMask());
   const std::string name = ukernelSymbol(UKernel::F32Attention, op.getUkernel()->getIsa());
   const float scale = static_cast<float>(op.getScale().convertToDouble());
+  const int64_t rowsHint = op.getQueryRows().value_or(ShapedType::isDynamic(q[rank - 2]) ? 24 : q[rank - 2]);
 
   OpBuilder b(op);
   KernelOp kernel = KernelOp::create(
@@ -52,23 +106,60 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
         UKernelBuilder ub{kb, kl, symbols};
         Value qv = args[0], kv = args[1], vv = args[2], out = args.back();
         Value mask = op.getMask() ? args[3] : qv; // not read without the mask flag
-        Value scratch = stackBuffer(kb, kl, mie_uk_attention_scratch_floats(d, rowsPerItem));
-        parallelItems(ub, batch * groups, [&](Value item) {
+        SmallVector<Extent> qx = logicalExtents(ub, op, qv, q), kx = logicalExtents(ub, op, kv, k);
+        const Extent seq = qx[rank - 2], keys = kx[rank - 2];
+        ArrayRef<Extent> batchDims = ArrayRef<Extent>(qx).drop_back(2);
+        Extent batch{1, Value()};
+        for (const Extent &size : batchDims)
+          batch = batch.times(ub, size);
+        // The mask's element strides on the scores' dims [batch..., S, T] (right-aligned numpy
+        // broadcast: 0 where the mask has no such dim or size 1).
+        SmallVector<Extent> maskStrides(rank, Extent{0, Value()});
+        if (op.getMask()) {
+          SmallVector<Extent> m;
+          for (auto [i, size] : llvm::enumerate(maskShape))
+            m.push_back(ShapedType::isDynamic(size)
+                            ? Extent{0, memref::DimOp::create(kb, kl, mask, i)}
+                            : Extent{size, Value()});
+          Extent stride{1, Value()};
+          for (int64_t i = m.size() - 1; i >= 0; --i) {
+            if (!m[i].isConstant() || m[i].constant != 1)
+              maskStrides[rank - m.size() + i] = stride;
+            stride = stride.times(ub, m[i]);
+          }
+        }
+        // Rows per item: at most the sequence, a static count where the sequence is.
+        Extent rowsPerItem = seq.isConstant()
+                                 ? Extent{std::min<int64_t>(rowsHint, seq.constant), Value()}
+                                 : Extent{rowsHint, Value()};
+        Value groups = seq.isConstant()
+                           ? ub.c((int64_t)llvm::divideCeil(seq.constant, rowsPerItem.constant))
+                           : ub.ceilDiv(seq.value, rowsPerItem.constant);
+        Value scratch =
+            stackBuffer(kb, kl, mie_uk_attention_scratch_floats(d, rowsPerItem.constant));
+        Value items = batch.isConstant() && seq.isConstant()
+                          ? ub.c(batch.constant * (int64_t)llvm::divideCeil(seq.constant,
+                                                                            rowsPerItem.constant))
+                          : ub.mul(batch.get(ub), groups);
+        parallelItems(ub, items, [&](Value item) {
           Value bi = ub.div(item, groups);
-          Value r0 = ub.mul(ub.rem(item, groups), rowsPerItem);
-          Value rows = ub.min(ub.c(rowsPerItem), ub.sub(ub.c(seq), r0));
+          Value r0 = ub.mul(ub.rem(item, groups), rowsPerItem.constant);
+          Value rows = ub.min(ub.c(rowsPerItem.constant), ub.sub(seq.get(ub), r0));
           // The mask offset of batch index bi: its digits over the batch dims times their strides.
-          Value maskOff = ub.mul(r0, maskStrides[rank - 2]);
+          Value maskOff = ub.mul(r0, maskStrides[rank - 2].get(ub));
           Value rest = bi;
           for (int64_t i = batchDims.size() - 1; i >= 0; --i) {
-            if (maskStrides[i])
-              maskOff = ub.add(maskOff, ub.mul(ub.rem(rest, batchDims[i]), maskStrides[i]));
-            rest = ub.div(rest, batchDims[i]);
+            if (!maskStrides[i].isConstant() || maskStrides[i].constant)
+              maskOff = ub.add(maskOff, ub.mul(ub.rem(rest, batchDims[i].get(ub)),
+                                               maskStrides[i].get(ub)));
+            rest = ub.div(rest, batchDims[i].get(ub));
           }
           int64_t flags = (op.getMask() ? MIE_UK_ATTENTION_MASK : 0) |
                           (op.getCausal() ? MIE_UK_ATTENTION_CAUSAL : 0);
           // Causal: the item's first row r0 sees the keys up to r0 + (T - S).
-          Value diag = ub.i64(ub.add(r0, ub.c(keys - seq)));
+          Value diag = keys.isConstant() && seq.isConstant()
+                           ? ub.i64(ub.add(r0, ub.c(keys.constant - seq.constant)))
+                           : ub.i64(ub.add(r0, ub.sub(keys.get(ub), seq.get(ub))));
           // Batch index bi is head h of outer index bo; its keys and values are head h / group
           // of the key/value buffers.
           Value bo = ub.div(bi, heads), h = ub.rem(bi, heads), hkv = ub.div(h, group);
@@ -76,10 +167,12 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
           // rows of `width` floats, and the distance between its rows. Token-major: the heads of
           // a position share a row, so a head's rows are n rows apart and start at column
           // head * width; head-major: each head is one contiguous [len, width] block.
-          auto offset = [&](int64_t n, int64_t len, int64_t width, Value head, Value row) {
-            Value base = ub.mul(bo, n * len * width);
-            Value start = tokenMajor ? ub.add(ub.mul(head, width), ub.mul(row, n * width))
-                                     : ub.add(ub.mul(head, len * width), ub.mul(row, width));
+          auto offset = [&](int64_t n, const Extent &len, int64_t width, Value head, Value row) {
+            Value base = ub.mul(bo, Extent{n * width, Value()}.times(ub, len).get(ub));
+            Value start =
+                tokenMajor ? ub.add(ub.mul(head, width), ub.mul(row, n * width))
+                           : ub.add(ub.mul(head, Extent{width, Value()}.times(ub, len).get(ub)),
+                                    ub.mul(row, width));
             return ub.i64(ub.add(base, start));
           };
           auto ld = [&](int64_t n, int64_t width) {
@@ -97,13 +190,13 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
                          ld(kvHeads, dv),
                          ub.ptr(mask),
                          ub.i64(maskOff),
-                         ub.i64(maskStrides[rank - 2]),
-                         ub.i64(maskStrides[rank - 1]),
+                         ub.i64(maskStrides[rank - 2].get(ub)),
+                         ub.i64(maskStrides[rank - 1].get(ub)),
                          ub.ptr(out),
                          offset(heads, seq, dv, h, r0),
                          ld(heads, dv),
                          ub.i64(rows),
-                         ub.i64(keys),
+                         ub.i64(keys.get(ub)),
                          ub.i64(d),
                          ub.i64(dv),
                          ub.f32(scale),

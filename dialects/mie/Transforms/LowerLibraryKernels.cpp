@@ -555,7 +555,10 @@ using UKernelLoweringFn = FailureOr<KernelOp> (*)(Operation *op, SymbolTable &sy
 
 template <typename OpT, KernelOp (*Lower)(OpT, SymbolTable &)>
 FailureOr<KernelOp> lowerOp(Operation *op, SymbolTable &symbols) {
-  return Lower(cast<OpT>(op), symbols);
+  // A lowering that cannot take the op's shapes says why and gives no kernel.
+  if (KernelOp kernel = Lower(cast<OpT>(op), symbols))
+    return kernel;
+  return failure();
 }
 
 /// The convolution families whose tiles read a filter packed at compile time.
@@ -626,6 +629,14 @@ std::optional<UKernelAttr> getUKernelChoice(Operation *op) {
 
 /// The portable lowering of an op without a microkernel choice.
 FailureOr<KernelOp> lowerPortable(Operation *op, SymbolTable &symbols) {
+  // The portable loops of the convolutions, pooling and attention are sized at compile time;
+  // a GEMM's linalg form reads its extents at run time.
+  if (!isa<GemmOp>(op) && llvm::any_of(op->getOperandTypes(), [](Type t) {
+        auto memref = dyn_cast<MemRefType>(t);
+        return memref && !memref.hasStaticShape();
+      }))
+    return op->emitOpError("has run-time extents (code for symbolic dims) but no microkernel "
+                           "lowering that takes them");
   if (auto qconv = dyn_cast<QConv2dOp>(op)) {
     // The integer convolution has one kernel (VNNI) and no portable form.
     if (!qconv.getFilterShape())

@@ -700,9 +700,26 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
           continue;
         attention.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::attention, chosenIsa));
         SmallVector<int64_t> q = attention.getLogicalShape(attention.getQuery());
-        int64_t seq = q[q.size() - 2], batch = 1;
-        for (int64_t size : ArrayRef(q).drop_back(2))
-          batch *= size;
+        // A run-time extent (code for symbolic dims) counts with its bound over the ranges: the
+        // most rows (blocks sized for the longest sequences) and the fewest batch indices (enough
+        // items for the smallest runs).
+        const int64_t rank = q.size();
+        auto bound = [&](int64_t logical, bool most) -> int64_t {
+          if (!ShapedType::isDynamic(q[logical]))
+            return q[logical];
+          // Token-major buffers hold [..., S, H, D]: logical dims -2 and -3 swap.
+          int64_t physical = logical;
+          if (attention.getTokenMajor() && logical == rank - 2)
+            physical = rank - 3;
+          else if (attention.getTokenMajor() && logical == rank - 3)
+            physical = rank - 2;
+          std::optional<std::pair<int64_t, int64_t>> range =
+              dimBounds(attention.getQuery(), physical);
+          return std::max<int64_t>(1, range ? (most ? range->second : range->first) : 1);
+        };
+        int64_t seq = bound(rank - 2, /*most=*/true), batch = 1;
+        for (int64_t d = 0; d < rank - 2; ++d)
+          batch *= bound(d, /*most=*/false);
         attention.setQueryRows(attentionRowsPerItem(batch, seq, minWorkItems));
         continue;
       }

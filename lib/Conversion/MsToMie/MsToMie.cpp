@@ -62,6 +62,11 @@ bool isRowsProduct(Operation *op) {
 bool lowersSymbolicDims(Operation *op) {
   if (isRowsProduct(op))
     return true;
+  // Attention over run-time batch, heads' rows and keys; the head width static.
+  if (auto attention = dyn_cast<ms::AttentionOp>(op))
+    return cast<RankedTensorType>(attention.getQuery().getType()).getElementType().isF32() &&
+           !cast<RankedTensorType>(attention.getQuery().getType()).isDynamicDim(
+               cast<RankedTensorType>(attention.getQuery().getType()).getRank() - 1);
   if (auto group = dyn_cast<ms::FusedOp>(op);
       group && ms::isEpilogueAnchor(group.getMembers().front()))
     return isRowsProduct(group.getMembers().front());

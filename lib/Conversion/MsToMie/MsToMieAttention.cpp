@@ -25,10 +25,12 @@ struct AttentionToLibraryOp : OpConversionPattern<ms::AttentionOp> {
     auto qType = cast<RankedTensorType>(op.getQuery().getType());
     auto kType = cast<RankedTensorType>(op.getKey().getType());
     auto vType = cast<RankedTensorType>(op.getValue().getType());
-    if (!qType.hasStaticShape() || !kType.hasStaticShape() || !vType.hasStaticShape() ||
-        !qType.getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "expects static f32 operands");
-    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    // Dynamic dims only in code for symbolic dims, which records the result's dims.
+    bool sized = op->hasAttr(kResultDimsAttrName) ||
+                 (qType.hasStaticShape() && kType.hasStaticShape() && vType.hasStaticShape());
+    if (!sized || !qType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "expects f32 operands of known dims");
+    Value out = allocResult(rewriter, op.getLoc(), op.getOperation());
     AttentionOp::create(rewriter, op.getLoc(), adaptor.getQuery(), adaptor.getKey(),
                         adaptor.getValue(), adaptor.getMask(), out, op.getScaleAttr(),
                         op.getTokenMajorAttr(), /*ukernel=*/UKernelAttr(), op.getCausalAttr(),
