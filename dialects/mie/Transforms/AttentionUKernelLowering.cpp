@@ -97,7 +97,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
     ins.push_back(op.getMask());
   const std::string name = ukernelSymbol(UKernel::F32Attention, op.getUkernel()->getIsa());
   const float scale = static_cast<float>(op.getScale().convertToDouble());
-  const int64_t rowsHint = op.getQueryRows().value_or(ShapedType::isDynamic(q[rank - 2]) ? 24 : q[rank - 2]);
+  const int64_t rowsHint =
+      op.getQueryRows().value_or(ShapedType::isDynamic(q[rank - 2]) ? 24 : q[rank - 2]);
 
   OpBuilder b(op);
   KernelOp kernel = KernelOp::create(
@@ -138,8 +139,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
         Value scratch =
             stackBuffer(kb, kl, mie_uk_attention_scratch_floats(d, rowsPerItem.constant));
         Value items = batch.isConstant() && seq.isConstant()
-                          ? ub.c(batch.constant * (int64_t)llvm::divideCeil(seq.constant,
-                                                                            rowsPerItem.constant))
+                          ? ub.c(batch.constant *
+                                 (int64_t)llvm::divideCeil(seq.constant, rowsPerItem.constant))
                           : ub.mul(batch.get(ub), groups);
         parallelItems(ub, items, [&](Value item) {
           Value bi = ub.div(item, groups);
@@ -150,8 +151,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
           Value rest = bi;
           for (int64_t i = batchDims.size() - 1; i >= 0; --i) {
             if (!maskStrides[i].isConstant() || maskStrides[i].constant)
-              maskOff = ub.add(maskOff, ub.mul(ub.rem(rest, batchDims[i].get(ub)),
-                                               maskStrides[i].get(ub)));
+              maskOff = ub.add(maskOff,
+                               ub.mul(ub.rem(rest, batchDims[i].get(ub)), maskStrides[i].get(ub)));
             rest = ub.div(rest, batchDims[i].get(ub));
           }
           int64_t flags = (op.getMask() ? MIE_UK_ATTENTION_MASK : 0) |
@@ -169,10 +170,10 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
           // head * width; head-major: each head is one contiguous [len, width] block.
           auto offset = [&](int64_t n, const Extent &len, int64_t width, Value head, Value row) {
             Value base = ub.mul(bo, Extent{n * width, Value()}.times(ub, len).get(ub));
-            Value start =
-                tokenMajor ? ub.add(ub.mul(head, width), ub.mul(row, n * width))
-                           : ub.add(ub.mul(head, Extent{width, Value()}.times(ub, len).get(ub)),
-                                    ub.mul(row, width));
+            Value start = tokenMajor
+                              ? ub.add(ub.mul(head, width), ub.mul(row, n * width))
+                              : ub.add(ub.mul(head, Extent{width, Value()}.times(ub, len).get(ub)),
+                                       ub.mul(row, width));
             return ub.i64(ub.add(base, start));
           };
           auto ld = [&](int64_t n, int64_t width) {

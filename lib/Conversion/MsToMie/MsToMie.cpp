@@ -58,15 +58,70 @@ bool isRowsProduct(Operation *op) {
   return false;
 }
 
-/// Whether the lowering of `op` takes run-time extents (code for symbolic dims).
-bool lowersSymbolicDims(Operation *op) {
+/// Whether every axis of a reduction `op` (ms.reduce_*) is a static dim of its input: the count
+/// a mean divides by is then a constant, and the symbolic dims are among the kept ones.
+bool reducesStaticDims(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto axes = cast<DenseI64ArrayAttr>(op->getAttr("axes")).asArrayRef();
+  if (axes.empty())
+    return type.hasStaticShape();
+  return llvm::all_of(axes, [&](int64_t a) {
+    return !type.isDynamicDim(a < 0 ? a + type.getRank() : a);
+  });
+}
+
+/// Whether the lowering of `op` takes run-time extents (code for symbolic dims). `shapes` gives
+/// the dims that values computed inside a kernel (slice starts, range starts) are read from.
+bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   if (isRowsProduct(op))
     return true;
+  // Row kernels over run-time rows; the normalized dims static.
+  if (auto norm = dyn_cast<ms::LayerNormOp>(op)) {
+    RankedTensorType type = norm.getType();
+    int64_t axis = mstomie::normalizeAxis(norm.getAxis(), type.getRank());
+    return llvm::none_of(llvm::seq<int64_t>(axis, type.getRank()),
+                         [&](int64_t d) { return type.isDynamicDim(d); });
+  }
+  if (isa<ms::SoftmaxOp>(op))
+    return true;
+  if (isa<ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceProdOp, ms::ReduceMaxOp, ms::ReduceMinOp>(
+          op))
+    return reducesStaticDims(op);
+  // Indices are clamped into the axis, whose extent must be static.
+  if (auto gather = dyn_cast<ms::GatherOp>(op)) {
+    auto data = cast<RankedTensorType>(gather.getData().getType());
+    return !data.isDynamicDim(mstomie::normalizeAxis(gather.getAxis(), data.getRank()));
+  }
+  // Symbolic sizes and starts along dims of positive step; each symbol a start uses must be an
+  // extent of the input or the result, from which the kernel computes it.
+  if (auto slice = dyn_cast<ms::SliceOp>(op)) {
+    ArrayRef<int64_t> starts = slice.getStarts(), sizes = slice.getSizes();
+    SmallVector<SmallVector<AffineExpr>> buffers = {
+        llvm::to_vector(shapes.dims(slice.getInput())),
+        llvm::to_vector(shapes.dims(slice.getResult()))};
+    for (auto [d, step] : llvm::enumerate(slice.getSteps())) {
+      bool symbolicStart = ShapedType::isDynamic(starts[d]);
+      if ((symbolicStart || ShapedType::isDynamic(sizes[d])) && step < 0)
+        return false;
+      if (symbolicStart && (!slice.getSymbolicStarts() ||
+                            !mstomie::isComputableFromExtents(
+                                slice.getSymbolicStarts()->getResult(d), buffers)))
+        return false;
+    }
+    return true;
+  }
+  // The start computed from the result's extent (the count).
+  if (auto range = dyn_cast<ms::RangeOp>(op))
+    return mstomie::isComputableFromExtents(range.getStartExpr(),
+                                            {llvm::to_vector(shapes.dims(range.getResult()))});
+  // A static input (a class token) broadcast to symbolic dims.
+  if (auto expand = dyn_cast<ms::ExpandOp>(op))
+    return cast<ShapedType>(expand.getInput().getType()).hasStaticShape();
   // Attention over run-time batch, heads' rows and keys; the head width static.
   if (auto attention = dyn_cast<ms::AttentionOp>(op))
     return cast<RankedTensorType>(attention.getQuery().getType()).getElementType().isF32() &&
-           !cast<RankedTensorType>(attention.getQuery().getType()).isDynamicDim(
-               cast<RankedTensorType>(attention.getQuery().getType()).getRank() - 1);
+           !cast<RankedTensorType>(attention.getQuery().getType())
+                .isDynamicDim(cast<RankedTensorType>(attention.getQuery().getType()).getRank() - 1);
   if (auto group = dyn_cast<ms::FusedOp>(op);
       group && ms::isEpilogueAnchor(group.getMembers().front()))
     return isRowsProduct(group.getMembers().front());
@@ -108,7 +163,7 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
                    llvm::any_of(op->getOperandTypes(), isDynamic);
     if (!dynamic)
       return;
-    if (!lowersSymbolicDims(op)) {
+    if (!lowersSymbolicDims(op, shapes)) {
       op->emitError() << "'" << op->getName()
                       << "' over symbolic dims has no code for every shape yet (give its "
                          "symbols sizes: --specialize or --dim-param)";
