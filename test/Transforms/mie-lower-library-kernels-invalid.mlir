@@ -47,3 +47,22 @@ func.func @qconv_unpacked(%x: memref<1x2x4x4xi8>, %w: memref<3x2x1x1xi8>, %b: me
   mie.qconv2d ins(%x, %w, %b, %s : memref<1x2x4x4xi8>, memref<3x2x1x1xi8>, memref<3xi32>, memref<3xf32>) outs(%y : memref<1x3x4x4xi8>) {input_zero_point = 0 : i64, output_zero_point = 0 : i64, output_min = 0 : i64, output_max = 255 : i64}
   return
 }
+
+// -----
+
+// Code for symbolic dims: a mask dim whose size is no known expression of the symbols may be 1 at
+// run time and broadcast, which the kernel's strides cannot take.
+func.func @attention_mask_may_broadcast(%q: memref<?x4x?x8xf32>, %m: memref<?x1x1x?xf32>, %o: memref<?x4x?x8xf32>) {
+  // expected-error @below {{mask dim 0 may broadcast at run time, which code for every shape does not take yet}}
+  mie.attention ins(%q, %q, %q : memref<?x4x?x8xf32>, memref<?x4x?x8xf32>, memref<?x4x?x8xf32>) mask(%m : memref<?x1x1x?xf32>) outs(%o : memref<?x4x?x8xf32>) {scale = 0.125 : f64, query_rows = 24 : i64, ukernel = #mie.ukernel<attention, "avx2">}
+  return
+}
+
+// -----
+
+// Code for symbolic dims: the portable attention loops are sized at compile time.
+func.func @portable_attention_run_time(%q: memref<?x4x8xf32>, %o: memref<?x4x8xf32>) {
+  // expected-error @below {{has run-time extents (code for symbolic dims) but no microkernel lowering that takes them}}
+  mie.attention ins(%q, %q, %q : memref<?x4x8xf32>, memref<?x4x8xf32>, memref<?x4x8xf32>) outs(%o : memref<?x4x8xf32>) {scale = 0.5 : f64}
+  return
+}

@@ -445,7 +445,7 @@ func.func @conv_winograd4(%x: memref<1x2x10x10xf32>, %w: memref<36x2x2x4xf32>, %
 // CHECK-LABEL: func.func @attention_ukernel
 // CHECK: mie.kernel "attention" ins({{.+}}) outs({{.+}}) attributes {mie.flops = 100663296 : i64}
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<19712xf32>
-// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24) step
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24{{[_0-9]*}}) step
 // CHECK: %[[C12:.+]] = arith.constant 12 : index
 // CHECK: %[[HEADS:.+]] = arith.divui %{{.+}}, %[[C12]] : index
 // CHECK: arith.remui %[[HEADS]], %{{.+}}
@@ -483,7 +483,7 @@ func.func @attention_portable(%q: memref<2x4x8xf32>, %k: memref<2x6x8xf32>, %v: 
 // 12 x 64 = 768 floats, so Q, K, V and the output rows of a head are 768 floats apart; 64 query
 // rows per item make 12 x 2 items.
 // CHECK-LABEL: func.func @attention_token_major
-// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24) step
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%c24{{[_0-9]*}}) step
 // CHECK: %[[LD:.+]] = arith.constant 768 : i64
 // CHECK: func.call @mie_uk_f32_attention_avx2(%{{.+}}, %{{.+}}, %[[LD]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %c128_i64, %c64_i64, %c64_i64
 func.func @attention_token_major(%q: memref<1x128x12x64xf32>, %k: memref<1x128x12x64xf32>, %v: memref<1x128x12x64xf32>, %o: memref<1x128x12x64xf32>) {
@@ -815,5 +815,50 @@ func.func @gemm_f16_tiles(%a: memref<5x100xf16>, %b: memref<2x100x12xf16>, %bias
 // CHECK-NOT: mie_uk_f32
 func.func @conv_f16_tiles(%x: memref<1x4x6x6xf16>, %w: memref<1x36x8xf16>, %bias: memref<8xf16>, %y: memref<1x8x6x6xf16>) {
   mie.conv2d ins(%x, %w : memref<1x4x6x6xf16>, memref<1x36x8xf16>) bias(%bias : memref<8xf16>) outs(%y : memref<1x8x6x6xf16>) {accumulator = f32, pads = array<i64: 1, 1, 1, 1>, epilogue = #mie.epilogue<bias>, filter_shape = array<i64: 8, 4, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 36, mc = 8, nc = 24>}
+  return
+}
+
+// -----
+
+// Tests code for symbolic dims: a product over run-time rows reads them from its output
+// (memref.dim) and counts its row panels and blocks from them; its shared row panels are an arena
+// buffer sized for the run's rows (ceil(rows / 6) panels of 8 x 6 floats).
+
+// CHECK-LABEL: func.func @gemm_run_time_rows
+// CHECK: %[[ROWS:.+]] = memref.dim %{{.+}}, %c0 : memref<?x32xf32>
+// CHECK: %[[WORDS:.+]] = affine.apply #{{.+}}(%[[ROWS]])
+// CHECK: %[[SHARED:.+]] = mie.alloc(%[[WORDS]]) : memref<?xf32>
+// CHECK: mie.kernel "gemm" ins({{.+}}) outs(%{{.+}}, %[[SHARED]] : memref<?x32xf32>, memref<?xf32>)
+// CHECK: %[[M:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x32xf32>
+// CHECK: %[[UP:.+]] = arith.addi %[[M]], %c5
+// CHECK: %[[PANELS:.+]] = arith.divui %[[UP]], %c6
+// CHECK: scf.parallel (%{{.+}}) = (%c0{{[_0-9]*}}) to (%{{.+}}) step
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
+func.func @gemm_run_time_rows(%a: memref<?x8xf32>, %b: memref<2x8x16xf32>, %c: memref<?x32xf32>) {
+  mie.gemm ins(%a, %b : memref<?x8xf32>, memref<2x8x16xf32>) outs(%c : memref<?x32xf32>) {b_packed, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 16, shared_panels = true>}
+  return
+}
+
+// -----
+
+// Tests code for symbolic dims: attention over a run-time batch and sequence (self-attention: keys
+// = rows) with a padding mask [batch, 1, 1, seq]: the items are batch x 4 heads x ceil(seq / 24)
+// row groups, the mask offset of an item is its batch index times the mask's run-time row length,
+// and the causal diagonal and key count come from the buffers' dims.
+
+// CHECK-LABEL: func.func @attention_run_time
+// CHECK: mie.kernel "attention"
+// CHECK: %[[B:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x4x?x8xf32>
+// CHECK: %[[S:.+]] = memref.dim %{{.+}}, %c2{{[_0-9]*}} : memref<?x4x?x8xf32>
+// CHECK: %[[T:.+]] = memref.dim %{{.+}}, %c2{{[_0-9]*}} : memref<?x4x?x8xf32>
+// CHECK: %[[MT:.+]] = memref.dim %{{.+}}, %c3{{[_0-9]*}} : memref<?x1x1x?xf32>
+// CHECK: scf.parallel
+// CHECK: %[[DIGIT:.+]] = arith.remui %{{.+}}, %[[B]] : index
+// CHECK: arith.muli %[[DIGIT]], %[[MT]] : index
+// CHECK: func.call @mie_uk_f32_attention_avx2
+func.func @attention_run_time(%q: memref<?x4x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 4, s1, 8)>}, %m: memref<?x1x1x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 1, 1, s1)>}, %o: memref<?x4x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 4, s1, 8)>}) {
+  mie.attention ins(%q, %q, %q : memref<?x4x?x8xf32>, memref<?x4x?x8xf32>, memref<?x4x?x8xf32>) mask(%m : memref<?x1x1x?xf32>) outs(%o : memref<?x4x?x8xf32>) {scale = 0.125 : f64, query_rows = 24 : i64, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }

@@ -144,3 +144,41 @@ func.func @main(%x: memref<64xi8>, %y: memref<2x2x3xi8>) {
 }
 func.func private @mie_host_decode_image(!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr)
 func.func private @other(i64)
+
+// -----
+
+// Tests code for symbolic dims: a kernel sees a buffer of run-time dims as a reinterpret_cast of
+// its pointer-only argument with the dims passed beside it (mie-outline-kernels). The loop over
+// its rows is split by a trip count computed before the dispatch, ceil((ub - lb) / step) never
+// negative, whatever the run's size (even with the default min-bytes: the buffer has no size here),
+// and the body rebuilds the view from the captured pointer and dims.
+// CHECK-LABEL: func.func private @main_k0_relu_rows
+// CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[IN:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[ROWS:[^:]+]]: index)
+// CHECK: %[[SPAN:.+]] = arith.maxsi %{{.+}}, %{{.+}} : index
+// CHECK: %[[UP:.+]] = arith.addi %[[SPAN]], %{{.+}} : index
+// CHECK: %[[TRIPS:.+]] = arith.divui %[[UP]], %{{.+}} : index
+// CHECK: call @main_k0_relu_rows_p0__dispatch(%[[ENV]], {{.+}}, %[[TRIPS]])
+// CHECK-LABEL: func.func private @main_k0_relu_rows_p0
+// CHECK: memref.reinterpret_cast
+// CHECK: scf.parallel
+// SMALL-LABEL: func.func private @main_k0_relu_rows
+// SMALL: call @main_k0_relu_rows_p0__dispatch
+func.func private @main_k0_relu_rows(%in: memref<1xf32> {llvm.noalias}, %out: memref<1xf32> {llvm.noalias}, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.reinterpret_cast %in to offset: [0], sizes: [%rows, 8], strides: [8, 1] : memref<1xf32> to memref<?x8xf32>
+  %y = memref.reinterpret_cast %out to offset: [0], sizes: [%rows, 8], strides: [8, 1] : memref<1xf32> to memref<?x8xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%rows, %c8) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<?x8xf32>
+    %r = arith.maximumf %v, %zero : f32
+    memref.store %r, %y[%i, %j] : memref<?x8xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @main(%x: memref<1xf32>, %y: memref<1xf32>, %rows: index) {
+  call @main_k0_relu_rows(%x, %y, %rows) : (memref<1xf32>, memref<1xf32>, index) -> ()
+  return
+}

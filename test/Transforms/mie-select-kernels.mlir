@@ -606,3 +606,47 @@ func.func @portable_reasons(%x: memref<1x32x14x14xf32>, %y: memref<1x32x14x14xf3
   return
 }
 }
+
+// -----
+
+// Tests code for symbolic dims: a product over run-time rows (batch x seq, up to 8 x 384 = 3072)
+// takes the row tiling chosen for the most rows (192-row blocks, K in one block), its columns
+// split into 16 blocks so that a run of one row still gives every thread work, and the row panels
+// packed per item; attention's query rows per item are chosen for the longest sequence (384) and
+// the fewest batch indices (1 x 12 heads).
+// CHECK-LABEL: func.func @run_time_rows
+// CHECK: mie.gemm
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 768, mc = 192, nc = 192>}
+// CHECK: mie.attention
+// CHECK-SAME: query_rows = 192 : i64
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+memref.global "private" constant @w : memref<768x3072xf32> = dense<1.0>
+func.func @run_time_rows(%x: memref<?x768xf32> {ms.shape = affine_map<()[s0, s1] -> (s0 * s1, 768)>}) attributes {ms.symbols = ["batch", "seq"], mie.symbol_ranges = array<i64: 1, 8, 1, 384>} {
+  %w = memref.get_global @w : memref<768x3072xf32>
+  %b = mie.symbol 0 : index
+  %s = mie.symbol 1 : index
+  %rows = affine.apply affine_map<()[s0, s1] -> (s0 * s1)>()[%b, %s]
+  %y = mie.alloc(%rows) : memref<?x3072xf32>
+  mie.gemm ins(%x, %w : memref<?x768xf32>, memref<768x3072xf32>) outs(%y : memref<?x3072xf32>)
+  %q = mie.alloc(%b, %s) : memref<?x12x?x64xf32>
+  %o = mie.alloc(%b, %s) : memref<?x12x?x64xf32>
+  mie.attention ins(%q, %q, %q : memref<?x12x?x64xf32>, memref<?x12x?x64xf32>, memref<?x12x?x64xf32>) outs(%o : memref<?x12x?x64xf32>) {scale = 0.125 : f64}
+  return
+}
+}
+
+// -----
+
+// Tests that a product over run-time extents other than rows by constant weights (here the
+// weights are an argument) keeps the portable path and says why.
+// CHECK-LABEL: func.func @run_time_activation_product
+// CHECK: mie.gemm
+// CHECK-SAME: mie.portable = "product [?, 64] f32 * [64, 32] f32: run-time extents other than the rows of a 2-D product by constant weights"
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+func.func @run_time_activation_product(%x: memref<?x64xf32> {ms.shape = affine_map<()[s0] -> (s0, 64)>}, %w: memref<64x32xf32>) attributes {ms.symbols = ["batch"], mie.symbol_ranges = array<i64: 1, 8>} {
+  %b = mie.symbol 0 : index
+  %y = mie.alloc(%b) : memref<?x32xf32>
+  mie.gemm ins(%x, %w : memref<?x64xf32>, memref<64x32xf32>) outs(%y : memref<?x32xf32>)
+  return
+}
+}

@@ -25,9 +25,15 @@ struct Extent {
 
   bool isConstant() const { return !value; }
   Value get(UKernelBuilder &ub) const { return value ? value : ub.c(constant); }
+  /// As a microkernel argument (i64).
+  Value i64(UKernelBuilder &ub) const { return value ? ub.i64(value) : ub.i64(constant); }
   Extent times(UKernelBuilder &ub, const Extent &other) const {
     if (isConstant() && other.isConstant())
       return {constant * other.constant, Value()};
+    if (isConstant() && constant == 1)
+      return other;
+    if (other.isConstant() && other.constant == 1)
+      return *this;
     return {0, ub.mul(get(ub), other.get(ub))};
   }
 };
@@ -191,13 +197,13 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
                          ld(kvHeads, dv),
                          ub.ptr(mask),
                          ub.i64(maskOff),
-                         ub.i64(maskStrides[rank - 2].get(ub)),
-                         ub.i64(maskStrides[rank - 1].get(ub)),
+                         maskStrides[rank - 2].i64(ub),
+                         maskStrides[rank - 1].i64(ub),
                          ub.ptr(out),
                          offset(heads, seq, dv, h, r0),
                          ld(heads, dv),
                          ub.i64(rows),
-                         ub.i64(keys.get(ub)),
+                         keys.i64(ub),
                          ub.i64(d),
                          ub.i64(dv),
                          ub.f32(scale),

@@ -130,31 +130,24 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
   LogicalResult parallelize(func::FuncOp func, scf::ParallelOp loop, int64_t &counter,
                             SymbolTable &symbols, Type ptr,
                             function_ref<FailureOr<Value>(func::FuncOp)> envFor) {
-    // The first dimension with a static trip count > 1 is split across threads; else the first one
-    // whose trip count is known at run time only (code for symbolic dims), with a constant step.
+    // The first dimension with more than one iteration is split across threads: a static trip
+    // count > 1, or one known at run time only (code for symbolic dims) with a constant step.
     int64_t dim = -1, tripCount = 0;
-    for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+    bool runTimeTrips = false;
+    for (unsigned d = 0; d < loop.getNumLoops() && dim < 0; ++d) {
       auto lb = constantIndex(loop.getLowerBound()[d]), ub = constantIndex(loop.getUpperBound()[d]),
            step = constantIndex(loop.getStep()[d]);
-      if (!lb || !ub || !step || *step <= 0)
+      if (!step || *step <= 0)
         continue;
+      if (!lb || !ub) {
+        dim = d;
+        runTimeTrips = true;
+        continue;
+      }
       int64_t trips = (*ub - *lb + *step - 1) / *step;
       if (trips > 1) {
         dim = d;
         tripCount = trips;
-        break;
-      }
-    }
-    bool runTimeTrips = false;
-    if (dim < 0) {
-      for (unsigned d = 0; d < loop.getNumLoops() && dim < 0; ++d) {
-        std::optional<int64_t> step = constantIndex(loop.getStep()[d]);
-        bool constantBounds =
-            constantIndex(loop.getLowerBound()[d]) && constantIndex(loop.getUpperBound()[d]);
-        if (step && *step > 0 && !constantBounds) {
-          dim = d;
-          runTimeTrips = true;
-        }
       }
     }
     if (dim < 0 || !loop.getInitVals().empty())
