@@ -134,3 +134,16 @@ func.func @overrun(%x: tensor<?x?xi64> {ms.shape = affine_map<()[s0, s1] -> (s0,
   %0 = ms.slice %t {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>} : (tensor<1x4xi64>) -> tensor<1x?xi64>
   return %0 : tensor<1x?xi64>
 }
+
+// -----
+
+// A split along a static axis (GPT-2's fused q, k, v projection) keeps the input's symbolic dims
+// in every result.
+
+// CHECK-LABEL: func.func @split_hidden(%arg0: tensor<3x7x96xf32>) -> (tensor<3x7x32xf32>, tensor<3x7x64xf32>)
+// CHECK: ms.split %arg0 {axis = 2 : i64, sizes = array<i64: 32, 64>} : (tensor<3x7x96xf32>) -> (tensor<3x7x32xf32>, tensor<3x7x64xf32>)
+func.func @split_hidden(%x: tensor<?x?x96xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, s1, 96)>})
+    -> (tensor<?x?x32xf32>, tensor<?x?x64xf32>) attributes {ms.symbols = ["batch", "seq"]} {
+  %a, %b = ms.split %x {axis = 2 : i64, sizes = array<i64: 32, 64>} : (tensor<?x?x96xf32>) -> (tensor<?x?x32xf32>, tensor<?x?x64xf32>)
+  return %a, %b : tensor<?x?x32xf32>, tensor<?x?x64xf32>
+}

@@ -338,6 +338,18 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         out[axis] = sum;
         return out;
       })
+      .Case([&](SplitOp split) -> SmallVector<AffineExpr> {
+        // The input's dims, the split axis cut into the static sizes (GPT-2's fused q, k, v
+        // projection split along the hidden dim).
+        SmallVector<AffineExpr> out(in(0));
+        int64_t axis = positiveAxis(split.getAxis(), rank);
+        ArrayRef<int64_t> sizes = split.getSizes();
+        if (out.size() != rank || resultIndex >= sizes.size() ||
+            ShapedType::isDynamic(sizes[resultIndex]))
+          return {};
+        out[axis] = getAffineConstantExpr(sizes[resultIndex], ctx);
+        return out;
+      })
       .Case([&](GatherOp gather) {
         ArrayRef<AffineExpr> data = in(0), indices = in(1);
         int64_t axis = positiveAxis(gather.getAxis(), data.size());
