@@ -31,11 +31,158 @@ func.func @main(%arg0: tensor<?x?x32xf32> {mie.name = "x", ms.shape = #x}) -> (t
 // An op whose lowering takes no run-time extents yet is refused at its location.
 
 #x = affine_map<()[s0] -> (s0, 32)>
-func.func @softmax(%arg0: tensor<?x32xf32> {ms.shape = #x}) -> tensor<?x32xf32>
+func.func @concat(%arg0: tensor<?x32xf32> {ms.shape = #x}) -> tensor<?x64xf32>
     attributes {ms.symbols = ["n"]} {
-  // expected-error@+1 {{'ms.softmax' over symbolic dims has no code for every shape yet (give its symbols sizes: --specialize or --dim-param)}}
-  %0 = ms.softmax %arg0 {axis = 1 : i64} : (tensor<?x32xf32>) -> tensor<?x32xf32>
-  return %0 : tensor<?x32xf32>
+  // expected-error@+1 {{'ms.concat' over symbolic dims has no code for every shape yet (give its symbols sizes: --specialize or --dim-param)}}
+  %0 = ms.concat %arg0, %arg0 {axis = 1 : i64} : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// layer_norm over run-time rows: the row loop's bound is the product of the leading extents.
+
+#x = affine_map<()[s0, s1] -> (s0, s1, 32)>
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}, %{{.+}}) : memref<?x?x32xf32>
+// CHECK: mie.kernel "layer_norm" ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<?x?x32xf32>, memref<32xf32>, memref<32xf32>) outs(%[[BUF]] : memref<?x?x32xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: memref<?x?x32xf32>,
+// CHECK: %[[B:.+]] = memref.dim %[[IN]], %{{.+}} : memref<?x?x32xf32>
+// CHECK: %[[S:.+]] = memref.dim %[[IN]], %{{.+}} : memref<?x?x32xf32>
+// CHECK: %[[ROWS:.+]] = arith.muli %[[B]], %[[S]] : index
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[ROWS]])
+func.func @layer_norm(%arg0: tensor<?x?x32xf32> {ms.shape = #x}, %g: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<?x?x32xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.layer_norm %arg0, %g, %b {axis = -1 : i64, epsilon = 1.0e-05 : f64} : (tensor<?x?x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+  return %0 : tensor<?x?x32xf32>
+}
+
+// -----
+
+// softmax along the static last dim is a row kernel over run-time rows; along a symbolic dim, the
+// generics over dynamic buffers, its statistics sized by the other symbolic dims.
+
+#x = affine_map<()[s0, s1] -> (s0, s1, 32)>
+// CHECK-LABEL: func.func @softmax
+// CHECK: mie.kernel "softmax" ins(%{{.+}} : memref<?x?x32xf32>) outs(%{{.+}} : memref<?x?x32xf32>)
+// CHECK: %[[ROWS:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[ROWS]])
+// CHECK: %[[MAX:.+]] = mie.alloc(%[[BATCH:.+]]) : memref<?x1x32xf32>
+// CHECK: %[[SUM:.+]] = mie.alloc(%[[BATCH]]) : memref<?x1x32xf32>
+// CHECK: mie.kernel "softmax" ins(%{{.+}} : memref<?x?x32xf32>) outs(%{{.+}}, %[[MAX]], %[[SUM]] : memref<?x?x32xf32>, memref<?x1x32xf32>, memref<?x1x32xf32>)
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]
+func.func @softmax(%arg0: tensor<?x?x32xf32> {ms.shape = #x}) -> (tensor<?x?x32xf32>, tensor<?x?x32xf32>)
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.softmax %arg0 {axis = 2 : i64} : (tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  %1 = ms.softmax %arg0 {axis = 1 : i64} : (tensor<?x?x32xf32>) -> tensor<?x?x32xf32>
+  return %0, %1 : tensor<?x?x32xf32>, tensor<?x?x32xf32>
+}
+
+// -----
+
+// A reduction over static dims keeps the symbolic ones: one generic over dynamic buffers.
+
+#x = affine_map<()[s0, s1] -> (s0, s1, 32)>
+// CHECK-LABEL: func.func @reduce
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}, %{{.+}}) : memref<?x?x1xf32>
+// CHECK: mie.kernel "reduce_mean" ins(%{{.+}} : memref<?x?x32xf32>) outs(%[[BUF]] : memref<?x?x1xf32>)
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.constant 3.200000e+01 : f32
+func.func @reduce(%arg0: tensor<?x?x32xf32> {ms.shape = #x}) -> tensor<?x?x1xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.reduce_mean %arg0 {axes = array<i64: -1>, keep_dims} : (tensor<?x?x32xf32>) -> tensor<?x?x1xf32>
+  return %0 : tensor<?x?x1xf32>
+}
+
+// -----
+
+// The embedding lookup copies as many rows as the run gives ids.
+
+#ids = affine_map<()[s0, s1] -> (s0, s1)>
+// CHECK-LABEL: func.func @gather
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}, %{{.+}}) : memref<?x?x16xf32>
+// CHECK: mie.kernel "gather" ins(%{{.+}}, %{{.+}} : memref<100x16xf32>, memref<?x?xi64>) outs(%[[BUF]] : memref<?x?x16xf32>)
+// CHECK-NEXT: ^bb0(%{{[^:]+}}: memref<100x16xf32>, %[[IDS:[^:]+]]: memref<?x?xi64>,
+// CHECK: %[[B:.+]] = memref.dim %[[IDS]], %{{.+}} : memref<?x?xi64>
+// CHECK: %[[S:.+]] = memref.dim %[[IDS]], %{{.+}} : memref<?x?xi64>
+// CHECK: %[[N:.+]] = arith.muli %[[B]], %[[S]] : index
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}) = (%{{.+}}, %{{.+}}) to (%{{.+}}, %[[N]])
+func.func @gather(%arg0: tensor<?x?xi64> {ms.shape = #ids}) -> tensor<?x?x16xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %t = ms.constant dense<1.0> : tensor<100x16xf32>
+  %0 = ms.gather %t, %arg0 {axis = 0 : i64} : (tensor<100x16xf32>, tensor<?x?xi64>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+// Slices to symbolic sizes (a position table to the sequence length) and from a symbolic start
+// (the last token, seq - 1, read from the input's extent inside the kernel).
+
+#x = affine_map<()[s0, s1] -> (s0, s1, 32)>
+// CHECK-LABEL: func.func @slice
+// CHECK: %[[POS:.+]] = mie.alloc(%{{.+}}) : memref<1x?xi64>
+// CHECK: mie.kernel "slice" ins(%{{.+}} : memref<1x64xi64>) outs(%[[POS]] : memref<1x?xi64>)
+// CHECK-NEXT: ^bb0(%[[T:[^:]+]]: memref<1x64xi64>, %[[O:[^:]+]]: memref<1x?xi64>):
+// CHECK: %[[SEQ:.+]] = memref.dim %[[O]], %{{.+}} : memref<1x?xi64>
+// CHECK: %[[BOX:.+]] = memref.subview %[[T]][0, 0] [1, %[[SEQ]]] [1, 1]
+// CHECK: linalg.copy ins(%[[BOX]] : {{.+}}) outs(%[[O]] : memref<1x?xi64>)
+// CHECK: %[[LAST:.+]] = mie.alloc(%{{.+}}) : memref<?x1x32xf32>
+// CHECK: mie.kernel "slice" ins(%{{.+}} : memref<?x?x32xf32>) outs(%[[LAST]] : memref<?x1x32xf32>)
+// CHECK-NEXT: ^bb0(%[[X:[^:]+]]: memref<?x?x32xf32>, %[[Y:[^:]+]]: memref<?x1x32xf32>):
+// CHECK: %[[B:.+]] = memref.dim %[[Y]], %{{.+}} : memref<?x1x32xf32>
+// CHECK: %[[S:.+]] = memref.dim %[[X]], %{{.+}} : memref<?x?x32xf32>
+// CHECK: %[[START:.+]] = arith.addi %[[S]], %{{.+}} : index
+// CHECK: memref.subview %[[X]][0, %[[START]], 0] [%[[B]], 1, 32] [1, 1, 1]
+func.func @slice(%arg0: tensor<?x?x32xf32> {ms.shape = #x}) -> (tensor<1x?xi64>, tensor<?x1x32xf32>)
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %t = ms.constant dense<1> : tensor<1x64xi64>
+  %0 = ms.slice %t {starts = array<i64: 0, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>} : (tensor<1x64xi64>) -> tensor<1x?xi64>
+  %1 = ms.slice %arg0 {starts = array<i64: 0, -9223372036854775808, 0>, sizes = array<i64: -9223372036854775808, 1, 32>, steps = array<i64: 1, 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (s0, 1, 32)>, symbolic_starts = affine_map<()[s0, s1] -> (0, s1 - 1, 0)>} : (tensor<?x?x32xf32>) -> tensor<?x1x32xf32>
+  return %0, %1 : tensor<1x?xi64>, tensor<?x1x32xf32>
+}
+
+// -----
+
+// A start over a symbol that neither the input nor the result has as an extent is refused: the
+// kernel could not compute it.
+
+#x = affine_map<()[s0, s1] -> (64, s1)>
+func.func @slice_start(%arg0: tensor<64x?xf32> {ms.shape = #x}) -> tensor<1x?xf32>
+    attributes {ms.symbols = ["n", "m"]} {
+  // expected-error@+1 {{'ms.slice' over symbolic dims has no code for every shape yet}}
+  %0 = ms.slice %arg0 {starts = array<i64: -9223372036854775808, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>, symbolic_starts = affine_map<()[s0, s1] -> (s0, 0)>} : (tensor<64x?xf32>) -> tensor<1x?xf32>
+  return %0 : tensor<1x?xf32>
+}
+
+// -----
+
+// range(seq, step 2) of seq elements: the start is the result's extent.
+
+// CHECK-LABEL: func.func @range
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}) : memref<?xi64>
+// CHECK: mie.kernel "range" outs(%[[BUF]] : memref<?xi64>)
+// CHECK-NEXT: ^bb0(%[[R:[^:]+]]: memref<?xi64>):
+// CHECK: %[[START:.+]] = memref.dim %[[R]], %{{.+}} : memref<?xi64>
+// CHECK: linalg.index 0
+// CHECK: %[[STEP:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK: arith.addi %[[START]], %[[STEP]] : index
+func.func @range() -> tensor<?xi64> attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.range {delta = 2 : i64, symbolic_range = affine_map<()[s0, s1] -> (s1, s1)>} : tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+// A static input (a class token) expanded to the batch: a broadcasting kernel.
+
+// CHECK-LABEL: func.func @expand
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}) : memref<?x1x16xf32>
+// CHECK: mie.kernel "expand" ins(%{{.+}} : memref<1x1x16xf32>) outs(%[[BUF]] : memref<?x1x16xf32>)
+// CHECK: linalg.generic
+func.func @expand(%arg0: tensor<1x1x16xf32>) -> tensor<?x1x16xf32> attributes {ms.symbols = ["batch"]} {
+  %0 = ms.expand %arg0 {shape = array<i64: -9223372036854775808, 1, 16>, symbolic_shape = affine_map<()[s0] -> (s0, 1, 16)>} : (tensor<1x1x16xf32>) -> tensor<?x1x16xf32>
+  return %0 : tensor<?x1x16xf32>
 }
 
 // -----

@@ -862,3 +862,28 @@ func.func @attention_run_time(%q: memref<?x4x?x8xf32> {ms.shape = affine_map<()[
   mie.attention ins(%q, %q, %q : memref<?x4x?x8xf32>, memref<?x4x?x8xf32>, memref<?x4x?x8xf32>) mask(%m : memref<?x1x1x?xf32>) outs(%o : memref<?x4x?x8xf32>) {scale = 0.125 : f64, query_rows = 24 : i64, ukernel = #mie.ukernel<attention, "avx2">}
   return
 }
+
+// -----
+
+// Tests code for symbolic dims: a convolution and a pooling over a run-time batch count their
+// work items from the run's images (memref.dim of the image), and the shared pixel panels are an
+// arena buffer of 576 floats (ceil(25 / 8) panels of 18 x 8) per image.
+
+// CHECK-LABEL: func.func @conv_run_time_batch
+// CHECK: %[[N:.+]] = memref.dim %arg0, %c0 : memref<?x2x5x5xf32>
+// CHECK: %[[WORDS:.+]] = affine.apply #{{.+}}(%[[N]])
+// CHECK: %[[SHARED:.+]] = mie.alloc(%[[WORDS]]) : memref<?xf32>
+// CHECK: mie.kernel "conv2d" {{.+}} outs(%arg2, %[[SHARED]] : memref<?x8x5x5xf32>, memref<?xf32>)
+// CHECK: %[[IMAGES:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x2x5x5xf32>
+// CHECK: %[[PANELS:.+]] = arith.muli %[[IMAGES]], %c4{{[_0-9]*}} : index
+// CHECK: scf.parallel (%{{.+}}) = (%c0{{[_0-9]*}}) to (%[[PANELS]]) step
+// CHECK: mie.kernel "max_pool"
+// CHECK: %[[PIMAGES:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x8x5x5xf32>
+// CHECK: %[[ITEMS:.+]] = arith.muli %[[PIMAGES]], %c{{[0-9]+}}{{[_0-9]*}} : index
+// CHECK: scf.parallel (%{{.+}}) = (%c0{{[_0-9]*}}) to (%[[ITEMS]]) step
+// CHECK: func.call @mie_uk_f32_maxpool_nchw_avx2
+func.func @conv_run_time_batch(%x: memref<?x2x5x5xf32>, %w: memref<2x18x4xf32>, %y: memref<?x8x5x5xf32>, %p: memref<?x8x3x3xf32>) {
+  mie.conv2d ins(%x, %w : memref<?x2x5x5xf32>, memref<2x18x4xf32>) outs(%y : memref<?x8x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, filter_shape = array<i64: 8, 2, 3, 3>, ukernel = #mie.ukernel<conv_gemm, "avx2", mr = 4, nr = 8, kc = 18, mc = 4, nc = 8, shared_panels = true>}
+  mie.max_pool2d ins(%y : memref<?x8x5x5xf32>) outs(%p : memref<?x8x3x3xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ukernel = #mie.ukernel<max_pool, "avx2">}
+  return
+}

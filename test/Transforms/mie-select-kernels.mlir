@@ -610,13 +610,14 @@ func.func @portable_reasons(%x: memref<1x32x14x14xf32>, %y: memref<1x32x14x14xf3
 // -----
 
 // Tests code for symbolic dims: a product over run-time rows (batch x seq, up to 8 x 384 = 3072)
-// takes the row tiling chosen for the most rows (192-row blocks, K in one block), its columns
-// split into 16 blocks so that a run of one row still gives every thread work, and the row panels
-// packed per item; attention's query rows per item are chosen for the longest sequence (384) and
+// takes the register tile of a typical run (64 rows, the power of two nearest the geometric mean
+// of 1 and 3072: the 4x24 tile), blocks sized for the most rows (192-row blocks, K in one block),
+// its row panels packed once per run and shared, and its columns split into 16 blocks so that a
+// run of one row still gives every thread work; attention's query rows per item are chosen for the longest sequence (384) and
 // the fewest batch indices (1 x 12 heads).
 // CHECK-LABEL: func.func @run_time_rows
 // CHECK: mie.gemm
-// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 768, mc = 192, nc = 192>}
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 4, nr = 24, kc = 768, mc = 192, nc = 192, shared_panels = true>}
 // CHECK: mie.attention
 // CHECK-SAME: query_rows = 192 : i64
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
@@ -647,6 +648,46 @@ func.func @run_time_activation_product(%x: memref<?x64xf32> {ms.shape = affine_m
   %b = mie.symbol 0 : index
   %y = mie.alloc(%b) : memref<?x32xf32>
   mie.gemm ins(%x, %w : memref<?x64xf32>, memref<64x32xf32>) outs(%y : memref<?x32xf32>)
+  return
+}
+}
+
+// -----
+
+// Tests code for symbolic dims: convolutions over a run-time batch (1..32) take the families that
+// loop over images, tiled as for one image: Winograd for a 3x3 stride-1 layer, pixels as rows
+// for a pointwise layer on a 14x14 map (per image: the static path's GEMM on views takes one image
+// only), the depthwise kernel, the direct kernel for a 3-channel stem; max pooling its kernel.
+// CHECK-LABEL: func.func @run_time_batch
+// CHECK: mie.conv2d {{.+}}ukernel = #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>}
+// CHECK: mie.conv2d {{.+}}ukernel = #mie.ukernel<conv_pixel_rows, "avx2", mr = 6, nr = 16, kc = 1024, mc = 102, nc = 32, shared_panels = true>}
+// CHECK: mie.conv2d {{.+}}ukernel = #mie.ukernel<depthwise, "avx2">}
+// CHECK: mie.conv2d {{.+}}ukernel = #mie.ukernel<conv_direct, "avx2", mr = 6, nr = 16, kc = 27, mc = 18, nc = 16>}
+// CHECK: mie.max_pool2d {{.+}}ukernel = #mie.ukernel<max_pool, "avx2">}
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
+memref.global "private" constant @w3 : memref<64x64x3x3xf32> = dense<1.0>
+memref.global "private" constant @w1 : memref<256x1024x1x1xf32> = dense<1.0>
+memref.global "private" constant @wd : memref<32x1x3x3xf32> = dense<1.0>
+memref.global "private" constant @ws : memref<16x3x3x3xf32> = dense<1.0>
+func.func @run_time_batch(%x: memref<?x64x56x56xf32> {ms.shape = affine_map<()[s0] -> (s0, 64, 56, 56)>},
+                          %p: memref<?x1024x14x14xf32> {ms.shape = affine_map<()[s0] -> (s0, 1024, 14, 14)>},
+                          %d: memref<?x32x28x28xf32> {ms.shape = affine_map<()[s0] -> (s0, 32, 28, 28)>},
+                          %i: memref<?x3x32x32xf32> {ms.shape = affine_map<()[s0] -> (s0, 3, 32, 32)>}) attributes {ms.symbols = ["batch"], mie.symbol_ranges = array<i64: 1, 32>} {
+  %b = mie.symbol 0 : index
+  %w3 = memref.get_global @w3 : memref<64x64x3x3xf32>
+  %y3 = mie.alloc(%b) : memref<?x64x56x56xf32>
+  mie.conv2d ins(%x, %w3 : memref<?x64x56x56xf32>, memref<64x64x3x3xf32>) outs(%y3 : memref<?x64x56x56xf32>) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+  %w1 = memref.get_global @w1 : memref<256x1024x1x1xf32>
+  %y1 = mie.alloc(%b) : memref<?x256x14x14xf32>
+  mie.conv2d ins(%p, %w1 : memref<?x1024x14x14xf32>, memref<256x1024x1x1xf32>) outs(%y1 : memref<?x256x14x14xf32>) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+  %wd = memref.get_global @wd : memref<32x1x3x3xf32>
+  %yd = mie.alloc(%b) : memref<?x32x28x28xf32>
+  mie.conv2d ins(%d, %wd : memref<?x32x28x28xf32>, memref<32x1x3x3xf32>) outs(%yd : memref<?x32x28x28xf32>) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 32 : i64}
+  %ws = memref.get_global @ws : memref<16x3x3x3xf32>
+  %ys = mie.alloc(%b) : memref<?x16x16x16xf32>
+  mie.conv2d ins(%i, %ws : memref<?x3x32x32xf32>, memref<16x3x3x3xf32>) outs(%ys : memref<?x16x16x16xf32>) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+  %yp = mie.alloc(%b) : memref<?x16x8x8xf32>
+  mie.max_pool2d ins(%ys : memref<?x16x16x16xf32>) outs(%yp : memref<?x16x8x8xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
   return
 }
 }

@@ -30,7 +30,12 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';
-  llvm::interleaveComma(shape, os);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << '?';
+    else
+      os << size;
+  });
   os << ']';
   return text;
 }
@@ -126,6 +131,21 @@ static LogicalResult checkEpilogueOperands(Operation *op, EpilogueAttr epilogue,
   if (residual &&
       failed(checkShape(op, "residual", residual, bufferType(output).getShape(), "the output's")))
     return failure();
+  return success();
+}
+
+/// Code for symbolic dims: a convolution or pooling takes a run-time batch (dim 0) only.
+static LogicalResult checkRunTimeBatchOnly(Operation *op,
+                                           ArrayRef<std::pair<StringRef, Value>> operands) {
+  for (auto [name, value] : operands) {
+    if (!value)
+      continue;
+    MemRefType type = bufferType(value);
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        return op->emitOpError() << "expects " << name
+                                 << " to have static dims but the batch (dim 0), got " << type;
+  }
   return success();
 }
 
@@ -293,11 +313,16 @@ LogicalResult Conv2dOp::verify() {
                          "conv_gemm, conv_direct, conv_pixel_rows, winograd_2x2, winograd_4x4 or "
                          "depthwise")))
     return failure();
-  if (failed(checkOperandBuffers(op, {{"input", getInput()},
-                                      {"filter", getFilter()},
-                                      {"bias", getBias()},
-                                      {"residual", getResidual()},
-                                      {"output", getOutput()}})) ||
+  // The batch may be a run-time extent (code for symbolic dims).
+  if (failed(checkOperandBuffers(op,
+                                 {{"input", getInput()},
+                                  {"filter", getFilter()},
+                                  {"bias", getBias()},
+                                  {"residual", getResidual()},
+                                  {"output", getOutput()}},
+                                 {"input", "residual", "output"})) ||
+      failed(checkRunTimeBatchOnly(
+          op, {{"input", getInput()}, {"residual", getResidual()}, {"output", getOutput()}})) ||
       failed(checkRank(op, "input", getInput(), 4,
                        getChannelsLast() ? "[N, H, W, C]" : "[N, C, H, W]")) ||
       failed(checkRank(op, "output", getOutput(), 4,
@@ -443,7 +468,9 @@ LogicalResult MaxPool2dOp::verify() {
           op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::max_pool; },
           "max_pool")))
     return failure();
-  if (failed(checkOperandBuffers(op, {{"input", getInput()}, {"output", getOutput()}})) ||
+  if (failed(checkOperandBuffers(op, {{"input", getInput()}, {"output", getOutput()}},
+                                 {"input", "output"})) ||
+      failed(checkRunTimeBatchOnly(op, {{"input", getInput()}, {"output", getOutput()}})) ||
       failed(checkRank(op, "input", getInput(), 4, "[N, C, H, W]")) ||
       failed(checkRank(op, "output", getOutput(), 4, "[N, C, OH, OW]")))
     return failure();

@@ -66,9 +66,15 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
   SmallVector<int64_t> k = op.getLogicalShape(op.getKey());
   SmallVector<int64_t> v = op.getLogicalShape(op.getValue());
   const int64_t rank = q.size(), d = q[rank - 1], dv = v[rank - 1];
-  // Query heads (the last batch dim) and how many of them share a key/value head.
-  const int64_t heads = rank >= 3 ? q[rank - 3] : 1, group = op.getHeadsPerKeyValueHead();
+  // Query heads (the last batch dim) and how many of them share a key/value head. Head-major
+  // buffers with a head per key/value head need no head count (batch index = outer index x heads
+  // + head addresses the same rows either way): a run-time one (the batch of a [batch, S, D]
+  // attention) counts as 1.
   const bool tokenMajor = op.getTokenMajor();
+  const int64_t group = op.getHeadsPerKeyValueHead();
+  int64_t heads = rank >= 3 ? q[rank - 3] : 1;
+  if (ShapedType::isDynamic(heads) && !tokenMajor && group == 1)
+    heads = 1;
   if (ShapedType::isDynamic(d) || ShapedType::isDynamic(dv) || ShapedType::isDynamic(heads)) {
     op.emitOpError("runs the attention microkernel over a run-time head count or head width, "
                    "which its calls take as constants");

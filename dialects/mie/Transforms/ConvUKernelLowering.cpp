@@ -39,7 +39,9 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
   OpBuilder b(op);
   SmallVector<Value> outs = {op.getOutput()};
   // Shared panels live in the arena: every pixel panel of every image, all of K.
-  if (shared)
+  if (shared && ShapedType::isDynamic(n))
+    outs.push_back(allocPerImage(b, op.getLoc(), op.getInput(), words(pPanels * k * nr)));
+  else if (shared)
     outs.push_back(AllocOp::create(b, op.getLoc(),
                                    MemRefType::get({words(n * pPanels * k * nr)}, b.getF32Type())));
   KernelOp kernel = KernelOp::create(
@@ -90,7 +92,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
           // panel is packed, so no load runs past the image. Items are (image, pixel block) and run
           // every filter, or (image, pixel block, filter block) when the tiling shares panels.
           const int64_t fItems = t.getSharedPanels() ? fBlocks : 1;
-          parallelItems(ub, n * pBlocks * fItems, [&](Value item) {
+          parallelItems(ub, imageItems(ub, x, pBlocks * fItems), [&](Value item) {
             Value fb = ub.rem(item, fItems);
             item = ub.div(item, fItems);
             Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
@@ -120,7 +122,7 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         }
         if (!shared) {
           // Items: (image, pixel block); all filters run on the block's panels, in L2-sized groups.
-          parallelItems(ub, n * pBlocks, [&](Value item) {
+          parallelItems(ub, imageItems(ub, x, pBlocks), [&](Value item) {
             Value img = ub.div(item, pBlocks), p0 = ub.mul(ub.rem(item, pBlocks), nc);
             Value np = ub.min(ub.c(nc), ub.sub(ub.c(p), p0));
             emitKBlocks(
@@ -140,12 +142,12 @@ KernelOp mlir::mie::lowerConv2dToUKernels(Conv2dOp op, SymbolTable &symbols) {
         }
         // Shared: first every (image, pixel panel) is packed over all of K, then the items
         // (image, pixel block, filter block) only compute.
-        parallelItems(ub, n * pPanels, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, pPanels), [&](Value item) {
           Value img = ub.div(item, pPanels), p0 = ub.mul(ub.rem(item, pPanels), nr);
           Value np = ub.min(ub.c(nr), ub.sub(ub.c(p), p0));
           pack(img, p0, np, ub.c(0), ub.c(k), ub.mul(item, k * nr));
         });
-        parallelItems(ub, n * pBlocks * fBlocks, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, pBlocks * fBlocks), [&](Value item) {
           Value img = ub.div(item, pBlocks * fBlocks);
           Value rest = ub.rem(item, pBlocks * fBlocks);
           Value pb = ub.div(rest, fBlocks), fb = ub.rem(rest, fBlocks);
@@ -174,7 +176,7 @@ KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols)
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
-  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  const int64_t ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
   // A work item is a band of output rows of one image: nc pixels, whole rows of whole tiles.
   const int64_t band = std::clamp<int64_t>(t.getNc() / llvm::alignTo(ow, t.getNr()), 1, oh),
@@ -183,7 +185,7 @@ KernelOp mlir::mie::lowerDirectConvToUKernels(Conv2dOp op, SymbolTable &symbols)
       ch, w[2], w[3], strides[0], strides[1], dilations[0], dilations[1], ow, t.getNr(), band);
   std::string symbol = ukernelSymbol(UKernel::F32ConvDirectNchw, t.getIsa(), t.getMr(), t.getNr());
   return emitPlaneKernel(
-      op, symbols, "conv2d_direct", planeFloats, n * bands,
+      op, symbols, "conv2d_direct", planeFloats, bands,
       [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
         auto [img, oh0, ohn] = rowBand(ub, item, bands, band, oh);
         Value xOff = ub.i64(ub.mul(img, ch * h * wd)), outOff = ub.i64(ub.mul(img, f * oh * ow));

@@ -16,7 +16,7 @@ KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) 
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = cast<MemRefType>(op.getFilter().getType()).getShape();
-  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
+  const int64_t ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
   const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
   int64_t planeFloats =
@@ -28,7 +28,7 @@ KernelOp mlir::mie::lowerDepthwiseToUKernels(Conv2dOp op, SymbolTable &symbols) 
   int64_t chunks = llvm::divideCeil(ch, perItem);
   std::string symbol = ukernelSymbol(bf16 ? UKernel::BF16DwconvNchw : UKernel::F32DwconvNchw,
                                      op.getUkernel()->getIsa());
-  return emitPlaneKernel(op, symbols, "dwconv", planeFloats, n * chunks,
+  return emitPlaneKernel(op, symbols, "dwconv", planeFloats, chunks,
                          [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
                            Value img = ub.div(item, chunks),
                                  c0 = ub.mul(ub.rem(item, chunks), perItem);
@@ -53,13 +53,15 @@ KernelOp mlir::mie::lowerChannelsLastDepthwiseToUKernels(Conv2dOp op, SymbolTabl
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
   const int64_t n = in[0], h = in[1], wd = in[2], ch = in[3], oh = out[1], ow = out[2];
-  const int64_t bandsWanted = std::clamp<int64_t>(llvm::divideCeil(minItems, n), 1, oh);
+  // A run-time batch (code for symbolic dims) counts as one image: bands for the smallest runs.
+  const int64_t images = ShapedType::isDynamic(n) ? 1 : n;
+  const int64_t bandsWanted = std::clamp<int64_t>(llvm::divideCeil(minItems, images), 1, oh);
   const int64_t band = llvm::divideCeil(oh, bandsWanted), bands = llvm::divideCeil(oh, band);
   const bool bf16 = cast<MemRefType>(op.getOutput().getType()).getElementType().isBF16();
   std::string symbol = ukernelSymbol(bf16 ? UKernel::BF16DwconvNhwc : UKernel::F32DwconvNhwc,
                                      op.getUkernel()->getIsa());
   return emitPlaneKernel(
-      op, symbols, "dwconv_nhwc", /*planeFloats=*/0, n * bands,
+      op, symbols, "dwconv_nhwc", /*planeFloats=*/0, bands,
       [&](UKernelBuilder &ub, Value item, const PlaneKernelValues &v) {
         auto [img, oh0, ohn] = rowBand(ub, item, bands, band, oh);
         Value xOff = ub.i64(ub.mul(img, h * wd * ch)), outOff = ub.i64(ub.mul(img, oh * ow * ch));

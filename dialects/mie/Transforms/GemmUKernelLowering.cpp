@@ -20,7 +20,8 @@ namespace {
 /// panels and whose columns are a constant weight packed as RHS panels [ceil(N / nr)][K][nr]:
 /// `batch` independent copies (images), C of copy `img` at `img * cBatch` in the output. `m` may
 /// be dynamic (code for symbolic dims): the rows are then the output's dim `rowsDim` at run time
-/// (2-D products only), and `ldc` with C transposed must be static.
+/// (2-D products only), and `ldc` with C transposed must be static. So may `batch` (the images of
+/// a convolution: the output's and the activation's dim 0), with static rows.
 struct RowsProduct {
   int64_t batch, m, n, k, cBatch, ldc;
   int64_t rowsDim = 0;
@@ -57,9 +58,15 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
   // The rows, their panels and blocks: constants, or computed from the run's rows.
   const bool dynamicRows = ShapedType::isDynamic(g.m);
   Value m = dynamicRows ? (Value)memref::DimOp::create(ub.b, ub.loc, output, g.rowsDim) : ub.c(g.m);
-  auto countOf = [&](int64_t per, int64_t times) -> Value {
-    return dynamicRows ? ub.mul(ub.ceilDiv(m, per), times)
-                       : ub.c((int64_t)llvm::divideCeil(g.m, per) * times);
+  // The images: a constant, or the run's batch (the output's dim 0: code for symbolic dims).
+  const bool dynamicBatch = ShapedType::isDynamic(g.batch);
+  Value images = dynamicBatch ? (Value)memref::DimOp::create(ub.b, ub.loc, output, 0) : Value();
+  // ceil(rows / per) x times, of one image or of all.
+  auto countOf = [&](int64_t per, int64_t times, bool allImages = false) -> Value {
+    const int64_t imgs = allImages && !dynamicBatch ? g.batch : 1;
+    Value count = dynamicRows ? ub.mul(ub.ceilDiv(m, per), times * imgs)
+                              : ub.c((int64_t)llvm::divideCeil(g.m, per) * times * imgs);
+    return allImages && dynamicBatch ? ub.mul(count, images) : count;
   };
   Value mPanels = countOf(mr, 1), mBlocks = countOf(mc, 1);
   Value imageItems = countOf(mc, nBlocks);
@@ -96,7 +103,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     });
   };
   if (sharedPanels) {
-    parallelItems(ub, countOf(mr, g.batch), [&](Value item) {
+    parallelItems(ub, countOf(mr, 1, /*allImages=*/true), [&](Value item) {
       Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
       Value m0 = ub.mul(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
       pack(img, m0, ub.min(ub.c(mr), ub.sub(m, m0)), ub.c(0), ub.c(k), scratch,
@@ -106,7 +113,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
   // Items column block major: the row blocks of one column block are neighbours, so the weight
   // panels they all stream are read from DRAM once and then from cache (by the same thread, or by
   // another one at about the same time), not once per row block.
-  parallelItems(ub, countOf(mc, nBlocks * g.batch), [&](Value item) {
+  parallelItems(ub, countOf(mc, nBlocks, /*allImages=*/true), [&](Value item) {
     Value img = g.batch == 1 ? ub.c(0) : ub.div(item, imageItems);
     Value rest = g.batch == 1 ? item : ub.rem(item, imageItems);
     Value nb = ub.div(rest, mBlocks);
@@ -147,7 +154,12 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
   TilingAttr t = g.tiling;
   OpBuilder b(op);
   SmallVector<Value> outs = {output};
-  if (t.getSharedPanels() && ShapedType::isDynamic(g.m)) {
+  if (t.getSharedPanels() && ShapedType::isDynamic(g.batch)) {
+    // Every image's row panels: the activation's dim 0 is the run's batch.
+    outs.push_back(
+        allocPerImage(b, op->getLoc(), operands.ins[0],
+                      g.words((int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr())));
+  } else if (t.getSharedPanels() && ShapedType::isDynamic(g.m)) {
     // Sized for the run's rows: ceil(rows / mr) panels of K x mr packed elements per image.
     MLIRContext *ctx = b.getContext();
     AffineExpr rows = getAffineDimExpr(0, ctx);

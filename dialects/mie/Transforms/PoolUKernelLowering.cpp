@@ -15,7 +15,7 @@ using namespace mlir::mie::ukernel_lowering;
 KernelOp mlir::mie::lowerMaxPoolToUKernels(MaxPool2dOp op, SymbolTable &symbols) {
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
-  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
+  const int64_t ch = in[1], h = in[2], wd = in[3], oh = out[2], ow = out[3];
   ArrayRef<int64_t> k = op.getKernel(), strides = op.getStrides(), pads = op.getPads(),
                     dilations = op.getDilations();
   const int64_t rowFloats =
@@ -30,7 +30,7 @@ KernelOp mlir::mie::lowerMaxPoolToUKernels(MaxPool2dOp op, SymbolTable &symbols)
         UKernelBuilder ub{kb, kl, symbols};
         Value x = args[0], output = args[1];
         Value row = stackBuffer(kb, kl, rowFloats);
-        parallelItems(ub, n * chunks, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, chunks), [&](Value item) {
           Value img = ub.div(item, chunks), c0 = ub.mul(ub.rem(item, chunks), perItem);
           Value cn = ub.min(ub.c(perItem), ub.sub(ub.c(ch), c0));
           ub.call(symbol, {ub.ptr(x), ub.i64(ub.mul(img, ch * h * wd)), ub.i64(h), ub.i64(wd),

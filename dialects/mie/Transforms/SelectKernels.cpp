@@ -13,6 +13,7 @@
 #include "mie/Target/UKernelRegistry.h"
 #include "runtime/include/mie/mie_ukernel_abi.h"
 
+#include <cmath>
 #include <optional>
 
 namespace mlir::mie {
@@ -231,11 +232,14 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   return TilingAttr::get(ctx, family, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
 }
 
-/// A row product's tiling `t`, chosen for the most rows of a run-time extent (`s.m`), with its
-/// column blocks split until a run of the fewest rows (`fewestRows`) still gives every thread
-/// work: row blocks and shared panels stay sized for the largest runs.
-TilingAttr splitColumnsForFewestRows(MLIRContext *ctx, TilingAttr t, GemmShape s,
-                                     int64_t fewestRows, int64_t minItems) {
+/// A row product's tiling `t` for rows known at run time only (code for symbolic dims), chosen
+/// for the most rows in the ranges (`s.m`). The row panels are packed once per run and shared by
+/// the items (an arena buffer sized for the run's rows, as large as the product's left operand):
+/// packed per item, every column block would pack its rows again (BERT's 128 x 3072 x 768 product
+/// ran 3x slower so). The columns are then split, at no packing cost, until a run of the fewest
+/// rows (`fewestRows`) still gives every thread work.
+TilingAttr runTimeRowsTiling(MLIRContext *ctx, TilingAttr t, GemmShape s, int64_t fewestRows,
+                             int64_t minItems) {
   const int64_t mr = t.getMr(), nr = t.getNr();
   const int64_t rowBlocks = llvm::divideCeil(llvm::divideCeil(std::max<int64_t>(fewestRows, 1), mr),
                                              std::max<int64_t>(t.getMc() / mr, 1));
@@ -245,7 +249,23 @@ TilingAttr splitColumnsForFewestRows(MLIRContext *ctx, TilingAttr t, GemmShape s
          ncPanels >= 2)
     ncPanels = llvm::divideCeil(ncPanels, 2);
   return TilingAttr::get(ctx, t.getIsa(), mr, nr, t.getKc(), t.getMc(), ncPanels * nr,
-                         t.getSharedPanels());
+                         /*shared_panels=*/true);
+}
+
+/// The f32 tiling of a product by constant weights over rows known at run time only, `s.m` the
+/// most of them: the register tile fits the rows of a typical run (the power of two nearest the
+/// geometric mean of the fewest and the most rows: BERT's 1..3072 rows take the 8-row tile a
+/// 128-row product takes, not the 12-row one 3072 rows would), the blocks are sized for the
+/// largest runs (chooseRowsTiling), then runTimeRowsTiling.
+TilingAttr chooseRunTimeRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t fewestRows,
+                                   int64_t minItems) {
+  const double mean = std::sqrt(double(std::max<int64_t>(fewestRows, 1)) * double(s.m));
+  const int64_t typical = int64_t(1) << std::max<int64_t>(0, std::llround(std::log2(mean)));
+  std::optional<UKernelTile> best = bestTile(getF32GemmTiles(isa), typical, s.n);
+  if (!best)
+    return {};
+  return chooseRowsTiling(ctx, isa, s, minItems, best->mr, best->nr, balancedKc(s.k, kRowsMaxKc),
+                          kElementBytes);
 }
 
 /// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
@@ -416,10 +436,14 @@ bool prefersPixelRows(StringRef isa, int64_t filters, int64_t pixels, int64_t k)
 /// band of output rows whose padded input rows (all channels) stay within kDirectPlaneBudget.
 constexpr int64_t kDirectMaxChannels = 8, kDirectPlaneBudget = 128 * 1024;
 
-TilingAttr chooseDirectTiling(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int64_t minItems) {
+/// `images`: the batch to choose for where it is a run-time extent (the output's own otherwise).
+TilingAttr chooseDirectTiling(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int64_t minItems,
+                              std::optional<int64_t> images = std::nullopt) {
   auto in = cast<MemRefType>(conv.getInput().getType()).getShape();
   auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
-  auto out = cast<MemRefType>(conv.getOutput().getType()).getShape();
+  SmallVector<int64_t> out(cast<MemRefType>(conv.getOutput().getType()).getShape());
+  if (images)
+    out[0] = *images;
   ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations();
   int64_t k = w[1] * w[2] * w[3];
   if (in[1] > kDirectMaxChannels || k > MIE_UK_CONV_DIRECT_MAX_K || s[1] > 2)
@@ -567,6 +591,63 @@ std::string portableReason(Operation *op) {
   return text;
 }
 
+/// Code for symbolic dims: a convolution over a run-time batch (dim 0 of its image and output;
+/// every other dim static) runs the f32 NCHW families that loop over images (the direct kernel,
+/// the implicit GEMM, Winograd, pixels as rows) or the depthwise kernels. The tiling is chosen per
+/// image as for the largest batch in the ranges (pixel panels shared across images only where all
+/// of them fit the budget then), with pixel blocks split until a run of the fewest images still
+/// gives every thread work. Anything else keeps the portable path, which refuses run-time extents
+/// at lowering.
+void selectRunTimeBatchConv(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int64_t minItems,
+                            bool winograd) {
+  auto in = cast<MemRefType>(conv.getInput().getType());
+  auto out = cast<MemRefType>(conv.getOutput().getType());
+  auto onlyBatch = [](MemRefType t) {
+    return llvm::all_of(llvm::seq<int64_t>(1, t.getRank()),
+                        [&](int64_t d) { return !t.isDynamicDim(d); });
+  };
+  std::optional<std::pair<int64_t, int64_t>> images = dimBounds(conv.getOutput(), 0);
+  if (!images || !onlyBatch(in) || !onlyBatch(out) || !isF32(conv.getOutput()) ||
+      !isF32(conv.getInput()) || !isConstantBuffer(conv.getFilter()))
+    return;
+  const int64_t fewest = std::max<int64_t>(images->first, 1);
+  const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
+  if (isDepthwise(conv)) {
+    if (conv.getChannelsLast() || smallStrides)
+      conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::depthwise, isa));
+    return;
+  }
+  if (conv.getChannelsLast() || conv.getGroups() != 1)
+    return;
+  auto w = cast<MemRefType>(conv.getFilter().getType()).getShape();
+  if (winograd && suitsWinograd(conv)) {
+    // (m + 2)^2 GEMMs per image, their items enough at the fewest images; V and M per image.
+    const int64_t m = winogradTile(out.getShape());
+    int64_t tiles = llvm::divideCeil(out.getDimSize(2), m) * llvm::divideCeil(out.getDimSize(3), m);
+    GemmShape shape{out.getDimSize(1), tiles, in.getDimSize(1), (m + 2) * (m + 2) * fewest};
+    if (TilingAttr t = chooseTiling(ctx, isa, shape, minItems, true))
+      conv.setUkernelAttr(UKernelAttr::get(
+          ctx, m == 4 ? UKernelFamily::winograd_4x4 : UKernelFamily::winograd_2x2, t));
+    return;
+  }
+  if (TilingAttr t = chooseDirectTiling(ctx, isa, conv, minItems, fewest)) {
+    conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_direct, t));
+    return;
+  }
+  const int64_t pixels = out.getDimSize(2) * out.getDimSize(3), k = w[1] * w[2] * w[3];
+  if (prefersPixelRows(isa, out.getDimSize(1), pixels, k)) {
+    // Pixels as rows, per image (a pointwise one too: the static path's GEMM on views takes one
+    // image only).
+    GemmShape rows{pixels, out.getDimSize(1), k, fewest};
+    if (TilingAttr t = chooseTiling(ctx, isa, rows, minItems, /*activationIsN=*/false))
+      conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_pixel_rows, t));
+    return;
+  }
+  GemmShape shape{out.getDimSize(1), pixels, k, fewest};
+  if (TilingAttr t = chooseTiling(ctx, isa, shape, minItems, /*activationIsN=*/true))
+    conv.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::conv_gemm, t));
+}
+
 struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPass> {
   using Base::Base;
 
@@ -599,6 +680,10 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
       if (auto conv = dyn_cast<Conv2dOp>(op)) {
         if (conv.getUkernel())
           continue;
+        if (!cast<MemRefType>(conv.getOutput().getType()).hasStaticShape()) {
+          selectRunTimeBatchConv(ctx, chosenIsa, conv, minWorkItems, winograd);
+          continue;
+        }
         // The depthwise kernels' choice: the lowering takes the f32 or bf16, NCHW or NHWC kernel
         // of the ISA from the op's buffers.
         auto depthwise = UKernelAttr::get(ctx, UKernelFamily::depthwise, chosenIsa);
@@ -746,7 +831,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         }
         auto setTiling = [&](TilingAttr t) {
           if (rows)
-            t = splitColumnsForFewestRows(ctx, t, shape, rows->first, minWorkItems);
+            t = runTimeRowsTiling(ctx, t, shape, rows->first, minWorkItems);
           gemm.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::gemm, t));
         };
         if (amx && suitsAmx(gemm)) {
@@ -765,7 +850,9 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         if (!isF32(gemm.getOutput()))
           continue;
         TilingAttr t;
-        if (r == 2 && isConstantBuffer(gemm.getB()))
+        if (rows)
+          t = chooseRunTimeRowsTiling(ctx, chosenIsa, shape, rows->first, minWorkItems);
+        else if (r == 2 && isConstantBuffer(gemm.getB()))
           t = chooseTiling(ctx, chosenIsa, shape, minWorkItems, /*activationIsN=*/false);
         else if (gemm.getAlpha().convertToDouble() == 1.0)
           t = chooseActivationsTiling(ctx, chosenIsa, shape, minWorkItems);

@@ -19,6 +19,7 @@
 #include "mie/Target/UKernelRegistry.h"
 #include "runtime/include/mie/mie_ukernel_abi.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -272,6 +273,31 @@ inline void parallelItems(UKernelBuilder &ub, int64_t count, function_ref<void(V
   parallelItems(ub, ub.c(count), body);
 }
 
+/// `perImage` work items for every image of `buffer` (its dim 0): a constant where the batch is
+/// static, else computed from the run's batch (code for symbolic dims).
+inline Value imageItems(UKernelBuilder &ub, Value buffer, int64_t perImage) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(0))
+    return ub.c(type.getDimSize(0) * perImage);
+  return ub.mul(memref::DimOp::create(ub.b, ub.loc, buffer, 0), perImage);
+}
+
+/// An arena buffer of `wordsPerImage` f32 words for every image of `buffer` (its dim 0), sized
+/// for the run's batch where it is a run-time extent.
+inline Value allocPerImage(OpBuilder &b, Location loc, Value buffer, int64_t wordsPerImage) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(0))
+    return AllocOp::create(b, loc,
+                           MemRefType::get({type.getDimSize(0) * wordsPerImage}, b.getF32Type()));
+  // An affine.apply, which memory planning reads back as an expression of the symbols.
+  Value images = memref::DimOp::create(b, loc, buffer, 0);
+  Value words = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()) * wordsPerImage),
+      ValueRange{images});
+  return AllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+                         ValueRange{words}, IntegerAttr());
+}
+
 /// What a per-item convolution microkernel call reads inside its kernel body.
 struct PlaneKernelValues {
   Value x, filter, bias, residual, output, plane;
@@ -299,12 +325,12 @@ inline std::tuple<Value, Value, Value> rowBand(UKernelBuilder &ub, Value item, i
 }
 
 /// Replaces `op` by `mie.kernel name` over its operands: a stack plane of `planeFloats` floats
-/// (none when 0) and one parallel loop over `items` whose body `item(ub, index, values)` emits the
-/// microkernel call (the depthwise and direct convolutions: each item pads its own input rows into
-/// the plane).
+/// (none when 0) and one parallel loop over `itemsPerImage` items per image whose body `item(ub,
+/// index, values)` emits the microkernel call (the depthwise and direct convolutions: each item
+/// pads its own input rows into the plane).
 inline KernelOp
 emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t planeFloats,
-                int64_t items,
+                int64_t itemsPerImage,
                 function_ref<void(UKernelBuilder &, Value, const PlaneKernelValues &)> item) {
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
@@ -323,7 +349,8 @@ emitPlaneKernel(Conv2dOp op, SymbolTable &symbols, StringRef name, int64_t plane
                          v.residual = operands.residual(args, v.output);
                          if (planeFloats > 0)
                            v.plane = stackBuffer(kb, kl, planeFloats);
-                         parallelItems(ub, items, [&](Value index) { item(ub, index, v); });
+                         parallelItems(ub, imageItems(ub, v.x, itemsPerImage),
+                                       [&](Value index) { item(ub, index, v); });
                        });
   op.erase();
   return kernel;

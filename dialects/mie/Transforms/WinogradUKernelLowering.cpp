@@ -16,7 +16,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   TilingAttr t = op.getTiling();
   ArrayRef<int64_t> in = cast<MemRefType>(op.getInput().getType()).getShape();
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
-  const int64_t n = in[0], ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
+  const int64_t ch = in[1], h = in[2], wd = in[3], f = out[1], oh = out[2], ow = out[3];
   // F(m x m, 3x3): m x m output tiles, (m + 2)^2 GEMMs.
   const int64_t outTile = op.getUkernel()->getWinogradTile(), elems = (outTile + 2) * (outTile + 2);
   const int64_t th = llvm::divideCeil(oh, outTile), tw = llvm::divideCeil(ow, outTile),
@@ -41,8 +41,8 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   // V [N][elems][C][tiles] and M [N][elems][F][tiles] live in the arena.
-  Value vBuf = AllocOp::create(b, loc, MemRefType::get({n * elems * ch * tiles}, b.getF32Type()));
-  Value mBuf = AllocOp::create(b, loc, MemRefType::get({n * elems * f * tiles}, b.getF32Type()));
+  Value vBuf = allocPerImage(b, loc, op.getInput(), elems * ch * tiles);
+  Value mBuf = allocPerImage(b, loc, op.getInput(), elems * f * tiles);
   KernelOp kernel = KernelOp::create(
       b, loc, "conv2d_winograd", operands.ins, ValueRange{op.getOutput(), vBuf, mBuf},
       [&](OpBuilder &kb, Location kl, ValueRange args) {
@@ -59,7 +59,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         // 1. Input transform, channels in chunks.
         int64_t cPer = channelsPerItem(ch, tiles);
         int64_t cChunks = llvm::divideCeil(ch, cPer);
-        parallelItems(ub, n * cChunks, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, cChunks), [&](Value item) {
           Value img = ub.div(item, cChunks), c0 = ub.mul(ub.rem(item, cChunks), cPer);
           Value cn = ub.min(ub.c(cPer), ub.sub(ub.c(ch), c0));
           ub.call(ukernelSymbol(inputTransform, isa),
@@ -69,7 +69,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         });
         // 2. The GEMMs, items (image x xi, tile block[, filter block]): V read in place (rows
         // `tiles` apart), a block's partial last panel packed; no epilogue.
-        parallelItems(ub, n * elems * tBlocks * fItems, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, elems * tBlocks * fItems), [&](Value item) {
           Value fb = ub.rem(item, fItems);
           item = ub.div(item, fItems);
           Value gemm = ub.div(item, tBlocks), t0 = ub.mul(ub.rem(item, tBlocks), nc);
@@ -121,7 +121,7 @@ KernelOp mlir::mie::lowerWinogradToUKernels(Conv2dOp op, SymbolTable &symbols) {
         // 3. Output transform with the epilogue, filters in chunks.
         int64_t fPer = channelsPerItem(f, tiles);
         int64_t fChunks = llvm::divideCeil(f, fPer);
-        parallelItems(ub, n * fChunks, [&](Value item) {
+        parallelItems(ub, imageItems(ub, x, fChunks), [&](Value item) {
           Value img = ub.div(item, fChunks), f0 = ub.mul(ub.rem(item, fChunks), fPer);
           Value fn = ub.min(ub.c(fPer), ub.sub(ub.c(f), f0));
           Value outOff = ub.i64(ub.mul(img, f * oh * ow));

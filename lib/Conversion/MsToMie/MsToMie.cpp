@@ -70,10 +70,22 @@ bool reducesStaticDims(Operation *op) {
   });
 }
 
+/// A convolution or pooling over a run-time batch: f32, every dim but the batch static.
+bool isRunTimeBatchImageOp(Operation *op) {
+  if (!isa<ms::Conv2dOp, ms::MaxPoolOp, ms::GlobalAvgPoolOp>(op))
+    return false;
+  auto batchOnly = [](Type t) {
+    auto type = cast<RankedTensorType>(t);
+    return type.getElementType().isF32() && type.getRank() == 4 &&
+           llvm::none_of(llvm::seq<int64_t>(1, 4), [&](int64_t d) { return type.isDynamicDim(d); });
+  };
+  return batchOnly(op->getOperand(0).getType()) && batchOnly(op->getResult(0).getType());
+}
+
 /// Whether the lowering of `op` takes run-time extents (code for symbolic dims). `shapes` gives
 /// the dims that values computed inside a kernel (slice starts, range starts) are read from.
 bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
-  if (isRowsProduct(op))
+  if (isRowsProduct(op) || isRunTimeBatchImageOp(op))
     return true;
   // Row kernels over run-time rows; the normalized dims static.
   if (auto norm = dyn_cast<ms::LayerNormOp>(op)) {
@@ -124,7 +136,8 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
                 .isDynamicDim(cast<RankedTensorType>(attention.getQuery().getType()).getRank() - 1);
   if (auto group = dyn_cast<ms::FusedOp>(op);
       group && ms::isEpilogueAnchor(group.getMembers().front()))
-    return isRowsProduct(group.getMembers().front());
+    return isRowsProduct(group.getMembers().front()) ||
+           isRunTimeBatchImageOp(group.getMembers().front());
   // A fused group of elementwise ops is one elementwise kernel.
   if (auto group = dyn_cast<ms::FusedOp>(op)) {
     bool elementwise = true;

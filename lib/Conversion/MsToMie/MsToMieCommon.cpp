@@ -5,8 +5,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "dialects/mie/IR/MieOps.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -83,6 +85,110 @@ Value mstomie::allocResult(OpBuilder &b, Location loc, Operation *op, unsigned i
     if (auto value = dyn_cast<Value>(size))
       dynamic.push_back(value);
   return AllocOp::create(b, loc, type, dynamic, IntegerAttr());
+}
+
+SmallVector<AffineExpr> mstomie::recordedDims(Value value, Operation *user) {
+  auto type = cast<ShapedType>(value.getType());
+  MLIRContext *ctx = value.getContext();
+  if (type.hasStaticShape())
+    return llvm::map_to_vector(type.getShape(),
+                               [&](int64_t size) { return getAffineConstantExpr(size, ctx); });
+  AffineMap map;
+  if (auto result = dyn_cast<OpResult>(value)) {
+    if (auto maps = result.getOwner()->getAttrOfType<ArrayAttr>(kResultDimsAttrName))
+      map = cast<AffineMapAttr>(maps[result.getResultNumber()]).getValue();
+  } else {
+    // While the conversion runs, the entry block may already be the converted one, or the
+    // original one, detached: then the argument's number is that of the function holding `user`.
+    Block *block = cast<BlockArgument>(value).getOwner();
+    Operation *parent = block->getParent() ? block->getParentOp() : nullptr;
+    FunctionOpInterface func;
+    if (!parent)
+      func = user->getParentOfType<FunctionOpInterface>();
+    else if (block->isEntryBlock())
+      func = dyn_cast<FunctionOpInterface>(parent);
+    auto arg = cast<BlockArgument>(value);
+    if (func && arg.getArgNumber() < func.getNumArguments())
+      if (auto attr =
+              func.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(), ms::kArgShapeAttrName))
+        map = attr.getValue();
+  }
+  if (!map || map.getNumResults() != type.getRank())
+    return {};
+  return llvm::to_vector(map.getResults());
+}
+
+/// Where symbol `position` is an extent of one of `buffers`: (buffer, dim), or nothing.
+static std::optional<std::pair<size_t, int64_t>>
+findSymbolExtent(unsigned position, ArrayRef<SmallVector<AffineExpr>> buffers) {
+  for (auto [i, dims] : llvm::enumerate(buffers))
+    for (auto [d, dim] : llvm::enumerate(dims))
+      if (auto symbol = dyn_cast_or_null<AffineSymbolExpr>(dim);
+          symbol && symbol.getPosition() == position)
+        return std::make_pair(i, static_cast<int64_t>(d));
+  return std::nullopt;
+}
+
+bool mstomie::isComputableFromExtents(AffineExpr expr, ArrayRef<SmallVector<AffineExpr>> buffers) {
+  bool ok = true;
+  expr.walk([&](AffineExpr e) {
+    if (isa<AffineDimExpr>(e))
+      ok = false;
+    else if (auto symbol = dyn_cast<AffineSymbolExpr>(e))
+      ok &= findSymbolExtent(symbol.getPosition(), buffers).has_value();
+  });
+  return ok;
+}
+
+Value mstomie::emitFromExtents(OpBuilder &b, Location loc, AffineExpr expr, ValueRange args,
+                               ArrayRef<SmallVector<AffineExpr>> buffers) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(b, loc, c.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    auto at = findSymbolExtent(symbol.getPosition(), buffers);
+    assert(at && "a symbol that no buffer has as an extent");
+    return memref::DimOp::create(b, loc, args[at->first], at->second);
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = emitFromExtents(b, loc, binary.getLHS(), args, buffers);
+  Value rhs = emitFromExtents(b, loc, binary.getRHS(), args, buffers);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mod: {
+    // Affine mod is non-negative (the divisor is a positive constant).
+    Value r = arith::RemSIOp::create(b, loc, lhs, rhs);
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r,
+                                           arith::ConstantIndexOp::create(b, loc, 0));
+    return arith::SelectOp::create(b, loc, negative, arith::AddIOp::create(b, loc, r, rhs), r);
+  }
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivSIOp::create(b, loc, lhs, rhs);
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+Value mstomie::extentProduct(OpBuilder &b, Location loc, Value buffer, int64_t from, int64_t to) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t constant = 1;
+  Value product;
+  for (int64_t d = from; d < to; ++d) {
+    if (!type.isDynamicDim(d)) {
+      constant *= type.getDimSize(d);
+      continue;
+    }
+    Value dim = memref::DimOp::create(b, loc, buffer, d);
+    product = product ? (Value)arith::MulIOp::create(b, loc, product, dim) : dim;
+  }
+  if (product && constant == 1)
+    return product;
+  Value c = arith::ConstantIndexOp::create(b, loc, constant);
+  return product ? (Value)arith::MulIOp::create(b, loc, product, c) : c;
 }
 
 AffineMap mstomie::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
@@ -280,6 +386,15 @@ Value mstomie::RowLoops::index(int64_t v) { return arith::ConstantIndexOp::creat
 void mstomie::RowLoops::forEachRow(int64_t rows, function_ref<void(Value row, Value base)> body) {
   auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(rows)},
                                      ValueRange{index(1)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value row = par.getInductionVars()[0];
+  body(row, arith::MulIOp::create(b, loc, row, index(len)));
+}
+
+void mstomie::RowLoops::forEachRow(Value rows, function_ref<void(Value row, Value base)> body) {
+  auto par =
+      scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{rows}, ValueRange{index(1)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(par.getBody());
   Value row = par.getInductionVars()[0];

@@ -64,6 +64,27 @@ SmallVector<OpFoldResult> resultSizes(OpBuilder &b, Location loc, Operation *op,
 /// The buffer for result `index` of `op`: allocBuffer, with the dynamic dims sized for the run.
 Value allocResult(OpBuilder &b, Location loc, Operation *op, unsigned index = 0);
 
+/// The dims of `value`, a value of the function being converted (read by a pattern from the
+/// original op's operands), as expressions of the function's symbols: constants where its type is
+/// static, else what convert-ms-to-mie recorded (the producer's kResultDimsAttrName, or a function
+/// argument's `ms.shape`); empty where nothing did.
+SmallVector<AffineExpr> recordedDims(Value value, Operation *user);
+
+/// Whether `expr` (over the function's symbols) can be computed inside a kernel from the extents
+/// of buffers whose dims are `buffers`: every symbol it uses must be exactly one of those dims. A
+/// kernel's body is isolated from above, so it reads no `mie.symbol`; the extents come in with its
+/// buffers.
+bool isComputableFromExtents(AffineExpr expr, ArrayRef<SmallVector<AffineExpr>> buffers);
+
+/// `expr` as index arithmetic inside a kernel, its symbols read with memref.dim from `args` (the
+/// kernel's buffers, in the order of `buffers`); isComputableFromExtents must hold.
+Value emitFromExtents(OpBuilder &b, Location loc, AffineExpr expr, ValueRange args,
+                      ArrayRef<SmallVector<AffineExpr>> buffers);
+
+/// The number of elements in dims [from, to) of `buffer` as an index value (a constant where those
+/// dims are static, else a product of memref.dim), for loops over run-time extents.
+Value extentProduct(OpBuilder &b, Location loc, Value buffer, int64_t from, int64_t to);
+
 /// Indexing map from the iteration space of `resultShape` to an operand of `operandShape` under
 /// numpy broadcasting: leading dims are dropped, size-1 dims of the operand read index 0.
 AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
@@ -151,6 +172,8 @@ struct RowLoops {
   /// scf.parallel over the rows; `body(row, base)` computes row `row`, which starts at flat
   /// element `base`.
   void forEachRow(int64_t rows, function_ref<void(Value row, Value base)> body);
+  /// The same over a run-time row count (code for symbolic dims).
+  void forEachRow(Value rows, function_ref<void(Value row, Value base)> body);
   /// The fold of `step(j, acc)` over j in [0, len) from `init`.
   Value reduce(Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step);
   /// `body(j)` for j in [0, len).

@@ -25,7 +25,7 @@ struct Conv2dToLibrary : OpConversionPattern<ms::Conv2dOp> {
   LogicalResult matchAndRewrite(ms::Conv2dOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     Value bias = adaptor.getBias();
     auto epilogue = EpilogueAttr::get(rewriter.getContext(), /*bias=*/bias != nullptr,
                                       /*residual=*/false, Activation::none);
@@ -247,8 +247,9 @@ static std::pair<Value, std::pair<int64_t, int64_t>> preparePool(PoolOp op, Valu
   return {padForPooling(b, op.getLoc(), input, inType, op.getPads(), extra, padValue), extra};
 }
 
-/// Max pooling of static 4-D (NCHW) tensors: `mie.max_pool2d`, which mie-select-kernels may put
-/// on a microkernel and mie-lower-library-kernels otherwise lowers to loops.
+/// Max pooling of 4-D (NCHW) tensors (the batch may be symbolic): `mie.max_pool2d`, which
+/// mie-select-kernels may put on a microkernel and mie-lower-library-kernels otherwise lowers to
+/// loops.
 struct MaxPoolToLibrary : OpConversionPattern<ms::MaxPoolOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -256,9 +257,12 @@ struct MaxPoolToLibrary : OpConversionPattern<ms::MaxPoolOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType outType = op.getType();
-    if (!inType.hasStaticShape() || !outType.hasStaticShape() || inType.getRank() != 4)
-      return rewriter.notifyMatchFailure(op, "expects static 4-D shapes");
-    Value out = allocBuffer(rewriter, op.getLoc(), outType);
+    // A dynamic batch only in code for symbolic dims, which records the result's dims.
+    bool sized =
+        op->hasAttr(kResultDimsAttrName) || (inType.hasStaticShape() && outType.hasStaticShape());
+    if (!sized || inType.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "expects 4-D shapes of known dims");
+    Value out = allocResult(rewriter, op.getLoc(), op.getOperation());
     MaxPool2dOp::create(rewriter, op.getLoc(), adaptor.getInput(), out, op.getKernel(),
                         op.getStrides(), op.getPads(), op.getDilations(),
                         /*ukernel=*/UKernelAttr());
@@ -349,11 +353,20 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
-    if (!inType.hasStaticShape() || inType.getRank() < 2)
+    // A run-time batch only (code for symbolic dims): the rows are counted at run time, each
+    // row's length stays static.
+    bool runTimeBatch = inType.getRank() >= 2 && op->hasAttr(kResultDimsAttrName) &&
+                        llvm::all_of(inType.getShape().drop_front(),
+                                     [](int64_t d) { return !ShapedType::isDynamic(d); });
+    if ((!inType.hasStaticShape() && !runTimeBatch) || inType.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "expects a static input of rank >= 2");
-    Value out = allocBuffer(rewriter, loc, op.getType());
-    int64_t rows = inType.getDimSize(0) * inType.getDimSize(1);
-    int64_t count = rows ? inType.getNumElements() / rows : 0;
+    Value out = allocResult(rewriter, loc, op.getOperation());
+    int64_t count = 1;
+    for (int64_t d : inType.getShape().drop_front(2))
+      count *= d;
+    int64_t rows = inType.hasStaticShape() ? inType.getDimSize(0) * inType.getDimSize(1) : 0;
+    if (inType.hasStaticShape())
+      count = rows ? inType.getNumElements() / rows : 0;
     Type et = inType.getElementType(), ct = computeType(et);
     KernelOp::create(
         rewriter, loc, "global_avg_pool", adaptor.getInput(), out,
@@ -362,7 +375,7 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
           RowLoops row{b, l, count};
           // An empty window has no mean: 0 / 0 gives NaN, as the reference does.
           Value inv = scalarConstant(b, l, ct, 1.0 / static_cast<double>(count));
-          row.forEachRow(rows, [&](Value r, Value base) {
+          auto body = [&](Value r, Value base) {
             Value sum = row.reduce(scalarConstant(b, l, ct, 0.0),
                                    [&](OpBuilder &rb, Location rl, Value j, Value acc) {
                                      Value v = convertFloat(rb, rl, loadAt(rb, rl, x, base, j), ct);
@@ -370,7 +383,11 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
                                    });
             Value mean = convertFloat(b, l, arith::MulFOp::create(b, l, sum, inv), et);
             memref::StoreOp::create(b, l, mean, y, r);
-          });
+          };
+          if (inType.hasStaticShape())
+            row.forEachRow(rows, body);
+          else
+            row.forEachRow(extentProduct(b, l, args[0], 0, 2), body);
         });
     rewriter.replaceOp(op, out);
     return success();

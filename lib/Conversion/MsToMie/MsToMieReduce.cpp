@@ -59,17 +59,24 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
     Type et = type.getElementType(), ct = computeType(et);
     SmallVector<int64_t> statShape(type.getShape());
     statShape[axis] = 1;
-    Value out = allocBuffer(rewriter, loc, type);
+    Value out = allocResult(rewriter, loc, op.getOperation());
     // Along the last axis in f32 (or wider): row kernels. The exps are stored in the output while
-    // summed and scaled in place, so each is computed once.
-    if (axis == rank - 1 && et == ct && type.hasStaticShape()) {
-      int64_t len = type.getDimSize(axis), rows = type.getNumElements() / std::max<int64_t>(len, 1);
+    // summed and scaled in place, so each is computed once. Symbolic dims may be among the rows.
+    if (axis == rank - 1 && et == ct && !type.isDynamicDim(axis)) {
+      int64_t len = type.getDimSize(axis);
+      int64_t rows = type.hasStaticShape() ? type.getNumElements() / std::max<int64_t>(len, 1) : 0;
       KernelOp::create(
           rewriter, loc, "softmax", adaptor.getInput(), ValueRange{out},
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
             RowLoops row{b, l, len};
-            row.forEachRow(rows, [&](Value, Value base) {
+            auto eachRow = [&](function_ref<void(Value, Value)> body) {
+              if (type.hasStaticShape())
+                row.forEachRow(rows, body);
+              else
+                row.forEachRow(extentProduct(b, l, args[0], 0, axis), body);
+            };
+            eachRow([&](Value, Value base) {
               // maxnumf skips NaNs, but a NaN in the row still makes every output NaN through
               // its exp, as maximumf's NaN maximum would; maxnum reductions vectorize.
               Value mx = row.reduce(extremeConstant(b, l, ct, /*lowest=*/true),
@@ -96,8 +103,18 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
       rewriter.replaceOp(op, out);
       return success();
     }
-    Value maxBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
-    Value sumBuf = AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct));
+    // The statistics have the output's dims but 1 along the axis: the run's extents of its other
+    // symbolic dims (none where the shape is static).
+    SmallVector<Value> statSizes;
+    if (!type.hasStaticShape())
+      for (auto [d, size] : llvm::enumerate(resultSizes(rewriter, loc, op.getOperation())))
+        if (static_cast<int64_t>(d) != axis)
+          if (auto value = dyn_cast<Value>(size))
+            statSizes.push_back(value);
+    Value maxBuf =
+        AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct), statSizes, IntegerAttr());
+    Value sumBuf =
+        AllocOp::create(rewriter, loc, MemRefType::get(statShape, ct), statSizes, IntegerAttr());
 
     // Reductions iterate [other dims..., axis]; the statistics read the axis at 0.
     SmallVector<AffineExpr> inExprs(rank), statExprs(rank), bcastExprs(rank);
@@ -158,17 +175,19 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "expects a static shape");
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
+    // Symbolic dims may be among the rows (code for every shape), not among the normalized dims.
+    for (int64_t d = axis; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        return rewriter.notifyMatchFailure(op, "expects static normalized dims");
     Type et = type.getElementType(), ct = computeType(et);
     double eps = op.getEpsilon().convertToDouble();
     int64_t count = 1;
     for (int64_t d = axis; d < rank; ++d)
       count *= type.getDimSize(d);
-    int64_t rows = type.getNumElements() / std::max<int64_t>(count, 1);
-    Value out = allocBuffer(rewriter, loc, type);
+    int64_t rows = type.hasStaticShape() ? type.getNumElements() / std::max<int64_t>(count, 1) : 0;
+    Value out = allocResult(rewriter, loc, op.getOperation());
     Value bias = adaptor.getBias();
     SmallVector<Value> ins = {adaptor.getInput(), adaptor.getScale()};
     if (bias)
@@ -181,7 +200,13 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
           Value beta = bias ? collapseToVector(b, l, args[2]) : Value();
           Value y = collapseToVector(b, l, args.back());
           RowLoops row{b, l, count};
-          row.forEachRow(rows, [&](Value, Value base) {
+          auto eachRow = [&](function_ref<void(Value, Value)> body) {
+            if (type.hasStaticShape())
+              row.forEachRow(rows, body);
+            else
+              row.forEachRow(extentProduct(b, l, args[0], 0, axis), body);
+          };
+          eachRow([&](Value, Value base) {
             auto element = [&](OpBuilder &rb, Location rl, Value j) {
               return convertFloat(rb, rl, loadAt(rb, rl, x, base, j), ct);
             };
@@ -278,8 +303,15 @@ void mstomie::buildReductionKernel(OpBuilder &b, Location loc, Operation *reduce
   bool additive = kind == Kind::Sum || kind == Kind::Mean;
   Type accType = additive || kind == Kind::Prod ? computeType(et) : et;
   SmallVector<Value> outs = {out};
-  if (accType != et)
-    outs.push_back(AllocOp::create(b, loc, MemRefType::get(outType.getShape(), accType)));
+  if (accType != et) {
+    // The accumulators have the output's dims: the run's extents of its symbolic ones are those
+    // the output buffer was allocated with.
+    SmallVector<Value> sizes;
+    if (auto alloc = out.getDefiningOp<AllocOp>())
+      sizes = llvm::to_vector(alloc.getDynamicSizes());
+    outs.push_back(AllocOp::create(b, loc, MemRefType::get(outType.getShape(), accType), sizes,
+                                   IntegerAttr()));
+  }
 
   SmallVector<Value> kernelIns(inputs);
   KernelOp::create(b, loc, name, kernelIns, outs, [&](OpBuilder &kb, Location l, ValueRange args) {
@@ -350,7 +382,7 @@ struct ReduceToKernel : OpConversionPattern<OpTy> {
                                 ConversionPatternRewriter &rewriter) const override {
     if (!signlessType(op.getInput().getType().getElementType()).isSignlessIntOrFloat())
       return rewriter.notifyMatchFailure(op, "expects float or integer elements");
-    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    Value out = allocResult(rewriter, op.getLoc(), op.getOperation());
     buildReductionKernel(rewriter, op.getLoc(), op, OpTy::getOperationName().drop_front(3),
                          adaptor.getInput(), out,
                          [](OpBuilder &, Location, ValueRange e, Type) { return e[0]; });

@@ -70,14 +70,18 @@ Value gatherPosition(OpBuilder &b, Location loc, Value index, int64_t axisSize) 
 void buildGatherRows(OpBuilder &b, Location l, Value data, Value indices, Value out, int64_t axis) {
   ArrayRef<int64_t> shape = cast<MemRefType>(data.getType()).getShape();
   auto idxType = cast<MemRefType>(indices.getType());
-  int64_t outer = 1, inner = 1, count = idxType.getNumElements(), axisSize = shape[axis];
+  int64_t outer = 1, inner = 1, axisSize = shape[axis];
+  int64_t count = idxType.hasStaticShape() ? idxType.getNumElements() : 0;
   for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
     (d < axis ? outer : inner) *= d == axis ? 1 : shape[d];
   Value src = collapseToVector(b, l, data), dst = collapseToVector(b, l, out);
   Value idx = idxType.getRank() == 0 ? indices : collapseToVector(b, l, indices);
+  // Indices of symbolic dims (token ids [batch, seq]): as many as the run gives.
+  Value runCount =
+      idxType.hasStaticShape() ? Value() : extentProduct(b, l, indices, 0, idxType.getRank());
   auto par = scf::ParallelOp::create(
       b, l, ValueRange{cstIndex(b, l, 0), cstIndex(b, l, 0)},
-      ValueRange{cstIndex(b, l, outer), cstIndex(b, l, count)},
+      ValueRange{cstIndex(b, l, outer), runCount ? runCount : cstIndex(b, l, count)},
       ValueRange{cstIndex(b, l, 1), cstIndex(b, l, 1)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(par.getBody());
@@ -87,7 +91,8 @@ void buildGatherRows(OpBuilder &b, Location l, Value data, Value indices, Value 
   Value i = gatherPosition(b, l, index, axisSize);
   auto times = [&](Value v, int64_t c) { return arith::MulIOp::create(b, l, v, cstIndex(b, l, c)); };
   Value from = times(arith::AddIOp::create(b, l, times(o, axisSize), i), inner);
-  Value to = times(arith::AddIOp::create(b, l, times(o, count), p), inner);
+  Value outerBase = runCount ? (Value)arith::MulIOp::create(b, l, o, runCount) : times(o, count);
+  Value to = times(arith::AddIOp::create(b, l, outerBase, p), inner);
   scf::ForOp::create(b, l, cstIndex(b, l, 0), cstIndex(b, l, inner), cstIndex(b, l, 1),
                      ValueRange{}, [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
                        Value v = memref::LoadOp::create(
@@ -114,7 +119,10 @@ struct GatherToKernel : OpConversionPattern<ms::GatherOp> {
     int64_t outRank = op.getType().getRank();
     int64_t axis = normalizeAxis(op.getAxis(), dataRank);
     int64_t axisSize = dataType.getDimSize(axis);
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    // Indices are clamped into the axis, whose extent must be known (other dims may be symbolic).
+    if (ShapedType::isDynamic(axisSize))
+      return rewriter.notifyMatchFailure(op, "expects a static extent along the axis");
+    Value out = allocResult(rewriter, loc, op.getOperation());
 
     SmallVector<AffineExpr> idxExprs;
     for (int64_t i = 0; i < q; ++i)
@@ -163,6 +171,8 @@ struct SliceToKernel : OpConversionPattern<ms::SliceOp> {
     MLIRContext *ctx = rewriter.getContext();
     ArrayRef<int64_t> starts = op.getStarts(), sizes = op.getSizes(), steps = op.getSteps();
     int64_t rank = sizes.size();
+    if (llvm::any_of(sizes, ShapedType::isDynamic) || llvm::any_of(starts, ShapedType::isDynamic))
+      return lowerSymbolicSlice(op, adaptor, rewriter);
     SmallVector<int64_t> lows, strides;
     bool reversed = false;
     SmallVector<AffineExpr> inExprs;
@@ -190,6 +200,68 @@ struct SliceToKernel : OpConversionPattern<ms::SliceOp> {
                                                    linalg::YieldOp::create(gb, gl, e[0]);
                                                  });
                      });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+
+private:
+  /// Code for every shape: a slice whose sizes or starts are expressions of the symbols (a
+  /// position table sliced to the sequence length, the last token) copies the box of its
+  /// run-time extents. The sizes are the output's extents; the starts are computed inside the
+  /// kernel from the extents of its two buffers (its body reads no mie.symbol), which
+  /// convert-ms-to-mie checked possible. Steps along such dims are positive.
+  LogicalResult lowerSymbolicSlice(ms::SliceOp op, OpAdaptor adaptor,
+                                   ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> starts = op.getStarts(), sizes = op.getSizes(), steps = op.getSteps();
+    int64_t rank = sizes.size();
+    SmallVector<SmallVector<AffineExpr>> buffers = {recordedDims(op.getInput(), op),
+                                                    recordedDims(op.getResult(), op)};
+    auto symbolicStarts = op.getSymbolicStarts();
+    for (int64_t d = 0; d < rank; ++d) {
+      bool symbolic = ShapedType::isDynamic(starts[d]) || ShapedType::isDynamic(sizes[d]);
+      if (symbolic && steps[d] < 0)
+        return rewriter.notifyMatchFailure(op, "expects positive steps along symbolic dims");
+      if (ShapedType::isDynamic(starts[d]) &&
+          (!symbolicStarts || buffers[0].size() != static_cast<size_t>(rank) ||
+           buffers[1].size() != static_cast<size_t>(rank) ||
+           !isComputableFromExtents(symbolicStarts->getResult(d), buffers)))
+        return rewriter.notifyMatchFailure(op, "a symbolic start is no expression of extents");
+    }
+    Value out = allocResult(rewriter, loc, op.getOperation());
+    KernelOp::create(
+        rewriter, loc, "slice", adaptor.getInput(), out,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<OpFoldResult> offsets, boxSizes, strides;
+          for (int64_t d = 0; d < rank; ++d) {
+            offsets.push_back(ShapedType::isDynamic(starts[d])
+                                  ? OpFoldResult(emitFromExtents(b, l, symbolicStarts->getResult(d),
+                                                                 args, buffers))
+                                  : OpFoldResult(b.getIndexAttr(starts[d])));
+            boxSizes.push_back(ShapedType::isDynamic(sizes[d])
+                                   ? OpFoldResult(memref::DimOp::create(b, l, args[1], d))
+                                   : OpFoldResult(b.getIndexAttr(sizes[d])));
+            strides.push_back(b.getIndexAttr(std::abs(steps[d])));
+          }
+          Value box = memref::SubViewOp::create(b, l, args[0], offsets, boxSizes, strides);
+          if (llvm::all_of(steps, [](int64_t step) { return step > 0; })) {
+            linalg::CopyOp::create(b, l, box, args[1]);
+            return;
+          }
+          // Negative steps (along static dims only) read the box backwards.
+          MLIRContext *ctx = b.getContext();
+          SmallVector<AffineExpr> inExprs;
+          for (int64_t d = 0; d < rank; ++d)
+            inExprs.push_back(steps[d] < 0 ? sizes[d] - 1 - getAffineDimExpr(d, ctx)
+                                           : getAffineDimExpr(d, ctx));
+          SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
+                                         AffineMap::getMultiDimIdentityMap(rank, ctx)};
+          SmallVector<IterType> iters(rank, IterType::parallel);
+          linalg::GenericOp::create(b, l, ValueRange{box}, args[1], maps, iters,
+                                    [](OpBuilder &gb, Location gl, ValueRange e) {
+                                      linalg::YieldOp::create(gb, gl, e[0]);
+                                    });
+        });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -314,9 +386,39 @@ struct ExpandToKernel : OpConversionPattern<ms::ExpandOp> {
 
   LogicalResult matchAndRewrite(ms::ExpandOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Value out = allocBuffer(rewriter, op.getLoc(), op.getType());
+    Value out = allocResult(rewriter, op.getLoc(), op.getOperation());
     buildElementwiseKernel(rewriter, op.getLoc(), "expand", adaptor.getInput(), out,
                            [](OpBuilder &, Location, ValueRange e, Type) { return e[0]; });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// ms.range (code for every shape; ms-specialize-dims folds it to a constant otherwise) -> one
+/// generic writing start + i * delta. The start is an expression of the symbols, computed inside
+/// the kernel from the result's extent (convert-ms-to-mie checked that it can be).
+struct RangeToKernel : OpConversionPattern<ms::RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ms::RangeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<AffineExpr>> buffers = {recordedDims(op.getResult(), op)};
+    if (buffers[0].size() != 1 || !isComputableFromExtents(op.getStartExpr(), buffers))
+      return rewriter.notifyMatchFailure(op, "the start is no expression of the result's extent");
+    Type et = op.getType().getElementType();
+    int64_t delta = op.getDelta();
+    Value out = allocResult(rewriter, loc, op.getOperation());
+    KernelOp::create(
+        rewriter, loc, "range", ValueRange(), out, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value start = emitFromExtents(b, l, op.getStartExpr(), args, buffers);
+          buildIndexedGeneric(b, l, args[0], [&](OpBuilder &gb, Location gl) {
+            Value i = linalg::IndexOp::create(gb, gl, 0);
+            Value v = arith::AddIOp::create(
+                gb, gl, start, arith::MulIOp::create(gb, gl, i, cstIndex(gb, gl, delta)));
+            return (Value)arith::IndexCastOp::create(gb, gl, et, v);
+          });
+        });
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -492,5 +594,5 @@ struct ResizeToKernel : OpConversionPattern<ms::ResizeOp> {
 
 void mstomie::populateMsToMieShapePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<GatherToKernel, SliceToKernel, SplitToKernel, PadToKernel, ExpandToKernel,
-               ResizeToKernel>(converter, patterns.getContext());
+               RangeToKernel, ResizeToKernel>(converter, patterns.getContext());
 }

@@ -230,8 +230,9 @@ func.func @conv2d_channels_last_packed(%x: memref<1x8x8x4xf32>, %w: memref<4x9xf
 
 // -----
 
+// A run-time batch (code for symbolic dims) must be the image's.
 func.func @conv2d_static(%x: memref<1x8x8x8xf32>, %w: memref<8x8x3x3xf32>, %y: memref<?x8x6x6xf32>) {
-  // expected-error @+1 {{'mie.conv2d' op expects output to have a static shape and the identity layout, got 'memref<?x8x6x6xf32>'}}
+  // expected-error @+1 {{'mie.conv2d' op expects output of shape [1, 8, 6, 6] (from input, filter, strides, pads and dilations), got [?, 8, 6, 6]}}
   mie.conv2d ins(%x, %w : memref<1x8x8x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<?x8x6x6xf32>)
   return
 }
@@ -932,5 +933,23 @@ func.func @symbol_out_of_range() attributes {ms.symbols = ["n"]} {
 
 func.func @symbol_ranges_size() attributes {ms.symbols = ["n"], mie.symbol_ranges = array<i64: 1, 2, 3, 4>} {
   // expected-error @-1 {{expects 'mie.symbol_ranges' on a function with 'ms.symbols' to be array<i64: lo, hi, ...> with 0 <= lo <= hi for each symbol}}
+  return
+}
+
+// -----
+
+// Code for symbolic dims: a convolution takes a run-time batch only.
+func.func @conv_run_time_channels(%x: memref<1x?x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<1x4x6x6xf32>) {
+  // expected-error @below {{expects input to have static dims but the batch (dim 0), got 'memref<1x?x8x8xf32>'}}
+  mie.conv2d ins(%x, %w : memref<1x?x8x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x6x6xf32>)
+  return
+}
+
+// -----
+
+// A product's weights are static whatever its rows.
+func.func @gemm_run_time_weights(%a: memref<?x8xf32>, %b: memref<8x?xf32>, %c: memref<?x4xf32>) {
+  // expected-error @below {{expects b to have a static shape and the identity layout, got 'memref<8x?xf32>'}}
+  mie.gemm ins(%a, %b : memref<?x8xf32>, memref<8x?xf32>) outs(%c : memref<?x4xf32>)
   return
 }

@@ -417,14 +417,41 @@ def mlp_dyn():
     return g, inputs, outputs, 17
 
 
+def rows_dyn():
+    """Row-wise work over batch x seq rows of run-time count: a token embedding (Gather of a
+    [100, 16] table by [batch, seq] ids) plus a [32, 16] position table sliced to the sequence
+    length, LayerNormalization, Softmax along the last dim and along seq, ReduceMean and ReduceMax
+    over the hidden dim."""
+    g = Graph()
+    s = g.dim("ids", 1, "seq_len")
+    g.inits += [weight("tok", [100, 16]), weight("pos", [32, 16]), ints("zero", [0]),
+                numpy_helper.from_array(RNG.uniform(0.5, 1.5, 16).astype(np.float32), "ln_g"),
+                weight("ln_b", [16], 0.1)]
+    p = g.node("Slice", ["pos", "zero", s, "zero"], "pos_slice")
+    h = g.node("Add", [g.node("Gather", ["tok", "ids"], "tok_emb", axis=0), p], "emb")
+    ln = g.node("LayerNormalization", [h, "ln_g", "ln_b"], "ln", axis=-1, epsilon=1e-5)
+    g.node("Softmax", [ln], "y", axis=-1)
+    g.node("Softmax", [ln], "y_seq", axis=1)
+    g.node("ReduceMean", [ln], "mean", axes=[-1], keepdims=1)
+    g.node("ReduceMax", [ln], "max", axes=[2], keepdims=0)
+    inputs = [("ids", TensorProto.INT64, ["batch", "seq"])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16]),
+               ("y_seq", TensorProto.FLOAT, ["batch", "seq", 16]),
+               ("mean", TensorProto.FLOAT, ["batch", "seq", 1]),
+               ("max", TensorProto.FLOAT, ["batch", "seq"])]
+    return g, inputs, outputs, 17
+
+
 MODELS = {"pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
-          "range_step_dyn": range_step_dyn, "kv_cache_dyn": kv_cache_dyn}
+          "range_step_dyn": range_step_dyn, "kv_cache_dyn": kv_cache_dyn, "rows_dyn": rows_dyn}
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "rows_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                 "b2s32": dict(batch=2, seq=32)},
     "pointwise_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                       "b16s64": dict(batch=16, seq=64), "b5s33": dict(batch=5, seq=33)},
     "mlp_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
