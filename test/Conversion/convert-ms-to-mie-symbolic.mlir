@@ -31,11 +31,34 @@ func.func @main(%arg0: tensor<?x?x32xf32> {mie.name = "x", ms.shape = #x}) -> (t
 // An op whose lowering takes no run-time extents yet is refused at its location.
 
 #x = affine_map<()[s0] -> (s0, 32)>
-func.func @concat(%arg0: tensor<?x32xf32> {ms.shape = #x}) -> tensor<?x64xf32>
+func.func @arg_max(%arg0: tensor<?x32xf32> {ms.shape = #x}) -> tensor<?x1xi64>
     attributes {ms.symbols = ["n"]} {
-  // expected-error@+1 {{'ms.concat' over symbolic dims has no code for every shape yet (give its symbols sizes: --specialize or --dim-param)}}
-  %0 = ms.concat %arg0, %arg0 {axis = 1 : i64} : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
-  return %0 : tensor<?x64xf32>
+  // expected-error@+1 {{'ms.arg_max' over symbolic dims has no code for every shape yet (give its symbols sizes: --specialize or --dim-param)}}
+  %0 = ms.arg_max %arg0 {axis = 1 : i64, keep_dims} : (tensor<?x32xf32>) -> tensor<?x1xi64>
+  return %0 : tensor<?x1xi64>
+}
+
+// -----
+
+// A KV cache's keys: the past and the new positions concatenated along a run-time axis, each
+// input's slot starting where the ones before it end (their extents, read at run time).
+
+#past = affine_map<()[s0, s1] -> (s1, 16)>
+#new = affine_map<()[s0, s1] -> (s0, 16)>
+// CHECK-LABEL: func.func @concat
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}) : memref<?x16xf32>
+// CHECK: mie.kernel "concat" ins(%{{.+}}, %{{.+}} : memref<?x16xf32>, memref<?x16xf32>) outs(%[[BUF]] : memref<?x16xf32>)
+// CHECK-NEXT: ^bb0(%[[P:[^:]+]]: memref<?x16xf32>, %[[N:[^:]+]]: memref<?x16xf32>, %[[O:[^:]+]]: memref<?x16xf32>):
+// CHECK: %[[PLEN:.+]] = memref.dim %[[P]], %{{.+}} : memref<?x16xf32>
+// CHECK: %[[SLOT0:.+]] = memref.subview %[[O]][0, 0] [%[[PLEN]], 16] [1, 1]
+// CHECK: linalg.copy ins(%[[P]] : memref<?x16xf32>) outs(%[[SLOT0]]
+// CHECK: %[[NLEN:.+]] = memref.dim %[[N]], %{{.+}} : memref<?x16xf32>
+// CHECK: %[[SLOT1:.+]] = memref.subview %[[O]][%[[PLEN]], 0] [%[[NLEN]], 16] [1, 1]
+// CHECK: linalg.copy ins(%[[N]] : memref<?x16xf32>) outs(%[[SLOT1]]
+func.func @concat(%past: tensor<?x16xf32> {ms.shape = #past}, %new: tensor<?x16xf32> {ms.shape = #new}) -> tensor<?x16xf32>
+    attributes {ms.symbols = ["seq", "past_len"]} {
+  %0 = ms.concat %past, %new {axis = 0 : i64} : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
 }
 
 // -----
@@ -144,13 +167,19 @@ func.func @slice(%arg0: tensor<?x?x32xf32> {ms.shape = #x}) -> (tensor<1x?xi64>,
 
 // -----
 
-// A start over a symbol that neither the input nor the result has as an extent is refused: the
-// kernel could not compute it.
+// A start over a symbol that neither the input nor the result has as an extent: the kernel reads
+// it from the run's symbol values (an input buffer).
 
 #x = affine_map<()[s0, s1] -> (64, s1)>
+// CHECK-LABEL: func.func @slice_start
+// CHECK: %[[DIMS:.+]] = mie.symbol_values : memref<2xi64>
+// CHECK: mie.kernel "slice" ins(%{{.+}}, %[[DIMS]] : memref<64x?xf32>, memref<2xi64>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: memref<64x?xf32>, %[[D:[^:]+]]: memref<2xi64>, %[[OUT:[^:]+]]: memref<1x?xf32>):
+// CHECK: %[[WORD:.+]] = memref.load %[[D]][%{{.+}}] : memref<2xi64>
+// CHECK: %[[START:.+]] = arith.index_cast %[[WORD]] : i64 to index
+// CHECK: memref.subview %[[IN]][%[[START]], 0]
 func.func @slice_start(%arg0: tensor<64x?xf32> {ms.shape = #x}) -> tensor<1x?xf32>
     attributes {ms.symbols = ["n", "m"]} {
-  // expected-error@+1 {{'ms.slice' over symbolic dims has no code for every shape yet}}
   %0 = ms.slice %arg0 {starts = array<i64: -9223372036854775808, 0>, sizes = array<i64: 1, -9223372036854775808>, steps = array<i64: 1, 1>, symbolic_sizes = affine_map<()[s0, s1] -> (1, s1)>, symbolic_starts = affine_map<()[s0, s1] -> (s0, 0)>} : (tensor<64x?xf32>) -> tensor<1x?xf32>
   return %0 : tensor<1x?xf32>
 }
@@ -196,4 +225,22 @@ func.func @broadcast(%arg0: tensor<?x32xf32> {ms.shape = #a}, %arg1: tensor<?x32
   // expected-error@+1 {{operand dim 0 may broadcast at run time, which code for every shape does not take yet (give its symbols sizes: --specialize or --dim-param)}}
   %0 = ms.add %arg0, %arg1 : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x32xf32>
   return %0 : tensor<?x32xf32>
+}
+
+// -----
+
+// The new positions of a KV cache, range(past_len, past_len + seq): the start is no extent of the
+// result, so the kernel reads it from the run's symbol values (an input buffer).
+
+// CHECK-LABEL: func.func @range_after_past
+// CHECK: %[[DIMS:.+]] = mie.symbol_values : memref<2xi64>
+// CHECK: mie.kernel "range" ins(%[[DIMS]] : memref<2xi64>) outs(%{{.+}} : memref<?xi64>)
+// CHECK-NEXT: ^bb0(%[[D:[^:]+]]: memref<2xi64>, %[[R:[^:]+]]: memref<?xi64>):
+// CHECK: %[[WORD:.+]] = memref.load %[[D]][%{{.+}}] : memref<2xi64>
+// CHECK: %[[START:.+]] = arith.index_cast %[[WORD]] : i64 to index
+// CHECK: linalg.index 0
+// CHECK: arith.addi %[[START]], %{{.+}} : index
+func.func @range_after_past() -> tensor<?xi64> attributes {ms.symbols = ["seq", "past_len"]} {
+  %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (s1, s0)>} : tensor<?xi64>
+  return %0 : tensor<?xi64>
 }

@@ -58,3 +58,22 @@ func.func @main(%x: memref<?x?x32xf32> {mie.name = "x", ms.shape = #in},
 func.func @static(%x: memref<4xf32>) {
   return
 }
+
+// -----
+
+// Tests that a kernel's input of the run's symbol values (mie.symbol_values: a start no buffer has
+// as an extent) becomes the entry's "dims" argument itself.
+
+// CHECK-LABEL: func.func @positions
+// CHECK-SAME: %[[DIMS:[^:]+]]: memref<2xi64> {mie.name = "dims"})
+// CHECK-NOT: mie.symbol_values
+// CHECK: mie.kernel "range" ins(%[[DIMS]] : memref<2xi64>)
+func.func @positions(%a: memref<1xi8> {mie.name = "arena"}, %r: memref<8xi64> {mie.name = "r"})
+    attributes {ms.symbols = ["seq", "past_len"]} {
+  %dims = mie.symbol_values : memref<2xi64>
+  mie.kernel "range" ins(%dims : memref<2xi64>) outs(%r : memref<8xi64>) {
+  ^bb0(%d: memref<2xi64>, %o: memref<8xi64>):
+    mie.yield
+  }
+  return
+}

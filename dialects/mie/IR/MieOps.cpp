@@ -208,6 +208,19 @@ LogicalResult SymbolOp::verify() {
   return success();
 }
 
+LogicalResult SymbolValuesOp::verify() {
+  auto type = cast<MemRefType>(getValues().getType());
+  if (type.getRank() != 1 || type.isDynamicDim(0) || !type.getElementType().isInteger(64) ||
+      !type.getLayout().isIdentity())
+    return emitOpError() << "expects a static 1-D i64 buffer, got " << type;
+  auto func = (*this)->getParentOfType<FunctionOpInterface>();
+  auto symbols = func ? func->getAttrOfType<ArrayAttr>("ms.symbols") : ArrayAttr();
+  if (symbols && type.getDimSize(0) != int64_t(symbols.size()))
+    return emitOpError() << "expects one element per symbol of the function (" << symbols.size()
+                         << "), got " << type;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ViewOp
 //===----------------------------------------------------------------------===//
@@ -514,15 +527,15 @@ LogicalResult MaxPool2dOp::verify() {
 
 LogicalResult GemmOp::verify() {
   Operation *op = getOperation();
-  // Rows may be a run-time extent (code for symbolic dims); `?` dims of two operands that
-  // must agree are not compared.
+  // Any dim but a packed b's may be a run-time extent (code for symbolic dims); `?` dims of two
+  // operands that must agree are not compared.
   if (failed(checkOperandBuffers(op,
                                  {{"a", getA()},
                                   {"b", getB()},
                                   {"bias", getBias()},
                                   {"residual", getResidual()},
                                   {"output", getOutput()}},
-                                 {"a", "residual", "output"})))
+                                 {"a", "b", "residual", "output"})))
     return failure();
   if (failed(checkAccumulator(op, getAccumulator(), getOutput())))
     return failure();
@@ -533,6 +546,9 @@ LogicalResult GemmOp::verify() {
           op, getUkernel(), [](UKernelFamily f) { return f == UKernelFamily::gemm; }, "gemm")))
     return failure();
   if (getBPacked()) {
+    if (!bufferType(getB()).hasStaticShape())
+      return emitOpError() << "expects b of static shape with packed panels, got "
+                           << getB().getType();
     TilingAttr tiling = getTiling();
     if (!tiling)
       return emitOpError("expects a gemm ukernel with a packed b");

@@ -60,6 +60,24 @@ def Mie_SymbolOp : Mie_Op<"symbol", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Mie_SymbolValuesOp : Mie_Op<"symbol_values", [Pure]> {
+  let summary = "The run's values of all the function's symbolic dims, as a buffer.";
+  let description = [{
+    A kernel's body is isolated from above and reads no `mie.symbol`; one whose computation needs a
+    symbol value that none of its buffers has as an extent (a Range starting at a KV cache's past
+    length, a Slice starting there) takes this buffer as an input instead: element `i` (i64) is
+    symbol `i`'s value. `mie-bind-symbols` replaces it by the entry's `dims` argument.
+
+    Example:
+    ```mlir
+    %dims = mie.symbol_values : memref<2xi64>
+    ```
+  }];
+  let results = (outs AnyMemRef:$values);
+  let assemblyFormat = "attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 def Mie_ViewOp : Mie_Op<"view", [Pure, DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
   let summary = "A buffer placed at a static byte offset inside a 1-D i8 base buffer.";
   let description = [{

@@ -33,7 +33,8 @@ std::optional<unsigned> namedArgument(func::FuncOp func, StringRef name) {
   return std::nullopt;
 }
 
-/// Appends `%dims : memref<Nxi64>` to `func` and replaces its `mie.symbol`s by loads from it.
+/// Appends `%dims : memref<Nxi64>` to `func` and replaces its `mie.symbol`s by loads from it and
+/// its `mie.symbol_values` by it.
 LogicalResult bindDims(func::FuncOp func, unsigned numSymbols) {
   MLIRContext *ctx = func.getContext();
   unsigned index = func.getNumArguments();
@@ -48,6 +49,15 @@ LogicalResult bindDims(func::FuncOp func, unsigned numSymbols) {
     values.push_back(arith::IndexCastOp::create(b, func.getLoc(), b.getIndexType(), word));
   }
   LogicalResult result = success();
+  func.walk([&](SymbolValuesOp all) {
+    if (all.getType() != type) {
+      all.emitOpError() << "reads " << all.getType() << " of " << numSymbols << " symbols";
+      result = failure();
+      return;
+    }
+    all.replaceAllUsesWith(func.getArgument(index));
+    all.erase();
+  });
   func.walk([&](SymbolOp symbol) {
     if (symbol.getIndex() >= int64_t(numSymbols)) {
       symbol.emitOpError() << "reads symbol " << symbol.getIndex() << " of " << numSymbols;
@@ -151,7 +161,7 @@ struct MieBindSymbolsPass : impl::MieBindSymbolsPassBase<MieBindSymbolsPass> {
     bool symbolic = false;
     for (auto func : module.getOps<func::FuncOp>()) {
       bool uses = false;
-      func.walk([&](SymbolOp) { uses = true; });
+      func.walk([&](Operation *op) { uses |= isa<SymbolOp, SymbolValuesOp>(op); });
       bool dynamicArgs = llvm::any_of(func.getArgumentTypes(), [](Type t) {
         auto memref = dyn_cast<MemRefType>(t);
         return memref && !memref.hasStaticShape();

@@ -82,11 +82,25 @@ bool isRunTimeBatchImageOp(Operation *op) {
   return batchOnly(op->getOperand(0).getType()) && batchOnly(op->getResult(0).getType());
 }
 
-/// Whether the lowering of `op` takes run-time extents (code for symbolic dims). `shapes` gives
-/// the dims that values computed inside a kernel (slice starts, range starts) are read from.
+/// Whether the lowering of `op` takes run-time extents (code for symbolic dims).
 bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   if (isRowsProduct(op) || isRunTimeBatchImageOp(op))
     return true;
+  // A product of two activations (attention's scores and context when attention is not
+  // recognized, a KV cache's): matrices, or equal batch dims (the same expressions: a `?` that
+  // could be 1 at run time and broadcast takes no code yet); the portable GEMM reads every extent
+  // at run time.
+  if (auto matmul = dyn_cast<ms::MatMulOp>(op)) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
+    if (lhs.getRank() < 2 || lhs.getRank() != rhs.getRank())
+      return false;
+    ArrayRef<AffineExpr> l = shapes.dims(matmul.getLhs()), r = shapes.dims(matmul.getRhs());
+    for (int64_t d = 0; d + 2 < lhs.getRank(); ++d)
+      if (!l[d] || l[d] != r[d])
+        return false;
+    return true;
+  }
   // Row kernels over run-time rows; the normalized dims static.
   if (auto norm = dyn_cast<ms::LayerNormOp>(op)) {
     RankedTensorType type = norm.getType();
@@ -104,28 +118,23 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
     auto data = cast<RankedTensorType>(gather.getData().getType());
     return !data.isDynamicDim(mstomie::normalizeAxis(gather.getAxis(), data.getRank()));
   }
-  // Symbolic sizes and starts along dims of positive step; each symbol a start uses must be an
-  // extent of the input or the result, from which the kernel computes it.
+  // Symbolic sizes and starts along dims of positive step (a start computed from the buffers'
+  // extents or from the run's symbol values).
   if (auto slice = dyn_cast<ms::SliceOp>(op)) {
     ArrayRef<int64_t> starts = slice.getStarts(), sizes = slice.getSizes();
-    SmallVector<SmallVector<AffineExpr>> buffers = {
-        llvm::to_vector(shapes.dims(slice.getInput())),
-        llvm::to_vector(shapes.dims(slice.getResult()))};
     for (auto [d, step] : llvm::enumerate(slice.getSteps())) {
       bool symbolicStart = ShapedType::isDynamic(starts[d]);
       if ((symbolicStart || ShapedType::isDynamic(sizes[d])) && step < 0)
         return false;
-      if (symbolicStart && (!slice.getSymbolicStarts() ||
-                            !mstomie::isComputableFromExtents(
-                                slice.getSymbolicStarts()->getResult(d), buffers)))
+      if (symbolicStart && !slice.getSymbolicStarts())
         return false;
     }
     return true;
   }
-  // The start computed from the result's extent (the count).
-  if (auto range = dyn_cast<ms::RangeOp>(op))
-    return mstomie::isComputableFromExtents(range.getStartExpr(),
-                                            {llvm::to_vector(shapes.dims(range.getResult()))});
+  // The start computed from the result's extent (the count) or the run's symbol values; a
+  // concat's slots from its inputs' extents.
+  if (isa<ms::RangeOp, ms::ConcatOp>(op))
+    return true;
   // A static input (a class token) broadcast to symbolic dims.
   if (auto expand = dyn_cast<ms::ExpandOp>(op))
     return cast<ShapedType>(expand.getInput().getType()).hasStaticShape();

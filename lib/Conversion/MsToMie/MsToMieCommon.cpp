@@ -141,17 +141,22 @@ bool mstomie::isComputableFromExtents(AffineExpr expr, ArrayRef<SmallVector<Affi
 }
 
 Value mstomie::emitFromExtents(OpBuilder &b, Location loc, AffineExpr expr, ValueRange args,
-                               ArrayRef<SmallVector<AffineExpr>> buffers) {
+                               ArrayRef<SmallVector<AffineExpr>> buffers, Value symbolValues) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return arith::ConstantIndexOp::create(b, loc, c.getValue());
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
     auto at = findSymbolExtent(symbol.getPosition(), buffers);
-    assert(at && "a symbol that no buffer has as an extent");
-    return memref::DimOp::create(b, loc, args[at->first], at->second);
+    if (at)
+      return memref::DimOp::create(b, loc, args[at->first], at->second);
+    assert(symbolValues && "a symbol that no buffer has as an extent");
+    Value word = memref::LoadOp::create(
+        b, loc, symbolValues,
+        ValueRange{arith::ConstantIndexOp::create(b, loc, symbol.getPosition())});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), word);
   }
   auto binary = cast<AffineBinaryOpExpr>(expr);
-  Value lhs = emitFromExtents(b, loc, binary.getLHS(), args, buffers);
-  Value rhs = emitFromExtents(b, loc, binary.getRHS(), args, buffers);
+  Value lhs = emitFromExtents(b, loc, binary.getLHS(), args, buffers, symbolValues);
+  Value rhs = emitFromExtents(b, loc, binary.getRHS(), args, buffers, symbolValues);
   switch (expr.getKind()) {
   case AffineExprKind::Add:
     return arith::AddIOp::create(b, loc, lhs, rhs);
@@ -171,6 +176,13 @@ Value mstomie::emitFromExtents(OpBuilder &b, Location loc, AffineExpr expr, Valu
   default:
     llvm_unreachable("not a binary affine expression");
   }
+}
+
+Value mstomie::symbolValuesBuffer(OpBuilder &b, Location loc, Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  auto symbols = func->getAttrOfType<ArrayAttr>(ms::kSymbolsAttrName);
+  int64_t count = symbols ? int64_t(symbols.size()) : 0;
+  return SymbolValuesOp::create(b, loc, MemRefType::get({count}, b.getI64Type()));
 }
 
 Value mstomie::extentProduct(OpBuilder &b, Location loc, Value buffer, int64_t from, int64_t to) {

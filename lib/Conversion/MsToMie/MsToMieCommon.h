@@ -77,9 +77,15 @@ SmallVector<AffineExpr> recordedDims(Value value, Operation *user);
 bool isComputableFromExtents(AffineExpr expr, ArrayRef<SmallVector<AffineExpr>> buffers);
 
 /// `expr` as index arithmetic inside a kernel, its symbols read with memref.dim from `args` (the
-/// kernel's buffers, in the order of `buffers`); isComputableFromExtents must hold.
+/// kernel's buffers, in the order of `buffers`), or, where none of them has the symbol as an
+/// extent, from `symbolValues` (the kernel's argument for a mie.symbol_values buffer; without it,
+/// isComputableFromExtents must hold).
 Value emitFromExtents(OpBuilder &b, Location loc, AffineExpr expr, ValueRange args,
-                      ArrayRef<SmallVector<AffineExpr>> buffers);
+                      ArrayRef<SmallVector<AffineExpr>> buffers, Value symbolValues = Value());
+
+/// The run's symbol values as a buffer (mie.symbol_values) for a kernel of `op` to take as an
+/// input, one i64 per symbol of the function around `op`.
+Value symbolValuesBuffer(OpBuilder &b, Location loc, Operation *op);
 
 /// The number of elements in dims [from, to) of `buffer` as an index value (a constant where those
 /// dims are static, else a product of memref.dim), for loops over run-time extents.

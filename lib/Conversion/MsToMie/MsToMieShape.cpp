@@ -208,8 +208,9 @@ private:
   /// Code for every shape: a slice whose sizes or starts are expressions of the symbols (a
   /// position table sliced to the sequence length, the last token) copies the box of its
   /// run-time extents. The sizes are the output's extents; the starts are computed inside the
-  /// kernel from the extents of its two buffers (its body reads no mie.symbol), which
-  /// convert-ms-to-mie checked possible. Steps along such dims are positive.
+  /// kernel from the extents of its two buffers (its body reads no mie.symbol), or from the run's
+  /// symbol values (mie.symbol_values) where those do not give them. Steps along such dims are
+  /// positive.
   LogicalResult lowerSymbolicSlice(ms::SliceOp op, OpAdaptor adaptor,
                                    ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
@@ -224,19 +225,28 @@ private:
         return rewriter.notifyMatchFailure(op, "expects positive steps along symbolic dims");
       if (ShapedType::isDynamic(starts[d]) &&
           (!symbolicStarts || buffers[0].size() != static_cast<size_t>(rank) ||
-           buffers[1].size() != static_cast<size_t>(rank) ||
-           !isComputableFromExtents(symbolicStarts->getResult(d), buffers)))
-        return rewriter.notifyMatchFailure(op, "a symbolic start is no expression of extents");
+           buffers[1].size() != static_cast<size_t>(rank)))
+        return rewriter.notifyMatchFailure(op, "a symbolic start without its expression");
     }
+    // Starts the two buffers' extents do not give read the run's symbol values.
+    bool fromExtents = true;
+    for (int64_t d = 0; d < rank; ++d)
+      if (ShapedType::isDynamic(starts[d]))
+        fromExtents &= isComputableFromExtents(symbolicStarts->getResult(d), buffers);
     Value out = allocResult(rewriter, loc, op.getOperation());
+    SmallVector<Value> ins = {adaptor.getInput()};
+    if (!fromExtents)
+      ins.push_back(symbolValuesBuffer(rewriter, loc, op));
     KernelOp::create(
-        rewriter, loc, "slice", adaptor.getInput(), out,
-        [&](OpBuilder &b, Location l, ValueRange args) {
+        rewriter, loc, "slice", ins, out, [&](OpBuilder &b, Location l, ValueRange kernelArgs) {
+          // The input and the output (the symbol values between them when taken).
+          SmallVector<Value> args = {kernelArgs.front(), kernelArgs.back()};
+          Value symbolValues = fromExtents ? Value() : kernelArgs[1];
           SmallVector<OpFoldResult> offsets, boxSizes, strides;
           for (int64_t d = 0; d < rank; ++d) {
             offsets.push_back(ShapedType::isDynamic(starts[d])
                                   ? OpFoldResult(emitFromExtents(b, l, symbolicStarts->getResult(d),
-                                                                 args, buffers))
+                                                                 args, buffers, symbolValues))
                                   : OpFoldResult(b.getIndexAttr(starts[d])));
             boxSizes.push_back(ShapedType::isDynamic(sizes[d])
                                    ? OpFoldResult(memref::DimOp::create(b, l, args[1], d))
@@ -404,15 +414,22 @@ struct RangeToKernel : OpConversionPattern<ms::RangeOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<SmallVector<AffineExpr>> buffers = {recordedDims(op.getResult(), op)};
-    if (buffers[0].size() != 1 || !isComputableFromExtents(op.getStartExpr(), buffers))
-      return rewriter.notifyMatchFailure(op, "the start is no expression of the result's extent");
+    if (buffers[0].size() != 1)
+      return rewriter.notifyMatchFailure(op, "the result's dims were not recorded");
     Type et = op.getType().getElementType();
     int64_t delta = op.getDelta();
     Value out = allocResult(rewriter, loc, op.getOperation());
+    // A start the result's extent does not give (a KV cache's positions start at its past
+    // length) reads the run's symbol values.
+    bool fromExtents = isComputableFromExtents(op.getStartExpr(), buffers);
+    SmallVector<Value> ins;
+    if (!fromExtents)
+      ins.push_back(symbolValuesBuffer(rewriter, loc, op));
     KernelOp::create(
-        rewriter, loc, "range", ValueRange(), out, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value start = emitFromExtents(b, l, op.getStartExpr(), args, buffers);
-          buildIndexedGeneric(b, l, args[0], [&](OpBuilder &gb, Location gl) {
+        rewriter, loc, "range", ins, out, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value start = emitFromExtents(b, l, op.getStartExpr(), args.take_back(), buffers,
+                                        fromExtents ? Value() : args.front());
+          buildIndexedGeneric(b, l, args.back(), [&](OpBuilder &gb, Location gl) {
             Value i = linalg::IndexOp::create(gb, gl, 0);
             Value v = arith::AddIOp::create(
                 gb, gl, start, arith::MulIOp::create(gb, gl, i, cstIndex(gb, gl, delta)));

@@ -152,6 +152,48 @@ struct TransposeToKernel : OpConversionPattern<ms::TransposeOp> {
   }
 };
 
+/// Code for symbolic dims: the concat kernel over buffers of run-time dims (a KV cache's past and
+/// new positions): each input's slot starts where the inputs before it end along the axis, read
+/// from their extents at run time; an input empty at run time copies nothing.
+void buildRunTimeConcat(OpBuilder &rewriter, Location loc, ValueRange inputs, Value out,
+                        int64_t axis) {
+  KernelOp::create(
+      rewriter, loc, "concat", inputs, out, [&](OpBuilder &b, Location l, ValueRange args) {
+        int64_t rank = cast<MemRefType>(out.getType()).getRank();
+        OpFoldResult offset = b.getIndexAttr(0);
+        for (Value in : args.drop_back()) {
+          auto type = cast<MemRefType>(in.getType());
+          if (type.hasStaticShape() && type.getNumElements() == 0)
+            continue;
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+              strides(rank, b.getIndexAttr(1));
+          for (int64_t d = 0; d < rank; ++d)
+            sizes.push_back(type.isDynamicDim(d)
+                                ? OpFoldResult(memref::DimOp::create(b, l, in, d).getResult())
+                                : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+          offsets[axis] = offset;
+          Value slot = memref::SubViewOp::create(b, l, args.back(), offsets, sizes, strides);
+          linalg::CopyOp::create(b, l, in, slot);
+          std::optional<int64_t> at = getConstantIntValue(offset),
+                                 size = getConstantIntValue(sizes[axis]);
+          if (at && size) {
+            offset = b.getIndexAttr(*at + *size);
+            continue;
+          }
+          if (at && *at == 0) {
+            offset = sizes[axis];
+            continue;
+          }
+          auto value = [&](OpFoldResult v) -> Value {
+            if (auto c = getConstantIntValue(v))
+              return arith::ConstantIndexOp::create(b, l, *c);
+            return cast<Value>(v);
+          };
+          offset = arith::AddIOp::create(b, l, value(offset), value(sizes[axis])).getResult();
+        }
+      });
+}
+
 /// ms.concat -> one kernel copying each input into its slot of the output.
 struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -159,12 +201,18 @@ struct ConcatToKernel : OpConversionPattern<ms::ConcatOp> {
   LogicalResult matchAndRewrite(ms::ConcatOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     int64_t rank = op.getType().getRank();
     // getAxis() is the attribute's uint64_t: read it back as the signed value it stores.
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += rank;
+    auto isDynamic = [](Value v) { return !cast<MemRefType>(v.getType()).hasStaticShape(); };
+    if (llvm::any_of(adaptor.getInputs(), isDynamic) || isDynamic(out)) {
+      buildRunTimeConcat(rewriter, loc, adaptor.getInputs(), out, axis);
+      rewriter.replaceOp(op, out);
+      return success();
+    }
     KernelOp::create(rewriter, loc, "concat", adaptor.getInputs(), out,
                      [&](OpBuilder &b, Location l, ValueRange args) {
                        int64_t offset = 0;

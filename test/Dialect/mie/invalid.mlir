@@ -947,9 +947,17 @@ func.func @conv_run_time_channels(%x: memref<1x?x8x8xf32>, %w: memref<4x3x3x3xf3
 
 // -----
 
-// A product's weights are static whatever its rows.
-func.func @gemm_run_time_weights(%a: memref<?x8xf32>, %b: memref<8x?xf32>, %c: memref<?x4xf32>) {
-  // expected-error @below {{expects b to have a static shape and the identity layout, got 'memref<8x?xf32>'}}
-  mie.gemm ins(%a, %b : memref<?x8xf32>, memref<8x?xf32>) outs(%c : memref<?x4xf32>)
+// Packed weights are static whatever the rows.
+func.func @gemm_run_time_packed_weights(%a: memref<?x8xf32>, %b: memref<?x8x16xf32>, %c: memref<?x32xf32>) {
+  // expected-error @below {{expects b of static shape with packed panels, got 'memref<?x8x16xf32>'}}
+  mie.gemm ins(%a, %b : memref<?x8xf32>, memref<?x8x16xf32>) outs(%c : memref<?x32xf32>) {b_packed, ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 8, mc = 12, nc = 16>}
   return
+}
+
+// -----
+
+func.func @symbol_values_of_index() -> memref<2xindex> {
+  // expected-error @below {{'mie.symbol_values' op expects a static 1-D i64 buffer, got 'memref<2xindex>'}}
+  %0 = mie.symbol_values : memref<2xindex>
+  return %0 : memref<2xindex>
 }

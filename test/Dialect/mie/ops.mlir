@@ -395,3 +395,14 @@ func.func private @ukernel_families() attributes {
   g = #mie.ukernel<depthwise, "avx512">,
   h = #mie.ukernel<max_pool, "neon">,
   i = #mie.ukernel<attention, "avx2">}
+
+// -----
+
+// Tests the run's symbol values as a buffer, one i64 per symbol of the function.
+
+// CHECK-LABEL: func.func @symbol_values
+// CHECK: mie.symbol_values : memref<2xi64>
+func.func @symbol_values() -> memref<2xi64> attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = mie.symbol_values : memref<2xi64>
+  return %0 : memref<2xi64>
+}
