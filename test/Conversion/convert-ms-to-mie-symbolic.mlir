@@ -244,3 +244,22 @@ func.func @range_after_past() -> tensor<?xi64> attributes {ms.symbols = ["seq", 
   %0 = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (s1, s0)>} : tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+// A split along a static axis (GPT-2's fused q, k, v projection) of run-time rows: each piece's
+// box reads its run-time dims from the piece.
+
+#x = affine_map<()[s0] -> (s0, 96)>
+// CHECK-LABEL: func.func @split_rows
+// CHECK: mie.kernel "split" ins(%{{.+}} : memref<?x96xf32>) outs(%{{.+}}, %{{.+}} : memref<?x32xf32>, memref<?x64xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: memref<?x96xf32>, %[[A:[^:]+]]: memref<?x32xf32>, %[[B:[^:]+]]: memref<?x64xf32>):
+// CHECK: %[[RA:.+]] = memref.dim %[[A]], %{{.+}} : memref<?x32xf32>
+// CHECK: memref.subview %[[IN]][0, 0] [%[[RA]], 32] [1, 1]
+// CHECK: %[[RB:.+]] = memref.dim %[[B]], %{{.+}} : memref<?x64xf32>
+// CHECK: memref.subview %[[IN]][0, 32] [%[[RB]], 64] [1, 1]
+func.func @split_rows(%arg0: tensor<?x96xf32> {ms.shape = #x}) -> (tensor<?x32xf32>, tensor<?x64xf32>)
+    attributes {ms.symbols = ["n"]} {
+  %0:2 = ms.split %arg0 {axis = 1 : i64, sizes = array<i64: 32, 64>} : (tensor<?x96xf32>) -> (tensor<?x32xf32>, tensor<?x64xf32>)
+  return %0#0, %0#1 : tensor<?x32xf32>, tensor<?x64xf32>
+}

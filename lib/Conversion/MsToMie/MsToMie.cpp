@@ -135,6 +135,11 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   // concat's slots from its inputs' extents.
   if (isa<ms::RangeOp, ms::ConcatOp>(op))
     return true;
+  // Pieces along a static axis (GPT-2's fused q, k, v projection).
+  if (auto split = dyn_cast<ms::SplitOp>(op)) {
+    auto type = cast<RankedTensorType>(split.getInput().getType());
+    return !type.isDynamicDim(mstomie::normalizeAxis(split.getAxis(), type.getRank()));
+  }
   // A static input (a class token) broadcast to symbolic dims.
   if (auto expand = dyn_cast<ms::ExpandOp>(op))
     return cast<ShapedType>(expand.getInput().getType()).hasStaticShape();

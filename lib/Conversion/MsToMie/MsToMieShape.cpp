@@ -288,23 +288,32 @@ struct SplitToKernel : OpConversionPattern<ms::SplitOp> {
     int64_t rank = inType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     SmallVector<Value> outs;
-    for (Type t : op.getResultTypes())
-      outs.push_back(allocBuffer(rewriter, loc, t));
+    for (unsigned i = 0; i < op.getNumResults(); ++i)
+      outs.push_back(allocResult(rewriter, loc, op.getOperation(), i));
     ArrayRef<int64_t> sizes = op.getSizes();
+    if (!inType.hasStaticShape() && inType.isDynamicDim(axis))
+      return rewriter.notifyMatchFailure(op, "expects a static split axis");
     KernelOp::create(rewriter, loc, "split", adaptor.getInput(), outs,
                      [&](OpBuilder &b, Location l, ValueRange args) {
                        int64_t offset = 0;
-                       SmallVector<int64_t> strides(rank, 1);
+                       SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
                        for (auto [i, size] : llvm::enumerate(sizes)) {
                          Value piece = args[1 + i];
                          auto type = cast<MemRefType>(piece.getType());
-                         SmallVector<int64_t> offsets(rank, 0);
-                         offsets[axis] = offset;
+                         SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+                         offsets[axis] = b.getIndexAttr(offset);
                          offset += size;
-                         if (type.getNumElements() == 0)
+                         if (type.hasStaticShape() && type.getNumElements() == 0)
                            continue;
-                         Value view = memref::SubViewOp::create(b, l, args[0], offsets,
-                                                                type.getShape(), strides);
+                         // Run-time dims (code for symbolic dims) are the piece's own.
+                         SmallVector<OpFoldResult> box;
+                         for (int64_t d = 0; d < rank; ++d)
+                           box.push_back(
+                               type.isDynamicDim(d)
+                                   ? OpFoldResult(memref::DimOp::create(b, l, piece, d).getResult())
+                                   : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+                         Value view =
+                             memref::SubViewOp::create(b, l, args[0], offsets, box, strides);
                          linalg::CopyOp::create(b, l, view, piece);
                        }
                      });
