@@ -887,3 +887,27 @@ func.func @conv_run_time_batch(%x: memref<?x2x5x5xf32>, %w: memref<2x18x4xf32>, 
   mie.max_pool2d ins(%y : memref<?x8x5x5xf32>) outs(%p : memref<?x8x3x3xf32>) {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ukernel = #mie.ukernel<max_pool, "avx2">}
   return
 }
+
+// -----
+
+// Tests code for symbolic dims: a batched product of two activations over run-time extents
+// (attention's context P x V over the keys): batch, rows and K read from the buffers, the items
+// batch x row blocks x column blocks, and the K blocks a loop of ceil(K / 64) iterations whose last
+// one, found at run time, applies the epilogue.
+
+// CHECK-LABEL: func.func @gemm_run_time_activations
+// CHECK: mie.kernel "gemm"
+// CHECK: %[[BATCH:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x?x8xf32>
+// CHECK: %[[M:.+]] = memref.dim %{{.+}}, %c1{{[_0-9]*}} : memref<?x?x8xf32>
+// CHECK: %[[K:.+]] = memref.dim %{{.+}}, %c2{{[_0-9]*}} : memref<?x?x?xf32>
+// CHECK: scf.parallel
+// CHECK: %[[UP:.+]] = arith.addi %[[K]], %c63{{[_0-9]*}} : index
+// CHECK: %[[BLOCKS:.+]] = arith.divui %[[UP]], %c64{{[_0-9]*}} : index
+// CHECK: scf.for %[[KB:.+]] = %{{.+}} to %[[BLOCKS]] step
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx2
+// CHECK: scf.if
+// CHECK: func.call @mie_uk_f32_gemm_6x16_avx2
+func.func @gemm_run_time_activations(%p: memref<?x?x?xf32>, %v: memref<?x?x8xf32>, %o: memref<?x?x8xf32>) {
+  mie.gemm ins(%p, %v : memref<?x?x?xf32>, memref<?x?x8xf32>) outs(%o : memref<?x?x8xf32>) {ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 64, mc = 12, nc = 16>}
+  return
+}

@@ -638,16 +638,23 @@ func.func @run_time_rows(%x: memref<?x768xf32> {ms.shape = affine_map<()[s0, s1]
 
 // -----
 
-// Tests that a product over run-time extents other than rows by constant weights (here the
-// weights are an argument) keeps the portable path and says why.
+// Tests code for symbolic dims: a product of two activations over run-time extents (here the
+// weights are an argument) runs the activations tiling, chosen for the most rows (8) and the
+// columns (32): 8 rows give one 6-row panel and a partial one, split until every thread has work.
+// A reduced-precision one keeps the portable path and says why.
 // CHECK-LABEL: func.func @run_time_activation_product
 // CHECK: mie.gemm
-// CHECK-SAME: mie.portable = "product [?, 64] f32 * [64, 32] f32: run-time extents other than the rows of a 2-D product by constant weights"
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 64, mc = 6, nc = 16>
+// CHECK: mie.gemm
+// CHECK-SAME: mie.portable = "product [?, 64] f16 * [64, 32] f16: run-time extents in a product the f32 tiles do not take"
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
-func.func @run_time_activation_product(%x: memref<?x64xf32> {ms.shape = affine_map<()[s0] -> (s0, 64)>}, %w: memref<64x32xf32>) attributes {ms.symbols = ["batch"], mie.symbol_ranges = array<i64: 1, 8>} {
+func.func @run_time_activation_product(%x: memref<?x64xf32> {ms.shape = affine_map<()[s0] -> (s0, 64)>}, %w: memref<64x32xf32>,
+                                       %h: memref<?x64xf16> {ms.shape = affine_map<()[s0] -> (s0, 64)>}, %hw: memref<64x32xf16>) attributes {ms.symbols = ["batch"], mie.symbol_ranges = array<i64: 1, 8>} {
   %b = mie.symbol 0 : index
   %y = mie.alloc(%b) : memref<?x32xf32>
   mie.gemm ins(%x, %w : memref<?x64xf32>, memref<64x32xf32>) outs(%y : memref<?x32xf32>)
+  %hy = mie.alloc(%b) : memref<?x32xf16>
+  mie.gemm ins(%h, %hw : memref<?x64xf16>, memref<64x32xf16>) outs(%hy : memref<?x32xf16>)
   return
 }
 }

@@ -268,6 +268,30 @@ TilingAttr chooseRunTimeRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
                           kElementBytes);
 }
 
+/// The tiling of a product of two activations over run-time extents (lowerRunTimeActivationGemm),
+/// or none where an extent has no bounds over the ranges or the product is not one the tiles take
+/// (f32, alpha 1, an untransposed output).
+TilingAttr chooseRunTimeActivationsTiling(MLIRContext *ctx, StringRef isa, GemmOp gemm,
+                                          int64_t minItems) {
+  auto out = cast<MemRefType>(gemm.getOutput().getType());
+  const int64_t r = out.getRank();
+  if (!out.getElementType().isF32() || gemm.getAlpha().convertToDouble() != 1.0 || gemm.getTransC())
+    return {};
+  auto bound = [&](Value buffer, int64_t d, bool most) -> std::optional<int64_t> {
+    std::optional<std::pair<int64_t, int64_t>> range = dimBounds(buffer, d);
+    if (!range)
+      return std::nullopt;
+    return std::max<int64_t>(1, most ? range->second : range->first);
+  };
+  std::optional<int64_t> m = bound(gemm.getOutput(), r - 2, true),
+                         n = bound(gemm.getOutput(), r - 1, true),
+                         k = bound(gemm.getA(), gemm.getTransA() ? r - 2 : r - 1, true),
+                         batch = r == 3 ? bound(gemm.getOutput(), 0, false) : 1;
+  if (!m || !n || !k || !batch)
+    return {};
+  return chooseActivationsTiling(ctx, isa, GemmShape{*m, *n, *k, *batch}, minItems);
+}
+
 /// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
 /// a head's last item has a partial block, and small enough that batch x heads x groups gives
 /// every thread several items; each item packs the key tiles once for all its rows.
@@ -575,7 +599,7 @@ std::string portableReason(Operation *op) {
     auto outType = cast<MemRefType>(gemm.getOutput().getType());
     Type et = outType.getElementType();
     if (!outType.hasStaticShape())
-      os << "run-time extents other than the rows of a 2-D product by constant weights";
+      os << "run-time extents in a product the f32 tiles do not take";
     else if (!et.isF32())
       os << narrowReason(et, gemm.getAccumulator());
     else if (gemm.getAlpha().convertToDouble() != 1.0)
@@ -821,9 +845,18 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         // Rows known at run time only (code for symbolic dims): the tiles of a 2-D product by
         // constant weights, the f32 ones or the target's own, chosen over the rows' range.
         std::optional<std::pair<int64_t, int64_t>> rows;
-        if (!outType.hasStaticShape()) {
+        auto isDynamic = [](Value v) { return !cast<MemRefType>(v.getType()).hasStaticShape(); };
+        if (isDynamic(gemm.getOutput()) || isDynamic(gemm.getA()) || isDynamic(gemm.getB())) {
+          if (r != 2 || !isConstantBuffer(gemm.getB())) {
+            // Two activations (attention's products over the sequence): the f32 tiles, every
+            // extent at run time, chosen for the most rows, columns and K of the ranges and the
+            // fewest batch indices.
+            if (TilingAttr t = chooseRunTimeActivationsTiling(ctx, chosenIsa, gemm, minWorkItems))
+              gemm.setUkernelAttr(UKernelAttr::get(ctx, UKernelFamily::gemm, t));
+            continue;
+          }
           rows = dimBounds(gemm.getOutput(), tc ? r - 1 : r - 2);
-          if (!rows || r != 2 || tc || !isConstantBuffer(gemm.getB()) ||
+          if (!rows || tc ||
               (!isF32(gemm.getOutput()) && !(amx && suitsAmx(gemm)) &&
                !(f16Tiles && suitsF16Tiles(gemm))))
             continue;

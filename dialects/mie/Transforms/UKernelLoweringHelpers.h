@@ -144,6 +144,29 @@ inline void emitKBlocks(UKernelBuilder &ub, int64_t k, int64_t kc, int64_t epiFl
   });
 }
 
+/// emitKBlocks over a K known at run time only (code for symbolic dims): always the loop over
+/// ceil(k / kc) blocks, the epilogue with the block the run finds last.
+inline void emitRunTimeKBlocks(UKernelBuilder &ub, Value k, int64_t kc, int64_t epiFlags,
+                               function_ref<void(Value k0, Value kcur)> pack,
+                               function_ref<void(Value k0, Value kcur, Value flags)> tiles) {
+  Value blocks = ub.ceilDiv(k, kc);
+  Value lastBlock = ub.sub(blocks, ub.c(1));
+  ub.loop(ub.c(0), blocks, [&](Value kb) {
+    Value k0 = ub.mul(kb, kc);
+    Value kcur = ub.min(ub.c(kc), ub.sub(k, k0));
+    pack(k0, kcur);
+    Value acc =
+        arith::SelectOp::create(ub.b, ub.loc, ub.eq(kb, 0), ub.i64(0), ub.i64(MIE_UK_ACCUMULATE));
+    Value last = arith::CmpIOp::create(ub.b, ub.loc, arith::CmpIPredicate::eq, kb, lastBlock);
+    auto ifOp = scf::IfOp::create(ub.b, ub.loc, last, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(ub.b);
+    ub.b.setInsertionPointToStart(ifOp.thenBlock());
+    tiles(k0, kcur, arith::OrIOp::create(ub.b, ub.loc, acc, ub.i64(epiFlags)));
+    ub.b.setInsertionPointToStart(ifOp.elseBlock());
+    tiles(k0, kcur, acc);
+  });
+}
+
 /// Operands of a kernel: the op's inputs (bias and residual when present), then the output.
 struct KernelOperands {
   SmallVector<Value> ins;
