@@ -14,9 +14,9 @@ Per model (bert_tiny, bert_base, gpt: a GPT-2-like decoder built here, resnet50,
   4. latency per shape and thread count: dynamic package, static package (`mie-run --benchmark`) and
      onnxruntime (in-process, intra_op_num_threads, sequential), interleaved, the order reversed
      every other round; the median over --repeats rounds of each round's median;
-  5. arena: the dynamic package's arena for the shape (its manifest's `arena_bytes` of the matching
-     specialization; code for every shape sizes it at run time through mie_arena_bytes, which no
-     tool prints: n/a), the static package's arena and lower bound (`--report=memory`);
+  5. arena: the dynamic package's arena for the shape (what mie-run reports for the run: code for
+     every shape sizes it from the symbols' values), the static package's arena and lower bound
+     (`--report=memory`);
 and the KV-cache line (model gpt_kv): the decoder with past_key_values.N.key/value inputs and
 present.N.key/value outputs (as Hugging Face exports them), one package, a greedy generation
 (--prompt tokens, then --new-tokens one at a time, presents fed back as pasts) with onnxruntime and
@@ -389,9 +389,14 @@ class Bench:
     def accuracy(self, package, meta, in_path, ref, d, lab):
         """[max abs err, rel err, pass, result] of the package's output for one input."""
         out_path = os.path.join(d, "out_dyn_%s.npy" % lab.replace(" ", "_"))
-        _, _, err = self.log.run([self.run_exe, package, "--input", "%s=%s" % (meta["inputs"][0], in_path),
+        r, _, err = self.log.run([self.run_exe, package, "--input", "%s=%s" % (meta["inputs"][0], in_path),
                                   "--output", "%s=%s" % (meta["outputs"][0], out_path), "--threads", "1"],
                                  self.a.timeout)
+        # mie-run says the run's arena: "symbolic dims: batch=3, seq=7 (arena N bytes)".
+        self.run_arena = None
+        for line in ([] if err else r.stdout.splitlines()):
+            if line.startswith("symbolic dims:") and "(arena " in line:
+                self.run_arena = int(line.split("(arena ")[1].split(" ")[0])
         y = None if err else np.load(out_path)
         if y is None or y.shape != ref.shape:
             return ["n/a", "n/a", "no", err or "shape %s, onnxruntime %s" % (y.shape, ref.shape)]
@@ -454,7 +459,7 @@ class Bench:
             self.sections["accuracy"].append([name, lab] + (
                 ["n/a", "n/a", "no", "dynamic compile failed"] if dyn_err else
                 self.accuracy(dyn, meta, in_path, ref_sess.run([out_name], feeds)[0], d, lab)))
-            dyn_arena = None if dyn_err else arena_of(dyn, g)
+            dyn_arena = None if dyn_err else (self.run_arena or arena_of(dyn, g))
             self.sections["arena"].append([
                 name, lab, "n/a" if dyn_arena is None else dyn_arena,
                 "n/a" if serr or s_arena is None else s_arena, "n/a" if s_lb is None else s_lb,
@@ -569,9 +574,9 @@ class Bench:
             "latency": ("Latency (ms, median of the rounds' medians; mie-run --benchmark, onnxruntime "
                         "in-process, sequential)", ["model", "shape", "threads", "dynamic", "static",
                                                    "onnxruntime", "dyn/static", "dyn/ort"]),
-            "arena": ("Arena (bytes): the dynamic package's for the shape (its manifest's matching "
-                      "specialization; code for every shape sizes it at run time with mie_arena_bytes, "
-                      "which no tool prints: n/a), the static package's and its lower bound (--report=memory)",
+            "arena": ("Arena (bytes): the dynamic package's for the run (mie-run's report; code for "
+                      "every shape sizes it from the symbols' values), the static package's for the "
+                      "shape and that shape's lower bound (--report=memory)",
                       ["model", "shape", "dynamic", "static", "lower bound", "dyn/lower bound"]),
             "kv": ("KV-cache generation: GPT decoder (%d layers, hidden %d, qkv %s), %d-token prompt, %d new "
                    "tokens (greedy), one package (`%s`)\n\nfirst step's past_seq: %s" % (

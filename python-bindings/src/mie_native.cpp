@@ -376,6 +376,13 @@ public:
     return static_cast<double>(ns) / 1e6;
   }
 
+  uint64_t arena_bytes() {
+    Locked locked(this);
+    uint64_t bytes = 0;
+    check(mie_session_arena_bytes(live(), &bytes));
+    return bytes;
+  }
+
   uint32_t threads() {
     Locked locked(this);
     uint32_t n = 0;
@@ -873,6 +880,8 @@ NB_MODULE(_native, m) {
           "(why it cannot run here; \"\" when it can).")
       .def_prop_ro("last_run_ms", &Session::last_run_ms,
                    "Milliseconds the last run took in the runtime.")
+      .def_prop_ro("arena_bytes", &Session::arena_bytes,
+                   "Arena bytes the next run uses (for symbolic dims: the last bound shapes').")
       .def_prop_ro("threads", &Session::threads,
                    "Threads the session runs with (the caller included).")
       .def_prop_ro("kernels", &Session::kernels,

@@ -341,10 +341,15 @@ TEST(SymbolicDims, CodeForEveryShapeRunsWhereNoSpecializationMatches) {
   EXPECT_EQ(count, 0u);
   // 2 and 5 run their specializations; 1, 3, 8 and 7 the code for every shape, whose arena grows
   // from 192 to 512 bytes and is reused for 7.
+  // The run's arena: the code for every shape's mie_arena_bytes (64 per row), a specialization's
+  // own.
   for (int64_t rows : {3, 2, 1, 8, 5, 7}) {
     RowsRun r;
     ASSERT_EQ(run_rows(o.session, rows, &r), MIE_OK) << mie_last_error();
     check(r, rows, rows == 2 || rows == 5 ? 0.0f : 0.25f);
+    uint64_t arena = 0;
+    ASSERT_EQ(mie_session_arena_bytes(o.session, &arena), MIE_OK);
+    EXPECT_EQ(arena, rows == 2 ? 128u : rows == 5 ? 320u : uint64_t(64 * rows)) << rows;
   }
   RowsRun r;
   EXPECT_EQ(run_rows(o.session, 9, &r), MIE_ERR_INVALID_ARGUMENT);

@@ -526,7 +526,10 @@ int Runner::main(int argc, char **argv) {
           }
         }
     }
-    std::fprintf(out_, "symbolic dims: %s\n", bound.c_str());
+    uint64_t arena = 0;
+    mie_session_arena_bytes(session_, &arena);
+    std::fprintf(out_, "symbolic dims: %s (arena %llu bytes)\n", bound.c_str(),
+                 static_cast<unsigned long long>(arena));
     for (size_t i = 0; i < outs.size(); ++i) {
       uint32_t rank = 0;
       const int64_t *dims_out = nullptr;

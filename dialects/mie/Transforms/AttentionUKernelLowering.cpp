@@ -16,28 +16,6 @@ using namespace mlir::mie::ukernel_lowering;
 
 namespace {
 
-/// An index of the lowering: a constant where the shapes are static (the IR then holds the
-/// constant, as for every static product), else a value computed in the kernel body from the
-/// buffers' run-time dims (code for symbolic dims).
-struct Extent {
-  int64_t constant = 0;
-  Value value;
-
-  bool isConstant() const { return !value; }
-  Value get(UKernelBuilder &ub) const { return value ? value : ub.c(constant); }
-  /// As a microkernel argument (i64).
-  Value i64(UKernelBuilder &ub) const { return value ? ub.i64(value) : ub.i64(constant); }
-  Extent times(UKernelBuilder &ub, const Extent &other) const {
-    if (isConstant() && other.isConstant())
-      return {constant * other.constant, Value()};
-    if (isConstant() && constant == 1)
-      return other;
-    if (other.isConstant() && other.constant == 1)
-      return *this;
-    return {0, ub.mul(get(ub), other.get(ub))};
-  }
-};
-
 /// The dims of a buffer in the attention's logical [..., H, S, D] order as extents, read with
 /// memref.dim where dynamic.
 SmallVector<Extent> logicalExtents(UKernelBuilder &ub, AttentionOp op, Value buffer,

@@ -385,100 +385,11 @@ KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
   return kernel;
 }
 
-/// Code for symbolic dims: lowerActivationGemmToUKernels over buffers of run-time extents (the
-/// products of attention's scores and context over the sequence, a KV cache's keys): batch, M, N,
-/// K and the leading dims read from the buffers in the kernel body, the same items, packing and
-/// tiles; K blocks by a loop whose count the run gives.
-static KernelOp lowerRunTimeActivationGemm(GemmOp op, SymbolTable &symbols) {
+KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   TilingAttr t = op.getTiling();
   const int64_t r = cast<MemRefType>(op.getOutput().getType()).getRank();
-  const bool ta = op.getTransA(), tb = op.getTransB();
-  const int64_t mr = t.getMr(), nr = t.getNr(), kc = t.getKc(), mc = t.getMc(), nc = t.getNc();
-  KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
-  const TileEpilogue epi =
-      tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/true);
-  std::string isa = t.getIsa().str(), tile = t.getTileSymbol();
-  OpBuilder builder(op);
-  KernelOp kernel = KernelOp::create(
-      builder, op.getLoc(), "gemm", operands.ins, op.getOutput(),
-      [&](OpBuilder &kb, Location kl, ValueRange args) {
-        UKernelBuilder ub{kb, kl, symbols};
-        Value av = args[0], bv = args[1], output = args.back();
-        Value bias = operands.bias(args, output);
-        Value residual = operands.residual(args, output);
-        auto dim = [&](Value buffer, int64_t d) -> Value {
-          auto type = cast<MemRefType>(buffer.getType());
-          return type.isDynamicDim(d) ? (Value)memref::DimOp::create(kb, kl, buffer, d)
-                                      : ub.c(type.getDimSize(d));
-        };
-        Value batch = r == 3 ? dim(output, 0) : ub.c(1);
-        Value m = dim(output, r - 2), n = dim(output, r - 1), k = dim(av, ta ? r - 2 : r - 1);
-        Value lda = dim(av, r - 1), ldb = dim(bv, r - 1);
-        Value aMatrix = ub.mul(dim(av, r - 2), lda), bMatrix = ub.mul(dim(bv, r - 2), ldb);
-        Value mBlocks = ub.ceilDiv(m, mc), nBlocks = ub.ceilDiv(n, nc);
-        Value imageItems = ub.mul(mBlocks, nBlocks);
-        Value aPanels = stackBuffer(kb, kl, mc * kc), bPanels = stackBuffer(kb, kl, nc * kc);
-        parallelItems(ub, ub.mul(batch, imageItems), [&](Value item) {
-          Value bi = ub.div(item, imageItems), rest = ub.rem(item, imageItems);
-          Value m0 = ub.mul(ub.div(rest, nBlocks), mc);
-          Value mBlock = ub.min(ub.c(mc), ub.sub(m, m0));
-          Value n0 = ub.mul(ub.rem(rest, nBlocks), nc);
-          Value nBlock = ub.min(ub.c(nc), ub.sub(n, n0));
-          Value aOff = ub.i64(ub.mul(bi, aMatrix)), bOff = ub.i64(ub.mul(bi, bMatrix));
-          Value cBase = ub.mul(bi, ub.mul(m, n));
-          emitRunTimeKBlocks(
-              ub, k, kc, epi.flags,
-              [&](Value k0, Value kcur) {
-                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
-                        {ub.ptr(av), aOff, ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
-                         ub.i64(mBlock), ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(aPanels),
-                         ub.i64(0)});
-                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
-                        {ub.ptr(bv), bOff, ub.i64(ldb), ub.i64(tb ? 0 : 1), ub.i64(n0),
-                         ub.i64(nBlock), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(bPanels),
-                         ub.i64(0)});
-              },
-              [&](Value k0, Value kcur, Value flags) {
-                Value ap = ub.ptr(aPanels), bp = ub.ptr(bPanels), outp = ub.ptr(output),
-                      biasp = ub.ptr(bias), rp = ub.ptr(residual);
-                ub.loop(ub.c(0), ub.ceilDiv(nBlock, nr), [&](Value nt) {
-                  Value col = ub.add(n0, ub.mul(nt, nr));
-                  Value ncur = ub.min(ub.c(nr), ub.sub(n, col));
-                  Value bTile = ub.i64(ub.mul(ub.mul(nt, kcur), nr));
-                  ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-                    Value row = ub.add(m0, ub.mul(mt, mr));
-                    Value mcur = ub.min(ub.c(mr), ub.sub(m, row));
-                    Value cOff = ub.i64(ub.add(cBase, ub.add(ub.mul(row, n), col)));
-                    ub.call(tile, {ap, ub.i64(ub.mul(ub.mul(mt, kcur), mr)), bp, bTile, ub.i64(nr),
-                                   outp, cOff, ub.i64(n), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
-                                   flags, biasp, ub.i64(col), rp, cOff, ub.i64(n), ub.f32(epi.lo),
-                                   ub.f32(epi.hi)});
-                  });
-                });
-              });
-        });
-      });
-  op.erase();
-  return kernel;
-}
-
-KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbols) {
-  if (!cast<MemRefType>(op.getOutput().getType()).hasStaticShape() ||
-      !cast<MemRefType>(op.getA().getType()).hasStaticShape() ||
-      !cast<MemRefType>(op.getB().getType()).hasStaticShape())
-    return lowerRunTimeActivationGemm(op, symbols);
-  TilingAttr t = op.getTiling();
-  ArrayRef<int64_t> a = cast<MemRefType>(op.getA().getType()).getShape();
-  ArrayRef<int64_t> b = cast<MemRefType>(op.getB().getType()).getShape();
-  ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
-  const int64_t r = out.size(), batch = r == 3 ? out[0] : 1;
   const bool ta = op.getTransA(), tb = op.getTransB(), tc = op.getTransC();
-  const int64_t m = tc ? out[r - 1] : out[r - 2], n = tc ? out[r - 2] : out[r - 1],
-                k = ta ? a[r - 2] : a[r - 1], lda = a[r - 1], ldb = b[r - 1], ldc = tc ? m : n;
-  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
-                nc = t.getNc();
-  const int64_t nPanels = llvm::divideCeil(n, nr), mBlocks = llvm::divideCeil(m, mc),
-                nBlocks = llvm::divideCeil(nPanels, nc / nr);
+  const int64_t mr = t.getMr(), nr = t.getNr(), mc = t.getMc(), nc = t.getNc();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
   const TileEpilogue epi =
       tileEpilogue(op.getEpilogue(), op.getBias(), op.getResidual(), /*biasPerColumn=*/true);
@@ -492,55 +403,67 @@ KernelOp mlir::mie::lowerActivationGemmToUKernels(GemmOp op, SymbolTable &symbol
         Value av = args[0], bv = args[1], output = args.back();
         Value bias = operands.bias(args, output);
         Value residual = operands.residual(args, output);
+        // Every extent a constant, or read from the buffers at run time (code for symbolic
+        // dims: attention's products over the sequence, a KV cache's keys).
+        auto dim = [&](Value buffer, int64_t d) { return Extent::dimOf(ub, buffer, d); };
+        const Extent batch = r == 3 ? dim(output, 0) : Extent{1, Value()};
+        const Extent m = dim(output, tc ? r - 1 : r - 2), n = dim(output, tc ? r - 2 : r - 1),
+                     k = dim(av, ta ? r - 2 : r - 1), lda = dim(av, r - 1), ldb = dim(bv, r - 1);
+        const Extent ldc = tc ? m : n;
+        const Extent aMatrix = dim(av, r - 2).times(ub, lda),
+                     bMatrix = dim(bv, r - 2).times(ub, ldb);
+        // K blocks of the tiling's kc, all of a static K when shorter.
+        const int64_t kc = k.isConstant() ? std::min(t.getKc(), k.constant) : t.getKc();
+        const Extent mBlocks = m.ceilDiv(ub, mc), nBlocks = n.ceilDiv(ub, nc);
+        const Extent imageItems = mBlocks.times(ub, nBlocks);
         // Per thread: the item's row block and column block of one K block, as panels.
         Value aPanels = stackBuffer(kb, kl, mc * kc), bPanels = stackBuffer(kb, kl, nc * kc);
         // Items: (batch index, row block, column block).
-        parallelItems(ub, batch * mBlocks * nBlocks, [&](Value item) {
-          Value bi = ub.div(item, mBlocks * nBlocks), rest = ub.rem(item, mBlocks * nBlocks);
-          Value m0 = ub.mul(ub.div(rest, nBlocks), mc);
-          Value mBlock = ub.min(ub.c(mc), ub.sub(ub.c(m), m0));
-          Value n0 = ub.mul(ub.rem(rest, nBlocks), nc);
-          Value nBlock = ub.min(ub.c(nc), ub.sub(ub.c(n), n0));
-          Value aOff = ub.i64(ub.mul(bi, a[r - 2] * a[r - 1]));
-          Value bOff = ub.i64(ub.mul(bi, b[r - 2] * b[r - 1]));
-          Value cBase = ub.mul(bi, m * n);
-          emitKBlocks(
-              ub, k, kc, epi.flags,
-              [&](Value k0, Value kcur) {
-                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
-                        {ub.ptr(av), aOff, ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
-                         ub.i64(mBlock), ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(aPanels),
-                         ub.i64(0)});
-                // Column panels are the rows of op(b)^T: b [K, N] is that matrix stored
-                // transposed, b [N, K] (trans_b) stores it as is.
-                ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
-                        {ub.ptr(bv), bOff, ub.i64(ldb), ub.i64(tb ? 0 : 1), ub.i64(n0),
-                         ub.i64(nBlock), ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(bPanels),
-                         ub.i64(0)});
-              },
-              [&](Value k0, Value kcur, Value flags) {
-                Value ap = ub.ptr(aPanels), bp = ub.ptr(bPanels), outp = ub.ptr(output),
-                      biasp = ub.ptr(bias), rp = ub.ptr(residual);
-                Value tileFlags =
-                    tc ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
-                       : flags;
-                // Column panels outside (each stays in L1), row panels inside.
-                ub.loop(ub.c(0), ub.ceilDiv(nBlock, nr), [&](Value nt) {
-                  Value col = ub.add(n0, ub.mul(nt, nr));
-                  Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
-                  Value bTile = ub.i64(ub.mul(ub.mul(nt, kcur), nr));
-                  ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-                    Value row = ub.add(m0, ub.mul(mt, mr));
-                    Value mcur = ub.min(ub.c(mr), ub.sub(ub.c(m), row));
-                    Value cOff = ub.i64(ub.add(cBase, tc ? ub.add(ub.mul(col, m), row)
-                                                         : ub.add(ub.mul(row, n), col)));
-                    ub.call(tile, {ap, ub.i64(ub.mul(ub.mul(mt, kcur), mr)), bp, bTile, ub.i64(nr),
-                                   outp, cOff, ub.i64(ldc), ub.i64(kcur), ub.i64(mcur),
-                                   ub.i64(ncur), tileFlags, biasp, ub.i64(col), rp, cOff,
-                                   ub.i64(ldc), ub.f32(epi.lo), ub.f32(epi.hi)});
-                  });
-                });
+        parallelItems(ub, batch.times(ub, imageItems).get(ub), [&](Value item) {
+          Value bi = ub.div(item, imageItems.get(ub)), rest = ub.rem(item, imageItems.get(ub));
+          Value m0 = ub.mul(ub.div(rest, nBlocks.get(ub)), mc);
+          Value mBlock = ub.min(ub.c(mc), ub.sub(m.get(ub), m0));
+          Value n0 = ub.mul(ub.rem(rest, nBlocks.get(ub)), nc);
+          Value nBlock = ub.min(ub.c(nc), ub.sub(n.get(ub), n0));
+          Value aOff = ub.i64(ub.mul(bi, aMatrix.get(ub)));
+          Value bOff = ub.i64(ub.mul(bi, bMatrix.get(ub)));
+          Value cBase = ub.mul(bi, m.times(ub, n).get(ub));
+          auto pack = [&](Value k0, Value kcur) {
+            ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
+                    {ub.ptr(av), aOff, lda.i64(ub), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mBlock),
+                     ub.i64(k0), ub.i64(kcur), ub.i64(mr), ub.ptr(aPanels), ub.i64(0)});
+            // Column panels are the rows of op(b)^T: b [K, N] is that matrix stored
+            // transposed, b [N, K] (trans_b) stores it as is.
+            ub.call(ukernelSymbol(UKernel::F32PackLhs, isa),
+                    {ub.ptr(bv), bOff, ldb.i64(ub), ub.i64(tb ? 0 : 1), ub.i64(n0), ub.i64(nBlock),
+                     ub.i64(k0), ub.i64(kcur), ub.i64(nr), ub.ptr(bPanels), ub.i64(0)});
+          };
+          auto tiles = [&](Value k0, Value kcur, Value flags) {
+            Value ap = ub.ptr(aPanels), bp = ub.ptr(bPanels), outp = ub.ptr(output),
+                  biasp = ub.ptr(bias), rp = ub.ptr(residual);
+            Value tileFlags =
+                tc ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C)) : flags;
+            // Column panels outside (each stays in L1), row panels inside.
+            ub.loop(ub.c(0), ub.ceilDiv(nBlock, nr), [&](Value nt) {
+              Value col = ub.add(n0, ub.mul(nt, nr));
+              Value ncur = ub.min(ub.c(nr), ub.sub(n.get(ub), col));
+              Value bTile = ub.i64(ub.mul(ub.mul(nt, kcur), nr));
+              ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
+                Value row = ub.add(m0, ub.mul(mt, mr));
+                Value mcur = ub.min(ub.c(mr), ub.sub(m.get(ub), row));
+                Value cOff = ub.i64(ub.add(cBase, tc ? ub.add(ub.mul(col, m.get(ub)), row)
+                                                     : ub.add(ub.mul(row, n.get(ub)), col)));
+                ub.call(tile, {ap, ub.i64(ub.mul(ub.mul(mt, kcur), mr)), bp, bTile, ub.i64(nr),
+                               outp, cOff, ldc.i64(ub), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
+                               tileFlags, biasp, ub.i64(col), rp, cOff, ldc.i64(ub), ub.f32(epi.lo),
+                               ub.f32(epi.hi)});
               });
+            });
+          };
+          if (k.isConstant())
+            emitKBlocks(ub, k.constant, kc, epi.flags, pack, tiles);
+          else
+            emitRunTimeKBlocks(ub, k.get(ub), kc, epi.flags, pack, tiles);
         });
       });
   op.erase();

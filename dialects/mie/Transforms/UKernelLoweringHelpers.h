@@ -90,6 +90,42 @@ struct UKernelBuilder {
   }
 };
 
+/// An index of a lowering: a constant where the shapes are static (the IR then holds the
+/// constant, as for every static product), else a value computed in the kernel body from the
+/// buffers' run-time dims (code for symbolic dims).
+struct Extent {
+  int64_t constant = 0;
+  Value value;
+
+  /// Dim `d` of `buffer`: its static size, or memref.dim.
+  static Extent dimOf(UKernelBuilder &ub, Value buffer, int64_t d) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.isDynamicDim(d))
+      return {type.getDimSize(d), Value()};
+    return {0, memref::DimOp::create(ub.b, ub.loc, buffer, d)};
+  }
+
+  bool isConstant() const { return !value; }
+  Value get(UKernelBuilder &ub) const { return value ? value : ub.c(constant); }
+  /// As a microkernel argument (i64).
+  Value i64(UKernelBuilder &ub) const { return value ? ub.i64(value) : ub.i64(constant); }
+  Extent times(UKernelBuilder &ub, const Extent &other) const {
+    if (isConstant() && other.isConstant())
+      return {constant * other.constant, Value()};
+    if (isConstant() && constant == 1)
+      return other;
+    if (other.isConstant() && other.constant == 1)
+      return *this;
+    return {0, ub.mul(get(ub), other.get(ub))};
+  }
+  /// ceil(this / y).
+  Extent ceilDiv(UKernelBuilder &ub, int64_t y) const {
+    if (isConstant())
+      return {(int64_t)llvm::divideCeil(constant, y), Value()};
+    return {0, ub.ceilDiv(value, y)};
+  }
+};
+
 /// A library op's epilogue as microkernel arguments: the constant part of the flags (applied
 /// with the last K block) and the clamp bounds (0, 0 without a clamp).
 struct TileEpilogue {

@@ -284,6 +284,10 @@ MIE_RT_API mie_status mie_session_target(const mie_session *session, const char 
    while the session lives. */
 MIE_RT_API mie_status mie_session_device(const mie_session *session, const char **out_device);
 MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns);
+/* The arena bytes the next run uses: the target's for a package of one shape; for one with symbolic
+   dims, what the code chosen for the bound shapes needs (code for every shape computes it from the
+   symbols' values), at most the session's arena, which grows to the largest run so far. */
+MIE_RT_API mie_status mie_session_arena_bytes(const mie_session *session, uint64_t *out_bytes);
 
 /* Profiling. The session's target lists its kernel launches in order (mie_kernel_info; packages from
    compilers that predate the list report 0 kernels). A profiler installed with mie_session_set_profiler

@@ -594,6 +594,16 @@ mie_status mie_session_last_run_ns(const mie_session *session, uint64_t *out_ns)
   return MIE_OK;
 }
 
+mie_status mie_session_arena_bytes(const mie_session *session, uint64_t *out_bytes) {
+  Call c;
+  if (!session)
+    return c.null_arg("mie_session_arena_bytes", "session");
+  if (!out_bytes)
+    return c.null_arg("mie_session_arena_bytes", "out_bytes");
+  *out_bytes = session->session->run_arena_bytes();
+  return MIE_OK;
+}
+
 mie_status mie_session_num_kernels(const mie_session *session, uint32_t *out_count) {
   Call c;
   if (!session) return c.null_arg("mie_session_num_kernels", "session");

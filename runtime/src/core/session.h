@@ -58,6 +58,8 @@ class Session {
   // (the first one before any bind).
   const TargetDesc &target() const { return *target_; }
   uint64_t arena_capacity() const { return arena_bytes_; }
+  /// The arena bytes the next run uses (its bound shapes'; at most arena_capacity()).
+  uint64_t run_arena_bytes() const { return run_arena_bytes_; }
   const cuda::CudaSession *gpu() const { return gpu_.get(); }
   const std::string &device() const { return device_; }  // "cpu" or the CUDA device (mie_session_device)
   // Restarts the random numbers of the code (docs/random.md): key `seed`, run counter 0.
