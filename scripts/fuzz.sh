@@ -6,7 +6,7 @@
 # -fsanitize=fuzzer,address,undefined on our code. Prints executions, executions/s and crashes per
 # target; crash inputs land in <dir>/artifacts/<target>/. Exits non-zero on a crash. See docs/fuzzing.md.
 #   Usage: scripts/fuzz.sh [SECONDS (default 60)] [TARGET ...]
-#          targets: package manifest tensor_io abi_table image_decoder onnx_import (default: all six)
+#          targets: package manifest tensor_io abi_table image_decoder shape_expr onnx_import (default: all seven)
 #   Environment: FUZZ_DIR (default build-fuzz), FUZZ_COMPILER_DIR (default build-fuzz-compiler),
 #                BUILD_DIR (the main build, seeds; default build)
 # Run it under the shared CPU lock on shared machines: flock /tmp/mie-cpu.lock scripts/fuzz.sh 120
@@ -19,7 +19,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SECONDS_EACH="${1:-60}"
 shift || true
 TARGETS=("$@")
-[[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=(package manifest tensor_io abi_table image_decoder onnx_import)
+[[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=(package manifest tensor_io abi_table image_decoder shape_expr onnx_import)
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 # The fuzz builds carry -g, for which ccache hashes the working directory by default: a fresh clone (CI)
 # would then miss the cache every time. The debug info's compilation directory may point at another
@@ -79,6 +79,11 @@ while IFS= read -r f; do seed tensor_io "$f"; done < \
 # ImageDecoder: the runtime tests' encoded images (ONNX's backend cases and two small JPEGs).
 for f in "$ROOT"/runtime/test/data/images/*.in.bin "$ROOT"/runtime/test/data/images/*.jpg; do
   seed image_decoder "$f"
+done
+# Shape expressions: the forms the compiler writes (then a NUL and the symbols' values, 8 bytes each).
+mkdir -p "$FUZZ_DIR/corpus/shape_expr"
+for e in 's0' 's0 * s1' '(s1 - 1) floordiv 2 + 1' 's1 ceildiv 64' 's0 mod 8' 's0 * s1 * 768 + s2 - 3'; do
+  printf '%s\0\x03\0\0\0\0\0\0\0\x07\0\0\0\0\0\0\0' "$e" >"$FUZZ_DIR/corpus/shape_expr/seed-$(echo "$e" | tr -c 'a-z0-9' '_')"
 done
 mkdir -p "$FUZZ_DIR/corpus/abi_table"
 python3 -c "
