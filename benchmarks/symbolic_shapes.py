@@ -24,9 +24,9 @@ with the mie Python runtime: token sequences, logits error and tokens/s. The fir
 past of length 0; where the compiler refuses a zero-size dim, both runtimes start from a one-token
 past of zeros instead (the table says so).
 
-A failure (an export, a compile, a run) is reported in the tables as its first error line; today
-`--mode dim-range` is expected to fail for most models (code for every shape covers elementwise
-ops, reshapes and transposes only).
+A failure (an export, a compile, a run) is reported in the tables as its first error line (an op
+without code for every shape stops a `--mode dim-range` compile at its node; docs/dynamic-shapes.md
+lists the ops that have it).
 
 Runs under an interpreter with numpy, onnx and onnxruntime (the project's .venv); the exports run
 this file again under --torch-python (Debian's python3 with torch and torchvision).
