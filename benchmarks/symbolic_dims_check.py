@@ -1,7 +1,8 @@
 """Exports torchvision architectures with a dynamic batch dim and checks them on the symbolic-dims
 path: import with --symbolic-dims (the batch stays '?' through the graph passes, --emit=ms), then
-a package sized by --dim-param=batch=N for each N, compared with onnxruntime running the same
-dynamic-axes export.
+a package sized by --dim-param=batch=N for each N (or, with --dim-range, ONE package with code for
+every batch in 1..max N, run at each N), compared with onnxruntime running the same dynamic-axes
+export.
 
 Needs Debian's python3-torch and python3-torchvision (run with /usr/bin/python3) and onnxruntime
 in the interpreter given by --ort-python (the project's .venv). Not a test: the counts go into the
@@ -54,6 +55,9 @@ def main():
     ap.add_argument("--work", default="/tmp/mie-symbolic-check")
     ap.add_argument("--tools", default="build/bin")
     ap.add_argument("--ort-python", default=".venv/bin/python")
+    ap.add_argument("--dim-range", action="store_true",
+                    help="one package per model with code for every batch in 1..max(--batches) "
+                         "(--dim-range), run at each batch, instead of one --dim-param package each")
     args = ap.parse_args()
     import numpy as np
     os.makedirs(args.work, exist_ok=True)
@@ -76,16 +80,27 @@ def main():
             rows.append((name, "symbolic import failed: " + (err[0][:160] if err else "?")))
             continue
         results = []
+        if args.dim_range:
+            top = max(int(b) for b in args.batches.split(","))
+            pkg = os.path.join(d, "range.mie")
+            r = subprocess.run([compile_, model, "--symbolic-dims", "--dim-range=batch=1..%d" % top,
+                                "-o", pkg], capture_output=True, text=True)
+            if r.returncode:
+                err = [l for l in r.stderr.splitlines() if "error" in l]
+                rows.append((name, "dim-range compile failed: " + (err[0][:160] if err else "?")))
+                continue
         for b in args.batches.split(","):
-            pkg = os.path.join(d, "b%s.mie" % b)
+            if not args.dim_range:
+                pkg = os.path.join(d, "b%s.mie" % b)
             x = np.random.default_rng(int(b)).standard_normal((int(b), 3, size, size)).astype(np.float32)
             xp, op = os.path.join(d, "x%s.npy" % b), os.path.join(d, "out%s.npy" % b)
             np.save(xp, x)
-            r = subprocess.run([compile_, model, "--symbolic-dims", "--dim-param=batch=" + b, "-o", pkg],
-                               capture_output=True, text=True)
-            if r.returncode:
-                results.append("b%s: compile failed" % b)
-                continue
+            if not args.dim_range:
+                r = subprocess.run([compile_, model, "--symbolic-dims", "--dim-param=batch=" + b,
+                                    "-o", pkg], capture_output=True, text=True)
+                if r.returncode:
+                    results.append("b%s: compile failed" % b)
+                    continue
             r = subprocess.run([run, pkg, "--input", xp, "--output", op], capture_output=True, text=True)
             if r.returncode:
                 results.append("b%s: run failed" % b)

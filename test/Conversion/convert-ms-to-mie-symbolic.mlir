@@ -263,3 +263,23 @@ func.func @split_rows(%arg0: tensor<?x96xf32> {ms.shape = #x}) -> (tensor<?x32xf
   %0:2 = ms.split %arg0 {axis = 1 : i64, sizes = array<i64: 32, 64>} : (tensor<?x96xf32>) -> (tensor<?x32xf32>, tensor<?x64xf32>)
   return %0#0, %0#1 : tensor<?x32xf32>, tensor<?x64xf32>
 }
+
+// -----
+
+// Average pooling over a run-time batch (densenet's transitions, alexnet's head): the padded copy
+// takes the input's batch, its interior the input's run-time extents.
+
+#x = affine_map<()[s0] -> (s0, 8, 6, 6)>
+// CHECK-LABEL: func.func @avg_pool
+// CHECK: %[[N:.+]] = memref.dim %arg0, %{{.+}} : memref<?x8x6x6xf32>
+// CHECK: %[[PADDED:.+]] = mie.alloc(%[[N]]) : memref<?x8x8x8xf32>
+// CHECK: mie.kernel "pool_pad" ins(%arg0 : memref<?x8x6x6xf32>) outs(%[[PADDED]] : memref<?x8x8x8xf32>)
+// CHECK: %[[IN:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x8x6x6xf32>
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 1] [%[[IN]], 8, 6, 6] [1, 1, 1, 1]
+// CHECK: mie.kernel "avg_pool" ins(%[[PADDED]] : memref<?x8x8x8xf32>) outs(%{{.+}} : memref<?x8x6x6xf32>)
+// CHECK: linalg.pooling_nchw_sum
+func.func @avg_pool(%x: tensor<?x8x6x6xf32> {ms.shape = #x}) -> tensor<?x8x6x6xf32>
+    attributes {ms.symbols = ["batch"]} {
+  %0 = ms.avg_pool %x {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x8x6x6xf32>) -> tensor<?x8x6x6xf32>
+  return %0 : tensor<?x8x6x6xf32>
+}

@@ -64,8 +64,15 @@ void mie::buildPadKernel(OpBuilder &b, Location loc, StringRef name, Value input
     auto inType = cast<MemRefType>(args[0].getType());
     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, inType.getElementType(), padValue),
                            args[1]);
-    SmallVector<int64_t> strides(inType.getRank(), 1);
-    Value interior = memref::SubViewOp::create(kb, kl, args[1], lowPad, inType.getShape(), strides);
+    // The interior's extents: static, or the input's at run time (code for symbolic dims).
+    SmallVector<OpFoldResult> offsets, sizes, strides(inType.getRank(), kb.getIndexAttr(1));
+    for (int64_t d = 0; d < inType.getRank(); ++d) {
+      offsets.push_back(kb.getIndexAttr(lowPad[d]));
+      sizes.push_back(inType.isDynamicDim(d)
+                          ? OpFoldResult(memref::DimOp::create(kb, kl, args[0], d).getResult())
+                          : OpFoldResult(kb.getIndexAttr(inType.getDimSize(d))));
+    }
+    Value interior = memref::SubViewOp::create(kb, kl, args[1], offsets, sizes, strides);
     linalg::CopyOp::create(kb, kl, args[0], interior);
   });
 }

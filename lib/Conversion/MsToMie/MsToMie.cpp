@@ -72,7 +72,7 @@ bool reducesStaticDims(Operation *op) {
 
 /// A convolution or pooling over a run-time batch: f32, every dim but the batch static.
 bool isRunTimeBatchImageOp(Operation *op) {
-  if (!isa<ms::Conv2dOp, ms::MaxPoolOp, ms::GlobalAvgPoolOp>(op))
+  if (!isa<ms::Conv2dOp, ms::MaxPoolOp, ms::AvgPoolOp, ms::GlobalAvgPoolOp>(op))
     return false;
   auto batchOnly = [](Type t) {
     auto type = cast<RankedTensorType>(t);

@@ -233,7 +233,12 @@ static Value padForPooling(OpBuilder &b, Location loc, Value input, RankedTensor
   SmallVector<int64_t> shape(inType.getShape());
   shape[2] += padH;
   shape[3] += padW;
-  Value padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
+  // A run-time batch (code for symbolic dims) is the input's.
+  SmallVector<Value> batch;
+  if (inType.isDynamicDim(0))
+    batch.push_back(memref::DimOp::create(b, loc, input, 0));
+  Value padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()), batch,
+                                 IntegerAttr());
   buildPadKernel(b, loc, "pool_pad", input, padded, {0, 0, pads[0], pads[1]}, padValue);
   return padded;
 }
@@ -280,7 +285,7 @@ struct AvgPoolToKernel : OpConversionPattern<ms::AvgPoolOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [padded, extra] = preparePool(op, adaptor.getInput(), rewriter, 0.0);
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(), pads = op.getPads(),
                       dilations = op.getDilations();
