@@ -911,3 +911,21 @@ func.func @gemm_run_time_activations(%p: memref<?x?x?xf32>, %v: memref<?x?x8xf32
   mie.gemm ins(%p, %v : memref<?x?x?xf32>, memref<?x?x8xf32>) outs(%o : memref<?x?x8xf32>) {ukernel = #mie.ukernel<gemm, "avx2", mr = 6, nr = 16, kc = 64, mc = 12, nc = 16>}
   return
 }
+
+// -----
+
+// Tests code for symbolic dims: the portable (grouped) convolution over a run-time batch: the
+// padded copy takes the image's batch and its interior the image's run-time extents; the linalg
+// convolution reads the batch from its buffers.
+
+// CHECK-LABEL: func.func @grouped_conv_run_time_batch
+// CHECK: %[[N:.+]] = memref.dim %arg0, %{{.+}} : memref<?x4x5x5xf32>
+// CHECK: %[[PADDED:.+]] = mie.alloc(%[[N]]) : memref<?x4x7x7xf32>
+// CHECK: mie.kernel "conv2d" {{.+}} outs(%arg2, %[[PADDED]] : memref<?x4x5x5xf32>, memref<?x4x7x7xf32>)
+// CHECK: %[[IN:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x4x5x5xf32>
+// CHECK: memref.subview %{{.+}}[0, 0, 1, 1] [%[[IN]], 4, 5, 5] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : memref<?x2x2x7x7xf32>, memref<2x2x2x3x3xf32>) outs(%{{.+}} : memref<?x2x2x5x5xf32>)
+func.func @grouped_conv_run_time_batch(%x: memref<?x4x5x5xf32>, %w: memref<4x2x3x3xf32>, %y: memref<?x4x5x5xf32>) {
+  mie.conv2d ins(%x, %w : memref<?x4x5x5xf32>, memref<4x2x3x3xf32>) outs(%y : memref<?x4x5x5xf32>) {pads = array<i64: 1, 1, 1, 1>, groups = 2 : i64}
+  return
+}

@@ -276,7 +276,12 @@ KernelOp lowerConv2d(Conv2dOp op) {
     const int64_t h = op.getChannelsLast() ? 1 : 2;
     shape[h] += pads[0] + pads[2];
     shape[h + 1] += pads[1] + pads[3];
-    padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()));
+    // A run-time batch (code for symbolic dims) is the input's.
+    SmallVector<Value> batch;
+    if (inType.isDynamicDim(0))
+      batch.push_back(memref::DimOp::create(b, loc, input, 0));
+    padded = AllocOp::create(b, loc, MemRefType::get(shape, inType.getElementType()), batch,
+                             IntegerAttr());
   }
   const bool channelsLast = op.getChannelsLast();
   SmallVector<int64_t> strideValues(op.getStrides()), dilationValues(op.getDilations());
@@ -303,9 +308,14 @@ KernelOp lowerConv2d(Conv2dOp op) {
                              scratch);
       SmallVector<int64_t> offsets = channelsLast ? SmallVector<int64_t>{0, pads[0], pads[1], 0}
                                                   : SmallVector<int64_t>{0, 0, pads[0], pads[1]};
-      SmallVector<int64_t> unit(4, 1);
-      Value interior =
-          memref::SubViewOp::create(kb, kl, scratch, offsets, inType.getShape(), unit);
+      SmallVector<OpFoldResult> at, sizes, unit(4, kb.getIndexAttr(1));
+      for (int64_t d = 0; d < 4; ++d) {
+        at.push_back(kb.getIndexAttr(offsets[d]));
+        sizes.push_back(inType.isDynamicDim(d)
+                            ? OpFoldResult(memref::DimOp::create(kb, kl, source, d).getResult())
+                            : OpFoldResult(kb.getIndexAttr(inType.getDimSize(d))));
+      }
+      Value interior = memref::SubViewOp::create(kb, kl, scratch, at, sizes, unit);
       linalg::CopyOp::create(kb, kl, source, interior);
       source = scratch;
     }
@@ -629,9 +639,11 @@ std::optional<UKernelAttr> getUKernelChoice(Operation *op) {
 
 /// The portable lowering of an op without a microkernel choice.
 FailureOr<KernelOp> lowerPortable(Operation *op, SymbolTable &symbols) {
-  // The portable loops of the convolutions, pooling and attention are sized at compile time;
-  // a GEMM's linalg form reads its extents at run time.
-  if (!isa<GemmOp>(op) && llvm::any_of(op->getOperandTypes(), [](Type t) {
+  // The portable loops of pooling and attention are sized at compile time; a GEMM's and an NCHW
+  // convolution's linalg forms read their extents (a convolution's run-time batch) at run time.
+  auto conv = dyn_cast<Conv2dOp>(op);
+  if (!isa<GemmOp>(op) && !(conv && !conv.getChannelsLast()) &&
+      llvm::any_of(op->getOperandTypes(), [](Type t) {
         auto memref = dyn_cast<MemRefType>(t);
         return memref && !memref.hasStaticShape();
       }))
