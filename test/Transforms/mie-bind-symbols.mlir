@@ -1,10 +1,11 @@
 // RUN: ms-opt %s -split-input-file -mie-bind-symbols | FileCheck %s
 
-// Tests code for every shape of symbolic dims: the dynamic input and output become one-element
-// placeholders seen again with their ms.shape dims (row-major strides, static where they can be),
-// a random_key placeholder keeps the slot before the new last argument "dims", every mie.symbol
-// becomes a load of its value, and mie_arena_bytes(dims) computes what sizes the arena's
-// placeholder cast (a copy of that computation).
+// Tests code for every shape of symbolic dims: the dynamic input and output become pointer-only
+// arguments (memref<1xf32>: the runtime passes bare pointers) seen again with their ms.shape dims
+// (row-major strides, static where they can be), an unused random_key argument keeps the slot
+// before the new last argument "dims", every mie.symbol becomes a load of its value, and
+// mie_arena_bytes(dims) computes what sizes the arena's pointer-only cast (a copy of that
+// computation).
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1xf32> {mie.name = "x", mie.symbolic_shape = array<i64: -1, -1, 32>

@@ -151,7 +151,7 @@ func.func @in_place(%arena: memref<64xi8>) {
 // -----
 
 // Tests a kernel on buffers of dynamic shape (code for every shape of symbolic dims): each is
-// passed as a one-element placeholder (its flattened buffer cast) plus its dynamic dims, taken from
+// passed as a pointer-only memref<1xT> (its flattened buffer cast) plus its dynamic dims, taken from
 // the view or expand that made it, and the kernel sees it again with those dims.
 
 // CHECK-LABEL: func.func @dynamic

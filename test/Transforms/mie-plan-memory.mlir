@@ -549,7 +549,7 @@ func.func @loop_keeps_outer_buffers(%x: memref<256xf32>, %y: memref<256xf32>) {
 
 // Tests buffers of symbolic dims (code for every shape): they become memref.views of the arena at
 // offsets computed at the function's start from the symbols (a stacked plan: the second buffer,
-// alive with the first, sits on top of it), the arena is a one-element placeholder seen with the
+// alive with the first, sits on top of it), the arena is a pointer-only memref<1xi8> seen with the
 // plan's total, and mie.memory describes the plan at the ranges' largest shape.
 
 // CHECK-LABEL: func.func @symbolic

@@ -669,6 +669,12 @@ SmallVector<int64_t> AttentionOp::getLogicalShape(Value v) {
   return shape;
 }
 
+int64_t AttentionOp::getPhysicalDim(int64_t logical, int64_t rank) {
+  if (getTokenMajor() && rank >= 3 && (logical == rank - 2 || logical == rank - 3))
+    return logical == rank - 2 ? rank - 3 : rank - 2;
+  return logical;
+}
+
 int64_t AttentionOp::getHeadsPerKeyValueHead() {
   SmallVector<int64_t> q = getLogicalShape(getQuery()), k = getLogicalShape(getKey());
   if (q.size() < 3 || k.size() != q.size() || k[q.size() - 3] <= 0)

@@ -359,6 +359,9 @@ def Mie_AttentionOp : Mie_Op<"attention"> {
     /// The shape of operand or output `v` in the logical [..., H, S, D] order (token-major buffers
     /// hold [..., S, H, D]).
     ::llvm::SmallVector<int64_t> getLogicalShape(::mlir::Value v);
+    /// The buffer dim holding logical dim `logical` of a buffer of rank `rank` (token-major
+    /// buffers swap dims -3 and -2).
+    int64_t getPhysicalDim(int64_t logical, int64_t rank);
     /// Query heads per key/value head: H / Hkv (1 without grouped-query attention).
     int64_t getHeadsPerKeyValueHead();
   }];

@@ -18,22 +18,11 @@ namespace {
 
 /// The dims of a buffer in the attention's logical [..., H, S, D] order as extents, read with
 /// memref.dim where dynamic.
-SmallVector<Extent> logicalExtents(UKernelBuilder &ub, AttentionOp op, Value buffer,
-                                   ArrayRef<int64_t> logical) {
-  const int64_t rank = logical.size();
+SmallVector<Extent> logicalExtents(UKernelBuilder &ub, AttentionOp op, Value buffer) {
+  const int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
   SmallVector<Extent> extents;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!ShapedType::isDynamic(logical[d])) {
-      extents.push_back({logical[d], Value()});
-      continue;
-    }
-    int64_t physical = d;
-    if (op.getTokenMajor() && d == rank - 2)
-      physical = rank - 3;
-    else if (op.getTokenMajor() && d == rank - 3)
-      physical = rank - 2;
-    extents.push_back({0, memref::DimOp::create(ub.b, ub.loc, buffer, physical)});
-  }
+  for (int64_t d = 0; d < rank; ++d)
+    extents.push_back(Extent::dimOf(ub, buffer, op.getPhysicalDim(d, rank)));
   return extents;
 }
 
@@ -41,7 +30,6 @@ SmallVector<Extent> logicalExtents(UKernelBuilder &ub, AttentionOp op, Value buf
 
 KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbols) {
   SmallVector<int64_t> q = op.getLogicalShape(op.getQuery());
-  SmallVector<int64_t> k = op.getLogicalShape(op.getKey());
   SmallVector<int64_t> v = op.getLogicalShape(op.getValue());
   const int64_t rank = q.size(), d = q[rank - 1], dv = v[rank - 1];
   // Query heads (the last batch dim) and how many of them share a key/value head. Head-major
@@ -69,12 +57,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
     // The scores [..., S, T]: the query's batch dims and rows, the key's rows.
     Value source = scoresDim == rank - 1 ? op.getKey() : op.getQuery();
     int64_t logical = scoresDim == rank - 1 ? rank - 2 : scoresDim;
-    int64_t physical = logical;
-    if (tokenMajor && logical == rank - 2)
-      physical = rank - 3;
-    else if (tokenMajor && logical == rank - 3)
-      physical = rank - 2;
-    AffineExpr maskDim = dimExpr(op.getMask(), i), scores = dimExpr(source, physical);
+    AffineExpr maskDim = dimExpr(op.getMask(), i),
+               scores = dimExpr(source, op.getPhysicalDim(logical, rank));
     if (!maskDim || maskDim != scores) {
       op.emitOpError() << "mask dim " << i
                        << " may broadcast at run time, which code for every shape does not take "
@@ -97,7 +81,7 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
         UKernelBuilder ub{kb, kl, symbols};
         Value qv = args[0], kv = args[1], vv = args[2], out = args.back();
         Value mask = op.getMask() ? args[3] : qv; // not read without the mask flag
-        SmallVector<Extent> qx = logicalExtents(ub, op, qv, q), kx = logicalExtents(ub, op, kv, k);
+        SmallVector<Extent> qx = logicalExtents(ub, op, qv), kx = logicalExtents(ub, op, kv);
         const Extent seq = qx[rank - 2], keys = kx[rank - 2];
         ArrayRef<Extent> batchDims = ArrayRef<Extent>(qx).drop_back(2);
         Extent batch{1, Value()};
@@ -108,10 +92,8 @@ KernelOp mlir::mie::lowerAttentionToUKernels(AttentionOp op, SymbolTable &symbol
         SmallVector<Extent> maskStrides(rank, Extent{0, Value()});
         if (op.getMask()) {
           SmallVector<Extent> m;
-          for (auto [i, size] : llvm::enumerate(maskShape))
-            m.push_back(ShapedType::isDynamic(size)
-                            ? Extent{0, memref::DimOp::create(kb, kl, mask, i)}
-                            : Extent{size, Value()});
+          for (int64_t i = 0, e = maskShape.size(); i < e; ++i)
+            m.push_back(Extent::dimOf(ub, mask, i));
           Extent stride{1, Value()};
           for (int64_t i = m.size() - 1; i >= 0; --i) {
             if (!m[i].isConstant() || m[i].constant != 1)

@@ -8,8 +8,6 @@
 
 #include "UKernelLoweringHelpers.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
@@ -161,16 +159,10 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
                       g.words((int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr())));
   } else if (t.getSharedPanels() && ShapedType::isDynamic(g.m)) {
     // Sized for the run's rows: ceil(rows / mr) panels of K x mr packed elements per image.
-    MLIRContext *ctx = b.getContext();
-    AffineExpr rows = getAffineDimExpr(0, ctx);
-    AffineExpr words =
-        (rows.ceilDiv(t.getMr()) * (g.batch * g.k * t.getMr() * g.elementBytes())).ceilDiv(4);
-    Value size = affine::AffineApplyOp::create(
-        b, op->getLoc(), AffineMap::get(1, 0, words),
-        ValueRange{memref::DimOp::create(b, op->getLoc(), output, g.rowsDim)});
-    outs.push_back(AllocOp::create(b, op->getLoc(),
-                                   MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
-                                   ValueRange{size}, IntegerAttr()));
+    AffineExpr rows = getAffineDimExpr(0, b.getContext());
+    outs.push_back(allocWordsOf(
+        b, op->getLoc(), output, g.rowsDim,
+        (rows.ceilDiv(t.getMr()) * (g.batch * g.k * t.getMr() * g.elementBytes())).ceilDiv(4)));
   } else if (t.getSharedPanels()) {
     outs.push_back(AllocOp::create(
         b, op->getLoc(),
@@ -218,7 +210,6 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
                              /*biasPerColumn=*/true),
                 /*amx=*/false,
                 /*tile=*/""};
-
   std::string isa = t.getIsa().str();
   if (isa == "amx") {
     // bf16 rows packed into the AMX A panels over the real K; the tiles run all of K rounded up.

@@ -308,14 +308,11 @@ KernelOp lowerConv2d(Conv2dOp op) {
                              scratch);
       SmallVector<int64_t> offsets = channelsLast ? SmallVector<int64_t>{0, pads[0], pads[1], 0}
                                                   : SmallVector<int64_t>{0, 0, pads[0], pads[1]};
-      SmallVector<OpFoldResult> at, sizes, unit(4, kb.getIndexAttr(1));
-      for (int64_t d = 0; d < 4; ++d) {
-        at.push_back(kb.getIndexAttr(offsets[d]));
-        sizes.push_back(inType.isDynamicDim(d)
-                            ? OpFoldResult(memref::DimOp::create(kb, kl, source, d).getResult())
-                            : OpFoldResult(kb.getIndexAttr(inType.getDimSize(d))));
-      }
-      Value interior = memref::SubViewOp::create(kb, kl, scratch, at, sizes, unit);
+      SmallVector<OpFoldResult> at, unit(4, kb.getIndexAttr(1));
+      for (int64_t offset : offsets)
+        at.push_back(kb.getIndexAttr(offset));
+      Value interior = memref::SubViewOp::create(kb, kl, scratch, at,
+                                                 memref::getMixedSizes(kb, kl, source), unit);
       linalg::CopyOp::create(kb, kl, source, interior);
       source = scratch;
     }

@@ -232,6 +232,16 @@ TilingAttr chooseTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t mi
   return TilingAttr::get(ctx, family, mr, nr, kc, mcPanels * mr, ncPanels * nr, true);
 }
 
+/// Dim `d` of `buffer` for a choice over the symbols' ranges (code for symbolic dims): its static
+/// size, or the most (`most`) or the fewest of a run-time extent, at least 1; none where the dim
+/// has no bounds.
+std::optional<int64_t> boundOf(Value buffer, int64_t d, bool most) {
+  std::optional<std::pair<int64_t, int64_t>> range = dimBounds(buffer, d);
+  if (!range)
+    return std::nullopt;
+  return std::max<int64_t>(1, most ? range->second : range->first);
+}
+
 /// A row product's tiling `t` for rows known at run time only (code for symbolic dims), chosen
 /// for the most rows in the ranges (`s.m`). The row panels are packed once per run and shared by
 /// the items (an arena buffer sized for the run's rows, as large as the product's left operand):
@@ -277,16 +287,10 @@ TilingAttr chooseRunTimeActivationsTiling(MLIRContext *ctx, StringRef isa, GemmO
   const int64_t r = out.getRank();
   if (!out.getElementType().isF32() || gemm.getAlpha().convertToDouble() != 1.0 || gemm.getTransC())
     return {};
-  auto bound = [&](Value buffer, int64_t d, bool most) -> std::optional<int64_t> {
-    std::optional<std::pair<int64_t, int64_t>> range = dimBounds(buffer, d);
-    if (!range)
-      return std::nullopt;
-    return std::max<int64_t>(1, most ? range->second : range->first);
-  };
-  std::optional<int64_t> m = bound(gemm.getOutput(), r - 2, true),
-                         n = bound(gemm.getOutput(), r - 1, true),
-                         k = bound(gemm.getA(), gemm.getTransA() ? r - 2 : r - 1, true),
-                         batch = r == 3 ? bound(gemm.getOutput(), 0, false) : 1;
+  std::optional<int64_t> m = boundOf(gemm.getOutput(), r - 2, true),
+                         n = boundOf(gemm.getOutput(), r - 1, true),
+                         k = boundOf(gemm.getA(), gemm.getTransA() ? r - 2 : r - 1, true),
+                         batch = r == 3 ? boundOf(gemm.getOutput(), 0, false) : 1;
   if (!m || !n || !k || !batch)
     return {};
   return chooseActivationsTiling(ctx, isa, GemmShape{*m, *n, *k, *batch}, minItems);
@@ -617,11 +621,12 @@ std::string portableReason(Operation *op) {
 
 /// Code for symbolic dims: a convolution over a run-time batch (dim 0 of its image and output;
 /// every other dim static) runs the f32 NCHW families that loop over images (the direct kernel,
-/// the implicit GEMM, Winograd, pixels as rows) or the depthwise kernels. The tiling is chosen per
-/// image as for the largest batch in the ranges (pixel panels shared across images only where all
-/// of them fit the budget then), with pixel blocks split until a run of the fewest images still
-/// gives every thread work. Anything else keeps the portable path, which refuses run-time extents
-/// at lowering.
+/// the implicit GEMM, Winograd, pixels as rows) or the depthwise kernels, tiled as for the fewest
+/// images in the ranges: every thread has work in the smallest runs, and packed panels shared
+/// across a run's items grow with its images as the activations do (a static compile for a large
+/// batch would pack per item instead, within kSharedPanelsBudget). Anything else keeps the
+/// portable path (grouped NCHW convolutions read their batch there; the rest is refused at
+/// lowering).
 void selectRunTimeBatchConv(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int64_t minItems,
                             bool winograd) {
   auto in = cast<MemRefType>(conv.getInput().getType());
@@ -630,11 +635,11 @@ void selectRunTimeBatchConv(MLIRContext *ctx, StringRef isa, Conv2dOp conv, int6
     return llvm::all_of(llvm::seq<int64_t>(1, t.getRank()),
                         [&](int64_t d) { return !t.isDynamicDim(d); });
   };
-  std::optional<std::pair<int64_t, int64_t>> images = dimBounds(conv.getOutput(), 0);
-  if (!images || !onlyBatch(in) || !onlyBatch(out) || !isF32(conv.getOutput()) ||
+  std::optional<int64_t> fewestImages = boundOf(conv.getOutput(), 0, /*most=*/false);
+  if (!fewestImages || !onlyBatch(in) || !onlyBatch(out) || !isF32(conv.getOutput()) ||
       !isF32(conv.getInput()) || !isConstantBuffer(conv.getFilter()))
     return;
-  const int64_t fewest = std::max<int64_t>(images->first, 1);
+  const int64_t fewest = *fewestImages;
   const bool smallStrides = conv.getStrides()[0] <= 2 && conv.getStrides()[1] <= 2;
   if (isDepthwise(conv)) {
     if (conv.getChannelsLast() || smallStrides)
@@ -816,15 +821,8 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         auto bound = [&](int64_t logical, bool most) -> int64_t {
           if (!ShapedType::isDynamic(q[logical]))
             return q[logical];
-          // Token-major buffers hold [..., S, H, D]: logical dims -2 and -3 swap.
-          int64_t physical = logical;
-          if (attention.getTokenMajor() && logical == rank - 2)
-            physical = rank - 3;
-          else if (attention.getTokenMajor() && logical == rank - 3)
-            physical = rank - 2;
-          std::optional<std::pair<int64_t, int64_t>> range =
-              dimBounds(attention.getQuery(), physical);
-          return std::max<int64_t>(1, range ? (most ? range->second : range->first) : 1);
+          return boundOf(attention.getQuery(), attention.getPhysicalDim(logical, rank), most)
+              .value_or(1);
         };
         int64_t seq = bound(rank - 2, /*most=*/true), batch = 1;
         for (int64_t d = 0; d < rank - 2; ++d)

@@ -341,6 +341,17 @@ inline Value imageItems(UKernelBuilder &ub, Value buffer, int64_t perImage) {
   return ub.mul(memref::DimOp::create(ub.b, ub.loc, buffer, 0), perImage);
 }
 
+/// An arena buffer of f32 words for a run-time extent, dim `d` of `buffer` (code for symbolic
+/// dims): `words` of that extent (an expression of d0), computed by an affine.apply, which memory
+/// planning reads back as an expression of the symbols.
+inline Value allocWordsOf(OpBuilder &b, Location loc, Value buffer, int64_t d, AffineExpr words) {
+  Value extent = memref::DimOp::create(b, loc, buffer, d);
+  Value size =
+      affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, words), ValueRange{extent});
+  return AllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+                         ValueRange{size}, IntegerAttr());
+}
+
 /// An arena buffer of `wordsPerImage` f32 words for every image of `buffer` (its dim 0), sized
 /// for the run's batch where it is a run-time extent.
 inline Value allocPerImage(OpBuilder &b, Location loc, Value buffer, int64_t wordsPerImage) {
@@ -348,13 +359,7 @@ inline Value allocPerImage(OpBuilder &b, Location loc, Value buffer, int64_t wor
   if (!type.isDynamicDim(0))
     return AllocOp::create(b, loc,
                            MemRefType::get({type.getDimSize(0) * wordsPerImage}, b.getF32Type()));
-  // An affine.apply, which memory planning reads back as an expression of the symbols.
-  Value images = memref::DimOp::create(b, loc, buffer, 0);
-  Value words = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()) * wordsPerImage),
-      ValueRange{images});
-  return AllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
-                         ValueRange{words}, IntegerAttr());
+  return allocWordsOf(b, loc, buffer, 0, getAffineDimExpr(0, b.getContext()) * wordsPerImage);
 }
 
 /// What a per-item convolution microkernel call reads inside its kernel body.

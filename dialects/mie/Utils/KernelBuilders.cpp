@@ -65,14 +65,11 @@ void mie::buildPadKernel(OpBuilder &b, Location loc, StringRef name, Value input
     linalg::FillOp::create(kb, kl, scalarConstant(kb, kl, inType.getElementType(), padValue),
                            args[1]);
     // The interior's extents: static, or the input's at run time (code for symbolic dims).
-    SmallVector<OpFoldResult> offsets, sizes, strides(inType.getRank(), kb.getIndexAttr(1));
-    for (int64_t d = 0; d < inType.getRank(); ++d) {
-      offsets.push_back(kb.getIndexAttr(lowPad[d]));
-      sizes.push_back(inType.isDynamicDim(d)
-                          ? OpFoldResult(memref::DimOp::create(kb, kl, args[0], d).getResult())
-                          : OpFoldResult(kb.getIndexAttr(inType.getDimSize(d))));
-    }
-    Value interior = memref::SubViewOp::create(kb, kl, args[1], offsets, sizes, strides);
+    SmallVector<OpFoldResult> offsets, strides(inType.getRank(), kb.getIndexAttr(1));
+    for (int64_t pad : lowPad)
+      offsets.push_back(kb.getIndexAttr(pad));
+    Value interior = memref::SubViewOp::create(kb, kl, args[1], offsets,
+                                               memref::getMixedSizes(kb, kl, args[0]), strides);
     linalg::CopyOp::create(kb, kl, args[0], interior);
   });
 }

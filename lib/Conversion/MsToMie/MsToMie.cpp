@@ -144,10 +144,10 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   if (auto expand = dyn_cast<ms::ExpandOp>(op))
     return cast<ShapedType>(expand.getInput().getType()).hasStaticShape();
   // Attention over run-time batch, heads' rows and keys; the head width static.
-  if (auto attention = dyn_cast<ms::AttentionOp>(op))
-    return cast<RankedTensorType>(attention.getQuery().getType()).getElementType().isF32() &&
-           !cast<RankedTensorType>(attention.getQuery().getType())
-                .isDynamicDim(cast<RankedTensorType>(attention.getQuery().getType()).getRank() - 1);
+  if (auto attention = dyn_cast<ms::AttentionOp>(op)) {
+    auto query = cast<RankedTensorType>(attention.getQuery().getType());
+    return query.getElementType().isF32() && !query.isDynamicDim(query.getRank() - 1);
+  }
   if (auto group = dyn_cast<ms::FusedOp>(op);
       group && ms::isEpilogueAnchor(group.getMembers().front()))
     return isRowsProduct(group.getMembers().front()) ||

@@ -404,6 +404,13 @@ void mstomie::RowLoops::forEachRow(int64_t rows, function_ref<void(Value row, Va
   body(row, arith::MulIOp::create(b, loc, row, index(len)));
 }
 
+void mstomie::RowLoops::forEachRowOf(Value buffer, int64_t rowDim, int64_t staticRows,
+                                     function_ref<void(Value row, Value base)> body) {
+  if (cast<MemRefType>(buffer.getType()).hasStaticShape())
+    return forEachRow(staticRows, body);
+  forEachRow(extentProduct(b, loc, buffer, 0, rowDim), body);
+}
+
 void mstomie::RowLoops::forEachRow(Value rows, function_ref<void(Value row, Value base)> body) {
   auto par =
       scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{rows}, ValueRange{index(1)});

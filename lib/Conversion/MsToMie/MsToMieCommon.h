@@ -180,6 +180,10 @@ struct RowLoops {
   void forEachRow(int64_t rows, function_ref<void(Value row, Value base)> body);
   /// The same over a run-time row count (code for symbolic dims).
   void forEachRow(Value rows, function_ref<void(Value row, Value base)> body);
+  /// The rows of `buffer` (the product of its dims before `rowDim`): `staticRows` where the
+  /// buffer's shape is static, else counted from its extents at run time.
+  void forEachRowOf(Value buffer, int64_t rowDim, int64_t staticRows,
+                    function_ref<void(Value row, Value base)> body);
   /// The fold of `step(j, acc)` over j in [0, len) from `init`.
   Value reduce(Value init, function_ref<Value(OpBuilder &, Location, Value j, Value acc)> step);
   /// `body(j)` for j in [0, len).

@@ -389,10 +389,7 @@ struct GlobalAvgPoolToKernel : OpConversionPattern<ms::GlobalAvgPoolOp> {
             Value mean = convertFloat(b, l, arith::MulFOp::create(b, l, sum, inv), et);
             memref::StoreOp::create(b, l, mean, y, r);
           };
-          if (inType.hasStaticShape())
-            row.forEachRow(rows, body);
-          else
-            row.forEachRow(extentProduct(b, l, args[0], 0, 2), body);
+          row.forEachRowOf(args[0], 2, rows, body);
         });
     rewriter.replaceOp(op, out);
     return success();

@@ -70,13 +70,7 @@ struct SoftmaxToKernel : OpConversionPattern<ms::SoftmaxOp> {
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value x = collapseToVector(b, l, args[0]), y = collapseToVector(b, l, args[1]);
             RowLoops row{b, l, len};
-            auto eachRow = [&](function_ref<void(Value, Value)> body) {
-              if (type.hasStaticShape())
-                row.forEachRow(rows, body);
-              else
-                row.forEachRow(extentProduct(b, l, args[0], 0, axis), body);
-            };
-            eachRow([&](Value, Value base) {
+            row.forEachRowOf(args[0], axis, rows, [&](Value, Value base) {
               // maxnumf skips NaNs, but a NaN in the row still makes every output NaN through
               // its exp, as maximumf's NaN maximum would; maxnum reductions vectorize.
               Value mx = row.reduce(extremeConstant(b, l, ct, /*lowest=*/true),
@@ -200,13 +194,7 @@ struct LayerNormToKernel : OpConversionPattern<ms::LayerNormOp> {
           Value beta = bias ? collapseToVector(b, l, args[2]) : Value();
           Value y = collapseToVector(b, l, args.back());
           RowLoops row{b, l, count};
-          auto eachRow = [&](function_ref<void(Value, Value)> body) {
-            if (type.hasStaticShape())
-              row.forEachRow(rows, body);
-            else
-              row.forEachRow(extentProduct(b, l, args[0], 0, axis), body);
-          };
-          eachRow([&](Value, Value base) {
+          row.forEachRowOf(args[0], axis, rows, [&](Value, Value base) {
             auto element = [&](OpBuilder &rb, Location rl, Value j) {
               return convertFloat(rb, rl, loadAt(rb, rl, x, base, j), ct);
             };

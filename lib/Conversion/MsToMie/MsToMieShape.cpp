@@ -306,14 +306,8 @@ struct SplitToKernel : OpConversionPattern<ms::SplitOp> {
                          if (type.hasStaticShape() && type.getNumElements() == 0)
                            continue;
                          // Run-time dims (code for symbolic dims) are the piece's own.
-                         SmallVector<OpFoldResult> box;
-                         for (int64_t d = 0; d < rank; ++d)
-                           box.push_back(
-                               type.isDynamicDim(d)
-                                   ? OpFoldResult(memref::DimOp::create(b, l, piece, d).getResult())
-                                   : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
-                         Value view =
-                             memref::SubViewOp::create(b, l, args[0], offsets, box, strides);
+                         Value view = memref::SubViewOp::create(
+                             b, l, args[0], offsets, memref::getMixedSizes(b, l, piece), strides);
                          linalg::CopyOp::create(b, l, view, piece);
                        }
                      });

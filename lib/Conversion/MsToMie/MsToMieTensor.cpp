@@ -5,6 +5,7 @@
 #include "dialects/mie/IR/MieOps.h"
 #include "dialects/ms/IR/MsOps.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
@@ -165,12 +166,8 @@ void buildRunTimeConcat(OpBuilder &rewriter, Location loc, ValueRange inputs, Va
           auto type = cast<MemRefType>(in.getType());
           if (type.hasStaticShape() && type.getNumElements() == 0)
             continue;
-          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
-              strides(rank, b.getIndexAttr(1));
-          for (int64_t d = 0; d < rank; ++d)
-            sizes.push_back(type.isDynamicDim(d)
-                                ? OpFoldResult(memref::DimOp::create(b, l, in, d).getResult())
-                                : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+              sizes = memref::getMixedSizes(b, l, in), strides(rank, b.getIndexAttr(1));
           offsets[axis] = offset;
           Value slot = memref::SubViewOp::create(b, l, args.back(), offsets, sizes, strides);
           linalg::CopyOp::create(b, l, in, slot);
@@ -184,12 +181,9 @@ void buildRunTimeConcat(OpBuilder &rewriter, Location loc, ValueRange inputs, Va
             offset = sizes[axis];
             continue;
           }
-          auto value = [&](OpFoldResult v) -> Value {
-            if (auto c = getConstantIntValue(v))
-              return arith::ConstantIndexOp::create(b, l, *c);
-            return cast<Value>(v);
-          };
-          offset = arith::AddIOp::create(b, l, value(offset), value(sizes[axis])).getResult();
+          offset = arith::AddIOp::create(b, l, getValueOrCreateConstantIndexOp(b, l, offset),
+                                         getValueOrCreateConstantIndexOp(b, l, sizes[axis]))
+                       .getResult();
         }
       });
 }
