@@ -843,6 +843,84 @@ func.func @gemm_run_time_rows(%a: memref<?x8xf32>, %b: memref<2x8x16xf32>, %c: m
 
 // -----
 
+// Tests code for symbolic dims: a product over run-time rows with a second tile of the same nr
+// (few_rows_mr = 7 beside the 8x48 tile) takes, per run, the one that pads the rows less
+// (ceil(m / 7) x 7 < ceil(m / 8) x 8 takes the 7-row tile): one loop nest whose mr and row blocks
+// (mc / mr panels: 14 or 16 rows) are chosen once, the row panels packed with that mr into one
+// arena buffer sized for the fewer padded rows (an affine.min of the two sizes), and each pack
+// and tile call going to the chosen tile's (a branch, so that the inlined packing sees a
+// constant mr). The range's 16 rows fit one chunk of shared panels.
+
+// CHECK: #[[WORDS:.+]] = affine_map<(d0) -> ((d0 ceildiv 8) * 64, (d0 ceildiv 7) * 56)>
+// CHECK-LABEL: func.func @gemm_few_rows_tile
+// CHECK: %[[ROWS:.+]] = memref.dim %{{.+}}, %c0 : memref<?x48xf32>
+// CHECK: %[[SIZE:.+]] = affine.min #[[WORDS]](%[[ROWS]])
+// CHECK: %[[SHARED:.+]] = mie.alloc(%[[SIZE]]) : memref<?xf32>
+// CHECK: mie.kernel "gemm"
+// CHECK: %[[M:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x48xf32>
+// CHECK: %[[UP7:.+]] = arith.addi %[[M]], %c6
+// CHECK: %[[P7:.+]] = arith.divui %[[UP7]], %c7
+// CHECK: %[[R7:.+]] = arith.muli %[[P7]], %c7
+// CHECK: %[[UP8:.+]] = arith.addi %[[M]], %c7
+// CHECK: %[[P8:.+]] = arith.divui %[[UP8]], %c8
+// CHECK: %[[R8:.+]] = arith.muli %[[P8]], %c8
+// CHECK: %[[FEW:.+]] = arith.cmpi ult, %[[R7]], %[[R8]]
+// CHECK: %[[FEWINDEX:.+]] = arith.select %[[FEW]], %c1{{[_0-9]*}}, %c0{{[_0-9]*}} : index
+// CHECK: %[[MR:.+]] = arith.select %[[FEW]], %c7{{[_0-9]*}}, %c8{{[_0-9]*}} : index
+// CHECK: arith.select %[[FEW]], %c14, %c16 : index
+// CHECK-NOT: scf.for
+// CHECK: scf.parallel
+// CHECK: %[[PACKFEW:.+]] = arith.cmpi ne, %[[FEWINDEX]], %c0{{[_0-9]*}} : index
+// CHECK-NEXT: scf.if %[[PACKFEW]] {
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx512({{.+}}, %c7_i64, %{{[^,]+}}, %{{[^,]+}}) :
+// CHECK: } else {
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx512({{.+}}, %c8_i64{{[_0-9]*}}, %{{[^,]+}}, %{{[^,]+}}) :
+// CHECK: scf.parallel
+// CHECK: %[[TAKE:.+]] = arith.cmpi ne, %[[FEWINDEX]], %c0{{[_0-9]*}} : index
+// CHECK-NEXT: scf.if %[[TAKE]] {
+// CHECK-NEXT: func.call @mie_uk_f32_gemm_7x48_avx512
+// CHECK-NEXT: } else {
+// CHECK-NEXT: func.call @mie_uk_f32_gemm_8x48_avx512
+func.func @gemm_few_rows_tile(%a: memref<?x8xf32>, %b: memref<1x8x48xf32>, %c: memref<?x48xf32>) attributes {ms.symbols = ["rows"], mie.symbol_ranges = array<i64: 1, 16>} {
+  %s = mie.symbol 0 : index
+  %y = mie.alloc(%s) : memref<?x48xf32>
+  mie.gemm ins(%a, %b : memref<?x8xf32>, memref<1x8x48xf32>) outs(%y : memref<?x48xf32>) {b_packed, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 48, kc = 8, mc = 16, nc = 48, shared_panels = true, few_rows_mr = 7>}
+  return
+}
+
+// -----
+
+// Tests code for symbolic dims: shared row panels of at most 1 MiB (whole row blocks) for rows
+// known at run time only: K = 4096 gives 64-row chunks (1 MiB / 16 KiB a row), so the runs of up
+// to 3072 rows go through them in a loop over ceil(rows / 64) chunks, each packing its rows (at
+// their offset in A) and multiplying them; the buffer is the least of the run's panels and one
+// chunk's (64 x 4096 words).
+
+// CHECK: #[[CHUNKED:.+]] = affine_map<(d0) -> ((d0 ceildiv 8) * 32768, 262144)>
+// CHECK-LABEL: func.func @gemm_shared_panels_chunks
+// CHECK: affine.min #[[CHUNKED]]
+// CHECK: mie.kernel "gemm"
+// CHECK: %[[ROWS:.+]] = memref.dim %{{.+}}, %c0{{[_0-9]*}} : memref<?x48xf32>
+// CHECK: %[[UP:.+]] = arith.addi %[[ROWS]], %c63
+// CHECK: %[[CHUNKS:.+]] = arith.divui %[[UP]], %c64
+// CHECK: scf.for %[[CHUNK:.+]] = %c0{{[_0-9]*}} to %[[CHUNKS]] step %c1
+// CHECK: %[[BASE:.+]] = arith.muli %[[CHUNK]], %c64
+// CHECK: %[[LEFT:.+]] = arith.subi %[[ROWS]], %[[BASE]]
+// CHECK: arith.minsi %c64{{[_0-9]*}}, %[[LEFT]]
+// CHECK: scf.parallel
+// CHECK: arith.addi %[[BASE]]
+// CHECK: func.call @mie_uk_f32_pack_lhs_avx512
+// CHECK: scf.parallel
+// CHECK: func.call @mie_uk_f32_gemm_8x48_avx512
+func.func @gemm_shared_panels_chunks(%a: memref<?x4096xf32>, %b: memref<1x4096x48xf32>) attributes {ms.symbols = ["rows"], mie.symbol_ranges = array<i64: 1, 3072>} {
+  %s = mie.symbol 0 : index
+  %y = mie.alloc(%s) : memref<?x48xf32>
+  mie.gemm ins(%a, %b : memref<?x4096xf32>, memref<1x4096x48xf32>) outs(%y : memref<?x48xf32>) {b_packed, epilogue = #mie.epilogue<>, ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 48, kc = 1024, mc = 64, nc = 48, shared_panels = true>}
+  return
+}
+
+// -----
+
 // Tests code for symbolic dims: attention over a run-time batch and sequence (self-attention: keys
 // = rows) with a padding mask [batch, 1, 1, seq]: the items are batch x 4 heads x ceil(seq / 24)
 // row groups, the mask offset of an item is its batch index times the mask's run-time row length,

@@ -182,3 +182,70 @@ func.func @main(%x: memref<1xf32>, %y: memref<1xf32>, %rows: index) {
   call @main_k0_relu_rows(%x, %y, %rows) : (memref<1xf32>, memref<1xf32>, index) -> ()
   return
 }
+
+// -----
+
+// Tests that the loops of a branch the kernel takes at run time (a row product's tile chosen for
+// the run's rows, code for symbolic dims) and those in the stages of a `mie.parallel_stages`
+// loop (its chunks of shared row panels) are split as its top-level loops are: one body function
+// and dispatch each, called where the loop was; the stage loop's induction variable is captured.
+// Loops inside another sequential loop or another parallel loop are not split.
+// CHECK-LABEL: func.func private @main_k0_branches
+// CHECK: scf.if
+// CHECK: call @main_k0_branches_p0__dispatch
+// CHECK: } else {
+// CHECK: call @main_k0_branches_p1__dispatch
+// CHECK: scf.for %[[T:.+]] = 
+// CHECK: call @main_k0_branches_p2__dispatch(%{{.+}}, %{{.+}}, %[[T]], %{{.+}})
+// CHECK: } {mie.parallel_stages}
+// CHECK: scf.for
+// CHECK: scf.parallel
+// CHECK: call @main_k0_branches_p3__dispatch
+// CHECK-NOT: __dispatch
+// CHECK: return
+func.func private @main_k0_branches(%out: memref<64xf32> {llvm.noalias}, %few: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  scf.if %few {
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      memref.store %one, %out[%i] : memref<64xf32>
+      scf.reduce
+    }
+  } else {
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      memref.store %two, %out[%i] : memref<64xf32>
+      scf.reduce
+    }
+  }
+  scf.for %t = %c0 to %c2 step %c1 {
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      %at = arith.addi %i, %t : index
+      %v = arith.index_cast %at : index to i32
+      %f = arith.sitofp %v : i32 to f32
+      memref.store %f, %out[%i] : memref<64xf32>
+      scf.reduce
+    }
+  } {mie.parallel_stages}
+  scf.for %t = %c0 to %c2 step %c1 {
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      memref.store %one, %out[%i] : memref<64xf32>
+      scf.reduce
+    }
+  }
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    scf.parallel (%j) = (%c0) to (%c64) step (%c1) {
+      memref.store %two, %out[%j] : memref<64xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+func.func @main(%y: memref<64xf32>, %few: i1) {
+  call @main_k0_branches(%y, %few) : (memref<64xf32>, i1) -> ()
+  return
+}

@@ -610,8 +610,9 @@ func.func @portable_reasons(%x: memref<1x32x14x14xf32>, %y: memref<1x32x14x14xf3
 // -----
 
 // Tests code for symbolic dims: a product over run-time rows (batch x seq, up to 8 x 384 = 3072)
-// takes the register tile of a typical run (64 rows, the power of two nearest the geometric mean
-// of 1 and 3072: the 4x24 tile), blocks sized for the most rows (192-row blocks, K in one block),
+// takes the register tiles that score best over row counts spread in log scale from 1 to 3072
+// (utilization x FMAs per load; AVX2 has no two tiles of one nr that beat its 4x24 tile alone,
+// AVX-512 pairs 8x48 with 7x48 for the runs that 7 rows fill better), blocks sized for the most rows (192-row blocks, K in one block),
 // its row panels packed once per run and shared, and its columns split into 16 blocks so that a
 // run of one row still gives every thread work; attention's query rows per item are chosen for the longest sequence (384) and
 // the fewest batch indices (1 x 12 heads).
@@ -623,6 +624,29 @@ func.func @portable_reasons(%x: memref<1x32x14x14xf32>, %y: memref<1x32x14x14xf3
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 memref.global "private" constant @w : memref<768x3072xf32> = dense<1.0>
 func.func @run_time_rows(%x: memref<?x768xf32> {ms.shape = affine_map<()[s0, s1] -> (s0 * s1, 768)>}) attributes {ms.symbols = ["batch", "seq"], mie.symbol_ranges = array<i64: 1, 8, 1, 384>} {
+  %w = memref.get_global @w : memref<768x3072xf32>
+  %b = mie.symbol 0 : index
+  %s = mie.symbol 1 : index
+  %rows = affine.apply affine_map<()[s0, s1] -> (s0 * s1)>()[%b, %s]
+  %y = mie.alloc(%rows) : memref<?x3072xf32>
+  mie.gemm ins(%x, %w : memref<?x768xf32>, memref<768x3072xf32>) outs(%y : memref<?x3072xf32>)
+  %q = mie.alloc(%b, %s) : memref<?x12x?x64xf32>
+  %o = mie.alloc(%b, %s) : memref<?x12x?x64xf32>
+  mie.attention ins(%q, %q, %q : memref<?x12x?x64xf32>, memref<?x12x?x64xf32>, memref<?x12x?x64xf32>) outs(%o : memref<?x12x?x64xf32>) {scale = 0.125 : f64}
+  return
+}
+}
+
+// -----
+
+// The same product on AVX-512: the 8x48 tile with the 7-row one of the same nr for the runs whose
+// rows pad less onto it (few_rows_mr; the lowering picks per run).
+// CHECK-LABEL: func.func @run_time_rows_avx512
+// CHECK: mie.gemm
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 48, kc = 768, mc = 192, nc = 192, shared_panels = true, few_rows_mr = 7>}
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
+memref.global "private" constant @w : memref<768x3072xf32> = dense<1.0>
+func.func @run_time_rows_avx512(%x: memref<?x768xf32> {ms.shape = affine_map<()[s0, s1] -> (s0 * s1, 768)>}) attributes {ms.symbols = ["batch", "seq"], mie.symbol_ranges = array<i64: 1, 8, 1, 384>} {
   %w = memref.get_global @w : memref<768x3072xf32>
   %b = mie.symbol 0 : index
   %s = mie.symbol 1 : index

@@ -202,7 +202,8 @@ void EpilogueAttr::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef isa,
-                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc, bool) {
+                                 int64_t mr, int64_t nr, int64_t kc, int64_t mc, int64_t nc, bool,
+                                 int64_t fewRowsMr) {
   if (isa != "avx512" && isa != "avx2" && isa != "neon" && isa != "amx" && isa != "neon_f16")
     return emitError() << "unknown microkernel ISA '" << isa
                        << "' (known: avx512, avx2, neon, amx, neon_f16)";
@@ -217,7 +218,17 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
   if (mc % mr != 0 || nc % nr != 0)
     return emitError() << "expects mc (" << mc << ") to be a multiple of mr (" << mr << ") and nc ("
                        << nc << ") a multiple of nr (" << nr << ")";
+  if (fewRowsMr != 0 && (fewRowsMr < 1 || fewRowsMr == mr || isa == "amx"))
+    return emitError() << "expects few_rows_mr to be a row count other than mr (" << mr
+                       << ") on an f32 tile family, got " << fewRowsMr << " on '" << isa << "'";
   return success();
+}
+
+TilingAttr TilingAttr::getFewRowsTiling() const {
+  if (!getFewRowsMr())
+    return {};
+  return TilingAttr::get(getContext(), getIsa(), getFewRowsMr(), getNr(), getKc(),
+                         getMc() / getMr() * getFewRowsMr(), getNc(), getSharedPanels());
 }
 
 std::string TilingAttr::getTileSymbol() const {
@@ -323,6 +334,10 @@ LogicalResult UKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if ((isa == "amx" || isa == "neon_f16") && family != UKernelFamily::gemm &&
       family != UKernelFamily::conv_gemm)
     return emitError() << "expects an f32 ISA for the " << name << " family, got '" << isa << "'";
+  // A second tile for few rows: the row products' lowering picks between the two per run.
+  if (tiling && tiling.getFewRowsMr() && (family != UKernelFamily::gemm || isa == "neon_f16"))
+    return emitError() << "expects few_rows_mr only on the gemm family's f32 tiles, got the "
+                       << name << " family on '" << isa << "'";
   // The register tile itself is checked where its symbol is emitted (mie-lower-library-kernels).
   if (!hasKernelForIsa(familyKernel(family, isa), isa))
     return emitError() << "expects an ISA with the " << name
@@ -356,19 +371,28 @@ Attribute UKernelAttr::parse(AsmParser &parser, Type) {
         parser.parseComma() || failed(field("kc", kc)) || parser.parseComma() ||
         failed(field("mc", mc)) || parser.parseComma() || failed(field("nc", nc)))
       return {};
-    if (succeeded(parser.parseOptionalComma())) {
-      StringRef value;
-      if (parser.parseKeyword("shared_panels") || parser.parseEqual() ||
-          parser.parseKeyword(&value))
+    // Then, each optional: `shared_panels = true|false`, `few_rows_mr = N`.
+    int64_t fewRowsMr = 0;
+    while (succeeded(parser.parseOptionalComma())) {
+      StringRef key;
+      if (parser.parseKeyword(&key) || parser.parseEqual())
         return {};
-      if (value != "true" && value != "false") {
-        parser.emitError(parser.getCurrentLocation(), "expects shared_panels = true or false");
+      if (key == "few_rows_mr") {
+        if (parser.parseInteger(fewRowsMr))
+          return {};
+        continue;
+      }
+      StringRef value;
+      if (key != "shared_panels" || parser.parseKeyword(&value) ||
+          (value != "true" && value != "false")) {
+        parser.emitError(parser.getCurrentLocation(),
+                         "expects shared_panels = true or false, or few_rows_mr = N");
         return {};
       }
       shared = value == "true";
     }
-    tiling =
-        parser.getChecked<TilingAttr>(start, parser.getContext(), isa, mr, nr, kc, mc, nc, shared);
+    tiling = parser.getChecked<TilingAttr>(start, parser.getContext(), isa, mr, nr, kc, mc, nc,
+                                           shared, fewRowsMr);
     if (!tiling)
       return {};
   }
@@ -384,6 +408,8 @@ void UKernelAttr::print(AsmPrinter &printer) const {
             << ", mc = " << t.getMc() << ", nc = " << t.getNc();
     if (t.getSharedPanels())
       printer << ", shared_panels = true";
+    if (t.getFewRowsMr())
+      printer << ", few_rows_mr = " << t.getFewRowsMr();
   }
   printer << '>';
 }

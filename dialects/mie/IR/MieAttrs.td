@@ -109,25 +109,41 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     first parallel loop and the work items only compute: the choice for small activations (late
     convolution layers, GEMMs), where per-item packing would be repeated by every item.
 
+    `few_rows_mr` (code for symbolic dims: a row product whose rows are known at run time only)
+    names a second register tile of the same `nr` and an efficiency no higher than the first's,
+    which the kernel runs instead when the run's rows pad less onto it (efficiency over the padded
+    rows higher: 7 rows on a 7-row tile, not one 8-row tile with a row of zeros). The two tiles read
+    the same packed weights; the row panels then come in `few_rows_mr` rows, in row blocks of
+    `mc / mr` of them, and never take more room than the first tile's (they pad less).
+
     Example:
     ```mlir
     #mie.tiling<"avx512", mr = 8, nr = 48, kc = 256, mc = 64, nc = 192>
     #mie.tiling<"avx2", mr = 6, nr = 16, kc = 512, mc = 36, nc = 64, shared_panels = true>
     #mie.tiling<"amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
     #mie.tiling<"neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
+    #mie.tiling<"avx512", mr = 8, nr = 48, kc = 768, mc = 152, nc = 192, shared_panels = true, few_rows_mr = 7>
     ```
   }];
   let parameters = (ins StringRefParameter<"microkernel ISA">:$isa, "int64_t":$mr, "int64_t":$nr,
                         "int64_t":$kc, "int64_t":$mc, "int64_t":$nc,
-                        DefaultValuedParameter<"bool", "false">:$shared_panels);
+                        DefaultValuedParameter<"bool", "false">:$shared_panels,
+                        DefaultValuedParameter<"int64_t", "0">:$few_rows_mr);
   let assemblyFormat = [{
-    `<` $isa `,` `mr` `=` $mr `,` `nr` `=` $nr `,` `kc` `=` $kc `,` `mc` `=` $mc `,` `nc` `=` $nc
-    (`,` `shared_panels` `=` $shared_panels^)? `>`
+    `<` $isa `,` struct($mr, $nr, $kc, $mc, $nc, $shared_panels, $few_rows_mr) `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$isa, "int64_t":$mr, "int64_t":$nr, "int64_t":$kc,
+                     "int64_t":$mc, "int64_t":$nc, CArg<"bool", "false">:$shared_panels), [{
+      return $_get($_ctxt, isa, mr, nr, kc, mc, nc, shared_panels, /*few_rows_mr=*/0);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The symbol of the register-tile microkernel, e.g. "mie_uk_f32_gemm_8x48_avx512".
     std::string getTileSymbol() const;
+    /// The tiling of runs on the `few_rows_mr` tile (row blocks of as many panels); null without one.
+    TilingAttr getFewRowsTiling() const;
   }];
 }
 

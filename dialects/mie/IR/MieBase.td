@@ -62,6 +62,10 @@ def Mie_Dialect : Dialect {
     /// On the module's `mie_arena_bytes` function (code for every shape): it computes the arena a
     /// run of the bound shapes needs, for the runtime to allocate before the entry runs.
     static constexpr ::llvm::StringLiteral getArenaSizeFnAttrName() { return "mie.arena_size_fn"; }
+    /// On an scf.for of a kernel body (a unit attribute): each of its iterations is a stage of
+    /// parallel work, whose scf.parallel loops mie-parallelize-loops splits across threads as it
+    /// does the kernel's top-level ones (a row product's chunks of shared row panels).
+    static constexpr ::llvm::StringLiteral getParallelStagesAttrName() { return "mie.parallel_stages"; }
     /// On a mie.kernel: the index of an input it reads element by element only where, and just
     /// before, it writes the same element of its first output (a residual added in the epilogue of
     /// the register tile that stores it). Memory planning may then give that output the input's

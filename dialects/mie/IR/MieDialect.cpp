@@ -107,10 +107,12 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                               "0 <= lo <= hi for each symbol, got "
                            << attribute.getValue();
   }
-  if (attribute.getName() == getArenaSizeFnAttrName()) {
+  if (attribute.getName() == getArenaSizeFnAttrName() ||
+      attribute.getName() == getParallelStagesAttrName()) {
     if (isa<UnitAttr>(attribute.getValue()))
       return success();
-    return op->emitError() << "expects '" << getArenaSizeFnAttrName() << "' to be a unit attribute";
+    return op->emitError() << "expects '" << attribute.getName().strref()
+                           << "' to be a unit attribute";
   }
   // Unknown names are rejected so that a misspelt plan or target attribute does not pass silently.
   return op->emitError() << "unknown mie discardable attribute '" << attribute.getName().strref()
@@ -120,5 +122,5 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                          << getSchedulePeakAttrName() << "', '" << getDeadAfterAttrName() << "', '"
                          << getInPlaceInputAttrName() << "', '" << getPortableAttrName() << "', '"
                          << getSymbolRangesAttrName() << "', '" << getArenaSizeFnAttrName()
-                         << "', 'mie.gpu_library')";
+                         << "', '" << getParallelStagesAttrName() << "', 'mie.gpu_library')";
 }

@@ -8,6 +8,8 @@
 
 #include "UKernelLoweringHelpers.h"
 
+#include "dialects/mie/Utils/SymbolicDims.h"
+
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
@@ -35,109 +37,203 @@ struct RowsProduct {
   /// K: the tiling has one K block).
   bool f16 = false;
 
+  /// The most rows over the symbols' ranges where they are known at run time only (0: unknown).
+  int64_t mostRows = 0;
+
   /// Bytes of one packed element, and the f32 words a buffer of `elements` of them takes.
   int64_t elementBytes() const { return amx || f16 ? 2 : 4; }
   int64_t words(int64_t elements) const { return llvm::divideCeil(elements * elementBytes(), 4); }
 };
 
+/// Run-time rows share row panels of at most this many bytes (rounded to whole row blocks): a
+/// run of more rows goes through them in chunks, so that the arena of a large run holds no more
+/// panels than a static package's (which packs them per item beyond kSharedPanelsBudget of
+/// mie-select-kernels; bert_tiny's 3072 x 512 panels were 0.67x of its 8 x 384 run's lower bound).
+constexpr int64_t kRunTimeSharedPanelsBytes = 1024 * 1024;
+
+/// The row blocks of a chunk of shared row panels (at least one; the tiling's row blocks, or as
+/// many of the few-rows tile's, which are smaller), or 0 where every run's rows fit one chunk (or
+/// the rows are not known at run time only, or their range is unknown).
+int64_t sharedChunkBlocks(const RowsProduct &g) {
+  TilingAttr t = g.tiling;
+  if (!ShapedType::isDynamic(g.m) || g.batch != 1 || !t.getSharedPanels())
+    return 0;
+  const int64_t blocks =
+      std::max<int64_t>(1, kRunTimeSharedPanelsBytes / (g.k * g.elementBytes()) / t.getMc());
+  return g.mostRows > blocks * t.getMc() ? blocks : 0;
+}
+
 /// The kernel body of a RowsProduct: with shared panels, every (image, row panel) packed over all
 /// of K first; then items (image, column block, row block), each packing its row block per K block
-/// unless shared. `pack(img, m0, mcur, k0, kcur, scratch, dstOff)` writes row panels
+/// unless shared. `pack(img, m0, mcur, k0, kcur, scratch, dstOff, mr)` writes row panels
 /// [ceil(mcur / mr)][kcur][mr] of rows [m0, m0 + mcur) at `dstOff` of `scratch`.
+///
+/// Where the rows are known at run time only and the tiling has a `few_rows_mr` tile, the run
+/// takes the one of the two tiles that pads its rows less (the first on a tie): the selection
+/// paired them so that the second has no more FMAs per load, and the buffer of shared panels is
+/// sized for the fewer padded rows. One loop nest serves both: mr and the row blocks are values
+/// chosen once, and each tile call goes to the chosen microkernel.
 using PackRows = function_ref<void(Value img, Value m0, Value mcur, Value k0, Value kcur,
-                                   Value scratch, Value dstOff)>;
+                                   Value scratch, Value dstOff, const Extent &mr)>;
 void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Value output,
                      Value bias, Value residual, Value sharedPanels, PackRows pack) {
   TilingAttr t = g.tiling;
   const int64_t n = g.n, k = g.k;
-  const int64_t mr = t.getMr(), nr = t.getNr(), kc = std::min(t.getKc(), k), mc = t.getMc(),
-                nc = t.getNc();
+  const int64_t nr = t.getNr(), kc = std::min(t.getKc(), k), nc = t.getNc();
   const int64_t nPanels = llvm::divideCeil(n, nr), nBlocks = llvm::divideCeil(nPanels, nc / nr);
   // The rows, their panels and blocks: constants, or computed from the run's rows.
   const bool dynamicRows = ShapedType::isDynamic(g.m);
-  Value m = dynamicRows ? (Value)memref::DimOp::create(ub.b, ub.loc, output, g.rowsDim) : ub.c(g.m);
-  // The images: a constant, or the run's batch (the output's dim 0: code for symbolic dims).
-  const bool dynamicBatch = ShapedType::isDynamic(g.batch);
-  Value images = dynamicBatch ? (Value)memref::DimOp::create(ub.b, ub.loc, output, 0) : Value();
-  // ceil(rows / per) x times, of one image or of all.
-  auto countOf = [&](int64_t per, int64_t times, bool allImages = false) -> Value {
-    const int64_t imgs = allImages && !dynamicBatch ? g.batch : 1;
-    Value count = dynamicRows ? ub.mul(ub.ceilDiv(m, per), times * imgs)
-                              : ub.c((int64_t)llvm::divideCeil(g.m, per) * times * imgs);
-    return allImages && dynamicBatch ? ub.mul(count, images) : count;
-  };
-  Value mPanels = countOf(mr, 1), mBlocks = countOf(mc, 1);
-  Value imageItems = countOf(mc, nBlocks);
-  const std::string tile = g.tile.empty() ? t.getTileSymbol() : g.tile;
-  Value scratch = sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, g.words(mc * kc));
-  // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
-  // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
-  // L1), row panels inside (from L2).
-  auto tiles = [&](Value img, Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0,
-                   Value kcur, Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
-    Value bp = ub.ptr(weights), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
-          rp = ub.ptr(residual);
-    Value cImg = ub.mul(img, g.cBatch);
-    ub.loop(ntBegin, ntEnd, [&](Value nt) {
-      Value col = ub.mul(nt, nr);
-      Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
-      Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
-      ub.loop(ub.c(0), ub.ceilDiv(mBlock, mr), [&](Value mt) {
-        Value row = ub.add(m0, ub.mul(mt, mr));
-        Value mcur = ub.min(ub.c(mr), ub.sub(m, row));
-        Value cOff = ub.i64(ub.add(cImg, g.transposeC ? ub.add(ub.mul(col, g.ldc), row)
-                                                      : ub.add(ub.mul(row, g.ldc), col)));
-        Value tileFlags =
-            g.transposeC ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
-                         : flags;
-        SmallVector<Value> args = {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff)};
-        if (!g.amx) // the AMX panels have no row stride
-          args.push_back(ub.i64(nr));
-        args.append({outp, cOff, ub.i64(g.ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur), tileFlags,
-                     biasp, ub.i64(col), rp, cOff, ub.i64(g.ldc), ub.f32(g.epi.lo),
-                     ub.f32(g.epi.hi)});
-        ub.call(tile, args);
-      });
-    });
-  };
-  if (sharedPanels) {
-    parallelItems(ub, countOf(mr, 1, /*allImages=*/true), [&](Value item) {
-      Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
-      Value m0 = ub.mul(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
-      pack(img, m0, ub.min(ub.c(mr), ub.sub(m, m0)), ub.c(0), ub.c(k), scratch,
-           ub.mul(item, k * mr));
-    });
+  Value allRows =
+      dynamicRows ? (Value)memref::DimOp::create(ub.b, ub.loc, output, g.rowsDim) : ub.c(g.m);
+  // The register tile: the tiling's, or the few-rows one where it pads the run's rows less.
+  TilingAttr few = dynamicRows ? t.getFewRowsTiling() : TilingAttr();
+  Extent mr{t.getMr(), Value()}, mc{t.getMc(), Value()};
+  // 1 where the run takes the few-rows tile, else 0: an index, which the parallel loops'
+  // bodies can take as an argument (mie-parallelize-loops captures index values and buffers).
+  Value fewIndex;
+  if (few) {
+    auto padded = [&](int64_t rows) { return ub.mul(ub.ceilDiv(allRows, rows), rows); };
+    Value takeFew = arith::CmpIOp::create(ub.b, ub.loc, arith::CmpIPredicate::ult,
+                                          padded(few.getMr()), padded(t.getMr()));
+    auto pick = [&](int64_t a, int64_t b) {
+      return arith::SelectOp::create(ub.b, ub.loc, takeFew, ub.c(a), ub.c(b)).getResult();
+    };
+    fewIndex = pick(1, 0);
+    mr = Extent{0, pick(few.getMr(), t.getMr())};
+    mc = Extent{0, pick(few.getMc(), t.getMc())};
   }
-  // Items column block major: the row blocks of one column block are neighbours, so the weight
-  // panels they all stream are read from DRAM once and then from cache (by the same thread, or by
-  // another one at about the same time), not once per row block.
-  parallelItems(ub, countOf(mc, nBlocks, /*allImages=*/true), [&](Value item) {
-    Value img = g.batch == 1 ? ub.c(0) : ub.div(item, imageItems);
-    Value rest = g.batch == 1 ? item : ub.rem(item, imageItems);
-    Value nb = ub.div(rest, mBlocks);
-    Value mb = ub.rem(rest, mBlocks);
-    Value m0 = ub.mul(mb, mc);
-    Value mBlock = ub.min(ub.c(mc), ub.sub(m, m0));
-    Value ntBegin = ub.mul(nb, nc / nr);
-    Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
-    emitKBlocks(
-        ub, k, kc, g.epi.flags,
-        [&](Value k0, Value kcur) {
-          if (!sharedPanels)
-            pack(img, m0, mBlock, k0, kcur, scratch, ub.c(0));
-        },
-        [&](Value k0, Value kcur, Value flags) {
-          tiles(img, m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
-                [&](Value mt, Value k0_, Value kc_) {
-                  if (sharedPanels) // panels of all images and rows, all of K
-                    return ub.mul(
-                        ub.add(ub.mul(ub.add(ub.add(ub.mul(img, mPanels), ub.div(m0, mr)), mt), k),
-                               k0_),
-                        mr);
-                  return ub.mul(ub.mul(mt, kc_), mr);
-                });
+  // Emits `emit(mr)` with the chosen tile's mr a constant: under a branch on the run's tile
+  // where there are two (the microkernel calls, and the packing, which specializes to it: with a
+  // run-time mr its inlined generic copy compiled slower than the two).
+  auto onChosenTile = [&](function_ref<void(const Extent &)> emit) {
+    if (!few)
+      return emit(mr);
+    auto ifOp = scf::IfOp::create(
+        ub.b, ub.loc,
+        arith::CmpIOp::create(ub.b, ub.loc, arith::CmpIPredicate::ne, fewIndex, ub.c(0)),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(ub.b);
+    ub.b.setInsertionPointToStart(ifOp.thenBlock());
+    emit(Extent{few.getMr(), Value()});
+    ub.b.setInsertionPointToStart(ifOp.elseBlock());
+    emit(Extent{t.getMr(), Value()});
+  };
+  auto ceilDivBy = [&](Value x, const Extent &e) {
+    return e.isConstant() ? ub.ceilDiv(x, e.constant)
+                          : ub.div(ub.add(x, ub.sub(e.value, ub.c(1))), e.value);
+  };
+  auto mulBy = [&](Value x, const Extent &e) {
+    return e.isConstant() ? ub.mul(x, e.constant) : ub.mul(x, e.value);
+  };
+  const std::string tile = g.tile.empty() ? t.getTileSymbol() : g.tile;
+  // Rows [rowBase, rowBase + m) (rowBase null: all of them, from row 0).
+  auto rowsFrom = [&](Value rowBase, Value m) {
+    // The images: a constant, or the run's batch (the output's dim 0: code for symbolic dims).
+    const bool dynamicBatch = ShapedType::isDynamic(g.batch);
+    Value images = dynamicBatch ? (Value)memref::DimOp::create(ub.b, ub.loc, output, 0) : Value();
+    // ceil(rows / per) x times, of one image or of all.
+    auto countOf = [&](const Extent &per, int64_t times, bool allImages = false) -> Value {
+      const int64_t imgs = allImages && !dynamicBatch ? g.batch : 1;
+      Value count = dynamicRows ? ub.mul(ceilDivBy(m, per), times * imgs)
+                                : ub.c((int64_t)llvm::divideCeil(g.m, per.constant) * times * imgs);
+      return allImages && dynamicBatch ? ub.mul(count, images) : count;
+    };
+    Value mPanels = countOf(mr, 1), mBlocks = countOf(mc, 1);
+    Value imageItems = countOf(mc, nBlocks);
+    Value scratch =
+        sharedPanels ? sharedPanels : stackBuffer(ub.b, ub.loc, g.words(mc.constant * kc));
+    // Tiles of row block [m0, m0 + mBlock) x column panels [ntBegin, ntEnd); `aOffset(mt, k0,
+    // kcur)` locates row panel mt's K block in the scratch. Weight panels outside (each stays in
+    // L1), row panels inside (from L2).
+    auto tiles = [&](Value img, Value m0, Value mBlock, Value ntBegin, Value ntEnd, Value k0,
+                     Value kcur, Value flags, function_ref<Value(Value, Value, Value)> aOffset) {
+      Value bp = ub.ptr(weights), outp = ub.ptr(output), sp = ub.ptr(scratch), biasp = ub.ptr(bias),
+            rp = ub.ptr(residual);
+      Value cImg = ub.mul(img, g.cBatch);
+      ub.loop(ntBegin, ntEnd, [&](Value nt) {
+        Value col = ub.mul(nt, nr);
+        Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+        Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
+        ub.loop(ub.c(0), ceilDivBy(mBlock, mr), [&](Value mt) {
+          Value row = ub.add(m0, mulBy(mt, mr));
+          Value mcur = ub.min(mr.get(ub), ub.sub(m, row));
+          Value at = rowBase ? ub.add(rowBase, row) : row; // the row in A and C
+          Value cOff = ub.i64(ub.add(cImg, g.transposeC ? ub.add(ub.mul(col, g.ldc), at)
+                                                        : ub.add(ub.mul(at, g.ldc), col)));
+          Value tileFlags =
+              g.transposeC ? arith::OrIOp::create(ub.b, ub.loc, flags, ub.i64(MIE_UK_TRANSPOSE_C))
+                           : flags;
+          SmallVector<Value> args = {sp, ub.i64(aOffset(mt, k0, kcur)), bp, ub.i64(bOff)};
+          if (!g.amx) // the AMX panels have no row stride
+            args.push_back(ub.i64(nr));
+          args.append({outp, cOff, ub.i64(g.ldc), ub.i64(kcur), ub.i64(mcur), ub.i64(ncur),
+                       tileFlags, biasp, ub.i64(col), rp, cOff, ub.i64(g.ldc), ub.f32(g.epi.lo),
+                       ub.f32(g.epi.hi)});
+          onChosenTile([&](const Extent &chosen) {
+            ub.call(few && chosen.constant == few.getMr() ? few.getTileSymbol() : tile, args);
+          });
         });
-  });
+      });
+    };
+    if (sharedPanels) {
+      parallelItems(ub, countOf(mr, 1, /*allImages=*/true), [&](Value item) {
+        Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
+        Value m0 = mulBy(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
+        Value rows = ub.min(mr.get(ub), ub.sub(m, m0));
+        Value dstOff =
+            mr.isConstant() ? ub.mul(item, k * mr.constant) : ub.mul(ub.mul(item, k), mr.value);
+        onChosenTile([&](const Extent &chosen) {
+          pack(img, rowBase ? ub.add(rowBase, m0) : m0, rows, ub.c(0), ub.c(k), scratch, dstOff,
+               chosen);
+        });
+      });
+    }
+    // Items column block major: the row blocks of one column block are neighbours, so the weight
+    // panels they all stream are read from DRAM once and then from cache (by the same thread, or
+    // by another one at about the same time), not once per row block.
+    parallelItems(ub, countOf(mc, nBlocks, /*allImages=*/true), [&](Value item) {
+      Value img = g.batch == 1 ? ub.c(0) : ub.div(item, imageItems);
+      Value rest = g.batch == 1 ? item : ub.rem(item, imageItems);
+      Value nb = ub.div(rest, mBlocks);
+      Value mb = ub.rem(rest, mBlocks);
+      Value m0 = mulBy(mb, mc);
+      Value mBlock = ub.min(mc.get(ub), ub.sub(m, m0));
+      Value ntBegin = ub.mul(nb, nc / nr);
+      Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
+      emitKBlocks(
+          ub, k, kc, g.epi.flags,
+          [&](Value k0, Value kcur) {
+            if (!sharedPanels)
+              pack(img, rowBase ? ub.add(rowBase, m0) : m0, mBlock, k0, kcur, scratch, ub.c(0), mr);
+          },
+          [&](Value k0, Value kcur, Value flags) {
+            tiles(img, m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
+                  [&](Value mt, Value k0_, Value kc_) {
+                    if (sharedPanels) // panels of all images and rows, all of K
+                      return mulBy(
+                          ub.add(ub.mul(ub.add(ub.add(ub.mul(img, mPanels), ub.div(m0, mr.get(ub))),
+                                               mt),
+                                        k),
+                                 k0_),
+                          mr);
+                    return mulBy(ub.mul(mt, kc_), mr);
+                  });
+          });
+    });
+  };
+  // Shared panels of at most a chunk of row blocks (code for symbolic dims): the runs of more
+  // rows go through them a chunk at a time, each packed and then multiplied.
+  const int64_t chunkBlocks = sharedPanels ? sharedChunkBlocks(g) : 0;
+  if (!chunkBlocks)
+    return rowsFrom(Value(), allRows);
+  const Extent chunkRows = mc.isConstant() ? Extent{chunkBlocks * mc.constant, Value()}
+                                           : Extent{0, ub.mul(mc.value, chunkBlocks)};
+  auto chunks = scf::ForOp::create(ub.b, ub.loc, ub.c(0), ceilDivBy(allRows, chunkRows), ub.c(1));
+  chunks->setAttr(MieDialect::getParallelStagesAttrName(), ub.b.getUnitAttr());
+  OpBuilder::InsertionGuard guard(ub.b);
+  ub.b.setInsertionPointToStart(chunks.getBody());
+  Value rowBase = mulBy(chunks.getInductionVar(), chunkRows);
+  rowsFrom(rowBase, ub.min(chunkRows.get(ub), ub.sub(allRows, rowBase)));
 }
 
 /// Replaces `op` by one `mie.kernel name` computing `g` (emitRowsProduct) over `operands` (the
@@ -145,11 +241,17 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
 /// arena buffer when the tiling shares them; `pack(ub, activation, ...)` packs row panels.
 using PackRowsOf =
     function_ref<void(UKernelBuilder &ub, Value activation, Value img, Value m0, Value mcur,
-                      Value k0, Value kcur, Value scratch, Value dstOff)>;
+                      Value k0, Value kcur, Value scratch, Value dstOff, const Extent &mr)>;
 KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct &g,
                                const KernelOperands &operands, Value output, SymbolTable &symbols,
                                PackRowsOf pack) {
   TilingAttr t = g.tiling;
+  if (ShapedType::isDynamic(g.m) && !g.mostRows)
+    if (std::optional<std::pair<int64_t, int64_t>> rows = dimBounds(output, g.rowsDim)) {
+      RowsProduct bounded = g;
+      bounded.mostRows = rows->second;
+      return emitRowsProductKernel(op, name, bounded, operands, output, symbols, pack);
+    }
   OpBuilder b(op);
   SmallVector<Value> outs = {output};
   if (t.getSharedPanels() && ShapedType::isDynamic(g.batch)) {
@@ -158,11 +260,18 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
         allocPerImage(b, op->getLoc(), operands.ins[0],
                       g.words((int64_t)llvm::divideCeil(g.m, t.getMr()) * g.k * t.getMr())));
   } else if (t.getSharedPanels() && ShapedType::isDynamic(g.m)) {
-    // Sized for the run's rows: ceil(rows / mr) panels of K x mr packed elements per image.
+    // Sized for the run's rows: ceil(rows / mr) panels of K x mr packed elements per image, on
+    // the tile that pads them less (emitRowsProduct), at most a chunk's (sharedChunkBlocks).
     AffineExpr rows = getAffineDimExpr(0, b.getContext());
-    outs.push_back(allocWordsOf(
-        b, op->getLoc(), output, g.rowsDim,
-        (rows.ceilDiv(t.getMr()) * (g.batch * g.k * t.getMr() * g.elementBytes())).ceilDiv(4)));
+    SmallVector<AffineExpr> words;
+    for (TilingAttr tile : {t, t.getFewRowsTiling()})
+      if (tile)
+        words.push_back(
+            (rows.ceilDiv(tile.getMr()) * (g.batch * g.k * tile.getMr() * g.elementBytes()))
+                .ceilDiv(4));
+    if (int64_t blocks = sharedChunkBlocks(g))
+      words.push_back(getAffineConstantExpr(g.words(blocks * t.getMc() * g.k), b.getContext()));
+    outs.push_back(allocWordsOf(b, op->getLoc(), output, g.rowsDim, words));
   } else if (t.getSharedPanels()) {
     outs.push_back(AllocOp::create(
         b, op->getLoc(),
@@ -174,11 +283,12 @@ KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct 
       b, op->getLoc(), name, operands.ins, outs, [&](OpBuilder &kb, Location kl, ValueRange args) {
         UKernelBuilder ub{kb, kl, symbols};
         Value out = args[operands.ins.size()];
-        emitRowsProduct(
-            ub, g, args[1], out, operands.bias(args, out), operands.residual(args, out),
-            t.getSharedPanels() ? args.back() : Value(),
-            [&](Value img, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
-                Value dstOff) { pack(ub, args[0], img, m0, mcur, k0, kcur, scratch, dstOff); });
+        emitRowsProduct(ub, g, args[1], out, operands.bias(args, out), operands.residual(args, out),
+                        t.getSharedPanels() ? args.back() : Value(),
+                        [&](Value img, Value m0, Value mcur, Value k0, Value kcur, Value scratch,
+                            Value dstOff, const Extent &mr) {
+                          pack(ub, args[0], img, m0, mcur, k0, kcur, scratch, dstOff, mr);
+                        });
       });
   allowResidualInPlace(kernel, operands, /*readBeforeWritten=*/t.getKc() >= g.k);
   op->erase();
@@ -195,7 +305,6 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
   // With trans_c the output is the product transposed: tiles store with MIE_UK_TRANSPOSE_C.
   const int64_t m = tc ? out[1] : out[0], n = tc ? out[0] : out[1], k = ta ? a[0] : a[1],
                 lda = a[1];
-  const int64_t mr = t.getMr();
   KernelOperands operands = collectOperands(op.getA(), op.getB(), op.getBias(), op.getResidual());
   RowsProduct g{1,
                 m,
@@ -222,22 +331,22 @@ KernelOp mlir::mie::lowerGemmToUKernels(GemmOp op, SymbolTable &symbols) {
     return emitRowsProductKernel(
         op, "gemm", g, operands, op.getOutput(), symbols,
         [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value, Value, Value scratch,
-            Value dstOff) {
+            Value dstOff, const Extent &) {
           ub.call(packA, {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0),
                           ub.i64(mcur), ub.i64(0), ub.i64(k), ub.ptr(scratch), ub.i64(dstOff)});
         });
   }
   // The f16 tiles pack f16 rows the f32 way.
   g.f16 = isa == "neon_f16";
-  return emitRowsProductKernel(op, "gemm", g, operands, op.getOutput(), symbols,
-                               [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur,
-                                   Value k0, Value kcur, Value scratch, Value dstOff) {
-                                 ub.call(g.f16 ? ukernelSymbol(UKernel::F16PackLhs, "neon")
-                                               : ukernelSymbol(UKernel::F32PackLhs, isa),
-                                         {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0),
-                                          ub.i64(m0), ub.i64(mcur), ub.i64(k0), ub.i64(kcur),
-                                          ub.i64(mr), ub.ptr(scratch), ub.i64(dstOff)});
-                               });
+  return emitRowsProductKernel(
+      op, "gemm", g, operands, op.getOutput(), symbols,
+      [&](UKernelBuilder &ub, Value av, Value, Value m0, Value mcur, Value k0, Value kcur,
+          Value scratch, Value dstOff, const Extent &mr) {
+        ub.call(g.f16 ? ukernelSymbol(UKernel::F16PackLhs, "neon")
+                      : ukernelSymbol(UKernel::F32PackLhs, isa),
+                {ub.ptr(av), ub.i64(0), ub.i64(lda), ub.i64(ta ? 1 : 0), ub.i64(m0), ub.i64(mcur),
+                 ub.i64(k0), ub.i64(kcur), mr.i64(ub), ub.ptr(scratch), ub.i64(dstOff)});
+      });
 }
 
 KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbols) {
@@ -246,7 +355,7 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
   ArrayRef<int64_t> out = cast<MemRefType>(op.getOutput().getType()).getShape();
   ArrayRef<int64_t> w = *op.getFilterShape();
   const int64_t batch = in[0], f = out[1], p = out[2] * out[3];
-  const int64_t k = in[1] * w[2] * w[3], mr = t.getMr();
+  const int64_t k = in[1] * w[2] * w[3];
   KernelOperands operands =
       collectOperands(op.getInput(), op.getFilter(), op.getBias(), op.getResidual());
   // out^T[P, F] per image: rows are pixels, columns filters, stored transposed into [F, P].
@@ -265,12 +374,12 @@ KernelOp mlir::mie::lowerPixelRowsConvToUKernels(Conv2dOp op, SymbolTable &symbo
                       /*tile=*/""};
   std::string isa = t.getIsa().str();
   // The pixel panels of the implicit GEMM are its row panels when their width is mr.
-  return emitRowsProductKernel(op, "conv2d", g, operands, op.getOutput(), symbols,
-                               [&](UKernelBuilder &ub, Value x, Value img, Value m0, Value mcur,
-                                   Value k0, Value kcur, Value scratch, Value dstOff) {
-                                 packConvPanels(ub, op, w, isa, x, img, m0, mcur, k0, kcur, mr,
-                                                scratch, dstOff);
-                               });
+  return emitRowsProductKernel(
+      op, "conv2d", g, operands, op.getOutput(), symbols,
+      [&](UKernelBuilder &ub, Value x, Value img, Value m0, Value mcur, Value k0, Value kcur,
+          Value scratch, Value dstOff, const Extent &mr) {
+        packConvPanels(ub, op, w, isa, x, img, m0, mcur, k0, kcur, mr.constant, scratch, dstOff);
+      });
 }
 
 KernelOp mlir::mie::lowerAmxConvToUKernels(Conv2dOp op, SymbolTable &symbols) {

@@ -66,8 +66,13 @@ FailureOr<SmallVector<Value>> collectCaptures(scf::ParallelOp loop,
     }
     captures.push_back(v);
   }
-  // Clone order must respect def-use: sort by position in the block.
-  llvm::sort(sunk, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Clone order must respect def-use: sort by position in the function (pre-order, so an op of
+  // an enclosing block comes before those of the region the loop sits in: a loop inside a
+  // branch or a stage loop sinks ops of several blocks).
+  DenseMap<Operation *, int64_t> position;
+  loop->getParentOfType<func::FuncOp>()->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { position[op] = position.size(); });
+  llvm::sort(sunk, [&](Operation *a, Operation *b) { return position[a] < position[b]; });
   return captures;
 }
 
@@ -98,7 +103,20 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
       if (func.isPublic() && func.getSymName() != kArenaBytesFunction && failed(envFor(func)))
         return signalPassFailure();
       int64_t counter = 0;
-      SmallVector<scf::ParallelOp> loops(func.getBody().front().getOps<scf::ParallelOp>());
+      // The kernel's loops, also those in a branch it takes at run time or in the stages of a
+      // `mie.parallel_stages` loop (code for symbolic dims: a row product's tile chosen for the
+      // run's rows, its chunks of shared row panels); not those of other sequential loops, which
+      // would pay a dispatch per iteration, nor loops inside another parallel one.
+      SmallVector<scf::ParallelOp> loops;
+      func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+          loops.push_back(loop);
+          return WalkResult::skip();
+        }
+        bool stages = isa<scf::ForOp>(op) && op->hasAttr(MieDialect::getParallelStagesAttrName());
+        return isa<func::FuncOp, scf::IfOp>(op) || stages ? WalkResult::advance()
+                                                          : WalkResult::skip();
+      });
       for (scf::ParallelOp loop : loops)
         (void)parallelize(func, loop, counter, symbols, ptr, envFor);
       bool callsHost = false;

@@ -118,23 +118,39 @@ DictionaryAttr summarize(MLIRContext *ctx, const std::vector<BufferRequest> &req
                               b.getNamedAttr("peak", b.getArrayAttr(peak))});
 }
 
-/// The bytes of a buffer with dynamic dims over the function's symbols; null where a size is not
-/// such an expression.
-AffineExpr bytesExpr(AllocOp alloc) {
+/// The bytes of a buffer with dynamic dims over the function's symbols, as the least of some
+/// expressions (one, unless a size is an affine.min: symbolicMinExprs); empty where a size is no
+/// such expression.
+SmallVector<AffineExpr> bytesExpr(AllocOp alloc) {
   MemRefType type = alloc.getType();
   if (!type.getElementType().isIntOrFloat())
     return {};
-  AffineExpr bytes = getAffineConstantExpr(
-      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1), alloc.getContext());
+  // min(a, b) x c is min(a x c, b x c): sizes are never negative.
+  SmallVector<AffineExpr> bytes = {getAffineConstantExpr(
+      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1), alloc.getContext())};
   unsigned next = 0;
   for (int64_t size : type.getShape()) {
-    AffineExpr dim = ShapedType::isDynamic(size) ? symbolicExpr(alloc.getDynamicSizes()[next++])
-                                                 : getAffineConstantExpr(size, alloc.getContext());
-    if (!dim)
+    SmallVector<AffineExpr> dims =
+        ShapedType::isDynamic(size)
+            ? symbolicMinExprs(alloc.getDynamicSizes()[next++])
+            : SmallVector<AffineExpr>{getAffineConstantExpr(size, alloc.getContext())};
+    if (dims.empty())
       return {};
-    bytes = bytes * dim;
+    SmallVector<AffineExpr> products;
+    for (AffineExpr b : bytes)
+      for (AffineExpr d : dims)
+        products.push_back(b * d);
+    bytes = std::move(products);
   }
   return bytes;
+}
+
+/// The least of `exprs` at the symbols' `values`.
+int64_t evaluateLeast(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> values) {
+  int64_t least = INT64_MAX;
+  for (AffineExpr e : exprs)
+    least = std::min(least, evaluateSymbolic(e, values));
+  return least;
 }
 
 /// Code for symbolic dims (docs/dynamic-shapes.md): the buffers get a stacked plan
@@ -144,7 +160,8 @@ AffineExpr bytesExpr(AllocOp alloc) {
 /// `mie_arena_bytes`). Buffers written in place over another are not shared here: two dynamic
 /// buffers of one type may differ in extent.
 LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
-                           std::vector<BufferRequest> requests, ArrayRef<AffineExpr> sizeExprs) {
+                           std::vector<BufferRequest> requests,
+                           ArrayRef<SmallVector<AffineExpr>> sizeExprs) {
   MLIRContext *ctx = func.getContext();
   auto ranges = func->getAttrOfType<DenseI64ArrayAttr>(MieDialect::getSymbolRangesAttrName());
   auto symbols = func->getAttrOfType<ArrayAttr>("ms.symbols");
@@ -156,7 +173,7 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
   for (const std::vector<int64_t> &point : points) {
     samples.push_back(requests);
     for (auto [req, expr] : llvm::zip(samples.back(), sizeExprs))
-      req.size = evaluateSymbolic(expr, point);
+      req.size = evaluateLeast(expr, point);
   }
   StackedArenaPlan plan = planStackedArena(samples);
 
@@ -169,9 +186,10 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
     offsets.assign(requests.size(), Value());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0), total = zero;
     for (size_t i : plan.order) {
-      bytes[i] = affine::AffineApplyOp::create(
-                     b, loc, AffineMap::get(0, symbols.size(), sizeExprs[i]), ValueRange(values))
-                     .getResult();
+      AffineMap map = AffineMap::get(0, symbols.size(), sizeExprs[i], b.getContext());
+      bytes[i] = map.getNumResults() == 1
+                     ? affine::AffineApplyOp::create(b, loc, map, ValueRange(values)).getResult()
+                     : affine::AffineMinOp::create(b, loc, map, ValueRange(values)).getResult();
       Value top = zero;
       for (size_t j : plan.below[i])
         top = arith::MaxUIOp::create(b, loc, top,
@@ -262,7 +280,9 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
 
     SmallVector<AllocOp> allocs;
     std::vector<BufferRequest> requests;
-    SmallVector<AffineExpr> sizeExprs; // bytes over the function's symbols (constant if static)
+    // Bytes over the function's symbols (a constant if static; the least of several where a
+    // size is an affine.min).
+    SmallVector<SmallVector<AffineExpr>> sizeExprs;
     SmallVector<int64_t> firstTouch; // the first op that is not a view of the buffer
     for (AllocOp alloc : candidates) {
       if (alloc->use_empty()) {
@@ -270,14 +290,16 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
         continue;
       }
       std::optional<int64_t> bytes = bufferBytes(alloc.getType());
-      AffineExpr symbolicBytes = bytes ? AffineExpr() : bytesExpr(alloc);
-      if (!bytes && !symbolicBytes) {
+      SmallVector<AffineExpr> symbolicBytes = bytes ? SmallVector<AffineExpr>() : bytesExpr(alloc);
+      if (!bytes && symbolicBytes.empty()) {
         alloc.emitError("mie-plan-memory: cannot size a buffer of ") << alloc.getType();
         return signalPassFailure();
       }
       BufferRequest req;
       req.size = bytes ? *bytes : 0;
-      sizeExprs.push_back(bytes ? getAffineConstantExpr(*bytes, &getContext()) : symbolicBytes);
+      sizeExprs.push_back(
+          bytes ? SmallVector<AffineExpr>{getAffineConstantExpr(*bytes, &getContext())}
+                : symbolicBytes);
       // Never less than the element size, so every element access stays naturally aligned.
       req.alignment = std::max<int64_t>(
           alloc.getAlignment(),
@@ -309,7 +331,9 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       firstTouch.push_back(touch);
     }
 
-    if (llvm::any_of(sizeExprs, [](AffineExpr e) { return !isa<AffineConstantExpr>(e); })) {
+    if (llvm::any_of(sizeExprs, [](ArrayRef<AffineExpr> e) {
+          return e.size() != 1 || !isa<AffineConstantExpr>(e.front());
+        })) {
       if (failed(planSymbolic(func, allocs, requests, sizeExprs)))
         return signalPassFailure();
       return;

@@ -259,23 +259,77 @@ TilingAttr runTimeRowsTiling(MLIRContext *ctx, TilingAttr t, GemmShape s, int64_
          ncPanels >= 2)
     ncPanels = llvm::divideCeil(ncPanels, 2);
   return TilingAttr::get(ctx, t.getIsa(), mr, nr, t.getKc(), t.getMc(), ncPanels * nr,
-                         /*shared_panels=*/true);
+                         /*shared_panels=*/true, t.getFewRowsMr());
 }
 
 /// The f32 tiling of a product by constant weights over rows known at run time only, `s.m` the
-/// most of them: the register tile fits the rows of a typical run (the power of two nearest the
-/// geometric mean of the fewest and the most rows: BERT's 1..3072 rows take the 8-row tile a
-/// 128-row product takes, not the 12-row one 3072 rows would), the blocks are sized for the
+/// most of them: the register tiles suit the rows of every run, the blocks are sized for the
 /// largest runs (chooseRowsTiling), then runTimeRowsTiling.
+///
+/// The kernel may carry two tiles of one nr (they read the same packed weights) and run, per run,
+/// the one that pads the run's rows less (`few_rows_mr`); a static package
+/// picks its tile for its exact rows, and a single tile chosen for a typical run lost up to 1.24x
+/// to it where the rows fill that tile badly (bert_base 1x7 on the 8-row tile: 39 ms against 29
+/// ms on the 7-row tile). Each candidate (a tile alone, or a tile with a second of the same nr and
+/// no more FMAs per load, taken only where it pads less) is scored over row counts spread evenly
+/// in log scale from the fewest to the most rows, each run on the tile of its pair that pads it
+/// less. The score is the rows' and columns' utilization times FMAs per load
+/// (UKernelTile::fmasPerLoad): the runs of few rows stream the weights, which the table's
+/// efficiency does not model.
+///
+/// Weights that stay in cache (at most kRowSplitWeightBudget packed) are not streamed: one tile,
+/// that of a typical run (the power of two nearest the geometric mean of the fewest and the most
+/// rows), serves them, and their kernels keep the constant tile of a static package's (a second
+/// tile costs each call a run-time choice: bert_tiny's 1-token run lost 1.3x so).
 TilingAttr chooseRunTimeRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s, int64_t fewestRows,
                                    int64_t minItems) {
-  const double mean = std::sqrt(double(std::max<int64_t>(fewestRows, 1)) * double(s.m));
-  const int64_t typical = int64_t(1) << std::max<int64_t>(0, std::llround(std::log2(mean)));
-  std::optional<UKernelTile> best = bestTile(getF32GemmTiles(isa), typical, s.n);
-  if (!best)
+  SmallVector<UKernelTile> tiles = getF32GemmTiles(isa);
+  if (tiles.empty())
     return {};
-  return chooseRowsTiling(ctx, isa, s, minItems, best->mr, best->nr, balancedKc(s.k, kRowsMaxKc),
-                          kElementBytes);
+  if (s.n * s.k * kElementBytes <= kRowSplitWeightBudget) {
+    const double mean = std::sqrt(double(std::max<int64_t>(fewestRows, 1)) * double(s.m));
+    const int64_t typical = int64_t(1) << std::max<int64_t>(0, std::llround(std::log2(mean)));
+    std::optional<UKernelTile> best = bestTile(tiles, typical, s.n);
+    return chooseRowsTiling(ctx, isa, s, minItems, best->mr, best->nr, balancedKc(s.k, kRowsMaxKc),
+                            kElementBytes);
+  }
+  constexpr int kSamples = 64;
+  const double lo = std::log(double(std::max<int64_t>(fewestRows, 1)));
+  const double hi = std::log(double(std::max<int64_t>(s.m, 1)));
+  SmallVector<int64_t> samples;
+  for (int i = 0; i < kSamples; ++i)
+    samples.push_back(
+        std::max<int64_t>(1, std::llround(std::exp(lo + (hi - lo) * i / (kSamples - 1)))));
+  auto score = [&](const UKernelTile &t, int64_t rows) {
+    return t.fmasPerLoad() * utilization(rows, t.mr) * utilization(s.n, t.nr);
+  };
+  const UKernelTile *bestMain = nullptr, *bestFew = nullptr;
+  double bestScore = -1;
+  for (const UKernelTile &main : tiles) {
+    // The tile alone (few == &main), or with a second of its nr.
+    for (const UKernelTile &few : tiles) {
+      if (&few != &main && (few.nr != main.nr || few.fmasPerLoad() > main.fmasPerLoad()))
+        continue;
+      // Each run on the tile that pads its rows less (the first on a tie), as the kernel picks.
+      auto padded = [](const UKernelTile &t, int64_t rows) {
+        return (int64_t)llvm::divideCeil(rows, t.mr) * t.mr;
+      };
+      double total = 0;
+      for (int64_t rows : samples)
+        total += padded(few, rows) < padded(main, rows) ? score(few, rows) : score(main, rows);
+      if (total > bestScore + 1e-9) {
+        bestScore = total;
+        bestMain = &main;
+        bestFew = &few;
+      }
+    }
+  }
+  TilingAttr t = chooseRowsTiling(ctx, isa, s, minItems, bestMain->mr, bestMain->nr,
+                                  balancedKc(s.k, kRowsMaxKc), kElementBytes);
+  if (bestFew == bestMain)
+    return t;
+  return TilingAttr::get(ctx, t.getIsa(), t.getMr(), t.getNr(), t.getKc(), t.getMc(), t.getNc(),
+                         t.getSharedPanels(), bestFew->mr);
 }
 
 /// The tiling of a product of two activations over run-time extents (lowerRunTimeActivationGemm),

@@ -342,12 +342,15 @@ inline Value imageItems(UKernelBuilder &ub, Value buffer, int64_t perImage) {
 }
 
 /// An arena buffer of f32 words for a run-time extent, dim `d` of `buffer` (code for symbolic
-/// dims): `words` of that extent (an expression of d0), computed by an affine.apply, which memory
-/// planning reads back as an expression of the symbols.
-inline Value allocWordsOf(OpBuilder &b, Location loc, Value buffer, int64_t d, AffineExpr words) {
+/// dims): the least of `words` of that extent (expressions of d0), computed by an affine.apply
+/// (one) or affine.min, which memory planning reads back as expressions of the symbols.
+inline Value allocWordsOf(OpBuilder &b, Location loc, Value buffer, int64_t d,
+                          ArrayRef<AffineExpr> words) {
   Value extent = memref::DimOp::create(b, loc, buffer, d);
-  Value size =
-      affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, words), ValueRange{extent});
+  AffineMap map = AffineMap::get(1, 0, words, b.getContext());
+  Value size = words.size() == 1
+                   ? affine::AffineApplyOp::create(b, loc, map, ValueRange{extent}).getResult()
+                   : affine::AffineMinOp::create(b, loc, map, ValueRange{extent}).getResult();
   return AllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
                          ValueRange{size}, IntegerAttr());
 }

@@ -39,6 +39,26 @@ AffineExpr mlir::mie::symbolicExpr(Value v) {
   return map.getResult(0).replaceDimsAndSymbols(dims, symbols);
 }
 
+SmallVector<AffineExpr> mlir::mie::symbolicMinExprs(Value v) {
+  auto min = v.getDefiningOp<affine::AffineMinOp>();
+  if (!min) {
+    AffineExpr e = symbolicExpr(v);
+    return e ? SmallVector<AffineExpr>{e} : SmallVector<AffineExpr>();
+  }
+  AffineMap map = min.getAffineMap();
+  SmallVector<AffineExpr> dims, symbols;
+  for (auto [i, operand] : llvm::enumerate(min.getMapOperands())) {
+    AffineExpr e = symbolicExpr(operand);
+    if (!e)
+      return {};
+    (i < map.getNumDims() ? dims : symbols).push_back(e);
+  }
+  SmallVector<AffineExpr> results;
+  for (AffineExpr result : map.getResults())
+    results.push_back(result.replaceDimsAndSymbols(dims, symbols));
+  return results;
+}
+
 AffineExpr mlir::mie::dimExpr(Value buffer, int64_t d) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || d < 0 || d >= type.getRank())

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <utility>
@@ -23,6 +24,10 @@ namespace mlir::mie {
 /// `mie.symbol`s and constants by affine.apply, or is a `memref.dim` of a buffer whose dim is one
 /// (dimExpr); null otherwise.
 AffineExpr symbolicExpr(Value v);
+
+/// `v` as the least of expressions of the function's symbols: those of an affine.min's results
+/// over such operands, else symbolicExpr alone; empty where it is none of these.
+SmallVector<AffineExpr> symbolicMinExprs(Value v);
 
 /// Dim `d` of `buffer` as an expression of the function's symbols: a constant for a static dim;
 /// for a dynamic one, the size a `mie.alloc` was given, followed through collapse_shape,

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,16 @@ struct UKernelTile {
 
   /// Floats in one vector register of the tile's ISA (NR is a multiple of it).
   int64_t vectorLanes() const { return isa == "avx512" ? 16 : isa == "avx2" ? 8 : 4; }
+
+  /// FMAs per load of a K step: MR x NR / VL FMAs for MR broadcasts and NR / VL vector loads.
+  /// What bounds a product whose weight panels stream from L2 or memory past few rows, where the
+  /// table's efficiency (full tiles, panels in L1) does not tell the tiles apart: measured on four
+  /// 768x3072 / 3072x768 layers over run-time rows (AVX-512, 1 thread), 8x48 ran 8 rows in 0.67x
+  /// the time of 8x32 and 7 and 21 rows (on 7x48) in 0.85-0.88x, and stayed level at 128 and 384.
+  double fmasPerLoad() const {
+    const double vectors = double(nr) / double(vectorLanes());
+    return double(mr) * vectors / (double(mr) + vectors);
+  }
 };
 
 inline llvm::ArrayRef<UKernelTile> getAllF32GemmTiles() {
@@ -59,6 +70,14 @@ inline llvm::SmallVector<UKernelTile> getF32GemmTiles(llvm::StringRef isa) {
     if (t.isa == isa)
       tiles.push_back(t);
   return tiles;
+}
+
+/// The tile `mr` x `nr` of `isa`, if the registry has it.
+inline std::optional<UKernelTile> findF32GemmTile(llvm::StringRef isa, int64_t mr, int64_t nr) {
+  for (const UKernelTile &t : getAllF32GemmTiles())
+    if (t.isa == isa && t.mr == mr && t.nr == nr)
+      return t;
+  return std::nullopt;
 }
 
 /// The microkernel ISA of a CPU target: "neon" on aarch64, "avx512" when the LLVM feature string

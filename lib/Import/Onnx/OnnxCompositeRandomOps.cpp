@@ -197,7 +197,8 @@ LogicalResult importDrawOnUniform(NodeImporter &n) {
 } // namespace
 
 LogicalResult mlir::mie::onnx_import::importTrainingDropout(NodeImporter &n, unsigned ratioInput,
-                                                            double defaultRatio, Type maskType) {
+                                                            double defaultRatio, Type maskType,
+                                                            Value trainingMode) {
   RankedTensorType type = n.inputType(0);
   if (!isa<FloatType>(type.getElementType()))
     return n.error() << "expects a float input in training mode, got " << type;
@@ -222,6 +223,12 @@ LogicalResult mlir::mie::onnx_import::importTrainingDropout(NodeImporter &n, uns
   Value one = o.scalar(drawType, 1.0);
   Value scale = o.cast(o.div(one, o.sub(one, ratio)), elementType);
   Value result = o.where(keep, o.mul(o.in(0), scale), o.scalar(elementType, 0.0));
+  if (trainingMode) {
+    // Inference runs keep every element as it is.
+    Value mode = typeOf(trainingMode).getRank() != 0 ? o.reshape(trainingMode, {}) : trainingMode;
+    result = o.where(mode, result, o.in(0));
+    keep = o.where(mode, keep, o.scalar(typeOf(keep).getElementType(), 1.0));
+  }
   if (o.failed())
     return failure();
   n.setOutput(0, result);

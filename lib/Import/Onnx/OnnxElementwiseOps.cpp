@@ -206,10 +206,19 @@ LogicalResult importDropout(NodeImporter &n) {
     training = n.getInt("is_test", 0) == 0;
     ratio = n.getFloat("ratio", 0.5);
   } else if (n.opset() >= 12 && n.hasInput(2)) {
-    FailureOr<const KnownTensor *> mode = n.requireKnown(2, "training_mode");
-    if (failed(mode))
-      return failure();
-    training = (*mode)->numElements() == 1 && (*mode)->valueAt(0) != 0.0;
+    const KnownTensor *mode = n.constantData(2);
+    if (!mode) {
+      // The mode given at run time (a graph input): both paths, the run's mode selects.
+      RankedTensorType modeType = n.inputType(2);
+      if (!modeType.hasStaticShape() || modeType.getNumElements() != 1)
+        return n.error() << "training_mode must be one value, got " << modeType;
+      FailureOr<Value> modeValue = n.input(2);
+      if (failed(modeValue))
+        return failure();
+      Type maskType = n.builder().getI1Type();
+      return importTrainingDropout(n, 1, ratio, maskType, *modeValue);
+    }
+    training = mode->numElements() == 1 && mode->valueAt(0) != 0.0;
     if (n.hasInput(1)) {
       const KnownTensor *known = n.constantData(1);
       ratioKnown = known != nullptr;

@@ -873,6 +873,12 @@ const KnownTensor *NodeImporter::constantData(unsigned i) {
   // Model data the importer does not track (float tensors of more than one element) is read from
   // its bytes: it is a constant all the same.
   GraphImporter::ValueEntry *entry = graph.lookup(inputName(i));
+  // A tensor of no elements has its one value whatever computes it: a graph input of shape [0]
+  // (a ReduceSum's empty axes given as an input) is as known as an empty initializer.
+  if (entry->type && entry->type.hasStaticShape() && entry->type.getNumElements() == 0) {
+    entry->known = knownFromBytes(entry->type, {});
+    return &*entry->known;
+  }
   if (entry->tensor && entry->type.getNumElements() <= kMaxKnownElements) {
     ArrayRef<char> bytes;
     if (!entry->tensor->materialized)

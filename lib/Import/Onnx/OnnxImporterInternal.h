@@ -624,9 +624,11 @@ FailureOr<Value> legacyBinaryInput(NodeImporter &node, unsigned i);
 
 /// Dropout in training mode (OnnxCompositeRandomOps.cpp): drops each element with probability
 /// `ratio` (input `ratioInput` when present, else `defaultRatio`) and scales the kept ones by
-/// 1 / (1 - ratio); output 1, when asked for, is the mask of kept elements as `maskType`.
+/// 1 / (1 - ratio); output 1, when asked for, is the mask of kept elements as `maskType`. With
+/// `trainingMode` (a bool tensor of one element known at run time only), the run decides: the
+/// input itself and an all-true mask where it is false.
 LogicalResult importTrainingDropout(NodeImporter &node, unsigned ratioInput, double defaultRatio,
-                                    Type maskType);
+                                    Type maskType, Value trainingMode = {});
 
 /// A 2-D ms.conv2d of `x` and `w` (plus the optional `bias`) with the node's Conv attributes
 /// (strides, pads / auto_pad, dilations, group, kernel_shape): Conv and the quantized convolutions

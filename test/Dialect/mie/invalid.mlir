@@ -45,7 +45,7 @@ func.func private @dead_after_odd() attributes {mie.dead_after = array<i64: 0, 6
 
 // -----
 
-// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.portable', 'mie.symbol_ranges', 'mie.arena_size_fn', 'mie.gpu_library')}}
+// expected-error @+1 {{unknown mie discardable attribute 'mie.arena' (known: 'mie.target', 'mie.arena_bytes', 'mie.weights', 'mie.flops', 'mie.memory', 'mie.schedule_peak', 'mie.dead_after', 'mie.in_place_input', 'mie.portable', 'mie.symbol_ranges', 'mie.arena_size_fn', 'mie.parallel_stages', 'mie.gpu_library')}}
 func.func private @unknown_attr() attributes {mie.arena = 1024 : i64}
 
 // -----
@@ -702,6 +702,16 @@ func.func private @ukernel_amx_winograd() attributes {k = #mie.ukernel<winograd_
 
 // expected-error @+1 {{expects an ISA with the attention kernels of the registry (runtime/include/mie/mie_ukernels.def), got 'sse2'}}
 func.func private @ukernel_unknown_isa() attributes {k = #mie.ukernel<attention, "sse2">}
+
+// -----
+
+// expected-error @+1 {{expects few_rows_mr to be a row count other than mr (8) on an f32 tile family, got 8 on 'avx512'}}
+func.func private @tiling_few_rows_same() attributes {t = #mie.tiling<"avx512", mr = 8, nr = 48, kc = 8, mc = 8, nc = 48, few_rows_mr = 8>}
+
+// -----
+
+// expected-error @+1 {{expects few_rows_mr only on the gemm family's f32 tiles, got the conv_pixel_rows family on 'avx512'}}
+func.func private @ukernel_few_rows_conv() attributes {k = #mie.ukernel<conv_pixel_rows, "avx512", mr = 8, nr = 48, kc = 8, mc = 8, nc = 48, few_rows_mr = 7>}
 
 // -----
 

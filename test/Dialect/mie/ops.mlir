@@ -374,7 +374,7 @@ func.func @qconv2d(%x: memref<1x5x9x9xi8>, %w: memref<1152xi8>, %b: memref<16xi3
 // -----
 
 // Tests that #mie.ukernel reads back as printed for every family: the tiled ones with the tiling
-// after the ISA (shared_panels only when set), the others with the ISA alone.
+// after the ISA (shared_panels and few_rows_mr only when set), the others with the ISA alone.
 // CHECK-LABEL: func.func private @ukernel_families()
 // CHECK-SAME: a = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>
 // CHECK-SAME: b = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108>
@@ -385,6 +385,8 @@ func.func @qconv2d(%x: memref<1x5x9x9xi8>, %w: memref<1152xi8>, %b: memref<16xi3
 // CHECK-SAME: g = #mie.ukernel<depthwise, "avx512">
 // CHECK-SAME: h = #mie.ukernel<max_pool, "neon">
 // CHECK-SAME: i = #mie.ukernel<attention, "avx2">
+// CHECK-SAME: j = #mie.ukernel<gemm, "avx512", mr = 8, nr = 48, kc = 768, mc = 192, nc = 192, shared_panels = true, few_rows_mr = 7>
+// CHECK-SAME: k = #mie.tiling<"avx512", mr = 8, nr = 48, kc = 768, mc = 192, nc = 192, few_rows_mr = 7>
 func.func private @ukernel_families() attributes {
   a = #mie.ukernel<gemm, "amx", mr = 32, nr = 32, kc = 768, mc = 128, nc = 768, shared_panels = true>,
   b = #mie.ukernel<conv_gemm, "neon_f16", mr = 8, nr = 12, kc = 576, mc = 64, nc = 108, shared_panels = false>,
@@ -394,7 +396,9 @@ func.func private @ukernel_families() attributes {
   f = #mie.ukernel<winograd_4x4, "avx2", mr = 6, nr = 16, kc = 64, mc = 66, nc = 208>,
   g = #mie.ukernel<depthwise, "avx512">,
   h = #mie.ukernel<max_pool, "neon">,
-  i = #mie.ukernel<attention, "avx2">}
+  i = #mie.ukernel<attention, "avx2">,
+  j = #mie.ukernel<gemm, "avx512", mr = 8, nr = 48, kc = 768, mc = 192, nc = 192, shared_panels = true, few_rows_mr = 7>,
+  k = #mie.tiling<"avx512", mr = 8, nr = 48, kc = 768, mc = 192, nc = 192, few_rows_mr = 7>}
 
 // -----
 
