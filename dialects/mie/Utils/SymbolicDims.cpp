@@ -15,6 +15,22 @@
 using namespace mlir;
 using namespace mlir::mie;
 
+/// The results of `map` over `operands`, each operand's expression in place of its dim or symbol;
+/// empty where an operand has none.
+static SmallVector<AffineExpr> resultsOver(AffineMap map, ValueRange operands) {
+  SmallVector<AffineExpr> dims, symbols;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    AffineExpr e = symbolicExpr(operand);
+    if (!e)
+      return {};
+    (i < map.getNumDims() ? dims : symbols).push_back(e);
+  }
+  SmallVector<AffineExpr> results;
+  for (AffineExpr result : map.getResults())
+    results.push_back(result.replaceDimsAndSymbols(dims, symbols));
+  return results;
+}
+
 AffineExpr mlir::mie::symbolicExpr(Value v) {
   MLIRContext *ctx = v.getContext();
   if (auto constant = v.getDefiningOp<arith::ConstantIndexOp>())
@@ -28,35 +44,15 @@ AffineExpr mlir::mie::symbolicExpr(Value v) {
   auto apply = v.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return {};
-  AffineMap map = apply.getAffineMap();
-  SmallVector<AffineExpr> dims, symbols;
-  for (auto [i, operand] : llvm::enumerate(apply.getMapOperands())) {
-    AffineExpr e = symbolicExpr(operand);
-    if (!e)
-      return {};
-    (i < map.getNumDims() ? dims : symbols).push_back(e);
-  }
-  return map.getResult(0).replaceDimsAndSymbols(dims, symbols);
+  SmallVector<AffineExpr> results = resultsOver(apply.getAffineMap(), apply.getMapOperands());
+  return results.empty() ? AffineExpr() : results.front();
 }
 
 SmallVector<AffineExpr> mlir::mie::symbolicMinExprs(Value v) {
-  auto min = v.getDefiningOp<affine::AffineMinOp>();
-  if (!min) {
-    AffineExpr e = symbolicExpr(v);
-    return e ? SmallVector<AffineExpr>{e} : SmallVector<AffineExpr>();
-  }
-  AffineMap map = min.getAffineMap();
-  SmallVector<AffineExpr> dims, symbols;
-  for (auto [i, operand] : llvm::enumerate(min.getMapOperands())) {
-    AffineExpr e = symbolicExpr(operand);
-    if (!e)
-      return {};
-    (i < map.getNumDims() ? dims : symbols).push_back(e);
-  }
-  SmallVector<AffineExpr> results;
-  for (AffineExpr result : map.getResults())
-    results.push_back(result.replaceDimsAndSymbols(dims, symbols));
-  return results;
+  if (auto min = v.getDefiningOp<affine::AffineMinOp>())
+    return resultsOver(min.getAffineMap(), min.getMapOperands());
+  AffineExpr e = symbolicExpr(v);
+  return e ? SmallVector<AffineExpr>{e} : SmallVector<AffineExpr>();
 }
 
 AffineExpr mlir::mie::dimExpr(Value buffer, int64_t d) {
