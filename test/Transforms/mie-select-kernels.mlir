@@ -662,6 +662,27 @@ func.func @run_time_rows_avx512(%x: memref<?x768xf32> {ms.shape = affine_map<()[
 
 // -----
 
+// On AVX-512 as well, weights that stay in cache (128 x 512, 256 KiB packed) keep one tile, that of
+// a typical run (64 rows: 8x32), and no few-rows tile: their runs do not stream the weights, and a
+// second tile would cost each call a run-time choice.
+// CHECK-LABEL: func.func @run_time_rows_small_weights
+// CHECK: mie.gemm
+// CHECK-SAME: ukernel = #mie.ukernel<gemm, "avx512", mr = 8, nr = 32, kc = 128, mc = 1024, nc = 32, shared_panels = true>}
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
+memref.global "private" constant @w : memref<128x512xf32> = dense<1.0>
+func.func @run_time_rows_small_weights(%x: memref<?x128xf32> {ms.shape = affine_map<()[s0, s1] -> (s0 * s1, 768)>}) attributes {ms.symbols = ["batch", "seq"], mie.symbol_ranges = array<i64: 1, 8, 1, 384>} {
+  %w = memref.get_global @w : memref<128x512xf32>
+  %b = mie.symbol 0 : index
+  %s = mie.symbol 1 : index
+  %rows = affine.apply affine_map<()[s0, s1] -> (s0 * s1)>()[%b, %s]
+  %y = mie.alloc(%rows) : memref<?x512xf32>
+  mie.gemm ins(%x, %w : memref<?x128xf32>, memref<128x512xf32>) outs(%y : memref<?x512xf32>)
+  return
+}
+}
+
+// -----
+
 // Tests code for symbolic dims: a product of two activations over run-time extents (here the
 // weights are an argument) runs the activations tiling, chosen for the most rows (8) and the
 // columns (32): 8 rows give one 6-row panel and a partial one, split until every thread has work.

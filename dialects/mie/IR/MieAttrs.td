@@ -110,11 +110,11 @@ def Mie_TilingAttr : Mie_Attr<"Tiling", "tiling"> {
     convolution layers, GEMMs), where per-item packing would be repeated by every item.
 
     `few_rows_mr` (code for symbolic dims: a row product whose rows are known at run time only)
-    names a second register tile of the same `nr` and an efficiency no higher than the first's,
-    which the kernel runs instead when the run's rows pad less onto it (efficiency over the padded
-    rows higher: 7 rows on a 7-row tile, not one 8-row tile with a row of zeros). The two tiles read
-    the same packed weights; the row panels then come in `few_rows_mr` rows, in row blocks of
-    `mc / mr` of them, and never take more room than the first tile's (they pad less).
+    names a second register tile of the same `nr` and no more FMAs per load than the first, which
+    the kernel runs instead when the run's rows pad less onto it (7 rows on a 7-row tile, not one
+    8-row tile with a row of zeros). The two tiles read the same packed weights; the row panels
+    then come in `few_rows_mr` rows, in row blocks of `mc / mr` of them, in a buffer sized for the
+    fewer padded rows.
 
     Example:
     ```mlir
