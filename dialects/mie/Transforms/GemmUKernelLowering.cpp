@@ -8,8 +8,6 @@
 
 #include "UKernelLoweringHelpers.h"
 
-#include "dialects/mie/Utils/SymbolicDims.h"
-
 using namespace mlir;
 using namespace mlir::mie;
 using namespace mlir::mie::ukernel_lowering;
@@ -118,13 +116,6 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     ub.b.setInsertionPointToStart(ifOp.elseBlock());
     emit(Extent{t.getMr(), Value()});
   };
-  auto ceilDivBy = [&](Value x, const Extent &e) {
-    return e.isConstant() ? ub.ceilDiv(x, e.constant)
-                          : ub.div(ub.add(x, ub.sub(e.value, ub.c(1))), e.value);
-  };
-  auto mulBy = [&](Value x, const Extent &e) {
-    return e.isConstant() ? ub.mul(x, e.constant) : ub.mul(x, e.value);
-  };
   const std::string tile = g.tile.empty() ? t.getTileSymbol() : g.tile;
   // Rows [rowBase, rowBase + m) (rowBase null: all of them, from row 0).
   auto rowsFrom = [&](Value rowBase, Value m) {
@@ -134,7 +125,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     // ceil(rows / per) x times, of one image or of all.
     auto countOf = [&](const Extent &per, int64_t times, bool allImages = false) -> Value {
       const int64_t imgs = allImages && !dynamicBatch ? g.batch : 1;
-      Value count = dynamicRows ? ub.mul(ceilDivBy(m, per), times * imgs)
+      Value count = dynamicRows ? ub.mul(per.divideCeil(ub, m), times * imgs)
                                 : ub.c((int64_t)llvm::divideCeil(g.m, per.constant) * times * imgs);
       return allImages && dynamicBatch ? ub.mul(count, images) : count;
     };
@@ -154,8 +145,8 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
         Value col = ub.mul(nt, nr);
         Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
         Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
-        ub.loop(ub.c(0), ceilDivBy(mBlock, mr), [&](Value mt) {
-          Value row = ub.add(m0, mulBy(mt, mr));
+        ub.loop(ub.c(0), mr.divideCeil(ub, mBlock), [&](Value mt) {
+          Value row = ub.add(m0, mr.scale(ub, mt));
           Value mcur = ub.min(mr.get(ub), ub.sub(m, row));
           Value at = rowBase ? ub.add(rowBase, row) : row; // the row in A and C
           Value cOff = ub.i64(ub.add(cImg, g.transposeC ? ub.add(ub.mul(col, g.ldc), at)
@@ -178,7 +169,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     if (sharedPanels) {
       parallelItems(ub, countOf(mr, 1, /*allImages=*/true), [&](Value item) {
         Value img = g.batch == 1 ? ub.c(0) : ub.div(item, mPanels);
-        Value m0 = mulBy(g.batch == 1 ? item : ub.rem(item, mPanels), mr);
+        Value m0 = mr.scale(ub, g.batch == 1 ? item : ub.rem(item, mPanels));
         Value rows = ub.min(mr.get(ub), ub.sub(m, m0));
         Value dstOff =
             mr.isConstant() ? ub.mul(item, k * mr.constant) : ub.mul(ub.mul(item, k), mr.value);
@@ -196,7 +187,7 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
       Value rest = g.batch == 1 ? item : ub.rem(item, imageItems);
       Value nb = ub.div(rest, mBlocks);
       Value mb = ub.rem(rest, mBlocks);
-      Value m0 = mulBy(mb, mc);
+      Value m0 = mc.scale(ub, mb);
       Value mBlock = ub.min(mc.get(ub), ub.sub(m, m0));
       Value ntBegin = ub.mul(nb, nc / nr);
       Value ntEnd = ub.min(ub.add(ntBegin, ub.c(nc / nr)), ub.c(nPanels));
@@ -210,13 +201,13 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
             tiles(img, m0, mBlock, ntBegin, ntEnd, k0, kcur, flags,
                   [&](Value mt, Value k0_, Value kc_) {
                     if (sharedPanels) // panels of all images and rows, all of K
-                      return mulBy(
+                      return mr.scale(
+                          ub,
                           ub.add(ub.mul(ub.add(ub.add(ub.mul(img, mPanels), ub.div(m0, mr.get(ub))),
                                                mt),
                                         k),
-                                 k0_),
-                          mr);
-                    return mulBy(ub.mul(mt, kc_), mr);
+                                 k0_));
+                    return mr.scale(ub, ub.mul(mt, kc_));
                   });
           });
     });
@@ -228,11 +219,12 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     return rowsFrom(Value(), allRows);
   const Extent chunkRows = mc.isConstant() ? Extent{chunkBlocks * mc.constant, Value()}
                                            : Extent{0, ub.mul(mc.value, chunkBlocks)};
-  auto chunks = scf::ForOp::create(ub.b, ub.loc, ub.c(0), ceilDivBy(allRows, chunkRows), ub.c(1));
+  auto chunks =
+      scf::ForOp::create(ub.b, ub.loc, ub.c(0), chunkRows.divideCeil(ub, allRows), ub.c(1));
   chunks->setAttr(MieDialect::getParallelStagesAttrName(), ub.b.getUnitAttr());
   OpBuilder::InsertionGuard guard(ub.b);
   ub.b.setInsertionPointToStart(chunks.getBody());
-  Value rowBase = mulBy(chunks.getInductionVar(), chunkRows);
+  Value rowBase = chunkRows.scale(ub, chunks.getInductionVar());
   rowsFrom(rowBase, ub.min(chunkRows.get(ub), ub.sub(allRows, rowBase)));
 }
 
@@ -242,16 +234,14 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
 using PackRowsOf =
     function_ref<void(UKernelBuilder &ub, Value activation, Value img, Value m0, Value mcur,
                       Value k0, Value kcur, Value scratch, Value dstOff, const Extent &mr)>;
-KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct &g,
+KernelOp emitRowsProductKernel(Operation *op, StringRef name, const RowsProduct &product,
                                const KernelOperands &operands, Value output, SymbolTable &symbols,
                                PackRowsOf pack) {
-  TilingAttr t = g.tiling;
-  if (ShapedType::isDynamic(g.m) && !g.mostRows)
-    if (std::optional<std::pair<int64_t, int64_t>> rows = dimBounds(output, g.rowsDim)) {
-      RowsProduct bounded = g;
-      bounded.mostRows = rows->second;
-      return emitRowsProductKernel(op, name, bounded, operands, output, symbols, pack);
-    }
+  TilingAttr t = product.tiling;
+  RowsProduct g = product;
+  if (ShapedType::isDynamic(g.m))
+    if (std::optional<std::pair<int64_t, int64_t>> rows = dimBounds(output, g.rowsDim))
+      g.mostRows = rows->second;
   OpBuilder b(op);
   SmallVector<Value> outs = {output};
   if (t.getSharedPanels() && ShapedType::isDynamic(g.batch)) {

@@ -186,10 +186,8 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
     offsets.assign(requests.size(), Value());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0), total = zero;
     for (size_t i : plan.order) {
-      AffineMap map = AffineMap::get(0, symbols.size(), sizeExprs[i], b.getContext());
-      bytes[i] = map.getNumResults() == 1
-                     ? affine::AffineApplyOp::create(b, loc, map, ValueRange(values)).getResult()
-                     : affine::AffineMinOp::create(b, loc, map, ValueRange(values)).getResult();
+      bytes[i] = createLeast(
+          b, loc, AffineMap::get(0, symbols.size(), sizeExprs[i], b.getContext()), values);
       Value top = zero;
       for (size_t j : plan.below[i])
         top = arith::MaxUIOp::create(b, loc, top,

@@ -303,6 +303,9 @@ TilingAttr chooseRunTimeRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
   auto score = [&](const UKernelTile &t, int64_t rows) {
     return t.fmasPerLoad() * utilization(rows, t.mr) * utilization(s.n, t.nr);
   };
+  auto padded = [](const UKernelTile &t, int64_t rows) {
+    return (int64_t)llvm::divideCeil(rows, t.mr) * t.mr;
+  };
   const UKernelTile *bestMain = nullptr, *bestFew = nullptr;
   double bestScore = -1;
   for (const UKernelTile &main : tiles) {
@@ -311,9 +314,6 @@ TilingAttr chooseRunTimeRowsTiling(MLIRContext *ctx, StringRef isa, GemmShape s,
       if (&few != &main && (few.nr != main.nr || few.fmasPerLoad() > main.fmasPerLoad()))
         continue;
       // Each run on the tile that pads its rows less (the first on a tie), as the kernel picks.
-      auto padded = [](const UKernelTile &t, int64_t rows) {
-        return (int64_t)llvm::divideCeil(rows, t.mr) * t.mr;
-      };
       double total = 0;
       for (int64_t rows : samples)
         total += padded(few, rows) < padded(main, rows) ? score(few, rows) : score(main, rows);

@@ -15,6 +15,7 @@
 #include "UKernelLowering.h"
 
 #include "dialects/mie/Utils/KernelBuilders.h"
+#include "dialects/mie/Utils/SymbolicDims.h"
 
 #include "mie/Target/UKernelRegistry.h"
 #include "runtime/include/mie/mie_ukernel_abi.h"
@@ -117,6 +118,15 @@ struct Extent {
     if (other.isConstant() && other.constant == 1)
       return *this;
     return {0, ub.mul(get(ub), other.get(ub))};
+  }
+  /// x * this.
+  Value scale(UKernelBuilder &ub, Value x) const {
+    return isConstant() ? ub.mul(x, constant) : ub.mul(x, value);
+  }
+  /// ceil(x / this).
+  Value divideCeil(UKernelBuilder &ub, Value x) const {
+    return isConstant() ? ub.ceilDiv(x, constant)
+                        : ub.div(ub.add(x, ub.sub(value, ub.c(1))), value);
   }
   /// ceil(this / y).
   Extent ceilDiv(UKernelBuilder &ub, int64_t y) const {
@@ -347,10 +357,7 @@ inline Value imageItems(UKernelBuilder &ub, Value buffer, int64_t perImage) {
 inline Value allocWordsOf(OpBuilder &b, Location loc, Value buffer, int64_t d,
                           ArrayRef<AffineExpr> words) {
   Value extent = memref::DimOp::create(b, loc, buffer, d);
-  AffineMap map = AffineMap::get(1, 0, words, b.getContext());
-  Value size = words.size() == 1
-                   ? affine::AffineApplyOp::create(b, loc, map, ValueRange{extent}).getResult()
-                   : affine::AffineMinOp::create(b, loc, map, ValueRange{extent}).getResult();
+  Value size = createLeast(b, loc, AffineMap::get(1, 0, words, b.getContext()), extent);
   return AllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
                          ValueRange{size}, IntegerAttr());
 }

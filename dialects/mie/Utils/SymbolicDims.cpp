@@ -55,6 +55,12 @@ SmallVector<AffineExpr> mlir::mie::symbolicMinExprs(Value v) {
   return e ? SmallVector<AffineExpr>{e} : SmallVector<AffineExpr>();
 }
 
+Value mlir::mie::createLeast(OpBuilder &b, Location loc, AffineMap map, ValueRange operands) {
+  if (map.getNumResults() == 1)
+    return affine::AffineApplyOp::create(b, loc, map, operands).getResult();
+  return affine::AffineMinOp::create(b, loc, map, operands).getResult();
+}
+
 AffineExpr mlir::mie::dimExpr(Value buffer, int64_t d) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || d < 0 || d >= type.getRank())

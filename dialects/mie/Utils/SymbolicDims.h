@@ -11,6 +11,7 @@
 #define MIE_UTILS_SYMBOLICDIMS_H
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -28,6 +29,10 @@ AffineExpr symbolicExpr(Value v);
 /// `v` as the least of expressions of the function's symbols: those of an affine.min's results
 /// over such operands, else symbolicExpr alone; empty where it is none of these.
 SmallVector<AffineExpr> symbolicMinExprs(Value v);
+
+/// The least of `map`'s results over `operands`: an affine.apply where it has one result, else an
+/// affine.min (what symbolicMinExprs reads back).
+Value createLeast(OpBuilder &b, Location loc, AffineMap map, ValueRange operands);
 
 /// Dim `d` of `buffer` as an expression of the function's symbols: a constant for a static dim;
 /// for a dynamic one, the size a `mie.alloc` was given, followed through collapse_shape,

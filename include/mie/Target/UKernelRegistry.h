@@ -18,7 +18,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,14 +69,6 @@ inline llvm::SmallVector<UKernelTile> getF32GemmTiles(llvm::StringRef isa) {
     if (t.isa == isa)
       tiles.push_back(t);
   return tiles;
-}
-
-/// The tile `mr` x `nr` of `isa`, if the registry has it.
-inline std::optional<UKernelTile> findF32GemmTile(llvm::StringRef isa, int64_t mr, int64_t nr) {
-  for (const UKernelTile &t : getAllF32GemmTiles())
-    if (t.isa == isa && t.mr == mr && t.nr == nr)
-      return t;
-  return std::nullopt;
 }
 
 /// The microkernel ISA of a CPU target: "neon" on aarch64, "avx512" when the LLVM feature string

@@ -201,6 +201,8 @@ LogicalResult importDropout(NodeImporter &n) {
   bool training = false;
   double ratio = 0.5; // ONNX's default
   bool ratioKnown = true;
+  // Opsets 10+ type the mask bool, earlier ones like the data.
+  Type maskType = n.opset() >= 10 ? Type(n.builder().getI1Type()) : n.inputType(0).getElementType();
   if (n.opset() < 7) {
     // Before opset 7 the mode and the ratio are attributes, training by default.
     training = n.getInt("is_test", 0) == 0;
@@ -215,7 +217,6 @@ LogicalResult importDropout(NodeImporter &n) {
       FailureOr<Value> modeValue = n.input(2);
       if (failed(modeValue))
         return failure();
-      Type maskType = n.builder().getI1Type();
       return importTrainingDropout(n, 1, ratio, maskType, *modeValue);
     }
     training = mode->numElements() == 1 && mode->valueAt(0) != 0.0;
@@ -228,8 +229,6 @@ LogicalResult importDropout(NodeImporter &n) {
   }
   if (n.hasFailed())
     return failure();
-  // Opsets 10+ type the mask bool, earlier ones like the data.
-  Type maskType = n.opset() >= 10 ? Type(n.builder().getI1Type()) : n.inputType(0).getElementType();
   // Training with a ratio of 0 drops nothing and scales by 1 / (1 - 0): the identity too, which
   // is what exporters emit for attention dropout called without `training=` (torchvision's
   // Swin Transformer).
