@@ -590,3 +590,63 @@ func.func @symbolic(%x: memref<?x32xf32>, %y: memref<?x32xf32>)
   }
   return
 }
+
+// -----
+
+// Tests in-place reuse of buffers of symbolic dims: %b, written elementwise from %a where %a dies,
+// takes %a's offset when both have the same bytes as an expression of the symbols (n x 128; reading
+// %b's extent before the kernel touches no bytes); %d, of the same type but m rows, keeps bytes of
+// its own.
+// CHECK-LABEL: func.func @symbolic_in_place
+// CHECK-SAME: in_place = 1 : i64
+// CHECK: %[[N:.+]] = mie.symbol 0 : index
+// CHECK: %[[OFF0:.+]] = arith.muli
+// CHECK: %[[OFF1:.+]] = arith.muli
+// CHECK: %[[BASE:.+]] = memref.reinterpret_cast
+// CHECK: memref.view %[[BASE]][%[[OFF0]]][%{{.+}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK: memref.view %[[BASE]][%[[OFF0]]][%{{.+}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK: memref.view %[[BASE]][%[[OFF1]]][%{{.+}}] : memref<?xi8> to memref<?x32xf32>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @symbolic_in_place(%x: memref<?x32xf32>, %y: memref<?x32xf32>, %z: memref<?x32xf32>)
+    attributes {ms.symbols = ["n", "m"], mie.symbol_ranges = array<i64: 1, 256, 1, 64>} {
+  %n = mie.symbol 0 : index
+  %m = mie.symbol 1 : index
+  %a = mie.alloc(%n) : memref<?x32xf32>
+  %b = mie.alloc(%n) : memref<?x32xf32>
+  %d = mie.alloc(%m) : memref<?x32xf32>
+  %i0 = arith.constant 0 : index
+  %rows = memref.dim %b, %i0 : memref<?x32xf32>
+  mie.kernel "copy" ins(%x : memref<?x32xf32>) outs(%a : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    linalg.copy ins(%i : memref<?x32xf32>) outs(%o : memref<?x32xf32>)
+    mie.yield
+  }
+  mie.kernel "relu" ins(%a : memref<?x32xf32>) outs(%b : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<?x32xf32>) outs(%o : memref<?x32xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %c0 = arith.constant 0.0 : f32
+      %v = arith.maximumf %q, %c0 : f32
+      linalg.yield %v : f32
+    }
+    mie.yield
+  }
+  mie.kernel "relu" ins(%b : memref<?x32xf32>) outs(%d : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+        ins(%i : memref<?x32xf32>) outs(%o : memref<?x32xf32>) {
+    ^bb0(%q: f32, %r: f32):
+      %c0 = arith.constant 0.0 : f32
+      %v = arith.maximumf %q, %c0 : f32
+      linalg.yield %v : f32
+    }
+    mie.yield
+  }
+  mie.kernel "copy" ins(%d : memref<?x32xf32>) outs(%y : memref<?x32xf32>) {
+  ^bb0(%i: memref<?x32xf32>, %o: memref<?x32xf32>):
+    linalg.copy ins(%i : memref<?x32xf32>) outs(%o : memref<?x32xf32>)
+    mie.yield
+  }
+  return
+}

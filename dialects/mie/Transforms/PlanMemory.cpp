@@ -30,10 +30,13 @@ constexpr size_t kPeakBuffersListed = 5;
 /// `firstTouch` ignores such views, which touch no memory. Requests of buffers that take over
 /// another's bytes are folded into that one's (its lifetime now ends where theirs does). Only
 /// buffers allocated in the kernel's own block qualify: one defined outside a loop around the
-/// kernel outlives the iteration, one defined inside lives only in it.
+/// kernel outlives the iteration, one defined inside lives only in it. Buffers of dynamic dims
+/// qualify where their bytes are one expression of the symbols (`sizeExprs`): one type's dynamic
+/// dims may differ in extent.
 SmallVector<size_t> shareInPlace(const ProgramOrder &order, ArrayRef<AllocOp> allocs,
                                  const DenseMap<Value, size_t> &bufferIndex,
                                  ArrayRef<int64_t> firstTouch,
+                                 ArrayRef<SmallVector<AffineExpr>> sizeExprs,
                                  std::vector<BufferRequest> &requests) {
   SmallVector<size_t> owner(requests.size());
   std::iota(owner.begin(), owner.end(), 0);
@@ -61,7 +64,8 @@ SmallVector<size_t> shareInPlace(const ProgramOrder &order, ArrayRef<AllocOp> al
         if (!in || *in == *out || requests[*in].lastUse != int64_t(at) ||
             llvm::is_contained(taken, *in) || allocs[*in]->getBlock() != kernel->getBlock())
           continue;
-        if (!mayWriteInPlace(kernel, inputIndex, outputIndex))
+        if (sizeExprs[*in] != sizeExprs[*out] ||
+            !mayWriteInPlace(kernel, inputIndex, outputIndex))
           continue;
         BufferRequest &kept = requests[*in];
         kept.lastUse = std::max(kept.lastUse, requests[*out].lastUse);
@@ -157,11 +161,12 @@ int64_t evaluateLeast(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> values) {
 /// (planStackedArena) chosen on samples of the symbols' ranges, whose offsets the function computes
 /// from the run's symbols at its start; the arena argument is its pointer alone, seen as an arena
 /// of the plan's total for the run (mie-bind-symbols gives the runtime that total as
-/// `mie_arena_bytes`). Buffers written in place over another are not shared here: two dynamic
-/// buffers of one type may differ in extent.
-LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
-                           std::vector<BufferRequest> requests,
-                           ArrayRef<SmallVector<AffineExpr>> sizeExprs) {
+/// `mie_arena_bytes`). `requests` and `sizeExprs` are the buffers that own their bytes; buffer `i`
+/// of `allocs` takes those of `owned[i]` (itself, or the buffer it is written in place over);
+/// `locs` name the owners in reports.
+LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs, ArrayRef<size_t> owned,
+                           const std::vector<BufferRequest> &requests,
+                           ArrayRef<SmallVector<AffineExpr>> sizeExprs, ArrayRef<Location> locs) {
   MLIRContext *ctx = func.getContext();
   auto ranges = func->getAttrOfType<DenseI64ArrayAttr>(MieDialect::getSymbolRangesAttrName());
   auto symbols = func->getAttrOfType<ArrayAttr>("ms.symbols");
@@ -222,7 +227,7 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
     AllocOp alloc = constAlloc;
     OpBuilder ab(alloc);
     Value view = memref::ViewOp::create(ab, alloc.getLoc(), alloc.getType(), arena,
-                                        offsets[index], alloc.getDynamicSizes());
+                                        offsets[owned[index]], alloc.getDynamicSizes());
     alloc.replaceAllUsesWith(view);
     alloc.erase();
   }
@@ -236,15 +241,13 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs,
       largest = k;
     }
   }
-  SmallVector<Location> locs;
-  for (AllocOp alloc : allocs)
-    locs.push_back(alloc->getLoc());
   ArenaPlan evaluated = plan.evaluate(samples[largest]);
   evaluated.heuristic = "stacked over the symbols' ranges (worst ratio to the lower bound " +
                         std::to_string(plan.worstRatio).substr(0, 5) + ")";
   func->setAttr(MieDialect::getMemoryAttrName(),
                 summarize(ctx, samples[largest], locs, evaluated,
-                          arenaBounds(samples[largest]).naive, 0));
+                          arenaBounds(samples[largest]).naive,
+                          int64_t(allocs.size() - requests.size())));
   return success();
 }
 
@@ -320,7 +323,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
           req.lastUse = std::max(req.lastUse, last);
           if (top == user && isa<ViewLikeOpInterface>(user))
             llvm::append_range(aliases, user->getResults());
-          else
+          else if (top != user || !isa<memref::DimOp>(user)) // an extent: no bytes
             touch = std::min(touch, order.positionOf(top));
         }
       }
@@ -329,20 +332,15 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
       firstTouch.push_back(touch);
     }
 
-    if (llvm::any_of(sizeExprs, [](ArrayRef<AffineExpr> e) {
-          return e.size() != 1 || !isa<AffineConstantExpr>(e.front());
-        })) {
-      if (failed(planSymbolic(func, allocs, requests, sizeExprs)))
-        return signalPassFailure();
-      return;
-    }
     DenseMap<Value, size_t> bufferIndex;
     for (auto [index, alloc] : llvm::enumerate(allocs))
       bufferIndex[alloc.getResult()] = index;
     const int64_t naive = arenaBounds(requests).naive;
-    SmallVector<size_t> owner = shareInPlace(order, allocs, bufferIndex, firstTouch, requests);
+    SmallVector<size_t> owner =
+        shareInPlace(order, allocs, bufferIndex, firstTouch, sizeExprs, requests);
     // Pack the buffers that own their bytes; the others take their owner's offset.
     std::vector<BufferRequest> packed;
+    SmallVector<SmallVector<AffineExpr>> packedSizeExprs;
     SmallVector<size_t> packedIndex(allocs.size());
     SmallVector<Location> packedLocs;
     for (size_t i = 0; i < allocs.size(); ++i) {
@@ -350,7 +348,18 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
         continue;
       packedIndex[i] = packed.size();
       packed.push_back(requests[i]);
+      packedSizeExprs.push_back(sizeExprs[i]);
       packedLocs.push_back(allocs[i].getLoc());
+    }
+    if (llvm::any_of(sizeExprs, [](ArrayRef<AffineExpr> e) {
+          return e.size() != 1 || !isa<AffineConstantExpr>(e.front());
+        })) {
+      SmallVector<size_t> owned;
+      for (size_t i = 0; i < allocs.size(); ++i)
+        owned.push_back(packedIndex[owner[i]]);
+      if (failed(planSymbolic(func, allocs, owned, packed, packedSizeExprs, packedLocs)))
+        return signalPassFailure();
+      return;
     }
     ArenaPlan plan = planArena(packed);
     MLIRContext *ctx = &getContext();

@@ -38,27 +38,43 @@ std::optional<ByteRange> mlir::mie::bytesOf(Value buffer) {
   return ByteRange{buffer, 0, *bytes};
 }
 
+/// bytesOf, or for a buffer of dynamic shape that is the whole of its root (through collapses and
+/// expands of the shape) every byte from the root's start: its end is known only at run time.
+static std::optional<ByteRange> bytesReached(Value buffer) {
+  if (std::optional<ByteRange> bytes = bytesOf(buffer))
+    return bytes;
+  Operation *def = buffer.getDefiningOp();
+  while (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
+    buffer = def->getOperand(0);
+    def = buffer.getDefiningOp();
+  }
+  if (!isa<MemRefType>(buffer.getType()) || isa_and_nonnull<ViewLikeOpInterface>(def))
+    return std::nullopt;
+  return ByteRange{buffer, 0, INT64_MAX};
+}
+
 bool mlir::mie::mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned outputIndex) {
   if (inputIndex >= kernel.getInputs().size() || outputIndex >= kernel.getOutputs().size())
     return false;
   // No other operand may reach the input's bytes: the kernel would read them after writing over
   // them (operands of unknown extent might).
   const unsigned inOperand = inputIndex, outOperand = kernel.getInputs().size() + outputIndex;
-  std::optional<ByteRange> inBytes = bytesOf(kernel->getOperand(inOperand));
+  std::optional<ByteRange> inBytes = bytesReached(kernel->getOperand(inOperand));
   if (!inBytes)
     return false;
   for (auto [index, operand] : llvm::enumerate(kernel->getOperands())) {
     if (index == inOperand || index == outOperand)
       continue;
-    std::optional<ByteRange> bytes = bytesOf(operand);
+    std::optional<ByteRange> bytes = bytesReached(operand);
     if (!bytes || bytes->overlaps(*inBytes))
       return false;
   }
   BlockArgument in = kernel.getInputArgs()[inputIndex];
   BlockArgument out = kernel.getOutputArgs()[outputIndex];
   auto inType = dyn_cast<MemRefType>(in.getType());
-  if (!inType || inType != out.getType() || !inType.hasStaticShape() ||
-      !inType.getLayout().isIdentity())
+  // Dynamic dims of one type may differ in extent: the caller compares the sizes (a memory plan
+  // over symbolic dims, their expressions).
+  if (!inType || inType != out.getType() || !inType.getLayout().isIdentity())
     return false;
   // The lowering vouches for the body (microkernel calls this analysis cannot look into).
   if (auto vouched = kernel->getAttrOfType<IntegerAttr>(MieDialect::getInPlaceInputAttrName()))

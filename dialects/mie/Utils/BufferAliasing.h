@@ -42,8 +42,10 @@ std::optional<ByteRange> bytesOf(Value buffer);
 /// nothing touches the output before that op. Each element of the input is then read in the same
 /// iteration that writes the element of the output at the same address, and never after.
 /// Or the kernel carries `mie.in_place_input` = `inputIndex` and `outputIndex` is 0 (the lowering
-/// that emitted its microkernel calls vouches for the same order). Both must have the same static,
-/// identity-layout type, and no other operand of the kernel may reach the input's bytes (bytesOf).
+/// that emitted its microkernel calls vouches for the same order). Both must have the same
+/// identity-layout type, and no other operand of the kernel may reach the input's bytes (bytesOf;
+/// a buffer of dynamic shape reaches all of its root's bytes from the start). Where the type has
+/// dynamic dims the caller must know the two extents equal.
 bool mayWriteInPlace(KernelOp kernel, unsigned inputIndex, unsigned outputIndex);
 
 } // namespace mlir::mie
