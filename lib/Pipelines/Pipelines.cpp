@@ -167,6 +167,13 @@ static bool hasSymbolicDims(ModuleOp module) {
                       [](func::FuncOp f) { return f->hasAttr(ms::kSymbolsAttrName); });
 }
 
+/// Whether a function of `module` has value symbols (an input's elements sizing tensors): its
+/// package binds them from a run's data, whatever the options.
+static bool hasValueSymbols(ModuleOp module) {
+  return llvm::any_of(module.getOps<func::FuncOp>(),
+                      [](func::FuncOp f) { return f->hasAttr(ms::kValueSymbolsAttrName); });
+}
+
 static std::string printModule(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -477,7 +484,8 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
-  if (hasSymbolicDims(module) && (!options.specializations.empty() || !options.dimRanges.empty()))
+  if (hasSymbolicDims(module) && (!options.specializations.empty() ||
+                                  !options.dimRanges.empty() || hasValueSymbols(module)))
     return compileSymbolic(module, options, *targets);
   // Symbolic dims the import kept get their sizes here, after the graph passes decided on the
   // symbolic graph: the lowering to mie takes static shapes (docs/dynamic-shapes.md).

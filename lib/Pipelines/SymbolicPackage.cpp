@@ -55,6 +55,15 @@ static bool splitAssignment(StringRef text, StringRef &name, StringRef &rest) {
   return true;
 }
 
+/// `expr` in the manifest's syntax (MLIR's own printing of affine expressions: `s0 * s1`,
+/// `(s1 - 1) floordiv 2 + 1`), which the runtime's parser reads.
+static std::string exprText(AffineExpr expr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  expr.print(os);
+  return text;
+}
+
 FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptions &options) {
   FailureOr<func::FuncOp> func = symbolicFunction(module);
   if (failed(func))
@@ -66,6 +75,23 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     plan.names.push_back(cast<StringAttr>(a).getValue().str());
   }
   plan.values.resize(plan.names.size());
+  // Value symbols (an input's element sizing tensors): where their values come from, and the
+  // value a declared output shape gives them.
+  std::vector<std::optional<std::pair<int32_t, int64_t>>> valueOf(plan.names.size());
+  if (auto table = (*func)->getAttrOfType<DenseI64ArrayAttr>(ms::kValueSymbolsAttrName))
+    for (size_t k = 0; k + 2 < size_t(table.size()); k += 3)
+      valueOf[size_t(table[k])] = std::make_pair(int32_t(table[k + 1]), table[k + 2]);
+  std::vector<std::optional<int64_t>> declared(plan.names.size());
+  if (auto pins = (*func)->getAttrOfType<DenseI64ArrayAttr>(ms::kDeclaredSymbolValuesAttrName))
+    for (size_t k = 0; k + 1 < size_t(pins.size()); k += 2)
+      declared[size_t(pins[k])] = pins[k + 1];
+  auto describeValue = [&](unsigned i) {
+    auto name = func->getArgAttrOfType<StringAttr>(valueOf[i]->first, "mie.name");
+    return llvm::formatv("'{0}' (element {1} of input '{2}', whose values size the model's "
+                         "tensors)",
+                         plan.names[i], valueOf[i]->second, name ? name.getValue() : "?")
+        .str();
+  };
   std::string known = llvm::join(plan.names, ", ");
   auto lookup = [&](StringRef option, StringRef name) -> std::optional<unsigned> {
     auto it = index.find(name);
@@ -88,7 +114,8 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     list.split(parts, ',');
     for (StringRef part : parts) {
       int64_t v;
-      if (part.trim().getAsInteger(10, v) || v < 1 || v > INT32_MAX)
+      // A value symbol may be 0 (an empty tensor's dim); a dim symbol is a size of at least 1.
+      if (part.trim().getAsInteger(10, v) || v < (valueOf[*i] ? 0 : 1) || v > INT32_MAX)
         return emitError(module.getLoc()) << "--specialize: '" << part << "' of '" << name
                                           << "' is not a size from 1 to 2^31 - 1",
                failure();
@@ -128,6 +155,12 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     std::optional<unsigned> i = lookup("--dim-range", name);
     if (!i)
       return failure();
+    if (valueOf[*i])
+      return emitError(module.getLoc())
+                 << "--dim-range: the symbol " << describeValue(*i)
+                 << " takes the values of --specialize or --dim-param, or the one the model's "
+                    "declared output shapes give; code for every value is not supported yet",
+             failure();
     if (pinned[*i])
       return emitError(module.getLoc()) << "'" << name << "' is given both --dim-param and --dim-range",
              failure();
@@ -137,6 +170,19 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
                                           << ", a size the package is compiled for",
                failure();
     ranged[*i] = std::make_pair(lo, hi);
+  }
+  // A value symbol without values takes the one the declared output shapes give.
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    if (!valueOf[i] || !plan.values[i].empty())
+      continue;
+    if (!declared[i])
+      return emitError(module.getLoc())
+                 << "the symbol " << describeValue(i)
+                 << " has no value: give --specialize=" << name << "=N[,N...] or --dim-param="
+                 << name << "=N, declare the graph output's shape it gives, or bind the input "
+                 << "at compile time (--input-value)",
+             failure();
+    plan.values[i] = {*declared[i]};
   }
   // Code for every shape in the ranges takes every symbol at run time.
   plan.generic = !options.dimRanges.empty();
@@ -177,6 +223,20 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     }
     auto [lo, hi] = std::minmax_element(plan.values[i].begin(), plan.values[i].end());
     plan.ranges.push_back({name, *lo, *hi});
+    if (valueOf[i]) {
+      plan.ranges.back().value_input = valueOf[i]->first;
+      plan.ranges.back().value_element = uint64_t(valueOf[i]->second);
+      // A Reshape's result dim: the runtime resolves the input's values against these dims.
+      if (auto reshaped = (*func)->getAttrOfType<ArrayAttr>(ms::kReshapedValueSymbolsAttrName))
+        for (Attribute a : reshaped) {
+          auto entry = cast<DictionaryAttr>(a);
+          if (cast<IntegerAttr>(entry.get("input")).getInt() != valueOf[i]->first)
+            continue;
+          for (AffineExpr e : cast<AffineMapAttr>(entry.get("dims")).getValue().getResults())
+            plan.ranges.back().reshape_of.push_back(exprText(e));
+          plan.ranges.back().reshape_allowzero = cast<BoolAttr>(entry.get("allowzero")).getValue();
+        }
+    }
     if (plan.values[i].size() > 1)
       emitRemark(module.getLoc())
           << "the symbolic dim '" << name << "' accepts " << *lo << ".." << *hi
@@ -186,14 +246,6 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
   return plan;
 }
 
-/// `expr` in the manifest's syntax (MLIR's own printing of affine expressions: `s0 * s1`,
-/// `(s1 - 1) floordiv 2 + 1`), which the runtime's parser reads.
-static std::string exprText(AffineExpr expr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  expr.print(os);
-  return text;
-}
 
 void mlir::mie::setSymbolRanges(ModuleOp module, const SymbolPlan &plan) {
   SmallVector<int64_t> ranges;

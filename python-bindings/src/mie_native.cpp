@@ -778,8 +778,9 @@ nb::dict Session::run(nb::handle inputs, nb::handle outputs) {
       dim_ptrs[i] = dims[i].data();
     }
     // The runtime names the input, dim and symbol that do not fit.
-    check(mie_session_set_input_shapes(session, static_cast<uint32_t>(n), ranks.data(),
-                                       dim_ptrs.data()));
+    // With the data: an input's values may size the model (value symbols).
+    check(mie_session_bind_inputs(session, static_cast<uint32_t>(n), ranks.data(), dim_ptrs.data(),
+                                  in_ptrs.data()));
     for (size_t i = 0; i < num_outputs; ++i) {
       uint32_t rank = 0;
       const int64_t *out_dims = nullptr;

@@ -508,23 +508,16 @@ int Runner::main(int argc, char **argv) {
       ranks[i] = uint32_t(in_shapes[i].size());
       dims[i] = in_shapes[i].data();
     }
-    if (mie_session_set_input_shapes(session_, n_in, ranks.data(), dims.data()) != MIE_OK)
+    if (mie_session_bind_inputs(session_, n_in, ranks.data(), dims.data(),
+                                in_ptrs.data()) != MIE_OK)
       return fail(mie_last_error());
     std::string bound;
     for (uint32_t k = 0; k < n_symbols; ++k) {
       const char *name = "";
+      int64_t value = 0;
       mie_package_symbol_info(package_, k, &name, nullptr, nullptr);
-      // A symbol's value is the dim of the first input that has it alone.
-      for (uint32_t i = 0; i < n_in && name; ++i)
-        for (uint32_t d = 0; d < ins[i].rank && name; ++d) {
-          const char *expr = "";
-          mie_package_input_symbolic_dim(package_, i, d, &expr);
-          if (std::string(expr) == "s" + std::to_string(k)) {
-            bound += (bound.empty() ? "" : ", ") + std::string(name) + "=" +
-                     std::to_string(in_shapes[i][d]);
-            name = nullptr;
-          }
-        }
+      mie_session_symbol_value(session_, k, &value);
+      bound += (bound.empty() ? "" : ", ") + std::string(name) + "=" + std::to_string(value);
     }
     uint64_t arena = 0;
     mie_session_arena_bytes(session_, &arena);

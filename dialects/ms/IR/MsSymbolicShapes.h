@@ -30,6 +30,18 @@ namespace mlir::ms {
 inline constexpr llvm::StringLiteral kSymbolsAttrName = "ms.symbols";
 /// The argument attribute giving an argument's dims over the function's symbols.
 inline constexpr llvm::StringLiteral kArgShapeAttrName = "ms.shape";
+/// The function attribute listing its value symbols: triples (symbol, argument, element), the
+/// symbol being element `element` (row-major) of integer argument `argument` (a Reshape's shape
+/// given as a graph input), bound from a run's data rather than its shapes.
+inline constexpr llvm::StringLiteral kValueSymbolsAttrName = "ms.value_symbols";
+/// The function attribute listing the graph inputs whose value symbols are a Reshape's result dims
+/// as ONNX resolves them (0 copies the reshaped tensor's dim, -1 infers one): an array of
+/// dictionaries {input: the argument, dims: the reshaped tensor's dims over the symbols (a map
+/// with no dims), allowzero: whether 0 is a size of 0}.
+inline constexpr llvm::StringLiteral kReshapedValueSymbolsAttrName = "ms.reshaped_value_symbols";
+/// The function attribute giving value symbols the value the model's declared output shapes say
+/// they take: pairs (symbol, value).
+inline constexpr llvm::StringLiteral kDeclaredSymbolValuesAttrName = "ms.declared_symbol_values";
 
 /// The shape `exprs` as a map with no dims over `numSymbols` symbols.
 AffineMap symbolicShapeMap(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> exprs);

@@ -701,6 +701,11 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
   FailureOr<SmallVector<Type>> argTypes = inputTypes();
   if (failed(argTypes))
     return failure();
+  // Graph inputs whose elements size tensors: a value symbol each (OnnxValueSymbols.cpp).
+  SmallVector<ValueSymbolSource> valueSources = findValueSymbolSources(model);
+  SmallVector<unsigned> valueSymbols;
+  for (const ValueSymbolSource &source : valueSources)
+    valueSymbols.push_back(cast<AffineSymbolExpr>(symbolFor(source.name)).getPosition());
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module->getBody());
   func =
       func::FuncOp::create(moduleBuilder, fileLoc, "main", FunctionType::get(&ctx, *argTypes, {}));
@@ -713,6 +718,8 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
       names.push_back(StringAttr::get(&ctx, name));
     func->setAttr(ms::kSymbolsAttrName, ArrayAttr::get(&ctx, names));
   }
+  if (!valueSources.empty())
+    recordValueSymbols(func, valueSources, valueSymbols);
   for (auto [i, input] : llvm::enumerate(model.inputs)) {
     func.setArgAttr(i, "mie.name", StringAttr::get(&ctx, input.name));
     if (!inputDims[i].empty())
@@ -722,6 +729,13 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
     ValueEntry &entry = newEntry(cast<RankedTensorType>((*argTypes)[i]), nodeLoc(input.name));
     entry.value = body->getArgument(i);
     entry.value.setLoc(entry.loc);
+    // A value symbol's element is that symbol, a size (never below 0).
+    SmallVector<IntRange> elements;
+    for (auto [source, symbol] : llvm::zip(valueSources, valueSymbols))
+      if (source.input == i)
+        elements.push_back({0, INT32_MAX, nullptr, getAffineSymbolExpr(symbol, &ctx)});
+    if (!elements.empty())
+      entry.ranges = std::move(elements);
     define(input.name, entry);
   }
   // An input of the same name as an initializer wins, as ONNX says.
@@ -731,6 +745,10 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::run() {
           model.outputs, hadError)))
     return failure();
   if (failed(buildReturn()) || hadError)
+    return failure();
+  if (!valueSources.empty() &&
+      failed(pinDeclaredValueSymbols(func, model.outputs,
+                                     SmallVector<Value>(body->getTerminator()->getOperands()))))
     return failure();
   // The Shape chains of symbolic dims that a symbolic reshape made dead (OnnxSymbolicDims.cpp);
   // only a function with symbols has any.

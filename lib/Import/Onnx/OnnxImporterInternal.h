@@ -21,6 +21,7 @@
 
 #include "mie/Import/OnnxImporter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
@@ -300,6 +301,27 @@ struct IntRange {
 };
 /// Element ranges are tracked for integer tensors of at most this many elements.
 constexpr int64_t kMaxBoundedElements = 64;
+
+/// An element of a graph input whose value sizes the model's tensors: a value symbol named
+/// `name` (OnnxValueSymbols.cpp).
+struct ValueSymbolSource {
+  unsigned input;   // index in OnnxModel::inputs
+  std::string name; // "shape[1]"; the input's name for a scalar
+  int64_t element;  // row-major
+};
+/// The elements of the integer graph inputs of at most kMaxBoundedElements elements that reach an
+/// operand sizing a result by its values (a Reshape's shape, ...), through shape arithmetic.
+SmallVector<ValueSymbolSource> findValueSymbolSources(const OnnxModel &model);
+/// Records the value symbols on `func` (ms::kValueSymbolsAttrName): `symbols[i]` is source i's.
+void recordValueSymbols(func::FuncOp func, ArrayRef<ValueSymbolSource> sources,
+                        ArrayRef<unsigned> symbols);
+/// The graph input and element whose value `symbol` of `func` is, when it is a value symbol.
+std::optional<std::pair<unsigned, int64_t>> valueSymbolSource(Operation *func, unsigned symbol);
+/// Records on `func` the values the declared shapes of the graph `outputs` give its value symbols
+/// (ms::kDeclaredSymbolValuesAttrName); `results` are the outputs' values. Fails, naming the
+/// output, where a declared dim contradicts another or no value of the symbol gives it.
+LogicalResult pinDeclaredValueSymbols(func::FuncOp func, ArrayRef<OnnxGraphValue> outputs,
+                                      ArrayRef<Value> results);
 
 /// What a handler sees of one node: its inputs (materialized on request), known inputs, attributes,
 /// an OpBuilder at the node's location, and its outputs to define.

@@ -83,6 +83,63 @@ LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n,
   return success();
 }
 
+/// The graph input whose value symbols `elements` are, each in its place, when they are.
+static std::optional<unsigned> wholeValueInput(Operation *func, ArrayRef<IntRange> elements) {
+  std::optional<unsigned> input;
+  for (auto [i, r] : llvm::enumerate(elements)) {
+    auto s = dyn_cast_or_null<AffineSymbolExpr>(r.sym);
+    std::optional<std::pair<unsigned, int64_t>> source =
+        s ? valueSymbolSource(func, s.getPosition()) : std::nullopt;
+    if (!source || source->second != int64_t(i) || (input && *input != source->first))
+      return std::nullopt;
+    input = source->first;
+  }
+  return input;
+}
+
+/// A Reshape to the shape a graph input holds: its value symbols are the result's dims once the
+/// runtime resolved the input's values as ONNX says (0 copies the dim, -1 infers it; the manifest's
+/// `reshape_of`), which the function records (ms::kReshapedValueSymbolsAttrName).
+static LogicalResult importReshapeByValueInput(NodeImporter &n, Value x, unsigned input,
+                                               ArrayRef<AffineExpr> inDims, bool allowZero) {
+  Operation *func = functionOf(n);
+  MLIRContext *ctx = n.context();
+  ms::SymbolicShapes shapes(func);
+  for (AffineExpr e : inDims) {
+    bool byValue = false;
+    e.walk([&](AffineExpr sub) {
+      if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+        byValue |= valueSymbolSource(func, s.getPosition()).has_value();
+    });
+    if (!e || byValue)
+      return n.unsupportedFeature()
+             << "a Reshape to a graph input's values of " << n.inputType(0)
+             << ", whose dims are not the input dims' expressions";
+  }
+  auto dims = AffineMapAttr::get(ms::symbolicShapeMap(ctx, shapes.numSymbols(), inDims));
+  Builder b(ctx);
+  auto entry = b.getDictionaryAttr({b.getNamedAttr("input", b.getI64IntegerAttr(input)),
+                                    b.getNamedAttr("dims", dims),
+                                    b.getNamedAttr("allowzero", b.getBoolAttr(allowZero))});
+  SmallVector<Attribute> entries;
+  if (auto old = func->getAttrOfType<ArrayAttr>(ms::kReshapedValueSymbolsAttrName))
+    for (Attribute a : old) {
+      auto d = cast<DictionaryAttr>(a);
+      if (cast<IntegerAttr>(d.get("input")).getInt() == int64_t(input) && d != entry)
+        return n.unsupportedFeature() << "a graph input that gives the shape of Reshapes of "
+                                         "different tensors";
+      entries.push_back(a);
+    }
+  if (!llvm::is_contained(entries, Attribute(entry)))
+    entries.push_back(entry);
+  func->setAttr(ms::kReshapedValueSymbolsAttrName, b.getArrayAttr(entries));
+  SmallVector<AffineExpr> outDims;
+  for (const IntRange &r : *n.inputRanges(1))
+    outDims.push_back(r.sym);
+  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
+  return finish(n, n.create<ms::ReshapeOp>(x, shape, map));
+}
+
 LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &n) {
   std::optional<SmallVector<IntRange>> requested = n.inputRanges(1);
   if (!requested)
@@ -94,6 +151,8 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
   ms::SymbolicShapes shapes(functionOf(n));
   ArrayRef<AffineExpr> inDims = shapes.dims(*x);
   MLIRContext *ctx = n.context();
+  if (std::optional<unsigned> input = wholeValueInput(functionOf(n), *requested))
+    return importReshapeByValueInput(n, *x, *input, inDims, allowZero);
   SmallVector<AffineExpr> outDims;
   int64_t inferred = -1;
   for (auto [i, entry] : llvm::enumerate(*requested)) {

@@ -30,6 +30,15 @@ struct PackageTensorSpec {
 struct PackageSymbolSpec {
   std::string name;
   int64_t min = 1, max = 1;
+  // A value symbol: element `value_element` of input `value_input` (an integer tensor of static
+  // shape) is its value, bound from a run's input data; -1 for a symbol an input's dim binds.
+  int32_t value_input = -1;
+  uint64_t value_element = 0;
+  // A value symbol that is a Reshape's result dim: the input's values resolved as ONNX's Reshape
+  // does against a tensor of these dims (expressions of the other symbols, as `symbolic`; 0
+  // copies the dim unless `reshape_allowzero`, -1 infers one). Empty: the element's value itself.
+  std::vector<std::string> reshape_of = {};
+  bool reshape_allowzero = false;
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.

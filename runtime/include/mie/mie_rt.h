@@ -176,6 +176,11 @@ MIE_RT_API mie_status mie_package_num_symbols(const mie_package *package, uint32
 MIE_RT_API mie_status mie_package_symbol_info(const mie_package *package, uint32_t index,
                                               const char **out_name, int64_t *out_min,
                                               int64_t *out_max);
+/* Whether symbol `index` is a value symbol: *out_input = the input whose element *out_element
+   (row-major; an integer tensor of static shape) is its value, bound from a run's data
+   (mie_session_bind_inputs); -1 for a symbol an input's dim binds. */
+MIE_RT_API mie_status mie_package_symbol_value_of(const mie_package *package, uint32_t index,
+                                                  int32_t *out_input, uint64_t *out_element);
 MIE_RT_API mie_status mie_package_input_symbolic_dim(const mie_package *package, uint32_t index,
                                                      uint32_t dim, const char **out_expr);
 MIE_RT_API mie_status mie_package_output_symbolic_dim(const mie_package *package, uint32_t index,
@@ -264,6 +269,20 @@ MIE_RT_API mie_status mie_session_run_sized(mie_session *session, uint32_t num_i
 MIE_RT_API mie_status mie_session_set_input_shapes(mie_session *session, uint32_t num_inputs,
                                                    const uint32_t *ranks,
                                                    const int64_t *const *dims);
+/* mie_session_set_input_shapes with the inputs' data (data[i] points to input i's elements; data may
+   be NULL, or hold NULL for inputs whose values size nothing). A model whose tensors are sized by an
+   input's values (a Reshape's shape, a Range's limit, an Expand's shape given as a graph input:
+   value symbols, mie_package_symbol_value_of) needs them: the bind reads those elements, checks
+   each against its symbol's range and picks the code for the values, as for dims; a run whose
+   inputs then hold other values fails with MIE_ERR_INVALID_ARGUMENT naming the input, the element
+   and the symbol (bind again). */
+MIE_RT_API mie_status mie_session_bind_inputs(mie_session *session, uint32_t num_inputs,
+                                              const uint32_t *ranks, const int64_t *const *dims,
+                                              const void *const *data);
+/* The value the last bind gave symbol `index` (a dim's extent, or a value symbol's value: a
+   Reshape's resolved dim). MIE_ERR_INVALID_ARGUMENT before a bind or past the symbols. */
+MIE_RT_API mie_status mie_session_symbol_value(const mie_session *session, uint32_t index,
+                                               int64_t *out_value);
 /* The bound shape of input `index` (the manifest's dims, -1 where symbolic, before a bind). */
 MIE_RT_API mie_status mie_session_input_shape(const mie_session *session, uint32_t index,
                                               uint32_t *out_rank, const int64_t **out_dims);

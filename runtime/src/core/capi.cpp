@@ -310,6 +310,25 @@ mie_status mie_package_symbol_info(const mie_package *package, uint32_t index,
   return MIE_OK;
 }
 
+mie_status mie_package_symbol_value_of(const mie_package *package, uint32_t index,
+                                       int32_t *out_input, uint64_t *out_element) {
+  Call c;
+  const char *fn = "mie_package_symbol_value_of";
+  if (!package)
+    return c.null_arg(fn, "package");
+  if (!out_input)
+    return c.null_arg(fn, "out_input");
+  const auto &list = package->pkg->manifest().symbols;
+  if (index >= list.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT, std::string(fn) + ": index " + std::to_string(index) +
+                                                " out of range (package has " +
+                                                std::to_string(list.size()) + " symbols)");
+  *out_input = list[index].value_input;
+  if (out_element)
+    *out_element = list[index].is_value() ? list[index].value_element : 0;
+  return MIE_OK;
+}
+
 } // extern "C"
 
 namespace {
@@ -546,6 +565,36 @@ mie_status mie_session_set_input_shapes(mie_session *session, uint32_t num_input
   if (s != MIE_OK)
     c.fail(s, error);
   return s;
+}
+
+mie_status mie_session_bind_inputs(mie_session *session, uint32_t num_inputs,
+                                   const uint32_t *ranks, const int64_t *const *dims,
+                                   const void *const *data) {
+  Call c;
+  if (!session)
+    return c.null_arg("mie_session_bind_inputs", "session");
+  std::string error;
+  mie_status s = session->session->bind_inputs(num_inputs, ranks, dims, data, &error);
+  if (s != MIE_OK)
+    c.fail(s, error);
+  return s;
+}
+
+mie_status mie_session_symbol_value(const mie_session *session, uint32_t index,
+                                    int64_t *out_value) {
+  Call c;
+  const char *fn = "mie_session_symbol_value";
+  if (!session)
+    return c.null_arg(fn, "session");
+  if (!out_value)
+    return c.null_arg(fn, "out_value");
+  const std::vector<int64_t> &values = session->session->symbol_values();
+  if (index >= values.size())
+    return c.fail(MIE_ERR_INVALID_ARGUMENT,
+                  std::string(fn) + ": index " + std::to_string(index) + " out of range (" +
+                      std::to_string(values.size()) + " symbols bound)");
+  *out_value = values[index];
+  return MIE_OK;
 }
 
 mie_status mie_session_input_shape(const mie_session *session, uint32_t index, uint32_t *out_rank,

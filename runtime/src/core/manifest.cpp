@@ -179,6 +179,35 @@ class SchemaReader {
         return false;
       if (lo > hi)
         return fail(p, "min " + std::to_string(lo) + " is more than max " + std::to_string(hi));
+      // "value_of": {"input": integer, "element": integer}: a value symbol (checked against the
+      // inputs by check_symbolic_shapes).
+      if (const Value *of = v.find("value_of")) {
+        const std::string vp = p + ".value_of";
+        if (of->type != Type::Object)
+          return fail(vp, "expected an object, got " + describe(*of));
+        uint64_t input, element;
+        if (!uint(*of, vp, "input", INT32_MAX, &input) ||
+            !uint(*of, vp, "element", UINT32_MAX, &element))
+          return false;
+        d.value_input = int32_t(input);
+        d.value_element = element;
+        if (const Value *of_dims = of->find("reshape_of")) {
+          if (of_dims->type != Type::Array || of_dims->array.size() > 64)
+            return fail(vp + ".reshape_of", "expected an array of at most 64 dims");
+          for (size_t j = 0; j < of_dims->array.size(); ++j) {
+            const Value &text = of_dims->array[j];
+            ShapeExpr e;
+            std::string why;
+            if (text.type != Type::String ||
+                !ShapeExpr::parse(text.string, arr->array.size(), &e, &why))
+              return fail(vp + ".reshape_of[" + std::to_string(j) + "]",
+                          text.type != Type::String ? "expected a string" : why);
+            d.reshape_of.push_back(std::move(e));
+          }
+          const Value *allow = of->find("allowzero");
+          d.reshape_allowzero = allow && allow->type == Type::Bool && allow->boolean;
+        }
+      }
       for (const auto &other : *out)
         if (other.name == d.name)
           return fail(p + ".name", "duplicate symbol '" + d.name + "'");
@@ -391,11 +420,119 @@ bool evaluate_shape(const TensorDesc &t, const std::vector<int64_t> &values,
   return true;
 }
 
-// Every symbol is some input's dim (the run's input shapes must determine them), and at every
+bool resolve_reshape(const std::vector<int64_t> &requested, const std::vector<int64_t> &dims,
+                     bool allowzero, std::vector<int64_t> *out, std::string *why) {
+  auto list = [](const std::vector<int64_t> &v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+  };
+  const std::string what = list(requested) + " does not reshape " + list(dims) + ": ";
+  int64_t total = 1, known = 1;
+  for (int64_t d : dims)
+    if (__builtin_mul_overflow(total, d, &total)) {
+      *why = what + "too many elements";
+      return false;
+    }
+  out->assign(requested.size(), 0);
+  int inferred = -1;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    int64_t v = requested[i];
+    if (v == 0 && !allowzero) {
+      if (i >= dims.size()) {
+        *why = what + "entry " + std::to_string(i) + " copies a dim it does not have";
+        return false;
+      }
+      v = dims[i];
+    } else if (v == -1) {
+      if (inferred >= 0) {
+        *why = what + "more than one -1";
+        return false;
+      }
+      inferred = int(i);
+      continue;
+    } else if (v < 0) {
+      *why = what + "entry " + std::to_string(i) + " is below -1";
+      return false;
+    }
+    (*out)[i] = v;
+    if (__builtin_mul_overflow(known, v, &known)) {
+      *why = what + "too many elements";
+      return false;
+    }
+  }
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0) {
+      *why = what + "no size for the -1 keeps " + std::to_string(total) + " elements";
+      return false;
+    }
+    (*out)[size_t(inferred)] = total / known;
+  } else if (known != total) {
+    *why = what + "the element counts differ";
+    return false;
+  }
+  return true;
+}
+
+bool read_integer_element(mie_dtype dtype, const void *data, uint64_t element, int64_t *out) {
+  auto read = [&](auto tag) {
+    decltype(tag) v;
+    std::memcpy(&v, static_cast<const char *>(data) + element * sizeof(v), sizeof(v));
+    return v;
+  };
+  switch (dtype) {
+  case MIE_DTYPE_I8: *out = read(int8_t()); return true;
+  case MIE_DTYPE_I16: *out = read(int16_t()); return true;
+  case MIE_DTYPE_I32: *out = read(int32_t()); return true;
+  case MIE_DTYPE_I64: *out = read(int64_t()); return true;
+  case MIE_DTYPE_U8: *out = read(uint8_t()); return true;
+  case MIE_DTYPE_U16: *out = read(uint16_t()); return true;
+  case MIE_DTYPE_U32: *out = read(uint32_t()); return true;
+  case MIE_DTYPE_U64: {
+    const uint64_t v = read(uint64_t());
+    if (v > uint64_t(INT64_MAX)) return false;
+    *out = int64_t(v);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+// Every symbol is some input's dim or value (the run's inputs must determine them), and at every
 // target's dims each tensor has a valid shape within the limits: the ABI check and the callers'
 // buffers rely on it.
 bool check_symbolic_shapes(const Manifest &m, std::string *error) {
   for (size_t s = 0; s < m.symbols.size(); ++s) {
+    const SymbolDesc &sym = m.symbols[s];
+    if (sym.is_value()) {
+      const std::string p = "symbols[" + std::to_string(s) + "].value_of: ";
+      if (size_t(sym.value_input) >= m.inputs.size()) {
+        *error = p + "input " + std::to_string(sym.value_input) + " does not exist (the model has " +
+                 std::to_string(m.inputs.size()) + ")";
+        return false;
+      }
+      const TensorDesc &t = m.inputs[size_t(sym.value_input)];
+      int64_t probe = 0;
+      const int64_t zero = 0;
+      if (t.is_symbolic() || !t.dynamic_dims.empty() || sym.value_element >= t.num_elements ||
+          !read_integer_element(t.dtype, &zero, 0, &probe)) {
+        *error = p + "input '" + t.name + "' has no integer element " +
+                 std::to_string(sym.value_element) + " of a static shape";
+        return false;
+      }
+      // The reshaped tensor's dims are bound before the value symbols: input dims alone.
+      for (const ShapeExpr &e : sym.reshape_of) {
+        bool uses_value = false;
+        for (size_t k = 0; k < m.symbols.size(); ++k)
+          uses_value |= m.symbols[k].is_value() && e.uses_symbol(k);
+        if (uses_value) {
+          *error = p + "reshape_of '" + e.text() + "' depends on a value symbol";
+          return false;
+        }
+      }
+      continue;
+    }
     bool bound = false;
     for (const TensorDesc &t : m.inputs)
       for (const auto &[dim, expr] : t.symbolic_dims)

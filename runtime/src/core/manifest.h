@@ -37,7 +37,27 @@ struct TensorDesc {
 struct SymbolDesc {
   std::string name;
   int64_t min = 0, max = 0;
+  // A value symbol: element `value_element` (row-major) of input `value_input`, an integer tensor
+  // of static shape, is the symbol's value (a Reshape's shape given as a graph input): a run's
+  // input data binds it, not its shapes. -1 for a symbol an input's dim binds.
+  int32_t value_input = -1;
+  uint64_t value_element = 0;
+  // A Reshape's result dim: the input's values resolved against a tensor of these dims (over the
+  // symbols an input's dim binds) as ONNX's Reshape does; empty for the element's value itself.
+  std::vector<ShapeExpr> reshape_of;
+  bool reshape_allowzero = false;
+  bool is_value() const { return value_input >= 0; }
 };
+
+// ONNX Reshape's resolution of `requested` (0 copies the dim of `dims` unless `allowzero`, one -1
+// infers the dim that keeps the element count) into `out`; false with *why on a shape that does
+// not reshape `dims`.
+bool resolve_reshape(const std::vector<int64_t> &requested, const std::vector<int64_t> &dims,
+                     bool allowzero, std::vector<int64_t> *out, std::string *why);
+
+// The value of element `element` of an integer tensor of `dtype` at `data`; false for a dtype
+// that is not an integer or a value beyond int64.
+bool read_integer_element(mie_dtype dtype, const void *data, uint64_t element, int64_t *out);
 
 struct SectionRef {
   uint64_t offset = 0;

@@ -192,8 +192,33 @@ std::string PackageWriter::check() const {
   }
   if (symbols_.size() > 64)
     return "more than 64 symbols";
-  // The run's input shapes bind the symbols: each must be an input's dim.
+  // The run's inputs bind the symbols: each must be an input's dim or an integer element of one
+  // of static shape.
   for (size_t i = 0; i < symbols_.size(); ++i) {
+    if (symbols_[i].value_input >= 0) {
+      const std::string what = "symbol " + std::to_string(i) + " ('" + symbols_[i].name + "')";
+      if (size_t(symbols_[i].value_input) >= inputs_.size())
+        return what + ": value of input " + std::to_string(symbols_[i].value_input) +
+               ", which does not exist";
+      const auto &t = inputs_[size_t(symbols_[i].value_input)];
+      uint64_t elements = 1;
+      for (int64_t d : t.shape)
+        elements *= d < 0 ? 0 : uint64_t(d);
+      const int64_t code = dtype_code(t.dtype);
+      const bool integer = code == MIE_DTYPE_I8 || code == MIE_DTYPE_I16 || code == MIE_DTYPE_I32 ||
+                           code == MIE_DTYPE_I64 || code == MIE_DTYPE_U8 || code == MIE_DTYPE_U16 ||
+                           code == MIE_DTYPE_U32 || code == MIE_DTYPE_U64;
+      if (!t.symbolic.empty() || !integer || symbols_[i].value_element >= elements)
+        return what + ": input '" + t.name + "' has no integer element " +
+               std::to_string(symbols_[i].value_element) + " of a static shape";
+      for (const std::string &text : symbols_[i].reshape_of) {
+        rt::ShapeExpr e;
+        std::string why;
+        if (!rt::ShapeExpr::parse(text, symbols_.size(), &e, &why))
+          return what + ": reshape_of '" + text + "': " + why;
+      }
+      continue;
+    }
     bool bound = false;
     for (const auto &t : inputs_)
       for (const std::string &text : t.symbolic)
@@ -347,7 +372,30 @@ std::string PackageWriter::plan(Layout *L) const {
         add_key(o, "min");
         o += std::to_string(symbols_[i].min) + ", ";
         add_key(o, "max");
-        o += std::to_string(symbols_[i].max) + "}";
+        o += std::to_string(symbols_[i].max);
+        if (symbols_[i].value_input >= 0) {
+          o += ", ";
+          add_key(o, "value_of");
+          o += "{";
+          add_key(o, "input");
+          o += std::to_string(symbols_[i].value_input) + ", ";
+          add_key(o, "element");
+          o += std::to_string(symbols_[i].value_element);
+          if (!symbols_[i].reshape_of.empty()) {
+            o += ", ";
+            add_key(o, "reshape_of");
+            o += "[";
+            for (size_t d = 0; d < symbols_[i].reshape_of.size(); ++d) {
+              o += d ? ", " : "";
+              rt::json::append_quoted(o, symbols_[i].reshape_of[d]);
+            }
+            o += "], ";
+            add_key(o, "allowzero");
+            o += symbols_[i].reshape_allowzero ? "true" : "false";
+          }
+          o += "}";
+        }
+        o += "}";
       }
       o += "],\n";
     }

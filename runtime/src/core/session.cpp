@@ -213,6 +213,8 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
 
   std::unique_ptr<Session> s(new Session());
   s->pkg_ = pkg;
+  for (const SymbolDesc &sym : manifest.symbols)
+    s->has_value_symbols_ |= sym.is_value();
   s->extents_.assign(num_extents, 0);
   // Every specialization of the target's name: one code object each, all checked now, so that a run
   // never loads code.
@@ -383,8 +385,60 @@ std::string shape_text(const std::vector<int64_t> &shape) {
 
 } // namespace
 
-mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
-                                     const int64_t *const *dims, std::string *error) {
+mie_status Session::value_symbol(size_t s, const void *data, const std::vector<int64_t> &values,
+                                 int64_t *out, std::string *error) const {
+  const Manifest &m = pkg_->manifest();
+  const SymbolDesc &sym = m.symbols[s];
+  const TensorDesc &t = m.inputs[size_t(sym.value_input)];
+  if (sym.reshape_of.empty()) {
+    if (!read_integer_element(t.dtype, data, sym.value_element, out))
+      *out = -1; // a u64 beyond int64: outside every range
+    return MIE_OK;
+  }
+  // A Reshape's result dim: all of the input's values, resolved against the reshaped dims (input
+  // dims alone, bound before the value symbols).
+  std::vector<int64_t> requested(t.num_elements), reshaped, resolved;
+  for (uint64_t e = 0; e < t.num_elements; ++e)
+    if (!read_integer_element(t.dtype, data, e, &requested[e]))
+      requested[e] = -2;
+  for (const ShapeExpr &e : sym.reshape_of) {
+    reshaped.push_back(0);
+    e.evaluate(values, &reshaped.back());
+  }
+  std::string why;
+  if (!resolve_reshape(requested, reshaped, sym.reshape_allowzero, &resolved, &why)) {
+    *error = "package '" + pkg_->path() + "': input '" + t.name + "' (symbol '" + sym.name +
+             "'): " + why;
+    return MIE_ERR_INVALID_ARGUMENT;
+  }
+  *out = resolved[sym.value_element];
+  return MIE_OK;
+}
+
+mie_status Session::check_value_symbols(const void *const *inputs, std::string *error) const {
+  const Manifest &m = pkg_->manifest();
+  for (size_t s = 0; s < m.symbols.size(); ++s) {
+    const SymbolDesc &sym = m.symbols[s];
+    if (!sym.is_value())
+      continue;
+    const TensorDesc &t = m.inputs[size_t(sym.value_input)];
+    int64_t v = 0;
+    if (mie_status status = value_symbol(s, inputs[sym.value_input], dims_, &v, error))
+      return status;
+    if (v != dims_[s]) {
+      *error = "package '" + pkg_->path() + "': input '" + t.name + "' element " +
+               std::to_string(sym.value_element) + " (symbol '" + sym.name + "') is " +
+               std::to_string(v) + " but the inputs were bound with " + std::to_string(dims_[s]) +
+               ": bind them again with their data (mie_session_bind_inputs)";
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+  }
+  return MIE_OK;
+}
+
+mie_status Session::bind_inputs(uint32_t num_inputs, const uint32_t *ranks,
+                                const int64_t *const *dims, const void *const *data,
+                                std::string *error) {
   const Manifest &m = pkg_->manifest();
   const std::string prefix = "package '" + pkg_->path() + "': ";
   if (num_inputs != m.inputs.size()) {
@@ -451,6 +505,30 @@ mie_status Session::set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
       values[size_t(symbol)] = v;
       bound_by[size_t(symbol)] = "input '" + t.name + "' dim " + std::to_string(d);
     }
+  }
+  // Value symbols: read from their inputs' data.
+  for (size_t s = 0; s < m.symbols.size(); ++s) {
+    const SymbolDesc &sym = m.symbols[s];
+    if (!sym.is_value())
+      continue;
+    const TensorDesc &t = m.inputs[size_t(sym.value_input)];
+    const std::string where = prefix + "input '" + t.name + "' element " +
+                              std::to_string(sym.value_element) + " (symbol '" + sym.name + "')";
+    const void *p = data ? data[sym.value_input] : nullptr;
+    if (!p) {
+      *error = where + ": the model's shapes depend on this input's values; bind the inputs with "
+                       "their data (mie_session_bind_inputs)";
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+    int64_t v = 0;
+    if (mie_status status = value_symbol(s, p, values, &v, error))
+      return status;
+    if (v < sym.min || v > sym.max) {
+      *error = where + ": " + std::to_string(v) + " is outside the package's range " +
+               std::to_string(sym.min) + ".." + std::to_string(sym.max);
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+    values[s] = v;
   }
   std::lock_guard<std::mutex> lk(run_mu_);
   if (m.symbols.empty())
@@ -567,7 +645,8 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     for (const SymbolDesc &sym : m.symbols)
       names += (names.empty() ? "" : ", ") + sym.name;
     *error = prefix + "the model has symbolic dims (" + names +
-             "): give the input shapes before a run (mie_session_set_input_shapes)";
+             "): give the input shapes before a run (mie_session_set_input_shapes, or "
+             "mie_session_bind_inputs with their data)";
     return MIE_ERR_INVALID_ARGUMENT;
   }
   // Argument checks first: the generated code trusts every pointer it gets.
@@ -597,6 +676,9 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
   for (size_t i = 0; i < m.outputs.size(); ++i)
     if (!check(m.outputs[i], bound_->output_bytes[i], outputs[i], "output"))
       return MIE_ERR_INVALID_ARGUMENT;
+  if (has_value_symbols_)
+    if (mie_status status = check_value_symbols(inputs, error))
+      return status;
 
   std::lock_guard<std::mutex> lk(run_mu_);
   if (gpu_) {

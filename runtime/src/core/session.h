@@ -35,10 +35,20 @@ class Session {
   // must be the manifest's. Errors name the input, the dim and the symbol; a failed bind keeps the
   // previous one.
   mie_status set_input_shapes(uint32_t num_inputs, const uint32_t *ranks,
-                              const int64_t *const *dims, std::string *error);
+                              const int64_t *const *dims, std::string *error) {
+    return bind_inputs(num_inputs, ranks, dims, nullptr, error);
+  }
+  // set_input_shapes with the inputs' data too (`data` may be NULL, or hold NULL for an input):
+  // a package with value symbols (an input's element that sizes the model's tensors, a Reshape's
+  // shape given as a graph input) binds them from the data of their inputs. Runs check that those
+  // elements still hold the bound values.
+  mie_status bind_inputs(uint32_t num_inputs, const uint32_t *ranks, const int64_t *const *dims,
+                         const void *const *data, std::string *error);
   // The bound shape of input `index` (the manifest's for a package without symbols; before a bind,
   // the manifest's dims with -1 where symbolic).
   const std::vector<int64_t> &input_shape(size_t index) const { return input_shapes_[index]; }
+  // The bound value of each symbol (empty before a bind and in packages without symbols).
+  const std::vector<int64_t> &symbol_values() const { return dims_; }
   size_t num_inputs() const { return input_shapes_.size(); }
   mie_status run(const void *const *inputs, void *const *outputs, std::string *error);
   // run() after checking the caller's counts and buffer sizes against the manifest.
@@ -110,6 +120,13 @@ class Session {
   // (poisoning fills that much).
   uint64_t arena_bytes_ = 0, run_arena_bytes_ = 0;
   std::vector<int64_t> dims_;  // the bound symbol values: the last slot of args (kernel ABI 7)
+  // Value symbol `s` for its input's `data`: the element, or a Reshape's dim resolved from all of
+  // them against the reshaped dims in `values` (the symbols inputs' dims bind).
+  mie_status value_symbol(size_t s, const void *data, const std::vector<int64_t> &values,
+                          int64_t *out, std::string *error) const;
+  // Checks that the value symbols' elements of a run's `inputs` hold the bound values.
+  mie_status check_value_symbols(const void *const *inputs, std::string *error) const;
+  bool has_value_symbols_ = false;
   std::vector<std::vector<int64_t>> input_shapes_;
   std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
   std::string device_ = "cpu";  // "cpu; cuda target 'x' did not start: ..." after a fallback (create)

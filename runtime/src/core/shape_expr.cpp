@@ -174,6 +174,13 @@ int ShapeExpr::single_symbol() const {
                                                                   : -1;
 }
 
+bool ShapeExpr::uses_symbol(size_t index) const {
+  for (const Node &n : nodes_)
+    if (n.kind == Kind::Symbol && size_t(n.value) == index)
+      return true;
+  return false;
+}
+
 bool ShapeExpr::evaluate(const std::vector<int64_t> &values, int64_t *out) const {
   return root_ >= 0 && eval(root_, values, out);
 }

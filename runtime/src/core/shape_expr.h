@@ -22,6 +22,8 @@ public:
   bool evaluate(const std::vector<int64_t> &values, int64_t *out) const;
   // The symbol's index when the expression is one symbol alone, else -1.
   int single_symbol() const;
+  // Whether symbol `index` occurs in the expression.
+  bool uses_symbol(size_t index) const;
   const std::string &text() const { return text_; }
 
 private:
