@@ -162,7 +162,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
     auto type = dyn_cast<MemRefType>(func->getArgument(i).getType());
     if (!type || !type.hasStaticShape())
       return func->emitError("entry argument ") << i << " is not a static memref", failure();
-    auto name = func->getArgAttrOfType<StringAttr>(i, "mie.name");
+    auto name = func->getArgAttrOfType<StringAttr>(i, MieDialect::getSlotAttrName());
     if (name && name.getValue() == "random_key") { // the last slot of args (mie-bind-random-key)
       plan.readsRandomKey = true;
       continue;
@@ -199,6 +199,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   // Argument names served the IR reader; LLVM IR has no place for them.
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
     func->removeArgAttr(i, "mie.name");
+    func->removeArgAttr(i, MieDialect::getSlotAttrName());
     func->removeArgAttr(i, "mie.unsigned");
     func->removeArgAttr(i, "mie.dynamic_dims");
     func->removeArgAttr(i, "mie.extent_of");
@@ -208,7 +209,7 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   for (auto other : module.getOps<func::FuncOp>()) {
     if (other->hasAttr(MieDialect::getArenaSizeFnAttrName()))
       for (unsigned i = 0, e = other.getNumArguments(); i < e; ++i)
-        other.removeArgAttr(i, "mie.name");
+        other.removeArgAttr(i, MieDialect::getSlotAttrName());
     other->removeAttr(MieDialect::getArenaSizeFnAttrName());
     other->removeAttr(MieDialect::getSymbolRangesAttrName());
     other->removeAttr("ms.symbols");

@@ -376,21 +376,40 @@ static FailureOr<std::string> compileSymbolic(ModuleOp module, const CompileOpti
   std::vector<std::optional<PackageTargetCode>> compiled(targets.size() * perTarget);
   std::optional<PackageSignature> signature;
   PortableProductWarnings portable;
+  const bool valueSymbols = hasValueSymbols(module);
   for (size_t p = 0; p < perTarget; ++p) {
     const bool generic = p == points.size();
     OwningOpRef<ModuleOp> sized = module.clone();
-    if (generic)
+    std::string noShape; // why a combination of values is no shape the model takes
+    auto specialize = [&] {
+      // Value symbols combine into values no op takes (a Reshape's [4, 4] of 24 elements): such
+      // a combination gets no code, and a remark says why.
+      std::optional<ScopedDiagnosticHandler> quiet;
+      if (valueSymbols)
+        quiet.emplace(module.getContext(), [&](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error && noShape.empty())
+            noShape = d.str();
+          return success();
+        });
+      return runPipeline(*sized, options, [&](OpPassManager &pm) {
+        ms::MsSpecializeDimsPassOptions sizes;
+        std::vector<std::string> given = plan->sizes(points[p]);
+        sizes.sizes.assign(given.begin(), given.end());
+        sizes.defaultSize = 0;
+        pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createCSEPass());
+      });
+    };
+    if (generic) {
       setSymbolRanges(*sized, *plan);
-    else if (failed(runPipeline(*sized, options, [&](OpPassManager &pm) {
-               ms::MsSpecializeDimsPassOptions sizes;
-               std::vector<std::string> given = plan->sizes(points[p]);
-               sizes.sizes.assign(given.begin(), given.end());
-               sizes.defaultSize = 0;
-               pm.addNestedPass<func::FuncOp>(ms::createMsSpecializeDimsPass(sizes));
-               pm.addPass(createCanonicalizerPass());
-               pm.addPass(createCSEPass());
-             })))
-      return failure();
+    } else if (failed(specialize())) {
+      if (!valueSymbols)
+        return failure();
+      emitRemark(module.getLoc()) << "no code for " << llvm::join(plan->sizes(points[p]), ", ")
+                                  << ": " << noShape;
+      continue;
+    }
     if (!signature) {
       FailureOr<PackageSignature> read = readSignature(*sized);
       if (failed(read) || failed(applySymbolicDims(*read, *symbolic, module.getLoc())))
@@ -421,7 +440,12 @@ static FailureOr<std::string> compileSymbolic(ModuleOp module, const CompileOpti
   portable.emit();
   std::vector<PackageTargetCode> ordered;
   for (std::optional<PackageTargetCode> &c : compiled)
-    ordered.push_back(std::move(*c));
+    if (c)
+      ordered.push_back(std::move(*c));
+  if (ordered.empty())
+    return emitError(module.getLoc(), "no combination of the symbols' values is a shape the "
+                                      "model takes (the remarks say why)"),
+           failure();
   return buildPackage(module, options.modelName, options.precision.manifestName(), *signature,
                       ordered, nullptr, plan->ranges);
 }

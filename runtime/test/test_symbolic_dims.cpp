@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/manifest.h"
 #include "core/shape_expr.h"
 #include "mie/mie_kernel_abi.h"
 #include "mie/mie_rt.h"
@@ -387,3 +388,97 @@ TEST(SymbolicDims, CodeForEveryShapeNeedsAbi7AndItsArenaFunction) {
 }
 
 } // namespace
+
+namespace {
+
+std::vector<int64_t> reshaped(std::vector<int64_t> requested, std::vector<int64_t> dims,
+                              bool allowzero = false) {
+  std::vector<int64_t> out;
+  std::string why;
+  EXPECT_TRUE(mie::rt::resolve_reshape(requested, dims, allowzero, &out, &why)) << why;
+  return out;
+}
+
+std::string reshape_error(std::vector<int64_t> requested, std::vector<int64_t> dims) {
+  std::vector<int64_t> out;
+  std::string why;
+  EXPECT_FALSE(mie::rt::resolve_reshape(requested, dims, false, &out, &why));
+  return why;
+}
+
+// A package whose symbol is a value symbol: element 1 of input "shape" (i64 [2]).
+mie::PackageWriter value_symbol_writer(mie::PackageSymbolSpec symbol) {
+  mie::PackageWriter w;
+  w.set_model("values");
+  w.set_precision("fp32");
+  w.add_symbol(std::move(symbol));
+  w.add_input({"x", "f32", {6}, {}, {}});
+  w.add_input({"shape", "i64", {2}, {}, {}});
+  w.add_output({"y", "f32", {2, -1}, {}, {"", "s0"}});
+  mie::PackageTargetSpec t = host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC2));
+  t.dims = {3};
+  w.add_target(std::move(t));
+  return w;
+}
+
+} // namespace
+
+TEST(ValueSymbols, ResolveReshapeAsOnnx) {
+  EXPECT_EQ(reshaped({6, 4}, {2, 3, 4}), (std::vector<int64_t>{6, 4}));
+  EXPECT_EQ(reshaped({-1, 4}, {2, 3, 4}), (std::vector<int64_t>{6, 4}));
+  EXPECT_EQ(reshaped({0, -1}, {2, 3, 4}), (std::vector<int64_t>{2, 12}));
+  EXPECT_EQ(reshaped({2, 0, 1, -1}, {2, 3, 4}), (std::vector<int64_t>{2, 3, 1, 4}));
+  EXPECT_EQ(reshaped({0, 3}, {0, 3}, true), (std::vector<int64_t>{0, 3}));
+  EXPECT_EQ(reshape_error({5, -1}, {2, 3, 4}),
+            "[5, -1] does not reshape [2, 3, 4]: no size for the -1 keeps 24 elements");
+  EXPECT_EQ(reshape_error({-1, -1}, {2, 3, 4}),
+            "[-1, -1] does not reshape [2, 3, 4]: more than one -1");
+  EXPECT_EQ(reshape_error({4, 4}, {2, 3, 4}),
+            "[4, 4] does not reshape [2, 3, 4]: the element counts differ");
+  EXPECT_EQ(reshape_error({2, -3}, {2, 3}), "[2, -3] does not reshape [2, 3]: entry 1 is below -1");
+  EXPECT_EQ(reshape_error({0, 0, 0, 0}, {2, 3, 4}),
+            "[0, 0, 0, 0] does not reshape [2, 3, 4]: entry 3 copies a dim it does not have");
+}
+
+TEST(ValueSymbols, WriterAndReaderKeepWhereTheValueComesFrom) {
+  mie::PackageSymbolSpec symbol{"shape[1]", 3, 3, 1, 1, {"6"}, false};
+  const std::string path = tmp_path("values.mie");
+  ASSERT_EQ(value_symbol_writer(symbol).write(path), "");
+  mie_package *pkg = nullptr;
+  ASSERT_EQ(mie_package_open(path.c_str(), &pkg), MIE_OK) << mie_last_error();
+  int32_t input = -2;
+  uint64_t element = 9;
+  ASSERT_EQ(mie_package_symbol_value_of(pkg, 0, &input, &element), MIE_OK);
+  EXPECT_EQ(input, 1);
+  EXPECT_EQ(element, 1u);
+  EXPECT_EQ(mie_package_symbol_value_of(pkg, 1, &input, &element), MIE_ERR_INVALID_ARGUMENT);
+  mie_package_close(pkg);
+
+  std::vector<uint8_t> bytes;
+  mie::PackageSymbolSpec bad = symbol;
+  bad.value_input = 0; // an f32 input
+  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "symbol 0 ('shape[1]'): input 'x' has no integer element 1 of a static shape");
+  bad = symbol;
+  bad.value_element = 2;
+  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "symbol 0 ('shape[1]'): input 'shape' has no integer element 2 of a static shape");
+  bad = symbol;
+  bad.value_input = 5;
+  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "symbol 0 ('shape[1]'): value of input 5, which does not exist");
+  bad = symbol;
+  bad.reshape_of = {"s1"};
+  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "symbol 0 ('shape[1]'): reshape_of 's1': at offset 2: unknown symbol s1 (the package "
+            "has 1)");
+}
+
+TEST(ValueSymbols, ReaderChecksTheValuesInput) {
+  EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 0, \"element\": 0}}"),
+            "symbols[0].value_of: input 'x' has no integer element 0 of a static shape");
+  EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 3, \"element\": 0}}"),
+            "symbols[0].value_of: input 3 does not exist (the model has 1)");
+  EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 0}}"),
+            "symbols[0].value_of: missing field 'element'");
+}

@@ -22,7 +22,7 @@ func.func @main(%x: memref<?xf32>) attributes {ms.symbols = ["n"]} {
 
 // Tests that symbol values of another count than the function's symbols are refused.
 
-func.func @main(%a: memref<1xi8> {mie.name = "arena"}) attributes {ms.symbols = ["n"]} {
+func.func @main(%a: memref<1xi8> {mie.slot = "arena"}) attributes {ms.symbols = ["n"]} {
   // expected-error@+1 {{'mie.symbol_values' op expects one element per symbol of the function (1), got 'memref<2xi64>'}}
   %dims = mie.symbol_values : memref<2xi64>
   return

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:[^:]+]]: memref<1xf32> {mie.name = "x", mie.symbolic_shape = array<i64: -1, -1, 32>
 // CHECK-SAME: %[[Y:[^:]+]]: memref<1xf32> {mie.name = "y", mie.symbolic_shape = array<i64: -1, 32>
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1xi8> {mie.name = "arena"}, %{{[^:]+}}: memref<0xi8> {mie.name = "weights"}, %{{[^:]+}}: memref<2xi64> {mie.name = "random_key"}, %[[DIMS:[^:]+]]: memref<2xi64> {mie.name = "dims"})
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1xi8> {mie.slot = "arena"}, %{{[^:]+}}: memref<0xi8> {mie.slot = "weights"}, %{{[^:]+}}: memref<2xi64> {mie.slot = "random_key"}, %[[DIMS:[^:]+]]: memref<2xi64> {mie.slot = "dims"})
 // CHECK: %[[W0:.+]] = memref.load %[[DIMS]][%{{.+}}]
 // CHECK: %[[S0:.+]] = arith.index_cast %[[W0]] : i64 to index
 // CHECK: %[[W1:.+]] = memref.load %[[DIMS]][%{{.+}}]
@@ -24,7 +24,7 @@
 // CHECK: return
 
 // CHECK-LABEL: func.func @mie_arena_bytes
-// CHECK-SAME: (%[[D:[^:]+]]: memref<2xi64> {mie.name = "dims"}) -> i64 attributes {mie.arena_size_fn}
+// CHECK-SAME: (%[[D:[^:]+]]: memref<2xi64> {mie.slot = "dims"}) -> i64 attributes {mie.arena_size_fn}
 // CHECK: memref.load %[[D]]
 // CHECK: memref.load %[[D]]
 // CHECK: %[[BYTES:.+]] = affine.apply #{{.*}}()[%{{.+}}, %{{.+}}]
@@ -35,7 +35,7 @@
 #bytes = affine_map<()[s0, s1] -> (s0 * s1 * 128)>
 func.func @main(%x: memref<?x?x32xf32> {mie.name = "x", ms.shape = #in},
                 %y: memref<?x32xf32> {mie.name = "y", ms.shape = #out},
-                %a: memref<1xi8> {mie.name = "arena"}, %w: memref<0xi8> {mie.name = "weights"})
+                %a: memref<1xi8> {mie.slot = "arena"}, %w: memref<0xi8> {mie.slot = "weights"})
     attributes {ms.symbols = ["batch", "seq"]} {
   %s0 = mie.symbol 0 : index
   %s1 = mie.symbol 1 : index
@@ -66,10 +66,10 @@ func.func @static(%x: memref<4xf32>) {
 // as an extent) becomes the entry's "dims" argument itself.
 
 // CHECK-LABEL: func.func @positions
-// CHECK-SAME: %[[DIMS:[^:]+]]: memref<2xi64> {mie.name = "dims"})
+// CHECK-SAME: %[[DIMS:[^:]+]]: memref<2xi64> {mie.slot = "dims"})
 // CHECK-NOT: mie.symbol_values
 // CHECK: mie.kernel "range" ins(%[[DIMS]] : memref<2xi64>)
-func.func @positions(%a: memref<1xi8> {mie.name = "arena"}, %r: memref<8xi64> {mie.name = "r"})
+func.func @positions(%a: memref<1xi8> {mie.slot = "arena"}, %r: memref<8xi64> {mie.name = "r"})
     attributes {ms.symbols = ["seq", "past_len"]} {
   %dims = mie.symbol_values : memref<2xi64>
   mie.kernel "range" ins(%dims : memref<2xi64>) outs(%r : memref<8xi64>) {

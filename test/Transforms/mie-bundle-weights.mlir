@@ -10,7 +10,7 @@
 // CHECK: memref.global "private" @state : memref<2xf32> = uninitialized
 // CHECK-NOT: memref.global "private" constant
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[ARENA:[^:]+]]: memref<64xi8> {mie.name = "arena"}, %[[W:[^:]+]]: memref<208xi8> {mie.name = "weights"})
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4xf32>, %[[ARENA:[^:]+]]: memref<64xi8> {mie.slot = "arena"}, %[[W:[^:]+]]: memref<208xi8> {mie.slot = "weights"})
 // CHECK: %[[A:.+]] = mie.view %[[W]][0] {aligned} : memref<208xi8> to memref<3xf32>
 // CHECK: %[[B:.+]] = mie.view %[[W]][64] {aligned} : memref<208xi8> to memref<2x2xf32>
 // CHECK: %[[D:.+]] = mie.view %[[W]][128] {aligned} : memref<208xi8> to memref<2xf16>
@@ -25,7 +25,7 @@ memref.global "private" constant @d : memref<2xf16> = dense<[1.0, -2.0]>
 memref.global "private" constant @e : memref<2xi64> = dense<[1, -1]>
 memref.global "private" @state : memref<2xf32> = uninitialized
 
-func.func @main(%x: memref<4xf32>, %arena: memref<64xi8> {mie.name = "arena"}) {
+func.func @main(%x: memref<4xf32>, %arena: memref<64xi8> {mie.slot = "arena"}) {
   %0 = memref.get_global @a : memref<3xf32>
   %1 = memref.get_global @b : memref<2x2xf32>
   %2 = memref.get_global @d : memref<2xf16>
@@ -54,11 +54,11 @@ func.func @main(%x: memref<4xf32>, %arena: memref<64xi8> {mie.name = "arena"}) {
 
 // CHECK: module attributes {mie.weights = dense_resource<[[BLOB:mie_weights[_0-9]*]]> : tensor<8xi8>}
 // CHECK-LABEL: func.func @reads
-// CHECK-SAME: (%{{[^:]+}}: memref<4xi16>, %[[W:[^:]+]]: memref<8xi8> {mie.name = "weights"})
+// CHECK-SAME: (%{{[^:]+}}: memref<4xi16>, %[[W:[^:]+]]: memref<8xi8> {mie.slot = "weights"})
 // CHECK: %[[V:.+]] = mie.view %[[W]][0] {aligned} : memref<8xi8> to memref<4xi16>
 // CHECK: mie.kernel "copy" ins(%[[V]] : memref<4xi16>)
 // CHECK-LABEL: func.func @does_not_read
-// CHECK-SAME: (%{{[^:]+}}: memref<2xf32>, %{{[^:]+}}: memref<8xi8> {mie.name = "weights"})
+// CHECK-SAME: (%{{[^:]+}}: memref<2xf32>, %{{[^:]+}}: memref<8xi8> {mie.slot = "weights"})
 // CHECK-LABEL: func.func private @declaration
 // CHECK-SAME: (memref<2xf32>){{$}}
 // CHECK: [[BLOB]]: "0x400000000700070007000700"
@@ -86,7 +86,7 @@ func.func private @declaration(memref<2xf32>)
 
 // CHECK: module attributes {mie.weights = dense_resource<{{.+}}> : tensor<0xi8>}
 // CHECK-LABEL: func.func @no_constants
-// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.name = "weights"})
+// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.slot = "weights"})
 func.func @no_constants(%x: memref<4xf32>) {
   return
 }

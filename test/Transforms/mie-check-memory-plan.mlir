@@ -5,7 +5,7 @@
 // CHECK-LABEL: func.func @valid
 // CHECK-COUNT-3: mie.view
 #id = affine_map<(d0) -> (d0)>
-func.func @valid(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+func.func @valid(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 32 : i64} {
   %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32>
   mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
@@ -31,7 +31,7 @@ func.func @valid(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mi
 
 // Tests that an output written in place over an input dying at an elementwise kernel is accepted.
 // CHECK-LABEL: func.func @in_place
-func.func @in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.name = "arena"})
+func.func @in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 16 : i64} {
   %a = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
   mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
@@ -60,7 +60,7 @@ func.func @in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> 
 // (`mie.in_place_input`) is accepted, also through collapses of the whole buffers.
 // CHECK-LABEL: func.func @residual_in_place
 func.func @residual_in_place(%x: memref<2x4xf32>, %y: memref<1x2x2x2xf32>,
-                             %arena: memref<32xi8> {mie.name = "arena"})
+                             %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 32 : i64} {
   %r = mie.view %arena[0] : memref<32xi8> to memref<1x2x2x2xf32>
   mie.kernel "k0" ins(%x : memref<2x4xf32>) outs(%r : memref<1x2x2x2xf32>) {
@@ -87,7 +87,7 @@ func.func @residual_in_place(%x: memref<2x4xf32>, %y: memref<1x2x2x2xf32>,
 // Tests that the attribute vouches only for the input it names: here the kernel writes its output
 // over input 0, the microkernel lowering vouched for input 1.
 func.func @residual_other_input(%x: memref<4xf32>, %y: memref<4xf32>,
-                                %arena: memref<32xi8> {mie.name = "arena"})
+                                %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 32 : i64} {
   %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32> loc(fused["/a/Conv"])
   %r = mie.view %arena[16] : memref<32xi8> to memref<4xf32>
@@ -113,7 +113,7 @@ func.func @residual_other_input(%x: memref<4xf32>, %y: memref<4xf32>,
 
 // Tests two buffers alive at the same kernel and sharing bytes: the error is at the kernel where
 // both are alive, with both buffers' byte ranges and ONNX nodes.
-func.func @overlap(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+func.func @overlap(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 32 : i64} {
   %a = mie.view %arena[0] : memref<32xi8> to memref<4xf32> loc(fused["/conv1/Conv"])
   mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
@@ -139,7 +139,7 @@ func.func @overlap(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {
 // in place (here it reads the input reversed) are an overlap.
 #rev = affine_map<(d0) -> (3 - d0)>
 #id = affine_map<(d0) -> (d0)>
-func.func @not_in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.name = "arena"})
+func.func @not_in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 16 : i64} {
   %a = mie.view %arena[0] : memref<16xi8> to memref<4xf32>
   mie.kernel "k0" ins(%x : memref<4xf32>) outs(%a : memref<4xf32>) {
@@ -167,7 +167,7 @@ func.func @not_in_place(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<16x
 // -----
 
 // Tests a buffer that runs past the end of the arena the plan reserved (mie.arena_bytes).
-func.func @outside(%x: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+func.func @outside(%x: memref<4xf32>, %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 16 : i64} {
   // expected-error @below {{mie-check-memory-plan: buffer [8, 24) does not lie inside the arena of 16 bytes}}
   %a = mie.view %arena[8] : memref<32xi8> to memref<4xf32>
@@ -184,7 +184,7 @@ func.func @outside(%x: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"}
 // of every iteration, so %t, written later in the body, must not take its bytes (the next
 // iteration would read %t's values as %w).
 #id = affine_map<(d0) -> (d0)>
-func.func @loop_overwrites_outer(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.name = "arena"})
+func.func @loop_overwrites_outer(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<32xi8> {mie.slot = "arena"})
     attributes {mie.arena_bytes = 32 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -4,13 +4,13 @@
 // Tests a chain of kernels: a buffer lives from the kernel writing it to the last kernel reading it,
 // so %a and %c (disjoint lifetimes) share offset 0 while %b, alive with both, does not. A kernel
 // reading one buffer and writing another keeps them apart. An unused alloc is dropped. The arena is
-// a new last argument named "arena" and its size is the function's mie.arena_bytes; mie.memory
-// records the lower bound (the most bytes live at one kernel: two of the three buffers), the bytes
-// without reuse, the buffers live at the peak, largest first (unnamed here: no ONNX locations),
-// and for the memory plot every buffer's offset, size, first and last op (block positions).
+// a new last argument, the slot "arena" (mie.slot), and its size is the function's
+// mie.arena_bytes; mie.memory records the lower bound (the most bytes live at one kernel: two of
+// the three buffers), the bytes without reuse, the buffers live at the peak, largest first
+// (unnamed here: no ONNX locations), and for the memory plot every buffer's offset, size, first and last op (block positions).
 
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.name = "arena"})
+// CHECK-SAME: (%[[X:[^:]+]]: memref<256xf32>, %[[Y:[^:]+]]: memref<256xf32>, %[[ARENA:[^:]+]]: memref<2048xi8> {mie.slot = "arena"})
 // CHECK-SAME: attributes {mie.arena_bytes = 2048 : i64, mie.memory = {buffer_nodes = ["", "", ""], buffers = array<i64: 0, 1024, 4, 5, 1024, 1024, 5, 6, 0, 1024, 6, 7>, heuristic = "best fit, largest first", in_place = 0 : i64, lower_bound = 2048 : i64, naive = 3072 : i64, optimal = true, peak = {{\[}}[1024, ""], [1024, ""]], peak_op = 5 : i64}}
 // CHECK-NOT: mie.alloc
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<2048xi8> to memref<256xf32>
@@ -55,7 +55,7 @@ func.func @chain(%x: memref<256xf32>, %y: memref<256xf32>) {
 // a byte (1024 + 256 + 64 bytes).
 
 // CHECK-LABEL: func.func @overlapping
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1344xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1344 : i64, mie.memory
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1344xi8> {mie.slot = "arena"}) attributes {mie.arena_bytes = 1344 : i64, mie.memory
 // CHECK: mie.view %[[ARENA]][1280] : memref<1344xi8> to memref<16xf32>
 // CHECK: mie.view %[[ARENA]][0] : memref<1344xi8> to memref<256xf32>
 // CHECK: mie.view %[[ARENA]][1024] : memref<1344xi8> to memref<64xf32>
@@ -78,7 +78,7 @@ func.func @overlapping(%x: memref<4xf32>) {
 // gives 264: the 256-aligned buffer must then go after the others.)
 
 // CHECK-LABEL: func.func @alignment
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<144xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 144 : i64, mie.memory
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<144xi8> {mie.slot = "arena"}) attributes {mie.arena_bytes = 144 : i64, mie.memory
 // CHECK-SAME: optimal = true
 // CHECK: mie.view %[[ARENA]][8] : memref<144xi8> to memref<100xi8>
 // CHECK: mie.view %[[ARENA]][128] : memref<144xi8> to memref<4xf32>
@@ -157,7 +157,7 @@ func.func @alias_keeps_alive() {
 // other kernels in between: the buffer written in between gets other bytes.
 
 // CHECK-LABEL: func.func @long_lived
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<128xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 128 : i64, mie.memory
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<128xi8> {mie.slot = "arena"}) attributes {mie.arena_bytes = 128 : i64, mie.memory
 // CHECK: %[[A:.+]] = mie.view %[[ARENA]][0] : memref<128xi8> to memref<16xf32>
 // CHECK: %[[B:.+]] = mie.view %[[ARENA]][64] : memref<128xi8> to memref<16xf32>
 func.func @long_lived(%x: memref<16xf32>, %y: memref<16xf32>) {
@@ -187,7 +187,7 @@ func.func @long_lived(%x: memref<16xf32>, %y: memref<16xf32>) {
 // not depend on the plan; declarations are left alone.
 
 // CHECK-LABEL: func.func @no_buffers
-// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 0 : i64, mie.memory
+// CHECK-SAME: (%{{[^:]+}}: memref<4xf32>, %{{[^:]+}}: memref<0xi8> {mie.slot = "arena"}) attributes {mie.arena_bytes = 0 : i64, mie.memory
 func.func @no_buffers(%x: memref<4xf32>) {
   return
 }
@@ -202,7 +202,7 @@ func.func private @declaration(memref<4xf32>)
 // is read for the last time, so %b takes %a's bytes (the same offset) and the arena holds one buffer
 // where it held two. The chain continues: %c takes them over from %b in turn.
 // CHECK-LABEL: func.func @in_place
-// CHECK-SAME: memref<1024xi8> {mie.name = "arena"}) attributes {mie.arena_bytes = 1024 : i64, mie.memory = {{{.*}}heuristic = "best fit, largest first", in_place = 2 : i64, lower_bound = 1024 : i64, naive = 3072 : i64
+// CHECK-SAME: memref<1024xi8> {mie.slot = "arena"}) attributes {mie.arena_bytes = 1024 : i64, mie.memory = {{{.*}}heuristic = "best fit, largest first", in_place = 2 : i64, lower_bound = 1024 : i64, naive = 3072 : i64
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
 // CHECK: mie.view %{{.*}}[0] : memref<1024xi8> to memref<16x16xf32>
@@ -553,7 +553,7 @@ func.func @loop_keeps_outer_buffers(%x: memref<256xf32>, %y: memref<256xf32>) {
 // plan's total, and mie.memory describes the plan at the ranges' largest shape.
 
 // CHECK-LABEL: func.func @symbolic
-// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1xi8> {mie.name = "arena"}
+// CHECK-SAME: %[[ARENA:[^:]+]]: memref<1xi8> {mie.slot = "arena"}
 // CHECK-SAME: heuristic = "stacked over the symbols' ranges (worst ratio to the lower bound 1.000)"
 // CHECK-SAME: lower_bound = 65536 : i64
 // CHECK: %[[N:.+]] = mie.symbol 0 : index

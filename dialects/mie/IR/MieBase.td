@@ -71,6 +71,10 @@ def Mie_Dialect : Dialect {
     /// the register tile that stores it). Memory planning may then give that output the input's
     /// bytes when the input is read for the last time there (mayWriteInPlace).
     static constexpr ::llvm::StringLiteral getInPlaceInputAttrName() { return "mie.in_place_input"; }
+    /// The argument attribute naming an entry argument the runtime passes rather than the model
+    /// ("arena", "weights", "dims", "random_key"): not `mie.name`, which names the model's inputs
+    /// and outputs, and a model may call one of them "weights".
+    static constexpr ::llvm::StringLiteral getSlotAttrName() { return "mie.slot"; }
   }];
 }
 

@@ -124,3 +124,16 @@ LogicalResult MieDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                          << getSymbolRangesAttrName() << "', '" << getArenaSizeFnAttrName()
                          << "', '" << getParallelStagesAttrName() << "', 'mie.gpu_library')";
 }
+
+DictionaryAttr mlir::mie::slotArgAttrs(MLIRContext *ctx, StringRef slot) {
+  return DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, MieDialect::getSlotAttrName()),
+                                                  StringAttr::get(ctx, slot))});
+}
+
+std::optional<unsigned> mlir::mie::slotArgument(FunctionOpInterface func, StringRef slot) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto attr = func.getArgAttrOfType<StringAttr>(i, MieDialect::getSlotAttrName());
+        attr && attr == slot)
+      return i;
+  return std::nullopt;
+}

@@ -54,8 +54,7 @@ struct MieBindRandomKeyPass : impl::MieBindRandomKeyPassBase<MieBindRandomKeyPas
       unsigned argIndex = func.getNumArguments();
       if (failed(func.insertArgument(
               argIndex, type,
-              DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
-                                                       StringAttr::get(ctx, "random_key"))}),
+              slotArgAttrs(ctx, "random_key"),
               func.getLoc())))
         return signalPassFailure();
       for (memref::GetGlobalOp get : gets) {

@@ -20,26 +20,13 @@ namespace mlir::mie {
 
 namespace {
 
-DictionaryAttr named(MLIRContext *ctx, StringRef name) {
-  return DictionaryAttr::get(
-      ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"), StringAttr::get(ctx, name))});
-}
-
-/// The argument of `func` named `name` (`mie.name`), if any.
-std::optional<unsigned> namedArgument(func::FuncOp func, StringRef name) {
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (auto attr = func.getArgAttrOfType<StringAttr>(i, "mie.name"); attr && attr == name)
-      return i;
-  return std::nullopt;
-}
-
 /// Appends `%dims : memref<Nxi64>` to `func` and replaces its `mie.symbol`s by loads from it and
 /// its `mie.symbol_values` by it.
 LogicalResult bindDims(func::FuncOp func, unsigned numSymbols) {
   MLIRContext *ctx = func.getContext();
   unsigned index = func.getNumArguments();
   auto type = MemRefType::get({int64_t(numSymbols)}, IntegerType::get(ctx, 64));
-  if (failed(func.insertArgument(index, type, named(ctx, "dims"), func.getLoc())))
+  if (failed(func.insertArgument(index, type, slotArgAttrs(ctx, "dims"), func.getLoc())))
     return failure();
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
   SmallVector<Value> values;
@@ -116,7 +103,7 @@ LogicalResult pointerOnlyArguments(func::FuncOp func) {
 /// `mie_arena_bytes(dims) -> i64`: a copy of what computes the size of the entry's arena
 /// arena's cast (mie-plan-memory put it at the entry's start, from `mie.symbol`s).
 LogicalResult addArenaBytesFunction(ModuleOp module, func::FuncOp entry) {
-  std::optional<unsigned> arenaIndex = namedArgument(entry, "arena");
+  std::optional<unsigned> arenaIndex = slotArgument(entry, "arena");
   Value total;
   if (arenaIndex)
     for (Operation *user : entry.getArgument(*arenaIndex).getUsers())
@@ -191,10 +178,10 @@ struct MieBindSymbolsPass : impl::MieBindSymbolsPassBase<MieBindSymbolsPass> {
       return signalPassFailure();
     // The slot before the dims is the random key's (kernel ABI 5): an unused `random_key` argument
     // keeps it where the code draws no random numbers.
-    if (!namedArgument(entry, "random_key") &&
+    if (!slotArgument(entry, "random_key") &&
         failed(entry.insertArgument(entry.getNumArguments(),
                                     MemRefType::get({2}, IntegerType::get(ctx, 64)),
-                                    named(ctx, "random_key"), entry.getLoc())))
+                                    slotArgAttrs(ctx, "random_key"), entry.getLoc())))
       return signalPassFailure();
     auto sizeFn = module.lookupSymbol<func::FuncOp>(kArenaBytesFunction);
     if (failed(bindDims(entry, symbols.size())) || failed(bindDims(sizeFn, symbols.size())))

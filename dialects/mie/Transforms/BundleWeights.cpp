@@ -86,8 +86,7 @@ struct MieBundleWeightsPass : impl::MieBundleWeightsPassBase<MieBundleWeightsPas
       unsigned argIndex = func.getNumArguments();
       if (failed(func.insertArgument(
               argIndex, weightsType,
-              DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
-                                                       StringAttr::get(ctx, "weights"))}),
+              slotArgAttrs(ctx, "weights"),
               func.getLoc())))
         return signalPassFailure();
       Value weights = func.getArgument(argIndex);

@@ -75,7 +75,8 @@ struct MieCheckMemoryPlanPass : impl::MieCheckMemoryPlanPassBase<MieCheckMemoryP
       return;
     Value arena;
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      if (auto name = func.getArgAttrOfType<StringAttr>(i, "mie.name"); name && name == "arena")
+      if (auto name = func.getArgAttrOfType<StringAttr>(i, MieDialect::getSlotAttrName());
+          name && name == "arena")
         arena = func.getArgument(i);
     if (!arena) {
       func.emitError("mie-check-memory-plan: function has mie.arena_bytes but no arena argument");

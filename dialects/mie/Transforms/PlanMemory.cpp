@@ -212,8 +212,7 @@ LogicalResult planSymbolic(func::FuncOp func, ArrayRef<AllocOp> allocs, ArrayRef
   unsigned argIndex = func.getNumArguments();
   if (failed(func.insertArgument(
           argIndex, MemRefType::get({1}, IntegerType::get(ctx, 8)),
-          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
-                                                   StringAttr::get(ctx, "arena"))}),
+          slotArgAttrs(ctx, "arena"),
           func.getLoc())))
     return failure();
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
@@ -367,8 +366,7 @@ struct MiePlanMemoryPass : impl::MiePlanMemoryPassBase<MiePlanMemoryPass> {
     unsigned argIndex = func.getNumArguments();
     if (failed(func.insertArgument(
             argIndex, arenaType,
-            DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "mie.name"),
-                                                     StringAttr::get(ctx, "arena"))}),
+            slotArgAttrs(ctx, "arena"),
             func.getLoc())))
       return signalPassFailure();
     Value arena = func.getArgument(argIndex);
