@@ -236,6 +236,19 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
             plan.ranges.back().reshape_of.push_back(exprText(e));
           plan.ranges.back().reshape_allowzero = cast<BoolAttr>(entry.get("allowzero")).getValue();
         }
+      // An axis: the runtime sorts the input's values made non-negative.
+      if (auto axes = (*func)->getAttrOfType<ArrayAttr>(ms::kAxesValueSymbolsAttrName))
+        for (Attribute a : axes) {
+          auto entry = cast<DictionaryAttr>(a);
+          if (cast<IntegerAttr>(entry.get("input")).getInt() != valueOf[i]->first)
+            continue;
+          plan.ranges.back().axes_rank = int32_t(cast<IntegerAttr>(entry.get("rank")).getInt());
+          if (auto op = entry.getAs<StringAttr>("op")) {
+            plan.ranges.back().axes_op = op.str();
+            ArrayRef<int64_t> dims = entry.getAs<DenseI64ArrayAttr>("input_dims").asArrayRef();
+            plan.ranges.back().axes_input_dims.assign(dims.begin(), dims.end());
+          }
+        }
     }
     if (plan.values[i].size() > 1)
       emitRemark(module.getLoc())

@@ -39,6 +39,11 @@ inline constexpr llvm::StringLiteral kValueSymbolsAttrName = "ms.value_symbols";
 /// dictionaries {input: the argument, dims: the reshaped tensor's dims over the symbols (a map
 /// with no dims), allowzero: whether 0 is a size of 0}.
 inline constexpr llvm::StringLiteral kReshapedValueSymbolsAttrName = "ms.reshaped_value_symbols";
+/// The function attribute listing the graph inputs whose value symbols are axes (a Squeeze's,
+/// Unsqueeze's or Reduce*'s given as an input): an array of dictionaries {input: the argument,
+/// rank: the rank negative axes count from}; each symbol is its element once the input's values
+/// are made non-negative and sorted.
+inline constexpr llvm::StringLiteral kAxesValueSymbolsAttrName = "ms.axes_value_symbols";
 /// The function attribute giving value symbols the value the model's declared output shapes say
 /// they take: pairs (symbol, value).
 inline constexpr llvm::StringLiteral kDeclaredSymbolValuesAttrName = "ms.declared_symbol_values";

@@ -1268,6 +1268,13 @@ mlir::mie::onnx_import::intsFromAttrOrInput(NodeImporter &node, StringRef attrNa
   }
   if (!node.hasInput(inputIndex))
     return std::optional<SmallVector<int64_t>>();
+  // Axes given as a graph input: those the declared output shape gives, checked at run time.
+  if (attrName == "axes" && node.hasTrackedRanges(inputIndex)) {
+    FailureOr<std::optional<SmallVector<int64_t>>> declared =
+        axesFromDeclaredShape(node, inputIndex);
+    if (failed(declared) || *declared)
+      return declared;
+  }
   FailureOr<const KnownTensor *> known = node.requireKnown(inputIndex, attrName);
   if (failed(known))
     return failure();

@@ -317,6 +317,15 @@ void recordValueSymbols(func::FuncOp func, ArrayRef<ValueSymbolSource> sources,
                         ArrayRef<unsigned> symbols);
 /// The graph input and element whose value `symbol` of `func` is, when it is a value symbol.
 std::optional<std::pair<unsigned, int64_t>> valueSymbolSource(Operation *func, unsigned symbol);
+class NodeImporter;
+/// The axes of a Squeeze, Unsqueeze or Reduce* given as graph input `axesInput` of value symbols:
+/// those the node's declared output shape gives (the first such set where several do), recorded
+/// for the runtime to check the run's (ms::kAxesValueSymbolsAttrName and the symbols' declared
+/// values); std::nullopt when the input is no value symbols' input.
+FailureOr<std::optional<SmallVector<int64_t>>> axesFromDeclaredShape(NodeImporter &n,
+                                                                     unsigned axesInput);
+/// The graph input whose value symbols `elements` are, each in its place, when they are.
+std::optional<unsigned> wholeValueInput(Operation *func, ArrayRef<IntRange> elements);
 /// Records on `func` the values the declared shapes of the graph `outputs` give its value symbols
 /// (ms::kDeclaredSymbolValuesAttrName); `results` are the outputs' values. Fails, naming the
 /// output, where a declared dim contradicts another or no value of the symbol gives it.

@@ -83,20 +83,6 @@ LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n,
   return success();
 }
 
-/// The graph input whose value symbols `elements` are, each in its place, when they are.
-static std::optional<unsigned> wholeValueInput(Operation *func, ArrayRef<IntRange> elements) {
-  std::optional<unsigned> input;
-  for (auto [i, r] : llvm::enumerate(elements)) {
-    auto s = dyn_cast_or_null<AffineSymbolExpr>(r.sym);
-    std::optional<std::pair<unsigned, int64_t>> source =
-        s ? valueSymbolSource(func, s.getPosition()) : std::nullopt;
-    if (!source || source->second != int64_t(i) || (input && *input != source->first))
-      return std::nullopt;
-    input = source->first;
-  }
-  return input;
-}
-
 /// A Reshape to the shape a graph input holds: its value symbols are the result's dims once the
 /// runtime resolved the input's values as ONNX says (0 copies the dim, -1 infers it; the manifest's
 /// `reshape_of`), which the function records (ms::kReshapedValueSymbolsAttrName).

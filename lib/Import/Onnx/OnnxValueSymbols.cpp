@@ -36,6 +36,10 @@ ArrayRef<unsigned> sizingOperands(StringRef opType) {
     return zero;
   if (opType == "Range")
     return bounds;
+  // Axes given as an input: the package is compiled for the ones the declared output shape gives
+  // (axesFromDeclaredShape), the runtime checking the run's.
+  if (opType == "Squeeze" || opType == "Unsqueeze" || opType.starts_with("Reduce"))
+    return one;
   return {};
 }
 
@@ -92,6 +96,156 @@ mlir::mie::onnx_import::findValueSymbolSources(const OnnxModel &model) {
                          e});
   }
   return sources;
+}
+
+std::optional<unsigned> mlir::mie::onnx_import::wholeValueInput(Operation *func,
+                                                                ArrayRef<IntRange> elements) {
+  std::optional<unsigned> input;
+  for (auto [i, r] : llvm::enumerate(elements)) {
+    auto s = dyn_cast_or_null<AffineSymbolExpr>(r.sym);
+    std::optional<std::pair<unsigned, int64_t>> source =
+        s ? valueSymbolSource(func, s.getPosition()) : std::nullopt;
+    if (!source || source->second != int64_t(i) || (input && *input != source->first))
+      return std::nullopt;
+    input = source->first;
+  }
+  return input;
+}
+
+/// Adds `pins` (symbol, value) to the function's declared values; fails on a contradiction.
+static LogicalResult addPins(Operation *func, ArrayRef<std::pair<unsigned, int64_t>> pins) {
+  SmallVector<int64_t> all;
+  if (auto old = func->getAttrOfType<DenseI64ArrayAttr>(ms::kDeclaredSymbolValuesAttrName))
+    all.assign(old.asArrayRef().begin(), old.asArrayRef().end());
+  for (auto [symbol, value] : pins) {
+    bool seen = false;
+    for (size_t k = 0; k + 1 < all.size(); k += 2)
+      if (all[k] == int64_t(symbol)) {
+        if (all[k + 1] != value)
+          return func->emitError() << "the declared shapes give the symbol '"
+                                   << ms::SymbolicShapes(func).symbols()[symbol] << "' both "
+                                   << all[k + 1] << " and " << value;
+        seen = true;
+      }
+    if (!seen)
+      all.append({int64_t(symbol), value});
+  }
+  func->setAttr(ms::kDeclaredSymbolValuesAttrName,
+                DenseI64ArrayAttr::get(func->getContext(), all));
+  return success();
+}
+
+/// The axes an op removes or inserts between `from` and `to` (`to` the longer when inserting):
+/// the lexicographically first set of positions of the longer shape whose removal leaves the
+/// shorter, each removed dim satisfying `removable`; std::nullopt when there is none.
+static std::optional<SmallVector<int64_t>>
+firstRemoval(ArrayRef<int64_t> longer, ArrayRef<int64_t> shorter,
+             function_ref<bool(int64_t)> removable, bool last = false) {
+  size_t k = longer.size() - shorter.size();
+  SmallVector<int64_t> removed;
+  // Greedy on the earliest removal that still lets the rest match (the latest with `last`; dims
+  // are at most rank 64).
+  std::function<bool(size_t, size_t)> match = [&](size_t i, size_t j) -> bool {
+    if (i == longer.size())
+      return j == shorter.size();
+    if (last && j < shorter.size() && longer[i] == shorter[j] && match(i + 1, j + 1))
+      return true;
+    if (removed.size() < k && removable(longer[i])) {
+      removed.push_back(int64_t(i));
+      if (match(i + 1, j))
+        return true;
+      removed.pop_back();
+    }
+    return !last && j < shorter.size() && longer[i] == shorter[j] && match(i + 1, j + 1);
+  };
+  if (!match(0, 0))
+    return std::nullopt;
+  return removed;
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+mlir::mie::onnx_import::axesFromDeclaredShape(NodeImporter &n, unsigned axesInput) {
+  using Result = std::optional<SmallVector<int64_t>>;
+  Operation *func = n.builder().getInsertionBlock()->getParentOp();
+  std::optional<SmallVector<IntRange>> elements = n.inputRanges(axesInput);
+  std::optional<unsigned> input =
+      elements ? wholeValueInput(func, *elements) : std::optional<unsigned>();
+  if (!input)
+    return Result();
+  RankedTensorType xType = n.inputType(0);
+  std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  auto refuse = [&](const Twine &why) -> LogicalResult {
+    (void)(n.unsupportedFeature() << "axes given as a graph input, which the declared output "
+                                     "shape does not give: "
+                                  << why);
+    return failure();
+  };
+  if (!xType.hasStaticShape() || !declared || llvm::any_of(*declared, [](int64_t d) {
+        return d < 0;
+      }))
+    return refuse("the input or the output shape is not static");
+  ArrayRef<int64_t> in = xType.getShape();
+  int64_t count = int64_t(elements->size());
+  std::optional<SmallVector<int64_t>> axes;
+  int64_t rank = int64_t(in.size());
+  if (n.opType() == "Unsqueeze") {
+    rank = int64_t(declared->size());
+    if (rank == int64_t(in.size()) + count)
+      axes = firstRemoval(*declared, in, [](int64_t d) { return d == 1; });
+  } else if (n.opType() == "Squeeze") {
+    if (int64_t(declared->size()) + count == rank)
+      axes = firstRemoval(in, *declared, [](int64_t d) { return d == 1; });
+  } else if (n.getInt("keepdims", 1) != 0) {
+    // Kept dims: the reduced ones are 1 in the output (a dim of 1 reduced or not is the same).
+    axes.emplace();
+    if (int64_t(declared->size()) != rank)
+      axes.reset();
+    for (int64_t d = 0; axes && d < rank; ++d) {
+      if ((*declared)[d] == in[d] && in[d] != 1)
+        continue;
+      if ((*declared)[d] != 1)
+        axes.reset();
+      else if (in[d] != 1)
+        axes->push_back(d);
+    }
+    if (axes && int64_t(axes->size()) != count)
+      axes.reset();
+  } else if (int64_t(declared->size()) + count == rank) {
+    // Reduced dims dropped: where dims repeat, several axes give the declared shape and results
+    // that differ; the package takes the first, and says so.
+    auto any = [](int64_t) { return true; };
+    axes = firstRemoval(in, *declared, any);
+    std::optional<SmallVector<int64_t>> latest = firstRemoval(in, *declared, any, true);
+    if (axes && latest && *axes != *latest)
+      emitWarning(n.loc()) << "the axes of " << n.opType() << " node '" << n.name()
+                           << "' (a graph input) may be any that drop dims of " << xType
+                           << " to the declared " << listToString(*declared) << ": compiled for "
+                           << listToString(*axes) << ", the runtime refuses others";
+  }
+  if (!axes)
+    return refuse("no " + Twine(count) + " axes make the " + Twine(declared->size()) +
+                  "-D output of the input");
+  // The elements, sorted and made non-negative, are those axes: the runtime resolves them so
+  // (the manifest's axes_of_rank) and refuses others.
+  Builder b(n.context());
+  SmallVector<Attribute> entries;
+  if (auto old = func->getAttrOfType<ArrayAttr>(ms::kAxesValueSymbolsAttrName))
+    entries.assign(old.begin(), old.end());
+  SmallVector<NamedAttribute> entry = {b.getNamedAttr("input", b.getI64IntegerAttr(*input)),
+                                       b.getNamedAttr("rank", b.getI64IntegerAttr(rank))};
+  // A Squeeze's or Unsqueeze's axes that make the same shape are the same: the runtime takes the
+  // first such set, as here.
+  if (n.opType() == "Squeeze" || n.opType() == "Unsqueeze")
+    entry.append({b.getNamedAttr("op", b.getStringAttr(n.opType().lower())),
+                  b.getNamedAttr("input_dims", b.getDenseI64ArrayAttr(in))});
+  entries.push_back(b.getDictionaryAttr(entry));
+  func->setAttr(ms::kAxesValueSymbolsAttrName, b.getArrayAttr(entries));
+  SmallVector<std::pair<unsigned, int64_t>> pins;
+  for (auto [r, axis] : llvm::zip(*elements, *axes))
+    pins.push_back({cast<AffineSymbolExpr>(r.sym).getPosition(), axis});
+  if (failed(addPins(func, pins)))
+    return failure();
+  return Result(*axes);
 }
 
 /// `expr` as `a * s + b` over one symbol `s`, when it is one.
@@ -173,11 +327,10 @@ LogicalResult mlir::mie::onnx_import::pinDeclaredValueSymbols(func::FuncOp func,
                << value << ", " << it->second.second << " makes it " << it->second.first;
     }
   }
-  SmallVector<int64_t> pins;
+  SmallVector<std::pair<unsigned, int64_t>> pins;
   for (unsigned s : symbols)
     if (auto it = declared.find(s); it != declared.end())
-      pins.append({int64_t(s), it->second.first});
-  if (!pins.empty())
-    func->setAttr(ms::kDeclaredSymbolValuesAttrName, DenseI64ArrayAttr::get(ctx, pins));
-  return success();
+      pins.push_back({s, it->second.first});
+  (void)ctx;
+  return pins.empty() ? success() : addPins(func, pins);
 }

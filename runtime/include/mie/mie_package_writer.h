@@ -39,6 +39,14 @@ struct PackageSymbolSpec {
   // copies the dim unless `reshape_allowzero`, -1 infers one). Empty: the element's value itself.
   std::vector<std::string> reshape_of = {};
   bool reshape_allowzero = false;
+  // A value symbol that is an axis (a Squeeze's axes given as an input): the element once the
+  // input's values are made non-negative (+ `axes_rank` where negative) and sorted; -1: not one.
+  int32_t axes_rank = -1;
+  // A Squeeze's or Unsqueeze's axes ("squeeze", "unsqueeze"; "" for others): axes that make the
+  // same shape of a tensor of `axes_input_dims` are the same, the element being that of the first
+  // such set (ones next to ones are interchangeable).
+  std::string axes_op = {};
+  std::vector<int64_t> axes_input_dims = {};
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.

@@ -1,5 +1,6 @@
 #include "manifest.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -206,6 +207,27 @@ class SchemaReader {
           }
           const Value *allow = of->find("allowzero");
           d.reshape_allowzero = allow && allow->type == Type::Bool && allow->boolean;
+        }
+        if (const Value *op = of->find("axes_of")) {
+          const Value *in_dims = of->find("input_dims");
+          if (op->type != Type::String || (op->string != "squeeze" && op->string != "unsqueeze"))
+            return fail(vp + ".axes_of", "expected \"squeeze\" or \"unsqueeze\"");
+          if (!in_dims || in_dims->type != Type::Array || in_dims->array.size() > 64)
+            return fail(vp + ".input_dims", "expected an array of at most 64 dims");
+          for (const Value &dim : in_dims->array) {
+            if (dim.type != Type::Number || !dim.is_integer || dim.integer < 0)
+              return fail(vp + ".input_dims", "expected non-negative integers");
+            d.axes_input_dims.push_back(dim.integer);
+          }
+          d.axes_op = op->string;
+        }
+        if (of->find("axes_of_rank")) {
+          uint64_t rank;
+          if (!uint(*of, vp, "axes_of_rank", 64, &rank))
+            return false;
+          if (!d.reshape_of.empty())
+            return fail(vp, "both reshape_of and axes_of_rank");
+          d.axes_rank = int64_t(rank);
         }
       }
       for (const auto &other : *out)
@@ -472,6 +494,68 @@ bool resolve_reshape(const std::vector<int64_t> &requested, const std::vector<in
     *why = what + "the element counts differ";
     return false;
   }
+  return true;
+}
+
+bool resolve_axes(const std::vector<int64_t> &axes, int64_t rank, std::vector<int64_t> *out,
+                  std::string *why) {
+  out->clear();
+  for (int64_t a : axes) {
+    if (a < -rank || a >= rank) {
+      *why = "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank);
+      return false;
+    }
+    out->push_back(a < 0 ? a + rank : a);
+  }
+  std::sort(out->begin(), out->end());
+  for (size_t i = 1; i < out->size(); ++i)
+    if ((*out)[i] == (*out)[i - 1]) {
+      *why = "axis " + std::to_string((*out)[i]) + " is given twice";
+      return false;
+    }
+  return true;
+}
+
+// The lexicographically first positions of `longer` whose removal leaves `shorter`, each removed
+// dim 1 (the importer's firstRemoval).
+static bool first_removal(const std::vector<int64_t> &longer, const std::vector<int64_t> &shorter,
+                          size_t i, size_t j, std::vector<int64_t> *removed) {
+  if (i == longer.size())
+    return j == shorter.size();
+  if (removed->size() < longer.size() - shorter.size() && longer[i] == 1) {
+    removed->push_back(int64_t(i));
+    if (first_removal(longer, shorter, i + 1, j, removed))
+      return true;
+    removed->pop_back();
+  }
+  return j < shorter.size() && longer[i] == shorter[j] &&
+         first_removal(longer, shorter, i + 1, j + 1, removed);
+}
+
+bool canonical_axes(const std::string &op, const std::vector<int64_t> &dims,
+                    std::vector<int64_t> *axes, std::string *why) {
+  std::vector<int64_t> other; // the shape the axes make
+  if (op == "unsqueeze") {
+    size_t next = 0;
+    for (size_t i = 0; i < dims.size() + axes->size(); ++i)
+      other.push_back(std::binary_search(axes->begin(), axes->end(), int64_t(i)) ? 1
+                                                                                 : dims[next++]);
+  } else {
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const bool squeezed = std::binary_search(axes->begin(), axes->end(), int64_t(i));
+      if (squeezed && dims[i] != 1) {
+        *why = "axis " + std::to_string(i) + " squeezes a dim of " + std::to_string(dims[i]);
+        return false;
+      }
+      if (!squeezed)
+        other.push_back(dims[i]);
+    }
+  }
+  std::vector<int64_t> first;
+  const bool found = op == "unsqueeze" ? first_removal(other, dims, 0, 0, &first)
+                                       : first_removal(dims, other, 0, 0, &first);
+  if (found)
+    *axes = first;
   return true;
 }
 

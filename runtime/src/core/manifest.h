@@ -46,6 +46,12 @@ struct SymbolDesc {
   // symbols an input's dim binds) as ONNX's Reshape does; empty for the element's value itself.
   std::vector<ShapeExpr> reshape_of;
   bool reshape_allowzero = false;
+  // An axis: the element once the input's values are made non-negative (+ axes_rank where
+  // negative) and sorted; -1 for none.
+  int64_t axes_rank = -1;
+  // A Squeeze's or Unsqueeze's axes of a tensor of `axes_input_dims`: canonical_axes.
+  std::string axes_op;
+  std::vector<int64_t> axes_input_dims;
   bool is_value() const { return value_input >= 0; }
 };
 
@@ -54,6 +60,18 @@ struct SymbolDesc {
 // not reshape `dims`.
 bool resolve_reshape(const std::vector<int64_t> &requested, const std::vector<int64_t> &dims,
                      bool allowzero, std::vector<int64_t> *out, std::string *why);
+
+// ONNX's axes `axes` of a tensor of rank `rank`, made non-negative and sorted, into `out`; false
+// with *why where one is out of range or repeated.
+bool resolve_axes(const std::vector<int64_t> &axes, int64_t rank, std::vector<int64_t> *out,
+                  std::string *why);
+
+// The first set of axes (lexicographically) that makes the same shape as the resolved `axes` do
+// when `op` ("squeeze" or "unsqueeze") applies them to a tensor of `dims`: the importer compiles
+// for that set, ones next to ones being interchangeable. False with *why where `axes` squeeze a
+// dim that is not 1.
+bool canonical_axes(const std::string &op, const std::vector<int64_t> &dims,
+                    std::vector<int64_t> *axes, std::string *why);
 
 // The value of element `element` of an integer tensor of `dtype` at `data`; false for a dtype
 // that is not an integer or a value beyond int64.

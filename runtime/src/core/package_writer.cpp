@@ -211,6 +211,12 @@ std::string PackageWriter::check() const {
       if (!t.symbolic.empty() || !integer || symbols_[i].value_element >= elements)
         return what + ": input '" + t.name + "' has no integer element " +
                std::to_string(symbols_[i].value_element) + " of a static shape";
+      if (symbols_[i].axes_rank >= 0 && !symbols_[i].reshape_of.empty())
+        return what + ": both reshape_of and axes_of_rank";
+      if (!symbols_[i].axes_op.empty() &&
+          (symbols_[i].axes_rank < 0 ||
+           (symbols_[i].axes_op != "squeeze" && symbols_[i].axes_op != "unsqueeze")))
+        return what + ": axes_of must be \"squeeze\" or \"unsqueeze\", with axes_of_rank";
       for (const std::string &text : symbols_[i].reshape_of) {
         rt::ShapeExpr e;
         std::string why;
@@ -392,6 +398,22 @@ std::string PackageWriter::plan(Layout *L) const {
             o += "], ";
             add_key(o, "allowzero");
             o += symbols_[i].reshape_allowzero ? "true" : "false";
+          }
+          if (symbols_[i].axes_rank >= 0) {
+            o += ", ";
+            add_key(o, "axes_of_rank");
+            o += std::to_string(symbols_[i].axes_rank);
+          }
+          if (!symbols_[i].axes_op.empty()) {
+            o += ", ";
+            add_key(o, "axes_of");
+            rt::json::append_quoted(o, symbols_[i].axes_op);
+            o += ", ";
+            add_key(o, "input_dims");
+            o += "[";
+            for (size_t d = 0; d < symbols_[i].axes_input_dims.size(); ++d)
+              o += (d ? ", " : "") + std::to_string(symbols_[i].axes_input_dims[d]);
+            o += "]";
           }
           o += "}";
         }

@@ -390,6 +390,22 @@ mie_status Session::value_symbol(size_t s, const void *data, const std::vector<i
   const Manifest &m = pkg_->manifest();
   const SymbolDesc &sym = m.symbols[s];
   const TensorDesc &t = m.inputs[size_t(sym.value_input)];
+  if (sym.axes_rank >= 0) {
+    // An axis: the input's values made non-negative and sorted.
+    std::vector<int64_t> axes(t.num_elements), sorted;
+    for (uint64_t e = 0; e < t.num_elements; ++e)
+      if (!read_integer_element(t.dtype, data, e, &axes[e]))
+        axes[e] = INT64_MAX;
+    std::string why;
+    if (!resolve_axes(axes, sym.axes_rank, &sorted, &why) ||
+        (!sym.axes_op.empty() && !canonical_axes(sym.axes_op, sym.axes_input_dims, &sorted, &why))) {
+      *error = "package '" + pkg_->path() + "': input '" + t.name + "' (symbol '" + sym.name +
+               "'): " + why;
+      return MIE_ERR_INVALID_ARGUMENT;
+    }
+    *out = sorted[sym.value_element];
+    return MIE_OK;
+  }
   if (sym.reshape_of.empty()) {
     if (!read_integer_element(t.dtype, data, sym.value_element, out))
       *out = -1; // a u64 beyond int64: outside every range

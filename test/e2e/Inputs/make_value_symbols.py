@@ -65,3 +65,21 @@ save_model("fill", [helper.make_node("ConstantOfShape", ["dims"], ["c"],
            [helper.make_tensor_value_info("w", f32, [3, 5])])
 reference("fill", "3x5", {"dims": np.array([3, 5], np.int64),
                           "b": RNG.standard_normal((1, 1)).astype(np.float32)})
+
+# Axes given as a graph input: the declared outputs give them (Unsqueeze's and Squeeze's up to ones
+# next to ones; a ReduceSum that drops one of two equal dims, the first).
+i64_axes = lambda n: helper.make_tensor_value_info("axes", i64, [n])
+save_model("unsqueeze", [helper.make_node("Unsqueeze", ["u", "axes"], ["v"])],
+           [helper.make_tensor_value_info("u", f32, [1, 3, 1, 5]), i64_axes(1)],
+           [helper.make_tensor_value_info("v", f32, [1, 3, 1, 1, 5])])
+u = RNG.standard_normal((1, 3, 1, 5)).astype(np.float32)
+reference("unsqueeze", "neg", {"u": u, "axes": np.array([-2], np.int64)})
+reference("unsqueeze", "two", {"u": u, "axes": np.array([2], np.int64)})
+reference("unsqueeze", "four", {"u": u, "axes": np.array([4], np.int64)})
+save_model("reduce", [helper.make_node("ReduceSum", ["r", "axes"], ["s"], keepdims=0)],
+           [helper.make_tensor_value_info("r", f32, [3, 2, 2]), i64_axes(1)],
+           [helper.make_tensor_value_info("s", f32, [3, 2])])
+r = RNG.standard_normal((3, 2, 2)).astype(np.float32)
+reference("reduce", "one", {"r": r, "axes": np.array([1], np.int64)})
+reference("reduce", "neg", {"r": r, "axes": np.array([-2], np.int64)})
+reference("reduce", "two", {"r": r, "axes": np.array([2], np.int64)})
