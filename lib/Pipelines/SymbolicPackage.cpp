@@ -236,6 +236,12 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
             plan.ranges.back().reshape_of.push_back(exprText(e));
           plan.ranges.back().reshape_allowzero = cast<BoolAttr>(entry.get("allowzero")).getValue();
         }
+      // An Expand's dim against a size: 1 means that size.
+      if (auto pairs =
+              (*func)->getAttrOfType<DenseI64ArrayAttr>(ms::kBroadcastValueSymbolsAttrName))
+        for (size_t k = 0; k + 1 < size_t(pairs.size()); k += 2)
+          if (pairs[k] == int64_t(i))
+            plan.ranges.back().one_means = pairs[k + 1];
       // An axis: the runtime sorts the input's values made non-negative.
       if (auto axes = (*func)->getAttrOfType<ArrayAttr>(ms::kAxesValueSymbolsAttrName))
         for (Attribute a : axes) {

@@ -412,7 +412,7 @@ mie::PackageWriter value_symbol_writer(mie::PackageSymbolSpec symbol) {
   w.set_model("values");
   w.set_precision("fp32");
   w.add_symbol(std::move(symbol));
-  w.add_input({"x", "f32", {6}, {}, {}});
+  w.add_input({"x", "f16", {6}, {}, {}});
   w.add_input({"shape", "i64", {2}, {}, {}});
   w.add_output({"y", "f32", {2, -1}, {}, {"", "s0"}});
   mie::PackageTargetSpec t = host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC2));
@@ -456,13 +456,17 @@ TEST(ValueSymbols, WriterAndReaderKeepWhereTheValueComesFrom) {
 
   std::vector<uint8_t> bytes;
   mie::PackageSymbolSpec bad = symbol;
-  bad.value_input = 0; // an f32 input
+  bad.value_input = 0; // an f16 input
   EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
-            "symbol 0 ('shape[1]'): input 'x' has no integer element 1 of a static shape");
+            "symbol 0 ('shape[1]'): input 'x' has no element 1 of a static shape and an integer, "
+            "f32 or f64 "
+            "type");
   bad = symbol;
   bad.value_element = 2;
   EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
-            "symbol 0 ('shape[1]'): input 'shape' has no integer element 2 of a static shape");
+            "symbol 0 ('shape[1]'): input 'shape' has no element 2 of a static shape and an "
+            "integer, f32 or f64 "
+            "type");
   bad = symbol;
   bad.value_input = 5;
   EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
@@ -475,8 +479,11 @@ TEST(ValueSymbols, WriterAndReaderKeepWhereTheValueComesFrom) {
 }
 
 TEST(ValueSymbols, ReaderChecksTheValuesInput) {
-  EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 0, \"element\": 0}}"),
-            "symbols[0].value_of: input 'x' has no integer element 0 of a static shape");
+  EXPECT_EQ(
+      reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 0, \"element\": 0}}"),
+      "symbols[0].value_of: input 'x' has no element 0 of a static shape and an integer, f32 or "
+      "f64 "
+      "type");
   EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 3, \"element\": 0}}"),
             "symbols[0].value_of: input 3 does not exist (the model has 1)");
   EXPECT_EQ(reader_rejection("\"max\": 8}", "\"max\": 8, \"value_of\": {\"input\": 0}}"),

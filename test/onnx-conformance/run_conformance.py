@@ -400,6 +400,11 @@ def run_tool(cmd, timeout):
 
 
 DYNAMIC_INPUT = re.compile(r"unsupported dynamic input '([^']*)' of (\S+) at node '([^']*)'")
+# A value symbol (an input's element sizing tensors) that nothing gives a value (compile), or whose
+# value the package refuses (run): binding the input compiles for the data set's values.
+VALUE_UNSIZED = re.compile(r"element \d+ of input '([^']*)', whose values size the model's "
+                           r"tensors\) has no value")
+VALUE_REFUSED = re.compile(r"input '([^']*)' (?:element \d+ )?\(symbol '[^']*'\): ")
 COMES_FROM = re.compile(r"it comes from the graph inputs? ((?:'[^']*'(?:, )?)+)")
 
 
@@ -409,6 +414,9 @@ def bound_inputs_for(model, text, graph_inputs):
     operand named `what` in the op's schema when that operand is a graph input, else the
     integer graph inputs it is computed from (a shape tensor through Shape/Slice/Concat
     arithmetic); [] when there is no such report or nothing to bind."""
+    unsized = VALUE_UNSIZED.findall(text)
+    if unsized:
+        return sorted({i for i in unsized if i in graph_inputs})
     m = DYNAMIC_INPUT.search(text)
     if not m:
         return []
@@ -549,22 +557,34 @@ def run_case(name, path, tools, compile_timeout, run_timeout, keep_dir=None, com
                 if rc != 0:
                     res.update(reason="compile error", detail="%s: %s" % (ds_name, error_line(err + out)))
                     return res
-            n_in = len(glob.glob(os.path.join(ds, "input_*.pb")))
-            cmd = [os.path.join(tools, "mie-run"), pkg, "--threads", "1"]
-            for k in range(n_in):
-                if k >= len(in_names):
-                    break
-                if in_names[k] in bound:
-                    continue
-                pb = bf16_input_file(os.path.join(ds, "input_%d.pb" % k), in_types[k], work,
-                                     "%s_in_%d" % (ds_name, k))
-                cmd += ["--input", "%s=%s" % (in_names[k], pb)]
-            outs = []
-            for k, oname in enumerate(out_names):
-                o = os.path.join(work, "%s_out_%d.npy" % (ds_name, k))
-                outs.append(o)
-                cmd += ["--output", "%s=%s" % (oname, o)]
-            rc, out, err = run_tool(cmd, run_timeout)
+            def run_set():
+                n_in = len(glob.glob(os.path.join(ds, "input_*.pb")))
+                cmd = [os.path.join(tools, "mie-run"), pkg, "--threads", "1"]
+                for k in range(n_in):
+                    if k >= len(in_names):
+                        break
+                    if in_names[k] in bound:
+                        continue
+                    pb = bf16_input_file(os.path.join(ds, "input_%d.pb" % k), in_types[k], work,
+                                         "%s_in_%d" % (ds_name, k))
+                    cmd += ["--input", "%s=%s" % (in_names[k], pb)]
+                outs = []
+                for k, oname in enumerate(out_names):
+                    o = os.path.join(work, "%s_out_%d.npy" % (ds_name, k))
+                    outs.append(o)
+                    cmd += ["--output", "%s=%s" % (oname, o)]
+                return run_tool(cmd, run_timeout) + (outs,)
+
+            rc, out, err, outs = run_set()
+            # The package refused the values of an input sizing its tensors: bind that input.
+            refused = VALUE_REFUSED.search(err + out) if bind and rc is not None and rc > 0 else None
+            if refused and refused.group(1) in in_names and refused.group(1) not in bound:
+                bound.append(refused.group(1))
+                rc, out, err = compile_for(ds, pkg)
+                if rc != 0:
+                    res.update(reason="compile error", detail="%s: %s" % (ds_name, error_line(err + out)))
+                    return res
+                rc, out, err, outs = run_set()
             if rc is None:
                 res.update(reason="run timeout", detail="%s: mie-run ran over %ds" % (ds_name, run_timeout))
                 return res

@@ -44,6 +44,9 @@ inline constexpr llvm::StringLiteral kReshapedValueSymbolsAttrName = "ms.reshape
 /// rank: the rank negative axes count from}; each symbol is its element once the input's values
 /// are made non-negative and sorted.
 inline constexpr llvm::StringLiteral kAxesValueSymbolsAttrName = "ms.axes_value_symbols";
+/// The function attribute listing value symbols that an Expand broadcasts against a size: pairs
+/// (symbol, size), the symbol's value 1 meaning `size` (the result's dim).
+inline constexpr llvm::StringLiteral kBroadcastValueSymbolsAttrName = "ms.broadcast_value_symbols";
 /// The function attribute giving value symbols the value the model's declared output shapes say
 /// they take: pairs (symbol, value).
 inline constexpr llvm::StringLiteral kDeclaredSymbolValuesAttrName = "ms.declared_symbol_values";

@@ -356,7 +356,21 @@ LogicalResult importOneHot(NodeImporter &n) {
   int64_t axis = n.getInt("axis", -1);
   if (n.hasFailed())
     return failure();
-  FailureOr<int64_t> depth = knownScalar(n, 1, "depth");
+  // A depth given as a graph input: the declared output's dim at the axis, checked at run time.
+  std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  int64_t outRank = n.inputType(0).getRank() + 1;
+  int64_t at = axis < 0 ? axis + outRank : axis;
+  FailureOr<int64_t> depth = failure();
+  if (n.hasTrackedRanges(1) && declared && int64_t(declared->size()) == outRank && at >= 0 &&
+      at < outRank && (*declared)[at] >= 0) {
+    FailureOr<bool> pinned = pinValueInput(n, 1, {(*declared)[at]});
+    if (failed(pinned))
+      return failure();
+    if (*pinned)
+      depth = (*declared)[at];
+  }
+  if (failed(depth))
+    depth = knownScalar(n, 1, "depth");
   if (failed(depth))
     return failure();
   Ops o(n);

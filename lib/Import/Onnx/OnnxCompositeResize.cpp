@@ -216,8 +216,23 @@ LogicalResult importResize(NodeImporter &n) {
                          << roiEnd[axis];
     }
   }
+  // Sizes given as a graph input: those of the declared output, which the runtime checks.
+  std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  std::optional<KnownTensor> declaredSizes;
+  if (haveSizes && policy == "stretch" && n.hasTrackedRanges(3) && declared &&
+      int64_t(declared->size()) == rank) {
+    SmallVector<int64_t> values;
+    for (int64_t axis : *normAxes)
+      values.push_back((*declared)[axis]);
+    FailureOr<bool> pinned = pinValueInput(n, 3, values);
+    if (failed(pinned))
+      return failure();
+    if (*pinned && llvm::all_of(values, [](int64_t v) { return v >= 0; }))
+      declaredSizes = KnownTensor::fromInts({count}, n.inputType(3).getElementType(), values);
+  }
   FailureOr<KnownTensor> known =
-      constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
+      declaredSizes ? FailureOr<KnownTensor>(*declaredSizes)
+                    : constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
   if (failed(known))
     return failure();
   if (known->numElements() != count)

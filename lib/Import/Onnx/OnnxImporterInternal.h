@@ -326,6 +326,13 @@ FailureOr<std::optional<SmallVector<int64_t>>> axesFromDeclaredShape(NodeImporte
                                                                      unsigned axesInput);
 /// The graph input whose value symbols `elements` are, each in its place, when they are.
 std::optional<unsigned> wholeValueInput(Operation *func, ArrayRef<IntRange> elements);
+/// Makes value symbol `symbol` of `func` the size of an Expand's dim of `size` against it: 1
+/// resolves to `size` (ms::kBroadcastValueSymbolsAttrName). Fails where it already means another.
+LogicalResult broadcastValueSymbol(Operation *func, unsigned symbol, int64_t size);
+/// Where input `i` of `n` is a graph input of value symbols: pins its elements to `values` (the
+/// values the node's declared output shapes give them: a Split's sizes, a Resize's sizes), which
+/// the runtime checks, and returns true; false where it is no such input.
+FailureOr<bool> pinValueInput(NodeImporter &n, unsigned i, ArrayRef<int64_t> values);
 /// Records on `func` the values the declared shapes of the graph `outputs` give its value symbols
 /// (ms::kDeclaredSymbolValuesAttrName); `results` are the outputs' values. Fails, naming the
 /// output, where a declared dim contradicts another or no value of the symbol gives it.

@@ -301,9 +301,17 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
     auto tc = dyn_cast<AffineConstantExpr>(t);
     if (tc && tc.getValue() < 0)
       return n.error() << "shape entry " << b << " is " << tc.getValue() << ", below 0";
+    auto te = dyn_cast<AffineSymbolExpr>(t);
+    auto ec = dyn_cast<AffineConstantExpr>(e);
     if (t == one || t == e) {
       out[i] = e;
     } else if (e == one) {
+      out[i] = t;
+    } else if (te && ec && valueSymbolSource(functionOf(n), te.getPosition())) {
+      // A graph input's value against a size: 1 means that size (the runtime resolves the
+      // symbol so, ms::kBroadcastValueSymbolsAttrName), any other value must be it.
+      if (failed(broadcastValueSymbol(functionOf(n), te.getPosition(), ec.getValue())))
+        return n.unsupportedFeature() << "a graph input's value broadcast against two sizes";
       out[i] = t;
     } else {
       std::string from, to;

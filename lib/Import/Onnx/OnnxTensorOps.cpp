@@ -506,7 +506,26 @@ LogicalResult importSplit(NodeImporter &n) {
   FailureOr<int64_t> axis = normalizeAxis(n, n.getInt("axis", 0), xType.getRank());
   if (failed(axis) || n.hasFailed())
     return failure();
-  FailureOr<std::optional<SmallVector<int64_t>>> split = intsFromAttrOrInput(n, "split", 1, 13);
+  // Sizes given as a graph input: the declared outputs' dims along the axis, checked at run time.
+  FailureOr<std::optional<SmallVector<int64_t>>> split = failure();
+  if (n.opset() >= 13 && n.hasInput(1) && n.hasTrackedRanges(1)) {
+    SmallVector<int64_t> declaredSizes;
+    for (unsigned k = 0; k < n.numOutputs(); ++k) {
+      std::optional<SmallVector<int64_t>> shape = n.declaredOutputShape(k);
+      if (!shape || int64_t(shape->size()) != xType.getRank() || (*shape)[*axis] < 0)
+        break;
+      declaredSizes.push_back((*shape)[*axis]);
+    }
+    if (declaredSizes.size() == n.numOutputs()) {
+      FailureOr<bool> pinned = pinValueInput(n, 1, declaredSizes);
+      if (failed(pinned))
+        return failure();
+      if (*pinned)
+        split = std::optional<SmallVector<int64_t>>(declaredSizes);
+    }
+  }
+  if (failed(split))
+    split = intsFromAttrOrInput(n, "split", 1, 13);
   if (failed(split))
     return failure();
   int64_t dim = xType.getDimSize(*axis), parts = n.numOutputs();

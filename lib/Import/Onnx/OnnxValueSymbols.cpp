@@ -40,6 +40,13 @@ ArrayRef<unsigned> sizingOperands(StringRef opType) {
   // (axesFromDeclaredShape), the runtime checking the run's.
   if (opType == "Squeeze" || opType == "Unsqueeze" || opType.starts_with("Reduce"))
     return one;
+  // Sizes that the declared output shapes give (pinValueInput): a Split's, a OneHot's depth, a
+  // Resize's sizes.
+  static const unsigned sizes[] = {3};
+  if (opType == "Split" || opType == "OneHot")
+    return one;
+  if (opType == "Resize")
+    return sizes;
   return {};
 }
 
@@ -52,6 +59,8 @@ bool isShapeArithmetic(StringRef opType) {
 }
 
 } // namespace
+
+static LogicalResult addPins(Operation *func, ArrayRef<std::pair<unsigned, int64_t>> pins);
 
 SmallVector<ValueSymbolSource>
 mlir::mie::onnx_import::findValueSymbolSources(const OnnxModel &model) {
@@ -82,9 +91,10 @@ mlir::mie::onnx_import::findValueSymbolSources(const OnnxModel &model) {
   for (auto [index, input] : llvm::enumerate(model.inputs)) {
     if (!sizing.contains(input.name) || !input.dims || input.dims->size() > 1)
       continue;
-    // ONNX's integer types (INT8..UINT64): sizes are integers.
-    static const int64_t integerTypes[] = {2, 3, 4, 5, 6, 7, 12, 13};
-    if (!llvm::is_contained(integerTypes, input.dataType))
+    // ONNX's integer types (INT8..UINT64), and FLOAT and DOUBLE (a OneHot's depth, cast to an
+    // integer): the ops whose sizes they are take integers.
+    static const int64_t numberTypes[] = {1, 2, 3, 4, 5, 6, 7, 11, 12, 13};
+    if (!llvm::is_contained(numberTypes, input.dataType))
       continue;
     int64_t elements = input.dims->empty() ? 1 : input.dims->front().size;
     if (elements < 1 || elements > kMaxBoundedElements)
@@ -163,6 +173,39 @@ firstRemoval(ArrayRef<int64_t> longer, ArrayRef<int64_t> shorter,
   return removed;
 }
 
+LogicalResult mlir::mie::onnx_import::broadcastValueSymbol(Operation *func, unsigned symbol,
+                                                           int64_t size) {
+  SmallVector<int64_t> pairs;
+  if (auto old = func->getAttrOfType<DenseI64ArrayAttr>(ms::kBroadcastValueSymbolsAttrName))
+    pairs.assign(old.asArrayRef().begin(), old.asArrayRef().end());
+  for (size_t k = 0; k + 1 < pairs.size(); k += 2)
+    if (pairs[k] == int64_t(symbol))
+      return success(pairs[k + 1] == size);
+  pairs.append({int64_t(symbol), size});
+  func->setAttr(ms::kBroadcastValueSymbolsAttrName,
+                DenseI64ArrayAttr::get(func->getContext(), pairs));
+  // Resolved, the symbol is that size or the run is refused: the package is compiled for it.
+  return addPins(func, {{symbol, size}});
+}
+
+FailureOr<bool> mlir::mie::onnx_import::pinValueInput(NodeImporter &n, unsigned i,
+                                                      ArrayRef<int64_t> values) {
+  Operation *func = n.builder().getInsertionBlock()->getParentOp();
+  std::optional<SmallVector<IntRange>> elements = n.inputRanges(i);
+  if (!elements || !wholeValueInput(func, *elements))
+    return false;
+  if (elements->size() != values.size())
+    return n.error() << "input " << i << " has " << elements->size()
+                     << " elements, the declared output shapes give " << values.size(),
+           failure();
+  SmallVector<std::pair<unsigned, int64_t>> pins;
+  for (auto [r, value] : llvm::zip(*elements, values))
+    pins.push_back({cast<AffineSymbolExpr>(r.sym).getPosition(), value});
+  if (failed(addPins(func, pins)))
+    return failure();
+  return true;
+}
+
 FailureOr<std::optional<SmallVector<int64_t>>>
 mlir::mie::onnx_import::axesFromDeclaredShape(NodeImporter &n, unsigned axesInput) {
   using Result = std::optional<SmallVector<int64_t>>;
@@ -174,10 +217,12 @@ mlir::mie::onnx_import::axesFromDeclaredShape(NodeImporter &n, unsigned axesInpu
     return Result();
   RankedTensorType xType = n.inputType(0);
   std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  // Where the declared shape does not give them, the usual report of a dynamic input (which
+  // names the graph input to bind), after a remark saying why.
   auto refuse = [&](const Twine &why) -> LogicalResult {
-    (void)(n.unsupportedFeature() << "axes given as a graph input, which the declared output "
-                                     "shape does not give: "
-                                  << why);
+    emitRemark(n.loc()) << "the declared output shape of " << n.opType() << " node '" << n.name()
+                        << "' does not give its axes: " << why;
+    (void)n.requireKnown(axesInput, "axes");
     return failure();
   };
   if (!xType.hasStaticShape() || !declared || llvm::any_of(*declared, [](int64_t d) {

@@ -47,6 +47,9 @@ struct PackageSymbolSpec {
   // such set (ones next to ones are interchangeable).
   std::string axes_op = {};
   std::vector<int64_t> axes_input_dims = {};
+  // An Expand's dim against a size: the element's value 1 means that size (numpy broadcasting);
+  // -1: not one.
+  int64_t one_means = -1;
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.

@@ -221,12 +221,20 @@ class SchemaReader {
           }
           d.axes_op = op->string;
         }
+        if (of->find("one_means")) {
+          uint64_t size;
+          if (!uint(*of, vp, "one_means", INT32_MAX, &size))
+            return false;
+          if (!d.reshape_of.empty())
+            return fail(vp, "both reshape_of and one_means");
+          d.one_means = int64_t(size);
+        }
         if (of->find("axes_of_rank")) {
           uint64_t rank;
           if (!uint(*of, vp, "axes_of_rank", 64, &rank))
             return false;
-          if (!d.reshape_of.empty())
-            return fail(vp, "both reshape_of and axes_of_rank");
+          if (!d.reshape_of.empty() || d.one_means >= 0)
+            return fail(vp, "axes_of_rank beside reshape_of or one_means");
           d.axes_rank = int64_t(rank);
         }
       }
@@ -579,6 +587,15 @@ bool read_integer_element(mie_dtype dtype, const void *data, uint64_t element, i
     *out = int64_t(v);
     return true;
   }
+  // A float (a OneHot's depth): truncated toward zero, as ONNX casts it.
+  case MIE_DTYPE_F32:
+  case MIE_DTYPE_F64: {
+    const double v = dtype == MIE_DTYPE_F32 ? double(read(float())) : read(double());
+    if (!(v > -9.2e18 && v < 9.2e18))
+      return false; // NaN, infinite, or beyond int64
+    *out = int64_t(v);
+    return true;
+  }
   default: return false;
   }
 }
@@ -601,8 +618,8 @@ bool check_symbolic_shapes(const Manifest &m, std::string *error) {
       const int64_t zero = 0;
       if (t.is_symbolic() || !t.dynamic_dims.empty() || sym.value_element >= t.num_elements ||
           !read_integer_element(t.dtype, &zero, 0, &probe)) {
-        *error = p + "input '" + t.name + "' has no integer element " +
-                 std::to_string(sym.value_element) + " of a static shape";
+        *error = p + "input '" + t.name + "' has no element " + std::to_string(sym.value_element) +
+                 " of a static shape and an integer, f32 or f64 type";
         return false;
       }
       // The reshaped tensor's dims are bound before the value symbols: input dims alone.

@@ -52,6 +52,8 @@ struct SymbolDesc {
   // A Squeeze's or Unsqueeze's axes of a tensor of `axes_input_dims`: canonical_axes.
   std::string axes_op;
   std::vector<int64_t> axes_input_dims;
+  // An Expand's dim against a size: the element's 1 means that size; -1 for none.
+  int64_t one_means = -1;
   bool is_value() const { return value_input >= 0; }
 };
 
@@ -73,8 +75,8 @@ bool resolve_axes(const std::vector<int64_t> &axes, int64_t rank, std::vector<in
 bool canonical_axes(const std::string &op, const std::vector<int64_t> &dims,
                     std::vector<int64_t> *axes, std::string *why);
 
-// The value of element `element` of an integer tensor of `dtype` at `data`; false for a dtype
-// that is not an integer or a value beyond int64.
+// The value of element `element` of an integer tensor of `dtype` at `data` (of an f32 or f64 one,
+// truncated toward zero); false for another dtype or a value beyond int64.
 bool read_integer_element(mie_dtype dtype, const void *data, uint64_t element, int64_t *out);
 
 struct SectionRef {

@@ -205,14 +205,19 @@ std::string PackageWriter::check() const {
       for (int64_t d : t.shape)
         elements *= d < 0 ? 0 : uint64_t(d);
       const int64_t code = dtype_code(t.dtype);
+      // Integers, or f32 and f64 (a OneHot's depth, truncated).
       const bool integer = code == MIE_DTYPE_I8 || code == MIE_DTYPE_I16 || code == MIE_DTYPE_I32 ||
                            code == MIE_DTYPE_I64 || code == MIE_DTYPE_U8 || code == MIE_DTYPE_U16 ||
-                           code == MIE_DTYPE_U32 || code == MIE_DTYPE_U64;
+                           code == MIE_DTYPE_U32 || code == MIE_DTYPE_U64 ||
+                           code == MIE_DTYPE_F32 || code == MIE_DTYPE_F64;
       if (!t.symbolic.empty() || !integer || symbols_[i].value_element >= elements)
-        return what + ": input '" + t.name + "' has no integer element " +
-               std::to_string(symbols_[i].value_element) + " of a static shape";
-      if (symbols_[i].axes_rank >= 0 && !symbols_[i].reshape_of.empty())
-        return what + ": both reshape_of and axes_of_rank";
+        return what + ": input '" + t.name + "' has no element " +
+               std::to_string(symbols_[i].value_element) +
+               " of a static shape and an integer, f32 or f64 type";
+      if (int(symbols_[i].axes_rank >= 0) + int(!symbols_[i].reshape_of.empty()) +
+              int(symbols_[i].one_means >= 0) >
+          1)
+        return what + ": more than one of reshape_of, axes_of_rank and one_means";
       if (!symbols_[i].axes_op.empty() &&
           (symbols_[i].axes_rank < 0 ||
            (symbols_[i].axes_op != "squeeze" && symbols_[i].axes_op != "unsqueeze")))
@@ -403,6 +408,11 @@ std::string PackageWriter::plan(Layout *L) const {
             o += ", ";
             add_key(o, "axes_of_rank");
             o += std::to_string(symbols_[i].axes_rank);
+          }
+          if (symbols_[i].one_means >= 0) {
+            o += ", ";
+            add_key(o, "one_means");
+            o += std::to_string(symbols_[i].one_means);
           }
           if (!symbols_[i].axes_op.empty()) {
             o += ", ";

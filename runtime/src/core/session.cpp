@@ -409,6 +409,8 @@ mie_status Session::value_symbol(size_t s, const void *data, const std::vector<i
   if (sym.reshape_of.empty()) {
     if (!read_integer_element(t.dtype, data, sym.value_element, out))
       *out = -1; // a u64 beyond int64: outside every range
+    else if (sym.one_means >= 0 && *out == 1)
+      *out = sym.one_means; // broadcast against that size
     return MIE_OK;
   }
   // A Reshape's result dim: all of the input's values, resolved against the reshaped dims (input
