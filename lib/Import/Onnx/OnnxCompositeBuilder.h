@@ -144,6 +144,21 @@ inline FailureOr<int64_t> knownScalar(NodeImporter &n, unsigned i, StringRef wha
   return static_cast<int64_t>((*known)->valueAt(0));
 }
 
+/// Input `i`'s one value: known, or, where it is a graph input of value symbols, `declared` (what
+/// the node's declared output shape says it is: a OneHot's depth, a window's size), which the
+/// runtime checks (pinValueInput).
+inline FailureOr<int64_t> scalarOrDeclared(NodeImporter &n, unsigned i, StringRef what,
+                                           std::optional<int64_t> declared) {
+  if (declared && *declared >= 0 && n.hasTrackedRanges(i)) {
+    FailureOr<bool> pinned = pinValueInput(n, i, {*declared});
+    if (failed(pinned))
+      return failure();
+    if (*pinned)
+      return *declared;
+  }
+  return knownScalar(n, i, what);
+}
+
 /// The contents of input `i`, which must be model data (an initializer or a Constant's value);
 /// anything else gets the uniform dynamic-input report.
 inline FailureOr<KnownTensor> constantInput(NodeImporter &n, unsigned i, StringRef what) {

@@ -360,17 +360,10 @@ LogicalResult importOneHot(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
   int64_t outRank = n.inputType(0).getRank() + 1;
   int64_t at = axis < 0 ? axis + outRank : axis;
-  FailureOr<int64_t> depth = failure();
-  if (n.hasTrackedRanges(1) && declared && int64_t(declared->size()) == outRank && at >= 0 &&
-      at < outRank && (*declared)[at] >= 0) {
-    FailureOr<bool> pinned = pinValueInput(n, 1, {(*declared)[at]});
-    if (failed(pinned))
-      return failure();
-    if (*pinned)
-      depth = (*declared)[at];
-  }
-  if (failed(depth))
-    depth = knownScalar(n, 1, "depth");
+  std::optional<int64_t> declaredDepth;
+  if (declared && int64_t(declared->size()) == outRank && at >= 0 && at < outRank)
+    declaredDepth = (*declared)[at];
+  FailureOr<int64_t> depth = scalarOrDeclared(n, 1, "depth", declaredDepth);
   if (failed(depth))
     return failure();
   Ops o(n);

@@ -105,7 +105,12 @@ LogicalResult importWindow(NodeImporter &n) {
   FailureOr<Type> et = outputDataType(n);
   if (failed(et))
     return failure();
-  FailureOr<int64_t> size = knownScalar(n, 0, "size");
+  // A size given as a graph input: the declared output's, checked at run time.
+  std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  FailureOr<int64_t> size =
+      scalarOrDeclared(n, 0, "size",
+                       declared && declared->size() == 1 ? std::optional<int64_t>(declared->front())
+                                                         : std::nullopt);
   if (failed(size))
     return failure();
   if (*size < 1 || *size > kMaxKnownElements)

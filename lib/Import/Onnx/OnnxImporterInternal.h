@@ -324,6 +324,8 @@ class NodeImporter;
 /// values); std::nullopt when the input is no value symbols' input.
 FailureOr<std::optional<SmallVector<int64_t>>> axesFromDeclaredShape(NodeImporter &n,
                                                                      unsigned axesInput);
+/// Whether `expr` involves a value symbol of `func`.
+bool usesValueSymbol(Operation *func, AffineExpr expr);
 /// The graph input whose value symbols `elements` are, each in its place, when they are.
 std::optional<unsigned> wholeValueInput(Operation *func, ArrayRef<IntRange> elements);
 /// Makes value symbol `symbol` of `func` the size of an Expand's dim of `size` against it: 1

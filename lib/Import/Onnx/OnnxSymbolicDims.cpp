@@ -92,12 +92,7 @@ static LogicalResult importReshapeByValueInput(NodeImporter &n, Value x, unsigne
   MLIRContext *ctx = n.context();
   ms::SymbolicShapes shapes(func);
   for (AffineExpr e : inDims) {
-    bool byValue = false;
-    e.walk([&](AffineExpr sub) {
-      if (auto s = dyn_cast<AffineSymbolExpr>(sub))
-        byValue |= valueSymbolSource(func, s.getPosition()).has_value();
-    });
-    if (!e || byValue)
+    if (!e || usesValueSymbol(func, e))
       return n.unsupportedFeature()
              << "a Reshape to a graph input's values of " << n.inputType(0)
              << ", whose dims are not the input dims' expressions";
@@ -346,12 +341,21 @@ LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n)
                                        "symbolic dims";
   }
   auto type = dyn_cast<IntegerType>(n.inputType(0).getElementType());
-  if (!type)
+  if (!type) {
+    // Bounds from a graph input's values (value symbols) or the symbolic dims: the usual report
+    // of the first dynamic one, which names what to bind.
+    for (unsigned i = 0; i < 3; ++i)
+      if (usesValueSymbol(functionOf(n), bounds[i]))
+        return (void)n.requireKnown(i, names[i]), failure();
     return n.unsupportedFeature() << "a Range of " << n.inputType(0).getElementType()
                                   << " bounded by symbolic dims (only integers are)";
+  }
   auto delta = dyn_cast<AffineConstantExpr>(bounds[2]);
   if (!delta)
-    return n.unsupportedFeature() << "a Range whose delta is an expression of the symbolic dims";
+    return usesValueSymbol(functionOf(n), bounds[2])
+               ? ((void)n.requireKnown(2, "delta"), failure())
+               : (n.unsupportedFeature()
+                  << "a Range whose delta is an expression of the symbolic dims");
   if (delta.getValue() == 0)
     return n.error() << "delta must not be zero";
   // ceil((limit - start) / delta) elements; a negative count is an error once the symbols are

@@ -45,6 +45,8 @@ ArrayRef<unsigned> sizingOperands(StringRef opType) {
   static const unsigned sizes[] = {3};
   if (opType == "Split" || opType == "OneHot")
     return one;
+  if (opType.ends_with("Window"))
+    return zero;
   if (opType == "Resize")
     return sizes;
   return {};
@@ -106,6 +108,16 @@ mlir::mie::onnx_import::findValueSymbolSources(const OnnxModel &model) {
                          e});
   }
   return sources;
+}
+
+bool mlir::mie::onnx_import::usesValueSymbol(Operation *func, AffineExpr expr) {
+  bool uses = false;
+  if (expr)
+    expr.walk([&](AffineExpr sub) {
+      if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+        uses |= valueSymbolSource(func, s.getPosition()).has_value();
+    });
+  return uses;
 }
 
 std::optional<unsigned> mlir::mie::onnx_import::wholeValueInput(Operation *func,

@@ -605,25 +605,26 @@ def unsupported_many():
 def mixed_errors():
     rng = np.random.default_rng(10)
     return model([node("ImageDecoder", ["input"], ["a"], name="decode"),
-                  node("Reshape", ["input", "shape"], ["b"], name="r_dynamic"),
+                  node("Pad", ["input", "pads"], ["b"], name="p_dynamic"),
                   node("Conv", ["image", "w"], ["c"], name="conv_bad", auto_pad="FOO"),
                   node("ImageDecoder", ["image"], ["d"], name="decode2")],
-                 [vi("input", [4]), vi("shape", [1], I64), vi("image", [1, 1, 4, 4])],
+                 [vi("input", [4]), vi("pads", [2], I64), vi("image", [1, 1, 4, 4])],
                  [vi(n, None) for n in "abcd"], [init("w", weights(rng, 1, 1, 3, 3))])
 
 
 @register
-def reshape_dynamic_shape():
-    return model([node("Reshape", ["input", "shape"], ["output"], name="r1")],
-                 [vi("input", [2, 3]), vi("shape", [2], I64)], [vi("output", None)])
+def pad_dynamic_pads():
+    # (A Reshape's shape given so is a value symbol: docs/dynamic-shapes.md.)
+    return model([node("Pad", ["input", "pads"], ["output"], name="p1")],
+                 [vi("input", [2, 3]), vi("pads", [4], I64)], [vi("output", None)])
 
 
 @register
-def reshape_computed_shape():
-    # Reshape's shape computed from two graph inputs (Concat of `rows` and `cols` + 1).
+def pad_computed_pads():
+    # Pad's pads computed from two graph inputs (Concat of `rows` and `cols` + 1, twice).
     return model([node("Add", ["cols", "one"], ["cols1"]),
-                  node("Concat", ["rows", "cols1"], ["shape"], axis=0),
-                  node("Reshape", ["input", "shape"], ["output"], name="r2")],
+                  node("Concat", ["rows", "cols1", "rows", "cols1"], ["pads"], axis=0),
+                  node("Pad", ["input", "pads"], ["output"], name="p2")],
                  [vi("input", [2, 3]), vi("rows", [1], I64), vi("cols", [1], I64)],
                  [vi("output", None)], [ints("one", [1])])
 
