@@ -64,6 +64,39 @@ static std::string exprText(AffineExpr expr) {
   return text;
 }
 
+/// How the runtime makes value symbol `symbol` of `func` from its input's values (the manifest's
+/// reshape_of, one_means, axes_of_rank and axes_of): the attributes the import recorded.
+static void setValueResolution(func::FuncOp func, unsigned symbol, ::mie::PackageSymbolSpec &spec) {
+  // A Reshape's result dim: the runtime resolves the input's values against these dims.
+  if (auto reshaped = func->getAttrOfType<ArrayAttr>(ms::kReshapedValueSymbolsAttrName))
+    for (Attribute a : reshaped) {
+      auto entry = cast<DictionaryAttr>(a);
+      if (cast<IntegerAttr>(entry.get("input")).getInt() != spec.value_input)
+        continue;
+      for (AffineExpr e : cast<AffineMapAttr>(entry.get("dims")).getValue().getResults())
+        spec.reshape_of.push_back(exprText(e));
+      spec.reshape_allowzero = cast<BoolAttr>(entry.get("allowzero")).getValue();
+    }
+  // An Expand's dim against a size: 1 means that size.
+  if (auto pairs = func->getAttrOfType<DenseI64ArrayAttr>(ms::kBroadcastValueSymbolsAttrName))
+    for (size_t k = 0; k + 1 < size_t(pairs.size()); k += 2)
+      if (pairs[k] == int64_t(symbol))
+        spec.one_means = pairs[k + 1];
+  // An axis: the runtime sorts the input's values made non-negative.
+  if (auto axes = func->getAttrOfType<ArrayAttr>(ms::kAxesValueSymbolsAttrName))
+    for (Attribute a : axes) {
+      auto entry = cast<DictionaryAttr>(a);
+      if (cast<IntegerAttr>(entry.get("input")).getInt() != spec.value_input)
+        continue;
+      spec.axes_rank = int32_t(cast<IntegerAttr>(entry.get("rank")).getInt());
+      if (auto op = entry.getAs<StringAttr>("op")) {
+        spec.axes_op = op.str();
+        ArrayRef<int64_t> dims = entry.getAs<DenseI64ArrayAttr>("input_dims").asArrayRef();
+        spec.axes_input_dims.assign(dims.begin(), dims.end());
+      }
+    }
+}
+
 FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptions &options) {
   FailureOr<func::FuncOp> func = symbolicFunction(module);
   if (failed(func))
@@ -226,35 +259,7 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     if (valueOf[i]) {
       plan.ranges.back().value_input = valueOf[i]->first;
       plan.ranges.back().value_element = uint64_t(valueOf[i]->second);
-      // A Reshape's result dim: the runtime resolves the input's values against these dims.
-      if (auto reshaped = (*func)->getAttrOfType<ArrayAttr>(ms::kReshapedValueSymbolsAttrName))
-        for (Attribute a : reshaped) {
-          auto entry = cast<DictionaryAttr>(a);
-          if (cast<IntegerAttr>(entry.get("input")).getInt() != valueOf[i]->first)
-            continue;
-          for (AffineExpr e : cast<AffineMapAttr>(entry.get("dims")).getValue().getResults())
-            plan.ranges.back().reshape_of.push_back(exprText(e));
-          plan.ranges.back().reshape_allowzero = cast<BoolAttr>(entry.get("allowzero")).getValue();
-        }
-      // An Expand's dim against a size: 1 means that size.
-      if (auto pairs =
-              (*func)->getAttrOfType<DenseI64ArrayAttr>(ms::kBroadcastValueSymbolsAttrName))
-        for (size_t k = 0; k + 1 < size_t(pairs.size()); k += 2)
-          if (pairs[k] == int64_t(i))
-            plan.ranges.back().one_means = pairs[k + 1];
-      // An axis: the runtime sorts the input's values made non-negative.
-      if (auto axes = (*func)->getAttrOfType<ArrayAttr>(ms::kAxesValueSymbolsAttrName))
-        for (Attribute a : axes) {
-          auto entry = cast<DictionaryAttr>(a);
-          if (cast<IntegerAttr>(entry.get("input")).getInt() != valueOf[i]->first)
-            continue;
-          plan.ranges.back().axes_rank = int32_t(cast<IntegerAttr>(entry.get("rank")).getInt());
-          if (auto op = entry.getAs<StringAttr>("op")) {
-            plan.ranges.back().axes_op = op.str();
-            ArrayRef<int64_t> dims = entry.getAs<DenseI64ArrayAttr>("input_dims").asArrayRef();
-            plan.ranges.back().axes_input_dims.assign(dims.begin(), dims.end());
-          }
-        }
+      setValueResolution(*func, i, plan.ranges.back());
     }
     if (plan.values[i].size() > 1)
       emitRemark(module.getLoc())

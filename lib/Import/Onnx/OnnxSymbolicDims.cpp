@@ -328,6 +328,17 @@ LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n)
   MLIRContext *ctx = n.context();
   AffineExpr bounds[3];
   const char *names[] = {"start", "limit", "delta"};
+  auto type = dyn_cast<IntegerType>(n.inputType(0).getElementType());
+  if (!type) {
+    // Float bounds from a graph input's values (value symbols, floats where a OneHot's depth may
+    // be) or the symbolic dims: the usual report of the first dynamic one, which names what to
+    // bind.
+    for (unsigned i = 0; i < 3; ++i)
+      if (failed(n.requireKnown(i, names[i])))
+        return failure();
+    return n.unsupportedFeature() << "a Range of " << n.inputType(0).getElementType()
+                                  << " bounded by symbolic dims (only integers are)";
+  }
   for (unsigned i = 0; i < 3; ++i) {
     std::optional<SmallVector<IntRange>> r = n.inputRanges(i);
     if (!r)
@@ -339,16 +350,6 @@ LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n)
       return n.unsupportedFeature() << "a Range whose " << names[i]
                                     << " is neither a constant nor an expression of the "
                                        "symbolic dims";
-  }
-  auto type = dyn_cast<IntegerType>(n.inputType(0).getElementType());
-  if (!type) {
-    // Bounds from a graph input's values (value symbols) or the symbolic dims: the usual report
-    // of the first dynamic one, which names what to bind.
-    for (unsigned i = 0; i < 3; ++i)
-      if (usesValueSymbol(functionOf(n), bounds[i]))
-        return (void)n.requireKnown(i, names[i]), failure();
-    return n.unsupportedFeature() << "a Range of " << n.inputType(0).getElementType()
-                                  << " bounded by symbolic dims (only integers are)";
   }
   auto delta = dyn_cast<AffineConstantExpr>(bounds[2]);
   if (!delta)

@@ -1,16 +1,19 @@
 //===- OnnxValueSymbols.cpp - graph inputs whose values size tensors ------===//
 //
-// A Reshape's shape, an Expand's or ConstantOfShape's shape, a Tile's repeats, a Slice's starts
-// and ends or a Range's bounds given as a graph input (or computed from one by shape arithmetic)
-// size the model's tensors by their values, which only a run knows. Each element of such an
-// input becomes a *value symbol* of the function (`shape[1]`): a symbol like `batch`, whose value
-// the runtime reads from the run's data instead of a shape (docs/dynamic-shapes.md). The ops'
-// symbolic paths (OnnxSymbolicDims.cpp) then take the element as an expression of the symbols.
+// A Reshape's shape, an Expand's or ConstantOfShape's shape, a Tile's repeats, a Split's sizes, a
+// OneHot's depth, a window's size, a Resize's sizes or a Squeeze's axes given as a graph input (or
+// computed from one by shape arithmetic) decide the model's shapes by their values, which only a
+// run knows. Each element of such an input becomes a *value symbol* of the function (`shape[1]`):
+// a symbol like `batch`, whose value the runtime reads from the run's data instead of a shape
+// (docs/dynamic-shapes.md). The ops' symbolic paths (OnnxSymbolicDims.cpp) take the element as an
+// expression of the symbols; a Reshape's elements are its result dims as ONNX resolves them, axes
+// the sorted non-negative ones, an Expand's 1 against a size that size.
 //
-// Where a graph output's declared shape states the size the symbol makes (`y: [2, 3, 4]` after a
-// Reshape to [shape[0], shape[1], shape[2]]), the symbol takes that value: the package holds code
-// for it and the runtime refuses data that gives another. Otherwise the symbol needs a range
-// (--dim-range) for code over all its values.
+// The package needs values to compile for: where the model's declared output shapes state the
+// size a symbol makes (`y: [2, 3, 4]` after a Reshape to [shape[0], shape[1], shape[2]]), or the
+// axes or sizes an op takes, the symbol takes that value (pinned:
+// ms::kDeclaredSymbolValuesAttrName) and the runtime refuses data that gives another; otherwise
+// --specialize gives the values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,30 +28,23 @@ using namespace mlir::mie::onnx_import;
 
 namespace {
 
-/// The inputs of `opType` that size its result by their values: the operands whose elements
-/// the symbolic paths take as expressions of the symbols.
+/// The inputs of `opType` whose values decide its result's shape: the operands whose elements
+/// become value symbols. Not yet a Slice's starts and ends (their negative and clamped values mean
+/// other offsets) nor a Pad's pads (the declared shape gives their sums, not where they go).
 ArrayRef<unsigned> sizingOperands(StringRef opType) {
-  // Not yet a Slice's starts and ends: their negative and clamped values mean other offsets.
-  static const unsigned one[] = {1}, zero[] = {0}, bounds[] = {0, 1};
-  if (opType == "Reshape" || opType == "Expand" || opType == "Tile")
-    return one;
-  if (opType == "ConstantOfShape")
-    return zero;
+  static const unsigned first[] = {0}, second[] = {1}, bounds[] = {0, 1}, fourth[] = {3};
+  // Sizes (Range's only where integer, with a known delta: OnnxSymbolicDims.cpp), and axes given
+  // as an input (axesFromDeclaredShape).
+  if (opType == "Reshape" || opType == "Expand" || opType == "Tile" || opType == "Split" ||
+      opType == "OneHot" || opType == "Squeeze" || opType == "Unsqueeze" ||
+      opType.starts_with("Reduce"))
+    return second;
+  if (opType == "ConstantOfShape" || opType.ends_with("Window"))
+    return first;
   if (opType == "Range")
     return bounds;
-  // Axes given as an input: the package is compiled for the ones the declared output shape gives
-  // (axesFromDeclaredShape), the runtime checking the run's.
-  if (opType == "Squeeze" || opType == "Unsqueeze" || opType.starts_with("Reduce"))
-    return one;
-  // Sizes that the declared output shapes give (pinValueInput): a Split's, a OneHot's depth, a
-  // Resize's sizes.
-  static const unsigned sizes[] = {3};
-  if (opType == "Split" || opType == "OneHot")
-    return one;
-  if (opType.ends_with("Window"))
-    return zero;
-  if (opType == "Resize")
-    return sizes;
+  if (opType == "Resize") // its `sizes`; its scales are floats the coordinates use
+    return fourth;
   return {};
 }
 
