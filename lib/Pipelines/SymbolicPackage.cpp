@@ -219,13 +219,22 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
   }
   // Code for every shape in the ranges takes every symbol at run time.
   plan.generic = !options.dimRanges.empty();
-  for (auto [i, name] : llvm::enumerate(plan.names))
+  for (auto [i, name] : llvm::enumerate(plan.names)) {
+    if (plan.generic && valueOf[i])
+      return emitError(module.getLoc())
+                 << "code for every shape in the ranges (--dim-range) takes every symbol at run "
+                    "time, and the symbol "
+                 << describeValue(i)
+                 << " cannot be yet: bind the input at compile time (--input-value) or give the "
+                    "dims --specialize values instead",
+             failure();
     if (plan.generic && !ranged[i])
       return emitError(module.getLoc())
                  << "code for every shape in the ranges takes every symbolic dim at run time: "
                     "give '"
                  << name << "' a --dim-range" << (pinned[i] ? " instead of --dim-param" : ""),
              failure();
+  }
   // A specialization sizes every symbol: with code for every shape, --specialize gives each one
   // its values or none.
   bool anySpecialized = llvm::any_of(plan.values, [](const auto &v) { return !v.empty(); });
