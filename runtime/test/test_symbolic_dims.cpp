@@ -454,26 +454,23 @@ TEST(ValueSymbols, WriterAndReaderKeepWhereTheValueComesFrom) {
   EXPECT_EQ(mie_package_symbol_value_of(pkg, 1, &input, &element), MIE_ERR_INVALID_ARGUMENT);
   mie_package_close(pkg);
 
-  std::vector<uint8_t> bytes;
-  mie::PackageSymbolSpec bad = symbol;
-  bad.value_input = 0; // an f16 input
-  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+  // The writer's refusal of `symbol` changed by `change`.
+  auto refusal = [&](auto change) {
+    mie::PackageSymbolSpec bad = symbol;
+    change(bad);
+    std::vector<uint8_t> bytes;
+    return value_symbol_writer(bad).serialize(&bytes);
+  };
+  using Spec = mie::PackageSymbolSpec;
+  EXPECT_EQ(refusal([](Spec &b) { b.value_input = 0; }), // an f16 input
             "symbol 0 ('shape[1]'): input 'x' has no element 1 of a static shape and an integer, "
-            "f32 or f64 "
-            "type");
-  bad = symbol;
-  bad.value_element = 2;
-  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "f32 or f64 type");
+  EXPECT_EQ(refusal([](Spec &b) { b.value_element = 2; }),
             "symbol 0 ('shape[1]'): input 'shape' has no element 2 of a static shape and an "
-            "integer, f32 or f64 "
-            "type");
-  bad = symbol;
-  bad.value_input = 5;
-  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+            "integer, f32 or f64 type");
+  EXPECT_EQ(refusal([](Spec &b) { b.value_input = 5; }),
             "symbol 0 ('shape[1]'): value of input 5, which does not exist");
-  bad = symbol;
-  bad.reshape_of = {"s1"};
-  EXPECT_EQ(value_symbol_writer(bad).serialize(&bytes),
+  EXPECT_EQ(refusal([](Spec &b) { b.reshape_of = {"s1"}; }),
             "symbol 0 ('shape[1]'): reshape_of 's1': at offset 2: unknown symbol s1 (the package "
             "has 1)");
 }

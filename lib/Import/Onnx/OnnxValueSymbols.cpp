@@ -159,25 +159,27 @@ static LogicalResult addPins(Operation *func, ArrayRef<std::pair<unsigned, int64
 static std::optional<SmallVector<int64_t>>
 firstRemoval(ArrayRef<int64_t> longer, ArrayRef<int64_t> shorter,
              function_ref<bool(int64_t)> removable, bool last = false) {
-  size_t k = longer.size() - shorter.size();
-  SmallVector<int64_t> removed;
-  // Greedy on the earliest removal that still lets the rest match (the latest with `last`; dims
-  // are at most rank 64).
-  std::function<bool(size_t, size_t)> match = [&](size_t i, size_t j) -> bool {
-    if (i == longer.size())
-      return j == shorter.size();
-    if (last && j < shorter.size() && longer[i] == shorter[j] && match(i + 1, j + 1))
-      return true;
-    if (removed.size() < k && removable(longer[i])) {
-      removed.push_back(int64_t(i));
-      if (match(i + 1, j))
-        return true;
-      removed.pop_back();
-    }
-    return !last && j < shorter.size() && longer[i] == shorter[j] && match(i + 1, j + 1);
-  };
-  if (!match(0, 0))
+  // Which suffixes of `longer` can still become which of `shorter`; then greedy on the earliest
+  // removal that keeps a match (the latest with `last`). Quadratic, as the runtime's.
+  const size_t n = longer.size(), m = shorter.size();
+  std::vector<char> fits((n + 1) * (m + 1), 0);
+  auto at = [&](size_t i, size_t j) -> char & { return fits[i * (m + 1) + j]; };
+  at(n, m) = 1;
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = 0; j <= m; ++j)
+      at(i, j) = (removable(longer[i]) && at(i + 1, j)) ||
+                 (j < m && longer[i] == shorter[j] && at(i + 1, j + 1));
+  if (!at(0, 0))
     return std::nullopt;
+  SmallVector<int64_t> removed;
+  for (size_t i = 0, j = 0; i < n; ++i) {
+    bool keep = j < m && longer[i] == shorter[j] && at(i + 1, j + 1);
+    bool drop = removable(longer[i]) && at(i + 1, j);
+    if (drop && (!last || !keep))
+      removed.push_back(int64_t(i));
+    else
+      ++j;
+  }
   return removed;
 }
 
@@ -345,7 +347,6 @@ mlir::mie::onnx_import::valueSymbolSource(Operation *func, unsigned symbol) {
 LogicalResult mlir::mie::onnx_import::pinDeclaredValueSymbols(func::FuncOp func,
                                                               ArrayRef<OnnxGraphValue> outputs,
                                                               ArrayRef<Value> results) {
-  MLIRContext *ctx = func.getContext();
   SmallVector<unsigned> symbols;
   if (auto table = func->getAttrOfType<DenseI64ArrayAttr>(ms::kValueSymbolsAttrName))
     for (size_t k = 0; k + 2 < size_t(table.size()); k += 3)
@@ -384,6 +385,5 @@ LogicalResult mlir::mie::onnx_import::pinDeclaredValueSymbols(func::FuncOp func,
   for (unsigned s : symbols)
     if (auto it = declared.find(s); it != declared.end())
       pins.push_back({s, it->second.first});
-  (void)ctx;
   return pins.empty() ? success() : addPins(func, pins);
 }

@@ -220,6 +220,8 @@ class SchemaReader {
             d.axes_input_dims.push_back(dim.integer);
           }
           d.axes_op = op->string;
+          if (!of->find("axes_of_rank"))
+            return fail(vp + ".axes_of", "needs axes_of_rank");
         }
         if (of->find("one_means")) {
           uint64_t size;
@@ -525,19 +527,28 @@ bool resolve_axes(const std::vector<int64_t> &axes, int64_t rank, std::vector<in
 }
 
 // The lexicographically first positions of `longer` whose removal leaves `shorter`, each removed
-// dim 1 (the importer's firstRemoval).
+// dim 1 (the importer's firstRemoval): a table of which suffixes can still match keeps it quadratic
+// where backtracking would be exponential in a hostile manifest's dims.
 static bool first_removal(const std::vector<int64_t> &longer, const std::vector<int64_t> &shorter,
-                          size_t i, size_t j, std::vector<int64_t> *removed) {
-  if (i == longer.size())
-    return j == shorter.size();
-  if (removed->size() < longer.size() - shorter.size() && longer[i] == 1) {
-    removed->push_back(int64_t(i));
-    if (first_removal(longer, shorter, i + 1, j, removed))
-      return true;
-    removed->pop_back();
+                          std::vector<int64_t> *removed) {
+  const size_t n = longer.size(), m = shorter.size();
+  std::vector<char> fits((n + 1) * (m + 1), 0); // longer[i..] can become shorter[j..]
+  auto at = [&](size_t i, size_t j) -> char & { return fits[i * (m + 1) + j]; };
+  at(n, m) = 1;
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = 0; j <= m; ++j)
+      at(i, j) = (longer[i] == 1 && at(i + 1, j)) ||
+                 (j < m && longer[i] == shorter[j] && at(i + 1, j + 1));
+  if (!at(0, 0))
+    return false;
+  removed->clear();
+  for (size_t i = 0, j = 0; i < n; ++i) {
+    if (longer[i] == 1 && at(i + 1, j))
+      removed->push_back(int64_t(i));
+    else
+      ++j;
   }
-  return j < shorter.size() && longer[i] == shorter[j] &&
-         first_removal(longer, shorter, i + 1, j + 1, removed);
+  return true;
 }
 
 bool canonical_axes(const std::string &op, const std::vector<int64_t> &dims,
@@ -560,8 +571,8 @@ bool canonical_axes(const std::string &op, const std::vector<int64_t> &dims,
     }
   }
   std::vector<int64_t> first;
-  const bool found = op == "unsqueeze" ? first_removal(other, dims, 0, 0, &first)
-                                       : first_removal(dims, other, 0, 0, &first);
+  const bool found =
+      op == "unsqueeze" ? first_removal(other, dims, &first) : first_removal(dims, other, &first);
   if (found)
     *axes = first;
   return true;
@@ -631,6 +642,16 @@ bool check_symbolic_shapes(const Manifest &m, std::string *error) {
           *error = p + "reshape_of '" + e.text() + "' depends on a value symbol";
           return false;
         }
+      }
+      // The axes of a Squeeze or Unsqueeze of a tensor of input_dims: canonical_axes relies on
+      // the rank (the input's elements inserted, or none).
+      const uint64_t in_rank = sym.axes_input_dims.size();
+      if (!sym.axes_op.empty() &&
+          uint64_t(sym.axes_rank) != in_rank + (sym.axes_op == "unsqueeze" ? t.num_elements : 0)) {
+        *error = p + "axes_of_rank " + std::to_string(sym.axes_rank) + " is not the rank the " +
+                 sym.axes_op + " of " + std::to_string(in_rank) + " dims by " +
+                 std::to_string(t.num_elements) + " axes gives";
+        return false;
       }
       continue;
     }

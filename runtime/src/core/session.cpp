@@ -434,6 +434,13 @@ mie_status Session::value_symbol(size_t s, const void *data, const std::vector<i
 }
 
 mie_status Session::check_value_symbols(const void *const *inputs, std::string *error) const {
+  // The inputs the bind read, unchanged: nothing to resolve again (the run path allocates nothing).
+  bool same = true;
+  for (size_t i = 0; i < bound_value_bytes_.size() && same; ++i)
+    same = bound_value_bytes_[i].empty() ||
+           std::memcmp(inputs[i], bound_value_bytes_[i].data(), bound_value_bytes_[i].size()) == 0;
+  if (same)
+    return MIE_OK;
   const Manifest &m = pkg_->manifest();
   for (size_t s = 0; s < m.symbols.size(); ++s) {
     const SymbolDesc &sym = m.symbols[s];
@@ -524,29 +531,34 @@ mie_status Session::bind_inputs(uint32_t num_inputs, const uint32_t *ranks,
       bound_by[size_t(symbol)] = "input '" + t.name + "' dim " + std::to_string(d);
     }
   }
-  // Value symbols: read from their inputs' data.
+  // Value symbols: read from their inputs' data, which runs then compare with a copy.
+  std::vector<std::vector<uint8_t>> value_bytes(has_value_symbols_ ? m.inputs.size() : 0);
   for (size_t s = 0; s < m.symbols.size(); ++s) {
     const SymbolDesc &sym = m.symbols[s];
     if (!sym.is_value())
       continue;
     const TensorDesc &t = m.inputs[size_t(sym.value_input)];
-    const std::string where = prefix + "input '" + t.name + "' element " +
-                              std::to_string(sym.value_element) + " (symbol '" + sym.name + "')";
+    auto where = [&] {
+      return prefix + "input '" + t.name + "' element " + std::to_string(sym.value_element) +
+             " (symbol '" + sym.name + "')";
+    };
     const void *p = data ? data[sym.value_input] : nullptr;
     if (!p) {
-      *error = where + ": the model's shapes depend on this input's values; bind the inputs with "
-                       "their data (mie_session_bind_inputs)";
+      *error = where() + ": the model's shapes depend on this input's values; bind the inputs with "
+                         "their data (mie_session_bind_inputs)";
       return MIE_ERR_INVALID_ARGUMENT;
     }
     int64_t v = 0;
     if (mie_status status = value_symbol(s, p, values, &v, error))
       return status;
     if (v < sym.min || v > sym.max) {
-      *error = where + ": " + std::to_string(v) + " is outside the package's range " +
+      *error = where() + ": " + std::to_string(v) + " is outside the package's range " +
                std::to_string(sym.min) + ".." + std::to_string(sym.max);
       return MIE_ERR_INVALID_ARGUMENT;
     }
     values[s] = v;
+    const uint8_t *bytes = static_cast<const uint8_t *>(p);
+    value_bytes[size_t(sym.value_input)].assign(bytes, bytes + t.byte_size);
   }
   std::lock_guard<std::mutex> lk(run_mu_);
   if (m.symbols.empty())
@@ -565,8 +577,12 @@ mie_status Session::bind_inputs(uint32_t num_inputs, const uint32_t *ranks,
     return s;
   };
   // A specialization for exactly these values wins; else the code for every shape.
-  if (!match && generic)
-    return bind_generic(generic, values, assignment(values), error);
+  if (!match && generic) {
+    mie_status status = bind_generic(generic, values, assignment(values), error);
+    if (status == MIE_OK)
+      bound_value_bytes_ = std::move(value_bytes);
+    return status;
+  }
   if (!match) {
     std::string have;
     for (const auto &v : variants_)
@@ -579,6 +595,7 @@ mie_status Session::bind_inputs(uint32_t num_inputs, const uint32_t *ranks,
   if (mie_status status = reserve_arena(match->target->arena_bytes, assignment(values), error))
     return status;
   select(match, values);
+  bound_value_bytes_ = std::move(value_bytes);
   return MIE_OK;
 }
 

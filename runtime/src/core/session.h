@@ -127,6 +127,8 @@ class Session {
   // Checks that the value symbols' elements of a run's `inputs` hold the bound values.
   mie_status check_value_symbols(const void *const *inputs, std::string *error) const;
   bool has_value_symbols_ = false;
+  // Per input, the bytes the last bind read its value symbols from (empty for other inputs).
+  std::vector<std::vector<uint8_t>> bound_value_bytes_;
   std::vector<std::vector<int64_t>> input_shapes_;
   std::unique_ptr<cuda::CudaSession> gpu_;  // cuda targets: the device side (arena, weights, stream, modules)
   std::string device_ = "cpu";  // "cpu; cuda target 'x' did not start: ..." after a fallback (create)
