@@ -153,9 +153,12 @@ FailureOr<PackagePlan> mlir::mie::readPlan(ModuleOp module) {
   if (failed(func))
     return failure();
   PackagePlan plan;
-  plan.callsHost = llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
-    return f.isExternal() && f.getSymName().starts_with(kHostServicePrefix);
-  });
+  for (func::FuncOp f : module.getOps<func::FuncOp>()) {
+    if (!f.isExternal() || !f.getSymName().starts_with(kHostServicePrefix))
+      continue;
+    plan.callsHost = true;
+    plan.checksValues |= f.getSymName() == kCheckFailedService;
+  }
   if (auto bytes = (*func)->getAttrOfType<IntegerAttr>(MieDialect::getArenaBytesAttrName()))
     plan.arenaBytes = bytes.getInt();
   for (unsigned i = 0, e = func->getNumArguments(); i < e; ++i) {
@@ -300,6 +303,9 @@ FailureOr<std::string> mlir::mie::buildPackage(
     // Code for every shape of symbolic dims reads the symbol values slot ABI 7 added.
     if (t.plan.symbolic)
       spec.abi_version = MIE_KERNEL_ABI_SYMBOLS_VERSION;
+    // Code that checks values at run time calls the host api's check_failed, which ABI 8 added.
+    if (t.plan.checksValues)
+      spec.abi_version = MIE_KERNEL_ABI_CHECK_VERSION;
     spec.arena_bytes = t.plan.arenaBytes;
     spec.code.assign(t.code.begin(), t.code.end());
     spec.kernels = t.plan.kernels;

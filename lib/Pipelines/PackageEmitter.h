@@ -43,6 +43,8 @@ struct PackagePlan {
   bool readsRandomKey = false;
   /// The code calls runtime services through the environment's host api (kernel ABI 6).
   bool callsHost = false;
+  /// It calls mie_host_check_failed (ms.check), which kernel ABI 8 added.
+  bool checksValues = false;
   /// Code for every shape of symbolic dims: it takes the run's symbol values and exports
   /// mie_arena_bytes (kernel ABI 7); its arena is sized per run.
   bool symbolic = false;

@@ -1,5 +1,5 @@
-// The host api of kernel ABI 6 (docs/image-decoding.md): the runtime hands cpu code its services
-// through the environment, ImageDecoder's decoding among them. A failed call fails the run with its
+// The host api of kernel ABI 6 and 8 (docs/image-decoding.md, docs/package-format.md): the runtime hands cpu
+// code its services through the environment, ImageDecoder's decoding and failed checks among them. A failed call fails the run with its
 // message once the entry returns; the next run starts clean.
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@ namespace {
 using namespace mie::test;
 
 // The model of kernels/host_call_kernel.c: bytes u8[64] -> image u8[2, 3, 3].
-std::string host_call_package() {
+std::string host_call_package(int abi_version = MIE_KERNEL_ABI_HOST_VERSION) {
   mie::PackageWriter w;
   w.set_model("host_call");
   w.set_precision("fp32");
@@ -24,9 +24,9 @@ std::string host_call_package() {
   w.add_output({"image", "u8", {2, 3, 3}, {}});
   mie::PackageTargetSpec t = host_target(host_call_kernel_bytes());
   t.arena_bytes = 0;
-  t.abi_version = MIE_KERNEL_ABI_HOST_VERSION;
+  t.abi_version = abi_version;
   w.add_target(std::move(t));
-  const std::string path = tmp_path("host_call.mie");
+  const std::string path = tmp_path("host_call_" + std::to_string(abi_version) + ".mie");
   EXPECT_EQ(w.write(path), "");
   return path;
 }
@@ -73,6 +73,22 @@ TEST(HostApi, AFailedDecodeFailsTheRunNamingTheNode) {
   EXPECT_NE(std::string(mie_last_error()).find("not an image in a known format"), std::string::npos)
       << mie_last_error();
   // The failure was the run's, not the session's.
+  ASSERT_EQ(o.run(ppm(3, 2), image), MIE_OK) << mie_last_error();
+  EXPECT_EQ(image[17], 17);
+}
+
+// ABI 8: a failed ms.check fails the run with its message (naming the node), after the entry returned; the
+// next run starts clean.
+TEST(HostApi, AFailedCheckFailsTheRunWithItsMessage) {
+  Opened o(host_call_package(MIE_KERNEL_ABI_CHECK_VERSION));
+  ASSERT_NE(o.session, nullptr) << mie_last_error();
+  uint8_t image[18];
+  std::string checked = ppm(3, 2);
+  std::memcpy(&checked[0], "CHECK", 5);
+  ASSERT_EQ(o.run(checked, image), MIE_ERR_KERNEL);
+  const std::string error = mie_last_error();
+  EXPECT_NE(error.find("Slice node 'cut': the run's starts do not give the declared shape"), std::string::npos)
+      << error;
   ASSERT_EQ(o.run(ppm(3, 2), image), MIE_OK) << mie_last_error();
   EXPECT_EQ(image[17], 17);
 }

@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @decode
 // CHECK: %[[OUT:.+]] = mie.alloc : memref<32x24x3xi8>
 // CHECK: mie.kernel "image_decode" ins(%{{.+}} : memref<1058xi8>) outs(%[[OUT]] : memref<32x24x3xi8>)
-// CHECK-DAG: %[[NAME:.+]] = llvm.mlir.addressof @mie_image_node_0
+// CHECK-DAG: %[[NAME:.+]] = llvm.mlir.addressof @mie_host_text_0
 // CHECK-DAG: %[[IN:.+]] = llvm.inttoptr
 // CHECK-DAG: %[[SIZE:.+]] = arith.constant 1058 : i64
 // CHECK-DAG: %[[H:.+]] = arith.constant 32 : i64
@@ -18,7 +18,7 @@
 // CHECK-DAG: %[[F:.+]] = arith.constant 1 : i64
 // CHECK: call @mie_host_decode_image(%[[IN]], %[[SIZE]], %{{.+}}, %[[H]], %[[W]], %[[C]], %[[F]], %[[NAME]])
 // CHECK-DAG: func.func private @mie_host_decode_image(!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global internal constant @mie_image_node_0("decode\00")
+// CHECK-DAG: llvm.mlir.global internal constant @mie_host_text_0("decode\00")
 
 // Tests that mie-parallelize-loops hands the service the environment: the declaration, the kernel
 // that calls it and the call each get it first.
@@ -42,8 +42,8 @@ func.func @decode(%bytes: tensor<1058xui8>) -> tensor<32x24x3xui8> {
 // CHECK: call @mie_host_decode_image
 // CHECK: arith.constant 2 : i64
 // CHECK: call @mie_host_decode_image
-// CHECK-DAG: llvm.mlir.global internal constant @mie_image_node_0("first\00")
-// CHECK-DAG: llvm.mlir.global internal constant @mie_image_node_1("second\00")
+// CHECK-DAG: llvm.mlir.global internal constant @mie_host_text_0("first\00")
+// CHECK-DAG: llvm.mlir.global internal constant @mie_host_text_1("second\00")
 func.func @two(%bytes: tensor<100xui8>) -> (tensor<4x4x3xui8>, tensor<4x4x1xui8>) {
   %0 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format rgb>} : (tensor<100xui8>) -> tensor<4x4x3xui8> loc("first")
   %1 = ms.image_decode %bytes {height = 4, width = 4, pixel_format = #ms<pixel_format grayscale>} : (tensor<100xui8>) -> tensor<4x4x1xui8> loc("second")

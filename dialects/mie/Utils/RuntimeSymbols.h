@@ -27,6 +27,9 @@ inline constexpr llvm::StringLiteral kHostServicePrefix = "mie_host_";
 /// `mie_host_decode_image(env, encoded, size, out, height, width, channels, pixel_format, node)`:
 /// ImageDecoder (docs/image-decoding.md); `mie_host_api::decode_image`.
 inline constexpr llvm::StringLiteral kDecodeImageService = "mie_host_decode_image";
+/// `mie_host_check_failed(env, message)`: a failed ms.check (a value that disagrees with a declared
+/// shape); `mie_host_api::check_failed`, kernel ABI 8.
+inline constexpr llvm::StringLiteral kCheckFailedService = "mie_host_check_failed";
 
 } // namespace mlir::mie
 

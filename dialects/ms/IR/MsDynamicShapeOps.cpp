@@ -1,6 +1,7 @@
-//===- MsDynamicShapeOps.cpp - ms.non_zero, ms.unique, ms.non_max_suppression ===//
+//===- MsDynamicShapeOps.cpp - data-dependent extents, ms.check -------------===//
 //
-// Result types at the upper bound of the data-dependent extents, plus the one-element i64 count.
+// Result types at the upper bound of the data-dependent extents, plus the one-element i64 count;
+// ms.check passes its input through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,4 +87,21 @@ LogicalResult NonMaxSuppressionOp::inferReturnTypes(MLIRContext *ctx, std::optio
   results.push_back(i64Tensor(ctx, {boxes.getDimSize(0) * scores.getDimSize(1) * bound, 3}));
   results.push_back(i64Tensor(ctx, {1}));
   return success();
+}
+
+LogicalResult CheckOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  InferDiag diag(loc, getOperationName());
+  if (failed(checkScalar(diag, "condition", adaptor.getCondition())))
+    return failure();
+  results.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+/// A condition known to hold checks nothing; one known to fail stays, to fail every run.
+OpFoldResult CheckOp::fold(FoldAdaptor adaptor) {
+  auto condition = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getCondition());
+  if (condition && condition.isSplat() && condition.getSplatValue<bool>())
+    return getInput();
+  return {};
 }

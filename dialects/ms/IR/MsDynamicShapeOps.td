@@ -1,7 +1,8 @@
 //===- MsDynamicShapeOps.td - ops with data-dependent extents -*- tablegen -*-===//
 //
 // Ops whose result extents depend on the values of their operands (ONNX NonZero, Unique and the
-// NonMaxSuppression selection). `ms` types are static, so each result is typed at its upper bound
+// NonMaxSuppression selection), and the run-time check of values that must agree with a declared
+// shape (ms.check). `ms` types are static, so each result is typed at its upper bound
 // and the op also returns the real extent as a one-element i64 tensor (docs/dynamic-shapes.md):
 // the elements past it are padding (zeros), which later ops may read (a zero index is in range)
 // but a graph output never shows, because the runtime cuts it to the real extent.
@@ -12,6 +13,28 @@
 #define MS_DYNAMIC_SHAPE_OPS_TD
 
 include "dialects/ms/IR/MsBase.td"
+
+def Ms_CheckOp : Ms_InferredOp<"check"> {
+  let summary = "Its input, where a run-time condition holds; the run fails with `message` where not.";
+  let description = [{
+    A model's parameters that only a run gives (a Slice's starts or a Pad's pads as graph inputs)
+    must agree with the shape the model declares for the result; the importer computes the
+    agreement as `condition` (a one-element i1 tensor) and passes a small tensor the result
+    depends on (its indices) through this op. The run fails with `message` (which names the ONNX
+    node) when the condition is false; the code after it stays memory-safe either way (its indices
+    are clamped). Pure as a function of its operands: a check whose result is unused is dropped.
+
+    Example:
+    ```mlir
+    %i = ms.check %indices, %ok {message = "Slice 'n': the starts give 4 rows, the model declares 3"}
+        : (tensor<3xi64>, tensor<i1>) -> tensor<3xi64>
+    ```
+  }];
+  let arguments = (ins Ms_Tensor:$input, Ms_BoolTensor:$condition, StrAttr:$message);
+  let results = (outs Ms_Tensor:$result);
+  let assemblyFormat = "$input `,` $condition attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
 
 def Ms_NonZeroOp : Ms_InferredOp<"non_zero"> {
   let summary = "Indices of the non-zero elements, bounded by the element count, with their count.";

@@ -262,7 +262,7 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
     mstomie::populateMsToMieControlFlowPatterns(converter, patterns);
     mstomie::populateMsToMieDynamicShapePatterns(converter, patterns);
     mstomie::populateMsToMieRandomPatterns(converter, patterns);
-    mstomie::populateMsToMieImagePatterns(converter, patterns);
+    mstomie::populateMsToMieHostCallPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
@@ -294,6 +294,13 @@ struct ConvertMsToMiePass : impl::ConvertMsToMiePassBase<ConvertMsToMiePass> {
       if (cuda && isa<ms::ImageDecodeOp>(op)) {
         op->emitError("ImageDecoder is not supported on cuda targets (the codecs run on the "
                       "host); compile for a cpu target");
+        unsupported = true;
+        return;
+      }
+      if (cuda && isa<ms::CheckOp>(op)) {
+        op->emitError("run-time checks of values against declared shapes are not supported on "
+                      "cuda targets yet (")
+            << cast<ms::CheckOp>(op).getMessage() << "); compile for a cpu target";
         unsupported = true;
         return;
       }

@@ -213,7 +213,8 @@ void populateMsToMieRecurrentPatterns(TypeConverter &converter, RewritePatternSe
 void populateMsToMieControlFlowPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieDynamicShapePatterns(TypeConverter &converter, RewritePatternSet &patterns);
 void populateMsToMieRandomPatterns(TypeConverter &converter, RewritePatternSet &patterns);
-void populateMsToMieImagePatterns(TypeConverter &converter, RewritePatternSet &patterns);
+/// ms.image_decode and ms.check: kernels that call runtime services (MsToMieHostCalls.cpp).
+void populateMsToMieHostCallPatterns(TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::mie::mstomie
 

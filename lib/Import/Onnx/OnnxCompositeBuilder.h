@@ -193,6 +193,46 @@ inline Value channelParam(Ops &o, Value param, int64_t channels, int64_t rank) {
   return o.reshape(param, shape);
 }
 
+/// How a Resize (or Upsample) interpolates.
+struct ResizeParams {
+  ms::Interpolation mode;
+  ms::ResizeTransform coords;
+  ms::NearestMode nearest;
+  bool antialias = false, excludeOutside = false;
+  double cubicA = -0.75;
+  /// The nearest rounding of axes whose scale is below 1, where it differs (Resize-10's).
+  std::optional<ms::NearestMode> nearestBelowOne;
+};
+
+/// A Resize (or Upsample) of input 0 by the scales of input `scalesInput` (one per axis of
+/// `axes`), which only a run gives, to the output shape the model declares
+/// (OnnxCompositeResize.cpp). False, reporting nothing, where the model declares none or the
+/// taps depend on the scale's value (antialiasing, tf_crop_and_resize).
+FailureOr<bool> resizeByRunTimeScales(NodeImporter &n, const ResizeParams &p,
+                                      ArrayRef<int64_t> axes, unsigned scalesInput);
+
+/// The output shape the model declares for the node, when it has `rank` dims, all known.
+inline std::optional<SmallVector<int64_t>> declaredStaticShape(NodeImporter &n, int64_t rank) {
+  std::optional<SmallVector<int64_t>> shape = n.declaredOutputShape(0);
+  if (!shape || int64_t(shape->size()) != rank ||
+      llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+    return std::nullopt;
+  return shape;
+}
+
+/// The start of a run-time check's message: "<OpType> node '<name>'".
+inline std::string checkedNode(NodeImporter &n) {
+  return (n.opType() + " node '" + n.node().name + "'").str();
+}
+
+/// "[3, 5, 2]", for messages.
+inline std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    text += (i ? ", " : "") + std::to_string(d);
+  return text + "]";
+}
+
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
 void registerCompositeNNOps(OnnxOpTable &table);
 /// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,

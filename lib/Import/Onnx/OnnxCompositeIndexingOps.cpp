@@ -43,7 +43,8 @@ LogicalResult importTensorScatter(NodeImporter &n) {
                 o.op<ms::TensorScatterOp>(past, update, writeIndices, axis, mode == "circular"));
 }
 
-/// MaxUnpool as ms.max_unpool; the output_shape input must be known.
+/// MaxUnpool as ms.max_unpool; the output_shape input must be known, or a graph input whose values
+/// the declared output shape gives (checked by the runtime: value symbols).
 LogicalResult importMaxUnpool(NodeImporter &n) {
   std::optional<SmallVector<int64_t>> kernel = n.getInts("kernel_shape");
   std::optional<SmallVector<int64_t>> strides = n.getInts("strides");
@@ -54,7 +55,17 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
   if (!kernel)
     return n.error() << "attribute 'kernel_shape' is required";
   SmallVector<int64_t> outputShape;
-  if (n.hasInput(2)) {
+  std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
+  if (n.hasInput(2) && n.hasTrackedRanges(2) && declared &&
+      llvm::all_of(*declared, [](int64_t d) { return d >= 0; }) &&
+      n.inputType(2).getNumElements() == int64_t(declared->size())) {
+    FailureOr<bool> pinned = pinValueInput(n, 2, *declared);
+    if (failed(pinned))
+      return failure();
+    if (*pinned)
+      outputShape = *declared;
+  }
+  if (n.hasInput(2) && outputShape.empty()) {
     FailureOr<SmallVector<int64_t>> known = knownInts(n, 2, "output_shape");
     if (failed(known))
       return failure();

@@ -41,6 +41,16 @@ LogicalResult importUpsample(NodeImporter &n) {
     if (n.hasFailed())
       return failure();
   } else if (n.hasInput(1)) {
+    if (!n.constantData(1) && (mode == "nearest" || mode == "linear" || mode == "bilinear")) {
+      // Scales only a run gives: Resize-10's taps at the declared output shape.
+      ResizeParams p;
+      p.mode = mode == "nearest" ? ms::Interpolation::nearest : ms::Interpolation::linear;
+      p.coords = ms::ResizeTransform::asymmetric;
+      p.nearest = ms::NearestMode::floor;
+      FailureOr<bool> runTime = resizeByRunTimeScales(n, p, iota(0, n.inputType(0).getRank()), 1);
+      if (failed(runTime) || *runTime)
+        return success(succeeded(runTime));
+    }
     FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
     if (failed(known))
       return failure();

@@ -22,14 +22,6 @@ using namespace mlir::mie::onnx_import::composite;
 
 namespace {
 
-struct ResizeParams {
-  ms::Interpolation mode;
-  ms::ResizeTransform coords;
-  ms::NearestMode nearest;
-  bool antialias = false, excludeOutside = false;
-  double cubicA = -0.75;
-};
-
 /// Largest [out, in] interpolation matrix Resize builds for one axis.
 constexpr int64_t kMaxResizeMatrixElements = 1 << 22;
 
@@ -113,6 +105,12 @@ LogicalResult importResize10(NodeImporter &n) {
   int64_t rank = xType.getRank();
   if (!n.hasInput(1))
     return n.error() << "input 'scales' is required";
+  if (!n.constantData(1)) {
+    p.nearestBelowOne = ms::NearestMode::ceil;
+    FailureOr<bool> runTime = resizeByRunTimeScales(n, p, iota(0, rank), 1);
+    if (failed(runTime) || *runTime)
+      return success(succeeded(runTime));
+  }
   FailureOr<KnownTensor> known = constantInput(n, 1, "scales");
   if (failed(known))
     return failure();
@@ -230,6 +228,11 @@ LogicalResult importResize(NodeImporter &n) {
     if (*pinned && llvm::all_of(values, [](int64_t v) { return v >= 0; }))
       declaredSizes = KnownTensor::fromInts({count}, n.inputType(3).getElementType(), values);
   }
+  if (!haveSizes && !n.constantData(2)) {
+    FailureOr<bool> runTime = resizeByRunTimeScales(n, p, *normAxes, 2);
+    if (failed(runTime) || *runTime)
+      return success(succeeded(runTime));
+  }
   FailureOr<KnownTensor> known =
       declaredSizes ? FailureOr<KnownTensor>(*declaredSizes)
                     : constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
@@ -282,4 +285,183 @@ LogicalResult importResize(NodeImporter &n) {
 
 void mlir::mie::onnx_import::composite::registerCompositeResizeOps(OnnxOpTable &table) {
   table["Resize"] = {importResize, 1, 4, 10};
+}
+
+/// Each resized axis is a product with its interpolation matrix, built at run time from the
+/// axis's scale by the taps ms-decompose builds at compile time for known scales
+/// (DecomposeResizePatterns.cpp; in f64, then the element type), behind an ms.check that every
+/// floor(in * scale) is the declared extent.
+FailureOr<bool> mlir::mie::onnx_import::composite::resizeByRunTimeScales(NodeImporter &n,
+                                                                         const ResizeParams &p,
+                                                                         ArrayRef<int64_t> axes,
+                                                                         unsigned scalesInput) {
+  RankedTensorType xType = n.inputType(0);
+  int64_t rank = xType.getRank();
+  std::optional<SmallVector<int64_t>> out = declaredStaticShape(n, rank);
+  RankedTensorType scalesType = n.inputType(scalesInput);
+  if (!out || !xType.hasStaticShape() || p.antialias ||
+      p.coords == ms::ResizeTransform::tf_crop_and_resize)
+    return false;
+  if (scalesType.getRank() != 1 || scalesType.getDimSize(0) != int64_t(axes.size()) ||
+      !isa<FloatType>(scalesType.getElementType()))
+    return n.error() << "expects " << axes.size() << " float scales, got " << scalesType;
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    int64_t in = xType.getDimSize(axis), size = (*out)[axis];
+    if (!llvm::is_contained(axes, axis) && size != in)
+      return n.error() << "declares " << size << " for dim " << axis << " of " << in
+                       << ", which is not resized";
+    if (llvm::is_contained(axes, axis) && in == 0)
+      return n.error() << "cannot resize dim " << axis << " of size " << in;
+    if (llvm::is_contained(axes, axis) && size * in > kMaxResizeMatrixElements)
+      return n.unsupportedFeature() << "resizing an axis of " << in << " to " << size
+                                    << " by a run-time scale is larger than its interpolation "
+                                       "matrix may be";
+  }
+  Ops o(n);
+  Type f64 = n.builder().getF64Type(), i64 = n.builder().getI64Type();
+  Type et = xType.getElementType();
+  auto c = [&](double v) { return o.scalar(f64, v); };
+  auto lt = [&](Value a, Value b) { return o.compare(ms::ComparePredicate::lt, a, b); };
+  auto eq = [&](Value a, Value b) { return o.compare(ms::ComparePredicate::eq, a, b); };
+  auto floor = [&](Value v) { return o.op<ms::FloorOp>(v); };
+  Value scales = o.cast(o.in(scalesInput), f64);
+  // The scale of each resized axis, and whether all of them give the declared extents.
+  SmallVector<Value> scaleOf(rank);
+  Value ok;
+  for (auto [k, axis] : llvm::enumerate(axes)) {
+    Value s = o.op<ms::GatherOp>(scales, o.scalar(i64, double(k)), uint64_t(0));
+    scaleOf[axis] = s;
+    Value size = floor(o.mul(s, c(double(xType.getDimSize(axis)))));
+    Value good = o.op<ms::AndOp>(o.compare(ms::ComparePredicate::gt, s, c(0.0)),
+                                 eq(size, c(double((*out)[axis]))));
+    ok = ok ? o.op<ms::AndOp>(ok, good) : good;
+  }
+  std::string message = checkedNode(n) + ": the run's scales do not give the output shape " +
+                        shapeText(*out) + " the model declares";
+  Value y = o.in(0);
+  bool checked = false;
+  for (int64_t axis = rank - 1; axis >= 0; --axis) {
+    int64_t in = xType.getDimSize(axis), size = (*out)[axis];
+    // A one-element axis resized to one element is itself whatever the taps (they all clamp
+    // to it, and the weights of every mode sum to 1).
+    if (!scaleOf[axis] || (in == 1 && size == 1))
+      continue;
+    Value s = scaleOf[axis];
+    SmallVector<double> positions;
+    for (int64_t x = 0; x < size; ++x)
+      positions.push_back(double(x));
+    Value x = o.constant(KnownTensor::fromFloats({size}, f64, positions));
+    Value outWidth = o.mul(s, c(double(in)));
+    Value center = o.sub(o.div(o.add(x, c(0.5)), s), c(0.5)); // half_pixel
+    Value xo;
+    switch (p.coords) {
+    case ms::ResizeTransform::align_corners:
+      xo = o.where(eq(outWidth, c(1.0)), c(0.0),
+                   o.div(o.mul(x, c(double(in - 1))), o.sub(outWidth, c(1.0))));
+      break;
+    case ms::ResizeTransform::asymmetric:
+      xo = o.div(x, s);
+      break;
+    case ms::ResizeTransform::pytorch_half_pixel:
+      xo = o.where(eq(outWidth, c(1.0)), c(-0.5), center);
+      break;
+    case ms::ResizeTransform::half_pixel:
+      xo = center;
+      break;
+    case ms::ResizeTransform::tf_half_pixel_for_nn:
+      xo = o.div(o.add(x, c(0.5)), s);
+      break;
+    case ms::ResizeTransform::half_pixel_symmetric: {
+      Value adjustment = o.div(c(double(size)), outWidth);
+      xo = o.add(o.mul(c(double(in) / 2.0), o.sub(c(1.0), adjustment)), center);
+      break;
+    }
+    case ms::ResizeTransform::tf_crop_and_resize:
+      llvm_unreachable("refused above");
+    }
+    // The reference takes an integral coordinate as ratio 1 from the position below it.
+    Value base = floor(xo);
+    base = o.where(eq(xo, base), o.sub(base, c(1.0)), base);
+    Value ratio = o.sub(xo, base);
+    SmallVector<Value> coeffs;
+    int64_t start = 0;
+    if (p.mode == ms::Interpolation::nearest) {
+      auto rounds = [&](ms::NearestMode mode) -> Value {
+        switch (mode) {
+        case ms::NearestMode::round_prefer_floor:
+          return o.compare(ms::ComparePredicate::gt, ratio, c(0.5));
+        case ms::NearestMode::round_prefer_ceil:
+          return o.compare(ms::ComparePredicate::ge, ratio, c(0.5));
+        case ms::NearestMode::floor:
+        case ms::NearestMode::ceil:
+          return o.constant(KnownTensor::splatOf({size}, n.builder().getI1Type(),
+                                                 mode == ms::NearestMode::ceil ? 1.0 : 0.0));
+        }
+        llvm_unreachable("nearest mode");
+      };
+      Value high = rounds(p.nearest);
+      if (p.nearestBelowOne)
+        high = o.where(lt(s, c(1.0)), rounds(*p.nearestBelowOne), high);
+      high = o.op<ms::OrOp>(high, eq(ratio, c(1.0)));
+      coeffs = {o.where(high, c(0.0), c(1.0)), o.where(high, c(1.0), c(0.0))};
+    } else if (p.mode == ms::Interpolation::linear) {
+      coeffs = {o.sub(c(1.0), ratio), ratio};
+    } else { // Keys' cubic kernel over the four taps around the coordinate
+      double a = p.cubicA;
+      start = -1;
+      for (int64_t i = -1; i <= 2; ++i) {
+        Value t = o.op<ms::AbsOp>(o.sub(c(double(i)), ratio));
+        Value near = o.add(o.mul(o.mul(o.sub(o.mul(c(a + 2.0), t), c(a + 3.0)), t), t), c(1.0));
+        Value far = o.sub(o.mul(o.add(o.mul(o.sub(o.mul(c(a), t), c(5.0 * a)), t), c(8.0 * a)), t),
+                          c(4.0 * a));
+        coeffs.push_back(o.where(o.compare(ms::ComparePredicate::le, t, c(1.0)), near,
+                                 o.where(lt(t, c(2.0)), far, c(0.0))));
+      }
+    }
+    Value first = o.add(base, c(double(start)));
+    if (p.excludeOutside) {
+      Value sum = c(0.0);
+      for (size_t i = 0; i < coeffs.size(); ++i) {
+        Value index = o.add(first, c(double(i)));
+        Value inside = o.op<ms::AndOp>(o.compare(ms::ComparePredicate::ge, index, c(0.0)),
+                                       lt(index, c(double(in))));
+        coeffs[i] = o.where(inside, coeffs[i], c(0.0));
+        sum = o.add(sum, coeffs[i]);
+      }
+      for (Value &coeff : coeffs)
+        coeff = o.div(coeff, sum);
+    }
+    // The transposed matrix [in, out]: column x holds tap i's coefficient at its clamped index.
+    SmallVector<int64_t> rows = iota(0, in);
+    Value inputIndex = o.reshape(o.constant(KnownTensor::fromInts({in}, i64, rows)), {in, 1});
+    Value matrix;
+    for (auto [i, coeff] : llvm::enumerate(coeffs)) {
+      Value index = o.cast(o.add(first, c(double(i))), i64);
+      index = o.op<ms::MinOp>(o.op<ms::MaxOp>(index, o.scalar(i64, 0.0)),
+                              o.scalar(i64, double(in - 1)));
+      Value hits = o.cast(eq(inputIndex, o.reshape(index, {1, size})), f64);
+      Value weighted = o.mul(hits, o.reshape(coeff, {1, size}));
+      matrix = matrix ? o.add(matrix, weighted) : weighted;
+    }
+    matrix = o.cast(matrix, et);
+    if (!checked) {
+      matrix = o.op<ms::CheckOp>(matrix, ok, message);
+      checked = true;
+    }
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    SmallVector<int64_t> back(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      back[perm[d]] = d;
+    Value resized = o.op<ms::MatMulOp>(o.transpose(y, perm), matrix, TypeAttr());
+    y = o.transpose(resized, back);
+  }
+  if (!checked && ok) // only one-element axes: the check guards the data itself
+    y = o.op<ms::CheckOp>(y, ok, message);
+  if (failed(finish(n, o, y)))
+    return failure();
+  return true;
 }

@@ -626,6 +626,16 @@ LogicalResult importPadOfSymbolicDims(NodeImporter &n);
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.
 FailureOr<bool> importSliceWindow(NodeImporter &node);
+
+// Run-time parameters with a declared output shape (OnnxDeclaredShapeOps.cpp). Each returns false,
+// reporting nothing, where the model declares no static output shape of the node's rank (or the
+// op is out of the form's reach); the caller then reports the dynamic input as usual.
+/// Slice (opset 10 on) whose starts, ends, axes or steps only a run gives.
+FailureOr<bool> importSliceByDeclaredShape(NodeImporter &node);
+/// Pad (opset 11 on) whose pads (or constant value) only a run gives; `mode` its mode attribute.
+FailureOr<bool> importPadByDeclaredShape(NodeImporter &node, StringRef mode);
+/// Range whose start, limit or delta only a run gives.
+FailureOr<bool> importRangeByDeclaredShape(NodeImporter &node);
 /// If whose branches read data-dependent values (NodeImporter::capturesDynamicValues): both
 /// branches imported inline, each output selected between them (OnnxDynamicExtentOps.cpp).
 LogicalResult importIfBySelect(NodeImporter &node, OnnxGraph &thenGraph, OnnxGraph &elseGraph);

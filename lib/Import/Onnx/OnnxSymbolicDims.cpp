@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -87,6 +88,7 @@ LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n,
 /// runtime resolved the input's values as ONNX says (0 copies the dim, -1 infers it; the manifest's
 /// `reshape_of`), which the function records (ms::kReshapedValueSymbolsAttrName).
 static LogicalResult importReshapeByValueInput(NodeImporter &n, Value x, unsigned input,
+                                               ArrayRef<IntRange> requested,
                                                ArrayRef<AffineExpr> inDims, bool allowZero) {
   Operation *func = functionOf(n);
   MLIRContext *ctx = n.context();
@@ -115,7 +117,7 @@ static LogicalResult importReshapeByValueInput(NodeImporter &n, Value x, unsigne
     entries.push_back(entry);
   func->setAttr(ms::kReshapedValueSymbolsAttrName, b.getArrayAttr(entries));
   SmallVector<AffineExpr> outDims;
-  for (const IntRange &r : *n.inputRanges(1))
+  for (const IntRange &r : requested)
     outDims.push_back(r.sym);
   auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
   return finish(n, n.create<ms::ReshapeOp>(x, shape, map));
@@ -133,7 +135,7 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
   ArrayRef<AffineExpr> inDims = shapes.dims(*x);
   MLIRContext *ctx = n.context();
   if (std::optional<unsigned> input = wholeValueInput(functionOf(n), *requested))
-    return importReshapeByValueInput(n, *x, *input, inDims, allowZero);
+    return importReshapeByValueInput(n, *x, *input, *requested, inDims, allowZero);
   SmallVector<AffineExpr> outDims;
   int64_t inferred = -1;
   for (auto [i, entry] : llvm::enumerate(*requested)) {
@@ -328,21 +330,26 @@ LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n)
   MLIRContext *ctx = n.context();
   AffineExpr bounds[3];
   const char *names[] = {"start", "limit", "delta"};
-  auto type = dyn_cast<IntegerType>(n.inputType(0).getElementType());
-  if (!type) {
-    // Float bounds from a graph input's values (value symbols, floats where a OneHot's depth may
-    // be) or the symbolic dims: the usual report of the first dynamic one, which names what to
-    // bind.
-    for (unsigned i = 0; i < 3; ++i)
-      if (failed(n.requireKnown(i, names[i])))
-        return failure();
-    return n.unsupportedFeature() << "a Range of " << n.inputType(0).getElementType()
-                                  << " bounded by symbolic dims (only integers are)";
-  }
+  Type elementType = n.inputType(0).getElementType();
+  // A float Range over whole numbers (a window's length cast to float, counted from 0.0 by 1.0,
+  // as the window ops' function bodies do) is an integer range cast to the float type: exact.
+  auto type = dyn_cast<IntegerType>(elementType);
+  if (!type)
+    type = n.builder().getI64Type();
   for (unsigned i = 0; i < 3; ++i) {
     std::optional<SmallVector<IntRange>> r = n.inputRanges(i);
-    if (!r)
-      return (void)n.requireKnown(i, names[i]), failure();
+    const KnownTensor *known = n.known(i);
+    if (!r && known && known->isFloat() && known->numElements() == 1) {
+      double v = known->valueAt(0);
+      if (v == std::trunc(v) && std::abs(v) <= double(int64_t(1) << 52))
+        r = SmallVector<IntRange>{IntRange{int64_t(v), int64_t(v)}};
+    }
+    if (!r) {
+      if (failed(n.requireKnown(i, names[i])))
+        return failure();
+      return n.unsupportedFeature()
+             << "a Range of " << elementType << " whose " << names[i] << " is not a whole number";
+    }
     if (r->size() != 1)
       return n.error() << names[i] << " must be a scalar, got " << n.inputType(i);
     bounds[i] = (*r)[0].symbolic(ctx);
@@ -374,6 +381,8 @@ LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n)
   AffineMap map = ms::symbolicShapeMap(ctx, numSymbols, {start, count});
   Value range = ms::RangeOp::create(n.builder(), n.loc(), resultType, AffineMapAttr::get(map),
                                     n.builder().getI64IntegerAttr(step));
+  if (elementType != type)
+    range = ms::CastOp::create(n.builder(), n.loc(), resultType.clone(elementType), range);
   n.setOutput(0, range);
   return success();
 }

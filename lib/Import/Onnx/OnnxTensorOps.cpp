@@ -125,6 +125,11 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
 LogicalResult importRange(NodeImporter &n) {
   if (llvm::any_of(llvm::seq(0u, 3u), [&](unsigned i) { return hasSymbolicElements(n, i); }))
     return importRangeOfSymbolicDims(n);
+  if (llvm::any_of(llvm::seq(0u, 3u), [&](unsigned i) { return !n.constantData(i); })) {
+    FailureOr<bool> declared = importRangeByDeclaredShape(n);
+    if (failed(declared) || *declared)
+      return success(succeeded(declared));
+  }
   FailureOr<const KnownTensor *> knownStart = n.requireKnown(0, "start");
   FailureOr<const KnownTensor *> knownLimit =
       succeeded(knownStart) ? n.requireKnown(1, "limit") : knownStart;
@@ -411,8 +416,9 @@ LogicalResult sliceTo(NodeImporter &n, const Box &box) {
                                       ArrayRef<int64_t>(box.sizes), ArrayRef<int64_t>(box.steps)));
 }
 
-/// Slice: starts/ends/axes are attributes before opset 10, inputs (with steps) from 10 on. Indices
-/// are clamped and normalized to ms.slice's per-dim starts/sizes/steps.
+/// Slice: starts/ends/axes are attributes before opset 10, inputs (with steps) from 10 on. Known
+/// indices are clamped and normalized to ms.slice's per-dim starts/sizes/steps; run-time ones need
+/// a declared output shape (importSliceByDeclaredShape).
 LogicalResult importSlice(NodeImporter &n) {
   SmallVector<int64_t> starts, ends, axes, steps;
   RankedTensorType xType = n.inputType(0);
@@ -436,6 +442,12 @@ LogicalResult importSlice(NodeImporter &n) {
         return failure();
       if (*window)
         return success();
+    }
+    if (llvm::any_of(llvm::seq(1u, 5u),
+                     [&](unsigned i) { return n.hasInput(i) && !n.constantData(i); })) {
+      FailureOr<bool> declared = importSliceByDeclaredShape(n);
+      if (failed(declared) || *declared)
+        return success(succeeded(declared));
     }
     const char *names[] = {"starts", "ends", "axes", "steps"};
     SmallVector<int64_t> *targets[] = {&starts, &ends, &axes, &steps};
@@ -623,8 +635,8 @@ FailureOr<Value> wrapPad(NodeImporter &n, Value x, ArrayRef<int64_t> pads) {
   return x;
 }
 
-/// Pad: pads/value are attributes before opset 11, constant inputs from 11 on (with optional axes
-/// from 18).
+/// Pad: pads/value are attributes before opset 11, inputs from 11 on (with optional axes from 18):
+/// constant, sizes of the symbolic dims, or run-time values with a declared output shape.
 LogicalResult importPad(NodeImporter &n) {
   RankedTensorType xType = n.inputType(0);
   int64_t rank = xType.getRank();
@@ -642,6 +654,11 @@ LogicalResult importPad(NodeImporter &n) {
   } else {
     if (hasSymbolicElements(n, 1))
       return importPadOfSymbolicDims(n);
+    if (!n.constantData(1) || (n.hasInput(2) && !n.constantData(2))) {
+      FailureOr<bool> declared = importPadByDeclaredShape(n, modeName);
+      if (failed(declared) || *declared)
+        return success(succeeded(declared));
+    }
     FailureOr<SmallVector<int64_t>> input =
         knownShape(n, 1, "pads", std::numeric_limits<int64_t>::min());
     if (failed(input))

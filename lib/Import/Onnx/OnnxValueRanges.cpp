@@ -322,12 +322,21 @@ IntRange mlir::mie::onnx_import::rangeOfSymbolic(AffineExpr e) {
 void mlir::mie::onnx_import::propagateRanges(NodeImporter &n) {
   // (An output with symbolic dims, an ms.range's, has no count of elements to follow.)
   if (!n.hasOutput(0) || !n.outputType(0).hasStaticShape() ||
-      n.outputType(0).getNumElements() > kMaxBoundedElements ||
-      !isIntegerLike(n.outputType(0).getElementType()))
+      n.outputType(0).getNumElements() > kMaxBoundedElements)
     return;
   for (unsigned i = 0; i < n.node().inputs.size(); ++i)
     if (n.hasInput(i) && !isIntegerLike(n.inputType(i).getElementType()))
       return;
-  if (std::optional<Ranges> r = outputRanges(n))
+  // A size cast to a float type keeps its symbols (a window's length counted by a float Range,
+  // as the window ops' function bodies do); only symbolic elements, so that nothing turns the
+  // float value into a known integer one.
+  bool floatCast = isa<FloatType>(n.outputType(0).getElementType()) &&
+                   (n.opType() == "Cast" || n.opType() == "CastLike");
+  if (!isIntegerLike(n.outputType(0).getElementType()) && !floatCast)
+    return;
+  std::optional<Ranges> r = outputRanges(n);
+  if (r && floatCast && !llvm::all_of(*r, [](const IntRange &e) { return e.sym; }))
+    return;
+  if (r)
     n.setOutputRanges(0, *r);
 }

@@ -29,10 +29,12 @@ using namespace mlir::mie::onnx_import;
 namespace {
 
 /// The inputs of `opType` whose values decide its result's shape: the operands whose elements
-/// become value symbols. Not yet a Slice's starts and ends (their negative and clamped values mean
-/// other offsets) nor a Pad's pads (the declared shape gives their sums, not where they go).
+/// become value symbols. Not a Slice's starts and ends (their negative and clamped values mean
+/// other offsets) nor a Pad's pads (the declared shape gives their sums, not where they go): those
+/// are run-time parameters of a declared output shape (OnnxDeclaredShapeOps.cpp).
 ArrayRef<unsigned> sizingOperands(StringRef opType) {
-  static const unsigned first[] = {0}, second[] = {1}, bounds[] = {0, 1}, fourth[] = {3};
+  static const unsigned first[] = {0}, second[] = {1}, third[] = {2}, bounds[] = {0, 1},
+                        fourth[] = {3};
   // Sizes (Range's only where integer, with a known delta: OnnxSymbolicDims.cpp), and axes given
   // as an input (axesFromDeclaredShape).
   if (opType == "Reshape" || opType == "Expand" || opType == "Tile" || opType == "Split" ||
@@ -45,6 +47,8 @@ ArrayRef<unsigned> sizingOperands(StringRef opType) {
     return bounds;
   if (opType == "Resize") // its `sizes`; its scales are floats the coordinates use
     return fourth;
+  if (opType == "MaxUnpool") // its output_shape
+    return third;
   return {};
 }
 
@@ -68,12 +72,23 @@ mlir::mie::onnx_import::findValueSymbolSources(const OnnxModel &model) {
     for (const std::string &out : node.outputs)
       if (!out.empty())
         producer[out] = &node;
+  llvm::StringSet<> data; // model data: initializers and Constant nodes' values
+  for (const OnnxTensor &t : model.initializers)
+    data.insert(t.name);
+  for (const OnnxNode &node : model.nodes)
+    if (node.opType == "Constant" && !node.outputs.empty())
+      data.insert(node.outputs.front());
   llvm::StringSet<> sizing;
   SmallVector<std::string> todo;
-  for (const OnnxNode &node : model.nodes)
+  for (const OnnxNode &node : model.nodes) {
+    // A Range's bounds size it only by a known delta (a run-time delta makes it a run-time
+    // parameter of its declared shape: OnnxDeclaredShapeOps.cpp).
+    if (node.opType == "Range" && (node.inputs.size() < 3 || !data.contains(node.inputs[2])))
+      continue;
     for (unsigned i : sizingOperands(node.opType))
       if (i < node.inputs.size() && !node.inputs[i].empty())
         todo.push_back(node.inputs[i]);
+  }
   while (!todo.empty()) {
     std::string name = todo.pop_back_val();
     if (!sizing.insert(name).second)

@@ -296,10 +296,11 @@ static LogicalResult implementProfileHook(llvm::Module &module, ModuleOp op) {
 /// Implements every runtime service `mie_host_<name>(env, args...)` declared by the kernels
 /// (convert-ms-to-mie, given the environment by mie-parallelize-loops) as
 /// `env->host-><name>(env->host_ctx, args...)`: the offsets of `mie_kernel_env` and `mie_host_api`
-/// (kernel ABI 6) in runtime/include/mie/mie_kernel_abi.h.
+/// (kernel ABI 6; check_failed since ABI 8) in runtime/include/mie/mie_kernel_abi.h.
 static LogicalResult implementHostCalls(llvm::Module &module, ModuleOp op) {
   constexpr unsigned kHostCtxOffset = 56, kHostOffset = 64;
-  static const llvm::StringMap<unsigned> kServiceOffsets = {{kDecodeImageService, 8}};
+  static const llvm::StringMap<unsigned> kServiceOffsets = {{kDecodeImageService, 8},
+                                                            {kCheckFailedService, 16}};
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   for (llvm::Function &f : module) {

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define MIE_KERNEL_ABI_VERSION 7
+#define MIE_KERNEL_ABI_VERSION 8
 /* Oldest code ABI this runtime still runs: version 1 code reads only the fields up to parallel_for and
    never calls the profile hook; version 1 and 2 code may lack the ABI table below; version 3 code reads no
    field past `profile` (cpu code may keep declaring 3: ABI 4 only added the GPU fields). */
@@ -40,6 +40,10 @@ extern "C" {
    run. Its ABI table has -1 for the arena bytes and for every symbolic dim of an input or output. */
 #define MIE_KERNEL_ABI_SYMBOLS_VERSION 7
 #define MIE_ARENA_BYTES_SYMBOL "mie_arena_bytes"
+/* What code that checks values against the model's declared shapes at run time declares (ms.check; a
+   Slice's starts or a Pad's pads given as graph inputs, docs/dynamic-shapes.md): ABI 8 added
+   mie_host_api::check_failed (host api version 2), which it calls. */
+#define MIE_KERNEL_ABI_CHECK_VERSION 8
 typedef int64_t (*mie_arena_bytes_fn)(const int64_t *dims);
 
 /* Since ABI 5 the runtime passes, as the last slot of mie_entry's `args`, a pointer to the run's random
@@ -164,7 +168,7 @@ struct mie_gpu_module_table {
 /* Since ABI 6: services of the runtime that generated code calls (docs/image-decoding.md). A call that
    fails records its message in host_ctx and returns normally; the runtime fails the run with that message
    once the entry returns (so no status travels through the generated code). */
-#define MIE_HOST_API_VERSION 1
+#define MIE_HOST_API_VERSION 2
 #define MIE_PIXEL_FORMAT_RGB 0
 #define MIE_PIXEL_FORMAT_BGR 1
 #define MIE_PIXEL_FORMAT_GRAYSCALE 2
@@ -176,6 +180,10 @@ typedef struct mie_host_api {
      NUL-terminated name, the ONNX node) prefixes its message. */
   void (*decode_image)(void *host_ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,
                        int64_t width, int64_t channels, int64_t pixel_format, const char *node);
+  /* [16] Since version 2 (ABI 8): a run-time check of the model failed (ms.check: values that disagree with
+     a shape the model declares); `message` (NUL-terminated, naming the ONNX node) says which. The code goes
+     on, memory-safe, and the runtime fails the run with the message. */
+  void (*check_failed)(void *host_ctx, const char *message);
 } mie_host_api;
 
 typedef struct mie_kernel_env {

@@ -27,7 +27,9 @@ static_assert(offsetof(mie_kernel_env, gpu) == 48, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, host_ctx) == 56, "mie_kernel_env layout");
 static_assert(offsetof(mie_kernel_env, host) == 64, "mie_kernel_env layout");
 static_assert(sizeof(mie_kernel_env) == 72, "mie_kernel_env layout");
-static_assert(offsetof(mie_host_api, decode_image) == 8 && sizeof(mie_host_api) == 16, "mie_host_api layout");
+static_assert(offsetof(mie_host_api, decode_image) == 8 && offsetof(mie_host_api, check_failed) == 16 &&
+                  sizeof(mie_host_api) == 24,
+              "mie_host_api layout");
 static_assert(offsetof(mie_gpu_api, version) == 0, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, get_function) == 8, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_api, launch) == 16, "mie_gpu_api layout");
@@ -38,7 +40,7 @@ static_assert(sizeof(mie_gpu_api) == 56, "mie_gpu_api layout");
 static_assert(offsetof(mie_gpu_module, size) == 8 && offsetof(mie_gpu_module, format) == 16 &&
                   sizeof(mie_gpu_module) == 24 && offsetof(mie_gpu_module_table, modules) == 16,
               "mie_gpu_modules layout");
-static_assert(MIE_KERNEL_ABI_VERSION == 7, "update the static_asserts with the ABI");
+static_assert(MIE_KERNEL_ABI_VERSION == 8, "update the static_asserts with the ABI");
 
 namespace {
 
@@ -279,7 +281,7 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
   s->env_.pool = s->pool_.get();
   s->env_.parallel_for = &ThreadPool::parallel_for_thunk;
   if (!s->gpu_) {  // the host api serves cpu code; cuda host code is refused image decoding at compile time
-    static const mie_host_api host_api = {MIE_HOST_API_VERSION, &Session::decode_image};
+    static const mie_host_api host_api = {MIE_HOST_API_VERSION, &Session::decode_image, &Session::check_failed};
     s->env_.host_ctx = s.get();
     s->env_.host = &host_api;
   }
@@ -745,7 +747,7 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
     return MIE_ERR_KERNEL;
   }
-  if (!host_error_.empty()) {  // a host call failed (an image that does not decode): the outputs are not valid
+  if (!host_error_.empty()) {  // a host call failed (an image that does not decode, a failed check): the outputs are not valid
     *error = prefix + host_error_;
     return MIE_ERR_KERNEL;
   }
@@ -763,6 +765,12 @@ void Session::decode_image(void *ctx, const uint8_t *encoded, int64_t size, uint
   if (why.empty()) return;
   std::lock_guard<std::mutex> lock(s->host_mu_);
   if (s->host_error_.empty()) s->host_error_ = "ImageDecoder node '" + std::string(node ? node : "?") + "': " + why;
+}
+
+void Session::check_failed(void *ctx, const char *message) {
+  auto *s = static_cast<Session *>(ctx);
+  std::lock_guard<std::mutex> lock(s->host_mu_);
+  if (s->host_error_.empty()) s->host_error_ = message ? message : "a run-time check of the model failed";
 }
 
 mie_status Session::finish_dynamic_outputs(void *const *outputs, std::string *error) {

@@ -140,6 +140,8 @@ class Session {
   // mie_host_api::decode_image (ABI 6): records the first failure of a run in host_error_.
   static void decode_image(void *ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,
                            int64_t width, int64_t channels, int64_t pixel_format, const char *node);
+  // mie_host_api::check_failed (ABI 8): records the first failed check of a run (ms.check) in host_error_.
+  static void check_failed(void *ctx, const char *message);
   void install_hook();
   mie_profile_fn user_profile_ = nullptr;
   void *user_profile_ctx_ = nullptr;

@@ -392,3 +392,18 @@ func.func @pow_resource_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
     }
   }
 #-}
+
+// -----
+
+// A check of a condition known to hold is its input; one known to fail stays (it fails every run).
+// CHECK-LABEL: func @check_folds
+// CHECK-SAME: (%[[I:.+]]: tensor<3xi64>)
+// CHECK: %[[KEPT:.+]] = ms.check %[[I]], %{{.+}} {message = "always"}
+// CHECK: return %[[I]], %[[KEPT]]
+func.func @check_folds(%i: tensor<3xi64>) -> (tensor<3xi64>, tensor<3xi64>) {
+  %yes = ms.constant dense<true> : tensor<i1>
+  %no = ms.constant dense<false> : tensor<i1>
+  %0 = ms.check %i, %yes {message = "never"} : (tensor<3xi64>, tensor<i1>) -> tensor<3xi64>
+  %1 = ms.check %i, %no {message = "always"} : (tensor<3xi64>, tensor<i1>) -> tensor<3xi64>
+  return %0, %1 : tensor<3xi64>, tensor<3xi64>
+}

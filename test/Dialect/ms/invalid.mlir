@@ -1759,6 +1759,23 @@ func.func @region_yield_parent(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @check_condition(%i: tensor<3xi64>, %ok: tensor<2xi1>) {
+  // expected-error @+1 {{'ms.check' op expects a one-element condition, got 'tensor<2xi1>'}}
+  %0 = ms.check %i, %ok {message = "m"} : (tensor<3xi64>, tensor<2xi1>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @check_type(%i: tensor<3xi64>, %ok: tensor<i1>) {
+  // expected-error @+2 {{'ms.check' op inferred type(s) 'tensor<3xi64>' are incompatible with return type(s) of operation 'tensor<3xi32>'}}
+  // expected-error @+1 {{'ms.check' op failed to infer returned types}}
+  %0 = ms.check %i, %ok {message = "m"} : (tensor<3xi64>, tensor<i1>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
 func.func @non_zero_scalar(%x: tensor<f32>) {
   // expected-error @+1 {{'ms.non_zero' op expects a static input of rank >= 1, got 'tensor<f32>'}}
   %0:2 = ms.non_zero %x : (tensor<f32>) -> (tensor<1x1xi64>, tensor<1xi64>)

@@ -644,6 +644,18 @@ func.func @scan_axes(%h: tensor<2xf32>, %x: tensor<2x5xf32>) -> (tensor<2xf32>, 
 
 // -----
 
+// ms.check passes its input through; the condition is a one-element i1 tensor.
+// CHECK-LABEL: func.func @check
+func.func @check(%i: tensor<3xi64>, %ok: tensor<i1>, %ok1: tensor<1xi1>) -> (tensor<3xi64>, tensor<3xi64>) {
+  // CHECK: ms.check %{{.*}}, %{{.*}} {message = "Slice node 's': bad"} : (tensor<3xi64>, tensor<i1>) -> tensor<3xi64>
+  %0 = ms.check %i, %ok {message = "Slice node 's': bad"} : (tensor<3xi64>, tensor<i1>) -> tensor<3xi64>
+  // CHECK: ms.check %{{.*}}, %{{.*}} {message = "m"} : (tensor<3xi64>, tensor<1xi1>) -> tensor<3xi64>
+  %1 = ms.check %i, %ok1 {message = "m"} : (tensor<3xi64>, tensor<1xi1>) -> tensor<3xi64>
+  return %0, %1 : tensor<3xi64>, tensor<3xi64>
+}
+
+// -----
+
 // Ops with data-dependent extents: results at their upper bound plus a tensor<1xi64> count.
 // CHECK-LABEL: func.func @dynamic_shape_ops
 func.func @dynamic_shape_ops(%x: tensor<3x4xf32>, %u: tensor<5x3xi64>, %boxes: tensor<1x6x4xf32>,
