@@ -186,6 +186,24 @@ func.func @slice_start(%arg0: tensor<64x?xf32> {ms.shape = #x}) -> tensor<1x?xf3
 
 // -----
 
+// Strided slices beside symbolic dims (Swin's patch merging): every other row of seq (ceil(seq / 2)
+// of them, a stride of 2 from 0) and a static dim read backwards by 2 from its last element (the
+// box from its low end, 1, read in reverse).
+
+#x = affine_map<()[s0] -> (s0, 6)>
+// CHECK-LABEL: func.func @slice_strided
+// CHECK: mie.kernel "slice"
+// CHECK: %[[ROWS:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x3xf32>
+// CHECK: %[[BOX:.+]] = memref.subview %{{.+}}[0, 1] [%[[ROWS]], 3] [2, 2]
+// CHECK: linalg.generic {{.+}} ins(%[[BOX]]
+func.func @slice_strided(%arg0: tensor<?x6xf32> {ms.shape = #x}) -> tensor<?x3xf32>
+    attributes {ms.symbols = ["seq"]} {
+  %0 = ms.slice %arg0 {starts = array<i64: 0, 5>, sizes = array<i64: -9223372036854775808, 3>, steps = array<i64: 2, -2>, symbolic_sizes = affine_map<()[s0] -> (s0 ceildiv 2, 3)>} : (tensor<?x6xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
 // range(seq, step 2) of seq elements: the start is the result's extent.
 
 // CHECK-LABEL: func.func @range

@@ -176,3 +176,16 @@ bool ms::isQuantFloat(Type type) {
   return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type, Float8E5M2FNUZType,
              Float4E2M1FNType>(type);
 }
+
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>> mlir::ms::moveAxisLast(int64_t rank,
+                                                                             int64_t axis) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  perm.push_back(axis);
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[perm[d]] = d;
+  return {perm, back};
+}

@@ -99,6 +99,10 @@ LogicalResult checkArrayMin(const InferDiag &diag, StringRef name, ArrayRef<int6
 int64_t windowOutputSize(int64_t input, int64_t padBefore, int64_t padAfter, int64_t kernel,
                          int64_t stride, int64_t dilation, bool ceilMode);
 
+/// The permutation that moves `axis` of a rank-`rank` tensor last (the others in order), and its
+/// inverse: a product along one axis as a MatMul on the last one, then back.
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>> moveAxisLast(int64_t rank, int64_t axis);
+
 } // namespace mlir::ms
 
 #endif // MS_IR_MSSHAPEUTILS_H

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/ms/IR/MsShapeUtils.h"
 #include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
@@ -184,14 +185,7 @@ struct DecomposeInterpolate : OpRewritePattern<InterpolateOp> {
       for (int64_t r = 0; r < out; ++r)
         for (int64_t c = 0; c < in; ++c)
           transposed[c * out + r] = m.weights[r * in + c];
-      SmallVector<int64_t> perm;
-      for (int64_t d = 0; d < rank; ++d)
-        if (d != axis)
-          perm.push_back(d);
-      perm.push_back(axis);
-      SmallVector<int64_t> back(rank);
-      for (int64_t d = 0; d < rank; ++d)
-        back[perm[d]] = d;
+      auto [perm, back] = moveAxisLast(rank, axis);
       Value moved = o.transpose(y, perm);
       Value matrix = o.floats({in, out}, et, transposed);
       Value resized = o.op<MatMulOp>(moved, matrix, TypeAttr());

@@ -244,10 +244,14 @@ private:
           Value symbolValues = fromExtents ? Value() : kernelArgs[1];
           SmallVector<OpFoldResult> offsets, boxSizes, strides;
           for (int64_t d = 0; d < rank; ++d) {
+            // A negative step (along a static dim) reads the box from its low end backwards.
+            int64_t low = steps[d] < 0 && !ShapedType::isDynamic(starts[d])
+                              ? starts[d] + (sizes[d] - 1) * steps[d]
+                              : starts[d];
             offsets.push_back(ShapedType::isDynamic(starts[d])
                                   ? OpFoldResult(emitFromExtents(b, l, symbolicStarts->getResult(d),
                                                                  args, buffers, symbolValues))
-                                  : OpFoldResult(b.getIndexAttr(starts[d])));
+                                  : OpFoldResult(b.getIndexAttr(low)));
             boxSizes.push_back(ShapedType::isDynamic(sizes[d])
                                    ? OpFoldResult(memref::DimOp::create(b, l, args[1], d))
                                    : OpFoldResult(b.getIndexAttr(sizes[d])));

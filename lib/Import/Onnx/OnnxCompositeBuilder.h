@@ -225,14 +225,6 @@ inline std::string checkedNode(NodeImporter &n) {
   return (n.opType() + " node '" + n.node().name + "'").str();
 }
 
-/// "[3, 5, 2]", for messages.
-inline std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    text += (i ? ", " : "") + std::to_string(d);
-  return text + "]";
-}
-
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
 void registerCompositeNNOps(OnnxOpTable &table);
 /// Registers the handlers of OnnxCompositeLossOps.cpp (NegativeLogLikelihoodLoss,

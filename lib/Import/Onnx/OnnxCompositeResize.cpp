@@ -11,6 +11,8 @@
 
 #include "OnnxCompositeBuilder.h"
 
+#include "dialects/ms/IR/MsShapeUtils.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
@@ -337,7 +339,7 @@ FailureOr<bool> mlir::mie::onnx_import::composite::resizeByRunTimeScales(NodeImp
     ok = ok ? o.op<ms::AndOp>(ok, good) : good;
   }
   std::string message = checkedNode(n) + ": the run's scales do not give the output shape " +
-                        shapeText(*out) + " the model declares";
+                        listToString(*out) + " the model declares";
   Value y = o.in(0);
   bool checked = false;
   for (int64_t axis = rank - 1; axis >= 0; --axis) {
@@ -448,14 +450,7 @@ FailureOr<bool> mlir::mie::onnx_import::composite::resizeByRunTimeScales(NodeImp
       matrix = o.op<ms::CheckOp>(matrix, ok, message);
       checked = true;
     }
-    SmallVector<int64_t> perm;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        perm.push_back(d);
-    perm.push_back(axis);
-    SmallVector<int64_t> back(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      back[perm[d]] = d;
+    auto [perm, back] = ms::moveAxisLast(rank, axis);
     Value resized = o.op<ms::MatMulOp>(o.transpose(y, perm), matrix, TypeAttr());
     y = o.transpose(resized, back);
   }

@@ -131,7 +131,7 @@ FailureOr<bool> mlir::mie::onnx_import::importSliceByDeclaredShape(NodeImporter 
   std::string message = checkedNode(n) +
                         ": the run's starts, ends, axes and steps do not give the "
                         "output shape " +
-                        shapeText(*out) + " the model declares";
+                        listToString(*out) + " the model declares";
   Value result = gatherEach(o, o.in(0), indices, ok, message);
   if (failed(finish(n, o, result)))
     return failure();
@@ -221,7 +221,7 @@ FailureOr<bool> mlir::mie::onnx_import::importPadByDeclaredShape(NodeImporter &n
     }
   }
   std::string message = checkedNode(n) + ": the run's pads do not give the output shape " +
-                        shapeText(*out) + " the model declares";
+                        listToString(*out) + " the model declares";
   Value result = gatherEach(o, o.in(0), indices, ok, message);
   if (mode == "constant" && inside) {
     Type et = xType.getElementType();

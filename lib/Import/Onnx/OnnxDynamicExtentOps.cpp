@@ -369,25 +369,10 @@ LogicalResult importSliceOfExtent(NodeImporter &n) {
       // A static dim: ONNX's clamping, any step (as importSlice).
       if (step == 0)
         return n.error() << "steps must be non-zero";
-      if (dim > 0)
-        step = std::clamp<int64_t>(step, -dim, dim);
-      int64_t last = end.lo, size = 0;
-      if (start < 0)
-        start = start < -dim ? -1 : start + dim;
-      if (last < 0)
-        last = last < -dim ? -1 : last + dim;
-      if (dim > 0 && step > 0) {
-        start = std::clamp<int64_t>(start, 0, dim);
-        last = std::clamp<int64_t>(last, 0, dim);
-        size = last > start ? (last - start + step - 1) / step : 0;
-      } else if (dim > 0) {
-        start = std::clamp<int64_t>(start, 0, dim - 1);
-        last = std::clamp<int64_t>(last, -1, dim - 1);
-        size = start > last ? (start - last - step - 1) / -step : 0;
-      }
-      boxStarts[axis] = size == 0 ? 0 : start;
-      boxSizes[axis] = size;
-      boxSteps[axis] = size <= 1 ? 1 : step;
+      SliceDim d = normalizeSliceDim(dim, start, end.lo, step);
+      boxStarts[axis] = d.start;
+      boxSizes[axis] = d.size;
+      boxSteps[axis] = d.step;
       continue;
     }
     if (step != 1 || start < 0 || end.lo < 0)

@@ -699,6 +699,14 @@ FailureOr<Value> maxPoolIndices(NodeImporter &node, Value x, Value pooled, Array
 /// A string like "[1, 2, 3]" for diagnostics.
 std::string listToString(ArrayRef<int64_t> values);
 
+/// One dim of a Slice whose start, end and step (non-zero) are known, over a static extent: ONNX's
+/// normalization (negative values from the end, clamping) as ms.slice's start, size and step. A
+/// step beyond the dim reads what a step of the dim reads, so the arithmetic cannot overflow.
+struct SliceDim {
+  int64_t start, size, step;
+};
+SliceDim normalizeSliceDim(int64_t dim, int64_t start, int64_t end, int64_t step);
+
 } // namespace mlir::mie::onnx_import
 
 #endif // MIE_LIB_IMPORT_ONNX_ONNXIMPORTERINTERNAL_H

@@ -216,13 +216,30 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
     axis = axis < 0 ? axis + rank : axis;
     if (axis < 0 || axis >= rank)
       return n.error() << "axis " << parts[2][i].lo << " is out of range for rank " << rank;
-    if (!parts[3].empty() && !(parts[3][i].exact() && parts[3][i].lo == 1))
-      return n.unsupportedFeature() << "a step other than 1 on a slice sized by symbolic dims";
+    if (!parts[3].empty() && !parts[3][i].exact())
+      return n.unsupportedFeature() << "a step computed at run time on a slice sized by "
+                                       "symbolic dims";
+    int64_t step = parts[3].empty() ? 1 : parts[3][i].lo;
+    if (step == 0)
+      return n.error() << "steps must be non-zero";
     AffineExpr dim = sizes[axis];
     IntRange start = parts[0][i], end = parts[1][i];
     if (!dim)
       return n.unsupportedFeature() << "a slice of dim " << axis << " of " << n.inputType(0)
                                     << ", which is not an expression of the symbolic dims";
+    // A static dim of a tensor with symbolic ones (Swin's patch merging, x[:, 0::2]): clamped as
+    // the static path does, any step.
+    auto staticExtent = dyn_cast<AffineConstantExpr>(dim);
+    if (staticExtent && start.exact() && end.exact()) {
+      SliceDim d = normalizeSliceDim(staticExtent.getValue(), start.lo, end.lo, step);
+      starts[axis] = getAffineConstantExpr(d.start, ctx);
+      sizes[axis] = getAffineConstantExpr(d.size, ctx);
+      steps[axis] = d.step;
+      continue;
+    }
+    if (step < 0)
+      return n.unsupportedFeature() << "a negative step on the symbolic dim " << axis;
+    steps[axis] = step;
     // A start: a constant >= 0 (clamped to a static dim), a negative constant counting from the
     // dim's end, or an expression of the symbols (the last token, a cache's window). The last
     // two are taken as within the dim, as the model needs them to be for its other ops to fit;
@@ -257,7 +274,7 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
       return n.unsupportedFeature() << "a constant end " << end.lo << " on the symbolic dim "
                                     << axis << " (it may be past the dim's run-time size)";
     starts[axis] = simplifyAffineExpr(first, 0, shapes.numSymbols());
-    sizes[axis] = simplifyAffineExpr(stop - first, 0, shapes.numSymbols());
+    sizes[axis] = simplifyAffineExpr((stop - first).ceilDiv(step), 0, shapes.numSymbols());
     if (auto c = dyn_cast<AffineConstantExpr>(sizes[axis]); c && c.getValue() < 0)
       sizes[axis] = getAffineConstantExpr(0, ctx); // an empty slice, as ONNX clamps it
   }

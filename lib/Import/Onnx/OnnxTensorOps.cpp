@@ -478,34 +478,13 @@ LogicalResult importSlice(NodeImporter &n) {
 
   Box box = fullBox(xType.getShape());
   for (size_t i = 0; i < starts.size(); ++i) {
-    int64_t d = (*normAxes)[i], dim = xType.getDimSize(d), step = steps[i];
-    if (step == 0)
+    int64_t d = (*normAxes)[i];
+    if (steps[i] == 0)
       return n.error() << "steps must be non-zero, got " << listToString(steps);
-    // A step of at least the dim's size takes one element at most, as a step of the dim's size
-    // does; clamped, the arithmetic below stays far from overflow (a step of INT64_MIN has no
-    // negation).
-    if (dim > 0)
-      step = std::clamp<int64_t>(step, -dim, dim);
-    int64_t start = starts[i], end = ends[i];
-    if (start < 0)
-      start = start < -dim ? -1 : start + dim; // stays below 0: clamped next
-    if (end < 0)
-      end = end < -dim ? -1 : end + dim;
-    int64_t size;
-    if (dim == 0) {
-      size = 0;
-    } else if (step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
-      size = end > start ? (end - start + step - 1) / step : 0;
-    } else {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
-      size = start > end ? (start - end - step - 1) / -step : 0;
-    }
-    box.starts[d] = size == 0 ? 0 : start;
-    box.sizes[d] = size;
-    box.steps[d] = size <= 1 ? 1 : step; // one element or none: any step reads the same
+    SliceDim s = normalizeSliceDim(xType.getDimSize(d), starts[i], ends[i], steps[i]);
+    box.starts[d] = s.start;
+    box.sizes[d] = s.size;
+    box.steps[d] = s.step;
   }
   return sliceTo(n, box);
 }
@@ -747,6 +726,33 @@ LogicalResult importCenterCropPad(NodeImporter &n) {
 }
 
 } // namespace
+
+SliceDim mlir::mie::onnx_import::normalizeSliceDim(int64_t dim, int64_t start, int64_t end,
+                                                   int64_t step) {
+  // A step of at least the dim's size takes one element at most, as a step of the dim's size
+  // does; clamped, the arithmetic below stays far from overflow (a step of INT64_MIN has no
+  // negation).
+  if (dim > 0)
+    step = std::clamp<int64_t>(step, -dim, dim);
+  if (start < 0)
+    start = start < -dim ? -1 : start + dim; // stays below 0: clamped next
+  if (end < 0)
+    end = end < -dim ? -1 : end + dim;
+  int64_t size;
+  if (dim == 0) {
+    size = 0;
+  } else if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, dim);
+    end = std::clamp<int64_t>(end, 0, dim);
+    size = end > start ? (end - start + step - 1) / step : 0;
+  } else {
+    start = std::clamp<int64_t>(start, 0, dim - 1);
+    end = std::clamp<int64_t>(end, -1, dim - 1);
+    size = start > end ? (start - end - step - 1) / -step : 0;
+  }
+  // One element or none: any step reads the same.
+  return {size == 0 ? 0 : start, size, size <= 1 ? 1 : step};
+}
 
 FailureOr<std::pair<int64_t, int64_t>> mlir::mie::onnx_import::shapeRange(NodeImporter &n) {
   int64_t rank = n.inputType(0).getRank();

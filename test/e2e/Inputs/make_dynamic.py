@@ -442,7 +442,26 @@ def rows_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def strided_dyn():
+    """Strided slices of a tensor with symbolic dims, as Swin's patch merging writes them: every
+    other row of the symbolic seq (x[:, 0::2] and x[:, 1::2]: ceil(seq / 2) and floor(seq / 2)
+    rows), and a static dim read backwards by 2 (x[..., ::-2])."""
+    g = Graph()
+    g.inits += [ints("s0", [0]), ints("s1", [1]), ints("big", [2**62]), ints("axis1", [1]),
+                ints("two", [2]), ints("last", [-1]), ints("axis3", [3]), ints("m2", [-2]),
+                ints("neg_big", [-(2**62)])]
+    even = g.node("Slice", ["x", "s0", "big", "axis1", "two"], "even")
+    odd = g.node("Slice", ["x", "s1", "big", "axis1", "two"], "odd")
+    back = g.node("Slice", [even, "last", "neg_big", "axis3", "m2"], "back")
+    g.node("Relu", [back], "y")
+    g.node("Neg", [odd], "odd_neg")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 4, 6])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "half", 4, 3]),
+               ("odd_neg", TensorProto.FLOAT, ["batch", "rest", 4, 6])]
+    return g, inputs, outputs, 13
+
+
+MODELS = {"strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -450,6 +469,8 @@ MODELS = {"pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "strided_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                    "b2s8": dict(batch=2, seq=8)},
     "rows_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                  "b2s32": dict(batch=2, seq=32)},
     "pointwise_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
