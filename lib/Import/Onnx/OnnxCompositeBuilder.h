@@ -222,7 +222,7 @@ inline std::optional<SmallVector<int64_t>> declaredStaticShape(NodeImporter &n, 
 
 /// The start of a run-time check's message: "<OpType> node '<name>'".
 inline std::string checkedNode(NodeImporter &n) {
-  return (n.opType() + " node '" + n.node().name + "'").str();
+  return (n.opType() + " node '" + n.name() + "'").str();
 }
 
 /// Registers the handlers of OnnxCompositeNNOps.cpp (Upsample, LRN, ConvTranspose, Einsum).
