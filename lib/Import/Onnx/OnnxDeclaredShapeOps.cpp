@@ -175,6 +175,7 @@ FailureOr<bool> mlir::mie::onnx_import::importPadByDeclaredShape(NodeImporter &n
   };
   SmallVector<Value> indices(rank);
   Value ok, inside;
+  bool onlyPadding = false; // an empty dim padded: nothing of x reaches the output
   for (auto [a, d] : llvm::enumerate(axes)) {
     int64_t dim = xType.getDimSize(d), count = (*out)[d];
     Value begin = element(a), end = element(a + numAxes);
@@ -187,6 +188,7 @@ FailureOr<bool> mlir::mie::onnx_import::importPadByDeclaredShape(NodeImporter &n
       indices[d] = count == 0 ? m.iota(0) : Value();
       if (dim == 0 && count > 0 && mode != "constant")
         return n.error() << "mode '" << mode << "' cannot pad the empty dim " << d;
+      onlyPadding |= dim == 0 && count > 0;
       continue;
     }
     // Negative amounts crop first (ONNX's reference): the mode pads the `kept` elements from
@@ -222,11 +224,17 @@ FailureOr<bool> mlir::mie::onnx_import::importPadByDeclaredShape(NodeImporter &n
   }
   std::string message = checkedNode(n) + ": the run's pads do not give the output shape " +
                         listToString(*out) + " the model declares";
-  Value result = gatherEach(o, o.in(0), indices, ok, message);
-  if (mode == "constant" && inside) {
-    Type et = xType.getElementType();
-    Value value = n.hasInput(2) ? o.cast(o.reshape(o.in(2), {}), et) : o.scalar(et, 0.0);
-    result = o.where(inside, result, value);
+  Type et = xType.getElementType();
+  auto padValue = [&] {
+    return n.hasInput(2) ? o.cast(o.reshape(o.in(2), {}), et) : o.scalar(et, 0.0);
+  };
+  Value result;
+  if (onlyPadding) { // every element is the value, once the pads check out
+    result = o.op<ms::CheckOp>(o.expand(padValue(), *out), ok, message);
+  } else {
+    result = gatherEach(o, o.in(0), indices, ok, message);
+    if (mode == "constant" && inside)
+      result = o.where(inside, result, padValue());
   }
   if (failed(finish(n, o, result)))
     return failure();

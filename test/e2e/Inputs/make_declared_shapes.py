@@ -97,6 +97,17 @@ for mode in ("constant", "edge", "reflect", "wrap"):
         reference("pad_" + mode, case, feeds)
 save_feeds("pad_edge", "bad", {"x": x, "pads": np.array([1, 0, 2, 1, 0, 2], np.int64)})
 
+# A constant pad of an input with an empty dim: every output element is the value (declared [2, 3]).
+save_model("pad_empty", [helper.make_node("Pad", ["x", "pads", "value"], ["y"], name="fill")],
+           [helper.make_tensor_value_info("x", f32, [0, 3]),
+            helper.make_tensor_value_info("pads", i64, [4]),
+            helper.make_tensor_value_info("value", f32, [])],
+           [helper.make_tensor_value_info("y", f32, [2, 3])])
+reference("pad_empty", "fill", {"x": np.zeros((0, 3), np.float32), "pads": np.array([1, 0, 1, 0], np.int64),
+                                "value": np.array(-1.5, np.float32)})
+save_feeds("pad_empty", "bad", {"x": np.zeros((0, 3), np.float32), "pads": np.array([1, 0, 2, 0], np.int64),
+                                "value": np.array(-1.5, np.float32)})
+
 # Range of three graph inputs, integer and float (declared [4]).
 for name, elem, dtype, cases in (
         ("range_int", i32, np.int32, {"down": (10, 0, -3), "up": (-2, 6, 2)}),
