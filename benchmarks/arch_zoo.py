@@ -38,6 +38,16 @@ Not part of the test suite. Two phases, run with two different Pythons:
    compile s, first line of the diagnostic) and writes DIR/results.json (full stderr tails too).
    Status: pass, mismatch, compile-error, run-error, export-error, ref-error (onnxruntime failed).
    Exit status 1 when any model did not pass.
+
+A dynamic batch (the symbolic-shapes work): `export --batches 1,3` exports every model with its
+inputs' and outputs' dim 0 a dynamic axis "batch" (traced at batch 2, as Hugging Face's exporters
+do, so no size-1 special case is baked in) and writes input_<i>_b<B>.npy for each B; detectors (one
+image, no batch dim) are recorded as no-batch. `check` then compiles ONE package per model with
+`--symbolic-dims --dim-range=batch=1..max(B)` and runs it at every B against onnxruntime on the
+same export (ref_output_<i>_b<B>.npy); a model passes when every batch does. E.g.
+     PYTHONPATH=/tmp/hf_site /usr/bin/python3 benchmarks/arch_zoo.py export --out /tmp/arch_zoo_dyn \
+         --batches 1,3 --models $(/usr/bin/python3 benchmarks/arch_zoo.py list --family hf)
+     .venv/bin/python benchmarks/arch_zoo.py check /tmp/arch_zoo_dyn
 """
 import argparse
 import contextlib
@@ -239,7 +249,7 @@ def decorrelate(model, g, constants=False):
                     done.add(id(p))
 
 
-def export_one(name, out_dir, first_opset):
+def export_one(name, out_dir, first_opset, batches=()):
     import warnings
     import numpy as np
     import onnx
@@ -257,11 +267,17 @@ def export_one(name, out_dir, first_opset):
                 constants=MODELS[name][0] in ("timm", "hf"))
     gen = torch.Generator().manual_seed(seed + 2)
     shapes = MODELS[name][1]
-    if MODELS[name][0] == "hf":
-        import hf_models
-        xs = hf_models.make_inputs(name[len("hf/"):], gen)
-    else:
-        xs = tuple(torch.randn(s, generator=gen) for s in shapes)
+    if batches and MODELS[name][0] == "det":
+        return {"status": "no-batch", "reason": "a detector takes one image: it has no batch dim"}
+
+    def inputs(batch=None):
+        sized = [s if batch is None else (batch,) + tuple(s[1:]) for s in shapes]
+        if MODELS[name][0] == "hf":
+            import hf_models
+            return hf_models.make_inputs(name[len("hf/"):], gen, sized)
+        return tuple(torch.randn(s, generator=gen) for s in sized)
+
+    xs = inputs(2 if batches else None)
     in_names = ["input"] if len(xs) == 1 else ["input_%d" % i for i in range(len(xs))]
     with torch.no_grad():
         ys = model(*xs)
@@ -271,6 +287,10 @@ def export_one(name, out_dir, first_opset):
         np.save(os.path.join(mdir, "input_%d.npy" % i), x.numpy())
     for i, y in enumerate(ys):
         np.save(os.path.join(mdir, "torch_output_%d.npy" % i), y.numpy())
+    for b in batches:
+        for i, x in enumerate(inputs(b)):
+            np.save(os.path.join(mdir, "input_%d_b%d.npy" % (i, b)), x.numpy())
+    dynamic_axes = {n: {0: "batch"} for n in in_names + out_names} if batches else None
     path = os.path.join(mdir, "model.onnx")
     tried = []
     t0 = time.time()
@@ -284,7 +304,8 @@ def export_one(name, out_dir, first_opset):
                 with torch.set_grad_enabled(grad):
                     torch.onnx.export(model, xs, path, export_params=True, opset_version=opset,
                                       do_constant_folding=True, input_names=in_names,
-                                      output_names=out_names, training=torch.onnx.TrainingMode.EVAL)
+                                      output_names=out_names, dynamic_axes=dynamic_axes,
+                                      training=torch.onnx.TrainingMode.EVAL)
                 break
             except Exception as e:                       # noqa: BLE001 - recorded, next try
                 tried.append({"opset": opset, "grad_enabled": grad,
@@ -307,6 +328,7 @@ def export_one(name, out_dir, first_opset):
         ops[n.op_type] = ops.get(n.op_type, 0) + 1
     return {"status": "ok", "opset": opset, "grad_enabled": grad, "failed_tries": tried, "export_s": round(export_s, 1),
             "seed": seed, "inputs": in_names, "input_shapes": [list(s) for s in shapes],
+            "batches": list(batches),
             "outputs": [o.name for o in m.graph.output],
             "torch_output_shapes": [list(y.shape) for y in ys],
             "nodes": len(m.graph.node), "ops": ops, "bytes": os.path.getsize(path), "checker": checker}
@@ -340,7 +362,8 @@ def cmd_export(args):
             with cpu_lock():
                 t0 = time.time()
                 p = subprocess.run([sys.executable, os.path.abspath(__file__), "_export_one", "--out",
-                                    args.out, "--models", name, "--opset", str(args.opset)],
+                                    args.out, "--models", name, "--opset", str(args.opset),
+                                    "--batches", args.batches],
                                    capture_output=True, text=True, timeout=args.timeout)
             meta_path = os.path.join(mdir, "meta.json")
             if p.returncode == 0 and os.path.exists(meta_path):
@@ -361,8 +384,12 @@ def cmd_export(args):
     print("wrote", jpath)
 
 
+def parse_batches(text):
+    return [int(b) for b in text.split(",") if b]
+
+
 def cmd_export_one(args):
-    entry = export_one(args.models, args.out, args.opset)
+    entry = export_one(args.models, args.out, args.opset, parse_batches(args.batches))
     with open(os.path.join(args.out, args.models, "meta.json"), "w") as f:
         json.dump(entry, f, indent=1)
 
@@ -388,16 +415,18 @@ def first_diagnostic(text):
     return lines[0] if lines else ""
 
 
-def ort_reference(mdir, entry, threads):
+def ort_reference(mdir, entry, threads, suffix=""):
+    """onnxruntime's outputs for input_<i><suffix>.npy (cached as ref_output_<i><suffix>.npy)."""
     import numpy as np
     import onnxruntime as ort
-    paths = [os.path.join(mdir, "ref_output_%d.npy" % i) for i in range(len(entry["outputs"]))]
+    paths = [os.path.join(mdir, "ref_output_%d%s.npy" % (i, suffix)) for i in range(len(entry["outputs"]))]
     if all(os.path.exists(p) for p in paths):
         return [np.load(p) for p in paths]
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     so.intra_op_num_threads = threads
-    feeds = {n: np.load(os.path.join(mdir, "input_%d.npy" % i)) for i, n in enumerate(entry["inputs"])}
+    feeds = {n: np.load(os.path.join(mdir, "input_%d%s.npy" % (i, suffix)))
+             for i, n in enumerate(entry["inputs"])}
     with cpu_lock():
         sess = ort.InferenceSession(os.path.join(mdir, "model.onnx"), so,
                                     providers=["CPUExecutionProvider"])
@@ -435,11 +464,14 @@ def check_one(name, entry, args):
     row = {"model": name, "opset": entry.get("opset"), "status": None, "max_rel": None,
            "max_abs": None, "compile_s": None, "diagnostic": ""}
     if entry["status"] != "ok":
-        row.update(status="export-error", diagnostic=entry["reason"].splitlines()[-1][:300],
-                   detail=entry["reason"])
+        row.update(status=entry["status"] if entry["status"] == "no-batch" else "export-error",
+                   diagnostic=entry["reason"].splitlines()[-1][:300], detail=entry["reason"])
         return row
+    # A dynamic-batch export runs at each of its batches (suffix _b<B>), a static one once.
+    batches = entry.get("batches") or []
+    suffixes = ["_b%d" % b for b in batches] or [""]
     try:
-        refs = ort_reference(mdir, entry, args.threads)
+        refs = [ort_reference(mdir, entry, args.threads, sfx) for sfx in suffixes]
     except Exception as e:                               # noqa: BLE001
         row.update(status="ref-error", diagnostic=str(e).splitlines()[0][:300], detail=str(e)[-3000:])
         return row
@@ -448,6 +480,8 @@ def check_one(name, entry, args):
         os.remove(package)
     compile_cmd = [os.path.join(args.build, "bin", "mie-compile"), os.path.join(mdir, "model.onnx"),
                    "-o", package, "--target=" + args.target, "--jobs=%d" % args.jobs]
+    if batches:
+        compile_cmd += ["--symbolic-dims", "--dim-range=batch=1..%d" % max(batches)]
     row["compile_cmd"] = " ".join(compile_cmd)
     with cpu_lock():
         t0 = time.perf_counter()
@@ -462,13 +496,42 @@ def check_one(name, entry, args):
         row.update(status="compile-error", diagnostic=first_diagnostic(err)[:300],
                    detail=err[-4000:], rc=rc)
         return row
-    outs = [os.path.join(mdir, "mie_output_%d.npy" % i) for i in range(len(entry["outputs"]))]
+    runs = [run_and_compare(package, mdir, entry, r, sfx, args) for sfx, r in zip(suffixes, refs)]
+    row.update(status=next((r["status"] for r in runs if r["status"] != "pass"), "pass"),
+               max_abs=max((r["max_abs"] for r in runs if r.get("max_abs") is not None), default=None),
+               max_rel=max((r["max_rel"] for r in runs if r.get("max_rel") is not None), default=None),
+               run_cmd=runs[0]["run_cmd"], run_s=runs[0]["run_s"],
+               diagnostic="; ".join(("b%d: " % b if batches else "") + r["diagnostic"]
+                                    for b, r in zip(batches or [0], runs) if r["diagnostic"])[:300])
+    if batches:
+        row["batches"] = {b: {k: r.get(k) for k in ("status", "max_abs", "max_rel")}
+                          for b, r in zip(batches, runs)}
+    for r in runs:
+        for k in ("detail", "rc", "outputs"):
+            if k in r:
+                row.setdefault(k, r[k])
+    # how far onnxruntime itself is from PyTorch eager (context for the reference, not graded)
+    try:
+        row["ort_vs_torch_max_rel"] = [
+            compare(ref, np.load(os.path.join(mdir, "torch_output_%d.npy" % i)))[2]
+            for i, ref in enumerate(refs[0])] if not batches else None
+    except Exception:                                    # noqa: BLE001
+        pass
+    return row
+
+
+def run_and_compare(package, mdir, entry, refs, suffix, args):
+    """mie-run on input_<i><suffix>.npy, each output compared with refs: a dict of status,
+    max_abs, max_rel, diagnostic, run_cmd, run_s (and detail, rc, outputs)."""
+    import numpy as np
+    row = {"max_abs": None, "max_rel": None, "diagnostic": "", "run_s": None}
+    outs = [os.path.join(mdir, "mie_output_%d%s.npy" % (i, suffix)) for i in range(len(entry["outputs"]))]
     for o in outs:
         if os.path.exists(o):
             os.remove(o)
     run_cmd = [os.path.join(args.build, "bin", "mie-run"), package, "--threads", str(args.threads)]
     for i, n in enumerate(entry["inputs"]):
-        run_cmd += ["--input", "%s=%s" % (n, os.path.join(mdir, "input_%d.npy" % i))]
+        run_cmd += ["--input", "%s=%s" % (n, os.path.join(mdir, "input_%d%s.npy" % (i, suffix)))]
     for n, o in zip(entry["outputs"], outs):
         run_cmd += ["--output", "%s=%s" % (n, o)]
     row["run_cmd"] = " ".join(run_cmd)
@@ -498,13 +561,6 @@ def check_one(name, entry, args):
             notes.append("%s: %s" % (n, note or "max abs %.3g" % max_abs))
     row.update(status="pass" if ok_all else "mismatch", max_abs=worst_abs, max_rel=worst_rel,
                outputs=per_out, diagnostic="; ".join(notes)[:300])
-    # how far onnxruntime itself is from PyTorch eager (context for the reference, not graded)
-    try:
-        row["ort_vs_torch_max_rel"] = [
-            compare(ref, np.load(os.path.join(mdir, "torch_output_%d.npy" % i)))[2]
-            for i, ref in enumerate(refs)]
-    except Exception:                                    # noqa: BLE001
-        pass
     return row
 
 
@@ -559,10 +615,14 @@ def main():
     e.add_argument("--models", default="", help="comma-separated (default: all)")
     e.add_argument("--opset", type=int, default=17, help="first opset tried (falls back downwards)")
     e.add_argument("--timeout", type=int, default=3600, help="seconds per model export")
+    e.add_argument("--batches", default="",
+                   help="export with a dynamic batch dim and inputs at these batches, e.g. 1,3 "
+                        "(default: a static export at batch 1)")
     o = sub.add_parser("_export_one")
     o.add_argument("--out", required=True)
     o.add_argument("--models", required=True)
     o.add_argument("--opset", type=int, default=17)
+    o.add_argument("--batches", default="")
     ls = sub.add_parser("list", help="print the model names, comma-separated")
     ls.add_argument("--family", default="",
                     help="only this family (cls, seg, video, det, flow, timm, hf)")

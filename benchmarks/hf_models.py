@@ -170,10 +170,12 @@ def build(name):
     return FirstOutput(), None
 
 
-def make_inputs(name, gen):
+def make_inputs(name, gen, shapes=None):
+    """The model's inputs, at its table's shapes or at `shapes` (one per input)."""
     import torch
     xs = []
-    for kind, shape in HF_MODELS[name][3]:
+    specs = HF_MODELS[name][3]
+    for (kind, _), shape in zip(specs, shapes or [s for _, s in specs]):
         if kind == "ids":
             xs.append(torch.randint(1, VOCAB, shape, generator=gen))
         else:

@@ -143,7 +143,10 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
       Value cImg = ub.mul(img, g.cBatch);
       ub.loop(ntBegin, ntEnd, [&](Value nt) {
         Value col = ub.mul(nt, nr);
-        Value ncur = ub.min(ub.c(nr), ub.sub(ub.c(n), col));
+        // A constant where every column panel is full: the microkernel's partial-column code
+        // then folds away after inlining (the column loop's bounds are run-time values with
+        // dynamic rows, so LLVM cannot see it; that code was most of a dynamic package's tiles).
+        Value ncur = n % nr == 0 ? ub.c(nr) : ub.min(ub.c(nr), ub.sub(ub.c(n), col));
         Value bOff = ub.mul(ub.add(ub.mul(nt, k), k0), nr);
         ub.loop(ub.c(0), mr.divideCeil(ub, mBlock), [&](Value mt) {
           Value row = ub.add(m0, mr.scale(ub, mt));
