@@ -301,3 +301,113 @@ func.func @avg_pool(%x: tensor<?x8x6x6xf32> {ms.shape = #x}) -> tensor<?x8x6x6xf
   %0 = ms.avg_pool %x {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x8x6x6xf32>) -> tensor<?x8x6x6xf32>
   return %0 : tensor<?x8x6x6xf32>
 }
+
+// -----
+
+// A group rooted at a reduction of static dims (a variance over the last dim) is one reduction
+// kernel over the run-time rows; its operand broadcast along the reduced dim only.
+
+#x = affine_map<()[s0] -> (s0, 8)>
+#m = affine_map<()[s0] -> (s0, 1)>
+// CHECK-LABEL: func.func @fused_reduction
+// CHECK: %[[S0:.+]] = mie.symbol 0 : index
+// CHECK: %[[BUF:.+]] = mie.alloc(%{{.+}}) : memref<?x1xf32>
+// CHECK: mie.kernel "sub_mul_reduce_mean" ins(%{{.+}}, %{{.+}} : memref<?x8xf32>, memref<?x1xf32>) outs(%[[BUF]] : memref<?x1xf32>)
+func.func @fused_reduction(%x: tensor<?x8xf32> {ms.shape = #x}, %m: tensor<?x1xf32> {ms.shape = #m}) -> tensor<?x1xf32>
+    attributes {ms.symbols = ["rows"]} {
+  %r = ms.fused "sub_mul_reduce_mean" ins(%x, %m : tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x1xf32> {
+  ^bb0(%a: tensor<?x8xf32>, %b: tensor<?x1xf32>):
+    %d = ms.sub %a, %b : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+    %q = ms.mul %d, %d : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+    %r = ms.reduce_mean %q {axes = array<i64: -1>, keep_dims} : (tensor<?x8xf32>) -> tensor<?x1xf32>
+    ms.yield %r : tensor<?x1xf32>
+  }
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// An operand of such a group that could broadcast at run time along a kept dim is refused.
+
+#x = affine_map<()[s0, s1] -> (s0, 8)>
+#m = affine_map<()[s0, s1] -> (s1, 1)>
+func.func @fused_reduction_broadcast(%x: tensor<?x8xf32> {ms.shape = #x}, %m: tensor<?x1xf32> {ms.shape = #m}) -> tensor<?x1xf32>
+    attributes {ms.symbols = ["rows", "other"]} {
+  // expected-error@+1 {{operand dim 0 may broadcast at run time, which code for every shape does not take yet (give its symbols sizes: --specialize or --dim-param)}}
+  %r = ms.fused "sub_reduce_mean" ins(%x, %m : tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x1xf32> {
+  ^bb0(%a: tensor<?x8xf32>, %b: tensor<?x1xf32>):
+    %d = ms.sub %a, %b : (tensor<?x8xf32>, tensor<?x1xf32>) -> tensor<?x8xf32>
+    %r = ms.reduce_mean %d {axes = array<i64: -1>, keep_dims} : (tensor<?x8xf32>) -> tensor<?x1xf32>
+    ms.yield %r : tensor<?x1xf32>
+  }
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// A running sum along a constant axis (position ids from a padding mask): the sizes around the
+// axis are the input buffer's run-time extents.
+
+#x = affine_map<()[s0] -> (s0, 16)>
+// CHECK-LABEL: func.func @cumsum
+// CHECK: mie.kernel "cumsum" ins(%{{.+}} : memref<?x16xi32>) outs(%{{.+}} : memref<?x16xi32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: memref<?x16xi32>, %{{[^:]+}}: memref<?x16xi32>):
+// CHECK: memref.dim %[[IN]], %{{.+}} : memref<?x16xi32>
+// CHECK: scf.parallel
+func.func @cumsum(%x: tensor<?x16xi32> {ms.shape = #x}) -> tensor<?x16xi32> attributes {ms.symbols = ["batch"]} {
+  %a = ms.constant dense<1> : tensor<i64>
+  %0 = ms.cumsum %x, %a : (tensor<?x16xi32>, tensor<i64>) -> tensor<?x16xi32>
+  return %0 : tensor<?x16xi32>
+}
+
+// -----
+
+// A broadcasting copy whose symbolic input dims are the result's (an attention mask expanded over
+// the heads) is an elementwise kernel; one whose symbolic dim could be 1 and broadcast is refused.
+
+#x = affine_map<()[s0, s1] -> (s0, 1, 16)>
+// CHECK-LABEL: func.func @expand_symbolic_input
+// CHECK: mie.kernel "expand" ins(%{{.+}} : memref<?x1x16xf32>) outs(%{{.+}} : memref<?x4x16xf32>)
+func.func @expand_symbolic_input(%x: tensor<?x1x16xf32> {ms.shape = #x}) -> tensor<?x4x16xf32>
+    attributes {ms.symbols = ["batch", "other"]} {
+  %0 = ms.expand %x {shape = array<i64: -9223372036854775808, 4, 16>, symbolic_shape = affine_map<()[s0, s1] -> (s0, 4, 16)>} : (tensor<?x1x16xf32>) -> tensor<?x4x16xf32>
+  return %0 : tensor<?x4x16xf32>
+}
+
+// -----
+
+#x = affine_map<()[s0, s1] -> (s1, 1, 16)>
+func.func @expand_may_broadcast(%x: tensor<?x1x16xf32> {ms.shape = #x}) -> tensor<?x4x16xf32>
+    attributes {ms.symbols = ["batch", "other"]} {
+  // expected-error@+1 {{'ms.expand' over symbolic dims has no code for every shape yet}}
+  %0 = ms.expand %x {shape = array<i64: -9223372036854775808, 4, 16>, symbolic_shape = affine_map<()[s0, s1] -> (s0, 4, 16)>} : (tensor<?x1x16xf32>) -> tensor<?x4x16xf32>
+  return %0 : tensor<?x4x16xf32>
+}
+
+// -----
+
+// Static pads of the static dims under a run-time batch (a stem's "same" padding): the kept box
+// spans the batch buffer's extent. Padding a symbolic dim by static amounts is refused.
+
+#x = affine_map<()[s0] -> (s0, 3, 4, 4)>
+// CHECK-LABEL: func.func @pad_static_dims
+// CHECK: mie.kernel "pad" ins(%{{.+}} : memref<?x3x4x4xf32>) outs(%{{.+}} : memref<?x3x6x6xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: memref<?x3x4x4xf32>, %[[OUT:[^:]+]]: memref<?x3x6x6xf32>):
+// CHECK: %[[N:.+]] = memref.dim %[[IN]], %{{.+}} : memref<?x3x4x4xf32>
+// CHECK: linalg.fill
+// CHECK: memref.subview %[[IN]][0, 0, 0, 0] [%[[N]], 3, 4, 4] [1, 1, 1, 1]
+// CHECK: memref.subview %[[OUT]][0, 0, 1, 1] [%[[N]], 3, 4, 4] [1, 1, 1, 1]
+// CHECK: linalg.copy
+func.func @pad_static_dims(%x: tensor<?x3x4x4xf32> {ms.shape = #x}) -> tensor<?x3x6x6xf32> attributes {ms.symbols = ["batch"]} {
+  %0 = ms.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x6x6xf32>
+  return %0 : tensor<?x3x6x6xf32>
+}
+
+// -----
+
+#x = affine_map<()[s0] -> (s0, 4)>
+func.func @pad_symbolic_dim(%x: tensor<?x4xf32> {ms.shape = #x}) -> tensor<?x4xf32> attributes {ms.symbols = ["batch"]} {
+  // expected-error@+1 {{'ms.pad' over symbolic dims has no code for every shape yet}}
+  %0 = ms.pad %x {pads = array<i64: 1, 0, 1, 0>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -257,7 +257,7 @@ bool keepsDimsInPlace(Operation *op) {
          op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
          isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, ModOp, AndOp, OrOp, XorOp,
              ShiftLeftOp, ShiftRightOp, CompareOp, WhereOp, SoftmaxOp, LayerNormOp, BatchNormOp,
-             GlobalAvgPoolOp>(op);
+             GlobalAvgPoolOp, CumSumOp>(op);
 }
 
 } // namespace

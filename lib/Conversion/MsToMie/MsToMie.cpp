@@ -70,6 +70,28 @@ bool reducesStaticDims(Operation *op) {
   });
 }
 
+/// The dims of a reduction's input (its reduced dims static: reducesStaticDims) from those of its
+/// result, `resultDims`.
+SmallVector<AffineExpr> reducedInputDims(Operation *reduction, ArrayRef<AffineExpr> resultDims) {
+  auto type = cast<RankedTensorType>(reduction->getOperand(0).getType());
+  auto axes = cast<DenseI64ArrayAttr>(reduction->getAttr("axes")).asArrayRef();
+  const bool keepDims = reduction->hasAttr("keep_dims");
+  SmallVector<AffineExpr> dims;
+  size_t kept = 0;
+  for (int64_t d = 0, rank = type.getRank(); d < rank; ++d) {
+    bool reduced =
+        axes.empty() || llvm::any_of(axes, [&](int64_t a) { return (a < 0 ? a + rank : a) == d; });
+    if (reduced) {
+      dims.push_back(getAffineConstantExpr(type.getDimSize(d), reduction->getContext()));
+      kept += keepDims;
+    } else {
+      dims.push_back(kept < resultDims.size() ? resultDims[kept] : AffineExpr());
+      ++kept;
+    }
+  }
+  return dims;
+}
+
 /// A convolution or pooling over a run-time batch: f32, every dim but the batch static.
 bool isRunTimeBatchImageOp(Operation *op) {
   if (!isa<ms::Conv2dOp, ms::MaxPoolOp, ms::AvgPoolOp, ms::GlobalAvgPoolOp>(op))
@@ -135,14 +157,35 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   // concat's slots from its inputs' extents.
   if (isa<ms::RangeOp, ms::ConcatOp>(op))
     return true;
+  // Static amounts that leave the symbolic dims unpadded (a convolution stem's "same" padding of
+  // the image dims under a run-time batch).
+  if (auto pad = dyn_cast<ms::PadOp>(op)) {
+    auto type = cast<RankedTensorType>(pad.getInput().getType());
+    ArrayRef<int64_t> pads = pad.getPads();
+    int64_t rank = type.getRank();
+    return !pad.getSymbolicPads() && llvm::all_of(llvm::seq<int64_t>(0, rank), [&](int64_t d) {
+      return !type.isDynamicDim(d) || (pads[d] == 0 && pads[d + rank] == 0);
+    });
+  }
+  // A running sum along a constant axis (position ids from a padding mask) over run-time extents.
+  if (auto cumsum = dyn_cast<ms::CumSumOp>(op))
+    return matchPattern(cumsum.getAxis(), m_Constant());
   // Pieces along a static axis (GPT-2's fused q, k, v projection).
   if (auto split = dyn_cast<ms::SplitOp>(op)) {
     auto type = cast<RankedTensorType>(split.getInput().getType());
     return !type.isDynamicDim(mstomie::normalizeAxis(split.getAxis(), type.getRank()));
   }
-  // A static input (a class token) broadcast to symbolic dims.
-  if (auto expand = dyn_cast<ms::ExpandOp>(op))
-    return cast<ShapedType>(expand.getInput().getType()).hasStaticShape();
+  // A broadcasting copy (a class token, an attention mask over the heads): its symbolic input dims
+  // must be the result's own (a `?` that is 1 at run time and broadcast takes no code yet).
+  if (auto expand = dyn_cast<ms::ExpandOp>(op)) {
+    auto type = cast<RankedTensorType>(expand.getInput().getType());
+    ArrayRef<AffineExpr> in = shapes.dims(expand.getInput()), out = shapes.dims(expand.getResult());
+    size_t shift = out.size() - in.size();
+    for (auto [d, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size) && (!in[d] || in[d] != out[shift + d]))
+        return false;
+    return true;
+  }
   // Attention over run-time batch, heads' rows and keys; the head width static.
   if (auto attention = dyn_cast<ms::AttentionOp>(op)) {
     auto query = cast<RankedTensorType>(attention.getQuery().getType());
@@ -152,13 +195,16 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
       group && ms::isEpilogueAnchor(group.getMembers().front()))
     return isRowsProduct(group.getMembers().front()) ||
            isRunTimeBatchImageOp(group.getMembers().front());
-  // A fused group of elementwise ops is one elementwise kernel.
+  // A fused group of elementwise ops is one elementwise kernel; one rooted at a reduction of
+  // static dims (RMSNorm's mean of squares, a hand-written layer norm's variance) one reduction
+  // kernel over run-time kept dims, as a reduction alone.
   if (auto group = dyn_cast<ms::FusedOp>(op)) {
-    bool elementwise = true;
-    group.getBody().walk([&](Operation *member) {
-      elementwise &= isa<ms::YieldOp>(member) || ms::isElementwiseOp(member);
-    });
-    return elementwise;
+    SmallVector<Operation *> members = group.getMembers();
+    Operation *root = members.back();
+    bool reduction = mstomie::isReductionRoot(root);
+    if (reduction && !reducesStaticDims(root))
+      return false;
+    return llvm::all_of(ArrayRef(members).drop_back(reduction ? 1 : 0), ms::isElementwiseOp);
   }
   return ms::isElementwiseOp(op) || isa<ms::ReshapeOp, ms::FlattenOp, ms::SqueezeOp, ms::UnsqueezeOp,
                                         ms::TransposeOp, ms::ConstantOp>(op);
@@ -198,10 +244,14 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
       return;
     }
     // Elementwise kernels broadcast by the static shapes: an operand dim that is `?` must be the
-    // result's dim itself (a `?` that is 1 at run time and broadcast has no code yet).
+    // result's dim itself (a `?` that is 1 at run time and broadcast has no code yet); in a group
+    // rooted at a reduction, the reduced input's dim.
     auto group = dyn_cast<ms::FusedOp>(op);
     if (ms::isElementwiseOp(op) || (group && !ms::isEpilogueAnchor(group.getMembers().front()))) {
-      ArrayRef<AffineExpr> out = shapes.dims(op->getResult(0));
+      SmallVector<AffineExpr> out = llvm::to_vector(shapes.dims(op->getResult(0)));
+      if (Operation *root = group ? group.getMembers().back() : nullptr;
+          root && mstomie::isReductionRoot(root))
+        out = reducedInputDims(root, out);
       for (Value operand : op->getOperands()) {
         auto type = dyn_cast<RankedTensorType>(operand.getType());
         if (!type || type.hasStaticShape())

@@ -231,7 +231,8 @@ std::optional<int64_t> constantAxis(Value axis, int64_t rank) {
 /// cumsum on the row-major buffer seen as [outer, n, inner] around the axis: an scf.parallel over
 /// (outer, inner) with a sequential running sum along n (accumulated in f32 for narrow floats). A
 /// constant axis gives constant sizes; a runtime one (a one-element buffer) is read, wrapped when
-/// negative and clamped into [0, rank), and the sizes are selected from the static dims.
+/// negative and clamped into [0, rank), and the sizes are selected from the static dims. Code for
+/// symbolic dims (a constant axis): the sizes are products of the input buffer's run-time extents.
 struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -248,8 +249,10 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
     int64_t rank = type.getRank();
     std::optional<int64_t> axis = constantAxis(op.getAxis(), rank);
     bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    if (!axis && !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "a run-time axis needs static dims");
 
-    Value out = allocBuffer(rewriter, loc, type);
+    Value out = allocResult(rewriter, loc, op.getOperation());
     SmallVector<Value> ins = {adaptor.getInput()};
     if (!axis)
       ins.push_back(adaptor.getAxis());
@@ -259,9 +262,19 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
           // Sizes of [outer, n, inner].
           Value outer, n, inner;
           if (axis) {
-            outer = cstIndex(b, l, ShapedType::getNumElements(shape.take_front(*axis)));
-            n = cstIndex(b, l, shape[*axis]);
-            inner = cstIndex(b, l, ShapedType::getNumElements(shape.drop_front(*axis + 1)));
+            // The product of dims [from, to): their static sizes, or the buffer's extents.
+            auto extent = [&](int64_t from, int64_t to) {
+              Value size = cstIndex(b, l, 1);
+              for (int64_t d = from; d < to; ++d)
+                size = arith::MulIOp::create(b, l, size,
+                                             ShapedType::isDynamic(shape[d])
+                                                 ? (Value)memref::DimOp::create(b, l, x, d)
+                                                 : cstIndex(b, l, shape[d]));
+              return size;
+            };
+            outer = extent(0, *axis);
+            n = extent(*axis, *axis + 1);
+            inner = extent(*axis + 1, rank);
           } else {
             auto axisType = cast<MemRefType>(args[1].getType());
             SmallVector<Value> zeros(axisType.getRank(), cstIndex(b, l, 0));

@@ -322,6 +322,8 @@ struct SplitToKernel : OpConversionPattern<ms::SplitOp> {
 
 /// ms.pad: constant mode fills the output and copies the kept box of the input (negative pads
 /// crop it) into its place; reflect and edge modes are one generic computing the source index.
+/// Code for symbolic dims: those dims are not padded (convert-ms-to-mie checked), so they keep
+/// the input buffer's run-time extents.
 struct PadToKernel : OpConversionPattern<ms::PadOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -337,28 +339,38 @@ struct PadToKernel : OpConversionPattern<ms::PadOp> {
     ArrayRef<int64_t> inShape = inType.getShape();
     ms::PadMode mode = op.getMode();
     double value = op.getValue().convertToDouble();
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    Value out = allocResult(rewriter, loc, op.getOperation());
     KernelOp::create(
         rewriter, loc, "pad", adaptor.getInput(), out,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value in = args[0], dst = args[1];
           if (mode == ms::PadMode::constant) {
-            SmallVector<int64_t> srcOff, dstOff, len, ones(rank, 1);
+            SmallVector<int64_t> srcOff, dstOff, ones(rank, 1);
+            SmallVector<OpFoldResult> len;
             bool grows = false, empty = false;
             for (int64_t d = 0; d < rank; ++d) {
               int64_t begin = pads[d], end = pads[d + rank];
               grows |= begin > 0 || end > 0;
               srcOff.push_back(std::max<int64_t>(0, -begin));
               dstOff.push_back(std::max<int64_t>(0, begin));
-              len.push_back(inShape[d] - std::max<int64_t>(0, -begin) - std::max<int64_t>(0, -end));
-              empty |= len.back() <= 0;
+              if (ShapedType::isDynamic(inShape[d])) { // unpadded: the run's extent
+                len.push_back(memref::DimOp::create(b, l, in, d).getResult());
+                continue;
+              }
+              int64_t kept = inShape[d] - std::max<int64_t>(0, -begin) - std::max<int64_t>(0, -end);
+              len.push_back(b.getIndexAttr(kept));
+              empty |= kept <= 0;
             }
             if (grows || empty)
               linalg::FillOp::create(b, l, scalarConstant(b, l, et, value), dst);
             if (empty)
               return;
-            Value src = memref::SubViewOp::create(b, l, in, srcOff, len, ones);
-            Value slot = memref::SubViewOp::create(b, l, dst, dstOff, len, ones);
+            MLIRContext *ctx = b.getContext();
+            SmallVector<OpFoldResult> strides = getAsIndexOpFoldResult(ctx, ones);
+            Value src = memref::SubViewOp::create(b, l, in, getAsIndexOpFoldResult(ctx, srcOff),
+                                                  len, strides);
+            Value slot = memref::SubViewOp::create(b, l, dst, getAsIndexOpFoldResult(ctx, dstOff),
+                                                   len, strides);
             linalg::CopyOp::create(b, l, src, slot);
             return;
           }

@@ -461,7 +461,41 @@ def strided_dyn():
     return g, inputs, outputs, 13
 
 
-MODELS = {"strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def norm_mask_dyn():
+    """What Hugging Face exports put beside the products: an RMSNorm (Pow, ReduceMean, Add, Sqrt,
+    Div, Mul: a mean of squares fused into one reduction kernel) over [batch, seq, 16], position
+    ids counted from the padding mask by CumSum (RoBERTa's create_position_ids_from_input_ids), the
+    mask [batch, 1, 1, seq] Expanded over 2 heads, and an image [batch, 3, 5, 5] zero-padded by 1
+    on its static dims (a "same" convolution stem)."""
+    g = Graph()
+    g.inits += [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+                numpy_helper.from_array(np.array(1e-6, np.float32), "eps"),
+                weight("gamma", [16], 1.0), ints("one_ax", [1]),
+                numpy_helper.from_array(np.array(0, np.int64), "pad_id"), ints("ax12", [1, 2]),
+                ints("heads", [2, 1]), ints("img_pads", [0, 0, 1, 1, 0, 0, 1, 1])]
+    sq = g.node("Pow", ["x", "two"], "sq")
+    ms = g.node("ReduceMean", [sq], "ms", axes=[-1], keepdims=1)
+    rms = g.node("Sqrt", [g.node("Add", [ms, "eps"], "ms_eps")], "rms")
+    g.node("Mul", [g.node("Div", ["x", rms], "normed"), "gamma"], "y")
+    keep = g.node("Cast", [g.node("Not", [g.node("Equal", ["ids", "pad_id"], "is_pad")], "keep")],
+                  "keep_i", to=TensorProto.INT64)
+    g.node("Mul", [g.node("CumSum", [keep, "one_ax"], "counts"), keep], "positions")
+    mask = g.node("Unsqueeze", [g.node("Cast", [keep], "mask_f", to=TensorProto.FLOAT), "ax12"],
+                  "mask4")
+    shape = g.node("Concat", [g.dim("ids", 0, "b"), "heads", g.dim("ids", 1, "s")], "mask_shape",
+                   axis=0)
+    g.node("Expand", [mask, shape], "mask_h")
+    g.node("Pad", ["img", "img_pads"], "img_p", mode="constant")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 16]), ("ids", TensorProto.INT64, ["batch", "seq"]),
+              ("img", TensorProto.FLOAT, ["batch", 3, 5, 5])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", "seq", 16]),
+               ("positions", TensorProto.INT64, ["batch", "seq"]),
+               ("mask_h", TensorProto.FLOAT, ["batch", 2, 1, "seq"]),
+               ("img_p", TensorProto.FLOAT, ["batch", 3, 7, 7])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -469,6 +503,7 @@ MODELS = {"strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn":
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "norm_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "strided_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                     "b2s8": dict(batch=2, seq=8)},
     "rows_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
