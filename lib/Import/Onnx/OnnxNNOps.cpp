@@ -78,14 +78,19 @@ namespace {
 Value conv1dAs2d(composite::Ops &o, Value x, Value w, Value bias, ArrayRef<int64_t> strides,
                  ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, int64_t group) {
   ArrayRef<int64_t> xs = composite::typeOf(x).getShape(), ws = composite::typeOf(w).getShape();
+  // A run-time batch (the only dim that may be symbolic) stays one through the unit height.
+  const bool symbolicBatch = ShapedType::isDynamic(xs[0]);
+  Value image = symbolicBatch ? o.op<ms::UnsqueezeOp>(x, ArrayRef<int64_t>{2})
+                              : o.reshape(x, {xs[0], xs[1], 1, xs[2]});
   Value y = o.op<ms::Conv2dOp>(
-      o.reshape(x, {xs[0], xs[1], 1, xs[2]}), o.reshape(w, {ws[0], ws[1], 1, ws[2]}), bias,
-      ArrayRef<int64_t>{1, strides[0]}, ArrayRef<int64_t>{0, pads[0], 0, pads[1]},
-      ArrayRef<int64_t>{1, dilations[0]}, static_cast<uint64_t>(group), TypeAttr());
+      image, o.reshape(w, {ws[0], ws[1], 1, ws[2]}), bias, ArrayRef<int64_t>{1, strides[0]},
+      ArrayRef<int64_t>{0, pads[0], 0, pads[1]}, ArrayRef<int64_t>{1, dilations[0]},
+      static_cast<uint64_t>(group), TypeAttr());
   if (o.failed())
     return Value();
   ArrayRef<int64_t> ys = composite::typeOf(y).getShape();
-  return o.reshape(y, {ys[0], ys[1], ys[3]});
+  return symbolicBatch ? o.op<ms::SqueezeOp>(y, ArrayRef<int64_t>{2})
+                       : o.reshape(y, {ys[0], ys[1], ys[3]});
 }
 
 } // namespace
@@ -125,10 +130,13 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
       llvm::any_of(*dilations, [](int64_t d) { return d < 1; }))
     return n.error() << "strides " << listToString(*strides) << " and dilations "
                      << listToString(*dilations) << " must be positive";
-  if (!xType.hasStaticShape() || !wType.hasStaticShape())
+  // A 1-D convolution may have a symbolic batch (code for symbolic dims), nothing else.
+  const bool batchOnly =
+      spatial == 1 && llvm::none_of(xType.getShape().drop_front(), ShapedType::isDynamic);
+  if ((!xType.hasStaticShape() && !batchOnly) || !wType.hasStaticShape())
     return n.unsupportedFeature() << "a " << spatial
-                                  << "-D convolution needs static shapes (--input-shape, "
-                                     "--dim-param), got "
+                                  << "-D convolution needs static shapes but for a 1-D one's "
+                                     "batch (--input-shape, --dim-param), got "
                                   << xType << " and " << wType;
   auto below2to31 = [](ArrayRef<int64_t> v) {
     return llvm::all_of(v, [](int64_t x) { return x < (int64_t(1) << 31); });

@@ -765,6 +765,17 @@ def conv_1d_3d():
 
 
 @register
+def conv_1d_symbolic():
+    # 1-D convolutions over a symbolic batch (an audio model's feature encoder exported with a
+    # dynamic batch), and over a symbolic length, which stays refused.
+    rng = np.random.default_rng(12)
+    return model([node("Conv", ["x", "w"], ["y"], name="conv1d_batch", strides=[2], pads=[1, 1]),
+                  node("Conv", ["z", "w"], ["v"], name="conv1d_length")],
+                 [vi("x", ["batch", 2, 9]), vi("z", [1, 2, "length"])],
+                 [vi("y", None), vi("v", None)], [init("w", weights(rng, 3, 2, 3))])
+
+
+@register
 def pad_wrap_reduce_bool():
     # Pad in wrap mode (one gather per padded axis) and ReduceMax of booleans (through uint8).
     return model([node("Pad", ["x", "pads"], ["padded"], name="pad_wrap", mode="wrap"),
