@@ -168,8 +168,9 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
     }
 }
 
-/// checkTile on every tile this CPU runs, for reductions `ks`, odd corners of the tile (1, MR - 1,
-/// MR rows; 1, 7, NR - 1, NR columns) and every epilogue `use` accepts.
+/// checkTile on every tile this CPU runs, for reductions `ks`, odd corners of the tile (1, 2,
+/// MR / 2 (the half tile's most), MR / 2 + 1, MR - 1, MR rows; 1, 7, NR - 1, NR columns) and every
+/// epilogue `use` accepts.
 void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogue &),
                     bool residualInC) {
   int tested = 0;
@@ -179,9 +180,9 @@ void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogu
     ++tested;
     SCOPED_TRACE(t.name);
     for (int64_t k : ks)
-      for (int64_t m : {1, t.mr - 1, t.mr})
+      for (int m : {1, 2, t.mr / 2, t.mr / 2 + 1, t.mr - 1, t.mr})
         for (int64_t n : {1, 7, t.nr - 1, t.nr}) {
-          if (m < 1 || n < 1 || n > t.nr)
+          if (m < 1 || m > t.mr || n < 1 || n > t.nr)
             continue;
           for (const Epilogue &e : epilogues())
             if (use(e))

@@ -92,6 +92,22 @@ SmallVector<AffineExpr> reducedInputDims(Operation *reduction, ArrayRef<AffineEx
   return dims;
 }
 
+/// The first dim of `operand` that is `?` and not the dim of `reference` (the dims it is
+/// broadcast to, right-aligned) it lines up with: one that could be 1 at run time and broadcast,
+/// which code for every shape does not take yet. None where every `?` is its reference's.
+std::optional<int64_t> mayBroadcastDim(ms::SymbolicShapes &shapes, Value operand,
+                                       ArrayRef<AffineExpr> reference) {
+  auto type = dyn_cast<RankedTensorType>(operand.getType());
+  if (!type || type.hasStaticShape())
+    return std::nullopt;
+  ArrayRef<AffineExpr> in = shapes.dims(operand);
+  size_t shift = reference.size() - in.size();
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size) && (!in[d] || in[d] != reference[shift + d]))
+      return d;
+  return std::nullopt;
+}
+
 /// A convolution or pooling over a run-time batch: f32, every dim but the batch static.
 bool isRunTimeBatchImageOp(Operation *op) {
   if (!isa<ms::Conv2dOp, ms::MaxPoolOp, ms::AvgPoolOp, ms::GlobalAvgPoolOp>(op))
@@ -177,15 +193,8 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   }
   // A broadcasting copy (a class token, an attention mask over the heads): its symbolic input dims
   // must be the result's own (a `?` that is 1 at run time and broadcast takes no code yet).
-  if (auto expand = dyn_cast<ms::ExpandOp>(op)) {
-    auto type = cast<RankedTensorType>(expand.getInput().getType());
-    ArrayRef<AffineExpr> in = shapes.dims(expand.getInput()), out = shapes.dims(expand.getResult());
-    size_t shift = out.size() - in.size();
-    for (auto [d, size] : llvm::enumerate(type.getShape()))
-      if (ShapedType::isDynamic(size) && (!in[d] || in[d] != out[shift + d]))
-        return false;
-    return true;
-  }
+  if (auto expand = dyn_cast<ms::ExpandOp>(op))
+    return !mayBroadcastDim(shapes, expand.getInput(), shapes.dims(expand.getResult()));
   // Attention over run-time batch, heads' rows and keys; the head width static.
   if (auto attention = dyn_cast<ms::AttentionOp>(op)) {
     auto query = cast<RankedTensorType>(attention.getQuery().getType());
@@ -252,21 +261,14 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
       if (Operation *root = group ? group.getMembers().back() : nullptr;
           root && mstomie::isReductionRoot(root))
         out = reducedInputDims(root, out);
-      for (Value operand : op->getOperands()) {
-        auto type = dyn_cast<RankedTensorType>(operand.getType());
-        if (!type || type.hasStaticShape())
-          continue;
-        ArrayRef<AffineExpr> in = shapes.dims(operand);
-        size_t shift = out.size() - in.size();
-        for (auto [d, size] : llvm::enumerate(type.getShape()))
-          if (ShapedType::isDynamic(size) && (!in[d] || in[d] != out[shift + d])) {
-            op->emitError() << "operand dim " << d
-                            << " may broadcast at run time, which code for every shape does not "
-                               "take yet (give its symbols sizes: --specialize or --dim-param)";
-            failedAny = true;
-            return;
-          }
-      }
+      for (Value operand : op->getOperands())
+        if (std::optional<int64_t> d = mayBroadcastDim(shapes, operand, out)) {
+          op->emitError() << "operand dim " << *d
+                          << " may broadcast at run time, which code for every shape does not "
+                             "take yet (give its symbols sizes: --specialize or --dim-param)";
+          failedAny = true;
+          return;
+        }
     }
     SmallVector<Attribute> maps;
     for (Value result : op->getResults()) {

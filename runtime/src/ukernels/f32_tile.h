@@ -388,8 +388,11 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
 /// A single row (a matrix-vector product: classifiers, squeeze-excite) runs one row of
 /// accumulators: the full tile would spend MR times the FMAs on the panel's zero rows (on AVX-512's
 /// 8x48 tile, 1.75x the AVX2 time of mobilenet_v3's classifier). `streamed`: the operands come from
-/// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead.
-template <int MR, int NV, bool streamed>
+/// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead. `halfRows` (the GEMM
+/// tile entry points): at most half the rows (a run of few rows known at run time only: 3 on an
+/// 8-row tile) run half a tile; where m is a constant the compiler drops the unused rows' FMAs
+/// anyway, and the attention kernel's query blocks are mostly full (its code stays smaller).
+template <int MR, int NV, bool streamed, bool halfRows = false>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
                             float *c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
@@ -397,6 +400,12 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
   if (MR > 1 && m == 1)
     return gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo,
                                              hi);
+  if constexpr (halfRows && MR >= 4)
+    if (m <= MR / 2)
+      return withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
+        gemmTileRows<MR / 2, decltype(v)::value, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags,
+                                                               bias, res, ldr, lo, hi);
+      });
   withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
     gemmTileRows<MR, decltype(v)::value, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res,
                                                        ldr, lo, hi);
