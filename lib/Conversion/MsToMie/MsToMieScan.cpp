@@ -262,15 +262,23 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
           // Sizes of [outer, n, inner].
           Value outer, n, inner;
           if (axis) {
-            // The product of dims [from, to): their static sizes, or the buffer's extents.
+            // The product of dims [from, to): a constant, times the buffer's extents of the
+            // symbolic ones.
             auto extent = [&](int64_t from, int64_t to) {
-              Value size = cstIndex(b, l, 1);
-              for (int64_t d = from; d < to; ++d)
-                size = arith::MulIOp::create(b, l, size,
-                                             ShapedType::isDynamic(shape[d])
-                                                 ? (Value)memref::DimOp::create(b, l, x, d)
-                                                 : cstIndex(b, l, shape[d]));
-              return size;
+              int64_t known = 1;
+              Value size;
+              for (int64_t d = from; d < to; ++d) {
+                if (!ShapedType::isDynamic(shape[d])) {
+                  known *= shape[d];
+                  continue;
+                }
+                Value dim = memref::DimOp::create(b, l, x, d);
+                size = size ? (Value)arith::MulIOp::create(b, l, size, dim) : dim;
+              }
+              if (!size)
+                return cstIndex(b, l, known);
+              return known == 1 ? size
+                                : (Value)arith::MulIOp::create(b, l, size, cstIndex(b, l, known));
             };
             outer = extent(0, *axis);
             n = extent(*axis, *axis + 1);
