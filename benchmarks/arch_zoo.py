@@ -177,6 +177,10 @@ def build_model(name):
         import torchvision.models.detection as tvd
         inner = getattr(tvd, name)(weights=None, weights_backbone=None)
 
+        # Keypoint R-CNN's keypoints are outputs too (without them its keypoint head, which
+        # resizes each heatmap to its box's size, is dead code and never imported).
+        extra = ["keypoints", "keypoints_scores"] if name.startswith("keypointrcnn") else []
+
         class Det(nn.Module):
             def __init__(self):
                 super().__init__()
@@ -184,8 +188,8 @@ def build_model(name):
 
             def forward(self, x):
                 r = self.m([x[0]])[0]
-                return r["boxes"], r["scores"], r["labels"]
-        return Det(), ["boxes", "scores", "labels"]
+                return tuple(r[k] for k in ["boxes", "scores", "labels"] + extra)
+        return Det(), ["boxes", "scores", "labels"] + extra
     if family == "flow":
         import torchvision.models.optical_flow as tvo
         inner = getattr(tvo, name)(weights=None)
