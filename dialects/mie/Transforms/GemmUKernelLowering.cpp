@@ -101,8 +101,8 @@ void emitRowsProduct(UKernelBuilder &ub, const RowsProduct &g, Value weights, Va
     mc = Extent{0, pick(few.getMc(), t.getMc())};
   }
   // Emits `emit(mr)` with the chosen tile's mr a constant: under a branch on the run's tile
-  // where there are two (the microkernel calls, and the packing calls, which take mr as an
-  // argument of the one out-of-line packing function).
+  // where there are two (the microkernel calls, and the packing, whose convolution form lays
+  // out panels of a constant width).
   auto onChosenTile = [&](function_ref<void(const Extent &)> emit) {
     if (!few)
       return emit(mr);

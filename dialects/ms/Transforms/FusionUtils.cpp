@@ -7,6 +7,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 #include <cstring>
@@ -16,11 +17,13 @@ using namespace mlir::ms;
 
 bool ms::isFusibleElementwise(Operation *op) { return isElementwiseOp(op); }
 
+bool ms::isFloatReduction(Operation *op) {
+  return isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(op) &&
+         isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType()));
+}
+
 bool ms::isFusibleReduction(Operation *op) {
-  if (!isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp>(op))
-    return false;
-  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
-  return isa<FloatType>(type.getElementType()) && hasKnownDims(op->getOperand(0));
+  return isFloatReduction(op) && hasKnownDims(op->getOperand(0));
 }
 
 std::string ms::fusedKernelName(ArrayRef<Operation *> members) {

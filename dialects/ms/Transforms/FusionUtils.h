@@ -22,7 +22,12 @@ namespace mlir::ms {
 /// (convert-ms-to-mie) has a scalar body for exactly these ops.
 bool isFusibleElementwise(Operation *op);
 
-/// Whether `op` is a reduction that can root a fused group (float reduce_sum/mean/max/min).
+/// Whether `op` is a float reduce_sum/mean/max/min: the kind of reduction a fused group may end
+/// in. Reads no symbolic dims, so a group's root is told by it while its values are converted.
+bool isFloatReduction(Operation *op);
+
+/// Whether `op` is a reduction that can root a fused group (isFloatReduction, its input's dims
+/// known).
 bool isFusibleReduction(Operation *op);
 
 /// The kernel name of a group: member op names without the dialect prefix, joined by '_' (long

@@ -8,6 +8,7 @@
 #include "dialects/ms/IR/MsOps.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/EpilogueChain.h"
+#include "dialects/ms/Transforms/FusionUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -210,7 +211,7 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   if (auto group = dyn_cast<ms::FusedOp>(op)) {
     SmallVector<Operation *> members = group.getMembers();
     Operation *root = members.back();
-    bool reduction = mstomie::isReductionRoot(root);
+    bool reduction = ms::isFloatReduction(root);
     if (reduction && !reducesStaticDims(root))
       return false;
     return llvm::all_of(ArrayRef(members).drop_back(reduction ? 1 : 0), ms::isElementwiseOp);
@@ -259,7 +260,7 @@ LogicalResult recordSymbolicDims(func::FuncOp func) {
     if (ms::isElementwiseOp(op) || (group && !ms::isEpilogueAnchor(group.getMembers().front()))) {
       SmallVector<AffineExpr> out = llvm::to_vector(shapes.dims(op->getResult(0)));
       if (Operation *root = group ? group.getMembers().back() : nullptr;
-          root && mstomie::isReductionRoot(root))
+          root && ms::isFloatReduction(root))
         out = reducedInputDims(root, out);
       for (Value operand : op->getOperands())
         if (std::optional<int64_t> d = mayBroadcastDim(shapes, operand, out)) {

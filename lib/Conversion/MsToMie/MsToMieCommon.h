@@ -131,11 +131,6 @@ Value emitElementwiseScalar(Operation *op, OpBuilder &b, Location loc, ValueRang
 /// at the group.
 LogicalResult checkLowerableGroup(ms::FusedOp op, bool report);
 
-/// Whether a fused group's last member `root` is the reduction it is rooted at (a float
-/// reduce_sum/mean/max/min: the fusion pass made the group so). Unlike ms::isFusibleReduction
-/// it does not read symbolic dims, which the values being converted no longer carry.
-bool isReductionRoot(Operation *root);
-
 /// Index constants for the sizes of `shape`.
 SmallVector<Value> indexConstants(OpBuilder &b, Location loc, ArrayRef<int64_t> shape);
 

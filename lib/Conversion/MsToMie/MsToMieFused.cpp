@@ -45,7 +45,7 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
     if (failed(checkLowerableGroup(op, /*report=*/false)))
       return rewriter.notifyMatchFailure(op, "not a lowerable group");
     Operation *root = members.back();
-    bool reduction = isReductionRoot(root);
+    bool reduction = ms::isFloatReduction(root);
 
     // The scalar chain: block arguments are the kernel's input elements; each member's scalar body
     // reads its operands' scalars. Reductions consume the value yielded by the member before them.
@@ -130,11 +130,6 @@ struct FusedToKernel : OpConversionPattern<ms::FusedOp> {
 
 } // namespace
 
-bool mstomie::isReductionRoot(Operation *root) {
-  return isa<ms::ReduceSumOp, ms::ReduceMeanOp, ms::ReduceMaxOp, ms::ReduceMinOp>(root) &&
-         isa<FloatType>(getElementTypeOrSelf(root->getOperand(0).getType()));
-}
-
 LogicalResult mstomie::checkLowerableGroup(ms::FusedOp op, bool report) {
   SmallVector<Operation *> members = op.getMembers();
   auto fail = [&](Operation *member, StringRef why) {
@@ -150,7 +145,7 @@ LogicalResult mstomie::checkLowerableGroup(ms::FusedOp op, bool report) {
     return success();
   }
   Operation *root = members.back();
-  bool reduction = isReductionRoot(root);
+  bool reduction = ms::isFloatReduction(root);
   if (!reduction && !ms::isFusibleElementwise(root))
     return fail(root, "ends the group but is neither elementwise nor a float reduction");
   ArrayRef<int64_t> shape =

@@ -262,27 +262,9 @@ struct CumSumToKernel : OpConversionPattern<ms::CumSumOp> {
           // Sizes of [outer, n, inner].
           Value outer, n, inner;
           if (axis) {
-            // The product of dims [from, to): a constant, times the buffer's extents of the
-            // symbolic ones.
-            auto extent = [&](int64_t from, int64_t to) {
-              int64_t known = 1;
-              Value size;
-              for (int64_t d = from; d < to; ++d) {
-                if (!ShapedType::isDynamic(shape[d])) {
-                  known *= shape[d];
-                  continue;
-                }
-                Value dim = memref::DimOp::create(b, l, x, d);
-                size = size ? (Value)arith::MulIOp::create(b, l, size, dim) : dim;
-              }
-              if (!size)
-                return cstIndex(b, l, known);
-              return known == 1 ? size
-                                : (Value)arith::MulIOp::create(b, l, size, cstIndex(b, l, known));
-            };
-            outer = extent(0, *axis);
-            n = extent(*axis, *axis + 1);
-            inner = extent(*axis + 1, rank);
+            outer = extentProduct(b, l, x, 0, *axis);
+            n = extentProduct(b, l, x, *axis, *axis + 1);
+            inner = extentProduct(b, l, x, *axis + 1, rank);
           } else {
             auto axisType = cast<MemRefType>(args[1].getType());
             SmallVector<Value> zeros(axisType.getRank(), cstIndex(b, l, 0));

@@ -345,8 +345,8 @@ struct PadToKernel : OpConversionPattern<ms::PadOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value in = args[0], dst = args[1];
           if (mode == ms::PadMode::constant) {
-            SmallVector<int64_t> srcOff, dstOff, ones(rank, 1);
-            SmallVector<OpFoldResult> len;
+            SmallVector<int64_t> srcOff, dstOff;
+            SmallVector<OpFoldResult> len, strides(rank, b.getIndexAttr(1));
             bool grows = false, empty = false;
             for (int64_t d = 0; d < rank; ++d) {
               int64_t begin = pads[d], end = pads[d + rank];
@@ -366,7 +366,6 @@ struct PadToKernel : OpConversionPattern<ms::PadOp> {
             if (empty)
               return;
             MLIRContext *ctx = b.getContext();
-            SmallVector<OpFoldResult> strides = getAsIndexOpFoldResult(ctx, ones);
             Value src = memref::SubViewOp::create(b, l, in, getAsIndexOpFoldResult(ctx, srcOff),
                                                   len, strides);
             Value slot = memref::SubViewOp::create(b, l, dst, getAsIndexOpFoldResult(ctx, dstOff),
