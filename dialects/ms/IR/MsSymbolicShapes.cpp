@@ -98,7 +98,7 @@ ArrayRef<AffineExpr> SymbolicShapes::dims(Value value) {
   if (it != cache.end())
     return it->second;
   computeWithOperands(value);
-  return cache.find(value)->second;
+  return cache.lookup(value);
 }
 
 void SymbolicShapes::computeWithOperands(Value value) {
@@ -121,7 +121,7 @@ void SymbolicShapes::computeWithOperands(Value value) {
     if (!ready)
       continue;
     SmallVector<AffineExpr> exprs = compute(top);
-    cache.try_emplace(top, std::move(exprs));
+    cache.try_emplace(top, ArrayRef<AffineExpr>(exprs).copy(storage));
     stack.pop_back();
   }
 }

@@ -21,6 +21,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 
 #include <optional>
 
@@ -69,6 +70,7 @@ public:
 
   /// The dims of `value` (a ranked tensor): constants where its type is static, the symbols'
   /// expression where the function's attributes or the producing op say, null where nothing does.
+  /// The array lives as long as this object: later queries do not move it.
   ArrayRef<AffineExpr> dims(Value value);
 
   /// True when every dim of `value` has an expression.
@@ -82,7 +84,10 @@ private:
   MLIRContext *ctx;
   SmallVector<StringRef> symbolNames;
   Operation *function;
-  llvm::DenseMap<Value, SmallVector<AffineExpr>> cache;
+  // Each value's dims are copied once into `storage`, so the ArrayRefs handed out stay valid while
+  // later queries grow the map (a map of SmallVectors would move them).
+  llvm::BumpPtrAllocator storage;
+  llvm::DenseMap<Value, ArrayRef<AffineExpr>> cache;
 };
 
 /// The dims of `v` over the symbols of the function that holds it, computed afresh (passes
