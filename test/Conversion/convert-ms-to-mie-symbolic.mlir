@@ -411,3 +411,24 @@ func.func @pad_symbolic_dim(%x: tensor<?x4xf32> {ms.shape = #x}) -> tensor<?x4xf
   %0 = ms.pad %x {pads = array<i64: 1, 0, 1, 0>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A resize that keeps its symbolic batch (a segmentation head's upsampling to the image size): the
+// result's buffer is sized by the batch symbol, and the kernel's loops run over the output's
+// extents, the batch read at the same index.
+
+#x = affine_map<()[s0] -> (s0, 4, 5, 6)>
+// CHECK-LABEL: func.func @resize_keeps_batch
+// CHECK: %[[B:.+]] = mie.symbol 0 : index
+// CHECK: %[[N:.+]] = affine.apply #{{.+}}()[%[[B]]]
+// CHECK: %[[OUT:.+]] = mie.alloc(%[[N]]) : memref<?x4x11x13xf32>
+// CHECK: mie.kernel "resize" ins(%arg0 : memref<?x4x5x6xf32>) outs(%[[OUT]] : memref<?x4x11x13xf32>)
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%{{.+}}: f32):
+// CHECK-NEXT: %[[I0:.+]] = linalg.index 0 : index
+// CHECK: memref.load %{{.+}}[%[[I0]], 
+func.func @resize_keeps_batch(%x: tensor<?x4x5x6xf32> {ms.shape = #x}) -> tensor<?x4x11x13xf32> attributes {ms.symbols = ["batch"]} {
+  %0 = ms.resize %x {sizes = array<i64: -9223372036854775808, 4, 11, 13>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode pytorch_half_pixel>} : (tensor<?x4x5x6xf32>) -> tensor<?x4x11x13xf32>
+  return %0 : tensor<?x4x11x13xf32>
+}

@@ -103,6 +103,18 @@ func.func @started(%x: tensor<?x?x32xf32> {ms.shape = affine_map<()[s0, s1] -> (
 
 // -----
 
+// A resize's kept symbolic dim (a segmentation head under a run-time batch) gets its size.
+
+// CHECK-LABEL: func.func @resized
+// CHECK: ms.resize %arg0 {mode = #ms<resize_mode linear>, sizes = array<i64: 3, 4, 11, 13>} : (tensor<3x4x5x6xf32>) -> tensor<3x4x11x13xf32>
+func.func @resized(%x: tensor<?x4x5x6xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 4, 5, 6)>}) -> tensor<?x4x11x13xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.resize %x {sizes = array<i64: -9223372036854775808, 4, 11, 13>, mode = #ms<resize_mode linear>} : (tensor<?x4x5x6xf32>) -> tensor<?x4x11x13xf32>
+  return %r : tensor<?x4x11x13xf32>
+}
+
+// -----
+
 // A symbolic start outside its dim for the sizes (a cache of 7 read from 7 - 9) is an error: ONNX
 // would clamp it, which the expression does not say.
 

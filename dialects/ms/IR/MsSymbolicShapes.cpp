@@ -163,6 +163,42 @@ bool ms::haveSameDims(Value a, Value b) {
   return shapes.isResolved(a) && da == shapes.dims(b);
 }
 
+std::string SymbolicShapes::format(AffineExpr expr) const {
+  if (!expr)
+    return "?";
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return sym.getPosition() < symbolNames.size() ? symbolNames[sym.getPosition()].str()
+                                                  : "s" + std::to_string(sym.getPosition());
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(c.getValue());
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  StringRef op;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+    op = " + ";
+    break;
+  case AffineExprKind::Mul:
+    op = " * ";
+    break;
+  case AffineExprKind::FloorDiv:
+    op = " floordiv ";
+    break;
+  case AffineExprKind::CeilDiv:
+    op = " ceildiv ";
+    break;
+  default:
+    op = " mod ";
+    break;
+  }
+  // Operands that are themselves sums are parenthesized under a tighter operator.
+  auto operand = [&](AffineExpr e) {
+    std::string text = format(e);
+    bool sum = e.getKind() == AffineExprKind::Add;
+    return sum && bin.getKind() != AffineExprKind::Add ? "(" + text + ")" : text;
+  };
+  return operand(bin.getLHS()) + op.str() + operand(bin.getRHS());
+}
+
 bool SymbolicShapes::isResolved(Value value) {
   return llvm::all_of(dims(value), [](AffineExpr e) { return static_cast<bool>(e); });
 }
@@ -410,8 +446,9 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         return {a[gemm.getTransA() ? 1 : 0], b[gemm.getTransB() ? 0 : 1]};
       })
       .Case([&](RangeOp range) { return SmallVector<AffineExpr>{range.getSizeExpr()}; })
-      // The input's dims, masked (its `k` operand is a scalar).
-      .Case([&](TriluOp) { return SmallVector<AffineExpr>(in(0)); })
+      // The input's dims: Trilu masks (its `k` operand is a scalar); a resize keeps the symbolic
+      // ones (its static sizes are the type's).
+      .Case<TriluOp, ResizeOp>([&](Operation *) { return SmallVector<AffineExpr>(in(0)); })
       .Case([&](PadOp pad) {
         ArrayRef<AffineExpr> input = in(0);
         size_t r = input.size();

@@ -76,6 +76,9 @@ public:
   /// True when every dim of `value` has an expression.
   bool isResolved(Value value);
 
+  /// `expr` as a user reads it: the symbols by their names (`batch * seq + 1`), `?` for null.
+  std::string format(AffineExpr expr) const;
+
 private:
   SmallVector<AffineExpr> compute(Value value);
   void computeWithOperands(Value value);

@@ -690,9 +690,18 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   InferDiag diag(loc, getOperationName());
   RankedTensorType input = tensorType(adaptor.getInput());
   ArrayRef<int64_t> sizes = adaptor.getSizes();
-  if (failed(checkArraySize(diag, "sizes", sizes, input.getRank())) ||
-      failed(checkArrayMin(diag, "sizes", sizes, 1)))
+  if (failed(checkArraySize(diag, "sizes", sizes, input.getRank())))
     return failure();
+  // A symbolic dim is kept (`?` in sizes): what it would be resized to is not an expression the
+  // kernel takes.
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    if (ShapedType::isDynamic(size) != input.isDynamicDim(d))
+      return diag.error("expects sizes to keep exactly the input's symbolic dims, got size ",
+                        ShapedType::isDynamic(size) ? "?" : std::to_string(size), " for dim ", d,
+                        " of ", input);
+    if (!ShapedType::isDynamic(size) && size < 1)
+      return diag.error("expects 'sizes' entries to be >= 1, got ", size, " at index ", d);
+  }
   results.push_back(RankedTensorType::get(sizes, input.getElementType()));
   return success();
 }

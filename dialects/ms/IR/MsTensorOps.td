@@ -449,7 +449,8 @@ def Ms_ResizeOp : Ms_InferredOp<"resize"> {
   let description = [{
     ONNX Resize with the output size resolved: `sizes` has one entry per dim; `mode` is nearest or
     linear (bilinear over the spatial dims), `coordinate_mode` maps output to input coordinates and
-    `nearest_mode` rounds for nearest.
+    `nearest_mode` rounds for nearest. A symbolic input dim is kept: its size is `?`
+    (ShapedType::kDynamic), and only symbolic dims have such a size.
 
     Example:
     ```mlir

@@ -103,8 +103,8 @@ struct MsSpecializeDimsPass : impl::MsSpecializeDimsPassBase<MsSpecializeDimsPas
     for (auto &[value, type] : retyped)
       value.setType(type);
     // The ops sized by symbols take their static result shape (reshape, expand) or sizes
-    // (slice) from the evaluated type, and their starts and amounts from the symbols' values; a
-    // range becomes the constant it now is.
+    // (slice, resize) from the evaluated type, and their starts and amounts from the symbols'
+    // values; a range becomes the constant it now is.
     SmallVector<RangeOp> ranges;
     func.walk([&](Operation *op) {
       if (auto reshape = dyn_cast<ReshapeOp>(op); reshape && reshape.getSymbolicShape()) {
@@ -125,6 +125,9 @@ struct MsSpecializeDimsPass : impl::MsSpecializeDimsPassBase<MsSpecializeDimsPas
       } else if (auto pad = dyn_cast<PadOp>(op); pad && pad.getSymbolicPads()) {
         pad.setPads(amounts[op]);
         pad.removeSymbolicPadsAttr();
+      } else if (auto resize = dyn_cast<ResizeOp>(op)) {
+        // Its kept symbolic dims (`?` sizes) are now the input's static extents.
+        resize.setSizes(resize.getType().getShape());
       } else if (auto range = dyn_cast<RangeOp>(op)) {
         ranges.push_back(range);
       }

@@ -174,6 +174,10 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   // concat's slots from its inputs' extents.
   if (isa<ms::RangeOp, ms::ConcatOp>(op))
     return true;
+  // A resize keeps its symbolic dims (the verifier says so): they are loops over run-time
+  // extents that read the same index.
+  if (isa<ms::ResizeOp>(op))
+    return true;
   // Static amounts that leave the symbolic dims unpadded (a convolution stem's "same" padding of
   // the image dims under a run-time batch).
   if (auto pad = dyn_cast<ms::PadOp>(op)) {

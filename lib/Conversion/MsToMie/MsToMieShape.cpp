@@ -496,7 +496,7 @@ struct ResizeToKernel : OpConversionPattern<ms::ResizeOp> {
         resized.push_back(d);
     if (mode == ms::ResizeMode::linear && resized.size() > 4)
       return rewriter.notifyMatchFailure(op, "linear resize of more than 4 dims");
-    Value out = allocBuffer(rewriter, loc, outType);
+    Value out = allocResult(rewriter, loc, op.getOperation());
 
     KernelOp::create(
         rewriter, loc, "resize", adaptor.getInput(), out,

@@ -53,6 +53,12 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
                   o.op<ms::ResizeOp>(o.in(0), sizes, static_cast<ms::ResizeMode>(p.mode),
                                      *msCoords, axes.empty() ? p.nearest : nearest[axes.front()]));
 
+  // The interpolation matrices are built at compile time for static shapes.
+  if (!xType.hasStaticShape())
+    return n.unsupportedFeature() << "this resize of " << xType
+                                  << " (its mode, coordinate transformation or antialiasing) "
+                                     "has no code for symbolic dims yet; ms.resize's nearest and "
+                                     "linear modes do";
   for (int64_t axis = rank - 1; axis >= 0; --axis) {
     int64_t in = xType.getDimSize(axis), out = sizes[axis];
     if (llvm::is_contained(axes, axis) && out * in > kMaxResizeMatrixElements)
@@ -72,6 +78,19 @@ LogicalResult emitResize(NodeImporter &n, RankedTensorType xType, const ResizePa
                                         n.builder().getArrayAttr(nearestModes), roi,
                                         APFloat(p.cubicA), APFloat(extrapolation), p.antialias,
                                         p.excludeOutside));
+}
+
+/// Whether the static sizes of a resize bound a tensor (kept symbolic dims are the input's).
+bool isReasonableResize(ArrayRef<int64_t> sizes) {
+  return isReasonableShape(llvm::to_vector(
+      llvm::make_filter_range(sizes, [](int64_t size) { return !ShapedType::isDynamic(size); })));
+}
+
+/// The report for a resize that changes a symbolic dim (only ones that keep it have code).
+LogicalResult resizesSymbolicDim(NodeImporter &n, RankedTensorType xType, int64_t axis) {
+  return n.unsupportedFeature()
+         << "resizing symbolic dim " << axis << " of " << xType
+         << " has no code for every shape yet (size its symbols: --input-shape)";
 }
 
 /// floor(in * scale): dim `axis` (of `in` elements) resized by `scale`, which must be positive
@@ -126,6 +145,8 @@ LogicalResult importResize10(NodeImporter &n) {
     double scale = known->valueAt(axis);
     if (scale == 1.0)
       continue;
+    if (xType.isDynamicDim(axis))
+      return resizesSymbolicDim(n, xType, axis);
     FailureOr<int64_t> size = scaledSize(n, axis, xType.getDimSize(axis), scale);
     if (failed(size))
       return failure();
@@ -134,7 +155,7 @@ LogicalResult importResize10(NodeImporter &n) {
     nearest[axis] = scale < 1.0 ? ms::NearestMode::ceil : ms::NearestMode::floor;
     axes.push_back(axis);
   }
-  if (!isReasonableShape(sizes))
+  if (!isReasonableResize(sizes))
     return n.error() << "resized shape " << listToString(sizes) << " is too large";
   return emitResize(n, xType, p, axes, sizes, scales, roiStart, roiEnd, /*extrapolation=*/0.0,
                     nearest);
@@ -216,10 +237,22 @@ LogicalResult importResize(NodeImporter &n) {
                          << roiEnd[axis];
     }
   }
+  // Sizes computed from symbolic dims: constants, and the input's own dims where they keep them
+  // (kDynamic; the size of another tensor's dim when both are the same symbol).
+  std::optional<SmallVector<int64_t>> symbolicSizes;
+  if (haveSizes && hasSymbolicElements(n, 3)) {
+    if (policy != "stretch")
+      return n.unsupportedFeature() << "keep_aspect_ratio_policy '" << policy
+                                    << "' with sizes computed from symbolic dims";
+    FailureOr<SmallVector<int64_t>> sizes = sizesKeepingSymbolicDims(n, 3, *normAxes);
+    if (failed(sizes))
+      return failure();
+    symbolicSizes = std::move(*sizes);
+  }
   // Sizes given as a graph input: those of the declared output, which the runtime checks.
   std::optional<SmallVector<int64_t>> declared = n.declaredOutputShape(0);
   std::optional<KnownTensor> declaredSizes;
-  if (haveSizes && policy == "stretch" && n.hasTrackedRanges(3) && declared &&
+  if (!symbolicSizes && haveSizes && policy == "stretch" && n.hasTrackedRanges(3) && declared &&
       int64_t(declared->size()) == rank) {
     SmallVector<int64_t> values;
     for (int64_t axis : *normAxes)
@@ -235,14 +268,18 @@ LogicalResult importResize(NodeImporter &n) {
     if (failed(runTime) || *runTime)
       return success(succeeded(runTime));
   }
-  FailureOr<KnownTensor> known =
-      declaredSizes ? FailureOr<KnownTensor>(*declaredSizes)
-                    : constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
-  if (failed(known))
-    return failure();
-  if (known->numElements() != count)
-    return n.error() << "expects " << count << " " << (haveSizes ? "sizes" : "scales") << ", got "
-                     << known->numElements();
+  std::optional<KnownTensor> known;
+  if (!symbolicSizes) {
+    FailureOr<KnownTensor> given =
+        declaredSizes ? FailureOr<KnownTensor>(*declaredSizes)
+                      : constantInput(n, haveSizes ? 3 : 2, haveSizes ? "sizes" : "scales");
+    if (failed(given))
+      return failure();
+    if (given->numElements() != count)
+      return n.error() << "expects " << count << " " << (haveSizes ? "sizes" : "scales") << ", got "
+                       << given->numElements();
+    known = std::move(*given);
+  }
 
   SmallVector<int64_t> sizes(xType.getShape());
   SmallVector<double> scales(rank, 1.0);
@@ -250,8 +287,16 @@ LogicalResult importResize(NodeImporter &n) {
     int64_t in = xType.getDimSize(axis);
     if (in == 0)
       return n.error() << "cannot resize dim " << axis << " of size " << in;
+    // A symbolic dim is kept: by its own size, or by a scale of exactly 1.
+    if (ShapedType::isDynamic(in)) {
+      bool kept = symbolicSizes ? ShapedType::isDynamic((*symbolicSizes)[k])
+                                : !haveSizes && known->valueAt(k) == 1.0;
+      if (!kept || policy != "stretch")
+        return resizesSymbolicDim(n, xType, axis);
+      continue;
+    }
     if (haveSizes) {
-      int64_t size = static_cast<int64_t>(known->valueAt(k));
+      int64_t size = symbolicSizes ? (*symbolicSizes)[k] : static_cast<int64_t>(known->valueAt(k));
       if (size < 1)
         return n.error() << "sizes must be positive, got " << size;
       sizes[axis] = size;
@@ -276,7 +321,7 @@ LogicalResult importResize(NodeImporter &n) {
         return n.error() << "resized dimension of " << xType.getDimSize(axis) << " is empty";
     }
   }
-  if (!isReasonableShape(sizes))
+  if (!isReasonableResize(sizes))
     return n.error() << "resized shape " << listToString(sizes) << " is too large";
 
   return emitResize(n, xType, p, *normAxes, sizes, scales, roiStart, roiEnd, extrapolation,

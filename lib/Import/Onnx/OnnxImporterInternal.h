@@ -622,6 +622,11 @@ LogicalResult importConstantOfShapeOfSymbolicDims(NodeImporter &n);
 LogicalResult importTileOfSymbolicDims(NodeImporter &n);
 /// Pad (opset 11 on) by amounts computed from symbolic dims.
 LogicalResult importPadOfSymbolicDims(NodeImporter &n);
+/// The sizes that integer input `i` gives dims `axes` of input 0 when each element is a constant
+/// or input 0's own symbolic dim at that axis (ShapedType::kDynamic there: the dim is kept, as
+/// in `interpolate(x, size=y.shape[-2:])` under a run-time batch); an error otherwise.
+FailureOr<SmallVector<int64_t>> sizesKeepingSymbolicDims(NodeImporter &n, unsigned i,
+                                                         ArrayRef<int64_t> axes);
 /// Slice whose starts are runtime values and whose ends are those starts plus known amounts
 /// (`x[i : i + k]` in a loop body): a window of static size read by a gather at the clamped start.
 /// Returns false, reporting nothing, when the ends are not such offsets of the starts.

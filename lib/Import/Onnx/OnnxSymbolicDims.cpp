@@ -343,6 +343,42 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
   return finish(n, n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map));
 }
 
+FailureOr<SmallVector<int64_t>>
+mlir::mie::onnx_import::sizesKeepingSymbolicDims(NodeImporter &n, unsigned i,
+                                                 ArrayRef<int64_t> axes) {
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(i);
+  if (!ranges)
+    return (void)n.requireKnown(i, "sizes"), failure();
+  if (ranges->size() != axes.size())
+    return n.error() << "expects " << axes.size() << " sizes, got " << ranges->size();
+  FailureOr<Value> x = n.input(0);
+  if (failed(x))
+    return failure();
+  ms::SymbolicShapes shapes(functionOf(n));
+  ArrayRef<AffineExpr> in = shapes.dims(*x);
+  SmallVector<int64_t> sizes;
+  for (auto [k, axis] : llvm::enumerate(axes)) {
+    const IntRange &r = (*ranges)[k];
+    if (r.exact()) {
+      sizes.push_back(r.lo);
+      continue;
+    }
+    // Another symbolic size would need a kernel whose output extent is not its input's.
+    if (!r.sym || r.sym != in[axis]) {
+      std::string given = r.sym ? "'" + shapes.format(r.sym) + "'"
+                                : "a run-time value in [" + std::to_string(r.lo) + ", " +
+                                      std::to_string(r.hi) + "]";
+      return n.unsupportedFeature()
+             << "size " << k << " (dim " << axis << ") is " << given
+             << ", not a constant or the input's own dim ('" << shapes.format(in[axis])
+             << "'): resizing to a run-time extent has no code for every "
+                "shape yet (size the symbols: --input-shape)";
+    }
+    sizes.push_back(ShapedType::kDynamic);
+  }
+  return sizes;
+}
+
 LogicalResult mlir::mie::onnx_import::importRangeOfSymbolicDims(NodeImporter &n) {
   MLIRContext *ctx = n.context();
   AffineExpr bounds[3];

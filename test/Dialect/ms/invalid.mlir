@@ -1341,6 +1341,22 @@ func.func @resize_sizes(%x: tensor<1x3x4x4xf32>) {
 
 // -----
 
+func.func @resize_symbolic_size_of_static_dim(%x: tensor<?x3x4x4xf32>) {
+  // expected-error @+1 {{'ms.resize' op expects sizes to keep exactly the input's symbolic dims, got size ? for dim 2 of 'tensor<?x3x4x4xf32>'}}
+  %0 = ms.resize %x {sizes = array<i64: -9223372036854775808, 3, -9223372036854775808, 8>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x?x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_symbolic_dim(%x: tensor<?x3x4x4xf32>) {
+  // expected-error @+1 {{'ms.resize' op expects sizes to keep exactly the input's symbolic dims, got size 2 for dim 0 of 'tensor<?x3x4x4xf32>'}}
+  %0 = ms.resize %x {sizes = array<i64: 2, 3, 8, 8>} : (tensor<?x3x4x4xf32>) -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
 func.func @resize_zero(%x: tensor<1x3x4x4xf32>) {
   // expected-error @+1 {{'ms.resize' op expects 'sizes' entries to be >= 1, got 0 at index 2}}
   %0 = ms.resize %x {sizes = array<i64: 1, 3, 0, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x0x8xf32>

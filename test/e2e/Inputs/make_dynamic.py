@@ -495,7 +495,49 @@ def norm_mask_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def resize_dyn():
+    """Resizes under a run-time batch, as torchvision's segmentation heads and FPNs export them:
+    interpolate(feat, size=img.shape[-2:], mode="bilinear") (Resize by sizes Concat(Shape(feat)
+    [0:2], Shape(img)[2:4]): the batch a symbolic size equal to the input's own) and a nearest
+    upsampling by scales [1, 1, 2, 2]."""
+    g = Graph()
+    g.inits += [ints("s0", [0]), ints("s2", [2]), ints("s4", [4]),
+                numpy_helper.from_array(np.array([1.0, 1.0, 2.0, 2.0], np.float32), "scales2")]
+    feat_shape = g.node("Shape", ["feat"], "feat_shape")
+    img_shape = g.node("Shape", ["img"], "img_shape")
+    sizes = g.node("Concat", [g.node("Slice", [feat_shape, "s0", "s2"], "nc"),
+                              g.node("Slice", [img_shape, "s2", "s4"], "hw")], "sizes", axis=0)
+    g.node("Resize", ["feat", "", "", sizes], "up", mode="linear",
+           coordinate_transformation_mode="pytorch_half_pixel")
+    g.node("Resize", ["feat", "", "scales2"], "up2", mode="nearest",
+           coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    inputs = [("feat", TensorProto.FLOAT, ["batch", 4, 5, 6]),
+              ("img", TensorProto.FLOAT, ["batch", 3, 11, 13])]
+    outputs = [("up", TensorProto.FLOAT, ["batch", 4, 11, 13]),
+               ("up2", TensorProto.FLOAT, ["batch", 4, 10, 12])]
+    return g, inputs, outputs, 17
+
+
+def resize_image_dyn():
+    """Resizes that change symbolic dims (an image of run-time height and width): upsampled by
+    scales [1, 1, 2, 2], and resized to another input's symbolic height and width. Neither keeps
+    its symbolic dims, which the importer refuses, naming the node."""
+    g = Graph()
+    g.inits += [ints("s0", [0]), ints("s2", [2]), ints("s4", [4]),
+                numpy_helper.from_array(np.array([1.0, 1.0, 2.0, 2.0], np.float32), "scales2")]
+    g.node("Resize", ["feat", "", "scales2"], "up2", mode="nearest")
+    sizes = g.node("Concat", [g.node("Slice", [g.node("Shape", ["feat"], "fs"), "s0", "s2"], "nc"),
+                              g.node("Slice", [g.node("Shape", ["img"], "is"), "s2", "s4"], "hw")],
+                   "sizes", axis=0)
+    g.node("Resize", ["feat", "", "", sizes], "up", mode="linear")
+    inputs = [("feat", TensorProto.FLOAT, ["batch", 4, "h", "w"]),
+              ("img", TensorProto.FLOAT, ["batch", 3, "H", "W"])]
+    outputs = [("up2", TensorProto.FLOAT, ["batch", 4, None, None]),
+               ("up", TensorProto.FLOAT, ["batch", 4, "H", "W"])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -503,6 +545,7 @@ MODELS = {"norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "resize_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
     "norm_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "strided_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                     "b2s8": dict(batch=2, seq=8)},
