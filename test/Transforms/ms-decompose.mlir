@@ -1,5 +1,10 @@
 // RUN: ms-opt %s -ms-decompose | FileCheck %s
 
+// The symbolic einsum's reshapes (@einsum_symbolic below), printed first.
+// CHECK-DAG: #[[LHS:.+]] = affine_map<()[s0, s1] -> (s0 * 2, s1, 8)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<()[s0, s1] -> (s0 * 2, 8, s1)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<()[s0, s1] -> (s0, 2, s1, s1)>
+
 // The pass's rewrite driver folds what becomes constant (up to the folders' 65,536 elements).
 
 // Tile: [1, size] pairs expanded to [repeats, size], then merged.
@@ -248,6 +253,33 @@ func.func @einsum_int(%a: tensor<3x4xi64>, %b: tensor<4x2xi64>) -> tensor<3x2xi6
   return %y : tensor<3x2xi64>
 }
 
+// Einsum over symbolic dims (attention written as einsum under a run-time batch and length): the
+// batch flattens and unflattens by symbolic reshapes, the length is the matmul's M or K.
+// CHECK-LABEL: func.func @einsum_symbolic
+// CHECK: %[[L:.+]] = ms.reshape %arg0 {shape = array<i64: -9223372036854775808, -9223372036854775808, 8>, symbolic_shape = #[[LHS]]} : (tensor<?x2x?x8xf32>) -> tensor<?x?x8xf32>
+// CHECK: %[[T:.+]] = ms.transpose %arg1 {perms = array<i64: 0, 1, 3, 2>}
+// CHECK: %[[R:.+]] = ms.reshape %[[T]] {shape = array<i64: -9223372036854775808, 8, -9223372036854775808>, symbolic_shape = #[[RHS]]}
+// CHECK: %[[P:.+]] = ms.matmul %[[L]], %[[R]] : (tensor<?x?x8xf32>, tensor<?x8x?xf32>) -> tensor<?x?x?xf32>
+// CHECK: ms.reshape %[[P]] {shape = array<i64: -9223372036854775808, 2, -9223372036854775808, -9223372036854775808>, symbolic_shape = #[[OUT]]} : (tensor<?x?x?xf32>) -> tensor<?x2x?x?xf32>
+// CHECK-NOT: ms.einsum
+func.func @einsum_symbolic(%q: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>},
+                           %k: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>})
+    -> tensor<?x2x?x?xf32> attributes {ms.symbols = ["batch", "seq"]} {
+  %y = ms.einsum %q, %k {equation = "bhid,bhjd->bhij"} : (tensor<?x2x?x8xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x?xf32>
+  return %y : tensor<?x2x?x?xf32>
+}
+
+// A label whose sides are two different symbols may differ at run time: the einsum stays (the
+// lowering reports it).
+// CHECK-LABEL: func.func @einsum_symbolic_mismatch
+// CHECK: ms.einsum
+func.func @einsum_symbolic_mismatch(%a: tensor<?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 8)>},
+                                    %b: tensor<?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s1, 8)>})
+    -> tensor<?xf32> attributes {ms.symbols = ["batch", "seq"]} {
+  %y = ms.einsum %a, %b {equation = "bd,bd->b"} : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
 // 3-D pools: (H, W) pooled over [N, C * D, H, W], then D over [N, C, D, H' * W']; ceil_mode and
 // count_include_pad carry over to both.
 // CHECK-LABEL: func.func @pool_3d
@@ -275,3 +307,4 @@ func.func @pool_3d(%x: tensor<1x2x5x6x6xf32>) -> (tensor<1x2x3x3x3xf32>, tensor<
     }
   }
 #-}
+

@@ -476,22 +476,33 @@ LogicalResult EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     if (type.getElementType() != et)
       return diag.error("expects operands of one element type, got ", et, " and ",
                         type.getElementType());
-    if (!type.hasStaticShape() || (int64_t)term.size() != type.getRank())
-      return diag.error("expects term '", term, "' to label every dim of static operand ", i,
-                        ", got ", type);
+    if ((int64_t)term.size() != type.getRank())
+      return diag.error("expects term '", term, "' to label every dim of operand ", i, ", got ",
+                        type);
     for (auto [d, label, size] : llvm::enumerate(term, type.getShape())) {
-      // A label repeated within one term (a diagonal) has one size there.
+      // A label repeated within one term (a diagonal) has one static size there.
       size_t first = term.find(label);
+      if (first != d && (ShapedType::isDynamic(size) || type.isDynamicDim(first)))
+        return diag.error("expects label '", StringRef(&label, 1), "' repeated in term '", term,
+                          "' to have a static size, got ", type);
       if (first != d && type.getDimSize(first) != size)
         return diag.error("expects label '", StringRef(&label, 1), "' repeated in term '", term,
                           "' to have one size, got ", type.getDimSize(first), " and ", size);
+      // A symbolic size (`?`) is the label's only where no operand gives a static one other
+      // than 1 (it is then that size, or 1 broadcast, at run time).
       auto [it, inserted] = sizes.try_emplace(label, size);
-      if (inserted || it->second == size || size == 1)
+      int64_t &known = it->second;
+      if (inserted || known == size || size == 1)
         continue;
-      if (it->second != 1)
-        return diag.error("expects label '", StringRef(&label, 1), "' to have one size (or 1), got ",
-                          it->second, " and ", size);
-      it->second = size;
+      if (ShapedType::isDynamic(size)) {
+        if (known == 1)
+          known = size;
+        continue;
+      }
+      if (known != 1 && !ShapedType::isDynamic(known))
+        return diag.error("expects label '", StringRef(&label, 1),
+                          "' to have one size (or 1), got ", known, " and ", size);
+      known = size;
     }
   }
   SmallVector<int64_t> shape;

@@ -445,6 +445,32 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
           return {};
         return {a[gemm.getTransA() ? 1 : 0], b[gemm.getTransB() ? 0 : 1]};
       })
+      .Case([&](EinsumOp einsum) -> SmallVector<AffineExpr> {
+        SmallVector<int64_t> ranks;
+        for (Value input : einsum.getInputs())
+          ranks.push_back(cast<RankedTensorType>(input.getType()).getRank());
+        std::string error;
+        FailureOr<EinsumEquation> eq = parseEinsumEquation(einsum.getEquation(), ranks, error);
+        if (failed(eq))
+          return {};
+        // A label's size is what its operands give other than 1 (which broadcasts); two
+        // different expressions may differ at run time, which is no expression.
+        AffineExpr one = getAffineConstantExpr(1, ctx);
+        SmallVector<AffineExpr> out;
+        for (char label : eq->output) {
+          AffineExpr size = one;
+          for (auto [i, term] : llvm::enumerate(eq->terms))
+            for (auto [d, l] : llvm::enumerate(term)) {
+              AffineExpr e = l == label ? in(i)[d] : one;
+              if (!e || (e != one && size != one && e != size))
+                size = AffineExpr();
+              else if (size && e != one)
+                size = e;
+            }
+          out.push_back(size);
+        }
+        return out;
+      })
       .Case([&](RangeOp range) { return SmallVector<AffineExpr>{range.getSizeExpr()}; })
       // The input's dims: Trilu masks (its `k` operand is a scalar); a resize keeps the symbolic
       // ones (its static sizes are the type's).

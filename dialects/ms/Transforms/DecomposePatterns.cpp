@@ -315,9 +315,43 @@ Labeled takeDiagonals(PatternRewriter &rewriter, Location loc, Labeled x) {
   return x;
 }
 
+/// A shape over a function's symbols: static sizes with `?` where an expression is not a
+/// constant, and the map of all of them (null when every size is static).
+struct SymbolicShape {
+  SmallVector<int64_t> sizes;
+  AffineMapAttr map;
+};
+
+SymbolicShape toSymbolicShape(Operation *op, ArrayRef<AffineExpr> exprs) {
+  SymbolicShape shape;
+  for (AffineExpr e : exprs) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    shape.sizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  if (llvm::any_of(shape.sizes, ShapedType::isDynamic)) {
+    unsigned numSymbols = SymbolicShapes(op->getParentOfType<FunctionOpInterface>()).numSymbols();
+    shape.map = AffineMapAttr::get(symbolicShapeMap(op->getContext(), numSymbols, exprs));
+  }
+  return shape;
+}
+
+/// The product of `exprs` (1 for none).
+AffineExpr productOf(MLIRContext *ctx, ArrayRef<AffineExpr> exprs) {
+  AffineExpr p = getAffineConstantExpr(1, ctx);
+  for (AffineExpr e : exprs)
+    p = p * e;
+  return p;
+}
+
 /// Contracts two operands with one batched ms.matmul: [batch, M, K] x [batch, K, N], where batch
 /// labels are shared and kept, K labels shared and summed, M and N labels those of one side.
-Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, StringRef keep) {
+/// Sizes are expressions of the function's symbols, so a symbolic batch (or length) flattens and
+/// unflattens by symbolic reshapes; a label whose two sides may differ at run time (a symbolic
+/// dim against 1 or another expression) fails.
+FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a, Labeled b,
+                            StringRef keep) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = op->getContext();
   std::string batch, m, k, nn;
   for (char l : a.labels) {
     bool inB = b.labels.find(l) != std::string::npos, kept = keep.contains(l);
@@ -326,47 +360,64 @@ Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, 
   for (char l : b.labels)
     if (a.labels.find(l) == std::string::npos)
       nn.push_back(l);
-  auto dims = [&](const Labeled &x, StringRef labels) {
-    SmallVector<int64_t> perm, sizes;
-    for (char l : labels) {
-      perm.push_back(x.labels.find(l));
-      sizes.push_back(shapeOf(x.value)[perm.back()]);
-    }
-    return std::make_pair(perm, sizes);
+  SmallVector<AffineExpr> aDims = symbolicDimsOf(a.value), bDims = symbolicDimsOf(b.value);
+  AffineExpr one = getAffineConstantExpr(1, ctx);
+  // A label's size: its side's, or the one that is not 1 where both have it (a 1 broadcasts).
+  auto sizeOf = [&](char l) -> AffineExpr {
+    size_t i = a.labels.find(l), j = b.labels.find(l);
+    AffineExpr x = i == std::string::npos ? AffineExpr() : aDims[i];
+    AffineExpr y = j == std::string::npos ? AffineExpr() : bDims[j];
+    if (!x || !y)
+      return x ? x : y;
+    if (x == y || y == one)
+      return x;
+    return x == one ? y : AffineExpr();
   };
-  auto [aBatchPerm, aBatch] = dims(a, batch);
-  auto [bBatchPerm, bBatch] = dims(b, batch);
-  auto [mPerm, mSizes] = dims(a, m);
-  auto [kPermA, kSizesA] = dims(a, k);
-  auto [kPermB, kSizesB] = dims(b, k);
-  auto [nPerm, nSizes] = dims(b, nn);
-  // Shared dims of size 1 on one side broadcast to the other.
-  SmallVector<int64_t> batchSizes, kSizes;
-  for (auto [x, y] : llvm::zip(aBatch, bBatch))
-    batchSizes.push_back(std::max(x, y));
-  for (auto [x, y] : llvm::zip(kSizesA, kSizesB))
-    kSizes.push_back(std::max(x, y));
-  SmallVector<int64_t> aPerm = aBatchPerm, bPerm = bBatchPerm;
-  llvm::append_range(aPerm, mPerm);
-  llvm::append_range(aPerm, kPermA);
-  llvm::append_range(bPerm, kPermB);
-  llvm::append_range(bPerm, nPerm);
-  SmallVector<int64_t> aFull = batchSizes, bFull = batchSizes;
+  auto perm = [](const Labeled &x, StringRef labels) {
+    SmallVector<int64_t> p;
+    for (char l : labels)
+      p.push_back(x.labels.find(l));
+    return p;
+  };
+  SmallVector<AffineExpr> batchSizes, mSizes, kSizes, nSizes;
+  for (auto [labels, sizes] : {std::pair{&batch, &batchSizes}, std::pair{&m, &mSizes},
+                               std::pair{&k, &kSizes}, std::pair{&nn, &nSizes}})
+    for (char l : *labels) {
+      AffineExpr size = sizeOf(l);
+      if (!size)
+        return rewriter.notifyMatchFailure(op, "a label's sizes may differ at run time");
+      sizes->push_back(size);
+    }
+  SmallVector<int64_t> aPerm = perm(a, batch), bPerm = perm(b, batch);
+  llvm::append_range(aPerm, perm(a, m));
+  llvm::append_range(aPerm, perm(a, k));
+  llvm::append_range(bPerm, perm(b, k));
+  llvm::append_range(bPerm, perm(b, nn));
+  SmallVector<AffineExpr> aFull = batchSizes, bFull = batchSizes;
   llvm::append_range(aFull, mSizes);
   llvm::append_range(aFull, kSizes);
   llvm::append_range(bFull, kSizes);
   llvm::append_range(bFull, nSizes);
-  // Transpose, broadcast and flatten, each only where it changes something.
-  auto arrange = [&](Value x, ArrayRef<int64_t> perm, ArrayRef<int64_t> full,
-                     ArrayRef<int64_t> flat) -> Value {
+  // Transpose, broadcast and reshape, each only where it changes something.
+  auto reshape = [&](Value x, ArrayRef<AffineExpr> to) -> Value {
+    if (symbolicDimsOf(x) == to)
+      return x;
+    SymbolicShape shape = toSymbolicShape(op, to);
+    return ReshapeOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(shape.sizes),
+                             shape.map);
+  };
+  auto arrange = [&](Value x, ArrayRef<int64_t> perm, ArrayRef<AffineExpr> full,
+                     ArrayRef<AffineExpr> flat) -> Value {
     if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
       x = TransposeOp::create(rewriter, loc, x, perm);
-    if (shapeOf(x) != full)
-      x = ExpandOp::create(rewriter, loc, x, full);
-    return shapeOf(x) == flat ? x : Value(ReshapeOp::create(rewriter, loc, x, flat));
+    if (symbolicDimsOf(x) != full) {
+      SymbolicShape shape = toSymbolicShape(op, full);
+      x = ExpandOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(shape.sizes), shape.map);
+    }
+    return reshape(x, flat);
   };
-  int64_t bt = shapeProduct(batchSizes), mt = shapeProduct(mSizes), kt = shapeProduct(kSizes),
-          nt = shapeProduct(nSizes);
+  AffineExpr bt = productOf(ctx, batchSizes), mt = productOf(ctx, mSizes),
+             kt = productOf(ctx, kSizes), nt = productOf(ctx, nSizes);
   Value lhs = arrange(a.value, aPerm, aFull, {bt, mt, kt});
   Value rhs = arrange(b.value, bPerm, bFull, {bt, kt, nt});
   Value result;
@@ -375,15 +426,18 @@ Labeled contract(PatternRewriter &rewriter, Location loc, Labeled a, Labeled b, 
   } else {
     // ms.matmul is for floats; integers multiply exactly as [bt, mt, kt, 1] * [bt, 1, kt, nt]
     // summed over kt (wrapping as ONNX's integer arithmetic does).
-    Value l = ReshapeOp::create(rewriter, loc, lhs, ArrayRef<int64_t>{bt, mt, kt, 1});
-    Value r = ReshapeOp::create(rewriter, loc, rhs, ArrayRef<int64_t>{bt, 1, kt, nt});
+    Value l = reshape(lhs, {bt, mt, kt, one});
+    Value r = reshape(rhs, {bt, one, kt, nt});
     result = ReduceSumOp::create(rewriter, loc, MulOp::create(rewriter, loc, l, r),
                                  ArrayRef<int64_t>{2}, false);
   }
-  SmallVector<int64_t> outShape = batchSizes;
+  SmallVector<AffineExpr> outShape = batchSizes;
   llvm::append_range(outShape, mSizes);
   llvm::append_range(outShape, nSizes);
-  return {ReshapeOp::create(rewriter, loc, result, outShape), batch + m + nn};
+  SymbolicShape out = toSymbolicShape(op, outShape);
+  return Labeled{
+      ReshapeOp::create(rewriter, loc, result, rewriter.getDenseI64ArrayAttr(out.sizes), out.map),
+      batch + m + nn};
 }
 
 struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
@@ -396,6 +450,29 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
     FailureOr<EinsumEquation> eq = parseEinsumEquation(op.getEquation(), ranks, error);
     if (failed(eq)) // the verifier has refused it already
       return failure();
+    // Symbolic sizes decompose where each label has one expression (or 1) and no symbolic label
+    // repeats within a term (a diagonal's mask is static); otherwise the einsum is left for the
+    // lowering to report.
+    if (op.getType().getNumDynamicDims() || llvm::any_of(op.getInputs(), [](Value v) {
+          return !cast<RankedTensorType>(v.getType()).hasStaticShape();
+        })) {
+      SymbolicShapes shapes(op->getParentOfType<FunctionOpInterface>());
+      AffineExpr one = getAffineConstantExpr(1, op.getContext());
+      llvm::SmallDenseMap<char, AffineExpr> sizes;
+      for (auto [term, input] : llvm::zip(eq->terms, op.getInputs())) {
+        auto type = cast<RankedTensorType>(input.getType());
+        ArrayRef<AffineExpr> dims = shapes.dims(input);
+        for (auto [d, label] : llvm::enumerate(term)) {
+          if (type.isDynamicDim(d) && term.find(label) != d)
+            return rewriter.notifyMatchFailure(op, "a diagonal of a symbolic dim");
+          AffineExpr &size = sizes.try_emplace(label, one).first->second;
+          if (!dims[d] || (dims[d] != one && size != one && dims[d] != size))
+            return rewriter.notifyMatchFailure(op, "a label's sizes may differ at run time");
+          if (dims[d] != one)
+            size = dims[d];
+        }
+      }
+    }
     Location loc = op.getLoc();
     const std::string &out = eq->output;
     size_t count = eq->terms.size();
@@ -418,7 +495,10 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
       }
       acc = sumOut(rewriter, loc, *acc, unneeded(&next));
       next = sumOut(rewriter, loc, next, unneeded(&*acc));
-      acc = contract(rewriter, loc, *acc, next, later);
+      FailureOr<Labeled> product = contract(rewriter, op, *acc, next, later);
+      if (failed(product))
+        return failure();
+      acc = *product;
     }
     acc = sumOut(rewriter, loc, *acc, [&](char l) { return out.find(l) == std::string::npos; });
     SmallVector<int64_t> perm;

@@ -1341,6 +1341,14 @@ func.func @resize_sizes(%x: tensor<1x3x4x4xf32>) {
 
 // -----
 
+func.func @einsum_symbolic_diagonal(%x: tensor<?x?xf32>) {
+  // expected-error @+1 {{'ms.einsum' op expects label 'i' repeated in term 'ii' to have a static size, got 'tensor<?x?xf32>'}}
+  %0 = ms.einsum %x {equation = "ii->i"} : (tensor<?x?xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @resize_symbolic_size_of_static_dim(%x: tensor<?x3x4x4xf32>) {
   // expected-error @+1 {{'ms.resize' op expects sizes to keep exactly the input's symbolic dims, got size ? for dim 2 of 'tensor<?x3x4x4xf32>'}}
   %0 = ms.resize %x {sizes = array<i64: -9223372036854775808, 3, -9223372036854775808, 8>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x?x8xf32>

@@ -745,6 +745,19 @@ func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<1x4x5xf32>, %c: tensor<5x5xf
 
 // -----
 
+// Symbolic sizes: a label `?` in one operand and 1 in another stays `?`; against a static size
+// other than 1 it takes that size.
+// CHECK-LABEL: func.func @einsum_symbolic
+func.func @einsum_symbolic(%a: tensor<?x3x4xf32>, %b: tensor<1x4x?xf32>, %d: tensor<7x5xf32>) -> (tensor<?x3x?xf32>, tensor<7x5x3xf32>) {
+  // CHECK: ms.einsum %{{.*}}, %{{.*}} {equation = "bij,bjk->bik"} : (tensor<?x3x4xf32>, tensor<1x4x?xf32>) -> tensor<?x3x?xf32>
+  %0 = ms.einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<?x3x4xf32>, tensor<1x4x?xf32>) -> tensor<?x3x?xf32>
+  // CHECK: ms.einsum %{{.*}}, %{{.*}} {equation = "kij,kb->kbi"} : (tensor<?x3x4xf32>, tensor<7x5xf32>) -> tensor<7x5x3xf32>
+  %1 = ms.einsum %a, %d {equation = "kij,kb->kbi"} : (tensor<?x3x4xf32>, tensor<7x5xf32>) -> tensor<7x5x3xf32>
+  return %0, %1 : tensor<?x3x?xf32>, tensor<7x5x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @pools_3d
 func.func @pools_3d(%x: tensor<1x2x5x6x6xf32>) -> (tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xf32>) {
   // CHECK: ms.max_pool %{{.*}} {dilations = array<i64: 1, 1, 1>, kernel = array<i64: 3, 2, 2>, pads = array<i64: 1, 0, 0, 1, 0, 0>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x5x6x6xf32>) -> tensor<1x2x3x3x3xf32>

@@ -537,7 +537,25 @@ def resize_image_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def einsum_dyn():
+    """Attention written as Einsum (Funnel, CvT) over [batch, 2, seq, 8]: scores
+    "bhid,bhjd->bhij" (the length the product's M and N), softmax, context "bhij,bhjd->bhid" (the
+    length its K), and a projection "bhid,hde->bie" by a weight."""
+    g = Graph()
+    g.inits += [weight("proj", [2, 8, 5])]
+    scores = g.node("Einsum", ["q", "k"], "scores", equation="bhid,bhjd->bhij")
+    probs = g.node("Softmax", [scores], "probs", axis=-1)
+    ctx = g.node("Einsum", [probs, "v"], "ctx", equation="bhij,bhjd->bhid")
+    g.node("Einsum", [ctx, "proj"], "y", equation="bhid,hde->bie")
+    qkv = ["batch", 2, "seq", 8]
+    inputs = [("q", TensorProto.FLOAT, qkv), ("k", TensorProto.FLOAT, qkv),
+              ("v", TensorProto.FLOAT, qkv)]
+    outputs = [("scores", TensorProto.FLOAT, ["batch", 2, "seq", "seq"]),
+               ("y", TensorProto.FLOAT, ["batch", "seq", 5])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -546,6 +564,7 @@ MODELS = {"resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_
 # Sizes of the symbols per named shape set.
 SHAPES = {
     "resize_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
+    "einsum_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "norm_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "strided_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                     "b2s8": dict(batch=2, seq=8)},
