@@ -432,3 +432,20 @@ func.func @resize_keeps_batch(%x: tensor<?x4x5x6xf32> {ms.shape = #x}) -> tensor
   %0 = ms.resize %x {sizes = array<i64: -9223372036854775808, 4, 11, 13>, mode = #ms<resize_mode linear>, coordinate_mode = #ms<coordinate_mode pytorch_half_pixel>} : (tensor<?x4x5x6xf32>) -> tensor<?x4x11x13xf32>
   return %0 : tensor<?x4x11x13xf32>
 }
+
+// -----
+
+// A global pool of a video network's [N, C, D, H, W] under a run-time batch: batch x channels rows
+// counted at run time, each of D x H x W = 18 elements.
+
+#x = affine_map<()[s0] -> (s0, 4, 2, 3, 3)>
+// CHECK-LABEL: func.func @global_pool_5d
+// CHECK: mie.kernel "global_avg_pool" ins(%arg0 : memref<?x4x2x3x3xf32>) outs(%{{.+}} : memref<?x4x1x1x1xf32>)
+// CHECK: %[[N:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x4x2x3x3xf32>
+// CHECK: %[[ROWS:.+]] = arith.muli %[[N]], %c4 : index
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[ROWS]])
+// CHECK: arith.constant 18 : index
+func.func @global_pool_5d(%x: tensor<?x4x2x3x3xf32> {ms.shape = #x}) -> tensor<?x4x1x1x1xf32> attributes {ms.symbols = ["batch"]} {
+  %0 = ms.global_avg_pool %x : (tensor<?x4x2x3x3xf32>) -> tensor<?x4x1x1x1xf32>
+  return %0 : tensor<?x4x1x1x1xf32>
+}

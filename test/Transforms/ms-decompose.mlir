@@ -1,6 +1,7 @@
 // RUN: ms-opt %s -ms-decompose | FileCheck %s
 
-// The symbolic einsum's reshapes (@einsum_symbolic below), printed first.
+// The symbolic reshapes of @einsum_symbolic and @conv_transpose_3d_batch below, printed first.
+// CHECK-DAG: #[[DEPTHS:.+]] = affine_map<()[s0] -> (s0 * 4, 4, 2, 2)>
 // CHECK-DAG: #[[LHS:.+]] = affine_map<()[s0, s1] -> (s0 * 2, s1, 8)>
 // CHECK-DAG: #[[RHS:.+]] = affine_map<()[s0, s1] -> (s0 * 2, 8, s1)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<()[s0, s1] -> (s0, 2, s1, s1)>
@@ -224,6 +225,33 @@ func.func @conv_transpose_3d(%x: tensor<1x2x3x2x2xf32>, %w: tensor<2x1x2x1x1xf32
   %y = ms.conv_transpose %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>}
       : (tensor<1x2x3x2x2xf32>, tensor<2x1x2x1x1xf32>) -> tensor<1x1x4x2x2xf32>
   return %y : tensor<1x1x4x2x2xf32>
+}
+
+// The same under a symbolic batch (video networks exported with a dynamic batch): the slices and
+// reshapes carry the batch's expression, the output depths go into a batch of batch * 4.
+// CHECK-LABEL: func.func @conv_transpose_3d_batch
+// CHECK: ms.pad %arg0 {pads = array<i64: 0, 0, 1, 0, 0, 0, 0, 1, 0, 0>} : (tensor<?x2x3x2x2xf32>) -> tensor<?x2x5x2x2xf32>
+// CHECK: ms.slice %{{.+}} {sizes = array<i64: -9223372036854775808, 2, 4, 2, 2>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>, symbolic_sizes = #{{.+}}} : (tensor<?x2x5x2x2xf32>) -> tensor<?x2x4x2x2xf32>
+// CHECK: %[[X:.+]] = ms.reshape %{{.+}} {shape = array<i64: -9223372036854775808, 4, 2, 2>, symbolic_shape = #[[DEPTHS]]} : (tensor<?x4x2x2x2x2xf32>) -> tensor<?x4x2x2xf32>
+// CHECK: %[[Y:.+]] = ms.conv2d %[[X]], %{{.+}} : (tensor<?x4x2x2xf32>, tensor<1x4x1x1xf32>) -> tensor<?x1x2x2xf32>
+// CHECK: ms.reshape %[[Y]] {shape = array<i64: -9223372036854775808, 4, 1, 2, 2>, symbolic_shape = #{{.+}}}
+// CHECK-NOT: ms.conv3d
+func.func @conv_transpose_3d_batch(%x: tensor<?x2x3x2x2xf32> {ms.shape = affine_map<()[s0] -> (s0, 2, 3, 2, 2)>}, %w: tensor<2x1x2x1x1xf32>) -> tensor<?x1x4x2x2xf32> attributes {ms.symbols = ["batch"]} {
+  %y = ms.conv_transpose %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>}
+      : (tensor<?x2x3x2x2xf32>, tensor<2x1x2x1x1xf32>) -> tensor<?x1x4x2x2xf32>
+  return %y : tensor<?x1x4x2x2xf32>
+}
+
+// A 3-D pool under a symbolic batch: the two 2-D pools between reshapes of the batch's expression.
+// CHECK-LABEL: func.func @pool_3d_batch
+// CHECK: ms.reshape %arg0 {shape = array<i64: -9223372036854775808, 10, 6, 6>, symbolic_shape = #{{.+}}}
+// CHECK: ms.max_pool %{{.+}} {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x10x6x6xf32>) -> tensor<?x10x3x3xf32>
+// CHECK: ms.max_pool %{{.+}} {kernel = array<i64: 3, 1>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 1>} : (tensor<?x2x5x9xf32>) -> tensor<?x2x3x9xf32>
+// CHECK: ms.reshape %{{.+}} : (tensor<?x2x3x9xf32>) -> tensor<?x2x3x3x3xf32>
+func.func @pool_3d_batch(%x: tensor<?x2x5x6x6xf32> {ms.shape = affine_map<()[s0] -> (s0, 2, 5, 6, 6)>}) -> tensor<?x2x3x3x3xf32> attributes {ms.symbols = ["batch"]} {
+  %0 = ms.max_pool %x {kernel = array<i64: 3, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 1, 0, 0, 1, 0, 0>, dilations = array<i64: 1, 1, 1>}
+      : (tensor<?x2x5x6x6xf32>) -> tensor<?x2x3x3x3xf32>
+  return %0 : tensor<?x2x3x3x3xf32>
 }
 
 // Einsum over three operands, a size-1 batch broadcast and a diagonal: b and j appear in the first

@@ -204,16 +204,17 @@ LogicalResult LrnOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
 
 namespace {
 
-/// The static input [N, C, spatial...] and filter of a convolution with `spatial` dims, of one
-/// element type, with a bias [biasSize] when given and `groups` >= 1 dividing `channels`.
+/// The input [N, C, spatial...] (static but for a symbolic batch N) and static filter of a
+/// convolution with `spatial` dims, of one element type, with a bias [biasSize] when given and
+/// `groups` >= 1 dividing `channels`.
 LogicalResult checkConvOperands(const InferDiag &diag, Value input, Value filter, Value bias,
                                 size_t spatial, int64_t groups) {
   RankedTensorType in = tensorType(input), w = tensorType(filter);
   if (in.getRank() != (int64_t)spatial + 2 || w.getRank() != (int64_t)spatial + 2)
     return diag.error("expects an input and a filter of rank ", spatial + 2, ", got ", in,
                       " and ", w);
-  if (!in.hasStaticShape() || !w.hasStaticShape())
-    return diag.error("expects static shapes, got ", in, " and ", w);
+  if (llvm::any_of(in.getShape().drop_front(), ShapedType::isDynamic) || !w.hasStaticShape())
+    return diag.error("expects static shapes (but for the batch), got ", in, " and ", w);
   if (w.getElementType() != in.getElementType() ||
       (bias && tensorType(bias).getElementType() != in.getElementType()))
     return diag.error("expects the input, filter and bias of one element type");
@@ -339,7 +340,7 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Loc
     return llvm::all_of(v, [&](int64_t x) { return x > -kBound && x < kBound; });
   };
   if (!bounded(strides) || !bounded(pads) || !bounded(dilations) || !bounded(outPad) ||
-      !bounded(in) || !bounded(w) || !bounded(outputShape))
+      !bounded(in.drop_front()) || !bounded(w) || !bounded(outputShape))
     return diag.error("expects sizes, strides, pads, dilations and output_shape below 2^31 in "
                       "magnitude");
   int64_t features = w[1] * groups;

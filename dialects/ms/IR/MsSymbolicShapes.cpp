@@ -85,6 +85,25 @@ AffineExpr ms::divideExactly(AffineExpr a, AffineExpr b) {
   return result;
 }
 
+std::pair<SmallVector<int64_t>, AffineMapAttr>
+ms::staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> sizes) {
+  SmallVector<int64_t> values;
+  for (AffineExpr e : sizes) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    values.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  if (llvm::none_of(values, ShapedType::isDynamic))
+    return {values, AffineMapAttr()};
+  return {values, AffineMapAttr::get(symbolicShapeMap(ctx, numSymbols, sizes))};
+}
+
+std::pair<SmallVector<int64_t>, AffineMapAttr> ms::staticAndSymbolic(Operation *op,
+                                                                     ArrayRef<AffineExpr> sizes) {
+  Operation *fn = isa<FunctionOpInterface>(op) ? op : op->getParentOfType<FunctionOpInterface>();
+  unsigned numSymbols = fn ? SymbolicShapes(fn).numSymbols() : 0;
+  return staticAndSymbolic(op->getContext(), numSymbols, sizes);
+}
+
 SymbolicShapes::SymbolicShapes(Operation *function)
     : ctx(function->getContext()), function(function) {
   if (auto names = function->getAttrOfType<ArrayAttr>(kSymbolsAttrName))
@@ -425,10 +444,27 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
       })
       .Case<MaxPoolOp, AvgPoolOp>([&](auto pool) -> SmallVector<AffineExpr> {
         ArrayRef<int64_t> kernel = pool.getKernel();
-        if (kernel.size() != 2)
+        if (kernel.size() == 2)
+          return windowOp(in(0), kernel, pool.getStrides(), pool.getPads(), pool.getDilations(),
+                          pool.getCeilMode(), pool->hasAttr("channels_last"));
+        // 3-D (NCDHW): each spatial dim by the window formula.
+        ArrayRef<AffineExpr> input = in(0);
+        ArrayRef<int64_t> s = pool.getStrides(), p = pool.getPads(), d = pool.getDilations();
+        size_t n = kernel.size();
+        if (input.size() != n + 2 || s.size() != n || p.size() != 2 * n || d.size() != n)
           return {};
-        return windowOp(in(0), kernel, pool.getStrides(), pool.getPads(), pool.getDilations(),
-                        pool.getCeilMode(), pool->hasAttr("channels_last"));
+        SmallVector<AffineExpr> out = {input[0], input[1]};
+        for (size_t i = 0; i < n; ++i)
+          out.push_back(
+              windowDim(input[2 + i], p[i], p[n + i], kernel[i], s[i], d[i], pool.getCeilMode()));
+        return out;
+      })
+      // Static but for the batch (the verifier says so): the batch is the input's.
+      .Case<Conv3dOp, ConvTransposeOp>([&](Operation *) {
+        SmallVector<AffineExpr> out(rank);
+        if (rank > 0 && !in(0).empty())
+          out[0] = in(0)[0];
+        return out;
       })
       .Case([&](AttentionOp attention) -> SmallVector<AffineExpr> {
         // The query's dims, the value's head size.

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -54,6 +55,16 @@ inline constexpr llvm::StringLiteral kDeclaredSymbolValuesAttrName = "ms.declare
 
 /// The shape `exprs` as a map with no dims over `numSymbols` symbols.
 AffineMap symbolicShapeMap(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> exprs);
+
+/// Sizes of an op that takes symbolic ones (every expression non-null): the static entries, `?`
+/// where an expression is not a constant, and the map of all of them over `numSymbols` symbols
+/// (null when every size is static, so a static op is built as before).
+std::pair<SmallVector<int64_t>, AffineMapAttr>
+staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> sizes);
+
+/// The same over the symbols of the function holding `op` (a rewrite's op).
+std::pair<SmallVector<int64_t>, AffineMapAttr> staticAndSymbolic(Operation *op,
+                                                                 ArrayRef<AffineExpr> sizes);
 
 /// `a / b` when `b` divides `a` exactly as polynomials of the symbols (a constant, or a product
 /// of symbols and a constant: `s0 * s1 * 768 / (s1 * 12)` is `s0 * 64`); null otherwise.

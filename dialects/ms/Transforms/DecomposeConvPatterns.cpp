@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -37,6 +38,26 @@ ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).
 Value reshape(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<int64_t> shape) {
   return ReshapeOp::create(rewriter, loc, x, shape);
 }
+
+/// The sizes of a rewrite under a batch that may be symbolic: `batch` times `scale`, then the
+/// static `rest`.
+SmallVector<AffineExpr> withBatch(AffineExpr batch, int64_t scale, ArrayRef<int64_t> rest) {
+  SmallVector<AffineExpr> dims = {batch * scale};
+  for (int64_t size : rest)
+    dims.push_back(getAffineConstantExpr(size, batch.getContext()));
+  return dims;
+}
+
+/// A reshape of `x` to `dims` (static, or symbolic where the batch is), built for `op`.
+Value reshapeTo(PatternRewriter &rewriter, Operation *op, Value x, ArrayRef<AffineExpr> dims) {
+  auto [sizes, map] = staticAndSymbolic(op, dims);
+  if (!map)
+    return ReshapeOp::create(rewriter, op->getLoc(), x, sizes);
+  return ReshapeOp::create(rewriter, op->getLoc(), x, rewriter.getDenseI64ArrayAttr(sizes), map);
+}
+
+/// The batch (dim 0) of `x`: its size, or its expression over the function's symbols.
+AffineExpr batchOf(Value x) { return symbolicDimsOf(x).front(); }
 
 Value pad(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<int64_t> pads) {
   return PadOp::create(rewriter, loc, x, pads, PadMode::constant, APFloat(0.0));
@@ -56,34 +77,41 @@ struct DecomposeConv3d : OpRewritePattern<Conv3dOp> {
     ArrayRef<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getFilter());
     ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
                       dilations = op.getDilations();
-    const int64_t batch = xs[0], channels = xs[1], height = xs[3], width = xs[4], taps = ws[2];
+    // The batch may be symbolic (the verifier keeps every other dim static).
+    const AffineExpr batch = batchOf(op.getInput());
+    const int64_t channels = xs[1], height = xs[3], width = xs[4], taps = ws[2];
     const int64_t outDepth = op.getType().getDimSize(2);
     // The stacked input [N, C, KD, OD, H, W] must stay a size int64 can count.
     int64_t elements = 1;
-    for (int64_t d : {batch, channels, taps, outDepth, height, width})
-      if (llvm::MulOverflow(elements, d, elements) || elements > (int64_t(1) << 48))
+    for (int64_t d : {xs[0], channels, taps, outDepth, height, width})
+      if (!ShapedType::isDynamic(d) &&
+          (llvm::MulOverflow(elements, d, elements) || elements > (int64_t(1) << 48)))
         return rewriter.notifyMatchFailure(op, "the stacked input is too large");
     Value padded = op.getInput();
     if (pads[0] || pads[3])
       padded = pad(rewriter, loc, padded, {0, 0, pads[0], 0, 0, 0, 0, pads[3], 0, 0});
+    auto [slabSizes, slabMap] =
+        staticAndSymbolic(op, withBatch(batch, 1, {channels, outDepth, height, width}));
     SmallVector<Value> slabs;
     for (int64_t tap = 0; tap < taps; ++tap) {
-      Value slab = SliceOp::create(rewriter, loc, padded,
-                                   ArrayRef<int64_t>{0, 0, tap * dilations[0], 0, 0},
-                                   ArrayRef<int64_t>{batch, channels, outDepth, height, width},
-                                   ArrayRef<int64_t>{1, 1, strides[0], 1, 1});
-      slabs.push_back(reshape(rewriter, loc, slab, {batch, channels, 1, outDepth, height, width}));
+      Value slab = SliceOp::create(
+          rewriter, loc, padded, rewriter.getDenseI64ArrayAttr({0, 0, tap * dilations[0], 0, 0}),
+          rewriter.getDenseI64ArrayAttr(slabSizes),
+          rewriter.getDenseI64ArrayAttr({1, 1, strides[0], 1, 1}), slabMap, AffineMapAttr());
+      slabs.push_back(reshapeTo(rewriter, op, slab,
+                                withBatch(batch, 1, {channels, 1, outDepth, height, width})));
     }
     Value stacked = slabs.size() == 1 ? slabs.front()
                                       : ConcatOp::create(rewriter, loc, ValueRange(slabs), 2);
     stacked = TransposeOp::create(rewriter, loc, stacked, ArrayRef<int64_t>{0, 3, 1, 2, 4, 5});
-    stacked = reshape(rewriter, loc, stacked, {batch * outDepth, channels * taps, height, width});
+    stacked = reshapeTo(rewriter, op, stacked,
+                        withBatch(batch, outDepth, {channels * taps, height, width}));
     Value filter = reshape(rewriter, loc, op.getFilter(), {ws[0], ws[1] * taps, ws[3], ws[4]});
     Value y = conv2d(rewriter, loc, stacked, filter, op.getBias(), {strides[1], strides[2]},
                      {pads[1], pads[2], pads[4], pads[5]}, {dilations[1], dilations[2]},
                      op.getGroups());
     ArrayRef<int64_t> ys = shapeOf(y);
-    y = reshape(rewriter, loc, y, {batch, outDepth, ys[1], ys[2], ys[3]});
+    y = reshapeTo(rewriter, op, y, withBatch(batch, 1, {outDepth, ys[1], ys[2], ys[3]}));
     rewriter.replaceOpWithNewOp<TransposeOp>(op, y, ArrayRef<int64_t>{0, 2, 1, 3, 4});
     return success();
   }
@@ -150,15 +178,16 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
                          end = lift(pads.drop_front(spatial), 0),
                          extra = lift(op.getOutputPadding(), 0);
     const size_t dims = s.size();
-    const int64_t batch = xs[0], channels = xs[1], groups = op.getGroups();
+    const AffineExpr batch = batchOf(op.getInput()); // may be symbolic; the rest is static
+    const int64_t channels = xs[1], groups = op.getGroups();
     const int64_t perGroupOut = ws[1], features = groups * perGroupOut,
                   perGroupIn = channels / groups;
 
     // Zero insertion: [N, C, I0, 1, I1, 1, ...] padded to [N, C, I0, s0, I1, s1, ...]; the
     // trailing stride - 1 zeros are cropped by the next pad, which also adds
     // dilation * (k - 1) - pad on each side and output_padding at the end.
-    SmallVector<int64_t> interleaved = {batch, channels}, zeroPads(2 * (2 + 2 * dims), 0),
-                         dilated = {batch, channels}, convPads(2 * (2 + dims), 0);
+    SmallVector<int64_t> interleaved = {channels}, zeroPads(2 * (2 + 2 * dims), 0),
+                         dilated = {channels}, convPads(2 * (2 + dims), 0);
     bool strided = false;
     for (size_t i = 0; i < dims; ++i) {
       int64_t reach = d[i] * (k[i] - 1);
@@ -169,10 +198,10 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
       convPads[2 + dims + 2 + i] = reach - end[i] + extra[i] - (s[i] - 1);
       strided |= s[i] != 1;
     }
-    Value x = reshape(rewriter, loc, op.getInput(), interleaved);
+    Value x = reshapeTo(rewriter, op, op.getInput(), withBatch(batch, 1, interleaved));
     if (strided)
       x = pad(rewriter, loc, x, zeroPads);
-    x = pad(rewriter, loc, reshape(rewriter, loc, x, dilated), convPads);
+    x = pad(rewriter, loc, reshapeTo(rewriter, op, x, withBatch(batch, 1, dilated)), convPads);
 
     // The filter as [F, C / g, k...], spatially flipped.
     SmallVector<int64_t> convShape = {features, perGroupIn};
@@ -203,7 +232,7 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
                            ArrayRef<int64_t>{0, 0, 0, 0, 0, 0}, ArrayRef<int64_t>(d),
                            static_cast<uint64_t>(groups));
     if (spatial == 1)
-      y = reshape(rewriter, loc, y, op.getType().getShape());
+      y = reshapeTo(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front()));
     rewriter.replaceOp(op, y);
     return success();
   }
@@ -233,12 +262,18 @@ struct DecomposePool3d : OpRewritePattern<PoolOp> {
                                 op.getCeilMode());
       return pooled;
     };
-    Value planes = reshape(rewriter, loc, op.getInput(), {s[0], s[1] * s[2], s[3], s[4]});
+    // The batch may be symbolic; the other dims must be static to be regrouped.
+    if (llvm::any_of(s.drop_front(), ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(op, "a symbolic dim other than the batch");
+    AffineExpr batch = batchOf(op.getInput());
+    Value planes =
+        reshapeTo(rewriter, op, op.getInput(), withBatch(batch, 1, {s[1] * s[2], s[3], s[4]}));
     Value y = pool(planes, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
     int64_t h = shapeOf(y)[2], w = shapeOf(y)[3];
-    y = reshape(rewriter, loc, y, {s[0], s[1], s[2], h * w});
+    y = reshapeTo(rewriter, op, y, withBatch(batch, 1, {s[1], s[2], h * w}));
     y = pool(y, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
-    rewriter.replaceOp(op, reshape(rewriter, loc, y, op.getType().getShape()));
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front())));
     return success();
   }
 };

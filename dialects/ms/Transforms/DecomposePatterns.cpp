@@ -315,26 +315,6 @@ Labeled takeDiagonals(PatternRewriter &rewriter, Location loc, Labeled x) {
   return x;
 }
 
-/// A shape over a function's symbols: static sizes with `?` where an expression is not a
-/// constant, and the map of all of them (null when every size is static).
-struct SymbolicShape {
-  SmallVector<int64_t> sizes;
-  AffineMapAttr map;
-};
-
-SymbolicShape toSymbolicShape(Operation *op, ArrayRef<AffineExpr> exprs) {
-  SymbolicShape shape;
-  for (AffineExpr e : exprs) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    shape.sizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
-  if (llvm::any_of(shape.sizes, ShapedType::isDynamic)) {
-    unsigned numSymbols = SymbolicShapes(op->getParentOfType<FunctionOpInterface>()).numSymbols();
-    shape.map = AffineMapAttr::get(symbolicShapeMap(op->getContext(), numSymbols, exprs));
-  }
-  return shape;
-}
-
 /// The product of `exprs` (1 for none).
 AffineExpr productOf(MLIRContext *ctx, ArrayRef<AffineExpr> exprs) {
   AffineExpr p = getAffineConstantExpr(1, ctx);
@@ -402,17 +382,16 @@ FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a,
   auto reshape = [&](Value x, ArrayRef<AffineExpr> to) -> Value {
     if (symbolicDimsOf(x) == to)
       return x;
-    SymbolicShape shape = toSymbolicShape(op, to);
-    return ReshapeOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(shape.sizes),
-                             shape.map);
+    auto [sizes, map] = staticAndSymbolic(op, to);
+    return ReshapeOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(sizes), map);
   };
   auto arrange = [&](Value x, ArrayRef<int64_t> perm, ArrayRef<AffineExpr> full,
                      ArrayRef<AffineExpr> flat) -> Value {
     if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
       x = TransposeOp::create(rewriter, loc, x, perm);
     if (symbolicDimsOf(x) != full) {
-      SymbolicShape shape = toSymbolicShape(op, full);
-      x = ExpandOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(shape.sizes), shape.map);
+      auto [sizes, map] = staticAndSymbolic(op, full);
+      x = ExpandOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(sizes), map);
     }
     return reshape(x, flat);
   };
@@ -434,9 +413,9 @@ FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a,
   SmallVector<AffineExpr> outShape = batchSizes;
   llvm::append_range(outShape, mSizes);
   llvm::append_range(outShape, nSizes);
-  SymbolicShape out = toSymbolicShape(op, outShape);
+  auto [sizes, map] = staticAndSymbolic(op, outShape);
   return Labeled{
-      ReshapeOp::create(rewriter, loc, result, rewriter.getDenseI64ArrayAttr(out.sizes), out.map),
+      ReshapeOp::create(rewriter, loc, result, rewriter.getDenseI64ArrayAttr(sizes), map),
       batch + m + nn};
 }
 

@@ -174,6 +174,13 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
   // concat's slots from its inputs' extents.
   if (isa<ms::RangeOp, ms::ConcatOp>(op))
     return true;
+  // A global pool of any rank (a video network's [N, C, D, H, W]): rows counted at run time,
+  // each row's length static.
+  if (auto pool = dyn_cast<ms::GlobalAvgPoolOp>(op)) {
+    auto type = cast<RankedTensorType>(pool.getInput().getType());
+    return type.getRank() >= 2 &&
+           llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+  }
   // A resize keeps its symbolic dims (the verifier says so): they are loops over run-time
   // extents that read the same index.
   if (isa<ms::ResizeOp>(op))

@@ -130,13 +130,11 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
       llvm::any_of(*dilations, [](int64_t d) { return d < 1; }))
     return n.error() << "strides " << listToString(*strides) << " and dilations "
                      << listToString(*dilations) << " must be positive";
-  // A 1-D convolution may have a symbolic batch (code for symbolic dims), nothing else.
-  const bool batchOnly =
-      spatial == 1 && llvm::none_of(xType.getShape().drop_front(), ShapedType::isDynamic);
-  if ((!xType.hasStaticShape() && !batchOnly) || !wType.hasStaticShape())
+  // A symbolic batch is kept (code for symbolic dims), nothing else.
+  if (llvm::any_of(xType.getShape().drop_front(), ShapedType::isDynamic) || !wType.hasStaticShape())
     return n.unsupportedFeature() << "a " << spatial
-                                  << "-D convolution needs static shapes but for a 1-D one's "
-                                     "batch (--input-shape, --dim-param), got "
+                                  << "-D convolution needs static shapes but for the batch "
+                                     "(--input-shape, --dim-param), got "
                                   << xType << " and " << wType;
   auto below2to31 = [](ArrayRef<int64_t> v) {
     return llvm::all_of(v, [](int64_t x) { return x < (int64_t(1) << 31); });
@@ -146,7 +144,9 @@ FailureOr<Value> mlir::mie::onnx_import::buildConvFromAttrs(NodeImporter &n, Val
   if (spatial == 3) {
     // The stacked input is [N, C, KD, D, H, W] at most: bounded, so no size computed from it
     // overflows (the tensor size limits come later).
-    if (!isReasonableShape({xType.getDimSize(0), xType.getDimSize(1), kernel[0],
+    // (Per sample where the batch is symbolic: its range bounds the rest.)
+    int64_t batch = xType.isDynamicDim(0) ? 1 : xType.getDimSize(0);
+    if (!isReasonableShape({batch, xType.getDimSize(1), kernel[0],
                             xType.getDimSize(2) + (*pads)[0] + (*pads)[3], xType.getDimSize(3),
                             xType.getDimSize(4)}))
       return n.error() << "the input " << xType << " stacked over " << kernel[0]

@@ -33,21 +33,6 @@ Operation *functionOf(NodeImporter &n) {
   return isa<FunctionOpInterface>(op) ? op : op->getParentOfType<FunctionOpInterface>();
 }
 
-/// Sizes of an op that takes symbolic ones (every expression non-null): the static entries, `?`
-/// where an expression is not a constant, and then the map of all of them over the function's
-/// `numSymbols` symbols (null when every size is static).
-std::pair<SmallVector<int64_t>, AffineMapAttr>
-staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> sizes) {
-  SmallVector<int64_t> values;
-  for (AffineExpr e : sizes) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    values.push_back(c ? c.getValue() : ShapedType::kDynamic);
-  }
-  if (llvm::none_of(values, ShapedType::isDynamic))
-    return {values, AffineMapAttr()};
-  return {values, AffineMapAttr::get(ms::symbolicShapeMap(ctx, numSymbols, sizes))};
-}
-
 } // namespace
 
 bool mlir::mie::onnx_import::hasSymbolicElements(NodeImporter &n, unsigned i) {
@@ -119,7 +104,7 @@ static LogicalResult importReshapeByValueInput(NodeImporter &n, Value x, unsigne
   SmallVector<AffineExpr> outDims;
   for (const IntRange &r : requested)
     outDims.push_back(r.sym);
-  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
+  auto [shape, map] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
   return finish(n, n.create<ms::ReshapeOp>(x, shape, map));
 }
 
@@ -168,7 +153,7 @@ LogicalResult mlir::mie::onnx_import::importReshapeOfSymbolicDims(NodeImporter &
     if (!e)
       return n.unsupportedFeature() << "dim " << i << " of the reshaped " << n.inputType(0)
                                     << " is not an expression of the symbolic input dims";
-  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
+  auto [shape, map] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), outDims);
   return finish(n, n.create<ms::ReshapeOp>(*x, shape, map));
 }
 
@@ -281,8 +266,8 @@ LogicalResult mlir::mie::onnx_import::importSliceOfSymbolicDims(NodeImporter &n)
   if (llvm::any_of(sizes, [](AffineExpr e) { return !e; }))
     return n.unsupportedFeature() << "a slice of " << n.inputType(0)
                                   << ", whose dims are not all expressions of the symbolic dims";
-  auto [staticSizes, map] = staticAndSymbolic(ctx, shapes.numSymbols(), sizes);
-  auto [staticStarts, startsMap] = staticAndSymbolic(ctx, shapes.numSymbols(), starts);
+  auto [staticSizes, map] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), sizes);
+  auto [staticStarts, startsMap] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), starts);
   return finish(n, n.create<ms::SliceOp>(*x, n.builder().getDenseI64ArrayAttr(staticStarts),
                                          n.builder().getDenseI64ArrayAttr(staticSizes),
                                          n.builder().getDenseI64ArrayAttr(steps), map, startsMap));
@@ -339,7 +324,7 @@ LogicalResult mlir::mie::onnx_import::importExpandOfSymbolicDims(NodeImporter &n
     n.forwardInput(0, 0);
     return success();
   }
-  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), out);
+  auto [shape, map] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), out);
   return finish(n, n.create<ms::ExpandOp>(*x, n.builder().getDenseI64ArrayAttr(shape), map));
 }
 
@@ -471,7 +456,8 @@ LogicalResult mlir::mie::onnx_import::importConstantOfShapeOfSymbolicDims(NodeIm
   FailureOr<Value> element = n.create<ms::ConstantOp>(cast<ElementsAttr>(value.toAttr()));
   if (failed(element))
     return failure();
-  auto [shape, map] = staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), dims);
+  auto [shape, map] =
+      ms::staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), dims);
   return finish(n, n.create<ms::ExpandOp>(*element, n.builder().getDenseI64ArrayAttr(shape), map));
 }
 
@@ -507,12 +493,12 @@ LogicalResult mlir::mie::onnx_import::importTileOfSymbolicDims(NodeImporter &n) 
   FailureOr<Value> spread = n.create<ms::UnsqueezeOp>(*x, ArrayRef<int64_t>(axes));
   if (failed(spread))
     return failure();
-  auto [expandShape, expandMap] = staticAndSymbolic(ctx, shapes.numSymbols(), expanded);
+  auto [expandShape, expandMap] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), expanded);
   FailureOr<Value> copies =
       n.create<ms::ExpandOp>(*spread, n.builder().getDenseI64ArrayAttr(expandShape), expandMap);
   if (failed(copies))
     return failure();
-  auto [shape, map] = staticAndSymbolic(ctx, shapes.numSymbols(), tiled);
+  auto [shape, map] = ms::staticAndSymbolic(ctx, shapes.numSymbols(), tiled);
   return finish(n, n.create<ms::ReshapeOp>(*copies, shape, map));
 }
 
@@ -572,7 +558,7 @@ LogicalResult mlir::mie::onnx_import::importPadOfSymbolicDims(NodeImporter &n) {
   if (failed(x))
     return failure();
   auto [staticPads, map] =
-      staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), pads);
+      ms::staticAndSymbolic(ctx, ms::SymbolicShapes(functionOf(n)).numSymbols(), pads);
   return finish(n,
                 n.create<ms::PadOp>(*x, ArrayRef<int64_t>(staticPads), *mode, APFloat(value), map));
 }

@@ -1341,6 +1341,14 @@ func.func @resize_sizes(%x: tensor<1x3x4x4xf32>) {
 
 // -----
 
+func.func @conv3d_symbolic_depth(%x: tensor<1x2x?x5x5xf32>, %w: tensor<3x2x2x3x3xf32>) {
+  // expected-error @+1 {{'ms.conv3d' op expects static shapes (but for the batch), got 'tensor<1x2x?x5x5xf32>' and 'tensor<3x2x2x3x3xf32>'}}
+  %0 = ms.conv3d %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>} : (tensor<1x2x?x5x5xf32>, tensor<3x2x2x3x3xf32>) -> tensor<1x3x?x3x3xf32>
+  return
+}
+
+// -----
+
 func.func @einsum_symbolic_diagonal(%x: tensor<?x?xf32>) {
   // expected-error @+1 {{'ms.einsum' op expects label 'i' repeated in term 'ii' to have a static size, got 'tensor<?x?xf32>'}}
   %0 = ms.einsum %x {equation = "ii->i"} : (tensor<?x?xf32>) -> tensor<?xf32>

@@ -555,7 +555,26 @@ def einsum_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def video_dyn():
+    """Convolutions beyond 2-D under a run-time batch (torchvision's video networks, DPT's
+    upsampling): a 3-D convolution, a 3-D max pool and a global average pool over
+    [batch, 2, 4, 6, 6], and a transposed 2-D convolution (stride 2) over [batch, 3, 5, 5]."""
+    g = Graph()
+    g.inits += [weight("w3", [4, 2, 3, 3, 3]), weight("b3", [4], 0.1),
+                weight("wt", [3, 2, 3, 3]), weight("bt", [2], 0.1)]
+    c = g.node("Relu", [g.node("Conv", ["clip", "w3", "b3"], "conv3d", pads=[1] * 6)], "relu3d")
+    p = g.node("MaxPool", [c], "pool3d", kernel_shape=[2, 2, 2], strides=[2, 2, 2])
+    g.node("GlobalAveragePool", [p], "pooled")
+    g.node("ConvTranspose", ["img", "wt", "bt"], "up", strides=[2, 2], pads=[1, 1, 1, 1],
+           output_padding=[1, 1])
+    inputs = [("clip", TensorProto.FLOAT, ["batch", 2, 4, 6, 6]),
+              ("img", TensorProto.FLOAT, ["batch", 3, 5, 5])]
+    outputs = [("pooled", TensorProto.FLOAT, ["batch", 4, 1, 1, 1]),
+               ("up", TensorProto.FLOAT, ["batch", 2, 10, 10])]
+    return g, inputs, outputs, 17
+
+
+MODELS = {"video_dyn": video_dyn, "einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
@@ -564,6 +583,7 @@ MODELS = {"einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn"
 # Sizes of the symbols per named shape set.
 SHAPES = {
     "resize_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
+    "video_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
     "einsum_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "norm_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
     "strided_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
