@@ -150,8 +150,10 @@ func.func private @other(i64)
 // Tests code for symbolic dims: a kernel sees a buffer of run-time dims as a reinterpret_cast of
 // its pointer-only argument with the dims passed beside it (mie-outline-kernels). The loop over
 // its rows is split by a trip count computed before the dispatch, ceil((ub - lb) / step) never
-// negative, whatever the run's size (even with the default min-bytes: the buffer has no size here),
-// and the body rebuilds the view from the captured pointer and dims.
+// negative, and the body rebuilds the view from the captured pointer and dims. The buffers have
+// no size here: with the default min-bytes the run decides, dispatching only when its largest
+// run-time buffer (rows x 8 x 4 bytes) has 65536 bytes, and running the loop where it is otherwise
+// (a one-token decoder step paid a dispatch per kernel).
 // CHECK-LABEL: func.func private @main_k0_relu_rows
 // CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[IN:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[ROWS:[^:]+]]: index)
 // CHECK: %[[SPAN:.+]] = arith.maxsi %{{.+}}, %{{.+}} : index
@@ -162,7 +164,18 @@ func.func private @other(i64)
 // CHECK: memref.reinterpret_cast
 // CHECK: scf.parallel
 // SMALL-LABEL: func.func private @main_k0_relu_rows
-// SMALL: call @main_k0_relu_rows_p0__dispatch
+// SMALL-SAME: %[[ROWS:[^:]+]]: index)
+// SMALL: %[[B0:.+]] = arith.muli %{{.+}}, %[[ROWS]] : index
+// SMALL: %[[X:.+]] = arith.muli %[[B0]], %{{.+}} : index
+// SMALL: %[[B1:.+]] = arith.muli %{{.+}}, %[[ROWS]] : index
+// SMALL: %[[Y:.+]] = arith.muli %[[B1]], %{{.+}} : index
+// SMALL: %[[MAX:.+]] = arith.maxui %[[X]], %[[Y]] : index
+// SMALL: %[[C:.+]] = arith.constant 65536 : index
+// SMALL: %[[BIG:.+]] = arith.cmpi uge, %[[MAX]], %[[C]] : index
+// SMALL: scf.if %[[BIG]] {
+// SMALL-NEXT: call @main_k0_relu_rows_p0__dispatch
+// SMALL-NEXT: } else {
+// SMALL-NEXT: scf.parallel
 func.func private @main_k0_relu_rows(%in: memref<1xf32> {llvm.noalias}, %out: memref<1xf32> {llvm.noalias}, %rows: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

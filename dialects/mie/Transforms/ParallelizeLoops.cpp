@@ -3,6 +3,7 @@
 #include "dialects/mie/Transforms/Passes.h"
 #include "dialects/mie/Utils/RuntimeSymbols.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -180,13 +181,18 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
         largest =
             std::max<int64_t>(largest, memref.getNumElements() *
                                            llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
-    // A buffer of run-time dims has no size here: its loop is split whatever the run's size.
-    bool runTimeBuffer = llvm::any_of(sunk, [](Operation *op) {
-      auto cast = dyn_cast<memref::ReinterpretCastOp>(op);
-      return cast && !cast.getType().hasStaticShape();
-    });
-    if (largest < minBytes && !runTimeBuffer)
+    // A buffer of run-time dims has no size here: where no static one decides, the run does
+    // (the loop stays serial where every buffer is smaller than minBytes for the run's dims: a
+    // one-token step of a decoder pays a dispatch per kernel otherwise, which two threads
+    // lost to one).
+    SmallVector<memref::ReinterpretCastOp> runTimeBuffers;
+    for (Operation *op : sunk)
+      if (auto cast = dyn_cast<memref::ReinterpretCastOp>(op);
+          cast && !cast.getType().hasStaticShape())
+        runTimeBuffers.push_back(cast);
+    if (largest < minBytes && runTimeBuffers.empty())
       return failure();
+    const bool decidedAtRunTime = largest < minBytes;
 
     MLIRContext *ctx = &getContext();
     OpBuilder b(ctx);
@@ -253,11 +259,35 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     } else {
       operands.push_back(arith::ConstantIndexOp::create(b, loc, tripCount));
     }
+    if (!decidedAtRunTime) {
+      func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
+      loop.erase();
+      for (Operation *op : llvm::reverse(sunk))
+        if (op->use_empty())
+          op->erase();
+      return success();
+    }
+    // Dispatched when the largest run-time buffer has minBytes for this run; otherwise the loop
+    // runs where it is, serially.
+    Value largestBytes;
+    for (memref::ReinterpretCastOp view : runTimeBuffers) {
+      Value bytes = arith::ConstantIndexOp::create(
+          b, loc, llvm::divideCeil(view.getType().getElementTypeBitWidth(), 8));
+      for (OpFoldResult size : view.getMixedSizes()) {
+        Value v = isa<Value>(size) ? cast<Value>(size)
+                                   : arith::ConstantIndexOp::create(
+                                         b, loc, *getConstantIntValue(size));
+        bytes = arith::MulIOp::create(b, loc, bytes, v);
+      }
+      largestBytes =
+          largestBytes ? arith::MaxUIOp::create(b, loc, largestBytes, bytes) : bytes;
+    }
+    Value worthIt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, largestBytes,
+                                          arith::ConstantIndexOp::create(b, loc, minBytes));
+    auto branch = scf::IfOp::create(b, loc, worthIt, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(branch.thenBlock());
     func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
-    loop.erase();
-    for (Operation *op : llvm::reverse(sunk))
-      if (op->use_empty())
-        op->erase();
+    loop->moveBefore(branch.elseBlock()->getTerminator());
     return success();
   }
 };
