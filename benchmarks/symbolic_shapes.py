@@ -325,6 +325,10 @@ def ort_median(sess, feeds, runs):
         t = time.perf_counter()
         sess.run(None, feeds)
         times.append((time.perf_counter() - t) * 1e3)
+    # onnxruntime's pool threads spin after a run: the next measurement (a mie-run started right
+    # after) would share the cores with them, which halved the 2-thread speed of whichever package
+    # came next. They park within milliseconds.
+    time.sleep(0.2)
     return statistics.median(times)
 
 

@@ -185,11 +185,18 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     // (the loop stays serial where every buffer is smaller than minBytes for the run's dims: a
     // one-token step of a decoder pays a dispatch per kernel otherwise, which two threads
     // lost to one).
+    // (A view of static dims of a pointer-only argument, as such code reads its weights, has its
+    // size here.)
     SmallVector<memref::ReinterpretCastOp> runTimeBuffers;
-    for (Operation *op : sunk)
-      if (auto cast = dyn_cast<memref::ReinterpretCastOp>(op);
-          cast && !cast.getType().hasStaticShape())
-        runTimeBuffers.push_back(cast);
+    for (Operation *op : sunk) {
+      auto view = dyn_cast<memref::ReinterpretCastOp>(op);
+      if (view && !view.getType().hasStaticShape())
+        runTimeBuffers.push_back(view);
+      else if (view)
+        largest = std::max<int64_t>(
+            largest, view.getType().getNumElements() *
+                         llvm::divideCeil(view.getType().getElementTypeBitWidth(), 8));
+    }
     if (largest < minBytes && runTimeBuffers.empty())
       return failure();
     const bool decidedAtRunTime = largest < minBytes;
