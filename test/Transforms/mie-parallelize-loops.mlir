@@ -152,8 +152,8 @@ func.func private @other(i64)
 // its rows is split by a trip count computed before the dispatch, ceil((ub - lb) / step) never
 // negative, and the body rebuilds the view from the captured pointer and dims. The buffers have
 // no size here: with the default min-bytes the run decides, dispatching only when its largest
-// run-time buffer (rows x 8 x 4 bytes) has 65536 bytes, and running the loop where it is otherwise
-// (a one-token decoder step paid a dispatch per kernel).
+// run-time buffer (rows x 8 x 4 bytes) has 65536 bytes, and calling the body over every iteration
+// on this thread otherwise (a one-token decoder step paid a dispatch per kernel).
 // CHECK-LABEL: func.func private @main_k0_relu_rows
 // CHECK-SAME: (%[[ENV:[^:]+]]: !llvm.ptr, %[[IN:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[OUT:[^:]+]]: memref<1xf32> {llvm.noalias}, %[[ROWS:[^:]+]]: index)
 // CHECK: %[[SPAN:.+]] = arith.maxsi %{{.+}}, %{{.+}} : index
@@ -173,9 +173,13 @@ func.func private @other(i64)
 // SMALL: %[[C:.+]] = arith.constant 65536 : index
 // SMALL: %[[BIG:.+]] = arith.cmpi uge, %[[MAX]], %[[C]] : index
 // SMALL: scf.if %[[BIG]] {
-// SMALL-NEXT: call @main_k0_relu_rows_p0__dispatch
+// SMALL-NEXT: call @main_k0_relu_rows_p0__dispatch(%{{.+}}, %[[TRIPS:[^)]+]])
 // SMALL-NEXT: } else {
-// SMALL-NEXT: scf.parallel
+// SMALL-NEXT: %[[ZERO:.+]] = arith.constant 0 : index
+// SMALL-NEXT: call @main_k0_relu_rows_p0(%{{.+}}, %[[ZERO]], %[[TRIPS]])
+// SMALL-NEXT: }
+// SMALL-NOT: scf.parallel
+// SMALL-LABEL: func.func private @main_k0_relu_rows_p0(
 func.func private @main_k0_relu_rows(%in: memref<1xf32> {llvm.noalias}, %out: memref<1xf32> {llvm.noalias}, %rows: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

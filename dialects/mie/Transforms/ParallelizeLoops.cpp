@@ -23,6 +23,11 @@ std::optional<int64_t> constantIndex(Value v) {
   return std::nullopt;
 }
 
+/// The bytes of a buffer of static shape.
+int64_t staticBytes(MemRefType type) {
+  return type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
 /// Ops whose results may be recomputed inside the outlined body instead of being captured. The
 /// address arithmetic of the microkernel lowering is among them: a buffer packed once before the
 /// loop (a row GEMM's shared rows) reaches the loop as an `!llvm.ptr`, which only its buffer can
@@ -178,24 +183,19 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     int64_t largest = 0;
     for (Value v : *captures)
       if (auto memref = dyn_cast<MemRefType>(v.getType()))
-        largest =
-            std::max<int64_t>(largest, memref.getNumElements() *
-                                           llvm::divideCeil(memref.getElementTypeBitWidth(), 8));
-    // A buffer of run-time dims has no size here: where no static one decides, the run does
-    // (the loop stays serial where every buffer is smaller than minBytes for the run's dims: a
-    // one-token step of a decoder pays a dispatch per kernel otherwise, which two threads
-    // lost to one).
-    // (A view of static dims of a pointer-only argument, as such code reads its weights, has its
-    // size here.)
+        largest = std::max(largest, staticBytes(memref));
+    // A view of a pointer-only argument (code for symbolic dims) has its size here where its
+    // dims are static (weights); where they are not, the run decides: the loop stays serial when
+    // every buffer is smaller than minBytes for the run's dims, as a static package's would (a
+    // one-token decoder step paid a dispatch per kernel, and ran slower on two threads than on
+    // one).
     SmallVector<memref::ReinterpretCastOp> runTimeBuffers;
     for (Operation *op : sunk) {
       auto view = dyn_cast<memref::ReinterpretCastOp>(op);
       if (view && !view.getType().hasStaticShape())
         runTimeBuffers.push_back(view);
       else if (view)
-        largest = std::max<int64_t>(
-            largest, view.getType().getNumElements() *
-                         llvm::divideCeil(view.getType().getElementTypeBitWidth(), 8));
+        largest = std::max(largest, staticBytes(view.getType()));
     }
     if (largest < minBytes && runTimeBuffers.empty())
       return failure();
@@ -268,33 +268,36 @@ struct MieParallelizeLoopsPass : impl::MieParallelizeLoopsPassBase<MieParalleliz
     }
     if (!decidedAtRunTime) {
       func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
-      loop.erase();
-      for (Operation *op : llvm::reverse(sunk))
-        if (op->use_empty())
-          op->erase();
-      return success();
-    }
-    // Dispatched when the largest run-time buffer has minBytes for this run; otherwise the loop
-    // runs where it is, serially.
-    Value largestBytes;
-    for (memref::ReinterpretCastOp view : runTimeBuffers) {
-      Value bytes = arith::ConstantIndexOp::create(
-          b, loc, llvm::divideCeil(view.getType().getElementTypeBitWidth(), 8));
-      for (OpFoldResult size : view.getMixedSizes()) {
-        Value v = isa<Value>(size) ? cast<Value>(size)
-                                   : arith::ConstantIndexOp::create(
-                                         b, loc, *getConstantIntValue(size));
-        bytes = arith::MulIOp::create(b, loc, bytes, v);
+    } else {
+      // Dispatched when the largest run-time buffer has minBytes for this run; otherwise the
+      // body runs every iteration on this thread (a call, not a second copy of the loop, which
+      // doubled such kernels' code and compile time).
+      Value largestBytes;
+      for (memref::ReinterpretCastOp view : runTimeBuffers) {
+        Value bytes = arith::ConstantIndexOp::create(
+            b, loc, llvm::divideCeil(view.getType().getElementTypeBitWidth(), 8));
+        for (OpFoldResult size : view.getMixedSizes()) {
+          Value v = isa<Value>(size)
+                        ? cast<Value>(size)
+                        : arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(size));
+          bytes = arith::MulIOp::create(b, loc, bytes, v);
+        }
+        largestBytes = largestBytes ? arith::MaxUIOp::create(b, loc, largestBytes, bytes) : bytes;
       }
-      largestBytes =
-          largestBytes ? arith::MaxUIOp::create(b, loc, largestBytes, bytes) : bytes;
+      Value worthIt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, largestBytes,
+                                            arith::ConstantIndexOp::create(b, loc, minBytes));
+      auto branch = scf::IfOp::create(b, loc, worthIt, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(branch.thenBlock());
+      func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
+      b.setInsertionPointToStart(branch.elseBlock());
+      SmallVector<Value> all(*captures);
+      all.append({arith::ConstantIndexOp::create(b, loc, 0), operands.back()});
+      func::CallOp::create(b, loc, body.getSymName(), TypeRange{}, all);
     }
-    Value worthIt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, largestBytes,
-                                          arith::ConstantIndexOp::create(b, loc, minBytes));
-    auto branch = scf::IfOp::create(b, loc, worthIt, /*withElseRegion=*/true);
-    b.setInsertionPointToStart(branch.thenBlock());
-    func::CallOp::create(b, loc, dispatch.getSymName(), TypeRange{}, operands);
-    loop->moveBefore(branch.elseBlock()->getTerminator());
+    loop.erase();
+    for (Operation *op : llvm::reverse(sunk))
+      if (op->use_empty())
+        op->erase();
     return success();
   }
 };

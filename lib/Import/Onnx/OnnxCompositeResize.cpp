@@ -291,7 +291,7 @@ LogicalResult importResize(NodeImporter &n) {
     if (ShapedType::isDynamic(in)) {
       bool kept = symbolicSizes ? ShapedType::isDynamic((*symbolicSizes)[k])
                                 : !haveSizes && known->valueAt(k) == 1.0;
-      if (!kept || policy != "stretch")
+      if (!kept)
         return resizesSymbolicDim(n, xType, axis);
       continue;
     }
