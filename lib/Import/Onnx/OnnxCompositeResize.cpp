@@ -238,9 +238,10 @@ LogicalResult importResize(NodeImporter &n) {
     }
   }
   // Sizes computed from symbolic dims: constants, and the input's own dims where they keep them
-  // (kDynamic; the size of another tensor's dim when both are the same symbol).
+  // (kDynamic; the size of another tensor's dim when both are the same symbol). Sizes given as
+  // a graph input's values are the declared output's, below.
   std::optional<SmallVector<int64_t>> symbolicSizes;
-  if (haveSizes && hasSymbolicElements(n, 3)) {
+  if (haveSizes && hasSymbolicElements(n, 3) && !readsValueSymbols(n, 3)) {
     if (policy != "stretch")
       return n.unsupportedFeature() << "keep_aspect_ratio_policy '" << policy
                                     << "' with sizes computed from symbolic dims";

@@ -606,6 +606,9 @@ FailureOr<std::pair<int64_t, int64_t>> shapeRange(NodeImporter &node);
 // Kept symbolic dims (OnnxSymbolicDims.cpp).
 /// Whether input `i` is a size computed from symbolic dims: every element symbolic or exact.
 bool hasSymbolicElements(NodeImporter &n, unsigned i);
+/// Whether an element of input `i` is an expression of value symbols (a graph input's values,
+/// bound from a run's data) rather than of the inputs' dims alone.
+bool readsValueSymbols(NodeImporter &n, unsigned i);
 /// Shape of dims [start, end) of an input with `?` among them.
 LogicalResult importShapeOfSymbolicDims(NodeImporter &n, int64_t start, int64_t end);
 /// Reshape of an input with `?` dims, or to sizes computed from symbolic dims.

@@ -44,6 +44,21 @@ bool mlir::mie::onnx_import::hasSymbolicElements(NodeImporter &n, unsigned i) {
          llvm::all_of(*ranges, [](const IntRange &r) { return r.sym || r.exact(); });
 }
 
+bool mlir::mie::onnx_import::readsValueSymbols(NodeImporter &n, unsigned i) {
+  std::optional<SmallVector<IntRange>> ranges = n.inputRanges(i);
+  if (!ranges)
+    return false;
+  Operation *fn = functionOf(n);
+  bool reads = false;
+  for (const IntRange &r : *ranges)
+    if (r.sym)
+      r.sym.walk([&](AffineExpr e) {
+        if (auto s = dyn_cast<AffineSymbolExpr>(e))
+          reads |= valueSymbolSource(fn, s.getPosition()).has_value();
+      });
+  return reads;
+}
+
 LogicalResult mlir::mie::onnx_import::importShapeOfSymbolicDims(NodeImporter &n, int64_t start,
                                                                 int64_t end) {
   FailureOr<Value> x = n.input(0);
