@@ -85,6 +85,18 @@ AffineExpr ms::divideExactly(AffineExpr a, AffineExpr b) {
   return result;
 }
 
+AffineExpr ms::broadcastDim(AffineExpr a, AffineExpr b) {
+  if (!a || !b)
+    return {};
+  auto isOne = [](AffineExpr e) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == 1;
+  };
+  if (a == b || isOne(b))
+    return a;
+  return isOne(a) ? b : AffineExpr();
+}
+
 std::pair<SmallVector<int64_t>, AffineMapAttr>
 ms::staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> sizes) {
   SmallVector<int64_t> values;
@@ -258,28 +270,13 @@ namespace {
 /// Numpy broadcasting of the operands' dims into `rank` result dims: equal expressions broadcast
 /// to themselves, 1 to the other; anything else is unknown.
 SmallVector<AffineExpr> broadcastDims(SymbolicShapes &shapes, ValueRange operands, size_t rank) {
-  SmallVector<AffineExpr> out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    AffineExpr chosen;
-    bool conflict = false;
+  SmallVector<AffineExpr> out(rank, getAffineConstantExpr(1, shapes.context()));
+  for (size_t i = 0; i < rank; ++i)
     for (Value operand : operands) {
       auto type = dyn_cast<RankedTensorType>(operand.getType());
-      if (!type || (size_t)type.getRank() + i < rank)
-        continue;
-      AffineExpr e = shapes.dims(operand)[type.getRank() - rank + i];
-      if (!e) {
-        conflict = true;
-        continue;
-      }
-      if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 1)
-        continue;
-      if (chosen && chosen != e)
-        conflict = true;
-      chosen = chosen ? chosen : e;
+      if (type && (size_t)type.getRank() + i >= rank)
+        out[i] = broadcastDim(out[i], shapes.dims(operand)[type.getRank() - rank + i]);
     }
-    if (!conflict)
-      out[i] = chosen ? chosen : getAffineConstantExpr(1, shapes.context());
-  }
   return out;
 }
 
@@ -489,20 +486,14 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         FailureOr<EinsumEquation> eq = parseEinsumEquation(einsum.getEquation(), ranks, error);
         if (failed(eq))
           return {};
-        // A label's size is what its operands give other than 1 (which broadcasts); two
-        // different expressions may differ at run time, which is no expression.
-        AffineExpr one = getAffineConstantExpr(1, ctx);
+        // A label's size: its operands' dims broadcast (a 1 takes the other side).
         SmallVector<AffineExpr> out;
         for (char label : eq->output) {
-          AffineExpr size = one;
+          AffineExpr size = getAffineConstantExpr(1, ctx);
           for (auto [i, term] : llvm::enumerate(eq->terms))
-            for (auto [d, l] : llvm::enumerate(term)) {
-              AffineExpr e = l == label ? in(i)[d] : one;
-              if (!e || (e != one && size != one && e != size))
-                size = AffineExpr();
-              else if (size && e != one)
-                size = e;
-            }
+            for (auto [d, l] : llvm::enumerate(term))
+              if (l == label)
+                size = broadcastDim(size, in(i)[d]);
           out.push_back(size);
         }
         return out;

@@ -66,6 +66,10 @@ staticAndSymbolic(MLIRContext *ctx, unsigned numSymbols, ArrayRef<AffineExpr> si
 std::pair<SmallVector<int64_t>, AffineMapAttr> staticAndSymbolic(Operation *op,
                                                                  ArrayRef<AffineExpr> sizes);
 
+/// Numpy broadcasting of two dims: equal ones stay, 1 takes the other; null where they may differ
+/// at run time (two different expressions, a symbol against a size) or either is unknown.
+AffineExpr broadcastDim(AffineExpr a, AffineExpr b);
+
 /// `a / b` when `b` divides `a` exactly as polynomials of the symbols (a constant, or a product
 /// of symbols and a constant: `s0 * s1 * 768 / (s1 * 12)` is `s0 * 64`); null otherwise.
 AffineExpr divideExactly(AffineExpr a, AffineExpr b);

@@ -15,6 +15,7 @@
 
 #include "dialects/ms/IR/MsConstantFold.h"
 #include "dialects/ms/IR/MsOps.h"
+#include "dialects/ms/IR/MsSymbolicShapes.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -22,6 +23,13 @@
 namespace mlir::ms {
 
 inline RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// A reshape of `x` to `dims`, built in place of `op`: static, or symbolic (sizes `?` with their
+/// expressions over the function's symbols) where a dim is not a constant.
+inline Value reshapeToDims(OpBuilder &b, Operation *op, Value x, ArrayRef<AffineExpr> dims) {
+  auto [sizes, map] = staticAndSymbolic(op, dims);
+  return ReshapeOp::create(b, op->getLoc(), x, b.getDenseI64ArrayAttr(sizes), map);
+}
 
 /// How OpChain reads constant operands while the importer expands an op on model data
 /// (expandImportComposite): as the importer reads them, small model data kept as resources

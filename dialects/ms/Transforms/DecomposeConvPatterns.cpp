@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ms/IR/MsOps.h"
-#include "dialects/ms/IR/MsSymbolicShapes.h"
+#include "dialects/ms/Transforms/DecomposeBuilder.h"
 #include "dialects/ms/Transforms/Patterns.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -46,14 +46,6 @@ SmallVector<AffineExpr> withBatch(AffineExpr batch, int64_t scale, ArrayRef<int6
   for (int64_t size : rest)
     dims.push_back(getAffineConstantExpr(size, batch.getContext()));
   return dims;
-}
-
-/// A reshape of `x` to `dims` (static, or symbolic where the batch is), built for `op`.
-Value reshapeTo(PatternRewriter &rewriter, Operation *op, Value x, ArrayRef<AffineExpr> dims) {
-  auto [sizes, map] = staticAndSymbolic(op, dims);
-  if (!map)
-    return ReshapeOp::create(rewriter, op->getLoc(), x, sizes);
-  return ReshapeOp::create(rewriter, op->getLoc(), x, rewriter.getDenseI64ArrayAttr(sizes), map);
 }
 
 /// The batch (dim 0) of `x`: its size, or its expression over the function's symbols.
@@ -98,20 +90,20 @@ struct DecomposeConv3d : OpRewritePattern<Conv3dOp> {
           rewriter, loc, padded, rewriter.getDenseI64ArrayAttr({0, 0, tap * dilations[0], 0, 0}),
           rewriter.getDenseI64ArrayAttr(slabSizes),
           rewriter.getDenseI64ArrayAttr({1, 1, strides[0], 1, 1}), slabMap, AffineMapAttr());
-      slabs.push_back(reshapeTo(rewriter, op, slab,
-                                withBatch(batch, 1, {channels, 1, outDepth, height, width})));
+      slabs.push_back(reshapeToDims(rewriter, op, slab,
+                                    withBatch(batch, 1, {channels, 1, outDepth, height, width})));
     }
     Value stacked = slabs.size() == 1 ? slabs.front()
                                       : ConcatOp::create(rewriter, loc, ValueRange(slabs), 2);
     stacked = TransposeOp::create(rewriter, loc, stacked, ArrayRef<int64_t>{0, 3, 1, 2, 4, 5});
-    stacked = reshapeTo(rewriter, op, stacked,
-                        withBatch(batch, outDepth, {channels * taps, height, width}));
+    stacked = reshapeToDims(rewriter, op, stacked,
+                            withBatch(batch, outDepth, {channels * taps, height, width}));
     Value filter = reshape(rewriter, loc, op.getFilter(), {ws[0], ws[1] * taps, ws[3], ws[4]});
     Value y = conv2d(rewriter, loc, stacked, filter, op.getBias(), {strides[1], strides[2]},
                      {pads[1], pads[2], pads[4], pads[5]}, {dilations[1], dilations[2]},
                      op.getGroups());
     ArrayRef<int64_t> ys = shapeOf(y);
-    y = reshapeTo(rewriter, op, y, withBatch(batch, 1, {outDepth, ys[1], ys[2], ys[3]}));
+    y = reshapeToDims(rewriter, op, y, withBatch(batch, 1, {outDepth, ys[1], ys[2], ys[3]}));
     rewriter.replaceOpWithNewOp<TransposeOp>(op, y, ArrayRef<int64_t>{0, 2, 1, 3, 4});
     return success();
   }
@@ -198,10 +190,10 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
       convPads[2 + dims + 2 + i] = reach - end[i] + extra[i] - (s[i] - 1);
       strided |= s[i] != 1;
     }
-    Value x = reshapeTo(rewriter, op, op.getInput(), withBatch(batch, 1, interleaved));
+    Value x = reshapeToDims(rewriter, op, op.getInput(), withBatch(batch, 1, interleaved));
     if (strided)
       x = pad(rewriter, loc, x, zeroPads);
-    x = pad(rewriter, loc, reshapeTo(rewriter, op, x, withBatch(batch, 1, dilated)), convPads);
+    x = pad(rewriter, loc, reshapeToDims(rewriter, op, x, withBatch(batch, 1, dilated)), convPads);
 
     // The filter as [F, C / g, k...], spatially flipped.
     SmallVector<int64_t> convShape = {features, perGroupIn};
@@ -232,7 +224,7 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
                            ArrayRef<int64_t>{0, 0, 0, 0, 0, 0}, ArrayRef<int64_t>(d),
                            static_cast<uint64_t>(groups));
     if (spatial == 1)
-      y = reshapeTo(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front()));
+      y = reshapeToDims(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front()));
     rewriter.replaceOp(op, y);
     return success();
   }
@@ -267,13 +259,14 @@ struct DecomposePool3d : OpRewritePattern<PoolOp> {
       return rewriter.notifyMatchFailure(op, "a symbolic dim other than the batch");
     AffineExpr batch = batchOf(op.getInput());
     Value planes =
-        reshapeTo(rewriter, op, op.getInput(), withBatch(batch, 1, {s[1] * s[2], s[3], s[4]}));
+        reshapeToDims(rewriter, op, op.getInput(), withBatch(batch, 1, {s[1] * s[2], s[3], s[4]}));
     Value y = pool(planes, {k[1], k[2]}, {st[1], st[2]}, {p[1], p[2], p[4], p[5]}, {d[1], d[2]});
     int64_t h = shapeOf(y)[2], w = shapeOf(y)[3];
-    y = reshapeTo(rewriter, op, y, withBatch(batch, 1, {s[1], s[2], h * w}));
+    y = reshapeToDims(rewriter, op, y, withBatch(batch, 1, {s[1], s[2], h * w}));
     y = pool(y, {k[0], 1}, {st[0], 1}, {p[0], 0, p[3], 0}, {d[0], 1});
     rewriter.replaceOp(
-        op, reshapeTo(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front())));
+        op,
+        reshapeToDims(rewriter, op, y, withBatch(batch, 1, op.getType().getShape().drop_front())));
     return success();
   }
 };

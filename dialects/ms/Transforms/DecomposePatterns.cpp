@@ -328,8 +328,8 @@ AffineExpr productOf(MLIRContext *ctx, ArrayRef<AffineExpr> exprs) {
 /// Sizes are expressions of the function's symbols, so a symbolic batch (or length) flattens and
 /// unflattens by symbolic reshapes; a label whose two sides may differ at run time (a symbolic
 /// dim against 1 or another expression) fails.
-FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a, Labeled b,
-                            StringRef keep) {
+FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, SymbolicShapes &shapes,
+                            Labeled a, Labeled b, StringRef keep) {
   Location loc = op->getLoc();
   MLIRContext *ctx = op->getContext();
   std::string batch, m, k, nn;
@@ -340,18 +340,14 @@ FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a,
   for (char l : b.labels)
     if (a.labels.find(l) == std::string::npos)
       nn.push_back(l);
-  SmallVector<AffineExpr> aDims = symbolicDimsOf(a.value), bDims = symbolicDimsOf(b.value);
+  // One analysis for the whole einsum: the values built here get their dims on demand.
+  SmallVector<AffineExpr> aDims(shapes.dims(a.value)), bDims(shapes.dims(b.value));
   AffineExpr one = getAffineConstantExpr(1, ctx);
-  // A label's size: its side's, or the one that is not 1 where both have it (a 1 broadcasts).
+  // A label's size: its sides' dims broadcast (a side without it counts as 1).
   auto sizeOf = [&](char l) -> AffineExpr {
     size_t i = a.labels.find(l), j = b.labels.find(l);
-    AffineExpr x = i == std::string::npos ? AffineExpr() : aDims[i];
-    AffineExpr y = j == std::string::npos ? AffineExpr() : bDims[j];
-    if (!x || !y)
-      return x ? x : y;
-    if (x == y || y == one)
-      return x;
-    return x == one ? y : AffineExpr();
+    return broadcastDim(i == std::string::npos ? one : aDims[i],
+                        j == std::string::npos ? one : bDims[j]);
   };
   auto perm = [](const Labeled &x, StringRef labels) {
     SmallVector<int64_t> p;
@@ -380,16 +376,13 @@ FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a,
   llvm::append_range(bFull, nSizes);
   // Transpose, broadcast and reshape, each only where it changes something.
   auto reshape = [&](Value x, ArrayRef<AffineExpr> to) -> Value {
-    if (symbolicDimsOf(x) == to)
-      return x;
-    auto [sizes, map] = staticAndSymbolic(op, to);
-    return ReshapeOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(sizes), map);
+    return shapes.dims(x) == to ? x : reshapeToDims(rewriter, op, x, to);
   };
   auto arrange = [&](Value x, ArrayRef<int64_t> perm, ArrayRef<AffineExpr> full,
                      ArrayRef<AffineExpr> flat) -> Value {
     if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
       x = TransposeOp::create(rewriter, loc, x, perm);
-    if (symbolicDimsOf(x) != full) {
+    if (shapes.dims(x) != full) {
       auto [sizes, map] = staticAndSymbolic(op, full);
       x = ExpandOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr(sizes), map);
     }
@@ -413,10 +406,7 @@ FailureOr<Labeled> contract(PatternRewriter &rewriter, Operation *op, Labeled a,
   SmallVector<AffineExpr> outShape = batchSizes;
   llvm::append_range(outShape, mSizes);
   llvm::append_range(outShape, nSizes);
-  auto [sizes, map] = staticAndSymbolic(op, outShape);
-  return Labeled{
-      ReshapeOp::create(rewriter, loc, result, rewriter.getDenseI64ArrayAttr(sizes), map),
-      batch + m + nn};
+  return Labeled{reshapeToDims(rewriter, op, result, outShape), batch + m + nn};
 }
 
 struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
@@ -432,11 +422,12 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
     // Symbolic sizes decompose where each label has one expression (or 1) and no symbolic label
     // repeats within a term (a diagonal's mask is static); otherwise the einsum is left for the
     // lowering to report.
+    // (Outside a function, as an import-time expansion may run, there are no symbols.)
+    Operation *fn = op->getParentOfType<FunctionOpInterface>();
+    SymbolicShapes shapes(fn ? fn : op->getParentOp());
     if (op.getType().getNumDynamicDims() || llvm::any_of(op.getInputs(), [](Value v) {
           return !cast<RankedTensorType>(v.getType()).hasStaticShape();
         })) {
-      SymbolicShapes shapes(op->getParentOfType<FunctionOpInterface>());
-      AffineExpr one = getAffineConstantExpr(1, op.getContext());
       llvm::SmallDenseMap<char, AffineExpr> sizes;
       for (auto [term, input] : llvm::zip(eq->terms, op.getInputs())) {
         auto type = cast<RankedTensorType>(input.getType());
@@ -444,11 +435,10 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
         for (auto [d, label] : llvm::enumerate(term)) {
           if (type.isDynamicDim(d) && term.find(label) != d)
             return rewriter.notifyMatchFailure(op, "a diagonal of a symbolic dim");
-          AffineExpr &size = sizes.try_emplace(label, one).first->second;
-          if (!dims[d] || (dims[d] != one && size != one && dims[d] != size))
+          AffineExpr &size =
+              sizes.try_emplace(label, getAffineConstantExpr(1, op.getContext())).first->second;
+          if (!(size = broadcastDim(size, dims[d])))
             return rewriter.notifyMatchFailure(op, "a label's sizes may differ at run time");
-          if (dims[d] != one)
-            size = dims[d];
         }
       }
     }
@@ -474,7 +464,7 @@ struct DecomposeEinsum : OpRewritePattern<EinsumOp> {
       }
       acc = sumOut(rewriter, loc, *acc, unneeded(&next));
       next = sumOut(rewriter, loc, next, unneeded(&*acc));
-      FailureOr<Labeled> product = contract(rewriter, op, *acc, next, later);
+      FailureOr<Labeled> product = contract(rewriter, op, shapes, *acc, next, later);
       if (failed(product))
         return failure();
       acc = *product;
