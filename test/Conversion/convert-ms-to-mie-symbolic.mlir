@@ -449,3 +449,53 @@ func.func @global_pool_5d(%x: tensor<?x4x2x3x3xf32> {ms.shape = #x}) -> tensor<?
   %0 = ms.global_avg_pool %x : (tensor<?x4x2x3x3xf32>) -> tensor<?x4x1x1x1xf32>
   return %0 : tensor<?x4x1x1x1xf32>
 }
+
+// -----
+
+// An element gather over run-time extents (DeBERTa's relative positions): the result is sized by
+// the indices' dims (batch * 2, seq, seq), and the generic runs over them, each index clamped into
+// the static axis of 8.
+
+#x = affine_map<()[s0, s1] -> (s0 * 2, s1, 8)>
+#i = affine_map<()[s0, s1] -> (s0 * 2, s1, s1)>
+// CHECK-LABEL: func.func @gather_elements
+// CHECK: %[[B:.+]] = mie.symbol 0 : index
+// CHECK: %[[S:.+]] = mie.symbol 1 : index
+// CHECK: %[[D0:.+]] = affine.apply #{{.+}}()[%[[B]], %[[S]]]
+// CHECK: %[[D1:.+]] = affine.apply #{{.+}}()[%[[B]], %[[S]]]
+// CHECK: %[[D2:.+]] = affine.apply #{{.+}}()[%[[B]], %[[S]]]
+// CHECK: %[[OUT:.+]] = mie.alloc(%[[D0]], %[[D1]], %[[D2]]) : memref<?x?x?xf32>
+// CHECK: mie.kernel "gather_elements" ins(%arg0, %arg1 : memref<?x?x8xf32>, memref<?x?x?xi64>) outs(%[[OUT]] : memref<?x?x?xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}} : memref<?x?x?xi64>) outs(%{{.+}} : memref<?x?x?xf32>)
+// CHECK: arith.constant 7 : index
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : memref<?x?x8xf32>
+func.func @gather_elements(%x: tensor<?x?x8xf32> {ms.shape = #x}, %i: tensor<?x?x?xi64> {ms.shape = #i}) -> tensor<?x?x?xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.gather_elements %x, %i {axis = 2 : i64} : (tensor<?x?x8xf32>, tensor<?x?x?xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// An element gather along a symbolic axis (no static extent to clamp into) is refused, as is one
+// whose indices' symbolic dim is not the data's (it could be larger at run time).
+
+#x = affine_map<()[s0, s1] -> (s0, 8)>
+func.func @gather_elements_symbolic_axis(%x: tensor<?x8xf32> {ms.shape = #x}, %i: tensor<2x8xi64>) -> tensor<2x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error@+1 {{'ms.gather_elements' over symbolic dims has no code for every shape yet (give its symbols sizes: --specialize or --dim-param)}}
+  %0 = ms.gather_elements %x, %i {axis = 0 : i64} : (tensor<?x8xf32>, tensor<2x8xi64>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+#x = affine_map<()[s0, s1] -> (s0, 8)>
+#i = affine_map<()[s0, s1] -> (s1, 3)>
+func.func @gather_elements_other_dim(%x: tensor<?x8xf32> {ms.shape = #x}, %i: tensor<?x3xi64> {ms.shape = #i}) -> tensor<?x3xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  // expected-error@+1 {{'ms.gather_elements' over symbolic dims has no code for every shape yet}}
+  %0 = ms.gather_elements %x, %i {axis = 1 : i64} : (tensor<?x8xf32>, tensor<?x3xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

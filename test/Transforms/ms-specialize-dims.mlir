@@ -159,3 +159,17 @@ func.func @split_hidden(%x: tensor<?x?x96xf32> {ms.shape = affine_map<()[s0, s1]
   %a, %b = ms.split %x {axis = 2 : i64, sizes = array<i64: 32, 64>} : (tensor<?x?x96xf32>) -> (tensor<?x?x32xf32>, tensor<?x?x64xf32>)
   return %a, %b : tensor<?x?x32xf32>, tensor<?x?x64xf32>
 }
+
+// -----
+
+// An element gather (DeBERTa's relative positions) has its indices' dims: batch * 2 copies of
+// seq x seq distances into the data's 8 positions.
+
+// CHECK-LABEL: func.func @gathered_elements(%arg0: tensor<6x7x8xf32>, %arg1: tensor<6x7x7xi64>) -> tensor<6x7x7xf32>
+// CHECK: ms.gather_elements %arg0, %arg1 {axis = 2 : i64} : (tensor<6x7x8xf32>, tensor<6x7x7xi64>) -> tensor<6x7x7xf32>
+func.func @gathered_elements(%x: tensor<?x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0 * 2, s1, 8)>},
+                             %i: tensor<?x?x?xi64> {ms.shape = affine_map<()[s0, s1] -> (s0 * 2, s1, s1)>})
+    -> tensor<?x?x?xf32> attributes {ms.symbols = ["batch", "seq"]} {
+  %0 = ms.gather_elements %x, %i {axis = 2 : i64} : (tensor<?x?x8xf32>, tensor<?x?x?xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}

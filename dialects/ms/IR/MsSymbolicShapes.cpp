@@ -410,6 +410,8 @@ SmallVector<AffineExpr> SymbolicShapes::fromOp(Operation *op, unsigned resultInd
         out.append(data.begin() + axis + 1, data.end());
         return out;
       })
+      // One element per index: the indices' dims.
+      .Case([&](GatherElementsOp gather) { return SmallVector<AffineExpr>(in(1)); })
       .Case([&](MatMulOp matmul) -> SmallVector<AffineExpr> {
         ArrayRef<AffineExpr> lhs = in(0), rhs = in(1);
         if (lhs.size() < 2 || rhs.size() < 2)

@@ -449,7 +449,9 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 
 /// GatherElements / ScatterElements: `indices` has the rank of `data`, fits it off the axis (an
 /// index position is also a data position there), and indexes a non-empty axis when it has any
-/// element (an empty one has no position to clamp a bad index to).
+/// element (an empty one has no position to clamp a bad index to). A symbolic (`?`) dim on either
+/// side is not compared: the sizes decide (the lowering of code for every shape requires equal
+/// expressions there).
 static LogicalResult checkElementIndices(const InferDiag &diag, RankedTensorType data,
                                          RankedTensorType indices, int64_t axis) {
   if (data.getRank() == 0 || indices.getRank() != data.getRank())
@@ -459,10 +461,13 @@ static LogicalResult checkElementIndices(const InferDiag &diag, RankedTensorType
   if (failed(a))
     return failure();
   for (int64_t d = 0; d < data.getRank(); ++d)
-    if (d != *a && indices.getDimSize(d) > data.getDimSize(d))
+    if (d != *a && !data.isDynamicDim(d) && !indices.isDynamicDim(d) &&
+        indices.getDimSize(d) > data.getDimSize(d))
       return diag.error("expects indices dim ", d, " (", indices.getDimSize(d),
                         ") to be at most the data dim (", data.getDimSize(d), ")");
-  if (data.getDimSize(*a) == 0 && indices.getNumElements() != 0)
+  // Indices with a symbolic dim may have elements: only a static zero among them says they do not.
+  bool indicesEmpty = llvm::is_contained(indices.getShape(), 0);
+  if (data.getDimSize(*a) == 0 && !indicesEmpty)
     return diag.error("expects a non-empty dim ", *a, " to index, got ", data);
   return success();
 }

@@ -157,6 +157,21 @@ bool lowersSymbolicDims(Operation *op, ms::SymbolicShapes &shapes) {
     auto data = cast<RankedTensorType>(gather.getData().getType());
     return !data.isDynamicDim(mstomie::normalizeAxis(gather.getAxis(), data.getRank()));
   }
+  // One element per index: the indexed axis static (indices are clamped into it), and every other
+  // symbolic dim the data's own (the indices' position is the data's there; a smaller one could
+  // not be proven to fit without the sizes).
+  if (auto gather = dyn_cast<ms::GatherElementsOp>(op)) {
+    auto data = cast<RankedTensorType>(gather.getData().getType());
+    auto indices = cast<RankedTensorType>(gather.getIndices().getType());
+    int64_t axis = mstomie::normalizeAxis(gather.getAxis(), data.getRank());
+    if (data.isDynamicDim(axis))
+      return false;
+    ArrayRef<AffineExpr> d = shapes.dims(gather.getData()), i = shapes.dims(gather.getIndices());
+    return llvm::all_of(llvm::seq<int64_t>(0, data.getRank()), [&](int64_t k) {
+      return k == axis || (!data.isDynamicDim(k) && !indices.isDynamicDim(k)) ||
+             (d[k] && d[k] == i[k]);
+    });
+  }
   // Symbolic sizes and starts along dims of positive step (a start computed from the buffers'
   // extents or from the run's symbol values).
   if (auto slice = dyn_cast<ms::SliceOp>(op)) {

@@ -69,7 +69,11 @@ struct GatherElementsToKernel : OpConversionPattern<ms::GatherElementsOp> {
     int64_t rank = dataType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     int64_t axisSize = dataType.getDimSize(axis);
-    Value out = allocBuffer(rewriter, loc, op.getType());
+    // Indices are clamped into the axis, whose extent must be known (other dims may be symbolic:
+    // the generic runs over the output's run-time extents).
+    if (ShapedType::isDynamic(axisSize))
+      return rewriter.notifyMatchFailure(op, "expects a static extent along the axis");
+    Value out = allocResult(rewriter, loc, op.getOperation());
     KernelOp::create(rewriter, loc, "gather_elements",
                      ValueRange{adaptor.getData(), adaptor.getIndices()}, out,
                      [&](OpBuilder &b, Location l, ValueRange args) {

@@ -45,7 +45,9 @@ LogicalResult importTile(NodeImporter &n) {
   } else {
     if (n.hasInput(2))
       return n.error() << "expects 2 inputs, got 3 (the 'axis' input is Tile-1's)";
-    if (hasSymbolicElements(n, 1))
+    // Repeats computed from symbolic dims, or any repeats of an input with symbolic dims (ms.tile
+    // takes static inputs): an unsqueeze, expand and reshape over the symbols.
+    if (!xType.hasStaticShape() || hasSymbolicElements(n, 1))
       return importTileOfSymbolicDims(n);
     repeats = knownInts(n, 1, "repeats");
   }

@@ -505,6 +505,10 @@ LogicalResult mlir::mie::onnx_import::importTileOfSymbolicDims(NodeImporter &n) 
     expanded.append({r, d});
     tiled.push_back(r * d);
   }
+  if (ArrayRef<AffineExpr>(tiled) == in) { // every repeat 1
+    n.forwardInput(0, 0);
+    return success();
+  }
   FailureOr<Value> spread = n.create<ms::UnsqueezeOp>(*x, ArrayRef<int64_t>(axes));
   if (failed(spread))
     return failure();

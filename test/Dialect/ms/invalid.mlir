@@ -1186,6 +1186,24 @@ func.func @gather_elements_empty_axis(%d: tensor<4x0xf32>, %i: tensor<4x2xi64>) 
 
 // -----
 
+// A static dim beside symbolic ones is still compared.
+func.func @gather_elements_dim_symbolic(%d: tensor<?x4x6xf32>, %i: tensor<?x5x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects indices dim 1 (5) to be at most the data dim (4)}}
+  %0 = ms.gather_elements %d, %i {axis = 2 : i64} : (tensor<?x4x6xf32>, tensor<?x5x2xi64>) -> tensor<?x5x2xf32>
+  return
+}
+
+// -----
+
+// Indices with a symbolic dim may have elements, which an empty axis cannot give.
+func.func @gather_elements_empty_axis_symbolic(%d: tensor<4x0xf32>, %i: tensor<?x2xi64>) {
+  // expected-error @+1 {{'ms.gather_elements' op expects a non-empty dim 1 to index, got 'tensor<4x0xf32>'}}
+  %0 = ms.gather_elements %d, %i {axis = 1 : i64} : (tensor<4x0xf32>, tensor<?x2xi64>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
 func.func @scatter_nd_empty_dim(%d: tensor<0x6xf32>, %i: tensor<2x1xi64>, %u: tensor<2x6xf32>) {
   // expected-error @+1 {{'ms.scatter_nd' op expects a non-empty dim 0 to index, got 'tensor<0x6xf32>'}}
   %0 = ms.scatter_nd %d, %i, %u : (tensor<0x6xf32>, tensor<2x1xi64>, tensor<2x6xf32>) -> tensor<0x6xf32>

@@ -451,6 +451,23 @@ func.func @element_gathers_scatters(%d: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u
 
 // -----
 
+// Element gathers over symbolic dims: the result has the indices' shape; a `?` beside a static dim
+// is not compared (the sizes decide: a symbolic data dim against static indices, a symbolic
+// indices dim against static data), nor are indices with a `?` taken to be empty.
+// CHECK-LABEL: func @element_gathers_symbolic
+func.func @element_gathers_symbolic(%d: tensor<?x16x32xf32>, %i: tensor<?x16x16xi64>, %j: tensor<2x16x3xi64>, %k: tensor<?x8xi64>, %e: tensor<4x8xf32>)
+    -> (tensor<?x16x16xf32>, tensor<2x16x3xf32>, tensor<?x8xf32>) {
+  // CHECK: ms.gather_elements %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<?x16x32xf32>, tensor<?x16x16xi64>) -> tensor<?x16x16xf32>
+  %0 = ms.gather_elements %d, %i {axis = 2 : i64} : (tensor<?x16x32xf32>, tensor<?x16x16xi64>) -> tensor<?x16x16xf32>
+  // CHECK: ms.gather_elements %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<?x16x32xf32>, tensor<2x16x3xi64>) -> tensor<2x16x3xf32>
+  %1 = ms.gather_elements %d, %j {axis = -1 : i64} : (tensor<?x16x32xf32>, tensor<2x16x3xi64>) -> tensor<2x16x3xf32>
+  // CHECK: ms.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x8xf32>, tensor<?x8xi64>) -> tensor<?x8xf32>
+  %2 = ms.gather_elements %e, %k {axis = 1 : i64} : (tensor<4x8xf32>, tensor<?x8xi64>) -> tensor<?x8xf32>
+  return %0, %1, %2 : tensor<?x16x16xf32>, tensor<2x16x3xf32>, tensor<?x8xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @tuple_gathers_scatters
 func.func @tuple_gathers_scatters(%d: tensor<2x3x4xf32>, %i: tensor<2x5x1xi64>, %j: tensor<2x2xi32>,
                                   %u: tensor<2x4xf32>) -> (tensor<2x5x4xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>) {
