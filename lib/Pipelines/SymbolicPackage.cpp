@@ -3,6 +3,7 @@
 #include "SymbolicPackage.h"
 
 #include "dialects/mie/IR/MieDialect.h"
+#include "dialects/ms/IR/MsBatchSlices.h"
 #include "dialects/ms/IR/MsSymbolicShapes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -276,6 +277,10 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
           << ", the span of its --specialize values (set it with --dim-range=" << name
           << "=LO..HI)";
   }
+  // A symbol whose samples the model computes independently: the runtime may run a large batch
+  // in slices that keep their activations in the cache.
+  if (std::optional<unsigned> batch = ms::findBatchSliceSymbol(*func))
+    plan.ranges[*batch].batch = true;
   return plan;
 }
 

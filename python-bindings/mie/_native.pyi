@@ -89,6 +89,11 @@ class Session:
     def kernels(self) -> List[KernelInfo]: ...
     @property
     def _lock(self) -> _SessionLock: ...
+    @property
+    def batch_slice(self) -> int: ...
+    def set_batch_slice(self, slice: int) -> None:
+        """Runs a batch of more than `slice` samples in slices of `slice` where the package marks a
+        batch symbol: -1 lets the runtime choose (the default), 0 runs it whole."""
     def set_threads(self, threads: int) -> None:
         """Sets the thread count (0: one per core)."""
     def set_random_seed(self, seed: int) -> None:

@@ -390,6 +390,26 @@ public:
     return n;
   }
 
+  int64_t batch_slice() {
+    Locked locked(this);
+    int64_t slice = 0;
+    check(mie_session_batch_slice(live(), &slice));
+    return slice;
+  }
+
+  void set_batch_slice(nb::handle slice) {
+    if (PyBool_Check(slice.ptr()) || !PyLong_Check(slice.ptr()))
+      throw Error("batch slice must be an integer (-1: the runtime chooses, 0: off), got " +
+                  py_repr(slice));
+    const long long n = PyLong_AsLongLong(slice.ptr());
+    if (n == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw Error("batch slice out of range: " + py_repr(slice));
+    }
+    Locked locked(this);
+    check(mie_session_set_batch_slice(live(), int64_t(n)));
+  }
+
   void set_threads(nb::handle threads) {
     const uint32_t n = thread_count(threads);
     Locked locked(this);
@@ -888,6 +908,12 @@ NB_MODULE(_native, m) {
       .def_prop_ro("kernels", &Session::kernels,
                    "The kernels a run launches, in order: dicts with name, nodes (the ONNX nodes) "
                    "and flops.")
+      .def_prop_ro("batch_slice", &Session::batch_slice,
+                   "Samples per slice the bound shapes run their batch in (0: whole; "
+                   "docs/dynamic-shapes.md, \"Batch slices\").")
+      .def("set_batch_slice", &Session::set_batch_slice, "slice"_a,
+           "Runs a batch of more than `slice` samples in slices of `slice` where the package "
+           "marks a batch symbol: -1 lets the runtime choose (the default), 0 runs it whole.")
       .def("set_threads", &Session::set_threads, "threads"_a,
            "Sets the thread count (0: one per core).")
       .def("set_random_seed", &Session::set_random_seed, "seed"_a,

@@ -123,9 +123,10 @@ TEST(SymbolicDims, WriterEmitsFormat4AndChecks) {
 }
 
 // The writer's package with its manifest edited (every section keeps its place).
-std::string reader_rejection(const std::string &from, const std::string &to) {
+std::string reader_rejection(const std::string &from, const std::string &to,
+                             const mie::PackageWriter &writer = symbolic_writer()) {
   std::vector<uint8_t> bytes;
-  EXPECT_EQ(symbolic_writer().serialize(&bytes), "");
+  EXPECT_EQ(writer.serialize(&bytes), "");
   uint64_t offset = 0, size = 0;
   std::memcpy(&offset, bytes.data() + 16, 8);
   std::memcpy(&size, bytes.data() + 24, 8);
@@ -385,6 +386,104 @@ TEST(SymbolicDims, CodeForEveryShapeNeedsAbi7AndItsArenaFunction) {
             std::string::npos)
       << mie_last_error();
   mie_package_close(pkg);
+}
+
+// Batch slices: a batch symbol's tensors hold it in dim 0 only, as a multiple of it; a run of the
+// code for every shape over a larger batch runs it over slices, each bound to its own size.
+mie::PackageWriter batch_writer(std::string out_expr = "s0 * 2") {
+  mie::PackageSymbolSpec rows{"rows", 1, 8};
+  rows.batch = true;
+  mie::PackageWriter b;
+  b.set_model("batch");
+  b.set_precision("fp32");
+  b.add_symbol(rows);
+  b.add_input({"x", "f32", {-1, 3}, {}, {"s0", ""}});
+  b.add_output({"y", "f32", {-1, 3}, {}, {std::move(out_expr), ""}});
+  mie::PackageTargetSpec any = host_target(read_file(MIE_TEST_KERNEL_SYMBOLIC_ANY));
+  any.abi_version = MIE_KERNEL_ABI_SYMBOLS_VERSION;
+  b.add_target(std::move(any));
+  return b;
+}
+
+TEST(BatchSlices, ShapeExprMultiples) {
+  auto multiple = [](const std::string &text, size_t symbol) {
+    ShapeExpr e;
+    std::string error;
+    EXPECT_TRUE(ShapeExpr::parse(text, 2, &e, &error)) << error;
+    return e.is_multiple_of(symbol);
+  };
+  EXPECT_TRUE(multiple("s0", 0));
+  EXPECT_TRUE(multiple("s0 * s1", 0));
+  EXPECT_TRUE(multiple("s1 * s0 * 12", 0));
+  EXPECT_FALSE(multiple("s1", 0));
+  EXPECT_FALSE(multiple("s0 + 1", 0));
+  EXPECT_FALSE(multiple("s0 * s0", 0));
+  EXPECT_FALSE(multiple("(s0 * 2) floordiv 3", 0));
+}
+
+TEST(BatchSlices, WriterAndReaderCheckTheBatchsDims) {
+  std::vector<uint8_t> bytes;
+  EXPECT_EQ(batch_writer().serialize(&bytes), "");
+  EXPECT_EQ(batch_writer("s0 + 2").serialize(&bytes),
+            "symbol 0 ('rows'): output 'y' dim 0 is 's0 + 2', not the batch's dim 0 times a "
+            "factor free of it");
+  EXPECT_EQ(reader_rejection("[\"s0 * 2\", 3]", "[\"s0 * 2 + 2\", 3]", batch_writer()),
+            "symbols[0].batch: output 'y' dim 0 is 's0 * 2 + 2', not the batch's dim 0 times a "
+            "factor free of it");
+  EXPECT_EQ(reader_rejection("[\"s0 * 2\", 3]", "[2, 3]", batch_writer()),
+            "symbols[0].batch: output 'y' does not hold the batch");
+  EXPECT_EQ(reader_rejection("\"batch\": true", "\"batch\": 1", batch_writer()),
+            "symbols[0].batch: expected a boolean, got 1");
+}
+
+TEST(BatchSlices, RunsTheCodeForEveryShapeOverSlices) {
+  const std::string path = tmp_path("batch.mie");
+  ASSERT_EQ(batch_writer().write(path), "");
+  OpenedSession o(path);
+  ASSERT_NE(o.session, nullptr) << mie_last_error();
+  int64_t slice = -1;
+  uint64_t arena = 0;
+  // The test kernel writes x + rows + 0.25 into y's odd rows: each slice sees its own size.
+  RowsRun r;
+  auto check_slices = [&] {
+    for (int64_t i = 0; i < 8; ++i)
+      for (int c = 0; c < 3; ++c) {
+        const float x = r.x[size_t(i * 3 + c)];
+        EXPECT_EQ(r.y[size_t(2 * i * 3 + c)], 2 * x);
+        EXPECT_EQ(r.y[size_t((2 * i + 1) * 3 + c)], x + (i < 6 ? 3.0f : 2.0f) + 0.25f) << i;
+      }
+  };
+  // One thread: the slices one after another in one slice's arena.
+  ASSERT_EQ(mie_session_set_threads(o.session, 1), MIE_OK) << mie_last_error();
+  ASSERT_EQ(mie_session_set_batch_slice(o.session, 3), MIE_OK) << mie_last_error();
+  ASSERT_EQ(run_rows(o.session, 8, &r), MIE_OK) << mie_last_error();
+  ASSERT_EQ(mie_session_batch_slice(o.session, &slice), MIE_OK);
+  EXPECT_EQ(slice, 3);
+  ASSERT_EQ(mie_session_arena_bytes(o.session, &arena), MIE_OK);
+  EXPECT_EQ(arena, 64u * 3) << "a slice's arena";
+  check_slices();
+  // Three threads: the three slices at once, each in its own page-aligned arena.
+  ASSERT_EQ(mie_session_set_threads(o.session, 3), MIE_OK) << mie_last_error();
+  ASSERT_EQ(mie_session_arena_bytes(o.session, &arena), MIE_OK);
+  EXPECT_EQ(arena, 3u * 4096);
+  ASSERT_EQ(run_rows(o.session, 8, &r), MIE_OK) << mie_last_error();
+  check_slices();
+  // Off: the whole batch in one run; a batch within the slice runs whole too.
+  ASSERT_EQ(mie_session_set_batch_slice(o.session, 0), MIE_OK);
+  ASSERT_EQ(mie_session_batch_slice(o.session, &slice), MIE_OK);
+  EXPECT_EQ(slice, 0);
+  ASSERT_EQ(run_rows(o.session, 8, &r), MIE_OK) << mie_last_error();
+  check(r, 8, 0.25f);
+  ASSERT_EQ(mie_session_set_batch_slice(o.session, 8), MIE_OK);
+  ASSERT_EQ(run_rows(o.session, 8, &r), MIE_OK) << mie_last_error();
+  check(r, 8, 0.25f);
+  // Auto: 512 bytes of arena fit any cache; the run takes the batch whole.
+  ASSERT_EQ(mie_session_set_batch_slice(o.session, -1), MIE_OK);
+  ASSERT_EQ(mie_session_batch_slice(o.session, &slice), MIE_OK);
+  EXPECT_EQ(slice, 0);
+  EXPECT_EQ(mie_session_set_batch_slice(o.session, -2), MIE_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(mie_last_error()).find("batch slice -2"), std::string::npos)
+      << mie_last_error();
 }
 
 } // namespace

@@ -54,32 +54,53 @@ std::string selection_reason(const std::string &requested, const char *chosen, c
 
 const char kUsage[] =
     "usage: mie-run model.mie [options]\n"
-    "  --input [NAME=]FILE    input tensor (.npy or ONNX TensorProto .pb); without NAME= inputs are taken in\n"
+    "  --input [NAME=]FILE    input tensor (.npy or ONNX TensorProto .pb); without NAME= inputs "
+    "are taken in\n"
     "                         the model's order\n"
-    "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the model's order\n"
+    "  --output [NAME=]FILE   write an output as .npy; without NAME= outputs are taken in the "
+    "model's order\n"
     "  --benchmark N          after one warmup run, time N runs and print min/median/mean\n"
     "  --threads N            worker threads including the caller (default: all CPUs)\n"
-    "  --seed N               draw random numbers (RandomUniform, RandomNormal, Bernoulli, ...) from seed N\n"
-    "                         (0 to 2^64-1): the same outputs every time; default: a new key per run of the tool\n"
-    "  --target NAME|KIND     run this package target, or the best one of a kind: cpu, cuda (or gpu); default:\n"
-    "                         $MIE_TARGET when set, else the best one for this host: a cuda target when a CUDA\n"
+    "  --batch-slice N|auto|off  a package whose samples are independent (a batch symbol) runs a "
+    "larger\n"
+    "                         batch in slices of N samples, whose activations stay in the cache; "
+    "default:\n"
+    "                         $MIE_BATCH_SLICE when set, else auto (the runtime chooses per "
+    "shape)\n"
+    "  --seed N               draw random numbers (RandomUniform, RandomNormal, Bernoulli, ...) "
+    "from seed N\n"
+    "                         (0 to 2^64-1): the same outputs every time; default: a new key per "
+    "run of the tool\n"
+    "  --target NAME|KIND     run this package target, or the best one of a kind: cpu, cuda (or "
+    "gpu); default:\n"
+    "                         $MIE_TARGET when set, else the best one for this host: a cuda target "
+    "when a CUDA\n"
     "                         device can run one, else the most specialized cpu target\n"
     "  -v, --verbose          also say why each other target of the package was not chosen\n"
-    "  --devices              print what this machine can run packages on (the CPU and the CUDA device, or why\n"
+    "  --devices              print what this machine can run packages on (the CPU and the CUDA "
+    "device, or why\n"
     "                         there is none) and exit\n"
-    "  --trusted-key FILE     trust packages signed with this Ed25519 public key (NAME.pub from mie-sign);\n"
+    "  --trusted-key FILE     trust packages signed with this Ed25519 public key (NAME.pub from "
+    "mie-sign);\n"
     "                         repeatable; a signed package must then be signed by one of them\n"
-    "  --require-signature    refuse a package that is not signed by a trusted key (needs --trusted-key or\n"
+    "  --require-signature    refuse a package that is not signed by a trusted key (needs "
+    "--trusted-key or\n"
     "                         MIE_TRUSTED_KEYS)\n"
     "  --print                print shape, first values and min/max/mean of every output\n"
-    "  --profile              time every kernel over the --benchmark runs (default 20): time, share, GFLOP/s\n"
-    "                         and % of this machine's FMA peak (measured first), with its ONNX nodes\n"
-    "  --trace FILE.json      write the profiled runs' kernels as a Chrome trace (chrome://tracing, Perfetto);\n"
+    "  --profile              time every kernel over the --benchmark runs (default 20): time, "
+    "share, GFLOP/s\n"
+    "                         and % of this machine's FMA peak (measured first), with its ONNX "
+    "nodes\n"
+    "  --trace FILE.json      write the profiled runs' kernels as a Chrome trace "
+    "(chrome://tracing, Perfetto);\n"
     "                         implies --profile\n"
-    "  --poison-dead-buffers  debug the memory plan: fill the arena with NaN before the run and a buffer's bytes\n"
-    "                         again after the last kernel that uses it; a wrong plan shows as NaN outputs\n"
+    "  --poison-dead-buffers  debug the memory plan: fill the arena with NaN before the run and a "
+    "buffer's bytes\n"
+    "                         again after the last kernel that uses it; a wrong plan shows as NaN "
+    "outputs\n"
     "  --help                 show this help\n"
-    "  --version              print the version (the project's: runtime, compiler and tools share it)\n";
+    "  --version              print the version (the project's: runtime, compiler and tools share "
+    "it)\n";
 
 struct Options {
   std::string model;
@@ -97,6 +118,8 @@ struct Options {
   bool profile = false;
   bool poison = false;
   bool seeded = false;
+  bool batch_slice_given = false;
+  int64_t batch_slice = -1; // --batch-slice: -1 auto, 0 off, N
   unsigned long long seed = 0;
   std::string trace;
 };
@@ -235,6 +258,22 @@ bool Runner::parse_args(int argc, char **argv, Options *o, std::string *error) {
         *error = "--threads needs an integer from 0 (all CPUs) to 1024, got '" + value + "'";
         return false;
       }
+    } else if (arg == "--batch-slice") {
+      if (!need_value("--batch-slice"))
+        return false;
+      long n = 0;
+      if (value == "auto") {
+        o->batch_slice = -1;
+      } else if (value == "off") {
+        o->batch_slice = 0;
+      } else if (parse_count(value.c_str(), 1, &n) && n <= INT32_MAX) {
+        o->batch_slice = int64_t(n);
+      } else {
+        *error =
+            "--batch-slice needs auto, off or a positive number of samples, got '" + value + "'";
+        return false;
+      }
+      o->batch_slice_given = true;
     } else if (arg == "--seed") {
       if (!need_value("--seed")) return false;
       char *end = nullptr;
@@ -471,6 +510,8 @@ int Runner::main(int argc, char **argv) {
   // Both before the first run, which produces the outputs.
   if (o.seeded && mie_session_set_random_seed(session_, o.seed) != MIE_OK)
     return fail(std::string("--seed: ") + mie_last_error());
+  if (o.batch_slice_given && mie_session_set_batch_slice(session_, o.batch_slice) != MIE_OK)
+    return fail(std::string("--batch-slice: ") + mie_last_error());
   if (o.poison && mie_session_set_poison_dead_buffers(session_, 1) != MIE_OK)
     return fail(std::string("--poison-dead-buffers: ") + mie_last_error());
 
@@ -520,9 +561,13 @@ int Runner::main(int argc, char **argv) {
       bound += (bound.empty() ? "" : ", ") + std::string(name) + "=" + std::to_string(value);
     }
     uint64_t arena = 0;
+    int64_t slice = 0;
     mie_session_arena_bytes(session_, &arena);
-    std::fprintf(out_, "symbolic dims: %s (arena %llu bytes)\n", bound.c_str(),
-                 static_cast<unsigned long long>(arena));
+    mie_session_batch_slice(session_, &slice);
+    const std::string sliced =
+        slice ? ", the batch in slices of " + std::to_string(slice) + " samples" : std::string();
+    std::fprintf(out_, "symbolic dims: %s (arena %llu bytes%s)\n", bound.c_str(),
+                 static_cast<unsigned long long>(arena), sliced.c_str());
     for (size_t i = 0; i < outs.size(); ++i) {
       uint32_t rank = 0;
       const int64_t *dims_out = nullptr;

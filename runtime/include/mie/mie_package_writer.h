@@ -50,6 +50,10 @@ struct PackageSymbolSpec {
   // An Expand's dim against a size: the element's value 1 means that size (numpy broadcasting);
   // -1: not one.
   int64_t one_means = -1;
+  // A batch: the model computes the samples along this symbol independently (every input holds
+  // it in its first dim only, as a multiple of the symbol, or not at all; every output holds it
+  // so), so a run may take a large batch in slices (docs/dynamic-shapes.md, "Batch slices").
+  bool batch = false;
 };
 
 // The mie_dtype value (mie_rt.h) of a manifest dtype name such as "f32"; 0 for a name the format has not.

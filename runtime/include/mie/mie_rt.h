@@ -307,6 +307,15 @@ MIE_RT_API mie_status mie_session_last_run_ns(const mie_session *session, uint64
    dims, what the code chosen for the bound shapes needs (code for every shape computes it from the
    symbols' values), at most the session's arena, which grows to the largest run so far. */
 MIE_RT_API mie_status mie_session_arena_bytes(const mie_session *session, uint64_t *out_bytes);
+/* Batch slices (docs/dynamic-shapes.md), for packages whose manifest marks a batch symbol (a model that
+   computes each sample on its own): a run of a large batch may run the code for every shape over slices
+   of it, whose activations stay in the cache. `slice` -1 lets the runtime choose per bind (the default;
+   the environment variable MIE_BATCH_SLICE sets a session's default: "auto", "off" or a number), 0 runs
+   every batch whole, N > 0 runs a batch of more than N samples in slices of at most N (where N and the
+   last slice are sizes the package takes). Applies to the bound shapes at once. */
+MIE_RT_API mie_status mie_session_set_batch_slice(mie_session *session, int64_t slice);
+/* The samples per slice the bound shapes run in: 0 when a run takes its batch whole. */
+MIE_RT_API mie_status mie_session_batch_slice(const mie_session *session, int64_t *out_slice);
 
 /* Profiling. The session's target lists its kernel launches in order (mie_kernel_info; packages from
    compilers that predate the list report 0 kernels). A profiler installed with mie_session_set_profiler

@@ -653,6 +653,23 @@ mie_status mie_session_arena_bytes(const mie_session *session, uint64_t *out_byt
   return MIE_OK;
 }
 
+mie_status mie_session_set_batch_slice(mie_session *session, int64_t slice) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_set_batch_slice", "session");
+  std::string error;
+  mie_status s = session->session->set_batch_slice(slice, &error);
+  if (s != MIE_OK) return c.fail(s, error);
+  return MIE_OK;
+}
+
+mie_status mie_session_batch_slice(const mie_session *session, int64_t *out_slice) {
+  Call c;
+  if (!session) return c.null_arg("mie_session_batch_slice", "session");
+  if (!out_slice) return c.null_arg("mie_session_batch_slice", "out_slice");
+  *out_slice = session->session->batch_slice();
+  return MIE_OK;
+}
+
 mie_status mie_session_num_kernels(const mie_session *session, uint32_t *out_count) {
   Call c;
   if (!session) return c.null_arg("mie_session_num_kernels", "session");

@@ -240,6 +240,14 @@ class SchemaReader {
           d.axes_rank = int64_t(rank);
         }
       }
+      // "batch": true: the samples along this symbol are independent (check_batch_symbol).
+      if (const Value *batch = v.find("batch")) {
+        if (batch->type != Type::Bool)
+          return fail(p + ".batch", "expected a boolean, got " + describe(*batch));
+        if (batch->boolean && d.value_input >= 0)
+          return fail(p + ".batch", "a value symbol cannot be a batch");
+        d.batch = batch->boolean;
+      }
       for (const auto &other : *out)
         if (other.name == d.name)
           return fail(p + ".name", "duplicate symbol '" + d.name + "'");
@@ -611,6 +619,33 @@ bool read_integer_element(mie_dtype dtype, const void *data, uint64_t element, i
   }
 }
 
+// A batch symbol (a run may take the batch in slices): every output holds it, and every tensor
+// that holds it does so in dim 0 only, as the symbol times factors free of it, so that a slice
+// of the batch is one contiguous block of each.
+static bool check_batch_symbol(const Manifest &m, size_t s, std::string *error) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (const TensorDesc &t : pass ? m.outputs : m.inputs) {
+      bool holds = false;
+      for (const auto &[dim, expr] : t.symbolic_dims) {
+        if (!expr.uses_symbol(s))
+          continue;
+        if (dim != 0 || !expr.is_multiple_of(s)) {
+          *error = "symbols[" + std::to_string(s) + "].batch: " + (pass ? "output '" : "input '") +
+                   t.name + "' dim " + std::to_string(dim) + " is '" + expr.text() +
+                   "', not the batch's dim 0 times a factor free of it";
+          return false;
+        }
+        holds = true;
+      }
+      if (pass && !holds) {
+        *error = "symbols[" + std::to_string(s) + "].batch: output '" + t.name +
+                 "' does not hold the batch";
+        return false;
+      }
+    }
+  return true;
+}
+
 // Every symbol is some input's dim or value (the run's inputs must determine them), and at every
 // target's dims each tensor has a valid shape within the limits: the ABI check and the callers'
 // buffers rely on it.
@@ -664,6 +699,8 @@ bool check_symbolic_shapes(const Manifest &m, std::string *error) {
                "' is no input's dim";
       return false;
     }
+    if (sym.batch && !check_batch_symbol(m, s, error))
+      return false;
   }
   for (size_t i = 0; i < m.targets.size(); ++i) {
     const TargetDesc &target = m.targets[i];

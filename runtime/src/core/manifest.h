@@ -54,6 +54,10 @@ struct SymbolDesc {
   std::vector<int64_t> axes_input_dims;
   // An Expand's dim against a size: the element's 1 means that size; -1 for none.
   int64_t one_means = -1;
+  // A batch: the model computes its samples independently (every output holds the symbol in dim
+  // 0 only, as a multiple of it; inputs hold it so or not at all), so a run may take a large
+  // batch in slices (Session::plan_batch_slices).
+  bool batch = false;
   bool is_value() const { return value_input >= 0; }
 };
 

@@ -116,6 +116,33 @@ int64_t dtype_code(const std::string &name) {
   return rt::dtype_from_name(name, &dtype) ? int64_t(dtype) : 0;
 }
 
+// A batch symbol `s` (of `num_symbols`): every output holds it, and every tensor that holds it does
+// so in dim 0 only, as the symbol times factors free of it (what the reader's check_batch_symbol
+// takes); "" when so, else why not.
+static std::string check_batch_symbol(size_t s, size_t num_symbols,
+                                      const std::vector<PackageTensorSpec> &inputs,
+                                      const std::vector<PackageTensorSpec> &outputs) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (const PackageTensorSpec &t : pass ? outputs : inputs) {
+      bool holds = false;
+      for (size_t d = 0; d < t.symbolic.size(); ++d) {
+        rt::ShapeExpr e;
+        std::string why;
+        if (t.symbolic[d].empty() || !rt::ShapeExpr::parse(t.symbolic[d], num_symbols, &e, &why) ||
+            !e.uses_symbol(s))
+          continue;
+        if (d != 0 || !e.is_multiple_of(s))
+          return std::string(pass ? "output '" : "input '") + t.name + "' dim " +
+                 std::to_string(d) + " is '" + t.symbolic[d] +
+                 "', not the batch's dim 0 times a factor free of it";
+        holds = true;
+      }
+      if (pass && !holds)
+        return "output '" + t.name + "' does not hold the batch";
+    }
+  return "";
+}
+
 std::string PackageWriter::check() const {
   if (!valid_text(model_)) return "model name is not valid UTF-8 or contains NUL";
   if (precision_.empty() || !valid_text(precision_)) return "precision must be a non-empty UTF-8 string";
@@ -197,6 +224,8 @@ std::string PackageWriter::check() const {
   for (size_t i = 0; i < symbols_.size(); ++i) {
     if (symbols_[i].value_input >= 0) {
       const std::string what = "symbol " + std::to_string(i) + " ('" + symbols_[i].name + "')";
+      if (symbols_[i].batch)
+        return what + ": a value symbol cannot be a batch";
       if (size_t(symbols_[i].value_input) >= inputs_.size())
         return what + ": value of input " + std::to_string(symbols_[i].value_input) +
                ", which does not exist";
@@ -236,6 +265,9 @@ std::string PackageWriter::check() const {
         bound |= text == "s" + std::to_string(i);
     if (!bound)
       return "symbol " + std::to_string(i) + " ('" + symbols_[i].name + "') is no input's dim";
+    if (symbols_[i].batch)
+      if (std::string why = check_batch_symbol(i, symbols_.size(), inputs_, outputs_); !why.empty())
+        return "symbol " + std::to_string(i) + " ('" + symbols_[i].name + "'): " + why;
   }
   for (size_t i = 0; i < targets_.size(); ++i) {
     const auto &t = targets_[i];
@@ -384,6 +416,11 @@ std::string PackageWriter::plan(Layout *L) const {
         o += std::to_string(symbols_[i].min) + ", ";
         add_key(o, "max");
         o += std::to_string(symbols_[i].max);
+        if (symbols_[i].batch) {
+          o += ", ";
+          add_key(o, "batch");
+          o += "true";
+        }
         if (symbols_[i].value_input >= 0) {
           o += ", ";
           add_key(o, "value_of");

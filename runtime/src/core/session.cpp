@@ -215,8 +215,12 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
 
   std::unique_ptr<Session> s(new Session());
   s->pkg_ = pkg;
-  for (const SymbolDesc &sym : manifest.symbols)
-    s->has_value_symbols_ |= sym.is_value();
+  for (size_t k = 0; k < manifest.symbols.size(); ++k) {
+    s->has_value_symbols_ |= manifest.symbols[k].is_value();
+    if (manifest.symbols[k].batch && s->batch_symbol_ < 0)
+      s->batch_symbol_ = int(k);
+  }
+  s->batch_slice_setting_ = batch_slice_from_environment();
   s->extents_.assign(num_extents, 0);
   // Every specialization of the target's name: one code object each, all checked now, so that a run
   // never loads code.
@@ -312,12 +316,15 @@ mie_status Session::set_threads(uint32_t num_threads, std::string *error) {
     env_.num_threads = 1;
     env_.pool = pool_.get();
     *error = "package '" + pkg_->path() + "': " + pool_error;
+    std::string ignored;
+    replan_batch_slices(&ignored);
     return num_threads > ThreadPool::kMaxThreads ? MIE_ERR_INVALID_ARGUMENT : MIE_ERR_OUT_OF_MEMORY;
   }
   pool_ = std::move(pool);
   env_.num_threads = pool_->num_threads();
   env_.pool = pool_.get();
-  return MIE_OK;
+  // Concurrent batch slices take one thread each: as many as there are now.
+  return replan_batch_slices(error);
 }
 
 mie_status Session::set_profiler(mie_profile_fn hook, void *ctx, std::string *error) {
@@ -596,6 +603,7 @@ mie_status Session::bind_inputs(uint32_t num_inputs, const uint32_t *ranks,
   }
   if (mie_status status = reserve_arena(match->target->arena_bytes, assignment(values), error))
     return status;
+  batch_slice_ = 0;  // a specialization's code takes its own sizes only
   select(match, values);
   bound_value_bytes_ = std::move(value_bytes);
   return MIE_OK;
@@ -627,8 +635,33 @@ mie_status Session::bind_generic(Variant *generic, const std::vector<int64_t> &v
              " bytes for " + assignment;
     return MIE_ERR_KERNEL;
   }
-  if (mie_status status = reserve_arena(uint64_t(arena), assignment, error))
+  uint64_t slice_arena = 0;
+  uint32_t workers = 1;
+  const int64_t slice = choose_batch_slice(generic, values, arena, &workers, &slice_arena);
+  // Concurrent slices each have an arena of their own, at page-aligned offsets.
+  const uint64_t stride = (slice_arena + 4095) / 4096 * 4096;
+  if (mie_status status = reserve_arena(
+          !slice ? uint64_t(arena) : workers > 1 ? stride * workers : slice_arena, assignment, error))
     return status;
+  batch_workers_ = slice ? workers : 1;
+  slice_arena_stride_ = stride;
+  if (slice) {
+    // Dim 0 of a tensor that holds the batch is the batch times a factor (the manifest's check):
+    // its bytes are whole samples.
+    const uint64_t batch = uint64_t(values[size_t(batch_symbol_)]);
+    input_sample_bytes_.assign(m.inputs.size(), 0);
+    output_sample_bytes_.assign(m.outputs.size(), 0);
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t i = 0; i < (pass ? m.outputs : m.inputs).size(); ++i) {
+        const TensorDesc &t = (pass ? m.outputs : m.inputs)[i];
+        bool holds = false;
+        for (const auto &[dim, expr] : t.symbolic_dims)
+          holds |= expr.uses_symbol(size_t(batch_symbol_));
+        if (holds)
+          (pass ? output_sample_bytes_ : input_sample_bytes_)[i] = bytes[pass][i] / batch;
+      }
+  }
+  batch_slice_ = slice;
   generic->input_shapes = std::move(shapes[0]);
   generic->output_shapes = std::move(shapes[1]);
   generic->input_bytes = std::move(bytes[0]);
@@ -726,32 +759,46 @@ mie_status Session::run(const void *const *inputs, void *const *outputs, std::st
     if (st != MIE_OK) *error = prefix + "target '" + target_->name + "': " + gpu_error;
     return st;
   }
-  size_t k = 0;
-  for (size_t i = 0; i < m.inputs.size(); ++i) args_[k++] = const_cast<void *>(inputs[i]);
-  for (size_t i = 0; i < m.outputs.size(); ++i) args_[k++] = outputs[i];
-  // Format 3: each output with data-dependent dims has its extent buffer after the outputs.
-  for (size_t i = 0, e = 0; i < m.outputs.size(); e += m.outputs[i].dynamic_dims.size(), ++i)
-    if (!m.outputs[i].dynamic_dims.empty()) args_[k++] = extents_.data() + e;
-  args_[k++] = arena_.data();
-  args_[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
-  args_[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
-  args_[k++] = dims_.data();  // ABI 7: the bound symbol values (read by code for every shape only)
-  if (poison_ && arena_.data())
-    std::memset(arena_.data(), 0xFF, size_t(run_arena_bytes_));
   host_error_.clear();
   const uint64_t t0 = now_ns();
-  const int32_t rc = entry_(&env_, args_.data());
+  mie_status status = MIE_OK;
+  if (batch_slice_ > 0)
+    status = run_slices(inputs, outputs, error);
+  else
+    status = call_entry(inputs, outputs, dims_.data(), arena_.data(), args_.data(), error);
   last_run_ns_.store(now_ns() - t0, std::memory_order_relaxed);
   ++random_key_[1];
-  if (rc != 0) {
-    *error = prefix + "target '" + target_->name + "': entry '" + target_->entry + "' returned " + std::to_string(rc);
-    return MIE_ERR_KERNEL;
-  }
+  if (status != MIE_OK)
+    return status;
   if (!host_error_.empty()) {  // a host call failed (an image that does not decode, a failed check): the outputs are not valid
     *error = prefix + host_error_;
     return MIE_ERR_KERNEL;
   }
   return finish_dynamic_outputs(outputs, error);
+}
+
+mie_status Session::call_entry(const void *const *inputs, void *const *outputs, int64_t *dims,
+                               uint8_t *arena, void **args, std::string *error) {
+  const Manifest &m = pkg_->manifest();
+  size_t k = 0;
+  for (size_t i = 0; i < m.inputs.size(); ++i) args[k++] = const_cast<void *>(inputs[i]);
+  for (size_t i = 0; i < m.outputs.size(); ++i) args[k++] = outputs[i];
+  // Format 3: each output with data-dependent dims has its extent buffer after the outputs.
+  for (size_t i = 0, e = 0; i < m.outputs.size(); e += m.outputs[i].dynamic_dims.size(), ++i)
+    if (!m.outputs[i].dynamic_dims.empty()) args[k++] = extents_.data() + e;
+  args[k++] = arena;
+  args[k++] = const_cast<void *>(pkg_->weights(*target_));  // read-only mapping: writes would fault, by design
+  args[k++] = random_key_;  // ABI 5: key and run counter; the counter moves on after every run
+  args[k++] = dims;  // ABI 7: the symbol values (read by code for every shape only)
+  if (poison_ && arena)
+    std::memset(arena, 0xFF, size_t(run_arena_bytes_));
+  const int32_t rc = entry_(&env_, args);
+  if (rc != 0) {
+    *error = "package '" + pkg_->path() + "': target '" + target_->name + "': entry '" + target_->entry +
+             "' returned " + std::to_string(rc);
+    return MIE_ERR_KERNEL;
+  }
+  return MIE_OK;
 }
 
 void Session::decode_image(void *ctx, const uint8_t *encoded, int64_t size, uint8_t *out, int64_t height,

@@ -79,6 +79,14 @@ class Session {
     random_key_[1] = 0;
   }
   uint64_t last_run_ns() const { return last_run_ns_.load(std::memory_order_relaxed); }
+  // Batch slices (docs/dynamic-shapes.md, "Batch slices"), for packages whose manifest marks a
+  // batch symbol: `slice` -1 lets the runtime choose for each bind (the default, or what
+  // MIE_BATCH_SLICE says: "auto", "off" or a number), 0 runs every batch whole, N > 0 runs a
+  // batch of more than N samples as runs over slices of at most N. Applies to the bound shapes
+  // at once.
+  mie_status set_batch_slice(int64_t slice, std::string *error);
+  // The samples per slice the bound shapes run in: 0 when a run takes the batch whole.
+  int64_t batch_slice() const { return batch_slice_; }
   // The shape of output `index` after the last successful run: the manifest's shape with each
   // data-dependent dim replaced by the extent the code reported (the manifest's shape before any
   // run). In a package with symbolic dims: the shapes the bound input shapes give (before a bind,
@@ -110,6 +118,28 @@ class Session {
   // Binds the code for every shape to the symbols' `values`: the tensors' shapes and the arena.
   mie_status bind_generic(Variant *generic, const std::vector<int64_t> &values, const std::string &assignment,
                           std::string *error);
+  // The slice a run of `generic` for `values` (whose code reports `whole` arena bytes) takes its
+  // batch in (0: whole), the slices run at once in *workers (each on one thread, with its own
+  // arena) and one slice's arena bytes in *slice_arena (batch_slices.cpp).
+  int64_t choose_batch_slice(Variant *generic, const std::vector<int64_t> &values, int64_t whole,
+                             uint32_t *workers, uint64_t *slice_arena) const;
+  // Binds the bound code for every shape again (its batch slices follow the settings and the
+  // threads); run_mu_ held. MIE_OK where nothing is bound.
+  mie_status replan_batch_slices(std::string *error);
+  // Runs the bound batch in slices of batch_slice_ samples (batch_slices.cpp).
+  mie_status run_slices(const void *const *inputs, void *const *outputs, std::string *error);
+  // Calls the bound entry on `inputs` and `outputs` with the symbols' values `dims`, `arena` and
+  // `args` (the entry's argument array, one per concurrent call).
+  mie_status call_entry(const void *const *inputs, void *const *outputs, int64_t *dims, uint8_t *arena,
+                        void **args, std::string *error);
+  // MIE_BATCH_SLICE: "auto" or unset -1, "off" 0, a number that number.
+  static int64_t batch_slice_from_environment();
+  int batch_symbol_ = -1;  // the manifest's batch symbol, -1 for none
+  int64_t batch_slice_setting_ = -1, batch_slice_ = 0;
+  uint32_t batch_workers_ = 1;      // slices run at once (one thread each) when more than 1
+  uint64_t slice_arena_stride_ = 0;  // bytes between the concurrent slices' arenas
+  // Per input and output: the bytes of one sample of the batch (0 for an input free of it).
+  std::vector<uint64_t> input_sample_bytes_, output_sample_bytes_;
   std::shared_ptr<const Package> pkg_;
   std::vector<std::unique_ptr<Variant>> variants_;
   // The variant of the bound input shapes; null before a bind in a symbolic package.

@@ -181,6 +181,34 @@ bool ShapeExpr::uses_symbol(size_t index) const {
   return false;
 }
 
+bool ShapeExpr::node_uses(int node, size_t index) const {
+  const Node &n = nodes_[size_t(node)];
+  switch (n.kind) {
+    case Kind::Constant:
+      return false;
+    case Kind::Symbol:
+      return size_t(n.value) == index;
+    case Kind::Neg:
+      return node_uses(n.lhs, index);
+    default:
+      return node_uses(n.lhs, index) || node_uses(n.rhs, index);
+  }
+}
+
+bool ShapeExpr::node_is_multiple_of(int node, size_t index) const {
+  const Node &n = nodes_[size_t(node)];
+  if (n.kind == Kind::Symbol)
+    return size_t(n.value) == index;
+  if (n.kind != Kind::Mul)
+    return false;
+  return (node_is_multiple_of(n.lhs, index) && !node_uses(n.rhs, index)) ||
+         (node_is_multiple_of(n.rhs, index) && !node_uses(n.lhs, index));
+}
+
+bool ShapeExpr::is_multiple_of(size_t index) const {
+  return root_ >= 0 && node_is_multiple_of(root_, index);
+}
+
 bool ShapeExpr::evaluate(const std::vector<int64_t> &values, int64_t *out) const {
   return root_ >= 0 && eval(root_, values, out);
 }

@@ -24,6 +24,9 @@ public:
   int single_symbol() const;
   // Whether symbol `index` occurs in the expression.
   bool uses_symbol(size_t index) const;
+  // Whether the expression is symbol `index` times factors free of it (`s0`, `s0 * s1`,
+  // `s0 * 12`): a dim that grows by whole blocks with the symbol (a batch symbol's dim 0).
+  bool is_multiple_of(size_t index) const;
   const std::string &text() const { return text_; }
 
 private:
@@ -35,6 +38,8 @@ private:
   };
   friend class ShapeExprParser;
   bool eval(int node, const std::vector<int64_t> &values, int64_t *out) const;
+  bool node_uses(int node, size_t index) const;
+  bool node_is_multiple_of(int node, size_t index) const;
   std::vector<Node> nodes_;
   int root_ = -1;
   std::string text_;

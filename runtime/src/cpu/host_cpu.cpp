@@ -1,7 +1,9 @@
 #include "host_cpu.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -146,6 +148,37 @@ FeatureCheck check_host_features(const std::string &features, std::string *which
     }
   }
   return FeatureCheck::kAllPresent;
+}
+
+uint64_t last_level_cache_bytes() {
+  static const uint64_t bytes = [] {
+    // Linux: the caches of cpu0, the highest level's size ("32768K").
+    int best_level = 0;
+    uint64_t best = 0;
+    for (int index = 0; index < 8; ++index) {
+      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+      std::FILE *level_file = std::fopen((dir + "level").c_str(), "r");
+      if (!level_file) break;
+      int level = 0;
+      const bool read_level = std::fscanf(level_file, "%d", &level) == 1;
+      std::fclose(level_file);
+      std::FILE *size_file = std::fopen((dir + "size").c_str(), "r");
+      if (!size_file) continue;
+      unsigned long long size = 0;
+      char unit = 0;
+      const int got = std::fscanf(size_file, "%llu%c", &size, &unit);
+      std::fclose(size_file);
+      if (!read_level || got < 1) continue;
+      if (got == 2 && (unit == 'K' || unit == 'k')) size <<= 10;
+      if (got == 2 && (unit == 'M' || unit == 'm')) size <<= 20;
+      if (level > best_level || (level == best_level && size > best)) {
+        best_level = level;
+        best = size;
+      }
+    }
+    return best ? best : uint64_t(8) << 20;
+  }();
+  return bytes;
 }
 
 }  // namespace mie::rt

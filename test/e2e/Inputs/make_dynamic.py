@@ -241,6 +241,58 @@ def tile_pad_dyn():
     return g, inputs, outputs, 17
 
 
+def rel_pos_dyn():
+    """DeBERTa-v2's relative-position attention scores (content to position), over a run-time
+    batch and sequence: the position keys [2k, 8] projected, split into 2 heads and Tiled to
+    batch * heads (repeats Concat(Div(Shape(q)[0], 2), 1, 1)); the relative distances
+    i - j + k of Range(seq), clipped to [0, 2k), Expanded to the scores' shape as torch's
+    expand_as writes it (Where(Equal(shape, -1), 1, shape)); a GatherElements of the product
+    along its last dim by them. Beside it, x Tiled by constant repeats [2, 1, 1] over the batch."""
+    g = Graph()
+    k = 4
+    g.inits += [weight("rel_emb", [2 * k, 8]), weight("wq", [8, 8]), weight("wk", [8, 8]),
+                ints("heads_shape", [0, 0, 2, 4]),
+                ints("pos_shape", [1, 2 * k, 2, 4]), ints("pos_rows", [-1, 2 * k, 4]),
+                ints("one_one", [1, 1]), ints("c2", [2]), ints("c4", [4]), ints("ax0", [0]), ints("ax1", [1]),
+                ints("minus1", [-1]), ints("c_k", [k]), ints("reps2", [2, 1, 1]),
+                numpy_helper.from_array(np.array(0, np.int64), "zero"),
+                numpy_helper.from_array(np.array(1, np.int64), "one"),
+                numpy_helper.from_array(np.array(0, np.int64), "lo"),
+                numpy_helper.from_array(np.array(2 * k - 1, np.int64), "hi")]
+    q = g.node("MatMul", ["x", "wq"], "q_proj")
+    q = g.node("Transpose", [g.node("Reshape", [q, "heads_shape"], "q_heads")], "q_t",
+               perm=[0, 2, 1, 3])
+    # [batch, 2, seq, 4] -> [batch * 2, seq, 4]: a -1 and a copied dim.
+    q = g.node("Reshape", [q, g.node("Concat", ["minus1", g.dim("q_t", 2, "q_len"), "c4"],
+                                      "q_rows_shape", axis=0)], "q_rows")
+    pk = g.node("MatMul", ["rel_emb", "wk"], "pos_proj")
+    pk = g.node("Transpose", [g.node("Reshape", [pk, "pos_shape"], "pos_heads")], "pos_t",
+                perm=[0, 2, 1, 3])
+    pk = g.node("Reshape", [pk, "pos_rows"], "pos_k")
+    reps = g.node("Concat", [g.node("Div", [g.dim(q, 0, "bh"), "c2"], "b_of_bh"), "one_one"],
+                  "reps", axis=0)
+    pk = g.node("Tile", [pk, reps], "pos_tiled")
+    c2p = g.node("MatMul", [q, g.node("Transpose", [pk], "pos_kt", perm=[0, 2, 1])], "c2p")
+    s = scalar_dim(g, "x", 1, "seq_len")
+    r = g.node("Range", ["zero", s, "one"], "r")
+    rel = g.node("Sub", [g.node("Unsqueeze", [r, "ax1"], "r_col"),
+                         g.node("Unsqueeze", [r, "ax0"], "r_row")], "rel")
+    idx = g.node("Clip", [g.node("Add", [rel, "c_k"], "rel_k"), "lo", "hi"], "rel_idx")
+    idx = g.node("Unsqueeze", [idx, "ax0"], "rel_idx3")
+    shape = g.node("Concat", [g.dim(q, 0, "e0"), g.dim(q, 1, "e1"), g.dim(idx, 2, "e2")],
+                   "want", axis=0)
+    ones = g.node("ConstantOfShape", [g.node("Shape", [shape], "want_len")], "ones",
+                  value=numpy_helper.from_array(np.array([1], np.int64)))
+    neg = g.node("Mul", [ones, "minus1"], "neg_ones")
+    shape = g.node("Where", [g.node("Equal", [shape, neg], "is_neg"), ones, shape], "to")
+    g.node("GatherElements", [c2p, g.node("Expand", [idx, shape], "idx_b")], "y", axis=-1)
+    g.node("Tile", ["x", "reps2"], "t")
+    inputs = [("x", TensorProto.FLOAT, ["batch", "seq", 8])]
+    outputs = [("y", TensorProto.FLOAT, [None, "seq", "seq"]),
+               ("t", TensorProto.FLOAT, [None, "seq", 8])]
+    return g, inputs, outputs, 17
+
+
 def last_token_dyn():
     """Slices from symbolic starts: GPT's last token x[:, seq - 1:] (start Sub(Shape, 1)), the
     same by a start of -1, and a KV cache's last 4 positions past[:, past_len - 4:, :]."""
@@ -574,14 +626,29 @@ def video_dyn():
     return g, inputs, outputs, 17
 
 
-MODELS = {"video_dyn": video_dyn, "einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
+def batch_stats_dyn():
+    """Work across the samples of a batch, which no run over a slice of it may split: a softmax
+    over the batch (of the transposed [8, batch]), transposed back, then rows of each sample alone
+    (a linear layer)."""
+    g = Graph()
+    t = g.node("Transpose", ["x"], "features_major", perm=[1, 0])
+    p = g.node("Softmax", [t], "over_batch", axis=1)
+    g.linear(g.node("Transpose", [p], "batch_major", perm=[1, 0]), "fc", 8, 4)
+    g.nodes[-1].output[0] = "y"
+    inputs = [("x", TensorProto.FLOAT, ["batch", 8])]
+    outputs = [("y", TensorProto.FLOAT, ["batch", 4])]
+    return g, inputs, outputs, 13
+
+
+MODELS = {"batch_stats_dyn": batch_stats_dyn, "video_dyn": video_dyn, "einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
-          "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn,
+          "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn, "rel_pos_dyn": rel_pos_dyn,
           "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
           "range_step_dyn": range_step_dyn, "kv_cache_dyn": kv_cache_dyn, "rows_dyn": rows_dyn}
 
 # Sizes of the symbols per named shape set.
 SHAPES = {
+    "batch_stats_dyn": {"b5": dict(batch=5)},
     "resize_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
     "video_dyn": {"b1": dict(batch=1), "b3": dict(batch=3)},
     "einsum_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7)},
@@ -605,6 +672,8 @@ SHAPES = {
     "mask_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
     "tile_pad_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
                      "b2s16": dict(batch=2, seq=16)},
+    "rel_pos_dyn": {"b1s1": dict(batch=1, seq=1), "b3s7": dict(batch=3, seq=7),
+                    "b2s12": dict(batch=2, seq=12)},
     "last_token_dyn": {"b1s1p4": dict(batch=1, seq=1, past_len=4),
                        "b2s9p6": dict(batch=2, seq=9, past_len=6),
                        "b3s5p20": dict(batch=3, seq=5, past_len=20)},
