@@ -8,6 +8,7 @@
 #include "MsBatchSlices.h"
 
 #include "MsOps.h"
+#include "MsShapeUtils.h"
 #include "MsSymbolicShapes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,16 +21,6 @@ using namespace mlir::ms;
 
 namespace {
 
-/// Whether `expr` uses symbol `s`.
-bool usesSymbol(AffineExpr expr, unsigned s) {
-  bool uses = false;
-  expr.walk([&](AffineExpr e) {
-    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-      uses |= sym.getPosition() == s;
-  });
-  return uses;
-}
-
 /// Whether `expr` is symbol `s` times factors free of it (`s0`, `s0 * s1`, `s0 * 12`).
 bool isMultipleOf(AffineExpr expr, unsigned s) {
   if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
@@ -38,7 +29,8 @@ bool isMultipleOf(AffineExpr expr, unsigned s) {
   if (!mul || mul.getKind() != AffineExprKind::Mul)
     return false;
   AffineExpr l = mul.getLHS(), r = mul.getRHS();
-  return (isMultipleOf(l, s) && !usesSymbol(r, s)) || (isMultipleOf(r, s) && !usesSymbol(l, s));
+  return (isMultipleOf(l, s) && !r.isFunctionOfSymbol(s)) ||
+         (isMultipleOf(r, s) && !l.isFunctionOfSymbol(s));
 }
 
 /// How a value stands to the batch symbol.
@@ -61,9 +53,9 @@ public:
     for (auto [d, e] : llvm::enumerate(dims)) {
       if (!e)
         return Batch::Mixed;
-      if (d > 0 && usesSymbol(e, s))
+      if (d > 0 && e.isFunctionOfSymbol(s))
         return Batch::Mixed;
-      uses |= usesSymbol(e, s);
+      uses |= e.isFunctionOfSymbol(s);
     }
     if (!uses)
       return Batch::Free;
@@ -101,7 +93,7 @@ private:
     });
   }
   /// `axis` of a rank-`rank` tensor is not dim 0.
-  static bool notLead(int64_t axis, int64_t rank) { return (axis < 0 ? axis + rank : axis) != 0; }
+  static bool notLead(int64_t axis, int64_t rank) { return positiveAxis(axis, rank) != 0; }
   static int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
 
   SymbolicShapes shapes;
@@ -124,7 +116,7 @@ bool BatchSliceCheck::allows(Operation *op) {
     for (NamedAttribute a : op->getAttrs())
       if (auto map = dyn_cast<AffineMapAttr>(a.getValue()))
         for (AffineExpr e : map.getValue().getResults())
-          usesValue |= usesSymbol(e, s);
+          usesValue |= e.isFunctionOfSymbol(s);
     return !usesValue;
   }
   if (llvm::any_of(op->getOperands(), [&](Value v) { return of(v) == Batch::Mixed; }) ||
@@ -147,7 +139,7 @@ bool BatchSliceCheck::allows(Operation *op) {
       })
       .Case([&](LayerNormOp o) {
         int64_t rank = rankOf(o.getInput()), axis = o.getAxis();
-        return (axis < 0 ? axis + rank : axis) > 0 && free(o.getScale()) &&
+        return positiveAxis(axis, rank) > 0 && free(o.getScale()) &&
                (!o.getBias() || free(o.getBias())) && keepsSamplesOf(op, o.getInput());
       })
       .Case([&](CumSumOp o) {
@@ -193,7 +185,7 @@ bool BatchSliceCheck::allows(Operation *op) {
       // An embedding's rows for each sample's ids, or a free index into each sample's own dims.
       .Case([&](GatherOp o) {
         int64_t rank = rankOf(o.getData());
-        int64_t axis = o.getAxis() < 0 ? o.getAxis() + rank : o.getAxis();
+        int64_t axis = positiveAxis(o.getAxis(), rank);
         if (free(o.getData()))
           return axis == 0 && rankOf(o.getIndices()) >= 1 && keepsSamplesOf(op, o.getIndices());
         return axis != 0 && free(o.getIndices()) && keepsSamplesOf(op, o.getData());

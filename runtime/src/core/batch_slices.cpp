@@ -105,34 +105,34 @@ int64_t Session::choose_batch_slice(Variant *generic, const std::vector<int64_t>
 
 mie_status Session::run_slices(const void *const *inputs, void *const *outputs,
                                std::string *error) {
-  const Manifest &m = pkg_->manifest();
   const int64_t batch = dims_[size_t(batch_symbol_)];
   const int64_t count = (batch + batch_slice_ - 1) / batch_slice_;
-  // Slice `k` on `arena` with its own argument array and symbol values.
-  auto run_one = [&](int64_t k, uint8_t *arena, void **args, std::string *why) {
+  // Slice `k` with worker `w`'s arena and scratch (sized at the bind: nothing allocated here).
+  auto run_one = [&](int64_t k, size_t w, std::string *why) {
+    SliceScratch &scratch = slice_scratch_[w];
     const int64_t start = k * batch_slice_;
-    std::vector<int64_t> dims = dims_;
-    dims[size_t(batch_symbol_)] = std::min(batch_slice_, batch - start);
-    std::vector<const void *> in(m.inputs.size());
-    std::vector<void *> out(m.outputs.size());
-    for (size_t i = 0; i < in.size(); ++i)
-      in[i] = static_cast<const uint8_t *>(inputs[i]) + uint64_t(start) * input_sample_bytes_[i];
-    for (size_t i = 0; i < out.size(); ++i)
-      out[i] = static_cast<uint8_t *>(outputs[i]) + uint64_t(start) * output_sample_bytes_[i];
-    return call_entry(in.data(), out.data(), dims.data(), arena, args, why);
+    scratch.dims[size_t(batch_symbol_)] = std::min(batch_slice_, batch - start);
+    for (size_t i = 0; i < scratch.inputs.size(); ++i)
+      scratch.inputs[i] =
+          static_cast<const uint8_t *>(inputs[i]) + uint64_t(start) * input_sample_bytes_[i];
+    for (size_t i = 0; i < scratch.outputs.size(); ++i)
+      scratch.outputs[i] =
+          static_cast<uint8_t *>(outputs[i]) + uint64_t(start) * output_sample_bytes_[i];
+    return call_entry(scratch.inputs.data(), scratch.outputs.data(), scratch.dims.data(),
+                      arena_.data() + w * slice_arena_stride_, scratch.args.data(), why);
   };
   // Debugging runs (poisoned buffers, a profiler, set after the bind) take the slices in turn.
   if (batch_workers_ <= 1 || poison_ || user_profile_) {
     for (int64_t k = 0; k < count; ++k)
-      if (mie_status status = run_one(k, arena_.data(), args_.data(), error))
+      if (mie_status status = run_one(k, 0, error))
         return status;
     return MIE_OK;
   }
-  // Concurrent slices: each body of the pool's loop takes a free arena for its slices and runs
-  // them on its thread (the kernels' own parallel loops run inline there).
+  // Concurrent slices: each body of the pool's loop takes a free worker (its arena and scratch)
+  // for its slices and runs them on its thread (the kernels' own parallel loops run inline
+  // there); at most batch_workers_ bodies run at once.
   struct Shared {
     decltype(run_one) *run;
-    Session *self;
     std::vector<std::atomic<bool>> busy;
     std::string error;
     mie_status status = MIE_OK;
@@ -140,18 +140,15 @@ mie_status Session::run_slices(const void *const *inputs, void *const *outputs,
     explicit Shared(size_t n) : busy(n) {}
   } shared(batch_workers_);
   shared.run = &run_one;
-  shared.self = this;
   auto body = [](void *ctx, int64_t begin, int64_t end) {
     auto *sh = static_cast<Shared *>(ctx);
-    size_t slot = 0;
-    for (bool expected = false;; slot = (slot + 1) % sh->busy.size(), expected = false)
-      if (sh->busy[slot].compare_exchange_strong(expected, true))
+    size_t w = 0;
+    for (bool expected = false;; w = (w + 1) % sh->busy.size(), expected = false)
+      if (sh->busy[w].compare_exchange_strong(expected, true))
         break;
-    uint8_t *arena = sh->self->arena_.data() + slot * sh->self->slice_arena_stride_;
-    std::vector<void *> args(sh->self->args_.size());
     for (int64_t k = begin; k < end; ++k) {
       std::string why;
-      if (mie_status status = (*sh->run)(k, arena, args.data(), &why)) {
+      if (mie_status status = (*sh->run)(k, w, &why)) {
         std::lock_guard<std::mutex> lock(sh->mu);
         if (sh->status == MIE_OK) {
           sh->status = status;
@@ -160,7 +157,7 @@ mie_status Session::run_slices(const void *const *inputs, void *const *outputs,
         break;
       }
     }
-    sh->busy[slot].store(false);
+    sh->busy[w].store(false);
   };
   pool_->parallel_for(count, 1, body, &shared);
   if (shared.status != MIE_OK)

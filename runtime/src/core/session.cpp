@@ -221,6 +221,16 @@ mie_status Session::create_for(std::shared_ptr<const Package> pkg, const TargetD
       s->batch_symbol_ = int(k);
   }
   s->batch_slice_setting_ = batch_slice_from_environment();
+  if (s->batch_symbol_ >= 0) {
+    auto holds = [&](const TensorDesc &t) {
+      for (const auto &[dim, expr] : t.symbolic_dims)
+        if (expr.uses_symbol(size_t(s->batch_symbol_)))
+          return true;
+      return false;
+    };
+    for (const TensorDesc &t : manifest.inputs) s->input_holds_batch_.push_back(holds(t));
+    for (const TensorDesc &t : manifest.outputs) s->output_holds_batch_.push_back(holds(t));
+  }
   s->extents_.assign(num_extents, 0);
   // Every specialization of the target's name: one code object each, all checked now, so that a run
   // never loads code.
@@ -651,15 +661,17 @@ mie_status Session::bind_generic(Variant *generic, const std::vector<int64_t> &v
     const uint64_t batch = uint64_t(values[size_t(batch_symbol_)]);
     input_sample_bytes_.assign(m.inputs.size(), 0);
     output_sample_bytes_.assign(m.outputs.size(), 0);
-    for (int pass = 0; pass < 2; ++pass)
-      for (size_t i = 0; i < (pass ? m.outputs : m.inputs).size(); ++i) {
-        const TensorDesc &t = (pass ? m.outputs : m.inputs)[i];
-        bool holds = false;
-        for (const auto &[dim, expr] : t.symbolic_dims)
-          holds |= expr.uses_symbol(size_t(batch_symbol_));
-        if (holds)
-          (pass ? output_sample_bytes_ : input_sample_bytes_)[i] = bytes[pass][i] / batch;
-      }
+    for (size_t i = 0; i < m.inputs.size(); ++i)
+      if (input_holds_batch_[i]) input_sample_bytes_[i] = bytes[0][i] / batch;
+    for (size_t i = 0; i < m.outputs.size(); ++i)
+      if (output_holds_batch_[i]) output_sample_bytes_[i] = bytes[1][i] / batch;
+    slice_scratch_.resize(workers);
+    for (SliceScratch &scratch : slice_scratch_) {
+      scratch.args.resize(args_.size());
+      scratch.inputs.resize(m.inputs.size());
+      scratch.outputs.resize(m.outputs.size());
+      scratch.dims = values;
+    }
   }
   batch_slice_ = slice;
   generic->input_shapes = std::move(shapes[0]);

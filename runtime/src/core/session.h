@@ -138,8 +138,19 @@ class Session {
   int64_t batch_slice_setting_ = -1, batch_slice_ = 0;
   uint32_t batch_workers_ = 1;      // slices run at once (one thread each) when more than 1
   uint64_t slice_arena_stride_ = 0;  // bytes between the concurrent slices' arenas
-  // Per input and output: the bytes of one sample of the batch (0 for an input free of it).
+  // Per input and output: whether it holds the batch (in dim 0: the manifest's check), and the
+  // bound shapes' bytes of one sample of it (0 for an input free of it).
+  std::vector<bool> input_holds_batch_, output_holds_batch_;
   std::vector<uint64_t> input_sample_bytes_, output_sample_bytes_;
+  // One per concurrent slice, sized at the bind so that a run allocates nothing: the entry's
+  // argument array, the slice's inputs, outputs and symbol values.
+  struct SliceScratch {
+    std::vector<void *> args;
+    std::vector<const void *> inputs;
+    std::vector<void *> outputs;
+    std::vector<int64_t> dims;
+  };
+  std::vector<SliceScratch> slice_scratch_;
   std::shared_ptr<const Package> pkg_;
   std::vector<std::unique_ptr<Variant>> variants_;
   // The variant of the bound input shapes; null before a bind in a symbolic package.
