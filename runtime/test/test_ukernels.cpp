@@ -168,9 +168,9 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
     }
 }
 
-/// checkTile on every tile this CPU runs, for reductions `ks`, odd corners of the tile (1, 2,
-/// MR / 2 (the half tile's most), MR / 2 + 1, MR - 1, MR rows; 1, 7, NR - 1, NR columns) and every
-/// epilogue `use` accepts.
+/// checkTile on every tile this CPU runs, for reductions `ks`, every row count of the tile (a
+/// partial tile runs exactly its rows: one code path per count) and odd column counts (1, 7,
+/// NR - 1, NR), and every epilogue `use` accepts.
 void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogue &),
                     bool residualInC) {
   int tested = 0;
@@ -180,7 +180,7 @@ void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogu
     ++tested;
     SCOPED_TRACE(t.name);
     for (int64_t k : ks)
-      for (int m : {1, 2, t.mr / 2, t.mr / 2 + 1, t.mr - 1, t.mr})
+      for (int m = 1; m <= t.mr; ++m)
         for (int64_t n : {1, 7, t.nr - 1, t.nr}) {
           if (m < 1 || m > t.mr || n < 1 || n > t.nr)
             continue;
@@ -195,6 +195,46 @@ void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogu
 
 TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
   checkEveryTile({1, 7, 17, 63, 64, 65}, [](const Epilogue &) { return true; }, false);
+}
+
+TEST(UKernelTiles, RowResultsDoNotDependOnTheRowsBesideThem) {
+  // A row's sums run in one order whatever the tile's row count: a request's outputs are the same
+  // bits alone and in a batch (batch slices, servers batching requests), and a run's last partial
+  // tile matches its full ones. Row i of an m-row call must equal row i of the full tile.
+  int tested = 0;
+  for (const Tile &t : allTiles()) {
+    if (!supported(t.isa))
+      continue;
+    ++tested;
+    SCOPED_TRACE(t.name);
+    for (int64_t k : {17, 256})
+      for (int64_t n : {t.nr, t.nr - 1})
+        for (int64_t flags :
+             {int64_t(0), int64_t(MIE_UK_EPILOGUE | MIE_UK_BIAS | MIE_UK_BIAS_PER_COL),
+              int64_t(MIE_UK_TRANSPOSE_C)}) {
+          const bool transposed = flags & MIE_UK_TRANSPOSE_C;
+          const int64_t ld = transposed ? t.mr : n;
+          std::vector<float> a = randomVector(k * t.mr, 3), b = randomVector(k * t.nr, 5);
+          std::vector<float> bias = randomVector(t.nr, 7), full(t.mr * t.nr, 0.0f);
+          t.fn(a.data(), 0, b.data(), 0, t.nr, full.data(), 0, ld, k, t.mr, n, flags, bias.data(),
+               0, nullptr, 0, 0, 0, 0);
+          for (int64_t m = 1; m < t.mr; ++m) {
+            // The first m rows of the same panel (the rows past m are never read).
+            std::vector<float> c(t.mr * t.nr, 0.0f);
+            t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, ld, k, m, n, flags, bias.data(), 0,
+                 nullptr, 0, 0, 0, 0);
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                const int64_t at = transposed ? j * ld + i : i * ld + j;
+                ASSERT_EQ(c[at], full[at]) << "k=" << k << " m=" << m << " n=" << n
+                                           << " flags=" << flags << " at (" << i << ", " << j
+                                           << ")";
+              }
+          }
+        }
+  }
+  if (!tested)
+    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
 }
 
 TEST(UKernelTiles, ResidualReadFromTheBlockItWrites) {

@@ -189,6 +189,12 @@ MIE_UK_INLINE void loadTile(vf (&t)[MR][NV], const float *p, int64_t ld, int64_t
         t[i][v] = load(p + i * ld + v * VL);
     return;
   }
+  if (n == NV * VL) { // whole rows, fewer of them: vector loads of the first m, zeros past them
+    for (int i = 0; i < MR; ++i)
+      for (int v = 0; v < NV; ++v)
+        t[i][v] = i < m ? load(p + i * ld + v * VL) : splat(0.0f);
+    return;
+  }
   loadBlock<MR, NV>(t, p, ld, 1, m, n);
 }
 
@@ -233,11 +239,25 @@ MIE_UK_INLINE void activateTile(vf (&acc)[MR][NV], int64_t flags, float lo, floa
         acc[i][v] = clamp(acc[i][v], lo, hi);
 }
 
+/// activateTile on `count` vectors in memory, out of line: one copy per unit serves the partial
+/// tiles of every row count (gemmTile's exactRows), whose inlined activations (erf, tanh and
+/// sigmoid polynomials for every register) made the tiles 3.4x larger and a package's compile
+/// 1.5-2.2x slower.
+__attribute__((noinline)) static void activateVectors(vf *x, int64_t count, int64_t flags,
+                                                      float lo, float hi) {
+  const int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
+#pragma clang loop unroll(disable)
+  for (int64_t i = 0; i < count; ++i) {
+    vf y = act != MIE_UK_ACT_NONE ? activate(x[i], act) : x[i];
+    x[i] = (flags & MIE_UK_CLAMP) ? clamp(y, lo, hi) : y;
+  }
+}
+
 /// The epilogue (when MIE_UK_EPILOGUE) on the m x n corner of a tile, then its store to C (row
 /// stride ldc; transposed with MIE_UK_TRANSPOSE_C): everything a tile does after its K loop. The
 /// residual is read whole before the first store, so it may be C itself (memory planning writes an
 /// output over a residual that dies there: `mie.in_place_input`), hence no __restrict on c.
-template <int MR, int NV>
+template <int MR, int NV, bool activateOutOfLine = false>
 MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *c, int64_t ldc, int64_t m,
                               int64_t n, int64_t flags, const float *bias, const float *res,
                               int64_t ldr, float lo, float hi) {
@@ -275,7 +295,21 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *c, int64_t ldc, int64_t 
         for (int v = 0; v < NV; ++v)
           acc[i][v] += r[i][v];
     }
-    activateTile<MR, NV>(acc, flags, lo, hi);
+    if constexpr (activateOutOfLine) {
+      if (flags & ((int64_t(0xff) << MIE_UK_ACTIVATION_SHIFT) | MIE_UK_CLAMP)) {
+        // Through a copy: the accumulators' own address never escapes, so they stay in registers.
+        vf flat[MR * NV];
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            flat[i * NV + v] = acc[i][v];
+        activateVectors(flat, MR * NV, flags, lo, hi);
+        for (int i = 0; i < MR; ++i)
+          for (int v = 0; v < NV; ++v)
+            acc[i][v] = flat[i * NV + v];
+      }
+    } else {
+      activateTile<MR, NV>(acc, flags, lo, hi);
+    }
   }
 
   if (transposed) {
@@ -286,6 +320,13 @@ MIE_UK_INLINE void finishTile(vf (&acc)[MR][NV], float *c, int64_t ldc, int64_t 
     for (int i = 0; i < MR; ++i)
       for (int v = 0; v < NV; ++v)
         store(c + i * ldc + v * VL, acc[i][v]);
+    return;
+  }
+  if (n == NR) { // whole rows, fewer of them (a partial tile of rows known at run time only)
+    for (int i = 0; i < MR; ++i)
+      if (i < m)
+        for (int v = 0; v < NV; ++v)
+          store(c + i * ldc + v * VL, acc[i][v]);
     return;
   }
   float tmp[MR][NR];
@@ -361,7 +402,11 @@ MIE_UK_INLINE void prefetchTileRows(const float *c, int64_t ldc, int64_t m, int6
 }
 
 /// gemmTile on the first R rows of a packed panel whose rows lie `stride` floats apart (MR).
-template <int R, int NV, int stride, bool streamed>
+/// `partial`: exactly R = m rows of a larger tile (gemmTile's exactRows), one copy per row count,
+/// so the least code: the activation out of line (finishTile), and no K loop of its own for the
+/// next panel's prefetch (MIE_UK_PREFETCH_NEXT_B, which the few partial tiles of a run can do
+/// without).
+template <int R, int NV, int stride, bool streamed, bool partial = false>
 MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restrict b, int64_t ldb,
                                 float *c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                                 int64_t flags, const float *bias, const float *res, int64_t ldr,
@@ -374,12 +419,26 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
       for (int v = 0; v < NV; ++v)
         acc[i][v] = splat(0.0f);
   }
-  if (flags & MIE_UK_PREFETCH_NEXT_B)
+  if (!partial && (flags & MIE_UK_PREFETCH_NEXT_B))
     tileProducts<R, NV, true, streamed, stride>(acc, a, b, ldb, k);
   else
     tileProducts<R, NV, false, streamed, stride>(acc, a, b, ldb, k);
 
-  finishTile<R, NV>(acc, c, ldc, m, n, flags, bias, res, ldr, lo, hi);
+  finishTile<R, NV, /*activateOutOfLine=*/partial>(acc, c, ldc, m, n, flags, bias, res, ldr, lo,
+                                                   hi);
+}
+
+/// Runs `run(TileRows<R>{})` with R = m, for 1 < m < MR.
+template <int R> struct TileRows {
+  static constexpr int value = R;
+};
+template <int MR, int R = 2, typename Run>
+MIE_UK_INLINE void withPartialTileRows(int64_t m, Run &&run) {
+  if constexpr (R < MR) {
+    if (m == R)
+      return run(TileRows<R>{});
+    return withPartialTileRows<MR, R + 1>(m, run);
+  }
 }
 
 /// One register tile of C (m x n of MR x NR, row stride ldc) += or = A B over k: `a` is a packed
@@ -388,11 +447,13 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
 /// A single row (a matrix-vector product: classifiers, squeeze-excite) runs one row of
 /// accumulators: the full tile would spend MR times the FMAs on the panel's zero rows (on AVX-512's
 /// 8x48 tile, 1.75x the AVX2 time of mobilenet_v3's classifier). `streamed`: the operands come from
-/// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead. `halfRows` (the GEMM
-/// tile entry points): at most half the rows (a run of few rows known at run time only: 3 on an
-/// 8-row tile) run half a tile; where m is a constant the compiler drops the unused rows' FMAs
-/// anyway, and the attention kernel's query blocks are mostly full (its code stays smaller).
-template <int MR, int NV, bool streamed, bool halfRows = false>
+/// L3 or memory (the GEMM tile entry points), so the K loop prefetches ahead. `exactRows` (the
+/// GEMM tile entry points): a partial tile runs exactly its m rows of accumulators (rows known at
+/// run time only: 5 or 7 rows on an 8-row tile cost 8 rows' FMAs before, 1.6x and 1.15x the
+/// time), each row's sums in the order of a full tile's, so that a row's result does not depend
+/// on the rows beside it; the attention kernel's query blocks are mostly full (its code stays
+/// smaller).
+template <int MR, int NV, bool streamed, bool exactRows = false>
 MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b, int64_t ldb,
                             float *c, int64_t ldc, int64_t k, int64_t m, int64_t n,
                             int64_t flags, const float *bias, const float *res, int64_t ldr,
@@ -400,11 +461,11 @@ MIE_UK_INLINE void gemmTile(const float *__restrict a, const float *__restrict b
   if (MR > 1 && m == 1)
     return gemmTileRows<1, NV, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo,
                                              hi);
-  if constexpr (halfRows && MR >= 4)
-    if (m <= MR / 2)
-      return withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
-        gemmTileRows<MR / 2, decltype(v)::value, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags,
-                                                               bias, res, ldr, lo, hi);
+  if constexpr (exactRows && MR > 2)
+    if (m < MR)
+      return withPartialTileRows<MR>(m, [&](auto r) MIE_UK_LAMBDA_INLINE {
+        gemmTileRows<decltype(r)::value, NV, MR, streamed, /*partial=*/true>(
+            a, b, ldb, c, ldc, k, m, n, flags, bias, res, ldr, lo, hi);
       });
   withTileVectors<NV>(n, [&](auto v) MIE_UK_LAMBDA_INLINE {
     gemmTileRows<MR, decltype(v)::value, MR, streamed>(a, b, ldb, c, ldc, k, m, n, flags, bias, res,
