@@ -299,3 +299,130 @@ func.func @attention_symbolic_other_length(%q: tensor<?x2x?x16xf32> {ms.shape = 
   %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
   return %o : tensor<?x2x?x8xf32>
 }
+
+// -----
+
+// A decoder's masked_fill over symbolic lengths: the hidden keys (key position j > query position
+// i, compared as ranges over the one length) filled with -inf after the scale, or with a large
+// negative value before it (still hidden once scaled), become the causal flag; the positions and
+// their comparison stay for their other users.
+
+// CHECK-LABEL: func.func @attention_causal_fill
+// CHECK: %[[A:.+]] = ms.attention %arg0, %{{.+}}, %arg2 {causal, scale = 1.250000e-01 : f64}
+// CHECK-NOT: ms.where
+// CHECK: return %[[A]]
+// CHECK-LABEL: func.func @attention_causal_fill_inside_scale
+// CHECK: ms.attention %arg0, %{{.+}}, %arg2 {causal, scale = 1.250000e-01 : f64}
+// CHECK-NOT: ms.where
+// CHECK-LABEL: func.func @attention_causal_visible_when_true
+// CHECK: ms.attention %arg0, %{{.+}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+// CHECK-NOT: ms.where
+func.func @attention_causal_fill(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 16)>},
+                                 %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, 16, s1)>},
+                                 %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  %key = ms.unsqueeze %r {axes = array<i64: 0>} : (tensor<?xi64>) -> tensor<1x?xi64>
+  %query = ms.unsqueeze %r {axes = array<i64: 1>} : (tensor<?xi64>) -> tensor<?x1xi64>
+  %hidden = ms.compare gt, %key, %query : (tensor<1x?xi64>, tensor<?x1xi64>) -> tensor<?x?xi1>
+  %c = ms.constant dense<0.125> : tensor<f32>
+  %ninf = ms.constant dense<0xFF800000> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %d = ms.mul %s, %c : (tensor<?x2x?x?xf32>, tensor<f32>) -> tensor<?x2x?x?xf32>
+  %m = ms.where %hidden, %ninf, %d : (tensor<?x?xi1>, tensor<f32>, tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}
+func.func @attention_causal_fill_inside_scale(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 16)>},
+                                 %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, 16, s1)>},
+                                 %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  %key = ms.unsqueeze %r {axes = array<i64: 0>} : (tensor<?xi64>) -> tensor<1x?xi64>
+  %query = ms.unsqueeze %r {axes = array<i64: 1>} : (tensor<?xi64>) -> tensor<?x1xi64>
+  // query < key: the same keys, the operands the other way round.
+  %hidden = ms.compare lt, %query, %key : (tensor<?x1xi64>, tensor<1x?xi64>) -> tensor<?x?xi1>
+  %hidden4 = ms.unsqueeze %hidden {axes = array<i64: 0, 1>} : (tensor<?x?xi1>) -> tensor<1x1x?x?xi1>
+  %c = ms.constant dense<8.0> : tensor<f32>
+  %fill = ms.constant dense<-1.0e9> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %m = ms.where %hidden4, %fill, %s : (tensor<1x1x?x?xi1>, tensor<f32>, tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %d = ms.div %m, %c : (tensor<?x2x?x?xf32>, tensor<f32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %d {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}
+// Static shapes: a constant lower-triangular "keep" mask, the scores where it is true.
+func.func @attention_causal_visible_when_true(%q: tensor<1x2x3x8xf32>, %kt: tensor<1x2x8x3xf32>, %v: tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32> {
+  %keep = ms.constant dense<[[true, false, false], [true, true, false], [true, true, true]]> : tensor<3x3xi1>
+  %fill = ms.constant dense<-3.40282347E+38> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<1x2x3x8xf32>, tensor<1x2x8x3xf32>) -> tensor<1x2x3x3xf32>
+  %m = ms.where %keep, %s, %fill : (tensor<3x3xi1>, tensor<1x2x3x3xf32>, tensor<f32>) -> tensor<1x2x3x3xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %o = ms.matmul %p, %v : (tensor<1x2x3x3xf32>, tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+
+// -----
+
+// Not causal, so not an attention: the diagonal hidden too (j >= i), a fill that hides nothing
+// (-1 after a scale of 0.125), and positions over two different lengths.
+
+// CHECK-LABEL: func.func @masked_fill_not_causal
+// CHECK-NOT: ms.attention
+// CHECK: ms.where
+// CHECK-LABEL: func.func @masked_fill_small_fill
+// CHECK-NOT: ms.attention
+// CHECK: ms.where
+// CHECK-LABEL: func.func @masked_fill_other_lengths
+// CHECK-NOT: ms.attention
+// CHECK: ms.where
+func.func @masked_fill_not_causal(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 16)>},
+                                  %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, 16, s1)>},
+                                  %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  %key = ms.unsqueeze %r {axes = array<i64: 0>} : (tensor<?xi64>) -> tensor<1x?xi64>
+  %query = ms.unsqueeze %r {axes = array<i64: 1>} : (tensor<?xi64>) -> tensor<?x1xi64>
+  %hidden = ms.compare ge, %key, %query : (tensor<1x?xi64>, tensor<?x1xi64>) -> tensor<?x?xi1>
+  %ninf = ms.constant dense<0xFF800000> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %m = ms.where %hidden, %ninf, %s : (tensor<?x?xi1>, tensor<f32>, tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}
+func.func @masked_fill_small_fill(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 16)>},
+                                  %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, 16, s1)>},
+                                  %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1] -> (s0, 2, s1, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq"]} {
+  %r = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1] -> (0, s1)>} : tensor<?xi64>
+  %key = ms.unsqueeze %r {axes = array<i64: 0>} : (tensor<?xi64>) -> tensor<1x?xi64>
+  %query = ms.unsqueeze %r {axes = array<i64: 1>} : (tensor<?xi64>) -> tensor<?x1xi64>
+  %hidden = ms.compare gt, %key, %query : (tensor<1x?xi64>, tensor<?x1xi64>) -> tensor<?x?xi1>
+  %c = ms.constant dense<0.125> : tensor<f32>
+  %fill = ms.constant dense<-8.0> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %m = ms.where %hidden, %fill, %s : (tensor<?x?xi1>, tensor<f32>, tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %d = ms.mul %m, %c : (tensor<?x2x?x?xf32>, tensor<f32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %d {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}
+func.func @masked_fill_other_lengths(%q: tensor<?x2x?x16xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, s1, 16)>},
+                                     %kt: tensor<?x2x16x?xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, 16, s2)>},
+                                     %v: tensor<?x2x?x8xf32> {ms.shape = affine_map<()[s0, s1, s2] -> (s0, 2, s2, 8)>}) -> tensor<?x2x?x8xf32>
+    attributes {ms.symbols = ["batch", "seq", "kv"]} {
+  %rq = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1, s2] -> (0, s1)>} : tensor<?xi64>
+  %rk = ms.range {delta = 1 : i64, symbolic_range = affine_map<()[s0, s1, s2] -> (0, s2)>} : tensor<?xi64>
+  %key = ms.unsqueeze %rk {axes = array<i64: 0>} : (tensor<?xi64>) -> tensor<1x?xi64>
+  %query = ms.unsqueeze %rq {axes = array<i64: 1>} : (tensor<?xi64>) -> tensor<?x1xi64>
+  %hidden = ms.compare gt, %key, %query : (tensor<1x?xi64>, tensor<?x1xi64>) -> tensor<?x?xi1>
+  %ninf = ms.constant dense<0xFF800000> : tensor<f32>
+  %s = ms.matmul %q, %kt : (tensor<?x2x?x16xf32>, tensor<?x2x16x?xf32>) -> tensor<?x2x?x?xf32>
+  %m = ms.where %hidden, %ninf, %s : (tensor<?x?xi1>, tensor<f32>, tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %p = ms.softmax %m {axis = -1 : i64} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  %o = ms.matmul %p, %v : (tensor<?x2x?x?xf32>, tensor<?x2x?x8xf32>) -> tensor<?x2x?x8xf32>
+  return %o : tensor<?x2x?x8xf32>
+}

@@ -48,7 +48,162 @@ bool sameSymbolicDims(Value q, Value kT, Value v, Value mask) {
 
 RankedTensorType tensorTypeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-/// softmax(Q·Kᵀ · c [+ mask]) · V -> ms.attention(Q, K, V [, mask]) {scale = c}.
+/// Additive mask values at or below this hide a key: exp(-1e4 + s - max) is 0 in f32 unless the
+/// hidden score exceeds every visible one by more than 9.9e3 (exporters write -1e4, -1e9, the
+/// float minimum or -inf).
+constexpr double kHiddenKey = -1.0e4;
+
+/// `v` without the unsqueezes and reshapes that only add or drop dims of 1 (a mask's broadcast
+/// to [1, 1, S, T]).
+Value stripUnitDims(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<UnsqueezeOp, ReshapeOp, SqueezeOp>(def))
+      break;
+    Value in = def->getOperand(0);
+    auto nonUnit = [](Value x) {
+      SmallVector<AffineExpr> dims = symbolicDimsOf(x);
+      llvm::erase_if(dims, [](AffineExpr d) {
+        auto c = dyn_cast<AffineConstantExpr>(d);
+        return c && c.getValue() == 1;
+      });
+      return dims;
+    };
+    if (!hasKnownDims(in) || nonUnit(in) != nonUnit(v))
+      break;
+    v = in;
+  }
+  return v;
+}
+
+/// Positions 0, 1, ..., n - 1 along one axis of a mask: an ms.range from 0 by 1 (a symbolic
+/// length) or a constant of those values, with dims of 1 around it. `fromEnd` is the axis
+/// counted from the last (1: the keys of [S, T], 2: the queries), `length` its size.
+struct Positions {
+  int64_t fromEnd;
+  AffineExpr length;
+};
+std::optional<Positions> positionsOf(Value v) {
+  if (!hasKnownDims(v))
+    return std::nullopt;
+  SmallVector<AffineExpr> dims = symbolicDimsOf(v);
+  std::optional<int64_t> axis;
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    auto c = dyn_cast<AffineConstantExpr>(d);
+    if (c && c.getValue() == 1)
+      continue;
+    if (axis)
+      return std::nullopt;
+    axis = i;
+  }
+  if (!axis)
+    return std::nullopt;
+  Value src = stripUnitDims(v);
+  if (auto range = src.getDefiningOp<RangeOp>()) {
+    auto start = dyn_cast<AffineConstantExpr>(range.getStartExpr());
+    if (!start || start.getValue() != 0 || range.getDelta() != 1)
+      return std::nullopt;
+  } else if (auto cst = src.getDefiningOp<ConstantOp>()) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(cst.getValue());
+    if (!dense)
+      return std::nullopt;
+    int64_t i = 0;
+    for (const APInt &x : dense.getValues<APInt>())
+      if (x.getSExtValue() != i++)
+        return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  return Positions{(int64_t)dims.size() - *axis, dims[*axis]};
+}
+
+/// Whether boolean `cond` (broadcast to scores [..., S, T], S and T the expressions `s` and `t`)
+/// is true exactly at the keys a causal attention hides (`hiddenWhenTrue`: key j > query i) or
+/// exactly at those it shows (j <= i), with S = T: the masked_fill of a decoder, as a comparison
+/// of the key and query positions (`arange(T)[None, :] > arange(S)[:, None]`, symbolic lengths)
+/// or, shapes known, a constant.
+bool isCausalCondition(Value cond, bool hiddenWhenTrue, AffineExpr s, AffineExpr t) {
+  if (s != t || !hasKnownDims(cond))
+    return false;
+  SmallVector<AffineExpr> dims = symbolicDimsOf(cond);
+  size_t r = dims.size();
+  AffineExpr one = getAffineConstantExpr(1, cond.getContext());
+  if (r < 2 || dims[r - 2] != s || dims[r - 1] != t ||
+      llvm::any_of(ArrayRef(dims).drop_back(2), [&](AffineExpr d) { return d != one; }))
+    return false;
+  Value src = stripUnitDims(cond);
+  if (auto cmp = src.getDefiningOp<CompareOp>()) {
+    std::optional<Positions> l = positionsOf(cmp.getLhs()), rr = positionsOf(cmp.getRhs());
+    if (!l || !rr || l->length != s || rr->length != s)
+      return false;
+    // The predicate as "key P query".
+    ComparePredicate p = cmp.getPredicate();
+    if (l->fromEnd == 2 && rr->fromEnd == 1) {
+      switch (p) {
+      case ComparePredicate::lt:
+        p = ComparePredicate::gt;
+        break;
+      case ComparePredicate::gt:
+        p = ComparePredicate::lt;
+        break;
+      case ComparePredicate::le:
+        p = ComparePredicate::ge;
+        break;
+      case ComparePredicate::ge:
+        p = ComparePredicate::le;
+        break;
+      default:
+        break;
+      }
+    } else if (l->fromEnd != 1 || rr->fromEnd != 2) {
+      return false;
+    }
+    return p == (hiddenWhenTrue ? ComparePredicate::gt : ComparePredicate::le);
+  }
+  auto cst = src.getDefiningOp<ConstantOp>();
+  auto sc = dyn_cast<AffineConstantExpr>(s);
+  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : DenseElementsAttr();
+  if (!sc || !dense || !dense.getElementType().isInteger(1))
+    return false;
+  const int64_t n = sc.getValue();
+  if (dense.getNumElements() != n * n)
+    return false;
+  int64_t index = 0;
+  for (bool x : dense.getValues<bool>()) {
+    int64_t i = index / n, j = index % n;
+    ++index;
+    if (x != ((j > i) == hiddenWhenTrue))
+      return false;
+  }
+  return true;
+}
+
+/// The scores of a causal masked_fill, `where(cond, fill, x)` (or `where(cond, x, fill)`) of
+/// scores [..., S, T], with `fill` at or below kHiddenKey once multiplied by `scale` (a scale
+/// applied after it) and `cond` a causal condition: `x` (and `cond` in `condition`), else null.
+Value unmaskCausalScores(Value scores, double scale, Value &condition) {
+  auto where = singleUseDef<WhereOp>(scores);
+  if (!where || !hasKnownDims(scores))
+    return Value();
+  SmallVector<AffineExpr> dims = symbolicDimsOf(scores);
+  if (dims.size() < 2)
+    return Value();
+  AffineExpr s = dims[dims.size() - 2], t = dims.back();
+  for (bool hiddenWhenTrue : {true, false}) {
+    Value fill = hiddenWhenTrue ? where.getOnTrue() : where.getOnFalse();
+    Value x = hiddenWhenTrue ? where.getOnFalse() : where.getOnTrue();
+    std::optional<double> f = getSplatValue(fill);
+    if (f && *f * scale <= kHiddenKey && x.getType() == where.getType() &&
+        isCausalCondition(where.getCondition(), hiddenWhenTrue, s, t)) {
+      condition = where.getCondition();
+      return x;
+    }
+  }
+  return Value();
+}
+
+/// softmax(Q·Kᵀ · c [+ mask]) · V -> ms.attention(Q, K, V [, mask]) {scale = c}; with the hidden
+/// keys of a causal mask filled in (where(j > i, -inf, ...), symbolic lengths or constant),
+/// {causal}.
 struct RecognizeAttention : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -68,6 +223,13 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
       scores = add.getLhs();
       mask = add.getRhs();
     }
+    // A decoder's masked_fill of the hidden keys, outside the scale or inside it (below).
+    bool causal = false;
+    Value condition;
+    if (Value unmasked = unmaskCausalScores(scores, 1.0, condition)) {
+      scores = unmasked;
+      causal = true;
+    }
     double scale = 1.0;
     if (auto mul = singleUseDef<MulOp>(scores)) {
       if (std::optional<double> c = getSplatValue(mul.getRhs()); c && mul.getType() ==
@@ -82,6 +244,11 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
         scores = div.getLhs();
       }
     }
+    if (!causal)
+      if (Value unmasked = unmaskCausalScores(scores, scale, condition)) {
+        scores = unmasked;
+        causal = true;
+      }
     auto product = singleUseDef<MatMulOp>(scores);
     if (!product)
       return failure();
@@ -98,12 +265,15 @@ struct RecognizeAttention : OpRewritePattern<MatMulOp> {
     SmallVector<Value> stops = {q, kT, v};
     if (mask)
       stops.push_back(mask);
+    if (condition) // the positions compared are the mask's, not the attention's
+      stops.push_back(condition);
     Location loc = chainLoc(output, stops);
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
     Value k = TransposeOp::create(rewriter, kT.getLoc(), kT, perm);
-    auto attention = AttentionOp::create(rewriter, loc, q, k, v, mask,
-                                         rewriter.getF64FloatAttr(scale));
+    auto attention =
+        AttentionOp::create(rewriter, loc, q, k, v, mask, rewriter.getF64FloatAttr(scale),
+                            /*token_major=*/nullptr, causal ? rewriter.getUnitAttr() : nullptr);
     rewriter.replaceOp(output, attention.getResult());
     return success();
   }
@@ -214,11 +384,6 @@ struct FoldHeadTransposesIntoAttention : OpRewritePattern<AttentionOp> {
   }
 };
 
-/// Additive mask values at or below this hide a key: exp(-1e4 + s - max) is 0 in f32 unless the
-/// hidden score exceeds every visible one by more than 9.9e3 (exporters write -1e4, -1e9, the
-/// float minimum or -inf).
-constexpr double kHiddenKey = -1.0e4;
-
 /// Whether constant `mask` (broadcast to scores [..., S, T]) is a causal mask: 0 on and below the
 /// diagonal j = i + (T - S), hidden above it, the same for every batch index.
 bool isCausalMask(Value mask, int64_t s, int64_t t) {
@@ -242,8 +407,28 @@ bool isCausalMask(Value mask, int64_t s, int64_t t) {
   return true;
 }
 
-/// attention(q, k, v, causal mask constant) -> attention {causal} (q, k, v): the kernel skips the
-/// hidden keys (about half of a decoder's scores) instead of adding the mask to them.
+/// Whether additive `mask` is a causal bias built from a causal condition (unmaskCausalScores),
+/// `where(cond, 0, fill)` or `where(cond, fill, 0)` with `fill` at or below kHiddenKey: a
+/// decoder's mask computed from the length (`arange(T)[None, :] <= arange(S)[:, None]`).
+bool isCausalBias(Value mask, AffineExpr s, AffineExpr t) {
+  auto where = stripUnitDims(mask).getDefiningOp<WhereOp>();
+  if (!where)
+    return false;
+  for (bool hiddenWhenTrue : {true, false}) {
+    std::optional<double> fill =
+        getSplatValue(hiddenWhenTrue ? where.getOnTrue() : where.getOnFalse());
+    std::optional<double> zero =
+        getSplatValue(hiddenWhenTrue ? where.getOnFalse() : where.getOnTrue());
+    if (fill && zero && *fill <= kHiddenKey && *zero == 0.0 &&
+        isCausalCondition(where.getCondition(), hiddenWhenTrue, s, t))
+      return true;
+  }
+  return false;
+}
+
+/// attention(q, k, v, causal mask) -> attention {causal} (q, k, v), the mask a constant or a
+/// causal bias: the kernel skips the hidden keys (about half of a decoder's scores) instead of
+/// adding the mask to them.
 struct FoldCausalMaskIntoAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -255,7 +440,10 @@ struct FoldCausalMaskIntoAttention : OpRewritePattern<AttentionOp> {
     int64_t r = q.size();
     // The sequence dims: -2 in the logical order, -3 in token-major buffers.
     int64_t seqDim = op.getTokenMajor() ? r - 3 : r - 2;
-    if (!isCausalMask(op.getMask(), q[seqDim], k[seqDim]))
+    if (!isCausalMask(op.getMask(), q[seqDim], k[seqDim]) &&
+        !(hasKnownDims(op.getQuery()) && hasKnownDims(op.getKey()) &&
+          isCausalBias(op.getMask(), symbolicDimsOf(op.getQuery())[seqDim],
+                       symbolicDimsOf(op.getKey())[seqDim])))
       return failure();
     auto folded = AttentionOp::create(rewriter, op.getLoc(), op.getQuery(), op.getKey(),
                                       op.getValue(), Value(), op.getScaleAttr(),

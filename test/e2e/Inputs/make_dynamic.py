@@ -312,12 +312,14 @@ def last_token_dyn():
     return g, inputs, outputs, 17
 
 
-def decoder_dyn():
+def decoder_dyn(masked_fill=False):
     """A GPT-style decoder block over [batch, seq, 32] as torch exports it with dynamic axes:
     positions from Range(0, seq) added as embeddings, pre-LN causal self-attention whose mask is
-    built from the length (Range -> Unsqueeze twice -> LessOrEqual -> Where(0, -1e9)), heads
-    split and merged by Reshapes sized from Shape, an MLP, and the last token's hidden state
-    (Slice from seq - 1) besides the full output."""
+    built from the length (Range -> Unsqueeze twice -> LessOrEqual -> Where(0, -1e9), added to
+    the scores; with `masked_fill`, scores.masked_fill(j > i, -inf) as GPT-style code writes it:
+    Where(Greater(cols, rows), -inf, scores)), heads split and merged by Reshapes sized from
+    Shape, an MLP, and the last token's hidden state (Slice from seq - 1) besides the full
+    output."""
     h, heads = 32, 4
     d = h // heads
     g = Graph()
@@ -330,6 +332,7 @@ def decoder_dyn():
                 numpy_helper.from_array(np.array(1, np.int64), "one_i"),
                 numpy_helper.from_array(np.array(0.0, np.float32), "zero_f"),
                 numpy_helper.from_array(np.array(-1e9, np.float32), "neg"),
+                numpy_helper.from_array(np.array(-np.inf, np.float32), "ninf"),
                 numpy_helper.from_array(np.array(np.sqrt(d), np.float32), "sqrt_d"),
                 weight("wpe", [64, h]),
                 numpy_helper.from_array(RNG.uniform(0.5, 1.5, h).astype(np.float32), "ln1_g"),
@@ -351,10 +354,15 @@ def decoder_dyn():
     # The causal mask: position j is seen from i when j <= i.
     cols = g.node("Unsqueeze", [r, "ax0"], "mask_cols")
     rows = g.node("Unsqueeze", [r, "ax1"], "mask_rows")
-    allowed = g.node("LessOrEqual", [cols, rows], "mask_allowed")
-    bias = g.node("Where", [allowed, "zero_f", "neg"], "mask_bias")
     sc = g.node("Div", [g.node("MatMul", [q, k], "scores"), "sqrt_d"], "scores_s")
-    p = g.node("Softmax", [g.node("Add", [sc, bias], "scores_m")], "probs", axis=-1)
+    if masked_fill:
+        hidden = g.node("Greater", [cols, rows], "mask_hidden")
+        masked = g.node("Where", [hidden, "ninf", sc], "scores_m")
+    else:
+        allowed = g.node("LessOrEqual", [cols, rows], "mask_allowed")
+        bias = g.node("Where", [allowed, "zero_f", "neg"], "mask_bias")
+        masked = g.node("Add", [sc, bias], "scores_m")
+    p = g.node("Softmax", [masked], "probs", axis=-1)
     ctx = g.node("Transpose", [g.node("MatMul", [p, v], "ctx")], "ctx_t", perm=[0, 2, 1, 3])
     o = g.linear(g.node("Reshape", [ctx, merge], "ctx_m"), "o", h, h)
     res = g.node("Add", [o, x], "res")
@@ -643,7 +651,8 @@ def batch_stats_dyn():
 MODELS = {"batch_stats_dyn": batch_stats_dyn, "video_dyn": video_dyn, "einsum_dyn": einsum_dyn, "resize_dyn": resize_dyn, "resize_image_dyn": resize_image_dyn, "norm_mask_dyn": norm_mask_dyn, "strided_dyn": strided_dyn, "pointwise_dyn": pointwise_dyn, "mlp_dyn": mlp_dyn, "cls_dyn": cls_dyn, "encoder_dyn": encoder_dyn, "cnn_dyn": cnn_dyn, "reshapes_dyn": reshapes_dyn,
           "positions_dyn": positions_dyn, "range_dyn": range_dyn, "mask_dyn": mask_dyn,
           "tile_pad_dyn": tile_pad_dyn, "last_token_dyn": last_token_dyn, "rel_pos_dyn": rel_pos_dyn,
-          "decoder_dyn": decoder_dyn, "triu_mask_dyn": triu_mask_dyn,
+          "decoder_dyn": decoder_dyn, "masked_fill_decoder_dyn": lambda: decoder_dyn(True),
+          "triu_mask_dyn": triu_mask_dyn,
           "range_step_dyn": range_step_dyn, "kv_cache_dyn": kv_cache_dyn, "rows_dyn": rows_dyn}
 
 # Sizes of the symbols per named shape set.
@@ -679,6 +688,8 @@ SHAPES = {
                        "b3s5p20": dict(batch=3, seq=5, past_len=20)},
     "decoder_dyn": {"b1s1": dict(batch=1, seq=1), "b2s7": dict(batch=2, seq=7),
                     "b3s33": dict(batch=3, seq=33)},
+    "masked_fill_decoder_dyn": {"b1s1": dict(batch=1, seq=1), "b2s7": dict(batch=2, seq=7),
+                                "b3s33": dict(batch=3, seq=33)},
     "triu_mask_dyn": {"b1s1": dict(batch=1, seq=1), "b2s9": dict(batch=2, seq=9)},
     "kv_cache_dyn": {"b1s1p1": dict(batch=1, seq=1, past_len=1),
                      "b2s3p9": dict(batch=2, seq=3, past_len=9),
