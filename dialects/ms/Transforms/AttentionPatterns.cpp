@@ -135,29 +135,14 @@ bool isCausalCondition(Value cond, bool hiddenWhenTrue, AffineExpr s, AffineExpr
     std::optional<Positions> l = positionsOf(cmp.getLhs()), rr = positionsOf(cmp.getRhs());
     if (!l || !rr || l->length != s || rr->length != s)
       return false;
-    // The predicate as "key P query".
-    ComparePredicate p = cmp.getPredicate();
-    if (l->fromEnd == 2 && rr->fromEnd == 1) {
-      switch (p) {
-      case ComparePredicate::lt:
-        p = ComparePredicate::gt;
-        break;
-      case ComparePredicate::gt:
-        p = ComparePredicate::lt;
-        break;
-      case ComparePredicate::le:
-        p = ComparePredicate::ge;
-        break;
-      case ComparePredicate::ge:
-        p = ComparePredicate::le;
-        break;
-      default:
-        break;
-      }
-    } else if (l->fromEnd != 1 || rr->fromEnd != 2) {
+    // Hidden: key > query (key on the left) or query < key; shown: key <= query or query >= key.
+    bool keyLeft = l->fromEnd == 1 && rr->fromEnd == 2;
+    if (!keyLeft && !(l->fromEnd == 2 && rr->fromEnd == 1))
       return false;
-    }
-    return p == (hiddenWhenTrue ? ComparePredicate::gt : ComparePredicate::le);
+    ComparePredicate want = hiddenWhenTrue
+                                ? (keyLeft ? ComparePredicate::gt : ComparePredicate::lt)
+                                : (keyLeft ? ComparePredicate::le : ComparePredicate::ge);
+    return cmp.getPredicate() == want;
   }
   auto cst = src.getDefiningOp<ConstantOp>();
   auto sc = dyn_cast<AffineConstantExpr>(s);
