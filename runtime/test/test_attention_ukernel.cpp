@@ -3,7 +3,8 @@
 // online rescaling), head sizes 32/64/80/128 and value widths that are not whole vectors, additive
 // masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
 // heads addressed inside [tokens, heads * D] rows, and grouped-query / multi-query attention (fewer
-// key/value heads, each serving several query heads, as the lowering addresses them).
+// key/value heads, each serving several query heads, as the lowering addresses them); calls of
+// few rows (keys in the vector lanes) and of many (queries in the lanes), partial query blocks.
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -148,6 +149,12 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       // fewer queries than keys (the diagonal offset T - S), grouped-query, a padding mask too.
       {300, 300, 64, 64, 1, Mask::causalFlag},  {7, 300, 32, 32, 1, Mask::causalFlag},
       {200, 200, 64, 64, 4, Mask::causalFlag, 2}, {150, 150, 32, 24, 2, Mask::causalFlagPerKey},
+      // Calls of 20-32 rows: the queries-in-lanes layout with a partial query block, the first
+      // key tiles hidden, a diagonal offset, value widths that are no whole register tile, and
+      // values so wide (Dv 300 for D 16) that AVX-512's block of O^T outgrows the scratch and the
+      // call takes the keys-in-lanes layout.
+      {48, 300, 64, 64, 1, Mask::hideFirstTile}, {40, 300, 32, 20, 2, Mask::causalFlag},
+      {64, 64, 16, 300, 1, Mask::perQueryKey},   {41, 41, 64, 64, 1, Mask::causal},
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {

@@ -337,19 +337,34 @@ func.func @balanced_rows(%x: memref<256x2048xf32>, %y: memref<256x512xf32>) {
 // -----
 
 // Tests the attention kernel's work items: 2 x 12 heads of 128 rows already give 24 items (whole
-// heads); one head of 300 rows is split into groups of 24-row multiples for 16 items (19 -> 24
-// rows: 13 items).
+// heads); one head of 300 rows is split into groups of whole query blocks (16 rows on AVX2) for
+// 16 items (19 -> 32 rows: 10 items).
 // CHECK-LABEL: func.func @attention_items
 // CHECK: mie.attention
 // CHECK-SAME: query_rows = 128 : i64
 // CHECK-SAME: ukernel = #mie.ukernel<attention, "avx2">
 // CHECK: mie.attention
-// CHECK-SAME: query_rows = 24 : i64
+// CHECK-SAME: query_rows = 32 : i64
 module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma">} {
 func.func @attention_items(%q: memref<2x12x128x64xf32>, %o: memref<2x12x128x64xf32>,
                            %q1: memref<300x1x64xf32>, %o1: memref<300x1x64xf32>) {
   mie.attention ins(%q, %q, %q : memref<2x12x128x64xf32>, memref<2x12x128x64xf32>, memref<2x12x128x64xf32>) outs(%o : memref<2x12x128x64xf32>) {scale = 0.125 : f64}
   mie.attention ins(%q1, %q1, %q1 : memref<300x1x64xf32>, memref<300x1x64xf32>, memref<300x1x64xf32>) outs(%o1 : memref<300x1x64xf32>) {scale = 0.125 : f64, token_major}
+  return
+}
+}
+
+// -----
+
+// Tests that AVX-512's work items are whole query blocks of 32 rows (its queries-in-lanes tile):
+// one head of 600 rows for 16 items, 38 -> 64 rows (AVX2: 48).
+// CHECK-LABEL: func.func @attention_items_avx512
+// CHECK: mie.attention
+// CHECK-SAME: query_rows = 64 : i64
+// CHECK-SAME: ukernel = #mie.ukernel<attention, "avx512">
+module attributes {mie.target = #mie.target<cpu, "x86-64", features = "+avx2,+fma,+avx512f">} {
+func.func @attention_items_avx512(%q: memref<600x1x64xf32>, %o: memref<600x1x64xf32>) {
+  mie.attention ins(%q, %q, %q : memref<600x1x64xf32>, memref<600x1x64xf32>, memref<600x1x64xf32>) outs(%o : memref<600x1x64xf32>) {scale = 0.125 : f64, token_major}
   return
 }
 }

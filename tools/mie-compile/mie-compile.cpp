@@ -215,13 +215,13 @@ cl::opt<bool> symbolicDims(
     cl::desc("Keep the symbolic input dims symbolic ('?' over the function's ms.symbols) through "
              "import and the graph passes; --emit=import and --emit=ms show them, and the later "
              "stages size them with --dim-param (or --symbolic-dim-default) after the graph "
-             "passes (docs/dynamic-shapes.md)"),
+             "passes (docs/dynamic-shapes.md); --specialize and --dim-range imply it"),
     cl::init(false), cl::cat(category));
 
 cl::list<std::string> specializeDims(
     "specialize",
     cl::desc(
-        "With --symbolic-dims: compile code for these values of a symbolic dim, e.g. "
+        "Compile code for these values of a symbolic dim (implies --symbolic-dims), e.g. "
         "--specialize=seq=128,384 (repeatable, one symbol each): the package keeps the symbols "
         "and holds code for every combination of the values; the runtime runs the one "
         "matching a run's input shapes"),
@@ -229,9 +229,10 @@ cl::list<std::string> specializeDims(
 
 cl::list<std::string> dimRanges(
     "dim-range",
-    cl::desc("With --specialize: the values a symbolic dim may take at run time, e.g. "
-             "--dim-range=seq=1..512 (recorded in the package and checked before each run; "
-             "default: the span of its --specialize values)"),
+    cl::desc("The values a symbolic dim may take at run time, e.g. --dim-range=seq=1..512 "
+             "(implies --symbolic-dims; recorded in the package and checked before each run): "
+             "with one for every symbol, the package also holds code for any shape in the "
+             "ranges; default: the span of the symbol's --specialize values"),
     cl::value_desc("name=LO..HI"), cl::cat(category));
 
 cl::opt<int64_t> defaultSymbolicDim(
@@ -352,13 +353,8 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.printIRAfterAll = printIRAfterAll;
   options.fusion = fusion;
   // Kept symbolic, the dims get their --dim-param sizes (checked name=N) after the graph passes.
-  if (symbolicDims)
+  if (opts.keepSymbolicDims)
     options.dimSizes.assign(dimParams.begin(), dimParams.end());
-  if (!symbolicDims && (!specializeDims.empty() || !dimRanges.empty())) {
-    llvm::errs() << "mie-compile: --specialize and --dim-range apply to the symbolic dims that "
-                    "--symbolic-dims keeps\n";
-    return failure();
-  }
   options.specializations.assign(specializeDims.begin(), specializeDims.end());
   options.dimRanges.assign(dimRanges.begin(), dimRanges.end());
   options.defaultDimSize = defaultSymbolicDim;
@@ -431,7 +427,8 @@ int main(int argc, char **argv) {
   for (const std::string &text : dimParams)
     if (failed(mie::parseDimParamFlag(text, opts)))
       return 1;
-  opts.keepSymbolicDims = symbolicDims;
+  // --specialize and --dim-range are about the symbols --symbolic-dims keeps: they imply it.
+  opts.keepSymbolicDims = symbolicDims || !specializeDims.empty() || !dimRanges.empty();
   for (const std::string &text : inputValues)
     if (failed(mie::parseInputValueFlag(text, opts)))
       return 1;

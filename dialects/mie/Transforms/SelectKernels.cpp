@@ -350,13 +350,15 @@ TilingAttr chooseRunTimeActivationsTiling(MLIRContext *ctx, StringRef isa, GemmO
   return chooseActivationsTiling(ctx, isa, GemmShape{*m, *n, *k, *batch}, minItems);
 }
 
-/// Query rows per attention work item: a multiple of every ISA's tile height (6, 8, 12), so only
-/// a head's last item has a partial block, and small enough that batch x heads x groups gives
-/// every thread several items; each item packs the key tiles once for all its rows.
-int64_t attentionRowsPerItem(int64_t batch, int64_t seq, int64_t minItems) {
-  constexpr int64_t kRowMultiple = 24;
+/// Query rows per attention work item: a multiple of the ISA's query block (the kernel's
+/// queries-in-lanes layout takes them NV * VL at a time), so only a head's last item has a partial
+/// block, and small enough that batch x heads x groups gives every thread several items.
+int64_t attentionRowsPerItem(StringRef isa, int64_t batch, int64_t seq, int64_t minItems) {
+  const int64_t rowMultiple = isa == "avx512" ? MIE_UK_ATTENTION_QUERY_BLOCK_AVX512
+                              : isa == "avx2" ? MIE_UK_ATTENTION_QUERY_BLOCK_AVX2
+                                              : MIE_UK_ATTENTION_QUERY_BLOCK_NEON;
   int64_t groups = llvm::divideCeil(std::max<int64_t>(minItems, 1), std::max<int64_t>(batch, 1));
-  int64_t rows = llvm::alignTo(llvm::divideCeil(seq, groups), kRowMultiple);
+  int64_t rows = llvm::alignTo(llvm::divideCeil(seq, groups), rowMultiple);
   return std::max<int64_t>(1, std::min(rows, seq));
 }
 
@@ -881,7 +883,7 @@ struct MieSelectKernelsPass : impl::MieSelectKernelsPassBase<MieSelectKernelsPas
         int64_t seq = bound(rank - 2, /*most=*/true), batch = 1;
         for (int64_t d = 0; d < rank - 2; ++d)
           batch *= bound(d, /*most=*/false);
-        attention.setQueryRows(attentionRowsPerItem(batch, seq, minWorkItems));
+        attention.setQueryRows(attentionRowsPerItem(chosenIsa, batch, seq, minWorkItems));
         continue;
       }
       if (auto gemm = dyn_cast<GemmOp>(op)) {

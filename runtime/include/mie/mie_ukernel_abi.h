@@ -85,6 +85,12 @@ static inline int64_t mie_uk_maxpool_row_floats(int64_t W, int64_t KW, int64_t S
 #define MIE_UK_ATTENTION_MAX_MR 16
 #define MIE_UK_ATTENTION_MAX_NR 32
 #define MIE_UK_ATTENTION_MAX_KEY_TILE 144
+/* The query rows of one block in the kernel's queries-in-lanes layout (a register tile's
+   columns), per ISA: the calls with at least half a block of rows take it, and a call's rows are
+   best a multiple of it (only its last block partial). */
+#define MIE_UK_ATTENTION_QUERY_BLOCK_AVX512 32
+#define MIE_UK_ATTENTION_QUERY_BLOCK_AVX2 16
+#define MIE_UK_ATTENTION_QUERY_BLOCK_NEON 12
 
 /* Key panels, query panel, scores, probabilities and a value panel at the largest tiles of any ISA,
    then the running maximum and sum of every row. */

@@ -1,13 +1,23 @@
 //===- f32_attention.cpp - fused scaled-dot-product attention, one build per ISA -===//
 //
 // softmax(scale * Q K^T + mask) V for a group of query rows of one head, flash-attention style:
-// the keys go in tiles of about 128; per tile the scores of an MR-row query block are one small
-// GEMM on the register tiles (Q block packed and scaled, the key tile packed transposed once per
-// tile for all the group's blocks), the softmax is online (running maximum and sum per row, the
-// output rescaled when the maximum grows), and the probabilities times the value rows accumulate
-// into the output with the same tiles. So the S x T score matrix never exists: one MR x tile block
+// the keys go in tiles of about 128 with an online softmax (running maximum and sum per query,
+// the output rescaled when the maximum grows), so the S x T score matrix never exists; one tile
 // of it lives in the scratch, in L1. Q, K, V and the output are read and written through row
 // strides, so heads can be addressed inside [tokens, heads * D] buffers.
+//
+// Two layouts of the same computation, chosen per call by its query rows:
+// - Queries in the vector lanes (most rows: encoders, prompts). A block of NV * VL queries is
+//   one B panel (Q^T, packed once per block); the scores of MR keys at a time are a register tile
+//   whose LHS rows are the key rows themselves, read in place (no key packing); the softmax runs
+//   down the keys with one vector per NV * VL queries (maximum, exponentials, sums and the
+//   rescaling all whole vectors); and the output is O^T += V^T P^T with the LHS the value
+//   columns, read in place too. Only Q is transposed in (once per block) and O out (once per
+//   block). The other layout packed every key tile transposed per call and moved every
+//   probability through a scalar transpose: 42% of the FMA peak at 24 rows a call, this one ~75%.
+// - Keys in the vector lanes (few rows: a decoder's next token). The scores of an MR-row query
+//   block are one small GEMM over a key tile packed transposed, the probabilities transposed into
+//   the LHS of the value product; a block of one row wastes no lanes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,33 +110,12 @@ MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t 
   }
 }
 
-} // namespace
-
-#if defined(MIE_UK_ISA_AVX512)
-#define MIE_UK_ATT_NAME mie_uk_f32_attention_avx512
-#elif defined(MIE_UK_ISA_AVX2)
-#define MIE_UK_ATT_NAME mie_uk_f32_attention_avx2
-#else
-#define MIE_UK_ATT_NAME mie_uk_f32_attention_neon
-#endif
-
-extern "C" __attribute__((noinline)) void
-MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int64_t k_off,
-                int64_t ldk, const float *v, int64_t v_off, int64_t ldv, const float *mask,
-                int64_t mask_off, int64_t mask_ls, int64_t mask_lt, float *o, int64_t o_off,
-                int64_t ldo, int64_t rows, int64_t T, int64_t D, int64_t Dv, float scale,
-                int64_t flags, int64_t diag, float *scratch) {
-  q += q_off;
-  k += k_off;
-  v += v_off;
-  o += o_off;
-  const bool hasMask = flags & MIE_UK_ATTENTION_MASK;
-  // Causal: keys past the last row's diagonal are hidden from every row; none is computed.
-  const bool causal = flags & MIE_UK_ATTENTION_CAUSAL;
-  if (causal && diag + rows < T)
-    T = diag + rows;
-  if (hasMask)
-    mask += mask_off;
+/// Keys in the vector lanes (few query rows): T already cut at the last row's diagonal when
+/// causal, `mask` null without one.
+void attendKeysInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk, const float *v, int64_t ldv,
+    const float *mask, int64_t mask_ls, int64_t mask_lt, float *o, int64_t ldo, int64_t rows,
+    int64_t T, int64_t D, int64_t Dv, float scale, bool causal, int64_t diag, float *scratch) {
+  const bool hasMask = mask != nullptr;
   // Scratch: key panels, query panel, scores [MR][KT], probabilities [KT][MR] (the LHS of the
   // value product), a zero-padded value panel for a partial last column block, then the running
   // maximum and sum of every row.
@@ -234,6 +223,200 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
   }
   for (int64_t r = 0; r < rows; ++r)
     scaleRow(o + r * ldo, Dv, 1.0f / runSum[r]);
+}
+
+/// Query rows per block of the queries-in-lanes layout (one register tile's columns), and its
+/// keys per tile: scores of about 8 KB, so that they, Q^T and O^T stay in a 32 KB L1 (128 keys
+/// of AVX-512's 32 queries made 32 KB of them and ran at 0.75x the speed).
+constexpr int64_t kAttNQ = kAttNR;
+#if defined(MIE_UK_ISA_AVX512)
+static_assert(kAttNQ == MIE_UK_ATTENTION_QUERY_BLOCK_AVX512, "the compiler sizes work items by it");
+#elif defined(MIE_UK_ISA_AVX2)
+static_assert(kAttNQ == MIE_UK_ATTENTION_QUERY_BLOCK_AVX2, "the compiler sizes work items by it");
+#else
+static_assert(kAttNQ == MIE_UK_ATTENTION_QUERY_BLOCK_NEON, "the compiler sizes work items by it");
+#endif
+constexpr int64_t kAttQueryKT = 2048 / kAttNQ < kAttKT ? 2048 / kAttNQ : kAttKT;
+
+/// Runs `run(TileRows<R>{})` with R = m, for 1 <= m <= MR: a tile of exactly m rows.
+template <int MR, typename Run> MIE_UK_INLINE void withTileRows(int64_t m, Run &&run) {
+  if (m == MR)
+    return run(TileRows<MR>{});
+  if (m == 1)
+    return run(TileRows<1>{});
+  withPartialTileRows<MR>(m, run);
+}
+
+/// acc += A B over k with the LHS read in place: A(i, p) = a[i * lda + p] (rowMajor: R key rows,
+/// D floats each) or a[p * lda + i] (R value columns of k value rows), broadcast per step; B rows
+/// of NV vectors, kAttNQ floats apart.
+template <int R, int NV, bool rowMajor>
+MIE_UK_INLINE void inPlaceProducts(vf (&acc)[R][NV], const float *__restrict a, int64_t lda,
+                                   const float *__restrict b, int64_t k) {
+  const float *rowsOfA[R];
+  for (int i = 0; i < R; ++i)
+    rowsOfA[i] = a + (rowMajor ? i * lda : i);
+  // Not unrolled: two steps' broadcasts from R rows made LLVM load them all ahead and spill.
+#pragma clang loop unroll(disable)
+  for (int64_t p = 0; p < k; ++p) {
+    vf bv[NV];
+    for (int w = 0; w < NV; ++w)
+      bv[w] = load(b + p * kAttNQ + w * VL);
+    for (int i = 0; i < R; ++i) {
+      vf av = splat(rowMajor ? rowsOfA[i][p] : rowsOfA[i][p * lda]);
+      for (int w = 0; w < NV; ++w)
+        acc[i][w] = fma(av, bv[w], acc[i][w]);
+    }
+  }
+}
+
+/// Queries in the vector lanes (see the file comment): blocks of kAttNQ query rows, keys in tiles
+/// of kAttKT. Scratch: Q^T [D][NQ], scores and then probabilities S^T [KT][NQ], O^T [Dv][NQ].
+void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk, const float *v, int64_t ldv,
+    const float *mask, int64_t mask_ls, int64_t mask_lt, float *o, int64_t ldo, int64_t rows,
+    int64_t T, int64_t D, int64_t Dv, float scale, bool causal, int64_t diag, float *scratch) {
+  float *qt = scratch;
+  float *st = qt + D * kAttNQ;
+  float *ot = st + kAttQueryKT * kAttNQ;
+  const float z = opaqueZero();
+  const vf minusInf = splat(-__builtin_inff());
+  for (int64_t r0 = 0; r0 < rows; r0 += kAttNQ) {
+    const int64_t m = rows - r0 < kAttNQ ? rows - r0 : kAttNQ;
+    // Q^T scaled, zero lanes past m (their scores are 0: finite, never stored).
+    for (int64_t i = 0; i < kAttNQ; ++i) {
+      const float *row = q + (r0 + i) * ldq;
+      for (int64_t e = 0; e < D; ++e)
+        qt[e * kAttNQ + i] = i < m ? row[e] * scale : z;
+    }
+    vf runMax[kAttNV], runSum[kAttNV];
+    for (int w = 0; w < kAttNV; ++w) {
+      runMax[w] = minusInf;
+      runSum[w] = splat(0.0f);
+    }
+    // Causal: no row of the block sees a key past its last row's diagonal.
+    const int64_t keys = causal && diag + r0 + m < T ? diag + r0 + m : T;
+    for (int64_t t0 = 0; t0 < keys; t0 += kAttQueryKT) {
+      const int64_t kt = keys - t0 < kAttQueryKT ? keys - t0 : kAttQueryKT;
+      const bool first = t0 == 0;
+      // S^T[j][i] = scale * <k_(t0 + j), q_(r0 + i)>, MR keys a tile.
+      for (int64_t j0 = 0; j0 < kt; j0 += kAttMR) {
+        withTileRows<kAttMR>(kt - j0 < kAttMR ? kt - j0 : kAttMR, [&](auto r) MIE_UK_LAMBDA_INLINE {
+          constexpr int R = decltype(r)::value;
+          vf acc[R][kAttNV];
+          for (int i = 0; i < R; ++i)
+            for (int w = 0; w < kAttNV; ++w)
+              acc[i][w] = splat(0.0f);
+          inPlaceProducts<R, kAttNV, true>(acc, k + (t0 + j0) * ldk, ldk, qt, D);
+          for (int i = 0; i < R; ++i)
+            for (int w = 0; w < kAttNV; ++w)
+              store(st + (j0 + i) * kAttNQ + w * VL, acc[i][w]);
+        });
+      }
+      if (mask) {
+        for (int64_t j = 0; j < kt; ++j) {
+          float *srow = st + j * kAttNQ;
+          const float *mcol = mask + r0 * mask_ls + (t0 + j) * mask_lt;
+          if (mask_ls == 0) { // one value per key (a padding mask)
+            for (int w = 0; w < kAttNV; ++w)
+              store(srow + w * VL, load(srow + w * VL) + splat(mcol[0]));
+          } else {
+            for (int64_t i = 0; i < m; ++i)
+              srow[i] += mcol[i * mask_ls];
+          }
+        }
+      }
+      // Causal: key t0 + j is hidden from the rows i < t0 + j - diag - r0.
+      if (causal) {
+        for (int64_t j = diag + r0 + 1 - t0 > 0 ? diag + r0 + 1 - t0 : 0; j < kt; ++j) {
+          const int32_t hidden = int32_t(t0 + j - diag - r0);
+          for (int w = 0; w < kAttNV; ++w) {
+            vf x = load(st + j * kAttNQ + w * VL);
+            store(st + j * kAttNQ + w * VL,
+                  laneIndex() + int32_t(w * VL) < vi(hidden) ? minusInf : x);
+          }
+        }
+      }
+      // Online softmax down the keys, one vector per VL queries.
+      vf alpha[kAttNV], sum[kAttNV];
+      for (int w = 0; w < kAttNV; ++w) {
+        vf mx = runMax[w];
+        for (int64_t j = 0; j < kt; ++j)
+          mx = vmax(mx, load(st + j * kAttNQ + w * VL));
+        // A query masked out (-inf) so far: exponents relative to 0 instead of -inf - -inf =
+        // NaN; its terms are 0 until a key is visible, as in the reference.
+        mx = mx == minusInf ? splat(0.0f) : mx;
+        alpha[w] = first ? splat(0.0f) : exp(runMax[w] - mx);
+        runMax[w] = mx;
+        sum[w] = splat(0.0f);
+      }
+      for (int64_t j = 0; j < kt; ++j)
+        for (int w = 0; w < kAttNV; ++w) {
+          vf p = exp(load(st + j * kAttNQ + w * VL) - runMax[w]);
+          sum[w] += p;
+          store(st + j * kAttNQ + w * VL, p);
+        }
+      for (int w = 0; w < kAttNV; ++w)
+        runSum[w] = runSum[w] * alpha[w] + sum[w];
+      // O^T = alpha O^T + V^T P^T over this key tile, MR value columns a tile.
+      for (int64_t c0 = 0; c0 < Dv; c0 += kAttMR) {
+        withTileRows<kAttMR>(Dv - c0 < kAttMR ? Dv - c0 : kAttMR, [&](auto r) MIE_UK_LAMBDA_INLINE {
+          constexpr int R = decltype(r)::value;
+          vf acc[R][kAttNV];
+          for (int i = 0; i < R; ++i)
+            for (int w = 0; w < kAttNV; ++w)
+              acc[i][w] = first ? splat(0.0f) : load(ot + (c0 + i) * kAttNQ + w * VL) * alpha[w];
+          inPlaceProducts<R, kAttNV, false>(acc, v + t0 * ldv + c0, ldv, st, kt);
+          for (int i = 0; i < R; ++i)
+            for (int w = 0; w < kAttNV; ++w)
+              store(ot + (c0 + i) * kAttNQ + w * VL, acc[i][w]);
+        });
+      }
+    }
+    // O = (O^T)^T / sum, the block's m rows.
+    float inv[kAttNQ];
+    for (int w = 0; w < kAttNV; ++w)
+      store(inv + w * VL, splat(1.0f) / runSum[w]);
+    for (int64_t i = 0; i < m; ++i) {
+      float *row = o + (r0 + i) * ldo;
+      for (int64_t c = 0; c < Dv; ++c)
+        row[c] = ot[c * kAttNQ + i] * inv[i];
+    }
+  }
+}
+
+} // namespace
+
+#if defined(MIE_UK_ISA_AVX512)
+#define MIE_UK_ATT_NAME mie_uk_f32_attention_avx512
+#elif defined(MIE_UK_ISA_AVX2)
+#define MIE_UK_ATT_NAME mie_uk_f32_attention_avx2
+#else
+#define MIE_UK_ATT_NAME mie_uk_f32_attention_neon
+#endif
+
+extern "C" __attribute__((noinline)) void
+MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int64_t k_off,
+                int64_t ldk, const float *v, int64_t v_off, int64_t ldv, const float *mask,
+                int64_t mask_off, int64_t mask_ls, int64_t mask_lt, float *o, int64_t o_off,
+                int64_t ldo, int64_t rows, int64_t T, int64_t D, int64_t Dv, float scale,
+                int64_t flags, int64_t diag, float *scratch) {
+  q += q_off;
+  k += k_off;
+  v += v_off;
+  o += o_off;
+  mask = flags & MIE_UK_ATTENTION_MASK ? mask + mask_off : nullptr;
+  // Causal: keys past the last row's diagonal are hidden from every row; none is computed.
+  const bool causal = flags & MIE_UK_ATTENTION_CAUSAL;
+  if (causal && diag + rows < T)
+    T = diag + rows;
+  // Queries in the lanes from half a block of rows on, where O^T fits the scratch (value rows up
+  // to about 4 D: mie_uk_attention_scratch_floats sizes by D).
+  const bool queriesInLanes =
+      rows >= kAttNQ / 2 &&
+      (D + kAttQueryKT + Dv) * kAttNQ <= mie_uk_attention_scratch_floats(D, rows) - 2 * rows;
+  (queriesInLanes ? attendQueriesInLanes : attendKeysInLanes)(
+      q, ldq, k, ldk, v, ldv, mask, mask_ls, mask_lt, o, ldo, rows, T, D, Dv, scale, causal, diag,
+      scratch);
 }
 
 #undef MIE_UK_ATT_NAME
