@@ -318,7 +318,10 @@ FailureOr<SmallVector<Type>> GraphImporter::inputTypes() {
                                << " (set it with "
                                << (dim.param.empty()
                                        ? std::string("--input-shape=") + input.name + "=..."
-                                       : "--dim-param=" + dim.param + "=N")
+                                       : "--dim-param=" + dim.param +
+                                             "=N, or keep it symbolic for every size with "
+                                             "--dim-range=" +
+                                             dim.param + "=LO..HI")
                                << "; --symbolic-dim-default=0 makes this an error)";
       }
     }
