@@ -15,6 +15,10 @@
 using namespace mlir;
 using namespace mlir::mie;
 
+/// The range of a symbol that code for every shape takes without a --dim-range of its own: as
+/// long as BERT's positions, and a batch a server would gather.
+static constexpr int64_t kDefaultDimRangeMax = 512;
+
 std::vector<std::vector<int64_t>> SymbolPlan::points() const {
   // A symbol taken at run time only (no sizes) leaves nothing to specialize.
   if (llvm::any_of(values, [](const std::vector<int64_t> &v) { return v.empty(); }))
@@ -229,11 +233,25 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
                  << " cannot be yet: bind the input at compile time (--input-value) or give the "
                     "dims --specialize values instead",
              failure();
+    if (plan.generic && pinned[i])
+      return emitError(module.getLoc())
+                 << "code for every shape in the ranges takes every symbolic dim at run time: "
+                    "give '"
+                 << name << "' a --dim-range instead of --dim-param",
+             failure();
+    // A symbol the ranges leave out (a --dim-range for seq alone) takes the default range.
+    if (plan.generic && !ranged[i] && plan.values[i].empty()) {
+      ranged[i] = std::make_pair(int64_t(1), kDefaultDimRangeMax);
+      emitRemark(module.getLoc()) << "the symbolic dim '" << name << "' accepts 1.."
+                                  << kDefaultDimRangeMax
+                                  << ", the default range (set it with --dim-range=" << name
+                                  << "=LO..HI)";
+    }
     if (plan.generic && !ranged[i])
       return emitError(module.getLoc())
                  << "code for every shape in the ranges takes every symbolic dim at run time: "
                     "give '"
-                 << name << "' a --dim-range" << (pinned[i] ? " instead of --dim-param" : ""),
+                 << name << "' a --dim-range",
              failure();
   }
   // A specialization sizes every symbol: with code for every shape, --specialize gives each one
