@@ -112,9 +112,11 @@ MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t 
 
 /// Keys in the vector lanes (few query rows): T already cut at the last row's diagonal when
 /// causal, `mask` null without one.
-void attendKeysInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk, const float *v, int64_t ldv,
-    const float *mask, int64_t mask_ls, int64_t mask_lt, float *o, int64_t ldo, int64_t rows,
-    int64_t T, int64_t D, int64_t Dv, float scale, bool causal, int64_t diag, float *scratch) {
+void attendKeysInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk,
+                       const float *v, int64_t ldv, const float *mask, int64_t mask_ls,
+                       int64_t mask_lt, float *o, int64_t ldo, int64_t rows, int64_t T,
+                       int64_t D, int64_t Dv, float scale, bool causal, int64_t diag,
+                       float *scratch) {
   const bool hasMask = mask != nullptr;
   // Scratch: key panels, query panel, scores [MR][KT], probabilities [KT][MR] (the LHS of the
   // value product), a zero-padded value panel for a partial last column block, then the running
@@ -271,10 +273,12 @@ MIE_UK_INLINE void inPlaceProducts(vf (&acc)[R][NV], const float *__restrict a, 
 }
 
 /// Queries in the vector lanes (see the file comment): blocks of kAttNQ query rows, keys in tiles
-/// of kAttKT. Scratch: Q^T [D][NQ], scores and then probabilities S^T [KT][NQ], O^T [Dv][NQ].
-void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk, const float *v, int64_t ldv,
-    const float *mask, int64_t mask_ls, int64_t mask_lt, float *o, int64_t ldo, int64_t rows,
-    int64_t T, int64_t D, int64_t Dv, float scale, bool causal, int64_t diag, float *scratch) {
+/// of kAttQueryKT. Scratch: Q^T [D][NQ], scores and then probabilities S^T [KT][NQ], O^T [Dv][NQ].
+void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk,
+                          const float *v, int64_t ldv, const float *mask, int64_t mask_ls,
+                          int64_t mask_lt, float *o, int64_t ldo, int64_t rows, int64_t T,
+                          int64_t D, int64_t Dv, float scale, bool causal, int64_t diag,
+                          float *scratch) {
   float *qt = scratch;
   float *st = qt + D * kAttNQ;
   float *ot = st + kAttQueryKT * kAttNQ;
@@ -284,9 +288,14 @@ void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t l
     const int64_t m = rows - r0 < kAttNQ ? rows - r0 : kAttNQ;
     // Q^T scaled, zero lanes past m (their scores are 0: finite, never stored).
     for (int64_t i = 0; i < kAttNQ; ++i) {
-      const float *row = q + (r0 + i) * ldq;
-      for (int64_t e = 0; e < D; ++e)
-        qt[e * kAttNQ + i] = i < m ? row[e] * scale : z;
+      if (i < m) {
+        const float *row = q + (r0 + i) * ldq;
+        for (int64_t e = 0; e < D; ++e)
+          qt[e * kAttNQ + i] = row[e] * scale;
+      } else {
+        for (int64_t e = 0; e < D; ++e)
+          qt[e * kAttNQ + i] = z;
+      }
     }
     vf runMax[kAttNV], runSum[kAttNV];
     for (int w = 0; w < kAttNV; ++w) {
