@@ -95,17 +95,20 @@ MIE_UK_INLINE void packKeys(const float *k, int64_t ldk, int64_t t0, int64_t kt,
   }
 }
 
-/// Query rows [r0, r0 + mr) times `scale` as an LHS panel [D][MR], zero rows past mr.
+/// Query rows [r0, r0 + mr) times `scale` as a panel [D][W] (W rows: the keys-in-lanes LHS, or
+/// the queries-in-lanes Q^T), zero rows past mr.
+template <int64_t W>
 MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t mr, int64_t D,
                                float scale, float *__restrict dst) {
-  for (int i = 0; i < kAttMR; ++i) {
+  const float z = opaqueZero();
+  for (int64_t i = 0; i < W; ++i) {
     if (i < mr) {
       const float *row = q + (r0 + i) * ldq;
       for (int64_t e = 0; e < D; ++e)
-        dst[e * kAttMR + i] = row[e] * scale;
+        dst[e * W + i] = row[e] * scale;
     } else {
       for (int64_t e = 0; e < D; ++e)
-        dst[e * kAttMR + i] = 0.0f;
+        dst[e * W + i] = z;
     }
   }
 }
@@ -146,7 +149,7 @@ void attendKeysInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk,
         kt = diag + r0 + mr - t0;
       if (kt <= 0)
         continue;
-      packQueries(q, ldq, r0, mr, D, scale, qp);
+      packQueries<kAttMR>(q, ldq, r0, mr, D, scale, qp);
       // Scores of the block: S[i][j] = scale * <q_i, k_j>.
       for (int64_t j0 = 0; j0 < kt; j0 += kAttNR)
         gemmTile<kAttMR, kAttNV, false>(qp, keys + (j0 / kAttNR) * D * kAttNR, kAttNR, s + j0,
@@ -272,6 +275,28 @@ MIE_UK_INLINE void inPlaceProducts(vf (&acc)[R][NV], const float *__restrict a, 
   }
 }
 
+/// out[i] = alpha * out[i] + A B (rows of kAttNQ floats; `alpha` null: from zero) for the `rows`
+/// LHS rows of A read in place (inPlaceProducts), MR rows a register tile: the score tiles (A the
+/// key rows, B Q^T) and the output's (A the value columns, B the probabilities).
+template <bool rowMajor>
+MIE_UK_INLINE void inPlaceTiles(int64_t rows, const float *a, int64_t lda, const float *b,
+                                int64_t k, float *out, const vf *alpha) {
+  for (int64_t i0 = 0; i0 < rows; i0 += kAttMR) {
+    withTileRows<kAttMR>(rows - i0 < kAttMR ? rows - i0 : kAttMR, [&](auto r) MIE_UK_LAMBDA_INLINE {
+      constexpr int R = decltype(r)::value;
+      float *c = out + i0 * kAttNQ;
+      vf acc[R][kAttNV];
+      for (int i = 0; i < R; ++i)
+        for (int w = 0; w < kAttNV; ++w)
+          acc[i][w] = alpha ? load(c + i * kAttNQ + w * VL) * alpha[w] : splat(0.0f);
+      inPlaceProducts<R, kAttNV, rowMajor>(acc, a + (rowMajor ? i0 * lda : i0), lda, b, k);
+      for (int i = 0; i < R; ++i)
+        for (int w = 0; w < kAttNV; ++w)
+          store(c + i * kAttNQ + w * VL, acc[i][w]);
+    });
+  }
+}
+
 /// Queries in the vector lanes (see the file comment): blocks of kAttNQ query rows, keys in tiles
 /// of kAttQueryKT. Scratch: Q^T [D][NQ], scores and then probabilities S^T [KT][NQ], O^T [Dv][NQ].
 void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk,
@@ -282,21 +307,11 @@ void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t l
   float *qt = scratch;
   float *st = qt + D * kAttNQ;
   float *ot = st + kAttQueryKT * kAttNQ;
-  const float z = opaqueZero();
   const vf minusInf = splat(-__builtin_inff());
   for (int64_t r0 = 0; r0 < rows; r0 += kAttNQ) {
     const int64_t m = rows - r0 < kAttNQ ? rows - r0 : kAttNQ;
     // Q^T scaled, zero lanes past m (their scores are 0: finite, never stored).
-    for (int64_t i = 0; i < kAttNQ; ++i) {
-      if (i < m) {
-        const float *row = q + (r0 + i) * ldq;
-        for (int64_t e = 0; e < D; ++e)
-          qt[e * kAttNQ + i] = row[e] * scale;
-      } else {
-        for (int64_t e = 0; e < D; ++e)
-          qt[e * kAttNQ + i] = z;
-      }
-    }
+    packQueries<kAttNQ>(q, ldq, r0, m, D, scale, qt);
     vf runMax[kAttNV], runSum[kAttNV];
     for (int w = 0; w < kAttNV; ++w) {
       runMax[w] = minusInf;
@@ -308,19 +323,7 @@ void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t l
       const int64_t kt = keys - t0 < kAttQueryKT ? keys - t0 : kAttQueryKT;
       const bool first = t0 == 0;
       // S^T[j][i] = scale * <k_(t0 + j), q_(r0 + i)>, MR keys a tile.
-      for (int64_t j0 = 0; j0 < kt; j0 += kAttMR) {
-        withTileRows<kAttMR>(kt - j0 < kAttMR ? kt - j0 : kAttMR, [&](auto r) MIE_UK_LAMBDA_INLINE {
-          constexpr int R = decltype(r)::value;
-          vf acc[R][kAttNV];
-          for (int i = 0; i < R; ++i)
-            for (int w = 0; w < kAttNV; ++w)
-              acc[i][w] = splat(0.0f);
-          inPlaceProducts<R, kAttNV, true>(acc, k + (t0 + j0) * ldk, ldk, qt, D);
-          for (int i = 0; i < R; ++i)
-            for (int w = 0; w < kAttNV; ++w)
-              store(st + (j0 + i) * kAttNQ + w * VL, acc[i][w]);
-        });
-      }
+      inPlaceTiles<true>(kt, k + t0 * ldk, ldk, qt, D, st, nullptr);
       if (mask) {
         for (int64_t j = 0; j < kt; ++j) {
           float *srow = st + j * kAttNQ;
@@ -367,19 +370,7 @@ void attendQueriesInLanes(const float *q, int64_t ldq, const float *k, int64_t l
       for (int w = 0; w < kAttNV; ++w)
         runSum[w] = runSum[w] * alpha[w] + sum[w];
       // O^T = alpha O^T + V^T P^T over this key tile, MR value columns a tile.
-      for (int64_t c0 = 0; c0 < Dv; c0 += kAttMR) {
-        withTileRows<kAttMR>(Dv - c0 < kAttMR ? Dv - c0 : kAttMR, [&](auto r) MIE_UK_LAMBDA_INLINE {
-          constexpr int R = decltype(r)::value;
-          vf acc[R][kAttNV];
-          for (int i = 0; i < R; ++i)
-            for (int w = 0; w < kAttNV; ++w)
-              acc[i][w] = first ? splat(0.0f) : load(ot + (c0 + i) * kAttNQ + w * VL) * alpha[w];
-          inPlaceProducts<R, kAttNV, false>(acc, v + t0 * ldv + c0, ldv, st, kt);
-          for (int i = 0; i < R; ++i)
-            for (int w = 0; w < kAttNV; ++w)
-              store(ot + (c0 + i) * kAttNQ + w * VL, acc[i][w]);
-        });
-      }
+      inPlaceTiles<false>(Dv, v + t0 * ldv, ldv, st, kt, ot, first ? nullptr : alpha);
     }
     // O = (O^T)^T / sum, the block's m rows.
     float inv[kAttNQ];
