@@ -171,14 +171,23 @@ void checkTile(const Tile &t, int64_t k, int64_t m, int64_t n, const Epilogue &e
 /// checkTile on every tile this CPU runs, for reductions `ks`, every row count of the tile (a
 /// partial tile runs exactly its rows: one code path per count) and odd column counts (1, 7,
 /// NR - 1, NR), and every epilogue `use` accepts.
-void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogue &),
-                    bool residualInC) {
+/// Runs `check(tile)` on every tile this CPU runs (the test is skipped where it runs none).
+template <typename Check> void forEachRunnableTile(Check &&check) {
   int tested = 0;
   for (const Tile &t : allTiles()) {
     if (!supported(t.isa))
       continue;
     ++tested;
     SCOPED_TRACE(t.name);
+    check(t);
+  }
+  if (!tested)
+    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+}
+
+void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogue &),
+                    bool residualInC) {
+  forEachRunnableTile([&](const Tile &t) {
     for (int64_t k : ks)
       for (int m = 1; m <= t.mr; ++m)
         for (int64_t n : {1, 7, t.nr - 1, t.nr}) {
@@ -188,9 +197,7 @@ void checkEveryTile(std::initializer_list<int64_t> ks, bool (*use)(const Epilogu
             if (use(e))
               checkTile(t, k, m, n, e, residualInC);
         }
-  }
-  if (!tested)
-    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+  });
 }
 
 TEST(UKernelTiles, EveryTileEveryEpilogueOddSizes) {
@@ -201,12 +208,7 @@ TEST(UKernelTiles, RowResultsDoNotDependOnTheRowsBesideThem) {
   // A row's sums run in one order whatever the tile's row count: a request's outputs are the same
   // bits alone and in a batch (batch slices, servers batching requests), and a run's last partial
   // tile matches its full ones. Row i of an m-row call must equal row i of the full tile.
-  int tested = 0;
-  for (const Tile &t : allTiles()) {
-    if (!supported(t.isa))
-      continue;
-    ++tested;
-    SCOPED_TRACE(t.name);
+  forEachRunnableTile([](const Tile &t) {
     for (int64_t k : {17, 256})
       for (int64_t n : {t.nr, t.nr - 1})
         for (int64_t flags :
@@ -232,9 +234,7 @@ TEST(UKernelTiles, RowResultsDoNotDependOnTheRowsBesideThem) {
               }
           }
         }
-  }
-  if (!tested)
-    GTEST_SKIP() << "no microkernel ISA of this build runs on this CPU";
+  });
 }
 
 TEST(UKernelTiles, ResidualReadFromTheBlockItWrites) {

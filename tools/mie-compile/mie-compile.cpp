@@ -231,8 +231,8 @@ cl::list<std::string> dimRanges(
     "dim-range",
     cl::desc("The values a symbolic dim may take at run time, e.g. --dim-range=seq=1..512 "
              "(implies --symbolic-dims; recorded in the package and checked before each run): "
-             "with one for every symbol, the package also holds code for any shape in the "
-             "ranges; default: the span of the symbol's --specialize values"),
+             "the package also holds code for any shape in the ranges (a symbol without "
+             "one: 1..512, or the span of its --specialize values)"),
     cl::value_desc("name=LO..HI"), cl::cat(category));
 
 cl::opt<int64_t> defaultSymbolicDim(
