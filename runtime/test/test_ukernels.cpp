@@ -237,6 +237,47 @@ TEST(UKernelTiles, RowResultsDoNotDependOnTheRowsBesideThem) {
   });
 }
 
+TEST(UKernelTiles, ReductionsAcrossSumChunks) {
+  // K past one chunk of kTileSumChunk (256) and a partial last chunk: every epilogue, including
+  // accumulation onto C and a residual read from the block the tile writes.
+  checkEveryTile({256, 257, 600}, [](const Epilogue &) { return true; }, false);
+  checkEveryTile(
+      {513}, [](const Epilogue &e) { return (e.flags & MIE_UK_RESIDUAL) != 0; }, true);
+}
+
+TEST(UKernelTiles, LongReductionsLoseFewerDigitsThanOneSequentialSum) {
+  // A classifier's K = 2048 of positive products: one sequential f32 sum grows to ~200 and rounds
+  // every step at that magnitude (resnet50's logits 4e-4 from onnxruntime); the tiles sum in
+  // chunks from zero. Their RMS error against a double reference must be well under that of one
+  // sequential fused multiply-add chain in the same order.
+  const int64_t k = 2048;
+  forEachRunnableTile([&](const Tile &t) {
+    std::vector<float> a = randomVector(k * t.mr, 23), b = randomVector(k * t.nr, 29);
+    for (float &x : a)
+      x = std::fabs(x);
+    for (float &x : b)
+      x = 0.2f * std::fabs(x);
+    std::vector<float> c(t.mr * t.nr, 0.0f);
+    t.fn(a.data(), 0, b.data(), 0, t.nr, c.data(), 0, t.nr, k, t.mr, t.nr, 0, nullptr, 0,
+         nullptr, 0, 0, 0, 0);
+    double tileErr = 0, sequentialErr = 0;
+    for (int64_t i = 0; i < t.mr; ++i)
+      for (int64_t j = 0; j < t.nr; ++j) {
+        double want = 0;
+        float sequential = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          want += double(a[p * t.mr + i]) * b[p * t.nr + j];
+          sequential = std::fma(a[p * t.mr + i], b[p * t.nr + j], sequential);
+        }
+        tileErr += (c[i * t.nr + j] - want) * (c[i * t.nr + j] - want);
+        sequentialErr += (sequential - want) * (sequential - want);
+      }
+    EXPECT_LT(tileErr, 0.25 * sequentialErr)
+        << "RMS " << std::sqrt(tileErr / (t.mr * t.nr)) << " against one sequential sum's "
+        << std::sqrt(sequentialErr / (t.mr * t.nr));
+  });
+}
+
 TEST(UKernelTiles, ResidualReadFromTheBlockItWrites) {
   checkEveryTile(
       {1, 17, 64},
