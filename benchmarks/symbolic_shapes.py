@@ -5,7 +5,8 @@ Per model (bert_tiny, bert_base, gpt: a GPT-2-like decoder built here, resnet50,
   1. export with dynamic axes (torch.onnx, opset 17; {0: batch, 1: seq} for token inputs, {0: batch}
      for images), random seeded weights, cached in --work;
   2. compile ONE dynamic package (--mode dim-range: `--symbolic-dims --dim-range=batch=1..8
-     --dim-range=seq=1..384`, CNNs batch 1..32; --mode specialize: `--specialize=` with the grid's
+     --dim-range=seq=1..384`, CNNs batch 1..32; --mode default: no symbol flag, mie-compile's
+     default of code for every shape with each symbol over 1..512; --mode specialize: `--specialize=` with the grid's
      values, which compiles today) and one static package per grid shape (`--dim-param=...`, with
      --symbolic-dims under --static symbolic), timing every compile: dynamic / static compile time;
   3. run the grid (batch {1,3,8} x seq {1,7,64,128,384}; CNNs batch {1,3,8,32}) from the dynamic
@@ -33,7 +34,7 @@ this file again under --torch-python (Debian's python3 with torch and torchvisio
 
 Usage (--help lists every option with its default):
   .venv/bin/python benchmarks/symbolic_shapes.py [--models bert_tiny,bert_base,gpt,gpt_kv,resnet50,
-      mobilenet_v2] [--mode dim-range|specialize] [--quick] [--threads 1,2] [--tools build/bin]
+      mobilenet_v2] [--mode default|dim-range|specialize] [--quick] [--threads 1,2] [--tools build/bin]
       [--work DIR] [--out FILE] [--zoo ../shared/models] [--gpt-qkv split|separate]
 Example (small, one thread):
   .venv/bin/python benchmarks/symbolic_shapes.py --models bert_tiny,gpt,gpt_kv --quick --threads 1
@@ -424,12 +425,16 @@ class Bench:
             grid = [g for g in grid if g["seq"] <= meta["max_seq"]]
         syms = list(ranges)
         dyn = os.path.join(d, "dyn-%s.mie" % a.mode)
-        if a.mode == "dim-range":
-            opts = ["--dim-range=%s=%d..%d" % (k, lo, hi) for k, (lo, hi) in ranges.items()]
+        if a.mode == "default":
+            opts = []  # mie-compile's default: code for every shape, each symbol 1..512
+        elif a.mode == "dim-range":
+            opts = ["--symbolic-dims"] + ["--dim-range=%s=%d..%d" % (k, lo, hi)
+                                          for k, (lo, hi) in ranges.items()]
         else:
-            opts = ["--specialize=%s=%s" % (k, ",".join(str(v) for v in sorted({g[k] for g in grid})))
-                    for k in syms]
-        dyn_secs, dyn_err, _ = self.compile(onnx_path, dyn, ["--symbolic-dims"] + opts)
+            opts = ["--symbolic-dims"] + [
+                "--specialize=%s=%s" % (k, ",".join(str(v) for v in sorted({g[k] for g in grid})))
+                for k in syms]
+        dyn_secs, dyn_err, _ = self.compile(onnx_path, dyn, opts)
         statics = {}
         for g in grid:
             pkg = os.path.join(d, "static-%s.mie" % label(g).replace(" ", "_"))
@@ -491,16 +496,19 @@ class Bench:
         ranges = parse_ranges(a.text_ranges)
         top = a.prompt + a.new_tokens - 1            # the longest past + 1
         note, pkg = "", os.path.join(d, "kv-%s.mie" % a.mode)
-        for p0 in (0, 1):
+        for p0 in (1,) if a.mode == "default" else (0, 1):
             past = list(range(p0 + a.prompt, p0 + top))
-            if a.mode == "dim-range":
+            if a.mode == "default":
+                opts = []  # each symbol 1..512: a past starts at one token
+                note = " (default ranges 1..512: both runtimes start from a 1-token past of zeros)"
+            elif a.mode == "dim-range":
                 opts = ["--dim-range=batch=%d..%d" % ranges["batch"],
                         "--dim-range=seq=%d..%d" % (1, max(a.prompt, ranges["seq"][1])),
                         "--dim-range=past_seq=%d..%d" % (p0, p0 + top)]
             else:
                 opts = ["--dim-param=batch=1", "--specialize=seq=1,%d" % a.prompt,
                         "--specialize=past_seq=" + ",".join(str(v) for v in [p0] + past)]
-            secs, err, _ = self.compile(onnx_path, pkg, ["--symbolic-dims"] + opts)
+            secs, err, _ = self.compile(onnx_path, pkg, (["--symbolic-dims"] if opts else []) + opts)
             if not err or p0 == 1 or not ("'0'" in err or "zero" in err.lower()):
                 break
             note = " (past_seq = 0 refused: %s; both runtimes start from a 1-token past of zeros)" % err
@@ -610,9 +618,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="bert_tiny,bert_base,gpt,gpt_kv,resnet50,mobilenet_v2")
-    ap.add_argument("--mode", choices=("dim-range", "specialize"), default="dim-range",
-                    help="the dynamic package: --dim-range (code for every shape) or --specialize "
-                         "(code for each grid value)")
+    ap.add_argument("--mode", choices=("default", "dim-range", "specialize"), default="dim-range",
+                    help="the dynamic package: no symbol flag (mie-compile's default: code for "
+                         "every shape, each symbol 1..512), --dim-range (code for every shape in "
+                         "the ranges) or --specialize (code for each grid value)")
     ap.add_argument("--static", choices=("plain", "symbolic"), default="plain",
                     help="static packages with --dim-param alone, or with --symbolic-dims too")
     ap.add_argument("--quick", action="store_true",

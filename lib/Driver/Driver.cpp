@@ -22,7 +22,10 @@ using namespace mlir::mie;
 /// Prints "<file>: error: <message>", and the ONNX node when the message does not name it already.
 /// (MLIR's SourceMgr handler would try to show the binary model as source lines.)
 LogicalResult mie::printCompilerDiagnostic(Diagnostic &diag) {
-  llvm::raw_ostream &os = llvm::errs();
+  return formatCompilerDiagnostic(diag, llvm::errs());
+}
+
+LogicalResult mie::formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
   std::string file, node;
   diag.getLocation()->walk([&](Location loc) {
     if (auto name = dyn_cast<NameLoc>(loc); name && node.empty())

@@ -161,8 +161,7 @@ static CodegenOptions codegenOptions(const CompileOptions &options) {
   return codegen;
 }
 
-/// Whether a function of `module` has symbolic dims (an import with keepSymbolicDims).
-static bool hasSymbolicDims(ModuleOp module) {
+bool mlir::mie::hasSymbolicDims(ModuleOp module) {
   return llvm::any_of(module.getOps<func::FuncOp>(),
                       [](func::FuncOp f) { return f->hasAttr(ms::kSymbolsAttrName); });
 }
@@ -508,7 +507,7 @@ FailureOr<std::string> mlir::mie::compileModule(ModuleOp module, const CompileOp
         autoOutcome->sets.size(), autoOutcome->compiles);
   if (options.emit == EmitKind::Ms)
     return printModule(module);
-  if (hasSymbolicDims(module) && (!options.specializations.empty() ||
+  if (hasSymbolicDims(module) && (!options.specializations.empty() || options.everyShape ||
                                   !options.dimRanges.empty() || hasValueSymbols(module)))
     return compileSymbolic(module, options, *targets);
   // Symbolic dims the import kept get their sizes here, after the graph passes decided on the

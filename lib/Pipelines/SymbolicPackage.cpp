@@ -223,7 +223,11 @@ FailureOr<SymbolPlan> mlir::mie::planSymbols(ModuleOp module, const CompileOptio
     plan.values[i] = {*declared[i]};
   }
   // Code for every shape in the ranges takes every symbol at run time.
-  plan.generic = !options.dimRanges.empty();
+  // mie-compile's default (everyShape) takes the model's input values as they size it: a value
+  // symbol is not taken at run time by the code for every shape yet.
+  plan.generic =
+      !options.dimRanges.empty() ||
+      (options.everyShape && llvm::none_of(valueOf, [](const auto &v) { return v.has_value(); }));
   for (auto [i, name] : llvm::enumerate(plan.names)) {
     if (plan.generic && valueOf[i])
       return emitError(module.getLoc())

@@ -100,7 +100,9 @@ def compile(model, output=None, target=None, emit="package", extra_args=(), prec
     `dim_ranges` (a dict: symbolic dim name -> (lo, hi), one for every symbol) keeps the model's
     dynamic axes: one package with code for every shape in the ranges; `specialize` (name ->
     sizes) adds code for every combination of the sizes (alone: a package for just those shapes,
-    the sizes' span as each range); docs/dynamic-shapes.md.
+    the sizes' span as each range); docs/dynamic-shapes.md. Without either, a dynamic-axes model
+    gets mie-compile's default: code for every shape, each symbol over 1..512, or where part of
+    the model cannot take its sizes at run time yet, one size per symbol (a MieWarning says why).
     With `output`, writes it there and returns the path; without, returns the artifact's bytes.
     Raises MieError with the compiler's diagnostics (which name the ONNX node) on failure; the
     compiler's warnings become MieWarning (`warnings.warn`).

@@ -215,7 +215,11 @@ cl::opt<bool> symbolicDims(
     cl::desc("Keep the symbolic input dims symbolic ('?' over the function's ms.symbols) through "
              "import and the graph passes; --emit=import and --emit=ms show them, and the later "
              "stages size them with --dim-param (or --symbolic-dim-default) after the graph "
-             "passes (docs/dynamic-shapes.md); --specialize and --dim-range imply it"),
+             "passes (docs/dynamic-shapes.md); --specialize and --dim-range imply it. Without "
+             "this flag, --dim-param, --input-shape and --symbolic-dim-default, a dynamic-axes "
+             "model compiles to code for every shape (each symbol 1..512) where it can, else for "
+             "one size of each symbol (a warning says why); --symbolic-dims=false always takes "
+             "the one size"),
     cl::init(false), cl::cat(category));
 
 cl::list<std::string> specializeDims(
@@ -286,6 +290,29 @@ mie::CompileFlags compileFlags() {
   return flags;
 }
 
+/// An error's message and, where its location names one, its ONNX node: the reason a fallback
+/// gives on one line.
+std::string describeError(Diagnostic &diag) {
+  std::string text = diag.str();
+  diag.getLocation()->walk([&](Location loc) {
+    auto name = dyn_cast<NameLoc>(loc);
+    if (!name)
+      return WalkResult::advance();
+    if (text.find("'" + name.getName().str() + "'") == std::string::npos)
+      text += " at ONNX node '" + name.getName().str() + "'";
+    return WalkResult::interrupt();
+  });
+  return text;
+}
+
+/// Whether the dims a dynamic-axes export leaves symbolic get code for every shape (the default):
+/// no flag chose the symbols' handling or sized any input (--dim-param, --input-shape,
+/// --symbolic-dim-default).
+bool everyShapeByDefault() {
+  return !symbolicDims.getNumOccurrences() && specializeDims.empty() && dimRanges.empty() &&
+         dimParams.empty() && inputShapes.empty() && !defaultSymbolicDim.getNumOccurrences();
+}
+
 /// Runs the pipeline up to the requested stage and writes the result.
 LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   // Checked before the model is read: a typo must not cost an import.
@@ -340,10 +367,6 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
     }
     options.memoryPlot = &plotText;
   }
-  FailureOr<OwningOpRef<ModuleOp>> module = mie::loadModel(inputFile, ctx, opts);
-  if (failed(module))
-    return failure();
-
   std::string autoSummary;
   options.autoPrecisionSummary = &autoSummary;
   options.emit = emit;
@@ -358,7 +381,56 @@ LogicalResult compile(MLIRContext &ctx, const mie::OnnxImportOptions &opts) {
   options.specializations.assign(specializeDims.begin(), specializeDims.end());
   options.dimRanges.assign(dimRanges.begin(), dimRanges.end());
   options.defaultDimSize = defaultSymbolicDim;
-  FailureOr<std::string> artifact = mie::compileModule(**module, options);
+  // keptSymbols: the import left some dim symbolic (unknown when it failed).
+  std::optional<bool> keptSymbols;
+  auto compileOnce = [&](const mie::OnnxImportOptions &importOpts) -> FailureOr<std::string> {
+    FailureOr<OwningOpRef<ModuleOp>> module = mie::loadModel(inputFile, ctx, importOpts);
+    if (failed(module))
+      return failure();
+    keptSymbols = mie::hasSymbolicDims(**module);
+    return mie::compileModule(**module, options);
+  };
+  // Runs `body` with its diagnostics kept as text (and the first error's message and node).
+  auto buffered = [&](std::string &text, std::string &firstError, auto body) {
+    llvm::raw_string_ostream os(text);
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = describeError(diag);
+      return mie::formatCompilerDiagnostic(diag, os);
+    });
+    return body();
+  };
+  FailureOr<std::string> artifact = failure();
+  if (everyShapeByDefault()) {
+    // A dynamic-axes export gets code for every shape; where some part of it cannot take its
+    // sizes at run time yet (an op, a target, a precision), the compile of one size per symbol
+    // that every model got before. The try's diagnostics are shown only when it is kept, the
+    // fallback's reason only when the fallback compiles.
+    mie::OnnxImportOptions symbolic = opts;
+    symbolic.keepSymbolicDims = true;
+    options.everyShape = true;
+    std::string tried, reason;
+    artifact = buffered(tried, reason, [&] { return compileOnce(symbolic); });
+    if (succeeded(artifact) || keptSymbols == false) {
+      // Kept, or a model without symbolic dims, whose compile the fallback would only repeat.
+      llvm::errs() << tried;
+    } else {
+      options.everyShape = false;
+      reportText.clear();
+      plotText.clear();
+      autoSummary.clear();
+      std::string pinned, unused;
+      artifact = buffered(pinned, unused, [&] { return compileOnce(opts); });
+      if (succeeded(artifact))
+        llvm::errs() << inputFile << ": warning: no code for every shape of the model's symbolic "
+                     << "dims (" << reason << "): it is compiled for one size of each "
+                     << "(--dim-range=NAME=LO..HI asks for every shape and fails here instead; "
+                     << "--symbolic-dims=false skips the try)\n";
+      llvm::errs() << pinned;
+    }
+  } else {
+    artifact = compileOnce(opts);
+  }
   if (failed(artifact))
     return failure();
   if (!autoSummary.empty())

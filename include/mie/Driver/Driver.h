@@ -27,6 +27,8 @@ namespace mlir::mie {
 /// node when the message does not name it already, then the notes. (MLIR's SourceMgr handler would
 /// try to show the binary model as source lines.)
 LogicalResult printCompilerDiagnostic(Diagnostic &diag);
+/// The same text on `os` (a compile attempt whose diagnostics are shown only if it is kept).
+LogicalResult formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream &os);
 
 /// --input-shape NAME=DxDx... ("NAME=" is a scalar; the last '=' separates, so a name may hold
 /// one), --dim-param NAME=N and --input-value NAME=FILE (.npy or ONNX .pb, read now) into `opts`.

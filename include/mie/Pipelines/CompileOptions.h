@@ -130,6 +130,9 @@ struct CompileOptions {
   /// Ranges ("seq=1..512") the package accepts for its symbols (--dim-range; default: the span of
   /// the --specialize values).
   std::vector<std::string> dimRanges;
+  /// Code for every shape even without --dim-range: each symbol without a range takes the default
+  /// one, 1..512 (mie-compile's default for a dynamic-axes export, docs/dynamic-shapes.md).
+  bool everyShape = false;
 };
 
 /// A driver's flags as the user wrote them (mie-compile's options of the same names).

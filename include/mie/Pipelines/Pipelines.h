@@ -95,6 +95,8 @@ std::string buildMemoryPlot(ModuleOp module);
 
 FailureOr<std::string> compileModule(ModuleOp module, const CompileOptions &options);
 
+/// Whether a function of `module` has symbolic dims (an import with keepSymbolicDims).
+bool hasSymbolicDims(ModuleOp module);
 
 /// Reads a .npy or ONNX TensorProto .pb file into a graph input's compile-time value
 /// (`mie-compile --input-value`); returns an error message, empty on success.
