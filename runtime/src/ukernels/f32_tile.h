@@ -405,17 +405,6 @@ MIE_UK_INLINE void prefetchTileRows(const float *c, int64_t ldc, int64_t m, int6
 /// 256; gemmTileRows).
 constexpr int64_t kTileSumChunk = 256;
 
-/// tileProducts over one chunk, with the next panel's prefetch where the flags ask for it.
-template <int R, int NV, bool partial, bool streamed, int stride>
-MIE_UK_INLINE void tileSumProducts(vf (&acc)[R][NV], const float *__restrict a,
-                                   const float *__restrict b, int64_t ldb, int64_t k,
-                                   int64_t flags) {
-  if (!partial && (flags & MIE_UK_PREFETCH_NEXT_B))
-    tileProducts<R, NV, true, streamed, stride>(acc, a, b, ldb, k);
-  else
-    tileProducts<R, NV, false, streamed, stride>(acc, a, b, ldb, k);
-}
-
 /// gemmTile on the first R rows of a packed panel whose rows lie `stride` floats apart (MR).
 /// `partial`: exactly R = m rows of a larger tile (gemmTile's exactRows), one copy per row count,
 /// so the least code: the activation out of line (finishTile), and no K loop of its own for the
@@ -434,19 +423,24 @@ MIE_UK_INLINE void gemmTileRows(const float *__restrict a, const float *__restri
   // sequential f32 sum over a long K loses digits as it grows (resnet50's classifier, K = 2048 at
   // logits of ~190: 4e-4 from onnxruntime, whose MLAS sums 256 at a time; chunked, 9e-5). The
   // partial sums stay out of C: C may be the residual's buffer, read by the last K block's epilogue.
+  // One site of the K loop: each is inlined with its prefetch variants into every tile shape and
+  // partial row count, so a second one would double the kernels' code.
   vf sums[R][NV];
   int64_t p0 = 0;
-  for (; k - p0 > kTileSumChunk; p0 += kTileSumChunk) {
-    tileSumProducts<R, NV, partial, streamed, stride>(acc, a + p0 * stride, b + p0 * ldb, ldb,
-                                                       kTileSumChunk, flags);
+  for (;; p0 += kTileSumChunk) {
+    const int64_t kb = k - p0 < kTileSumChunk ? k - p0 : kTileSumChunk;
+    if (!partial && (flags & MIE_UK_PREFETCH_NEXT_B))
+      tileProducts<R, NV, true, streamed, stride>(acc, a + p0 * stride, b + p0 * ldb, ldb, kb);
+    else
+      tileProducts<R, NV, false, streamed, stride>(acc, a + p0 * stride, b + p0 * ldb, ldb, kb);
+    if (p0 + kb >= k)
+      break;
     for (int i = 0; i < R; ++i)
       for (int v = 0; v < NV; ++v) {
         sums[i][v] = p0 == 0 ? acc[i][v] : sums[i][v] + acc[i][v];
         acc[i][v] = splat(0.0f);
       }
   }
-  tileSumProducts<R, NV, partial, streamed, stride>(acc, a + p0 * stride, b + p0 * ldb, ldb,
-                                                     k - p0, flags);
   if (p0 > 0)
     for (int i = 0; i < R; ++i)
       for (int v = 0; v < NV; ++v)
