@@ -25,11 +25,23 @@ LogicalResult mie::printCompilerDiagnostic(Diagnostic &diag) {
   return formatCompilerDiagnostic(diag, llvm::errs());
 }
 
-LogicalResult mie::formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
-  std::string file, node;
+std::string mie::unnamedOnnxNode(Diagnostic &diag) {
+  std::string node;
   diag.getLocation()->walk([&](Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc); name && node.empty())
-      node = name.getName().str();
+    auto name = dyn_cast<NameLoc>(loc);
+    if (!name)
+      return WalkResult::advance();
+    node = name.getName().str();
+    return WalkResult::interrupt();
+  });
+  if (!node.empty() && diag.str().find("'" + node + "'") != std::string::npos)
+    return "";
+  return node;
+}
+
+LogicalResult mie::formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
+  std::string file, node = unnamedOnnxNode(diag);
+  diag.getLocation()->walk([&](Location loc) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(loc); fileLoc && file.empty())
       file = fileLoc.getFilename().str();
     return WalkResult::advance();
@@ -52,7 +64,7 @@ LogicalResult mie::formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream 
   }
   std::string message = diag.str();
   os << message << "\n";
-  if (!node.empty() && message.find("'" + node + "'") == std::string::npos)
+  if (!node.empty())
     os << (file.empty() ? "" : file + ": ") << "note: at ONNX node '" << node << "'\n";
   for (Diagnostic &note : diag.getNotes())
     os << (file.empty() ? "" : file + ": ") << "note: " << note.str() << "\n";

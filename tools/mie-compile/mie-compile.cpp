@@ -293,16 +293,8 @@ mie::CompileFlags compileFlags() {
 /// An error's message and, where its location names one, its ONNX node: the reason a fallback
 /// gives on one line.
 std::string describeError(Diagnostic &diag) {
-  std::string text = diag.str();
-  diag.getLocation()->walk([&](Location loc) {
-    auto name = dyn_cast<NameLoc>(loc);
-    if (!name)
-      return WalkResult::advance();
-    if (text.find("'" + name.getName().str() + "'") == std::string::npos)
-      text += " at ONNX node '" + name.getName().str() + "'";
-    return WalkResult::interrupt();
-  });
-  return text;
+  std::string node = mie::unnamedOnnxNode(diag);
+  return diag.str() + (node.empty() ? "" : " at ONNX node '" + node + "'");
 }
 
 /// Whether the dims a dynamic-axes export leaves symbolic get code for every shape (the default):

@@ -16,6 +16,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace mlir {
 class Diagnostic;
 class MLIRContext;
@@ -29,6 +31,8 @@ namespace mlir::mie {
 LogicalResult printCompilerDiagnostic(Diagnostic &diag);
 /// The same text on `os` (a compile attempt whose diagnostics are shown only if it is kept).
 LogicalResult formatCompilerDiagnostic(Diagnostic &diag, llvm::raw_ostream &os);
+/// The ONNX node `diag`'s location names, where its message does not name it already (else "").
+std::string unnamedOnnxNode(Diagnostic &diag);
 
 /// --input-shape NAME=DxDx... ("NAME=" is a scalar; the last '=' separates, so a name may hold
 /// one), --dim-param NAME=N and --input-value NAME=FILE (.npy or ONNX .pb, read now) into `opts`.
