@@ -4,7 +4,8 @@
 // masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
 // heads addressed inside [tokens, heads * D] rows, and grouped-query / multi-query attention (fewer
 // key/value heads, each serving several query heads, as the lowering addresses them); calls of
-// few rows (keys in the vector lanes) and of many (queries in the lanes), partial query blocks.
+// few rows (rows in place, or keys in the vector lanes) and of many (queries in the lanes),
+// partial query blocks.
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -155,6 +156,11 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       // call takes the keys-in-lanes layout.
       {48, 300, 64, 64, 1, Mask::hideFirstTile}, {40, 300, 32, 20, 2, Mask::causalFlag},
       {64, 64, 16, 300, 1, Mask::perQueryKey},   {41, 41, 64, 64, 1, Mask::causal},
+      // Calls of at most 8 rows take them in place: more than one tile of 512 keys, query and
+      // value rows that are no whole vector (D 40, Dv 24), a decoder's next token. Calls of 12
+      // rows on AVX-512 still pack the keys in the lanes.
+      {3, 1100, 64, 64, 2, Mask::causalFlagPerKey}, {5, 700, 40, 24, 1, Mask::perQueryKey},
+      {1, 1025, 64, 64, 2, Mask::causalFlag},       {24, 300, 64, 64, 1, Mask::causalFlag},
   };
   int ran = 0;
   for (const AttentionIsa &isa : attentionIsas()) {
