@@ -4,8 +4,7 @@
 // masks per key, per (query, key), causal (-inf above the diagonal) and hiding a whole key tile,
 // heads addressed inside [tokens, heads * D] rows, and grouped-query / multi-query attention (fewer
 // key/value heads, each serving several query heads, as the lowering addresses them); calls of
-// few rows (rows in place, or keys in the vector lanes) and of many (queries in the lanes),
-// partial query blocks.
+// few rows (rows in place) and of many (queries in the lanes), partial query blocks.
 #include "ukernel_test_util.h"
 #include "ukernels/mie_ukernels.h"
 
@@ -153,12 +152,12 @@ TEST(UKernelAttention, MatchesNaiveSoftmaxAttention) {
       // Calls of 20-32 rows: the queries-in-lanes layout with a partial query block, the first
       // key tiles hidden, a diagonal offset, value widths that are no whole register tile, and
       // values so wide (Dv 300 for D 16) that AVX-512's block of O^T outgrows the scratch and the
-      // call takes the keys-in-lanes layout.
+      // call takes its rows in place.
       {48, 300, 64, 64, 1, Mask::hideFirstTile}, {40, 300, 32, 20, 2, Mask::causalFlag},
       {64, 64, 16, 300, 1, Mask::perQueryKey},   {41, 41, 64, 64, 1, Mask::causal},
-      // Calls of at most 8 rows take them in place: more than one tile of 512 keys, query and
-      // value rows that are no whole vector (D 40, Dv 24), a decoder's next token. Calls of 12
-      // rows on AVX-512 still pack the keys in the lanes.
+      // Calls of fewer rows than half a query block take them in place: more than one tile of 512
+      // keys, query and value rows that are no whole vector (D 40, Dv 24), a decoder's next
+      // token, 12 rows (AVX-512's query block is 32).
       {3, 1100, 64, 64, 2, Mask::causalFlagPerKey}, {5, 700, 40, 24, 1, Mask::perQueryKey},
       {1, 1025, 64, 64, 2, Mask::causalFlag},       {24, 300, 64, 64, 1, Mask::causalFlag},
   };

@@ -241,6 +241,11 @@ static LogicalResult implementDispatches(llvm::Module &module, ModuleOp op) {
       b.CreateCall(body, operands);
       b.CreateRetVoid();
     }
+    // A body the kernel also calls itself (code for symbolic dims runs a small run's loop on the
+    // calling thread) stays one function: inlined into both callers it doubled such kernels' code
+    // and a dynamic package's compile time.
+    if (!body->hasOneUse())
+      body->addFnAttr(llvm::Attribute::NoInline);
     // Dispatch: store the captures, call env->parallel_for.
     dispatch->setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", dispatch));

@@ -92,8 +92,10 @@ static inline int64_t mie_uk_maxpool_row_floats(int64_t W, int64_t KW, int64_t S
 #define MIE_UK_ATTENTION_QUERY_BLOCK_AVX2 16
 #define MIE_UK_ATTENTION_QUERY_BLOCK_NEON 12
 
-/* Key panels, query panel, scores, probabilities and a value panel at the largest tiles of any ISA,
-   then the running maximum and sum of every row. */
+/* The scratch of one call, whatever its layout: queries in the lanes need (D + key tile + Dv) x their
+   query block (a call whose values are wider takes its rows in place), rows in place one row's
+   scores of 512 keys. Sized as the panels of the largest tiles of any ISA (key panels, a query
+   panel, scores, probabilities, a value panel) plus two floats a row. */
 static inline int64_t mie_uk_attention_scratch_floats(int64_t D, int64_t rows) {
   return MIE_UK_ATTENTION_MAX_KEY_TILE * D + D * MIE_UK_ATTENTION_MAX_MR +
          2 * MIE_UK_ATTENTION_MAX_MR * MIE_UK_ATTENTION_MAX_KEY_TILE +

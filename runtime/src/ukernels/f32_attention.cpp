@@ -13,11 +13,14 @@
 //   down the keys with one vector per NV * VL queries (maximum, exponentials, sums and the
 //   rescaling all whole vectors); and the output is O^T += V^T P^T with the LHS the value
 //   columns, read in place too. Only Q is transposed in (once per block) and O out (once per
-//   block). The other layout packed every key tile transposed per call and moved every
-//   probability through a scalar transpose: 42% of the FMA peak at 24 rows a call, this one ~75%.
-// - Keys in the vector lanes (few rows: a decoder's next token). The scores of an MR-row query
-//   block are one small GEMM over a key tile packed transposed, the probabilities transposed into
-//   the LHS of the value product; a block of one row wastes no lanes.
+//   block). A layout that packed every key tile transposed and moved every probability through
+//   a scalar transpose ran at 42% of the FMA peak at 24 rows a call, this one ~75%.
+// - Rows in place (fewer rows: a decoder's next token, a short sequence's last rows). Each row's
+//   scores are dot products with the key rows, its output a sum of the value rows, both read in
+//   place: nothing packed. It replaced a keys-in-the-lanes layout (key tiles packed transposed,
+//   an MR-row query panel per call) that was up to 14x slower below 8 rows and at most 1.1x
+//   faster at 12, and whose code (every partial register tile) made a package with attention
+//   compile 1.7x as long.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +32,8 @@ using namespace mie_uk;
 
 namespace {
 
-// The register tile: MR query rows x NR (keys for the scores, value columns for the output).
+// The queries-in-lanes register tile: MR rows (keys for the scores, value columns for the output)
+// x NR queries.
 #if defined(MIE_UK_ISA_AVX512)
 constexpr int kAttMR = 12, kAttNV = 2;
 #elif defined(MIE_UK_ISA_AVX2)
@@ -56,13 +60,23 @@ MIE_UK_INLINE float rowMax(const float *x, int64_t n) {
   return r;
 }
 
+/// The sum of the lanes of x as a tree of halves (the lanes one after another were a chain of VL
+/// dependent adds per key of the rows-in-place scores).
 MIE_UK_INLINE float sumLanes(vf x) {
-  float t[VL];
-  store(t, x);
-  float r = 0.0f;
-  for (int l = 0; l < VL; ++l)
-    r += t[l];
-  return r;
+#if MIE_UK_VL == 16
+  const auto h8 = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) +
+                  __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+  const auto h4 = __builtin_shufflevector(h8, h8, 0, 1, 2, 3) +
+                  __builtin_shufflevector(h8, h8, 4, 5, 6, 7);
+#elif MIE_UK_VL == 8
+  const auto h4 = __builtin_shufflevector(x, x, 0, 1, 2, 3) +
+                  __builtin_shufflevector(x, x, 4, 5, 6, 7);
+#else
+  static_assert(MIE_UK_VL == 4, "a tree for this vector length");
+  const vf h4 = x;
+#endif
+  const auto h2 = __builtin_shufflevector(h4, h4, 0, 1) + __builtin_shufflevector(h4, h4, 2, 3);
+  return h2[0] + h2[1];
 }
 
 MIE_UK_INLINE float expScalar(float x) { return exp(splat(x))[0]; }
@@ -75,28 +89,8 @@ MIE_UK_INLINE void scaleRow(float *x, int64_t n, float s) {
     x[j] *= s;
 }
 
-/// Keys [t0, t0 + kt) transposed into panels [kt / NR][D][NR], zero past kt.
-MIE_UK_INLINE void packKeys(const float *k, int64_t ldk, int64_t t0, int64_t kt, int64_t D,
-                            float *__restrict dst) {
-  const float z = opaqueZero();
-  for (int64_t pn = 0, panels = (kt + kAttNR - 1) / kAttNR; pn < panels; ++pn) {
-    float *d = dst + pn * D * kAttNR;
-    for (int l = 0; l < kAttNR; ++l) {
-      const int64_t j = pn * kAttNR + l;
-      if (j < kt) {
-        const float *row = k + (t0 + j) * ldk;
-        for (int64_t e = 0; e < D; ++e)
-          d[e * kAttNR + l] = row[e] + z;
-      } else {
-        for (int64_t e = 0; e < D; ++e)
-          d[e * kAttNR + l] = z;
-      }
-    }
-  }
-}
-
-/// Query rows [r0, r0 + mr) times `scale` as a panel [D][W] (W rows: the keys-in-lanes LHS, or
-/// the queries-in-lanes Q^T), zero rows past mr.
+/// Query rows [r0, r0 + mr) times `scale` as a panel [D][W] (the queries-in-lanes Q^T), zero
+/// rows past mr.
 template <int64_t W>
 MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t mr, int64_t D,
                                float scale, float *__restrict dst) {
@@ -117,11 +111,6 @@ MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t 
 constexpr int64_t kAttRowKT = 512;
 static_assert(kAttRowKT <= 2 * MIE_UK_ATTENTION_MAX_MR * MIE_UK_ATTENTION_MAX_KEY_TILE,
               "one row's scores fit the scratch (its scores and probabilities alone)");
-/// Query rows a call takes in place (more: keys in the lanes): each row reads the keys and values
-/// once more, which costs less than packing saves up to about this many rows (AVX-512, D 64, 160
-/// keys: 8 rows 8.5 us in place, 11.7 packed; 12 rows 12.7 and 11.4).
-constexpr int64_t kAttRowsInPlace = 8;
-
 /// <a, b> over n floats: whole vectors, then one partial vector.
 MIE_UK_INLINE vf dotLanes(const float *a, const float *b, int64_t n) {
   vf acc = splat(0.0f);
@@ -255,123 +244,6 @@ void attendRowsInPlace(const float *q, int64_t ldq, const float *k, int64_t ldk,
     }
     scaleRow(orow, Dv, 1.0f / runSum);
   }
-}
-
-/// Keys in the vector lanes (few query rows): T already cut at the last row's diagonal when
-/// causal, `mask` null without one.
-void attendKeysInLanes(const float *q, int64_t ldq, const float *k, int64_t ldk,
-                       const float *v, int64_t ldv, const float *mask, int64_t mask_ls,
-                       int64_t mask_lt, float *o, int64_t ldo, int64_t rows, int64_t T,
-                       int64_t D, int64_t Dv, float scale, bool causal, int64_t diag,
-                       float *scratch) {
-  const bool hasMask = mask != nullptr;
-  // Scratch: key panels, query panel, scores [MR][KT], probabilities [KT][MR] (the LHS of the
-  // value product), a zero-padded value panel for a partial last column block, then the running
-  // maximum and sum of every row.
-  float *keys = scratch;
-  float *qp = keys + kAttKT * D;
-  float *s = qp + D * kAttMR;
-  float *pt = s + kAttMR * kAttKT;
-  float *vp = pt + kAttKT * kAttMR;
-  float *runMax = vp + kAttKT * kAttNR;
-  float *runSum = runMax + rows;
-  for (int64_t r = 0; r < rows; ++r) {
-    runMax[r] = -__builtin_inff();
-    runSum[r] = 0.0f;
-  }
-  const float z = opaqueZero();
-  for (int64_t t0 = 0; t0 < T; t0 += kAttKT) {
-    const int64_t tileKeys = T - t0 < kAttKT ? T - t0 : kAttKT;
-    const bool first = t0 == 0;
-    packKeys(k, ldk, t0, tileKeys, D, keys);
-    for (int64_t r0 = 0; r0 < rows; r0 += kAttMR) {
-      const int64_t mr = rows - r0 < kAttMR ? rows - r0 : kAttMR;
-      // Causal: the block's keys in this tile end at its last row's diagonal (the first tile
-      // always has one: diag >= 0).
-      int64_t kt = tileKeys;
-      if (causal && diag + r0 + mr - t0 < kt)
-        kt = diag + r0 + mr - t0;
-      if (kt <= 0)
-        continue;
-      packQueries<kAttMR>(q, ldq, r0, mr, D, scale, qp);
-      // Scores of the block: S[i][j] = scale * <q_i, k_j>.
-      for (int64_t j0 = 0; j0 < kt; j0 += kAttNR)
-        gemmTile<kAttMR, kAttNV, false>(qp, keys + (j0 / kAttNR) * D * kAttNR, kAttNR, s + j0,
-                                        kAttKT, D, mr, kt - j0 < kAttNR ? kt - j0 : kAttNR, 0,
-                                        nullptr, nullptr, 0, 0.0f, 0.0f);
-      // Online softmax: new maximum, rescale factor of what was accumulated, probabilities.
-      for (int i = 0; i < kAttMR; ++i) {
-        if (i >= mr) {
-          for (int64_t j = 0; j < kt; ++j)
-            pt[j * kAttMR + i] = z;
-          continue;
-        }
-        float *row = s + i * kAttKT;
-        if (hasMask) {
-          const float *mrow = mask + (r0 + i) * mask_ls + t0 * mask_lt;
-          if (mask_lt == 1) {
-            int64_t j = 0;
-            for (; j + VL <= kt; j += VL)
-              store(row + j, load(row + j) + load(mrow + j));
-            for (; j < kt; ++j)
-              row[j] += mrow[j];
-          } else {
-            for (int64_t j = 0; j < kt; ++j)
-              row[j] += mrow[j * mask_lt];
-          }
-        }
-        const int64_t r = r0 + i;
-        if (causal) // keys past the row's diagonal (all of the tile's, for the block's early rows)
-          for (int64_t j = diag + r + 1 - t0 > 0 ? diag + r + 1 - t0 : 0; j < kt; ++j)
-            row[j] = -__builtin_inff();
-        float mx = rowMax(row, kt);
-        mx = mx > runMax[r] ? mx : runMax[r];
-        // A row masked out (-inf) so far: exponents relative to 0 instead of -inf - -inf = NaN;
-        // its terms are 0 until a key is visible, as in the reference.
-        if (mx == -__builtin_inff())
-          mx = 0.0f;
-        const float alpha = first ? 0.0f : expScalar(runMax[r] - mx);
-        vf sum = splat(0.0f);
-        float tail = 0.0f;
-        int64_t j = 0;
-        for (; j + VL <= kt; j += VL) {
-          vf p = exp(load(row + j) - splat(mx));
-          sum += p;
-          store(row + j, p);
-        }
-        for (; j < kt; ++j) {
-          float p = expScalar(row[j] - mx);
-          tail += p;
-          row[j] = p;
-        }
-        for (j = 0; j < kt; ++j)
-          pt[j * kAttMR + i] = row[j];
-        runSum[r] = runSum[r] * alpha + sumLanes(sum) + tail;
-        runMax[r] = mx;
-        if (!first)
-          scaleRow(o + r * ldo, Dv, alpha);
-      }
-      // Output block += P V over this key tile.
-      for (int64_t c0 = 0; c0 < Dv; c0 += kAttNR) {
-        const int64_t nc = Dv - c0 < kAttNR ? Dv - c0 : kAttNR;
-        const float *b = v + t0 * ldv + c0;
-        int64_t ldb = ldv;
-        if (nc < kAttNR) {
-          // Whole-vector loads would run past the row: a zero-padded copy of the columns.
-          for (int64_t j = 0; j < kt; ++j)
-            for (int l = 0; l < kAttNR; ++l)
-              vp[j * kAttNR + l] = l < nc ? b[j * ldv + l] + z : z;
-          b = vp;
-          ldb = kAttNR;
-        }
-        gemmTile<kAttMR, kAttNV, false>(pt, b, ldb, o + r0 * ldo + c0, ldo, kt, mr, nc,
-                                        first ? 0 : MIE_UK_ACCUMULATE, nullptr, nullptr, 0, 0.0f,
-                                        0.0f);
-      }
-    }
-  }
-  for (int64_t r = 0; r < rows; ++r)
-    scaleRow(o + r * ldo, Dv, 1.0f / runSum[r]);
 }
 
 /// Query rows per block of the queries-in-lanes layout (one register tile's columns), and its
@@ -554,16 +426,14 @@ MIE_UK_ATT_NAME(const float *q, int64_t q_off, int64_t ldq, const float *k, int6
   if (causal && diag + rows < T)
     T = diag + rows;
   // Queries in the lanes from half a block of rows on, where O^T fits the scratch (value rows up
-  // to about 4 D: mie_uk_attention_scratch_floats sizes by D).
-  // Few rows in place, where packing would cost more than the products.
+  // to about 4 D: mie_uk_attention_scratch_floats sizes by D); fewer rows, or wider values, in
+  // place.
   const bool queriesInLanes =
       rows >= kAttNQ / 2 &&
       (D + kAttQueryKT + Dv) * kAttNQ <= mie_uk_attention_scratch_floats(D, rows) - 2 * rows;
-  (queriesInLanes                ? attendQueriesInLanes
-   : rows <= kAttRowsInPlace     ? attendRowsInPlace
-                                 : attendKeysInLanes)(q, ldq, k, ldk, v, ldv, mask, mask_ls, mask_lt,
-                                                      o, ldo, rows, T, D, Dv, scale, causal, diag,
-                                                      scratch);
+  (queriesInLanes ? attendQueriesInLanes : attendRowsInPlace)(q, ldq, k, ldk, v, ldv, mask,
+                                                              mask_ls, mask_lt, o, ldo, rows, T, D,
+                                                              Dv, scale, causal, diag, scratch);
 }
 
 #undef MIE_UK_ATT_NAME

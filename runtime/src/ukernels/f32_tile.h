@@ -242,9 +242,9 @@ MIE_UK_INLINE void activateTile(vf (&acc)[MR][NV], int64_t flags, float lo, floa
 /// activateTile on `count` vectors in memory, out of line: one copy per unit serves the partial
 /// tiles of every row count (gemmTile's exactRows), whose inlined activations (erf, tanh and
 /// sigmoid polynomials for every register) made the tiles 3.4x larger and a package's compile
-/// 1.5-2.2x slower.
-__attribute__((noinline)) static void activateVectors(vf *x, int64_t count, int64_t flags,
-                                                      float lo, float hi) {
+/// 1.5-2.2x slower. (Unused in units without GEMM tiles, such as the attention kernel's.)
+__attribute__((noinline, unused)) static void activateVectors(vf *x, int64_t count,
+                                                              int64_t flags, float lo, float hi) {
   const int act = int((flags >> MIE_UK_ACTIVATION_SHIFT) & 0xff);
 #pragma clang loop unroll(disable)
   for (int64_t i = 0; i < count; ++i) {
