@@ -111,15 +111,27 @@ MIE_UK_INLINE void packQueries(const float *q, int64_t ldq, int64_t r0, int64_t 
 constexpr int64_t kAttRowKT = 512;
 static_assert(kAttRowKT <= 2 * MIE_UK_ATTENTION_MAX_MR * MIE_UK_ATTENTION_MAX_KEY_TILE,
               "one row's scores fit the scratch (its scores and probabilities alone)");
-/// <a, b> over n floats: whole vectors, then one partial vector.
-MIE_UK_INLINE vf dotLanes(const float *a, const float *b, int64_t n) {
-  vf acc = splat(0.0f);
+/// s[i] = scale * <q, k_i> for the N key rows k_i ldk apart: vectors along D (one partial vector
+/// last), N independent sums sharing the query's loads.
+template <int N>
+MIE_UK_INLINE void scoreKeys(const float *q, const float *k, int64_t ldk, int64_t D, float scale,
+                             float *s) {
+  vf acc[N];
+  for (int i = 0; i < N; ++i)
+    acc[i] = splat(0.0f);
   int64_t e = 0;
-  for (; e + VL <= n; e += VL)
-    acc = fma(load(a + e), load(b + e), acc);
-  if (e < n)
-    acc = fma(loadFirst(a + e, n - e), loadFirst(b + e, n - e), acc);
-  return acc;
+  for (; e + VL <= D; e += VL) {
+    const vf qv = load(q + e);
+    for (int i = 0; i < N; ++i)
+      acc[i] = fma(qv, load(k + i * ldk + e), acc[i]);
+  }
+  if (e < D) {
+    const vf qv = loadFirst(q + e, D - e);
+    for (int i = 0; i < N; ++i)
+      acc[i] = fma(qv, loadFirst(k + i * ldk + e, D - e), acc[i]);
+  }
+  for (int i = 0; i < N; ++i)
+    s[i] = sumLanes(acc[i]) * scale;
 }
 
 /// out[0, n) = alpha * out[0, n) (first: 0) + sum_j p[j] * rows[j][0, n) over kt rows ld apart,
@@ -142,12 +154,9 @@ MIE_UK_INLINE void accumulateRows(float *out, int64_t n, bool first, float alpha
     storeN(out + w * VL, acc[w], w + 1 < NV ? VL : last, z);
 }
 
-/// Rows in place (one to a few query rows: a decoder's next token): a row's scores are dot
-/// products of its query with the key rows read in place (vectors along D), its output the sum of
-/// the value rows read in place weighted by the probabilities: nothing is packed. Keys in the lanes
-/// pack every key tile transposed (D scalar stores per key for a row's D multiply-adds) and an
-/// MR-row query panel per call: one row over 1024 keys ran at 6 GFLOP/s, one row over one key took
-/// 1.4 us. Scratch: one row's scores for a key tile.
+/// Rows in place (see the file comment): a row's scores are dot products of its query with the
+/// key rows, its output the sum of the value rows weighted by the probabilities, both read in
+/// place. Scratch: one row's scores for a key tile.
 void attendRowsInPlace(const float *q, int64_t ldq, const float *k, int64_t ldk, const float *v,
                        int64_t ldv, const float *mask, int64_t mask_ls, int64_t mask_lt,
                        float *o, int64_t ldo, int64_t rows, int64_t T, int64_t D, int64_t Dv,
@@ -167,32 +176,12 @@ void attendRowsInPlace(const float *q, int64_t ldq, const float *k, int64_t ldk,
     for (int64_t t0 = 0; t0 < keys; t0 += kAttRowKT) {
       const int64_t kt = keys - t0 < kAttRowKT ? keys - t0 : kAttRowKT;
       const float *kr = k + t0 * ldk;
-      // Scores, four keys at a time (four independent sums).
+      // Scores, four keys at a time.
       int64_t j = 0;
-      for (; j + 4 <= kt; j += 4) {
-        vf a0 = splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
-        int64_t e = 0;
-        for (; e + VL <= D; e += VL) {
-          const vf qv = load(qr + e);
-          a0 = fma(qv, load(kr + j * ldk + e), a0);
-          a1 = fma(qv, load(kr + (j + 1) * ldk + e), a1);
-          a2 = fma(qv, load(kr + (j + 2) * ldk + e), a2);
-          a3 = fma(qv, load(kr + (j + 3) * ldk + e), a3);
-        }
-        if (e < D) {
-          const vf qv = loadFirst(qr + e, D - e);
-          a0 = fma(qv, loadFirst(kr + j * ldk + e, D - e), a0);
-          a1 = fma(qv, loadFirst(kr + (j + 1) * ldk + e, D - e), a1);
-          a2 = fma(qv, loadFirst(kr + (j + 2) * ldk + e, D - e), a2);
-          a3 = fma(qv, loadFirst(kr + (j + 3) * ldk + e, D - e), a3);
-        }
-        s[j] = sumLanes(a0) * scale;
-        s[j + 1] = sumLanes(a1) * scale;
-        s[j + 2] = sumLanes(a2) * scale;
-        s[j + 3] = sumLanes(a3) * scale;
-      }
+      for (; j + 4 <= kt; j += 4)
+        scoreKeys<4>(qr, kr + j * ldk, ldk, D, scale, s + j);
       for (; j < kt; ++j)
-        s[j] = sumLanes(dotLanes(qr, kr + j * ldk, D)) * scale;
+        scoreKeys<1>(qr, kr + j * ldk, ldk, D, scale, s + j);
       if (mask) {
         const float *mrow = mask + r * mask_ls + t0 * mask_lt;
         if (mask_lt == 1) {
